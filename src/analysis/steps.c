@@ -1,0 +1,218 @@
+/* Curve statistics (see steps.h). */
+#include "analysis/steps.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+void steps_monotone(const double *y, double *out, size_t n)
+{
+	if (n == 0)
+		return;
+	double m = y[n - 1];
+	for (size_t i = n; i-- > 0;) {
+		if (y[i] < m)
+			m = y[i];
+		out[i] = m;
+	}
+}
+
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+static double rel_step(const double *y, size_t i)
+{
+	if (y[i] <= 0)
+		return y[i + 1] > y[i] ? INFINITY : 0;
+	return (y[i + 1] - y[i]) / y[i];
+}
+
+struct step_answer steps_first(const double *y, size_t n)
+{
+	struct step_answer a = { .index = -1 };
+	if (n < 2)
+		return a;
+	double mean = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		mean += rel_step(y, i);
+	mean /= (double)(n - 1);
+	a.threshold = mean;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double s = rel_step(y, i);
+		if (s > mean && s > 0) {
+			a.index = (int)i;
+			a.size = s;
+			/* Clear when the step is far above the noise floor (the steps before it). */
+			double noise = 0;
+			for (size_t k = 0; k < i; k++)
+				if (fabs(rel_step(y, k)) > noise)
+					noise = fabs(rel_step(y, k));
+			a.confidence = clamp01(1.0 - fmax(noise, mean * 0.5) / s);
+			break;
+		}
+	}
+	return a;
+}
+
+static struct step_answer biggest(const double *y, size_t n, int scaled)
+{
+	struct step_answer a = { .index = -1 };
+	if (n < 2)
+		return a;
+	double best = -INFINITY, second = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double s = scaled ? (y[i + 1] - y[i]) * y[i + 1] : rel_step(y, i);
+		if (s > best) {
+			second = best > 0 ? best : second;
+			best = s;
+			a.index = (int)i;
+		} else if (s > second) {
+			second = s;
+		}
+	}
+	if (best <= 0) {
+		a.index = -1;
+		return a;
+	}
+	a.size = best;
+	a.threshold = second;
+	a.confidence = clamp01(1.0 - second / best);
+	return a;
+}
+
+struct step_answer steps_biggest_relative(const double *y, size_t n)
+{
+	return biggest(y, n, 0);
+}
+
+struct step_answer steps_biggest_scaled(const double *y, size_t n)
+{
+	return biggest(y, n, 1);
+}
+
+/* QT clustering in one dimension: a cluster's diameter is max(y) - min(y) of its members, so the
+ * point that keeps the diameter smallest is the nearest non-member below min or above max. */
+struct qt_work {
+	const double *y;
+	size_t *order;   /* indices of the remaining points sorted by y */
+	size_t m;
+};
+
+static size_t grow(const struct qt_work *w, size_t seed, double rel, size_t *lo_out, size_t *hi_out)
+{
+	/* In y-sorted order a cluster grown this way is always a contiguous range [lo, hi]. */
+	size_t lo = seed, hi = seed;
+	double sum = w->y[w->order[seed]];
+	for (;;) {
+		size_t cnt = hi - lo + 1;
+		if (cnt == w->m)
+			break;
+		double ymin = w->y[w->order[lo]], ymax = w->y[w->order[hi]];
+		double dlo = lo > 0 ? ymax - w->y[w->order[lo - 1]] : INFINITY;
+		double dhi = hi + 1 < w->m ? w->y[w->order[hi + 1]] - ymin : INFINITY;
+		int take_lo = dlo <= dhi;
+		double diam = take_lo ? dlo : dhi;
+		if (diam > rel * (sum / (double)cnt))
+			break;
+		if (take_lo)
+			sum += w->y[w->order[--lo]];
+		else
+			sum += w->y[w->order[++hi]];
+	}
+	*lo_out = lo;
+	*hi_out = hi;
+	return hi - lo + 1;
+}
+
+static int cmp_idx_y(const void *a, const void *b, void *ctx)
+{
+	const double *y = ctx;
+	double u = y[*(const size_t *)a], v = y[*(const size_t *)b];
+	if (u != v)
+		return (u > v) - (u < v);
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static void sort_by_y(size_t *idx, size_t n, const double *y)
+{
+	/* Insertion sort: n is a curve's point count (tens to hundreds) and this keeps the
+	 * function reentrant without qsort_r. */
+	for (size_t i = 1; i < n; i++) {
+		size_t v = idx[i], j = i;
+		while (j > 0 && cmp_idx_y(&idx[j - 1], &v, (void *)y) > 0) {
+			idx[j] = idx[j - 1];
+			j--;
+		}
+		idx[j] = v;
+	}
+}
+
+static int cmp_cluster(const void *a, const void *b)
+{
+	const struct qt_cluster *p = a, *q = b;
+	return (p->min_y > q->min_y) - (p->min_y < q->min_y);
+}
+
+int steps_qt_cluster(const double *x, const double *y, size_t n, double rel_diameter,
+		     struct qt_cluster *out, int max_out)
+{
+	if (n == 0 || max_out < 1 || !(rel_diameter > 0))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!isfinite(y[i]) || !isfinite(x[i]))
+			return -1;
+	size_t *order = malloc(n * sizeof(size_t));
+	if (!order)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	sort_by_y(order, n, y);
+	struct qt_work w = { y, order, n };
+	int k = 0;
+	while (w.m > 0 && k < max_out) {
+		size_t best_lo = 0, best_hi = 0, best_n = 0;
+		double best_diam = INFINITY;
+		for (size_t s = 0; s < w.m; s++) {
+			size_t lo, hi;
+			size_t cnt = grow(&w, s, rel_diameter, &lo, &hi);
+			double diam = y[order[hi]] - y[order[lo]];
+			if (cnt > best_n || (cnt == best_n && diam < best_diam)) {
+				best_n = cnt;
+				best_lo = lo;
+				best_hi = hi;
+				best_diam = diam;
+			}
+		}
+		struct qt_cluster *c = &out[k++];
+		memset(c, 0, sizeof(*c));
+		c->min_x = INFINITY;
+		c->max_x = -INFINITY;
+		c->first = SIZE_MAX;
+		double sum = 0;
+		for (size_t t = best_lo; t <= best_hi; t++) {
+			size_t i = order[t];
+			if (x[i] < c->min_x)
+				c->min_x = x[i];
+			if (x[i] > c->max_x)
+				c->max_x = x[i];
+			if (i < c->first)
+				c->first = i;
+			if (i > c->last)
+				c->last = i;
+			sum += y[i];
+			c->points++;
+		}
+		c->min_y = y[order[best_lo]];
+		c->max_y = y[order[best_hi]];
+		c->mean_y = sum / (double)c->points;
+		/* Remove the cluster's range from the y-sorted remainder. */
+		memmove(order + best_lo, order + best_hi + 1, (w.m - best_hi - 1) * sizeof(size_t));
+		w.m -= best_n;
+	}
+	free(order);
+	qsort(out, (size_t)k, sizeof(*out), cmp_cluster);
+	return k;
+}

@@ -1,0 +1,242 @@
+/* archscope probe: the probe table and its runner. Each group measures one property of the
+ * machine; answers are printed beside what the OS reports, never taken from it. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/probe.h"
+#include "common/clock.h"
+#include "common/cpuset.h"
+#include "common/timer.h"
+#include "report/csv.h"
+#include "report/output.h"
+#include "report/plot.h"
+
+static const struct probe_row probes[] = {
+	{ "clock", "core clock by a dependent add chain, and the TSC rate", probe_row_clock },
+};
+#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+
+static const char usage_head[] =
+	"usage: archscope probe [options] [GROUP...]\n"
+	"\n"
+	"Measures the effective hardware. With no GROUP, runs them all. The OS-reported value is\n"
+	"printed beside each answer (os_reported); it never decides the answer.\n"
+	"\n"
+	"groups:\n";
+static const char usage_tail[] =
+	"\n"
+	"options:\n"
+	"  --cpu N           pin the probe thread to CPU N (default: the first allowed CPU)\n"
+	"  --quick           fewer sizes and repetitions: a rough answer in a few seconds\n"
+	"  --seed N          seed for the random permutations (default: from the clock; always printed)\n"
+	"  --raw DIR         save every measured curve as CSV in DIR (for `archscope analyze`)\n"
+	"  --plot DIR        draw the curves with gnuplot into DIR (SVG and PNG)\n"
+	"  --json            one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
+	"  -h, --help        this help\n";
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (interrupted) /* second Ctrl-C: leave at once */
+		_exit(130);
+	interrupted = 1;
+}
+
+static void print_usage(FILE *out)
+{
+	fputs(usage_head, out);
+	for (size_t i = 0; i < NPROBES; i++)
+		fprintf(out, "  %-10s %s\n", probes[i].name, probes[i].summary);
+	fputs(usage_tail, out);
+}
+
+void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
+		    size_t n, int ncols)
+{
+	if (!ctx->raw_dir)
+		return;
+	char path[4096];
+	struct as_error err = { 0 };
+	snprintf(path, sizeof(path), "%s/%s.csv", ctx->raw_dir, name);
+	if (csv_write(path, header, data, n, ncols, &err) != 0)
+		note("%s", err.msg);
+}
+
+void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
+{
+	if (!ctx->plot_dir)
+		return;
+	struct as_error err = { 0 };
+	int rc = plot_render(ctx->plot_dir, name, body, &err);
+	if (rc == 1)
+		note("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", ctx->plot_dir, name);
+	else if (rc < 0)
+		note("%s", err.msg);
+}
+
+static double os_cpu_mhz(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	double mhz = 0;
+	if (!f)
+		return 0;
+	char line[256];
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
+			break;
+	fclose(f);
+	return mhz;
+}
+
+int probe_row_clock(struct probe_ctx *ctx)
+{
+	struct clock_result cr;
+	progress("probe clock: dependent add chain on cpu %d ...", ctx->cpu);
+	clock_measure(&cr, ctx->quick ? 5 : 15);
+	ctx->tsc_ghz = timer_tsc_calibrate_ghz(ctx->quick ? 10 : 30);
+	progress_done();
+	ctx->clock_ghz = cr.ghz;
+	double mhz = os_cpu_mhz();
+	/* Confidence: agreement of the fastest and the median repetition. */
+	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
+	double conf = spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4;
+	json_t *o = output_answer(cr.ghz, "GHz", conf, cr.method, mhz > 0 ? json_real(mhz / 1000.0) : NULL);
+	json_object_set_new(o, "median_ghz", json_real(cr.ghz_median));
+	json_object_set_new(o, "adds_per_repetition", json_integer((json_int_t)cr.adds));
+	json_object_set_new(o, "repetitions", json_integer(cr.reps));
+	json_object_set_new(o, "tsc_ghz", ctx->tsc_ghz > 0 ? json_real(ctx->tsc_ghz) : json_null());
+	json_object_set_new(o, "cpu", json_integer(ctx->cpu));
+	json_object_set_new(ctx->results, "clock", o);
+	if (!ctx->json) {
+		printf("clock\n");
+		printf("  core clock      %.3f GHz (median %.3f GHz, %d repetitions of %llu dependent adds)\n",
+		       cr.ghz, cr.ghz_median, cr.reps, (unsigned long long)cr.adds);
+		printf("  method          %s\n", cr.method);
+		if (ctx->tsc_ghz > 0)
+			printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", ctx->tsc_ghz);
+		if (mhz > 0)
+			printf("  os_reported     %.3f GHz (/proc/cpuinfo 'cpu MHz')%s\n", mhz / 1000.0,
+			       mhz / 1000.0 > cr.ghz * 1.05 || mhz / 1000.0 < cr.ghz * 0.95 ? "  <- differs from the measured clock" : "");
+		printf("\n");
+	}
+	return 0;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	enum { OPT_CPU = 256, OPT_QUICK, OPT_SEED, OPT_RAW, OPT_PLOT, OPT_JSON };
+	static const struct option opts[] = {
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "plot", required_argument, NULL, OPT_PLOT },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct probe_ctx ctx = { .cpu = -1, .seed = rng_seed_from_time() };
+	int c;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CPU: ctx.cpu = (int)parse_u64_opt("probe", "--cpu", optarg); break;
+		case OPT_QUICK: ctx.quick = 1; break;
+		case OPT_SEED: ctx.seed = parse_u64_opt("probe", "--seed", optarg); break;
+		case OPT_RAW: ctx.raw_dir = optarg; break;
+		case OPT_PLOT: ctx.plot_dir = optarg; break;
+		case OPT_JSON: ctx.json = 1; break;
+		case 'h': print_usage(stdout); return EXIT_OK;
+		default:
+			if (optopt)
+				usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
+			usage_error("probe", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	int selected[NPROBES] = { 0 }, any = 0;
+	for (int i = optind; i < argc; i++) {
+		int found = 0;
+		for (size_t k = 0; k < NPROBES; k++)
+			if (strcmp(argv[i], probes[k].name) == 0 || strcmp(argv[i], "all") == 0) {
+				selected[k] = 1;
+				found = any = 1;
+			}
+		if (!found) {
+			char list[512] = "";
+			for (size_t k = 0; k < NPROBES; k++) {
+				strcat(list, k ? ", " : "");
+				strcat(list, probes[k].name);
+			}
+			usage_error("probe", "unknown probe group '%s' (groups: %s)", argv[i], list);
+		}
+	}
+	if (!any)
+		for (size_t k = 0; k < NPROBES; k++)
+			selected[k] = 1;
+
+	struct as_error err = { 0 };
+	struct as_cpulist allowed;
+	if (cpulist_allowed(&allowed, &err) != 0)
+		die_err(EXIT_FAIL, &err);
+	if (ctx.cpu < 0) {
+		ctx.cpu = allowed.cpu[0];
+	} else {
+		struct as_cpulist one = { .n = 1, .cpu = { ctx.cpu } };
+		if (cpulist_check_allowed(&one, &allowed, &err) != 0)
+			usage_error("probe", "--cpu: %s", err.msg);
+	}
+	for (const char *dir = ctx.raw_dir; dir; dir = dir == ctx.raw_dir ? ctx.plot_dir : NULL)
+		if (plot_dir_prepare(dir, &err) != 0)
+			die_err(EXIT_FAIL, &err);
+	if (cpu_pin_self(ctx.cpu, &err) != 0)
+		die_err(EXIT_FAIL, &err);
+
+	struct topo topo;
+	if (topo_load(&topo, &err) != 0) {
+		note("no OS-reported topology (%s); answers are measured anyway", err.msg);
+		memset(&topo, 0, sizeof(topo));
+	}
+	ctx.topo = &topo;
+	ctx.results = json_object();
+	ctx.interrupted = (volatile int *)&interrupted;
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigaction(SIGINT, &sa, NULL);
+
+	if (!ctx.json)
+		printf("archscope probe on cpu %d (seed %llu)\n\n", ctx.cpu, (unsigned long long)ctx.seed);
+	json_object_set_new(ctx.results, "cpu", json_integer(ctx.cpu));
+	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.seed));
+	int rc = 0;
+	/* Cycle counts need the clock: measure it first whenever anything runs. */
+	if (!selected[0])
+		probe_row_clock(&(struct probe_ctx){ .cpu = ctx.cpu, .quick = 1, .json = 1, .results = ctx.results,
+						     .topo = &topo }) ;
+	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
+		if (!selected[k])
+			continue;
+		if (k > 0 && ctx.clock_ghz == 0) {
+			json_t *clk = json_object_get(ctx.results, "clock");
+			ctx.clock_ghz = json_real_value(json_object_get(clk, "value"));
+		}
+		int r = probes[k].run(&ctx);
+		if (r && !rc)
+			rc = r;
+	}
+	if (interrupted) {
+		json_object_set_new(ctx.results, "incomplete", json_true());
+		note("interrupted: printing what was measured so far");
+	}
+	if (ctx.json)
+		cli_print_json("probe", ctx.results);
+	else
+		json_decref(ctx.results);
+	topo_release(&topo);
+	return interrupted ? 130 : rc;
+}

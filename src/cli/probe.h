@@ -1,0 +1,39 @@
+/* The probe family: each row of the probe table is a name, a one-line summary and a function
+ * that runs the library probe, adds its JSON under results, and prints its text. */
+#ifndef ARCHSCOPE_CLI_PROBE_H
+#define ARCHSCOPE_CLI_PROBE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "common/rng.h"
+#include "topo/topo.h"
+
+struct probe_ctx {
+	int cpu;                 /* CPU the probe thread is pinned to */
+	int quick;
+	int json;
+	const char *raw_dir;     /* NULL: no raw CSV */
+	const char *plot_dir;    /* NULL: no plots */
+	uint64_t seed;
+	double clock_ghz;        /* measured core clock (0 until measured) */
+	double tsc_ghz;
+	struct topo *topo;       /* OS-reported values, only for os_reported */
+	json_t *results;
+	volatile int *interrupted;
+};
+
+struct probe_row {
+	const char *name;
+	const char *summary;
+	int (*run)(struct probe_ctx *ctx);  /* 0, or exit code */
+};
+
+int probe_row_clock(struct probe_ctx *ctx);
+
+/* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
+void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
+		    size_t n, int ncols);
+void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
+
+#endif

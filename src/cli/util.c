@@ -1,0 +1,134 @@
+/* Helpers shared by the command files (see cli.h). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "common/cpuset.h"
+#include "report/output.h"
+
+void die(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	progress_done();
+	fputs("archscope: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+void usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	fflush(stdout);
+	fprintf(stderr, "archscope %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'archscope %s --help'\n", cmd);
+	exit(EXIT_USAGE);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+	progress_done();
+	fputs("archscope: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void die_err(int code, const struct as_error *err)
+{
+	die(code, "%s", err->msg[0] ? err->msg : "unknown error");
+}
+
+static int progress_active;
+
+void progress(const char *fmt, ...)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	va_list ap;
+	fputs("\r\033[K", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stderr);
+	progress_active = 1;
+}
+
+void progress_done(void)
+{
+	if (progress_active) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		progress_active = 0;
+	}
+}
+
+json_t *cli_machine_json(void)
+{
+	json_t *m = json_object();
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	json_object_set_new(m, "hostname", json_string(host));
+	struct utsname u;
+	if (uname(&u) == 0) {
+		json_object_set_new(m, "kernel", json_string(u.release));
+		json_object_set_new(m, "arch", json_string(u.machine));
+	}
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	if (f) {
+		char line[512];
+		while (fgets(line, sizeof(line), f)) {
+			if (strncmp(line, "model name", 10) == 0) {
+				char *v = strchr(line, ':');
+				if (v) {
+					v += 1 + strspn(v + 1, " \t");
+					v[strcspn(v, "\n")] = '\0';
+					json_object_set_new(m, "cpu_model_os", json_string(v));
+				}
+				break;
+			}
+		}
+		fclose(f);
+	}
+	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+	struct as_cpulist allowed;
+	char buf[1024];
+	if (cpulist_allowed(&allowed, NULL) == 0)
+		json_object_set_new(m, "cpus_allowed", json_string(cpulist_format(&allowed, buf, sizeof(buf))));
+	return m;
+}
+
+void cli_print_json(const char *command, json_t *results)
+{
+	json_t *doc = output_envelope(command, cli_machine_json(), results);
+	struct as_error err = { 0 };
+	int rc = output_json_print(stdout, doc, &err);
+	json_decref(doc);
+	if (rc)
+		die_err(EXIT_FAIL, &err);
+}
+
+uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
+{
+	char *end;
+	errno = 0;
+	if (!text || !*text || *text == '-')
+		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text ? text : "");
+	unsigned long long v = strtoull(text, &end, 0);
+	if (errno || *end)
+		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text);
+	return v;
+}

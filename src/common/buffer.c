@@ -1,0 +1,129 @@
+/* Measurement buffers (see buffer.h). */
+#include "common/buffer.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct as_error *err)
+{
+	memset(buf, 0, sizeof(*buf));
+	if (size == 0)
+		return as_error_set(err, -EINVAL, "cannot allocate an empty buffer");
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	if (size > SIZE_MAX - page)
+		return as_error_set(err, -ENOMEM, "buffer of %zu bytes is too large", size);
+	size_t avail = buffer_mem_available();
+	if (avail && size > avail) {
+		char a[32], b[32];
+		return as_error_set(err, -ENOMEM, "buffer of %s is larger than the available memory (%s)",
+				    buffer_format_size(size, a, sizeof(a)), buffer_format_size(avail, b, sizeof(b)));
+	}
+	size_t mapped = (size + page - 1) / page * page;
+	void *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		char a[32];
+		return as_error_set(err, -errno, "cannot map a buffer of %s: %s",
+				    buffer_format_size(size, a, sizeof(a)), strerror(errno));
+	}
+	if (huge == HUGE_NEVER)
+		madvise(p, mapped, MADV_NOHUGEPAGE);
+	else if (huge == HUGE_ALWAYS)
+		madvise(p, mapped, MADV_HUGEPAGE);
+	buf->data = p;
+	buf->size = size;
+	buf->mapped = mapped;
+	buf->huge = huge;
+	return 0;
+}
+
+void buffer_release(struct buffer *buf)
+{
+	if (buf->data)
+		munmap(buf->data, buf->mapped);
+	memset(buf, 0, sizeof(*buf));
+}
+
+static size_t meminfo_bytes(const char *key)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	if (!f)
+		return 0;
+	char line[256], fmt[64];
+	unsigned long long kb = 0;
+	snprintf(fmt, sizeof(fmt), "%s: %%llu kB", key);
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, fmt, &kb) == 1)
+			break;
+	fclose(f);
+	return (size_t)kb * 1024;
+}
+
+size_t buffer_mem_available(void)
+{
+	return meminfo_bytes("MemAvailable");
+}
+
+size_t buffer_mem_total(void)
+{
+	return meminfo_bytes("MemTotal");
+}
+
+int buffer_parse_size(const char *text, size_t *out, struct as_error *err)
+{
+	static const struct { const char *unit; double mult; } units[] = {
+		{ "", 1 }, { "B", 1 },
+		{ "kB", 1e3 }, { "KB", 1e3 }, { "MB", 1e6 }, { "GB", 1e9 }, { "TB", 1e12 },
+		{ "KiB", 1024.0 }, { "MiB", 1048576.0 }, { "GiB", 1073741824.0 }, { "TiB", 1099511627776.0 },
+		{ "k", 1024.0 }, { "K", 1024.0 }, { "M", 1048576.0 }, { "G", 1073741824.0 },
+	};
+	if (!text || !*text)
+		return as_error_set(err, -EINVAL, "empty size");
+	char *end;
+	errno = 0;
+	double v = strtod(text, &end);
+	if (end == text || errno || v < 0 || v != v)
+		return as_error_set(err, -EINVAL, "size '%s': expected a number with an optional unit (B, kB, KiB, MB, MiB, GB, GiB)", text);
+	while (*end == ' ')
+		end++;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit) == 0) {
+			double bytes = v * units[i].mult;
+			if (bytes >= 18446744073709549568.0)
+				return as_error_set(err, -ERANGE, "size '%s' is too large", text);
+			*out = (size_t)(bytes + 0.5);
+			return 0;
+		}
+	}
+	return as_error_set(err, -EINVAL, "size '%s': unknown unit '%s' (use B, kB, KiB, MB, MiB, GB, GiB)", text, end);
+}
+
+char *buffer_format_size(size_t bytes, char *buf, size_t len)
+{
+	static const char *unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = 0;
+	while (v >= 1024.0 && u < 4) {
+		v /= 1024.0;
+		u++;
+	}
+	if (v == (double)(long long)v)
+		snprintf(buf, len, "%lld %s", (long long)v, unit[u]);
+	else
+		snprintf(buf, len, "%.3g %s", v, unit[u]);
+	return buf;
+}
+
+const char *huge_policy_name(enum huge_policy p)
+{
+	switch (p) {
+	case HUGE_NEVER: return "never (4 KiB pages, MADV_NOHUGEPAGE)";
+	case HUGE_ALWAYS: return "always (MADV_HUGEPAGE)";
+	default: return "system default";
+	}
+}

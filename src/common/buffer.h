@@ -1,0 +1,42 @@
+/* Page-aligned measurement buffers with an explicit transparent-huge-page policy, and a check of
+ * the requested size against the memory available, so a too-large request is an error, not the
+ * OOM killer. */
+#ifndef ARCHSCOPE_COMMON_BUFFER_H
+#define ARCHSCOPE_COMMON_BUFFER_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+enum huge_policy {
+	HUGE_DEFAULT,  /* leave the kernel's THP setting alone */
+	HUGE_NEVER,    /* madvise(MADV_NOHUGEPAGE): 4 KiB pages, as cache and TLB probes need */
+	HUGE_ALWAYS,   /* madvise(MADV_HUGEPAGE) */
+};
+
+struct buffer {
+	void *data;
+	size_t size;       /* bytes requested */
+	size_t mapped;     /* bytes mapped (rounded up to the page) */
+	enum huge_policy huge;
+};
+
+/* Maps size bytes, page-aligned and zero-filled-on-touch (pages are not touched here: the thread
+ * that uses the data touches it first). */
+int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct as_error *err);
+void buffer_release(struct buffer *buf);
+
+/* MemAvailable from /proc/meminfo in bytes (0 when unknown). */
+size_t buffer_mem_available(void);
+/* MemTotal from /proc/meminfo in bytes (0 when unknown). */
+size_t buffer_mem_total(void);
+
+/* Parses a size with unit: "4096", "16kB" (1000), "16KiB" (1024), "1MB", "2GiB", "64B". */
+int buffer_parse_size(const char *text, size_t *out, struct as_error *err);
+
+/* Formats bytes with a binary unit ("48 KiB", "2 MiB", "1.5 GiB"). */
+char *buffer_format_size(size_t bytes, char *buf, size_t len);
+
+const char *huge_policy_name(enum huge_policy p);
+
+#endif

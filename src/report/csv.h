@@ -1,0 +1,18 @@
+/* Curves as CSV (header line, then x,y[,...] rows), written atomically and read back by
+ * `archscope analyze`. The reader reports the file and line of the first malformed row. */
+#ifndef ARCHSCOPE_REPORT_CSV_H
+#define ARCHSCOPE_REPORT_CSV_H
+
+#include <stddef.h>
+
+#include "common/error.h"
+
+/* Writes columns ncols wide; data is row-major (n rows). header is e.g. "size_bytes,latency_ns". */
+int csv_write(const char *path, const char *header, const double *data, size_t n, int ncols,
+	      struct as_error *err);
+
+/* Reads the first two numeric columns of a CSV; a first line that is not numeric is a header.
+ * Lines starting with '#' are comments. *x and *y are malloc'd. */
+int csv_read_xy(const char *path, double **x, double **y, size_t *n, struct as_error *err);
+
+#endif

@@ -1,0 +1,29 @@
+/* One document model for every output: commands build a jansson tree; this module wraps it in the
+ * envelope {"archscope", "command", "machine", "results"}, prints it as JSON, writes it as YAML, and
+ * builds the "answer" objects every measured value is reported as. */
+#ifndef ARCHSCOPE_REPORT_OUTPUT_H
+#define ARCHSCOPE_REPORT_OUTPUT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "common/error.h"
+
+/* {"archscope": VERSION, "command": command, "machine": machine, "results": results}; steals both. */
+json_t *output_envelope(const char *command, json_t *machine, json_t *results);
+
+/* {"value", "unit", "confidence", "method", "os_reported"}; os_reported is stolen (NULL -> null).
+ * A NaN value becomes null (no answer). */
+json_t *output_answer(double value, const char *unit, double confidence, const char *method,
+		      json_t *os_reported);
+
+/* Pretty JSON with a trailing newline. */
+int output_json_print(FILE *out, const json_t *doc, struct as_error *err);
+
+/* Block-style YAML of the same tree (object key order kept). */
+int output_yaml_print(FILE *out, const json_t *doc, struct as_error *err);
+
+/* Writes doc as JSON or YAML to path atomically. */
+int output_write_file(const char *path, const json_t *doc, int yaml, struct as_error *err);
+
+#endif

@@ -1,0 +1,101 @@
+/* Aligned text tables (see table.h). */
+#include "report/table.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct table {
+	int ncols;
+	int ncells, cap;
+	char **cells;     /* header cells first, then rows */
+};
+
+static void push(struct table *t, char *s)
+{
+	if (t->ncells == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 32;
+		t->cells = realloc(t->cells, sizeof(char *) * (size_t)t->cap);
+		if (!t->cells)
+			abort();
+	}
+	t->cells[t->ncells++] = s;
+}
+
+struct table *table_new(int ncols, ...)
+{
+	struct table *t = calloc(1, sizeof(*t));
+	if (!t)
+		abort();
+	t->ncols = ncols;
+	va_list ap;
+	va_start(ap, ncols);
+	for (int i = 0; i < ncols; i++)
+		push(t, strdup(va_arg(ap, const char *)));
+	va_end(ap);
+	return t;
+}
+
+void table_cell(struct table *t, const char *fmt, ...)
+{
+	char *s = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		abort();
+	va_end(ap);
+	push(t, s);
+}
+
+static int numeric(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	return isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]));
+}
+
+void table_print(const struct table *t, FILE *out, const char *indent)
+{
+	int width[64] = { 0 };
+	int nc = t->ncols < 64 ? t->ncols : 64;
+	for (int i = 0; i < t->ncells; i++) {
+		int w = (int)strlen(t->cells[i]);
+		if (i % t->ncols < nc && w > width[i % t->ncols])
+			width[i % t->ncols] = w;
+	}
+	/* A column is right-aligned when every body cell in it starts like a number. */
+	int right_col[64];
+	for (int c = 0; c < nc; c++)
+		right_col[c] = t->ncells > t->ncols;
+	for (int i = t->ncols; i < t->ncells; i++)
+		if (i % t->ncols < nc && !numeric(t->cells[i]))
+			right_col[i % t->ncols] = 0;
+	for (int i = 0; i < t->ncells; i++) {
+		int c = i % t->ncols;
+		if (c == 0)
+			fputs(indent ? indent : "", out);
+		if (c >= nc)
+			continue;
+		const char *s = t->cells[i];
+		int right = right_col[c];
+		int last = c == t->ncols - 1 || i == t->ncells - 1;
+		if (right)
+			fprintf(out, "%*s", width[c], s);
+		else if (last)
+			fputs(s, out);
+		else
+			fprintf(out, "%-*s", width[c], s);
+		fputs(last ? "\n" : "  ", out);
+	}
+}
+
+void table_free(struct table *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	free(t);
+}

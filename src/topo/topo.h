@@ -1,0 +1,61 @@
+/* The machine as the OS reports it, through hwloc: packages, cores, hardware threads, caches,
+ * NUMA nodes with their SLIT distances, and the CPUs this process may use. These values are what
+ * probes print as `os_reported`; no probe derives its answer from them. */
+#ifndef ARCHSCOPE_TOPO_TOPO_H
+#define ARCHSCOPE_TOPO_TOPO_H
+
+#include <stdint.h>
+
+#include "common/cpuset.h"
+#include "common/error.h"
+
+#define TOPO_MAX_CACHES 256
+#define TOPO_MAX_NODES 64
+
+struct topo_cache {
+	int level;              /* 1, 2, 3, ... */
+	char type[12];          /* "data", "instruction", "unified" */
+	uint64_t size_bytes;
+	int line_bytes;         /* 0 when unknown */
+	int ways;               /* -1 fully associative, 0 unknown */
+	struct as_cpulist cpus; /* CPUs sharing this instance */
+};
+
+struct topo_node {
+	int os_index;
+	uint64_t memory_bytes;
+	struct as_cpulist cpus;
+};
+
+struct topo_pu {
+	int os_index;
+	int core;               /* logical index of its core */
+	int package;            /* logical index of its package */
+	int allowed;            /* in the process's affinity mask and hwloc's allowed set */
+};
+
+struct topo {
+	char cpu_model[128];
+	char hwloc_version[16];    /* API version of the hwloc library */
+	int packages, cores, pus;
+	uint64_t memory_bytes;     /* memory hwloc places in NUMA nodes */
+	uint64_t memtotal_bytes;   /* MemTotal of /proc/meminfo (can differ: hot-plugged memory) */
+	int ncaches;
+	struct topo_cache caches[TOPO_MAX_CACHES];
+	int nnodes;
+	struct topo_node nodes[TOPO_MAX_NODES];
+	int has_distances;
+	char distances_source[32]; /* "hwloc" or "sysfs" */
+	uint64_t distance[TOPO_MAX_NODES][TOPO_MAX_NODES];
+	int npus_listed;
+	struct topo_pu *pu;        /* pus entries */
+	struct as_cpulist allowed;
+};
+
+int topo_load(struct topo *t, struct as_error *err);
+void topo_release(struct topo *t);
+
+/* The OS-reported data cache of a level (type data or unified), first instance; NULL if none. */
+const struct topo_cache *topo_data_cache(const struct topo *t, int level);
+
+#endif
