@@ -91,9 +91,10 @@ int cmd_analyze(int argc, char **argv)
 		die_err(EXIT_USAGE, &err);
 	for (size_t i = 1; i < n; i++)
 		if (!(x[i] > x[i - 1])) {
+			double xi = x[i], xp = x[i - 1];
 			free(x);
 			free(y);
-			die(EXIT_USAGE, "'%s': x must increase from row to row (row %zu: %g after %g)", path, i + 1, x[i], x[i - 1]);
+			die(EXIT_USAGE, "'%s': x must increase from row to row (data row %zu: %g after %g)", path, i + 1, xi, xp);
 		}
 
 	json_t *res = json_object();

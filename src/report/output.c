@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 #include "common/atomicfile.h"
@@ -46,11 +47,25 @@ static int yaml_file_handler(void *data, unsigned char *buffer, size_t size)
 	return fwrite(buffer, 1, size, (FILE *)data) == size;
 }
 
+/* A string that a YAML reader would resolve to a number, boolean or null must be quoted. */
+static int looks_typed(const char *s)
+{
+	static const char *words[] = { "true", "false", "yes", "no", "on", "off", "null", "~", "" };
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasecmp(s, words[i]) == 0)
+			return 1;
+	char *end;
+	strtod(s, &end);
+	return end != s && *end == '\0';
+}
+
+/* plain: a number or keyword to be written as is; otherwise a string (quoted when needed). */
 static int emit_scalar(yaml_emitter_t *em, const char *s, int plain)
 {
 	yaml_event_t ev;
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), plain, !plain,
-				     plain ? YAML_PLAIN_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+	yaml_scalar_style_t style = plain ? YAML_PLAIN_SCALAR_STYLE
+				  : looks_typed(s) ? YAML_SINGLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE;
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s, (int)strlen(s), 1, 1, style);
 	return yaml_emitter_emit(em, &ev);
 }
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs the Debian packages archscope needs (only the missing ones, saying which) and builds
+# build/archscope. Idempotent: a second run installs nothing and rebuilds only what changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(
+	gcc clang cmake ninja-build pkg-config   # toolchain (clang: the warning check in the tests)
+	libhwloc-dev hwloc                      # topology
+	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
+	gnuplot-nox                             # --plot
+	python3                                 # tests read JSON with python3 -m json.tool
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing+=("$p")
+	fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	SUDO=""
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+		SUDO=sudo
+	fi
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	echo "setup: all ${#packages[@]} packages present"
+fi
+
+build=${ARCHSCOPE_BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DARCHSCOPE_WERROR=ON >/dev/null
+ninja -C "$build" >/dev/null
+echo "setup: built $build/archscope"

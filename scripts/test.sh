@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Sets up, then runs every test: unit tests and CLI tests on the normal build, the same suite once
+# more under AddressSanitizer + UndefinedBehaviorSanitizer, and a warning-free clang build.
+# The last line is "N passed, N failed, N skipped".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+pass=0 fail=0 skip=0
+failed_names=()
+
+run_unit() { # $1 build dir, $2 label
+	local bin out rc
+	for bin in "$1"/u-*; do
+		[ -x "$bin" ] || continue
+		out=$("$bin" 2>&1); rc=$?
+		local p f
+		p=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^not ok ' <<<"$out")
+		pass=$((pass + p)); fail=$((fail + f))
+		if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
+			grep -E '^not ok |^# ' <<<"$out" | sed "s|^|  [$2] |"
+			if [ "$f" -eq 0 ]; then
+				fail=$((fail + 1))
+				echo "  [$2] $(basename "$bin") exited with $rc:"; tail -n 20 <<<"$out" | sed 's/^/    /'
+			fi
+			failed_names+=("$2 $(basename "$bin")")
+		fi
+	done
+}
+
+run_cli() { # $1 build dir, $2 label
+	local t rc out
+	for t in tests/cli/t[0-9]*.sh; do
+		out=$(ARCHSCOPE="$root/$1/archscope" ROOT="$root" bash "$t" 2>&1); rc=$?
+		case $rc in
+		0) pass=$((pass + 1)); echo "ok - [$2] $(basename "$t")" ;;
+		77) skip=$((skip + 1)); echo "skip - [$2] $(basename "$t"): $(tail -n 1 <<<"$out")" ;;
+		*) fail=$((fail + 1)); failed_names+=("$2 $(basename "$t")")
+		   echo "not ok - [$2] $(basename "$t") (exit $rc)"; tail -n 15 <<<"$out" | sed 's/^/    /' ;;
+		esac
+	done
+}
+
+echo "== unit tests (build)"
+run_unit build normal
+echo "== cli tests (build)"
+run_cli build normal
+
+echo "== ASan + UBSan build"
+if cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DARCHSCOPE_SANITIZE=ON >/dev/null &&
+   ninja -C build-asan >/dev/null; then
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+	run_unit build-asan asan
+	ARCHSCOPE_SANITIZED=1 run_cli build-asan asan
+else
+	fail=$((fail + 1)); failed_names+=("asan build")
+	echo "not ok - sanitizer build failed"
+fi
+
+echo "== clang build, -Wall -Wextra -Werror"
+if CC=clang cmake -S . -B build-clang -G Ninja -DARCHSCOPE_WERROR=ON >/dev/null && ninja -C build-clang >/dev/null 2>build-clang.log; then
+	pass=$((pass + 1)); echo "ok - clang build without warnings"
+else
+	fail=$((fail + 1)); failed_names+=("clang build"); echo "not ok - clang build"; tail -n 20 build-clang.log
+fi
+rm -f build-clang.log
+
+[ "${#failed_names[@]}" -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,29 @@
+# topology agrees with the OS: CPU count, allowed set under taskset, cache sizes of sysfs.
+. "$(dirname "$0")/lib.sh"
+run 0 "$ARCHSCOPE" topology
+contains "$TMP/out" "caches"
+contains "$TMP/out" "allowed cpus"
+run 0 "$ARCHSCOPE" topology --json
+python3 -m json.tool "$TMP/out" >/dev/null || fail "topology --json is not valid JSON"
+[ "$(json_get 'd["command"]')" = topology ] || fail "envelope command"
+threads=$(json_get 'd["results"]["threads"]')
+[ "$threads" -ge "$(nproc)" ] || fail "threads $threads < nproc $(nproc)"
+# The allowed set follows taskset.
+last=$(json_get 'd["results"]["allowed_cpus"][-1]')
+if command -v taskset >/dev/null; then
+	taskset -c "$last" "$ARCHSCOPE" topology --json >"$TMP/out" || fail "taskset run"
+	[ "$(json_get 'd["results"]["allowed_cpus"]')" = "[$last]" ] || fail "allowed under taskset: $(json_get 'd["results"]["allowed_cpus"]')"
+	taskset -c "$last" "$ARCHSCOPE" topology >"$TMP/txt"
+	contains "$TMP/txt" "allowed cpus *$last (1 of"
+fi
+# Every data/unified cache sysfs lists for cpu0 appears with the same level and size.
+"$ARCHSCOPE" topology --json >"$TMP/out"
+for idx in /sys/devices/system/cpu/cpu0/cache/index*; do
+	[ -r "$idx/size" ] || continue
+	type=$(cat "$idx/type"); level=$(cat "$idx/level"); size=$(cat "$idx/size")
+	[ "$type" = Instruction ] && continue
+	kib=${size%K}
+	found=$(json_get "any(c['level']==$level and c['size_bytes']==$kib*1024 for c in d['results']['caches'])")
+	[ "$found" = True ] || fail "sysfs L$level $size not in topology"
+done
+exit 0

@@ -1,0 +1,123 @@
+/* Unit tests of src/analysis on synthetic curves (steps at known places, noise, outliers) and on
+ * curves recorded from real machines (tests/fixtures). */
+#include <stdlib.h>
+
+#include "analysis/steps.h"
+#include "common/rng.h"
+#include "harness.h"
+
+/* Deterministic noise in [-amp, amp]. */
+static double noise(struct rng *r, double amp)
+{
+	return amp * (2.0 * (double)(rng_next(r) >> 11) / 9007199254740992.0 - 1.0);
+}
+
+static void test_analysis__monotone(void)
+{
+	double y[] = { 3, 1, 2, 5, 4, 6 }, m[6];
+	steps_monotone(y, m, 6);
+	double want[] = { 1, 1, 2, 4, 4, 6 };
+	for (int i = 0; i < 6; i++)
+		CHECK(m[i] == want[i]);
+	for (int i = 1; i < 6; i++)
+		CHECK(m[i] >= m[i - 1]);
+}
+
+static void test_analysis__first_step_contexts(void)
+{
+	/* Normalised time vs threads: flat to 4 contexts, then a jump and noisy growth. */
+	struct rng r;
+	rng_init(&r, 7);
+	double y[10];
+	for (int i = 0; i < 10; i++)
+		y[i] = (i < 4 ? 1.0 : 2.0 + 0.3 * (i - 4)) + noise(&r, 0.02);
+	struct step_answer a = steps_first(y, 10);
+	CHECK(a.index == 3); /* last point before the step: 4 threads (index 3) */
+	CHECK(a.confidence > 0.5);
+}
+
+static void test_analysis__first_step_none(void)
+{
+	double flat[] = { 1, 1, 1, 1 };
+	CHECK(steps_first(flat, 4).index == -1);
+	CHECK(steps_first(flat, 1).index == -1);
+}
+
+static void test_analysis__biggest_relative_step_registers(void)
+{
+	/* Live ranges: flat, a slow rise, the spill step at 16, then smaller relative steps. */
+	double y[40];
+	for (int k = 0; k < 40; k++)
+		y[k] = k < 14 ? 1.0 : k < 16 ? 1.1 : 3.0 + 0.2 * (k - 16);
+	struct step_answer a = steps_biggest_relative(y, 40);
+	CHECK(a.index == 15);
+	CHECK(a.confidence > 0.8);
+}
+
+static void test_analysis__scaled_step_prefers_late_step(void)
+{
+	/* A relative step early and an equal-relative but higher step late: dY*Y picks the late one. */
+	double y[] = { 1, 2, 2, 2, 4, 4 };
+	CHECK(steps_biggest_relative(y, 6).index == 0);
+	CHECK(steps_biggest_scaled(y, 6).index == 3);
+}
+
+static void test_analysis__qt_three_levels_with_noise(void)
+{
+	/* Latency vs size with three plateaus (1.5, 5, 20 ns) and a memory plateau (90 ns),
+	 * 4 points per octave, 3 % noise and one outlier inside the L2 plateau (high, as an
+	 * interrupt makes it: a latency is never measured below the level that serves it). */
+	struct rng r;
+	rng_init(&r, 11);
+	double x[80], y[80];
+	size_t n = 0;
+	for (double s = 4096; s <= 256.0 * 1048576; s *= 1.189207115) {
+		double lat = s <= 48 * 1024 ? 1.5 : s <= 2 * 1048576 ? 5 : s <= 8 * 1048576 ? 20 : 90;
+		x[n] = s;
+		y[n] = lat * (1 + noise(&r, 0.03));
+		n++;
+	}
+	y[30] *= 3.0;
+	double ym[80];
+	steps_monotone(y, ym, n);
+	struct qt_cluster c[16];
+	int k = steps_qt_cluster(x, ym, n, 0.25, c, 16);
+	CHECK(k >= 4);
+	/* The four largest clusters, in y order, are the four plateaus. */
+	int big = 0;
+	double lat[4];
+	double size[4];
+	for (int i = 0; i < k; i++)
+		if (c[i].points >= 4 && big < 4) {
+			lat[big] = c[i].min_y;
+			size[big] = c[i].max_x;
+			big++;
+		}
+	CHECK(big == 4);
+	CHECK_NEAR(lat[0], 1.5, 0.1);
+	CHECK_NEAR(lat[1], 5, 0.3);
+	CHECK_NEAR(lat[2], 20, 1.0);
+	CHECK_NEAR(lat[3], 90, 5);
+	CHECK(size[0] <= 48 * 1024 && size[0] > 32 * 1024);
+	CHECK(size[1] <= 2 * 1048576 && size[1] > 1400 * 1024);
+	CHECK(size[2] <= 8 * 1048576 && size[2] > 5 * 1048576);
+	for (int i = 1; i < k; i++)
+		CHECK(c[i].min_y >= c[i - 1].min_y);
+}
+
+static void test_analysis__qt_diameter_rule(void)
+{
+	/* 10 and 12: diameter 2 <= 0.25*10 joins. 10 and 14: 4 > 0.25*10 from 10's side and
+	 * 4 > 0.25*14 = 3.5 from 14's side, so two clusters. */
+	double x[] = { 1, 2 }, a[] = { 10, 12 }, b[] = { 10, 14 };
+	struct qt_cluster c[4];
+	CHECK(steps_qt_cluster(x, a, 2, 0.25, c, 4) == 1);
+	CHECK(steps_qt_cluster(x, b, 2, 0.25, c, 4) == 2);
+	CHECK(steps_qt_cluster(x, b, 0, 0.25, c, 4) == -1);
+	double bad[] = { 1, NAN };
+	CHECK(steps_qt_cluster(x, bad, 2, 0.25, c, 4) == -1);
+}
+
+TESTS(T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+      T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
+      T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))

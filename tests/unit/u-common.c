@@ -1,0 +1,220 @@
+/* Unit tests of src/common: CPU lists, sizes, RNG, atomic files, order statistics, errors, teams. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/atomicfile.h"
+#include "common/buffer.h"
+#include "common/cpuset.h"
+#include "common/error.h"
+#include "common/order.h"
+#include "common/rng.h"
+#include "common/team.h"
+#include "harness.h"
+
+static void test_common__cpulist_parse_ranges(void)
+{
+	struct as_cpulist l;
+	struct as_error err = { 0 };
+	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
+	CHECK(l.n == 7);
+	CHECK(l.cpu[0] == 0 && l.cpu[3] == 3 && l.cpu[4] == 8 && l.cpu[6] == 11);
+	CHECK(cpulist_parse("3,1,3,2", &l, &err) == 0); /* sorted, duplicates dropped */
+	CHECK(l.n == 3 && l.cpu[0] == 1 && l.cpu[2] == 3);
+	char buf[64];
+	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
+	CHECK_STR(cpulist_format(&l, buf, sizeof(buf)), "0-3,8,10-11");
+}
+
+static void test_common__cpulist_parse_errors(void)
+{
+	struct as_cpulist l;
+	struct as_error err = { 0 };
+	const char *bad[] = { "", "a", "1-", "-1", "3-1", "1,,2", "1,", "99999", "0x1", "1 2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		as_error_clear(&err);
+		CHECK(cpulist_parse(bad[i], &l, &err) == -EINVAL);
+		CHECK(err.msg[0] != '\0');
+	}
+	CHECK(cpulist_parse("3-1", &l, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "reversed range") != NULL);
+}
+
+static void test_common__cpulist_check_allowed(void)
+{
+	struct as_cpulist allowed = { .n = 2, .cpu = { 0, 1 } }, l;
+	struct as_error err = { 0 };
+	CHECK(cpulist_parse("1", &l, &err) == 0);
+	CHECK(cpulist_check_allowed(&l, &allowed, &err) == 0);
+	CHECK(cpulist_parse("0,5", &l, &err) == 0);
+	CHECK(cpulist_check_allowed(&l, &allowed, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "cpu 5") != NULL);
+}
+
+static void test_common__parse_size_units(void)
+{
+	size_t s;
+	struct as_error err = { 0 };
+	CHECK(buffer_parse_size("16kB", &s, &err) == 0 && s == 16000);
+	CHECK(buffer_parse_size("16KiB", &s, &err) == 0 && s == 16384);
+	CHECK(buffer_parse_size("1MB", &s, &err) == 0 && s == 1000000);
+	CHECK(buffer_parse_size("1.5MiB", &s, &err) == 0 && s == 1572864);
+	CHECK(buffer_parse_size("2GiB", &s, &err) == 0 && s == 2147483648ull);
+	CHECK(buffer_parse_size("4096", &s, &err) == 0 && s == 4096);
+	CHECK(buffer_parse_size("12XB", &s, &err) == -EINVAL);
+	CHECK(buffer_parse_size("-1kB", &s, &err) == -EINVAL);
+	CHECK(buffer_parse_size("kB", &s, &err) == -EINVAL);
+	CHECK(buffer_parse_size("1e30GB", &s, &err) == -ERANGE);
+}
+
+static void test_common__format_size(void)
+{
+	char b[32];
+	CHECK_STR(buffer_format_size(48 * 1024, b, sizeof(b)), "48 KiB");
+	CHECK_STR(buffer_format_size(2 * 1048576, b, sizeof(b)), "2 MiB");
+	CHECK_STR(buffer_format_size(100, b, sizeof(b)), "100 B");
+	CHECK_STR(buffer_format_size(1536 * 1048576ull, b, sizeof(b)), "1.5 GiB");
+}
+
+static void test_common__buffer_too_large(void)
+{
+	struct buffer b;
+	struct as_error err = { 0 };
+	size_t avail = buffer_mem_available();
+	if (!avail)
+		return; /* no /proc/meminfo: nothing to check against */
+	CHECK(buffer_alloc(&b, avail * 4, HUGE_NEVER, &err) == -ENOMEM);
+	CHECK(strstr(err.msg, "larger than the available memory") != NULL);
+	CHECK(buffer_alloc(&b, 1 << 20, HUGE_NEVER, &err) == 0);
+	CHECK(((uintptr_t)b.data & 4095) == 0);
+	((char *)b.data)[(1 << 20) - 1] = 1;
+	buffer_release(&b);
+}
+
+static void test_common__rng_reproducible(void)
+{
+	struct rng a, b;
+	rng_init(&a, 42);
+	rng_init(&b, 42);
+	for (int i = 0; i < 100; i++)
+		CHECK(rng_next(&a) == rng_next(&b));
+	rng_init(&b, 43);
+	CHECK(rng_next(&a) != rng_next(&b));
+	for (int i = 0; i < 1000; i++)
+		CHECK(rng_below(&a, 7) < 7);
+}
+
+static void test_common__rng_shuffle_is_permutation(void)
+{
+	struct rng r;
+	rng_init(&r, 1);
+	size_t v[257], seen[257] = { 0 };
+	for (size_t i = 0; i < 257; i++)
+		v[i] = i;
+	rng_shuffle(&r, v, 257);
+	size_t fixed = 0;
+	for (size_t i = 0; i < 257; i++) {
+		CHECK(v[i] < 257);
+		seen[v[i]]++;
+		fixed += v[i] == i;
+	}
+	for (size_t i = 0; i < 257; i++)
+		CHECK(seen[i] == 1);
+	CHECK(fixed < 20); /* a shuffle leaves about one fixed point; 20 is ~1e-18 likely */
+}
+
+static void test_common__atomic_write(void)
+{
+	char dir[] = "/tmp/archscope-u-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[256];
+	snprintf(path, sizeof(path), "%s/out.txt", dir);
+	struct as_error err = { 0 };
+	CHECK(atomic_file_write(path, "hello\n", 6, &err) == 0);
+	FILE *f = fopen(path, "r");
+	CHECK(f != NULL);
+	char buf[16] = "";
+	CHECK(fgets(buf, sizeof(buf), f) != NULL);
+	fclose(f);
+	CHECK_STR(buf, "hello\n");
+	/* An aborted write leaves the old content and no temporary file. */
+	struct atomic_file af;
+	CHECK(atomic_file_open(&af, path, &err) == 0);
+	fputs("partial", af.fp);
+	atomic_file_abort(&af);
+	f = fopen(path, "r");
+	CHECK(f && fgets(buf, sizeof(buf), f));
+	fclose(f);
+	CHECK_STR(buf, "hello\n");
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "test $(ls '%s' | wc -l) -eq 1", dir);
+	CHECK(system(cmd) == 0);
+	snprintf(path, sizeof(path), "%s/no/such/dir/x", dir);
+	CHECK(atomic_file_write(path, "x", 1, &err) < 0);
+	CHECK(strstr(err.msg, "cannot create") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+static void test_common__order_statistics(void)
+{
+	double v[] = { 5, 1, 4, 2, 3 };
+	CHECK(order_kth(v, 5, 0) == 1);
+	CHECK(order_kth(v, 5, 1) == 2);
+	CHECK(order_median(v, 5) == 3);
+	CHECK(order_median(v, 4) == 3); /* (2 + 4) / 2 over {5,1,4,2} */
+	CHECK(isnan(order_median(v, 0)));
+	CHECK(v[0] == 5); /* input untouched */
+}
+
+static void test_common__error_prefix(void)
+{
+	struct as_error err = { 0 };
+	CHECK(as_error_set(&err, -ENOENT, "cannot open '%s'", "x.yaml") == -ENOENT);
+	as_error_prefix(&err, "machine file: ");
+	CHECK_STR(err.msg, "machine file: cannot open 'x.yaml'");
+	CHECK(as_error_set(NULL, -EINVAL, "dropped") == -EINVAL);
+}
+
+struct team_probe {
+	int count[4];
+	int after_barrier[4];
+	int seen_all;
+};
+
+static void team_fn_count(struct team *t, int tid, int cpu, void *arg)
+{
+	struct team_probe *p = arg;
+	(void)cpu;
+	__atomic_add_fetch(&p->count[0], 1, __ATOMIC_SEQ_CST);
+	team_barrier(t);
+	/* After the barrier every member has incremented. */
+	p->after_barrier[tid] = __atomic_load_n(&p->count[0], __ATOMIC_SEQ_CST);
+}
+
+static void test_common__team_barrier(void)
+{
+	struct as_cpulist allowed;
+	struct as_error err = { 0 };
+	CHECK(cpulist_allowed(&allowed, &err) == 0);
+	/* Three members on the first allowed CPU (oversubscribed), so this runs anywhere. */
+	struct as_cpulist cpus = { .n = 3, .cpu = { allowed.cpu[0], allowed.cpu[0], allowed.cpu[0] } };
+	struct team_probe p = { { 0 }, { 0 }, 0 };
+	CHECK(team_run(&cpus, 1, team_fn_count, &p, &err) == 0);
+	CHECK(p.count[0] == 3);
+	for (int i = 0; i < 3; i++)
+		CHECK(p.after_barrier[i] == 3);
+	/* A CPU outside the machine fails to pin, and the work is not run. */
+	struct as_cpulist bad = { .n = 2, .cpu = { allowed.cpu[0], AS_MAX_CPUS - 1 } };
+	memset(&p, 0, sizeof(p));
+	CHECK(team_run(&bad, 1, team_fn_count, &p, &err) < 0);
+	CHECK(strstr(err.msg, "cannot pin") != NULL);
+	CHECK(p.count[0] == 0);
+}
+
+TESTS(T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
+      T(test_common__cpulist_check_allowed), T(test_common__parse_size_units), T(test_common__format_size),
+      T(test_common__buffer_too_large), T(test_common__rng_reproducible),
+      T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write),
+      T(test_common__order_statistics), T(test_common__error_prefix), T(test_common__team_barrier))

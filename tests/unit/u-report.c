@@ -1,0 +1,107 @@
+/* Unit tests of src/report: tables, answers, JSON envelope, YAML, CSV. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "report/csv.h"
+#include "report/output.h"
+#include "report/table.h"
+#include "harness.h"
+
+static char *capture_table(struct table *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_print(t, f, "");
+	fclose(f);
+	return buf;
+}
+
+static void test_report__table_alignment(void)
+{
+	struct table *t = table_new(3, "name", "size", "note");
+	table_cell(t, "L1");
+	table_cell(t, "48 KiB");
+	table_cell(t, "data");
+	table_cell(t, "L2");
+	table_cell(t, "2048 KiB");
+	table_cell(t, "unified");
+	char *s = capture_table(t);
+	table_free(t);
+	/* numbers right-aligned to the widest cell, text left-aligned */
+	CHECK(strstr(s, "name      size  note\n") != NULL);
+	CHECK(strstr(s, "L1      48 KiB  data\n") != NULL);
+	CHECK(strstr(s, "L2    2048 KiB  unified\n") != NULL);
+	free(s);
+}
+
+static void test_report__answer_fields(void)
+{
+	json_t *a = output_answer(64, "B", 0.9, "paired accesses", json_integer(64));
+	CHECK(json_real_value(json_object_get(a, "value")) == 64);
+	CHECK_STR(json_string_value(json_object_get(a, "unit")), "B");
+	CHECK(json_integer_value(json_object_get(a, "os_reported")) == 64);
+	json_decref(a);
+	a = output_answer(NAN, "B", 0.0, "none", NULL);
+	CHECK(json_is_null(json_object_get(a, "value")));
+	CHECK(json_is_null(json_object_get(a, "os_reported")));
+	json_decref(a);
+}
+
+static void test_report__envelope_and_yaml(void)
+{
+	json_t *res = json_pack("{s:i,s:[i,i],s:{s:s,s:s,s:s}}", "n", 2, "list", 1, 2, "inner", "key", "va:lue",
+				"num", "64", "word", "yes");
+	json_t *doc = output_envelope("topology", json_object(), res);
+	CHECK_STR(json_string_value(json_object_get(doc, "command")), "topology");
+	CHECK_STR(json_string_value(json_object_get(doc, "archscope")), ARCHSCOPE_VERSION);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct as_error err = { 0 };
+	CHECK(output_yaml_print(f, doc, &err) == 0);
+	fclose(f);
+	CHECK(strstr(buf, "command: topology") != NULL);
+	CHECK(strstr(buf, "list: [1, 2]") != NULL);
+	CHECK(strstr(buf, "key: va:lue") != NULL);
+	CHECK(strstr(buf, "num: '64'") != NULL);   /* a string that reads as a number stays a string */
+	CHECK(strstr(buf, "word: 'yes'") != NULL);
+	CHECK(strstr(buf, "n: 2\n") != NULL);
+	free(buf);
+	json_decref(doc);
+}
+
+static void test_report__csv_roundtrip_and_errors(void)
+{
+	char dir[] = "/tmp/archscope-csv-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[256], cmd[300];
+	snprintf(path, sizeof(path), "%s/c.csv", dir);
+	double data[] = { 1024, 1.5, 2048, 1.6, 4096, 4.25 };
+	struct as_error err = { 0 };
+	CHECK(csv_write(path, "size_bytes,latency_ns", data, 3, 2, &err) == 0);
+	double *x, *y;
+	size_t n;
+	CHECK(csv_read_xy(path, &x, &y, &n, &err) == 0);
+	CHECK(n == 3 && x[2] == 4096 && y[2] == 4.25);
+	free(x);
+	free(y);
+	FILE *f = fopen(path, "w");
+	fputs("x,y\n1,2\n3,oops\n", f);
+	fclose(f);
+	CHECK(csv_read_xy(path, &x, &y, &n, &err) < 0);
+	CHECK(strstr(err.msg, "line 3") != NULL);
+	f = fopen(path, "w");
+	fputs("x,y\n", f);
+	fclose(f);
+	CHECK(csv_read_xy(path, &x, &y, &n, &err) < 0);
+	CHECK(strstr(err.msg, "no data rows") != NULL);
+	snprintf(path, sizeof(path), "%s/none.csv", dir);
+	CHECK(csv_read_xy(path, &x, &y, &n, &err) < 0);
+	CHECK(strstr(err.msg, "cannot open") != NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+TESTS(T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
+      T(test_report__csv_roundtrip_and_errors))
