@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "report/csv.h"
+#include "report/plot.h"
 #include "report/output.h"
 #include "report/table.h"
 #include "harness.h"
@@ -103,5 +104,39 @@ static void test_report__csv_roundtrip_and_errors(void)
 	CHECK(system(cmd) == 0);
 }
 
-TESTS(T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
+static void test_report__plot_with_and_without_gnuplot(void)
+{
+	char dir[] = "/tmp/archscope-plot-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char sub[300], path[400], cmd[500];
+	snprintf(sub, sizeof(sub), "%s/a/b", dir);
+	struct as_error err = { 0 };
+	CHECK(plot_dir_prepare(sub, &err) == 0);
+	const char *body = "set xlabel 'x'\nplot '-' with lines title 'y'\n1 1\n2 4\ne";
+	/* Without gnuplot on PATH: the script is written, the return says "skipped". */
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	setenv("PATH", "/nonexistent", 1);
+	int rc = plot_render(sub, "curve", body, &err);
+	if (old) {
+		setenv("PATH", old, 1);
+		free(old);
+	}
+	CHECK(rc == 1);
+	snprintf(path, sizeof(path), "%s/curve.gp", sub);
+	CHECK(access(path, R_OK) == 0);
+	/* With gnuplot (where installed): both pictures exist. */
+	if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+		CHECK(plot_render(sub, "curve", body, &err) == 0);
+		snprintf(path, sizeof(path), "%s/curve.svg", sub);
+		CHECK(access(path, R_OK) == 0);
+		snprintf(path, sizeof(path), "%s/curve.png", sub);
+		CHECK(access(path, R_OK) == 0);
+		CHECK(plot_render(sub, "broken", "plot nosuchfunction(x)", &err) < 0);
+		CHECK(strstr(err.msg, "gnuplot failed") != NULL);
+	}
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
+TESTS(T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
       T(test_report__csv_roundtrip_and_errors))
