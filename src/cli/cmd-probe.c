@@ -17,6 +17,10 @@
 
 static const struct probe_row probes[] = {
 	{ "clock", "core clock by a dependent add chain, and the TSC rate", probe_row_clock },
+	{ "line", "cache line size from access pairs D bytes apart (BlackjackBench 3.1.1)", probe_row_line },
+	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", probe_row_caches },
+	{ "assoc", "associativity of each measured level (3.1.3)", probe_row_assoc },
+	{ "tlb", "TLB page size and entries per TLB level (3.2)", probe_row_tlb },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 

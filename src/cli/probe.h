@@ -21,6 +21,12 @@ struct probe_ctx {
 	struct topo *topo;       /* OS-reported values, only for os_reported */
 	json_t *results;
 	volatile int *interrupted;
+	/* Answers later probes build on (0 until measured). */
+	double line_bytes;
+	int nlevels;
+	double level_bytes[8];
+	double level_ns[8];
+	double memory_ns;
 };
 
 struct probe_row {
@@ -30,6 +36,10 @@ struct probe_row {
 };
 
 int probe_row_clock(struct probe_ctx *ctx);
+int probe_row_line(struct probe_ctx *ctx);
+int probe_row_caches(struct probe_ctx *ctx);
+int probe_row_assoc(struct probe_ctx *ctx);
+int probe_row_tlb(struct probe_ctx *ctx);
 
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,

@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct as_error *err)
+static int alloc(struct buffer *buf, size_t size, enum huge_policy huge, int sparse, struct as_error *err)
 {
 	memset(buf, 0, sizeof(*buf));
 	if (size == 0)
@@ -19,7 +19,7 @@ int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct 
 	if (size > SIZE_MAX - page)
 		return as_error_set(err, -ENOMEM, "buffer of %zu bytes is too large", size);
 	size_t avail = buffer_mem_available();
-	if (avail && size > avail) {
+	if (!sparse && avail && size > avail) {
 		char a[32], b[32];
 		return as_error_set(err, -ENOMEM, "buffer of %s is larger than the available memory (%s)",
 				    buffer_format_size(size, a, sizeof(a)), buffer_format_size(avail, b, sizeof(b)));
@@ -40,6 +40,23 @@ int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct 
 	buf->mapped = mapped;
 	buf->huge = huge;
 	return 0;
+}
+
+int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct as_error *err)
+{
+	return alloc(buf, size, huge, 0, err);
+}
+
+int buffer_alloc_sparse(struct buffer *buf, size_t size, size_t touched, enum huge_policy huge,
+			struct as_error *err)
+{
+	size_t avail = buffer_mem_available();
+	if (avail && touched > avail) {
+		char a[32], b[32];
+		return as_error_set(err, -ENOMEM, "touching %s is more than the available memory (%s)",
+				    buffer_format_size(touched, a, sizeof(a)), buffer_format_size(avail, b, sizeof(b)));
+	}
+	return alloc(buf, size, huge, 1, err);
 }
 
 void buffer_release(struct buffer *buf)

@@ -24,6 +24,10 @@ struct buffer {
 /* Maps size bytes, page-aligned and zero-filled-on-touch (pages are not touched here: the thread
  * that uses the data touches it first). */
 int buffer_alloc(struct buffer *buf, size_t size, enum huge_policy huge, struct as_error *err);
+/* A large virtual range of which only about `touched` bytes will be used (the TLB probes spread
+ * a few lines over gigabytes): checked against available memory by what is touched. */
+int buffer_alloc_sparse(struct buffer *buf, size_t size, size_t touched, enum huge_policy huge,
+			struct as_error *err);
 void buffer_release(struct buffer *buf);
 
 /* MemAvailable from /proc/meminfo in bytes (0 when unknown). */

@@ -1,0 +1,489 @@
+/* The memory-hierarchy rows of the probe table: run a probe of src/probe, turn its curve into an
+ * answer with src/analysis, and report it beside the OS-reported value with its evidence. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analysis/steps.h"
+#include "cli/cli.h"
+#include "cli/probe.h"
+#include "common/buffer.h"
+#include "probe/memory.h"
+#include "report/output.h"
+#include "report/table.h"
+
+static void on_progress(void *p, const char *probe, const char *point, int done, int total)
+{
+	(void)p;
+	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
+}
+
+static struct probe_opts opts_of(const struct probe_ctx *ctx)
+{
+	struct probe_opts o = {
+		.quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted,
+		.progress = on_progress, .huge = HUGE_ALWAYS,
+	};
+	return o;
+}
+
+static int curve_fail(const char *probe, const struct as_error *err)
+{
+	progress_done();
+	fprintf(stderr, "archscope: error: %s\n", err->msg[0] ? err->msg : probe);
+	return EXIT_FAIL;
+}
+
+/* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
+static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
+			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks)
+{
+	double *rows = malloc(c->n * 3 * sizeof(double));
+	if (!rows)
+		return;
+	for (size_t i = 0; i < c->n; i++) {
+		rows[3 * i] = c->x[i];
+		rows[3 * i + 1] = c->min_ns[i];
+		rows[3 * i + 2] = c->median_ns[i];
+	}
+	char header[96];
+	snprintf(header, sizeof(header), "%s,min_ns,median_ns", xname);
+	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	if (ctx->plot_dir) {
+		char datapath[4096];
+		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
+		FILE *f = fopen(datapath, "w");
+		if (f) {
+			for (size_t i = 0; i < c->n; i++)
+				fprintf(f, "%.10g %.10g %.10g\n", c->x[i], c->min_ns[i], c->median_ns[i]);
+			fclose(f);
+			char *body = NULL;
+			if (asprintf(&body,
+				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
+				     "%sset grid\nset key top left\n%s\n"
+				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
+				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
+				     name, xlabel, logx ? "set logscale x 2\n" : "", marks ? marks : "", name, name) >= 0) {
+				probe_plot(ctx, name, body);
+				free(body);
+			}
+		}
+	}
+	free(rows);
+}
+
+static json_t *curve_json(const struct probe_curve *c, const char *xname)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < c->n; i++) {
+		json_t *p = json_object();
+		json_object_set_new(p, xname, json_real(c->x[i]));
+		json_object_set_new(p, "min_ns", json_real(c->min_ns[i]));
+		json_object_set_new(p, "median_ns", json_real(c->median_ns[i]));
+		json_array_append_new(a, p);
+	}
+	return a;
+}
+
+static const char *differs(double measured, double os)
+{
+	if (!(os > 0) || !(measured > 0))
+		return "";
+	return fabs(measured - os) / os > 0.05 ? "  <- differs from the OS" : "";
+}
+
+static char *fmt_bytes(double b, char *buf, size_t len)
+{
+	return buffer_format_size((size_t)(b + 0.5), buf, len);
+}
+
+/* --- line -------------------------------------------------------------------------------- */
+
+int probe_row_line(struct probe_ctx *ctx)
+{
+	struct probe_opts o = opts_of(ctx);
+	struct probe_curve c;
+	struct as_error err = { 0 };
+	probe_curve_init(&c);
+	if (probe_line_run(&o, &c, &err) != 0) {
+		probe_curve_release(&c);
+		return curve_fail("line", &err);
+	}
+	progress_done();
+	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
+	steps_monotone(c.min_ns, y, c.n);
+	struct step_answer a = steps_biggest_relative(y, c.n);
+	double line = a.index >= 0 ? c.x[a.index] : NAN;
+	const struct topo_cache *l1 = topo_data_cache(ctx->topo, 1);
+	double os = l1 && l1->line_bytes ? l1->line_bytes : NAN;
+	ctx->line_bytes = line;
+	json_t *res = output_answer(line, "B", a.confidence,
+				    "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
+				    isfinite(os) ? json_real(os) : NULL);
+	json_object_set_new(res, "curve", curve_json(&c, "d_bytes"));
+	json_object_set_new(ctx->results, "line", res);
+	curve_evidence(ctx, "line", "d_bytes", &c, "distance D between the two accesses of a pair (bytes)", 1, NULL);
+	if (!ctx->json) {
+		printf("line\n");
+		if (isfinite(line))
+			printf("  cache line      %.0f B (confidence %.2f; latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B)\n",
+			       line, a.confidence, y[a.index], c.x[a.index], y[a.index + 1], c.x[a.index + 1]);
+		else
+			printf("  cache line      no step found (the curve is flat: %zu points)\n", c.n);
+		if (isfinite(os))
+			printf("  os_reported     %.0f B%s\n", os, differs(line, os));
+		printf("\n");
+	}
+	free(y);
+	probe_curve_release(&c);
+	return 0;
+}
+
+/* --- caches --------------------------------------------------------------------------------- */
+
+static double need_line(struct probe_ctx *ctx)
+{
+	if (ctx->line_bytes > 0)
+		return ctx->line_bytes;
+	/* Later probes need the measured line; run a quick line probe silently. */
+	struct probe_ctx sub = *ctx;
+	sub.quick = 1;
+	sub.json = 1;
+	sub.raw_dir = sub.plot_dir = NULL;
+	sub.results = json_object();
+	if (probe_row_line(&sub) == 0 && sub.line_bytes > 0)
+		ctx->line_bytes = sub.line_bytes;
+	json_decref(sub.results);
+	if (!(ctx->line_bytes > 0)) {
+		note("no cache line size could be measured; assuming 64 B for the slot spacing");
+		ctx->line_bytes = 64;
+	}
+	return ctx->line_bytes;
+}
+
+int probe_row_caches(struct probe_ctx *ctx)
+{
+	size_t line = (size_t)need_line(ctx);
+	struct probe_opts o = opts_of(ctx);
+	size_t cap = ctx->quick ? (256u << 20) : (1u << 30);
+	size_t avail = buffer_mem_available();
+	if (avail && cap > avail / 4)
+		cap = avail / 4;
+	struct probe_curve c;
+	struct as_error err = { 0 };
+	probe_curve_init(&c);
+	if (probe_caches_run(&o, line, cap, &c, &err) != 0) {
+		probe_curve_release(&c);
+		return curve_fail("caches", &err);
+	}
+	progress_done();
+	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
+	steps_monotone(c.min_ns, y, c.n);
+	struct qt_cluster cl[64];
+	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
+	/* A level is a cluster of several points; one- or two-point clusters are the transitions
+	 * between levels (a buffer partly in two levels). */
+	size_t min_points = 3;
+	struct qt_cluster lv[64];
+	int nl = 0;
+	for (int i = 0; i < k; i++)
+		if (cl[i].points >= min_points)
+			lv[nl++] = cl[i];
+	/* The last level is memory when it holds the largest buffer measured. */
+	int has_mem = nl > 0 && c.n > 0 && lv[nl - 1].max_x >= c.x[c.n - 1];
+	int ncache = has_mem ? nl - 1 : nl;
+	double ghz = ctx->clock_ghz;
+	json_t *levels = json_array();
+	ctx->nlevels = 0;
+	for (int i = 0; i < ncache && i < 8; i++) {
+		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+		double sep = i + 1 < nl ? lv[i + 1].min_y / lv[i].max_y - 1 : 0;
+		double conf = fmin(1.0, (double)lv[i].points / 6.0) * fmin(1.0, sep / 0.5);
+		json_t *l = json_object();
+		json_object_set_new(l, "level", json_integer(i + 1));
+		json_object_set_new(l, "size", output_answer(lv[i].max_x, "B", conf,
+				    "largest buffer in the level's QT cluster of the monotone latency curve",
+				    tc ? json_integer((json_int_t)tc->size_bytes) : NULL));
+		json_object_set_new(l, "latency", output_answer(lv[i].min_y, "ns", conf,
+				    "smallest latency in the level's QT cluster", NULL));
+		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].min_y * ghz) : json_null());
+		json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
+		json_array_append_new(levels, l);
+		ctx->level_bytes[i] = lv[i].max_x;
+		ctx->level_ns[i] = lv[i].min_y;
+		ctx->nlevels = i + 1;
+	}
+	double mem_ns = has_mem ? c.min_ns[c.n - 1] : NAN;
+	ctx->memory_ns = mem_ns;
+	json_t *res = json_object();
+	json_object_set_new(res, "levels", levels);
+	json_object_set_new(res, "memory_latency",
+			    output_answer(mem_ns, "ns", has_mem ? fmin(1.0, (double)lv[nl - 1].points / 4.0) : 0,
+					  "latency of the largest buffer, on the last plateau", NULL));
+	json_object_set_new(res, "memory_latency_cy", has_mem && ghz > 0 ? json_real(mem_ns * ghz) : json_null());
+	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
+	json_object_set_new(res, "line_bytes", json_real((double)line));
+	json_object_set_new(res, "pages", json_string(huge_policy_name(o.huge)));
+	json_t *clj = json_array();
+	for (int i = 0; i < k; i++)
+		json_array_append_new(clj, json_pack("{s:f,s:f,s:f,s:f,s:i}", "min_x", cl[i].min_x, "max_x", cl[i].max_x,
+						     "min_y", cl[i].min_y, "max_y", cl[i].max_y, "points", (json_int_t)cl[i].points));
+	json_object_set_new(res, "clusters", clj);
+	json_object_set_new(res, "curve", curve_json(&c, "size_bytes"));
+	json_object_set_new(ctx->results, "caches", res);
+
+	char marks[2048] = "";
+	for (int i = 0; i < ncache; i++) {
+		size_t len = strlen(marks);
+		snprintf(marks + len, sizeof(marks) - len,
+			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\nset label 'L%d' at %g, graph 0.95 right\n",
+			 lv[i].max_x, lv[i].max_x, i + 1, lv[i].max_x);
+	}
+	curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, marks);
+
+	if (!ctx->json) {
+		char a[32], b[32];
+		printf("caches (%zu sizes up to %s, line %zu B, %s pages)\n", c.n, fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)),
+		       line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB");
+		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
+		for (int i = 0; i < ncache; i++) {
+			const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+			table_cell(t, "L%d", i + 1);
+			table_cell(t, "%s", fmt_bytes(lv[i].max_x, a, sizeof(a)));
+			table_cell(t, "%.2f ns", lv[i].min_y);
+			if (ghz > 0)
+				table_cell(t, "%.1f cy", lv[i].min_y * ghz);
+			else
+				table_cell(t, "-");
+			table_cell(t, "%zu", lv[i].points);
+			if (tc)
+				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(lv[i].max_x, (double)tc->size_bytes));
+			else
+				table_cell(t, "-");
+		}
+		if (has_mem) {
+			table_cell(t, "memory");
+			table_cell(t, "-");
+			table_cell(t, "%.2f ns", mem_ns);
+			if (ghz > 0)
+				table_cell(t, "%.1f cy", mem_ns * ghz);
+			else
+				table_cell(t, "-");
+			table_cell(t, "%zu", lv[nl - 1].points);
+			table_cell(t, "-");
+		}
+		table_print(t, stdout, "  ");
+		table_free(t);
+		if (ghz > 0)
+			printf("  cycles are core cycles at the measured clock, %.3f GHz\n", ghz);
+		if (!has_mem)
+			printf("  no memory plateau reached within %s: the last level may be larger\n", fmt_bytes((double)cap, a, sizeof(a)));
+		printf("\n");
+	}
+	free(y);
+	probe_curve_release(&c);
+	return 0;
+}
+
+/* --- associativity ---------------------------------------------------------------------------- */
+
+int probe_row_assoc(struct probe_ctx *ctx)
+{
+	if (ctx->nlevels == 0) {
+		struct probe_ctx sub = *ctx;
+		sub.quick = 1;
+		sub.json = 1;
+		sub.raw_dir = sub.plot_dir = NULL;
+		sub.results = json_object();
+		note("assoc needs the cache sizes: running a quick caches probe first");
+		probe_row_caches(&sub);
+		json_decref(sub.results);
+		ctx->nlevels = sub.nlevels;
+		ctx->line_bytes = sub.line_bytes;
+		memcpy(ctx->level_bytes, sub.level_bytes, sizeof(ctx->level_bytes));
+		memcpy(ctx->level_ns, sub.level_ns, sizeof(ctx->level_ns));
+		ctx->memory_ns = sub.memory_ns;
+	}
+	if (ctx->nlevels == 0) {
+		note("assoc: no cache level was measured, nothing to probe");
+		return EXIT_FAIL;
+	}
+	size_t line = (size_t)need_line(ctx);
+	struct probe_opts o = opts_of(ctx);
+	json_t *levels = json_array();
+	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
+	for (int i = 0; i < ctx->nlevels && !*ctx->interrupted; i++) {
+		size_t level = (size_t)ctx->level_bytes[i];
+		size_t lower = i ? (size_t)ctx->level_bytes[i - 1] : 0;
+		int max_k = ctx->quick ? 24 : 40;
+		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
+			max_k--;
+		struct probe_curve c;
+		struct as_error err = { 0 };
+		probe_curve_init(&c);
+		if (probe_assoc_run(&o, level, lower, line, max_k, &c, &err) != 0) {
+			probe_curve_release(&c);
+			table_free(t);
+			json_decref(levels);
+			return curve_fail("assoc", &err);
+		}
+		progress_done();
+		double *y = malloc((c.n ? c.n : 1) * sizeof(double));
+		steps_monotone(c.min_ns, y, c.n);
+		/* The step that counts leaves this level: skip the start of the curve where the sets
+		 * still hit in a lower level (below 80 % of this level's measured latency). */
+		size_t s = 0;
+		while (s < c.n && y[s] < 0.8 * ctx->level_ns[i])
+			s++;
+		struct step_answer a = s + 1 < c.n ? steps_biggest_relative(y + s, c.n - s) : (struct step_answer){ .index = -1 };
+		/* A step smaller than 15 % is noise, not the level's ways running out. */
+		if (a.index >= 0 && a.size < 0.15)
+			a.index = -1;
+		double ways = a.index >= 0 ? c.x[s + (size_t)a.index] : NAN;
+		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+		json_t *l = json_object();
+		json_object_set_new(l, "level", json_integer(i + 1));
+		json_object_set_new(l, "ways", output_answer(ways, "ways", a.index >= 0 ? a.confidence : 0,
+				    "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
+				    tc && tc->ways > 0 ? json_integer(tc->ways) : NULL));
+		json_object_set_new(l, "level_bytes", json_real((double)level));
+		json_object_set_new(l, "curve", curve_json(&c, "k"));
+		json_array_append_new(levels, l);
+		char name[32];
+		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
+		curve_evidence(ctx, name, "k", &c, "K addresses mapping to the same set", 0, NULL);
+		table_cell(t, "L%d", i + 1);
+		if (isfinite(ways))
+			table_cell(t, "%.0f", ways);
+		else
+			table_cell(t, "not found");
+		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
+		if (a.index >= 0)
+			table_cell(t, "%.2f -> %.2f ns", y[s + (size_t)a.index], y[s + (size_t)a.index + 1]);
+		else
+			table_cell(t, "none above 15 %%");
+		if (tc && tc->ways > 0)
+			table_cell(t, "%d%s", tc->ways, differs(ways, tc->ways));
+		else
+			table_cell(t, "-");
+		free(y);
+		probe_curve_release(&c);
+	}
+	json_t *res = json_object();
+	json_object_set_new(res, "levels", levels);
+	json_object_set_new(ctx->results, "assoc", res);
+	if (!ctx->json) {
+		printf("assoc\n");
+		table_print(t, stdout, "  ");
+		printf("  a last level whose sets are hashed over slices (most x86 L3s) may show no step\n\n");
+	}
+	table_free(t);
+	return 0;
+}
+
+/* --- TLB -------------------------------------------------------------------------------------- */
+
+int probe_row_tlb(struct probe_ctx *ctx)
+{
+	size_t line = (size_t)need_line(ctx);
+	struct probe_opts o = opts_of(ctx);
+	struct probe_curve c;
+	struct as_error err = { 0 };
+	probe_curve_init(&c);
+	if (probe_tlb_page_run(&o, line, &c, &err) != 0) {
+		probe_curve_release(&c);
+		return curve_fail("tlb", &err);
+	}
+	progress_done();
+	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
+	steps_monotone(c.min_ns, y, c.n);
+	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
+	 * before the step, as the line size is for the line probe. The first step, not the
+	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
+	 * and often bigger step. */
+	struct step_answer a = steps_first(y, c.n);
+	double page = a.index >= 0 ? c.x[a.index] : NAN;
+	long os_page = sysconf(_SC_PAGESIZE);
+	json_t *res = json_object();
+	json_object_set_new(res, "page_size", output_answer(page, "B", a.confidence,
+			    "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve",
+			    json_integer(os_page)));
+	json_object_set_new(res, "page_curve", curve_json(&c, "stride_bytes"));
+	curve_evidence(ctx, "tlb-page", "stride_bytes", &c, "distance s between the two accesses of a pair (bytes)", 1, NULL);
+	double step_before = a.index >= 0 ? y[a.index] : 0, step_after = a.index >= 0 ? y[a.index + 1] : 0;
+	free(y);
+	probe_curve_release(&c);
+	if (!isfinite(page) || *ctx->interrupted) {
+		json_object_set_new(res, "levels", json_array());
+		json_object_set_new(ctx->results, "tlb", res);
+		if (!ctx->json)
+			printf("tlb\n  page size       not found\n\n");
+		return 0;
+	}
+
+	size_t max_pages = ctx->quick ? 8192 : 16384;
+	struct probe_curve ctl;
+	probe_curve_init(&c);
+	probe_curve_init(&ctl);
+	if (probe_tlb_entries_run(&o, (size_t)page, line, max_pages, &c, &ctl, &err) != 0) {
+		probe_curve_release(&c);
+		probe_curve_release(&ctl);
+		json_decref(res);
+		return curve_fail("tlb", &err);
+	}
+	progress_done();
+	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
+	 * relative QT diameter works on a latency-like scale. */
+	y = malloc((c.n ? c.n : 1) * sizeof(double));
+	double base = ctl.n ? ctl.min_ns[0] : 0;
+	for (size_t i = 0; i < c.n; i++)
+		y[i] = base + fmax(0.0, c.min_ns[i] - ctl.min_ns[i]);
+	steps_monotone(y, y, c.n);
+	struct qt_cluster cl[64];
+	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
+	json_t *levels = json_array();
+	struct table *t = table_new(3, "level", "entries", "TLB cost per access before -> after");
+	int tl = 0, prev = -1;
+	for (int i = 0; i < k; i++) {
+		if (cl[i].points < 3)
+			continue;
+		if (prev >= 0) {
+			/* The boundary between two plateaus: the largest page count of the lower one. */
+			double entries = cl[prev].max_x;
+			table_cell(t, "L%d", ++tl);
+			table_cell(t, "%.0f", entries);
+			table_cell(t, "%.2f -> %.2f ns", cl[prev].min_y - base, cl[i].min_y - base);
+			json_t *l = json_object();
+			json_object_set_new(l, "level", json_integer(tl));
+			json_object_set_new(l, "entries", output_answer(entries, "entries",
+					    fmin(1.0, (double)cl[prev].points / 4.0) * fmin(1.0, (cl[i].min_y / cl[prev].max_y - 1) / 0.3),
+					    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT clusters",
+					    NULL));
+			json_object_set_new(l, "miss_cost_ns", json_real(cl[i].min_y - cl[prev].min_y));
+			json_array_append_new(levels, l);
+		}
+		prev = i;
+	}
+	json_object_set_new(res, "levels", levels);
+	json_object_set_new(res, "entries_curve", curve_json(&c, "pages"));
+	json_object_set_new(res, "control_curve", curve_json(&ctl, "lines"));
+	json_object_set_new(ctx->results, "tlb", res);
+	curve_evidence(ctx, "tlb-entries", "pages", &c, "pages touched", 1, NULL);
+	curve_evidence(ctx, "tlb-control", "lines", &ctl, "lines touched, packed", 1, NULL);
+	if (!ctx->json) {
+		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %ld B%s\n",
+		       page, a.confidence, step_before, step_after, os_page, differs(page, (double)os_page));
+		if (tl)
+			table_print(t, stdout, "  ");
+		else
+			printf("  no TLB level boundary found up to %zu pages\n", max_pages);
+		printf("  beyond the last level every access walks the page table; entries are what user code can use\n\n");
+	}
+	table_free(t);
+	free(y);
+	probe_curve_release(&c);
+	probe_curve_release(&ctl);
+	return 0;
+}
