@@ -216,3 +216,26 @@ int steps_qt_cluster(const double *x, const double *y, size_t n, double rel_diam
 	qsort(out, (size_t)k, sizeof(*out), cmp_cluster);
 	return k;
 }
+
+int steps_levels(struct qt_cluster *c, int n, size_t min_points)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++)
+		if (c[i].points >= min_points && c[i].max_x >= 2 * c[i].min_x)
+			c[k++] = c[i];
+	return k;
+}
+
+double steps_level_edge(const double *x, const double *y, size_t n, const struct qt_cluster *lower,
+			const struct qt_cluster *upper)
+{
+	double half = 0.5 * (lower->min_y + upper->min_y);
+	double edge = lower->max_x;
+	for (size_t i = lower->first; i < n && i <= upper->last; i++) {
+		if (y[i] > half)
+			break;
+		if (x[i] > edge)
+			edge = x[i];
+	}
+	return edge;
+}

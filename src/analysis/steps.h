@@ -37,4 +37,16 @@ struct qt_cluster {
 int steps_qt_cluster(const double *x, const double *y, size_t n, double rel_diameter,
 		     struct qt_cluster *out, int max_out);
 
+/* Keeps the clusters that can be levels of a hierarchy: at least min_points points spanning at
+ * least an octave of x (max_x >= 2 min_x; each level of a cache or TLB hierarchy is at least
+ * twice the one below). Short clusters are transitions between levels. Compacts in place and
+ * returns the count. */
+int steps_levels(struct qt_cluster *c, int n, size_t min_points);
+
+/* The edge of a level: the largest x from the lower cluster on whose y is still below halfway
+ * between the lower and the upper cluster's smallest y. On a monotone curve this is where about
+ * half the accesses leave the level, which stays put when the cluster's own edge wanders. */
+double steps_level_edge(const double *x, const double *y, size_t n, const struct qt_cluster *lower,
+			const struct qt_cluster *upper);
+
 #endif

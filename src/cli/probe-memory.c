@@ -183,14 +183,11 @@ int probe_row_caches(struct probe_ctx *ctx)
 	steps_monotone(c.min_ns, y, c.n);
 	struct qt_cluster cl[64];
 	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
-	/* A level is a cluster of several points; one- or two-point clusters are the transitions
-	 * between levels (a buffer partly in two levels). */
-	size_t min_points = 3;
+	/* Levels: clusters of several points spanning an octave or more; the others are the
+	 * transitions between levels (buffers partly in two levels). */
 	struct qt_cluster lv[64];
-	int nl = 0;
-	for (int i = 0; i < k; i++)
-		if (cl[i].points >= min_points)
-			lv[nl++] = cl[i];
+	memcpy(lv, cl, sizeof(cl[0]) * (size_t)(k > 0 ? k : 0));
+	int nl = steps_levels(lv, k > 0 ? k : 0, 3);
 	/* The last level is memory when it holds the largest buffer measured. */
 	int has_mem = nl > 0 && c.n > 0 && lv[nl - 1].max_x >= c.x[c.n - 1];
 	int ncache = has_mem ? nl - 1 : nl;
@@ -203,15 +200,17 @@ int probe_row_caches(struct probe_ctx *ctx)
 		double conf = fmin(1.0, (double)lv[i].points / 6.0) * fmin(1.0, sep / 0.5);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "size", output_answer(lv[i].max_x, "B", conf,
-				    "largest buffer in the level's QT cluster of the monotone latency curve",
+		double size = i + 1 < nl ? steps_level_edge(c.x, y, c.n, &lv[i], &lv[i + 1]) : lv[i].max_x;
+		json_object_set_new(l, "size", output_answer(size, "B", conf,
+				    "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
 				    tc ? json_integer((json_int_t)tc->size_bytes) : NULL));
+		json_object_set_new(l, "qt_max_x", json_real(lv[i].max_x));
 		json_object_set_new(l, "latency", output_answer(lv[i].min_y, "ns", conf,
 				    "smallest latency in the level's QT cluster", NULL));
 		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].min_y * ghz) : json_null());
 		json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
 		json_array_append_new(levels, l);
-		ctx->level_bytes[i] = lv[i].max_x;
+		ctx->level_bytes[i] = size;
 		ctx->level_ns[i] = lv[i].min_y;
 		ctx->nlevels = i + 1;
 	}
@@ -239,7 +238,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 		size_t len = strlen(marks);
 		snprintf(marks + len, sizeof(marks) - len,
 			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\nset label 'L%d' at %g, graph 0.95 right\n",
-			 lv[i].max_x, lv[i].max_x, i + 1, lv[i].max_x);
+			 ctx->level_bytes[i], ctx->level_bytes[i], i + 1, ctx->level_bytes[i]);
 	}
 	curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, marks);
 
@@ -251,7 +250,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 		for (int i = 0; i < ncache; i++) {
 			const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
 			table_cell(t, "L%d", i + 1);
-			table_cell(t, "%s", fmt_bytes(lv[i].max_x, a, sizeof(a)));
+			table_cell(t, "%s", fmt_bytes(ctx->level_bytes[i], a, sizeof(a)));
 			table_cell(t, "%.2f ns", lv[i].min_y);
 			if (ghz > 0)
 				table_cell(t, "%.1f cy", lv[i].min_y * ghz);
@@ -259,7 +258,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 				table_cell(t, "-");
 			table_cell(t, "%zu", lv[i].points);
 			if (tc)
-				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(lv[i].max_x, (double)tc->size_bytes));
+				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(ctx->level_bytes[i], (double)tc->size_bytes));
 			else
 				table_cell(t, "-");
 		}
@@ -338,8 +337,14 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		while (s < c.n && y[s] < 0.8 * ctx->level_ns[i])
 			s++;
 		struct step_answer a = s + 1 < c.n ? steps_biggest_relative(y + s, c.n - s) : (struct step_answer){ .index = -1 };
-		/* A step smaller than 15 % is noise, not the level's ways running out. */
-		if (a.index >= 0 && a.size < 0.15)
+		/* Running out of ways sends accesses to the next level, at least 1.5x slower; a smaller
+		 * step is noise or a gradual rise (sets scattered by physical placement). */
+		if (a.index >= 0 && a.size < 0.5)
+			a.index = -1;
+		/* And the lines that no longer fit are served by the next level: after the step the
+		 * latency reaches (3/4 of) the next level's measured latency. */
+		double next_ns = i + 1 < ctx->nlevels ? ctx->level_ns[i + 1] : ctx->memory_ns;
+		if (a.index >= 0 && isfinite(next_ns) && y[s + (size_t)a.index + 1] < 0.75 * next_ns)
 			a.index = -1;
 		double ways = a.index >= 0 ? c.x[s + (size_t)a.index] : NAN;
 		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
@@ -363,7 +368,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		if (a.index >= 0)
 			table_cell(t, "%.2f -> %.2f ns", y[s + (size_t)a.index], y[s + (size_t)a.index + 1]);
 		else
-			table_cell(t, "none above 15 %%");
+			table_cell(t, "no step to the next level");
 		if (tc && tc->ways > 0)
 			table_cell(t, "%d%s", tc->ways, differs(ways, tc->ways));
 		else
@@ -377,7 +382,8 @@ int probe_row_assoc(struct probe_ctx *ctx)
 	if (!ctx->json) {
 		printf("assoc\n");
 		table_print(t, stdout, "  ");
-		printf("  a last level whose sets are hashed over slices (most x86 L3s) may show no step\n\n");
+		printf("  physically indexed levels show no step when physical pages do not keep set alignment\n"
+		       "  (virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)\n\n");
 	}
 	table_free(t);
 	return 0;
@@ -445,26 +451,22 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
 	json_t *levels = json_array();
 	struct table *t = table_new(3, "level", "entries", "TLB cost per access before -> after");
-	int tl = 0, prev = -1;
-	for (int i = 0; i < k; i++) {
-		if (cl[i].points < 3)
-			continue;
-		if (prev >= 0) {
-			/* The boundary between two plateaus: the largest page count of the lower one. */
-			double entries = cl[prev].max_x;
-			table_cell(t, "L%d", ++tl);
-			table_cell(t, "%.0f", entries);
-			table_cell(t, "%.2f -> %.2f ns", cl[prev].min_y - base, cl[i].min_y - base);
-			json_t *l = json_object();
-			json_object_set_new(l, "level", json_integer(tl));
-			json_object_set_new(l, "entries", output_answer(entries, "entries",
-					    fmin(1.0, (double)cl[prev].points / 4.0) * fmin(1.0, (cl[i].min_y / cl[prev].max_y - 1) / 0.3),
-					    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT clusters",
-					    NULL));
-			json_object_set_new(l, "miss_cost_ns", json_real(cl[i].min_y - cl[prev].min_y));
-			json_array_append_new(levels, l);
-		}
-		prev = i;
+	int nl = steps_levels(cl, k > 0 ? k : 0, 3), tl = 0;
+	for (int i = 0; i + 1 < nl; i++) {
+		double entries = steps_level_edge(c.x, y, c.n, &cl[i], &cl[i + 1]);
+		double cost = cl[i + 1].min_y - cl[i].min_y;
+		table_cell(t, "L%d", ++tl);
+		table_cell(t, "%.0f", entries);
+		table_cell(t, "%.2f -> %.2f ns", cl[i].min_y - base, cl[i + 1].min_y - base);
+		json_t *l = json_object();
+		json_object_set_new(l, "level", json_integer(tl));
+		json_object_set_new(l, "entries", output_answer(entries, "entries",
+				    fmin(1.0, (double)cl[i].points / 4.0) * fmin(1.0, (cl[i + 1].min_y / cl[i].max_y - 1) / 0.3),
+				    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
+				    NULL));
+		json_object_set_new(l, "qt_max_x", json_real(cl[i].max_x));
+		json_object_set_new(l, "miss_cost_ns", json_real(cost));
+		json_array_append_new(levels, l);
 	}
 	json_object_set_new(res, "levels", levels);
 	json_object_set_new(res, "entries_curve", curve_json(&c, "pages"));
