@@ -239,3 +239,88 @@ double steps_level_edge(const double *x, const double *y, size_t n, const struct
 	}
 	return edge;
 }
+
+int steps_hierarchy(const double *x, const double *y, size_t n, struct level *out, int max,
+		    double *final_y, double *final_last_y)
+{
+	*final_y = NAN;
+	*final_last_y = NAN;
+	if (n == 0 || max < 1)
+		return -1;
+	double *ym = malloc(n * sizeof(double));
+	struct qt_cluster *cl = malloc(n * sizeof(struct qt_cluster));
+	if (!ym || !cl) {
+		free(ym);
+		free(cl);
+		return -1;
+	}
+	steps_monotone(y, ym, n);
+	int k = steps_qt_cluster(x, ym, n, 0.25, cl, (int)n);
+	int nl = k > 0 ? steps_levels(cl, k, 3) : 0;
+	int has_final = nl > 0 && cl[nl - 1].max_x >= x[n - 1];
+	int levels = has_final ? nl - 1 : nl;
+	if (levels > max)
+		levels = max;
+	for (int i = 0; i < levels; i++) {
+		struct level *l = &out[i];
+		l->size = i + 1 < nl ? steps_level_edge(x, ym, n, &cl[i], &cl[i + 1]) : cl[i].max_x;
+		l->qt_max_x = cl[i].max_x;
+		l->latency = cl[i].min_y;
+		l->points = cl[i].points;
+		double gap = i + 1 < nl ? cl[i + 1].min_y / cl[i].max_y - 1 : 0;
+		l->confidence = fmin(1.0, (double)cl[i].points / 6.0) * fmax(0.0, fmin(1.0, gap / 0.5));
+	}
+	if (has_final) {
+		*final_y = cl[nl - 1].min_y;
+		*final_last_y = y[n - 1];
+	}
+	free(ym);
+	free(cl);
+	return levels;
+}
+
+double steps_assoc_ways(const double *x, const double *y, size_t n, double level_ns, double next_ns,
+			double *confidence, int *step_index)
+{
+	*confidence = 0;
+	*step_index = -1;
+	if (n < 2)
+		return NAN;
+	double *ym = malloc(n * sizeof(double));
+	if (!ym)
+		return NAN;
+	steps_monotone(y, ym, n);
+	size_t s = 0;
+	while (s < n && ym[s] < 0.8 * level_ns)
+		s++;
+	double ways = NAN;
+	if (s + 1 < n) {
+		struct step_answer a = steps_biggest_relative(ym + s, n - s);
+		if (a.index >= 0 && a.size >= 0.5 &&
+		    (!isfinite(next_ns) || ym[s + (size_t)a.index + 1] >= 0.75 * next_ns)) {
+			*step_index = (int)s + a.index;
+			*confidence = a.confidence;
+			ways = x[*step_index];
+		}
+	}
+	free(ym);
+	return ways;
+}
+
+int steps_tlb_levels(const double *x, const double *pages_y, const double *control_y, size_t n,
+		     struct level *out, int max, double *base, double *walk_y)
+{
+	*base = n ? control_y[0] : 0;
+	*walk_y = NAN;
+	if (n == 0)
+		return -1;
+	double *y = malloc(n * sizeof(double));
+	if (!y)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		y[i] = *base + fmax(0.0, pages_y[i] - control_y[i]);
+	double last;
+	int k = steps_hierarchy(x, y, n, out, max, walk_y, &last);
+	free(y);
+	return k;
+}

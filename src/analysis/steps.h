@@ -49,4 +49,34 @@ int steps_levels(struct qt_cluster *c, int n, size_t min_points);
 double steps_level_edge(const double *x, const double *y, size_t n, const struct qt_cluster *lower,
 			const struct qt_cluster *upper);
 
+struct level {
+	double size;        /* edge: largest x below halfway to the next level (x of the last
+			       level that is not the final plateau) */
+	double qt_max_x;    /* the paper's answer: the largest x in the level's cluster */
+	double latency;     /* smallest y in the level's cluster */
+	size_t points;
+	double confidence;  /* 0..1: points in the cluster and the gap to the next level */
+};
+
+/* The whole derivation of the cache probe (and of the TLB-entries probe on its corrected
+ * curve): monotone enforcement, QT clustering with a 25 % diameter, levels that span an octave,
+ * edges halfway to the next level. When the last level holds the largest x it is the final
+ * plateau (memory, or page walks): it is not counted among the levels, its smallest y goes to
+ * *final_y (NaN otherwise) and its last point's y to *final_last_y. Returns the number of levels
+ * written (<= max), or -1 on bad input. */
+int steps_hierarchy(const double *x, const double *y, size_t n, struct level *out, int max,
+		    double *final_y, double *final_last_y);
+
+/* Associativity from a K sweep (§3.1.3): skips the start where the sets still hit a lower level
+ * (y below 80 % of level_ns), takes the biggest relative step after it, and accepts it only if
+ * it is >= 50 % and reaches 75 % of next_ns (the level the evicted lines go to; NaN: unchecked).
+ * Returns the K before the step, or NaN; *confidence and *step_index (into x) are filled. */
+double steps_assoc_ways(const double *x, const double *y, size_t n, double level_ns, double next_ns,
+			double *confidence, int *step_index);
+
+/* TLB levels (§3.2): the pages curve minus the control curve (as many lines packed into few
+ * pages), shifted up by the control's first value, then steps_hierarchy. *base gets the shift. */
+int steps_tlb_levels(const double *x, const double *pages_y, const double *control_y, size_t n,
+		     struct level *out, int max, double *base, double *walk_y);
+
 #endif

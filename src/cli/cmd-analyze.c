@@ -23,6 +23,8 @@ static const char usage[] =
 	"  biggest-step  the biggest relative increase (y_i+1 - y_i) / y_i\n"
 	"  scaled-step   the biggest scaled increase (y_i+1 - y_i) * y_i+1\n"
 	"  qt            QT clustering of y with a diameter of 25 % of each cluster's mean\n"
+	"  levels        the cache probe's whole derivation: monotone, QT, levels spanning an octave,\n"
+	"                each level's edge halfway to the next; the last plateau is memory\n"
 	"For step methods the answer is the x of the last point before the step.\n"
 	"\n"
 	"options:\n"
@@ -33,7 +35,7 @@ static const char usage[] =
 	"  --json               one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 	"  -h, --help           this help\n";
 
-static const char *methods[] = { "monotone", "first-step", "biggest-step", "scaled-step", "qt" };
+static const char *methods[] = { "monotone", "first-step", "biggest-step", "scaled-step", "qt", "levels" };
 
 int cmd_analyze(int argc, char **argv)
 {
@@ -73,13 +75,13 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	if (!method)
-		usage_error("analyze", "--method is required (monotone, first-step, biggest-step, scaled-step, qt)");
+		usage_error("analyze", "--method is required (monotone, first-step, biggest-step, scaled-step, qt, levels)");
 	int m = -1;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		if (strcmp(method, methods[i]) == 0)
 			m = i;
 	if (m < 0)
-		usage_error("analyze", "unknown method '%s' (monotone, first-step, biggest-step, scaled-step, qt)", method);
+		usage_error("analyze", "unknown method '%s' (monotone, first-step, biggest-step, scaled-step, qt, levels)", method);
 	if (optind + 1 != argc)
 		usage_error("analyze", optind >= argc ? "a CSV file is required" : "only one CSV file is analysed at a time");
 	const char *path = argv[optind];
@@ -147,6 +149,44 @@ int cmd_analyze(int argc, char **argv)
 				       "answer: %g%s%s (confidence %.2f)\n",
 				       method, x[a.index], *unit ? " " : "", unit, x[a.index + 1], *unit ? " " : "", unit,
 				       a.size, a.threshold, ans, *unit ? " " : "", unit, a.confidence);
+		}
+	} else if (m == 5) {
+		struct level lv[16];
+		double final_min, final_last;
+		int k = steps_hierarchy(x, y, n, lv, 16, &final_min, &final_last);
+		if (k < 0)
+			die(EXIT_USAGE, "'%s': cannot derive levels from these values", path);
+		json_t *arr = json_array();
+		for (int i = 0; i < k; i++) {
+			json_t *l = json_object();
+			json_object_set_new(l, "level", json_integer(i + 1));
+			json_object_set_new(l, "size", output_answer(lv[i].size, unit, lv[i].confidence,
+					    "edge halfway to the next level (BlackjackBench 4.2.3 QT levels)", NULL));
+			json_object_set_new(l, "qt_max_x", json_real(lv[i].qt_max_x));
+			json_object_set_new(l, "latency", json_real(lv[i].latency));
+			json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
+			json_array_append_new(arr, l);
+		}
+		json_object_set_new(res, "levels", arr);
+		json_object_set_new(res, "final_plateau", isfinite(final_last) ? json_real(final_last) : json_null());
+		json_object_set_new(res, "answer", output_answer(k, "levels", 1.0,
+								 "QT levels spanning an octave, below the final plateau", NULL));
+		if (!json) {
+			printf("levels: %d in '%s' (%zu points)\n", k, path, n);
+			struct table *t = table_new(5, "level", "size (edge)", "qt max x", "min y", "points");
+			for (int i = 0; i < k; i++) {
+				table_cell(t, "%d", i + 1);
+				table_cell(t, "%g%s%s", lv[i].size, *unit ? " " : "", unit);
+				table_cell(t, "%g%s%s", lv[i].qt_max_x, *unit ? " " : "", unit);
+				table_cell(t, "%g", lv[i].latency);
+				table_cell(t, "%zu", lv[i].points);
+			}
+			table_print(t, stdout, "  ");
+			table_free(t);
+			if (isfinite(final_last))
+				printf("final plateau (memory): y = %g at the largest x\n", final_last);
+			else
+				printf("no final plateau: the curve ends inside a level\n");
 		}
 	} else {
 		struct qt_cluster cl[64];

@@ -179,57 +179,42 @@ int probe_row_caches(struct probe_ctx *ctx)
 		return curve_fail("caches", &err);
 	}
 	progress_done();
-	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
-	steps_monotone(c.min_ns, y, c.n);
-	struct qt_cluster cl[64];
-	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
-	/* Levels: clusters of several points spanning an octave or more; the others are the
-	 * transitions between levels (buffers partly in two levels). */
-	struct qt_cluster lv[64];
-	memcpy(lv, cl, sizeof(cl[0]) * (size_t)(k > 0 ? k : 0));
-	int nl = steps_levels(lv, k > 0 ? k : 0, 3);
-	/* The last level is memory when it holds the largest buffer measured. */
-	int has_mem = nl > 0 && c.n > 0 && lv[nl - 1].max_x >= c.x[c.n - 1];
-	int ncache = has_mem ? nl - 1 : nl;
+	struct level lv[8];
+	double mem_min = NAN, mem_ns = NAN;
+	int ncache = c.n ? steps_hierarchy(c.x, c.min_ns, c.n, lv, 8, &mem_min, &mem_ns) : 0;
+	if (ncache < 0)
+		ncache = 0;
+	int has_mem = isfinite(mem_ns);
 	double ghz = ctx->clock_ghz;
 	json_t *levels = json_array();
-	ctx->nlevels = 0;
-	for (int i = 0; i < ncache && i < 8; i++) {
+	ctx->nlevels = ncache;
+	for (int i = 0; i < ncache; i++) {
 		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
-		double sep = i + 1 < nl ? lv[i + 1].min_y / lv[i].max_y - 1 : 0;
-		double conf = fmin(1.0, (double)lv[i].points / 6.0) * fmin(1.0, sep / 0.5);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
-		double size = i + 1 < nl ? steps_level_edge(c.x, y, c.n, &lv[i], &lv[i + 1]) : lv[i].max_x;
-		json_object_set_new(l, "size", output_answer(size, "B", conf,
+		json_object_set_new(l, "size", output_answer(lv[i].size, "B", lv[i].confidence,
 				    "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
 				    tc ? json_integer((json_int_t)tc->size_bytes) : NULL));
-		json_object_set_new(l, "qt_max_x", json_real(lv[i].max_x));
-		json_object_set_new(l, "latency", output_answer(lv[i].min_y, "ns", conf,
+		json_object_set_new(l, "qt_max_x", json_real(lv[i].qt_max_x));
+		json_object_set_new(l, "latency", output_answer(lv[i].latency, "ns", lv[i].confidence,
 				    "smallest latency in the level's QT cluster", NULL));
-		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].min_y * ghz) : json_null());
+		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].latency * ghz) : json_null());
 		json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
 		json_array_append_new(levels, l);
-		ctx->level_bytes[i] = size;
-		ctx->level_ns[i] = lv[i].min_y;
-		ctx->nlevels = i + 1;
+		ctx->level_bytes[i] = lv[i].size;
+		ctx->level_ns[i] = lv[i].latency;
 	}
-	double mem_ns = has_mem ? c.min_ns[c.n - 1] : NAN;
 	ctx->memory_ns = mem_ns;
 	json_t *res = json_object();
 	json_object_set_new(res, "levels", levels);
 	json_object_set_new(res, "memory_latency",
-			    output_answer(mem_ns, "ns", has_mem ? fmin(1.0, (double)lv[nl - 1].points / 4.0) : 0,
+			    output_answer(mem_ns, "ns", has_mem ? 0.9 : 0,
 					  "latency of the largest buffer, on the last plateau", NULL));
 	json_object_set_new(res, "memory_latency_cy", has_mem && ghz > 0 ? json_real(mem_ns * ghz) : json_null());
 	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
 	json_object_set_new(res, "line_bytes", json_real((double)line));
 	json_object_set_new(res, "pages", json_string(huge_policy_name(o.huge)));
-	json_t *clj = json_array();
-	for (int i = 0; i < k; i++)
-		json_array_append_new(clj, json_pack("{s:f,s:f,s:f,s:f,s:i}", "min_x", cl[i].min_x, "max_x", cl[i].max_x,
-						     "min_y", cl[i].min_y, "max_y", cl[i].max_y, "points", (json_int_t)cl[i].points));
-	json_object_set_new(res, "clusters", clj);
+	json_object_set_new(res, "passes", json_integer(ctx->quick ? 1 : 3));
 	json_object_set_new(res, "curve", curve_json(&c, "size_bytes"));
 	json_object_set_new(ctx->results, "caches", res);
 
@@ -238,27 +223,28 @@ int probe_row_caches(struct probe_ctx *ctx)
 		size_t len = strlen(marks);
 		snprintf(marks + len, sizeof(marks) - len,
 			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\nset label 'L%d' at %g, graph 0.95 right\n",
-			 ctx->level_bytes[i], ctx->level_bytes[i], i + 1, ctx->level_bytes[i]);
+			 lv[i].size, lv[i].size, i + 1, lv[i].size);
 	}
 	curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, marks);
 
 	if (!ctx->json) {
 		char a[32], b[32];
-		printf("caches (%zu sizes up to %s, line %zu B, %s pages)\n", c.n, fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)),
-		       line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB");
+		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c.n,
+		       fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)), line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB",
+		       ctx->quick ? 1 : 3, ctx->quick ? "" : "es");
 		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
 		for (int i = 0; i < ncache; i++) {
 			const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
 			table_cell(t, "L%d", i + 1);
-			table_cell(t, "%s", fmt_bytes(ctx->level_bytes[i], a, sizeof(a)));
-			table_cell(t, "%.2f ns", lv[i].min_y);
+			table_cell(t, "%s", fmt_bytes(lv[i].size, a, sizeof(a)));
+			table_cell(t, "%.2f ns", lv[i].latency);
 			if (ghz > 0)
-				table_cell(t, "%.1f cy", lv[i].min_y * ghz);
+				table_cell(t, "%.1f cy", lv[i].latency * ghz);
 			else
 				table_cell(t, "-");
 			table_cell(t, "%zu", lv[i].points);
 			if (tc)
-				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(ctx->level_bytes[i], (double)tc->size_bytes));
+				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(lv[i].size, (double)tc->size_bytes));
 			else
 				table_cell(t, "-");
 		}
@@ -270,7 +256,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 				table_cell(t, "%.1f cy", mem_ns * ghz);
 			else
 				table_cell(t, "-");
-			table_cell(t, "%zu", lv[nl - 1].points);
+			table_cell(t, "-");
 			table_cell(t, "-");
 		}
 		table_print(t, stdout, "  ");
@@ -281,7 +267,6 @@ int probe_row_caches(struct probe_ctx *ctx)
 			printf("  no memory plateau reached within %s: the last level may be larger\n", fmt_bytes((double)cap, a, sizeof(a)));
 		printf("\n");
 	}
-	free(y);
 	probe_curve_release(&c);
 	return 0;
 }
@@ -331,22 +316,11 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		progress_done();
 		double *y = malloc((c.n ? c.n : 1) * sizeof(double));
 		steps_monotone(c.min_ns, y, c.n);
-		/* The step that counts leaves this level: skip the start of the curve where the sets
-		 * still hit in a lower level (below 80 % of this level's measured latency). */
-		size_t s = 0;
-		while (s < c.n && y[s] < 0.8 * ctx->level_ns[i])
-			s++;
-		struct step_answer a = s + 1 < c.n ? steps_biggest_relative(y + s, c.n - s) : (struct step_answer){ .index = -1 };
-		/* Running out of ways sends accesses to the next level, at least 1.5x slower; a smaller
-		 * step is noise or a gradual rise (sets scattered by physical placement). */
-		if (a.index >= 0 && a.size < 0.5)
-			a.index = -1;
-		/* And the lines that no longer fit are served by the next level: after the step the
-		 * latency reaches (3/4 of) the next level's measured latency. */
 		double next_ns = i + 1 < ctx->nlevels ? ctx->level_ns[i + 1] : ctx->memory_ns;
-		if (a.index >= 0 && isfinite(next_ns) && y[s + (size_t)a.index + 1] < 0.75 * next_ns)
-			a.index = -1;
-		double ways = a.index >= 0 ? c.x[s + (size_t)a.index] : NAN;
+		double conf;
+		int si;
+		double ways = steps_assoc_ways(c.x, c.min_ns, c.n, ctx->level_ns[i], next_ns, &conf, &si);
+		struct step_answer a = { .index = si, .confidence = conf };
 		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
@@ -366,7 +340,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 			table_cell(t, "not found");
 		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
 		if (a.index >= 0)
-			table_cell(t, "%.2f -> %.2f ns", y[s + (size_t)a.index], y[s + (size_t)a.index + 1]);
+			table_cell(t, "%.2f -> %.2f ns", y[a.index], y[a.index + 1]);
 		else
 			table_cell(t, "no step to the next level");
 		if (tc && tc->ways > 0)
@@ -429,7 +403,9 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		return 0;
 	}
 
-	size_t max_pages = ctx->quick ? 8192 : 16384;
+	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
+	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
+	size_t max_pages = 8192;
 	struct probe_curve ctl;
 	probe_curve_init(&c);
 	probe_curve_init(&ctl);
@@ -442,32 +418,32 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	progress_done();
 	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
 	 * relative QT diameter works on a latency-like scale. */
-	y = malloc((c.n ? c.n : 1) * sizeof(double));
-	double base = ctl.n ? ctl.min_ns[0] : 0;
-	for (size_t i = 0; i < c.n; i++)
-		y[i] = base + fmax(0.0, c.min_ns[i] - ctl.min_ns[i]);
-	steps_monotone(y, y, c.n);
-	struct qt_cluster cl[64];
-	int k = c.n ? steps_qt_cluster(c.x, y, c.n, 0.25, cl, 64) : 0;
+	struct level tlv[8];
+	double base = 0, walk_min = NAN;
+	int nt = c.n && ctl.n == c.n ? steps_tlb_levels(c.x, c.min_ns, ctl.min_ns, c.n, tlv, 8, &base, &walk_min) : 0;
+	if (nt < 0)
+		nt = 0;
 	json_t *levels = json_array();
-	struct table *t = table_new(3, "level", "entries", "TLB cost per access before -> after");
-	int nl = steps_levels(cl, k > 0 ? k : 0, 3), tl = 0;
-	for (int i = 0; i + 1 < nl; i++) {
-		double entries = steps_level_edge(c.x, y, c.n, &cl[i], &cl[i + 1]);
-		double cost = cl[i + 1].min_y - cl[i].min_y;
-		table_cell(t, "L%d", ++tl);
-		table_cell(t, "%.0f", entries);
-		table_cell(t, "%.2f -> %.2f ns", cl[i].min_y - base, cl[i + 1].min_y - base);
+	struct table *t = table_new(3, "level", "entries", "TLB cost per access");
+	for (int i = 0; i < nt; i++) {
+		table_cell(t, "L%d", i + 1);
+		table_cell(t, "%.0f", tlv[i].size);
+		table_cell(t, "%.2f ns", tlv[i].latency - base);
 		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(tl));
-		json_object_set_new(l, "entries", output_answer(entries, "entries",
-				    fmin(1.0, (double)cl[i].points / 4.0) * fmin(1.0, (cl[i + 1].min_y / cl[i].max_y - 1) / 0.3),
+		json_object_set_new(l, "level", json_integer(i + 1));
+		json_object_set_new(l, "entries", output_answer(tlv[i].size, "entries", tlv[i].confidence,
 				    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
 				    NULL));
-		json_object_set_new(l, "qt_max_x", json_real(cl[i].max_x));
-		json_object_set_new(l, "miss_cost_ns", json_real(cost));
+		json_object_set_new(l, "qt_max_x", json_real(tlv[i].qt_max_x));
+		json_object_set_new(l, "cost_ns", json_real(tlv[i].latency - base));
 		json_array_append_new(levels, l);
 	}
+	if (isfinite(walk_min)) {
+		table_cell(t, "walk");
+		table_cell(t, "-");
+		table_cell(t, "%.2f ns", walk_min - base);
+	}
+	int tl = nt;
 	json_object_set_new(res, "levels", levels);
 	json_object_set_new(res, "entries_curve", curve_json(&c, "pages"));
 	json_object_set_new(res, "control_curve", curve_json(&ctl, "lines"));
@@ -484,7 +460,6 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		printf("  beyond the last level every access walks the page table; entries are what user code can use\n\n");
 	}
 	table_free(t);
-	free(y);
 	probe_curve_release(&c);
 	probe_curve_release(&ctl);
 	return 0;

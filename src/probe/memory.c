@@ -201,30 +201,29 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 	/* Several passes, each on a fresh buffer (fresh physical placement) at a different time:
 	 * a neighbour's burst or an unlucky placement spoils one pass's point, not the minimum
 	 * over passes. The first pass chooses where the sweep ends. */
-	int passes = o->quick ? 1 : 3, rc = 0;
+	int passes = o->quick ? 1 : 3, rc = 0, ran = 0;
 	struct probe_curve pc[3];
+	for (int p = 0; p < 3; p++)
+		probe_curve_init(&pc[p]);
 	struct rng r;
 	rng_init(&r, o->seed);
-	for (int p = 0; p < passes && !rc && !stopped(o); p++) {
-		probe_curve_init(&pc[p]);
+	for (int p = 0; p < passes && !rc && !stopped(o); p++, ran++) {
 		struct buffer buf;
 		rc = buffer_alloc(&buf, p == 0 ? max_bytes : sizes[nsizes - 1], o->huge, err);
 		if (rc) {
 			as_error_prefix(err, "probe caches: ");
-			probe_curve_release(&pc[p]);
-			passes = p;
 			break;
 		}
 		size_t done = caches_pass(o, buf.data, off, line, page, sizes, nsizes, p == 0, p, passes, &r, &pc[p], &rc);
 		buffer_release(&buf);
 		if (p == 0)
 			nsizes = done;
-		if (rc) {
+		if (rc)
 			as_error_set(err, rc, "probe caches: out of memory");
-			passes = p + 1;
-		}
 	}
 	free(off);
+	/* An interrupted pass measured fewer sizes: merge only what every used pass has. */
+	passes = ran;
 	/* Merge: per size, the minimum over passes and the median of the pass medians. */
 	for (size_t i = 0; passes > 0 && i < pc[0].n && !rc; i++) {
 		double mn = pc[0].min_ns[i], med[3];
@@ -241,7 +240,7 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 		if (probe_curve_add(out, pc[0].x[i], mn, md) != 0)
 			rc = as_error_set(err, -ENOMEM, "probe caches: out of memory");
 	}
-	for (int p = 0; p < passes; p++)
+	for (int p = 0; p < 3; p++)
 		probe_curve_release(&pc[p]);
 	return rc;
 }
@@ -296,9 +295,12 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 
 int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_curve *out, struct as_error *err)
 {
-	/* Pairs of accesses: the first at a random block start, the second s - 8 bytes further, as
-	 * the line probe does with lines. Both always miss the data caches (different lines, blocks
-	 * spread over gigabytes); the second also misses the TLB only once s exceeds the page. */
+	/* Pairs of accesses in an s-aligned segment of a random block: the first at a random line of
+	 * the segment's first half, the second at a random line of its second half. While s <= page
+	 * the pair shares a page; from s = 2 pages on the halves lie in different pages and the
+	 * second access misses the TLB too (the blocks are spread over gigabytes, more pages than any
+	 * TLB holds). The random lines spread the data over every cache set, so the data part is a
+	 * cache hit and the page walk stands out. */
 	size_t pairs = o->quick ? 4096 : 8192, smax = 256u << 10;
 	size_t smin = 4 * line;
 	size_t bytes = pairs * smax;
@@ -325,9 +327,11 @@ int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_cur
 		char label[48];
 		snprintf(label, sizeof(label), "stride %zu B", s);
 		report(o, "tlb", label, done, total);
+		size_t half_lines = s / 2 / line;
 		for (size_t i = 0; i < pairs; i++) {
-			off[2 * i] = order[i] * smax;
-			off[2 * i + 1] = order[i] * smax + s - sizeof(void *);
+			size_t seg = order[i] * smax + (size_t)rng_below(&r, smax / s) * s;
+			off[2 * i] = seg + (size_t)rng_below(&r, half_lines) * line;
+			off[2 * i + 1] = seg + s - line - (size_t)rng_below(&r, half_lines) * line;
 		}
 		struct chase_stats st;
 		measure_slots(o, buf.data, off, 2 * pairs, &st);

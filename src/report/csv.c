@@ -19,7 +19,7 @@ int csv_write(const char *path, const char *header, const double *data, size_t n
 	fprintf(af.fp, "%s\n", header);
 	for (size_t i = 0; i < n; i++)
 		for (int c = 0; c < ncols; c++)
-			fprintf(af.fp, "%.10g%s", data[i * (size_t)ncols + (size_t)c], c + 1 < ncols ? "," : "\n");
+			fprintf(af.fp, "%.17g%s", data[i * (size_t)ncols + (size_t)c], c + 1 < ncols ? "," : "\n");
 	return atomic_file_commit(&af, err);
 }
 

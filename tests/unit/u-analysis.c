@@ -4,6 +4,7 @@
 
 #include "analysis/steps.h"
 #include "common/rng.h"
+#include "report/csv.h"
 #include "harness.h"
 
 /* Deterministic noise in [-amp, amp]. */
@@ -118,6 +119,115 @@ static void test_analysis__qt_diameter_rule(void)
 	CHECK(steps_qt_cluster(x, bad, 2, 0.25, c, 4) == -1);
 }
 
-TESTS(T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+/* --- curves recorded on a KVM guest of a Xeon family 6 model 207 (tests/fixtures/kvm-xeon-6-207,
+ * `archscope probe --raw DIR --seed 12345`; probe.txt holds what the probe printed). The OS
+ * reports L1d 48 KiB 12-way, L2 2 MiB 16-way, L3 260 MiB, 64 B lines, 4 KiB pages. */
+
+struct fixture {
+	double *x, *y;
+	size_t n;
+};
+
+static int load(const char *name, struct fixture *f)
+{
+	char path[512];
+	struct as_error err = { 0 };
+	snprintf(path, sizeof(path), "%s/tests/fixtures/kvm-xeon-6-207/%s", ARCHSCOPE_SOURCE_DIR, name);
+	if (csv_read_xy(path, &f->x, &f->y, &f->n, &err) != 0) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void release(struct fixture *f)
+{
+	free(f->x);
+	free(f->y);
+}
+
+static void test_analysis__recorded_line(void)
+{
+	struct fixture f;
+	CHECK(load("line.csv", &f) == 0);
+	double *y = malloc(f.n * sizeof(double));
+	steps_monotone(f.y, y, f.n);
+	struct step_answer a = steps_biggest_relative(y, f.n);
+	CHECK(a.index >= 0);
+	CHECK(f.x[a.index] == 64);
+	CHECK(a.confidence > 0.5);
+	free(y);
+	release(&f);
+}
+
+static void test_analysis__recorded_caches(void)
+{
+	struct fixture f;
+	CHECK(load("caches.csv", &f) == 0);
+	struct level lv[8];
+	double mem_min, mem_last;
+	int k = steps_hierarchy(f.x, f.y, f.n, lv, 8, &mem_min, &mem_last);
+	CHECK(k == 3);
+	CHECK(lv[0].size == 48 * 1024);
+	CHECK(lv[1].size == 2 * 1048576);
+	/* The effective last level: far below the advertised 260 MiB on this shared host. */
+	CHECK(lv[2].size > 4 * 1048576 && lv[2].size < 260.0 * 1048576);
+	CHECK(lv[0].latency < lv[1].latency && lv[1].latency < lv[2].latency);
+	CHECK(isfinite(mem_last) && mem_last > 2 * lv[2].latency);
+	release(&f);
+}
+
+static void test_analysis__recorded_assoc_l1(void)
+{
+	struct fixture f;
+	CHECK(load("assoc-L1.csv", &f) == 0);
+	double conf;
+	int si;
+	/* Latencies of L1 and L2 from the recorded caches curve (probe.txt): 1.43 and 4.58 ns. */
+	double ways = steps_assoc_ways(f.x, f.y, f.n, 1.43, 4.58, &conf, &si);
+	CHECK(ways == 12);
+	CHECK(conf > 0.5);
+	/* Demanding a next level far slower than what the step reaches rejects the step. */
+	CHECK(isnan(steps_assoc_ways(f.x, f.y, f.n, 1.43, 40.0, &conf, &si)));
+	release(&f);
+}
+
+static void test_analysis__recorded_assoc_l2_has_no_step(void)
+{
+	/* In this guest the L2's sets do not line up with virtual addresses: no honest step. */
+	struct fixture f;
+	CHECK(load("assoc-L2.csv", &f) == 0);
+	double conf;
+	int si;
+	CHECK(isnan(steps_assoc_ways(f.x, f.y, f.n, 4.58, 15.77, &conf, &si)));
+	release(&f);
+}
+
+static void test_analysis__recorded_tlb(void)
+{
+	struct fixture page, pages, ctl;
+	CHECK(load("tlb-page.csv", &page) == 0);
+	double *y = malloc(page.n * sizeof(double));
+	steps_monotone(page.y, y, page.n);
+	struct step_answer a = steps_first(y, page.n);
+	CHECK(a.index >= 0 && page.x[a.index] == 4096);
+	free(y);
+	release(&page);
+	CHECK(load("tlb-entries.csv", &pages) == 0);
+	CHECK(load("tlb-control.csv", &ctl) == 0);
+	CHECK(pages.n == ctl.n);
+	struct level lv[8];
+	double base, walk;
+	int k = steps_tlb_levels(pages.x, pages.y, ctl.y, pages.n, lv, 8, &base, &walk);
+	CHECK(k == 2);
+	CHECK(lv[0].size == 96);
+	CHECK(lv[1].size == 2048);
+	CHECK(isfinite(walk) && walk > lv[1].latency);
+	release(&pages);
+	release(&ctl);
+}
+
+TESTS(T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
+      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))
