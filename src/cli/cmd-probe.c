@@ -196,8 +196,9 @@ int cmd_probe(int argc, char **argv)
 		if (cpulist_check_allowed(&one, &allowed, &err) != 0)
 			usage_error("probe", "--cpu: %s", err.msg);
 	}
-	for (const char *dir = ctx.raw_dir; dir; dir = dir == ctx.raw_dir ? ctx.plot_dir : NULL)
-		if (plot_dir_prepare(dir, &err) != 0)
+	const char *dirs[] = { ctx.raw_dir, ctx.plot_dir };
+	for (int i = 0; i < 2; i++)
+		if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0)
 			die_err(EXIT_FAIL, &err);
 	if (cpu_pin_self(ctx.cpu, &err) != 0)
 		die_err(EXIT_FAIL, &err);

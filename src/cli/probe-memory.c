@@ -38,6 +38,57 @@ static int curve_fail(const char *probe, const struct as_error *err)
 
 /* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
 static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
+			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks);
+
+/* The caches plot colours each point by its QT cluster (of the monotone curve) and marks the
+ * detected level edges. */
+static void caches_plot(struct probe_ctx *ctx, const struct probe_curve *c, const struct level *lv, int nl)
+{
+	if (!ctx->plot_dir || c->n == 0)
+		return;
+	double *ym = malloc(c->n * sizeof(double));
+	struct qt_cluster *cl = malloc(c->n * sizeof(*cl));
+	char datapath[4096];
+	snprintf(datapath, sizeof(datapath), "%s/caches-clusters.dat", ctx->plot_dir);
+	FILE *f = ym && cl ? fopen(datapath, "w") : NULL;
+	if (f) {
+		steps_monotone(c->min_ns, ym, c->n);
+		int k = steps_qt_cluster(c->x, ym, c->n, 0.25, cl, (int)c->n);
+		for (size_t i = 0; i < c->n; i++) {
+			int id = 0;
+			for (int j = 0; j < k; j++)
+				if (ym[i] >= cl[j].min_y && ym[i] <= cl[j].max_y)
+					id = j;
+			fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], ym[i], id);
+		}
+		fclose(f);
+		char marks[2048] = "";
+		for (int i = 0; i < nl; i++) {
+			size_t len = strlen(marks);
+			snprintf(marks + len, sizeof(marks) - len,
+				 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n"
+				 "set label 'L%d %.3g ns' at %g, graph 0.92 right offset -0.5,0\n",
+				 lv[i].size, lv[i].size, i + 1, lv[i].latency, lv[i].size);
+		}
+		char *body = NULL;
+		if (asprintf(&body,
+			     "set title 'archscope probe caches: latency per access, points coloured by QT cluster'\n"
+			     "set xlabel 'buffer size (bytes; k = 1024)'\nset ylabel 'latency per access (ns)'\n"
+			     "set format x '%%.0b%%B'\n"
+			     "set logscale x 2\nset logscale y\nset grid\nset key bottom right\nunset colorbox\n"
+			     "set palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3', 3 '#e7298a', 4 '#66a61e', 5 '#e6ab02')\n%s\n"
+			     "plot 'caches-clusters.dat' using 1:2 with lines lc rgb '#bbbbbb' title 'min per size', "
+			     "'' using 1:3:4 with points pt 7 ps 0.8 lc palette title 'monotone, by cluster'",
+			     marks) >= 0) {
+			probe_plot(ctx, "caches", body);
+			free(body);
+		}
+	}
+	free(ym);
+	free(cl);
+}
+
+static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
 			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks)
 {
 	double *rows = malloc(c->n * 3 * sizeof(double));
@@ -214,24 +265,24 @@ int probe_row_caches(struct probe_ctx *ctx)
 	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
 	json_object_set_new(res, "line_bytes", json_real((double)line));
 	json_object_set_new(res, "pages", json_string(huge_policy_name(o.huge)));
-	json_object_set_new(res, "passes", json_integer(ctx->quick ? 1 : 3));
+	json_object_set_new(res, "passes", json_integer(ctx->quick ? 2 : 3));
 	json_object_set_new(res, "curve", curve_json(&c, "size_bytes"));
 	json_object_set_new(ctx->results, "caches", res);
 
-	char marks[2048] = "";
-	for (int i = 0; i < ncache; i++) {
-		size_t len = strlen(marks);
-		snprintf(marks + len, sizeof(marks) - len,
-			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\nset label 'L%d' at %g, graph 0.95 right\n",
-			 lv[i].size, lv[i].size, i + 1, lv[i].size);
+	{
+		/* raw CSV through the common path; the plot is the coloured one */
+		const char *plot_dir = ctx->plot_dir;
+		ctx->plot_dir = NULL;
+		curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, NULL);
+		ctx->plot_dir = plot_dir;
+		caches_plot(ctx, &c, lv, ncache);
 	}
-	curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, marks);
 
 	if (!ctx->json) {
 		char a[32], b[32];
 		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c.n,
 		       fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)), line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB",
-		       ctx->quick ? 1 : 3, ctx->quick ? "" : "es");
+		       ctx->quick ? 2 : 3, "es");
 		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
 		for (int i = 0; i < ncache; i++) {
 			const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);

@@ -201,7 +201,7 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 	/* Several passes, each on a fresh buffer (fresh physical placement) at a different time:
 	 * a neighbour's burst or an unlucky placement spoils one pass's point, not the minimum
 	 * over passes. The first pass chooses where the sweep ends. */
-	int passes = o->quick ? 1 : 3, rc = 0, ran = 0;
+	int passes = o->quick ? 2 : 3, rc = 0, ran = 0;
 	struct probe_curve pc[3];
 	for (int p = 0; p < 3; p++)
 		probe_curve_init(&pc[p]);
