@@ -35,7 +35,7 @@ static const char usage_tail[] =
 	"\n"
 	"options:\n"
 	"  --cpu N           pin the probe thread to CPU N (default: the first allowed CPU)\n"
-	"  --quick           fewer sizes and repetitions: a rough answer in a few seconds\n"
+	"  --quick           fewer repetitions and passes: an answer in a few seconds\n"
 	"  --seed N          seed for the random permutations (default: from the clock; always printed)\n"
 	"  --raw DIR         save every measured curve as CSV in DIR (for `archscope analyze`)\n"
 	"  --plot DIR        draw the curves with gnuplot into DIR (SVG and PNG)\n"
