@@ -21,6 +21,8 @@ static const struct probe_row probes[] = {
 	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", probe_row_caches },
 	{ "assoc", "associativity of each measured level (3.1.3)", probe_row_assoc },
 	{ "tlb", "TLB page size and entries per TLB level (3.2)", probe_row_tlb },
+	{ "contexts", "FP, integer and memory execution contexts (3.4)", probe_row_contexts },
+	{ "timeslice", "the scheduler's time slice, with its distribution (3.6)", probe_row_timeslice },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -200,6 +202,7 @@ int cmd_probe(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0)
 			die_err(EXIT_FAIL, &err);
+	ctx.allowed = allowed;
 	if (cpu_pin_self(ctx.cpu, &err) != 0)
 		die_err(EXIT_FAIL, &err);
 

@@ -6,11 +6,13 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "common/cpuset.h"
 #include "common/rng.h"
 #include "topo/topo.h"
 
 struct probe_ctx {
 	int cpu;                 /* CPU the probe thread is pinned to */
+	struct as_cpulist allowed; /* CPUs the process may use, read before pinning */
 	int quick;
 	int json;
 	const char *raw_dir;     /* NULL: no raw CSV */
@@ -40,6 +42,8 @@ int probe_row_line(struct probe_ctx *ctx);
 int probe_row_caches(struct probe_ctx *ctx);
 int probe_row_assoc(struct probe_ctx *ctx);
 int probe_row_tlb(struct probe_ctx *ctx);
+int probe_row_contexts(struct probe_ctx *ctx);
+int probe_row_timeslice(struct probe_ctx *ctx);
 
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,

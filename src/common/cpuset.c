@@ -124,3 +124,15 @@ int cpu_pin_self(int cpu, struct as_error *err)
 		return as_error_set(err, -rc, "cannot pin thread to cpu %d: %s", cpu, strerror(rc));
 	return 0;
 }
+
+int cpu_allow_self(const struct as_cpulist *list, struct as_error *err)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	for (int i = 0; i < list->n; i++)
+		CPU_SET(list->cpu[i], &set);
+	int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+	if (rc)
+		return as_error_set(err, -rc, "cannot set the thread's cpu set: %s", strerror(rc));
+	return 0;
+}

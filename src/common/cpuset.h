@@ -26,6 +26,10 @@ int cpulist_check_allowed(const struct as_cpulist *list, const struct as_cpulist
 /* Formats a list compactly ("0-3,8") into buf. */
 char *cpulist_format(const struct as_cpulist *list, char *buf, size_t len);
 
+/* Lets the calling thread (and threads it creates, which inherit its mask) run on every CPU of
+ * list: for probes whose threads the OS must place. */
+int cpu_allow_self(const struct as_cpulist *list, struct as_error *err);
+
 /* Pins the calling thread to one CPU. */
 int cpu_pin_self(int cpu, struct as_error *err);
 

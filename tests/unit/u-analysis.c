@@ -2,6 +2,7 @@
  * curves recorded from real machines (tests/fixtures). */
 #include <stdlib.h>
 
+#include "analysis/dist.h"
 #include "analysis/steps.h"
 #include "common/rng.h"
 #include "report/csv.h"
@@ -227,7 +228,37 @@ static void test_analysis__recorded_tlb(void)
 	release(&ctl);
 }
 
-TESTS(T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
+static void test_analysis__dist_mode_of_gaps(void)
+{
+	/* Scheduler gaps: many short interrupts (20-60 us), a peak of time slices near 4 ms, a few
+	 * long waits. The mode is the slice, reported as a measured value inside its bin. */
+	struct rng r;
+	rng_init(&r, 5);
+	double v[600];
+	size_t n = 0;
+	for (int i = 0; i < 150; i++)
+		v[n++] = 20 + 40 * (double)(rng_next(&r) >> 11) / 9007199254740992.0;
+	for (int i = 0; i < 400; i++)
+		v[n++] = 4000 * (1 + noise(&r, 0.01));
+	for (int i = 0; i < 50; i++)
+		v[n++] = 8000 + 4000 * (double)(rng_next(&r) >> 11) / 9007199254740992.0;
+	struct dist_mode m;
+	CHECK(dist_mode_log(v, n, 20, &m) == 0);
+	CHECK_NEAR(m.value, 4000, 40);
+	CHECK(m.lo <= m.value && m.value < m.hi);
+	/* the peak straddles a bin edge (3981 us), so its bin holds part of it; still far more
+	 * than any bin of the interrupts (150 over ~10 bins) or the long waits */
+	CHECK(m.count >= 150);
+	CHECK(dist_mode_log(v, 0, 20, &m) == -1);
+	double neg[] = { -1, 0 };
+	CHECK(dist_mode_log(neg, 2, 20, &m) == -1);
+	double sorted[] = { 1, 2, 3, 4, 5 };
+	CHECK(dist_quantile_sorted(sorted, 5, 0.5) == 3);
+	CHECK(dist_quantile_sorted(sorted, 5, 0.25) == 2);
+	CHECK(dist_quantile_sorted(sorted, 5, 1.0) == 5);
+}
+
+TESTS(T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
       T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))

@@ -1,0 +1,129 @@
+/* Execution contexts (BlackjackBench §3.4): how many threads can do the same kind of work without
+ * slowing each other down. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/order.h"
+#include "common/team.h"
+#include "common/timer.h"
+#include "probe/chase.h"
+#include "probe/core.h"
+
+const char *contexts_kind_name(enum contexts_kind k)
+{
+	return k == CONTEXTS_FP ? "fp" : k == CONTEXTS_INT ? "int" : "mem";
+}
+
+/* Operands come from a volatile, so the compiler cannot fold x / 1 away; the values stay 1. */
+static volatile double fp_one = 1.0;
+static volatile uint64_t int_one = 1;
+
+static uint64_t work_fp(uint64_t iters)
+{
+	double d = fp_one, a = fp_one, b = fp_one, c = fp_one, e = fp_one;
+	for (uint64_t i = 0; i < iters; i++) {
+		a = a / d;
+		b = b / d;
+		c = c / d;
+		e = e / d;
+	}
+	return (uint64_t)(a + b + c + e);
+}
+
+static uint64_t work_int(uint64_t iters)
+{
+	uint64_t d = int_one, a = int_one, b = int_one, c = int_one, e = int_one;
+	for (uint64_t i = 0; i < iters; i++) {
+		a = a / d;
+		b = b / d;
+		c = c / d;
+		e = e / d;
+		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(e));
+	}
+	return a + b + c + e;
+}
+
+struct ctx_run {
+	enum contexts_kind kind;
+	uint64_t iters;
+	uint64_t seed;
+	volatile uint64_t sink;
+};
+
+static void member(struct team *t, int tid, int cpu, void *arg)
+{
+	struct ctx_run *r = arg;
+	(void)t;
+	(void)cpu;
+	if (r->kind == CONTEXTS_FP) {
+		r->sink += work_fp(r->iters);
+	} else if (r->kind == CONTEXTS_INT) {
+		r->sink += work_int(r->iters);
+	} else {
+		/* Each thread chases its own 8 KiB block, first touched by itself. */
+		enum { BLOCK = 8192, LINE = 64 };
+		char *block = aligned_alloc(4096, BLOCK);
+		if (!block)
+			return;
+		size_t off[BLOCK / LINE];
+		struct rng g;
+		rng_init(&g, r->seed + (uint64_t)tid);
+		for (size_t i = 0; i < BLOCK / LINE; i++)
+			off[i] = i * LINE;
+		rng_shuffle(&g, off, BLOCK / LINE);
+		void *p = chase_link(block, off, BLOCK / LINE);
+		chase_run(&p, r->iters);
+		r->sink += (uintptr_t)p & 1;
+		free(block);
+	}
+}
+
+/* Wall time of one team run: all threads start together and the slowest one ends it. */
+static int timed_team(int m, struct ctx_run *r, double *ns, struct as_error *err)
+{
+	struct as_cpulist cpus = { .n = m };
+	uint64_t t0 = timer_now_ns();
+	int rc = team_run(&cpus, 0, member, r, err);
+	*ns = (double)(timer_now_ns() - t0);
+	return rc;
+}
+
+int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
+		       struct probe_curve *out, struct as_error *err)
+{
+	struct ctx_run r = { .kind = kind, .iters = 1000, .seed = o->seed };
+	double ns;
+	int rc;
+	/* Calibrate one thread's work to about 20 ms (5 ms with --quick): long against thread
+	 * start-up (tens of us), short against the scheduler's balancing. */
+	double target = o->quick ? 5e6 : 20e6;
+	for (;;) {
+		if ((rc = timed_team(1, &r, &ns, err)) != 0)
+			return rc;
+		if (ns >= target || r.iters > (1ull << 40))
+			break;
+		r.iters = ns < target / 16 ? r.iters * 16 : (uint64_t)((double)r.iters * target / ns) + 1;
+	}
+	int reps = o->quick ? 3 : 5;
+	double base = 0;
+	for (int m = 1; m <= max_threads && !(o->stop && *o->stop); m++) {
+		char label[48];
+		snprintf(label, sizeof(label), "%s, %d thread%s", contexts_kind_name(kind), m, m == 1 ? "" : "s");
+		if (o->progress)
+			o->progress(o->progress_ctx, "contexts", label, m - 1, max_threads);
+		double t[8];
+		for (int i = 0; i < reps; i++)
+			if ((rc = timed_team(m, &r, &t[i], err)) != 0)
+				return rc;
+		double best = order_kth(t, (size_t)reps, 0), med = order_median(t, (size_t)reps);
+		if (m == 1)
+			base = best;
+		if ((rc = probe_curve_add(out, m, best / base, med / base)) != 0)
+			return as_error_set(err, rc, "probe contexts: out of memory");
+		if (best / base > 2.0)
+			break;
+	}
+	return 0;
+}
