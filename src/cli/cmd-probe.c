@@ -23,6 +23,7 @@ static const struct probe_row probes[] = {
 	{ "tlb", "TLB page size and entries per TLB level (3.2)", probe_row_tlb },
 	{ "contexts", "FP, integer and memory execution contexts (3.4)", probe_row_contexts },
 	{ "timeslice", "the scheduler's time slice, with its distribution (3.6)", probe_row_timeslice },
+	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", probe_row_c2c },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 

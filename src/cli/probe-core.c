@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/clique.h"
 #include "analysis/dist.h"
 #include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
+#include "common/buffer.h"
 #include "probe/core.h"
 #include "report/output.h"
 #include "report/table.h"
@@ -178,5 +180,247 @@ int probe_row_timeslice(struct probe_ctx *ctx)
 		printf("\n");
 	}
 	timeslice_result_release(&r);
+	return 0;
+}
+
+/* --- core to core ------------------------------------------------------------------------- */
+
+static void print_tree(const struct clique_tree *t, const size_t *blocks, const struct as_cpulist *cpus, int node,
+		       int indent)
+{
+	char buf[1024] = "", sz[32];
+	for (int i = 0; i < t->node[node].n; i++) {
+		size_t len = strlen(buf);
+		snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", cpus->cpu[t->node[node].member[i]]);
+	}
+	if (t->node[node].split_at >= 0)
+		printf("  %*s{%s}  (split at %s blocks)\n", indent * 2, "", buf,
+		       buffer_format_size(blocks[t->node[node].split_at], sz, sizeof(sz)));
+	else
+		printf("  %*s{%s}\n", indent * 2, "", buf);
+	for (int j = node + 1; j < t->nnodes; j++)
+		if (t->node[j].parent == node)
+			print_tree(t, blocks, cpus, j, indent + 1);
+}
+
+int probe_row_c2c(struct probe_ctx *ctx)
+{
+	const struct as_cpulist *cpus = &ctx->allowed;
+	int n = cpus->n;
+	if (n < 2) {
+		note("c2c needs two allowed CPUs; only %d allowed", n);
+		json_object_set_new(ctx->results, "c2c", json_null());
+		return 0;
+	}
+	if (n > 64) {
+		note("c2c: measuring the first 64 of %d allowed CPUs", n);
+		n = 64;
+	}
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = on_progress };
+	/* Block sizes from below any L1 to past the last level: 4 KiB x 4^k up to 4x the measured
+	 * last level (64 MiB when no level was measured), at most 256 MiB. */
+	size_t top = ctx->nlevels ? (size_t)(4 * ctx->level_bytes[ctx->nlevels - 1]) : (64u << 20);
+	if (top > (256u << 20))
+		top = 256u << 20;
+	size_t blocks[16];
+	int nb = 0;
+	for (size_t b = 4096; b <= top && nb < 16; b *= ctx->quick ? 16 : 4)
+		blocks[nb++] = b;
+	int npairs = n * (n - 1) / 2, done = 0, total = npairs * (nb + 1);
+	double *bw = calloc((size_t)nb * (size_t)n * (size_t)n, sizeof(double));
+	double *lat = calloc((size_t)n * (size_t)n, sizeof(double));
+	if (!bw || !lat) {
+		free(bw);
+		free(lat);
+		fprintf(stderr, "archscope: error: c2c: out of memory\n");
+		return EXIT_FAIL;
+	}
+	struct as_error err = { 0 };
+	int rc = 0;
+	char label[96], sz[32];
+	for (int i = 0; i < n && !rc && !*ctx->interrupted; i++)
+		for (int j = i + 1; j < n && !rc && !*ctx->interrupted; j++) {
+			for (int k = 0; k < nb && !rc && !*ctx->interrupted; k++) {
+				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", cpus->cpu[i], cpus->cpu[j],
+					 buffer_format_size(blocks[k], sz, sizeof(sz)));
+				on_progress(NULL, "c2c", label, done++, total);
+				double best, med;
+				rc = probe_c2c_bandwidth(&o, cpus->cpu[i], cpus->cpu[j], blocks[k], &best, &med, &err);
+				bw[(size_t)k * n * n + (size_t)i * n + j] = bw[(size_t)k * n * n + (size_t)j * n + i] = best;
+			}
+			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", cpus->cpu[i], cpus->cpu[j]);
+			on_progress(NULL, "c2c", label, done++, total);
+			double best = 0, med;
+			if (!rc && !*ctx->interrupted)
+				rc = probe_c2c_latency(&o, cpus->cpu[i], cpus->cpu[j], &best, &med, &err);
+			lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best;
+		}
+	progress_done();
+	if (rc) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		free(bw);
+		free(lat);
+		return EXIT_FAIL;
+	}
+	/* The tree: matrices from the largest block down (the paper's order). */
+	const double *mats[16];
+	for (int k = 0; k < nb; k++)
+		mats[k] = bw + (size_t)(nb - 1 - k) * n * n;
+	size_t rblocks[16];
+	for (int k = 0; k < nb; k++)
+		rblocks[k] = blocks[nb - 1 - k];
+	struct clique_tree *tree = malloc(sizeof(*tree));
+	if (!tree || clique_tree_build(mats, nb, n, 1.25, tree) != 0) {
+		free(tree);
+		tree = NULL;
+	}
+
+	json_t *res = json_object();
+	json_t *cpuj = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(cpuj, json_integer(cpus->cpu[i]));
+	json_object_set_new(res, "cpus", cpuj);
+	json_t *blocksj = json_array();
+	json_t *largest = NULL;
+	for (int k = 0; k < nb; k++) {
+		json_t *m = json_array();
+		for (int i = 0; i < n; i++) {
+			json_t *row = json_array();
+			for (int j = 0; j < n; j++)
+				json_array_append_new(row, i == j ? json_null() : json_real(bw[(size_t)k * n * n + (size_t)i * n + j]));
+			json_array_append_new(m, row);
+		}
+		if (k == nb - 1)
+			largest = json_deep_copy(m);
+		json_array_append_new(blocksj, json_pack("{s:I,s:o}", "block_bytes", (json_int_t)blocks[k], "bandwidth_gbs", m));
+	}
+	json_object_set_new(res, "bandwidth_gbs", largest ? largest : json_null());
+	json_object_set_new(res, "bandwidth_block_bytes", json_integer((json_int_t)blocks[nb - 1]));
+	json_t *latj = json_array();
+	for (int i = 0; i < n; i++) {
+		json_t *row = json_array();
+		for (int j = 0; j < n; j++)
+			json_array_append_new(row, i == j ? json_null() : json_real(lat[(size_t)i * n + j]));
+		json_array_append_new(latj, row);
+	}
+	json_object_set_new(res, "latency_ns", latj);
+	json_object_set_new(res, "blocks", blocksj);
+	json_object_set_new(res, "method",
+			    json_string("two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
+					"latency = half the round trip of a cache line bounced between them; tree by clique splitting from the largest block down"));
+	if (tree) {
+		json_t *nodes = json_array();
+		for (int i = 0; i < tree->nnodes; i++) {
+			json_t *mem = json_array();
+			for (int a = 0; a < tree->node[i].n; a++)
+				json_array_append_new(mem, json_integer(cpus->cpu[tree->node[i].member[a]]));
+			json_array_append_new(nodes, json_pack("{s:o,s:i,s:i,s:o}", "cpus", mem, "parent", tree->node[i].parent,
+							       "depth", tree->node[i].depth, "split_at_block_bytes",
+							       tree->node[i].split_at >= 0 ? json_integer((json_int_t)rblocks[tree->node[i].split_at]) : json_null()));
+		}
+		json_object_set_new(res, "tree", json_pack("{s:o,s:i}", "nodes", nodes, "leaves", clique_tree_leaves(tree)));
+	} else {
+		json_object_set_new(res, "tree", json_null());
+	}
+	json_object_set_new(ctx->results, "c2c", res);
+
+	if (ctx->raw_dir || ctx->plot_dir) {
+		/* curves: block size, then one column per pair */
+		int cols = 1 + npairs;
+		double *rows = malloc((size_t)nb * (size_t)cols * sizeof(double));
+		char header[4096] = "block_bytes";
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++) {
+				size_t len = strlen(header);
+				snprintf(header + len, sizeof(header) - len, ",gbs_%d_%d", cpus->cpu[i], cpus->cpu[j]);
+			}
+		for (int k = 0; rows && k < nb; k++) {
+			int c = 0;
+			rows[(size_t)k * cols + c++] = (double)blocks[k];
+			for (int i = 0; i < n; i++)
+				for (int j = i + 1; j < n; j++)
+					rows[(size_t)k * cols + c++] = bw[(size_t)k * n * n + (size_t)i * n + j];
+		}
+		if (rows) {
+			probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
+			if (ctx->plot_dir) {
+				char path[4096];
+				snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
+				FILE *f = fopen(path, "w");
+				if (f) {
+					fputs("block", f);
+					for (int i = 0; i < n; i++)
+						for (int j = i + 1; j < n; j++)
+							fprintf(f, " cpu%d-cpu%d", cpus->cpu[i], cpus->cpu[j]);
+					fputc('\n', f);
+					for (int k = 0; k < nb; k++) {
+						for (int c = 0; c < cols; c++)
+							fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
+					}
+					fclose(f);
+					char *body = NULL;
+					if (asprintf(&body,
+						     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
+						     "set xlabel 'block size (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
+						     "set logscale x 2\nset grid\nset key top right\n"
+						     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
+						     cols) >= 0) {
+						probe_plot(ctx, "c2c", body);
+						free(body);
+					}
+					snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
+					f = fopen(path, "w");
+					if (f) {
+						for (int i = 0; i < n; i++)
+							for (int j = 0; j < n; j++)
+								fprintf(f, "%d %d %.6g%s", cpus->cpu[i], cpus->cpu[j],
+									i == j ? 0.0 : bw[(size_t)(nb - 1) * n * n + (size_t)i * n + j],
+									j + 1 < n ? "\n" : "\n\n");
+						fclose(f);
+						if (asprintf(&body,
+							     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
+							     "set view map\nset palette rgb 33,13,10\n"
+							     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
+							     buffer_format_size(blocks[nb - 1], sz, sizeof(sz))) >= 0) {
+							probe_plot(ctx, "c2c-heatmap", body);
+							free(body);
+						}
+					}
+				}
+			}
+		}
+		free(rows);
+	}
+
+	if (!ctx->json) {
+		printf("c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)\n");
+		/* one column per pair */
+		printf("  %-10s", "block");
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++) {
+				char p[32];
+				snprintf(p, sizeof(p), "%d<->%d", cpus->cpu[i], cpus->cpu[j]);
+				printf(" %12s", p);
+			}
+		printf("\n");
+		for (int k = 0; k < nb; k++) {
+			printf("  %-10s", buffer_format_size(blocks[k], sz, sizeof(sz)));
+			for (int i = 0; i < n; i++)
+				for (int j = i + 1; j < n; j++)
+					printf(" %7.2f GB/s", bw[(size_t)k * n * n + (size_t)i * n + j]);
+			printf("\n");
+		}
+		printf("  %-10s", "latency");
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++)
+				printf(" %9.1f ns", lat[(size_t)i * n + j]);
+		printf("\n  locality tree (cliques of cores that communicate faster with each other):\n");
+		if (tree)
+			print_tree(tree, rblocks, cpus, 0, 1);
+		printf("\n");
+	}
+	free(tree);
+	free(bw);
+	free(lat);
 	return 0;
 }

@@ -44,6 +44,7 @@ int probe_row_assoc(struct probe_ctx *ctx);
 int probe_row_tlb(struct probe_ctx *ctx);
 int probe_row_contexts(struct probe_ctx *ctx);
 int probe_row_timeslice(struct probe_ctx *ctx);
+int probe_row_c2c(struct probe_ctx *ctx);
 
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,

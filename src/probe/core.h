@@ -35,4 +35,12 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 			struct as_error *err);
 void timeslice_result_release(struct timeslice_result *res);
 
+/* §3.1.4: one-way bandwidth (GB/s) between two pinned threads taking turns updating a block of
+ * block_bytes first touched by the thread on cpu a; best and median of the repetitions. */
+int probe_c2c_bandwidth(const struct probe_opts *o, int a, int b, size_t block_bytes, double *best_gbs,
+			double *median_gbs, struct as_error *err);
+/* One-way latency (ns) of a cache line bounced between cpu a and cpu b. */
+int probe_c2c_latency(const struct probe_opts *o, int a, int b, double *best_ns, double *median_ns,
+		      struct as_error *err);
+
 #endif
