@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
 #include "common/clock.h"
@@ -85,6 +86,21 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 		note("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", ctx->plot_dir, name);
 	else if (rc < 0)
 		note("%s", err.msg);
+}
+
+void probe_progress(void *unused, const char *probe, const char *point, int done, int total)
+{
+	(void)unused;
+	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
+}
+
+double *probe_monotone_min(const double *min_ns, size_t n)
+{
+	double *y = malloc((n ? n : 1) * sizeof(double));
+	if (!y)
+		die(EXIT_FAIL, "out of memory");
+	steps_monotone(min_ns, y, n);
+	return y;
 }
 
 static double os_cpu_mhz(void)

@@ -16,12 +16,6 @@
 #include "report/output.h"
 #include "report/table.h"
 
-static void on_progress(void *p, const char *probe, const char *point, int done, int total)
-{
-	(void)p;
-	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
-}
-
 static int unpin(struct probe_ctx *ctx, struct as_cpulist *allowed)
 {
 	struct as_error err = { 0 };
@@ -43,7 +37,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	struct as_cpulist allowed;
 	if (unpin(ctx, &allowed) != 0)
 		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = on_progress };
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
 	/* Enough threads to see the time double on any machine of up to max CPUs. */
 	int max_threads = 2 * allowed.n + 2;
 	if (max_threads > 64)
@@ -63,8 +57,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 			break;
 		}
 		progress_done();
-		double *y = malloc((c.n ? c.n : 1) * sizeof(double));
-		steps_monotone(c.min_ns, y, c.n);
+		double *y = probe_monotone_min(c.min_ns, c.n);
 		struct step_answer a = steps_first(y, c.n);
 		/* Flat to the end: at least as many contexts as threads tried. */
 		double n_ctx = a.index >= 0 ? c.x[a.index] : NAN;
@@ -124,7 +117,7 @@ int probe_row_timeslice(struct probe_ctx *ctx)
 	struct as_cpulist allowed;
 	if (unpin(ctx, &allowed) != 0)
 		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = on_progress };
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
 	int threads = 2 * allowed.n;
 	double run_s = ctx->quick ? 0.5 : 2.0;
 	struct timeslice_result r;
@@ -216,7 +209,7 @@ int probe_row_c2c(struct probe_ctx *ctx)
 		note("c2c: measuring the first 64 of %d allowed CPUs", n);
 		n = 64;
 	}
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = on_progress };
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
 	/* Block sizes from below any L1 to past the last level: 4 KiB x 4^k up to 4x the measured
 	 * last level (64 MiB when no level was measured), at most 256 MiB. */
 	size_t top = ctx->nlevels ? (size_t)(4 * ctx->level_bytes[ctx->nlevels - 1]) : (64u << 20);
@@ -243,13 +236,13 @@ int probe_row_c2c(struct probe_ctx *ctx)
 			for (int k = 0; k < nb && !rc && !*ctx->interrupted; k++) {
 				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", cpus->cpu[i], cpus->cpu[j],
 					 buffer_format_size(blocks[k], sz, sizeof(sz)));
-				on_progress(NULL, "c2c", label, done++, total);
+				probe_progress(NULL, "c2c", label, done++, total);
 				double best, med;
 				rc = probe_c2c_bandwidth(&o, cpus->cpu[i], cpus->cpu[j], blocks[k], &best, &med, &err);
 				bw[(size_t)k * n * n + (size_t)i * n + j] = bw[(size_t)k * n * n + (size_t)j * n + i] = best;
 			}
 			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", cpus->cpu[i], cpus->cpu[j]);
-			on_progress(NULL, "c2c", label, done++, total);
+			probe_progress(NULL, "c2c", label, done++, total);
 			double best = 0, med;
 			if (!rc && !*ctx->interrupted)
 				rc = probe_c2c_latency(&o, cpus->cpu[i], cpus->cpu[j], &best, &med, &err);

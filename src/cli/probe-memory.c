@@ -14,17 +14,11 @@
 #include "report/output.h"
 #include "report/table.h"
 
-static void on_progress(void *p, const char *probe, const char *point, int done, int total)
-{
-	(void)p;
-	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
-}
-
 static struct probe_opts opts_of(const struct probe_ctx *ctx)
 {
 	struct probe_opts o = {
 		.quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted,
-		.progress = on_progress, .huge = HUGE_ALWAYS,
+		.progress = probe_progress, .huge = HUGE_ALWAYS,
 	};
 	return o;
 }
@@ -163,8 +157,7 @@ int probe_row_line(struct probe_ctx *ctx)
 		return curve_fail("line", &err);
 	}
 	progress_done();
-	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
-	steps_monotone(c.min_ns, y, c.n);
+	double *y = probe_monotone_min(c.min_ns, c.n);
 	struct step_answer a = steps_biggest_relative(y, c.n);
 	double line = a.index >= 0 ? c.x[a.index] : NAN;
 	const struct topo_cache *l1 = topo_data_cache(ctx->topo, 1);
@@ -365,8 +358,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 			return curve_fail("assoc", &err);
 		}
 		progress_done();
-		double *y = malloc((c.n ? c.n : 1) * sizeof(double));
-		steps_monotone(c.min_ns, y, c.n);
+		double *y = probe_monotone_min(c.min_ns, c.n);
 		double next_ns = i + 1 < ctx->nlevels ? ctx->level_ns[i + 1] : ctx->memory_ns;
 		double conf;
 		int si;
@@ -428,8 +420,7 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		return curve_fail("tlb", &err);
 	}
 	progress_done();
-	double *y = malloc((c.n ? c.n : 1) * sizeof(double));
-	steps_monotone(c.min_ns, y, c.n);
+	double *y = probe_monotone_min(c.min_ns, c.n);
 	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
 	 * before the step, as the line size is for the line probe. The first step, not the
 	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later

@@ -46,6 +46,12 @@ int probe_row_contexts(struct probe_ctx *ctx);
 int probe_row_timeslice(struct probe_ctx *ctx);
 int probe_row_c2c(struct probe_ctx *ctx);
 
+/* Progress callback of struct probe_opts: one updating line on a terminal. */
+void probe_progress(void *unused, const char *probe, const char *point, int done, int total);
+
+/* A malloc'd monotone copy of a probe curve's minima (never NULL: aborts on no memory). */
+double *probe_monotone_min(const double *min_ns, size_t n);
+
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);

@@ -159,8 +159,8 @@ static size_t caches_pass(const struct probe_opts *o, char *base, size_t *off, s
 	double last_step_x = 0;
 	size_t i;
 	for (i = 0; i < nsizes && !stopped(o); i++) {
-		char label[64];
-		snprintf(label, sizeof(label), "pass %d/%d, %.4g KiB", pass + 1, passes, (double)sizes[i] / 1024);
+		char label[64], sz[32];
+		snprintf(label, sizeof(label), "pass %d/%d, %s", pass + 1, passes, buffer_format_size(sizes[i], sz, sizeof(sz)));
 		report(o, "caches", label, (int)i, (int)nsizes);
 		size_t count = chase_order_segmented(r, sizes[i], line, page, off);
 		struct chase_stats st;
@@ -273,8 +273,8 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 	struct rng r;
 	rng_init(&r, o->seed);
 	for (int k = 1; k <= max_k && !stopped(o); k++) {
-		char label[48];
-		snprintf(label, sizeof(label), "%zu KiB level, K = %d", level_bytes / 1024, k);
+		char label[64], sz[32];
+		snprintf(label, sizeof(label), "%s level, K = %d", buffer_format_size(level_bytes, sz, sizeof(sz)), k);
 		report(o, "assoc", label, k - 1, max_k);
 		size_t count = 0;
 		for (int a = 0; a < k; a++)
