@@ -324,3 +324,69 @@ int steps_tlb_levels(const double *x, const double *pages_y, const double *contr
 	free(y);
 	return k;
 }
+
+int steps_knee_proportional(const double *y, size_t n, double *confidence)
+{
+	if (!y || n == 0)
+		return -1;
+	int best = -1;
+	double best_err = INFINITY;
+	for (size_t f = 1; f <= n; f++) {
+		/* The flat level: the median of the first f points (sorted copy by insertion). */
+		double v[64];
+		size_t m = f < 64 ? f : 64;
+		for (size_t i = 0; i < m; i++) {
+			size_t j = i;
+			while (j > 0 && v[j - 1] > y[i]) {
+				v[j] = v[j - 1];
+				j--;
+			}
+			v[j] = y[i];
+		}
+		double flat = m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+		if (!(flat > 0))
+			continue;
+		double err = 0;
+		for (size_t i = 0; i < n; i++) {
+			double s = (double)(i + 1), pred = flat * (s > (double)f ? s / (double)f : 1.0);
+			double r = (y[i] - pred) / pred;
+			err += r * r;
+		}
+		err = sqrt(err / (double)n);
+		if (err < best_err) {
+			best_err = err;
+			best = (int)f;
+		}
+	}
+	if (confidence)
+		*confidence = best < 0 ? 0 : fmax(0.0, fmin(1.0, 1.0 - 4.0 * best_err));
+	return best;
+}
+
+struct step_answer steps_first_rise(const double *y, size_t n, double delta)
+{
+	struct step_answer a = { .index = -1 };
+	if (!y || n < 3)
+		return a;
+	double lo = INFINITY;
+	for (size_t i = 0; i < n; i++)
+		lo = fmin(lo, y[i]);
+	size_t m = 0;
+	while (m < n && y[m] > lo * (1.0 + delta))
+		m++;
+	double *mono = malloc((n - m) * sizeof(double));
+	if (!mono)
+		return a;
+	steps_monotone(y + m, mono, n - m);
+	for (size_t i = 1; i < n - m; i++)
+		if (mono[i] > mono[0] * (1.0 + delta)) {
+			a.index = (int)(m + i - 1);
+			a.size = (mono[i] - mono[i - 1]) / mono[i - 1];
+			a.threshold = delta;
+			/* A clear rise (several times delta) right at the step is confident; a creeping one less. */
+			a.confidence = fmin(1.0, (mono[i] - mono[0]) / mono[0] / (4.0 * delta));
+			break;
+		}
+	free(mono);
+	return a;
+}

@@ -79,4 +79,18 @@ double steps_assoc_ways(const double *x, const double *y, size_t n, double level
 int steps_tlb_levels(const double *x, const double *pages_y, const double *control_y, size_t n,
 		     struct level *out, int max, double *base, double *walk_y);
 
+/* Live ranges on a core that hides spills (§3.5 adapted): the curve falls while too few variables
+ * keep the units busy, stays at its minimum while they fit in registers, and rises once spills
+ * saturate the load/store ports. From the first point within delta of the minimum, the monotone
+ * curve's first value more than delta above that minimum is the step; index is the point before
+ * it (-1 when the curve never rises by delta). */
+struct step_answer steps_first_rise(const double *y, size_t n, double delta);
+
+/* Operations in flight (§3.3.3): y[i] is the cost per loop iteration with i+1 independent streams
+ * of equal chains. A core that keeps F operations in flight runs up to F streams at the cost of
+ * one and then slows in proportion, y(s) = y0 max(1, s/F). Returns the F (1..n) whose model fits
+ * y best in relative least squares, with y0 the median of the first F points; -1 on bad input.
+ * *confidence: 1 - 4 x the fit's rms relative error, clamped to 0..1. */
+int steps_knee_proportional(const double *y, size_t n, double *confidence);
+
 #endif

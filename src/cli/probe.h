@@ -42,7 +42,9 @@ int probe_row_line(struct probe_ctx *ctx);
 int probe_row_caches(struct probe_ctx *ctx);
 int probe_row_assoc(struct probe_ctx *ctx);
 int probe_row_tlb(struct probe_ctx *ctx);
+int probe_row_instr(struct probe_ctx *ctx);
 int probe_row_contexts(struct probe_ctx *ctx);
+int probe_row_registers(struct probe_ctx *ctx);
 int probe_row_timeslice(struct probe_ctx *ctx);
 int probe_row_c2c(struct probe_ctx *ctx);
 

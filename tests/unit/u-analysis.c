@@ -228,6 +228,95 @@ static void test_analysis__recorded_tlb(void)
 	release(&ctl);
 }
 
+
+static void test_analysis__knee_synthetic(void)
+{
+	/* Cost per iteration y0 max(1, s/F) for 1..20 streams, 3 % noise and one slow outlier in the
+	 * flat part: the fit finds F. */
+	struct rng r;
+	rng_init(&r, 11);
+	static const int fs[] = { 1, 3, 5, 8, 13 };
+	for (size_t k = 0; k < sizeof(fs) / sizeof(fs[0]); k++) {
+		double y[20];
+		for (int s = 1; s <= 20; s++)
+			y[s - 1] = 10.0 * (s > fs[k] ? (double)s / fs[k] : 1.0) * (1 + noise(&r, 0.03));
+		if (fs[k] > 3)
+			y[1] *= 1.10;
+		double conf;
+		int f = steps_knee_proportional(y, 20, &conf);
+		CHECK(f == fs[k]);
+		CHECK(conf > 0.5);
+	}
+	double conf;
+	CHECK(steps_knee_proportional(NULL, 3, &conf) == -1);
+	/* Flat to the end: at least n in flight. */
+	double flat[6] = { 5, 5, 5, 5, 5, 5 };
+	CHECK(steps_knee_proportional(flat, 6, &conf) == 6);
+}
+
+static void test_analysis__first_rise_synthetic(void)
+{
+	/* Live ranges on a wide core: falling while latency-bound, flat while the variables fit, a
+	 * creeping rise after the first spill at K = 16 (the biggest relative step would be the
+	 * latency-bound start or a later jump). */
+	double y[60];
+	for (int k = 3; k < 63; k++) {
+		double v = k < 8 ? 2.0 / (k / 2) : 0.5;
+		if (k > 16)
+			v = 0.5 * (1 + 0.04 * (k - 16));
+		y[k - 3] = v;
+	}
+	y[8] = 0.6; /* a slow outlier while the variables fit: the monotone curve ignores it */
+	struct step_answer a = steps_first_rise(y, 60, 0.03);
+	CHECK(a.index >= 0);
+	CHECK(a.index + 3 == 16);
+	double flat[10] = { 1, 0.5, 0.5, 0.505, 0.51, 0.5, 0.51, 0.505, 0.5, 0.5 };
+	CHECK(steps_first_rise(flat, 10, 0.03).index == -1);
+	CHECK(steps_first_rise(flat, 2, 0.03).index == -1);
+}
+
+static void test_analysis__recorded_instr_knee(void)
+{
+	/* Cost per iteration of 1..20 streams; published latency x throughput: int add 1 x 5 (the
+	 * loop's own adds share the five ALUs), double fma 4 x 2, double div 13 / 4. */
+	struct fixture f;
+	double conf;
+	CHECK(load("instr-add-int32-32.csv", &f) == 0);
+	int add = steps_knee_proportional(f.y, f.n, &conf);
+	release(&f);
+	CHECK(add >= 4 && add <= 5);
+	CHECK(load("instr-fma-double-64.csv", &f) == 0);
+	int fma = steps_knee_proportional(f.y, f.n, &conf);
+	release(&f);
+	CHECK(fma >= 6 && fma <= 10);
+	CHECK(load("instr-div-double-64.csv", &f) == 0);
+	int div = steps_knee_proportional(f.y, f.n, &conf);
+	release(&f);
+	CHECK(div >= 2 && div <= 4);
+}
+
+static void test_analysis__recorded_registers(void)
+{
+	/* 16 general-purpose registers less the stack pointer; 16 vector registers without AVX-512;
+	 * with AVX-512 the spills after 32 cost nothing measurable until far later. */
+	struct fixture f;
+	CHECK(load("registers-int-wide.csv", &f) == 0);
+	struct step_answer a = steps_first_rise(f.y, f.n, 0.03);
+	double k = a.index >= 0 ? f.x[a.index] : -1;
+	release(&f);
+	CHECK(k >= 13 && k <= 15);
+	CHECK(load("registers-fp-narrow.csv", &f) == 0);
+	a = steps_first_rise(f.y, f.n, 0.03);
+	k = a.index >= 0 ? f.x[a.index] : -1;
+	release(&f);
+	CHECK(k >= 15 && k <= 17);
+	CHECK(load("registers-fp-wide.csv", &f) == 0);
+	a = steps_first_rise(f.y, f.n, 0.03);
+	k = a.index >= 0 ? f.x[a.index] : -1;
+	release(&f);
+	CHECK(k >= 32);
+}
+
 static void test_analysis__dist_mode_of_gaps(void)
 {
 	/* Scheduler gaps: many short interrupts (20-60 us), a peak of time slices near 4 ms, a few
@@ -258,7 +347,8 @@ static void test_analysis__dist_mode_of_gaps(void)
 	CHECK(dist_quantile_sorted(sorted, 5, 1.0) == 5);
 }
 
-TESTS(T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
+TESTS(T(test_analysis__knee_synthetic), T(test_analysis__first_rise_synthetic), T(test_analysis__recorded_instr_knee),
+      T(test_analysis__recorded_registers), T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
       T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))

@@ -1,0 +1,294 @@
+/* The instruction and live-range rows of the probe table (BlackjackBench §3.3, §3.5). Cycles are
+ * cycles of the core clock measured by the clock row, never TSC ticks. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/steps.h"
+#include "cli/cli.h"
+#include "cli/probe.h"
+#include "cli/published.h"
+#include "probe/core.h"
+#include "report/output.h"
+#include "report/table.h"
+
+static double cy(const struct probe_ctx *ctx, double ns)
+{
+	return ns * ctx->clock_ghz;
+}
+
+/* FLOPs per cycle of one precision and shape: ADD, MUL, FMA (2 per element) and the best of them
+ * as total (the kernels measure each operation alone, not mixes). */
+struct flops {
+	double add, mul, fma;
+};
+
+static json_t *flops_json(const struct flops *f)
+{
+	double total = fmax(f->add, fmax(f->mul, f->fma));
+	return json_pack("{s:f,s:f,s:f,s:f}", "total", total, "ADD", f->add, "MUL", f->mul, "FMA", f->fma);
+}
+
+static void save_instr_raw(struct probe_ctx *ctx, const struct instr_result *r)
+{
+	double rows[INSTR_MAX_STREAMS * 3];
+	for (int s = 0; s < r->nstreams; s++) {
+		rows[3 * s] = s + 1;
+		rows[3 * s + 1] = r->iter_ns[s];
+		rows[3 * s + 2] = r->op_ns[s];
+	}
+	char name[64];
+	snprintf(name, sizeof(name), "instr-%s-%s-%d", r->set->op, r->set->type, r->set->width_bits);
+	probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
+}
+
+int probe_row_instr(struct probe_ctx *ctx)
+{
+	if (!(ctx->clock_ghz > 0)) {
+		fprintf(stderr, "archscope: error: instr: no measured clock to convert to cycles\n");
+		return EXIT_FAIL;
+	}
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted };
+	struct instr_result *res = calloc(instr_nsets, sizeof(*res));
+	if (!res)
+		die(EXIT_FAIL, "out of memory");
+	size_t done = 0;
+	int rc = 0;
+	for (size_t i = 0; i < instr_nsets && !*ctx->interrupted; i++) {
+		char point[64];
+		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
+		probe_progress(NULL, "instr", point, (int)i, (int)instr_nsets);
+		struct as_error err = { 0 };
+		if (probe_instr_run(&o, &instr_sets[i], &res[i], &err) != 0) {
+			if (!*ctx->interrupted) {
+				progress_done();
+				fprintf(stderr, "archscope: error: %s\n", err.msg);
+				rc = EXIT_FAIL;
+			}
+			break;
+		}
+		done++;
+	}
+	progress_done();
+	/* int32 add latency: the unit of BlackjackBench's relative figures. */
+	double add32 = NAN;
+	for (size_t i = 0; i < done; i++)
+		if (!strcmp(res[i].set->op, "add") && !strcmp(res[i].set->type, "int32") && res[i].set->lanes == 1)
+			add32 = res[i].lat_ns;
+	struct published_cpu pc;
+	int have_pub = published_cpu_detect(&pc);
+
+	json_t *ops = json_array();
+	struct flops fl[2][2] = { { { 0 } } }; /* [dp][vector] */
+	struct table *t = table_new(11, "op", "type", "width", "latency cy", "rel. int32 add", "tput /cy", "cy/op",
+				    "in flight", "pub. lat", "pub. cy/op", "within 1 cy");
+	int compared = 0, agree = 0;
+	for (size_t i = 0; i < done; i++) {
+		const struct instr_result *r = &res[i];
+		const struct instr_set *s = r->set;
+		double lat = cy(ctx, r->lat_ns), cpo = cy(ctx, r->min_op_ns), tput = 1.0 / cpo;
+		const struct published_op *p = have_pub ? published_lookup(&pc, s->op, s->type, s->lanes > 1, s->width_bits) : NULL;
+		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:i}", "op", s->op, "type", s->type,
+				      "width_bits", s->width_bits, "lanes", s->lanes, "latency_cy", lat, "latency_ns", r->lat_ns,
+				      "throughput_per_cy", tput, "in_flight", r->in_flight, "in_flight_confidence",
+				      r->in_flight_conf, "relative_to_int32_add", r->lat_ns / add32, "best_streams", r->best_streams);
+		json_t *curve = json_array();
+		for (int k = 0; k < r->nstreams; k++)
+			json_array_append_new(curve, json_pack("{s:i,s:f}", "streams", k + 1, "iteration_cy", cy(ctx, r->iter_ns[k])));
+		json_object_set_new(j, "cost_per_iteration", curve);
+		int within = -1;
+		if (p) {
+			within = fabs(lat - p->latency_cy) <= 1.0 && fabs(cpo - p->cy_per_op) <= 1.0;
+			compared++;
+			agree += within;
+			json_object_set_new(j, "published", json_pack("{s:s,s:f,s:f,s:b}", "instruction", p->instruction,
+								      "latency_cy", p->latency_cy, "throughput_per_cy",
+								      1.0 / p->cy_per_op, "within_1_cy", within));
+		} else {
+			json_object_set_new(j, "published", json_null());
+		}
+		json_array_append_new(ops, j);
+		if (s->is_float) {
+			struct flops *f = &fl[s->width_bits / s->lanes == 64][s->lanes > 1];
+			double v = tput * s->lanes * s->flops;
+			if (!strcmp(s->op, "add"))
+				f->add = v;
+			else if (!strcmp(s->op, "mul"))
+				f->mul = v;
+			else if (!strcmp(s->op, "fma"))
+				f->fma = v;
+		}
+		table_cell(t, "%s", s->op);
+		table_cell(t, "%s", s->type);
+		table_cell(t, "%d", s->width_bits);
+		table_cell(t, "%.2f", lat);
+		table_cell(t, "%.2f", r->lat_ns / add32);
+		table_cell(t, "%.2f", tput);
+		table_cell(t, "%.2f", cpo);
+		table_cell(t, "%s%d", r->in_flight >= r->nstreams ? ">=" : "", r->in_flight);
+		if (p) {
+			table_cell(t, "%.1f", p->latency_cy);
+			table_cell(t, "%.2f", p->cy_per_op);
+			table_cell(t, "%s", within ? "yes" : "NO");
+		} else {
+			table_cell(t, "-");
+			table_cell(t, "-");
+			table_cell(t, "-");
+		}
+		save_instr_raw(ctx, r);
+	}
+	json_t *jr = json_object();
+	json_object_set_new(jr, "ops", ops);
+	json_object_set_new(jr, "clock_ghz", json_real(ctx->clock_ghz));
+	json_object_set_new(jr, "cycles", json_string("core cycles of the measured clock"));
+	json_object_set_new(jr, "compiler", json_string(instr_compiler));
+	json_object_set_new(jr, "flags", json_string(instr_flags));
+	json_object_set_new(jr, "int32_add_latency_ns", json_real(add32));
+	json_t *fj = json_object();
+	const char *prec[2] = { "SP", "DP" };
+	for (int d = 0; d < 2; d++)
+		json_object_set_new(fj, prec[d], json_pack("{s:o,s:o}", "scalar", flops_json(&fl[d][0]), "vector",
+							   flops_json(&fl[d][1])));
+	json_object_set_new(jr, "flops_per_cycle", fj);
+	json_object_set_new(jr, "published_source", have_pub ? json_string(pc.source) : json_null());
+	if (*ctx->interrupted)
+		json_object_set_new(jr, "incomplete", json_true());
+	json_object_set_new(ctx->results, "instr", jr);
+
+	if (!ctx->json) {
+		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", ctx->clock_ghz, instr_compiler, instr_flags);
+		printf("  latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;\n"
+		       "  in flight: streams before the knee of the cost per iteration\n",
+		       instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
+		table_print(t, stdout, "  ");
+		if (have_pub)
+			printf("  published: %s (%s); %d of %d within 1 cycle in latency and cycles per operation\n", pc.name,
+			       pc.source, agree, compared);
+		else
+			printf("  published: no figures for this CPU in archscope's table (docs/archscope-probe.md)\n");
+		printf("  FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)\n");
+		for (int d = 0; d < 2; d++)
+			for (int v = 0; v < 2; v++)
+				printf("    %s %-6s  ADD %6.2f  MUL %6.2f  FMA %6.2f\n", prec[d], v ? "vector" : "scalar", fl[d][v].add,
+				       fl[d][v].mul, fl[d][v].fma);
+		printf("\n");
+	}
+	table_free(t);
+	free(res);
+	return rc;
+}
+
+/* Architectural register counts the OS reports (x86-64: 16 general-purpose, 16 or 32 vector with
+ * AVX-512); os_reported only. */
+static int os_regs(const char *kind, int narrow)
+{
+#if defined(__x86_64__)
+	if (!strcmp(kind, "int"))
+		return 16;
+	if (narrow)
+		return 16;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int avx512 = 0;
+	char line[4096];
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "flags", 5)) {
+			avx512 = strstr(line, " avx512f") != NULL;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return avx512 ? 32 : 16;
+#else
+	(void)kind;
+	(void)narrow;
+	return 0;
+#endif
+}
+
+/* The rise over the minimum that counts as spilling: above run-to-run noise of a pinned loop. */
+#define REGS_RISE 0.03
+
+int probe_row_registers(struct probe_ctx *ctx)
+{
+	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
+	const struct regs_set *sets[4];
+	size_t nsets = 0;
+	for (size_t i = 0; i < regs_nsets_wide; i++)
+		sets[nsets++] = &regs_sets_wide[i];
+	for (size_t i = 0; i < regs_nsets_narrow; i++)
+		sets[nsets++] = &regs_sets_narrow[i];
+	json_t *res = json_object(), *narrow = json_object();
+	struct table *t = table_new(6, "kind", "build", "usable registers", "confidence", "os_reported", "flags");
+	int rc = 0;
+	for (size_t i = 0; i < nsets && !*ctx->interrupted; i++) {
+		const struct regs_set *s = sets[i];
+		struct probe_curve c;
+		struct as_error err = { 0 };
+		probe_curve_init(&c);
+		if (probe_regs_run(&o, s, &c, &err) != 0) {
+			progress_done();
+			if (!*ctx->interrupted) {
+				fprintf(stderr, "archscope: error: %s\n", err.msg);
+				rc = EXIT_FAIL;
+			}
+			probe_curve_release(&c);
+			break;
+		}
+		progress_done();
+		double *y = probe_monotone_min(c.min_ns, c.n);
+		struct step_answer paper = steps_biggest_relative(y, c.n);
+		struct step_answer a = steps_first_rise(c.min_ns, c.n, REGS_RISE);
+		double regs = a.index >= 0 ? c.x[a.index] : NAN;
+		int is_narrow = !strcmp(s->variant, "narrow");
+		char method[512];
+		snprintf(method, sizeof(method),
+			 "K live %s variables, P[i%%K] += P[(i+K-K/2)%%K] unrolled; first rise of the monotone time per addition > 3 %% above its minimum; %s %s",
+			 !strcmp(s->kind, "int") ? "uint64_t" : "double", s->compiler, s->flags);
+		int osr = os_regs(s->kind, is_narrow);
+		json_t *ans = output_answer(regs, "registers", a.index >= 0 ? a.confidence : 0, method,
+					    osr ? json_integer(osr) : NULL);
+		json_object_set_new(ans, "flags", json_string(s->flags));
+		json_object_set_new(ans, "step_relative", json_real(a.size));
+		json_object_set_new(ans, "biggest_relative_step_k",
+				    paper.index >= 0 ? json_integer((json_int_t)c.x[paper.index]) : json_null());
+		json_t *curve = json_array();
+		for (size_t k = 0; k < c.n; k++)
+			json_array_append_new(curve, json_pack("{s:i,s:f}", "k", (int)c.x[k], "add_cy", cy(ctx, c.min_ns[k])));
+		json_object_set_new(ans, "curve", curve);
+		json_object_set_new(is_narrow ? narrow : res, s->kind, ans);
+		double *rows = malloc(c.n * 3 * sizeof(double) + 1);
+		for (size_t k = 0; rows && k < c.n; k++) {
+			rows[3 * k] = c.x[k];
+			rows[3 * k + 1] = c.min_ns[k];
+			rows[3 * k + 2] = c.median_ns[k];
+		}
+		char name[64];
+		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
+		if (rows)
+			probe_save_raw(ctx, name, "k,min_ns,median_ns", rows, c.n, 3);
+		free(rows);
+		table_cell(t, "%s", !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)");
+		table_cell(t, "%s", s->variant);
+		if (isfinite(regs))
+			table_cell(t, "%.0f", regs);
+		else
+			table_cell(t, "no step");
+		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
+		table_cell(t, "%d", osr);
+		table_cell(t, "%s", s->flags);
+		free(y);
+		probe_curve_release(&c);
+	}
+	json_object_set_new(res, "narrow", narrow);
+	json_object_set_new(res, "compiler", json_string(nsets ? sets[0]->compiler : ""));
+	json_object_set_new(ctx->results, "registers", res);
+	if (!ctx->json) {
+		printf("registers (live variables a C loop keeps in registers; %s)\n", nsets ? sets[0]->compiler : "");
+		table_print(t, stdout, "  ");
+		printf("  os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);\n"
+		       "  usable is fewer where the loop counter, stack pointer and bound hold registers\n\n");
+	}
+	table_free(t);
+	return rc;
+}

@@ -1,0 +1,39 @@
+# probe instr registers: every generated kernel runs and gives positive figures with units, the
+# compiler and flags are recorded, FLOPs per cycle are derived, registers are at least 3 or no
+# step. Holds on any machine under load (no figure is compared with a published one here).
+. "$(dirname "$0")/lib.sh"
+run 0 "$ARCHSCOPE" probe instr registers --quick --json --raw "$TMP/raw"
+python3 - "$TMP/out" <<'PY' || fail "instr/registers answers"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+i = r["instr"]
+assert i["compiler"] and "-O2" in i["flags"], i["flags"]
+assert i["cycles"].startswith("core cycles"), i["cycles"]
+ops = i["ops"]
+assert len(ops) >= 18, len(ops)
+seen = {(o["op"], o["type"], o["lanes"] > 1) for o in ops}
+for op in ("add", "sub", "mul", "div"):
+    for t in ("int32", "int64", "float", "double"):
+        assert (op, t, False) in seen, (op, t)
+for o in ops:
+    assert o["latency_cy"] > 0 and o["throughput_per_cy"] > 0, o
+    assert 1 <= o["in_flight"] <= len(o["cost_per_iteration"]), o
+    assert o["width_bits"] in (32, 64) or o["lanes"] > 1, o
+add32 = [o for o in ops if o["op"] == "add" and o["type"] == "int32" and o["lanes"] == 1][0]
+assert abs(add32["relative_to_int32_add"] - 1.0) < 1e-9
+f = i["flops_per_cycle"]
+for p in ("SP", "DP"):
+    for shape in ("scalar", "vector"):
+        d = f[p][shape]
+        assert d["total"] >= max(d["ADD"], d["MUL"], d["FMA"]) and d["ADD"] >= 0, d
+assert f["DP"]["scalar"]["ADD"] > 0
+g = r["registers"]
+for k in ("int", "fp"):
+    a = g[k]
+    assert a["unit"] == "registers" and a["flags"], a
+    assert a["value"] is None or a["value"] >= 3, a
+    assert a["curve"][0]["k"] == 3 and a["curve"][-1]["k"] == 132, a["curve"][-1]
+PY
+[ -s "$TMP/raw/instr-add-int32-32.csv" ] || fail "raw instr curve missing"
+[ -s "$TMP/raw/registers-int-wide.csv" ] || fail "raw registers curve missing"
+exit 0
