@@ -43,6 +43,40 @@ static void save_instr_raw(struct probe_ctx *ctx, const struct instr_result *r)
 	probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
 }
 
+/* Cost per iteration against streams, normalised to one stream, for every operation: flat while
+ * the core keeps the streams in flight, then rising in proportion. */
+static void plot_instr(struct probe_ctx *ctx, const struct instr_result *res, size_t n)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		note("cannot write %s", path);
+		return;
+	}
+	char plots[8192] = "";
+	for (size_t i = 0; i < n; i++) {
+		const struct instr_result *r = &res[i];
+		fprintf(f, "# %s %s/%d\n", r->set->op, r->set->type, r->set->width_bits);
+		for (int s = 0; s < r->nstreams; s++)
+			fprintf(f, "%d %.6g\n", s + 1, r->iter_ns[s] / r->iter_ns[0]);
+		fprintf(f, "\n\n");
+		size_t len = strlen(plots);
+		snprintf(plots + len, sizeof(plots) - len, "%s'instr.dat' index %zu using 1:2 with linespoints title '%s %s/%d (F=%d)'",
+			 i ? ", " : "plot ", i, r->set->op, r->set->type, r->set->width_bits, r->in_flight);
+	}
+	fclose(f);
+	char *body = NULL;
+	if (asprintf(&body,
+		     "set title 'archscope probe instr: cost per iteration against independent streams'\n"
+		     "set xlabel 'independent streams of 8 chained operations'\nset ylabel 'cost per iteration / cost of one stream'\n"
+		     "set grid\nset key outside right font ',7'\n%s\n",
+		     plots) >= 0) {
+		probe_plot(ctx, "instr", body);
+		free(body);
+	}
+}
+
 int probe_row_instr(struct probe_ctx *ctx)
 {
 	if (!(ctx->clock_ghz > 0)) {
@@ -138,6 +172,8 @@ int probe_row_instr(struct probe_ctx *ctx)
 		}
 		save_instr_raw(ctx, r);
 	}
+	if (ctx->plot_dir && done)
+		plot_instr(ctx, res, done);
 	json_t *jr = json_object();
 	json_object_set_new(jr, "ops", ops);
 	json_object_set_new(jr, "clock_ghz", json_real(ctx->clock_ghz));
@@ -219,6 +255,14 @@ int probe_row_registers(struct probe_ctx *ctx)
 	for (size_t i = 0; i < regs_nsets_narrow; i++)
 		sets[nsets++] = &regs_sets_narrow[i];
 	json_t *res = json_object(), *narrow = json_object();
+	FILE *dat = NULL;
+	char plots[2048] = "", marks[1024] = "";
+	if (ctx->plot_dir) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
+		if (!(dat = fopen(path, "w")))
+			note("cannot write %s", path);
+	}
 	struct table *t = table_new(6, "kind", "build", "usable registers", "confidence", "os_reported", "flags");
 	int rc = 0;
 	for (size_t i = 0; i < nsets && !*ctx->interrupted; i++) {
@@ -268,6 +312,21 @@ int probe_row_registers(struct probe_ctx *ctx)
 		if (rows)
 			probe_save_raw(ctx, name, "k,min_ns,median_ns", rows, c.n, 3);
 		free(rows);
+		if (dat) {
+			fprintf(dat, "# %s %s\n", s->kind, s->variant);
+			for (size_t k = 0; k < c.n; k++)
+				fprintf(dat, "%g %.6g\n", c.x[k], cy(ctx, c.min_ns[k]));
+			fprintf(dat, "\n\n");
+			size_t len = strlen(plots);
+			snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %zu using 1:2 with linespoints title '%s %s (%s)'",
+				 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
+			len = strlen(plots);
+			if (isfinite(regs))
+				snprintf(plots + len - 2, sizeof(plots) - len + 2, "%.0f)'", regs);
+			len = strlen(marks);
+			if (isfinite(regs))
+				snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
+		}
 		table_cell(t, "%s", !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)");
 		table_cell(t, "%s", s->variant);
 		if (isfinite(regs))
@@ -279,6 +338,17 @@ int probe_row_registers(struct probe_ctx *ctx)
 		table_cell(t, "%s", s->flags);
 		free(y);
 		probe_curve_release(&c);
+	}
+	if (dat) {
+		fclose(dat);
+		char *body = NULL;
+		if (plots[0] && asprintf(&body,
+				    "set title 'archscope probe registers: time per addition against live variables'\n"
+				    "set xlabel 'live variables K'\nset ylabel 'core cycles per addition'\nset grid\nset key top left\n%s%s\n",
+				    marks, plots) >= 0) {
+			probe_plot(ctx, "registers", body);
+			free(body);
+		}
 	}
 	json_object_set_new(res, "narrow", narrow);
 	json_object_set_new(res, "compiler", json_string(nsets ? sets[0]->compiler : ""));
