@@ -43,5 +43,6 @@ uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 int cmd_topology(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

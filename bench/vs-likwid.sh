@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# archscope bench against likwid-bench, side by side in one run: for load, copy, stream, triad x
+# 16 kB, 1 MB, 20 MB, 1 GB x 1 and 2 threads, PAIRS interleaved pairs (likwid, archscope, likwid,
+# archscope, ...), each tool's bandwidth as it reports it (application bytes, no write-allocate:
+# the same count for both), and the median ratio archscope/likwid per cell. Each tool runs its
+# fastest variant for the cell (scalar/SSE/AVX/AVX-512, FMA forms for likwid; each candidate is
+# run once at the cell's size and thread count first; at L2 sizes SSE can beat AVX-512).
+# Last line: "min cell ratio: R (kernel size threads)".
+#   PAIRS=5 (default) KERNELS="load copy stream triad" SIZES="16kB 1MB 20MB 1GB" THREADS="1 2"
+set -uo pipefail
+cd "$(dirname "$0")/.."
+[ -x build/archscope ] || bash scripts/setup.sh >/dev/null
+if ! command -v likwid-bench >/dev/null; then
+	echo "installing likwid (Debian package) ..."
+	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq likwid; } >/dev/null 2>&1 ||
+		{ echo "vs-likwid: cannot install likwid (apt-get install likwid failed)"; exit 1; }
+fi
+bin=$(pwd)/build/archscope
+PAIRS=${PAIRS:-5}
+KERNELS=${KERNELS:-load copy stream triad}
+SIZES=${SIZES:-16kB 1MB 20MB 1GB}
+THREADS=${THREADS:-1 2}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+allowed=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+
+likwid_mbs() { # kernel-variant size threads -> MB/s
+	likwid-bench -t "$1" -w "S0:$2:$3" 2>/dev/null | awk '/^MByte\/s:/ {print $2}'
+}
+archscope_mbs() { # kernel size threads [variant] -> MB/s (median of its repetitions)
+	"$bin" bench "$1" -s "$2" -t "$3" ${4:+--variant "$4"} ${5:+--reps 1 --min-time 0.05} --json 2>/dev/null |
+		python3 -c 'import json,sys; print(json.load(sys.stdin)["results"]["runs"][0]["gbs"]["median"] * 1000)'
+}
+best_likwid() { # kernel size threads -> fastest likwid-bench variant for the cell
+	local best="" bestv=0 v m
+	for v in $(likwid-bench -a 2>/dev/null | awk -v k="$1" '$1 ~ "^"k"(_sse|_avx|_avx512)(_fma)?$" || $1 == k {print $1}'); do
+		m=$(likwid_mbs "$v" "$2" "$3")
+		[ -n "$m" ] && python3 -c "import sys; sys.exit(0 if $m > $bestv else 1)" && { best=$v; bestv=$m; }
+	done
+	echo "$best"
+}
+best_archscope() { # kernel size threads -> fastest archscope variant for the cell (short runs)
+	local best="" bestv=0 v m
+	for v in $("$bin" bench --list --json | python3 -c 'import json,sys
+for k in json.load(sys.stdin)["results"]["kernels"]:
+    if k["kernel"] == sys.argv[1] and k["supported"] and not k["nontemporal"]: print(k["variant"])' "$1"); do
+		m=$(archscope_mbs "$1" "$2" "$3" "$v" short)
+		[ -n "$m" ] && python3 -c "import sys; sys.exit(0 if $m > $bestv else 1)" && { best=$v; bestv=$m; }
+	done
+	echo "$best"
+}
+
+printf '%-7s %-6s %-3s %-18s %-8s %12s %14s %7s  %s\n' kernel size thr likwid-variant ours "likwid MB/s" "archscope MB/s" ratio "pair ratios"
+: > "$tmp/cells"
+for k in $KERNELS; do
+	for s in $SIZES; do
+		for t in $THREADS; do
+			[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
+			lv=$(best_likwid "$k" "$s" "$t"); av=$(best_archscope "$k" "$s" "$t")
+			[ -n "$lv" ] && [ -n "$av" ] || { echo "$k $s $t: no variant ran"; continue; }
+			ratios=() ; L=() ; A=()
+			for ((p = 0; p < PAIRS; p++)); do
+				l=$(likwid_mbs "$lv" "$s" "$t"); a=$(archscope_mbs "$k" "$s" "$t" "$av")
+				[ -n "$l" ] && [ -n "$a" ] || continue
+				L+=("$l"); A+=("$a"); ratios+=("$(python3 -c "print($a / $l)")")
+			done
+			[ ${#ratios[@]} -gt 0 ] || { echo "$k $s $t: no result"; continue; }
+			python3 - "$k" "$s" "$t" "$lv" "$av" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
+import statistics as st, sys
+k, s, t, lv, av = sys.argv[1:6]
+L = [float(x) for x in sys.argv[6].split()]; A = [float(x) for x in sys.argv[7].split()]
+R = [float(x) for x in sys.argv[8].split()]
+print(f"{k:<7} {s:<6} {t:<3} {lv:<18} {av:<8} {st.median(L):12.0f} {st.median(A):14.0f} {st.median(R):7.3f}  " + " ".join(f"{r:.2f}" for r in R))
+PY
+			tail -1 "$tmp/cells"
+		done
+	done
+done
+python3 - "$tmp/cells" <<'PY'
+import sys
+rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+if not rows:
+    print("min cell ratio: none (no cell ran)"); sys.exit(1)
+m = min(rows, key=lambda r: float(r[7]))
+print(f"cells: {len(rows)}, below 1.00: {sum(float(r[7]) < 1.0 for r in rows)}")
+print(f"min cell ratio: {float(m[7]):.3f} ({m[0]} {m[1]} {m[2]})")
+PY

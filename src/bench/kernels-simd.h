@@ -1,0 +1,153 @@
+/* The kernel bodies once, for every vector width: kernels.c includes this file once per ISA with
+ * the macros below defined (VT vector type, W doubles per vector, LOAD/STORE aligned, NTSTORE
+ * non-temporal, SET1, ADD, MUL, KEEP forces a loaded vector to exist, HSUM horizontal sum).
+ * Four vectors per iteration: enough independent loads and stores to fill the ports. */
+#define STEP (4 * W)
+/* body(o) for the four vectors at offsets 0, W, 2W, 3W: written out, not a loop, so -O2 unrolls. */
+#define UNROLL4(body) do { body(0); body(W); body(2 * W); body(3 * W); } while (0)
+
+static ATTR double FN(load)(double *const *arr, size_t n, double s)
+{
+	const double *a = arr[0];
+	(void)s;
+	for (size_t i = 0; i < n; i += STEP) {
+		VT v0 = LOAD(a + i), v1 = LOAD(a + i + W), v2 = LOAD(a + i + 2 * W), v3 = LOAD(a + i + 3 * W);
+		KEEP(v0); KEEP(v1); KEEP(v2); KEEP(v3);
+	}
+	return 0;
+}
+
+static ATTR double FN(store)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	VT vs = SET1(s);
+	for (size_t i = 0; i < n; i += STEP) {
+		STORE(a + i, vs); STORE(a + i + W, vs); STORE(a + i + 2 * W, vs); STORE(a + i + 3 * W, vs);
+	}
+	return 0;
+}
+
+static ATTR double FN(store_nt)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	VT vs = SET1(s);
+	for (size_t i = 0; i < n; i += STEP) {
+		NTSTORE(a + i, vs); NTSTORE(a + i + W, vs); NTSTORE(a + i + 2 * W, vs); NTSTORE(a + i + 3 * W, vs);
+	}
+	FENCE();
+	return 0;
+}
+
+static ATTR double FN(copy)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1];
+	(void)s;
+	for (size_t i = 0; i < n; i += STEP) {
+		STORE(a + i, LOAD(b + i)); STORE(a + i + W, LOAD(b + i + W));
+		STORE(a + i + 2 * W, LOAD(b + i + 2 * W)); STORE(a + i + 3 * W, LOAD(b + i + 3 * W));
+	}
+	return 0;
+}
+
+static ATTR double FN(copy_nt)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1];
+	(void)s;
+	for (size_t i = 0; i < n; i += STEP) {
+		NTSTORE(a + i, LOAD(b + i)); NTSTORE(a + i + W, LOAD(b + i + W));
+		NTSTORE(a + i + 2 * W, LOAD(b + i + 2 * W)); NTSTORE(a + i + 3 * W, LOAD(b + i + 3 * W));
+	}
+	FENCE();
+	return 0;
+}
+
+static ATTR double FN(update)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	VT vs = SET1(s);
+#define B(j) STORE(a + i + (j), MUL(vs, LOAD(a + i + (j))))
+	for (size_t i = 0; i < n; i += STEP)
+		UNROLL4(B);
+#undef B
+	return 0;
+}
+
+static ATTR double FN(stream)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1], *c = arr[2];
+	VT vs = SET1(s);
+#define B(j) STORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(vs, LOAD(c + i + (j)))))
+	for (size_t i = 0; i < n; i += STEP)
+		UNROLL4(B);
+#undef B
+	return 0;
+}
+
+static ATTR double FN(triad)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1], *c = arr[2], *d = arr[3];
+	(void)s;
+#define B(j) STORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(LOAD(c + i + (j)), LOAD(d + i + (j)))))
+	for (size_t i = 0; i < n; i += STEP)
+		UNROLL4(B);
+#undef B
+	return 0;
+}
+
+static ATTR double FN(triad_nt)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1], *c = arr[2], *d = arr[3];
+	(void)s;
+#define B(j) NTSTORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(LOAD(c + i + (j)), LOAD(d + i + (j)))))
+	for (size_t i = 0; i < n; i += STEP)
+		UNROLL4(B);
+#undef B
+	FENCE();
+	return 0;
+}
+
+static ATTR double FN(daxpy)(double *const *arr, size_t n, double s)
+{
+	double *a = arr[0];
+	const double *b = arr[1];
+	VT vs = SET1(s);
+#define B(j) STORE(a + i + (j), ADD(LOAD(a + i + (j)), MUL(vs, LOAD(b + i + (j)))))
+	for (size_t i = 0; i < n; i += STEP)
+		UNROLL4(B);
+#undef B
+	return 0;
+}
+
+static ATTR double FN(sum)(double *const *arr, size_t n, double s)
+{
+	const double *a = arr[0];
+	VT s0 = SET1(0), s1 = SET1(0), s2 = SET1(0), s3 = SET1(0);
+	(void)s;
+	for (size_t i = 0; i < n; i += STEP) {
+		s0 = ADD(s0, LOAD(a + i)); s1 = ADD(s1, LOAD(a + i + W));
+		s2 = ADD(s2, LOAD(a + i + 2 * W)); s3 = ADD(s3, LOAD(a + i + 3 * W));
+	}
+	return HSUM(ADD(ADD(s0, s1), ADD(s2, s3)));
+}
+
+static ATTR double FN(ddot)(double *const *arr, size_t n, double s)
+{
+	const double *a = arr[0], *b = arr[1];
+	VT s0 = SET1(0), s1 = SET1(0), s2 = SET1(0), s3 = SET1(0);
+	(void)s;
+	for (size_t i = 0; i < n; i += STEP) {
+		s0 = ADD(s0, MUL(LOAD(a + i), LOAD(b + i)));
+		s1 = ADD(s1, MUL(LOAD(a + i + W), LOAD(b + i + W)));
+		s2 = ADD(s2, MUL(LOAD(a + i + 2 * W), LOAD(b + i + 2 * W)));
+		s3 = ADD(s3, MUL(LOAD(a + i + 3 * W), LOAD(b + i + 3 * W)));
+	}
+	return HSUM(ADD(ADD(s0, s1), ADD(s2, s3)));
+}
+
+#undef STEP
+#undef UNROLL4

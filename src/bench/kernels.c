@@ -1,0 +1,157 @@
+/* SSE, AVX2 and AVX-512 variants of the streaming kernels (bodies in kernels-simd.h), each built
+ * for its ISA with a target attribute and run only where __builtin_cpu_supports says so. */
+#include <string.h>
+
+#include "bench/kernels-scalar.h"
+#include "bench/kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define KEEP(v) __asm__ volatile("" ::"v"(v))
+#define FENCE() _mm_sfence()
+
+#define VT __m128d
+#define W 2
+#define ATTR __attribute__((target("sse2"), unused))
+#define FN(name) sse_##name
+#define LOAD(p) _mm_load_pd(p)
+#define STORE(p, v) _mm_store_pd((p), (v))
+#define NTSTORE(p, v) _mm_stream_pd((p), (v))
+#define SET1(x) _mm_set1_pd(x)
+#define ADD(x, y) _mm_add_pd((x), (y))
+#define MUL(x, y) _mm_mul_pd((x), (y))
+#define HSUM(x) (_mm_cvtsd_f64(x) + _mm_cvtsd_f64(_mm_unpackhi_pd((x), (x))))
+#include "bench/kernels-simd.h"
+#undef VT
+#undef W
+#undef ATTR
+#undef FN
+#undef LOAD
+#undef STORE
+#undef NTSTORE
+#undef SET1
+#undef ADD
+#undef MUL
+#undef HSUM
+
+#define VT __m256d
+#define W 4
+#define ATTR __attribute__((target("avx2"), unused))
+#define FN(name) avx2_##name
+#define LOAD(p) _mm256_load_pd(p)
+#define STORE(p, v) _mm256_store_pd((p), (v))
+#define NTSTORE(p, v) _mm256_stream_pd((p), (v))
+#define SET1(x) _mm256_set1_pd(x)
+#define ADD(x, y) _mm256_add_pd((x), (y))
+#define MUL(x, y) _mm256_mul_pd((x), (y))
+#define HSUM(x) avx2_hsum(x)
+static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
+{
+	__m128d lo = _mm256_castpd256_pd128(x), hi = _mm256_extractf128_pd(x, 1);
+	lo = _mm_add_pd(lo, hi);
+	return _mm_cvtsd_f64(lo) + _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo));
+}
+#include "bench/kernels-simd.h"
+#undef VT
+#undef W
+#undef ATTR
+#undef FN
+#undef LOAD
+#undef STORE
+#undef NTSTORE
+#undef SET1
+#undef ADD
+#undef MUL
+#undef HSUM
+
+#define VT __m512d
+#define W 8
+#define ATTR __attribute__((target("avx512f"), unused))
+#define FN(name) avx512_##name
+#define LOAD(p) _mm512_load_pd(p)
+#define STORE(p, v) _mm512_store_pd((p), (v))
+#define NTSTORE(p, v) _mm512_stream_pd((p), (v))
+#define SET1(x) _mm512_set1_pd(x)
+#define ADD(x, y) _mm512_add_pd((x), (y))
+#define MUL(x, y) _mm512_mul_pd((x), (y))
+#define HSUM(x) _mm512_reduce_add_pd(x)
+#include "bench/kernels-simd.h"
+
+#define ROWS(v, isa)                                                                               \
+	{ "load", #v, isa, 1, 0, 0, 0, 0, "load a[i]", v##_load },                                 \
+	{ "store", #v, isa, 0, 1, 0, 0, 0, "a[i] = s", v##_store },                                \
+	{ "store", #v "-nt", isa, 0, 1, 0, 0, 1, "a[i] = s (non-temporal)", v##_store_nt },        \
+	{ "copy", #v, isa, 1, 1, 0, 0, 0, "a[i] = b[i]", v##_copy },                               \
+	{ "copy", #v "-nt", isa, 1, 1, 0, 0, 1, "a[i] = b[i] (non-temporal)", v##_copy_nt },       \
+	{ "update", #v, isa, 0, 0, 1, 1, 0, "a[i] = s * a[i]", v##_update },                       \
+	{ "stream", #v, isa, 2, 1, 0, 2, 0, "a[i] = b[i] + s * c[i]", v##_stream },                \
+	{ "triad", #v, isa, 3, 1, 0, 2, 0, "a[i] = b[i] + c[i] * d[i]", v##_triad },               \
+	{ "triad", #v "-nt", isa, 3, 1, 0, 2, 1, "a[i] = b[i] + c[i] * d[i] (non-temporal)", v##_triad_nt }, \
+	{ "daxpy", #v, isa, 1, 0, 1, 2, 0, "a[i] = a[i] + s * b[i]", v##_daxpy },                  \
+	{ "sum", #v, isa, 1, 0, 0, 1, 0, "s += a[i]", v##_sum },                                   \
+	{ "ddot", #v, isa, 2, 0, 0, 2, 0, "s += a[i] * b[i]", v##_ddot }
+
+static const struct bench_kernel simd_kernels[] = { ROWS(sse, "sse2"), ROWS(avx2, "avx2"), ROWS(avx512, "avx512f") };
+#define NSIMD (sizeof(simd_kernels) / sizeof(simd_kernels[0]))
+#else
+static const struct bench_kernel simd_kernels[1];
+#define NSIMD 0
+#endif
+
+/* One table, scalar first, then by growing width: the last supported row of a name is the
+ * widest. Filled on first use from the two sources. */
+static struct bench_kernel all[64];
+static size_t nall;
+
+static void fill(void)
+{
+	if (nall)
+		return;
+	for (size_t i = 0; i < bench_nkernels_scalar; i++)
+		all[nall++] = bench_kernels_scalar[i];
+	for (size_t i = 0; i < NSIMD; i++)
+		all[nall++] = simd_kernels[i];
+}
+
+const struct bench_kernel *bench_kernel_table(size_t *n)
+{
+	fill();
+	*n = nall;
+	return all;
+}
+
+int bench_kernel_supported(const struct bench_kernel *k)
+{
+	if (!k->isa)
+		return 1;
+#if defined(__x86_64__)
+	__builtin_cpu_init();
+	if (!strcmp(k->isa, "sse2"))
+		return __builtin_cpu_supports("sse2");
+	if (!strcmp(k->isa, "avx2"))
+		return __builtin_cpu_supports("avx2");
+	if (!strcmp(k->isa, "avx512f"))
+		return __builtin_cpu_supports("avx512f");
+#endif
+	return 0;
+}
+
+const struct bench_kernel *bench_kernel_find(const char *name, const char *variant)
+{
+	fill();
+	for (size_t i = 0; i < nall; i++)
+		if (!strcmp(all[i].name, name) && !strcmp(all[i].variant, variant))
+			return &all[i];
+	return NULL;
+}
+
+const struct bench_kernel *bench_kernel_best(const char *name)
+{
+	fill();
+	const struct bench_kernel *best = NULL;
+	for (size_t i = 0; i < nall; i++)
+		if (!strcmp(all[i].name, name) && !all[i].nontemporal && bench_kernel_supported(&all[i]))
+			best = &all[i];
+	return best;
+}

@@ -1,0 +1,48 @@
+/* The streaming-benchmark runner: a team of pinned threads, each first-touching its own part of
+ * every stream, starting each repetition on a barrier; the slowest thread's time counts. */
+#ifndef ARCHSCOPE_BENCH_RUN_H
+#define ARCHSCOPE_BENCH_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/kernels.h"
+#include "common/cpuset.h"
+#include "common/error.h"
+
+#define BENCH_MAX_REPS 64
+
+struct bench_opts {
+	const struct bench_kernel *kernel;
+	size_t size_bytes;        /* all streams of all threads together */
+	struct as_cpulist cpus;   /* one thread per entry, pinned */
+	int reps;                 /* repetitions (<= BENCH_MAX_REPS) */
+	double min_time_s;        /* each repetition runs at least this long */
+	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
+	volatile int *stop;
+};
+
+struct bench_stat {
+	double min, median, max;
+};
+
+struct bench_result {
+	size_t size_bytes;        /* after rounding to whole blocks per thread */
+	size_t n_per_thread;      /* elements of each stream per thread */
+	int threads;
+	uint64_t sweeps;          /* sweeps over the arrays per repetition */
+	int reps;
+	double time_s[BENCH_MAX_REPS]; /* slowest thread per repetition */
+	struct bench_stat gbs;    /* application bytes / s */
+	struct bench_stat gbs_real; /* with write-allocate reads */
+	struct bench_stat cy_per_cl; /* core cycles per cache line (8 iterations) per thread */
+	struct bench_stat gflops;
+	double spread;            /* (max - min) / median of the times */
+};
+
+/* The size actually run for a request (whole blocks of BENCH_ELEM_ALIGN elements per thread). */
+size_t bench_round_size(const struct bench_kernel *k, size_t size_bytes, int threads);
+
+int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_error *err);
+
+#endif
