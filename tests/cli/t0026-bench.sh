@@ -1,0 +1,36 @@
+# bench: a small run gives positive bandwidths with min <= median <= max, write-allocate traffic
+# above the application's for copy and equal for the non-temporal copy; bad input exits 2.
+. "$(dirname "$0")/lib.sh"
+run 0 "$ARCHSCOPE" bench copy -s 64KiB --reps 3 --min-time 0.01 --json
+python3 - "$TMP/out" <<'PY' || fail "bench copy answers"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+x = r["runs"][0]
+g, w = x["gbs"], x["gbs_real"]
+assert 0 < g["min"] <= g["median"] <= g["max"], g
+assert abs(w["median"] / g["median"] - 24 / 16) < 1e-6, (w, g)   # copy: 16 B/it, 24 with write-allocate
+assert x["size_bytes"] <= 65536 and x["size_bytes"] > 60000, x["size_bytes"]
+assert x["cy_per_cl"]["median"] > 0 and x["threads"] == 1
+assert "core cycles" in r["cycles"]
+PY
+variant=$("$ARCHSCOPE" bench --list --json | python3 -c 'import json,sys
+print(next(k["variant"] for k in json.load(sys.stdin)["results"]["kernels"] if k["kernel"] == "copy" and k["nontemporal"] and k["supported"]))' 2>/dev/null)
+if [ -n "$variant" ]; then
+	run 0 "$ARCHSCOPE" bench copy --variant "$variant" -s 1MiB --reps 2 --min-time 0.01 --json
+	json_get 'd["results"]["runs"][0]["gbs_real"]["median"] == d["results"]["runs"][0]["gbs"]["median"]' | grep -qx True ||
+		fail "non-temporal copy should move no write-allocate traffic"
+fi
+run 0 "$ARCHSCOPE" bench sum -s 32KiB -t 1 --reps 2 --min-time 0.01
+contains "$TMP/out" "GFLOP/s"
+run 2 "$ARCHSCOPE" bench nosuch -s 1MiB
+grep -q "unknown kernel 'nosuch'" "$TMP/err" || fail "unknown kernel message"
+run 2 "$ARCHSCOPE" bench copy -s 100TB
+grep -q "does not fit" "$TMP/err" || fail "too-large size message"
+n=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)) + 1)')
+run 2 "$ARCHSCOPE" bench copy -s 1MiB -t "$n"
+grep -q "oversubscribe" "$TMP/err" || fail "too many threads message"
+run 2 "$ARCHSCOPE" bench copy -s 1MiB --cpus 4095
+run 2 "$ARCHSCOPE" bench copy
+run 2 "$ARCHSCOPE" bench copy -s 1MiB --variant avx9000
+run 2 "$ARCHSCOPE" bench copy -s banana
+exit 0
