@@ -9,6 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/archscope ] || bash scripts/setup.sh >/dev/null
 bin=$(pwd)/build/archscope
+. bench/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 summary() { # $1 json, $2 seconds, $3 label
@@ -31,11 +32,6 @@ print(f"{sys.argv[3]:<14} {float(sys.argv[2]):5.1f} s  int32/int64 add {adds} cy
       f" narrow {regs(g['narrow'])}  slice {v(r['timeslice']['slice']):.2f} ms")
 PY
 }
-run() { # $1 label, rest: probe args
-	local label=$1; shift
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" >"$tmp/out.json" 2>"$tmp/err" || { echo "$label: failed: $(tail -1 "$tmp/err")"; return; }
 	t1=$(date +%s.%N)
 	summary "$tmp/out.json" "$(python3 -c "print($t1 - $t0)")" "$label"
 }

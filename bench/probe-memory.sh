@@ -9,6 +9,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/archscope ] || bash scripts/setup.sh >/dev/null
 bin=$(pwd)/build/archscope
+. bench/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"; [ -n "${load:-}" ] && kill "$load" 2>/dev/null' EXIT
 cpus=$(python3 -c 'import os; print(" ".join(map(str, sorted(os.sched_getaffinity(0)))))')
 probe_cpu=${cpus%% *}; other=${cpus##* }
@@ -31,11 +32,6 @@ mem = v(r["caches"]["memory_latency"])
 print(f"{sys.argv[3]:<22} {float(sys.argv[2]):6.1f} s  line {v(r['line']):g} B  {caches}  mem {mem if mem is None else round(mem, 1)} ns  ways {ways}  page {v(r['tlb']['page_size']):g} B  tlb {tlb}")
 PY
 }
-run() { # $1 label, rest: probe args
-	local label=$1; shift
-	local t0 t1
-	t0=$(date +%s.%N)
-	"$@" >"$tmp/out.json" 2>"$tmp/err" || { echo "$label: failed: $(tail -1 "$tmp/err")"; return; }
 	t1=$(date +%s.%N)
 	summary "$tmp/out.json" "$(python3 -c "print($t1 - $t0)")" "$label"
 }

@@ -23,17 +23,7 @@
 #define MUL(x, y) _mm_mul_pd((x), (y))
 #define HSUM(x) (_mm_cvtsd_f64(x) + _mm_cvtsd_f64(_mm_unpackhi_pd((x), (x))))
 #include "bench/kernels-simd.h"
-#undef VT
-#undef W
-#undef ATTR
-#undef FN
-#undef LOAD
-#undef STORE
-#undef NTSTORE
-#undef SET1
-#undef ADD
-#undef MUL
-#undef HSUM
+#include "bench/kernels-undef.h"
 
 #define VT __m256d
 #define W 4
@@ -53,17 +43,7 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 	return _mm_cvtsd_f64(lo) + _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo));
 }
 #include "bench/kernels-simd.h"
-#undef VT
-#undef W
-#undef ATTR
-#undef FN
-#undef LOAD
-#undef STORE
-#undef NTSTORE
-#undef SET1
-#undef ADD
-#undef MUL
-#undef HSUM
+#include "bench/kernels-undef.h"
 
 #define VT __m512d
 #define W 8
