@@ -32,9 +32,6 @@ print(f"{sys.argv[3]:<14} {float(sys.argv[2]):5.1f} s  int32/int64 add {adds} cy
       f" narrow {regs(g['narrow'])}  slice {v(r['timeslice']['slice']):.2f} ms")
 PY
 }
-	t1=$(date +%s.%N)
-	summary "$tmp/out.json" "$(python3 -c "print($t1 - $t0)")" "$label"
-}
 
 echo "archscope probe instr contexts registers timeslice c2c ($(nproc) CPUs; clock measured first in each run)"
 for i in 1 2; do run "full run $i" "$bin" probe instr contexts registers timeslice c2c --json; done

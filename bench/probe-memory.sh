@@ -32,9 +32,6 @@ mem = v(r["caches"]["memory_latency"])
 print(f"{sys.argv[3]:<22} {float(sys.argv[2]):6.1f} s  line {v(r['line']):g} B  {caches}  mem {mem if mem is None else round(mem, 1)} ns  ways {ways}  page {v(r['tlb']['page_size']):g} B  tlb {tlb}")
 PY
 }
-	t1=$(date +%s.%N)
-	summary "$tmp/out.json" "$(python3 -c "print($t1 - $t0)")" "$label"
-}
 
 echo "archscope probe line caches assoc tlb on cpu $probe_cpu ($(nproc) CPUs)"
 for i in 1 2 3; do run "full run $i" "$bin" probe line caches assoc tlb --json --cpu "$probe_cpu"; done
