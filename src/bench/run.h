@@ -19,7 +19,6 @@ struct bench_opts {
 	int reps;                 /* repetitions (<= BENCH_MAX_REPS) */
 	double min_time_s;        /* each repetition runs at least this long */
 	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
-	volatile int *stop;
 };
 
 struct bench_stat {

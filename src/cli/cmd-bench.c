@@ -282,8 +282,7 @@ int cmd_bench(int argc, char **argv)
 	int rc = 0;
 	for (int i = 0; i < nsizes && !interrupted; i++) {
 		struct bench_opts bo = { .kernel = k, .size_bytes = sizes[i], .cpus = cpus, .reps = sweep ? 3 : reps,
-					 .min_time_s = sweep ? fmin(min_time, 0.05) : min_time, .clock_ghz = clk.ghz,
-					 .stop = (volatile int *)&interrupted };
+					 .min_time_s = sweep ? fmin(min_time, 0.05) : min_time, .clock_ghz = clk.ghz };
 		struct bench_result r;
 		char sz[32];
 		buffer_format_size(sizes[i], sz, sizeof(sz));

@@ -107,16 +107,8 @@ double *probe_monotone_min(const double *min_ns, size_t n)
 
 static double os_cpu_mhz(void)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	double mhz = 0;
-	if (!f)
-		return 0;
-	char line[256];
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu MHz : %lf", &mhz) == 1)
-			break;
-	fclose(f);
-	return mhz;
+	char v[64];
+	return cli_cpuinfo("cpu MHz", v, sizeof(v)) == 0 ? atof(v) : 0;
 }
 
 int probe_row_clock(struct probe_ctx *ctx)

@@ -224,17 +224,11 @@ static int os_regs(const char *kind, int narrow)
 		return 16;
 	if (narrow)
 		return 16;
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int avx512 = 0;
-	char line[4096];
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "flags", 5)) {
-			avx512 = strstr(line, " avx512f") != NULL;
-			break;
-		}
-	if (f)
-		fclose(f);
-	return avx512 ? 32 : 16;
+	char flags[8192];
+	if (cli_cpuinfo("flags", flags, sizeof(flags) - 1) != 0) /* room for the space below */
+		return 0;
+	strcat(flags, " ");
+	return strstr(flags, " avx512f ") ? 32 : 16;
 #else
 	(void)kind;
 	(void)narrow;

@@ -1,7 +1,9 @@
 /* Published latency and reciprocal throughput of the instructions the generated kernels compile
  * to, per microarchitecture. Sources are named in each table and in docs/archscope-probe.md. */
-#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "cli/cli.h"
 
 #include "cli/published.h"
 
@@ -48,17 +50,11 @@ static const struct published_op golden_cove[] = {
 
 int published_cpu_detect(struct published_cpu *pc)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
+	char vendor[64], fam[16], mod[16];
+	if (cli_cpuinfo("vendor_id", vendor, sizeof(vendor)) || cli_cpuinfo("cpu family", fam, sizeof(fam)) ||
+	    cli_cpuinfo("model", mod, sizeof(mod)))
 		return 0;
-	char line[512], vendor[64] = "";
-	int family = -1, model = -1;
-	while (fgets(line, sizeof(line), f) && (family < 0 || model < 0 || !vendor[0])) {
-		sscanf(line, "vendor_id : %63s", vendor);
-		sscanf(line, "cpu family : %d", &family);
-		sscanf(line, "model : %d", &model);
-	}
-	fclose(f);
+	int family = atoi(fam), model = atoi(mod);
 	if (strcmp(vendor, "GenuineIntel") != 0 || family != 6)
 		return 0;
 	/* 143 Sapphire Rapids, 207 Emerald Rapids, 151/154 Alder Lake, 183/186/191 Raptor Lake. */
