@@ -10,6 +10,7 @@
 
 #include "analysis/steps.h"
 #include "bench/run.h"
+#include "cli/bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
 #include "common/clock.h"
@@ -19,19 +20,21 @@
 #include "report/plot.h"
 #include "report/table.h"
 
-static volatile sig_atomic_t interrupted;
+volatile sig_atomic_t bench_interrupted;
 
 static void on_sigint(int sig)
 {
 	(void)sig;
-	if (interrupted)
+	if (bench_interrupted)
 		_exit(130);
-	interrupted = 1;
+	bench_interrupted = 1;
 }
 
 static void print_usage(FILE *out)
 {
 	fputs("usage: archscope bench [options] KERNEL\n"
+	      "       archscope bench --ecm [KERNEL...]\n"
+	      "       archscope bench --threads-scaling [KERNEL]\n"
 	      "       archscope bench --list\n"
 	      "\n"
 	      "Runs a streaming kernel on pinned threads and reports bandwidth (GB/s as the application\n"
@@ -48,6 +51,10 @@ static void print_usage(FILE *out)
 	      "  --variant V         scalar, sse, avx2, avx512, with -nt for non-temporal stores (default: widest)\n"
 	      "  --reps N            repetitions (default 5)\n"
 	      "  --min-time S        seconds per repetition at least (default 0.1)\n"
+	      "  --ecm               ECM model: predicted against measured core cycles per cache line in every\n"
+	      "                      level (default kernels load store copy stream triad; one CPU)\n"
+	      "  --threads-scaling   GB/s in every level for 1..N threads (default kernel stream, N = -t,\n"
+	      "                      --cpus or all allowed CPUs)\n"
 	      "  --list              the kernels, their streams, bytes and flops per iteration, and variants\n"
 	      "  --plot DIR          with --sweep: draw bandwidth against size into DIR\n"
 	      "  --json              one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
@@ -92,15 +99,12 @@ static int list_kernels(int json)
 	return EXIT_OK;
 }
 
-/* Working sets inside each measured cache level, from a quick pointer-chasing probe: half of
- * L1; halfway between L1 and L2 sizes (geometric); likewise for L3; memory: 8x the last level,
- * at least 512 MiB, at most a quarter of the available memory. */
-static size_t level_size(const char *level, int cpu)
+void bench_levels_measure(int cpu, struct bench_levels *out)
 {
 	struct as_error err = { 0 };
 	cpu_pin_self(cpu, NULL);
-	progress("bench: quick cache probe to size --level %s ...", level);
-	struct probe_opts po = { .quick = 1, .seed = 1, .stop = (volatile int *)&interrupted, .huge = HUGE_NEVER };
+	progress("bench: quick cache probe to size the memory levels ...");
+	struct probe_opts po = { .quick = 1, .seed = 1, .stop = (volatile int *)&bench_interrupted, .huge = HUGE_NEVER };
 	struct probe_curve c;
 	probe_curve_init(&c);
 	if (probe_caches_run(&po, 64, (size_t)256 << 20, &c, &err) != 0) {
@@ -108,25 +112,38 @@ static size_t level_size(const char *level, int cpu)
 		die_err(EXIT_FAIL, &err);
 	}
 	progress_done();
-	struct level lv[8];
+	if (bench_interrupted)
+		die(130, "bench: interrupted during the cache probe");
+	struct level lv[BENCH_MAX_LEVELS - 1];
 	double mem_y, mem_last;
-	int nl = steps_hierarchy(c.x, c.min_ns, c.n, lv, 8, &mem_y, &mem_last);
+	int nl = steps_hierarchy(c.x, c.min_ns, c.n, lv, BENCH_MAX_LEVELS - 1, &mem_y, &mem_last);
 	probe_curve_release(&c);
 	if (nl < 1)
 		die(EXIT_FAIL, "bench: the quick cache probe found no cache level; give -s SIZE");
-	int want = !strcmp(level, "L1") ? 1 : !strcmp(level, "L2") ? 2 : !strcmp(level, "L3") ? 3 : 0;
-	size_t avail = buffer_mem_available();
-	if (want == 0) {
-		double s = fmax(8 * lv[nl - 1].size, 512.0 * (1 << 20));
-		if (avail && s > avail / 4.0)
-			s = avail / 4.0;
-		return (size_t)s;
+	*out = (struct bench_levels){ .n = nl + 1 };
+	for (int i = 0; i < nl; i++) {
+		snprintf(out->name[i], sizeof(out->name[i]), "L%d", i + 1);
+		out->level_bytes[i] = lv[i].size;
+		out->size[i] = (size_t)(i == 0 ? lv[0].size / 2 : sqrt(lv[i - 1].size * lv[i].size));
 	}
-	if (want > nl)
-		usage_error("bench", "--level %s: the quick cache probe measured %d cache level%s", level, nl, nl > 1 ? "s" : "");
-	if (want == 1)
-		return (size_t)(lv[0].size / 2);
-	return (size_t)sqrt(lv[want - 2].size * lv[want - 1].size);
+	double s = fmax(8 * lv[nl - 1].size, 512.0 * (1 << 20));
+	size_t avail = buffer_mem_available();
+	if (avail && s > avail / 4.0)
+		s = avail / 4.0;
+	snprintf(out->name[nl], sizeof(out->name[nl]), "MEM");
+	out->size[nl] = (size_t)s;
+}
+
+/* The working set for --level LEVEL. */
+static size_t level_size(const char *level, int cpu)
+{
+	struct bench_levels lv;
+	bench_levels_measure(cpu, &lv);
+	for (int i = 0; i < lv.n; i++)
+		if (!strcmp(lv.name[i], level))
+			return lv.size[i];
+	usage_error("bench", "--level %s: the quick cache probe measured %d cache level%s", level, lv.n - 1,
+		    lv.n > 2 ? "s" : "");
 }
 
 static json_t *stat_json(const struct bench_stat *s)
@@ -135,9 +152,77 @@ static json_t *stat_json(const struct bench_stat *s)
 			 isfinite(s->median) ? s->median : 0.0, "max", isfinite(s->max) ? s->max : 0.0);
 }
 
+/* The team for -t N or --cpus LIST (default one thread); usage errors exit 2. */
+static void team_cpus(long threads, const char *cpus_text, int over, struct as_cpulist *cpus)
+{
+	struct as_error err = { 0 };
+	struct as_cpulist allowed;
+	if (cpulist_allowed(&allowed, &err) != 0)
+		die_err(EXIT_FAIL, &err);
+	if (cpus_text && threads)
+		usage_error("bench", "give -t N or --cpus LIST, not both");
+	if (cpus_text) {
+		if (cpulist_parse(cpus_text, cpus, &err) != 0)
+			usage_error("bench", "--cpus: %s", err.msg);
+		if (cpulist_check_allowed(cpus, &allowed, &err) != 0)
+			usage_error("bench", "--cpus: %s", err.msg);
+		return;
+	}
+	if (threads == 0)
+		threads = 1;
+	if (threads > allowed.n && !over)
+		usage_error("bench", "%ld threads but only %d allowed CPUs (add --oversubscribe to allow it)", threads,
+			    allowed.n);
+	if (threads > 64)
+		usage_error("bench", "--threads: at most 64");
+	cpus->n = (int)threads;
+	for (int i = 0; i < cpus->n; i++)
+		cpus->cpu[i] = allowed.cpu[i % allowed.n];
+}
+
+/* --ecm [KERNEL...] and --threads-scaling [KERNEL]: the working sets come from the quick cache
+ * probe, one per level. */
+static int bench_views(int argc, char **argv, int ecm, int sized, long threads, const char *cpus_text, int over,
+		       const struct bench_cli *o)
+{
+	const char *what = ecm ? "--ecm" : "--threads-scaling";
+	if (sized)
+		usage_error("bench", "%s sizes the working sets itself (one per level): no -s, --level, --sweep or --plot", what);
+	if (o->reps < 1 || o->reps > BENCH_MAX_REPS)
+		usage_error("bench", "--reps: %d is not in 1..%d", o->reps, BENCH_MAX_REPS);
+	for (int i = optind; i < argc; i++) {
+		int known = 0;
+		for (size_t j = 0; j < sizeof(kernel_names) / sizeof(kernel_names[0]); j++)
+			known |= !strcmp(argv[i], kernel_names[j]);
+		if (!known)
+			usage_error("bench", "unknown kernel '%s' (kernels: load store copy update stream triad daxpy sum ddot)",
+				    argv[i]);
+	}
+	struct as_cpulist cpus = { 0 };
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigaction(SIGINT, &sa, NULL);
+	if (ecm) {
+		if (threads > 1 || (cpus_text && strchr(cpus_text, ',')) || (cpus_text && strchr(cpus_text, '-')))
+			usage_error("bench", "--ecm models one core: give one CPU (--cpus N); --threads-scaling runs several");
+		team_cpus(0, cpus_text, over, &cpus);
+		return bench_ecm(o, (const char *const *)argv + optind, argc - optind, cpus.cpu[0]);
+	}
+	if (argc - optind > 1)
+		usage_error("bench", "--threads-scaling: one kernel at a time ('%s' is extra)", argv[optind + 1]);
+	if (threads == 0 && !cpus_text) {
+		struct as_error err = { 0 };
+		struct as_cpulist allowed;
+		if (cpulist_allowed(&allowed, &err) != 0)
+			die_err(EXIT_FAIL, &err);
+		threads = allowed.n > 64 ? 64 : allowed.n;
+	}
+	team_cpus(threads, cpus_text, over, &cpus);
+	return bench_threads_scaling(o, optind < argc ? argv[optind] : "stream", &cpus);
+}
+
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_LEVEL = 256, OPT_SWEEP, OPT_CPUS, OPT_OVER, OPT_VARIANT, OPT_REPS, OPT_MINTIME, OPT_LIST, OPT_PLOT, OPT_JSON };
+	enum { OPT_LEVEL = 256, OPT_SWEEP, OPT_CPUS, OPT_OVER, OPT_VARIANT, OPT_REPS, OPT_MINTIME, OPT_LIST, OPT_PLOT, OPT_JSON, OPT_ECM, OPT_SCALING };
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "level", required_argument, NULL, OPT_LEVEL },
@@ -151,11 +236,13 @@ int cmd_bench(int argc, char **argv)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "ecm", no_argument, NULL, OPT_ECM },
+		{ "threads-scaling", no_argument, NULL, OPT_SCALING },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *size_text = NULL, *level = NULL, *cpus_text = NULL, *variant = NULL, *plot_dir = NULL;
-	int sweep = 0, over = 0, list = 0, json = 0, reps = 5;
+	int sweep = 0, over = 0, list = 0, json = 0, reps = 5, ecm = 0, scaling = 0;
 	long threads = 0;
 	double min_time = 0.1;
 	int c;
@@ -181,6 +268,8 @@ int cmd_bench(int argc, char **argv)
 		case OPT_LIST: list = 1; break;
 		case OPT_PLOT: plot_dir = optarg; break;
 		case OPT_JSON: json = 1; break;
+		case OPT_ECM: ecm = 1; break;
+		case OPT_SCALING: scaling = 1; break;
 		case 'h': print_usage(stdout); return EXIT_OK;
 		default:
 			if (optopt && optopt != '?')
@@ -190,6 +279,9 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (list)
 		return list_kernels(json);
+	if (ecm || scaling)
+		return bench_views(argc, argv, ecm, size_text || level || sweep || plot_dir, threads, cpus_text, over,
+				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json });
 	if (optind >= argc)
 		usage_error("bench", "no kernel given (kernels: load store copy update stream triad daxpy sum ddot; --list)");
 	if (optind + 1 < argc)
@@ -215,28 +307,8 @@ int cmd_bench(int argc, char **argv)
 		usage_error("bench", "--plot needs --sweep");
 
 	struct as_error err = { 0 };
-	struct as_cpulist allowed, cpus = { 0 };
-	if (cpulist_allowed(&allowed, &err) != 0)
-		die_err(EXIT_FAIL, &err);
-	if (cpus_text && threads)
-		usage_error("bench", "give -t N or --cpus LIST, not both");
-	if (cpus_text) {
-		if (cpulist_parse(cpus_text, &cpus, &err) != 0)
-			usage_error("bench", "--cpus: %s", err.msg);
-		if (cpulist_check_allowed(&cpus, &allowed, &err) != 0)
-			usage_error("bench", "--cpus: %s", err.msg);
-	} else {
-		if (threads == 0)
-			threads = 1;
-		if (threads > allowed.n && !over)
-			usage_error("bench", "%ld threads but only %d allowed CPUs (add --oversubscribe to allow it)", threads,
-				    allowed.n);
-		if (threads > 64)
-			usage_error("bench", "--threads: at most 64");
-		cpus.n = (int)threads;
-		for (int i = 0; i < cpus.n; i++)
-			cpus.cpu[i] = allowed.cpu[i % allowed.n];
-	}
+	struct as_cpulist cpus = { 0 };
+	team_cpus(threads, cpus_text, over, &cpus);
 	size_t sizes[64];
 	int nsizes = 0;
 	if (size_text) {
@@ -280,7 +352,7 @@ int cmd_bench(int argc, char **argv)
 		dat = fopen(path, "w");
 	}
 	int rc = 0;
-	for (int i = 0; i < nsizes && !interrupted; i++) {
+	for (int i = 0; i < nsizes && !bench_interrupted; i++) {
 		struct bench_opts bo = { .kernel = k, .size_bytes = sizes[i], .cpus = cpus, .reps = sweep ? 3 : reps,
 					 .min_time_s = sweep ? fmin(min_time, 0.05) : min_time, .clock_ghz = clk.ghz };
 		struct bench_result r;
@@ -336,7 +408,7 @@ int cmd_bench(int argc, char **argv)
 	}
 	json_t *res = json_pack("{s:o,s:f,s:s,s:s}", "runs", runs, "clock_ghz", clk.ghz, "cycles",
 				"core cycles of the measured clock per cache line (8 iterations) per thread", "formula", k->formula);
-	if (interrupted)
+	if (bench_interrupted)
 		json_object_set_new(res, "incomplete", json_true());
 	if (json) {
 		cli_print_json("bench", res);
@@ -349,7 +421,7 @@ int cmd_bench(int argc, char **argv)
 		json_decref(res);
 	}
 	table_free(t);
-	if (interrupted) {
+	if (bench_interrupted) {
 		note("interrupted: printed what was measured");
 		return 130;
 	}
