@@ -45,7 +45,7 @@ static void member(struct team *team, int tid, int cpu, void *arg)
 	for (int a = 0; a < na; a++) {
 		struct as_error e = { 0 };
 		size_t off = (size_t)a * STREAM_OFFSET_BYTES;
-		if (buffer_alloc(&buf[a], sh->n * sizeof(double) + off, HUGE_DEFAULT, &e) != 0) {
+		if (buffer_alloc(&buf[a], sh->n * sizeof(double) + off, sh->o->small_pages ? HUGE_NEVER : HUGE_ALWAYS, &e) != 0) {
 			if (!__atomic_exchange_n(&sh->failed, 1, __ATOMIC_SEQ_CST))
 				sh->err = e;
 			ok = 0;

@@ -19,6 +19,7 @@ struct bench_opts {
 	int reps;                 /* repetitions (<= BENCH_MAX_REPS) */
 	double min_time_s;        /* each repetition runs at least this long */
 	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
+	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
 };
 
 struct bench_stat {

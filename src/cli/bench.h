@@ -30,6 +30,7 @@ struct bench_cli {
 	int reps;
 	double min_time_s;
 	int json;
+	int small_pages;     /* --pages 4k */
 };
 
 /* --ecm: the kernels' measured cycles per cache line in every level against the ECM prediction
