@@ -48,5 +48,6 @@ int cmd_topology(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_machine(int argc, char **argv);
 
 #endif

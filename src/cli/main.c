@@ -14,6 +14,7 @@ static int cmd_version(int argc, char **argv);
 static const struct cli_command commands[] = {
 	{ "topology", cmd_topology, "sockets, cores, threads, caches and NUMA nodes as the OS reports them" },
 	{ "probe", cmd_probe, "effective hardware by measurement (clock, caches, TLB, instructions, registers, c2c, ...)" },
+	{ "machine", cmd_machine, "read, check and compare machine files (archscope's and Kerncraft's)" },
 	{ "bench", cmd_bench, "streaming kernels: bandwidth per working set and thread count (likwid-bench, ECM)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },

@@ -1,0 +1,568 @@
+/* Machine-file YAML trees: parse with line numbers, canonical emission; see mtree.h. */
+#include "report/mtree.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "common/atomicfile.h"
+
+#define MTREE_MAX_DEPTH 64
+#define MTREE_MAX_BYTES ((size_t)64 << 20)
+
+static char *dupn(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = 0;
+	}
+	return d;
+}
+
+void mnode_free(struct mnode *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->n; i++) {
+		if (n->keys)
+			free(n->keys[i]);
+		mnode_free(n->vals[i]);
+	}
+	free(n->keys);
+	free(n->key_lines);
+	free(n->vals);
+	free(n->tag);
+	free(n->text);
+	free(n);
+}
+
+void mtree_free(struct mtree *t)
+{
+	mnode_free(t->root);
+	free(t->header);
+	t->root = NULL;
+	t->header = NULL;
+}
+
+static int add_child(struct mnode *n, char *key, int key_line, struct mnode *v)
+{
+	struct mnode **vals = realloc(n->vals, (n->n + 1) * sizeof(*vals));
+	if (!vals)
+		return -1;
+	n->vals = vals;
+	if (n->kind == MN_MAP) {
+		char **keys = realloc(n->keys, (n->n + 1) * sizeof(*keys));
+		if (!keys)
+			return -1;
+		n->keys = keys;
+		int *kl = realloc(n->key_lines, (n->n + 1) * sizeof(*kl));
+		if (!kl)
+			return -1;
+		n->key_lines = kl;
+		keys[n->n] = key;
+		kl[n->n] = key_line;
+	}
+	vals[n->n++] = v;
+	return 0;
+}
+
+/* --- parsing ----------------------------------------------------------------------------- */
+
+struct pstate {
+	yaml_parser_t p;
+	const char *name;
+	struct as_error *err;
+};
+
+static int perr(struct pstate *s, int line, const char *fmt, const char *arg)
+{
+	char msg[256];
+	snprintf(msg, sizeof(msg), fmt, arg);
+	return as_error_set(s->err, -EINVAL, "machine file '%s': line %d: %s", s->name, line, msg);
+}
+
+static int next(struct pstate *s, yaml_event_t *ev)
+{
+	if (!yaml_parser_parse(&s->p, ev)) {
+		int line = (int)s->p.problem_mark.line + 1;
+		if (s->p.context)
+			return as_error_set(s->err, -EINVAL, "machine file '%s': line %d: %s %s", s->name, line,
+					    s->p.problem ? s->p.problem : "malformed YAML", s->p.context);
+		return perr(s, line, "%s", s->p.problem ? s->p.problem : "malformed YAML");
+	}
+	return 0;
+}
+
+static char *tag_of(const yaml_char_t *tag)
+{
+	if (!tag)
+		return NULL;
+	return strdup((const char *)tag);
+}
+
+/* Parses the node that starts with *ev (consumed). */
+static struct mnode *parse_node(struct pstate *s, yaml_event_t *ev, int depth)
+{
+	int line = (int)ev->start_mark.line + 1;
+	if (depth > MTREE_MAX_DEPTH) {
+		perr(s, line, "nested deeper than %s levels", "64");
+		yaml_event_delete(ev);
+		return NULL;
+	}
+	struct mnode *n = calloc(1, sizeof(*n));
+	if (!n) {
+		yaml_event_delete(ev);
+		as_error_set(s->err, -ENOMEM, "machine file '%s': out of memory", s->name);
+		return NULL;
+	}
+	n->line = line;
+	switch (ev->type) {
+	case YAML_ALIAS_EVENT:
+		perr(s, line, "aliases (*%s) are not supported in machine files", (const char *)ev->data.alias.anchor);
+		yaml_event_delete(ev);
+		free(n);
+		return NULL;
+	case YAML_SCALAR_EVENT:
+		n->kind = MN_SCALAR;
+		n->text = dupn((const char *)ev->data.scalar.value, ev->data.scalar.length);
+		n->style = ev->data.scalar.style;
+		if (!ev->data.scalar.plain_implicit && !ev->data.scalar.quoted_implicit)
+			n->tag = tag_of(ev->data.scalar.tag);
+		if (n->text && strlen(n->text) != ev->data.scalar.length) {
+			perr(s, line, "%s", "a value holds a NUL character");
+			yaml_event_delete(ev);
+			mnode_free(n);
+			return NULL;
+		}
+		yaml_event_delete(ev);
+		if (!n->text) {
+			mnode_free(n);
+			return NULL;
+		}
+		return n;
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		int map = ev->type == YAML_MAPPING_START_EVENT;
+		n->kind = map ? MN_MAP : MN_SEQ;
+		n->flow = map ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+			      : ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+		if (!(map ? ev->data.mapping_start.implicit : ev->data.sequence_start.implicit))
+			n->tag = tag_of(map ? ev->data.mapping_start.tag : ev->data.sequence_start.tag);
+		yaml_event_delete(ev);
+		for (;;) {
+			yaml_event_t e;
+			if (next(s, &e) != 0)
+				goto fail;
+			if (e.type == (map ? YAML_MAPPING_END_EVENT : YAML_SEQUENCE_END_EVENT)) {
+				yaml_event_delete(&e);
+				return n;
+			}
+			char *key = NULL;
+			int key_line = (int)e.start_mark.line + 1;
+			if (map) {
+				if (e.type != YAML_SCALAR_EVENT) {
+					perr(s, key_line, "%s", "a mapping key must be a plain string");
+					yaml_event_delete(&e);
+					goto fail;
+				}
+				key = dupn((const char *)e.data.scalar.value, e.data.scalar.length);
+				yaml_event_delete(&e);
+				if (!key)
+					goto fail;
+				for (size_t i = 0; i < n->n; i++)
+					if (!strcmp(n->keys[i], key)) {
+						perr(s, key_line, "key '%s' appears twice", key);
+						free(key);
+						goto fail;
+					}
+				if (next(s, &e) != 0) {
+					free(key);
+					goto fail;
+				}
+			}
+			struct mnode *v = parse_node(s, &e, depth + 1);
+			if (!v || add_child(n, key, key_line, v) != 0) {
+				free(key);
+				mnode_free(v);
+				goto fail;
+			}
+		}
+	}
+	default:
+		perr(s, line, "%s", "unexpected YAML event");
+		yaml_event_delete(ev);
+		free(n);
+		return NULL;
+	}
+fail:
+	mnode_free(n);
+	return NULL;
+}
+
+/* Leading comment lines (blank lines before and between them are dropped). */
+static char *header_of(const char *buf, size_t len)
+{
+	size_t i = 0, out = 0;
+	char *h = malloc(len + 1);
+	if (!h)
+		return NULL;
+	while (i < len) {
+		size_t e = i;
+		while (e < len && buf[e] != '\n')
+			e++;
+		size_t b = i;
+		while (b < e && (buf[b] == ' ' || buf[b] == '\t' || buf[b] == '\r'))
+			b++;
+		if (b == e) { /* blank */
+			i = e + 1;
+			continue;
+		}
+		if (buf[b] != '#')
+			break;
+		memcpy(h + out, buf + b, e - b);
+		out += e - b;
+		while (out > 0 && h[out - 1] == '\r')
+			out--;
+		h[out++] = '\n';
+		i = e + 1;
+	}
+	if (out == 0) {
+		free(h);
+		return NULL;
+	}
+	h[out] = 0;
+	return h;
+}
+
+int mtree_parse(const char *buf, size_t len, const char *name, struct mtree *t, struct as_error *err)
+{
+	*t = (struct mtree){ 0 };
+	if (memchr(buf, 0, len))
+		return as_error_set(err, -EINVAL, "machine file '%s': a binary file (it holds NUL bytes), not YAML", name);
+	struct pstate s = { .name = name, .err = err };
+	if (!yaml_parser_initialize(&s.p))
+		return as_error_set(err, -ENOMEM, "machine file '%s': cannot start the YAML parser", name);
+	yaml_parser_set_input_string(&s.p, (const unsigned char *)buf, len);
+	yaml_event_t ev;
+	int rc = -1, docs = 0;
+	while (next(&s, &ev) == 0) {
+		if (ev.type == YAML_STREAM_END_EVENT) {
+			yaml_event_delete(&ev);
+			rc = 0;
+			break;
+		}
+		if (ev.type == YAML_DOCUMENT_START_EVENT && ++docs > 1) {
+			perr(&s, (int)ev.start_mark.line + 1, "%s", "more than one YAML document");
+			yaml_event_delete(&ev);
+			break;
+		}
+		if (ev.type == YAML_SCALAR_EVENT || ev.type == YAML_SEQUENCE_START_EVENT ||
+		    ev.type == YAML_MAPPING_START_EVENT || ev.type == YAML_ALIAS_EVENT) {
+			struct mnode *root = parse_node(&s, &ev, 0);
+			if (!root)
+				break;
+			t->root = root;
+			continue;
+		}
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&s.p);
+	if (rc != 0) {
+		mtree_free(t);
+		if (!err || !err->code)
+			as_error_set(err, -EINVAL, "machine file '%s': not YAML", name);
+		return -1;
+	}
+	if (!t->root || (t->root->kind == MN_SCALAR && mnode_is_null(t->root))) {
+		mtree_free(t);
+		return as_error_set(err, -EINVAL, "machine file '%s': the file is empty", name);
+	}
+	if (t->root->kind != MN_MAP) {
+		int line = t->root->line;
+		mtree_free(t);
+		return as_error_set(err, -EINVAL, "machine file '%s': line %d: the document must be a mapping of keys "
+						  "(model name: ..., clock: ..., ...)", name, line);
+	}
+	t->header = header_of(buf, len);
+	return 0;
+}
+
+int mtree_load(const char *path, struct mtree *t, struct as_error *err)
+{
+	char e[128];
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return as_error_set(err, -errno, "machine file '%s': %s", path, as_strerror(errno, e, sizeof(e)));
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	size_t got;
+	while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += got;
+		if (len == cap) {
+			if (cap >= MTREE_MAX_BYTES) {
+				fclose(f);
+				free(buf);
+				return as_error_set(err, -EFBIG, "machine file '%s': larger than 64 MiB", path);
+			}
+			char *nb = realloc(buf, cap * 2);
+			if (!nb) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	int rerr = ferror(f);
+	fclose(f);
+	if (!buf)
+		return as_error_set(err, -ENOMEM, "machine file '%s': out of memory", path);
+	if (rerr) {
+		free(buf);
+		return as_error_set(err, -EIO, "machine file '%s': read error (a directory?)", path);
+	}
+	int rc = mtree_parse(buf, len, path, t, err);
+	free(buf);
+	return rc;
+}
+
+/* --- emission ---------------------------------------------------------------------------- */
+
+static int emit_handler(void *data, unsigned char *buffer, size_t size)
+{
+	return fwrite(buffer, 1, size, (FILE *)data) == size;
+}
+
+static int emit_scalar(yaml_emitter_t *em, const char *text, const char *tag, int style)
+{
+	yaml_event_t ev;
+	yaml_scalar_event_initialize(&ev, NULL, (yaml_char_t *)tag, (yaml_char_t *)text, (int)strlen(text), !tag, !tag,
+				     (yaml_scalar_style_t)style);
+	return yaml_emitter_emit(em, &ev);
+}
+
+static int emit_node(yaml_emitter_t *em, const struct mnode *n)
+{
+	yaml_event_t ev;
+	switch (n->kind) {
+	case MN_SCALAR:
+		return emit_scalar(em, n->text, n->tag, n->style ? n->style : YAML_PLAIN_SCALAR_STYLE);
+	case MN_SEQ:
+		yaml_sequence_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
+						     n->flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+		if (!yaml_emitter_emit(em, &ev))
+			return 0;
+		for (size_t i = 0; i < n->n; i++)
+			if (!emit_node(em, n->vals[i]))
+				return 0;
+		yaml_sequence_end_event_initialize(&ev);
+		return yaml_emitter_emit(em, &ev);
+	case MN_MAP:
+		yaml_mapping_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
+						    n->flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+		if (!yaml_emitter_emit(em, &ev))
+			return 0;
+		for (size_t i = 0; i < n->n; i++)
+			if (!emit_scalar(em, n->keys[i], NULL, YAML_ANY_SCALAR_STYLE) || !emit_node(em, n->vals[i]))
+				return 0;
+		yaml_mapping_end_event_initialize(&ev);
+		return yaml_emitter_emit(em, &ev);
+	}
+	return 0;
+}
+
+int mtree_emit(const struct mtree *t, FILE *out, struct as_error *err)
+{
+	if (t->header)
+		fputs(t->header, out);
+	yaml_emitter_t em;
+	yaml_event_t ev;
+	if (!yaml_emitter_initialize(&em))
+		return as_error_set(err, -ENOMEM, "cannot start the YAML emitter");
+	yaml_emitter_set_output(&em, emit_handler, out);
+	yaml_emitter_set_unicode(&em, 1);
+	yaml_emitter_set_width(&em, -1);
+	yaml_emitter_set_indent(&em, 2);
+	int ok = 1;
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	ok = ok && emit_node(&em, t->root);
+	yaml_document_end_event_initialize(&ev, 1);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	ok = ok && yaml_emitter_emit(&em, &ev);
+	const char *problem = em.problem;
+	yaml_emitter_delete(&em);
+	if (!ok)
+		return as_error_set(err, -EIO, "cannot write YAML: %s", problem ? problem : "write error");
+	return 0;
+}
+
+char *mtree_emit_string(const struct mtree *t, struct as_error *err)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		as_error_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	int rc = mtree_emit(t, f, err);
+	fclose(f);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int mtree_write_file(const struct mtree *t, const char *path, struct as_error *err)
+{
+	char *s = mtree_emit_string(t, err);
+	if (!s)
+		return -1;
+	int rc = atomic_file_write(path, s, strlen(s), err);
+	free(s);
+	return rc;
+}
+
+/* --- lookups and conversions ------------------------------------------------------------- */
+
+struct mnode *mnode_get(const struct mnode *map, const char *key)
+{
+	if (!map || map->kind != MN_MAP)
+		return NULL;
+	for (size_t i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i], key))
+			return map->vals[i];
+	return NULL;
+}
+
+int mnode_is_null(const struct mnode *n)
+{
+	if (!n || n->kind != MN_SCALAR || n->tag || n->style != YAML_PLAIN_SCALAR_STYLE)
+		return 0;
+	const char *s = n->text;
+	return !*s || !strcmp(s, "~") || !strcmp(s, "null") || !strcmp(s, "Null") || !strcmp(s, "NULL");
+}
+
+/* 1 when a plain scalar with this text would not read back as the string. */
+static int needs_quotes(const char *s)
+{
+	if (!*s || !strcmp(s, "~") || !strcasecmp(s, "null") || !strcasecmp(s, "true") || !strcasecmp(s, "false") ||
+	    !strcasecmp(s, "yes") || !strcasecmp(s, "no") || !strcasecmp(s, "on") || !strcasecmp(s, "off"))
+		return 1;
+	char *end;
+	errno = 0;
+	(void)strtod(s, &end);
+	return *end == 0;
+}
+
+struct mnode *mnode_from_json(const json_t *j)
+{
+	struct mnode *n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	char buf[64];
+	n->style = YAML_PLAIN_SCALAR_STYLE;
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: {
+		n->kind = MN_MAP;
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)j, k, v) {
+			char *key = strdup(k);
+			struct mnode *c = mnode_from_json(v);
+			if (!key || !c || add_child(n, key, 0, c) != 0) {
+				free(key);
+				mnode_free(c);
+				mnode_free(n);
+				return NULL;
+			}
+		}
+		return n;
+	}
+	case JSON_ARRAY: {
+		n->kind = MN_SEQ;
+		n->flow = 1;
+		size_t i;
+		json_t *v;
+		json_array_foreach(j, i, v) {
+			if (json_is_object(v) || json_is_array(v))
+				n->flow = 0;
+			struct mnode *c = mnode_from_json(v);
+			if (!c || add_child(n, NULL, 0, c) != 0) {
+				mnode_free(c);
+				mnode_free(n);
+				return NULL;
+			}
+		}
+		/* a flow sequence of sequences reads badly: block unless every element is a scalar */
+		return n;
+	}
+	case JSON_STRING:
+		n->text = strdup(json_string_value(j));
+		if (n->text && needs_quotes(n->text))
+			n->style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+		break;
+	case JSON_INTEGER:
+		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(j));
+		n->text = strdup(buf);
+		break;
+	case JSON_REAL:
+		snprintf(buf, sizeof(buf), "%.6g", json_real_value(j));
+		n->text = strdup(buf);
+		break;
+	case JSON_TRUE: n->text = strdup("true"); break;
+	case JSON_FALSE: n->text = strdup("false"); break;
+	case JSON_NULL: n->text = strdup("~"); break;
+	}
+	n->kind = MN_SCALAR;
+	if (!n->text) {
+		free(n);
+		return NULL;
+	}
+	return n;
+}
+
+json_t *mnode_to_json(const struct mnode *n)
+{
+	switch (n->kind) {
+	case MN_MAP: {
+		json_t *o = json_object();
+		for (size_t i = 0; i < n->n; i++)
+			json_object_set_new(o, n->keys[i], mnode_to_json(n->vals[i]));
+		return o;
+	}
+	case MN_SEQ: {
+		json_t *a = json_array();
+		for (size_t i = 0; i < n->n; i++)
+			json_array_append_new(a, mnode_to_json(n->vals[i]));
+		return a;
+	}
+	case MN_SCALAR:
+		break;
+	}
+	if (n->style != YAML_PLAIN_SCALAR_STYLE || n->tag)
+		return json_string(n->text);
+	if (mnode_is_null(n))
+		return json_null();
+	if (!strcmp(n->text, "true") || !strcmp(n->text, "True"))
+		return json_true();
+	if (!strcmp(n->text, "false") || !strcmp(n->text, "False"))
+		return json_false();
+	char *end;
+	errno = 0;
+	long long v = strtoll(n->text, &end, 10);
+	if (!*end && errno == 0)
+		return json_integer(v);
+	double d = strtod(n->text, &end);
+	if (!*end && end != n->text)
+		return json_real(d);
+	return json_string(n->text);
+}
