@@ -24,6 +24,8 @@ struct bench_levels {
  * (geometric) between the sizes of the level above and this one; for memory 8x the last cache,
  * at least 512 MiB, at most a quarter of the available memory. Exits on failure. */
 void bench_levels_measure(int cpu, struct bench_levels *lv);
+/* The same from cache sizes already measured (nl levels, bytes). */
+void bench_levels_from(const double *level_bytes, int nl, struct bench_levels *lv);
 
 struct bench_cli {
 	const char *variant; /* NULL: the widest the CPU runs */

@@ -116,18 +116,27 @@ void bench_levels_measure(int cpu, struct bench_levels *out)
 	if (bench_interrupted)
 		die(130, "bench: interrupted during the cache probe");
 	struct level lv[BENCH_MAX_LEVELS - 1];
-	double mem_y, mem_last;
+	double mem_y, mem_last, bytes[BENCH_MAX_LEVELS - 1];
 	int nl = steps_hierarchy(c.x, c.min_ns, c.n, lv, BENCH_MAX_LEVELS - 1, &mem_y, &mem_last);
 	probe_curve_release(&c);
 	if (nl < 1)
 		die(EXIT_FAIL, "bench: the quick cache probe found no cache level; give -s SIZE");
+	for (int i = 0; i < nl; i++)
+		bytes[i] = lv[i].size;
+	bench_levels_from(bytes, nl, out);
+}
+
+void bench_levels_from(const double *level_bytes, int nl, struct bench_levels *out)
+{
+	if (nl > BENCH_MAX_LEVELS - 1)
+		nl = BENCH_MAX_LEVELS - 1;
 	*out = (struct bench_levels){ .n = nl + 1 };
 	for (int i = 0; i < nl; i++) {
 		snprintf(out->name[i], sizeof(out->name[i]), "L%d", i + 1);
-		out->level_bytes[i] = lv[i].size;
-		out->size[i] = (size_t)(i == 0 ? lv[0].size / 2 : sqrt(lv[i - 1].size * lv[i].size));
+		out->level_bytes[i] = level_bytes[i];
+		out->size[i] = (size_t)(i == 0 ? level_bytes[0] / 2 : sqrt(level_bytes[i - 1] * level_bytes[i]));
 	}
-	double s = fmax(8 * lv[nl - 1].size, 512.0 * (1 << 20));
+	double s = fmax(8 * (nl ? level_bytes[nl - 1] : 0), 512.0 * (1 << 20));
 	size_t avail = buffer_mem_available();
 	if (avail && s > avail / 4.0)
 		s = avail / 4.0;

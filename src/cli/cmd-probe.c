@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/steps.h"
 #include "cli/cli.h"
@@ -13,6 +14,7 @@
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "report/csv.h"
+#include "report/mtree.h"
 #include "report/output.h"
 #include "report/plot.h"
 
@@ -46,6 +48,10 @@ static const char usage_tail[] =
 	"  --raw DIR         save every measured curve as CSV in DIR (for `archscope analyze`)\n"
 	"  --plot DIR        draw the curves with gnuplot into DIR (SVG and PNG)\n"
 	"  --json            one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
+	"  -o, --output FILE run every group and the streaming benchmarks per level and core count, and\n"
+	"                    write the machine file FILE (YAML, Kerncraft's keys plus 'archscope:')\n"
+	"  --from-raw DIR    with -o: write the machine file from DIR/probe-results.json and\n"
+	"                    DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing\n"
 	"  -h, --help        this help\n";
 
 static volatile sig_atomic_t interrupted;
@@ -147,7 +153,7 @@ int probe_row_clock(struct probe_ctx *ctx)
 
 int cmd_probe(int argc, char **argv)
 {
-	enum { OPT_CPU = 256, OPT_QUICK, OPT_SEED, OPT_RAW, OPT_PLOT, OPT_JSON };
+	enum { OPT_CPU = 256, OPT_QUICK, OPT_SEED, OPT_RAW, OPT_PLOT, OPT_JSON, OPT_FROM_RAW };
 	static const struct option opts[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "quick", no_argument, NULL, OPT_QUICK },
@@ -155,15 +161,20 @@ int cmd_probe(int argc, char **argv)
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "plot", required_argument, NULL, OPT_PLOT },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "from-raw", required_argument, NULL, OPT_FROM_RAW },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct probe_ctx ctx = { .cpu = -1, .seed = rng_seed_from_time() };
+	const char *out_path = NULL, *from_raw = NULL;
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'o': out_path = optarg; break;
+		case OPT_FROM_RAW: from_raw = optarg; break;
 		case OPT_CPU: ctx.cpu = (int)parse_u64_opt("probe", "--cpu", optarg); break;
 		case OPT_QUICK: ctx.quick = 1; break;
 		case OPT_SEED: ctx.seed = parse_u64_opt("probe", "--seed", optarg); break;
@@ -194,9 +205,28 @@ int cmd_probe(int argc, char **argv)
 			usage_error("probe", "unknown probe group '%s' (groups: %s)", argv[i], list);
 		}
 	}
+	if (out_path && any)
+		usage_error("probe", "-o runs every group: give no GROUP");
+	if (from_raw && !out_path)
+		usage_error("probe", "--from-raw needs -o FILE");
 	if (!any)
 		for (size_t k = 0; k < NPROBES; k++)
 			selected[k] = 1;
+	json_t *bench_saved = NULL, *loaded = NULL;
+	if (from_raw) {
+		char path[4096];
+		json_error_t je;
+		snprintf(path, sizeof(path), "%s/probe-results.json", from_raw);
+		loaded = json_load_file(path, 0, &je);
+		if (!loaded || !json_is_object(loaded))
+			usage_error("probe", "--from-raw: %s: %s", path, loaded ? "not a JSON object" : je.text);
+		snprintf(path, sizeof(path), "%s/benchmarks.json", from_raw);
+		bench_saved = json_load_file(path, 0, &je);
+		if (!bench_saved)
+			note("--from-raw: no %s (%s): the file will have no benchmarks section", path, je.text);
+		for (size_t k = 0; k < NPROBES; k++)
+			selected[k] = 0;
+	}
 
 	struct as_error err = { 0 };
 	struct as_cpulist allowed;
@@ -223,7 +253,7 @@ int cmd_probe(int argc, char **argv)
 		memset(&topo, 0, sizeof(topo));
 	}
 	ctx.topo = &topo;
-	ctx.results = json_object();
+	ctx.results = loaded ? loaded : json_object();
 	ctx.interrupted = (volatile int *)&interrupted;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigaction(SIGINT, &sa, NULL);
@@ -234,7 +264,7 @@ int cmd_probe(int argc, char **argv)
 	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.seed));
 	int rc = 0;
 	/* Cycle counts need the clock: measure it first whenever anything runs. */
-	if (!selected[0])
+	if (!selected[0] && !loaded)
 		probe_row_clock(&(struct probe_ctx){ .cpu = ctx.cpu, .quick = 1, .json = 1, .results = ctx.results,
 						     .topo = &topo }) ;
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
@@ -244,6 +274,8 @@ int cmd_probe(int argc, char **argv)
 			json_t *clk = json_object_get(ctx.results, "clock");
 			ctx.clock_ghz = json_real_value(json_object_get(clk, "value"));
 		}
+		if (out_path)
+			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
 		int r = probes[k].run(&ctx);
 		if (r && !rc)
 			rc = r;
@@ -251,6 +283,38 @@ int cmd_probe(int argc, char **argv)
 	if (interrupted) {
 		json_object_set_new(ctx.results, "incomplete", json_true());
 		note("interrupted: printing what was measured so far");
+	}
+	if (out_path) {
+		if (ctx.clock_ghz == 0)
+			ctx.clock_ghz = json_number_value(json_object_get(json_object_get(ctx.results, "clock"), "value"));
+		int had_bench = bench_saved != NULL;
+		json_t *m = probe_machine_build(&ctx, 1, &bench_saved);
+		if (interrupted)
+			json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
+		if (ctx.raw_dir && !from_raw) {
+			char path[4096];
+			snprintf(path, sizeof(path), "%s/probe-results.json", ctx.raw_dir);
+			if (output_write_file(path, ctx.results, 0, &err) != 0)
+				note("%s", err.msg);
+			snprintf(path, sizeof(path), "%s/benchmarks.json", ctx.raw_dir);
+			if (bench_saved && !had_bench && output_write_file(path, bench_saved, 0, &err) != 0)
+				note("%s", err.msg);
+		}
+		json_decref(bench_saved);
+		struct mtree t = { .root = mnode_from_json(m) };
+		char host[256] = "";
+		gethostname(host, sizeof(host) - 1);
+		if (asprintf(&t.header, "# machine file written by archscope %s 'probe -o' on %s%s\n# measured values; "
+					"assumptions are listed under archscope.assumed\n",
+			     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
+			t.header = NULL;
+		json_decref(m);
+		if (!t.root || mtree_write_file(&t, out_path, &err) != 0) {
+			mtree_free(&t);
+			die_err(EXIT_FAIL, &err);
+		}
+		mtree_free(&t);
+		note("wrote the machine file %s%s", out_path, interrupted ? " (incomplete: interrupted)" : "");
 	}
 	if (ctx.json)
 		cli_print_json("probe", ctx.results);
