@@ -508,14 +508,16 @@ struct mnode *mnode_from_json(const json_t *j)
 	case JSON_STRING:
 		n->text = strdup(json_string_value(j));
 		if (n->text && needs_quotes(n->text))
-			n->style = YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+			n->style = YAML_SINGLE_QUOTED_SCALAR_STYLE;
 		break;
 	case JSON_INTEGER:
 		snprintf(buf, sizeof(buf), "%" JSON_INTEGER_FORMAT, json_integer_value(j));
 		n->text = strdup(buf);
 		break;
 	case JSON_REAL:
-		snprintf(buf, sizeof(buf), "%.6g", json_real_value(j));
+		snprintf(buf, sizeof(buf), "%.10g", json_real_value(j));
+		if (!strpbrk(buf, ".eEn"))
+			strcat(buf, ".0"); /* stays a real when read back */
 		n->text = strdup(buf);
 		break;
 	case JSON_TRUE: n->text = strdup("true"); break;

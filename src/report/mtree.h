@@ -52,7 +52,7 @@ struct mnode *mnode_get(const struct mnode *map, const char *key);
 int mnode_is_null(const struct mnode *n);
 
 /* Building: a tree from a JSON object (strings become quoted scalars only when they would read
- * back as something else; reals are written with %.6g, so the text is what is kept). */
+ * back as something else; reals are written with %.10g and keep a decimal point, so the text is what is kept). */
 struct mnode *mnode_from_json(const json_t *j);
 /* A JSON rendering of a tree (numbers, booleans and nulls recognised in plain scalars). */
 json_t *mnode_to_json(const struct mnode *n);
