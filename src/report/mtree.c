@@ -201,32 +201,40 @@ fail:
 	return NULL;
 }
 
-/* Leading comment lines (blank lines before and between them are dropped). */
+/* Leading comment lines (blank lines before and between them are dropped). Lines end where YAML
+ * says they do: at \n, \r or \r\n; a line holding one of YAML 1.1's other breaks (NEL, LS, PS)
+ * ends the header, since what follows such a break is content. */
 static char *header_of(const char *buf, size_t len)
 {
 	size_t i = 0, out = 0;
-	char *h = malloc(len + 1);
+	char *h = malloc(len + 2);
 	if (!h)
 		return NULL;
 	while (i < len) {
 		size_t e = i;
-		while (e < len && buf[e] != '\n')
+		while (e < len && buf[e] != '\n' && buf[e] != '\r')
 			e++;
+		size_t next = e + (e + 1 < len && buf[e] == '\r' && buf[e + 1] == '\n' ? 2 : 1);
 		size_t b = i;
-		while (b < e && (buf[b] == ' ' || buf[b] == '\t' || buf[b] == '\r'))
+		while (b < e && (buf[b] == ' ' || buf[b] == '\t'))
 			b++;
 		if (b == e) { /* blank */
-			i = e + 1;
+			i = next;
 			continue;
 		}
 		if (buf[b] != '#')
 			break;
+		int odd_break = 0;
+		for (size_t k = b; k + 1 < e; k++)
+			if ((buf[k] == '\xc2' && buf[k + 1] == '\x85') ||
+			    (k + 2 < e && buf[k] == '\xe2' && buf[k + 1] == '\x80' && (buf[k + 2] == '\xa8' || buf[k + 2] == '\xa9')))
+				odd_break = 1;
+		if (odd_break)
+			break;
 		memcpy(h + out, buf + b, e - b);
 		out += e - b;
-		while (out > 0 && h[out - 1] == '\r')
-			out--;
 		h[out++] = '\n';
-		i = e + 1;
+		i = next;
 	}
 	if (out == 0) {
 		free(h);

@@ -81,6 +81,17 @@ static void test_machine__header_comments_kept(void)
 	CHECK_STR(a, "# Core 2 Q9550, ECM paper Table 1\n# second line\nmodel name: x\nclock: 1 GHz\n");
 	free(a);
 	mtree_free(&t);
+	/* a carriage return ends a comment line: what follows is content (found by fuzzing) */
+	const char *cr = "# comment\rkey: 1\r\n# next\r\nother: 2\n";
+	CHECK(mtree_parse(cr, strlen(cr), "cr", &t, &err) == 0);
+	a = mtree_emit_string(&t, &err);
+	CHECK_STR(a, "# comment\nkey: 1\nother: 2\n");
+	free(a);
+	mtree_free(&t);
+	const char *nel = "# comment \xc2\x85key: 1\n";
+	CHECK(mtree_parse(nel, strlen(nel), "nel", &t, &err) == 0);
+	CHECK(t.header == NULL);
+	mtree_free(&t);
 }
 
 /* The first problem reported for a document, or the parse error. */
