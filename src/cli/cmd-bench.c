@@ -295,6 +295,8 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (list)
 		return list_kernels(json);
+	if (ecm && scaling)
+		usage_error("bench", "give --ecm or --threads-scaling, not both");
 	if (ecm || scaling)
 		return bench_views(argc, argv, ecm, size_text || level || sweep || plot_dir, threads, cpus_text, over,
 				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json, .small_pages = small_pages });

@@ -32,4 +32,5 @@ run 2 "$ARCHSCOPE" bench --ecm nosuch
 run 2 "$ARCHSCOPE" bench --ecm copy -s 1MB
 run 2 "$ARCHSCOPE" bench --ecm --variant avx2-nt
 run 2 "$ARCHSCOPE" bench --threads-scaling copy stream
+run 2 "$ARCHSCOPE" bench --ecm --threads-scaling
 exit 0
