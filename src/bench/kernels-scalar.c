@@ -13,6 +13,7 @@
 #define SET1(x) ((double)(x))
 #define ADD(x, y) ((x) + (y))
 #define MUL(x, y) ((x) * (y))
+#define FMA(x, y, z) ((x) * (y) + (z))
 #define HSUM(x) (x)
 #if defined(__x86_64__) || defined(__i386__)
 #define KEEP(v) __asm__ volatile("" ::"x"(v))

@@ -1,6 +1,6 @@
 /* The kernel bodies once, for every vector width: kernels.c includes this file once per ISA with
  * the macros below defined (VT vector type, W doubles per vector, LOAD/STORE aligned, NTSTORE
- * non-temporal, SET1, ADD, MUL, KEEP forces a loaded vector to exist, HSUM horizontal sum).
+ * non-temporal, SET1, ADD, MUL, FMA (x*y + z; fused where the ISA has it), KEEP forces a loaded vector to exist, HSUM horizontal sum).
  * Four vectors per iteration: enough independent loads and stores to fill the ports. */
 #define STEP (4 * W)
 /* body(o) for the four vectors at offsets 0, W, 2W, 3W: written out, not a loop, so -O2 unrolls. */
@@ -79,7 +79,7 @@ static ATTR double FN(stream)(double *const *arr, size_t n, double s)
 	double *a = arr[0];
 	const double *b = arr[1], *c = arr[2];
 	VT vs = SET1(s);
-#define B(j) STORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(vs, LOAD(c + i + (j)))))
+#define B(j) STORE(a + i + (j), FMA(vs, LOAD(c + i + (j)), LOAD(b + i + (j))))
 	for (size_t i = 0; i < n; i += STEP)
 		UNROLL4(B);
 #undef B
@@ -91,7 +91,7 @@ static ATTR double FN(triad)(double *const *arr, size_t n, double s)
 	double *a = arr[0];
 	const double *b = arr[1], *c = arr[2], *d = arr[3];
 	(void)s;
-#define B(j) STORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(LOAD(c + i + (j)), LOAD(d + i + (j)))))
+#define B(j) STORE(a + i + (j), FMA(LOAD(c + i + (j)), LOAD(d + i + (j)), LOAD(b + i + (j))))
 	for (size_t i = 0; i < n; i += STEP)
 		UNROLL4(B);
 #undef B
@@ -103,7 +103,7 @@ static ATTR double FN(triad_nt)(double *const *arr, size_t n, double s)
 	double *a = arr[0];
 	const double *b = arr[1], *c = arr[2], *d = arr[3];
 	(void)s;
-#define B(j) NTSTORE(a + i + (j), ADD(LOAD(b + i + (j)), MUL(LOAD(c + i + (j)), LOAD(d + i + (j)))))
+#define B(j) NTSTORE(a + i + (j), FMA(LOAD(c + i + (j)), LOAD(d + i + (j)), LOAD(b + i + (j))))
 	for (size_t i = 0; i < n; i += STEP)
 		UNROLL4(B);
 #undef B
@@ -116,7 +116,7 @@ static ATTR double FN(daxpy)(double *const *arr, size_t n, double s)
 	double *a = arr[0];
 	const double *b = arr[1];
 	VT vs = SET1(s);
-#define B(j) STORE(a + i + (j), ADD(LOAD(a + i + (j)), MUL(vs, LOAD(b + i + (j)))))
+#define B(j) STORE(a + i + (j), FMA(vs, LOAD(b + i + (j)), LOAD(a + i + (j))))
 	for (size_t i = 0; i < n; i += STEP)
 		UNROLL4(B);
 #undef B
@@ -141,10 +141,10 @@ static ATTR double FN(ddot)(double *const *arr, size_t n, double s)
 	VT s0 = SET1(0), s1 = SET1(0), s2 = SET1(0), s3 = SET1(0);
 	(void)s;
 	for (size_t i = 0; i < n; i += STEP) {
-		s0 = ADD(s0, MUL(LOAD(a + i), LOAD(b + i)));
-		s1 = ADD(s1, MUL(LOAD(a + i + W), LOAD(b + i + W)));
-		s2 = ADD(s2, MUL(LOAD(a + i + 2 * W), LOAD(b + i + 2 * W)));
-		s3 = ADD(s3, MUL(LOAD(a + i + 3 * W), LOAD(b + i + 3 * W)));
+		s0 = FMA(LOAD(a + i), LOAD(b + i), s0);
+		s1 = FMA(LOAD(a + i + W), LOAD(b + i + W), s1);
+		s2 = FMA(LOAD(a + i + 2 * W), LOAD(b + i + 2 * W), s2);
+		s3 = FMA(LOAD(a + i + 3 * W), LOAD(b + i + 3 * W), s3);
 	}
 	return HSUM(ADD(ADD(s0, s1), ADD(s2, s3)));
 }

@@ -9,4 +9,5 @@
 #undef SET1
 #undef ADD
 #undef MUL
+#undef FMA
 #undef HSUM

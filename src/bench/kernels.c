@@ -21,6 +21,7 @@
 #define SET1(x) _mm_set1_pd(x)
 #define ADD(x, y) _mm_add_pd((x), (y))
 #define MUL(x, y) _mm_mul_pd((x), (y))
+#define FMA(x, y, z) ADD(MUL((x), (y)), (z))
 #define HSUM(x) (_mm_cvtsd_f64(x) + _mm_cvtsd_f64(_mm_unpackhi_pd((x), (x))))
 #include "bench/kernels-simd.h"
 #include "bench/kernels-undef.h"
@@ -35,6 +36,7 @@
 #define SET1(x) _mm256_set1_pd(x)
 #define ADD(x, y) _mm256_add_pd((x), (y))
 #define MUL(x, y) _mm256_mul_pd((x), (y))
+#define FMA(x, y, z) ADD(MUL((x), (y)), (z)) /* AVX2 alone does not promise FMA */
 #define HSUM(x) avx2_hsum(x)
 static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 {
@@ -55,6 +57,7 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 #define SET1(x) _mm512_set1_pd(x)
 #define ADD(x, y) _mm512_add_pd((x), (y))
 #define MUL(x, y) _mm512_mul_pd((x), (y))
+#define FMA(x, y, z) _mm512_fmadd_pd((x), (y), (z))
 #define HSUM(x) _mm512_reduce_add_pd(x)
 #include "bench/kernels-simd.h"
 
