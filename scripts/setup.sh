@@ -8,6 +8,7 @@ packages=(
 	gcc clang cmake ninja-build pkg-config   # toolchain (clang: the warning check in the tests)
 	libhwloc-dev hwloc                      # topology
 	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
+	libclang-14-dev                         # kernel parser of archscope model
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
 )

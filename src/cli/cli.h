@@ -43,11 +43,16 @@ void progress_done(void);
 /* Parses an unsigned integer option value or exits 2 naming the option. */
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 
+struct mtree;
+/* Loads and checks a machine file; on failure prints every problem and exits 2. */
+void cli_machine_load(const char *path, struct mtree *t);
+
 /* The commands. */
 int cmd_topology(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 #endif

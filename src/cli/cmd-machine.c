@@ -34,26 +34,6 @@ static void print_usage(FILE *out)
 	      out);
 }
 
-/* Loads and checks; on failure prints the problems and exits 2. */
-static void load_checked(const char *path, struct mtree *t)
-{
-	struct as_error err = { 0 };
-	if (mtree_load(path, t, &err) != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
-		exit(EXIT_USAGE);
-	}
-	char *report;
-	int n = machine_check(t, path, &report);
-	if (n != 0) {
-		if (report)
-			fputs(report, stderr);
-		fprintf(stderr, "archscope: error: machine file '%s': %d problem%s\n", path, n, n == 1 ? "" : "s");
-		free(report);
-		mtree_free(t);
-		exit(EXIT_USAGE);
-	}
-}
-
 static void fmt_size(double b, char *out, size_t len)
 {
 	if (b >= 1 << 30)
@@ -69,7 +49,7 @@ static void fmt_size(double b, char *out, size_t len)
 static int show(const char *path, int yaml, int json)
 {
 	struct mtree t;
-	load_checked(path, &t);
+	cli_machine_load(path, &t);
 	if (yaml) {
 		struct as_error err = { 0 };
 		int rc = mtree_emit(&t, stdout, &err);
@@ -214,8 +194,8 @@ static void free_leaves(struct leaves *ls)
 static int diff(const char *a, const char *b, int all)
 {
 	struct mtree ta, tb;
-	load_checked(a, &ta);
-	load_checked(b, &tb);
+	cli_machine_load(a, &ta);
+	cli_machine_load(b, &tb);
 	struct leaves la = { 0 }, lb = { 0 };
 	flatten(ta.root, "", &la, all);
 	flatten(tb.root, "", &lb, all);

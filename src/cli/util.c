@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cpuset.h"
+#include "report/machine.h"
 #include "report/output.h"
 
 void die(int code, const char *fmt, ...)
@@ -143,4 +144,23 @@ uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
 	if (errno || *end)
 		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text);
 	return v;
+}
+
+void cli_machine_load(const char *path, struct mtree *t)
+{
+	struct as_error err = { 0 };
+	if (mtree_load(path, t, &err) != 0) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		exit(EXIT_USAGE);
+	}
+	char *report;
+	int n = machine_check(t, path, &report);
+	if (n != 0) {
+		if (report)
+			fputs(report, stderr);
+		fprintf(stderr, "archscope: error: machine file '%s': %d problem%s\n", path, n, n == 1 ? "" : "s");
+		free(report);
+		mtree_free(t);
+		exit(EXIT_USAGE);
+	}
 }

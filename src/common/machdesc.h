@@ -1,0 +1,59 @@
+/* A machine as the models use it: plain numbers read from a machine file (report/machine.c fills
+ * it), so model code needs no YAML. Sizes in bytes, rates in bytes per cycle or bytes per second. */
+#ifndef ARCHSCOPE_COMMON_MACHDESC_H
+#define ARCHSCOPE_COMMON_MACHDESC_H
+
+#define MACHINE_MAX_LEVELS 8
+#define MACHINE_MAX_KERNELS 16
+#define MACHINE_MAX_CORES 64
+
+enum machine_replacement { REPL_LRU, REPL_FIFO, REPL_RANDOM };
+
+struct machine_level {
+	char name[16];
+	int has_cache;
+	long sets, ways, cl_size;
+	double size_bytes;          /* sets x ways x cl_size, or "size per group" */
+	long groups, cores_per_group, threads_per_group;
+	enum machine_replacement replacement;
+	int write_allocate, write_back;  /* Kerncraft's defaults: true, true */
+	int inclusive;                   /* archscope's "inclusion: inclusive": evictions invalidate above */
+	char load_from[16], store_to[16], victims_to[16]; /* level names, "" for none */
+	double upstream_bytes_per_cy;    /* 0 when the file gives no number */
+	int upstream_full_duplex;
+	int upstream_is_memory;          /* "full socket memory bandwidth": from the benchmarks */
+	char upstream_text[64];
+};
+
+/* A streaming benchmark kernel: its streams (Kerncraft: "read streams", ...) and flops. */
+struct machine_bench_kernel {
+	char name[32];
+	double flops_per_it;
+	double read_bytes, write_bytes, rw_bytes;
+	int read_streams, write_streams, rw_streams;
+};
+
+/* Measurements of one memory level with one thread per core: bandwidth (B/s, as the application
+ * counts it, without write-allocate) per kernel and core count. bw 0 = not measured. */
+struct machine_bench_level {
+	char level[16];
+	int ncores;
+	int cores[MACHINE_MAX_CORES];
+	double bw[MACHINE_MAX_KERNELS][MACHINE_MAX_CORES];
+};
+
+struct machine {
+	char model_name[128];
+	double clock_hz;
+	long sockets, cores_per_socket, threads_per_core, cores_per_numa_domain;
+	double flops_dp[4], flops_sp[4]; /* total, ADD, MUL, FMA per cycle (0 when absent) */
+	double cacheline_bytes;
+	int nlevels;                     /* cache levels + MEM */
+	struct machine_level level[MACHINE_MAX_LEVELS];
+	int nkernels;
+	struct machine_bench_kernel kernel[MACHINE_MAX_KERNELS];
+	int nbench;
+	struct machine_bench_level bench[MACHINE_MAX_LEVELS];
+};
+
+#endif

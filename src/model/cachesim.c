@@ -1,0 +1,284 @@
+/* The cache simulator; see cachesim.h. */
+#include "model/cachesim.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cachesim *cachesim_new(const struct cachesim_config *cfg, int n, uint64_t seed, struct as_error *err)
+{
+	if (n < 1 || n > CACHESIM_MAX_LEVELS)
+		return as_error_set(err, -EINVAL, "a cache hierarchy has 1 to %d levels", CACHESIM_MAX_LEVELS), NULL;
+	struct cachesim *s = calloc(1, sizeof(*s));
+	if (!s)
+		return as_error_set(err, -ENOMEM, "out of memory"), NULL;
+	s->nlevels = n;
+	s->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+	uint64_t cl = cfg[0].cl_size;
+	if (cl == 0 || (cl & (cl - 1))) {
+		free(s);
+		return as_error_set(err, -EINVAL, "cache line size %llu is not a power of two", (unsigned long long)cl), NULL;
+	}
+	while ((1ull << s->shift) < cl)
+		s->shift++;
+	for (int i = 0; i < n; i++) {
+		const struct cachesim_config *c = &cfg[i];
+		struct cachesim_level *L = &s->lv[i];
+		L->cfg = *c;
+		if (c->cl_size != cl) {
+			cachesim_free(s);
+			return as_error_set(err, -EINVAL, "level %s: every level must have the same line size (%llu B)", c->name,
+					    (unsigned long long)cl), NULL;
+		}
+		if (c->sets == 0 || c->ways == 0 || c->ways > 4096 || c->sets > (1ull << 32)) {
+			cachesim_free(s);
+			return as_error_set(err, -EINVAL, "level %s: %llu sets of %llu ways is not a cache", c->name,
+					    (unsigned long long)c->sets, (unsigned long long)c->ways), NULL;
+		}
+		int links[3] = { c->load_from, c->store_to, c->victims_to };
+		for (int k = 0; k < 3; k++)
+			if (links[k] >= n || (links[k] >= 0 && links[k] <= i)) {
+				cachesim_free(s);
+				return as_error_set(err, -EINVAL, "level %s: data may only move to a later level", c->name), NULL;
+			}
+		L->sets = c->sets;
+		L->ways = c->ways;
+		L->setmask = (c->sets & (c->sets - 1)) ? 0 : c->sets - 1;
+		L->tags = malloc(sizeof(uint64_t) * c->sets * c->ways);
+		if (!L->tags) {
+			cachesim_free(s);
+			return as_error_set(err, -ENOMEM, "out of memory for level %s", c->name), NULL;
+		}
+		memset(L->tags, 0xff, sizeof(uint64_t) * c->sets * c->ways);
+	}
+	return s;
+}
+
+void cachesim_free(struct cachesim *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nlevels; i++)
+		free(s->lv[i].tags);
+	free(s);
+}
+
+void cachesim_reset_stats(struct cachesim *s)
+{
+	for (int i = 0; i < s->nlevels; i++)
+		memset(&s->lv[i].st, 0, sizeof(s->lv[i].st));
+	s->mem_loads = s->mem_stores = 0;
+}
+
+static uint64_t *set_of(struct cachesim_level *L, uint64_t line)
+{
+	uint64_t idx = L->setmask ? (line & L->setmask) : line % L->sets;
+	return L->tags + idx * L->ways;
+}
+
+/* Way of line in its set, or -1. */
+static long find(struct cachesim_level *L, uint64_t *set, uint64_t line)
+{
+	for (uint64_t w = 0; w < L->ways; w++)
+		if (set[w] != CACHESIM_EMPTY && (set[w] >> 1) == line)
+			return (long)w;
+	return -1;
+}
+
+static void promote(struct cachesim_level *L, uint64_t *set, long w)
+{
+	if (L->cfg.replacement != REPL_LRU || w == 0)
+		return;
+	uint64_t t = set[w];
+	memmove(set + 1, set, sizeof(uint64_t) * (size_t)w);
+	set[0] = t;
+}
+
+static void remove_way(struct cachesim_level *L, uint64_t *set, long w)
+{
+	memmove(set + w, set + w + 1, sizeof(uint64_t) * (size_t)(L->ways - 1 - (uint64_t)w));
+	set[L->ways - 1] = CACHESIM_EMPTY;
+}
+
+static void fetch(struct cachesim *s, int i, uint64_t line);
+static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim);
+
+/* Puts line into level i, evicting what the policy chooses. */
+static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
+{
+	struct cachesim_level *L = &s->lv[i];
+	uint64_t *set = set_of(L, line);
+	uint64_t victim = CACHESIM_EMPTY;
+	if (set[L->ways - 1] != CACHESIM_EMPTY) {
+		/* full: LRU and FIFO evict the oldest (last); random any way */
+		uint64_t w = L->ways - 1;
+		if (L->cfg.replacement == REPL_RANDOM) {
+			s->rng ^= s->rng << 13;
+			s->rng ^= s->rng >> 7;
+			s->rng ^= s->rng << 17;
+			w = s->rng % L->ways;
+		}
+		victim = set[w];
+		remove_way(L, set, (long)w);
+	}
+	memmove(set + 1, set, sizeof(uint64_t) * (size_t)(L->ways - 1));
+	set[0] = (line << 1) | (uint64_t)(dirty != 0);
+	if (victim == CACHESIM_EMPTY)
+		return;
+	uint64_t vline = victim >> 1;
+	int vdirty = (int)(victim & 1);
+	if (L->cfg.inclusion == CS_INCLUSIVE) {
+		/* back-invalidate the copies above; a dirty copy's data leaves with the victim */
+		for (int u = 0; u < i; u++) {
+			struct cachesim_level *U = &s->lv[u];
+			uint64_t *us = set_of(U, vline);
+			long w = find(U, us, vline);
+			if (w >= 0) {
+				vdirty |= (int)(us[w] & 1);
+				remove_way(U, us, w);
+			}
+		}
+	}
+	if (L->cfg.victims_to >= 0) {
+		L->st.written++;
+		write_line(s, L->cfg.victims_to, vline, vdirty, 1);
+	} else if (vdirty && L->cfg.write_back) {
+		L->st.written++;
+		write_line(s, L->cfg.store_to, vline, 1, 0);
+	}
+}
+
+/* A line (a write-back, a victim, or a store passed on) arriving at level `to` (-1: memory). */
+static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim)
+{
+	if (to < 0) {
+		s->mem_stores++;
+		return;
+	}
+	struct cachesim_level *L = &s->lv[to];
+	L->st.stores++;
+	uint64_t *set = set_of(L, line);
+	long w = find(L, set, line);
+	if (w >= 0) {
+		L->st.hits++;
+		if (dirty)
+			set[w] |= 1;
+		promote(L, set, w);
+		return;
+	}
+	L->st.misses++;
+	if (victim) {
+		insert(s, to, line, dirty);
+	} else if (L->cfg.write_allocate) {
+		/* a partial line would be read first; a whole written-back line is not: Kerncraft and
+		 * pycachesim count it as a store that allocates without a fetch */
+		insert(s, to, line, 1);
+	} else {
+		L->st.written++;
+		write_line(s, L->cfg.store_to, line, 1, 0);
+	}
+}
+
+/* Brings line into level i from where it lives below. */
+static void fetch(struct cachesim *s, int i, uint64_t line)
+{
+	struct cachesim_level *L = &s->lv[i];
+	L->st.fetched++;
+	int from = L->cfg.load_from;
+	int vic = L->cfg.victims_to;
+	int dirty = 0;
+	if (from < 0 && vic >= 0) {
+		/* an exclusive victim cache below: look there first, take the line out if present */
+		struct cachesim_level *V = &s->lv[vic];
+		V->st.loads++;
+		uint64_t *set = set_of(V, line);
+		long w = find(V, set, line);
+		if (w >= 0) {
+			V->st.hits++;
+			dirty = (int)(set[w] & 1);
+			remove_way(V, set, w);
+		} else {
+			V->st.misses++;
+			V->st.fetched++;
+			if (V->cfg.load_from >= 0) {
+				struct cachesim_level *N = &s->lv[V->cfg.load_from];
+				N->st.loads++;
+				uint64_t *ns = set_of(N, line);
+				long nw = find(N, ns, line);
+				if (nw >= 0) {
+					N->st.hits++;
+					promote(N, ns, nw);
+				} else {
+					N->st.misses++;
+					fetch(s, V->cfg.load_from, line);
+					insert(s, V->cfg.load_from, line, 0);
+				}
+			} else {
+				s->mem_loads++;
+			}
+		}
+		insert(s, i, line, dirty);
+		return;
+	}
+	if (from < 0) {
+		s->mem_loads++;
+	} else {
+		struct cachesim_level *N = &s->lv[from];
+		N->st.loads++;
+		uint64_t *set = set_of(N, line);
+		long w = find(N, set, line);
+		if (w >= 0) {
+			N->st.hits++;
+			promote(N, set, w);
+		} else {
+			N->st.misses++;
+			fetch(s, from, line);
+			insert(s, from, line, 0);
+		}
+	}
+	(void)dirty;
+}
+
+void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store)
+{
+	struct cachesim_level *L = &s->lv[0];
+	uint64_t line = addr >> s->shift;
+	if (store == 2) {
+		/* a write-through L1 has counted its store hit; the line goes on */
+		L->st.hits++;
+		L->st.written++;
+		write_line(s, L->cfg.store_to, line, 1, 0);
+		return;
+	}
+	uint64_t *set = set_of(L, line);
+	if (store)
+		L->st.stores++;
+	else
+		L->st.loads++;
+	long w = find(L, set, line);
+	if (w >= 0) {
+		L->st.hits++;
+		promote(L, set, w);
+		if (store) {
+			if (L->cfg.write_back)
+				set[L->cfg.replacement == REPL_LRU ? 0 : w] |= 1;
+			else {
+				L->st.written++;
+				write_line(s, L->cfg.store_to, line, 1, 0);
+			}
+		}
+		return;
+	}
+	L->st.misses++;
+	if (store && !L->cfg.write_allocate) {
+		L->st.written++;
+		write_line(s, L->cfg.store_to, line, 1, 0);
+		return;
+	}
+	fetch(s, 0, line);
+	insert(s, 0, line, store && L->cfg.write_back);
+	if (store && !L->cfg.write_back) {
+		L->st.written++;
+		write_line(s, L->cfg.store_to, line, 1, 0);
+	}
+}
