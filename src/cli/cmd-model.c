@@ -398,8 +398,9 @@ static void print_traffic(const struct opts *o, const struct eval *e)
 	table_print(t, stdout, "  ");
 	table_free(t);
 	if (o->predictor == PRED_SIM)
-		printf("  simulated: %lld warm-up + %lld measured iterations, %llu accesses, seed %llu\n",
+		printf("  simulated: %lld warm-up + %lld measured iterations, %llu accesses (%.0f M/s measured), seed %llu\n",
 		       (long long)e->si.warmup_iterations, (long long)e->si.measured_iterations, (unsigned long long)e->si.accesses,
+		       e->si.measured_seconds > 0 ? (double)e->si.measured_accesses / e->si.measured_seconds / 1e6 : 0,
 		       (unsigned long long)e->si.seed);
 }
 
@@ -578,6 +579,8 @@ static json_t *jeval(const struct opts *o, const struct kernel *k, const struct 
 		json_object_set_new(s, "measured_iterations", json_integer(e->si.measured_iterations));
 		json_object_set_new(s, "accesses", json_integer((json_int_t)e->si.accesses));
 		json_object_set_new(s, "seed", json_integer((json_int_t)e->si.seed));
+		json_object_set_new(s, "measured_accesses", json_integer((json_int_t)e->si.measured_accesses));
+		json_object_set_new(s, "measured_seconds", json_real(e->si.measured_seconds));
 		json_object_set_new(r, "simulation", s);
 	}
 	if (o->models & M_LC)

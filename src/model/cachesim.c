@@ -44,12 +44,15 @@ struct cachesim *cachesim_new(const struct cachesim_config *cfg, int n, uint64_t
 		L->sets = c->sets;
 		L->ways = c->ways;
 		L->setmask = (c->sets & (c->sets - 1)) ? 0 : c->sets - 1;
-		L->tags = malloc(sizeof(uint64_t) * c->sets * c->ways);
+		while (L->setmask && (1ull << L->setshift) < c->sets)
+			L->setshift++;
+		L->setmagic = UINT64_MAX / c->sets + 1;
+		L->tags = malloc(sizeof(uint32_t) * c->sets * c->ways);
 		if (!L->tags) {
 			cachesim_free(s);
 			return as_error_set(err, -ENOMEM, "out of memory for level %s", c->name), NULL;
 		}
-		memset(L->tags, 0xff, sizeof(uint64_t) * c->sets * c->ways);
+		memset(L->tags, 0xff, sizeof(uint32_t) * c->sets * c->ways);
 	}
 	return s;
 }
@@ -70,33 +73,66 @@ void cachesim_reset_stats(struct cachesim *s)
 	s->mem_loads = s->mem_stores = 0;
 }
 
-static uint64_t *set_of(struct cachesim_level *L, uint64_t line)
+uint64_t cachesim_max_address(const struct cachesim *s)
 {
-	uint64_t idx = L->setmask ? (line & L->setmask) : line % L->sets;
+	uint64_t m = UINT64_MAX;
+	for (int i = 0; i < s->nlevels; i++) {
+		/* tag < 2^31 - 1 (the empty value is all ones) */
+		uint64_t lines = ((1ull << 31) - 1) * s->lv[i].sets;
+		if (lines < (m >> s->shift))
+			m = lines << s->shift;
+	}
+	return m;
+}
+
+/* The set of a line, its index (in *idxp when asked) and the line's tag in that set. */
+static uint32_t *set_at(struct cachesim_level *L, uint64_t line, uint32_t *tag, uint64_t *idxp)
+{
+	uint64_t idx, q;
+	if (L->setmask) {
+		idx = line & L->setmask;
+		q = line >> L->setshift;
+	} else {
+		if (line < (1ull << 32))
+			q = (uint64_t)(((unsigned __int128)L->setmagic * line) >> 64); /* exact below 2^32 */
+		else
+			q = line / L->sets;
+		idx = line - q * L->sets;
+	}
+	*tag = (uint32_t)q;
+	if (idxp)
+		*idxp = idx;
 	return L->tags + idx * L->ways;
 }
 
-/* Way of line in its set, or -1. */
-static long find(struct cachesim_level *L, uint64_t *set, uint64_t line)
+static uint32_t *set_of(struct cachesim_level *L, uint64_t line, uint32_t *tag)
+{
+	return set_at(L, line, tag, NULL);
+}
+
+/* Way of the tag in its set, or -1. Empty ways (all ones) never match a tag < 2^31 - 1. */
+static long find(struct cachesim_level *L, const uint32_t *set, uint32_t tag)
 {
 	for (uint64_t w = 0; w < L->ways; w++)
-		if (set[w] != CACHESIM_EMPTY && (set[w] >> 1) == line)
+		if ((set[w] >> 1) == tag)
 			return (long)w;
 	return -1;
 }
 
-static void promote(struct cachesim_level *L, uint64_t *set, long w)
+static void promote(struct cachesim_level *L, uint32_t *set, long w)
 {
 	if (L->cfg.replacement != REPL_LRU || w == 0)
 		return;
-	uint64_t t = set[w];
-	memmove(set + 1, set, sizeof(uint64_t) * (size_t)w);
+	uint32_t t = set[w];
+	for (long i = w; i > 0; i--)
+		set[i] = set[i - 1];
 	set[0] = t;
 }
 
-static void remove_way(struct cachesim_level *L, uint64_t *set, long w)
+static void remove_way(struct cachesim_level *L, uint32_t *set, long w)
 {
-	memmove(set + w, set + w + 1, sizeof(uint64_t) * (size_t)(L->ways - 1 - (uint64_t)w));
+	for (uint64_t i = (uint64_t)w; i + 1 < L->ways; i++)
+		set[i] = set[i + 1];
 	set[L->ways - 1] = CACHESIM_EMPTY;
 }
 
@@ -107,8 +143,10 @@ static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int
 static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
 {
 	struct cachesim_level *L = &s->lv[i];
-	uint64_t *set = set_of(L, line);
-	uint64_t victim = CACHESIM_EMPTY;
+	uint32_t tag;
+	uint64_t setidx;
+	uint32_t *set = set_at(L, line, &tag, &setidx);
+	uint32_t victim = CACHESIM_EMPTY;
 	if (set[L->ways - 1] != CACHESIM_EMPTY) {
 		/* full: LRU and FIFO evict the oldest (last); random any way */
 		uint64_t w = L->ways - 1;
@@ -121,18 +159,20 @@ static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
 		victim = set[w];
 		remove_way(L, set, (long)w);
 	}
-	memmove(set + 1, set, sizeof(uint64_t) * (size_t)(L->ways - 1));
-	set[0] = (line << 1) | (uint64_t)(dirty != 0);
+	for (uint64_t k = L->ways - 1; k > 0; k--)
+		set[k] = set[k - 1];
+	set[0] = (tag << 1) | (uint32_t)(dirty != 0);
 	if (victim == CACHESIM_EMPTY)
 		return;
-	uint64_t vline = victim >> 1;
+	uint64_t vline = (uint64_t)(victim >> 1) * L->sets + setidx;
 	int vdirty = (int)(victim & 1);
 	if (L->cfg.inclusion == CS_INCLUSIVE) {
 		/* back-invalidate the copies above; a dirty copy's data leaves with the victim */
 		for (int u = 0; u < i; u++) {
 			struct cachesim_level *U = &s->lv[u];
-			uint64_t *us = set_of(U, vline);
-			long w = find(U, us, vline);
+			uint32_t ut;
+			uint32_t *us = set_of(U, vline, &ut);
+			long w = find(U, us, ut);
 			if (w >= 0) {
 				vdirty |= (int)(us[w] & 1);
 				remove_way(U, us, w);
@@ -157,8 +197,9 @@ static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int
 	}
 	struct cachesim_level *L = &s->lv[to];
 	L->st.stores++;
-	uint64_t *set = set_of(L, line);
-	long w = find(L, set, line);
+	uint32_t tag;
+	uint32_t *set = set_of(L, line, &tag);
+	long w = find(L, set, tag);
 	if (w >= 0) {
 		L->st.hits++;
 		if (dirty)
@@ -191,8 +232,9 @@ static void fetch(struct cachesim *s, int i, uint64_t line)
 		/* an exclusive victim cache below: look there first, take the line out if present */
 		struct cachesim_level *V = &s->lv[vic];
 		V->st.loads++;
-		uint64_t *set = set_of(V, line);
-		long w = find(V, set, line);
+		uint32_t vt;
+		uint32_t *set = set_of(V, line, &vt);
+		long w = find(V, set, vt);
 		if (w >= 0) {
 			V->st.hits++;
 			dirty = (int)(set[w] & 1);
@@ -203,8 +245,9 @@ static void fetch(struct cachesim *s, int i, uint64_t line)
 			if (V->cfg.load_from >= 0) {
 				struct cachesim_level *N = &s->lv[V->cfg.load_from];
 				N->st.loads++;
-				uint64_t *ns = set_of(N, line);
-				long nw = find(N, ns, line);
+				uint32_t nt;
+				uint32_t *ns = set_of(N, line, &nt);
+				long nw = find(N, ns, nt);
 				if (nw >= 0) {
 					N->st.hits++;
 					promote(N, ns, nw);
@@ -225,8 +268,9 @@ static void fetch(struct cachesim *s, int i, uint64_t line)
 	} else {
 		struct cachesim_level *N = &s->lv[from];
 		N->st.loads++;
-		uint64_t *set = set_of(N, line);
-		long w = find(N, set, line);
+		uint32_t nt;
+		uint32_t *set = set_of(N, line, &nt);
+		long w = find(N, set, nt);
 		if (w >= 0) {
 			N->st.hits++;
 			promote(N, set, w);
@@ -250,12 +294,13 @@ void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store)
 		write_line(s, L->cfg.store_to, line, 1, 0);
 		return;
 	}
-	uint64_t *set = set_of(L, line);
+	uint32_t tag;
+	uint32_t *set = set_of(L, line, &tag);
 	if (store)
 		L->st.stores++;
 	else
 		L->st.loads++;
-	long w = find(L, set, line);
+	long w = find(L, set, tag);
 	if (w >= 0) {
 		L->st.hits++;
 		promote(L, set, w);

@@ -31,9 +31,13 @@ struct cachesim_stats {
 	uint64_t written;   /* lines sent to the next level: dirty write-backs, victims, passed stores */
 };
 
+/* Tags are 32 bits so that a large last-level cache's tag array stays small enough for the host's
+ * caches: (line / sets) << 1 | dirty, the set index being implied by the position. */
 struct cachesim_level {
-	uint64_t *tags;     /* sets x ways; (line << 1) | dirty, most recent first (LRU, FIFO) */
+	uint32_t *tags;     /* sets x ways, most recent first (LRU, FIFO); empty ways at the end */
 	uint64_t setmask;   /* sets - 1 when sets is a power of two, else 0 */
+	unsigned setshift;  /* log2(sets) when sets is a power of two */
+	uint64_t setmagic;  /* else: 2^64 / sets + 1, for division by multiplication (Lemire) */
 	uint64_t sets, ways;
 	struct cachesim_stats st;
 	struct cachesim_config cfg;
@@ -53,15 +57,18 @@ void cachesim_reset_stats(struct cachesim *s);
 
 void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store);
 
-#define CACHESIM_EMPTY UINT64_MAX
+#define CACHESIM_EMPTY UINT32_MAX
+
+/* The largest address the simulator takes: tags must fit in 31 bits for every level. */
+uint64_t cachesim_max_address(const struct cachesim *s);
 
 static inline void cachesim_access(struct cachesim *s, uint64_t addr, int store)
 {
 	struct cachesim_level *L = &s->lv[0];
 	uint64_t line = addr >> s->shift;
 	if (L->setmask || L->sets == 1) {
-		uint64_t *set = L->tags + (line & L->setmask) * L->ways;
-		if ((set[0] >> 1) == line && set[0] != CACHESIM_EMPTY) {
+		uint32_t *set = L->tags + (line & L->setmask) * L->ways;
+		if ((set[0] >> 1) == (uint32_t)(line >> L->setshift)) { /* an empty way never matches */
 			if (store) {
 				if (L->cfg.write_back)
 					set[0] |= 1;

@@ -1,6 +1,8 @@
 /* The simulator predictor; see sim.h. */
 #include "model/sim.h"
 
+#include "common/timer.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,8 +91,12 @@ uint64_t sim_walk(struct cachesim *s, const struct kernel *k, const struct kboun
 	int na = b->naccesses;
 	uint64_t accesses = 0;
 	int64_t done = 0;
+	struct cachesim_level *L1 = &s->lv[0];
+	int fast = (L1->setmask || L1->sets == 1) && L1->cfg.write_back;
+	uint32_t *tags = L1->tags;
+	uint64_t mask = L1->setmask, ways = L1->ways;
+	unsigned shift = s->shift, sshift = L1->setshift;
 	while (done < iterations) {
-		idx[inner] = b->start[inner];
 		for (int a = 0; a < na; a++) {
 			int64_t e = b->off[a];
 			for (int l = 0; l < nl; l++)
@@ -100,17 +106,46 @@ uint64_t sim_walk(struct cachesim *s, const struct kernel *k, const struct kboun
 			st[a].step = b->coef[a][inner] * b->step[inner] * k->array[ar].elsize;
 			st[a].store = k->acc[a].write;
 		}
-		int64_t n = b->trips[inner];
-		if (n > iterations - done)
-			n = iterations - done;
-		for (int64_t it = 0; it < n; it++)
-			for (int a = 0; a < na; a++) {
-				cachesim_access(s, st[a].addr, st[a].store);
-				st[a].addr += (uint64_t)st[a].step;
-			}
+		int64_t left = (b->start[inner] + b->trips[inner] * b->step[inner] - idx[inner]) / b->step[inner];
+		int64_t n = left < iterations - done ? left : iterations - done;
+		if (fast) {
+			/* the L1 hit on the most recent line of a set, with the level's numbers in registers
+			 * and its counts local; everything else through the simulator */
+			uint64_t loads = 0, stores = 0;
+			for (int64_t it = 0; it < n; it++)
+				for (int a = 0; a < na; a++) {
+					uint64_t line = st[a].addr >> shift;
+					uint32_t *set = tags + (line & mask) * ways;
+					if ((set[0] >> 1) == (uint32_t)(line >> sshift)) {
+						if (st[a].store) {
+							set[0] |= 1;
+							stores++;
+						} else {
+							loads++;
+						}
+					} else {
+						cachesim_access_slow(s, st[a].addr, st[a].store);
+					}
+					st[a].addr += (uint64_t)st[a].step;
+				}
+			L1->st.loads += loads;
+			L1->st.stores += stores;
+			L1->st.hits += loads + stores;
+		} else {
+			for (int64_t it = 0; it < n; it++)
+				for (int a = 0; a < na; a++) {
+					cachesim_access(s, st[a].addr, st[a].store);
+					st[a].addr += (uint64_t)st[a].step;
+				}
+		}
 		accesses += (uint64_t)(n * na);
 		done += n;
+		if (n < left) {
+			idx[inner] += n * b->step[inner];
+			break;
+		}
 		/* the next row: an odometer over the outer loops, wrapping around the whole nest */
+		idx[inner] = b->start[inner];
 		for (int l = inner - 1; l >= 0; l--) {
 			idx[l] += b->step[l];
 			if (idx[l] < b->start[l] + b->trips[l] * b->step[l])
@@ -134,6 +169,16 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 		return err && err->code ? err->code : -ENOMEM;
 	memset(info, 0, sizeof(*info));
 	info->seed = seed;
+	int64_t end = 0;
+	for (int i = 0; i < b->narrays; i++)
+		if (b->base[i] + b->bytes[i] > end)
+			end = b->base[i] + b->bytes[i];
+	uint64_t maxaddr = cachesim_max_address(s);
+	if ((uint64_t)end > maxaddr) {
+		cachesim_free(s);
+		return as_error_set(err, -E2BIG, "the arrays span %lld bytes, more than the simulator's %llu", (long long)end,
+				    (unsigned long long)maxaddr);
+	}
 	double cache_bytes = 0;
 	for (int i = 0; i < n; i++)
 		cache_bytes += (double)(cfg[i].sets * cfg[i].ways * cfg[i].cl_size);
@@ -141,8 +186,9 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 	double per_it = b->iterations > 0 ? (double)b->total_bytes / (double)b->iterations : 8;
 	if (per_it < 1)
 		per_it = 1;
-	/* measured: whole rows, at least 100k iterations, at most one sweep */
-	int64_t meas = ((100000 + row - 1) / row) * row;
+	/* measured: at least 100k iterations in whole rows (rows of up to 100k iterations), at most
+	 * one sweep */
+	int64_t meas = row <= 100000 ? ((100000 + row - 1) / row) * row : 100000;
 	if (meas > b->iterations)
 		meas = b->iterations;
 	/* warm-up: the caches cycle through their contents in about F iterations. Measure inside
@@ -158,12 +204,16 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 		want = iters - (double)meas;
 	else
 		want = iters + (iters - (double)meas);
-	int64_t warm = (int64_t)(want / (double)row) * row;
+	int64_t warm = row <= 100000 ? (int64_t)(want / (double)row) * row : (int64_t)want;
 	struct sim_cursor cur;
 	sim_cursor_init(&cur, b);
 	info->accesses = sim_walk(s, k, b, &cur, warm);
 	cachesim_reset_stats(s);
-	info->accesses += sim_walk(s, k, b, &cur, meas);
+	uint64_t t0 = timer_now_ns();
+	uint64_t measured = sim_walk(s, k, b, &cur, meas);
+	info->measured_seconds = (double)(timer_now_ns() - t0) / 1e9;
+	info->measured_accesses = measured;
+	info->accesses += measured;
 	info->warmup_iterations = warm;
 	info->measured_iterations = meas;
 	memset(out, 0, sizeof(*out));

@@ -11,6 +11,8 @@ struct sim_info {
 	int64_t warmup_iterations, measured_iterations;
 	uint64_t accesses;          /* simulated, warm-up included */
 	uint64_t seed;
+	uint64_t measured_accesses;
+	double measured_seconds;    /* the simulator's own time for the measured part */
 };
 
 /* The simulator's configuration for the machine's cache levels with `cores` cores in use (shared
@@ -20,14 +22,14 @@ int sim_config(const struct machine *m, int cores, struct cachesim_config *cfg, 
 int sim_predict(const struct kernel *k, const struct kbound *b, const struct machine *m, int cores, uint64_t seed,
 		struct cache_traffic *out, struct sim_info *info, struct as_error *err);
 
-/* Where a walk over the iteration space stands: the outer loops' indices, at a row start. */
+/* Where a walk over the iteration space stands: every loop's index. */
 struct sim_cursor {
 	int64_t idx[KERNEL_MAX_LOOPS];
 };
 
 void sim_cursor_init(struct sim_cursor *c, const struct kbound *b);
-/* Feeds `iterations` iterations (whole inner rows, wrapping around the nest) of the kernel's
- * address stream into s from the cursor on. Returns the accesses made. */
+/* Feeds `iterations` iterations (wrapping around the nest) of the kernel's address stream into s
+ * from the cursor on. Returns the accesses made. */
 uint64_t sim_walk(struct cachesim *s, const struct kernel *k, const struct kbound *b, struct sim_cursor *c, int64_t iterations);
 
 #endif
