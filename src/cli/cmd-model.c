@@ -583,7 +583,7 @@ static json_t *jeval(const struct opts *o, const struct kernel *k, const struct 
 		json_object_set_new(s, "measured_seconds", json_real(e->si.measured_seconds));
 		json_object_set_new(r, "simulation", s);
 	}
-	if (o->models & M_LC)
+	if ((o->models & M_LC) && e->lc) /* a sweep keeps the transfers, not every listing */
 		json_object_set_new(r, "lc", jlc(o, k, m, e));
 	if (o->models & M_ECMDATA) {
 		if (e->have_ecm) {

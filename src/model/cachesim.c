@@ -46,7 +46,7 @@ struct cachesim *cachesim_new(const struct cachesim_config *cfg, int n, uint64_t
 		L->setmask = (c->sets & (c->sets - 1)) ? 0 : c->sets - 1;
 		while (L->setmask && (1ull << L->setshift) < c->sets)
 			L->setshift++;
-		L->setmagic = UINT64_MAX / c->sets + 1;
+		L->setmagic = c->sets > 1 ? UINT64_MAX / c->sets + 1 : 0;
 		L->tags = malloc(sizeof(uint32_t) * c->sets * c->ways);
 		if (!L->tags) {
 			cachesim_free(s);
@@ -89,7 +89,7 @@ uint64_t cachesim_max_address(const struct cachesim *s)
 static uint32_t *set_at(struct cachesim_level *L, uint64_t line, uint32_t *tag, uint64_t *idxp)
 {
 	uint64_t idx, q;
-	if (L->setmask) {
+	if (L->setmask || L->sets == 1) {
 		idx = line & L->setmask;
 		q = line >> L->setshift;
 	} else {
@@ -136,7 +136,7 @@ static void remove_way(struct cachesim_level *L, uint32_t *set, long w)
 	set[L->ways - 1] = CACHESIM_EMPTY;
 }
 
-static void fetch(struct cachesim *s, int i, uint64_t line);
+static int fetch(struct cachesim *s, int i, uint64_t line);
 static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim);
 
 /* Puts line into level i, evicting what the policy chooses. */
@@ -220,8 +220,9 @@ static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int
 	}
 }
 
-/* Brings line into level i from where it lives below. */
-static void fetch(struct cachesim *s, int i, uint64_t line)
+/* Brings line up to level i from where it lives below (the caller inserts it into level i).
+ * Returns 1 when the line comes dirty, out of an exclusive victim cache. */
+static int fetch(struct cachesim *s, int i, uint64_t line)
 {
 	struct cachesim_level *L = &s->lv[i];
 	L->st.fetched++;
@@ -253,15 +254,14 @@ static void fetch(struct cachesim *s, int i, uint64_t line)
 					promote(N, ns, nw);
 				} else {
 					N->st.misses++;
-					fetch(s, V->cfg.load_from, line);
-					insert(s, V->cfg.load_from, line, 0);
+					int d = fetch(s, V->cfg.load_from, line);
+					insert(s, V->cfg.load_from, line, d);
 				}
 			} else {
 				s->mem_loads++;
 			}
 		}
-		insert(s, i, line, dirty);
-		return;
+		return dirty;
 	}
 	if (from < 0) {
 		s->mem_loads++;
@@ -276,11 +276,11 @@ static void fetch(struct cachesim *s, int i, uint64_t line)
 			promote(N, set, w);
 		} else {
 			N->st.misses++;
-			fetch(s, from, line);
-			insert(s, from, line, 0);
+			int d = fetch(s, from, line);
+			insert(s, from, line, d);
 		}
 	}
-	(void)dirty;
+	return 0;
 }
 
 void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store)
@@ -320,8 +320,8 @@ void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store)
 		write_line(s, L->cfg.store_to, line, 1, 0);
 		return;
 	}
-	fetch(s, 0, line);
-	insert(s, 0, line, store && L->cfg.write_back);
+	int dirty = fetch(s, 0, line);
+	insert(s, 0, line, dirty || (store && L->cfg.write_back));
 	if (store && !L->cfg.write_back) {
 		L->st.written++;
 		write_line(s, L->cfg.store_to, line, 1, 0);

@@ -271,7 +271,8 @@ void lc_predict(const struct lc_analysis *a, const struct machine *m, int cores,
 		T->misses = C->misses;
 		T->loads = a->reads;
 		T->stores = a->writes;
-		T->lines_in = L->write_allocate ? C->lines_in : C->lines_in_nowa;
+		/* a write miss is loaded all the way up when the first level allocates on writes */
+		T->lines_in = m->level[0].write_allocate ? C->lines_in : C->lines_in_nowa;
 		T->lines_out = C->lines_out;
 	}
 }

@@ -1,0 +1,388 @@
+/* Unit tests of the model: polynomials, the kernel reader (good kernels and every rejected
+ * construct, with positions), binding sizes, layer conditions (the Kerncraft paper's 2D 5-point
+ * example and Listing 3's transition at N = 546), the cache simulator's policies, and ECMData on
+ * Kerncraft's Sandy Bridge file. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "model/cachesim.h"
+#include "model/kernel.h"
+#include "model/lc.h"
+#include "model/models.h"
+#include "model/sim.h"
+#include "report/machine.h"
+
+static const char *const NAMES[] = { "M", "N", "K" };
+
+static void test_model__poly(void)
+{
+	struct poly n, m, t, r;
+	poly_sym(&m, 0);
+	poly_sym(&n, 1);
+	poly_const(&t, -16);
+	CHECK(poly_scale(&r, &n, 32) == 0);
+	CHECK(poly_add(&r, &r, &t) == 0);
+	char buf[64];
+	poly_format(&r, NAMES, buf, sizeof(buf));
+	CHECK_STR(buf, "32*N - 16");
+	CHECK(poly_mul(&r, &m, &n) == 0 && poly_mul(&r, &r, &n) == 0);
+	poly_format(&r, NAMES, buf, sizeof(buf));
+	CHECK_STR(buf, "M*N^2");
+	int64_t v[3] = { 3, 5, 0 }, out;
+	CHECK(poly_eval(&r, v, &out) == 0 && out == 75);
+	/* N - N is zero; a product past 63 bits is an overflow, not a wrong number */
+	CHECK(poly_sub(&t, &n, &n) == 0 && poly_is_zero(&t));
+	int64_t big[3] = { 1, (int64_t)1 << 40, 0 };
+	CHECK(poly_eval(&r, big, &out) == -1);
+	poly_const(&t, INT64_MAX);
+	CHECK(poly_add(&r, &t, &t) == -1);
+}
+
+static struct kernel *parse(const char *text, struct as_error *err)
+{
+	struct kernel *k = kernel_new();
+	memset(err, 0, sizeof(*err));
+	if (kernel_parse_buffer(k, "k.c", text, strlen(text), err)) {
+		kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+static const char JACOBI[] = "double a[M][N];\ndouble b[M][N];\ndouble s;\n"
+			     "for (int j = 1; j < M - 1; ++j)\n"
+			     "  for (int i = 1; i < N - 1; ++i)\n"
+			     "    b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s;\n";
+
+static void test_model__parse_jacobi(void)
+{
+	struct as_error err;
+	struct kernel *k = parse(JACOBI, &err);
+	CHECK(k != NULL);
+	CHECK(k->nsyms == 2 && kernel_sym_find(k, "M") >= 0 && kernel_sym_find(k, "N") >= 0);
+	CHECK(k->narrays == 3 && k->array[0].ndims == 2 && k->array[2].ndims == 0);
+	CHECK(k->nloops == 2 && !strcmp(k->loop[1].var, "i") && k->loop[1].step == 1);
+	CHECK(k->naccesses == 5 && k->acc[4].write && !k->acc[0].write);
+	CHECK(k->flops_add == 3 && k->flops_mul == 1 && kernel_flops(k) == 4);
+	char s[128];
+	kernel_access_format(k, 2, s, sizeof(s));
+	CHECK_STR(s, "a[N*j + i - N]");
+	CHECK(k->acc[2].pos.line == 6);
+	kernel_free(k);
+	/* flattened indices give the same linear offsets, step 2 and <= bounds are read */
+	k = parse("float a[M*N];\nfor (int j = 0; j < M; j++)\n for (int i = 0; i <= N - 2; i += 2)\n  a[j*N + i + 1] += 2.0f;\n",
+		  &err);
+	CHECK(k != NULL);
+	CHECK(k->array[0].elsize == 4 && k->loop[1].step == 2 && k->naccesses == 2 && k->flops_add == 1);
+	kernel_access_format(k, 0, s, sizeof(s));
+	CHECK_STR(s, "a[N*j + i + 1]");
+	kernel_free(k);
+}
+
+static void expect_error(const char *text, const char *pos, const char *words)
+{
+	struct as_error err;
+	struct kernel *k = parse(text, &err);
+	if (k) {
+		kernel_free(k);
+		printf("# accepted: %s\n", text);
+		harness_failed = 1;
+		return;
+	}
+	if (!strstr(err.msg, pos) || !strstr(err.msg, words)) {
+		printf("# %s\n#   gave '%s', expected '%s' and '%s'\n", text, err.msg, pos, words);
+		harness_failed = 1;
+	}
+}
+
+static void test_model__parse_rejects(void)
+{
+	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  if (a[i] > 0) a[i] = 1;\n", "k.c:3:3", "if statements");
+	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = f(a[i]);\n", "k.c:3:10", "function calls");
+	expect_error("double *a;\nfor (int i = 0; i < N; i++)\n  a[i] = 1;\n", "k.c:1:9", "pointers");
+	expect_error("double a[N]; double b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[i*i];\n", "k.c:3:12", "affine");
+	expect_error("double a[N]; double b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[b[i]];\n", "k.c:3", "");
+	expect_error("double a[N]\nfor (int i = 0; i < N; i++)\n  a[i] = 1;\n", "k.c:1:12", "expected ';'");
+	expect_error("double a[N][N];\nfor (int j = 0; j < N; j++)\n for (int i = 0; i < j; i++)\n  a[j][i] = 1;\n", "k.c:3:",
+		     "other loop indices");
+	expect_error("int a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = 1;\n", "k.c:1:5", "type 'int'");
+	expect_error("double a[N];\nfor (int i = 0; i < N; i--)\n  a[i] = 1;\n", "k.c:2:", "positive constant");
+	expect_error("double a[N];\nfor (int i = 0; i < N; i++) {\n  a[i] = 1;\n  for (int j = 0; j < N; j++) a[j] = 2;\n}\n",
+		     "k.c:", "loop");
+	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = a[i] % 2;\n", "k.c:3", "");
+	expect_error("double a[N];\n", "k.c", "no loop nest");
+}
+
+static void test_model__bind(void)
+{
+	struct as_error err;
+	struct kernel *k = parse(JACOBI, &err);
+	CHECK(k != NULL);
+	struct kbound *b = calloc(1, sizeof(*b));
+	int M = kernel_sym_find(k, "M"), N = kernel_sym_find(k, "N");
+	int64_t v[POLY_MAX_SYMS] = { 0 };
+	v[M] = 1000;
+	v[N] = 2000;
+	CHECK(kernel_bind(k, v, 64, b, &err) == 0);
+	CHECK(b->iterations == 998 * 1998 && b->total_bytes == 32000000);
+	CHECK(b->base[1] == 16000000 && b->off[2] == -2000 && b->coef[2][0] == 2000);
+	v[N] = 0;
+	CHECK(kernel_bind(k, v, 64, b, &err) != 0 && strstr(err.msg, "positive"));
+	v[N] = (int64_t)1 << 40;
+	v[M] = (int64_t)1 << 40;
+	CHECK(kernel_bind(k, v, 64, b, &err) != 0 && strstr(err.msg, "64 bits"));
+	v[M] = 2; /* the loop over j runs from 1 to below 1: no iteration */
+	v[N] = 10;
+	CHECK(kernel_bind(k, v, 64, b, &err) != 0 && strstr(err.msg, "no iteration"));
+	kernel_free(k);
+	k = parse("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i+1] = 1;\n", &err);
+	CHECK(k != NULL);
+	v[0] = 100;
+	CHECK(kernel_bind(k, v, 64, b, &err) != 0 && strstr(err.msg, "k.c:3:3") && strstr(err.msg, "element 100"));
+	kernel_free(k);
+	free(b);
+}
+
+static int load_machine(const char *rel, struct machine *m)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/%s", ARCHSCOPE_SOURCE_DIR, rel);
+	struct mtree t;
+	struct as_error err = { 0 };
+	if (mtree_load(path, &t, &err))
+		return -1;
+	machine_read(&t, m);
+	mtree_free(&t);
+	return 0;
+}
+
+struct setup {
+	struct kernel *k;
+	struct kbound b;
+	struct lc_analysis lc;
+	struct machine m;
+};
+
+static struct setup *setup(const char *text, const char *machine, int64_t m, int64_t n)
+{
+	struct setup *s = calloc(1, sizeof(*s));
+	struct as_error err;
+	s->k = parse(text, &err);
+	if (!s->k || load_machine(machine, &s->m)) {
+		printf("# setup: %s\n", err.msg);
+		return NULL;
+	}
+	int64_t v[POLY_MAX_SYMS] = { 0 };
+	int im = kernel_sym_find(s->k, "M"), in = kernel_sym_find(s->k, "N");
+	if (im >= 0)
+		v[im] = m;
+	if (in >= 0)
+		v[in] = n;
+	if (kernel_bind(s->k, v, 64, &s->b, &err) || lc_analyse(s->k, &s->b, 64, &s->lc, &err)) {
+		printf("# setup: %s\n", err.msg);
+		return NULL;
+	}
+	return s;
+}
+
+static void release(struct setup *s)
+{
+	if (s)
+		kernel_free(s->k);
+	free(s);
+}
+
+/* The paper's 2D 5-point example: L = {inf, N-1, 2, N-1, inf}; C_req(N-1) = 32N - 16 bytes. */
+static void test_model__lc_jacobi(void)
+{
+	struct setup *s = setup(JACOBI, "tests/fixtures/machines/kerncraft-snb-e5-2680.yml", 1000, 2000);
+	CHECK(s != NULL);
+	const struct lc_analysis *a = &s->lc;
+	CHECK(a->ncond == 4); /* nothing reused, t = 2, t = N-1, all fit */
+	CHECK(a->cond[1].misses == 4 && a->cond[1].hits == 1 && a->cond[1].req_bytes == 80);
+	CHECK(a->cond[2].misses == 2 && a->cond[2].hits == 3 && a->cond[2].req_bytes == 32 * 2000 - 16);
+	CHECK(a->cond[3].all_fit && a->cond[3].misses == 0 && a->cond[3].hits == 5 && a->cond[3].evicts == 0);
+	char buf[64];
+	const char *names[] = { s->k->sym[0], s->k->sym[1] };
+	poly_format(&a->cond[2].req, names, buf, sizeof(buf));
+	CHECK_STR(buf, "32*N - 16");
+	poly_format(&a->cond[3].req, names, buf, sizeof(buf));
+	CHECK_STR(buf, "16*M*N");
+	/* L1 of 32 KiB: 4/1 here; 2/3 while N <= 1024 (2N <= 2049); 0/5 while M*N <= 2048 */
+	CHECK(lc_active(a, 32768) == 1);
+	int N = kernel_sym_find(s->k, "N"), M = kernel_sym_find(s->k, "M");
+	CHECK(lc_transition(a, 2, &s->b, N, 32768) == 1024);
+	CHECK(lc_transition(a, 3, &s->b, N, 32768) == 2);
+	CHECK(lc_transition(a, 3, &s->b, M, 32768) == 1);
+	CHECK(lc_transition(a, 1, &s->b, N, 32768) == -1);
+	CHECK(lc_active(a, 262144) == 2);
+	/* ECMData { 10.00 | 6.00 | 13.06 } cy/CL */
+	struct cache_traffic tr;
+	lc_predict(a, &s->m, 1, &tr);
+	CHECK(tr.nlevels == 3 && tr.level[0].lines_in == 4 && tr.level[0].lines_out == 1);
+	struct ecm_data e;
+	struct as_error err = { 0 };
+	CHECK(model_ecm_data(&s->m, &tr, &e, &err) == 0);
+	CHECK(e.n == 3);
+	CHECK_NEAR(e.t[0].cy, 10.00, 0.005);
+	CHECK_NEAR(e.t[1].cy, 6.00, 0.005);
+	CHECK_NEAR(e.t[2].cy, 13.06, 0.005);
+	CHECK_STR(e.t[2].source, "copy benchmark");
+	/* the simulator agrees within 1 % */
+	struct cache_traffic st;
+	struct sim_info si;
+	CHECK(sim_predict(s->k, &s->b, &s->m, 1, 1, &st, &si, &err) == 0);
+	struct ecm_data es;
+	CHECK(model_ecm_data(&s->m, &st, &es, &err) == 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_NEAR(es.t[i].cy, e.t[i].cy, 0.01 * e.t[i].cy);
+	/* Roofline: memory-bound at this size */
+	struct roofline r;
+	CHECK(model_roofline(&s->m, &tr, 4, 8, 1, &r, &err) == 0);
+	CHECK(r.bottleneck >= 0 && !strcmp(r.level[r.bottleneck].name, "MEM"));
+	release(s);
+}
+
+/* Kerncraft paper §3.3: the long-range stencil leaves the 3D layer condition in a 25 MiB L3 at
+ * N = 546; at N = 1015 the L1 gets 19 misses (plus 1 evict: T_L1L2 = 40 cy at 2 cy/CL). */
+static void test_model__lc_long_range(void)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/kernels/3d-long-range.c", ARCHSCOPE_SOURCE_DIR);
+	struct kernel *k = kernel_new();
+	struct as_error err = { 0 };
+	CHECK(kernel_parse_file(k, path, &err) == 0);
+	CHECK(k->naccesses == 29 && kernel_flops(k) == 41);
+	struct machine *m = calloc(1, sizeof(*m));
+	CHECK(load_machine("machines/ivb-ep-e5-2690v2.yaml", m) == 0);
+	struct kbound *b = calloc(1, sizeof(*b));
+	int64_t v[POLY_MAX_SYMS] = { 0 };
+	v[kernel_sym_find(k, "M")] = 130;
+	v[kernel_sym_find(k, "N")] = 1015;
+	CHECK(kernel_bind(k, v, 64, b, &err) == 0);
+	struct lc_analysis *a = calloc(1, sizeof(*a));
+	CHECK(lc_analyse(k, b, 64, a, &err) == 0);
+	int c3d = -1;
+	for (int c = 0; c < a->ncond; c++)
+		if (!a->cond[c].all_fit && a->cond[c].misses == 3)
+			c3d = c;
+	CHECK(c3d > 0);
+	CHECK(lc_transition(a, c3d, b, kernel_sym_find(k, "N"), 25.0 * 1024 * 1024) == 545);
+	struct cache_traffic tr;
+	lc_predict(a, m, 1, &tr);
+	CHECK(tr.level[0].misses == 19 && tr.level[0].lines_out == 1);
+	struct ecm_data e;
+	CHECK(model_ecm_data(m, &tr, &e, &err) == 0);
+	CHECK_NEAR(e.t[0].cy, 40, 1e-9);
+	CHECK_NEAR(e.t[1].cy, 24, 1e-9);
+	free(a);
+	free(b);
+	free(m);
+	kernel_free(k);
+}
+
+/* Reuse across the outer loop: x in y[j] += A[j][i]*x[i] hits while the cache holds N elements
+ * of each stream; y[j] is the same element all along the row. */
+static void test_model__lc_outer_reuse(void)
+{
+	struct setup *s = setup("double A[M][N]; double x[N]; double y[M];\nfor (int j = 0; j < M; j++)\n"
+				" for (int i = 0; i < N; i++)\n  y[j] = y[j] + A[j][i] * x[i];\n",
+				"tests/fixtures/machines/kerncraft-snb-e5-2680.yml", 100000, 1000);
+	CHECK(s != NULL);
+	struct cache_traffic tr;
+	lc_predict(&s->lc, &s->m, 1, &tr);
+	CHECK(tr.level[0].lines_in == 1 && tr.level[0].lines_out == 0); /* A only */
+	CHECK(s->lc.zero_hits == 1); /* y[j] read and written: one offset */
+	release(s);
+}
+
+static struct cachesim *one_level(uint64_t sets, uint64_t ways, enum machine_replacement r, int wa, int wb)
+{
+	struct cachesim_config c = { "L1", sets, ways, 64, r, wa, wb, -1, -1, -1, CS_NON_INCLUSIVE };
+	struct as_error err;
+	return cachesim_new(&c, 1, 7, &err);
+}
+
+static void test_model__cachesim_policies(void)
+{
+	/* one set of 2 ways; lines A=0, B=64, C=128 */
+	struct cachesim *s = one_level(1, 2, REPL_LRU, 1, 1);
+	CHECK(s != NULL);
+	cachesim_access(s, 0, 0);
+	cachesim_access(s, 64, 0);
+	cachesim_access(s, 0, 0);   /* A most recent */
+	cachesim_access(s, 128, 0); /* evicts B under LRU */
+	cachesim_access(s, 0, 0);
+	CHECK(s->lv[0].st.hits == 2 && s->lv[0].st.misses == 3);
+	cachesim_free(s);
+	s = one_level(1, 2, REPL_FIFO, 1, 1);
+	cachesim_access(s, 0, 0);
+	cachesim_access(s, 64, 0);
+	cachesim_access(s, 0, 0);   /* a hit does not reorder FIFO */
+	cachesim_access(s, 128, 0); /* evicts A, the oldest */
+	cachesim_access(s, 0, 0);
+	CHECK(s->lv[0].st.hits == 1 && s->lv[0].st.misses == 4);
+	cachesim_free(s);
+	/* write-back: a dirty line leaves once; write-allocate fetches on a store miss */
+	s = one_level(1, 1, REPL_LRU, 1, 1);
+	cachesim_access(s, 0, 1);
+	cachesim_access(s, 8, 1);
+	cachesim_access(s, 64, 0);
+	CHECK(s->lv[0].st.fetched == 2 && s->lv[0].st.written == 1 && s->mem_stores == 1);
+	cachesim_free(s);
+	/* no-write-allocate: a store miss goes on without a fetch */
+	s = one_level(1, 1, REPL_LRU, 0, 1);
+	cachesim_access(s, 0, 1);
+	CHECK(s->lv[0].st.fetched == 0 && s->lv[0].st.misses == 1 && s->mem_stores == 1);
+	cachesim_free(s);
+	/* random replacement: every way gets chosen over many evictions; the seed makes it repeatable */
+	s = one_level(1, 4, REPL_RANDOM, 1, 1);
+	for (uint64_t i = 0; i < 1000; i++)
+		cachesim_access(s, 64 * i, 0);
+	CHECK(s->lv[0].st.misses == 1000);
+	cachesim_free(s);
+}
+
+static void test_model__cachesim_hierarchy(void)
+{
+	struct as_error err;
+	/* L1 (1 set x 1 way) with an exclusive victim L2 (1 set x 2 ways) */
+	struct cachesim_config c[2] = { { "L1", 1, 1, 64, REPL_LRU, 1, 1, -1, -1, 1, CS_NON_INCLUSIVE },
+					 { "L2", 1, 2, 64, REPL_LRU, 1, 1, -1, -1, -1, CS_NON_INCLUSIVE } };
+	struct cachesim *s = cachesim_new(c, 2, 1, &err);
+	CHECK(s != NULL);
+	cachesim_access(s, 0, 0);  /* A from memory */
+	cachesim_access(s, 64, 0); /* B from memory, A to the victim cache */
+	cachesim_access(s, 0, 0);  /* A from the victim cache (taken out), B goes there */
+	CHECK(s->mem_loads == 2 && s->lv[1].st.hits == 1);
+	cachesim_access(s, 64, 0); /* B again from the victim cache */
+	CHECK(s->mem_loads == 2 && s->lv[1].st.hits == 2);
+	cachesim_free(s);
+	/* inclusive L2 (1 way): evicting a line there removes it from L1 too */
+	struct cachesim_config d[2] = { { "L1", 1, 2, 64, REPL_LRU, 1, 1, 1, 1, -1, CS_NON_INCLUSIVE },
+					 { "L2", 1, 1, 64, REPL_LRU, 1, 1, -1, -1, -1, CS_INCLUSIVE } };
+	s = cachesim_new(d, 2, 1, &err);
+	CHECK(s != NULL);
+	cachesim_access(s, 0, 0);
+	cachesim_access(s, 64, 0); /* L2 evicts A: back-invalidated in L1 */
+	cachesim_access(s, 0, 0);  /* so A misses in L1 although L1 has two ways */
+	CHECK(s->lv[0].st.misses == 3 && s->lv[0].st.hits == 0);
+	cachesim_free(s);
+	d[1].inclusion = CS_NON_INCLUSIVE;
+	s = cachesim_new(d, 2, 1, &err);
+	cachesim_access(s, 0, 0);
+	cachesim_access(s, 64, 0);
+	cachesim_access(s, 0, 0);
+	CHECK(s->lv[0].st.misses == 2 && s->lv[0].st.hits == 1);
+	cachesim_free(s);
+	/* bad configurations are errors */
+	struct cachesim_config e[1] = { { "L1", 0, 8, 64, REPL_LRU, 1, 1, -1, -1, -1, CS_NON_INCLUSIVE } };
+	CHECK(cachesim_new(e, 1, 1, &err) == NULL);
+	e[0].sets = 64;
+	e[0].cl_size = 48;
+	CHECK(cachesim_new(e, 1, 1, &err) == NULL);
+}
+
+TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
+      T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__lc_outer_reuse),
+      T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy))
