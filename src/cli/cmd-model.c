@@ -36,6 +36,7 @@ struct opts {
 	const char *kernel, *machine, *plot;
 	int models, predictor, cores, json;
 	uint64_t seed;
+	int64_t sim_iterations;
 	int ndefs;
 	struct def defs[MAX_DEFS];
 };
@@ -76,6 +77,7 @@ static void print_usage(FILE *out)
 	      "  --cache-predictor lc|sim layer conditions (default) or the cache simulator\n"
 	      "  --cores N                cores in use: shared caches are divided among them (default 1)\n"
 	      "  --seed N                 seed of the simulator's random replacement (default 1)\n"
+	      "  --sim-iterations N       iterations the simulator measures after its warm-up (default 100000)\n"
 	      "  --plot DIR               sweep: predicted cy/CL (stacked ECM contributions) against the size\n"
 	      "  --json                   one JSON object {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 	      "  -h, --help               this help\n"
@@ -142,7 +144,7 @@ static char **join_defines(int argc, char **argv, int *outc)
 				die(EXIT_FAIL, "out of memory");
 			snprintf(j, len, "%s=%s", argv[i + 1], argv[i + 2]);
 			v[n++] = "-D";
-			v[n++] = j; /* lives until exit */
+			v[n++] = j; /* freed by parse_args: parse_def copies what it needs */
 			i += 2;
 		} else {
 			v[n++] = argv[i];
@@ -156,13 +158,14 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 {
 	int argc;
 	char **argv = join_defines(argc0, argv0, &argc);
-	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON };
+	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT };
 	static const struct option lo[] = { { "machine", required_argument, 0, 'm' },
 					    { "pmodel", required_argument, 0, 'p' },
 					    { "define", required_argument, 0, 'D' },
 					    { "cache-predictor", required_argument, 0, OPT_PRED },
 					    { "cores", required_argument, 0, OPT_CORES },
 					    { "seed", required_argument, 0, OPT_SEED },
+					    { "sim-iterations", required_argument, 0, OPT_SIMIT },
 					    { "plot", required_argument, 0, OPT_PLOT },
 					    { "json", no_argument, 0, OPT_JSON },
 					    { "help", no_argument, 0, 'h' },
@@ -170,6 +173,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 	memset(o, 0, sizeof(*o));
 	o->cores = 1;
 	o->seed = 1;
+	o->sim_iterations = 100000;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -222,6 +226,13 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		case OPT_SEED:
 			o->seed = parse_u64_opt("model", "--seed", optarg);
 			break;
+		case OPT_SIMIT: {
+			uint64_t v = parse_u64_opt("model", "--sim-iterations", optarg);
+			if (v < 1 || v > ((uint64_t)1 << 40))
+				usage_error("model", "--sim-iterations must be 1 to 2^40");
+			o->sim_iterations = (int64_t)v;
+			break;
+		}
 		case OPT_PLOT:
 			o->plot = optarg;
 			break;
@@ -246,6 +257,16 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		usage_error("model", "no machine file given (-m FILE)");
 	if (!o->models)
 		o->models = M_LC | M_ECMDATA | M_ROOFLINE;
+	/* the joined NAME=VALUE strings are the only allocated ones: every other entry is argv0's */
+	for (int i = 0; i < argc; i++) {
+		int ours = 1;
+		for (int j = 0; j < argc0; j++)
+			if (argv[i] == argv0[j])
+				ours = 0;
+		if (ours && strchr(argv[i], '='))
+			free(argv[i]);
+	}
+	free(argv);
 }
 
 static const char *const *sym_names(const struct kernel *k)
@@ -277,7 +298,7 @@ static void evaluate(const struct opts *o, const struct kernel *k, const struct 
 		if (!lc_ok)
 			die(EXIT_USAGE, "%s", e->lc_error);
 		lc_predict(e->lc, m, o->cores, &e->tr);
-	} else if (sim_predict(k, &e->b, m, o->cores, o->seed, &e->tr, &e->si, &err)) {
+	} else if (sim_predict(k, &e->b, m, o->cores, o->seed, o->sim_iterations, &e->tr, &e->si, &err)) {
 		die(EXIT_USAGE, "cache simulator: %s", err.msg);
 	}
 	if (o->models & M_ECMDATA) {

@@ -157,7 +157,7 @@ uint64_t sim_walk(struct cachesim *s, const struct kernel *k, const struct kboun
 }
 
 int sim_predict(const struct kernel *k, const struct kbound *b, const struct machine *m, int cores, uint64_t seed,
-		struct cache_traffic *out, struct sim_info *info, struct as_error *err)
+		int64_t min_iterations, struct cache_traffic *out, struct sim_info *info, struct as_error *err)
 {
 	struct cachesim_config cfg[CACHESIM_MAX_LEVELS];
 	int n;
@@ -186,9 +186,10 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 	double per_it = b->iterations > 0 ? (double)b->total_bytes / (double)b->iterations : 8;
 	if (per_it < 1)
 		per_it = 1;
-	/* measured: at least 100k iterations in whole rows (rows of up to 100k iterations), at most
-	 * one sweep */
-	int64_t meas = row <= 100000 ? ((100000 + row - 1) / row) * row : 100000;
+	/* measured: at least min_iterations in whole rows (when rows are shorter), at most a sweep */
+	if (min_iterations < 1)
+		min_iterations = 100000;
+	int64_t meas = row <= min_iterations ? ((min_iterations + row - 1) / row) * row : min_iterations;
 	if (meas > b->iterations)
 		meas = b->iterations;
 	/* warm-up: the caches cycle through their contents in about F iterations. Measure inside
@@ -204,7 +205,7 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 		want = iters - (double)meas;
 	else
 		want = iters + (iters - (double)meas);
-	int64_t warm = row <= 100000 ? (int64_t)(want / (double)row) * row : (int64_t)want;
+	int64_t warm = row <= min_iterations ? (int64_t)(want / (double)row) * row : (int64_t)want;
 	struct sim_cursor cur;
 	sim_cursor_init(&cur, b);
 	info->accesses = sim_walk(s, k, b, &cur, warm);

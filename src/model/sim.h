@@ -19,8 +19,9 @@ struct sim_info {
  * levels get their share of the sets). */
 int sim_config(const struct machine *m, int cores, struct cachesim_config *cfg, int *n, struct as_error *err);
 
+/* min_iterations: the measured part (whole rows when rows are shorter than it; at most a sweep). */
 int sim_predict(const struct kernel *k, const struct kbound *b, const struct machine *m, int cores, uint64_t seed,
-		struct cache_traffic *out, struct sim_info *info, struct as_error *err);
+		int64_t min_iterations, struct cache_traffic *out, struct sim_info *info, struct as_error *err);
 
 /* Where a walk over the iteration space stands: every loop's index. */
 struct sim_cursor {

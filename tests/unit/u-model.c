@@ -231,7 +231,7 @@ static void test_model__lc_jacobi(void)
 	/* the simulator agrees within 1 % */
 	struct cache_traffic st;
 	struct sim_info si;
-	CHECK(sim_predict(s->k, &s->b, &s->m, 1, 1, &st, &si, &err) == 0);
+	CHECK(sim_predict(s->k, &s->b, &s->m, 1, 1, 100000, &st, &si, &err) == 0);
 	struct ecm_data es;
 	CHECK(model_ecm_data(&s->m, &st, &es, &err) == 0);
 	for (int i = 0; i < 3; i++)
