@@ -1,0 +1,83 @@
+/* libFuzzer target for the kernel reader: any bytes either fail with a message or give a kernel,
+ * which is then bound to small sizes and run through the layer conditions, the cache simulator
+ * and the data-side models on a made-up three-level machine. Built and run by tests/fuzz/run.sh. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/kernel.h"
+#include "model/lc.h"
+#include "model/models.h"
+#include "model/sim.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static struct machine *machine(void)
+{
+	static struct machine m;
+	if (m.nlevels)
+		return &m;
+	m.clock_hz = 2e9;
+	m.cacheline_bytes = 64;
+	m.flops_dp[0] = 8;
+	const long sets[3] = { 8, 32, 128 }, ways[3] = { 2, 4, 8 };
+	for (int i = 0; i < 4; i++) {
+		struct machine_level *L = &m.level[m.nlevels++];
+		snprintf(L->name, sizeof(L->name), i < 3 ? "L%d" : "MEM", i + 1);
+		L->write_allocate = L->write_back = 1;
+		L->cores_per_group = 1;
+		L->upstream_bytes_per_cy = 32;
+		if (i < 3) {
+			L->has_cache = 1;
+			L->sets = sets[i];
+			L->ways = ways[i];
+			L->cl_size = 64;
+			L->size_bytes = (double)(sets[i] * ways[i] * 64);
+			L->replacement = (enum machine_replacement)i;
+		}
+	}
+	return &m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct kernel *k = kernel_new();
+	struct as_error err = { 0 };
+	if (kernel_parse_buffer(k, "fuzz.c", (const char *)data, size, &err) != 0) {
+		if (!err.msg[0])
+			abort(); /* a failure must say why */
+		kernel_free(k);
+		return 0;
+	}
+	struct kbound *b = calloc(1, sizeof(*b));
+	struct lc_analysis *a = calloc(1, sizeof(*a));
+	int64_t v[POLY_MAX_SYMS];
+	for (int i = 0; i < POLY_MAX_SYMS; i++)
+		v[i] = 5 + 3 * i;
+	memset(&err, 0, sizeof(err));
+	if (kernel_bind(k, v, 64, b, &err) == 0) {
+		struct machine *m = machine();
+		struct cache_traffic tr;
+		struct ecm_data e;
+		struct roofline r;
+		if (lc_analyse(k, b, 64, a, &err) == 0) {
+			lc_predict(a, m, 1, &tr);
+			for (int c = 0; c < a->ncond; c++)
+				for (int s = 0; s < k->nsyms; s++)
+					lc_transition(a, c, b, s, 4096);
+			model_ecm_data(m, &tr, &e, &err);
+		}
+		struct sim_info si;
+		if (b->iterations < 1000000 && sim_predict(k, b, m, 1, 1, 1000, &tr, &si, &err) == 0) {
+			model_ecm_data(m, &tr, &e, &err);
+			model_roofline(m, &tr, kernel_flops(k), kernel_elsize(k), 1, &r, &err);
+		}
+	} else if (!err.msg[0]) {
+		abort();
+	}
+	free(a);
+	free(b);
+	kernel_free(k);
+	return 0;
+}
