@@ -152,7 +152,6 @@ static void remove_way(struct cachesim_level *L, uint32_t *set, long w)
 	set[L->ways - 1] = CACHESIM_EMPTY;
 }
 
-static int fetch(struct cachesim *s, int i, uint64_t line);
 static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim);
 
 /* Puts line into level i, evicting what the policy chooses. */
@@ -236,16 +235,39 @@ static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int
 	}
 }
 
+static int fetch(struct cachesim *s, int i, uint64_t line);
+
+/* A load of line arriving at level n (-1: memory) from a miss above: a hit refreshes it, a miss
+ * brings it in from further down. */
+static void load_at(struct cachesim *s, int n, uint64_t line)
+{
+	if (n < 0) {
+		s->mem_loads++;
+		return;
+	}
+	struct cachesim_level *N = &s->lv[n];
+	N->st.loads++;
+	uint32_t nt;
+	uint32_t *set = set_of(N, line, &nt);
+	long w = find(N, set, nt);
+	if (w >= 0) {
+		N->st.hits++;
+		promote(N, set, w);
+	} else {
+		N->st.misses++;
+		int d = fetch(s, n, line);
+		insert(s, n, line, d);
+	}
+}
+
 /* Brings line up to level i from where it lives below (the caller inserts it into level i).
  * Returns 1 when the line comes dirty, out of an exclusive victim cache. */
 static int fetch(struct cachesim *s, int i, uint64_t line)
 {
 	struct cachesim_level *L = &s->lv[i];
 	L->st.fetched++;
-	int from = L->cfg.load_from;
 	int vic = L->cfg.victims_to;
-	int dirty = 0;
-	if (from < 0 && vic >= 0) {
+	if (L->cfg.load_from < 0 && vic >= 0) {
 		/* an exclusive victim cache below: look there first, take the line out if present */
 		struct cachesim_level *V = &s->lv[vic];
 		V->st.loads++;
@@ -254,48 +276,16 @@ static int fetch(struct cachesim *s, int i, uint64_t line)
 		long w = find(V, set, vt);
 		if (w >= 0) {
 			V->st.hits++;
-			dirty = (int)(set[w] & 1);
+			int dirty = (int)(set[w] & 1);
 			remove_way(V, set, w);
-		} else {
-			V->st.misses++;
-			V->st.fetched++;
-			if (V->cfg.load_from >= 0) {
-				struct cachesim_level *N = &s->lv[V->cfg.load_from];
-				N->st.loads++;
-				uint32_t nt;
-				uint32_t *ns = set_of(N, line, &nt);
-				long nw = find(N, ns, nt);
-				if (nw >= 0) {
-					N->st.hits++;
-					promote(N, ns, nw);
-				} else {
-					N->st.misses++;
-					int d = fetch(s, V->cfg.load_from, line);
-					insert(s, V->cfg.load_from, line, d);
-				}
-			} else {
-				s->mem_loads++;
-			}
+			return dirty;
 		}
-		return dirty;
+		V->st.misses++;
+		V->st.fetched++;
+		load_at(s, V->cfg.load_from, line);
+		return 0;
 	}
-	if (from < 0) {
-		s->mem_loads++;
-	} else {
-		struct cachesim_level *N = &s->lv[from];
-		N->st.loads++;
-		uint32_t nt;
-		uint32_t *set = set_of(N, line, &nt);
-		long w = find(N, set, nt);
-		if (w >= 0) {
-			N->st.hits++;
-			promote(N, set, w);
-		} else {
-			N->st.misses++;
-			int d = fetch(s, from, line);
-			insert(s, from, line, d);
-		}
-	}
+	load_at(s, L->cfg.load_from, line);
 	return 0;
 }
 
