@@ -70,6 +70,11 @@ int model_bandwidth(const struct machine *m, int level, double reads, double wri
 	const struct machine_bench_kernel *K = &m->kernel[best];
 	if (level > 0 && K->read_bytes + K->write_bytes > 0)
 		v *= (K->read_bytes + 2 * K->write_bytes - K->rw_bytes) / (K->read_bytes + K->write_bytes);
+	if (!(v > 0))
+		return as_error_set(err, -EINVAL,
+				    "machine file: benchmark '%s' has streams that give no bandwidth (read and write streams "
+				    "include the read+write ones, as in Kerncraft's files)",
+				    K->name);
 	*bw = v;
 	return best;
 }
