@@ -57,6 +57,33 @@ struct step_answer steps_first(const double *y, size_t n)
 	return a;
 }
 
+struct step_answer steps_first_significant(const double *y, size_t n, double share)
+{
+	struct step_answer a = steps_first(y, n);
+	if (a.index < 0)
+		return a;
+	double big = 0;
+	for (size_t i = 0; i + 1 < n; i++)
+		big = fmax(big, rel_step(y, i));
+	double floor = share * big;
+	for (size_t i = (size_t)a.index; i + 1 < n; i++) {
+		double s = rel_step(y, i);
+		if (s > a.threshold && s >= floor && s > 0) {
+			if ((int)i != a.index) {
+				/* Steps passed over are small bumps: the confidence falls with the biggest. */
+				double bump = 0;
+				for (size_t k = 0; k < i; k++)
+					bump = fmax(bump, rel_step(y, k));
+				a.index = (int)i;
+				a.size = s;
+				a.confidence = clamp01(1.0 - fmax(bump, a.threshold * 0.5) / s);
+			}
+			return a;
+		}
+	}
+	return a;
+}
+
 static struct step_answer biggest(const double *y, size_t n, int scaled)
 {
 	struct step_answer a = { .index = -1 };

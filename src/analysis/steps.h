@@ -19,6 +19,9 @@ struct step_answer {
 
 /* Relative increase dYr_i = (y[i+1]-y[i]) / y[i]; the first i with dYr_i > mean(dYr) (§4.2.1). */
 struct step_answer steps_first(const double *y, size_t n);
+/* steps_first, passing over steps smaller than share x the biggest relative step: a small early
+ * bump (a prefetcher helping the shortest distances) is not taken for the step being probed. */
+struct step_answer steps_first_significant(const double *y, size_t n, double share);
 /* The biggest relative step (§4.2.2). */
 struct step_answer steps_biggest_relative(const double *y, size_t n);
 /* The biggest scaled step dY*Y, with Y the value after the step (§4.2.2, TLB page size). */

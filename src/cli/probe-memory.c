@@ -424,13 +424,14 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
 	 * before the step, as the line size is for the line probe. The first step, not the
 	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
-	 * and often bigger step. */
-	struct step_answer a = steps_first(y, c.n);
+	 * and often bigger step. Steps under a third of the biggest are passed over: at the
+	 * shortest distances a next-line prefetcher can make the second access cheaper. */
+	struct step_answer a = steps_first_significant(y, c.n, 1.0 / 3.0);
 	double page = a.index >= 0 ? c.x[a.index] : NAN;
 	long os_page = sysconf(_SC_PAGESIZE);
 	json_t *res = json_object();
 	json_object_set_new(res, "page_size", output_answer(page, "B", a.confidence,
-			    "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve",
+			    "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
 			    json_integer(os_page)));
 	json_object_set_new(res, "page_curve", curve_json(&c, "stride_bytes"));
 	curve_evidence(ctx, "tlb-page", "stride_bytes", &c, "distance s between the two accesses of a pair (bytes)", 1, NULL);

@@ -204,6 +204,23 @@ static void test_analysis__recorded_assoc_l2_has_no_step(void)
 	release(&f);
 }
 
+static void test_analysis__first_significant(void)
+{
+	/* Strides 256 B .. 256 KiB: a prefetcher bump after 256 B (8 %), the page step after 4 KiB
+	 * (30 %), the PTE-line step after 32 KiB (20 %). Plain first step takes the bump. */
+	double y[] = { 20.0, 21.6, 21.6, 21.6, 21.6, 28.1, 28.1, 28.1, 33.7, 33.7, 33.7 };
+	size_t n = sizeof(y) / sizeof(y[0]);
+	CHECK(steps_first(y, n).index == 0);
+	struct step_answer a = steps_first_significant(y, n, 1.0 / 3.0);
+	CHECK(a.index == 4);
+	CHECK(a.confidence > 0.5 && a.confidence < 1);
+	/* Without the bump the answer is the plain first step's. */
+	y[1] = y[2] = y[3] = y[4] = 20.0;
+	CHECK(steps_first_significant(y, n, 1.0 / 3.0).index == steps_first(y, n).index);
+	double flat[] = { 5, 5, 5 };
+	CHECK(steps_first_significant(flat, 3, 0.5).index == -1);
+}
+
 static void test_analysis__recorded_tlb(void)
 {
 	struct fixture page, pages, ctl;
@@ -349,6 +366,6 @@ static void test_analysis__dist_mode_of_gaps(void)
 
 TESTS(T(test_analysis__knee_synthetic), T(test_analysis__first_rise_synthetic), T(test_analysis__recorded_instr_knee),
       T(test_analysis__recorded_registers), T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
-      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))
