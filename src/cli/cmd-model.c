@@ -84,7 +84,13 @@ static void print_usage(FILE *out)
 	      "\n"
 	      "Cycles are core cycles at the machine file's clock; \"per CL\" is per cache line of work (8\n"
 	      "iterations of the innermost loop for double, 16 for float). The in-core models (ECM,\n"
-	      "ECMCPU, RooflineASM), benchmark mode and blocking advice are not part of this version.\n",
+	      "ECMCPU, RooflineASM), benchmark mode and blocking advice are not part of this version.\n"
+	      "\n"
+	      "environment:\n"
+	      "  ARCHSCOPE_CACHE_DIR      where parsed kernels are kept, so a kernel read before is not parsed\n"
+	      "                           again (default $XDG_CACHE_HOME/archscope or ~/.cache/archscope;\n"
+	      "                           'off' turns the cache off)\n"
+	      "  ARCHSCOPE_LIBCLANG       the libclang to load (default: the one found at build time)\n",
 	      out);
 }
 
@@ -715,7 +721,7 @@ int cmd_model(int argc, char **argv)
 	if (!k)
 		die(EXIT_FAIL, "out of memory");
 	if (kernel_parse_file(k, o.kernel, &err))
-		die(err.code == -ENOENT || err.code == -EACCES ? EXIT_USAGE : EXIT_USAGE, "%s", err.msg);
+		die(err.code == -ENOSYS || err.code == -ENOMEM ? EXIT_FAIL : EXIT_USAGE, "%s", err.msg);
 	struct mtree mt;
 	cli_machine_load(o.machine, &mt);
 	struct machine *m = calloc(1, sizeof(*m));

@@ -3,6 +3,7 @@
  * file:line:column, what it does not support. libclang 14 has no operator kinds, so operators
  * are read from the tokens between the operands. */
 #include "model/kernel.h"
+#include "model/kernel-cache.h"
 
 #include <clang-c/Index.h>
 #include <errno.h>
@@ -10,6 +11,91 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* libclang is loaded when the first kernel is read, not when archscope starts: linked, its
+ * libLLVM relocations cost every command about 15 ms of page faults on a virtual machine. The
+ * functions used are looked up by name into `cx`. */
+#include <dlfcn.h>
+
+#ifndef ARCHSCOPE_LIBCLANG
+#define ARCHSCOPE_LIBCLANG "libclang.so"
+#endif
+
+#define CLANG_FUNCTIONS(X) \
+	X(clang_Cursor_Evaluate) \
+	X(clang_Cursor_isNull) \
+	X(clang_EvalResult_dispose) \
+	X(clang_EvalResult_getAsLongLong) \
+	X(clang_createIndex) \
+	X(clang_disposeDiagnostic) \
+	X(clang_disposeIndex) \
+	X(clang_disposeString) \
+	X(clang_disposeTokens) \
+	X(clang_disposeTranslationUnit) \
+	X(clang_equalCursors) \
+	X(clang_getArrayElementType) \
+	X(clang_getArraySize) \
+	X(clang_getCString) \
+	X(clang_getCanonicalType) \
+	X(clang_getCursorExtent) \
+	X(clang_getCursorKind) \
+	X(clang_getCursorLocation) \
+	X(clang_getCursorReferenced) \
+	X(clang_getCursorSemanticParent) \
+	X(clang_getCursorSpelling) \
+	X(clang_getCursorType) \
+	X(clang_getDiagnostic) \
+	X(clang_getDiagnosticLocation) \
+	X(clang_getDiagnosticSeverity) \
+	X(clang_getDiagnosticSpelling) \
+	X(clang_getFileLocation) \
+	X(clang_getNullCursor) \
+	X(clang_getNumDiagnostics) \
+	X(clang_getPresumedLocation) \
+	X(clang_getRangeEnd) \
+	X(clang_getRangeStart) \
+	X(clang_getTokenKind) \
+	X(clang_getTokenLocation) \
+	X(clang_getTokenSpelling) \
+	X(clang_getTranslationUnitCursor) \
+	X(clang_getTypeSpelling) \
+	X(clang_isExpression) \
+	X(clang_parseTranslationUnit2) \
+	X(clang_tokenize) \
+	X(clang_visitChildren)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	CLANG_FUNCTIONS(X)
+#undef X
+} cx;
+
+static int clang_loaded(struct as_error *err)
+{
+	static int state; /* 0 not tried, 1 loaded, -1 failed */
+	static char why[300], lib[256];
+	if (state == 0) {
+		/* ARCHSCOPE_LIBCLANG names another libclang (a different LLVM install). */
+		const char *env = getenv("ARCHSCOPE_LIBCLANG");
+		snprintf(lib, sizeof(lib), "%s", env && *env ? env : ARCHSCOPE_LIBCLANG);
+		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+		const char *miss = NULL;
+		if (!h) {
+			snprintf(why, sizeof(why), "%s", dlerror());
+		} else {
+#define X(f) if (!miss && !(*(void **)&cx.f = dlsym(h, #f))) miss = #f;
+			CLANG_FUNCTIONS(X)
+#undef X
+			if (miss)
+				snprintf(why, sizeof(why), "it has no function %s", miss);
+		}
+		state = h && !miss ? 1 : -1;
+	}
+	if (state < 0)
+		return as_error_set(err, -ENOSYS, "cannot load libclang '%s': %s; install it with scripts/setup.sh (Debian libclang-14-dev)",
+				    lib, why);
+	return 0;
+}
 
 struct walk {
 	struct kernel *k;
@@ -27,8 +113,8 @@ static struct kpos pos_of(CXCursor c)
 {
 	CXString f;
 	unsigned line = 0, col = 0;
-	clang_getPresumedLocation(clang_getCursorLocation(c), &f, &line, &col);
-	clang_disposeString(f);
+	cx.clang_getPresumedLocation(cx.clang_getCursorLocation(c), &f, &line, &col);
+	cx.clang_disposeString(f);
 	return (struct kpos){ (int)line, (int)col };
 }
 
@@ -66,7 +152,7 @@ static enum CXChildVisitResult collect(CXCursor c, CXCursor parent, CXClientData
 static struct kids children(CXCursor c)
 {
 	struct kids k = { 0 };
-	clang_visitChildren(c, collect, &k);
+	cx.clang_visitChildren(c, collect, &k);
 	return k;
 }
 
@@ -74,7 +160,7 @@ static struct kids children(CXCursor c)
 static CXCursor bare(CXCursor c)
 {
 	for (;;) {
-		enum CXCursorKind kind = clang_getCursorKind(c);
+		enum CXCursorKind kind = cx.clang_getCursorKind(c);
 		if (kind != CXCursor_UnexposedExpr && kind != CXCursor_ParenExpr)
 			return c;
 		struct kids k = children(c);
@@ -87,7 +173,7 @@ static CXCursor bare(CXCursor c)
 static unsigned offset_of(CXSourceLocation l)
 {
 	unsigned off = 0;
-	clang_getFileLocation(l, NULL, NULL, NULL, &off);
+	cx.clang_getFileLocation(l, NULL, NULL, NULL, &off);
 	return off;
 }
 
@@ -98,33 +184,33 @@ static void op_token(struct walk *w, CXCursor c, unsigned after, int last, char 
 	CXToken *t = NULL;
 	unsigned n = 0;
 	out[0] = 0;
-	clang_tokenize(w->tu, clang_getCursorExtent(c), &t, &n);
+	cx.clang_tokenize(w->tu, cx.clang_getCursorExtent(c), &t, &n);
 	for (unsigned i = 0; i < n; i++) {
 		unsigned idx = last ? n - 1 - i : i;
-		if (!last && offset_of(clang_getTokenLocation(w->tu, t[idx])) < after)
+		if (!last && offset_of(cx.clang_getTokenLocation(w->tu, t[idx])) < after)
 			continue;
-		if (clang_getTokenKind(t[idx]) != CXToken_Punctuation)
+		if (cx.clang_getTokenKind(t[idx]) != CXToken_Punctuation)
 			continue;
-		CXString s = clang_getTokenSpelling(w->tu, t[idx]);
-		snprintf(out, len, "%s", clang_getCString(s));
-		clang_disposeString(s);
+		CXString s = cx.clang_getTokenSpelling(w->tu, t[idx]);
+		snprintf(out, len, "%s", cx.clang_getCString(s));
+		cx.clang_disposeString(s);
 		break;
 	}
 	if (t)
-		clang_disposeTokens(w->tu, t, n);
+		cx.clang_disposeTokens(w->tu, t, n);
 }
 
 static void binop(struct walk *w, CXCursor c, const struct kids *k, char *op, size_t len)
 {
-	unsigned end = offset_of(clang_getRangeEnd(clang_getCursorExtent(k->c[0])));
+	unsigned end = offset_of(cx.clang_getRangeEnd(cx.clang_getCursorExtent(k->c[0])));
 	op_token(w, c, end, 0, op, len);
 }
 
 /* Prefix or postfix operator of a unary expression. */
 static void unop(struct walk *w, CXCursor c, const struct kids *k, char *op, size_t len)
 {
-	unsigned start = offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
-	unsigned sub = offset_of(clang_getRangeStart(clang_getCursorExtent(k->c[0])));
+	unsigned start = offset_of(cx.clang_getRangeStart(cx.clang_getCursorExtent(c)));
+	unsigned sub = offset_of(cx.clang_getRangeStart(cx.clang_getCursorExtent(k->c[0])));
 	if (sub > start)
 		op_token(w, c, 0, 0, op, len);
 	else
@@ -133,14 +219,14 @@ static void unop(struct walk *w, CXCursor c, const struct kids *k, char *op, siz
 
 static void spelling(CXCursor c, char *out, size_t len)
 {
-	CXString s = clang_getCursorSpelling(c);
-	snprintf(out, len, "%s", clang_getCString(s));
-	clang_disposeString(s);
+	CXString s = cx.clang_getCursorSpelling(c);
+	snprintf(out, len, "%s", cx.clang_getCString(s));
+	cx.clang_disposeString(s);
 }
 
 static int is_float_type(CXType t)
 {
-	t = clang_getCanonicalType(t);
+	t = cx.clang_getCanonicalType(t);
 	return t.kind == CXType_Double || t.kind == CXType_Float;
 }
 
@@ -180,7 +266,7 @@ static int aff_scale(struct kaff *r, const struct kaff *a, const struct poly *s)
 static int loop_of(struct walk *w, CXCursor decl)
 {
 	for (int l = 0; l < w->k->nloops; l++)
-		if (clang_equalCursors(decl, w->loopvar[l]))
+		if (cx.clang_equalCursors(decl, w->loopvar[l]))
 			return l;
 	return -1;
 }
@@ -189,8 +275,8 @@ static int sym_of(struct walk *w, CXCursor decl)
 {
 	char name[KERNEL_NAME_LEN];
 	spelling(decl, name, sizeof(name));
-	CXCursor parent = clang_getCursorSemanticParent(decl);
-	if (clang_getCursorKind(parent) != CXCursor_TranslationUnit)
+	CXCursor parent = cx.clang_getCursorSemanticParent(decl);
+	if (cx.clang_getCursorKind(parent) != CXCursor_TranslationUnit)
 		return -1;
 	return kernel_sym_find(w->k, name);
 }
@@ -199,20 +285,20 @@ static int sym_of(struct walk *w, CXCursor decl)
 static int affine(struct walk *w, CXCursor c, struct kaff *out, const char *what)
 {
 	c = bare(c);
-	enum CXCursorKind kind = clang_getCursorKind(c);
+	enum CXCursorKind kind = cx.clang_getCursorKind(c);
 	struct kids k = children(c);
 	char op[8];
 	switch (kind) {
 	case CXCursor_IntegerLiteral: {
-		CXEvalResult r = clang_Cursor_Evaluate(c);
+		CXEvalResult r = cx.clang_Cursor_Evaluate(c);
 		if (!r)
 			return fail(w, c, "cannot read this integer");
-		long long v = clang_EvalResult_getAsLongLong(r);
-		clang_EvalResult_dispose(r);
+		long long v = cx.clang_EvalResult_getAsLongLong(r);
+		cx.clang_EvalResult_dispose(r);
 		return aff_const(out, v);
 	}
 	case CXCursor_DeclRefExpr: {
-		CXCursor d = clang_getCursorReferenced(c);
+		CXCursor d = cx.clang_getCursorReferenced(c);
 		int l = loop_of(w, d);
 		memset(out, 0, sizeof(*out));
 		if (l >= 0) {
@@ -286,7 +372,7 @@ static int affine(struct walk *w, CXCursor c, struct kaff *out, const char *what
 
 static int elsize_of(struct walk *w, CXCursor at, CXType t, int *size)
 {
-	CXType e = clang_getCanonicalType(t);
+	CXType e = cx.clang_getCanonicalType(t);
 	if (e.kind == CXType_Double)
 		*size = 8;
 	else if (e.kind == CXType_Float)
@@ -294,9 +380,9 @@ static int elsize_of(struct walk *w, CXCursor at, CXType t, int *size)
 	else if (e.kind == CXType_Pointer)
 		return fail(w, at, "pointers are not supported: declare arrays with their sizes (double a[N])");
 	else {
-		CXString s = clang_getTypeSpelling(t);
-		int rc = fail(w, at, "type '%s' is not supported: arrays and scalars are double or float", clang_getCString(s));
-		clang_disposeString(s);
+		CXString s = cx.clang_getTypeSpelling(t);
+		int rc = fail(w, at, "type '%s' is not supported: arrays and scalars are double or float", cx.clang_getCString(s));
+		cx.clang_disposeString(s);
 		return rc;
 	}
 	return 0;
@@ -311,13 +397,13 @@ static int declare(struct walk *w, CXCursor v)
 	memset(a, 0, sizeof(*a));
 	spelling(v, a->name, sizeof(a->name));
 	a->pos = pos_of(v);
-	CXType t = clang_getCursorType(v);
+	CXType t = cx.clang_getCursorType(v);
 	/* libclang lists the size expressions innermost first: a[M][N+1] gives N+1, M */
 	struct kids kid = children(v);
 	CXCursor sizes[KERNEL_MAX_DIMS];
 	int nsizes = 0;
 	for (int i = 0; i < kid.n && i < 8; i++)
-		if (clang_isExpression(clang_getCursorKind(kid.c[i])) && nsizes < KERNEL_MAX_DIMS)
+		if (cx.clang_isExpression(cx.clang_getCursorKind(kid.c[i])) && nsizes < KERNEL_MAX_DIMS)
 			sizes[nsizes++] = kid.c[i];
 	int vla[KERNEL_MAX_DIMS] = { 0 };
 	while (t.kind == CXType_ConstantArray || t.kind == CXType_VariableArray || t.kind == CXType_IncompleteArray) {
@@ -326,11 +412,11 @@ static int declare(struct walk *w, CXCursor v)
 		if (t.kind == CXType_IncompleteArray)
 			return fail(w, v, "array '%s' needs a size", a->name);
 		if (t.kind == CXType_ConstantArray)
-			poly_const(&a->dim[a->ndims], clang_getArraySize(t));
+			poly_const(&a->dim[a->ndims], cx.clang_getArraySize(t));
 		else
 			vla[a->ndims] = 1;
 		a->ndims++;
-		t = clang_getArrayElementType(t);
+		t = cx.clang_getArrayElementType(t);
 	}
 	for (int d = 0; d < a->ndims; d++) {
 		if (!vla[d])
@@ -356,7 +442,7 @@ static int declare(struct walk *w, CXCursor v)
 static int array_of(struct walk *w, CXCursor decl)
 {
 	for (int i = 0; i < w->k->narrays; i++)
-		if (clang_equalCursors(decl, w->arraydecl[i]))
+		if (cx.clang_equalCursors(decl, w->arraydecl[i]))
 			return i;
 	return -1;
 }
@@ -369,7 +455,7 @@ static int add_access(struct walk *w, CXCursor c, int write)
 	CXCursor idx[KERNEL_MAX_DIMS + 1];
 	int n = 0;
 	CXCursor cur = bare(c);
-	while (clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
+	while (cx.clang_getCursorKind(cur) == CXCursor_ArraySubscriptExpr) {
 		struct kids k = children(cur);
 		if (k.n != 2)
 			return fail(w, cur, "cannot read this array access");
@@ -378,9 +464,9 @@ static int add_access(struct walk *w, CXCursor c, int write)
 		idx[n++] = k.c[1];
 		cur = bare(k.c[0]);
 	}
-	if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr)
+	if (cx.clang_getCursorKind(cur) != CXCursor_DeclRefExpr)
 		return fail(w, cur, "only named arrays can be subscripted");
-	int ai = array_of(w, clang_getCursorReferenced(cur));
+	int ai = array_of(w, cx.clang_getCursorReferenced(cur));
 	if (ai < 0)
 		return fail(w, cur, "this is not an array declared in the kernel");
 	struct karray *a = &w->k->array[ai];
@@ -415,7 +501,7 @@ static int value(struct walk *w, CXCursor c);
 
 static int count_flop(struct walk *w, CXCursor c, const char *op)
 {
-	if (!is_float_type(clang_getCursorType(c)))
+	if (!is_float_type(cx.clang_getCursorType(c)))
 		return 0;
 	if (!strcmp(op, "+"))
 		w->k->flops_add++;
@@ -436,12 +522,12 @@ static int value(struct walk *w, CXCursor c)
 	c = bare(c);
 	struct kids k = children(c);
 	char op[8];
-	switch (clang_getCursorKind(c)) {
+	switch (cx.clang_getCursorKind(c)) {
 	case CXCursor_IntegerLiteral:
 	case CXCursor_FloatingLiteral:
 		return 0;
 	case CXCursor_DeclRefExpr: {
-		CXCursor d = clang_getCursorReferenced(c);
+		CXCursor d = cx.clang_getCursorReferenced(c);
 		if (loop_of(w, d) >= 0 || sym_of(w, d) >= 0)
 			return 0;
 		int ai = array_of(w, d);
@@ -460,7 +546,7 @@ static int value(struct walk *w, CXCursor c)
 		int rc;
 		if ((rc = value(w, k.c[0])) || (rc = value(w, k.c[1])))
 			return rc;
-		if (!is_float_type(clang_getCursorType(c)) && strchr("+-*", op[0]) && op[1] == 0)
+		if (!is_float_type(cx.clang_getCursorType(c)) && strchr("+-*", op[0]) && op[1] == 0)
 			return 0; /* integer arithmetic on constants: no flop */
 		return count_flop(w, c, op);
 	}
@@ -486,26 +572,26 @@ static int statement(struct walk *w, CXCursor s)
 {
 	struct kids k = children(s);
 	char op[8];
-	switch (clang_getCursorKind(s)) {
+	switch (cx.clang_getCursorKind(s)) {
 	case CXCursor_BinaryOperator:
 	case CXCursor_CompoundAssignOperator: {
 		if (k.n != 2)
 			return fail(w, s, "cannot read this statement");
 		binop(w, s, &k, op, sizeof(op));
-		int compound = clang_getCursorKind(s) == CXCursor_CompoundAssignOperator;
+		int compound = cx.clang_getCursorKind(s) == CXCursor_CompoundAssignOperator;
 		if (!compound && strcmp(op, "="))
 			return fail(w, s, "a statement must be an assignment (=, +=, -=, *=, /=)");
 		CXCursor lhs = bare(k.c[0]);
 		int rc = value(w, k.c[1]);
 		if (rc)
 			return rc;
-		if (clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr) {
+		if (cx.clang_getCursorKind(lhs) == CXCursor_ArraySubscriptExpr) {
 			if (compound && (rc = add_access(w, lhs, 0)))
 				return rc;
 			if ((rc = add_access(w, lhs, 1)))
 				return rc;
-		} else if (clang_getCursorKind(lhs) == CXCursor_DeclRefExpr) {
-			CXCursor d = clang_getCursorReferenced(lhs);
+		} else if (cx.clang_getCursorKind(lhs) == CXCursor_DeclRefExpr) {
+			CXCursor d = cx.clang_getCursorReferenced(lhs);
 			int ai = array_of(w, d);
 			if (ai < 0 || w->k->array[ai].ndims != 0)
 				return fail(w, lhs, "only array elements and scalars declared in the kernel can be assigned");
@@ -561,15 +647,15 @@ static int loop(struct walk *w, CXCursor f);
 static int body(struct walk *w, CXCursor b)
 {
 	static __thread struct stmts s;
-	if (clang_getCursorKind(b) != CXCursor_CompoundStmt)
-		return clang_getCursorKind(b) == CXCursor_ForStmt ? loop(w, b) : statement(w, b);
+	if (cx.clang_getCursorKind(b) != CXCursor_CompoundStmt)
+		return cx.clang_getCursorKind(b) == CXCursor_ForStmt ? loop(w, b) : statement(w, b);
 	s.n = 0;
-	clang_visitChildren(b, gather, &s);
+	cx.clang_visitChildren(b, gather, &s);
 	if (s.n > 1024)
 		return fail(w, b, "more than 1024 statements in one block");
 	int nfor = 0;
 	for (int i = 0; i < s.n; i++)
-		nfor += clang_getCursorKind(s.c[i]) == CXCursor_ForStmt;
+		nfor += cx.clang_getCursorKind(s.c[i]) == CXCursor_ForStmt;
 	if (nfor == 0) {
 		int n = s.n;
 		CXCursor copy[1024];
@@ -583,7 +669,7 @@ static int body(struct walk *w, CXCursor b)
 	}
 	if (s.n != 1) {
 		for (int i = 0; i < s.n; i++)
-			if (clang_getCursorKind(s.c[i]) != CXCursor_ForStmt)
+			if (cx.clang_getCursorKind(s.c[i]) != CXCursor_ForStmt)
 				return fail(w, s.c[i], "only the innermost loop may hold statements (one loop per level)");
 		return fail(w, s.c[1], "only one loop per level");
 	}
@@ -602,13 +688,13 @@ static int loop(struct walk *w, CXCursor f)
 	memset(L, 0, sizeof(*L));
 	L->pos = pos_of(f);
 	/* init: a declaration of the index */
-	if (clang_getCursorKind(c.c[0]) != CXCursor_DeclStmt)
+	if (cx.clang_getCursorKind(c.c[0]) != CXCursor_DeclStmt)
 		return fail(w, c.c[0], "declare the loop index in the loop: for (int i = START; ...)");
 	struct kids d = children(c.c[0]);
-	if (d.n != 1 || clang_getCursorKind(d.c[0]) != CXCursor_VarDecl)
+	if (d.n != 1 || cx.clang_getCursorKind(d.c[0]) != CXCursor_VarDecl)
 		return fail(w, c.c[0], "declare exactly one loop index");
 	CXCursor var = d.c[0];
-	CXType vt = clang_getCanonicalType(clang_getCursorType(var));
+	CXType vt = cx.clang_getCanonicalType(cx.clang_getCursorType(var));
 	if (vt.kind < CXType_Char_U || vt.kind > CXType_LongLong || vt.kind == CXType_Bool)
 		return fail(w, var, "the loop index must be an integer");
 	spelling(var, L->var, sizeof(L->var));
@@ -626,11 +712,11 @@ static int loop(struct walk *w, CXCursor f)
 	CXCursor cond = bare(c.c[1]);
 	struct kids cc = children(cond);
 	char op[8];
-	if (clang_getCursorKind(cond) != CXCursor_BinaryOperator || cc.n != 2)
+	if (cx.clang_getCursorKind(cond) != CXCursor_BinaryOperator || cc.n != 2)
 		return fail(w, cond, "the loop condition must be 'index < END' or 'index <= END'");
 	binop(w, cond, &cc, op, sizeof(op));
 	CXCursor lhs = bare(cc.c[0]);
-	if (clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(lhs), var))
+	if (cx.clang_getCursorKind(lhs) != CXCursor_DeclRefExpr || !cx.clang_equalCursors(cx.clang_getCursorReferenced(lhs), var))
 		return fail(w, cond, "the loop condition must compare this loop's index: '%s < END'", L->var);
 	if (strcmp(op, "<") && strcmp(op, "<="))
 		return fail(w, cond, "the loop condition must be '<' or '<=' (increasing loops only), not '%s'", op);
@@ -648,12 +734,12 @@ static int loop(struct walk *w, CXCursor f)
 	/* increment: i++, ++i, i += C, i = i + C */
 	CXCursor inc = bare(c.c[2]);
 	struct kids ic = children(inc);
-	enum CXCursorKind ik = clang_getCursorKind(inc);
+	enum CXCursorKind ik = cx.clang_getCursorKind(inc);
 	L->step = 0;
 	if (ic.n >= 1) {
 		CXCursor iv = bare(ic.c[0]);
-		int on_var = clang_getCursorKind(iv) == CXCursor_DeclRefExpr &&
-			     clang_equalCursors(clang_getCursorReferenced(iv), var);
+		int on_var = cx.clang_getCursorKind(iv) == CXCursor_DeclRefExpr &&
+			     cx.clang_equalCursors(cx.clang_getCursorReferenced(iv), var);
 		if (ik == CXCursor_UnaryOperator && on_var) {
 			unop(w, inc, &ic, op, sizeof(op));
 			if (!strcmp(op, "++"))
@@ -682,11 +768,11 @@ static int top(struct walk *w, CXCursor fn)
 	if (!s)
 		return as_error_set(w->err, -ENOMEM, "out of memory");
 	s->n = 0;
-	clang_visitChildren(fn, gather, s);
+	cx.clang_visitChildren(fn, gather, s);
 	CXCursor bodyc = { 0 };
 	int found = 0, rc = 0;
 	for (int i = 0; i < s->n && i < 1024; i++)
-		if (clang_getCursorKind(s->c[i]) == CXCursor_CompoundStmt) {
+		if (cx.clang_getCursorKind(s->c[i]) == CXCursor_CompoundStmt) {
 			bodyc = s->c[i];
 			found = 1;
 		}
@@ -695,10 +781,10 @@ static int top(struct walk *w, CXCursor fn)
 		return as_error_set(w->err, -EINVAL, "%s: cannot find the kernel's statements", w->file);
 	}
 	s->n = 0;
-	clang_visitChildren(bodyc, gather, s);
+	cx.clang_visitChildren(bodyc, gather, s);
 	for (int i = 0; i < s->n && i < 1024 && !rc; i++) {
 		CXCursor c = s->c[i];
-		switch (clang_getCursorKind(c)) {
+		switch (cx.clang_getCursorKind(c)) {
 		case CXCursor_DeclStmt: {
 			if (w->k->nloops)
 				rc = fail(w, c, "declarations must come before the loop nest");
@@ -708,9 +794,9 @@ static int top(struct walk *w, CXCursor fn)
 				break;
 			}
 			d->n = 0;
-			clang_visitChildren(c, gather, d);
+			cx.clang_visitChildren(c, gather, d);
 			for (int j = 0; j < d->n && j < 1024 && !rc; j++)
-				rc = clang_getCursorKind(d->c[j]) == CXCursor_VarDecl ? declare(w, d->c[j])
+				rc = cx.clang_getCursorKind(d->c[j]) == CXCursor_VarDecl ? declare(w, d->c[j])
 										   : fail(w, d->c[j], "only variable declarations are supported");
 			free(d);
 			break;
@@ -770,7 +856,7 @@ static CXTranslationUnit translate(CXIndex idx, const char *src, size_t n)
 	static const char *const args[] = { "-xc", "-std=c99", "-Wno-vla", "-Wno-unused-value", "-ferror-limit=0", "-nostdinc" };
 	struct CXUnsavedFile u = { "archscope-kernel.c", src, (unsigned long)n };
 	CXTranslationUnit tu = NULL;
-	if (clang_parseTranslationUnit2(idx, "archscope-kernel.c", args, sizeof(args) / sizeof(args[0]), &u, 1,
+	if (cx.clang_parseTranslationUnit2(idx, "archscope-kernel.c", args, sizeof(args) / sizeof(args[0]), &u, 1,
 					CXTranslationUnit_None, &tu) != CXError_Success)
 		return NULL;
 	return tu;
@@ -781,7 +867,7 @@ static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData
 	(void)parent;
 	char name[64];
 	spelling(c, name, sizeof(name));
-	if (clang_getCursorKind(c) == CXCursor_FunctionDecl && !strcmp(name, WRAP_FN)) {
+	if (cx.clang_getCursorKind(c) == CXCursor_FunctionDecl && !strcmp(name, WRAP_FN)) {
 		*(CXCursor *)d = c;
 		return CXChildVisit_Break;
 	}
@@ -794,7 +880,10 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 	snprintf(k->file, sizeof(k->file), "%s", name);
 	if (memchr(text, 0, len))
 		return as_error_set(err, -EINVAL, "%s: not a C source file (it contains a NUL byte)", name);
-	CXIndex idx = clang_createIndex(0, 0);
+	int lrc = clang_loaded(err);
+	if (lrc)
+		return lrc;
+	CXIndex idx = cx.clang_createIndex(0, 0);
 	if (!idx)
 		return as_error_set(err, -ENOMEM, "cannot start libclang");
 	int rc = 0;
@@ -809,20 +898,20 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 			break;
 		}
 		if (tu)
-			clang_disposeTranslationUnit(tu);
+			cx.clang_disposeTranslationUnit(tu);
 		tu = translate(idx, src, n);
 		free(src);
 		if (!tu) {
 			rc = as_error_set(err, -EINVAL, "%s: libclang cannot parse this file", name);
 			break;
 		}
-		unsigned nd = clang_getNumDiagnostics(tu);
+		unsigned nd = cx.clang_getNumDiagnostics(tu);
 		int first_error = -1;
 		for (unsigned i = 0; i < nd; i++) {
-			CXDiagnostic d = clang_getDiagnostic(tu, i);
-			enum CXDiagnosticSeverity sev = clang_getDiagnosticSeverity(d);
-			CXString s = clang_getDiagnosticSpelling(d);
-			const char *msg = clang_getCString(s);
+			CXDiagnostic d = cx.clang_getDiagnostic(tu, i);
+			enum CXDiagnosticSeverity sev = cx.clang_getDiagnosticSeverity(d);
+			CXString s = cx.clang_getDiagnosticSpelling(d);
+			const char *msg = cx.clang_getCString(s);
 			const char *pre = "use of undeclared identifier '";
 			if (pass == 0 && sev >= CXDiagnostic_Error && !strncmp(msg, pre, strlen(pre))) {
 				char sym[KERNEL_NAME_LEN];
@@ -837,8 +926,8 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 						snprintf(k->sym[k->nsyms], KERNEL_NAME_LEN, "%s", sym);
 						CXString f;
 						unsigned line, col;
-						clang_getPresumedLocation(clang_getDiagnosticLocation(d), &f, &line, &col);
-						clang_disposeString(f);
+						cx.clang_getPresumedLocation(cx.clang_getDiagnosticLocation(d), &f, &line, &col);
+						cx.clang_disposeString(f);
 						k->sym_pos[k->nsyms] = (struct kpos){ (int)line, (int)col };
 						k->nsyms++;
 					}
@@ -846,33 +935,33 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 			} else if (sev >= CXDiagnostic_Error && first_error < 0) {
 				first_error = (int)i;
 			}
-			clang_disposeString(s);
-			clang_disposeDiagnostic(d);
+			cx.clang_disposeString(s);
+			cx.clang_disposeDiagnostic(d);
 		}
 		/* in the first pass other errors may follow from the missing declarations */
 		if (!rc && first_error >= 0 && (pass == 1 || k->nsyms == 0)) {
-			CXDiagnostic d = clang_getDiagnostic(tu, (unsigned)first_error);
-			CXString s = clang_getDiagnosticSpelling(d);
+			CXDiagnostic d = cx.clang_getDiagnostic(tu, (unsigned)first_error);
+			CXString s = cx.clang_getDiagnosticSpelling(d);
 			CXString f;
 			unsigned line, col;
-			clang_getPresumedLocation(clang_getDiagnosticLocation(d), &f, &line, &col);
-			rc = as_error_set(err, -EINVAL, "%s:%u:%u: %s", name, line, col, clang_getCString(s));
-			clang_disposeString(f);
-			clang_disposeString(s);
-			clang_disposeDiagnostic(d);
+			cx.clang_getPresumedLocation(cx.clang_getDiagnosticLocation(d), &f, &line, &col);
+			rc = as_error_set(err, -EINVAL, "%s:%u:%u: %s", name, line, col, cx.clang_getCString(s));
+			cx.clang_disposeString(f);
+			cx.clang_disposeString(s);
+			cx.clang_disposeDiagnostic(d);
 		}
 		if (pass == 0 && k->nsyms == 0 && !rc)
 			break; /* no constants: the first parse is the one */
 	}
 	if (!rc) {
-		CXCursor fn = clang_getNullCursor();
-		clang_visitChildren(clang_getTranslationUnitCursor(tu), find_fn, &fn);
+		CXCursor fn = cx.clang_getNullCursor();
+		cx.clang_visitChildren(cx.clang_getTranslationUnitCursor(tu), find_fn, &fn);
 		struct walk *w = calloc(1, sizeof(*w));
 		if (!w) {
 			rc = as_error_set(err, -ENOMEM, "out of memory");
 		} else {
 			*w = (struct walk){ .k = k, .tu = tu, .err = err, .file = name };
-			if (clang_Cursor_isNull(fn))
+			if (cx.clang_Cursor_isNull(fn))
 				rc = as_error_set(err, -EINVAL, "%s: cannot find the kernel's statements", name);
 			else
 				rc = top(w, fn);
@@ -880,8 +969,8 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 		}
 	}
 	if (tu)
-		clang_disposeTranslationUnit(tu);
-	clang_disposeIndex(idx);
+		cx.clang_disposeTranslationUnit(tu);
+	cx.clang_disposeIndex(idx);
 	return rc;
 }
 
@@ -921,7 +1010,10 @@ int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err)
 		free(buf);
 		return as_error_set(err, -EIO, "cannot read kernel '%s'", path);
 	}
-	int rc = kernel_parse_buffer(k, path, buf ? buf : "", len, err);
+	const char *text = buf ? buf : "";
+	int rc = 0;
+	if (!kernel_cache_get(k, path, text, len) && (rc = kernel_parse_buffer(k, path, text, len, err)) == 0)
+		kernel_cache_put(k, text, len);
 	free(buf);
 	return rc;
 }

@@ -82,7 +82,8 @@ struct kbound {
 struct kernel *kernel_new(void);
 void kernel_free(struct kernel *k);
 
-/* Parses a kernel file with libclang (kernel-parse.c). Errors are "FILE:LINE:COL: what". */
+/* Parses a kernel file with libclang (kernel-parse.c), or reads it back from the parse cache
+ * (kernel-cache.h) when the same text parsed before. Errors are "FILE:LINE:COL: what". */
 int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err);
 int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err);
 

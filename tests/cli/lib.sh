@@ -13,3 +13,4 @@ run() {
 # json_get EXPR: evaluates a python expression on the JSON in $TMP/out bound to d.
 json_get() { python3 -c "import json,sys; d=json.load(open('$TMP/out')); print($1)"; }
 contains() { grep -q -- "$2" "$1" || { echo "--- $1:" >&2; head -n 30 "$1" >&2; fail "'$2' not in $1"; }; }
+export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cache and leaves none behind

@@ -20,7 +20,8 @@ machine)
 kernel)
 	cp kernels/*.c "$out/corpus-$target/"
 	clang "${flags[@]}" -isystem /usr/lib/llvm-14/include tests/fuzz/fuzz-kernel.c src/model/*.c src/common/error.c \
-		src/common/timer.c -L/usr/lib/llvm-14/lib -lclang -Wl,-rpath,/usr/lib/llvm-14/lib -lm -o "$out/fuzz-$target"
+		src/common/timer.c src/common/atomicfile.c -DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-14/lib/libclang.so"' -lm \
+		-o "$out/fuzz-$target"
 	maxlen=4096 ;;
 *) echo "usage: $0 [SECONDS] [machine|kernel]" >&2; exit 2 ;;
 esac

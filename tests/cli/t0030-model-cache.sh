@@ -1,0 +1,44 @@
+# The parse cache of model: a second run on the same kernel text gives the same output without
+# libclang; a damaged or stale entry is a miss, never a wrong answer; 'off' writes nothing; a
+# missing libclang is a clear error when the kernel is not cached.
+. "$(dirname "$0")/lib.sh"
+SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
+K="$TMP/jacobi.c"
+cp "$ROOT/kernels/jacobi-2d-5pt.c" "$K"
+args=(model "$K" -m "$SNB" -D N 2000 -D M 1000 -p LC -p ECMData)
+run 0 "$ARCHSCOPE" "${args[@]}"
+cp "$TMP/out" "$TMP/cold"
+n=$(find "$TMP/cache/kernels" -name '*.bin' | wc -l)
+[ "$n" -eq 1 ] || fail "expected one cache entry, found $n"
+# A hit needs no libclang at all.
+ARCHSCOPE_LIBCLANG=/nonexistent/libclang.so run 0 "$ARCHSCOPE" "${args[@]}"
+cmp -s "$TMP/out" "$TMP/cold" || fail "cached run differs from the parsed one"
+# A changed kernel text is a different entry: the wrong answer never comes from the cache.
+sed 's/) \* s;/) * s + a[j][i];/' "$K" >"$TMP/k2" && mv "$TMP/k2" "$K"
+ARCHSCOPE_LIBCLANG=/nonexistent/libclang.so run 1 "$ARCHSCOPE" "${args[@]}"
+contains "$TMP/err" "cannot load libclang '/nonexistent/libclang.so'"
+run 0 "$ARCHSCOPE" "${args[@]}"
+cmp -s "$TMP/out" "$TMP/cold" && fail "changed kernel gave the old output"
+contains "$TMP/out" "^ *a  *8  *read  *\\[N\\*j + i\\]"
+# Damaged entries (flipped byte, truncated, empty) are misses: libclang parses again.
+cp "$ROOT/kernels/jacobi-2d-5pt.c" "$K"
+for damage in flip truncate empty; do
+	for f in "$TMP"/cache/kernels/*.bin; do
+		case $damage in
+		flip) printf '\377' | dd of="$f" bs=1 seek=200 conv=notrunc status=none ;;
+		truncate) truncate -s 1000 "$f" ;;
+		empty) : >"$f" ;;
+		esac
+	done
+	ARCHSCOPE_LIBCLANG=/nonexistent/libclang.so run 1 "$ARCHSCOPE" "${args[@]}"
+	run 0 "$ARCHSCOPE" "${args[@]}"
+	cmp -s "$TMP/out" "$TMP/cold" || fail "output after a $damage entry differs"
+done
+# off: nothing is written
+rm -rf "$TMP/cache"
+ARCHSCOPE_CACHE_DIR=off run 0 "$ARCHSCOPE" "${args[@]}"
+[ ! -e "$TMP/cache" ] || fail "ARCHSCOPE_CACHE_DIR=off wrote a cache"
+# an unwritable cache directory is not an error
+ARCHSCOPE_CACHE_DIR=/proc/archscope-cache run 0 "$ARCHSCOPE" "${args[@]}"
+cmp -s "$TMP/out" "$TMP/cold" || fail "output with an unwritable cache differs"
+exit 0
