@@ -115,7 +115,7 @@ static uint32_t *set_of(struct cachesim_level *L, uint64_t line, uint32_t *tag)
 
 /* Way of the tag in its set, or -1. Empty ways (all ones) never match a tag < 2^31 - 1. With
  * SSE2 (every x86-64) four ways are compared per step. */
-static long find(struct cachesim_level *L, const uint32_t *set, uint32_t tag)
+static inline __attribute__((always_inline)) long find(struct cachesim_level *L, const uint32_t *set, uint32_t tag)
 {
 #ifdef __SSE2__
 	if ((L->ways & 3) == 0) {
@@ -161,20 +161,24 @@ static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
 	uint32_t tag;
 	uint64_t setidx;
 	uint32_t *set = set_at(L, line, &tag, &setidx);
-	uint32_t victim = CACHESIM_EMPTY;
-	if (set[L->ways - 1] != CACHESIM_EMPTY) {
-		/* full: LRU and FIFO evict the oldest (last); random any way */
-		uint64_t w = L->ways - 1;
-		if (L->cfg.replacement == REPL_RANDOM) {
-			s->rng ^= s->rng << 13;
-			s->rng ^= s->rng >> 7;
-			s->rng ^= s->rng << 17;
-			w = s->rng % L->ways;
-		}
+	uint32_t victim = set[L->ways - 1];
+	/* LRU and FIFO evict the oldest (last way, or nothing while it is empty); random any way
+	 * of a full set */
+	if (victim != CACHESIM_EMPTY && L->cfg.replacement == REPL_RANDOM) {
+		s->rng ^= s->rng << 13;
+		s->rng ^= s->rng >> 7;
+		s->rng ^= s->rng << 17;
+		uint64_t w = s->rng % L->ways;
 		victim = set[w];
 		remove_way(L, set, (long)w);
 	}
-	for (uint64_t k = L->ways - 1; k > 0; k--)
+	/* every way moves down one: the last is the victim (or empty, or moved up by remove_way) */
+	uint64_t k = L->ways - 1;
+#ifdef __SSE2__
+	for (; k >= 4; k -= 4)
+		_mm_storeu_si128((__m128i *)(void *)(set + k - 3), _mm_loadu_si128((const __m128i *)(const void *)(set + k - 4)));
+#endif
+	for (; k > 0; k--)
 		set[k] = set[k - 1];
 	set[0] = (tag << 1) | (uint32_t)(dirty != 0);
 	if (victim == CACHESIM_EMPTY)

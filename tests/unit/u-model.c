@@ -383,6 +383,77 @@ static void test_model__cachesim_hierarchy(void)
 	CHECK(cachesim_new(e, 1, 1, &err) == NULL);
 }
 
+/* The address stream of b, access by access, through s: what sim_walk must count exactly. */
+static void walk_reference(struct cachesim *s, const struct kernel *k, const struct kbound *b)
+{
+	int64_t idx[KERNEL_MAX_LOOPS];
+	for (int l = 0; l < b->nloops; l++)
+		idx[l] = b->start[l];
+	for (int64_t it = 0; it < b->iterations; it++) {
+		for (int a = 0; a < b->naccesses; a++) {
+			int64_t e = b->off[a];
+			for (int l = 0; l < b->nloops; l++)
+				e += b->coef[a][l] * idx[l];
+			int ar = k->acc[a].array;
+			cachesim_access(s, (uint64_t)(b->base[ar] + e * k->array[ar].elsize), k->acc[a].write);
+		}
+		for (int l = b->nloops - 1; l >= 0; l--) {
+			idx[l] += b->step[l];
+			if (idx[l] < b->start[l] + b->trips[l] * b->step[l])
+				break;
+			idx[l] = b->start[l];
+		}
+	}
+}
+
+static void test_model__walk_exact(void)
+{
+	/* sim_walk counts runs of L1 hits at once; the counts must equal the access-by-access ones,
+	 * also when streams collide in the sets (arrays 4 KiB apart, a 2-way L1 of 4 sets). */
+	static const char *const texts[] = {
+		JACOBI,
+		"double a[N];\ndouble b[N];\ndouble c[N];\nfor (int i = 0; i < N - 8; i += 3)\n  c[i] = a[i] + b[i + 5] + c[i + 8];\n",
+		"float x[N];\nfloat y[M][N];\nfor (int j = 0; j < M; j++)\n  for (int i = 0; i < N; i++)\n    y[j][i] = y[j][i] * x[i];\n",
+	};
+	struct cachesim_config c[3] = { { "L1", 4, 2, 64, REPL_LRU, 1, 1, 1, 1, -1, CS_NON_INCLUSIVE },
+					 { "L2", 16, 4, 64, REPL_FIFO, 1, 1, 2, 2, -1, CS_NON_INCLUSIVE },
+					 { "L3", 64, 8, 64, REPL_LRU, 1, 1, -1, -1, -1, CS_INCLUSIVE } };
+	for (int conf = 0; conf < 2; conf++)
+		for (size_t t = 0; t < sizeof(texts) / sizeof(texts[0]); t++) {
+			/* conf 1: a 64-set L1 and arrays 64 B apart, where runs of hits are counted at once */
+			c[0].sets = conf ? 64 : 4;
+			c[0].ways = conf ? 8 : 2;
+			struct as_error err;
+			struct kernel *k = parse(texts[t], &err);
+			CHECK(k != NULL);
+			if (!k)
+				continue;
+			struct kbound *b = calloc(1, sizeof(*b));
+			int64_t v[2] = { 512, 6 };
+			if (kernel_sym_find(k, "N") == 1) {
+				v[0] = 6;
+				v[1] = 512;
+			}
+			CHECK(kernel_bind(k, v, conf ? 64 : 4096, b, &err) == 0);
+			struct cachesim *s1 = cachesim_new(c, 3, 1, &err), *s2 = cachesim_new(c, 3, 1, &err);
+			CHECK(s1 && s2);
+			struct sim_cursor cur;
+			sim_cursor_init(&cur, b);
+			uint64_t n = sim_walk(s1, k, b, &cur, b->iterations);
+			walk_reference(s2, k, b);
+			CHECK(n == (uint64_t)(b->iterations * b->naccesses));
+			for (int i = 0; i < 3; i++)
+				CHECK(!memcmp(&s1->lv[i].st, &s2->lv[i].st, sizeof(s1->lv[i].st)));
+			CHECK(s1->mem_loads == s2->mem_loads && s1->mem_stores == s2->mem_stores);
+			CHECK(s1->lv[0].st.hits > 0 && s1->lv[0].st.misses > 0);
+			cachesim_free(s1);
+			cachesim_free(s2);
+			free(b);
+			kernel_free(k);
+		}
+}
+
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__lc_outer_reuse),
-      T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy))
+      T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
+      T(test_model__walk_exact))
