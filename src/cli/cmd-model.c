@@ -11,7 +11,11 @@
 
 #include "cli/cli.h"
 #include "common/atomicfile.h"
+#include "common/clock.h"
+#include "common/cpuset.h"
+#include "common/spawn.h"
 #include "common/timer.h"
+#include "model/incore.h"
 #include "model/kernel.h"
 #include "model/lc.h"
 #include "model/models.h"
@@ -20,7 +24,8 @@
 #include "report/plot.h"
 #include "report/table.h"
 
-enum { M_LC = 1, M_ECMDATA = 2, M_ROOFLINE = 4 };
+enum { M_LC = 1, M_ECMDATA = 2, M_ROOFLINE = 4, M_ECMCPU = 8, M_ECM = 16, M_ROOFASM = 32, M_BENCH = 64, M_BLOCK = 128 };
+#define M_INCORE (M_ECMCPU | M_ECM | M_ROOFASM)
 enum { PRED_LC, PRED_SIM };
 
 #define MAX_DEFS POLY_MAX_SYMS
@@ -33,8 +38,9 @@ struct def {
 };
 
 struct opts {
-	const char *kernel, *machine, *plot;
-	int models, predictor, cores, json;
+	const char *kernel, *machine, *plot, *compiler;
+	int models, shown, predictor, cores, json, cpu;
+	double bench_seconds;
 	uint64_t seed;
 	int64_t sim_iterations;
 	int ndefs;
@@ -54,6 +60,12 @@ struct eval {
 	struct roofline rl;
 	int have_rl;
 	char rl_error[512];
+	/* in-core and benchmark (once per run; a sweep shares the first size's in-core analysis) */
+	const struct incore_result *ic;
+	struct incore_bench bench;
+	double bench_ghz;
+	int have_bench;
+	char bench_error[512];
 };
 
 static void print_usage(FILE *out)
@@ -164,7 +176,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 {
 	int argc;
 	char **argv = join_defines(argc0, argv0, &argc);
-	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT };
+	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS };
 	static const struct option lo[] = { { "machine", required_argument, 0, 'm' },
 					    { "pmodel", required_argument, 0, 'p' },
 					    { "define", required_argument, 0, 'D' },
@@ -173,6 +185,9 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 					    { "seed", required_argument, 0, OPT_SEED },
 					    { "sim-iterations", required_argument, 0, OPT_SIMIT },
 					    { "plot", required_argument, 0, OPT_PLOT },
+					    { "compiler", required_argument, 0, OPT_COMPILER },
+					    { "cpu", required_argument, 0, OPT_CPU },
+					    { "bench-seconds", required_argument, 0, OPT_BSECS },
 					    { "json", no_argument, 0, OPT_JSON },
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
@@ -180,6 +195,8 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 	o->cores = 1;
 	o->seed = 1;
 	o->sim_iterations = 100000;
+	o->cpu = -1;
+	o->bench_seconds = 0.2;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -195,13 +212,19 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 				o->models |= M_ECMDATA;
 			else if (!strcasecmp(optarg, "Roofline"))
 				o->models |= M_ROOFLINE;
-			else if (!strcasecmp(optarg, "ECM") || !strcasecmp(optarg, "ECMCPU") || !strcasecmp(optarg, "RooflineASM") ||
-				 !strcasecmp(optarg, "RooflineIACA") || !strcasecmp(optarg, "Benchmark") || !strcasecmp(optarg, "Blocking"))
-				usage_error("model", "model '%s' needs the in-core analysis, benchmark mode or blocking advice, which "
-						     "this version does not have yet (available: LC, ECMData, Roofline)",
-					    optarg);
+			else if (!strcasecmp(optarg, "ECM"))
+				o->models |= M_ECM;
+			else if (!strcasecmp(optarg, "ECMCPU"))
+				o->models |= M_ECMCPU;
+			else if (!strcasecmp(optarg, "RooflineASM"))
+				o->models |= M_ROOFASM;
+			else if (!strcasecmp(optarg, "Benchmark"))
+				o->models |= M_BENCH;
+			else if (!strcasecmp(optarg, "Blocking"))
+				o->models |= M_BLOCK;
 			else
-				usage_error("model", "unknown model '%s' (LC, ECMData, Roofline)", optarg);
+				usage_error("model", "unknown model '%s' (LC, ECMData, Roofline, ECMCPU, ECM, RooflineASM, Benchmark, Blocking)",
+					    optarg);
 			break;
 		case 'D': {
 			char name[KERNEL_NAME_LEN + 1];
@@ -242,6 +265,24 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		case OPT_PLOT:
 			o->plot = optarg;
 			break;
+		case OPT_COMPILER:
+			o->compiler = optarg;
+			break;
+		case OPT_CPU: {
+			uint64_t v = parse_u64_opt("model", "--cpu", optarg);
+			if (v > 65535)
+				usage_error("model", "--cpu must be a CPU number");
+			o->cpu = (int)v;
+			break;
+		}
+		case OPT_BSECS: {
+			char *end;
+			double v = strtod(optarg, &end);
+			if (*end || !(v >= 0.01 && v <= 600))
+				usage_error("model", "--bench-seconds must be 0.01 to 600");
+			o->bench_seconds = v;
+			break;
+		}
 		case OPT_JSON:
 			o->json = 1;
 			break;
@@ -263,6 +304,15 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		usage_error("model", "no machine file given (-m FILE)");
 	if (!o->models)
 		o->models = M_LC | M_ECMDATA | M_ROOFLINE;
+	/* what is printed; ECM needs the data transfers, RooflineASM the Roofline's levels,
+	 * Benchmark compares the models, Blocking re-evaluates the ECM */
+	o->shown = o->models;
+	if (o->models & (M_ECM | M_BENCH | M_BLOCK))
+		o->models |= M_ECMDATA | M_ECM;
+	if (o->models & (M_ROOFASM | M_BENCH))
+		o->models |= M_ROOFLINE;
+	if (o->models & M_BENCH)
+		o->models |= M_ROOFASM;
 	/* the joined NAME=VALUE strings are the only allocated ones: every other entry is argv0's */
 	for (int i = 0; i < argc; i++) {
 		int ours = 1;
@@ -578,6 +628,11 @@ static json_t *jlc(const struct opts *o, const struct kernel *k, const struct ma
 	return lc;
 }
 
+struct ecm_full;
+static json_t *jecm(const struct machine *m, const struct eval *e);
+static json_t *jbench(const struct kernel *k, const struct eval *e);
+static double roofline_asm(const struct eval *e, int *bottleneck);
+
 static json_t *jeval(const struct opts *o, const struct kernel *k, const struct machine *m, const struct eval *e)
 {
 	json_t *r = json_object();
@@ -662,7 +717,521 @@ static json_t *jeval(const struct opts *o, const struct kernel *k, const struct 
 			json_object_set_new(r, "roofline", json_pack("{s:s}", "error", e->rl_error));
 		}
 	}
+	if (o->models & M_ECM)
+		json_object_set_new(r, "ecm", jecm(m, e));
+	if ((o->models & M_ROOFASM) && e->ic && e->have_rl) {
+		int b;
+		double cy = roofline_asm(e, &b);
+		json_object_set_new(r, "roofline_asm", json_pack("{s:f,s:f,s:s}", "cy_per_cl", cy, "core_cy_per_cl",
+								 fmax(e->ic->t_ol, e->ic->t_nol), "bottleneck",
+								 b < 0 ? "core" : e->rl.level[b].name));
+	}
+	if (o->models & M_BENCH)
+		json_object_set_new(r, "benchmark", jbench(k, e));
 	return r;
+}
+
+
+/* --- in-core, ECM, RooflineASM, benchmark, blocking (model II) ------------------------------ */
+
+/* The pairs of a mapping or an !!omap list (a sequence of one-key mappings), in order. */
+static int omap_pairs(const struct mnode *n, const char **keys, const struct mnode **vals, int max)
+{
+	int k = 0;
+	if (!n)
+		return 0;
+	if (n->kind == MN_MAP) {
+		for (size_t i = 0; i < n->n && k < max; i++, k++) {
+			keys[k] = n->keys[i];
+			vals[k] = n->vals[i];
+		}
+	} else if (n->kind == MN_SEQ) {
+		for (size_t i = 0; i < n->n && k < max; i++)
+			if (n->vals[i]->kind == MN_MAP && n->vals[i]->n >= 1) {
+				keys[k] = n->vals[i]->keys[0];
+				vals[k++] = n->vals[i]->vals[0];
+			}
+	}
+	return k;
+}
+
+static void read_ports(const struct mnode *root, const char *section, char list[][INCORE_PORT_LEN], int *n)
+{
+	*n = 0;
+	const struct mnode *ports = mnode_get(mnode_get(mnode_get(root, section), "ports"), "LLVM-MCA");
+	if (!ports || ports->kind != MN_SEQ)
+		return;
+	for (size_t i = 0; i < ports->n && *n < INCORE_MAX_PORTS; i++)
+		if (ports->vals[i]->kind == MN_SCALAR)
+			snprintf(list[(*n)++], INCORE_PORT_LEN, "%s", ports->vals[i]->text);
+}
+
+/* The compiler (the --compiler entry, else the file's first that is installed, else cc), its flags,
+ * the -mcpu and the port lists of the machine file. */
+static void incore_config_read(const struct mtree *mt, const char *want, struct incore_config *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	const char *keys[16];
+	const struct mnode *vals[16];
+	int n = omap_pairs(mnode_get(mt->root, "compiler"), keys, vals, 16);
+	int pick = -1;
+	for (int i = 0; i < n && pick < 0; i++)
+		if (want ? !strcmp(keys[i], want) : spawn_have(keys[i]))
+			pick = i;
+	if (want && pick < 0) {
+		snprintf(cfg->compiler, sizeof(cfg->compiler), "%s", want);
+		snprintf(cfg->flags, sizeof(cfg->flags), "-O3 -march=native");
+	} else if (pick >= 0) {
+		snprintf(cfg->compiler, sizeof(cfg->compiler), "%s", keys[pick]);
+		snprintf(cfg->flags, sizeof(cfg->flags), "%s", vals[pick]->kind == MN_SCALAR ? vals[pick]->text : "");
+	} else {
+		snprintf(cfg->compiler, sizeof(cfg->compiler), "cc");
+		snprintf(cfg->flags, sizeof(cfg->flags), "-O3 -march=native");
+	}
+	n = omap_pairs(mnode_get(mt->root, "in-core model"), keys, vals, 16);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(keys[i], "LLVM-MCA") && vals[i]->kind == MN_SCALAR) {
+			const char *v = strstr(vals[i]->text, "-mcpu=");
+			snprintf(cfg->mcpu, sizeof(cfg->mcpu), "%s", v ? v + 6 : vals[i]->text);
+			cfg->mcpu[strcspn(cfg->mcpu, " \t")] = 0;
+		}
+	read_ports(mt->root, "overlapping model", cfg->ol, &cfg->n_ol);
+	read_ports(mt->root, "non-overlapping model", cfg->nol, &cfg->n_nol);
+}
+
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 65537 > cap) {
+			cap = cap ? 2 * cap : 131072;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	fclose(f);
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+/* The ECM model of one size: the in-core times with the data transfers. */
+struct ecm_full {
+	int ok;
+	double t_ol, t_nol;
+	int n;
+	char name[MACHINE_MAX_LEVELS][24]; /* T_L1L2, T_L2L3, T_L3MEM */
+	double t[MACHINE_MAX_LEVELS];
+	double cum[MACHINE_MAX_LEVELS + 1]; /* prediction with the data in L1, L2, ...: max(T_OL, T_nOL + sum) */
+	double prediction;                  /* for the given sizes: every transfer the predictor found */
+	double t_mem;                       /* the last transfer (memory) */
+	int n_s;                            /* saturation: cores at which memory bandwidth is the limit */
+};
+
+static void ecm_full(const struct eval *e, struct ecm_full *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (!e->ic || !e->have_ecm)
+		return;
+	f->ok = 1;
+	f->t_ol = e->ic->t_ol;
+	f->t_nol = e->ic->t_nol;
+	f->n = e->ecm.n;
+	double sum = f->t_nol;
+	f->cum[0] = fmax(f->t_ol, sum);
+	for (int i = 0; i < f->n; i++) {
+		snprintf(f->name[i], sizeof(f->name[i]), "T_%s%s", i ? e->ecm.t[i - 1].name : "L1", e->ecm.t[i].name);
+		f->t[i] = e->ecm.t[i].cy;
+		sum += f->t[i];
+		f->cum[i + 1] = fmax(f->t_ol, sum);
+	}
+	f->prediction = f->cum[f->n];
+	f->t_mem = f->n ? f->t[f->n - 1] : 0;
+	f->n_s = f->t_mem > 0 ? (int)ceil(f->prediction / f->t_mem - 1e-9) : 0;
+}
+
+static void print_incore(const struct incore_result *ic)
+{
+	printf("\n----- in-core (llvm-mca) -----\n");
+	printf("compiler: %s %s\nllvm-mca -mcpu=%s; loop %s: %d instructions, %.2f kernel iterations per pass "
+	       "(%.0f B stored, %.0f B loaded per pass)\n",
+	       ic->cfg.compiler, ic->cfg.flags, ic->cfg.mcpu, ic->loop.label, ic->loop.ninstr, ic->unroll, ic->loop.store_bytes,
+	       ic->loop.load_bytes);
+	const struct incore_mca *m = &ic->mca;
+	/* the port-pressure table: ports used at all, cycles per pass */
+	int used[INCORE_MAX_PORTS], nu = 0;
+	for (int p = 0; p < m->nports; p++)
+		if (m->pressure[p] > 0.005)
+			used[nu++] = p;
+	printf("port pressure in cycles per pass (OL = overlapping, nOL = non-overlapping ports):\n");
+	int w = 6;
+	for (int i = 0; i < nu; i++)
+		if ((int)strlen(m->port[used[i]]) > w)
+			w = (int)strlen(m->port[used[i]]);
+	printf("  %-*s", 44, "instruction");
+	for (int i = 0; i < nu; i++)
+		printf(" %*s", w, m->port[used[i]]);
+	printf("\n");
+	for (int x = 0; x < m->ninstr; x++) {
+		printf("  %-44.44s", m->instr[x]);
+		for (int i = 0; i < nu; i++) {
+			double v = m->by_instr[x * m->nports + used[i]];
+			if (v > 0.005)
+				printf(" %*.2f", w, v);
+			else
+				printf(" %*s", w, "-");
+		}
+		printf("\n");
+	}
+	printf("  %-44s", "total per pass");
+	for (int i = 0; i < nu; i++)
+		printf(" %*.2f", w, m->pressure[used[i]]);
+	printf("\n  %-44s", "kind");
+	for (int i = 0; i < nu; i++)
+		printf(" %*s", w, m->is_nol[used[i]] ? "nOL" : m->is_ol[used[i]] ? "OL" : "-");
+	printf("\n");
+	char nol[256] = "";
+	size_t k = 0;
+	for (int p = 0; p < m->nports && k < sizeof(nol); p++)
+		if (m->is_nol[p])
+			k += (size_t)snprintf(nol + k, sizeof(nol) - k, "%s%s", k ? ", " : "", m->port[p]);
+	printf("non-overlapping ports: %s (%s)\n", nol[0] ? nol : "none",
+	       m->nol_from_file ? "from the machine file" : "llvm-mca's load ports for this -mcpu: the machine file names none");
+	printf("llvm-mca: %.2f cycles per pass (block reciprocal throughput %.2f)\n", m->cycles_per_pass, m->block_rthroughput);
+	printf("per cache line of work (%.0f iterations = %.2f passes): T_OL = %.2f cy, T_nOL = %.2f cy%s\n",
+	       ic->iterations_per_cl, ic->iterations_per_cl / ic->unroll, ic->t_ol, ic->t_nol,
+	       ic->latency_bound ? " (T_OL raised from the port pressure's to llvm-mca's cycles, 1.5x more: a dependency chain bounds the loop)" : "");
+}
+
+static void print_ecm_full(const struct opts *o, const struct machine *m, const struct eval *e)
+{
+	struct ecm_full f;
+	ecm_full(e, &f);
+	printf("\n----- ECM -----\n");
+	if (!f.ok) {
+		printf("not available: %s\n", e->ic ? e->ecm_error : "no in-core analysis");
+		return;
+	}
+	printf("{ %.2f || %.2f", f.t_ol, f.t_nol);
+	for (int i = 0; i < f.n; i++)
+		printf(" | %.2f", f.t[i]);
+	printf(" } cy/CL  (T_OL || T_nOL");
+	for (int i = 0; i < f.n; i++)
+		printf(" | %s", f.name[i]);
+	printf(")\n{ ");
+	for (int i = 0; i <= f.n; i++)
+		printf("%s%.2f", i ? " \\ " : "", f.cum[i]);
+	printf(" } cy/CL  (data in L1");
+	for (int i = 0; i < f.n; i++)
+		printf(" \\ %s", e->ecm.t[i].name);
+	printf(")\n");
+	double ipcl = e->tr.iterations_per_cl;
+	printf("prediction for these sizes: %.2f cy/CL = %.1f MLUP/s at %.2f GHz (core cycles at the machine file's clock)\n",
+	       f.prediction, m->clock_hz / (f.prediction / ipcl) / 1e6, m->clock_hz / 1e9);
+	if (f.n_s > 0) {
+		long maxc = m->cores_per_numa_domain > 0 ? m->cores_per_numa_domain : m->cores_per_socket > 0 ? m->cores_per_socket : 1;
+		printf("saturation: n_S = ceil(T_ECM / %s) = ceil(%.2f / %.2f) = %d cores\n", f.name[f.n - 1], f.prediction, f.t_mem, f.n_s);
+		printf("scaling (one memory domain, %ld cores): cores: MLUP/s\n ", maxc);
+		for (long c = 1; c <= maxc && c <= 64; c++) {
+			double cy = fmax(f.prediction / (double)c, f.t_mem);
+			printf(" %ld: %.0f", c, m->clock_hz / (cy / ipcl) / 1e6);
+		}
+		printf("\n");
+	}
+	(void)o;
+}
+
+/* RooflineASM: the core's ceiling is llvm-mca's, the data ceilings the Roofline's. */
+static double roofline_asm(const struct eval *e, int *bottleneck)
+{
+	double core = fmax(e->ic->t_ol, e->ic->t_nol), worst = core;
+	*bottleneck = -1;
+	for (int i = 0; e->have_rl && i < e->rl.n; i++)
+		if (e->rl.level[i].cy_per_cl > worst) {
+			worst = e->rl.level[i].cy_per_cl;
+			*bottleneck = i;
+		}
+	return worst;
+}
+
+static void print_roofline_asm(const struct kernel *k, const struct machine *m, const struct eval *e)
+{
+	printf("\n----- RooflineASM -----\n");
+	if (!e->ic || !e->have_rl) {
+		printf("not available: %s\n", e->ic ? e->rl_error : "no in-core analysis");
+		return;
+	}
+	int b;
+	double cy = roofline_asm(e, &b);
+	double ipcl = e->tr.iterations_per_cl;
+	printf("core ceiling (llvm-mca): %.2f cy/CL; data ceilings:", fmax(e->ic->t_ol, e->ic->t_nol));
+	for (int i = 0; i < e->rl.n; i++)
+		printf(" %s %.2f", e->rl.level[i].name, e->rl.level[i].cy_per_cl);
+	printf(" cy/CL\nbound by %s: %.2f cy/CL, %.2f GFLOP/s, %.1f MLUP/s\n", b < 0 ? "the core" : e->rl.level[b].name, cy,
+	       kernel_flops(k) * ipcl / cy * m->clock_hz / 1e9, m->clock_hz / (cy / ipcl) / 1e6);
+}
+
+static double bench_cy_per_cl(const struct eval *e)
+{
+	double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
+	return e->bench.seconds_per_call * e->bench_ghz * 1e9 / cls;
+}
+
+static void print_bench(const struct kernel *k, const struct eval *e)
+{
+	printf("\n----- Benchmark -----\n");
+	if (!e->have_bench) {
+		printf("not available: %s\n", e->bench_error);
+		return;
+	}
+	double cy = bench_cy_per_cl(e), spc = e->bench.seconds_per_call;
+	printf("measured: %.2f cy/CL (core cycles of the measured clock, %.3f GHz), %.1f MLUP/s, %.2f GFLOP/s\n", cy,
+	       e->bench_ghz, (double)e->b.iterations / spc / 1e6, (double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9);
+	printf("(%ld calls per repetition, best of 5, %.3f us per call; no hardware counters are read)\n", e->bench.calls,
+	       spc * 1e6);
+	struct ecm_full f;
+	ecm_full(e, &f);
+	struct table *t = table_new(3, "model", "predicted cy/CL", "error");
+	if (f.ok) {
+		table_cell(t, "ECM");
+		table_cell(t, "%.2f", f.prediction);
+		table_cell(t, "%+.1f %%", 100 * (f.prediction - cy) / cy);
+	}
+	if (e->have_rl) {
+		table_cell(t, "Roofline (flops)");
+		table_cell(t, "%.2f", e->rl.cy_per_cl);
+		table_cell(t, "%+.1f %%", 100 * (e->rl.cy_per_cl - cy) / cy);
+	}
+	if (e->ic && e->have_rl) {
+		int b;
+		double r = roofline_asm(e, &b);
+		table_cell(t, "RooflineASM");
+		table_cell(t, "%.2f", r);
+		table_cell(t, "%+.1f %%", 100 * (r - cy) / cy);
+	}
+	table_print(t, stdout, "  ");
+	table_free(t);
+}
+
+static json_t *jincore(const struct incore_result *ic)
+{
+	json_t *j = json_object(), *ports = json_array();
+	json_object_set_new(j, "compiler", json_string(ic->cfg.compiler));
+	json_object_set_new(j, "flags", json_string(ic->cfg.flags));
+	json_object_set_new(j, "mcpu", json_string(ic->cfg.mcpu));
+	json_object_set_new(j, "loop_label", json_string(ic->loop.label));
+	json_object_set_new(j, "instructions", json_integer(ic->loop.ninstr));
+	json_object_set_new(j, "iterations_per_pass", json_real(ic->unroll));
+	for (int p = 0; p < ic->mca.nports; p++)
+		json_array_append_new(ports, json_pack("{s:s,s:f,s:b,s:b}", "port", ic->mca.port[p], "cycles_per_pass",
+						       ic->mca.pressure[p], "non_overlapping", ic->mca.is_nol[p], "overlapping",
+						       ic->mca.is_ol[p]));
+	json_object_set_new(j, "ports", ports);
+	json_object_set_new(j, "mca_cycles_per_pass", json_real(ic->mca.cycles_per_pass));
+	json_object_set_new(j, "T_OL", json_real(ic->t_ol));
+	json_object_set_new(j, "T_nOL", json_real(ic->t_nol));
+	json_object_set_new(j, "T_OL_ports", json_real(ic->t_ol_ports));
+	json_object_set_new(j, "latency_bound", json_boolean(ic->latency_bound));
+	json_object_set_new(j, "unit", json_string("cy/CL"));
+	return j;
+}
+
+static json_t *jecm(const struct machine *m, const struct eval *e)
+{
+	struct ecm_full f;
+	ecm_full(e, &f);
+	if (!f.ok)
+		return json_pack("{s:s}", "error", e->ic ? e->ecm_error : "no in-core analysis");
+	json_t *j = json_object(), *cum = json_array();
+	json_object_set_new(j, "T_OL", json_real(f.t_ol));
+	json_object_set_new(j, "T_nOL", json_real(f.t_nol));
+	for (int i = 0; i < f.n; i++)
+		json_object_set_new(j, f.name[i], json_real(f.t[i]));
+	for (int i = 0; i <= f.n; i++)
+		json_array_append_new(cum, json_real(f.cum[i]));
+	json_object_set_new(j, "cumulative_cy_per_cl", cum);
+	json_object_set_new(j, "prediction_cy_per_cl", json_real(f.prediction));
+	json_object_set_new(j, "mlups", json_real(m->clock_hz / (f.prediction / e->tr.iterations_per_cl) / 1e6));
+	if (f.n_s > 0)
+		json_object_set_new(j, "saturation_cores", json_integer(f.n_s));
+	json_object_set_new(j, "unit", json_string("cy/CL"));
+	return j;
+}
+
+static json_t *jbench(const struct kernel *k, const struct eval *e)
+{
+	if (!e->have_bench)
+		return json_pack("{s:s}", "error", e->bench_error);
+	double cy = bench_cy_per_cl(e), spc = e->bench.seconds_per_call;
+	json_t *j = json_object();
+	json_object_set_new(j, "cy_per_cl", json_real(cy));
+	json_object_set_new(j, "cycles", json_string("core cycles of the measured clock"));
+	json_object_set_new(j, "clock_ghz", json_real(e->bench_ghz));
+	json_object_set_new(j, "seconds_per_call", json_real(spc));
+	json_object_set_new(j, "calls", json_integer(e->bench.calls));
+	json_object_set_new(j, "mlups", json_real((double)e->b.iterations / spc / 1e6));
+	json_object_set_new(j, "gflops", json_real((double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9));
+	json_object_set_new(j, "counters", json_string("not used"));
+	struct ecm_full f;
+	ecm_full(e, &f);
+	json_t *err = json_object();
+	if (f.ok)
+		json_object_set_new(err, "ECM", json_real((f.prediction - cy) / cy));
+	if (e->have_rl)
+		json_object_set_new(err, "Roofline", json_real((e->rl.cy_per_cl - cy) / cy));
+	if (e->ic && e->have_rl) {
+		int b;
+		json_object_set_new(err, "RooflineASM", json_real((roofline_asm(e, &b) - cy) / cy));
+	}
+	json_object_set_new(j, "relative_error", err);
+	return j;
+}
+
+/* Blocking advice (Kerncraft paper §2.4.2): per cache level, the next better layer condition than
+ * the one that holds, the largest value of one constant for which it holds (the block size of the
+ * loops that constant bounds), and the ECM (or the data transfers) re-evaluated with the constant
+ * at that value, a proxy for the blocked kernel that leaves out the block edges. */
+static json_t *blocking(const struct opts *o, const struct kernel *k, const struct machine *m, const int64_t *vals0,
+			const struct eval *e, int print)
+{
+	json_t *out = json_array();
+	if (print)
+		printf("\n----- Blocking -----\n");
+	if (!e->lc || e->lc_error[0]) {
+		if (print)
+			printf("not available: %s\n", e->lc_error[0] ? e->lc_error : "no layer conditions");
+		json_decref(out);
+		return json_pack("{s:s}", "error", e->lc_error[0] ? e->lc_error : "no layer conditions");
+	}
+	struct ecm_full now;
+	ecm_full(e, &now);
+	double base = now.ok ? now.prediction : e->have_ecm ? e->ecm.total_cy : 0;
+	const char *what = now.ok ? "ECM" : "data transfers";
+	struct eval *x = calloc(1, sizeof(*x));
+	struct lc_analysis *xl = calloc(1, sizeof(*xl));
+	if (!x || !xl)
+		die(EXIT_FAIL, "out of memory");
+	int any = 0;
+	for (int i = 0; i < m->nlevels; i++) {
+		const struct machine_level *L = &m->level[i];
+		if (!L->has_cache)
+			continue;
+		double size = predict_share(L, o->cores);
+		int act = lc_active(e->lc, size);
+		int best_c = -1, best_s = -1;
+		int64_t best_t = 0;
+		for (int c = e->lc->ncond - 1; c > act && best_c < 0; c--) {
+			if (e->lc->cond[c].hits <= e->lc->cond[act].hits)
+				continue;
+			for (int sy = 0; sy < k->nsyms; sy++) {
+				int64_t t = lc_transition(e->lc, c, &e->b, sy, size);
+				if (t > 0 && t < vals0[sy] && t > best_t) {
+					best_c = c;
+					best_s = sy;
+					best_t = t;
+				}
+			}
+		}
+		if (best_c < 0) {
+			if (print)
+				printf("%s: the best condition holds already, or none gets better by making one constant smaller\n", L->name);
+			continue;
+		}
+		/* the loops whose bounds use the constant */
+		char loops[128] = "";
+		size_t w = 0;
+		for (int l = 0; l < k->nloops && w < sizeof(loops); l++)
+			if ((poly_syms(&k->loop[l].end) | poly_syms(&k->loop[l].start)) & (1u << best_s))
+				w += (size_t)snprintf(loops + w, sizeof(loops) - w, "%s'%s'", w ? ", " : "", k->loop[l].var);
+		int64_t v[POLY_MAX_SYMS];
+		memcpy(v, vals0, sizeof(v));
+		v[best_s] = best_t;
+		memset(x, 0, sizeof(*x));
+		x->lc = xl;
+		struct opts q = *o;
+		evaluate(&q, k, m, v, x);
+		x->ic = e->ic;
+		struct ecm_full f;
+		ecm_full(x, &f);
+		double after = f.ok ? f.prediction : x->have_ecm ? x->ecm.total_cy : 0;
+		char ct[300];
+		cond_text(k, e->lc, best_c, ct, sizeof(ct));
+		if (print) {
+			printf("%s: now %d misses/%d hits per iteration; with %s <= %lld (block the loop%s %s) the condition %s holds:"
+			       " %d misses/%d hits\n",
+			       L->name, e->lc->cond[act].misses, e->lc->cond[act].hits, k->sym[best_s], (long long)best_t,
+			       strchr(loops, ',') ? "s" : "", loops[0] ? loops : "-", ct, e->lc->cond[best_c].misses,
+			       e->lc->cond[best_c].hits);
+			if (base > 0 && after > 0)
+				printf("  predicted %s: %.2f -> %.2f cy/CL (%.2fx; the kernel evaluated with %s = %lld, block edges left out)\n",
+				       what, base, after, base / after, k->sym[best_s], (long long)best_t);
+		}
+		json_t *j = json_object();
+		json_object_set_new(j, "level", json_string(L->name));
+		json_object_set_new(j, "constant", json_string(k->sym[best_s]));
+		json_object_set_new(j, "block_at_most", json_integer(best_t));
+		json_object_set_new(j, "loops", json_string(loops));
+		json_object_set_new(j, "condition", json_string(ct));
+		json_object_set_new(j, "misses_now", json_integer(e->lc->cond[act].misses));
+		json_object_set_new(j, "misses_blocked", json_integer(e->lc->cond[best_c].misses));
+		json_object_set_new(j, "model", json_string(what));
+		json_object_set_new(j, "cy_per_cl_now", json_real(base));
+		json_object_set_new(j, "cy_per_cl_blocked", json_real(after));
+		json_array_append_new(out, j);
+		any = 1;
+	}
+	if (print && !any)
+		printf("no blocking helps at these sizes\n");
+	free(xl);
+	free(x);
+	return out;
+}
+
+/* The CPU for the benchmark: --cpu, else the last one this process may use. */
+static int bench_cpu(const struct opts *o)
+{
+	if (o->cpu >= 0)
+		return o->cpu;
+	struct as_cpulist l;
+	struct as_error err = { 0 };
+	if (cpulist_allowed(&l, &err) == 0 && l.n > 0)
+		return l.cpu[l.n - 1];
+	return 0;
+}
+
+static void run_benchmark(const struct opts *o, const struct kernel *k, const char *text, size_t len,
+			  const struct incore_config *cfg, struct eval *e)
+{
+	struct as_error err = { 0 };
+	int cpu = bench_cpu(o);
+	static double ghz;
+	if (ghz <= 0) {
+		if (cpu_pin_self(cpu, &err) != 0) {
+			snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
+			return;
+		}
+		struct clock_result cr;
+		clock_measure(&cr, 5);
+		ghz = cr.ghz;
+	}
+	e->bench_ghz = ghz;
+	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, &e->bench, &err) == 0)
+		e->have_bench = 1;
+	else
+		snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
 }
 
 static int write_sweep_plot(const char *dir, const char *sym, const struct eval *rows, int n, const int64_t *xs,
@@ -728,7 +1297,18 @@ int cmd_model(int argc, char **argv)
 	if (!m)
 		die(EXIT_FAIL, "out of memory");
 	machine_read(&mt, m);
+	struct incore_config icfg;
+	incore_config_read(&mt, o.compiler, &icfg);
 	mtree_free(&mt);
+	char *text = NULL;
+	size_t text_len = 0;
+	if ((o.models & (M_INCORE | M_BENCH)) && !(text = read_text(o.kernel, &text_len)))
+		die(EXIT_FAIL, "cannot read kernel '%s' again", o.kernel);
+	struct incore_result *ic = calloc(1, sizeof(*ic));
+	if (!ic)
+		die(EXIT_FAIL, "out of memory");
+	int have_ic = 0;
+	char ic_error[600] = "";
 	/* every constant needs a value, every value a constant */
 	int64_t vals[POLY_MAX_SYMS] = { 0 };
 	int sweep_sym = -1, sweep_def = -1;
@@ -758,6 +1338,22 @@ int cmd_model(int argc, char **argv)
 		if (!e || !(e->lc = calloc(1, sizeof(*e->lc))))
 			die(EXIT_FAIL, "out of memory");
 		evaluate(&o, k, m, vals, e);
+		if (o.models & M_INCORE) {
+			progress("model: compiling the kernel and running llvm-mca");
+			if (incore_analyse(k, &e->b, text, text_len, &icfg, e->tr.iterations_per_cl, ic, &err) == 0) {
+				have_ic = 1;
+				e->ic = ic;
+			} else {
+				snprintf(ic_error, sizeof(ic_error), "%s", err.msg);
+				as_error_clear(&err);
+			}
+			progress_done();
+		}
+		if (o.models & M_BENCH) {
+			progress("model: benchmark: compiling and running the kernel (at least %.1f s per repetition)", o.bench_seconds);
+			run_benchmark(&o, k, text, text_len, &icfg, e);
+			progress_done();
+		}
 		if (o.plot)
 			note("--plot draws a sweep: give one constant as FROM:TO:STEP");
 		if (o.json) {
@@ -767,16 +1363,35 @@ int cmd_model(int argc, char **argv)
 			json_object_set_new(r, "cache_predictor", json_string(o.predictor == PRED_LC ? "LC" : "SIM"));
 			json_object_set_new(r, "cores", json_integer(o.cores));
 			json_object_set_new(r, "flops_per_it", json_integer(kernel_flops(k)));
+			if (o.models & M_INCORE)
+				json_object_set_new(r, "incore", have_ic ? jincore(ic) : json_pack("{s:s}", "error", ic_error));
+			if (o.shown & M_BLOCK)
+				json_object_set_new(r, "blocking", blocking(&o, k, m, vals, e, 0));
 			cli_print_json("model", r);
 		} else {
 			print_kernel(&o, k, m, e);
-			if (o.models & M_LC)
+			if (o.shown & M_LC)
 				print_lc(&o, k, m, e);
 			print_traffic(&o, e);
-			if (o.models & M_ECMDATA)
+			if (o.shown & M_ECMDATA)
 				print_ecm(e);
-			if (o.models & M_ROOFLINE)
+			if (o.shown & M_ROOFLINE)
 				print_roofline(k, m, e);
+			if (o.models & M_INCORE) {
+				if (have_ic)
+					print_incore(ic);
+				else
+					printf("\n----- in-core (llvm-mca) -----\nnot available: %s\n(the data-side models above do not need it)\n",
+					       ic_error);
+			}
+			if (o.models & M_ECM)
+				print_ecm_full(&o, m, e);
+			if (o.shown & M_ROOFASM)
+				print_roofline_asm(k, m, e);
+			if (o.shown & M_BENCH)
+				print_bench(k, e);
+			if (o.shown & M_BLOCK)
+				json_decref(blocking(&o, k, m, vals, e, 1));
 		}
 		free(e->lc);
 		free(e);
@@ -794,6 +1409,18 @@ int cmd_model(int argc, char **argv)
 			vals[sweep_sym] = xs[i];
 			rows[i].lc = lc;
 			evaluate(&o, k, m, vals, &rows[i]);
+			if (i == 0 && (o.models & M_INCORE)) {
+				if (incore_analyse(k, &rows[0].b, text, text_len, &icfg, rows[0].tr.iterations_per_cl, ic, &err) == 0)
+					have_ic = 1;
+				else
+					snprintf(ic_error, sizeof(ic_error), "%s", err.msg);
+				as_error_clear(&err);
+			}
+			rows[i].ic = have_ic ? ic : NULL;
+			if (o.models & M_BENCH) {
+				progress("model: benchmark %s = %lld (%d of %d)", D->name, (long long)xs[i], i + 1, n);
+				run_benchmark(&o, k, text, text_len, &icfg, &rows[i]);
+			}
 			rows[i].lc = NULL;
 			if ((timer_now_ns() / 1e9) - t0 > 1)
 				progress("model: %s = %lld (%d of %d)", D->name, (long long)xs[i], i + 1, n);
@@ -810,13 +1437,17 @@ int cmd_model(int argc, char **argv)
 			json_object_set_new(r, "cores", json_integer(o.cores));
 			json_object_set_new(r, "flops_per_it", json_integer(kernel_flops(k)));
 			json_object_set_new(r, "sweep", json_string(D->name));
+			if (o.models & M_INCORE)
+				json_object_set_new(r, "incore", have_ic ? jincore(ic) : json_pack("{s:s}", "error", ic_error));
 			json_object_set_new(r, "seconds", json_real(secs));
 			json_object_set_new(r, "sizes", arr);
 			cli_print_json("model", r);
 		} else {
 			printf("kernel: %s  machine: %s  cache predictor: %s  cores: %d\n", o.kernel, o.machine,
 			       o.predictor == PRED_LC ? "LC" : "SIM", o.cores);
-			struct table *t = table_new(4, D->name, "ECMData cy/CL", "sum cy/CL", "Roofline cy/CL");
+			int ecm_col = (o.models & M_ECM) && have_ic, bench_col = (o.models & M_BENCH) != 0;
+			struct table *t = table_new(4 + ecm_col + bench_col, D->name, "ECMData cy/CL", "sum cy/CL", "Roofline cy/CL",
+						    ecm_col ? "ECM cy/CL" : "measured cy/CL", "measured cy/CL");
 			for (int i = 0; i < n; i++) {
 				table_cell(t, "%lld", (long long)xs[i]);
 				if (rows[i].have_ecm) {
@@ -836,12 +1467,27 @@ int cmd_model(int argc, char **argv)
 					table_cell(t, "%.2f", rows[i].rl.cy_per_cl);
 				else
 					table_cell(t, "-");
+				if (ecm_col) {
+					struct ecm_full f;
+					ecm_full(&rows[i], &f);
+					table_cell(t, f.ok ? "%.2f" : "-", f.prediction);
+				}
+				if (bench_col) {
+					if (rows[i].have_bench)
+						table_cell(t, "%.2f", bench_cy_per_cl(&rows[i]));
+					else
+						table_cell(t, "-");
+				}
 			}
 			table_print(t, stdout, "");
 			table_free(t);
 			printf("%d sizes in %.3f s\n", n, secs);
 			if (!rows[0].have_ecm && rows[0].ecm_error[0])
 				note("ECMData: %s", rows[0].ecm_error);
+			if ((o.models & M_INCORE) && !have_ic)
+				note("in-core analysis: %s", ic_error);
+			if (bench_col && !rows[0].have_bench)
+				note("benchmark: %s", rows[0].bench_error);
 		}
 		if (o.plot) {
 			struct as_error perr = { 0 };
@@ -855,6 +1501,10 @@ int cmd_model(int argc, char **argv)
 		free(xs);
 		free(rows);
 	}
+	if (have_ic)
+		incore_result_free(ic);
+	free(ic);
+	free(text);
 	kernel_free(k);
 	free(m);
 	if (fflush(stdout) || ferror(stdout))

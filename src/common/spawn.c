@@ -1,0 +1,129 @@
+/* See spawn.h. */
+#include "common/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/timer.h"
+
+int spawn_have(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) == 0;
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/bin:/bin";
+	char buf[4096];
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, ":");
+		if (n > 0 && n + strlen(name) + 2 < sizeof(buf)) {
+			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name);
+			struct stat st;
+			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
+				return 1;
+		}
+		p += n;
+		if (*p == ':')
+			p++;
+	}
+	return 0;
+}
+
+void spawn_head(const char *path, char *buf, size_t len)
+{
+	buf[0] = 0;
+	FILE *f = path ? fopen(path, "r") : NULL;
+	if (!f)
+		return;
+	size_t n = fread(buf, 1, len - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	/* one line is enough for a message; keep up to three */
+	char *p = buf;
+	for (int i = 0; i < 3 && p; i++) {
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	if (p)
+		*p = 0;
+	size_t m = strlen(buf);
+	while (m && (buf[m - 1] == '\n' || buf[m - 1] == ' '))
+		buf[--m] = 0;
+}
+
+static int redirect(int fd, const char *path)
+{
+	int f = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	int rc = dup2(f, fd);
+	close(f);
+	return rc < 0 ? -1 : 0;
+}
+
+int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
+	      struct spawn_result *r, struct as_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	if (!spawn_have(argv[0]))
+		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
+	uint64_t t0 = timer_now_ns();
+	pid_t pid = fork();
+	if (pid < 0)
+		return as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
+	if (pid == 0) {
+		if (cpu >= 0) {
+			cpu_set_t set;
+			CPU_ZERO(&set);
+			CPU_SET(cpu, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
+		if (redirect(1, out_path) || redirect(2, err_path))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int st = 0;
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			int e = errno;
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			return as_error_set(err, -e, "waiting for '%s': %s", argv[0], strerror(e));
+		}
+		if (timeout_s > 0 && (double)(timer_now_ns() - t0) / 1e9 > timeout_s) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &st, 0);
+			r->timed_out = 1;
+			break;
+		}
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
+	}
+	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
+	if (WIFEXITED(st)) {
+		r->exited = 1;
+		r->status = WEXITSTATUS(st);
+	} else {
+		r->status = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	}
+	if (r->timed_out)
+		return as_error_set(err, -ETIMEDOUT, "'%s' did not finish within %.0f s", argv[0], timeout_s);
+	return 0;
+}

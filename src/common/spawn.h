@@ -1,0 +1,27 @@
+/* Running another program (the compiler, llvm-mca, a benchmark) with its output in files, a time
+ * limit, and optionally pinned to one CPU. */
+#ifndef ARCHSCOPE_COMMON_SPAWN_H
+#define ARCHSCOPE_COMMON_SPAWN_H
+
+#include "common/error.h"
+
+struct spawn_result {
+	int exited;   /* 1 when the program exited (code in status), 0 when a signal ended it */
+	int status;   /* exit code, or the signal */
+	int timed_out;
+	double seconds;
+};
+
+/* Runs argv[0] (looked up in PATH) with stdout to out_path and stderr to err_path (NULL: /dev/null),
+ * killed after timeout_s seconds (0: no limit), on CPU `cpu` when cpu >= 0. 0 when the program ran
+ * (whatever it returned: see r), -ENOENT when it is not there, another -errno on failure. */
+int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
+	      struct spawn_result *r, struct as_error *err);
+
+/* 1 when `name` is an executable in PATH (or a path to one). */
+int spawn_have(const char *name);
+
+/* The first lines of a file, for an error message ("" when unreadable). */
+void spawn_head(const char *path, char *buf, size_t len);
+
+#endif

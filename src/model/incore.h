@@ -1,0 +1,97 @@
+/* The in-core side of the models (Kerncraft paper §2.3, §3.1): the kernel becomes a compilable C
+ * function, the machine file's compiler turns it into assembly, the innermost loop is found and its
+ * unroll factor measured in kernel iterations, and llvm-mca (with the machine file's -mcpu) gives
+ * the port pressure. T_OL and T_nOL per cache line of work come from the ports the machine file
+ * names as overlapping and non-overlapping. The same C, with a main around it, is the benchmark
+ * mode's program. The parts that read text (the assembly, llvm-mca's JSON) are pure functions, so
+ * they are tested on recorded output. */
+#ifndef ARCHSCOPE_MODEL_INCORE_H
+#define ARCHSCOPE_MODEL_INCORE_H
+
+#include <stdio.h>
+
+#include "common/error.h"
+#include "model/kernel.h"
+
+#define INCORE_MAX_PORTS 48
+#define INCORE_MAX_INSTR 256
+#define INCORE_PORT_LEN 32
+
+struct incore_config {
+	char compiler[64];  /* gcc, clang, ... (a command in PATH) */
+	char flags[512];    /* the machine file's flags for it */
+	char mcpu[64];      /* llvm-mca -mcpu */
+	int n_ol, n_nol;    /* the machine file's LLVM-MCA port lists (0: not given) */
+	char ol[INCORE_MAX_PORTS][INCORE_PORT_LEN], nol[INCORE_MAX_PORTS][INCORE_PORT_LEN];
+};
+
+/* C for the kernel: `#define` for every constant, the loop nest in a function taking the arrays
+ * as restrict pointers, and with_main a program that allocates and first-touches the arrays,
+ * calls the function until a repetition lasts min_seconds, and prints "seconds_per_call S calls N"
+ * (the best of `reps` repetitions). text is the kernel's source (positions map back with #line). */
+int incore_codegen(const struct kernel *k, const struct kbound *b, const char *text, size_t len, int with_main,
+		   FILE *out, struct as_error *err);
+
+/* The innermost loop of function fn in GNU assembler (AT&T) text: among the loops (a label and a
+ * later jump back to it) that contain no other loop, the one with the most vector memory traffic,
+ * then the most instructions. Bytes stored and loaded per pass come from the operands (xmm 16,
+ * ymm 32, zmm 64 B; ss/sd suffixes 4/8 B). */
+struct asm_loop {
+	int ninstr;
+	double store_bytes, load_bytes; /* per pass through the loop */
+	char label[64];
+	char *text;                     /* the loop's instructions and its label, one per line (malloc) */
+};
+int incore_find_loop(const char *asm_text, const char *fn, struct asm_loop *out, struct as_error *err);
+void incore_loop_free(struct asm_loop *l);
+
+/* Kernel iterations per pass through the loop: store bytes (else load bytes) per pass over the
+ * kernel's per iteration. 0 when it cannot be told. */
+double incore_unroll(const struct kernel *k, const struct asm_loop *l);
+
+struct incore_mca {
+	int nports;
+	char port[INCORE_MAX_PORTS][INCORE_PORT_LEN];
+	double pressure[INCORE_MAX_PORTS];  /* cycles per pass through the loop */
+	int is_nol[INCORE_MAX_PORTS], is_ol[INCORE_MAX_PORTS];
+	int nol_from_file;                  /* 1: the machine file named the ports; 0: llvm-mca's load ports */
+	int ninstr;
+	char instr[INCORE_MAX_INSTR][80];
+	double *by_instr;                   /* ninstr x nports (malloc) */
+	double cycles_per_pass;             /* llvm-mca: total cycles / iterations */
+	double block_rthroughput;
+	double t_ol_pass, t_nol_pass;       /* max pressure over the overlapping / non-overlapping ports */
+};
+/* Reads `llvm-mca --json` output. Port lists in cfg decide overlapping and non-overlapping ports;
+ * without them the non-overlapping ports are those loads use and non-memory instructions do not
+ * (incore_analyse instead asks llvm-mca where plain integer loads go, a cleaner answer). */
+int incore_parse_mca(const char *json_text, const struct incore_config *cfg, struct incore_mca *out, struct as_error *err);
+void incore_mca_free(struct incore_mca *m);
+
+/* Everything from the kernel to T_OL/T_nOL: compile to assembly, find the loop, run llvm-mca. */
+struct incore_result {
+	struct incore_config cfg;
+	struct asm_loop loop;
+	struct incore_mca mca;
+	double unroll;                  /* kernel iterations per pass */
+	double iterations_per_cl;
+	double t_ol, t_nol;             /* core cycles per cache line of work */
+	double t_ol_ports;              /* T_OL from port pressure alone */
+	int latency_bound;              /* llvm-mca's cycles exceed 1.5x every port's pressure (a dependency
+	                                 * chain): T_OL raised to them */
+};
+int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
+		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err);
+void incore_result_free(struct incore_result *r);
+
+/* Benchmark mode: compiles the program of incore_codegen and runs it on `cpu`. */
+struct incore_bench {
+	double seconds_per_call;
+	long calls;
+	double wall_seconds;
+};
+int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
+		     const struct incore_config *cfg, int cpu, double min_seconds, struct incore_bench *out,
+		     struct as_error *err);
+
+#endif
