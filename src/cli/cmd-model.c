@@ -1133,18 +1133,30 @@ static json_t *blocking(const struct opts *o, const struct kernel *k, const stru
 		int act = lc_active(e->lc, size);
 		int best_c = -1, best_s = -1;
 		int64_t best_t = 0;
-		for (int c = e->lc->ncond - 1; c > act && best_c < 0; c--) {
+		/* the next better condition that a block of at least 64 iterations makes hold (shorter
+		 * blocks are mostly edges), at a size the kernel still binds at */
+		struct kbound *kb = calloc(1, sizeof(*kb));
+		if (!kb)
+			die(EXIT_FAIL, "out of memory");
+		for (int c = act + 1; c < e->lc->ncond && best_c < 0; c++) {
 			if (e->lc->cond[c].hits <= e->lc->cond[act].hits)
 				continue;
 			for (int sy = 0; sy < k->nsyms; sy++) {
 				int64_t t = lc_transition(e->lc, c, &e->b, sy, size);
-				if (t > 0 && t < vals0[sy] && t > best_t) {
+				if (t < 64 || t >= vals0[sy] || t <= best_t)
+					continue;
+				int64_t v[POLY_MAX_SYMS];
+				memcpy(v, vals0, sizeof(v));
+				v[sy] = t;
+				struct as_error berr = { 0 };
+				if (kernel_bind(k, v, m->cacheline_bytes > 0 ? (int64_t)m->cacheline_bytes : 64, kb, &berr) == 0) {
 					best_c = c;
 					best_s = sy;
 					best_t = t;
 				}
 			}
 		}
+		free(kb);
 		if (best_c < 0) {
 			if (print)
 				printf("%s: the best condition holds already, or none gets better by making one constant smaller\n", L->name);

@@ -195,6 +195,11 @@ static void mem_bytes(const char *s, size_t n, double *st, double *ld)
 		bytes = 8;
 	else if (ml >= 2 && !strcmp(mn + ml - 2, "ss"))
 		bytes = 4;
+	/* lane inserts and extracts move one lane: vinsertf128, vextracti32x4, vextractf64x4 */
+	else if (strstr(mn, "128") || strstr(mn, "32x4") || strstr(mn, "64x2"))
+		bytes = 16;
+	else if (strstr(mn, "32x8") || strstr(mn, "64x4"))
+		bytes = 32;
 	if (!bytes)
 		bytes = 8;
 	/* AT&T: the destination is the last operand */
@@ -401,8 +406,9 @@ double incore_unroll(const struct kernel *k, const struct asm_loop *l)
 
 static int in_list(const char list[][INCORE_PORT_LEN], int n, const char *name)
 {
+	size_t base = strcspn(name, ".");
 	for (int i = 0; i < n; i++)
-		if (!strcmp(list[i], name))
+		if (!strcmp(list[i], name) || (strlen(list[i]) == base && !strncmp(list[i], name, base)))
 			return 1;
 	return 0;
 }
@@ -411,7 +417,7 @@ int incore_parse_mca(const char *json_text, const struct incore_config *cfg, str
 {
 	memset(out, 0, sizeof(*out));
 	json_error_t je;
-	json_t *root = json_loads(json_text, 0, &je);
+	json_t *root = json_loads(json_text, JSON_ALLOW_NUL, &je);
 	if (!root)
 		return as_error_set(err, -EINVAL, "llvm-mca output is not JSON: line %d: %s", je.line, je.text);
 	int rc = 0;
@@ -428,8 +434,23 @@ int incore_parse_mca(const char *json_text, const struct incore_config *cfg, str
 	out->nports = (int)json_array_size(res);
 	if (out->nports > INCORE_MAX_PORTS)
 		out->nports = INCORE_MAX_PORTS;
-	for (int p = 0; p < out->nports; p++)
-		snprintf(out->port[p], INCORE_PORT_LEN, "%s", (json_string_value(json_array_get(res, (size_t)p)) ? json_string_value(json_array_get(res, (size_t)p)) : "?"));
+	for (int p = 0; p < out->nports; p++) {
+		/* llvm-mca 14 names the units of a group "SBPort23.\u0000", "SBPort23.\u0001": made
+		 * "SBPort23.0", "SBPort23.1" (a port list entry "SBPort23" matches both) */
+		json_t *nm = json_array_get(res, (size_t)p);
+		const char *v = json_string_value(nm);
+		size_t len = v ? json_string_length(nm) : 0, w = 0;
+		for (size_t c = 0; c < len && w + 4 < INCORE_PORT_LEN; c++) {
+			unsigned char ch = (unsigned char)v[c];
+			if (ch < 32)
+				w += (size_t)snprintf(out->port[p] + w, INCORE_PORT_LEN - w, "%u", ch);
+			else
+				out->port[p][w++] = (char)ch;
+		}
+		out->port[p][w] = 0;
+		if (!w)
+			snprintf(out->port[p], INCORE_PORT_LEN, "?");
+	}
 	out->ninstr = (int)json_array_size(ins);
 	if (out->ninstr > INCORE_MAX_INSTR)
 		out->ninstr = INCORE_MAX_INSTR;
