@@ -9,6 +9,7 @@ packages=(
 	libhwloc-dev hwloc                      # topology
 	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
 	libclang-14-dev                         # kernel parser of archscope model
+	llvm-14                                 # llvm-mca: the in-core model of archscope model
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
 )

@@ -1,4 +1,4 @@
-/* archscope model KERNEL.c -m MACHINE.yaml: the data side of Kerncraft's models for a loop
+/* archscope model KERNEL.c -m MACHINE.yaml: Kerncraft's models for a loop
  * kernel — access analysis, layer conditions, the cache simulator as the alternative predictor,
  * ECMData and the flop-counting Roofline — for one size or a sweep of sizes. */
 #include <errno.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/atomicfile.h"
@@ -77,32 +78,46 @@ static void print_usage(FILE *out)
 	      "on array elements. Constants are the undeclared names (N, M, ...), bound with -D.\n"
 	      "\n"
 	      "models (-p, repeatable; default: LC, ECMData and Roofline):\n"
-	      "  LC         layer conditions per cache level: each condition's cache requirement, misses\n"
-	      "             and hits per iteration, the one that holds, and the sizes where it changes\n"
-	      "  ECMData    cycles per cache line of work for each transfer: { T_L1L2 | T_L2L3 | T_L3MEM }\n"
-	      "  Roofline   flop-counting Roofline: intensity, bandwidth and bound per level, the bottleneck\n"
+	      "  LC          layer conditions per cache level: each condition's cache requirement, misses\n"
+	      "              and hits per iteration, the one that holds, and the sizes where it changes\n"
+	      "  ECMData     cycles per cache line of work for each transfer: { T_L1L2 | T_L2L3 | T_L3MEM }\n"
+	      "  Roofline    flop-counting Roofline: intensity, bandwidth and bound per level, the bottleneck\n"
+	      "  ECMCPU      in-core analysis: the kernel compiled with the machine file's compiler, its\n"
+	      "              innermost loop through llvm-mca (-mcpu from the file), port pressure, T_OL, T_nOL\n"
+	      "  ECM         { T_OL || T_nOL | T_L1L2 | ... } and the prediction per level, saturation point\n"
+	      "              and multi-core scaling\n"
+	      "  RooflineASM Roofline with llvm-mca's core ceiling\n"
+	      "  Benchmark   compiles and runs the kernel pinned: measured cy/CL (core cycles of the measured\n"
+	      "              clock), MLUP/s, GFLOP/s, and each model's error against it\n"
+	      "  Blocking    per cache level, the block size that makes the next better layer condition\n"
+	      "              hold, and the predicted gain\n"
 	      "\n"
 	      "options:\n"
 	      "  -m, --machine FILE       machine file (archscope's, from 'probe -o', or Kerncraft's)\n"
-	      "  -p, --pmodel MODEL       LC, ECMData or Roofline (case-insensitive)\n"
+	      "  -p, --pmodel MODEL       one of the models above (case-insensitive)\n"
 	      "  -D, --define NAME VALUE  binds a constant; VALUE may be a sweep FROM:TO:STEP (one constant)\n"
 	      "  --cache-predictor lc|sim layer conditions (default) or the cache simulator\n"
 	      "  --cores N                cores in use: shared caches are divided among them (default 1)\n"
 	      "  --seed N                 seed of the simulator's random replacement (default 1)\n"
 	      "  --sim-iterations N       iterations the simulator measures after its warm-up (default 100000)\n"
 	      "  --plot DIR               sweep: predicted cy/CL (stacked ECM contributions) against the size\n"
+	      "  --compiler NAME          the machine file's compiler entry to use (default: its first installed)\n"
+	      "  --cpu N                  CPU the benchmark runs on (default: the last one allowed)\n"
+	      "  --bench-seconds S        minimum time of one benchmark repetition (default 0.2; best of 5)\n"
 	      "  --json                   one JSON object {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 	      "  -h, --help               this help\n"
 	      "\n"
 	      "Cycles are core cycles at the machine file's clock; \"per CL\" is per cache line of work (8\n"
-	      "iterations of the innermost loop for double, 16 for float). The in-core models (ECM,\n"
-	      "ECMCPU, RooflineASM), benchmark mode and blocking advice are not part of this version.\n"
+	      "iterations of the innermost loop for double, 16 for float). Benchmark mode reads no hardware\n"
+	      "counters: it times the run and converts with the core clock measured on the same CPU.\n"
 	      "\n"
 	      "environment:\n"
 	      "  ARCHSCOPE_CACHE_DIR      where parsed kernels are kept, so a kernel read before is not parsed\n"
 	      "                           again (default $XDG_CACHE_HOME/archscope or ~/.cache/archscope;\n"
 	      "                           'off' turns the cache off)\n"
-	      "  ARCHSCOPE_LIBCLANG       the libclang to load (default: the one found at build time)\n",
+	      "  ARCHSCOPE_LIBCLANG       the libclang to load (default: the one found at build time)\n"
+	      "  ARCHSCOPE_MODEL_KEEP     a directory where the generated C, its assembly, the loop given to\n"
+	      "                           llvm-mca and llvm-mca's JSON are kept\n",
 	      out);
 }
 
@@ -1228,6 +1243,10 @@ static void run_benchmark(const struct opts *o, const struct kernel *k, const ch
 			  const struct incore_config *cfg, struct eval *e)
 {
 	struct as_error err = { 0 };
+	double mem = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+	if (mem > 0 && (double)e->b.total_bytes > 0.8 * mem)
+		die(EXIT_USAGE, "benchmark: the arrays need %.3g GB, more than 80 %% of this machine's %.3g GB of memory",
+		    (double)e->b.total_bytes / 1e9, mem / 1e9);
 	int cpu = bench_cpu(o);
 	static double ghz;
 	if (ghz <= 0) {

@@ -6,6 +6,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/spawn.h"
@@ -572,32 +573,48 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+static const char *const work_names[] = { "kernel.c", "kernel.s", "loop.s", "mca.json", "out.txt", "err.txt", "bench",
+					   "loadports.s", "loadports.json" };
+
 struct workdir {
 	char dir[256];
-	char path[8][320];
+	char path[9][320];
+	int keep;
 };
 
 static int workdir_open(struct workdir *w, struct as_error *err)
 {
+	/* ARCHSCOPE_MODEL_KEEP=DIR keeps the generated C, the assembly and llvm-mca's output there */
+	const char *keep = getenv("ARCHSCOPE_MODEL_KEEP");
+	w->keep = keep && *keep;
+	if (w->keep) {
+		snprintf(w->dir, sizeof(w->dir), "%s", keep);
+		if (mkdir(w->dir, 0755) != 0 && errno != EEXIST)
+			return as_error_set(err, -errno, "cannot make %s: %s", w->dir, strerror(errno));
+		for (int i = 0; i < 9; i++)
+			snprintf(w->path[i], sizeof(w->path[i]), "%s/%s", w->dir, work_names[i]);
+		return 0;
+	}
 	const char *t = getenv("TMPDIR");
 	snprintf(w->dir, sizeof(w->dir), "%s/archscope-model.XXXXXX", t && *t ? t : "/tmp");
 	if (!mkdtemp(w->dir))
 		return as_error_set(err, -errno, "cannot make a temporary directory in %s: %s", t && *t ? t : "/tmp",
 				    strerror(errno));
-	static const char *const names[] = { "kernel.c", "kernel.s", "loop.s", "mca.json", "out.txt", "err.txt", "bench", "" };
-	for (int i = 0; i < 8; i++)
-		snprintf(w->path[i], sizeof(w->path[i]), "%s/%s", w->dir, names[i]);
+	for (int i = 0; i < 9; i++)
+		snprintf(w->path[i], sizeof(w->path[i]), "%s/%s", w->dir, work_names[i]);
 	return 0;
 }
 
 static void workdir_close(struct workdir *w)
 {
-	for (int i = 0; i < 7; i++)
+	if (w->keep)
+		return;
+	for (int i = 0; i < 9; i++)
 		unlink(w->path[i]);
 	rmdir(w->dir);
 }
 
-enum { W_C, W_S, W_LOOP, W_JSON, W_OUT, W_ERR, W_BIN };
+enum { W_C, W_S, W_LOOP, W_JSON, W_OUT, W_ERR, W_BIN, W_PORTS_S, W_PORTS_JSON };
 
 static int write_c(const struct kernel *k, const struct kbound *b, const char *text, size_t len, int with_main,
 		   const char *path, struct as_error *err)
@@ -695,15 +712,16 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 	if (cfg->n_nol == 0) {
 		/* the load ports of this -mcpu: where llvm-mca puts plain integer loads */
 		struct incore_config probe = *cfg;
-		FILE *pf = fopen(w.path[W_LOOP], "w");
+		FILE *pf = fopen(w.path[W_PORTS_S], "w");
 		if (!pf || fputs("movq (%rsi), %rax\nmovq 8(%rsi), %rcx\nmovq 16(%rsi), %rdx\nmovq 24(%rsi), %rdi\n", pf) < 0 ||
 		    fclose(pf)) {
 			rc = as_error_set(err, -EIO, "cannot write the load-port probe");
 			goto out;
 		}
-		if ((rc = spawn_run(argv, w.path[W_JSON], w.path[W_ERR], 120, -1, &sr, err)))
+		char *pargv[] = { argv[0], mcpu, "--json", "-iterations=100", w.path[W_PORTS_S], NULL };
+		if ((rc = spawn_run(pargv, w.path[W_PORTS_JSON], w.path[W_ERR], 120, -1, &sr, err)))
 			goto out;
-		char *pj = slurp(w.path[W_JSON], NULL);
+		char *pj = slurp(w.path[W_PORTS_JSON], NULL);
 		struct incore_mca pm;
 		struct as_error perr = { 0 };
 		if (pj && sr.exited && sr.status == 0 && incore_parse_mca(pj, NULL, &pm, &perr) == 0) {

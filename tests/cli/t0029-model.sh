@@ -83,8 +83,7 @@ contains "$TMP/err" "cannot open kernel"
 printf 'clock: fast\n' >"$TMP/bad.yml"
 run 2 "$ARCHSCOPE" model "$jac" -m "$TMP/bad.yml" -D N 10 -D M 10
 contains "$TMP/err" "line 1"
-run 2 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 10 -D M 10 -p ECM
-contains "$TMP/err" "does not have yet"
 run 2 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 10 -D M 10 -p Nonsense
+contains "$TMP/err" "unknown model 'Nonsense'"
 run 2 "$ARCHSCOPE" model "$jac" -D N 10 -D M 10
 exit 0

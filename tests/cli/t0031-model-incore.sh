@@ -1,0 +1,52 @@
+# model II on this machine: ECM with llvm-mca, RooflineASM, Benchmark and Blocking. Asserts only
+# what holds on any machine under load: the pieces exist, have units and are positive, the
+# predictions are consistent with each other (the ECM prediction is the cumulative sum's last
+# entry), and missing tools are clear errors while the data-side models still print.
+. "$(dirname "$0")/lib.sh"
+SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
+HERE="$ROOT/machines/kvm-xeon-6-207.yaml"
+command -v gcc >/dev/null || skip "no gcc"
+# Blocking needs no compiler: the paper's Jacobi on Sandy Bridge, L1 blocked to N <= 1024
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/jacobi-2d-5pt.c" -m "$SNB" -D N 2000 -D M 1000 -p Blocking --json
+python3 - "$TMP/out" <<'PY' || fail "blocking"
+import json, sys
+b = json.load(open(sys.argv[1]))["results"]["blocking"]
+l1 = [x for x in b if x["level"] == "L1"][0]
+assert l1["constant"] == "N" and l1["block_at_most"] == 1024 and l1["loops"] == "'i'", l1
+assert l1["misses_now"] == 4 and l1["misses_blocked"] == 2, l1
+assert l1["cy_per_cl_blocked"] < l1["cy_per_cl_now"], l1
+PY
+# missing llvm-mca: a clear error, the data side still printed (exit 0)
+mkdir -p "$TMP/bin"
+for t in gcc cc as ld python3; do p=$(command -v $t) && ln -sf "$p" "$TMP/bin/$t"; done
+PATH="$TMP/bin" run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 2000 -p ECMData -p ECM
+contains "$TMP/out" "llvm-mca is not installed"
+contains "$TMP/out" "ECMData"
+# a compiler that is not there
+command -v llvm-mca >/dev/null || command -v llvm-mca-14 >/dev/null || skip "no llvm-mca (Debian llvm-14)"
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 2000 -p ECM --compiler no-such-cc
+contains "$TMP/out" "no-such-cc"
+# ECM, RooflineASM and Benchmark on this machine's file
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p ECM -p RooflineASM -p Benchmark \
+	--bench-seconds 0.05 --json
+python3 - "$TMP/out" <<'PY' || fail "ECM / Benchmark"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+ic, ecm, b = r["incore"], r["ecm"], r["benchmark"]
+assert ic["iterations_per_pass"] > 0 and ic["T_OL"] > 0 and ic["T_nOL"] > 0, ic
+assert any(p["non_overlapping"] for p in ic["ports"]), ic["ports"]
+assert ecm["T_OL"] == ic["T_OL"] and ecm["unit"] == "cy/CL", ecm
+assert abs(ecm["prediction_cy_per_cl"] - ecm["cumulative_cy_per_cl"][-1]) < 1e-9, ecm
+assert ecm["prediction_cy_per_cl"] >= max(ecm["T_OL"], ecm["T_nOL"]) - 1e-9, ecm
+assert r["roofline_asm"]["cy_per_cl"] > 0
+assert b["cy_per_cl"] > 0 and b["mlups"] > 0 and b["clock_ghz"] > 0, b
+assert b["cycles"] == "core cycles of the measured clock"
+assert set(b["relative_error"]) >= {"ECM", "Roofline", "RooflineASM"}, b
+PY
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p ECM -p Benchmark --bench-seconds 0.05
+contains "$TMP/out" "T_OL || T_nOL"
+contains "$TMP/out" "port pressure in cycles per pass"
+contains "$TMP/out" "measured: .* cy/CL (core cycles of the measured clock"
+# a kernel whose arrays do not fit in memory is refused before anything is compiled
+run 2 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000000000000000 -p Benchmark
+exit 0

@@ -1,0 +1,185 @@
+/* Unit tests of the in-core analysis on recorded compiler and llvm-mca output: the innermost loop
+ * and its unroll in clang's Sandy Bridge (AVX, lane inserts) and gcc's Cooper Lake (AVX-512)
+ * assembly, llvm-mca's JSON with the sub-unit port names of llvm 14, the machine file's port lists
+ * and the load ports found without them, and the C the kernel becomes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "model/incore.h"
+#include "model/kernel.h"
+
+static char *fixture(const char *name)
+{
+	char path[1024];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/incore/%s", ARCHSCOPE_SOURCE_DIR, name);
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *buf = malloc((size_t)n + 1);
+	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+		free(buf);
+		buf = NULL;
+	}
+	if (buf)
+		buf[n] = 0;
+	fclose(f);
+	return buf;
+}
+
+static struct kernel *parse(const char *text)
+{
+	struct as_error err = { 0 };
+	struct kernel *k = kernel_new();
+	if (kernel_parse_buffer(k, "k.c", text, strlen(text), &err)) {
+		kernel_free(k);
+		return NULL;
+	}
+	return k;
+}
+
+static const char JACOBI[] = "double a[M][N];\ndouble b[M][N];\ndouble s;\n\n"
+			     "for (int j = 1; j < M - 1; ++j)\n"
+			     "\tfor (int i = 1; i < N - 1; ++i)\n"
+			     "\t\tb[j][i] = (a[j][i - 1] + a[j][i + 1] + a[j - 1][i] + a[j + 1][i]) * s;\n";
+static const char TRIAD[] = "double a[N];\ndouble b[N];\ndouble c[N];\ndouble s;\n\n"
+			    "for (int i = 0; i < N; ++i)\n\ta[i] = b[i] + s * c[i];\n";
+
+static void test_incore__loop_clang_avx(void)
+{
+	char *s = fixture("jacobi-clang-sandybridge.s");
+	CHECK(s != NULL);
+	struct asm_loop l;
+	struct as_error err = { 0 };
+	CHECK(incore_find_loop(s, "archscope_kernel", &l, &err) == 0);
+	CHECK(!strcmp(l.label, ".LBB0_2"));
+	CHECK(l.ninstr == 16);
+	/* vextractf128 + vmovupd %xmm: 32 B stored; four vmovups %xmm and four vinsertf128 loads */
+	CHECK(l.store_bytes == 32);
+	CHECK(l.load_bytes == 128);
+	struct kernel *k = parse(JACOBI);
+	CHECK(k != NULL);
+	CHECK(incore_unroll(k, &l) == 4);
+	incore_loop_free(&l);
+	CHECK(incore_find_loop(s, "no_such_function", &l, &err) != 0);
+	CHECK(strstr(err.msg, "no function"));
+	kernel_free(k);
+	free(s);
+}
+
+static void test_incore__loop_gcc_avx512(void)
+{
+	char *s = fixture("triad-gcc-cooperlake.s");
+	CHECK(s != NULL);
+	struct asm_loop l;
+	struct as_error err = { 0 };
+	CHECK(incore_find_loop(s, "archscope_kernel", &l, &err) == 0);
+	CHECK(l.ninstr == 6);
+	CHECK(l.store_bytes == 64 && l.load_bytes == 128);
+	struct kernel *k = parse(TRIAD);
+	CHECK(k != NULL);
+	CHECK(incore_unroll(k, &l) == 8);
+	incore_loop_free(&l);
+	kernel_free(k);
+	free(s);
+	/* a function without a loop */
+	CHECK(incore_find_loop("f:\n\tret\n\t.size f, .-f\n", "f", &l, &err) != 0);
+	CHECK(strstr(err.msg, "no loop"));
+}
+
+static void test_incore__mca_file_ports(void)
+{
+	char *s = fixture("jacobi-clang-sandybridge-mca.json");
+	CHECK(s != NULL);
+	struct incore_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	/* Kerncraft's Sandy Bridge file */
+	const char *ol[] = { "SBDivider", "SBFPDivider", "SBPort0", "SBPort1", "SBPort23", "SBPort4", "SBPort5" };
+	for (int i = 0; i < 7; i++)
+		snprintf(cfg.ol[cfg.n_ol++], INCORE_PORT_LEN, "%s", ol[i]);
+	snprintf(cfg.nol[cfg.n_nol++], INCORE_PORT_LEN, "SBPort23");
+	struct incore_mca m;
+	struct as_error err = { 0 };
+	CHECK(incore_parse_mca(s, &cfg, &m, &err) == 0);
+	int u0 = -1, u1 = -1, p1 = -1;
+	for (int p = 0; p < m.nports; p++) {
+		if (!strcmp(m.port[p], "SBPort23.0"))
+			u0 = p;
+		if (!strcmp(m.port[p], "SBPort23.1"))
+			u1 = p;
+		if (!strcmp(m.port[p], "SBPort1"))
+			p1 = p;
+	}
+	CHECK(u0 >= 0 && u1 >= 0 && p1 >= 0);
+	CHECK(m.is_nol[u0] && m.is_nol[u1] && !m.is_nol[p1] && m.is_ol[p1]);
+	CHECK(m.ninstr == 16);
+	CHECK(m.pressure[u0] > 4.4 && m.pressure[u0] < 4.6);
+	CHECK(m.t_nol_pass > 4.4 && m.t_nol_pass < 4.6);
+	CHECK(m.cycles_per_pass > 4 && m.cycles_per_pass < 6);
+	incore_mca_free(&m);
+	free(s);
+	CHECK(incore_parse_mca("{\"CodeRegions\": 1}", &cfg, &m, &err) != 0);
+	CHECK(incore_parse_mca("not json", &cfg, &m, &err) != 0 && strstr(err.msg, "not JSON"));
+}
+
+static void test_incore__mca_load_ports(void)
+{
+	/* no port lists: the load ports of the recorded probe (plain integer loads) */
+	char *probe = fixture("loadports-cooperlake-mca.json"), *s = fixture("triad-gcc-cooperlake-mca.json");
+	CHECK(probe && s);
+	struct incore_mca pm, m;
+	struct as_error err = { 0 };
+	CHECK(incore_parse_mca(probe, NULL, &pm, &err) == 0);
+	struct incore_config cfg;
+	memset(&cfg, 0, sizeof(cfg));
+	for (int p = 0; p < pm.nports; p++)
+		if (pm.pressure[p] > 0.01)
+			snprintf(cfg.nol[cfg.n_nol++], INCORE_PORT_LEN, "%s", pm.port[p]);
+	CHECK(cfg.n_nol == 2 && !strcmp(cfg.nol[0], "SKXPort2") && !strcmp(cfg.nol[1], "SKXPort3"));
+	CHECK(incore_parse_mca(s, &cfg, &m, &err) == 0);
+	CHECK(m.t_nol_pass > 0.99 && m.t_nol_pass < 1.01); /* two 64 B loads on two ports */
+	CHECK(m.t_ol_pass > 1.2 && m.t_ol_pass < 1.3);
+	incore_mca_free(&m);
+	/* the heuristic without any list: ports only loads use */
+	CHECK(incore_parse_mca(s, NULL, &m, &err) == 0);
+	int n2 = 0;
+	for (int p = 0; p < m.nports; p++)
+		n2 += m.is_nol[p] && (!strcmp(m.port[p], "SKXPort2") || !strcmp(m.port[p], "SKXPort3"));
+	CHECK(n2 == 2);
+	incore_mca_free(&m);
+	incore_mca_free(&pm);
+	free(probe);
+	free(s);
+}
+
+static void test_incore__codegen(void)
+{
+	struct kernel *k = parse(JACOBI);
+	CHECK(k != NULL);
+	int64_t v[2];
+	v[kernel_sym_find(k, "M")] = 100;
+	v[kernel_sym_find(k, "N")] = 200;
+	struct kbound *b = calloc(1, sizeof(*b));
+	struct as_error err = { 0 };
+	CHECK(kernel_bind(k, v, 64, b, &err) == 0);
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+	CHECK(incore_codegen(k, b, JACOBI, strlen(JACOBI), 1, f, &err) == 0);
+	fclose(f);
+	CHECK(strstr(buf, "#define M 100L") && strstr(buf, "#define N 200L"));
+	CHECK(strstr(buf, "double (*restrict a)[(1L*N)]"));
+	CHECK(strstr(buf, "#line 5 \"k.c\"\nfor (int j = 1;"));
+	CHECK(strstr(buf, "aligned_alloc(64, 160000ULL)"));
+	CHECK(strstr(buf, "seconds_per_call"));
+	free(buf);
+	free(b);
+	kernel_free(k);
+}
+
+TESTS(T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__mca_file_ports),
+      T(test_incore__mca_load_ports), T(test_incore__codegen))
