@@ -641,7 +641,13 @@ static int compile(const struct incore_config *cfg, const char *src, const char 
 	argv[n++] = "-o";
 	argv[n++] = (char *)dst;
 	argv[n++] = (char *)src;
-	build_argv(argv + n, 80 - n, flags, for_asm);
+	n += build_argv(argv + n, 80 - n - 2, flags, for_asm);
+	/* a copy loop must stay a loop, not become a call to memcpy the analysis cannot see into */
+	if (strstr(cfg->compiler, "gcc") || !strcmp(cfg->compiler, "cc"))
+		argv[n++] = "-fno-tree-loop-distribute-patterns";
+	else if (strstr(cfg->compiler, "clang"))
+		argv[n++] = "-fno-builtin";
+	argv[n] = NULL;
 	struct spawn_result r;
 	int rc = spawn_run(argv, NULL, w->path[W_ERR], 120, -1, &r, err);
 	if (rc)
