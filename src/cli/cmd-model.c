@@ -814,35 +814,6 @@ static void incore_config_read(const struct mtree *mt, const char *want, struct 
 	read_ports(mt->root, "non-overlapping model", cfg->nol, &cfg->n_nol);
 }
 
-static char *read_text(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 65537 > cap) {
-			cap = cap ? 2 * cap : 131072;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	fclose(f);
-	buf[n] = 0;
-	*len = n;
-	return buf;
-}
-
 /* The ECM model of one size: the in-core times with the data transfers. */
 struct ecm_full {
 	int ok;
@@ -1333,7 +1304,7 @@ int cmd_model(int argc, char **argv)
 	mtree_free(&mt);
 	char *text = NULL;
 	size_t text_len = 0;
-	if ((o.models & (M_INCORE | M_BENCH)) && !(text = read_text(o.kernel, &text_len)))
+	if ((o.models & (M_INCORE | M_BENCH)) && !(text = file_read_all(o.kernel, &text_len)))
 		die(EXIT_FAIL, "cannot read kernel '%s' again", o.kernel);
 	struct incore_result *ic = calloc(1, sizeof(*ic));
 	if (!ic)

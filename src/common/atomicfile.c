@@ -75,3 +75,40 @@ int atomic_file_write(const char *path, const void *data, size_t len, struct as_
 	}
 	return atomic_file_commit(&af, err);
 }
+
+char *file_read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		if (n + 65536 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536 * 2;
+			char *nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		size_t r = fread(buf + n, 1, cap - n - 1, f);
+		n += r;
+		if (r == 0)
+			break;
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	buf[n] = 0;
+	if (len)
+		*len = n;
+	return buf;
+}

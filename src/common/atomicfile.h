@@ -19,6 +19,9 @@ int atomic_file_commit(struct atomic_file *af, struct as_error *err);
 /* Drops the temporary file. Safe after a failed commit. */
 void atomic_file_abort(struct atomic_file *af);
 
+/* The whole file, NUL-terminated (malloc; its length in *len), or NULL with errno set. */
+char *file_read_all(const char *path, size_t *len);
+
 /* Writes len bytes to path atomically. */
 int atomic_file_write(const char *path, const void *data, size_t len, struct as_error *err);
 

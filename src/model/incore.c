@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "common/spawn.h"
 
 /* --- C for the kernel ----------------------------------------------------------------------- */
@@ -543,36 +544,6 @@ static int build_argv(char **argv, int max, char *flags_copy, int for_asm)
 	return n;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	char *buf = NULL;
-	size_t n = 0, cap = 0;
-	for (;;) {
-		if (n + 65536 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536 * 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + n, 1, cap - n - 1, f);
-		n += r;
-		if (r == 0)
-			break;
-	}
-	fclose(f);
-	buf[n] = 0;
-	if (len)
-		*len = n;
-	return buf;
-}
-
 static const char *const work_names[] = { "kernel.c", "kernel.s", "loop.s", "mca.json", "out.txt", "err.txt", "bench",
 					   "loadports.s", "loadports.json" };
 
@@ -678,7 +649,7 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 	char *asm_text = NULL, *json = NULL;
 	if ((rc = write_c(k, b, text, len, 0, w.path[W_C], err)) || (rc = compile(cfg, w.path[W_C], w.path[W_S], 1, &w, err)))
 		goto out;
-	asm_text = slurp(w.path[W_S], NULL);
+	asm_text = file_read_all(w.path[W_S], NULL);
 	if (!asm_text) {
 		rc = as_error_set(err, -EIO, "cannot read the compiler's assembly");
 		goto out;
@@ -708,7 +679,7 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 		rc = as_error_set(err, -EIO, "llvm-mca %s failed: %s", mcpu, msg);
 		goto out;
 	}
-	json = slurp(w.path[W_JSON], NULL);
+	json = file_read_all(w.path[W_JSON], NULL);
 	if (!json) {
 		rc = as_error_set(err, -EIO, "cannot read llvm-mca's output");
 		goto out;
@@ -727,7 +698,7 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 		char *pargv[] = { argv[0], mcpu, "--json", "-iterations=100", w.path[W_PORTS_S], NULL };
 		if ((rc = spawn_run(pargv, w.path[W_PORTS_JSON], w.path[W_ERR], 120, -1, &sr, err)))
 			goto out;
-		char *pj = slurp(w.path[W_PORTS_JSON], NULL);
+		char *pj = file_read_all(w.path[W_PORTS_JSON], NULL);
 		struct incore_mca pm;
 		struct as_error perr = { 0 };
 		if (pj && sr.exited && sr.status == 0 && incore_parse_mca(pj, NULL, &pm, &perr) == 0) {
