@@ -4,6 +4,8 @@
  * are read from the tokens between the operands. */
 #include "model/kernel.h"
 #include "model/kernel-cache.h"
+#include "common/atomicfile.h"
+#include <sys/stat.h>
 
 #include <clang-c/Index.h>
 #include <errno.h>
@@ -976,39 +978,14 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 
 int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	struct stat st;
+	if (stat(path, &st) == 0 && st.st_size > (64 << 20))
+		return as_error_set(err, -EFBIG, "kernel '%s' is larger than 64 MiB", path);
+	size_t len = 0;
+	char *buf = file_read_all(path, &len);
+	if (!buf) {
 		char b[128];
 		return as_error_set(err, -errno, "cannot open kernel '%s': %s", path, as_strerror(errno, b, sizeof(b)));
-	}
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	for (;;) {
-		if (len + 65536 > cap) {
-			if (cap > (64u << 20)) {
-				free(buf);
-				fclose(f);
-				return as_error_set(err, -EFBIG, "kernel '%s' is larger than 64 MiB", path);
-			}
-			cap = cap ? 2 * cap : 65536;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return as_error_set(err, -ENOMEM, "out of memory");
-			}
-			buf = nb;
-		}
-		size_t r = fread(buf + len, 1, cap - len, f);
-		len += r;
-		if (r == 0)
-			break;
-	}
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) {
-		free(buf);
-		return as_error_set(err, -EIO, "cannot read kernel '%s'", path);
 	}
 	const char *text = buf ? buf : "";
 	int rc = 0;
