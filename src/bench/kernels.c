@@ -1,4 +1,4 @@
-/* SSE, AVX2 and AVX-512 variants of the streaming kernels (bodies in kernels-simd.h), each built
+/* SSE, AVX2, AVX2+FMA and AVX-512 variants of the streaming kernels (bodies in kernels-simd.h), each built
  * for its ISA with a target attribute and run only where __builtin_cpu_supports says so. */
 #include <string.h>
 
@@ -47,6 +47,23 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 #include "bench/kernels-simd.h"
 #include "bench/kernels-undef.h"
 
+/* AVX2 with FMA3: the same 256-bit kernels, fused where a kernel multiplies and adds. Every AVX2
+ * core from Intel and AMD has FMA3, but the ISA does not promise it, so it is its own variant. */
+#define VT __m256d
+#define W 4
+#define ATTR __attribute__((target("avx2,fma"), unused))
+#define FN(name) avx2fma_##name
+#define LOAD(p) _mm256_load_pd(p)
+#define STORE(p, v) _mm256_store_pd((p), (v))
+#define NTSTORE(p, v) _mm256_stream_pd((p), (v))
+#define SET1(x) _mm256_set1_pd(x)
+#define ADD(x, y) _mm256_add_pd((x), (y))
+#define MUL(x, y) _mm256_mul_pd((x), (y))
+#define FMA(x, y, z) _mm256_fmadd_pd((x), (y), (z))
+#define HSUM(x) avx2_hsum(x)
+#include "bench/kernels-simd.h"
+#include "bench/kernels-undef.h"
+
 #define VT __m512d
 #define W 8
 #define ATTR __attribute__((target("avx512f"), unused))
@@ -75,7 +92,8 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 	{ "sum", #v, isa, 1, 0, 0, 1, 0, "s += a[i]", v##_sum },                                   \
 	{ "ddot", #v, isa, 2, 0, 0, 2, 0, "s += a[i] * b[i]", v##_ddot }
 
-static const struct bench_kernel simd_kernels[] = { ROWS(sse, "sse2"), ROWS(avx2, "avx2"), ROWS(avx512, "avx512f") };
+static const struct bench_kernel simd_kernels[] = { ROWS(sse, "sse2"), ROWS(avx2, "avx2"), ROWS(avx2fma, "avx2+fma"),
+						    ROWS(avx512, "avx512f") };
 #define NSIMD (sizeof(simd_kernels) / sizeof(simd_kernels[0]))
 #else
 static const struct bench_kernel simd_kernels[1];
@@ -84,16 +102,17 @@ static const struct bench_kernel simd_kernels[1];
 
 /* One table, scalar first, then by growing width: the last supported row of a name is the
  * widest. Filled on first use from the two sources. */
-static struct bench_kernel all[64];
+static struct bench_kernel all[96];
 static size_t nall;
 
 static void fill(void)
 {
 	if (nall)
 		return;
-	for (size_t i = 0; i < bench_nkernels_scalar; i++)
+	_Static_assert(sizeof(all) / sizeof(all[0]) >= NSIMD + 16, "kernel table too small");
+	for (size_t i = 0; i < bench_nkernels_scalar && nall < sizeof(all) / sizeof(all[0]); i++)
 		all[nall++] = bench_kernels_scalar[i];
-	for (size_t i = 0; i < NSIMD; i++)
+	for (size_t i = 0; i < NSIMD && nall < sizeof(all) / sizeof(all[0]); i++)
 		all[nall++] = simd_kernels[i];
 }
 
@@ -114,6 +133,8 @@ int bench_kernel_supported(const struct bench_kernel *k)
 		return __builtin_cpu_supports("sse2");
 	if (!strcmp(k->isa, "avx2"))
 		return __builtin_cpu_supports("avx2");
+	if (!strcmp(k->isa, "avx2+fma"))
+		return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 	if (!strcmp(k->isa, "avx512f"))
 		return __builtin_cpu_supports("avx512f");
 #endif

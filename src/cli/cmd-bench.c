@@ -48,7 +48,7 @@ static void print_usage(FILE *out)
 	      "  -t, --threads N     N threads on the first N allowed CPUs\n"
 	      "  --cpus LIST         threads on these CPUs (e.g. 0,1 or 0-3)\n"
 	      "  --oversubscribe     allow more threads than allowed CPUs\n"
-	      "  --variant V         scalar, sse, avx2, avx512, with -nt for non-temporal stores (default: widest)\n"
+	      "  --variant V         scalar, sse, avx2, avx2fma, avx512, with -nt for non-temporal stores (default: widest)\n"
 	      "  --reps N            repetitions (default 5)\n"
 	      "  --pages P           huge (default: transparent huge pages asked for with madvise) or 4k\n"
 	      "  --min-time S        seconds per repetition at least (default 0.1)\n"
