@@ -10,6 +10,7 @@ packages=(
 	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
 	libclang-14-dev                         # kernel parser of archscope model
 	llvm-14                                 # llvm-mca: the in-core model of archscope model
+	libpfm4-dev                             # counter event names (perf_event_open attributes)
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
 )

@@ -1,0 +1,186 @@
+/* See counters.h. */
+#include "measure/counters.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <perfmon/pfmlib_perf_event.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
+static int pfm_status = PFM_ERR_NOINIT;
+
+static void pfm_init_once(void)
+{
+	pfm_status = pfm_initialize();
+}
+
+/* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. */
+static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq, size_t fqlen, struct as_error *err)
+{
+	pthread_once(&pfm_once, pfm_init_once);
+	if (pfm_status != PFM_SUCCESS)
+		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
+	memset(attr, 0, sizeof(*attr));
+	char *fstr = NULL;
+	pfm_perf_encode_arg_t arg;
+	memset(&arg, 0, sizeof(arg));
+	arg.attr = attr;
+	arg.fstr = &fstr;
+	arg.size = sizeof(arg);
+	int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc != PFM_SUCCESS) {
+		free(fstr);
+		return as_error_set(err, rc == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL, "event '%s': %s", name,
+				    pfm_strerror(rc));
+	}
+	if (fq && fqlen)
+		snprintf(fq, fqlen, "%s", fstr ? fstr : name);
+	free(fstr);
+	return 0;
+}
+
+int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
+		    struct as_error *err)
+{
+	struct perf_event_attr attr;
+	int rc = encode_attr(name, &attr, fq, fqlen, err);
+	if (rc)
+		return rc;
+	*type = attr.type;
+	*config = attr.config;
+	return 0;
+}
+
+static int open_one(struct counter_set *s, int i, pid_t pid, struct as_error *err)
+{
+	struct perf_event_attr attr;
+	int rc = encode_attr(s->name[i], &attr, s->fq[i], sizeof(s->fq[i]), err);
+	if (rc)
+		return rc;
+	attr.size = sizeof(attr);
+	attr.disabled = i == 0;
+	attr.exclude_kernel = 1;
+	attr.exclude_hv = 1;
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	s->type[i] = attr.type;
+	s->config[i] = attr.config;
+	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, i == 0 ? -1 : s->fd[0], PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		/* "perf::PERF_COUNT_HW_CPU_CYCLES:u=1:k=0:..." -> "perf::PERF_COUNT_HW_CPU_CYCLES" */
+		char *pmu = strstr(s->fq[i], "::");
+		char *mod = strchr(pmu ? pmu + 2 : s->fq[i], ':');
+		if (mod)
+			*mod = 0;
+		char eb[96];
+		as_strerror(e, eb, sizeof(eb));
+		if (e == EACCES || e == EPERM) {
+			char par[16] = "?";
+			FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+			if (f) {
+				if (!fgets(par, sizeof(par), f))
+					snprintf(par, sizeof(par), "?");
+				par[strcspn(par, "\n")] = 0;
+				fclose(f);
+			}
+			return as_error_set(err, -e, "perf_event_open for '%s': %s (kernel.perf_event_paranoid is %s)",
+					    s->name[i], eb, par);
+		}
+		if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
+			return as_error_set(err, -EOPNOTSUPP,
+					    "perf_event_open for '%s' (%s): %s: this machine does not offer that counter "
+					    "(virtual machines usually have no hardware counters)",
+					    s->name[i], s->fq[i], eb);
+		return as_error_set(err, -e, "perf_event_open for '%s' (%s): %s", s->name[i], s->fq[i], eb);
+	}
+	s->fd[i] = fd;
+	return 0;
+}
+
+int counters_open(struct counter_set *s, const char *const names[], int n, pid_t pid, struct as_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < COUNTERS_MAX; i++)
+		s->fd[i] = -1;
+	if (n < 1 || n > COUNTERS_MAX)
+		return as_error_set(err, -EINVAL, "counters: between 1 and %d events, not %d", COUNTERS_MAX, n);
+	for (int i = 0; i < n; i++) {
+		if (strlen(names[i]) >= sizeof(s->name[i])) {
+			counters_close(s);
+			return as_error_set(err, -EINVAL, "event name '%.40s...' is too long", names[i]);
+		}
+		snprintf(s->name[i], sizeof(s->name[i]), "%s", names[i]);
+		s->n = i + 1;
+		int rc = open_one(s, i, pid, err);
+		if (rc) {
+			s->fd[i] = -1;
+			counters_close(s);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int counters_reset_enable(struct counter_set *s)
+{
+	if (s->n < 1 || ioctl(s->fd[0], PERF_EVENT_IOC_RESET, PERF_IOC_FLAG_GROUP) < 0 ||
+	    ioctl(s->fd[0], PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP) < 0)
+		return -errno;
+	return 0;
+}
+
+int counters_disable(struct counter_set *s)
+{
+	if (s->n < 1 || ioctl(s->fd[0], PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP) < 0)
+		return -errno;
+	return 0;
+}
+
+double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *share)
+{
+	if (running == 0 || enabled == 0) {
+		*share = 0;
+		return 0;
+	}
+	*share = running >= enabled ? 1.0 : (double)running / (double)enabled;
+	return running >= enabled ? (double)raw : (double)raw * ((double)enabled / (double)running);
+}
+
+int counters_read(struct counter_set *s, struct as_error *err)
+{
+	for (int i = 0; i < s->n; i++) {
+		uint64_t v[3];
+		ssize_t got = read(s->fd[i], v, sizeof(v));
+		if (got != (ssize_t)sizeof(v)) {
+			char eb[96];
+			return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
+					    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
+		}
+		s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+	}
+	return 0;
+}
+
+void counters_close(struct counter_set *s)
+{
+	for (int i = s->n - 1; i >= 0; i--)
+		if (s->fd[i] >= 0) {
+			close(s->fd[i]);
+			s->fd[i] = -1;
+		}
+	s->n = 0;
+}
+
+int counters_find(const struct counter_set *s, const char *name)
+{
+	for (int i = 0; i < s->n; i++)
+		if (!strcmp(s->name[i], name))
+			return i;
+	return -1;
+}

@@ -1,0 +1,51 @@
+/* Hardware and software event counters through perf_event_open, with event names turned into
+ * perf_event_attr by libpfm4 ("cycles", "instructions", "CPU_CLK_UNHALTED:THREAD_P", ...).
+ * A set counts one thread (pid, any CPU) or one CPU; values are scaled by enabled/running time
+ * when the kernel multiplexed them. On a machine without a PMU (most virtual machines) opening a
+ * hardware event fails with a message that says so; software events still work. */
+#ifndef ARCHSCOPE_MEASURE_COUNTERS_H
+#define ARCHSCOPE_MEASURE_COUNTERS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "common/error.h"
+
+#define COUNTERS_MAX 16
+
+struct counter_set {
+	int n;
+	int fd[COUNTERS_MAX];
+	char name[COUNTERS_MAX][64];    /* as asked for */
+	char fq[COUNTERS_MAX][192];     /* as libpfm4 qualified it, e.g. "perf::CYCLES:u" */
+	uint32_t type[COUNTERS_MAX];    /* perf_event_attr type and config, for the record */
+	uint64_t config[COUNTERS_MAX];
+	double value[COUNTERS_MAX];     /* last read, scaled */
+	double running[COUNTERS_MAX];   /* share of the enabled time the counter ran (1: never multiplexed) */
+};
+
+/* Turns an event name into a perf_event_attr type/config with libpfm4 (user-level counting).
+ * fq (may be NULL) receives the fully qualified name. -ENOENT for an unknown event. */
+int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
+		    struct as_error *err);
+
+/* Opens the events, disabled, on thread `pid` (0: the caller; any CPU). The first event leads the
+ * group, so all count over the same interval. Fails (and closes what it opened) when any event
+ * cannot be opened: -EOPNOTSUPP/-ENOENT for a PMU the machine does not have, -EACCES for
+ * perf_event_paranoid. */
+int counters_open(struct counter_set *s, const char *const names[], int n, pid_t pid, struct as_error *err);
+
+int counters_reset_enable(struct counter_set *s);
+int counters_disable(struct counter_set *s);
+/* Reads every counter into value[] (scaled) and running[]. */
+int counters_read(struct counter_set *s, struct as_error *err);
+void counters_close(struct counter_set *s);
+
+/* Scaling for multiplexed counters: raw * enabled / running (0 when it never ran). *share gets
+ * running / enabled. Pure, for tests. */
+double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *share);
+
+/* Index of an event in the set by the name it was asked for, -1 when absent. */
+int counters_find(const struct counter_set *s, const char *name);
+
+#endif
