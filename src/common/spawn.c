@@ -74,6 +74,12 @@ static int redirect(int fd, const char *path)
 int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
 	      struct spawn_result *r, struct as_error *err)
 {
+	return spawn_run_hooked(argv, out_path, err_path, timeout_s, cpu, NULL, r, err);
+}
+
+int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
+		     const struct spawn_hooks *hooks, struct spawn_result *r, struct as_error *err)
+{
 	memset(r, 0, sizeof(*r));
 	if (!spawn_have(argv[0]))
 		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
@@ -98,7 +104,15 @@ int spawn_run(char *const argv[], const char *out_path, const char *err_path, do
 	}
 	int st = 0;
 	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
+		pid_t w = waitpid(pid, &st, hooks ? WNOHANG | WUNTRACED : WNOHANG);
+		if (w == pid && hooks && WIFSTOPPED(st)) {
+			int hs = hooks->on_stop ? hooks->on_stop(hooks->ctx, (int)pid, r->stops) : 0;
+			if (hs && !r->hook_status)
+				r->hook_status = hs;
+			r->stops++;
+			kill(pid, SIGCONT);
+			continue;
+		}
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR) {

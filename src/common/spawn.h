@@ -10,6 +10,8 @@ struct spawn_result {
 	int status;   /* exit code, or the signal */
 	int timed_out;
 	double seconds;
+	int stops;       /* times the program stopped itself (with hooks) */
+	int hook_status; /* the first nonzero return of on_stop */
 };
 
 /* Runs argv[0] (looked up in PATH) with stdout to out_path and stderr to err_path (NULL: /dev/null),
@@ -17,6 +19,18 @@ struct spawn_result {
  * (whatever it returned: see r), -ENOENT when it is not there, another -errno on failure. */
 int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
 	      struct spawn_result *r, struct as_error *err);
+
+/* A program that stops itself (raise(SIGSTOP)) hands control back: on_stop runs with the child
+ * stopped (nth = 0, 1, ... in order), then the child continues. A nonzero return from on_stop is
+ * kept in spawn_result.hook_status and does not end the run. */
+struct spawn_hooks {
+	int (*on_stop)(void *ctx, int pid, int nth);
+	void *ctx;
+};
+
+/* spawn_run with hooks (NULL: the same as spawn_run). */
+int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
+		     const struct spawn_hooks *hooks, struct spawn_result *r, struct as_error *err);
 
 /* 1 when `name` is an executable in PATH (or a path to one). */
 int spawn_have(const char *name);

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/order.h"
 #include "common/rng.h"
+#include "common/spawn.h"
 #include "common/team.h"
 #include "harness.h"
 
@@ -213,8 +214,39 @@ static void test_common__team_barrier(void)
 	CHECK(p.count[0] == 0);
 }
 
+struct stop_log {
+	int n;
+	int nth[4];
+};
+
+static int log_stop(void *ctx, int pid, int nth)
+{
+	struct stop_log *l = ctx;
+	(void)pid;
+	if (l->n < 4)
+		l->nth[l->n++] = nth;
+	return nth == 1 ? 7 : 0;
+}
+
+/* A program that stops itself twice is handed to the hook twice, in order, and runs on. */
+static void test_common__spawn_stops(void)
+{
+	struct stop_log l = { 0, { 0 } };
+	struct spawn_hooks h = { log_stop, &l };
+	struct spawn_result r;
+	struct as_error err = { 0 };
+	char *argv[] = { "sh", "-c", "kill -STOP $$; kill -STOP $$; exit 3", NULL };
+	CHECK(spawn_run_hooked(argv, NULL, NULL, 30, -1, &h, &r, &err) == 0);
+	CHECK(r.exited && r.status == 3);
+	CHECK(r.stops == 2 && l.n == 2 && l.nth[0] == 0 && l.nth[1] == 1);
+	CHECK(r.hook_status == 7);
+	char *missing[] = { "archscope-no-such-program", NULL };
+	CHECK(spawn_run_hooked(missing, NULL, NULL, 30, -1, &h, &r, &err) == -ENOENT);
+}
+
 TESTS(T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
       T(test_common__cpulist_check_allowed), T(test_common__parse_size_units), T(test_common__format_size),
       T(test_common__buffer_too_large), T(test_common__rng_reproducible),
       T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write),
-      T(test_common__order_statistics), T(test_common__error_prefix), T(test_common__team_barrier))
+      T(test_common__order_statistics), T(test_common__error_prefix), T(test_common__team_barrier),
+      T(test_common__spawn_stops))
