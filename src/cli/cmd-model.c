@@ -16,6 +16,7 @@
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "common/timer.h"
+#include "measure/counters.h"
 #include "model/incore.h"
 #include "model/kernel.h"
 #include "model/lc.h"
@@ -39,13 +40,24 @@ struct def {
 };
 
 struct opts {
-	const char *kernel, *machine, *plot, *compiler;
-	int models, shown, predictor, cores, json, cpu;
+	const char *kernel, *machine, *plot, *compiler, *events;
+	int models, shown, predictor, cores, json, cpu, no_counters;
 	double bench_seconds;
 	uint64_t seed;
 	int64_t sim_iterations;
 	int ndefs;
 	struct def defs[MAX_DEFS];
+};
+
+/* Counters around the benchmark's timed repetitions: the values of the repetition with the fewest
+ * cycles, per call of the kernel. */
+struct bench_counts {
+	int available;
+	char reason[512];
+	int n;
+	char name[COUNTERS_MAX][64];
+	char fq[COUNTERS_MAX][192];
+	double per_call[COUNTERS_MAX];
 };
 
 /* One evaluated size. */
@@ -67,6 +79,7 @@ struct eval {
 	double bench_ghz;
 	int have_bench;
 	char bench_error[512];
+	struct bench_counts cnt;
 };
 
 static void print_usage(FILE *out)
@@ -104,18 +117,25 @@ static void print_usage(FILE *out)
 	      "  --compiler NAME          the machine file's compiler entry to use (default: its first installed)\n"
 	      "  --cpu N                  CPU the benchmark runs on (default: the last one allowed)\n"
 	      "  --bench-seconds S        minimum time of one benchmark repetition (default 0.2; best of 5)\n"
+	      "  --events LIST            benchmark: counters to read besides cycles and instructions, by libpfm4\n"
+	      "                           name, comma-separated (e.g. L1D:REPLACEMENT,L2_LINES_IN:ALL), per CL\n"
+	      "  --no-counters            benchmark: read no counters, take cycles from time x measured clock\n"
 	      "  --json                   one JSON object {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 	      "  -h, --help               this help\n"
 	      "\n"
 	      "Cycles are core cycles at the machine file's clock; \"per CL\" is per cache line of work (8\n"
-	      "iterations of the innermost loop for double, 16 for float). Benchmark mode reads no hardware\n"
-	      "counters: it times the run and converts with the core clock measured on the same CPU.\n"
+	      "iterations of the innermost loop for double, 16 for float). Benchmark mode counts core cycles\n"
+	      "with the 'cycles' counter around each timed repetition where the machine has counters;\n"
+	      "without them (most virtual machines) it converts time with the core clock measured on the\n"
+	      "same CPU, and says so.\n"
 	      "\n"
 	      "environment:\n"
 	      "  ARCHSCOPE_CACHE_DIR      where parsed kernels are kept, so a kernel read before is not parsed\n"
 	      "                           again (default $XDG_CACHE_HOME/archscope or ~/.cache/archscope;\n"
 	      "                           'off' turns the cache off)\n"
 	      "  ARCHSCOPE_LIBCLANG       the libclang to load (default: the one found at build time)\n"
+	      "  ARCHSCOPE_CYCLES_EVENT   benchmark: the event counted as cycles (for testing the counter path\n"
+	      "                           without a PMU, e.g. perf::PERF_COUNT_SW_TASK_CLOCK, which counts ns)\n"
 	      "  ARCHSCOPE_MODEL_KEEP     a directory where the generated C, its assembly, the loop given to\n"
 	      "                           llvm-mca and llvm-mca's JSON are kept\n",
 	      out);
@@ -191,7 +211,8 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 {
 	int argc;
 	char **argv = join_defines(argc0, argv0, &argc);
-	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS };
+	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS,
+	       OPT_EVENTS, OPT_NOCOUNT };
 	static const struct option lo[] = { { "machine", required_argument, 0, 'm' },
 					    { "pmodel", required_argument, 0, 'p' },
 					    { "define", required_argument, 0, 'D' },
@@ -203,6 +224,8 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 					    { "compiler", required_argument, 0, OPT_COMPILER },
 					    { "cpu", required_argument, 0, OPT_CPU },
 					    { "bench-seconds", required_argument, 0, OPT_BSECS },
+					    { "events", required_argument, 0, OPT_EVENTS },
+					    { "no-counters", no_argument, 0, OPT_NOCOUNT },
 					    { "json", no_argument, 0, OPT_JSON },
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
@@ -298,6 +321,14 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 			o->bench_seconds = v;
 			break;
 		}
+		case OPT_EVENTS:
+			if (!*optarg || strlen(optarg) > 1000)
+				usage_error("model", "--events needs a comma-separated list of event names");
+			o->events = optarg;
+			break;
+		case OPT_NOCOUNT:
+			o->no_counters = 1;
+			break;
 		case OPT_JSON:
 			o->json = 1;
 			break;
@@ -970,10 +1001,17 @@ static void print_roofline_asm(const struct kernel *k, const struct machine *m, 
 	       kernel_flops(k) * ipcl / cy * m->clock_hz / 1e9, m->clock_hz / (cy / ipcl) / 1e6);
 }
 
-static double bench_cy_per_cl(const struct eval *e)
+/* Measured cy/CL: from the cycles counter where it was read, else time x the measured clock. */
+static double bench_time_cy_per_cl(const struct eval *e)
 {
 	double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
 	return e->bench.seconds_per_call * e->bench_ghz * 1e9 / cls;
+}
+
+static double bench_cy_per_cl(const struct eval *e)
+{
+	double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
+	return e->cnt.available ? e->cnt.per_call[0] / cls : bench_time_cy_per_cl(e);
 }
 
 static void print_bench(const struct kernel *k, const struct eval *e)
@@ -984,10 +1022,25 @@ static void print_bench(const struct kernel *k, const struct eval *e)
 		return;
 	}
 	double cy = bench_cy_per_cl(e), spc = e->bench.seconds_per_call;
-	printf("measured: %.2f cy/CL (core cycles of the measured clock, %.3f GHz), %.1f MLUP/s, %.2f GFLOP/s\n", cy,
-	       e->bench_ghz, (double)e->b.iterations / spc / 1e6, (double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9);
-	printf("(%ld calls per repetition, best of 5, %.3f us per call; no hardware counters are read)\n", e->bench.calls,
-	       spc * 1e6);
+	if (e->cnt.available)
+		printf("measured: %.2f cy/CL (core cycles from the %s counter; %.2f from time at the measured %.3f GHz), "
+		       "%.1f MLUP/s, %.2f GFLOP/s\n",
+		       cy, e->cnt.name[0], bench_time_cy_per_cl(e), e->bench_ghz, (double)e->b.iterations / spc / 1e6,
+		       (double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9);
+	else
+		printf("measured: %.2f cy/CL (core cycles of the measured clock, %.3f GHz), %.1f MLUP/s, %.2f GFLOP/s\n", cy,
+		       e->bench_ghz, (double)e->b.iterations / spc / 1e6,
+		       (double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9);
+	printf("(%ld calls per repetition, best of 5, %.3f us per call)\n", e->bench.calls, spc * 1e6);
+	if (e->cnt.available) {
+		double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
+		printf("counters per CL (repetition with the fewest cycles):");
+		for (int i = 0; i < e->cnt.n; i++)
+			printf("%s %s %.2f", i ? "," : "", e->cnt.name[i], e->cnt.per_call[i] / cls);
+		printf("\n");
+	} else {
+		printf("hardware counters: %s\n", e->cnt.reason);
+	}
 	struct ecm_full f;
 	ecm_full(e, &f);
 	struct table *t = table_new(3, "model", "predicted cy/CL", "error");
@@ -1064,13 +1117,28 @@ static json_t *jbench(const struct kernel *k, const struct eval *e)
 	double cy = bench_cy_per_cl(e), spc = e->bench.seconds_per_call;
 	json_t *j = json_object();
 	json_object_set_new(j, "cy_per_cl", json_real(cy));
-	json_object_set_new(j, "cycles", json_string("core cycles of the measured clock"));
+	char how[128];
+	snprintf(how, sizeof(how), "core cycles from the %s counter", e->cnt.name[0]);
+	json_object_set_new(j, "cycles", json_string(e->cnt.available ? how : "core cycles of the measured clock"));
 	json_object_set_new(j, "clock_ghz", json_real(e->bench_ghz));
 	json_object_set_new(j, "seconds_per_call", json_real(spc));
 	json_object_set_new(j, "calls", json_integer(e->bench.calls));
 	json_object_set_new(j, "mlups", json_real((double)e->b.iterations / spc / 1e6));
 	json_object_set_new(j, "gflops", json_real((double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9));
-	json_object_set_new(j, "counters", json_string("not used"));
+	json_t *cj = json_object();
+	json_object_set_new(cj, "available", json_boolean(e->cnt.available));
+	if (e->cnt.available) {
+		double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
+		json_t *ev = json_object();
+		for (int i = 0; i < e->cnt.n; i++)
+			json_object_set_new(ev, e->cnt.name[i], json_pack("{s:s,s:f,s:f}", "event", e->cnt.fq[i], "per_call",
+									   e->cnt.per_call[i], "per_cl", e->cnt.per_call[i] / cls));
+		json_object_set_new(cj, "events", ev);
+		json_object_set_new(j, "time_cy_per_cl", json_real(bench_time_cy_per_cl(e)));
+	} else {
+		json_object_set_new(cj, "reason", json_string(e->cnt.reason));
+	}
+	json_object_set_new(j, "counters", cj);
 	struct ecm_full f;
 	ecm_full(e, &f);
 	json_t *err = json_object();
@@ -1210,6 +1278,57 @@ static int bench_cpu(const struct opts *o)
 	return 0;
 }
 
+/* Benchmark counters: the program stops before (even stops) and after (odd) each timed repetition.
+ * The counters are opened on the first stop, enabled from an even stop to the next odd one, and
+ * the repetition with the fewest cycles is kept, as the time keeps the fastest one. */
+struct count_ctx {
+	const char *names[COUNTERS_MAX];
+	int n;
+	struct counter_set set;
+	int open, failed, have;
+	double best[COUNTERS_MAX];
+	char fq[COUNTERS_MAX][192];
+	char error[512];
+};
+
+static int count_on_stop(void *vctx, int pid, int nth)
+{
+	struct count_ctx *c = vctx;
+	struct as_error err = { 0 };
+	if (c->failed)
+		return 0;
+	if (nth % 2 == 0) {
+		if (!c->open) {
+			if (counters_open(&c->set, c->names, c->n, (pid_t)pid, &err) != 0) {
+				c->failed = 1;
+				snprintf(c->error, sizeof(c->error), "%s", err.msg);
+				return 0;
+			}
+			c->open = 1;
+			for (int i = 0; i < c->n; i++)
+				snprintf(c->fq[i], sizeof(c->fq[i]), "%s", c->set.fq[i]);
+		}
+		if (counters_reset_enable(&c->set) != 0) {
+			c->failed = 1;
+			snprintf(c->error, sizeof(c->error), "cannot enable the counters");
+		}
+		return 0;
+	}
+	if (!c->open)
+		return 0;
+	if (counters_disable(&c->set) != 0 || counters_read(&c->set, &err) != 0) {
+		c->failed = 1;
+		snprintf(c->error, sizeof(c->error), "%s", err.msg[0] ? err.msg : "cannot stop the counters");
+		return 0;
+	}
+	if (!c->have || c->set.value[0] < c->best[0]) {
+		for (int i = 0; i < c->n; i++)
+			c->best[i] = c->set.value[i];
+		c->have = 1;
+	}
+	return 0;
+}
+
 static void run_benchmark(const struct opts *o, const struct kernel *k, const char *text, size_t len,
 			  const struct incore_config *cfg, struct eval *e)
 {
@@ -1230,10 +1349,50 @@ static void run_benchmark(const struct opts *o, const struct kernel *k, const ch
 		ghz = cr.ghz;
 	}
 	e->bench_ghz = ghz;
-	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, &e->bench, &err) == 0)
+	struct count_ctx cc;
+	memset(&cc, 0, sizeof(cc));
+	struct spawn_hooks hooks = { count_on_stop, &cc };
+	char evbuf[1024];
+	if (o->no_counters) {
+		snprintf(e->cnt.reason, sizeof(e->cnt.reason), "not read (--no-counters)");
+	} else {
+		/* ARCHSCOPE_CYCLES_EVENT replaces the cycles event, to exercise this path where the machine
+		 * has no PMU (e.g. perf::PERF_COUNT_SW_TASK_CLOCK: its "cycles" are then nanoseconds). */
+		const char *cyc = getenv("ARCHSCOPE_CYCLES_EVENT");
+		cc.names[cc.n++] = cyc && *cyc ? cyc : "cycles";
+		if (!(cyc && *cyc))
+			cc.names[cc.n++] = "instructions";
+		snprintf(evbuf, sizeof(evbuf), "%s", o->events ? o->events : "");
+		for (char *save = NULL, *t = strtok_r(evbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (cc.n == COUNTERS_MAX)
+				die(EXIT_USAGE, "model: --events: at most %d events besides cycles and instructions", COUNTERS_MAX - 2);
+			uint32_t type;
+			uint64_t config;
+			if (counters_encode(t, &type, &config, NULL, 0, &err) != 0)
+				die(EXIT_USAGE, "model: --events: %s", err.msg);
+			cc.names[cc.n++] = t;
+		}
+	}
+	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, o->no_counters ? NULL : &hooks, &e->bench,
+			     &err) == 0)
 		e->have_bench = 1;
 	else
 		snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
+	if (cc.open)
+		counters_close(&cc.set);
+	if (o->no_counters)
+		return;
+	if (cc.have && e->have_bench && e->bench.calls > 0) {
+		e->cnt.available = 1;
+		e->cnt.n = cc.n;
+		for (int i = 0; i < cc.n; i++) {
+			snprintf(e->cnt.name[i], sizeof(e->cnt.name[i]), "%s", cc.names[i]);
+			snprintf(e->cnt.fq[i], sizeof(e->cnt.fq[i]), "%s", cc.fq[i]);
+			e->cnt.per_call[i] = cc.best[i] / (double)e->bench.calls;
+		}
+	} else {
+		snprintf(e->cnt.reason, sizeof(e->cnt.reason), "%s", cc.failed ? cc.error : "the benchmark did not stop for counting");
+	}
 }
 
 static int write_sweep_plot(const char *dir, const char *sym, const struct eval *rows, int n, const int64_t *xs,

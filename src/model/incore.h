@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "common/error.h"
+#include "common/spawn.h"
 #include "model/kernel.h"
 
 #define INCORE_MAX_PORTS 48
@@ -84,14 +85,16 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err);
 void incore_result_free(struct incore_result *r);
 
-/* Benchmark mode: compiles the program of incore_codegen and runs it on `cpu`. */
+/* Benchmark mode: compiles the program of incore_codegen and runs it on `cpu`. With hooks, the
+ * program stops itself before and after each repetition (stops 2r and 2r+1), so the caller can
+ * count around exactly the timed calls. */
 struct incore_bench {
 	double seconds_per_call;
 	long calls;
 	double wall_seconds;
 };
 int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
-		     const struct incore_config *cfg, int cpu, double min_seconds, struct incore_bench *out,
-		     struct as_error *err);
+		     const struct incore_config *cfg, int cpu, double min_seconds, const struct spawn_hooks *hooks,
+		     struct incore_bench *out, struct as_error *err);
 
 #endif
