@@ -323,7 +323,10 @@ double steps_assoc_ways(const double *x, const double *y, size_t n, double level
 	double ways = NAN;
 	if (s + 1 < n) {
 		struct step_answer a = steps_biggest_relative(ym + s, n - s);
-		if (a.index >= 0 && a.size >= 0.5 &&
+		/* With set-preserving placement every K up to the ways hits this level: the curve stays
+		 * flat until the step. A curve that has already climbed by half before its biggest step
+		 * is scattered placement (a virtual machine's pages), not associativity. */
+		if (a.index >= 0 && a.size >= 0.5 && ym[s + (size_t)a.index] <= 1.5 * ym[s] &&
 		    (!isfinite(next_ns) || ym[s + (size_t)a.index + 1] >= 0.75 * next_ns)) {
 			*step_index = (int)s + a.index;
 			*confidence = a.confidence;

@@ -204,6 +204,19 @@ static void test_analysis__recorded_assoc_l2_has_no_step(void)
 	release(&f);
 }
 
+static void test_analysis__recorded_assoc_l2_gradual(void)
+{
+	/* Another run in the same guest (huge pages asked for, level 1.75 MiB at 5.18 ns, L3 at
+	 * 16.37 ns): the curve climbs from 5.1 to 15.9 ns over K = 1..35, then jumps to 34.6 ns. The
+	 * jump is big, but the curve had left the level's latency long before: no associativity. */
+	struct fixture f;
+	CHECK(load("assoc-L2-gradual.csv", &f) == 0);
+	double conf;
+	int si;
+	CHECK(isnan(steps_assoc_ways(f.x, f.y, f.n, 5.18, 16.37, &conf, &si)));
+	release(&f);
+}
+
 static void test_analysis__first_significant(void)
 {
 	/* Strides 256 B .. 256 KiB: a prefetcher bump after 256 B (8 %), the page step after 4 KiB
@@ -366,6 +379,6 @@ static void test_analysis__dist_mode_of_gaps(void)
 
 TESTS(T(test_analysis__knee_synthetic), T(test_analysis__first_rise_synthetic), T(test_analysis__recorded_instr_knee),
       T(test_analysis__recorded_registers), T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
-      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_assoc_l2_gradual), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))
