@@ -324,9 +324,10 @@ double steps_assoc_ways(const double *x, const double *y, size_t n, double level
 	if (s + 1 < n) {
 		struct step_answer a = steps_biggest_relative(ym + s, n - s);
 		/* With set-preserving placement every K up to the ways hits this level: the curve stays
-		 * flat until the step. A curve that has already climbed by half before its biggest step
-		 * is scattered placement (a virtual machine's pages), not associativity. */
-		if (a.index >= 0 && a.size >= 0.5 && ym[s + (size_t)a.index] <= 1.5 * ym[s] &&
+		 * flat until the step (the last few K before it may rise a little: any other access
+		 * evicts from a full set). A curve that has climbed by half three quarters of the way to
+		 * its biggest step is scattered placement (a virtual machine's pages), not ways. */
+		if (a.index >= 0 && a.size >= 0.5 && ym[s + (size_t)(3 * a.index) / 4] <= 1.5 * ym[s] &&
 		    (!isfinite(next_ns) || ym[s + (size_t)a.index + 1] >= 0.75 * next_ns)) {
 			*step_index = (int)s + a.index;
 			*confidence = a.confidence;

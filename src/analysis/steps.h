@@ -72,8 +72,8 @@ int steps_hierarchy(const double *x, const double *y, size_t n, struct level *ou
 
 /* Associativity from a K sweep (§3.1.3): skips the start where the sets still hit a lower level
  * (y below 80 % of level_ns), takes the biggest relative step after it, and accepts it only if
- * it is >= 50 %, the curve before it has not climbed by more than half (scattered physical
- * placement makes a gradual rise, not a plateau), and it reaches 75 % of next_ns (the level the
+ * it is >= 50 %, the curve three quarters of the way to it has not climbed by more than half
+ * (scattered physical placement makes a gradual rise, not a plateau), and it reaches 75 % of next_ns (the level the
  * evicted lines go to; NaN: unchecked).
  * Returns the K before the step, or NaN; *confidence and *step_index (into x) are filled. */
 double steps_assoc_ways(const double *x, const double *y, size_t n, double level_ns, double next_ns,

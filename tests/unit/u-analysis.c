@@ -193,6 +193,18 @@ static void test_analysis__recorded_assoc_l1(void)
 	release(&f);
 }
 
+static void test_analysis__recorded_assoc_l1_noisy_end(void)
+{
+	/* A run whose last K before the step rose (1.69 ns up to 3.0 ns at K = 12: a full set loses a
+	 * line to any other access): still 12 ways. Latencies from that run: L1 1.67, L2 5.26 ns. */
+	struct fixture f;
+	CHECK(load("assoc-L1-noisy.csv", &f) == 0);
+	double conf;
+	int si;
+	CHECK(steps_assoc_ways(f.x, f.y, f.n, 1.67, 5.26, &conf, &si) == 12);
+	release(&f);
+}
+
 static void test_analysis__recorded_assoc_l2_has_no_step(void)
 {
 	/* In this guest the L2's sets do not line up with virtual addresses: no honest step. */
@@ -379,6 +391,6 @@ static void test_analysis__dist_mode_of_gaps(void)
 
 TESTS(T(test_analysis__knee_synthetic), T(test_analysis__first_rise_synthetic), T(test_analysis__recorded_instr_knee),
       T(test_analysis__recorded_registers), T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
-      T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_assoc_l2_gradual), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+      T(test_analysis__recorded_assoc_l1_noisy_end), T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_assoc_l2_gradual), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))
