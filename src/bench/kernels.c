@@ -45,22 +45,15 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 	return _mm_cvtsd_f64(lo) + _mm_cvtsd_f64(_mm_unpackhi_pd(lo, lo));
 }
 #include "bench/kernels-simd.h"
-#include "bench/kernels-undef.h"
-
-/* AVX2 with FMA3: the same 256-bit kernels, fused where a kernel multiplies and adds. Every AVX2
- * core from Intel and AMD has FMA3, but the ISA does not promise it, so it is its own variant. */
-#define VT __m256d
-#define W 4
+/* AVX2 with FMA3: the same 256-bit kernels (the macros above stay), fused where a kernel multiplies
+ * and adds. Every AVX2 core from Intel and AMD has FMA3, but the ISA does not promise it, so it is
+ * its own variant. */
+#undef ATTR
+#undef FN
+#undef FMA
 #define ATTR __attribute__((target("avx2,fma"), unused))
 #define FN(name) avx2fma_##name
-#define LOAD(p) _mm256_load_pd(p)
-#define STORE(p, v) _mm256_store_pd((p), (v))
-#define NTSTORE(p, v) _mm256_stream_pd((p), (v))
-#define SET1(x) _mm256_set1_pd(x)
-#define ADD(x, y) _mm256_add_pd((x), (y))
-#define MUL(x, y) _mm256_mul_pd((x), (y))
 #define FMA(x, y, z) _mm256_fmadd_pd((x), (y), (z))
-#define HSUM(x) avx2_hsum(x)
 #include "bench/kernels-simd.h"
 #include "bench/kernels-undef.h"
 
