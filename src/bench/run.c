@@ -10,9 +10,14 @@
 #include "common/team.h"
 #include "common/timer.h"
 
-/* Streams start at different offsets within a page, so a load and a store of the same
- * iteration never share address bits 6..11 (4 KiB aliasing). */
-#define STREAM_OFFSET_BYTES 1088
+/* Stream k starts k * 256 bytes (four cache lines) into its page: a load and a store of the same
+ * iteration never share address bits 6..11 (4 KiB aliasing); with four streams a load can alias
+ * only a store made at least 416 elements earlier. The offset stays small so every stream crosses
+ * its 4 KiB pages within a few lines of the others: the L2 streamer starts over at each page, and
+ * streams staggered by 1088 bytes (the earlier offset) ran 4-10 % slower in L2 than unstaggered
+ * ones (stream, triad and copy at 1 MB, 1 and 2 threads;
+ * bench/results/vs-likwid-kvm-xeon-6-207.txt). */
+#define STREAM_OFFSET_BYTES 256
 
 struct shared {
 	const struct bench_opts *o;
