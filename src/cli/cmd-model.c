@@ -39,9 +39,14 @@ struct def {
 	int used;
 };
 
+enum { RATES_AUTO, RATES_FIT, RATES_MACHINE };
+
 struct opts {
 	const char *kernel, *machine, *plot, *compiler, *events;
 	int models, shown, predictor, cores, json, cpu, no_counters;
+	int ecm_rates;          /* RATES_AUTO, RATES_FIT, RATES_MACHINE */
+	struct ecm_fit fit;     /* the fitted transfer costs ... */
+	const struct ecm_fit *use_fit; /* ... when the ECM uses them, else NULL */
 	double bench_seconds;
 	uint64_t seed;
 	int64_t sim_iterations;
@@ -120,6 +125,9 @@ static void print_usage(FILE *out)
 	      "  --events LIST            benchmark: counters to read besides cycles and instructions, by libpfm4\n"
 	      "                           name, comma-separated (e.g. L1D:REPLACEMENT,L2_LINES_IN:ALL), per CL\n"
 	      "  --no-counters            benchmark: read no counters, take cycles from time x measured clock\n"
+	      "  --ecm-rates fit|machine  ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
+	      "                           (default for files from 'probe -o') or its upstream throughputs\n"
+	      "                           (default for Kerncraft's files)\n"
 	      "  --json                   one JSON object {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 	      "  -h, --help               this help\n"
 	      "\n"
@@ -212,7 +220,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 	int argc;
 	char **argv = join_defines(argc0, argv0, &argc);
 	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS,
-	       OPT_EVENTS, OPT_NOCOUNT };
+	       OPT_EVENTS, OPT_NOCOUNT, OPT_RATES };
 	static const struct option lo[] = { { "machine", required_argument, 0, 'm' },
 					    { "pmodel", required_argument, 0, 'p' },
 					    { "define", required_argument, 0, 'D' },
@@ -226,6 +234,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 					    { "bench-seconds", required_argument, 0, OPT_BSECS },
 					    { "events", required_argument, 0, OPT_EVENTS },
 					    { "no-counters", no_argument, 0, OPT_NOCOUNT },
+					    { "ecm-rates", required_argument, 0, OPT_RATES },
 					    { "json", no_argument, 0, OPT_JSON },
 					    { "help", no_argument, 0, 'h' },
 					    { 0, 0, 0, 0 } };
@@ -329,6 +338,14 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		case OPT_NOCOUNT:
 			o->no_counters = 1;
 			break;
+		case OPT_RATES:
+			if (!strcmp(optarg, "fit"))
+				o->ecm_rates = RATES_FIT;
+			else if (!strcmp(optarg, "machine"))
+				o->ecm_rates = RATES_MACHINE;
+			else
+				usage_error("model", "--ecm-rates takes fit or machine, not '%s'", optarg);
+			break;
 		case OPT_JSON:
 			o->json = 1;
 			break;
@@ -404,7 +421,7 @@ static void evaluate(const struct opts *o, const struct kernel *k, const struct 
 		die(EXIT_USAGE, "cache simulator: %s", err.msg);
 	}
 	if (o->models & M_ECMDATA) {
-		if (model_ecm_data(m, &e->tr, &e->ecm, &err) == 0)
+		if (model_ecm_data(m, &e->tr, o->use_fit, &e->ecm, &err) == 0)
 			e->have_ecm = 1;
 		else
 			snprintf(e->ecm_error, sizeof(e->ecm_error), "%s", err.msg);
@@ -527,7 +544,23 @@ static void print_traffic(const struct opts *o, const struct eval *e)
 		       (unsigned long long)e->si.seed);
 }
 
-static void print_ecm(const struct eval *e)
+/* Where the transfer costs come from: the fit per level, or the machine file's rates. */
+static void print_rates(const struct opts *o, const struct machine *m)
+{
+	if (!o->use_fit) {
+		printf("  transfer costs: the machine file's upstream throughputs and memory benchmarks");
+		printf(o->ecm_rates == RATES_MACHINE ? " (--ecm-rates machine)\n" : "\n");
+		return;
+	}
+	printf("  transfer costs fitted to the machine file's one-core benchmarks (--ecm-rates), core cycles per\n"
+	       "  cache line loaded from / evicted to each level:\n");
+	for (int i = 1; i < m->nlevels; i++)
+		if (o->fit.ok[i])
+			printf("    %-4s %6.2f / %6.2f cy  (%d kernels, rms residual %.2f cy/CL)\n", m->level[i].name, o->fit.in[i],
+			       o->fit.out[i], o->fit.nkernels[i], o->fit.rms[i]);
+}
+
+static void print_ecm(const struct opts *o, const struct machine *m, const struct eval *e)
 {
 	printf("\n----- ECMData -----\n");
 	if (!e->have_ecm) {
@@ -555,6 +588,7 @@ static void print_ecm(const struct eval *e)
 	table_free(t);
 	printf("  sum of the data transfers: %.2f cy/CL (core cycles; memory bandwidths corrected for write-allocate)\n",
 	       e->ecm.total_cy);
+	print_rates(o, m);
 }
 
 static void print_roofline(const struct kernel *k, const struct machine *m, const struct eval *e)
@@ -732,6 +766,9 @@ static json_t *jeval(const struct opts *o, const struct kernel *k, const struct 
 				json_array_append_new(det, x);
 			}
 			json_object_set_new(j, "transfers", det);
+			json_object_set_new(j, "rates", json_string(o->use_fit ? "fit" : "machine"));
+			if (e->ecm.mem_saturated_cy > 0)
+				json_object_set_new(j, "mem_saturated_cy_per_cl", json_real(e->ecm.mem_saturated_cy));
 			json_object_set_new(r, "ecm_data", j);
 		} else {
 			json_object_set_new(r, "ecm_data", json_pack("{s:s}", "error", e->ecm_error));
@@ -876,7 +913,9 @@ static void ecm_full(const struct eval *e, struct ecm_full *f)
 		f->cum[i + 1] = fmax(f->t_ol, sum);
 	}
 	f->prediction = f->cum[f->n];
-	f->t_mem = f->n ? f->t[f->n - 1] : 0;
+	/* saturation: memory at the saturated bandwidth (Kerncraft's T_L3MEM), also where the
+	 * prediction uses the one-core fitted cost */
+	f->t_mem = e->ecm.mem_saturated_cy > 0 ? e->ecm.mem_saturated_cy : f->n ? f->t[f->n - 1] : 0;
 	f->n_s = f->t_mem > 0 ? (int)ceil(f->prediction / f->t_mem - 1e-9) : 0;
 }
 
@@ -956,11 +995,13 @@ static void print_ecm_full(const struct opts *o, const struct machine *m, const 
 		printf(" \\ %s", e->ecm.t[i].name);
 	printf(")\n");
 	double ipcl = e->tr.iterations_per_cl;
+	print_rates(o, m);
 	printf("prediction for these sizes: %.2f cy/CL = %.1f MLUP/s at %.2f GHz (core cycles at the machine file's clock)\n",
 	       f.prediction, m->clock_hz / (f.prediction / ipcl) / 1e6, m->clock_hz / 1e9);
 	if (f.n_s > 0) {
 		long maxc = m->cores_per_numa_domain > 0 ? m->cores_per_numa_domain : m->cores_per_socket > 0 ? m->cores_per_socket : 1;
-		printf("saturation: n_S = ceil(T_ECM / %s) = ceil(%.2f / %.2f) = %d cores\n", f.name[f.n - 1], f.prediction, f.t_mem, f.n_s);
+		printf("saturation: n_S = ceil(T_ECM / %s%s) = ceil(%.2f / %.2f) = %d cores\n", f.name[f.n - 1],
+		       o->use_fit ? " at the saturated bandwidth" : "", f.prediction, f.t_mem, f.n_s);
 		printf("scaling (one memory domain, %ld cores): cores: MLUP/s\n ", maxc);
 		for (long c = 1; c <= maxc && c <= 64; c++) {
 			double cy = fmax(f.prediction / (double)c, f.t_mem);
@@ -968,7 +1009,6 @@ static void print_ecm_full(const struct opts *o, const struct machine *m, const 
 		}
 		printf("\n");
 	}
-	(void)o;
 }
 
 /* RooflineASM: the core's ceiling is llvm-mca's, the data ceilings the Roofline's. */
@@ -1494,6 +1534,14 @@ int cmd_model(int argc, char **argv)
 			die(EXIT_USAGE, "-D %s: the kernel has no constant '%s'", o.defs[d].name, o.defs[d].name);
 	if (m->nlevels == 0)
 		die(EXIT_USAGE, "machine file '%s' has no memory hierarchy", o.machine);
+	if (o.ecm_rates != RATES_MACHINE && (o.models & M_ECMDATA)) {
+		int fitted = model_ecm_fit(m, &o.fit, &err);
+		if (fitted < 0 && o.ecm_rates == RATES_FIT)
+			die(EXIT_USAGE, "--ecm-rates fit: %s", err.msg);
+		as_error_clear(&err);
+		if (fitted > 0 && (o.ecm_rates == RATES_FIT || m->probed))
+			o.use_fit = &o.fit;
+	}
 	if (sweep_sym < 0) {
 		struct eval *e = calloc(1, sizeof(*e));
 		if (!e || !(e->lc = calloc(1, sizeof(*e->lc))))
@@ -1535,7 +1583,7 @@ int cmd_model(int argc, char **argv)
 				print_lc(&o, k, m, e);
 			print_traffic(&o, e);
 			if (o.shown & M_ECMDATA)
-				print_ecm(e);
+				print_ecm(&o, m, e);
 			if (o.shown & M_ROOFLINE)
 				print_roofline(k, m, e);
 			if (o.models & M_INCORE) {

@@ -54,6 +54,7 @@ struct machine {
 	struct machine_bench_kernel kernel[MACHINE_MAX_KERNELS];
 	int nbench;
 	struct machine_bench_level bench[MACHINE_MAX_LEVELS];
+	int probed; /* the file has archscope's section: written by archscope probe -o */
 };
 
 #endif

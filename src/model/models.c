@@ -7,14 +7,27 @@
 #include <string.h>
 #include <strings.h>
 
+static const struct machine_bench_level *bench_level(const struct machine *m, const char *name)
+{
+	for (int i = 0; i < m->nbench; i++)
+		if (!strcasecmp(m->bench[i].level, name))
+			return &m->bench[i];
+	return NULL;
+}
+
+static double one_core_bw(const struct machine_bench_level *B, int kernel)
+{
+	for (int c = 0; c < B->ncores; c++)
+		if (B->cores[c] == 1)
+			return B->bw[kernel][c];
+	return 0;
+}
+
 int model_bandwidth(const struct machine *m, int level, double reads, double writes, int cores, double *bw,
 		    struct as_error *err)
 {
 	const char *name = m->level[level].name;
-	const struct machine_bench_level *B = NULL;
-	for (int i = 0; i < m->nbench; i++)
-		if (!strcasecmp(m->bench[i].level, name))
-			B = &m->bench[i];
+	const struct machine_bench_level *B = bench_level(m, name);
 	if (!B || m->nkernels == 0)
 		return as_error_set(err, -ENOENT, "the machine file has no benchmark measurements for %s", name);
 	double target = writes > 0 ? reads / writes : INFINITY;
@@ -79,7 +92,60 @@ int model_bandwidth(const struct machine *m, int level, double reads, double wri
 	return best;
 }
 
-int model_ecm_data(const struct machine *m, const struct cache_traffic *t, struct ecm_data *out, struct as_error *err)
+int model_ecm_fit(const struct machine *m, struct ecm_fit *fit, struct as_error *err)
+{
+	memset(fit, 0, sizeof(*fit));
+	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64, ipcl = cl / 8; /* the kernels stream doubles */
+	int fitted = 0;
+	for (int i = 1; i < m->nlevels; i++) {
+		const struct machine_bench_level *lo = bench_level(m, m->level[i - 1].name), *hi = bench_level(m, m->level[i].name);
+		if (!lo || !hi || !(m->clock_hz > 0))
+			continue;
+		double x[MACHINE_MAX_KERNELS][2], y[MACHINE_MAX_KERNELS];
+		int n = 0;
+		for (int k = 0; k < m->nkernels; k++) {
+			const struct machine_bench_kernel *K = &m->kernel[k];
+			double blo = one_core_bw(lo, k), bhi = one_core_bw(hi, k), bytes = K->read_bytes + K->write_bytes;
+			if (!(blo > 0) || !(bhi > 0) || !(bytes > 0))
+				continue;
+			/* read and write streams include the read+write ones (Kerncraft's convention) */
+			x[n][0] = K->read_streams + K->write_streams - K->rw_streams;
+			x[n][1] = K->write_streams;
+			y[n] = ipcl * bytes * m->clock_hz * (1 / bhi - 1 / blo);
+			n++;
+		}
+		double a = 0, b = 0, d = 0, e = 0, f = 0;
+		for (int j = 0; j < n; j++) {
+			a += x[j][0] * x[j][0];
+			b += x[j][0] * x[j][1];
+			d += x[j][1] * x[j][1];
+			e += x[j][0] * y[j];
+			f += x[j][1] * y[j];
+		}
+		double det = a * d - b * b;
+		if (n < 3 || !(fabs(det) > 1e-9 * (a * d + 1)))
+			continue;
+		fit->in[i] = (d * e - b * f) / det;
+		fit->out[i] = (a * f - b * e) / det;
+		double ss = 0;
+		for (int j = 0; j < n; j++) {
+			double r = y[j] - fit->in[i] * x[j][0] - fit->out[i] * x[j][1];
+			ss += r * r;
+		}
+		fit->rms[i] = sqrt(ss / n);
+		fit->nkernels[i] = n;
+		fit->ok[i] = 1;
+		fitted++;
+	}
+	if (!fitted)
+		return as_error_set(err, -ENOENT,
+				    "the machine file has no one-core benchmark measurements of 3 or more kernels in two neighbouring "
+				    "levels to fit transfer costs to");
+	return fitted;
+}
+
+int model_ecm_data(const struct machine *m, const struct cache_traffic *t, const struct ecm_fit *fit,
+		   struct ecm_data *out, struct as_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
@@ -97,15 +163,27 @@ int model_ecm_data(const struct machine *m, const struct cache_traffic *t, struc
 		snprintf(T->name, sizeof(T->name), "%s", L->name);
 		T->lines_in = above->lines_in;
 		T->lines_out = above->lines_out;
+		int mk = -1; /* memory: the benchmark kernel Kerncraft's rule picks */
 		if (L->upstream_is_memory) {
 			double bw;
-			int k = model_bandwidth(m, i, T->lines_in, T->lines_out, 0, &bw, err);
-			if (k < 0)
-				return k;
-			T->bw_bytes_s = bw;
-			T->bytes_per_cy = bw / m->clock_hz;
-			T->cy = (T->lines_in + T->lines_out) * cl / T->bytes_per_cy;
-			snprintf(T->source, sizeof(T->source), "%s benchmark", m->kernel[k].name);
+			mk = model_bandwidth(m, i, T->lines_in, T->lines_out, 0, &bw, fit && fit->ok[i] ? NULL : err);
+			if (mk >= 0) {
+				if (!(fit && fit->ok[i]))
+					T->bw_bytes_s = bw;
+				out->mem_saturated_cy = (T->lines_in + T->lines_out) * cl / (bw / m->clock_hz);
+			} else if (!(fit && fit->ok[i])) {
+				return mk;
+			}
+		}
+		if (fit && fit->ok[i]) {
+			/* a level's transfers cost nothing rather than a negative time */
+			T->cy = fmax(0, T->lines_in * fit->in[i] + T->lines_out * fit->out[i]);
+			T->bytes_per_cy = T->cy > 0 ? (T->lines_in + T->lines_out) * cl / T->cy : 0;
+			snprintf(T->source, sizeof(T->source), "fit: %.2f cy/line in, %.2f out", fit->in[i], fit->out[i]);
+		} else if (L->upstream_is_memory) {
+			T->bytes_per_cy = T->bw_bytes_s / m->clock_hz;
+			T->cy = out->mem_saturated_cy;
+			snprintf(T->source, sizeof(T->source), "%s benchmark", m->kernel[mk].name);
 		} else if (L->upstream_bytes_per_cy > 0) {
 			T->bytes_per_cy = L->upstream_bytes_per_cy;
 			double lines = L->upstream_full_duplex ? fmax(T->lines_in, T->lines_out) : T->lines_in + T->lines_out;

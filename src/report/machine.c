@@ -522,4 +522,6 @@ void machine_read(const struct mtree *t, struct machine *m)
 	}
 	m->cores_per_numa_domain = get_long(r, "cores per NUMA domain");
 	read_benchmarks(mnode_get(r, "benchmarks"), m);
+	const struct mnode *as = mnode_get(r, "archscope");
+	m->probed = as && as->kind == MN_MAP;
 }

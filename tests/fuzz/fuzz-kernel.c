@@ -66,11 +66,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (int c = 0; c < a->ncond; c++)
 				for (int s = 0; s < k->nsyms; s++)
 					lc_transition(a, c, b, s, 4096);
-			model_ecm_data(m, &tr, &e, &err);
+			model_ecm_data(m, &tr, NULL, &e, &err);
 		}
 		struct sim_info si;
 		if (b->iterations < 1000000 && sim_predict(k, b, m, 1, 1, 1000, &tr, &si, &err) == 0) {
-			model_ecm_data(m, &tr, &e, &err);
+			model_ecm_data(m, &tr, NULL, &e, &err);
 			model_roofline(m, &tr, kernel_flops(k), kernel_elsize(k), 1, &r, &err);
 		}
 	} else if (!err.msg[0]) {
