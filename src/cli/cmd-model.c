@@ -215,6 +215,17 @@ static char **join_defines(int argc, char **argv, int *outc)
 	return v;
 }
 
+/* An option that takes one of two words (case-insensitive): its value, or a usage error. */
+static int one_of(const char *opt, const char *arg, const char *a, int va, const char *b, int vb)
+{
+	if (!strcasecmp(arg, a))
+		return va;
+	if (!strcasecmp(arg, b))
+		return vb;
+	usage_error("model", "%s must be %s or %s, not '%s'", opt, a, b, arg);
+	return va;
+}
+
 static void parse_args(int argc0, char **argv0, struct opts *o)
 {
 	int argc;
@@ -285,12 +296,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 			break;
 		}
 		case OPT_PRED:
-			if (!strcasecmp(optarg, "lc"))
-				o->predictor = PRED_LC;
-			else if (!strcasecmp(optarg, "sim"))
-				o->predictor = PRED_SIM;
-			else
-				usage_error("model", "--cache-predictor must be lc or sim, not '%s'", optarg);
+			o->predictor = one_of("--cache-predictor", optarg, "lc", PRED_LC, "sim", PRED_SIM);
 			break;
 		case OPT_CORES: {
 			uint64_t v = parse_u64_opt("model", "--cores", optarg);
@@ -339,12 +345,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 			o->no_counters = 1;
 			break;
 		case OPT_RATES:
-			if (!strcmp(optarg, "fit"))
-				o->ecm_rates = RATES_FIT;
-			else if (!strcmp(optarg, "machine"))
-				o->ecm_rates = RATES_MACHINE;
-			else
-				usage_error("model", "--ecm-rates takes fit or machine, not '%s'", optarg);
+			o->ecm_rates = one_of("--ecm-rates", optarg, "fit", RATES_FIT, "machine", RATES_MACHINE);
 			break;
 		case OPT_JSON:
 			o->json = 1;
