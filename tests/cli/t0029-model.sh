@@ -20,6 +20,18 @@ json_get '[c["holds_while_at_most"].get("N") for c in d["results"]["lc"]["levels
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 2000 -D M 1000 -p ECMData --json
 json_get 'round(d["results"]["ecm_data"]["MEM"], 2)' | grep -qx 13.06 || fail "ECMData MEM in JSON"
 lc_l2=$(json_get 'd["results"]["ecm_data"]["L2"]')
+json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx machine || fail "Kerncraft's file: its own rates by default"
+# a probed file: transfer costs fitted to its one-core benchmarks, printed with the fit
+here="$root/machines/kvm-xeon-6-207.yaml"
+run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData --json
+json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx fit || fail "probed file: fitted rates by default"
+json_get 'd["results"]["ecm_data"]["transfers"][0]["source"]' | grep -q "^fit: " || fail "fit named as the source"
+run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData
+contains "$TMP/out" "transfer costs fitted to the machine file's one-core benchmarks"
+run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData --ecm-rates machine --json
+json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx machine || fail "--ecm-rates machine"
+run 2 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 20 -D M 20 --ecm-rates often
+contains "$TMP/err" "--ecm-rates must be fit or machine"
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 2000 -D M 1000 -p ECMData --cache-predictor sim --json
 python3 - "$TMP/out" <<'PY' || fail "simulator and layer conditions differ by more than 1 %"
 import json, sys
