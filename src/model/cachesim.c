@@ -33,7 +33,15 @@ struct cachesim *cachesim_new(const struct cachesim_config *cfg, int n, uint64_t
 			return as_error_set(err, -EINVAL, "level %s: every level must have the same line size (%llu B)", c->name,
 					    (unsigned long long)cl), NULL;
 		}
-		if (c->sets == 0 || c->ways == 0 || c->ways > 4096 || c->sets > (1ull << 32)) {
+		if (c->ways > 4096 && c->sets > 0 && c->sets <= (1ull << 32)) {
+			cachesim_free(s);
+			return as_error_set(err, -EINVAL,
+					    "level %s: %llu ways; the simulator searches a set line by line and takes at most "
+					    "4096 (a level 'probe -o' could not measure is written fully associative: use the "
+					    "layer conditions, --cache-predictor lc)",
+					    c->name, (unsigned long long)c->ways), NULL;
+		}
+		if (c->sets == 0 || c->ways == 0 || c->sets > (1ull << 32)) {
 			cachesim_free(s);
 			return as_error_set(err, -EINVAL, "level %s: %llu sets of %llu ways is not a cache", c->name,
 					    (unsigned long long)c->sets, (unsigned long long)c->ways), NULL;

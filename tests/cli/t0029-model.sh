@@ -30,6 +30,9 @@ run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p
 contains "$TMP/out" "transfer costs fitted to the machine file's one-core benchmarks"
 run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData --ecm-rates machine --json
 json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx machine || fail "--ecm-rates machine"
+# the simulator cannot take the probed file's fully associative L2: it says why and what to use
+run 2 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData --cache-predictor sim
+contains "$TMP/err" "takes at most 4096"
 run 2 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 20 -D M 20 --ecm-rates often
 contains "$TMP/err" "--ecm-rates must be fit or machine"
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 2000 -D M 1000 -p ECMData --cache-predictor sim --json
