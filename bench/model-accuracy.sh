@@ -5,13 +5,13 @@
 # clock), with this machine's probed file. Prints every row, the median |error| per kernel and per
 # family, and last `median |error|: streams X %, stencils Y %`.
 # Usage: bench/model-accuracy.sh [MACHINE.yaml]   (default machines/kvm-xeon-6-207.yaml)
-#        BENCH_SECONDS=0.1 KERNELS="copy jacobi-2d-5pt" LEVELS="L1 MEM" to narrow it down.
+#        BENCH_SECONDS=0.01 BENCH_REPS=50 KERNELS="copy jacobi-2d-5pt" LEVELS="L1 MEM" to narrow it down.
 set -u
 cd "$(dirname "$0")/.."
 A=${ARCHSCOPE:-build/archscope}
 [ -x "$A" ] || { echo "build first: bash scripts/setup.sh" >&2; exit 1; }
 MACHINE=${1:-machines/kvm-xeon-6-207.yaml}
-export A MACHINE BENCH_SECONDS=${BENCH_SECONDS:-0.1} KERNELS=${KERNELS:-} LEVELS=${LEVELS:-L1 L2 L3 MEM}
+export A MACHINE BENCH_SECONDS=${BENCH_SECONDS:-0.01} BENCH_REPS=${BENCH_REPS:-50} KERNELS=${KERNELS:-} LEVELS=${LEVELS:-L1 L2 L3 MEM}
 python3 - <<'PY'
 import json, os, statistics, subprocess, sys
 
@@ -42,7 +42,7 @@ if not {"L1", "L2", "L3"} <= set(sizes):
 target = {"L1": sizes["L1"] * 0.5, "L2": sizes["L2"] * 0.5, "L3": sizes["L3"] * 0.4, "MEM": sizes["L3"] * 10}
 levels = os.environ["LEVELS"].split()
 rows = []
-print(f"machine: {MACHINE}; benchmark: best of 5 repetitions of >= {os.environ['BENCH_SECONDS']} s, cy/CL in core cycles of the measured clock")
+print(f"machine: {MACHINE}; benchmark: fastest of {os.environ['BENCH_REPS']} repetitions of >= {os.environ['BENCH_SECONDS']} s, cy/CL in core cycles of the measured clock")
 print(f"{'kernel':15} {'level':5} {'defines':22} {'T_OL':>6} {'T_nOL':>6} {'mca':>6} {'ECM':>8} {'measured':>9} {'error':>8}")
 for name, (fam, dims, arrays, es) in KERNELS.items():
     if want and name not in want:
@@ -58,7 +58,7 @@ for name, (fam, dims, arrays, es) in KERNELS.items():
             n = int(elems ** (1 / 3))
             d = {"N": max(n, 12), "M": max(n, 12)}
         args = [A, "model", f"kernels/{name}.c", "-m", MACHINE, "-p", "ECM", "-p", "Benchmark",
-                "--bench-seconds", os.environ["BENCH_SECONDS"], "--json"]
+                "--bench-seconds", os.environ["BENCH_SECONDS"], "--bench-reps", os.environ["BENCH_REPS"], "--json"]
         for k, v in d.items():
             args += ["-D", k, str(v)]
         p = subprocess.run(args, capture_output=True, text=True)

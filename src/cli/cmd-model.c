@@ -48,6 +48,7 @@ struct opts {
 	struct ecm_fit fit;     /* the fitted transfer costs ... */
 	const struct ecm_fit *use_fit; /* ... when the ECM uses them, else NULL */
 	double bench_seconds;
+	int bench_reps;
 	uint64_t seed;
 	int64_t sim_iterations;
 	int ndefs;
@@ -121,7 +122,9 @@ static void print_usage(FILE *out)
 	      "  --plot DIR               sweep: predicted cy/CL (stacked ECM contributions) against the size\n"
 	      "  --compiler NAME          the machine file's compiler entry to use (default: its first installed)\n"
 	      "  --cpu N                  CPU the benchmark runs on (default: the last one allowed)\n"
-	      "  --bench-seconds S        minimum time of one benchmark repetition (default 0.2; best of 5)\n"
+	      "  --bench-seconds S        minimum time of one benchmark repetition (default 0.05)\n"
+	      "  --bench-reps N           benchmark repetitions; the fastest counts (default 20: many short\n"
+	      "                           repetitions find a quiet moment on a shared core)\n"
 	      "  --events LIST            benchmark: counters to read besides cycles and instructions, by libpfm4\n"
 	      "                           name, comma-separated (e.g. L1D:REPLACEMENT,L2_LINES_IN:ALL), per CL\n"
 	      "  --no-counters            benchmark: read no counters, take cycles from time x measured clock\n"
@@ -230,7 +233,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 {
 	int argc;
 	char **argv = join_defines(argc0, argv0, &argc);
-	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS,
+	enum { OPT_PRED = 256, OPT_CORES, OPT_SEED, OPT_PLOT, OPT_JSON, OPT_SIMIT, OPT_COMPILER, OPT_CPU, OPT_BSECS, OPT_BREPS,
 	       OPT_EVENTS, OPT_NOCOUNT, OPT_RATES };
 	static const struct option lo[] = { { "machine", required_argument, 0, 'm' },
 					    { "pmodel", required_argument, 0, 'p' },
@@ -243,6 +246,7 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 					    { "compiler", required_argument, 0, OPT_COMPILER },
 					    { "cpu", required_argument, 0, OPT_CPU },
 					    { "bench-seconds", required_argument, 0, OPT_BSECS },
+					    { "bench-reps", required_argument, 0, OPT_BREPS },
 					    { "events", required_argument, 0, OPT_EVENTS },
 					    { "no-counters", no_argument, 0, OPT_NOCOUNT },
 					    { "ecm-rates", required_argument, 0, OPT_RATES },
@@ -254,7 +258,8 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 	o->seed = 1;
 	o->sim_iterations = 100000;
 	o->cpu = -1;
-	o->bench_seconds = 0.2;
+	o->bench_seconds = 0.05;
+	o->bench_reps = 20;
 	int c;
 	opterr = 0;
 	optind = 1;
@@ -334,6 +339,13 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 			if (*end || !(v >= 0.01 && v <= 600))
 				usage_error("model", "--bench-seconds must be 0.01 to 600");
 			o->bench_seconds = v;
+			break;
+		}
+		case OPT_BREPS: {
+			uint64_t v = parse_u64_opt("model", "--bench-reps", optarg);
+			if (v < 1 || v > 1000)
+				usage_error("model", "--bench-reps must be 1 to 1000");
+			o->bench_reps = (int)v;
 			break;
 		}
 		case OPT_EVENTS:
@@ -1072,7 +1084,7 @@ static void print_bench(const struct kernel *k, const struct eval *e)
 		printf("measured: %.2f cy/CL (core cycles of the measured clock, %.3f GHz), %.1f MLUP/s, %.2f GFLOP/s\n", cy,
 		       e->bench_ghz, (double)e->b.iterations / spc / 1e6,
 		       (double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9);
-	printf("(%ld calls per repetition, best of 5, %.3f us per call)\n", e->bench.calls, spc * 1e6);
+	printf("(%ld calls per repetition, fastest of %d, %.3f us per call)\n", e->bench.calls, e->bench.reps, spc * 1e6);
 	if (e->cnt.available) {
 		double cls = (double)e->b.iterations / e->tr.iterations_per_cl;
 		printf("counters per CL (repetition with the fewest cycles):");
@@ -1164,6 +1176,7 @@ static json_t *jbench(const struct kernel *k, const struct eval *e)
 	json_object_set_new(j, "clock_ghz", json_real(e->bench_ghz));
 	json_object_set_new(j, "seconds_per_call", json_real(spc));
 	json_object_set_new(j, "calls", json_integer(e->bench.calls));
+	json_object_set_new(j, "repetitions", json_integer(e->bench.reps));
 	json_object_set_new(j, "mlups", json_real((double)e->b.iterations / spc / 1e6));
 	json_object_set_new(j, "gflops", json_real((double)kernel_flops(k) * (double)e->b.iterations / spc / 1e9));
 	json_t *cj = json_object();
@@ -1414,7 +1427,7 @@ static void run_benchmark(const struct opts *o, const struct kernel *k, const ch
 			cc.names[cc.n++] = t;
 		}
 	}
-	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, o->no_counters ? NULL : &hooks, &e->bench,
+	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, o->bench_reps, o->no_counters ? NULL : &hooks, &e->bench,
 			     &err) == 0)
 		e->have_bench = 1;
 	else
@@ -1560,7 +1573,8 @@ int cmd_model(int argc, char **argv)
 			progress_done();
 		}
 		if (o.models & M_BENCH) {
-			progress("model: benchmark: compiling and running the kernel (at least %.1f s per repetition)", o.bench_seconds);
+			progress("model: benchmark: compiling and running the kernel (%d repetitions of at least %.2f s)",
+				 o.bench_reps, o.bench_seconds);
 			run_benchmark(&o, k, text, text_len, &icfg, e);
 			progress_done();
 		}

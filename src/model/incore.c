@@ -744,8 +744,8 @@ void incore_result_free(struct incore_result *r)
 }
 
 int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
-		     const struct incore_config *cfg, int cpu, double min_seconds, const struct spawn_hooks *hooks,
-		     struct incore_bench *out, struct as_error *err)
+		     const struct incore_config *cfg, int cpu, double min_seconds, int reps,
+		     const struct spawn_hooks *hooks, struct incore_bench *out, struct as_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	struct workdir w;
@@ -754,11 +754,13 @@ int incore_benchmark(const struct kernel *k, const struct kbound *b, const char 
 		return rc;
 	if ((rc = write_c(k, b, text, len, 1, w.path[W_C], err)) || (rc = compile(cfg, w.path[W_C], w.path[W_BIN], 0, &w, err)))
 		goto out;
-	char secs[32];
+	char secs[32], nreps[16];
 	snprintf(secs, sizeof(secs), "%.3f", min_seconds);
-	char *argv[] = { w.path[W_BIN], secs, "5", hooks ? "stops" : NULL, NULL };
+	snprintf(nreps, sizeof(nreps), "%d", reps);
+	out->reps = reps;
+	char *argv[] = { w.path[W_BIN], secs, nreps, hooks ? "stops" : NULL, NULL };
 	struct spawn_result sr;
-	if ((rc = spawn_run_hooked(argv, w.path[W_OUT], w.path[W_ERR], 60 + 20 * min_seconds, cpu, hooks, &sr, err)))
+	if ((rc = spawn_run_hooked(argv, w.path[W_OUT], w.path[W_ERR], 60 + 4 * (reps + 4) * min_seconds, cpu, hooks, &sr, err)))
 		goto out;
 	out->wall_seconds = sr.seconds;
 	if (!sr.exited || sr.status != 0) {

@@ -91,10 +91,11 @@ void incore_result_free(struct incore_result *r);
 struct incore_bench {
 	double seconds_per_call;
 	long calls;
+	int reps;  /* repetitions run; the fastest counts */
 	double wall_seconds;
 };
 int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
-		     const struct incore_config *cfg, int cpu, double min_seconds, const struct spawn_hooks *hooks,
-		     struct incore_bench *out, struct as_error *err);
+		     const struct incore_config *cfg, int cpu, double min_seconds, int reps,
+		     const struct spawn_hooks *hooks, struct incore_bench *out, struct as_error *err);
 
 #endif

@@ -28,7 +28,7 @@ run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 2000 -p 
 contains "$TMP/out" "no-such-cc"
 # ECM, RooflineASM and Benchmark on this machine's file
 run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p ECM -p RooflineASM -p Benchmark \
-	--bench-seconds 0.05 --json
+	--bench-seconds 0.05 --bench-reps 5 --json
 python3 - "$TMP/out" <<'PY' || fail "ECM / Benchmark"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
@@ -40,6 +40,7 @@ assert abs(ecm["prediction_cy_per_cl"] - ecm["cumulative_cy_per_cl"][-1]) < 1e-9
 assert ecm["prediction_cy_per_cl"] >= max(ecm["T_OL"], ecm["T_nOL"]) - 1e-9, ecm
 assert r["roofline_asm"]["cy_per_cl"] > 0
 assert b["cy_per_cl"] > 0 and b["mlups"] > 0 and b["clock_ghz"] > 0, b
+assert b["repetitions"] == 5, b
 c = b["counters"]
 if c["available"]:   # a machine with a PMU: cycles from the counter, the time-based figure beside it
     assert b["cycles"].startswith("core cycles from the") and c["events"]["cycles"]["per_cl"] > 0, b
@@ -48,16 +49,17 @@ else:                # no PMU (virtual machines): time x measured clock, and the
     assert b["cycles"] == "core cycles of the measured clock" and c["reason"], b
 assert set(b["relative_error"]) >= {"ECM", "Roofline", "RooflineASM"}, b
 PY
-run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p ECM -p Benchmark --bench-seconds 0.05
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p ECM -p Benchmark --bench-seconds 0.05 --bench-reps 5
 contains "$TMP/out" "T_OL || T_nOL"
 contains "$TMP/out" "port pressure in cycles per pass"
 contains "$TMP/out" "measured: .* cy/CL (core cycles "
+contains "$TMP/out" "calls per repetition, fastest of 5,"
 contains "$TMP/out" "hardware counters: \|counters per CL"
 # The counter path on any machine: a software event stands in for cycles (it counts ns). The
 # repetition kept has the fewest ns, so it cannot exceed the fastest repetition's time by more
 # than the stop/continue edges.
 ARCHSCOPE_CYCLES_EVENT=perf::PERF_COUNT_SW_TASK_CLOCK run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" \
-	-m "$HERE" -D N 4000 -p Benchmark --bench-seconds 0.05 --json
+	-m "$HERE" -D N 4000 -p Benchmark --bench-seconds 0.05 --bench-reps 5 --json
 python3 - "$TMP/out" <<'PY' || fail "benchmark counters"
 import json, sys
 b = json.load(open(sys.argv[1]))["results"]["benchmark"]
@@ -66,10 +68,12 @@ assert b["counters"]["available"] and ev["per_call"] > 0, b
 assert ev["per_call"] <= 1.1 * b["seconds_per_call"] * 1e9, b
 assert abs(ev["per_cl"] - b["cy_per_cl"]) < 1e-9 * b["cy_per_cl"], b
 PY
-run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p Benchmark --bench-seconds 0.02 --no-counters
+run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p Benchmark --bench-seconds 0.02 --bench-reps 5 --no-counters
 contains "$TMP/out" "hardware counters: not read (--no-counters)"
 run 2 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p Benchmark --events NO_SUCH_EVENT
 contains "$TMP/err" "NO_SUCH_EVENT"
+run 2 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000 -p Benchmark --bench-reps 0
+contains "$TMP/err" "bench-reps must be 1 to 1000"
 # a kernel whose arrays do not fit in memory is refused before anything is compiled
 run 2 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 4000000000000000 -p Benchmark
 exit 0
