@@ -393,14 +393,19 @@ void incore_loop_free(struct asm_loop *l)
 
 double incore_unroll(const struct kernel *k, const struct asm_loop *l)
 {
+	/* an access the innermost loop does not move (y[j] in a matrix-vector product) stays in a
+	 * register inside that loop: only the moving ones are in the loop's bytes */
 	double st = 0, ld = 0;
-	for (int i = 0; i < k->naccesses; i++) {
-		int es = k->array[k->acc[i].array].elsize;
-		if (k->acc[i].write)
-			st += es;
-		else
-			ld += es;
-	}
+	for (int pass = 0; pass < 2 && st == 0 && ld == 0; pass++)
+		for (int i = 0; i < k->naccesses; i++) {
+			int es = k->array[k->acc[i].array].elsize;
+			if (pass == 0 && k->nloops > 0 && poly_is_zero(&k->acc[i].idx.coef[k->nloops - 1]))
+				continue;
+			if (k->acc[i].write)
+				st += es;
+			else
+				ld += es;
+		}
 	if (st > 0 && l->store_bytes > 0)
 		return l->store_bytes / st;
 	if (ld > 0 && l->load_bytes > 0)

@@ -91,6 +91,20 @@ static void test_incore__loop_gcc_avx512(void)
 	CHECK(strstr(err.msg, "no loop"));
 }
 
+/* gcc -O3 -march=native on a matrix-vector product: y[j] stays in %xmm0, so a pass that loads
+ * 64 B of A and 64 B of x is 8 iterations, not 128 / 24 */
+static void test_incore__unroll_invariant_access(void)
+{
+	static const char MATVEC[] = "double A[M][N];\ndouble x[N];\ndouble y[M];\n\n"
+				     "for (int j = 0; j < M; ++j)\n\tfor (int i = 0; i < N; ++i)\n"
+				     "\t\ty[j] = y[j] + A[j][i] * x[i];\n";
+	struct kernel *k = parse(MATVEC);
+	CHECK(k != NULL);
+	struct asm_loop l = { .ninstr = 20, .store_bytes = 0, .load_bytes = 128 };
+	CHECK(incore_unroll(k, &l) == 8);
+	kernel_free(k);
+}
+
 static void test_incore__mca_file_ports(void)
 {
 	char *s = fixture("jacobi-clang-sandybridge-mca.json");
@@ -181,5 +195,6 @@ static void test_incore__codegen(void)
 	kernel_free(k);
 }
 
-TESTS(T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__mca_file_ports),
+TESTS(T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
+      T(test_incore__mca_file_ports),
       T(test_incore__mca_load_ports), T(test_incore__codegen))
