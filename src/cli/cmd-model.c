@@ -893,6 +893,24 @@ static void incore_config_read(const struct mtree *mt, const char *want, struct 
 		}
 	read_ports(mt->root, "overlapping model", cfg->ol, &cfg->n_ol);
 	read_ports(mt->root, "non-overlapping model", cfg->nol, &cfg->n_nol);
+	/* the latencies `probe instr` measured (files from probe -o) */
+	const struct mnode *ops = mnode_get(mnode_get(mnode_get(mnode_get(mt->root, "archscope"), "probes"), "instr"), "ops");
+	for (size_t i = 0; ops && ops->kind == MN_SEQ && i < ops->n && cfg->nops < INCORE_MAX_OPS; i++) {
+		const struct mnode *e = ops->vals[i], *op = mnode_get(e, "op"), *ty = mnode_get(e, "type"),
+				   *w = mnode_get(e, "width_bits"), *l = mnode_get(e, "latency_cy");
+		if (!op || !ty || !w || !l || op->kind != MN_SCALAR || ty->kind != MN_SCALAR || w->kind != MN_SCALAR ||
+		    l->kind != MN_SCALAR)
+			continue;
+		struct incore_op *o = &cfg->op[cfg->nops];
+		char *end;
+		o->latency_cy = strtod(l->text, &end);
+		o->width_bits = atoi(w->text);
+		if (*end || !(o->latency_cy > 0) || o->width_bits <= 0)
+			continue;
+		snprintf(o->op, sizeof(o->op), "%s", op->text);
+		snprintf(o->type, sizeof(o->type), "%s", ty->text);
+		cfg->nops++;
+	}
 }
 
 /* The ECM model of one size: the in-core times with the data transfers. */
@@ -983,6 +1001,11 @@ static void print_incore(const struct incore_result *ic)
 	printf("per cache line of work (%.0f iterations = %.2f passes): T_OL = %.2f cy, T_nOL = %.2f cy%s\n",
 	       ic->iterations_per_cl, ic->iterations_per_cl / ic->unroll, ic->t_ol, ic->t_nol,
 	       ic->latency_bound ? " (T_OL raised from the port pressure's to llvm-mca's cycles, 1.5x more: a dependency chain bounds the loop)" : "");
+	if (ic->latency_bound)
+		printf("recurrence per pass: %.2f cy with llvm-mca's latencies, %.2f cy with the ones probe instr measured "
+		       "(%d instructions of the loop%s)\n",
+		       ic->chain.mca_cy_per_pass, ic->chain.probed_cy_per_pass, ic->chain.nprobed,
+		       ic->latency_probed ? "; T_OL scaled by their ratio" : "; the machine file has none of them");
 }
 
 static void print_ecm_full(const struct opts *o, const struct machine *m, const struct eval *e)
@@ -1137,6 +1160,9 @@ static json_t *jincore(const struct incore_result *ic)
 	json_object_set_new(j, "T_nOL", json_real(ic->t_nol));
 	json_object_set_new(j, "T_OL_ports", json_real(ic->t_ol_ports));
 	json_object_set_new(j, "latency_bound", json_boolean(ic->latency_bound));
+	json_object_set_new(j, "recurrence_cy_per_pass",
+			    json_pack("{s:f,s:f,s:i,s:b}", "mca", ic->chain.mca_cy_per_pass, "probed", ic->chain.probed_cy_per_pass,
+				      "probed_instructions", ic->chain.nprobed, "used", ic->latency_probed));
 	json_object_set_new(j, "unit", json_string("cy/CL"));
 	return j;
 }

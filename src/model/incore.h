@@ -18,12 +18,23 @@
 #define INCORE_MAX_INSTR 256
 #define INCORE_PORT_LEN 32
 
+/* A latency the machine file's `probe instr` measured (archscope.probes.instr.ops). */
+#define INCORE_MAX_OPS 64
+struct incore_op {
+	char op[8];         /* add, sub, mul, div, fma */
+	char type[8];       /* int32, int64, float, double */
+	int width_bits;     /* the element's for scalar operations, the register's for vectors */
+	double latency_cy;  /* core cycles */
+};
+
 struct incore_config {
 	char compiler[64];  /* gcc, clang, ... (a command in PATH) */
 	char flags[512];    /* the machine file's flags for it */
 	char mcpu[64];      /* llvm-mca -mcpu */
 	int n_ol, n_nol;    /* the machine file's LLVM-MCA port lists (0: not given) */
 	char ol[INCORE_MAX_PORTS][INCORE_PORT_LEN], nol[INCORE_MAX_PORTS][INCORE_PORT_LEN];
+	int nops;           /* probed latencies (0: the file has none) */
+	struct incore_op op[INCORE_MAX_OPS];
 };
 
 /* C for the kernel: `#define` for every constant, the loop nest in a function taking the arrays
@@ -58,6 +69,8 @@ struct incore_mca {
 	int nol_from_file;                  /* 1: the machine file named the ports; 0: llvm-mca's load ports */
 	int ninstr;
 	char instr[INCORE_MAX_INSTR][80];
+	double latency[INCORE_MAX_INSTR];  /* llvm-mca's, with the load for an instruction that loads */
+	int may_load[INCORE_MAX_INSTR];
 	double *by_instr;                   /* ninstr x nports (malloc) */
 	double cycles_per_pass;             /* llvm-mca: total cycles / iterations */
 	double block_rthroughput;
@@ -68,6 +81,19 @@ struct incore_mca {
  * (incore_analyse instead asks llvm-mca where plain integer loads go, a cleaner answer). */
 int incore_parse_mca(const char *json_text, const struct incore_config *cfg, struct incore_mca *out, struct as_error *err);
 void incore_mca_free(struct incore_mca *m);
+
+/* The loop's longest recurrence (a register carried from one pass to the next, as the sum of a
+ * reduction): a data-flow run over many passes with unlimited ports, the growth of the latest
+ * result per pass. Once with llvm-mca's latencies, once with the probed ones where the machine
+ * file has the operation (add, sub, mul, div, fma of a scalar or of a vector width it measured).
+ * Through a register operand an instruction that also loads costs its latency without the load:
+ * the probed latency, or llvm-mca's minus that of the loop's plain load of the same width (5 cy if
+ * there is none). */
+struct incore_chain {
+	double mca_cy_per_pass, probed_cy_per_pass;
+	int nprobed;  /* instructions of the loop whose latency the probe gave */
+};
+void incore_chain(const struct incore_mca *m, const struct incore_op *ops, int nops, struct incore_chain *out);
 
 /* Everything from the kernel to T_OL/T_nOL: compile to assembly, find the loop, run llvm-mca. */
 struct incore_result {
@@ -80,6 +106,9 @@ struct incore_result {
 	double t_ol_ports;              /* T_OL from port pressure alone */
 	int latency_bound;              /* llvm-mca's cycles exceed 1.5x every port's pressure (a dependency
 	                                 * chain): T_OL raised to them */
+	struct incore_chain chain;
+	int latency_probed;             /* latency-bound, and T_OL scaled by the probed over llvm-mca's
+	                                 * recurrence */
 };
 int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
 		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err);

@@ -4,6 +4,7 @@
  * and the load ports found without them, and the C the kernel becomes. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "harness.h"
@@ -105,6 +106,59 @@ static void test_incore__unroll_invariant_access(void)
 	kernel_free(k);
 }
 
+static void mca_loop(struct incore_mca *m, const char *const *text, const double *lat, const int *load, int n)
+{
+	memset(m, 0, sizeof(*m));
+	m->ninstr = n;
+	for (int i = 0; i < n; i++) {
+		snprintf(m->instr[i], sizeof(m->instr[i]), "%s", text[i]);
+		m->latency[i] = lat[i];
+		m->may_load[i] = load[i];
+	}
+}
+
+/* the loop's recurrence with llvm-mca's latencies and with probed ones (gcc -O3 on sum) */
+static void test_incore__chain(void)
+{
+	static const char *const sum[] = { "vaddsd (%rdi), %xmm0, %xmm0",    "addq $64, %rdi",
+					   "vaddsd -56(%rdi), %xmm0, %xmm0", "vaddsd -48(%rdi), %xmm0, %xmm0",
+					   "vaddsd -40(%rdi), %xmm0, %xmm0", "vaddsd -32(%rdi), %xmm0, %xmm0",
+					   "vaddsd -24(%rdi), %xmm0, %xmm0", "vaddsd -16(%rdi), %xmm0, %xmm0",
+					   "vaddsd -8(%rdi), %xmm0, %xmm0",  "cmpq %rdi, %rax",
+					   "jne .L2" };
+	static const double lat[] = { 9, 1, 9, 9, 9, 9, 9, 9, 9, 1, 1 };
+	static const int load[] = { 1, 0, 1, 1, 1, 1, 1, 1, 1, 0, 0 };
+	struct incore_mca m;
+	mca_loop(&m, sum, lat, load, 11);
+	struct incore_op ops[] = { { "add", "double", 64, 2.0 }, { "add", "double", 512, 3.5 }, { "mul", "double", 64, 4.0 } };
+	struct incore_chain c;
+	/* llvm-mca's 9 cy include a 5-cy load that is not on the chain through %xmm0 */
+	incore_chain(&m, ops, 3, &c);
+	CHECK(fabs(c.mca_cy_per_pass - 32) < 1e-9);
+	CHECK(fabs(c.probed_cy_per_pass - 16) < 1e-9);
+	CHECK(c.nprobed == 8);
+	/* no probed latencies: both the same */
+	incore_chain(&m, NULL, 0, &c);
+	CHECK(c.nprobed == 0 && fabs(c.probed_cy_per_pass - 32) < 1e-9);
+	/* the legacy two-operand form reads its destination; a vector-triad loop carries only the
+	 * induction variable */
+	static const char *const legacy[] = { "addsd %xmm1, %xmm0", "mulsd %xmm2, %xmm1", "jne .L3" };
+	static const double llat[] = { 4, 4, 1 };
+	static const int lload[] = { 0, 0, 0 };
+	mca_loop(&m, legacy, llat, lload, 3);
+	incore_chain(&m, ops, 3, &c);
+	CHECK(fabs(c.mca_cy_per_pass - 4) < 1e-9);      /* %xmm1 (mul) is carried too, 4 cy each */
+	CHECK(fabs(c.probed_cy_per_pass - 4) < 1e-9);   /* the mul chain: 4 probed; the add: 2 */
+	static const char *const triad[] = { "vmovupd (%rcx,%rax), %zmm0", "vmovupd (%rsi,%rax), %zmm1",
+					     "vfmadd132pd (%rdx,%rax), %zmm1, %zmm0", "vmovupd %zmm0, (%rdi,%rax)",
+					     "addq $64, %rax", "cmpq $6144, %rax", "jne .L2" };
+	static const double tlat[] = { 8, 8, 11, 1, 1, 1, 1 };
+	static const int tload[] = { 1, 1, 1, 0, 0, 0, 0 };
+	mca_loop(&m, triad, tlat, tload, 7);
+	incore_chain(&m, ops, 3, &c);
+	CHECK(fabs(c.mca_cy_per_pass - 1) < 1e-9 && fabs(c.probed_cy_per_pass - 1) < 1e-9);
+}
+
 static void test_incore__mca_file_ports(void)
 {
 	char *s = fixture("jacobi-clang-sandybridge-mca.json");
@@ -196,5 +250,5 @@ static void test_incore__codegen(void)
 }
 
 TESTS(T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
-      T(test_incore__mca_file_ports),
+      T(test_incore__chain),       T(test_incore__mca_file_ports),
       T(test_incore__mca_load_ports), T(test_incore__codegen))
