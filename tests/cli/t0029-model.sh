@@ -65,6 +65,10 @@ EOF2
 # the long-range stencil on the Ivy Bridge of the paper: the 3D condition holds in L3 up to N = 545
 run 0 "$ARCHSCOPE" model "$root/kernels/3d-long-range.c" -m "$root/machines/ivb-ep-e5-2690v2.yaml" -D N 1015 -D M 130 -p LC
 contains "$TMP/out" "88\*N^2 B .* 3 .* N <= 545"
+# its hand-blocked form (bench/blocking-3d-long-range.sh) parses: j = 4 + B*jb + jj, affine in three loops
+run 0 "$ARCHSCOPE" model "$root/kernels/3d-long-range-blocked.c" -m "$root/machines/ivb-ep-e5-2690v2.yaml" \
+	-D N 1015 -D M 130 -D B 19 -D NB 53 -p LC
+contains "$TMP/out" "iterations: 123713978"
 
 # a sweep: one row per size
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 100:2000:10 -D M 1000 -p ECMData
