@@ -3,9 +3,12 @@
 # 16 kB, 1 MB, 20 MB, 1 GB x 1 and 2 threads, PAIRS interleaved pairs (likwid, archscope, likwid,
 # archscope, ...), each tool's bandwidth as it reports it (application bytes, no write-allocate:
 # the same count for both), and the median ratio archscope/likwid per cell. Each tool runs its
-# fastest variant for the cell (scalar/SSE/AVX/AVX-512, FMA forms for likwid; each candidate is
-# run PICK times at the cell's size and thread count first, the widest kept unless another is
-# more than 3 % faster; at L2 sizes SSE can beat AVX-512).
+# fastest variant for the cell (scalar/SSE/AVX/AVX-512, FMA forms for likwid): every candidate
+# runs PICK times at the cell's size and thread count first, interleaved, and the one with the
+# highest median is kept (at L2 sizes SSE copies beat AVX-512 ones on some cores).
+# Per cell: the median ratio and a distribution-free confidence interval for it (order statistics
+# of the pair ratios; with 5 pairs, lowest to highest, 94 %): "faster"/"slower" when the interval
+# lies above/below 1, "tie" when it holds 1.
 # Last line: "min cell ratio: R (kernel size threads)".
 #   PAIRS=5 (default) KERNELS="load copy stream triad" SIZES="16kB 1MB 20MB 1GB" THREADS="1 2"
 set -uo pipefail
@@ -27,14 +30,14 @@ allowed=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 likwid_mbs() { # kernel-variant size threads -> MB/s
 	likwid-bench -t "$1" -w "S0:$2:$3" 2>/dev/null | awk '/^MByte\/s:/ {print $2}'
 }
-archscope_mbs() { # kernel size threads [variant] -> MB/s (median of its repetitions)
-	"$bin" bench "$1" -s "$2" -t "$3" ${4:+--variant "$4"} ${5:+--reps 1 --min-time 0.05} --json 2>/dev/null |
+archscope_mbs() { # kernel size threads [variant [short]] -> MB/s (median of its repetitions)
+	"$bin" bench "$1" -s "$2" -t "$3" ${4:+--variant "$4"} ${5:+--reps 3 --min-time 0.05} --json 2>/dev/null |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["results"]["runs"][0]["gbs"]["median"] * 1000)'
 }
 # pick KIND KERNEL SIZE THREADS: the fastest variant of one tool for the cell. Every candidate runs
-# PICK times (default 2, interleaved); its best counts. A noisy single run must not pick a
-# narrow variant, so the widest candidate wins unless another beats it by more than 3 %.
-PICK=${PICK:-2}
+# PICK times (default 3), interleaved so a slow stretch of the shared host hits all of them; the
+# highest median wins.
+PICK=${PICK:-3}
 pick() {
 	local kind=$1 k=$2 s=$3 t=$4 v r m cands
 	if [ "$kind" = likwid ]; then
@@ -51,21 +54,17 @@ for k in json.load(sys.stdin)["results"]["kernels"]:
 			[ -n "$m" ] && echo "$v $m" >> "$tmp/pick"
 		done
 	done
-	python3 - "$tmp/pick" $cands <<'PY'
-import sys
-order = sys.argv[2:]                       # narrow to wide, as both tools list them
-best = {}
+	python3 - "$tmp/pick" <<'PY'
+import statistics as st, sys
+runs = {}
 for line in open(sys.argv[1]):
-    v, m = line.split(); best[v] = max(best.get(v, 0.0), float(m))
-ran = [v for v in order if v in best]
-if ran:
-    widest = max(ran, key=lambda v: ("512" in v, "avx" in v, "sse" in v, "fma" in v))
-    top = max(ran, key=lambda v: best[v])
-    print(top if best[top] > 1.03 * best[widest] else widest)
+    v, m = line.split(); runs.setdefault(v, []).append(float(m))
+if runs:
+    print(max(runs, key=lambda v: st.median(runs[v])))
 PY
 }
 
-printf '%-7s %-6s %-3s %-18s %-8s %12s %14s %7s  %s\n' kernel size thr likwid-variant ours "likwid MB/s" "archscope MB/s" ratio "pair ratios"
+printf '%-7s %-6s %-3s %-18s %-8s %12s %14s %7s %-13s %-6s  %s\n' kernel size thr likwid-variant ours "likwid MB/s" "archscope MB/s" ratio "interval" verdict "pair ratios"
 : > "$tmp/cells"
 for k in $KERNELS; do
 	for s in $SIZES; do
@@ -81,11 +80,19 @@ for k in $KERNELS; do
 			done
 			[ ${#ratios[@]} -gt 0 ] || { echo "$k $s $t: no result"; continue; }
 			python3 - "$k" "$s" "$t" "$lv" "$av" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
-import statistics as st, sys
+import math, statistics as st, sys
 k, s, t, lv, av = sys.argv[1:6]
 L = [float(x) for x in sys.argv[6].split()]; A = [float(x) for x in sys.argv[7].split()]
 R = [float(x) for x in sys.argv[8].split()]
-print(f"{k:<7} {s:<6} {t:<3} {lv:<18} {av:<8} {st.median(L):12.0f} {st.median(A):14.0f} {st.median(R):7.3f}  " + " ".join(f"{r:.2f}" for r in R))
+# The widest order-statistic interval [R(j), R(n+1-j)] that still covers the median with >= 90 %:
+# coverage = 1 - 2 P(Binomial(n, 1/2) < j); j = 1 when n is too small to reach 90 %.
+n, S = len(R), sorted(R)
+cov = lambda j: 1 - 2 * sum(math.comb(n, i) for i in range(j)) / 2 ** n
+j = max([j for j in range(1, (n + 1) // 2 + 1) if cov(j) >= 0.90] or [1])
+lo, hi = S[j - 1], S[n - j]
+verdict = "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+iv = f"{lo:.2f}-{hi:.2f}/{100 * cov(j):.0f}%"
+print(f"{k:<7} {s:<6} {t:<3} {lv:<18} {av:<8} {st.median(L):12.0f} {st.median(A):14.0f} {st.median(R):7.3f} {iv:<13} {verdict:<6}  " + " ".join(f"{r:.2f}" for r in R))
 PY
 			tail -1 "$tmp/cells"
 		done
@@ -97,6 +104,7 @@ rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 if not rows:
     print("min cell ratio: none (no cell ran)"); sys.exit(1)
 m = min(rows, key=lambda r: float(r[7]))
-print(f"cells: {len(rows)}, below 1.00: {sum(float(r[7]) < 1.0 for r in rows)}")
+print(f"cells: {len(rows)}, below 1.00: {sum(float(r[7]) < 1.0 for r in rows)}, "
+      f"faster: {sum(r[9] == 'faster' for r in rows)}, tie: {sum(r[9] == 'tie' for r in rows)}, slower: {sum(r[9] == 'slower' for r in rows)}")
 print(f"min cell ratio: {float(m[7]):.3f} ({m[0]} {m[1]} {m[2]})")
 PY

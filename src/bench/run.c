@@ -17,7 +17,6 @@
  * streams staggered by 1088 bytes (the earlier offset) ran 4-10 % slower in L2 than unstaggered
  * ones (stream, triad and copy at 1 MB, 1 and 2 threads;
  * bench/results/vs-likwid-kvm-xeon-6-207.txt). */
-#define STREAM_OFFSET_BYTES 256
 
 struct shared {
 	const struct bench_opts *o;
@@ -47,9 +46,10 @@ static void member(struct team *team, int tid, int cpu, void *arg)
 	struct buffer buf[BENCH_MAX_ARRAYS] = { { 0 } };
 	double *arr[BENCH_MAX_ARRAYS] = { 0 };
 	int ok = 1;
+	size_t stagger = o->stream_offset < 0 ? 0 : o->stream_offset ? (size_t)o->stream_offset : BENCH_STREAM_OFFSET;
 	for (int a = 0; a < na; a++) {
 		struct as_error e = { 0 };
-		size_t off = (size_t)a * STREAM_OFFSET_BYTES;
+		size_t off = (size_t)a * stagger;
 		if (buffer_alloc(&buf[a], sh->n * sizeof(double) + off, sh->o->small_pages ? HUGE_NEVER : HUGE_ALWAYS, &e) != 0) {
 			if (!__atomic_exchange_n(&sh->failed, 1, __ATOMIC_SEQ_CST))
 				sh->err = e;
@@ -129,6 +129,9 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 		return as_error_set(err, -EINVAL, "bench: %d threads (1 to 64)", threads);
 	if (o->reps < 1 || o->reps > BENCH_MAX_REPS)
 		return as_error_set(err, -EINVAL, "bench: %d repetitions (1 to %d)", o->reps, BENCH_MAX_REPS);
+	if (o->stream_offset > BENCH_MAX_OFFSET || (o->stream_offset > 0 && o->stream_offset % 64))
+		return as_error_set(err, -EINVAL, "bench: a stream offset of %d bytes (a multiple of 64 up to %d)", o->stream_offset,
+				    BENCH_MAX_OFFSET);
 	if (!bench_kernel_supported(k))
 		return as_error_set(err, -ENOTSUP, "bench: this CPU cannot run %s-%s (needs %s)", k->name, k->variant, k->isa);
 	struct shared *sh = calloc(1, sizeof(*sh));

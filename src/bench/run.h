@@ -11,6 +11,8 @@
 #include "common/error.h"
 
 #define BENCH_MAX_REPS 64
+#define BENCH_STREAM_OFFSET 256   /* bytes; see run.c */
+#define BENCH_MAX_OFFSET 65536
 
 struct bench_opts {
 	const struct bench_kernel *kernel;
@@ -20,6 +22,8 @@ struct bench_opts {
 	double min_time_s;        /* each repetition runs at least this long */
 	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
 	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
+	int stream_offset;        /* stream k starts k * this many bytes into its page; 0: the default
+	                           * BENCH_STREAM_OFFSET, < 0: none */
 };
 
 struct bench_stat {

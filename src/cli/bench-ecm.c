@@ -32,7 +32,7 @@ static int measure(const struct bench_cli *o, const struct bench_kernel *k, size
 {
 	struct as_error err = { 0 };
 	struct bench_opts bo = { .kernel = k, .size_bytes = size, .cpus = *cpus, .reps = o->reps, .min_time_s = o->min_time_s,
-				 .clock_ghz = ghz, .small_pages = o->small_pages };
+				 .clock_ghz = ghz, .small_pages = o->small_pages, .stream_offset = o->stream_offset };
 	if (bench_run(&bo, r, &err) != 0) {
 		progress_done();
 		fprintf(stderr, "archscope: error: %s-%s, %zu bytes: %s\n", k->name, k->variant, size, err.msg);

@@ -33,6 +33,7 @@ struct bench_cli {
 	double min_time_s;
 	int json;
 	int small_pages;     /* --pages 4k */
+	int stream_offset;   /* --offset, as in struct bench_opts */
 };
 
 /* --ecm: the kernels' measured cycles per cache line in every level against the ECM prediction

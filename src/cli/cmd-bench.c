@@ -51,6 +51,7 @@ static void print_usage(FILE *out)
 	      "  --variant V         scalar, sse, avx2, avx2fma, avx512, with -nt for non-temporal stores (default: widest)\n"
 	      "  --reps N            repetitions (default 5)\n"
 	      "  --pages P           huge (default: transparent huge pages asked for with madvise) or 4k\n"
+	      "  --offset B          stream k starts k*B bytes into its page (multiple of 64; default 256, 0: none)\n"
 	      "  --min-time S        seconds per repetition at least (default 0.1)\n"
 	      "  --ecm               ECM model: predicted against measured core cycles per cache line in every\n"
 	      "                      level (default kernels load store copy stream triad; one CPU)\n"
@@ -232,7 +233,7 @@ static int bench_views(int argc, char **argv, int ecm, int sized, long threads, 
 
 int cmd_bench(int argc, char **argv)
 {
-	enum { OPT_LEVEL = 256, OPT_SWEEP, OPT_CPUS, OPT_OVER, OPT_VARIANT, OPT_REPS, OPT_MINTIME, OPT_LIST, OPT_PLOT, OPT_JSON, OPT_ECM, OPT_SCALING, OPT_PAGES };
+	enum { OPT_LEVEL = 256, OPT_SWEEP, OPT_CPUS, OPT_OVER, OPT_VARIANT, OPT_REPS, OPT_MINTIME, OPT_LIST, OPT_PLOT, OPT_JSON, OPT_ECM, OPT_SCALING, OPT_PAGES, OPT_OFFSET };
 	static const struct option opts[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "level", required_argument, NULL, OPT_LEVEL },
@@ -249,11 +250,13 @@ int cmd_bench(int argc, char **argv)
 		{ "ecm", no_argument, NULL, OPT_ECM },
 		{ "threads-scaling", no_argument, NULL, OPT_SCALING },
 		{ "pages", required_argument, NULL, OPT_PAGES },
+		{ "offset", required_argument, NULL, OPT_OFFSET },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *size_text = NULL, *level = NULL, *cpus_text = NULL, *variant = NULL, *plot_dir = NULL;
 	int sweep = 0, over = 0, list = 0, json = 0, reps = 5, ecm = 0, scaling = 0, small_pages = 0;
+	int stream_offset = 0;
 	long threads = 0;
 	double min_time = 0.1;
 	int c;
@@ -286,6 +289,13 @@ int cmd_bench(int argc, char **argv)
 				usage_error("bench", "--pages: '%s' is not huge or 4k", optarg);
 			small_pages = !strcmp(optarg, "4k");
 			break;
+		case OPT_OFFSET: {
+			uint64_t b = parse_u64_opt("bench", "--offset", optarg);
+			if (b > BENCH_MAX_OFFSET || b % 64)
+				usage_error("bench", "--offset: %s bytes is not a multiple of 64 up to %d", optarg, BENCH_MAX_OFFSET);
+			stream_offset = b ? (int)b : -1;
+			break;
+		}
 		case 'h': print_usage(stdout); return EXIT_OK;
 		default:
 			if (optopt && optopt != '?')
@@ -299,7 +309,7 @@ int cmd_bench(int argc, char **argv)
 		usage_error("bench", "give --ecm or --threads-scaling, not both");
 	if (ecm || scaling)
 		return bench_views(argc, argv, ecm, size_text || level || sweep || plot_dir, threads, cpus_text, over,
-				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json, .small_pages = small_pages });
+				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json, .small_pages = small_pages, .stream_offset = stream_offset });
 	if (optind >= argc)
 		usage_error("bench", "no kernel given (kernels: load store copy update stream triad daxpy sum ddot; --list)");
 	if (optind + 1 < argc)
@@ -373,7 +383,7 @@ int cmd_bench(int argc, char **argv)
 	for (int i = 0; i < nsizes && !bench_interrupted; i++) {
 		struct bench_opts bo = { .kernel = k, .size_bytes = sizes[i], .cpus = cpus, .reps = sweep ? 3 : reps,
 					 .min_time_s = sweep ? fmin(min_time, 0.05) : min_time, .clock_ghz = clk.ghz,
-					 .small_pages = small_pages };
+					 .small_pages = small_pages, .stream_offset = stream_offset };
 		struct bench_result r;
 		char sz[32];
 		buffer_format_size(sizes[i], sz, sizeof(sz));
@@ -428,6 +438,7 @@ int cmd_bench(int argc, char **argv)
 	json_t *res = json_pack("{s:o,s:f,s:s,s:s,s:s}", "runs", runs, "clock_ghz", clk.ghz, "cycles",
 				"core cycles of the measured clock per cache line (8 iterations) per thread", "formula", k->formula,
 				"pages", small_pages ? "4k" : "huge");
+	json_object_set_new(res, "stream_offset_bytes", json_integer(stream_offset < 0 ? 0 : stream_offset ? stream_offset : BENCH_STREAM_OFFSET));
 	if (bench_interrupted)
 		json_object_set_new(res, "incomplete", json_true());
 	if (json) {

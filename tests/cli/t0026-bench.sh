@@ -12,7 +12,12 @@ assert abs(w["median"] / g["median"] - 24 / 16) < 1e-6, (w, g)   # copy: 16 B/it
 assert x["size_bytes"] <= 65536 and x["size_bytes"] > 60000, x["size_bytes"]
 assert x["cy_per_cl"]["median"] > 0 and x["threads"] == 1
 assert "core cycles" in r["cycles"]
+assert r["stream_offset_bytes"] == 256, r["stream_offset_bytes"]
 PY
+run 0 "$ARCHSCOPE" bench triad -s 64KiB --reps 2 --min-time 0.01 --offset 0 --json
+json_get 'd["results"]["stream_offset_bytes"]' | grep -qx 0 || fail "--offset 0 should run unstaggered streams"
+run 2 "$ARCHSCOPE" bench triad -s 64KiB --offset 100
+grep -q "multiple of 64" "$TMP/err" || fail "--offset 100 message"
 variant=$("$ARCHSCOPE" bench --list --json | python3 -c 'import json,sys
 print(next(k["variant"] for k in json.load(sys.stdin)["results"]["kernels"] if k["kernel"] == "copy" and k["nontemporal"] and k["supported"]))' 2>/dev/null)
 if [ -n "$variant" ]; then
