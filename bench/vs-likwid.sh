@@ -3,9 +3,11 @@
 # 16 kB, 1 MB, 20 MB, 1 GB x 1 and 2 threads, PAIRS interleaved pairs (likwid, archscope, likwid,
 # archscope, ...), each tool's bandwidth as it reports it (application bytes, no write-allocate:
 # the same count for both), and the median ratio archscope/likwid per cell. Each tool runs its
-# fastest variant for the cell (scalar/SSE/AVX/AVX-512, FMA forms for likwid): every candidate
-# runs PICK times at the cell's size and thread count first, interleaved, and the one with the
-# highest median is kept (at L2 sizes SSE copies beat AVX-512 ones on some cores).
+# fastest variant for the cell: in every pair each tool runs all its variants once (scalar/SSE/
+# AVX/AVX-512, FMA forms for likwid; interleaved likwid, archscope, likwid, ...) and its fastest
+# counts, so both get the same best-of-its-variants treatment and no separate pick can leave one
+# tool on a variant a noisy moment made look fast (at L2 sizes SSE copies beat AVX-512 ones on
+# some cores, so the widest is not always the fastest).
 # Per cell: the median ratio and a distribution-free confidence interval for it (order statistics
 # of the pair ratios; with 5 pairs, lowest to highest, 94 %): "faster"/"slower" when the interval
 # lies above/below 1, "tie" when it holds 1.
@@ -30,38 +32,18 @@ allowed=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 likwid_mbs() { # kernel-variant size threads -> MB/s
 	likwid-bench -t "$1" -w "S0:$2:$3" 2>/dev/null | awk '/^MByte\/s:/ {print $2}'
 }
-archscope_mbs() { # kernel size threads [variant [short]] -> MB/s (median of its repetitions)
-	"$bin" bench "$1" -s "$2" -t "$3" ${4:+--variant "$4"} ${5:+--reps 3 --min-time 0.05} --json 2>/dev/null |
+archscope_mbs() { # kernel size threads [variant] -> MB/s (median of its repetitions)
+	"$bin" bench "$1" -s "$2" -t "$3" ${4:+--variant "$4"} --json 2>/dev/null |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["results"]["runs"][0]["gbs"]["median"] * 1000)'
 }
-# pick KIND KERNEL SIZE THREADS: the fastest variant of one tool for the cell. Every candidate runs
-# PICK times (default 3), interleaved so a slow stretch of the shared host hits all of them; the
-# highest median wins.
-PICK=${PICK:-3}
-pick() {
-	local kind=$1 k=$2 s=$3 t=$4 v r m cands
-	if [ "$kind" = likwid ]; then
-		cands=$(likwid-bench -a 2>/dev/null | awk -v k="$k" '$1 ~ "^"k"(_sse|_avx|_avx512)(_fma)?$" || $1 == k {print $1}')
+variants() { # KIND KERNEL: the tool's variants of the kernel (no non-temporal stores), narrow to wide
+	if [ "$1" = likwid ]; then
+		likwid-bench -a 2>/dev/null | awk -v k="$2" '$1 ~ "^"k"(_sse|_avx|_avx512)(_fma)?$" || $1 == k {print $1}'
 	else
-		cands=$("$bin" bench --list --json | python3 -c 'import json,sys
+		"$bin" bench --list --json | python3 -c 'import json,sys
 for k in json.load(sys.stdin)["results"]["kernels"]:
-    if k["kernel"] == sys.argv[1] and k["supported"] and not k["nontemporal"]: print(k["variant"])' "$k")
+    if k["kernel"] == sys.argv[1] and k["supported"] and not k["nontemporal"]: print(k["variant"])' "$2"
 	fi
-	: > "$tmp/pick"
-	for ((r = 0; r < PICK; r++)); do
-		for v in $cands; do
-			if [ "$kind" = likwid ]; then m=$(likwid_mbs "$v" "$s" "$t"); else m=$(archscope_mbs "$k" "$s" "$t" "$v" short); fi
-			[ -n "$m" ] && echo "$v $m" >> "$tmp/pick"
-		done
-	done
-	python3 - "$tmp/pick" <<'PY'
-import statistics as st, sys
-runs = {}
-for line in open(sys.argv[1]):
-    v, m = line.split(); runs.setdefault(v, []).append(float(m))
-if runs:
-    print(max(runs, key=lambda v: st.median(runs[v])))
-PY
 }
 
 printf '%-7s %-6s %-3s %-18s %-8s %12s %14s %7s %-13s %-6s  %s\n' kernel size thr likwid-variant ours "likwid MB/s" "archscope MB/s" ratio "interval" verdict "pair ratios"
@@ -70,18 +52,30 @@ for k in $KERNELS; do
 	for s in $SIZES; do
 		for t in $THREADS; do
 			[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
-			lv=$(pick likwid "$k" "$s" "$t"); av=$(pick archscope "$k" "$s" "$t")
-			[ -n "$lv" ] && [ -n "$av" ] || { echo "$k $s $t: no variant ran"; continue; }
-			ratios=() ; L=() ; A=()
+			lc=($(variants likwid "$k")); ac=($(variants archscope "$k"))
+			[ ${#lc[@]} -gt 0 ] && [ ${#ac[@]} -gt 0 ] || { echo "$k $s $t: no variant to run"; continue; }
+			ratios=() ; L=() ; A=() ; LV=() ; AV=()
 			for ((p = 0; p < PAIRS; p++)); do
-				l=$(likwid_mbs "$lv" "$s" "$t"); a=$(archscope_mbs "$k" "$s" "$t" "$av")
-				[ -n "$l" ] && [ -n "$a" ] || continue
-				L+=("$l"); A+=("$a"); ratios+=("$(python3 -c "print($a / $l)")")
+				bl=0 ; ba=0 ; vl= ; va=
+				for ((i = 0; i < ${#lc[@]} || i < ${#ac[@]}; i++)); do
+					if [ $i -lt ${#lc[@]} ]; then
+						m=$(likwid_mbs "${lc[$i]}" "$s" "$t")
+						[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $bl)" && { bl=$m; vl=${lc[$i]}; }
+					fi
+					if [ $i -lt ${#ac[@]} ]; then
+						m=$(archscope_mbs "$k" "$s" "$t" "${ac[$i]}")
+						[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $ba)" && { ba=$m; va=${ac[$i]}; }
+					fi
+				done
+				[ -n "$vl" ] && [ -n "$va" ] || continue
+				L+=("$bl"); A+=("$ba"); LV+=("$vl"); AV+=("$va"); ratios+=("$(python3 -c "print($ba / $bl)")")
 			done
 			[ ${#ratios[@]} -gt 0 ] || { echo "$k $s $t: no result"; continue; }
-			python3 - "$k" "$s" "$t" "$lv" "$av" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
+			python3 - "$k" "$s" "$t" "${LV[*]}" "${AV[*]}" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
 import math, statistics as st, sys
-k, s, t, lv, av = sys.argv[1:6]
+k, s, t = sys.argv[1:4]
+mode = lambda vs: max(set(vs), key=vs.count)     # the variant that was fastest in most pairs
+lv, av = mode(sys.argv[4].split()), mode(sys.argv[5].split())
 L = [float(x) for x in sys.argv[6].split()]; A = [float(x) for x in sys.argv[7].split()]
 R = [float(x) for x in sys.argv[8].split()]
 # The widest order-statistic interval [R(j), R(n+1-j)] that still covers the median with >= 90 %:
