@@ -20,6 +20,9 @@ v = lambda a: a["value"]
 ops = r["instr"]["ops"]
 pub = [o for o in ops if o["published"]]
 ok = sum(o["published"]["within_1_cy"] for o in pub)
+per = " ".join(f"{x['tag']} {x['rows_within_1_cy']}" for x in r["instr"].get("published_sources") or [])
+miss = ", ".join(f"{o['op']} {o['type']}{'x' + str(o['lanes']) if o['lanes'] > 1 else ''} {o['latency_cy']:.2f}" for o in pub
+                 if not o["published"]["within_1_cy"])
 add = [o for o in ops if o["op"] == "add" and o["type"] in ("int32", "int64") and o["lanes"] == 1]
 adds = "/".join(f"{o['latency_cy']:.2f}" for o in add)
 ctx = "/".join(f"{v(r['contexts'][k]):g}" if v(r["contexts"][k]) is not None else "-" for k in ("fp", "int", "mem"))
@@ -27,7 +30,7 @@ g = r["registers"]
 regs = lambda d: "/".join("-" if v(d[k]) is None else f"{v(d[k]):g}" for k in ("int", "fp"))
 f = r["instr"]["flops_per_cycle"]["DP"]["vector"]["total"]
 tree = r["c2c"].get("tree")
-print(f"{sys.argv[3]:<14} {float(sys.argv[2]):5.1f} s  int32/int64 add {adds} cy  published within 1 cy {ok}/{len(pub)}"
+print(f"{sys.argv[3]:<14} {float(sys.argv[2]):5.1f} s  int32/int64 add {adds} cy  published within 1 cy {ok}/{len(pub)} ({per}; off: {miss or 'none'})"
       f"  DP vector {f:.1f} FLOP/cy  contexts fp/int/mem {ctx}  registers int/fp wide {regs(g)}"
       f" narrow {regs(g['narrow'])}  slice {v(r['timeslice']['slice']):.2f} ms")
 PY

@@ -3,16 +3,21 @@
 #ifndef ARCHSCOPE_CLI_PUBLISHED_H
 #define ARCHSCOPE_CLI_PUBLISHED_H
 
+#define PUBLISHED_SOURCES 2
+
 struct published_op {
 	const char *op, *type;
 	int vector_bits;          /* 0: scalar; else the vector width the figure is for */
 	const char *instruction;  /* what the compiler emits for it */
-	double latency_cy, cy_per_op;
+	/* Latency and cycles per operation (reciprocal throughput), one pair per source of the CPU's
+	 * table; 0 where a source has no figure. */
+	double latency_cy[PUBLISHED_SOURCES], cy_per_op[PUBLISHED_SOURCES];
 };
 
 struct published_cpu {
 	const char *name;
-	const char *source;
+	const char *source[PUBLISHED_SOURCES];   /* NULL: unused */
+	const char *tag[PUBLISHED_SOURCES];      /* short column names */
 	const struct published_op *ops;
 	int nops;
 };

@@ -19,6 +19,20 @@ for o in ops:
     assert o["latency_cy"] > 0 and o["throughput_per_cy"] > 0, o
     assert 1 <= o["in_flight"] <= len(o["cost_per_iteration"]), o
     assert o["width_bits"] in (32, 64) or o["lanes"] > 1, o
+# Published figures, when archscope has a table for this CPU: per source, and the row agrees when
+# at least one source does (the shape only; no figure is compared here).
+srcs = i["published_sources"]
+for o in ops:
+    p = o["published"]
+    if srcs is None:
+        assert p is None, o
+    elif p is not None:
+        assert p["instruction"] and p["sources"], p
+        assert p["within_1_cy"] == any(x["within_1_cy"] for x in p["sources"]), p
+        assert all(x["latency_cy"] > 0 and x["throughput_per_cy"] > 0 for x in p["sources"]), p
+if srcs is not None:
+    n = sum(o["published"] is not None for o in ops)
+    assert all(x["tag"] and 0 <= x["rows_within_1_cy"] <= n for x in srcs), srcs
 add32 = [o for o in ops if o["op"] == "add" and o["type"] == "int32" and o["lanes"] == 1][0]
 assert abs(add32["relative_to_int32_add"] - 1.0) < 1e-9
 f = i["flops_per_cycle"]
