@@ -42,6 +42,8 @@ void progress_done(void);
 
 /* Parses an unsigned integer option value or exits 2 naming the option. */
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
+/* parse_u64_opt, and a usage error (exit 2) unless lo <= value <= hi. */
+uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);
 
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and exits 2. */

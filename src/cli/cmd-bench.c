@@ -290,9 +290,9 @@ int cmd_bench(int argc, char **argv)
 			small_pages = !strcmp(optarg, "4k");
 			break;
 		case OPT_OFFSET: {
-			uint64_t b = parse_u64_opt("bench", "--offset", optarg);
-			if (b > BENCH_MAX_OFFSET || b % 64)
-				usage_error("bench", "--offset: %s bytes is not a multiple of 64 up to %d", optarg, BENCH_MAX_OFFSET);
+			uint64_t b = parse_u64_range("bench", "--offset", optarg, 0, BENCH_MAX_OFFSET);
+			if (b % 64)
+				usage_error("bench", "--offset: %s bytes is not a multiple of 64", optarg);
 			stream_offset = b ? (int)b : -1;
 			break;
 		}

@@ -303,36 +303,24 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 		case OPT_PRED:
 			o->predictor = one_of("--cache-predictor", optarg, "lc", PRED_LC, "sim", PRED_SIM);
 			break;
-		case OPT_CORES: {
-			uint64_t v = parse_u64_opt("model", "--cores", optarg);
-			if (v < 1 || v > 4096)
-				usage_error("model", "--cores must be 1 to 4096");
-			o->cores = (int)v;
+		case OPT_CORES:
+			o->cores = (int)parse_u64_range("model", "--cores", optarg, 1, 4096);
 			break;
-		}
 		case OPT_SEED:
 			o->seed = parse_u64_opt("model", "--seed", optarg);
 			break;
-		case OPT_SIMIT: {
-			uint64_t v = parse_u64_opt("model", "--sim-iterations", optarg);
-			if (v < 1 || v > ((uint64_t)1 << 40))
-				usage_error("model", "--sim-iterations must be 1 to 2^40");
-			o->sim_iterations = (int64_t)v;
+		case OPT_SIMIT:
+			o->sim_iterations = (int64_t)parse_u64_range("model", "--sim-iterations", optarg, 1, (uint64_t)1 << 40);
 			break;
-		}
 		case OPT_PLOT:
 			o->plot = optarg;
 			break;
 		case OPT_COMPILER:
 			o->compiler = optarg;
 			break;
-		case OPT_CPU: {
-			uint64_t v = parse_u64_opt("model", "--cpu", optarg);
-			if (v > 65535)
-				usage_error("model", "--cpu must be a CPU number");
-			o->cpu = (int)v;
+		case OPT_CPU:
+			o->cpu = (int)parse_u64_range("model", "--cpu", optarg, 0, 65535);
 			break;
-		}
 		case OPT_BSECS: {
 			char *end;
 			double v = strtod(optarg, &end);
@@ -341,13 +329,9 @@ static void parse_args(int argc0, char **argv0, struct opts *o)
 			o->bench_seconds = v;
 			break;
 		}
-		case OPT_BREPS: {
-			uint64_t v = parse_u64_opt("model", "--bench-reps", optarg);
-			if (v < 1 || v > 1000)
-				usage_error("model", "--bench-reps must be 1 to 1000");
-			o->bench_reps = (int)v;
+		case OPT_BREPS:
+			o->bench_reps = (int)parse_u64_range("model", "--bench-reps", optarg, 1, 1000);
 			break;
-		}
 		case OPT_EVENTS:
 			if (!*optarg || strlen(optarg) > 1000)
 				usage_error("model", "--events needs a comma-separated list of event names");

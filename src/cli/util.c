@@ -146,6 +146,14 @@ uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
 	return v;
 }
 
+uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi)
+{
+	uint64_t v = parse_u64_opt(cmd, opt, text);
+	if (v < lo || v > hi)
+		usage_error(cmd, "%s must be %llu to %llu, got '%s'", opt, (unsigned long long)lo, (unsigned long long)hi, text);
+	return v;
+}
+
 void cli_machine_load(const char *path, struct mtree *t)
 {
 	struct as_error err = { 0 };
