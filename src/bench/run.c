@@ -46,7 +46,7 @@ static void member(struct team *team, int tid, int cpu, void *arg)
 	struct buffer buf[BENCH_MAX_ARRAYS] = { { 0 } };
 	double *arr[BENCH_MAX_ARRAYS] = { 0 };
 	int ok = 1;
-	size_t stagger = o->stream_offset < 0 ? 0 : o->stream_offset ? (size_t)o->stream_offset : BENCH_STREAM_OFFSET;
+	size_t stagger = bench_stream_offset(o->stream_offset);
 	for (int a = 0; a < na; a++) {
 		struct as_error e = { 0 };
 		size_t off = (size_t)a * stagger;
@@ -97,6 +97,11 @@ static void member(struct team *team, int tid, int cpu, void *arg)
 	 * barrier counts match. Repetitions are not cut short by Ctrl-C for the same reason. */
 	for (int a = 0; a < na; a++)
 		buffer_release(&buf[a]);
+}
+
+size_t bench_stream_offset(int stream_offset)
+{
+	return stream_offset < 0 ? 0 : stream_offset ? (size_t)stream_offset : BENCH_STREAM_OFFSET;
 }
 
 size_t bench_round_size(const struct bench_kernel *k, size_t size_bytes, int threads)

@@ -44,6 +44,9 @@ struct bench_result {
 	double spread;            /* (max - min) / median of the times */
 };
 
+/* The bytes between the streams' starts that `stream_offset` (struct bench_opts) asks for. */
+size_t bench_stream_offset(int stream_offset);
+
 /* The size actually run for a request (whole blocks of BENCH_ELEM_ALIGN elements per thread). */
 size_t bench_round_size(const struct bench_kernel *k, size_t size_bytes, int threads);
 

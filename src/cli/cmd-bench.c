@@ -438,7 +438,7 @@ int cmd_bench(int argc, char **argv)
 	json_t *res = json_pack("{s:o,s:f,s:s,s:s,s:s}", "runs", runs, "clock_ghz", clk.ghz, "cycles",
 				"core cycles of the measured clock per cache line (8 iterations) per thread", "formula", k->formula,
 				"pages", small_pages ? "4k" : "huge");
-	json_object_set_new(res, "stream_offset_bytes", json_integer(stream_offset < 0 ? 0 : stream_offset ? stream_offset : BENCH_STREAM_OFFSET));
+	json_object_set_new(res, "stream_offset_bytes", json_integer((json_int_t)bench_stream_offset(stream_offset)));
 	if (bench_interrupted)
 		json_object_set_new(res, "incomplete", json_true());
 	if (json) {
