@@ -11,8 +11,13 @@
 # Per cell: the median ratio and a distribution-free confidence interval for it (order statistics
 # of the pair ratios; with 5 pairs, lowest to highest, 94 %): "faster"/"slower" when the interval
 # lies above/below 1, "tie" when it holds 1.
+# A cell whose median is below 1.00 gets a control (CONTROL=1, the default): PAIRS more pairs of
+# likwid against itself, run the same way (same variants, same order). An exact one-sided
+# Mann-Whitney test asks whether the cell's pair ratios are lower than the control's; p > 0.05:
+# "explained" (archscope is not measurably further below likwid than likwid is below itself).
 # Last line: "min cell ratio: R (kernel size threads)".
-#   PAIRS=5 (default) KERNELS="load copy stream triad" SIZES="16kB 1MB 20MB 1GB" THREADS="1 2"
+#   PAIRS=5 (default) KERNELS="load copy stream triad" SIZES="16kB 1MB 20MB 1GB" THREADS="1 2" CONTROL=1
+#   CELLS="copy:1MB:2 triad:20MB:1 ..." runs just those cells (kernel:size:threads) instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 [ -x build/archscope ] || bash scripts/setup.sh >/dev/null
@@ -26,6 +31,7 @@ PAIRS=${PAIRS:-5}
 KERNELS=${KERNELS:-load copy stream triad}
 SIZES=${SIZES:-16kB 1MB 20MB 1GB}
 THREADS=${THREADS:-1 2}
+CONTROL=${CONTROL:-1}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 allowed=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 
@@ -46,32 +52,42 @@ for k in json.load(sys.stdin)["results"]["kernels"]:
 	fi
 }
 
+# One pair: likwid's variants and the second tool's (archscope, or likwid again for the control),
+# interleaved variant by variant; sets bl/vl (likwid's fastest MB/s and variant) and ba/va.
+pair() { # kernel size threads archscope|likwid
+	local i m
+	bl=0 ; ba=0 ; vl= ; va=
+	[ "$4" = likwid ] && ac=("${lc[@]}")
+	for ((i = 0; i < ${#lc[@]} || i < ${#ac[@]}; i++)); do
+		if [ $i -lt ${#lc[@]} ]; then
+			m=$(likwid_mbs "${lc[$i]}" "$2" "$3")
+			[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $bl)" && { bl=$m; vl=${lc[$i]}; }
+		fi
+		if [ $i -lt ${#ac[@]} ]; then
+			if [ "$4" = likwid ]; then m=$(likwid_mbs "${ac[$i]}" "$2" "$3"); else m=$(archscope_mbs "$1" "$2" "$3" "${ac[$i]}"); fi
+			[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $ba)" && { ba=$m; va=${ac[$i]}; }
+		fi
+	done
+}
+
 printf '%-7s %-6s %-3s %-18s %-8s %12s %14s %7s %-13s %-6s  %s\n' kernel size thr likwid-variant ours "likwid MB/s" "archscope MB/s" ratio "interval" verdict "pair ratios"
 : > "$tmp/cells"
-for k in $KERNELS; do
-	for s in $SIZES; do
-		for t in $THREADS; do
-			[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
-			lc=($(variants likwid "$k")); ac=($(variants archscope "$k"))
-			[ ${#lc[@]} -gt 0 ] && [ ${#ac[@]} -gt 0 ] || { echo "$k $s $t: no variant to run"; continue; }
-			ratios=() ; L=() ; A=() ; LV=() ; AV=()
-			for ((p = 0; p < PAIRS; p++)); do
-				bl=0 ; ba=0 ; vl= ; va=
-				for ((i = 0; i < ${#lc[@]} || i < ${#ac[@]}; i++)); do
-					if [ $i -lt ${#lc[@]} ]; then
-						m=$(likwid_mbs "${lc[$i]}" "$s" "$t")
-						[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $bl)" && { bl=$m; vl=${lc[$i]}; }
-					fi
-					if [ $i -lt ${#ac[@]} ]; then
-						m=$(archscope_mbs "$k" "$s" "$t" "${ac[$i]}")
-						[ -n "$m" ] && python3 -c "import sys; sys.exit(not $m > $ba)" && { ba=$m; va=${ac[$i]}; }
-					fi
-				done
-				[ -n "$vl" ] && [ -n "$va" ] || continue
-				L+=("$bl"); A+=("$ba"); LV+=("$vl"); AV+=("$va"); ratios+=("$(python3 -c "print($ba / $bl)")")
-			done
-			[ ${#ratios[@]} -gt 0 ] || { echo "$k $s $t: no result"; continue; }
-			python3 - "$k" "$s" "$t" "${LV[*]}" "${AV[*]}" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
+if [ -z "${CELLS:-}" ]; then
+	for k in $KERNELS; do for s in $SIZES; do for t in $THREADS; do CELLS+="${CELLS:+ }$k:$s:$t"; done; done; done
+fi
+for cell in $CELLS; do
+	IFS=: read -r k s t <<<"$cell"
+	[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
+	lc=($(variants likwid "$k")); ac=($(variants archscope "$k"))
+	[ ${#lc[@]} -gt 0 ] && [ ${#ac[@]} -gt 0 ] || { echo "$k $s $t: no variant to run"; continue; }
+	ratios=() ; L=() ; A=() ; LV=() ; AV=()
+	for ((p = 0; p < PAIRS; p++)); do
+		pair "$k" "$s" "$t" archscope
+		[ -n "$vl" ] && [ -n "$va" ] || continue
+		L+=("$bl"); A+=("$ba"); LV+=("$vl"); AV+=("$va"); ratios+=("$(python3 -c "print($ba / $bl)")")
+	done
+	[ ${#ratios[@]} -gt 0 ] || { echo "$k $s $t: no result"; continue; }
+	python3 - "$k" "$s" "$t" "${LV[*]}" "${AV[*]}" "${L[*]}" "${A[*]}" "${ratios[*]}" >>"$tmp/cells" <<'PY'
 import math, statistics as st, sys
 k, s, t = sys.argv[1:4]
 mode = lambda vs: max(set(vs), key=vs.count)     # the variant that was fastest in most pairs
@@ -84,21 +100,47 @@ n, S = len(R), sorted(R)
 cov = lambda j: 1 - 2 * sum(math.comb(n, i) for i in range(j)) / 2 ** n
 j = max([j for j in range(1, (n + 1) // 2 + 1) if cov(j) >= 0.90] or [1])
 lo, hi = S[j - 1], S[n - j]
-verdict = "faster" if lo > 1 else "slower" if hi < 1 else "tie"
+verdict = "few" if cov(j) < 0.90 else "faster" if lo > 1 else "slower" if hi < 1 else "tie"  # few: < 5 pairs, no 90 % interval
 iv = f"{lo:.2f}-{hi:.2f}/{100 * cov(j):.0f}%"
 print(f"{k:<7} {s:<6} {t:<3} {lv:<18} {av:<8} {st.median(L):12.0f} {st.median(A):14.0f} {st.median(R):7.3f} {iv:<13} {verdict:<6}  " + " ".join(f"{r:.2f}" for r in R))
 PY
-			tail -1 "$tmp/cells"
-		done
+	tail -1 "$tmp/cells"
+	# A cell below 1.00 gets a control: PAIRS pairs of likwid against itself, run the
+	# same way, measure what the host's noise and the run order alone do to the ratio.
+	[ "$CONTROL" = 1 ] && python3 -c "import sys; sys.exit(not float('$(tail -1 "$tmp/cells" | awk '{print $8}')') < 1)" || continue
+	C=()
+	for ((p = 0; p < PAIRS; p++)); do
+		pair "$k" "$s" "$t" likwid
+		[ -n "$vl" ] && [ -n "$va" ] && C+=("$(python3 -c "print($ba / $bl)")")
 	done
+	ac=($(variants archscope "$k"))
+	[ ${#C[@]} -gt 0 ] || continue
+	python3 - "$k $s $t" "${ratios[*]}" "${C[*]}" >>"$tmp/control" <<'PY'
+import itertools, statistics as st, sys
+R = [float(x) for x in sys.argv[2].split()]; C = [float(x) for x in sys.argv[3].split()]
+# Exact one-sided Mann-Whitney test: are the archscope/likwid pair ratios lower than likwid/likwid's?
+u = lambda xs, ys: sum((x < y) + 0.5 * (x == y) for x in xs for y in ys)
+obs, allv, n = u(R, C), R + C, len(R)
+us = [u([allv[i] for i in idx], [allv[i] for i in range(len(allv)) if i not in idx])
+      for idx in itertools.combinations(range(len(allv)), n)]
+pv = sum(x >= obs for x in us) / len(us)
+verdict = "explained" if pv > 0.05 else "not explained"
+print(f"{sys.argv[1]} {st.median(C):.3f} {min(C):.2f} {max(C):.2f} {pv:.2f} {verdict}")
+PY
+	set -- $(tail -1 "$tmp/control")
+	printf '  control likwid/likwid: median %s (pairs %s-%s); Mann-Whitney p = %s that archscope/likwid is lower -> %s\n' "$4" "$5" "$6" "$7" "${*:8}"
 done
-python3 - "$tmp/cells" <<'PY'
+touch "$tmp/control"
+python3 - "$tmp/cells" "$tmp/control" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
+ctl = {tuple(l.split()[:3]): l.split()[7:] for l in open(sys.argv[2]) if l.strip()}
 if not rows:
     print("min cell ratio: none (no cell ran)"); sys.exit(1)
 m = min(rows, key=lambda r: float(r[7]))
-print(f"cells: {len(rows)}, below 1.00: {sum(float(r[7]) < 1.0 for r in rows)}, "
+below = [r for r in rows if float(r[7]) < 1.0]
+expl = sum(ctl.get(tuple(r[:3])) == ["explained"] for r in below)
+print(f"cells: {len(rows)}, below 1.00: {len(below)} (within likwid's own spread: {expl}), "
       f"faster: {sum(r[9] == 'faster' for r in rows)}, tie: {sum(r[9] == 'tie' for r in rows)}, slower: {sum(r[9] == 'slower' for r in rows)}")
 print(f"min cell ratio: {float(m[7]):.3f} ({m[0]} {m[1]} {m[2]})")
 PY
