@@ -77,6 +77,7 @@ if [ -z "${CELLS:-}" ]; then
 fi
 for cell in $CELLS; do
 	IFS=: read -r k s t <<<"$cell"
+	[[ "$t" =~ ^[0-9]+$ ]] || { echo "$cell: not kernel:size:threads, skipped"; continue; }
 	[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
 	lc=($(variants likwid "$k")); ac=($(variants archscope "$k"))
 	[ ${#lc[@]} -gt 0 ] && [ ${#ac[@]} -gt 0 ] || { echo "$k $s $t: no variant to run"; continue; }
