@@ -24,6 +24,13 @@ struct flops {
 	double add, mul, fma;
 };
 
+/* Appends "SEP TEXT" to buf (no separator while buf is empty). */
+static void join(char *buf, size_t size, const char *sep, const char *text)
+{
+	size_t n = strlen(buf);
+	snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
+}
+
 static json_t *flops_json(const struct flops *f)
 {
 	double total = fmax(f->add, fmax(f->mul, f->fma));
@@ -146,14 +153,13 @@ int probe_row_instr(struct probe_ctx *ctx)
 				json_array_append_new(srcs, json_pack("{s:s,s:f,s:f,s:b}", "source", pc.source[k], "latency_cy",
 								      p->latency_cy[k], "throughput_per_cy", 1.0 / p->cy_per_op[k],
 								      "within_1_cy", w));
-				size_t n = strlen(lat_txt);
-				snprintf(lat_txt + n, sizeof(lat_txt) - n, "%s%g", n ? "/" : "", p->latency_cy[k]);
-				n = strlen(cpo_txt);
-				snprintf(cpo_txt + n, sizeof(cpo_txt) - n, "%s%g", n ? "/" : "", p->cy_per_op[k]);
-				if (w) {
-					n = strlen(who);
-					snprintf(who + n, sizeof(who) - n, "%s%s", n ? "+" : "", pc.tag[k]);
-				}
+				char num[32];
+				snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
+				join(lat_txt, sizeof(lat_txt), "/", num);
+				snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
+				join(cpo_txt, sizeof(cpo_txt), "/", num);
+				if (w)
+					join(who, sizeof(who), "+", pc.tag[k]);
 			}
 			compared++;
 			agree += within;
