@@ -19,6 +19,7 @@
 #   PAIRS=5 (default) KERNELS="load copy stream triad" SIZES="16kB 1MB 20MB 1GB" THREADS="1 2" CONTROL=1
 #   CELLS="copy:1MB:2 triad:20MB:1 ..." runs just those cells (kernel:size:threads) instead.
 set -uo pipefail
+case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 [ -x build/archscope ] || bash scripts/setup.sh >/dev/null
 if ! command -v likwid-bench >/dev/null; then
@@ -108,7 +109,7 @@ PY
 	tail -1 "$tmp/cells"
 	# A cell below 1.00 gets a control: PAIRS pairs of likwid against itself, run the
 	# same way, measure what the host's noise and the run order alone do to the ratio.
-	[ "$CONTROL" = 1 ] && python3 -c "import sys; sys.exit(not float('$(tail -1 "$tmp/cells" | awk '{print $8}')') < 1)" || continue
+	[ "$CONTROL" = 1 ] && tail -1 "$tmp/cells" | awk '{exit !($8 < 1)}' || continue
 	C=()
 	for ((p = 0; p < PAIRS; p++)); do
 		pair "$k" "$s" "$t" likwid
@@ -116,7 +117,7 @@ PY
 	done
 	ac=($(variants archscope "$k"))
 	[ ${#C[@]} -gt 0 ] || continue
-	python3 - "$k $s $t" "${ratios[*]}" "${C[*]}" >>"$tmp/control" <<'PY'
+	python3 - "$k $s $t" "${ratios[*]}" "${C[*]}" "$tmp/control" <<'PY'
 import itertools, statistics as st, sys
 R = [float(x) for x in sys.argv[2].split()]; C = [float(x) for x in sys.argv[3].split()]
 # Exact one-sided Mann-Whitney test: are the archscope/likwid pair ratios lower than likwid/likwid's?
@@ -126,16 +127,16 @@ us = [u([allv[i] for i in idx], [allv[i] for i in range(len(allv)) if i not in i
       for idx in itertools.combinations(range(len(allv)), n)]
 pv = sum(x >= obs for x in us) / len(us)
 verdict = "explained" if pv > 0.05 else "not explained"
-print(f"{sys.argv[1]} {st.median(C):.3f} {min(C):.2f} {max(C):.2f} {pv:.2f} {verdict}")
+print(f"{sys.argv[1]} {verdict}", file=open(sys.argv[4], "a"))
+print(f"  control likwid/likwid: median {st.median(C):.3f} (pairs {min(C):.2f}-{max(C):.2f}); "
+      f"Mann-Whitney p = {pv:.2f} that archscope/likwid is lower -> {verdict}")
 PY
-	set -- $(tail -1 "$tmp/control")
-	printf '  control likwid/likwid: median %s (pairs %s-%s); Mann-Whitney p = %s that archscope/likwid is lower -> %s\n' "$4" "$5" "$6" "$7" "${*:8}"
 done
 touch "$tmp/control"
 python3 - "$tmp/cells" "$tmp/control" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
-ctl = {tuple(l.split()[:3]): l.split()[7:] for l in open(sys.argv[2]) if l.strip()}
+ctl = {tuple(l.split()[:3]): l.split()[3:] for l in open(sys.argv[2]) if l.strip()}
 if not rows:
     print("min cell ratio: none (no cell ran)"); sys.exit(1)
 m = min(rows, key=lambda r: float(r[7]))
