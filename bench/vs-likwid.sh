@@ -7,7 +7,9 @@
 # AVX/AVX-512, FMA forms for likwid; interleaved likwid, archscope, likwid, ...) and its fastest
 # counts, so both get the same best-of-its-variants treatment and no separate pick can leave one
 # tool on a variant a noisy moment made look fast (at L2 sizes SSE copies beat AVX-512 ones on
-# some cores, so the widest is not always the fastest).
+# some cores, so the widest is not always the fastest). Both run the same number of variants at
+# each vector width (the tool with fewer repeats its own): a fastest-of-7 beats a fastest-of-5 by
+# noise alone where all variants are equally fast.
 # Per cell: the median ratio and a distribution-free confidence interval for it (order statistics
 # of the pair ratios; with 5 pairs, lowest to highest, 94 %): "faster"/"slower" when the interval
 # lies above/below 1, "tie" when it holds 1.
@@ -53,6 +55,29 @@ for k in json.load(sys.stdin)["results"]["kernels"]:
 	fi
 }
 
+width() { # a variant's vector width in bits, from its name (either tool's): 0 for scalar
+	case "$1" in *avx512*) echo 512 ;; *avx*) echo 256 ;; *sse*) echo 128 ;; *) echo 0 ;; esac
+}
+# equalize: rewrites lc and ac (likwid's and archscope's variants) so that both tools run the same
+# number of variants at each vector width, the one with fewer repeating its own (likwid's triad
+# has 7 variants, archscope's 5; its copy 4 against 5). Where every variant is equally fast (L3,
+# memory) a pair's fastest of 7 draws beats the fastest of 5 by the noise alone.
+equalize() {
+	local w i n x
+	local -a L A nl=() na=()
+	for w in 0 128 256 512; do
+		L=() ; A=()
+		for x in "${lc[@]}"; do [ "$(width "$x")" = $w ] && L+=("$x"); done
+		for x in "${ac[@]}"; do [ "$(width "$x")" = $w ] && A+=("$x"); done
+		n=$((${#L[@]} > ${#A[@]} ? ${#L[@]} : ${#A[@]}))
+		for ((i = 0; i < n; i++)); do
+			[ ${#L[@]} -gt 0 ] && nl+=("${L[i % ${#L[@]}]}")
+			[ ${#A[@]} -gt 0 ] && na+=("${A[i % ${#A[@]}]}")
+		done
+	done
+	lc=("${nl[@]}") ; ac=("${na[@]}")
+}
+
 # One pair: likwid's variants and the second tool's (archscope, or likwid again for the control),
 # interleaved variant by variant; sets bl/vl (likwid's fastest MB/s and variant) and ba/va.
 pair() { # kernel size threads archscope|likwid
@@ -82,6 +107,7 @@ for cell in $CELLS; do
 	[ "$t" -le "$allowed" ] || { echo "$k $s $t: skipped (only $allowed CPUs)"; continue; }
 	lc=($(variants likwid "$k")); ac=($(variants archscope "$k"))
 	[ ${#lc[@]} -gt 0 ] && [ ${#ac[@]} -gt 0 ] || { echo "$k $s $t: no variant to run"; continue; }
+	equalize ; ac0=("${ac[@]}")
 	ratios=() ; L=() ; A=() ; LV=() ; AV=()
 	for ((p = 0; p < PAIRS; p++)); do
 		pair "$k" "$s" "$t" archscope
@@ -115,7 +141,7 @@ PY
 		pair "$k" "$s" "$t" likwid
 		[ -n "$vl" ] && [ -n "$va" ] && C+=("$(python3 -c "print($ba / $bl)")")
 	done
-	ac=($(variants archscope "$k"))
+	ac=("${ac0[@]}")
 	[ ${#C[@]} -gt 0 ] || continue
 	python3 - "$k $s $t" "${ratios[*]}" "${C[*]}" "$tmp/control" <<'PY'
 import itertools, statistics as st, sys
