@@ -58,10 +58,7 @@ for k in json.load(sys.stdin)["results"]["kernels"]:
 width() { # a variant's vector width in bits, from its name (either tool's): 0 for scalar
 	case "$1" in *avx512*) echo 512 ;; *avx*) echo 256 ;; *sse*) echo 128 ;; *) echo 0 ;; esac
 }
-# equalize: rewrites lc and ac (likwid's and archscope's variants) so that both tools run the same
-# number of variants at each vector width, the one with fewer repeating its own (likwid's triad
-# has 7 variants, archscope's 5; its copy 4 against 5). Where every variant is equally fast (L3,
-# memory) a pair's fastest of 7 draws beats the fastest of 5 by the noise alone.
+# equalize: rewrites lc and ac (likwid's and archscope's variants) to the same count per width (see above).
 equalize() {
 	local w i n x
 	local -a L A nl=() na=()
