@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The LLVM column of archscope's published instruction table (src/cli/published.c, second source)
+# The LLVM column of archscope's published instruction table (src/cli/published.c, last source)
 # recomputed: every row's instruction, as the probe's kernels compile it, through llvm-mca-19's
 # scheduling model of the CPU (Emerald Rapids: -mcpu=emeraldrapids); prints LLVM's latency and
 # reciprocal throughput beside the table's and whether they match.
@@ -64,12 +64,14 @@ python3 - "$tmp/llvm" src/cli/published.c "$MCPU" <<'PY'
 import re, sys
 llvm = {tuple(l.split()[:3]): tuple(map(float, l.split()[3:5])) for l in open(sys.argv[1])}
 src = open(sys.argv[2]).read()
-row = re.compile(r'\{ "(\w+)", "(\w+)", (\d+), "([^"]+)", \{ ([\d.]+), ([\d.]+) \}, \{ ([\d.]+), ([\d.]+) \} \}')
+# Rows are { op, type, bits, instruction, { latency per source }, { cy/op per source } }; LLVM is
+# the last source.
+row = re.compile(r'\{ "(\w+)", "(\w+)", (\d+), "([^"]+)", \{ ([\d., ]+) \}, \{ ([\d., ]+) \} \}')
 print(f"{'op':<4} {'type':<7} {'width':>5} {'instruction':<18} {'table lat':>9} {'llvm lat':>8} {'table cy/op':>11} {'llvm cy/op':>10}  match")
 n = ok = 0
 for m in row.finditer(src):
     op, ty, w, ins = m.group(1, 2, 3, 4)
-    tl, tc = float(m.group(6)), float(m.group(8))
+    tl, tc = float(m.group(5).split(",")[-1]), float(m.group(6).split(",")[-1])
     if (op, ty, w) not in llvm:
         continue
     ll, lc = llvm[(op, ty, w)]

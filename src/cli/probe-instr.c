@@ -124,7 +124,7 @@ int probe_row_instr(struct probe_ctx *ctx)
 	struct flops fl[2][2] = { { { 0 } } }; /* [dp][vector] */
 	struct table *t = table_new(11, "op", "type", "width", "latency cy", "rel. int32 add", "tput /cy", "cy/op",
 				    "in flight", "pub. lat", "pub. cy/op", "within 1 cy of");
-	int compared = 0, agree = 0, agree_src[PUBLISHED_SOURCES] = { 0 };
+	int compared = 0, agree = 0, agree_src[PUBLISHED_SOURCES] = { 0 }, covered_src[PUBLISHED_SOURCES] = { 0 };
 	for (size_t i = 0; i < done; i++) {
 		const struct instr_result *r = &res[i];
 		const struct instr_set *s = r->set;
@@ -145,8 +145,14 @@ int probe_row_instr(struct probe_ctx *ctx)
 		if (p) {
 			json_t *srcs = json_array();
 			for (int k = 0; k < PUBLISHED_SOURCES; k++) {
-				if (!pc.source[k] || !(p->latency_cy[k] > 0))
+				if (!pc.source[k])
 					continue;
+				if (!(p->latency_cy[k] > 0)) { /* no entry in this source: keep the columns aligned */
+					join(lat_txt, sizeof(lat_txt), "/", "-");
+					join(cpo_txt, sizeof(cpo_txt), "/", "-");
+					continue;
+				}
+				covered_src[k]++;
 				int w = fabs(lat - p->latency_cy[k]) <= 1.0 && fabs(cpo - p->cy_per_op[k]) <= 1.0;
 				within |= w;
 				agree_src[k] += w;
@@ -218,8 +224,9 @@ int probe_row_instr(struct probe_ctx *ctx)
 		psrc = json_array();
 		for (int k = 0; k < PUBLISHED_SOURCES; k++)
 			if (pc.source[k])
-				json_array_append_new(psrc, json_pack("{s:s,s:s,s:i}", "source", pc.source[k], "tag", pc.tag[k],
-								      "rows_within_1_cy", agree_src[k]));
+				json_array_append_new(psrc, json_pack("{s:s,s:s,s:i,s:i}", "source", pc.source[k], "tag", pc.tag[k],
+								      "rows_within_1_cy", agree_src[k], "rows_with_figures",
+								      covered_src[k]));
 	}
 	json_object_set_new(jr, "published_sources", psrc);
 	if (*ctx->interrupted)
@@ -236,8 +243,8 @@ int probe_row_instr(struct probe_ctx *ctx)
 			printf("  published (%s; pub. columns list the sources' figures in this order):\n", pc.name);
 			for (int k = 0; k < PUBLISHED_SOURCES; k++)
 				if (pc.source[k])
-					printf("    %-6s %s: %d of %d rows within 1 cycle\n", pc.tag[k], pc.source[k], agree_src[k],
-					       compared);
+					printf("    %-6s %s: %d of the %d rows it has within 1 cycle\n", pc.tag[k], pc.source[k],
+					       agree_src[k], covered_src[k]);
 			printf("  %d of %d rows within 1 cycle (latency and cycles per operation) of at least one source\n", agree,
 			       compared);
 		}

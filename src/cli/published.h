@@ -3,7 +3,7 @@
 #ifndef ARCHSCOPE_CLI_PUBLISHED_H
 #define ARCHSCOPE_CLI_PUBLISHED_H
 
-#define PUBLISHED_SOURCES 2
+#define PUBLISHED_SOURCES 3
 
 struct published_op {
 	const char *op, *type;

@@ -32,7 +32,9 @@ for o in ops:
         assert all(x["latency_cy"] > 0 and x["throughput_per_cy"] > 0 for x in p["sources"]), p
 if srcs is not None:
     n = sum(o["published"] is not None for o in ops)
-    assert all(x["tag"] and 0 <= x["rows_within_1_cy"] <= n for x in srcs), srcs
+    assert all(x["tag"] and 0 <= x["rows_within_1_cy"] <= x["rows_with_figures"] <= n for x in srcs), srcs
+    # every compared row has a figure from at least one source
+    assert all(o["published"]["sources"] for o in ops if o["published"] is not None)
 add32 = [o for o in ops if o["op"] == "add" and o["type"] == "int32" and o["lanes"] == 1][0]
 assert abs(add32["relative_to_int32_add"] - 1.0) < 1e-9
 f = i["flops_per_cycle"]
