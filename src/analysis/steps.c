@@ -40,9 +40,15 @@ struct step_answer steps_first(const double *y, size_t n)
 		mean += rel_step(y, i);
 	mean /= (double)(n - 1);
 	a.threshold = mean;
+	/* Strictly above the mean; when no step is (a single step, or all equal), the first rising
+	 * step that reaches it. */
+	int equal_ok = 1;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (rel_step(y, i) > mean && rel_step(y, i) > 0)
+			equal_ok = 0;
 	for (size_t i = 0; i + 1 < n; i++) {
 		double s = rel_step(y, i);
-		if (s > mean && s > 0) {
+		if ((s > mean || (equal_ok && s >= mean)) && s > 0) {
 			a.index = (int)i;
 			a.size = s;
 			/* Clear when the step is far above the noise floor (the steps before it). */

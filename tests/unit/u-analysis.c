@@ -43,6 +43,22 @@ static void test_analysis__first_step_none(void)
 	double flat[] = { 1, 1, 1, 1 };
 	CHECK(steps_first(flat, 4).index == -1);
 	CHECK(steps_first(flat, 1).index == -1);
+	/* Falling only: no step either. */
+	double down[] = { 1.0, 0.9 };
+	CHECK(steps_first(down, 2).index == -1);
+}
+
+static void test_analysis__first_step_single(void)
+{
+	/* The contexts probe stops once the time doubles: if that happens at M = 2 the curve has one
+	 * step, which equals the mean, and it is the first step (one context). */
+	double y[] = { 1.0, 2.1 };
+	struct step_answer a = steps_first(y, 2);
+	CHECK(a.index == 0);
+	CHECK(a.confidence > 0 && a.confidence <= 1);
+	/* Equal relative steps: the first one. */
+	double lin[] = { 1.0, 2.0, 4.0 };
+	CHECK(steps_first(lin, 3).index == 0);
 }
 
 static void test_analysis__biggest_relative_step_registers(void)
@@ -391,6 +407,6 @@ static void test_analysis__dist_mode_of_gaps(void)
 
 TESTS(T(test_analysis__knee_synthetic), T(test_analysis__first_rise_synthetic), T(test_analysis__recorded_instr_knee),
       T(test_analysis__recorded_registers), T(test_analysis__dist_mode_of_gaps), T(test_analysis__recorded_line), T(test_analysis__recorded_caches), T(test_analysis__recorded_assoc_l1),
-      T(test_analysis__recorded_assoc_l1_noisy_end), T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_assoc_l2_gradual), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none),
+      T(test_analysis__recorded_assoc_l1_noisy_end), T(test_analysis__recorded_assoc_l2_has_no_step), T(test_analysis__recorded_assoc_l2_gradual), T(test_analysis__first_significant), T(test_analysis__recorded_tlb), T(test_analysis__monotone), T(test_analysis__first_step_contexts), T(test_analysis__first_step_none), T(test_analysis__first_step_single),
       T(test_analysis__biggest_relative_step_registers), T(test_analysis__scaled_step_prefers_late_step),
       T(test_analysis__qt_three_levels_with_noise), T(test_analysis__qt_diameter_rule))
