@@ -80,23 +80,18 @@ VCHAIN(mullq_z, __m512i, "vpmullq %[a], %[x], %[x]", EQ(5), EQ(3))
 VCHAIN(mullq_y, __m256i, "vpmullq %[a], %[x], %[x]", EQ4(5), EQ4(3))
 
 /* DIV r32 / r64 with EDX/RDX zeroed first: the chain runs through EAX/RAX (2 / 1 = 2). */
-static double div32(void)
-{
-	uint32_t x = 2, d = (uint32_t)seed;
-	long n = iters / 8;
-	double t = now();
-	__asm__ volatile("1:\n\t.rept 50\n\txorl %%edx, %%edx\n\tdivl %[d]\n\t.endr\n\tdecq %[n]\n\tjnz 1b" : "+a"(x), [n] "+r"(n) : [d] "r"(d) : "rdx", "cc");
-	return (now() - t) / ((double)(iters / 8) * REPT);
-}
-
-static double div64(void)
-{
-	uint64_t x = 2, d = (uint64_t)seed;
-	long n = iters / 8;
-	double t = now();
-	__asm__ volatile("1:\n\t.rept 50\n\txorl %%edx, %%edx\n\tdivq %[d]\n\t.endr\n\tdecq %[n]\n\tjnz 1b" : "+a"(x), [n] "+r"(n) : [d] "r"(d) : "rdx", "cc");
-	return (now() - t) / ((double)(iters / 8) * REPT);
-}
+#define DIVCHAIN(fn, T, ins)                                                                               \
+	static double fn(void)                                                                             \
+	{                                                                                                  \
+		T x = 2, d = (T)seed;                                                                      \
+		long n = iters / 8;                                                                        \
+		double t = now();                                                                          \
+		__asm__ volatile("1:\n\t.rept 50\n\txorl %%edx, %%edx\n\t" ins " %[d]\n\t.endr\n\tdecq %[n]\n\tjnz 1b" \
+				 : "+a"(x), [n] "+r"(n) : [d] "r"(d) : "rdx", "cc");                      \
+		return (now() - t) / ((double)(iters / 8) * REPT);                                         \
+	}
+DIVCHAIN(div32, uint32_t, "divl")
+DIVCHAIN(div64, uint64_t, "divq")
 
 static int cmp(const void *a, const void *b)
 {
