@@ -8,6 +8,7 @@
 # Needs x86-64 with AVX-512F/DQ (prints why not otherwise). Last line:
 #   "asm vs probe: N of M rows within 0.3 cycles"
 set -uo pipefail
+case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
 [ -x build/archscope ] || bash scripts/setup.sh >/dev/null
 bin=$(pwd)/build/archscope
