@@ -120,11 +120,11 @@ static double os_cpu_mhz(void)
 int probe_row_clock(struct probe_ctx *ctx)
 {
 	struct clock_result cr;
-	progress("probe clock: dependent add chain on cpu %d ...", ctx->cpu);
-	clock_measure(&cr, ctx->quick ? 5 : 15);
-	ctx->tsc_ghz = timer_tsc_calibrate_ghz(ctx->quick ? 10 : 30);
+	progress("probe clock: dependent add chain on cpu %d ...", ctx->env.cpu);
+	clock_measure(&cr, ctx->env.quick ? 5 : 15);
+	ctx->env.tsc_ghz = timer_tsc_calibrate_ghz(ctx->env.quick ? 10 : 30);
 	progress_done();
-	ctx->clock_ghz = cr.ghz;
+	ctx->env.clock_ghz = cr.ghz;
 	double mhz = os_cpu_mhz();
 	/* Confidence: agreement of the fastest and the median repetition. */
 	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
@@ -133,16 +133,16 @@ int probe_row_clock(struct probe_ctx *ctx)
 	json_object_set_new(o, "median_ghz", json_real(cr.ghz_median));
 	json_object_set_new(o, "adds_per_repetition", json_integer((json_int_t)cr.adds));
 	json_object_set_new(o, "repetitions", json_integer(cr.reps));
-	json_object_set_new(o, "tsc_ghz", ctx->tsc_ghz > 0 ? json_real(ctx->tsc_ghz) : json_null());
-	json_object_set_new(o, "cpu", json_integer(ctx->cpu));
+	json_object_set_new(o, "tsc_ghz", ctx->env.tsc_ghz > 0 ? json_real(ctx->env.tsc_ghz) : json_null());
+	json_object_set_new(o, "cpu", json_integer(ctx->env.cpu));
 	json_object_set_new(ctx->results, "clock", o);
 	if (!ctx->json) {
 		printf("clock\n");
 		printf("  core clock      %.3f GHz (median %.3f GHz, %d repetitions of %llu dependent adds)\n",
 		       cr.ghz, cr.ghz_median, cr.reps, (unsigned long long)cr.adds);
 		printf("  method          %s\n", cr.method);
-		if (ctx->tsc_ghz > 0)
-			printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", ctx->tsc_ghz);
+		if (ctx->env.tsc_ghz > 0)
+			printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", ctx->env.tsc_ghz);
 		if (mhz > 0)
 			printf("  os_reported     %.3f GHz (/proc/cpuinfo 'cpu MHz')%s\n", mhz / 1000.0,
 			       mhz / 1000.0 > cr.ghz * 1.05 || mhz / 1000.0 < cr.ghz * 0.95 ? "  <- differs from the measured clock" : "");
@@ -166,7 +166,7 @@ int cmd_probe(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct probe_ctx ctx = { .cpu = -1, .seed = rng_seed_from_time() };
+	struct probe_ctx ctx = { .env = { .cpu = -1, .seed = rng_seed_from_time() } };
 	const char *out_path = NULL, *from_raw = NULL;
 	int c;
 	opterr = 0;
@@ -175,9 +175,9 @@ int cmd_probe(int argc, char **argv)
 		switch (c) {
 		case 'o': out_path = optarg; break;
 		case OPT_FROM_RAW: from_raw = optarg; break;
-		case OPT_CPU: ctx.cpu = (int)parse_u64_opt("probe", "--cpu", optarg); break;
-		case OPT_QUICK: ctx.quick = 1; break;
-		case OPT_SEED: ctx.seed = parse_u64_opt("probe", "--seed", optarg); break;
+		case OPT_CPU: ctx.env.cpu = (int)parse_u64_opt("probe", "--cpu", optarg); break;
+		case OPT_QUICK: ctx.env.quick = 1; break;
+		case OPT_SEED: ctx.env.seed = parse_u64_opt("probe", "--seed", optarg); break;
 		case OPT_RAW: ctx.raw_dir = optarg; break;
 		case OPT_PLOT: ctx.plot_dir = optarg; break;
 		case OPT_JSON: ctx.json = 1; break;
@@ -232,10 +232,10 @@ int cmd_probe(int argc, char **argv)
 	struct as_cpulist allowed;
 	if (cpulist_allowed(&allowed, &err) != 0)
 		die_err(EXIT_FAIL, &err);
-	if (ctx.cpu < 0) {
-		ctx.cpu = allowed.cpu[0];
+	if (ctx.env.cpu < 0) {
+		ctx.env.cpu = allowed.cpu[0];
 	} else {
-		struct as_cpulist one = { .n = 1, .cpu = { ctx.cpu } };
+		struct as_cpulist one = { .n = 1, .cpu = { ctx.env.cpu } };
 		if (cpulist_check_allowed(&one, &allowed, &err) != 0)
 			usage_error("probe", "--cpu: %s", err.msg);
 	}
@@ -243,8 +243,8 @@ int cmd_probe(int argc, char **argv)
 	for (int i = 0; i < 2; i++)
 		if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0)
 			die_err(EXIT_FAIL, &err);
-	ctx.allowed = allowed;
-	if (cpu_pin_self(ctx.cpu, &err) != 0)
+	ctx.env.allowed = allowed;
+	if (cpu_pin_self(ctx.env.cpu, &err) != 0)
 		die_err(EXIT_FAIL, &err);
 
 	struct topo topo;
@@ -252,27 +252,27 @@ int cmd_probe(int argc, char **argv)
 		note("no OS-reported topology (%s); answers are measured anyway", err.msg);
 		memset(&topo, 0, sizeof(topo));
 	}
-	ctx.topo = &topo;
+	ctx.env.topo = &topo;
 	ctx.results = loaded ? loaded : json_object();
-	ctx.interrupted = (volatile int *)&interrupted;
+	ctx.env.interrupted = (volatile int *)&interrupted;
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigaction(SIGINT, &sa, NULL);
 
 	if (!ctx.json)
-		printf("archscope probe on cpu %d (seed %llu)\n\n", ctx.cpu, (unsigned long long)ctx.seed);
-	json_object_set_new(ctx.results, "cpu", json_integer(ctx.cpu));
-	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.seed));
+		printf("archscope probe on cpu %d (seed %llu)\n\n", ctx.env.cpu, (unsigned long long)ctx.env.seed);
+	json_object_set_new(ctx.results, "cpu", json_integer(ctx.env.cpu));
+	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.env.seed));
 	int rc = 0;
 	/* Cycle counts need the clock: measure it first whenever anything runs. */
 	if (!selected[0] && !loaded)
-		probe_row_clock(&(struct probe_ctx){ .cpu = ctx.cpu, .quick = 1, .json = 1, .results = ctx.results,
-						     .topo = &topo }) ;
+		probe_row_clock(&(struct probe_ctx){ .env = { .cpu = ctx.env.cpu, .quick = 1, .topo = &topo }, .json = 1,
+						     .results = ctx.results });
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
 			continue;
-		if (k > 0 && ctx.clock_ghz == 0) {
+		if (k > 0 && ctx.env.clock_ghz == 0) {
 			json_t *clk = json_object_get(ctx.results, "clock");
-			ctx.clock_ghz = json_real_value(json_object_get(clk, "value"));
+			ctx.env.clock_ghz = json_real_value(json_object_get(clk, "value"));
 		}
 		if (out_path)
 			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
@@ -285,8 +285,8 @@ int cmd_probe(int argc, char **argv)
 		note("interrupted: printing what was measured so far");
 	}
 	if (out_path) {
-		if (ctx.clock_ghz == 0)
-			ctx.clock_ghz = json_number_value(json_object_get(json_object_get(ctx.results, "clock"), "value"));
+		if (ctx.env.clock_ghz == 0)
+			ctx.env.clock_ghz = json_number_value(json_object_get(json_object_get(ctx.results, "clock"), "value"));
 		int had_bench = bench_saved != NULL;
 		json_t *m = probe_machine_build(&ctx, 1, &bench_saved);
 		if (interrupted)

@@ -19,7 +19,7 @@
 static int unpin(struct probe_ctx *ctx, struct as_cpulist *allowed)
 {
 	struct as_error err = { 0 };
-	*allowed = ctx->allowed;
+	*allowed = ctx->env.allowed;
 	if (cpu_allow_self(allowed, &err) != 0) {
 		fprintf(stderr, "archscope: error: %s\n", err.msg);
 		return -1;
@@ -29,7 +29,7 @@ static int unpin(struct probe_ctx *ctx, struct as_cpulist *allowed)
 
 static void repin(struct probe_ctx *ctx)
 {
-	cpu_pin_self(ctx->cpu, NULL);
+	cpu_pin_self(ctx->env.cpu, NULL);
 }
 
 int probe_row_contexts(struct probe_ctx *ctx)
@@ -37,7 +37,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	struct as_cpulist allowed;
 	if (unpin(ctx, &allowed) != 0)
 		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
+	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
 	/* Enough threads to see the time double on any machine of up to max CPUs. */
 	int max_threads = 2 * allowed.n + 2;
 	if (max_threads > 64)
@@ -45,7 +45,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	json_t *res = json_object();
 	struct table *t = table_new(4, "kind", "contexts", "confidence", "normalised time for M = 1, 2, ...");
 	int rc = 0;
-	for (int k = 0; k < 3 && !*ctx->interrupted; k++) {
+	for (int k = 0; k < 3 && !*ctx->env.interrupted; k++) {
 		struct probe_curve c;
 		struct as_error err = { 0 };
 		probe_curve_init(&c);
@@ -67,7 +67,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 		char method[256];
 		snprintf(method, sizeof(method), "M unpinned %s, time normalised to M = 1; first step (mean relative increase)", what);
 		json_t *ans = output_answer(n_ctx, "contexts", a.index >= 0 ? a.confidence : 0, method,
-					    json_integer(ctx->topo && ctx->topo->pus ? ctx->topo->pus : allowed.n));
+					    json_integer(ctx->env.topo && ctx->env.topo->pus ? ctx->env.topo->pus : allowed.n));
 		json_t *curve = json_array();
 		char series[512] = "";
 		for (size_t i = 0; i < c.n; i++) {
@@ -104,7 +104,7 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	json_object_set_new(ctx->results, "contexts", res);
 	if (!ctx->json) {
 		printf("contexts (threads not pinned; os_reported: %d hardware threads)\n",
-		       ctx->topo && ctx->topo->pus ? ctx->topo->pus : allowed.n);
+		       ctx->env.topo && ctx->env.topo->pus ? ctx->env.topo->pus : allowed.n);
 		table_print(t, stdout, "  ");
 		printf("\n");
 	}
@@ -117,9 +117,9 @@ int probe_row_timeslice(struct probe_ctx *ctx)
 	struct as_cpulist allowed;
 	if (unpin(ctx, &allowed) != 0)
 		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
+	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
 	int threads = 2 * allowed.n;
-	double run_s = ctx->quick ? 0.5 : 2.0;
+	double run_s = ctx->env.quick ? 0.5 : 2.0;
 	struct timeslice_result r;
 	struct as_error err = { 0 };
 	int rc = probe_timeslice_run(&o, threads, run_s, &r, &err);
@@ -198,7 +198,7 @@ static void print_tree(const struct clique_tree *t, const size_t *blocks, const 
 
 int probe_row_c2c(struct probe_ctx *ctx)
 {
-	const struct as_cpulist *cpus = &ctx->allowed;
+	const struct as_cpulist *cpus = &ctx->env.allowed;
 	int n = cpus->n;
 	if (n < 2) {
 		note("c2c needs two allowed CPUs; only %d allowed", n);
@@ -209,15 +209,15 @@ int probe_row_c2c(struct probe_ctx *ctx)
 		note("c2c: measuring the first 64 of %d allowed CPUs", n);
 		n = 64;
 	}
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
+	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
 	/* Block sizes from below any L1 to past the last level: 4 KiB x 4^k up to 4x the measured
 	 * last level (64 MiB when no level was measured), at most 256 MiB. */
-	size_t top = ctx->nlevels ? (size_t)(4 * ctx->level_bytes[ctx->nlevels - 1]) : (64u << 20);
+	size_t top = ctx->env.nlevels ? (size_t)(4 * ctx->env.level_bytes[ctx->env.nlevels - 1]) : (64u << 20);
 	if (top > (256u << 20))
 		top = 256u << 20;
 	size_t blocks[16];
 	int nb = 0;
-	for (size_t b = 4096; b <= top && nb < 16; b *= ctx->quick ? 16 : 4)
+	for (size_t b = 4096; b <= top && nb < 16; b *= ctx->env.quick ? 16 : 4)
 		blocks[nb++] = b;
 	int npairs = n * (n - 1) / 2, done = 0, total = npairs * (nb + 1);
 	double *bw = calloc((size_t)nb * (size_t)n * (size_t)n, sizeof(double));
@@ -231,9 +231,9 @@ int probe_row_c2c(struct probe_ctx *ctx)
 	struct as_error err = { 0 };
 	int rc = 0;
 	char label[96], sz[32];
-	for (int i = 0; i < n && !rc && !*ctx->interrupted; i++)
-		for (int j = i + 1; j < n && !rc && !*ctx->interrupted; j++) {
-			for (int k = 0; k < nb && !rc && !*ctx->interrupted; k++) {
+	for (int i = 0; i < n && !rc && !*ctx->env.interrupted; i++)
+		for (int j = i + 1; j < n && !rc && !*ctx->env.interrupted; j++) {
+			for (int k = 0; k < nb && !rc && !*ctx->env.interrupted; k++) {
 				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", cpus->cpu[i], cpus->cpu[j],
 					 buffer_format_size(blocks[k], sz, sizeof(sz)));
 				probe_progress(NULL, "c2c", label, done++, total);
@@ -244,7 +244,7 @@ int probe_row_c2c(struct probe_ctx *ctx)
 			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", cpus->cpu[i], cpus->cpu[j]);
 			probe_progress(NULL, "c2c", label, done++, total);
 			double best = 0, med;
-			if (!rc && !*ctx->interrupted)
+			if (!rc && !*ctx->env.interrupted)
 				rc = probe_c2c_latency(&o, cpus->cpu[i], cpus->cpu[j], &best, &med, &err);
 			lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best;
 		}

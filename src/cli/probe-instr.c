@@ -15,7 +15,7 @@
 
 static double cy(const struct probe_ctx *ctx, double ns)
 {
-	return ns * ctx->clock_ghz;
+	return ns * ctx->env.clock_ghz;
 }
 
 /* FLOPs per cycle of one precision and shape: ADD, MUL, FMA (2 per element) and the best of them
@@ -86,23 +86,23 @@ static void plot_instr(struct probe_ctx *ctx, const struct instr_result *res, si
 
 int probe_row_instr(struct probe_ctx *ctx)
 {
-	if (!(ctx->clock_ghz > 0)) {
+	if (!(ctx->env.clock_ghz > 0)) {
 		fprintf(stderr, "archscope: error: instr: no measured clock to convert to cycles\n");
 		return EXIT_FAIL;
 	}
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted };
+	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted };
 	struct instr_result *res = calloc(instr_nsets, sizeof(*res));
 	if (!res)
 		die(EXIT_FAIL, "out of memory");
 	size_t done = 0;
 	int rc = 0;
-	for (size_t i = 0; i < instr_nsets && !*ctx->interrupted; i++) {
+	for (size_t i = 0; i < instr_nsets && !*ctx->env.interrupted; i++) {
 		char point[64];
 		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
 		probe_progress(NULL, "instr", point, (int)i, (int)instr_nsets);
 		struct as_error err = { 0 };
 		if (probe_instr_run(&o, &instr_sets[i], &res[i], &err) != 0) {
-			if (!*ctx->interrupted) {
+			if (!*ctx->env.interrupted) {
 				progress_done();
 				fprintf(stderr, "archscope: error: %s\n", err.msg);
 				rc = EXIT_FAIL;
@@ -208,7 +208,7 @@ int probe_row_instr(struct probe_ctx *ctx)
 		plot_instr(ctx, res, done);
 	json_t *jr = json_object();
 	json_object_set_new(jr, "ops", ops);
-	json_object_set_new(jr, "clock_ghz", json_real(ctx->clock_ghz));
+	json_object_set_new(jr, "clock_ghz", json_real(ctx->env.clock_ghz));
 	json_object_set_new(jr, "cycles", json_string("core cycles of the measured clock"));
 	json_object_set_new(jr, "compiler", json_string(instr_compiler));
 	json_object_set_new(jr, "flags", json_string(instr_flags));
@@ -229,12 +229,12 @@ int probe_row_instr(struct probe_ctx *ctx)
 								      covered_src[k]));
 	}
 	json_object_set_new(jr, "published_sources", psrc);
-	if (*ctx->interrupted)
+	if (*ctx->env.interrupted)
 		json_object_set_new(jr, "incomplete", json_true());
 	json_object_set_new(ctx->results, "instr", jr);
 
 	if (!ctx->json) {
-		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", ctx->clock_ghz, instr_compiler, instr_flags);
+		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", ctx->env.clock_ghz, instr_compiler, instr_flags);
 		printf("  latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;\n"
 		       "  in flight: streams before the knee of the cost per iteration\n",
 		       instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
@@ -288,7 +288,7 @@ static int os_regs(const char *kind, int narrow)
 
 int probe_row_registers(struct probe_ctx *ctx)
 {
-	struct probe_opts o = { .quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted, .progress = probe_progress };
+	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
 	const struct regs_set *sets[4];
 	size_t nsets = 0;
 	for (size_t i = 0; i < regs_nsets_wide; i++)
@@ -306,14 +306,14 @@ int probe_row_registers(struct probe_ctx *ctx)
 	}
 	struct table *t = table_new(6, "kind", "build", "usable registers", "confidence", "os_reported", "flags");
 	int rc = 0;
-	for (size_t i = 0; i < nsets && !*ctx->interrupted; i++) {
+	for (size_t i = 0; i < nsets && !*ctx->env.interrupted; i++) {
 		const struct regs_set *s = sets[i];
 		struct probe_curve c;
 		struct as_error err = { 0 };
 		probe_curve_init(&c);
 		if (probe_regs_run(&o, s, &c, &err) != 0) {
 			progress_done();
-			if (!*ctx->interrupted) {
+			if (!*ctx->env.interrupted) {
 				fprintf(stderr, "archscope: error: %s\n", err.msg);
 				rc = EXIT_FAIL;
 			}

@@ -73,7 +73,7 @@ static const char *const mk_kernels[] = { "copy", "daxpy", "load", "store", "str
 static json_t *run_benchmarks(struct probe_ctx *ctx, const struct bench_levels *lv, json_t **kernels_out,
 			      json_t **ecm_out)
 {
-	int ncpu = ctx->allowed.n > 64 ? 64 : ctx->allowed.n, last_cache = lv->n - 2;
+	int ncpu = ctx->env.allowed.n > 64 ? 64 : ctx->env.allowed.n, last_cache = lv->n - 2;
 	json_t *meas = json_object(), *kernels = json_object();
 	double load_cy[BENCH_MAX_LEVELS] = { 0 }, store_l1_cy = 0;
 	int done = 0, total = lv->n * ncpu * (int)NMK;
@@ -87,26 +87,26 @@ static json_t *run_benchmarks(struct probe_ctx *ctx, const struct bench_levels *
 					      "streams", reads, "read+write streams", "bytes", fmt("%.2f B", 8.0 * bk->rws), "streams",
 					      bk->rws, "write streams", "bytes", fmt("%.2f B", 8.0 * writes), "streams", writes));
 	}
-	for (int l = 0; l < lv->n && !*ctx->interrupted; l++) {
+	for (int l = 0; l < lv->n && !*ctx->env.interrupted; l++) {
 		json_t *results = json_object(), *cores = json_array(), *per_core = json_array(), *per_thread = json_array(),
 		       *total_size = json_array();
 		for (size_t k = 0; k < NMK; k++)
 			json_object_set_new(results, mk_kernels[k], json_array());
-		for (int n = 1; n <= ncpu && !*ctx->interrupted; n++) {
+		for (int n = 1; n <= ncpu && !*ctx->env.interrupted; n++) {
 			struct as_cpulist team = { .n = n };
 			for (int i = 0; i < n; i++)
-				team.cpu[i] = ctx->allowed.cpu[i];
+				team.cpu[i] = ctx->env.allowed.cpu[i];
 			size_t size = l < last_cache ? lv->size[l] * (size_t)n : lv->size[l];
 			json_array_append_new(cores, json_integer(n));
 			json_array_append_new(per_core, fmt("%.2f kB", size / 1e3 / n));
 			json_array_append_new(per_thread, fmt("%.2f kB", size / 1e3 / n));
 			json_array_append_new(total_size, fmt("%.2f kB", size / 1e3));
-			for (size_t k = 0; k < NMK && !*ctx->interrupted; k++) {
+			for (size_t k = 0; k < NMK && !*ctx->env.interrupted; k++) {
 				const struct bench_kernel *bk = bench_kernel_best(mk_kernels[k]);
 				progress("probe -o: streaming benchmarks %d/%d: %s in %s on %d core%s", ++done, total, bk->name,
 					 lv->name[l], n, n > 1 ? "s" : "");
 				struct bench_opts bo = { .kernel = bk, .size_bytes = size, .cpus = team, .reps = 3, .min_time_s = 0.05,
-							 .clock_ghz = ctx->clock_ghz };
+							 .clock_ghz = ctx->env.clock_ghz };
 				struct bench_result r;
 				struct as_error err = { 0 };
 				json_t *arr = json_object_get(results, mk_kernels[k]);
@@ -181,7 +181,7 @@ json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench
 	/* cores: contexts that run FP work side by side (BlackjackBench); threads: integer ones */
 	const json_t *ctxs = json_object_get(R, "contexts");
 	double fp = num(ctxs, "fp"), in = num(ctxs, "int");
-	long cores = isfinite(fp) && fp >= 1 ? lround(fp) : ctx->allowed.n;
+	long cores = isfinite(fp) && fp >= 1 ? lround(fp) : ctx->env.allowed.n;
 	long tpc = isfinite(in) && in >= fp && cores > 0 ? lround(in / fp) : 1;
 	json_object_set_new(m, "sockets", json_integer(1));
 	json_object_set_new(m, "cores per socket", json_integer(cores));
@@ -235,9 +235,9 @@ json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench
 		kernels = json_incref(json_object_get(*bench_io, "kernels"));
 		meas = json_incref(json_object_get(*bench_io, "measurements"));
 		ecm = json_incref(json_object_get(*bench_io, "ecm"));
-	} else if (run_bench && nl > 0 && !*ctx->interrupted) {
+	} else if (run_bench && nl > 0 && !*ctx->env.interrupted) {
 		meas = run_benchmarks(ctx, &lv, &kernels, &ecm);
-		if (!*ctx->interrupted)
+		if (!*ctx->env.interrupted)
 			*bench_io = json_pack("{s:O,s:O,s:O*}", "kernels", kernels, "measurements", meas, "ecm", ecm);
 	}
 	for (int i = 0; i <= nl; i++) {
@@ -295,8 +295,8 @@ json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench
 		json_decref(kernels);
 	}
 	json_object_set_new(as, "version", json_string(ARCHSCOPE_VERSION));
-	json_object_set_new(as, "cpus", json_integer(ctx->allowed.n));
-	json_object_set_new(as, "seed", json_integer((json_int_t)ctx->seed));
+	json_object_set_new(as, "cpus", json_integer(ctx->env.allowed.n));
+	json_object_set_new(as, "seed", json_integer((json_int_t)ctx->env.seed));
 	json_object_set_new(as, "assumed", assumed);
 	if (ecm)
 		json_object_set_new(as, "ecm", ecm);

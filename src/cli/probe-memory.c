@@ -17,7 +17,7 @@
 static struct probe_opts opts_of(const struct probe_ctx *ctx)
 {
 	struct probe_opts o = {
-		.quick = ctx->quick, .seed = ctx->seed, .stop = ctx->interrupted,
+		.quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted,
 		.progress = probe_progress, .huge = HUGE_ALWAYS,
 	};
 	return o;
@@ -160,9 +160,9 @@ int probe_row_line(struct probe_ctx *ctx)
 	double *y = probe_monotone_min(c.min_ns, c.n);
 	struct step_answer a = steps_biggest_relative(y, c.n);
 	double line = a.index >= 0 ? c.x[a.index] : NAN;
-	const struct topo_cache *l1 = topo_data_cache(ctx->topo, 1);
+	const struct topo_cache *l1 = topo_data_cache(ctx->env.topo, 1);
 	double os = l1 && l1->line_bytes ? l1->line_bytes : NAN;
-	ctx->line_bytes = line;
+	ctx->env.line_bytes = line;
 	json_t *res = output_answer(line, "B", a.confidence,
 				    "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
 				    isfinite(os) ? json_real(os) : NULL);
@@ -189,29 +189,29 @@ int probe_row_line(struct probe_ctx *ctx)
 
 static double need_line(struct probe_ctx *ctx)
 {
-	if (ctx->line_bytes > 0)
-		return ctx->line_bytes;
+	if (ctx->env.line_bytes > 0)
+		return ctx->env.line_bytes;
 	/* Later probes need the measured line; run a quick line probe silently. */
 	struct probe_ctx sub = *ctx;
-	sub.quick = 1;
+	sub.env.quick = 1;
 	sub.json = 1;
 	sub.raw_dir = sub.plot_dir = NULL;
 	sub.results = json_object();
-	if (probe_row_line(&sub) == 0 && sub.line_bytes > 0)
-		ctx->line_bytes = sub.line_bytes;
+	if (probe_row_line(&sub) == 0 && sub.env.line_bytes > 0)
+		ctx->env.line_bytes = sub.env.line_bytes;
 	json_decref(sub.results);
-	if (!(ctx->line_bytes > 0)) {
+	if (!(ctx->env.line_bytes > 0)) {
 		note("no cache line size could be measured; assuming 64 B for the slot spacing");
-		ctx->line_bytes = 64;
+		ctx->env.line_bytes = 64;
 	}
-	return ctx->line_bytes;
+	return ctx->env.line_bytes;
 }
 
 int probe_row_caches(struct probe_ctx *ctx)
 {
 	size_t line = (size_t)need_line(ctx);
 	struct probe_opts o = opts_of(ctx);
-	size_t cap = ctx->quick ? (256u << 20) : (1u << 30);
+	size_t cap = ctx->env.quick ? (256u << 20) : (1u << 30);
 	size_t avail = buffer_mem_available();
 	if (avail && cap > avail / 4)
 		cap = avail / 4;
@@ -229,11 +229,11 @@ int probe_row_caches(struct probe_ctx *ctx)
 	if (ncache < 0)
 		ncache = 0;
 	int has_mem = isfinite(mem_ns);
-	double ghz = ctx->clock_ghz;
+	double ghz = ctx->env.clock_ghz;
 	json_t *levels = json_array();
-	ctx->nlevels = ncache;
+	ctx->env.nlevels = ncache;
 	for (int i = 0; i < ncache; i++) {
-		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+		const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
 		json_object_set_new(l, "size", output_answer(lv[i].size, "B", lv[i].confidence,
@@ -245,10 +245,10 @@ int probe_row_caches(struct probe_ctx *ctx)
 		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].latency * ghz) : json_null());
 		json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
 		json_array_append_new(levels, l);
-		ctx->level_bytes[i] = lv[i].size;
-		ctx->level_ns[i] = lv[i].latency;
+		ctx->env.level_bytes[i] = lv[i].size;
+		ctx->env.level_ns[i] = lv[i].latency;
 	}
-	ctx->memory_ns = mem_ns;
+	ctx->env.memory_ns = mem_ns;
 	json_t *res = json_object();
 	json_object_set_new(res, "levels", levels);
 	json_object_set_new(res, "memory_latency",
@@ -258,7 +258,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
 	json_object_set_new(res, "line_bytes", json_real((double)line));
 	json_object_set_new(res, "pages", json_string(huge_policy_name(o.huge)));
-	json_object_set_new(res, "passes", json_integer(ctx->quick ? 2 : 3));
+	json_object_set_new(res, "passes", json_integer(ctx->env.quick ? 2 : 3));
 	json_object_set_new(res, "curve", curve_json(&c, "size_bytes"));
 	json_object_set_new(ctx->results, "caches", res);
 
@@ -275,10 +275,10 @@ int probe_row_caches(struct probe_ctx *ctx)
 		char a[32], b[32];
 		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c.n,
 		       fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)), line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB",
-		       ctx->quick ? 2 : 3, "es");
+		       ctx->env.quick ? 2 : 3, "es");
 		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
 		for (int i = 0; i < ncache; i++) {
-			const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+			const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
 			table_cell(t, "L%d", i + 1);
 			table_cell(t, "%s", fmt_bytes(lv[i].size, a, sizeof(a)));
 			table_cell(t, "%.2f ns", lv[i].latency);
@@ -319,22 +319,22 @@ int probe_row_caches(struct probe_ctx *ctx)
 
 int probe_row_assoc(struct probe_ctx *ctx)
 {
-	if (ctx->nlevels == 0) {
+	if (ctx->env.nlevels == 0) {
 		struct probe_ctx sub = *ctx;
-		sub.quick = 1;
+		sub.env.quick = 1;
 		sub.json = 1;
 		sub.raw_dir = sub.plot_dir = NULL;
 		sub.results = json_object();
 		note("assoc needs the cache sizes: running a quick caches probe first");
 		probe_row_caches(&sub);
 		json_decref(sub.results);
-		ctx->nlevels = sub.nlevels;
-		ctx->line_bytes = sub.line_bytes;
-		memcpy(ctx->level_bytes, sub.level_bytes, sizeof(ctx->level_bytes));
-		memcpy(ctx->level_ns, sub.level_ns, sizeof(ctx->level_ns));
-		ctx->memory_ns = sub.memory_ns;
+		ctx->env.nlevels = sub.env.nlevels;
+		ctx->env.line_bytes = sub.env.line_bytes;
+		memcpy(ctx->env.level_bytes, sub.env.level_bytes, sizeof(ctx->env.level_bytes));
+		memcpy(ctx->env.level_ns, sub.env.level_ns, sizeof(ctx->env.level_ns));
+		ctx->env.memory_ns = sub.env.memory_ns;
 	}
-	if (ctx->nlevels == 0) {
+	if (ctx->env.nlevels == 0) {
 		note("assoc: no cache level was measured, nothing to probe");
 		return EXIT_FAIL;
 	}
@@ -342,10 +342,10 @@ int probe_row_assoc(struct probe_ctx *ctx)
 	struct probe_opts o = opts_of(ctx);
 	json_t *levels = json_array();
 	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
-	for (int i = 0; i < ctx->nlevels && !*ctx->interrupted; i++) {
-		size_t level = (size_t)ctx->level_bytes[i];
-		size_t lower = i ? (size_t)ctx->level_bytes[i - 1] : 0;
-		int max_k = ctx->quick ? 24 : 40;
+	for (int i = 0; i < ctx->env.nlevels && !*ctx->env.interrupted; i++) {
+		size_t level = (size_t)ctx->env.level_bytes[i];
+		size_t lower = i ? (size_t)ctx->env.level_bytes[i - 1] : 0;
+		int max_k = ctx->env.quick ? 24 : 40;
 		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
 			max_k--;
 		struct probe_curve c;
@@ -359,12 +359,12 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		}
 		progress_done();
 		double *y = probe_monotone_min(c.min_ns, c.n);
-		double next_ns = i + 1 < ctx->nlevels ? ctx->level_ns[i + 1] : ctx->memory_ns;
+		double next_ns = i + 1 < ctx->env.nlevels ? ctx->env.level_ns[i + 1] : ctx->env.memory_ns;
 		double conf;
 		int si;
-		double ways = steps_assoc_ways(c.x, c.min_ns, c.n, ctx->level_ns[i], next_ns, &conf, &si);
+		double ways = steps_assoc_ways(c.x, c.min_ns, c.n, ctx->env.level_ns[i], next_ns, &conf, &si);
 		struct step_answer a = { .index = si, .confidence = conf };
-		const struct topo_cache *tc = topo_data_cache(ctx->topo, i + 1);
+		const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
 		json_object_set_new(l, "ways", output_answer(ways, "ways", a.index >= 0 ? a.confidence : 0,
@@ -438,7 +438,7 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	double step_before = a.index >= 0 ? y[a.index] : 0, step_after = a.index >= 0 ? y[a.index + 1] : 0;
 	free(y);
 	probe_curve_release(&c);
-	if (!isfinite(page) || *ctx->interrupted) {
+	if (!isfinite(page) || *ctx->env.interrupted) {
 		json_object_set_new(res, "levels", json_array());
 		json_object_set_new(ctx->results, "tlb", res);
 		if (!ctx->json)

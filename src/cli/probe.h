@@ -8,27 +8,15 @@
 
 #include "common/cpuset.h"
 #include "common/rng.h"
+#include "probe/probe.h"
 #include "topo/topo.h"
 
 struct probe_ctx {
-	int cpu;                 /* CPU the probe thread is pinned to */
-	struct as_cpulist allowed; /* CPUs the process may use, read before pinning */
-	int quick;
+	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
 	int json;
 	const char *raw_dir;     /* NULL: no raw CSV */
 	const char *plot_dir;    /* NULL: no plots */
-	uint64_t seed;
-	double clock_ghz;        /* measured core clock (0 until measured) */
-	double tsc_ghz;
-	struct topo *topo;       /* OS-reported values, only for os_reported */
 	json_t *results;
-	volatile int *interrupted;
-	/* Answers later probes build on (0 until measured). */
-	double line_bytes;
-	int nlevels;
-	double level_bytes[8];
-	double level_ns[8];
-	double memory_ns;
 };
 
 struct probe_row {

@@ -1,0 +1,42 @@
+/* What every probe shares: the environment it runs in (pinned CPU, options, the answers earlier
+ * probes found) and the finished answer it returns (value, unit, method, confidence, and the
+ * OS-reported value beside it). Probes fill these; cli/ only renders them. */
+#ifndef ARCHSCOPE_PROBE_PROBE_H
+#define ARCHSCOPE_PROBE_PROBE_H
+
+#include <stdint.h>
+
+#include "common/cpuset.h"
+#include "topo/topo.h"
+
+#define PROBE_MAX_LEVELS 8
+
+/* One answer. value is NAN when the probe found none; reason then says why (and, for a found
+ * value with lowered confidence, why it was lowered). */
+struct probe_answer {
+	double value;
+	const char *unit;       /* "B", "ns", "cy", "GHz", "ms", "" */
+	double confidence;      /* 0..1 */
+	const char *method;     /* static text */
+	double os_reported;     /* NAN: the OS reports nothing */
+	char reason[192];
+};
+
+struct probe_env {
+	int cpu;                   /* CPU the probe thread is pinned to */
+	struct as_cpulist allowed; /* CPUs the process may use, read before pinning */
+	int quick;
+	uint64_t seed;
+	struct topo *topo;         /* OS-reported values, only for os_reported */
+	volatile int *interrupted; /* set by Ctrl-C: return what was measured so far */
+	/* Answers later probes build on (0 until measured). */
+	double clock_ghz;          /* measured core clock */
+	double tsc_ghz;
+	double line_bytes;
+	int nlevels;
+	double level_bytes[PROBE_MAX_LEVELS];
+	double level_ns[PROBE_MAX_LEVELS];
+	double memory_ns;
+};
+
+#endif
