@@ -37,6 +37,11 @@ struct probe_env {
 	double level_bytes[PROBE_MAX_LEVELS];
 	double level_ns[PROBE_MAX_LEVELS];
 	double memory_ns;
+	double level_ways[PROBE_MAX_LEVELS]; /* assoc: ways per level, NAN where not found */
+	double contexts_fp, contexts_int, contexts_mem;
+	/* instr: FLOPs per core cycle of the widest vector, [0] single, [1] double precision;
+	 * [.][0] total, [1] ADD, [2] MUL, [3] FMA */
+	double flops_per_cy[2][4];
 };
 
 #endif
