@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "report/machine.h"
+#include "machine/file.h"
 #include "report/table.h"
 
 static void print_usage(FILE *out)

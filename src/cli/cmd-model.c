@@ -22,7 +22,7 @@
 #include "model/lc.h"
 #include "model/models.h"
 #include "model/sim.h"
-#include "report/machine.h"
+#include "machine/file.h"
 #include "report/plot.h"
 #include "report/table.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "common/cpuset.h"
-#include "report/machine.h"
+#include "machine/file.h"
 #include "report/output.h"
 
 void die(int code, const char *fmt, ...)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "common/machdesc.h"
+#include "machine/machine.h"
 
 #define CACHESIM_MAX_LEVELS 8
 

@@ -5,7 +5,7 @@
 #ifndef ARCHSCOPE_MODEL_PREDICT_H
 #define ARCHSCOPE_MODEL_PREDICT_H
 
-#include "common/machdesc.h"
+#include "machine/machine.h"
 #include "model/kernel.h"
 
 struct level_traffic {

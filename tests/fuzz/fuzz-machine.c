@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/machine.h"
+#include "machine/file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
  * and the key; quantities with units. */
 #include <stdlib.h>
 
-#include "report/machine.h"
+#include "machine/file.h"
 #include "harness.h"
 
 static int load_fixture(const char *name, struct mtree *t)

@@ -10,7 +10,7 @@
 #include "model/lc.h"
 #include "model/models.h"
 #include "model/sim.h"
-#include "report/machine.h"
+#include "machine/file.h"
 
 static const char *const NAMES[] = { "M", "N", "K" };
 

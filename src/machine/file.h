@@ -1,10 +1,10 @@
 /* Machine files in Kerncraft's format plus archscope's own section: checking the keys and types a
  * model needs (errors name the line and the path, "memory hierarchy[1].cache per group.ways"),
  * quantities with units ("2.4 GHz", "32.00 kB", "64 B/cy"), and the typed values read back. */
-#ifndef ARCHSCOPE_REPORT_MACHINE_H
-#define ARCHSCOPE_REPORT_MACHINE_H
+#ifndef ARCHSCOPE_MACHINE_FILE_H
+#define ARCHSCOPE_MACHINE_FILE_H
 
-#include "common/machdesc.h"
+#include "machine/machine.h"
 #include "report/mtree.h"
 
 /* A number with an optional SI (k M G T: powers of 1000) or binary (Ki Mi Gi Ti) prefix and

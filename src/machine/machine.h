@@ -1,7 +1,7 @@
-/* A machine as the models use it: plain numbers read from a machine file (report/machine.c fills
+/* A machine as the models use it: plain numbers read from a machine file (machine/file.c fills
  * it), so model code needs no YAML. Sizes in bytes, rates in bytes per cycle or bytes per second. */
-#ifndef ARCHSCOPE_COMMON_MACHDESC_H
-#define ARCHSCOPE_COMMON_MACHDESC_H
+#ifndef ARCHSCOPE_MACHINE_MACHINE_H
+#define ARCHSCOPE_MACHINE_MACHINE_H
 
 #define MACHINE_MAX_LEVELS 8
 #define MACHINE_MAX_KERNELS 16

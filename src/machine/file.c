@@ -1,5 +1,5 @@
 /* Machine-file checks and typed reading; see machine.h. */
-#include "report/machine.h"
+#include "machine/file.h"
 
 /* Paths in messages ("benchmarks.measurements.L1.1.results.copy[3]") are cut at the buffer size
  * on purpose; GCC's truncation warning about that is off in this file. */
