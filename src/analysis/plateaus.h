@@ -1,0 +1,22 @@
+/* A curve that moves from one plateau to another, as the coherence witness of the line size does
+ * (slow while two counters share a line, fast once they do not): where the second plateau starts,
+ * judged on a log scale so that a 10x and a 100x contrast read alike. Pure functions. */
+#ifndef ARCHSCOPE_ANALYSIS_PLATEAUS_H
+#define ARCHSCOPE_ANALYSIS_PLATEAUS_H
+
+#include <stddef.h>
+
+struct plateau_split {
+	int index;         /* first point on the second plateau; -1: no split found */
+	double first, second; /* the two plateau levels (median of each side) */
+	double ratio;      /* first / second (> 1 for a falling curve) */
+	double confidence; /* 0..1: contrast and how cleanly every point sits on its side */
+};
+
+/* y falls from a high plateau to a low one: index = the first point after the highest whose log y
+ * is nearer the low level (the median of the last three points) than the highest point. first and
+ * second are the medians of the points on each side. No split (index -1, confidence 0) when the
+ * contrast of the highest point to the low level is below min_ratio. */
+void plateaus_split_falling(const double *y, size_t n, double min_ratio, struct plateau_split *out);
+
+#endif
