@@ -8,7 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/setup.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 pass=0 fail=0 skip=0
 failed_names=()
