@@ -188,10 +188,10 @@ def check_calls(root, allowed, calls_path, problems):
                 what = f'{name}()' if m.re is CALLS else name
                 problems.append(f'{rel}:{n}: library code uses {what}: return an error instead '
                                 f'(or add "{rel} {name}  why" to tests/library-calls.txt)')
+    shown = os.path.relpath(calls_path, root) if calls_path.startswith(root + os.sep) else calls_path
     for n, path, name in allowed:
         if n not in used:
-            problems.append(f'{os.path.relpath(calls_path, root) if calls_path.startswith(root) else calls_path}:{n}: '
-                            f'{path} no longer uses {name}: remove the exception')
+            problems.append(f'{shown}:{n}: {path} no longer uses {name}: remove the exception')
 
 
 def main():
