@@ -1,23 +1,39 @@
 #!/usr/bin/env bash
 # Sets up, then runs every test: unit tests and CLI tests on the normal build, the same suite once
 # more under AddressSanitizer + UndefinedBehaviorSanitizer, and a warning-free clang build.
-# The last line is "N passed, N failed, N skipped".
+# A test skips when the machine lacks what it needs (tests/cli/lib.sh `require`, the unit harness's
+# SKIP); the prerequisites that were missing are listed before the last line, which is
+# "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 
-bash scripts/setup.sh || { echo "0 passed, 1 failed"; exit 1; }
+bash scripts/setup.sh || { echo "0 passed, 1 failed, 0 skipped"; exit 1; }
 
 pass=0 fail=0 skip=0
 failed_names=()
+declare -A missing=() missing_n=() # prerequisite -> why, how many skips
+
+# note_skip LINE: counts a skip; "needs NAME (why)" in LINE names a missing prerequisite.
+note_skip() {
+	skip=$((skip + 1))
+	local re='needs ([A-Z_0-9]+) \((.*)\)$'
+	if [[ $1 =~ $re ]]; then
+		missing[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+		missing_n[${BASH_REMATCH[1]}]=$((${missing_n[${BASH_REMATCH[1]}]:-0} + 1))
+	fi
+}
 
 run_unit() { # $1 build dir, $2 label
 	local bin out rc
 	for bin in "$1"/u-*; do
 		[ -x "$bin" ] || continue
 		out=$("$bin" 2>&1); rc=$?
-		local p f
+		local p f line
 		p=$(grep -c '^ok ' <<<"$out"); f=$(grep -c '^not ok ' <<<"$out")
+		while IFS= read -r line; do
+			p=$((p - 1)); note_skip "$line"; echo "skip - [$2] $(basename "$bin") ${line#ok - }"
+		done < <(grep '^ok .* # skip ' <<<"$out")
 		pass=$((pass + p)); fail=$((fail + f))
 		if [ "$f" -gt 0 ] || [ "$rc" -ne 0 ]; then
 			grep -E '^not ok |^# ' <<<"$out" | sed "s|^|  [$2] |"
@@ -31,12 +47,13 @@ run_unit() { # $1 build dir, $2 label
 }
 
 run_cli() { # $1 build dir, $2 label
-	local t rc out
+	local t rc out line
 	for t in tests/cli/t[0-9]*.sh; do
 		out=$(ARCHSCOPE="$root/$1/archscope" ROOT="$root" bash "$t" 2>&1); rc=$?
 		case $rc in
 		0) pass=$((pass + 1)); echo "ok - [$2] $(basename "$t")" ;;
-		77) skip=$((skip + 1)); echo "skip - [$2] $(basename "$t"): $(tail -n 1 <<<"$out")" ;;
+		77) line=$(grep '^skip: ' <<<"$out" | tail -n 1); line=${line:-$(tail -n 1 <<<"$out")}
+		    note_skip "$line"; echo "skip - [$2] $(basename "$t"): ${line#skip: }" ;;
 		*) fail=$((fail + 1)); failed_names+=("$2 $(basename "$t")")
 		   echo "not ok - [$2] $(basename "$t") (exit $rc)"; tail -n 15 <<<"$out" | sed 's/^/    /' ;;
 		esac
@@ -67,6 +84,12 @@ else
 fi
 rm -f build-clang.log
 
+if [ "${#missing[@]}" -gt 0 ]; then
+	echo "missing prerequisites (tests/cli/lib.sh):"
+	for p in $(printf '%s\n' "${!missing[@]}" | sort); do
+		echo "  $p: ${missing[$p]} (${missing_n[$p]} skipped)"
+	done
+fi
 [ "${#failed_names[@]}" -gt 0 ] && printf 'failed: %s\n' "${failed_names[@]}"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -50,7 +50,8 @@ static void load_caches(struct topo *t, hwloc_topology_t h)
 	}
 }
 
-static void load_distances(struct topo *t, hwloc_topology_t h)
+/* live: the running machine, whose kernel also exports SLIT rows hwloc leaves out */
+static void load_distances(struct topo *t, hwloc_topology_t h, int live)
 {
 	unsigned nr = 1;
 	struct hwloc_distances_s *d = NULL;
@@ -65,6 +66,8 @@ static void load_distances(struct topo *t, hwloc_topology_t h)
 		return;
 	}
 	/* hwloc drops the trivial 1x1 matrix; the kernel still exports the SLIT row per node. */
+	if (!live)
+		return;
 	for (int i = 0; i < t->nnodes; i++) {
 		char path[128];
 		snprintf(path, sizeof(path), "/sys/devices/system/node/node%d/distance", t->nodes[i].os_index);
@@ -85,19 +88,32 @@ static void load_distances(struct topo *t, hwloc_topology_t h)
 	snprintf(t->distances_source, sizeof(t->distances_source), "sysfs");
 }
 
-int topo_load(struct topo *t, struct as_error *err)
+static void load_kinds(struct topo *t, hwloc_topology_t h)
 {
-	memset(t, 0, sizeof(*t));
-	hwloc_topology_t h;
-	if (hwloc_topology_init(&h) != 0)
-		return as_error_set(err, -ENOMEM, "cannot initialise hwloc");
-	hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
-	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
-	if (hwloc_topology_load(h) != 0) {
-		int e = errno;
-		hwloc_topology_destroy(h);
-		return as_error_set(err, -e, "hwloc cannot load the topology: %s", strerror(e));
+	int n = hwloc_cpukinds_get_nr(h, 0);
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	for (int k = 0; set && k < n && t->nkinds < TOPO_MAX_KINDS; k++) {
+		int efficiency;
+		unsigned ninfos;
+		struct hwloc_info_s *infos;
+		if (hwloc_cpukinds_get_info(h, (unsigned)k, set, &efficiency, &ninfos, &infos, 0) != 0)
+			break;
+		struct topo_cpukind *c = &t->kinds[t->nkinds++];
+		c->efficiency = efficiency;
+		for (unsigned i = 0; i < ninfos; i++) {
+			if (!strcmp(infos[i].name, "CoreType"))
+				snprintf(c->core_type, sizeof(c->core_type), "%s", infos[i].value);
+			else if (!strcmp(infos[i].name, "FrequencyMaxMHz"))
+				c->max_mhz = atoi(infos[i].value);
+		}
+		bitmap_to_list(set, &c->cpus);
 	}
+	hwloc_bitmap_free(set);
+}
+
+/* Fills t from a loaded topology; live: h is the running machine (affinity, meminfo, sysfs). */
+static int load_from(struct topo *t, hwloc_topology_t h, int live, struct as_error *err)
+{
 	unsigned v = hwloc_get_api_version();
 	snprintf(t->hwloc_version, sizeof(t->hwloc_version), "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
 	t->packages = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PACKAGE);
@@ -105,7 +121,7 @@ int topo_load(struct topo *t, struct as_error *err)
 	t->pus = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_PU);
 	hwloc_obj_t root = hwloc_get_root_obj(h);
 	t->memory_bytes = root->total_memory;
-	t->memtotal_bytes = buffer_mem_total();
+	t->memtotal_bytes = live ? buffer_mem_total() : 0;
 	hwloc_obj_t pkg = hwloc_get_obj_by_type(h, HWLOC_OBJ_PACKAGE, 0);
 	const char *model = pkg ? hwloc_obj_get_info_by_name(pkg, "CPUModel") : NULL;
 	snprintf(t->cpu_model, sizeof(t->cpu_model), "%s", model ? model : "unknown");
@@ -121,25 +137,27 @@ int topo_load(struct topo *t, struct as_error *err)
 		t->nodes[i].memory_bytes = o->attr->numanode.local_memory;
 		bitmap_to_list(o->cpuset, &t->nodes[i].cpus);
 	}
-	load_distances(t, h);
+	load_distances(t, h, live);
+	load_kinds(t, h);
 
 	/* Allowed = hwloc's allowed set (cgroup cpusets) intersected with our affinity (taskset). */
-	struct as_cpulist affinity, hw_allowed;
-	int rc = cpulist_allowed(&affinity, err);
-	if (rc) {
-		hwloc_topology_destroy(h);
-		return rc;
-	}
+	struct as_cpulist hw_allowed;
 	bitmap_to_list(hwloc_topology_get_allowed_cpuset(h), &hw_allowed);
-	for (int i = 0; i < affinity.n; i++)
-		if (list_has(&hw_allowed, affinity.cpu[i]))
-			t->allowed.cpu[t->allowed.n++] = affinity.cpu[i];
+	if (live) {
+		struct as_cpulist affinity;
+		int rc = cpulist_allowed(&affinity, err);
+		if (rc)
+			return rc;
+		for (int i = 0; i < affinity.n; i++)
+			if (list_has(&hw_allowed, affinity.cpu[i]))
+				t->allowed.cpu[t->allowed.n++] = affinity.cpu[i];
+	} else {
+		t->allowed = hw_allowed;
+	}
 
 	t->pu = calloc((size_t)(t->pus > 0 ? t->pus : 1), sizeof(*t->pu));
-	if (!t->pu) {
-		hwloc_topology_destroy(h);
+	if (!t->pu)
 		return as_error_set(err, -ENOMEM, "out of memory");
-	}
 	for (int i = 0; i < t->pus; i++) {
 		hwloc_obj_t o = hwloc_get_obj_by_type(h, HWLOC_OBJ_PU, (unsigned)i);
 		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(h, HWLOC_OBJ_CORE, o);
@@ -148,10 +166,51 @@ int topo_load(struct topo *t, struct as_error *err)
 		t->pu[i].core = core ? (int)core->logical_index : -1;
 		t->pu[i].package = p ? (int)p->logical_index : -1;
 		t->pu[i].allowed = list_has(&t->allowed, (int)o->os_index);
+		t->pu[i].kind = -1;
+		for (int k = 0; k < t->nkinds; k++)
+			if (list_has(&t->kinds[k].cpus, (int)o->os_index))
+				t->pu[i].kind = k;
 	}
 	t->npus_listed = t->pus;
-	hwloc_topology_destroy(h);
 	return 0;
+}
+
+/* Loads h (from the system or from path) with the filters topo wants, and fills t from it. */
+static int load(struct topo *t, const char *path, struct as_error *err)
+{
+	memset(t, 0, sizeof(*t));
+	hwloc_topology_t h;
+	if (hwloc_topology_init(&h) != 0)
+		return as_error_set(err, -ENOMEM, "cannot initialise hwloc");
+	if (path && hwloc_topology_set_xml(h, path) != 0) {
+		int e = errno ? errno : EINVAL;
+		hwloc_topology_destroy(h);
+		return as_error_set(err, -e, "cannot read topology file '%s': %s", path, strerror(e));
+	}
+	hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
+	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
+	if (hwloc_topology_load(h) != 0) {
+		int e = errno ? errno : EINVAL;
+		hwloc_topology_destroy(h);
+		if (path)
+			return as_error_set(err, -e, "hwloc cannot load topology file '%s': %s", path, strerror(e));
+		return as_error_set(err, -e, "hwloc cannot load the topology: %s", strerror(e));
+	}
+	int rc = load_from(t, h, path == NULL, err);
+	hwloc_topology_destroy(h);
+	if (rc)
+		topo_release(t);
+	return rc;
+}
+
+int topo_load(struct topo *t, struct as_error *err)
+{
+	return load(t, NULL, err);
+}
+
+int topo_load_xml(struct topo *t, const char *path, struct as_error *err)
+{
+	return load(t, path, err);
 }
 
 void topo_release(struct topo *t)

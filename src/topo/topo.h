@@ -1,6 +1,7 @@
 /* The machine as the OS reports it, through hwloc: packages, cores, hardware threads, caches,
- * NUMA nodes with their SLIT distances, and the CPUs this process may use. These values are what
- * probes print as `os_reported`; no probe derives its answer from them. */
+ * NUMA nodes with their SLIT distances, kinds of cores on hybrid processors, and the CPUs this
+ * process may use; or the same read from a recorded hwloc XML file. These values are what probes
+ * print as `os_reported`; no probe derives its answer from them. */
 #ifndef ARCHSCOPE_TOPO_TOPO_H
 #define ARCHSCOPE_TOPO_TOPO_H
 
@@ -11,6 +12,7 @@
 
 #define TOPO_MAX_CACHES 256
 #define TOPO_MAX_NODES 64
+#define TOPO_MAX_KINDS 8
 
 struct topo_cache {
 	int level;              /* 1, 2, 3, ... */
@@ -27,11 +29,22 @@ struct topo_node {
 	struct as_cpulist cpus;
 };
 
+/* A kind of core (hwloc cpukinds): a hybrid processor has two or more, such as Intel's
+ * performance (CoreType IntelCore) and efficiency (IntelAtom) cores; other machines one or none. */
+struct topo_cpukind {
+	int efficiency;         /* hwloc's rank, 0 = the most power-efficient kind; -1 unranked */
+	char core_type[32];     /* hwloc info CoreType, "" when absent */
+	int max_mhz;            /* hwloc info FrequencyMaxMHz, 0 when absent */
+	struct as_cpulist cpus;
+};
+
 struct topo_pu {
 	int os_index;
 	int core;               /* logical index of its core */
 	int package;            /* logical index of its package */
-	int allowed;            /* in the process's affinity mask and hwloc's allowed set */
+	int kind;               /* index into topo.kinds, -1 when the machine lists no kinds */
+	int allowed;            /* in the process's affinity mask and hwloc's allowed set (a file's:
+				 * in its allowed set) */
 };
 
 struct topo {
@@ -39,7 +52,8 @@ struct topo {
 	char hwloc_version[16];    /* API version of the hwloc library */
 	int packages, cores, pus;
 	uint64_t memory_bytes;     /* memory hwloc places in NUMA nodes */
-	uint64_t memtotal_bytes;   /* MemTotal of /proc/meminfo (can differ: hot-plugged memory) */
+	uint64_t memtotal_bytes;   /* MemTotal of /proc/meminfo (can differ: hot-plugged memory);
+				    * 0 for a topology read from a file */
 	int ncaches;
 	struct topo_cache caches[TOPO_MAX_CACHES];
 	int nnodes;
@@ -47,12 +61,21 @@ struct topo {
 	int has_distances;
 	char distances_source[32]; /* "hwloc" or "sysfs" */
 	uint64_t distance[TOPO_MAX_NODES][TOPO_MAX_NODES];
+	int nkinds;                /* 0 when hwloc knows no kinds, 2 or more on a hybrid processor */
+	struct topo_cpukind kinds[TOPO_MAX_KINDS]; /* from the most power-efficient kind up */
 	int npus_listed;
 	struct topo_pu *pu;        /* pus entries */
 	struct as_cpulist allowed;
 };
 
+/* The running machine. */
 int topo_load(struct topo *t, struct as_error *err);
+
+/* A recorded machine: an hwloc XML file (`lstopo --of xml`). Nothing of the running machine enters:
+ * allowed CPUs are the file's allowed set (no affinity mask), memtotal_bytes is 0 and distances are
+ * the file's only (no sysfs). Errors name the file. Release with topo_release. */
+int topo_load_xml(struct topo *t, const char *path, struct as_error *err);
+
 void topo_release(struct topo *t);
 
 /* The OS-reported data cache of a level (type data or unified), first instance; NULL if none. */

@@ -1,7 +1,7 @@
 # Helpers for CLI tests: $ARCHSCOPE is the binary, $ROOT the source tree. Exit 0 pass, 77 skip.
 set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
-skip() { echo "$*"; exit 77; }
+skip() { echo "skip: $*"; exit 77; }
 TMP=$(mktemp -d /tmp/archscope-t.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 # run CODE CMD...: runs CMD, stdout in $TMP/out, stderr in $TMP/err, fails unless it exits CODE.
@@ -14,3 +14,76 @@ run() {
 json_get() { python3 -c "import json,sys; d=json.load(open('$TMP/out')); print($1)"; }
 contains() { grep -q -- "$2" "$1" || { echo "--- $1:" >&2; head -n 30 "$1" >&2; fail "'$2' not in $1"; }; }
 export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cache and leaves none behind
+
+# Prerequisites (git's test_have_prereq): `prereq NAME` is true when this machine has NAME and
+# leaves the reason it has not in $PREREQ_WHY; `require NAME...` skips the test (exit 77) with
+# "skip: needs NAME (why)" at the first one missing. scripts/test.sh counts these lines.
+# ARCHSCOPE_TEST_WITHOUT="NAME..." makes prereq say no, to try a test's skip path.
+#   PMU       hardware counters: perf_event_open of the instructions counter counts
+#   NUMA      more than one NUMA node
+#   LLVM_MCA  llvm-mca (or llvm-mca-14) in PATH
+#   GCC       gcc in PATH (model compiles kernels with it)
+#   ROOT      running as uid 0
+#   LIKWID    likwid-bench in PATH
+#   LIBCLANG  the libclang model loads: $ARCHSCOPE_LIBCLANG, else the one the build recorded
+PREREQ_WHY=
+prereq() {
+	PREREQ_WHY=
+	case " ${ARCHSCOPE_TEST_WITHOUT:-} " in *" $1 "*) PREREQ_WHY="ARCHSCOPE_TEST_WITHOUT names it"; return 1 ;; esac
+	case $1 in
+	PMU) prereq_pmu ;;
+	NUMA)
+		local n; n=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
+		[ "$n" -gt 1 ] || { PREREQ_WHY="only $n NUMA node in /sys/devices/system/node"; return 1; } ;;
+	LLVM_MCA)
+		command -v llvm-mca >/dev/null || command -v llvm-mca-14 >/dev/null ||
+			{ PREREQ_WHY="no llvm-mca in PATH; Debian package llvm-19"; return 1; } ;;
+	GCC) command -v gcc >/dev/null || { PREREQ_WHY="no gcc in PATH"; return 1; } ;;
+	ROOT) [ "$(id -u)" -eq 0 ] || { PREREQ_WHY="running as uid $(id -u)"; return 1; } ;;
+	LIKWID) command -v likwid-bench >/dev/null || { PREREQ_WHY="no likwid-bench in PATH; Debian package likwid"; return 1; } ;;
+	LIBCLANG) prereq_libclang ;;
+	*) fail "unknown prerequisite '$1'" ;;
+	esac
+}
+require() {
+	local p
+	for p in "$@"; do
+		prereq "$p" || skip "needs $p ($PREREQ_WHY)"
+	done
+}
+prereq_pmu() {
+	local out
+	if command -v perf >/dev/null; then
+		out=$(perf stat -x, -e instructions:u true 2>&1 >/dev/null | grep instructions)
+		case ${out%%,*} in
+		''|*[!0-9]*) ;;
+		*) return 0 ;;
+		esac
+	fi
+	# perf missing or not counting: ask the kernel directly (PERF_TYPE_HARDWARE, INSTRUCTIONS, user only)
+	python3 - <<'PY' 2>/dev/null && return 0
+import ctypes, os, platform, struct, sys
+nr = {"x86_64": 298, "aarch64": 241, "ppc64le": 319, "riscv64": 241}.get(platform.machine())
+attr = struct.pack("IIQQQQQ", 0, 64, 1, 0, 0, 0, 0x60).ljust(64, b"\0")  # disabled=0, exclude_kernel|hv
+libc = ctypes.CDLL(None, use_errno=True)
+libc.syscall.restype = ctypes.c_long
+L = ctypes.c_long
+fd = libc.syscall(L(nr), ctypes.c_char_p(attr), L(0), L(-1), L(-1), L(0)) if nr else -1
+sys.exit(0 if fd >= 0 else 1)
+PY
+	PREREQ_WHY="perf_event_open of the instructions counter fails: no hardware counters, as in a VM without a virtual PMU, or perf_event_paranoid forbids it"
+	return 1
+}
+prereq_libclang() {
+	local lib=${ARCHSCOPE_LIBCLANG:-} cache
+	cache="$(dirname "${ARCHSCOPE:-/nonexistent}")/CMakeCache.txt"
+	[ -n "$lib" ] || [ ! -f "$cache" ] || lib=$(sed -n 's/^LIBCLANG:FILEPATH=//p' "$cache")
+	if [ -n "$lib" ]; then
+		[ -e "$lib" ] && return 0
+		PREREQ_WHY="no libclang at '$lib'"
+		return 1
+	fi
+	ldconfig -p 2>/dev/null | grep -q 'libclang[-.0-9]*\.so' && return 0
+	PREREQ_WHY="no libclang known to ldconfig; Debian package libclang-19-dev"
+	return 1
+}

@@ -2,6 +2,7 @@
 # (ECMData and layer conditions), the simulator against the layer conditions, every kernel in
 # kernels/ with its expected ECMData, sweeps, JSON, and bad input (exit 2 with positions).
 . "$(dirname "$0")/lib.sh"
+require LIBCLANG
 root=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 snb="$root/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
 jac="$root/kernels/jacobi-2d-5pt.c"

@@ -2,6 +2,7 @@
 # libclang; a damaged or stale entry is a miss, never a wrong answer; 'off' writes nothing; a
 # missing libclang is a clear error when the kernel is not cached.
 . "$(dirname "$0")/lib.sh"
+require LIBCLANG
 SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
 K="$TMP/jacobi.c"
 cp "$ROOT/kernels/jacobi-2d-5pt.c" "$K"

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/lib.sh"
 SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
 HERE="$ROOT/machines/kvm-xeon-6-207.yaml"
-command -v gcc >/dev/null || skip "no gcc"
+require GCC LIBCLANG
 # Blocking needs no compiler: the paper's Jacobi on Sandy Bridge, L1 blocked to N <= 1024
 run 0 "$ARCHSCOPE" model "$ROOT/kernels/jacobi-2d-5pt.c" -m "$SNB" -D N 2000 -D M 1000 -p Blocking --json
 python3 - "$TMP/out" <<'PY' || fail "blocking"
@@ -23,7 +23,7 @@ PATH="$TMP/bin" run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HER
 contains "$TMP/out" "llvm-mca is not installed"
 contains "$TMP/out" "ECMData"
 # a compiler that is not there
-command -v llvm-mca >/dev/null || command -v llvm-mca-14 >/dev/null || skip "no llvm-mca (Debian llvm-14)"
+require LLVM_MCA
 run 0 "$ARCHSCOPE" model "$ROOT/kernels/stream-triad.c" -m "$HERE" -D N 2000 -p ECM --compiler no-such-cc
 contains "$TMP/out" "no-such-cc"
 # ECM, RooflineASM and Benchmark on this machine's file

@@ -1,6 +1,7 @@
 /* A small unit-test harness: each tests/unit/u-<module>.c defines test_<module>__<case>()
  * functions and lists them in TESTS(...); each prints "ok - name" or "not ok - name" with the
- * failing check on a '#' line, which scripts/test.sh counts. */
+ * failing check on a '#' line, or "ok - name # skip REASON" when SKIP() said the machine or the
+ * library cannot run it; scripts/test.sh counts the three. */
 #ifndef ARCHSCOPE_TESTS_HARNESS_H
 #define ARCHSCOPE_TESTS_HARNESS_H
 
@@ -9,6 +10,15 @@
 #include <string.h>
 
 static int harness_failed;
+static char harness_skip[256];
+
+/* SKIP("needs NAME (why)", ...): ends the case as skipped; a reason that starts with "needs NAME"
+ * names a prerequisite, as `require` does in tests/cli/lib.sh. */
+#define SKIP(...)                                                                              \
+	do {                                                                                   \
+		snprintf(harness_skip, sizeof(harness_skip), __VA_ARGS__);                     \
+		return;                                                                        \
+	} while (0)
 
 #define CHECK(cond)                                                                            \
 	do {                                                                                   \
@@ -54,8 +64,12 @@ struct harness_test {
 		int failures = 0;                                                              \
 		for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {                \
 			harness_failed = 0;                                                    \
+			harness_skip[0] = 0;                                                   \
 			tests[i].fn();                                                         \
-			printf("%s - %s\n", harness_failed ? "not ok" : "ok", tests[i].name);  \
+			if (harness_skip[0] && !harness_failed)                                \
+				printf("ok - %s # skip %s\n", tests[i].name, harness_skip);    \
+			else                                                                   \
+				printf("%s - %s\n", harness_failed ? "not ok" : "ok", tests[i].name); \
 			fflush(stdout);                                                        \
 			failures += harness_failed;                                            \
 		}                                                                              \
