@@ -10,7 +10,10 @@
 #include "cli/cli.h"
 #include "cli/probe.h"
 #include "common/buffer.h"
-#include "probe/memory.h"
+#include "probe/assoc.h"
+#include "probe/caches.h"
+#include "probe/line.h"
+#include "probe/tlb.h"
 #include "report/output.h"
 #include "report/table.h"
 
