@@ -3,9 +3,11 @@
 #include "probe/line.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/steps.h"
 #include "common/rng.h"
 
 int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err)
@@ -52,4 +54,66 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 	free(off);
 	buffer_release(&buf);
 	return rc ? as_error_set(err, rc, "probe line: out of memory") : 0;
+}
+
+void probe_line_result_init(struct probe_line_result *r)
+{
+	*r = (struct probe_line_result){ .line = { .value = NAN, .unit = "B", .os_reported = NAN }, .step_index = -1 };
+	probe_curve_init(&r->curve);
+}
+
+void probe_line_result_release(struct probe_line_result *r)
+{
+	probe_curve_release(&r->curve);
+}
+
+int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
+{
+	const struct probe_curve *c = &r->curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	struct step_answer a = steps_biggest_relative(y, c->n);
+	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
+	r->line = (struct probe_answer){
+		.value = a.index >= 0 ? c->x[a.index] : NAN,
+		.unit = "B",
+		.confidence = a.confidence,
+		.method = "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
+		.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN,
+	};
+	r->step_index = a.index;
+	r->step_before_ns = a.index >= 0 ? y[a.index] : NAN;
+	r->step_after_ns = a.index >= 0 ? y[a.index + 1] : NAN;
+	env->line_bytes = r->line.value;
+	free(y);
+	return 0;
+}
+
+int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct probe_line_result *out,
+		    struct as_error *err)
+{
+	probe_line_result_init(out);
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
+	int rc = probe_line_run(&o, &out->curve, err);
+	if (rc == 0 && (rc = probe_line_analyze(env, out)) != 0)
+		as_error_set(err, rc, "probe line: out of memory");
+	return rc;
+}
+
+int probe_line_need(struct probe_env *env, probe_progress_fn *progress, struct as_error *err)
+{
+	if (env->line_bytes > 0)
+		return 0;
+	struct probe_env quick = *env;
+	quick.quick = 1;
+	struct probe_line_result r;
+	int rc = probe_line_find(&quick, progress, &r, err);
+	probe_line_result_release(&r);
+	if (rc == 0 && quick.line_bytes > 0) {
+		env->line_bytes = quick.line_bytes;
+		return 0;
+	}
+	env->line_bytes = 64;
+	return rc < 0 ? rc : 1;
 }
