@@ -289,79 +289,57 @@ int probe_row_caches(struct probe_ctx *ctx)
 
 int probe_row_assoc(struct probe_ctx *ctx)
 {
+	struct as_error err = { 0 };
 	if (ctx->env.nlevels == 0) {
-		struct probe_ctx sub = *ctx;
-		sub.env.quick = 1;
-		sub.json = 1;
-		sub.raw_dir = sub.plot_dir = NULL;
-		sub.results = json_object();
 		note("assoc needs the cache sizes: running a quick caches probe first");
-		probe_row_caches(&sub);
-		json_decref(sub.results);
-		ctx->env.nlevels = sub.env.nlevels;
-		ctx->env.line_bytes = sub.env.line_bytes;
-		memcpy(ctx->env.level_bytes, sub.env.level_bytes, sizeof(ctx->env.level_bytes));
-		memcpy(ctx->env.level_ns, sub.env.level_ns, sizeof(ctx->env.level_ns));
-		ctx->env.memory_ns = sub.env.memory_ns;
+		need_line(ctx);
+		if (probe_caches_need(&ctx->env, probe_progress, &err) != 0)
+			curve_fail("caches", &err);
+		else
+			progress_done();
 	}
 	if (ctx->env.nlevels == 0) {
 		note("assoc: no cache level was measured, nothing to probe");
 		return EXIT_FAIL;
 	}
-	size_t line = (size_t)need_line(ctx);
-	struct probe_opts o = opts_of(ctx);
-	json_t *levels = json_array();
-	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
-	for (int i = 0; i < ctx->env.nlevels && !*ctx->env.interrupted; i++) {
-		size_t level = (size_t)ctx->env.level_bytes[i];
-		size_t lower = i ? (size_t)ctx->env.level_bytes[i - 1] : 0;
-		int max_k = ctx->env.quick ? 24 : 40;
-		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
-			max_k--;
-		struct probe_curve c;
-		struct as_error err = { 0 };
-		probe_curve_init(&c);
-		if (probe_assoc_run(&o, level, lower, line, max_k, &c, &err) != 0) {
-			probe_curve_release(&c);
-			table_free(t);
-			json_decref(levels);
-			return curve_fail("assoc", &err);
-		}
-		progress_done();
-		double *y = probe_monotone_min(c.min_ns, c.n);
-		double next_ns = i + 1 < ctx->env.nlevels ? ctx->env.level_ns[i + 1] : ctx->env.memory_ns;
-		double conf;
-		int si;
-		double ways = steps_assoc_ways(c.x, c.min_ns, c.n, ctx->env.level_ns[i], next_ns, &conf, &si);
-		struct step_answer a = { .index = si, .confidence = conf };
-		const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
-		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "ways", output_answer(ways, "ways", a.index >= 0 ? a.confidence : 0,
-				    "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
-				    tc && tc->ways > 0 ? json_integer(tc->ways) : NULL));
-		json_object_set_new(l, "level_bytes", json_real((double)level));
-		json_object_set_new(l, "curve", curve_json(&c, "k"));
-		json_array_append_new(levels, l);
+	need_line(ctx);
+	struct probe_assoc_result r;
+	int rc = probe_assoc_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		curve_evidence(ctx, name, "k", &c, "K addresses mapping to the same set", 0, NULL);
+		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0, NULL);
+	}
+	if (rc != 0) {
+		probe_assoc_result_release(&r);
+		return curve_fail("assoc", &err);
+	}
+	json_t *levels = json_array();
+	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
+	for (int i = 0; i < r.nlevels; i++) {
+		const struct probe_assoc_level *lv = &r.level[i];
+		double ways = lv->ways.value, os = lv->ways.os_reported;
+		json_t *l = json_object();
+		json_object_set_new(l, "level", json_integer(i + 1));
+		json_object_set_new(l, "ways", answer_json(&lv->ways, 1));
+		json_object_set_new(l, "level_bytes", json_real(lv->level_bytes));
+		json_object_set_new(l, "curve", curve_json(&lv->curve, "k"));
+		json_array_append_new(levels, l);
 		table_cell(t, "L%d", i + 1);
 		if (isfinite(ways))
 			table_cell(t, "%.0f", ways);
 		else
 			table_cell(t, "not found");
-		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
-		if (a.index >= 0)
-			table_cell(t, "%.2f -> %.2f ns", y[a.index], y[a.index + 1]);
+		table_cell(t, "%.2f", lv->ways.confidence);
+		if (lv->step_index >= 0)
+			table_cell(t, "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
 		else
 			table_cell(t, "no step to the next level");
-		if (tc && tc->ways > 0)
-			table_cell(t, "%d%s", tc->ways, differs(ways, tc->ways));
+		if (isfinite(os))
+			table_cell(t, "%.0f%s", os, differs(ways, os));
 		else
 			table_cell(t, "-");
-		free(y);
-		probe_curve_release(&c);
 	}
 	json_t *res = json_object();
 	json_object_set_new(res, "levels", levels);
@@ -373,6 +351,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		       "  (virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)\n\n");
 	}
 	table_free(t);
+	probe_assoc_result_release(&r);
 	return 0;
 }
 
