@@ -1,12 +1,11 @@
-/* The memory-hierarchy rows of the probe table: run a probe of src/probe, turn its curve into an
- * answer with src/analysis, and report it beside the OS-reported value with its evidence. */
+/* The memory-hierarchy rows of the probe table: each calls its probe in src/probe (line.h,
+ * caches.h, assoc.h, tlb.h), which measures and answers, and renders the result struct: text,
+ * JSON, raw CSV (--raw) and plots (--plot), the OS-reported value beside every answer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
 #include "common/buffer.h"
@@ -16,15 +15,6 @@
 #include "probe/tlb.h"
 #include "report/output.h"
 #include "report/table.h"
-
-static struct probe_opts opts_of(const struct probe_ctx *ctx)
-{
-	struct probe_opts o = {
-		.quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted,
-		.progress = probe_progress, .huge = HUGE_ALWAYS,
-	};
-	return o;
-}
 
 static int curve_fail(const char *probe, const struct as_error *err)
 {
@@ -359,100 +349,66 @@ int probe_row_assoc(struct probe_ctx *ctx)
 
 int probe_row_tlb(struct probe_ctx *ctx)
 {
-	size_t line = (size_t)need_line(ctx);
-	struct probe_opts o = opts_of(ctx);
-	struct probe_curve c;
+	need_line(ctx);
+	struct probe_tlb_result r;
 	struct as_error err = { 0 };
-	probe_curve_init(&c);
-	if (probe_tlb_page_run(&o, line, &c, &err) != 0) {
-		probe_curve_release(&c);
+	int rc = probe_tlb_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	if (rc == 0 || r.entries_measured) /* the page curve was measured in full */
+		curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
+			       "distance s between the two accesses of a pair (bytes)", 1, NULL);
+	if (rc != 0) {
+		probe_tlb_result_release(&r);
 		return curve_fail("tlb", &err);
 	}
-	progress_done();
-	double *y = probe_monotone_min(c.min_ns, c.n);
-	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
-	 * before the step, as the line size is for the line probe. The first step, not the
-	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
-	 * and often bigger step. Steps under a third of the biggest are passed over: at the
-	 * shortest distances a next-line prefetcher can make the second access cheaper. */
-	struct step_answer a = steps_first_significant(y, c.n, 1.0 / 3.0);
-	double page = a.index >= 0 ? c.x[a.index] : NAN;
-	long os_page = sysconf(_SC_PAGESIZE);
+	double page = r.page.value;
 	json_t *res = json_object();
-	json_object_set_new(res, "page_size", output_answer(page, "B", a.confidence,
-			    "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
-			    json_integer(os_page)));
-	json_object_set_new(res, "page_curve", curve_json(&c, "stride_bytes"));
-	curve_evidence(ctx, "tlb-page", "stride_bytes", &c, "distance s between the two accesses of a pair (bytes)", 1, NULL);
-	double step_before = a.index >= 0 ? y[a.index] : 0, step_after = a.index >= 0 ? y[a.index + 1] : 0;
-	free(y);
-	probe_curve_release(&c);
-	if (!isfinite(page) || *ctx->env.interrupted) {
+	json_object_set_new(res, "page_size", answer_json(&r.page, 1));
+	json_object_set_new(res, "page_curve", curve_json(&r.page_curve, "stride_bytes"));
+	if (!r.entries_measured) {
 		json_object_set_new(res, "levels", json_array());
 		json_object_set_new(ctx->results, "tlb", res);
 		if (!ctx->json)
 			printf("tlb\n  page size       not found\n\n");
+		probe_tlb_result_release(&r);
 		return 0;
 	}
-
-	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
-	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
-	size_t max_pages = 8192;
-	struct probe_curve ctl;
-	probe_curve_init(&c);
-	probe_curve_init(&ctl);
-	if (probe_tlb_entries_run(&o, (size_t)page, line, max_pages, &c, &ctl, &err) != 0) {
-		probe_curve_release(&c);
-		probe_curve_release(&ctl);
-		json_decref(res);
-		return curve_fail("tlb", &err);
-	}
-	progress_done();
-	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
-	 * relative QT diameter works on a latency-like scale. */
-	struct level tlv[8];
-	double base = 0, walk_min = NAN;
-	int nt = c.n && ctl.n == c.n ? steps_tlb_levels(c.x, c.min_ns, ctl.min_ns, c.n, tlv, 8, &base, &walk_min) : 0;
-	if (nt < 0)
-		nt = 0;
 	json_t *levels = json_array();
 	struct table *t = table_new(3, "level", "entries", "TLB cost per access");
-	for (int i = 0; i < nt; i++) {
+	for (int i = 0; i < r.nlevels; i++) {
+		const struct probe_tlb_level *lv = &r.level[i];
 		table_cell(t, "L%d", i + 1);
-		table_cell(t, "%.0f", tlv[i].size);
-		table_cell(t, "%.2f ns", tlv[i].latency - base);
+		table_cell(t, "%.0f", lv->entries.value);
+		table_cell(t, "%.2f ns", lv->cost_ns);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "entries", output_answer(tlv[i].size, "entries", tlv[i].confidence,
-				    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
-				    NULL));
-		json_object_set_new(l, "qt_max_x", json_real(tlv[i].qt_max_x));
-		json_object_set_new(l, "cost_ns", json_real(tlv[i].latency - base));
+		json_object_set_new(l, "entries", answer_json(&lv->entries, 1));
+		json_object_set_new(l, "qt_max_x", json_real(lv->qt_max_x));
+		json_object_set_new(l, "cost_ns", json_real(lv->cost_ns));
 		json_array_append_new(levels, l);
 	}
-	if (isfinite(walk_min)) {
+	if (isfinite(r.walk_ns)) {
 		table_cell(t, "walk");
 		table_cell(t, "-");
-		table_cell(t, "%.2f ns", walk_min - base);
+		table_cell(t, "%.2f ns", r.walk_ns);
 	}
-	int tl = nt;
 	json_object_set_new(res, "levels", levels);
-	json_object_set_new(res, "entries_curve", curve_json(&c, "pages"));
-	json_object_set_new(res, "control_curve", curve_json(&ctl, "lines"));
+	json_object_set_new(res, "entries_curve", curve_json(&r.entries_curve, "pages"));
+	json_object_set_new(res, "control_curve", curve_json(&r.control_curve, "lines"));
 	json_object_set_new(ctx->results, "tlb", res);
-	curve_evidence(ctx, "tlb-entries", "pages", &c, "pages touched", 1, NULL);
-	curve_evidence(ctx, "tlb-control", "lines", &ctl, "lines touched, packed", 1, NULL);
+	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1, NULL);
+	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1, NULL);
 	if (!ctx->json) {
-		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %ld B%s\n",
-		       page, a.confidence, step_before, step_after, os_page, differs(page, (double)os_page));
-		if (tl)
+		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %.0f B%s\n",
+		       page, r.page.confidence, r.page_before_ns, r.page_after_ns, r.page.os_reported,
+		       differs(page, r.page.os_reported));
+		if (r.nlevels)
 			table_print(t, stdout, "  ");
 		else
-			printf("  no TLB level boundary found up to %zu pages\n", max_pages);
+			printf("  no TLB level boundary found up to %zu pages\n", r.max_pages);
 		printf("  beyond the last level every access walks the page table; entries are what user code can use\n\n");
 	}
 	table_free(t);
-	probe_curve_release(&c);
-	probe_curve_release(&ctl);
+	probe_tlb_result_release(&r);
 	return 0;
 }

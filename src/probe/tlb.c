@@ -3,10 +3,14 @@
 #include "probe/tlb.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
+#include "analysis/steps.h"
 #include "common/rng.h"
+#include "probe/line.h"
 
 int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_curve *out, struct as_error *err)
 {
@@ -104,4 +108,96 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 	free(off);
 	buffer_release(&buf);
 	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
+}
+
+void probe_tlb_result_init(struct probe_tlb_result *r)
+{
+	*r = (struct probe_tlb_result){ .page = { .value = NAN, .unit = "B", .os_reported = NAN },
+					.page_step_index = -1, .walk_ns = NAN };
+	probe_curve_init(&r->page_curve);
+	probe_curve_init(&r->entries_curve);
+	probe_curve_init(&r->control_curve);
+}
+
+void probe_tlb_result_release(struct probe_tlb_result *r)
+{
+	probe_curve_release(&r->page_curve);
+	probe_curve_release(&r->entries_curve);
+	probe_curve_release(&r->control_curve);
+}
+
+int probe_tlb_analyze_page(struct probe_tlb_result *r)
+{
+	const struct probe_curve *c = &r->page_curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
+	 * before the step, as the line size is for the line probe. The first step, not the
+	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
+	 * and often bigger step. Steps under a third of the biggest are passed over: at the
+	 * shortest distances a next-line prefetcher can make the second access cheaper. */
+	struct step_answer a = steps_first_significant(y, c->n, 1.0 / 3.0);
+	r->page = (struct probe_answer){
+		.value = a.index >= 0 ? c->x[a.index] : NAN, .unit = "B", .confidence = a.confidence,
+		.method = "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
+		.os_reported = (double)sysconf(_SC_PAGESIZE),
+	};
+	r->page_step_index = a.index;
+	r->page_before_ns = a.index >= 0 ? y[a.index] : 0;
+	r->page_after_ns = a.index >= 0 ? y[a.index + 1] : 0;
+	free(y);
+	return 0;
+}
+
+int probe_tlb_analyze_entries(struct probe_tlb_result *r)
+{
+	const struct probe_curve *c = &r->entries_curve, *ctl = &r->control_curve;
+	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
+	 * relative QT diameter works on a latency-like scale. */
+	struct level tlv[PROBE_MAX_LEVELS];
+	double base = 0, walk_min = NAN;
+	int n = c->n && ctl->n == c->n
+		? steps_tlb_levels(c->x, c->min_ns, ctl->min_ns, c->n, tlv, PROBE_MAX_LEVELS, &base, &walk_min)
+		: 0;
+	if (n < 0)
+		n = 0;
+	r->nlevels = n;
+	for (int i = 0; i < n; i++) {
+		r->level[i] = (struct probe_tlb_level){
+			.entries = {
+				.value = tlv[i].size, .unit = "entries", .confidence = tlv[i].confidence,
+				.method = "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
+				.os_reported = NAN,
+			},
+			.qt_max_x = tlv[i].qt_max_x,
+			.cost_ns = tlv[i].latency - base,
+		};
+	}
+	r->walk_ns = isfinite(walk_min) ? walk_min - base : NAN;
+	return 0;
+}
+
+int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct probe_tlb_result *out,
+		   struct as_error *err)
+{
+	probe_tlb_result_init(out);
+	struct as_error line_err = { 0 };
+	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
+	size_t line = (size_t)env->line_bytes;
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
+	int rc = probe_tlb_page_run(&o, line, &out->page_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
+		as_error_set(err, rc, "probe tlb: out of memory");
+	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
+		return rc;
+	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
+	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
+	out->max_pages = 8192;
+	out->entries_measured = 1;
+	rc = probe_tlb_entries_run(&o, (size_t)out->page.value, line, out->max_pages, &out->entries_curve,
+				   &out->control_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_entries(out)) != 0)
+		as_error_set(err, rc, "probe tlb: out of memory");
+	return rc;
 }
