@@ -64,7 +64,7 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 
 /* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
 static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
-			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks)
+			   const struct probe_curve *c, const char *xlabel, int logx)
 {
 	double *rows = malloc(c->n * 3 * sizeof(double));
 	if (!rows)
@@ -88,10 +88,10 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
-				     "%sset grid\nset key top left\n%s\n"
+				     "%sset grid\nset key top left\n\n"
 				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
 				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
-				     name, xlabel, logx ? "set logscale x 2\n" : "", marks ? marks : "", name, name) >= 0) {
+				     name, xlabel, logx ? "set logscale x 2\n" : "", name, name) >= 0) {
 				probe_plot(ctx, name, body);
 				free(body);
 			}
@@ -150,7 +150,7 @@ int probe_row_line(struct probe_ctx *ctx)
 	json_t *res = answer_json(&r.line, 0);
 	json_object_set_new(res, "curve", curve_json(c, "d_bytes"));
 	json_object_set_new(ctx->results, "line", res);
-	curve_evidence(ctx, "line", "d_bytes", c, "distance D between the two accesses of a pair (bytes)", 1, NULL);
+	curve_evidence(ctx, "line", "d_bytes", c, "distance D between the two accesses of a pair (bytes)", 1);
 	if (!ctx->json) {
 		printf("line\n");
 		if (isfinite(line))
@@ -170,8 +170,8 @@ int probe_row_line(struct probe_ctx *ctx)
 /* --- caches --------------------------------------------------------------------------------- */
 
 /* The line size later probes space their slots by (probe_line_need), with its error and note
- * printed here, before the probe that needs it runs. */
-static double need_line(struct probe_ctx *ctx)
+ * printed here, before the probe that needs it runs (the probe then finds it in env). */
+static void need_line(struct probe_ctx *ctx)
 {
 	struct as_error err = { 0 };
 	int rc = probe_line_need(&ctx->env, probe_progress, &err);
@@ -181,7 +181,6 @@ static double need_line(struct probe_ctx *ctx)
 		progress_done();
 	if (rc != 0)
 		note("no cache line size could be measured; assuming 64 B for the slot spacing");
-	return ctx->env.line_bytes;
 }
 
 int probe_row_caches(struct probe_ctx *ctx)
@@ -224,7 +223,7 @@ int probe_row_caches(struct probe_ctx *ctx)
 		/* raw CSV through the common path; the plot is the coloured one */
 		const char *plot_dir = ctx->plot_dir;
 		ctx->plot_dir = NULL;
-		curve_evidence(ctx, "caches", "size_bytes", c, "buffer size (bytes)", 1, NULL);
+		curve_evidence(ctx, "caches", "size_bytes", c, "buffer size (bytes)", 1);
 		ctx->plot_dir = plot_dir;
 		caches_plot(ctx, &r);
 	}
@@ -299,7 +298,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0, NULL);
+		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
 	}
 	if (rc != 0) {
 		probe_assoc_result_release(&r);
@@ -356,7 +355,7 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	progress_done();
 	if (rc == 0 || r.entries_measured) /* the page curve was measured in full */
 		curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
-			       "distance s between the two accesses of a pair (bytes)", 1, NULL);
+			       "distance s between the two accesses of a pair (bytes)", 1);
 	if (rc != 0) {
 		probe_tlb_result_release(&r);
 		return curve_fail("tlb", &err);
@@ -396,8 +395,8 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	json_object_set_new(res, "entries_curve", curve_json(&r.entries_curve, "pages"));
 	json_object_set_new(res, "control_curve", curve_json(&r.control_curve, "lines"));
 	json_object_set_new(ctx->results, "tlb", res);
-	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1, NULL);
-	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1, NULL);
+	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
+	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	if (!ctx->json) {
 		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %.0f B%s\n",
 		       page, r.page.confidence, r.page_before_ns, r.page_after_ns, r.page.os_reported,
