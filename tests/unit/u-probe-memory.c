@@ -207,6 +207,16 @@ static int analyze_caches(const char *dir, struct probe_env *env, struct probe_c
 	return probe_caches_analyze(env, r);
 }
 
+/* env as the caches answer of a recorded run leaves it. */
+static int env_from_caches(const char *dir, double clock_ghz, struct probe_env *env)
+{
+	*env = env_of(clock_ghz);
+	struct probe_caches_result r;
+	int rc = analyze_caches(dir, env, &r);
+	probe_caches_result_release(&r);
+	return rc;
+}
+
 static void test_probe_memory__xeon_caches(void)
 {
 	struct probe_env env = env_of(3.002);
@@ -265,10 +275,8 @@ static double assoc_ways(const char *dir, struct probe_env *env, int i, const ch
 
 static void test_probe_memory__xeon_assoc(void)
 {
-	struct probe_env env = env_of(3.002);
-	struct probe_caches_result r;
-	CHECK(analyze_caches(XEON, &env, &r) == 0);
-	probe_caches_result_release(&r);
+	struct probe_env env;
+	CHECK(env_from_caches(XEON, 3.002, &env) == 0);
 	/* Levels from the same run's caches curve: L1 1.43 ns, L2 4.58 ns, L3 15.77 ns. */
 	CHECK_NEAR(env.level_ns[0], 1.43, 0.005);
 	CHECK_NEAR(env.level_ns[1], 4.58, 0.005);
@@ -281,16 +289,23 @@ static void test_probe_memory__xeon_assoc(void)
 	CHECK(isnan(env.level_ways[2]));
 }
 
-static void test_probe_memory__xeon_tlb(void)
+/* The TLB answers of a recorded run into *a; its curves are released (a keeps the answers). */
+static int analyze_tlb(const char *dir, struct probe_tlb_result *a)
 {
 	struct probe_tlb_result r;
 	probe_tlb_result_init(&r);
-	int loaded = load(XEON, "tlb-page.csv", &r.page_curve) == 0 && load(XEON, "tlb-entries.csv", &r.entries_curve) == 0 &&
-		     load(XEON, "tlb-control.csv", &r.control_curve) == 0;
-	int analyzed = loaded && probe_tlb_analyze_page(&r) == 0 && probe_tlb_analyze_entries(&r) == 0;
-	struct probe_tlb_result a = r; /* its answers; the curves are released */
+	int rc = load(dir, "tlb-page.csv", &r.page_curve) || load(dir, "tlb-entries.csv", &r.entries_curve) ||
+		 load(dir, "tlb-control.csv", &r.control_curve) || probe_tlb_analyze_page(&r) ||
+		 probe_tlb_analyze_entries(&r);
 	probe_tlb_result_release(&r);
-	CHECK(analyzed);
+	*a = r;
+	return rc;
+}
+
+static void test_probe_memory__xeon_tlb(void)
+{
+	struct probe_tlb_result a;
+	CHECK(analyze_tlb(XEON, &a) == 0);
 	CHECK(a.page.value == 4096);
 	CHECK(a.page_before_ns < a.page_after_ns);
 	CHECK(a.nlevels == 2);
@@ -310,11 +325,8 @@ static const double zen5_clock_ghz[] = { 3.552540323, 3.512211443, 3.507469652 }
 static void test_probe_memory__zen5_caches(void)
 {
 	for (int k = 0; k < 3; k++) {
-		struct probe_env env = env_of(zen5_clock_ghz[k]);
-		struct probe_caches_result r;
-		int rc = analyze_caches(zen5_runs[k], &env, &r);
-		probe_caches_result_release(&r);
-		CHECK(rc == 0);
+		struct probe_env env;
+		CHECK(env_from_caches(zen5_runs[k], zen5_clock_ghz[k], &env) == 0);
 		CHECK(env.nlevels >= 2);
 		CHECK(env.level_bytes[0] == 48 * 1024);
 		CHECK(env.level_bytes[1] == 1048576);
@@ -324,11 +336,8 @@ static void test_probe_memory__zen5_caches(void)
 static void test_probe_memory__zen5_assoc_l1(void)
 {
 	for (int k = 0; k < 3; k++) {
-		struct probe_env env = env_of(zen5_clock_ghz[k]);
-		struct probe_caches_result r;
-		int rc = analyze_caches(zen5_runs[k], &env, &r);
-		probe_caches_result_release(&r);
-		CHECK(rc == 0);
+		struct probe_env env;
+		CHECK(env_from_caches(zen5_runs[k], zen5_clock_ghz[k], &env) == 0);
 		CHECK(assoc_ways(zen5_runs[k], &env, 0, "assoc-L1.csv") == 12);
 	}
 }
@@ -338,15 +347,8 @@ static void test_probe_memory__zen5_tlb(void)
 	/* Runs 2 and 3 find the 4 KiB page and the 96-entry first level; run 3 the 4096-entry
 	 * second level (run 2 answers 3584). */
 	for (int k = 1; k < 3; k++) {
-		struct probe_tlb_result r;
-		probe_tlb_result_init(&r);
-		int loaded = load(zen5_runs[k], "tlb-page.csv", &r.page_curve) == 0 &&
-			     load(zen5_runs[k], "tlb-entries.csv", &r.entries_curve) == 0 &&
-			     load(zen5_runs[k], "tlb-control.csv", &r.control_curve) == 0;
-		int analyzed = loaded && probe_tlb_analyze_page(&r) == 0 && probe_tlb_analyze_entries(&r) == 0;
-		struct probe_tlb_result a = r; /* its answers; the curves are released */
-		probe_tlb_result_release(&r);
-		CHECK(analyzed);
+		struct probe_tlb_result a;
+		CHECK(analyze_tlb(zen5_runs[k], &a) == 0);
 		CHECK(a.page.value == 4096);
 		CHECK(a.nlevels >= 1 && a.level[0].entries.value == 96);
 		if (k == 2)
