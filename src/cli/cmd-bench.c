@@ -15,7 +15,7 @@
 #include "common/buffer.h"
 #include "common/clock.h"
 #include "common/cpuset.h"
-#include "probe/memory.h"
+#include "probe/caches.h"
 #include "report/output.h"
 #include "report/plot.h"
 #include "report/table.h"

@@ -1,27 +1,20 @@
-/* The memory-hierarchy rows of the probe table: run a probe of src/probe, turn its curve into an
- * answer with src/analysis, and report it beside the OS-reported value with its evidence. */
+/* The memory-hierarchy rows of the probe table: each calls its probe in src/probe (line.h,
+ * caches.h, assoc.h, tlb.h), which measures and answers, and renders the result struct: text,
+ * JSON, raw CSV (--raw) and plots (--plot), the OS-reported value beside every answer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
 #include "common/buffer.h"
-#include "probe/memory.h"
+#include "probe/assoc.h"
+#include "probe/caches.h"
+#include "probe/line.h"
+#include "probe/tlb.h"
 #include "report/output.h"
 #include "report/table.h"
-
-static struct probe_opts opts_of(const struct probe_ctx *ctx)
-{
-	struct probe_opts o = {
-		.quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted,
-		.progress = probe_progress, .huge = HUGE_ALWAYS,
-	};
-	return o;
-}
 
 static int curve_fail(const char *probe, const struct as_error *err)
 {
@@ -30,60 +23,48 @@ static int curve_fail(const char *probe, const struct as_error *err)
 	return EXIT_FAIL;
 }
 
-/* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
-static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
-			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks);
-
 /* The caches plot colours each point by its QT cluster (of the monotone curve) and marks the
  * detected level edges. */
-static void caches_plot(struct probe_ctx *ctx, const struct probe_curve *c, const struct level *lv, int nl)
+static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result *r)
 {
+	const struct probe_curve *c = &r->curve;
 	if (!ctx->plot_dir || c->n == 0)
 		return;
-	double *ym = malloc(c->n * sizeof(double));
-	struct qt_cluster *cl = malloc(c->n * sizeof(*cl));
 	char datapath[4096];
 	snprintf(datapath, sizeof(datapath), "%s/caches-clusters.dat", ctx->plot_dir);
-	FILE *f = ym && cl ? fopen(datapath, "w") : NULL;
-	if (f) {
-		steps_monotone(c->min_ns, ym, c->n);
-		int k = steps_qt_cluster(c->x, ym, c->n, 0.25, cl, (int)c->n);
-		for (size_t i = 0; i < c->n; i++) {
-			int id = 0;
-			for (int j = 0; j < k; j++)
-				if (ym[i] >= cl[j].min_y && ym[i] <= cl[j].max_y)
-					id = j;
-			fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], ym[i], id);
-		}
-		fclose(f);
-		char marks[2048] = "";
-		for (int i = 0; i < nl; i++) {
-			size_t len = strlen(marks);
-			snprintf(marks + len, sizeof(marks) - len,
-				 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n"
-				 "set label 'L%d %.3g ns' at %g, graph 0.92 right offset -0.5,0\n",
-				 lv[i].size, lv[i].size, i + 1, lv[i].latency, lv[i].size);
-		}
-		char *body = NULL;
-		if (asprintf(&body,
-			     "set title 'archscope probe caches: latency per access, points coloured by QT cluster'\n"
-			     "set xlabel 'buffer size (bytes; k = 1024)'\nset ylabel 'latency per access (ns)'\n"
-			     "set format x '%%.0b%%B'\n"
-			     "set logscale x 2\nset logscale y\nset grid\nset key bottom right\nunset colorbox\n"
-			     "set palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3', 3 '#e7298a', 4 '#66a61e', 5 '#e6ab02')\n%s\n"
-			     "plot 'caches-clusters.dat' using 1:2 with lines lc rgb '#bbbbbb' title 'min per size', "
-			     "'' using 1:3:4 with points pt 7 ps 0.8 lc palette title 'monotone, by cluster'",
-			     marks) >= 0) {
-			probe_plot(ctx, "caches", body);
-			free(body);
-		}
+	FILE *f = fopen(datapath, "w");
+	if (!f)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], r->monotone_ns[i], r->cluster[i]);
+	fclose(f);
+	char marks[2048] = "";
+	for (int i = 0; i < r->nlevels; i++) {
+		size_t len = strlen(marks);
+		double size = r->level[i].size.value;
+		snprintf(marks + len, sizeof(marks) - len,
+			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n"
+			 "set label 'L%d %.3g ns' at %g, graph 0.92 right offset -0.5,0\n",
+			 size, size, i + 1, r->level[i].latency.value, size);
 	}
-	free(ym);
-	free(cl);
+	char *body = NULL;
+	if (asprintf(&body,
+		     "set title 'archscope probe caches: latency per access, points coloured by QT cluster'\n"
+		     "set xlabel 'buffer size (bytes; k = 1024)'\nset ylabel 'latency per access (ns)'\n"
+		     "set format x '%%.0b%%B'\n"
+		     "set logscale x 2\nset logscale y\nset grid\nset key bottom right\nunset colorbox\n"
+		     "set palette defined (0 '#1b9e77', 1 '#d95f02', 2 '#7570b3', 3 '#e7298a', 4 '#66a61e', 5 '#e6ab02')\n%s\n"
+		     "plot 'caches-clusters.dat' using 1:2 with lines lc rgb '#bbbbbb' title 'min per size', "
+		     "'' using 1:3:4 with points pt 7 ps 0.8 lc palette title 'monotone, by cluster'",
+		     marks) >= 0) {
+		probe_plot(ctx, "caches", body);
+		free(body);
+	}
 }
 
+/* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
 static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
-			   const struct probe_curve *c, const char *xlabel, int logx, const char *marks)
+			   const struct probe_curve *c, const char *xlabel, int logx)
 {
 	double *rows = malloc(c->n * 3 * sizeof(double));
 	if (!rows)
@@ -107,10 +88,10 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
-				     "%sset grid\nset key top left\n%s\n"
+				     "%sset grid\nset key top left\n\n"
 				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
 				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
-				     name, xlabel, logx ? "set logscale x 2\n" : "", marks ? marks : "", name, name) >= 0) {
+				     name, xlabel, logx ? "set logscale x 2\n" : "", name, name) >= 0) {
 				probe_plot(ctx, name, body);
 				free(body);
 			}
@@ -139,6 +120,15 @@ static const char *differs(double measured, double os)
 	return fabs(measured - os) / os > 0.05 ? "  <- differs from the OS" : "";
 }
 
+/* An answer as JSON; os_int: the OS-reported value is an integer count (bytes, ways). */
+static json_t *answer_json(const struct probe_answer *a, int os_int)
+{
+	json_t *os = NULL;
+	if (isfinite(a->os_reported))
+		os = os_int ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
+	return output_answer(a->value, a->unit, a->confidence, a->method, os);
+}
+
 static char *fmt_bytes(double b, char *buf, size_t len)
 {
 	return buffer_format_size((size_t)(b + 0.5), buf, len);
@@ -148,156 +138,124 @@ static char *fmt_bytes(double b, char *buf, size_t len)
 
 int probe_row_line(struct probe_ctx *ctx)
 {
-	struct probe_opts o = opts_of(ctx);
-	struct probe_curve c;
+	struct probe_line_result r;
 	struct as_error err = { 0 };
-	probe_curve_init(&c);
-	if (probe_line_run(&o, &c, &err) != 0) {
-		probe_curve_release(&c);
+	if (probe_line_find(&ctx->env, probe_progress, &r, &err) != 0) {
+		probe_line_result_release(&r);
 		return curve_fail("line", &err);
 	}
 	progress_done();
-	double *y = probe_monotone_min(c.min_ns, c.n);
-	struct step_answer a = steps_biggest_relative(y, c.n);
-	double line = a.index >= 0 ? c.x[a.index] : NAN;
-	const struct topo_cache *l1 = topo_data_cache(ctx->env.topo, 1);
-	double os = l1 && l1->line_bytes ? l1->line_bytes : NAN;
-	ctx->env.line_bytes = line;
-	json_t *res = output_answer(line, "B", a.confidence,
-				    "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
-				    isfinite(os) ? json_real(os) : NULL);
-	json_object_set_new(res, "curve", curve_json(&c, "d_bytes"));
+	const struct probe_curve *c = &r.curve;
+	double line = r.line.value, os = r.line.os_reported;
+	json_t *res = answer_json(&r.line, 0);
+	json_object_set_new(res, "curve", curve_json(c, "d_bytes"));
 	json_object_set_new(ctx->results, "line", res);
-	curve_evidence(ctx, "line", "d_bytes", &c, "distance D between the two accesses of a pair (bytes)", 1, NULL);
+	curve_evidence(ctx, "line", "d_bytes", c, "distance D between the two accesses of a pair (bytes)", 1);
 	if (!ctx->json) {
 		printf("line\n");
 		if (isfinite(line))
 			printf("  cache line      %.0f B (confidence %.2f; latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B)\n",
-			       line, a.confidence, y[a.index], c.x[a.index], y[a.index + 1], c.x[a.index + 1]);
+			       line, r.line.confidence, r.step_before_ns, c->x[r.step_index], r.step_after_ns,
+			       c->x[r.step_index + 1]);
 		else
-			printf("  cache line      no step found (the curve is flat: %zu points)\n", c.n);
+			printf("  cache line      no step found (the curve is flat: %zu points)\n", c->n);
 		if (isfinite(os))
 			printf("  os_reported     %.0f B%s\n", os, differs(line, os));
 		printf("\n");
 	}
-	free(y);
-	probe_curve_release(&c);
+	probe_line_result_release(&r);
 	return 0;
 }
 
 /* --- caches --------------------------------------------------------------------------------- */
 
-static double need_line(struct probe_ctx *ctx)
+/* The line size later probes space their slots by (probe_line_need), with its error and note
+ * printed here, before the probe that needs it runs (the probe then finds it in env). */
+static void need_line(struct probe_ctx *ctx)
 {
-	if (ctx->env.line_bytes > 0)
-		return ctx->env.line_bytes;
-	/* Later probes need the measured line; run a quick line probe silently. */
-	struct probe_ctx sub = *ctx;
-	sub.env.quick = 1;
-	sub.json = 1;
-	sub.raw_dir = sub.plot_dir = NULL;
-	sub.results = json_object();
-	if (probe_row_line(&sub) == 0 && sub.env.line_bytes > 0)
-		ctx->env.line_bytes = sub.env.line_bytes;
-	json_decref(sub.results);
-	if (!(ctx->env.line_bytes > 0)) {
+	struct as_error err = { 0 };
+	int rc = probe_line_need(&ctx->env, probe_progress, &err);
+	if (rc < 0)
+		curve_fail("line", &err);
+	else
+		progress_done();
+	if (rc != 0)
 		note("no cache line size could be measured; assuming 64 B for the slot spacing");
-		ctx->env.line_bytes = 64;
-	}
-	return ctx->env.line_bytes;
 }
 
 int probe_row_caches(struct probe_ctx *ctx)
 {
-	size_t line = (size_t)need_line(ctx);
-	struct probe_opts o = opts_of(ctx);
-	size_t cap = ctx->env.quick ? (256u << 20) : (1u << 30);
-	size_t avail = buffer_mem_available();
-	if (avail && cap > avail / 4)
-		cap = avail / 4;
-	struct probe_curve c;
+	need_line(ctx);
+	struct probe_caches_result r;
 	struct as_error err = { 0 };
-	probe_curve_init(&c);
-	if (probe_caches_run(&o, line, cap, &c, &err) != 0) {
-		probe_curve_release(&c);
+	if (probe_caches_find(&ctx->env, probe_progress, NULL, &r, &err) != 0) {
+		probe_caches_result_release(&r);
 		return curve_fail("caches", &err);
 	}
 	progress_done();
-	struct level lv[8];
-	double mem_min = NAN, mem_ns = NAN;
-	int ncache = c.n ? steps_hierarchy(c.x, c.min_ns, c.n, lv, 8, &mem_min, &mem_ns) : 0;
-	if (ncache < 0)
-		ncache = 0;
-	int has_mem = isfinite(mem_ns);
-	double ghz = ctx->env.clock_ghz;
+	const struct probe_curve *c = &r.curve;
+	int has_mem = isfinite(r.memory.value);
+	double ghz = r.clock_ghz;
 	json_t *levels = json_array();
-	ctx->env.nlevels = ncache;
-	for (int i = 0; i < ncache; i++) {
-		const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
+	for (int i = 0; i < r.nlevels; i++) {
+		const struct probe_cache_level *lv = &r.level[i];
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "size", output_answer(lv[i].size, "B", lv[i].confidence,
-				    "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
-				    tc ? json_integer((json_int_t)tc->size_bytes) : NULL));
-		json_object_set_new(l, "qt_max_x", json_real(lv[i].qt_max_x));
-		json_object_set_new(l, "latency", output_answer(lv[i].latency, "ns", lv[i].confidence,
-				    "smallest latency in the level's QT cluster", NULL));
-		json_object_set_new(l, "latency_cy", ghz > 0 ? json_real(lv[i].latency * ghz) : json_null());
-		json_object_set_new(l, "points", json_integer((json_int_t)lv[i].points));
+		json_object_set_new(l, "size", answer_json(&lv->size, 1));
+		json_object_set_new(l, "qt_max_x", json_real(lv->qt_max_x));
+		json_object_set_new(l, "latency", answer_json(&lv->latency, 0));
+		json_object_set_new(l, "latency_cy", isfinite(lv->latency_cy) ? json_real(lv->latency_cy) : json_null());
+		json_object_set_new(l, "points", json_integer((json_int_t)lv->points));
 		json_array_append_new(levels, l);
-		ctx->env.level_bytes[i] = lv[i].size;
-		ctx->env.level_ns[i] = lv[i].latency;
 	}
-	ctx->env.memory_ns = mem_ns;
 	json_t *res = json_object();
 	json_object_set_new(res, "levels", levels);
-	json_object_set_new(res, "memory_latency",
-			    output_answer(mem_ns, "ns", has_mem ? 0.9 : 0,
-					  "latency of the largest buffer, on the last plateau", NULL));
-	json_object_set_new(res, "memory_latency_cy", has_mem && ghz > 0 ? json_real(mem_ns * ghz) : json_null());
+	json_object_set_new(res, "memory_latency", answer_json(&r.memory, 0));
+	json_object_set_new(res, "memory_latency_cy", isfinite(r.memory_cy) ? json_real(r.memory_cy) : json_null());
 	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
-	json_object_set_new(res, "line_bytes", json_real((double)line));
-	json_object_set_new(res, "pages", json_string(huge_policy_name(o.huge)));
-	json_object_set_new(res, "passes", json_integer(ctx->env.quick ? 2 : 3));
-	json_object_set_new(res, "curve", curve_json(&c, "size_bytes"));
+	json_object_set_new(res, "line_bytes", json_real((double)r.line_bytes));
+	json_object_set_new(res, "pages", json_string(huge_policy_name(r.huge)));
+	json_object_set_new(res, "passes", json_integer(r.passes));
+	json_object_set_new(res, "curve", curve_json(c, "size_bytes"));
 	json_object_set_new(ctx->results, "caches", res);
 
 	{
 		/* raw CSV through the common path; the plot is the coloured one */
 		const char *plot_dir = ctx->plot_dir;
 		ctx->plot_dir = NULL;
-		curve_evidence(ctx, "caches", "size_bytes", &c, "buffer size (bytes)", 1, NULL);
+		curve_evidence(ctx, "caches", "size_bytes", c, "buffer size (bytes)", 1);
 		ctx->plot_dir = plot_dir;
-		caches_plot(ctx, &c, lv, ncache);
+		caches_plot(ctx, &r);
 	}
 
 	if (!ctx->json) {
 		char a[32], b[32];
-		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c.n,
-		       fmt_bytes(c.n ? c.x[c.n - 1] : 0, a, sizeof(a)), line, o.huge == HUGE_ALWAYS ? "huge" : "4 KiB",
-		       ctx->env.quick ? 2 : 3, "es");
+		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c->n,
+		       fmt_bytes(c->n ? c->x[c->n - 1] : 0, a, sizeof(a)), r.line_bytes,
+		       r.huge == HUGE_ALWAYS ? "huge" : "4 KiB", r.passes, "es");
 		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
-		for (int i = 0; i < ncache; i++) {
-			const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
+		for (int i = 0; i < r.nlevels; i++) {
+			const struct probe_cache_level *lv = &r.level[i];
 			table_cell(t, "L%d", i + 1);
-			table_cell(t, "%s", fmt_bytes(lv[i].size, a, sizeof(a)));
-			table_cell(t, "%.2f ns", lv[i].latency);
+			table_cell(t, "%s", fmt_bytes(lv->size.value, a, sizeof(a)));
+			table_cell(t, "%.2f ns", lv->latency.value);
 			if (ghz > 0)
-				table_cell(t, "%.1f cy", lv[i].latency * ghz);
+				table_cell(t, "%.1f cy", lv->latency_cy);
 			else
 				table_cell(t, "-");
-			table_cell(t, "%zu", lv[i].points);
-			if (tc)
-				table_cell(t, "%s%s", fmt_bytes((double)tc->size_bytes, b, sizeof(b)), differs(lv[i].size, (double)tc->size_bytes));
+			table_cell(t, "%zu", lv->points);
+			if (isfinite(lv->size.os_reported))
+				table_cell(t, "%s%s", fmt_bytes(lv->size.os_reported, b, sizeof(b)),
+					   differs(lv->size.value, lv->size.os_reported));
 			else
 				table_cell(t, "-");
 		}
 		if (has_mem) {
 			table_cell(t, "memory");
 			table_cell(t, "-");
-			table_cell(t, "%.2f ns", mem_ns);
+			table_cell(t, "%.2f ns", r.memory.value);
 			if (ghz > 0)
-				table_cell(t, "%.1f cy", mem_ns * ghz);
+				table_cell(t, "%.1f cy", r.memory_cy);
 			else
 				table_cell(t, "-");
 			table_cell(t, "-");
@@ -308,10 +266,11 @@ int probe_row_caches(struct probe_ctx *ctx)
 		if (ghz > 0)
 			printf("  cycles are core cycles at the measured clock, %.3f GHz\n", ghz);
 		if (!has_mem)
-			printf("  no memory plateau reached within %s: the last level may be larger\n", fmt_bytes((double)cap, a, sizeof(a)));
+			printf("  no memory plateau reached within %s: the last level may be larger\n",
+			       fmt_bytes((double)r.max_bytes, a, sizeof(a)));
 		printf("\n");
 	}
-	probe_curve_release(&c);
+	probe_caches_result_release(&r);
 	return 0;
 }
 
@@ -319,79 +278,57 @@ int probe_row_caches(struct probe_ctx *ctx)
 
 int probe_row_assoc(struct probe_ctx *ctx)
 {
+	struct as_error err = { 0 };
 	if (ctx->env.nlevels == 0) {
-		struct probe_ctx sub = *ctx;
-		sub.env.quick = 1;
-		sub.json = 1;
-		sub.raw_dir = sub.plot_dir = NULL;
-		sub.results = json_object();
 		note("assoc needs the cache sizes: running a quick caches probe first");
-		probe_row_caches(&sub);
-		json_decref(sub.results);
-		ctx->env.nlevels = sub.env.nlevels;
-		ctx->env.line_bytes = sub.env.line_bytes;
-		memcpy(ctx->env.level_bytes, sub.env.level_bytes, sizeof(ctx->env.level_bytes));
-		memcpy(ctx->env.level_ns, sub.env.level_ns, sizeof(ctx->env.level_ns));
-		ctx->env.memory_ns = sub.env.memory_ns;
+		need_line(ctx);
+		if (probe_caches_need(&ctx->env, probe_progress, &err) != 0)
+			curve_fail("caches", &err);
+		else
+			progress_done();
 	}
 	if (ctx->env.nlevels == 0) {
 		note("assoc: no cache level was measured, nothing to probe");
 		return EXIT_FAIL;
 	}
-	size_t line = (size_t)need_line(ctx);
-	struct probe_opts o = opts_of(ctx);
-	json_t *levels = json_array();
-	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
-	for (int i = 0; i < ctx->env.nlevels && !*ctx->env.interrupted; i++) {
-		size_t level = (size_t)ctx->env.level_bytes[i];
-		size_t lower = i ? (size_t)ctx->env.level_bytes[i - 1] : 0;
-		int max_k = ctx->env.quick ? 24 : 40;
-		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
-			max_k--;
-		struct probe_curve c;
-		struct as_error err = { 0 };
-		probe_curve_init(&c);
-		if (probe_assoc_run(&o, level, lower, line, max_k, &c, &err) != 0) {
-			probe_curve_release(&c);
-			table_free(t);
-			json_decref(levels);
-			return curve_fail("assoc", &err);
-		}
-		progress_done();
-		double *y = probe_monotone_min(c.min_ns, c.n);
-		double next_ns = i + 1 < ctx->env.nlevels ? ctx->env.level_ns[i + 1] : ctx->env.memory_ns;
-		double conf;
-		int si;
-		double ways = steps_assoc_ways(c.x, c.min_ns, c.n, ctx->env.level_ns[i], next_ns, &conf, &si);
-		struct step_answer a = { .index = si, .confidence = conf };
-		const struct topo_cache *tc = topo_data_cache(ctx->env.topo, i + 1);
-		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "ways", output_answer(ways, "ways", a.index >= 0 ? a.confidence : 0,
-				    "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
-				    tc && tc->ways > 0 ? json_integer(tc->ways) : NULL));
-		json_object_set_new(l, "level_bytes", json_real((double)level));
-		json_object_set_new(l, "curve", curve_json(&c, "k"));
-		json_array_append_new(levels, l);
+	need_line(ctx);
+	struct probe_assoc_result r;
+	int rc = probe_assoc_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		curve_evidence(ctx, name, "k", &c, "K addresses mapping to the same set", 0, NULL);
+		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
+	}
+	if (rc != 0) {
+		probe_assoc_result_release(&r);
+		return curve_fail("assoc", &err);
+	}
+	json_t *levels = json_array();
+	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
+	for (int i = 0; i < r.nlevels; i++) {
+		const struct probe_assoc_level *lv = &r.level[i];
+		double ways = lv->ways.value, os = lv->ways.os_reported;
+		json_t *l = json_object();
+		json_object_set_new(l, "level", json_integer(i + 1));
+		json_object_set_new(l, "ways", answer_json(&lv->ways, 1));
+		json_object_set_new(l, "level_bytes", json_real(lv->level_bytes));
+		json_object_set_new(l, "curve", curve_json(&lv->curve, "k"));
+		json_array_append_new(levels, l);
 		table_cell(t, "L%d", i + 1);
 		if (isfinite(ways))
 			table_cell(t, "%.0f", ways);
 		else
 			table_cell(t, "not found");
-		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
-		if (a.index >= 0)
-			table_cell(t, "%.2f -> %.2f ns", y[a.index], y[a.index + 1]);
+		table_cell(t, "%.2f", lv->ways.confidence);
+		if (lv->step_index >= 0)
+			table_cell(t, "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
 		else
 			table_cell(t, "no step to the next level");
-		if (tc && tc->ways > 0)
-			table_cell(t, "%d%s", tc->ways, differs(ways, tc->ways));
+		if (isfinite(os))
+			table_cell(t, "%.0f%s", os, differs(ways, os));
 		else
 			table_cell(t, "-");
-		free(y);
-		probe_curve_release(&c);
 	}
 	json_t *res = json_object();
 	json_object_set_new(res, "levels", levels);
@@ -403,6 +340,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		       "  (virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)\n\n");
 	}
 	table_free(t);
+	probe_assoc_result_release(&r);
 	return 0;
 }
 
@@ -410,100 +348,66 @@ int probe_row_assoc(struct probe_ctx *ctx)
 
 int probe_row_tlb(struct probe_ctx *ctx)
 {
-	size_t line = (size_t)need_line(ctx);
-	struct probe_opts o = opts_of(ctx);
-	struct probe_curve c;
+	need_line(ctx);
+	struct probe_tlb_result r;
 	struct as_error err = { 0 };
-	probe_curve_init(&c);
-	if (probe_tlb_page_run(&o, line, &c, &err) != 0) {
-		probe_curve_release(&c);
+	int rc = probe_tlb_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	if (rc == 0 || r.entries_measured) /* the page curve was measured in full */
+		curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
+			       "distance s between the two accesses of a pair (bytes)", 1);
+	if (rc != 0) {
+		probe_tlb_result_release(&r);
 		return curve_fail("tlb", &err);
 	}
-	progress_done();
-	double *y = probe_monotone_min(c.min_ns, c.n);
-	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
-	 * before the step, as the line size is for the line probe. The first step, not the
-	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
-	 * and often bigger step. Steps under a third of the biggest are passed over: at the
-	 * shortest distances a next-line prefetcher can make the second access cheaper. */
-	struct step_answer a = steps_first_significant(y, c.n, 1.0 / 3.0);
-	double page = a.index >= 0 ? c.x[a.index] : NAN;
-	long os_page = sysconf(_SC_PAGESIZE);
+	double page = r.page.value;
 	json_t *res = json_object();
-	json_object_set_new(res, "page_size", output_answer(page, "B", a.confidence,
-			    "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
-			    json_integer(os_page)));
-	json_object_set_new(res, "page_curve", curve_json(&c, "stride_bytes"));
-	curve_evidence(ctx, "tlb-page", "stride_bytes", &c, "distance s between the two accesses of a pair (bytes)", 1, NULL);
-	double step_before = a.index >= 0 ? y[a.index] : 0, step_after = a.index >= 0 ? y[a.index + 1] : 0;
-	free(y);
-	probe_curve_release(&c);
-	if (!isfinite(page) || *ctx->env.interrupted) {
+	json_object_set_new(res, "page_size", answer_json(&r.page, 1));
+	json_object_set_new(res, "page_curve", curve_json(&r.page_curve, "stride_bytes"));
+	if (!r.entries_measured) {
 		json_object_set_new(res, "levels", json_array());
 		json_object_set_new(ctx->results, "tlb", res);
 		if (!ctx->json)
 			printf("tlb\n  page size       not found\n\n");
+		probe_tlb_result_release(&r);
 		return 0;
 	}
-
-	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
-	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
-	size_t max_pages = 8192;
-	struct probe_curve ctl;
-	probe_curve_init(&c);
-	probe_curve_init(&ctl);
-	if (probe_tlb_entries_run(&o, (size_t)page, line, max_pages, &c, &ctl, &err) != 0) {
-		probe_curve_release(&c);
-		probe_curve_release(&ctl);
-		json_decref(res);
-		return curve_fail("tlb", &err);
-	}
-	progress_done();
-	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
-	 * relative QT diameter works on a latency-like scale. */
-	struct level tlv[8];
-	double base = 0, walk_min = NAN;
-	int nt = c.n && ctl.n == c.n ? steps_tlb_levels(c.x, c.min_ns, ctl.min_ns, c.n, tlv, 8, &base, &walk_min) : 0;
-	if (nt < 0)
-		nt = 0;
 	json_t *levels = json_array();
 	struct table *t = table_new(3, "level", "entries", "TLB cost per access");
-	for (int i = 0; i < nt; i++) {
+	for (int i = 0; i < r.nlevels; i++) {
+		const struct probe_tlb_level *lv = &r.level[i];
 		table_cell(t, "L%d", i + 1);
-		table_cell(t, "%.0f", tlv[i].size);
-		table_cell(t, "%.2f ns", tlv[i].latency - base);
+		table_cell(t, "%.0f", lv->entries.value);
+		table_cell(t, "%.2f ns", lv->cost_ns);
 		json_t *l = json_object();
 		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "entries", output_answer(tlv[i].size, "entries", tlv[i].confidence,
-				    "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
-				    NULL));
-		json_object_set_new(l, "qt_max_x", json_real(tlv[i].qt_max_x));
-		json_object_set_new(l, "cost_ns", json_real(tlv[i].latency - base));
+		json_object_set_new(l, "entries", answer_json(&lv->entries, 1));
+		json_object_set_new(l, "qt_max_x", json_real(lv->qt_max_x));
+		json_object_set_new(l, "cost_ns", json_real(lv->cost_ns));
 		json_array_append_new(levels, l);
 	}
-	if (isfinite(walk_min)) {
+	if (isfinite(r.walk_ns)) {
 		table_cell(t, "walk");
 		table_cell(t, "-");
-		table_cell(t, "%.2f ns", walk_min - base);
+		table_cell(t, "%.2f ns", r.walk_ns);
 	}
-	int tl = nt;
 	json_object_set_new(res, "levels", levels);
-	json_object_set_new(res, "entries_curve", curve_json(&c, "pages"));
-	json_object_set_new(res, "control_curve", curve_json(&ctl, "lines"));
+	json_object_set_new(res, "entries_curve", curve_json(&r.entries_curve, "pages"));
+	json_object_set_new(res, "control_curve", curve_json(&r.control_curve, "lines"));
 	json_object_set_new(ctx->results, "tlb", res);
-	curve_evidence(ctx, "tlb-entries", "pages", &c, "pages touched", 1, NULL);
-	curve_evidence(ctx, "tlb-control", "lines", &ctl, "lines touched, packed", 1, NULL);
+	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
+	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	if (!ctx->json) {
-		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %ld B%s\n",
-		       page, a.confidence, step_before, step_after, os_page, differs(page, (double)os_page));
-		if (tl)
+		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %.0f B%s\n",
+		       page, r.page.confidence, r.page_before_ns, r.page_after_ns, r.page.os_reported,
+		       differs(page, r.page.os_reported));
+		if (r.nlevels)
 			table_print(t, stdout, "  ");
 		else
-			printf("  no TLB level boundary found up to %zu pages\n", max_pages);
+			printf("  no TLB level boundary found up to %zu pages\n", r.max_pages);
 		printf("  beyond the last level every access walks the page table; entries are what user code can use\n\n");
 	}
 	table_free(t);
-	probe_curve_release(&c);
-	probe_curve_release(&ctl);
+	probe_tlb_result_release(&r);
 	return 0;
 }

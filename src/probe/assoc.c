@@ -1,0 +1,124 @@
+/* The associativity probe (BlackjackBench §3.1.3): K addresses a level's size apart in several
+ * sets, K = 1..max_k; the walk leaves the level once K exceeds its ways. */
+#include "probe/assoc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/steps.h"
+#include "common/rng.h"
+#include "probe/caches.h"
+#include "probe/line.h"
+
+int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower_bytes, size_t line,
+		    int max_k, struct probe_curve *out, struct as_error *err)
+{
+	if (level_bytes < line || max_k < 2)
+		return as_error_set(err, -EINVAL, "probe assoc: level of %zu bytes is too small", level_bytes);
+	/* M sets, one line apart: M lines must stay within one way of this level (level/32 bytes
+	 * covers up to 32 ways) and should overflow the lower level at K = 1. */
+	size_t m_max = level_bytes / 32 / line;
+	size_t m = lower_bytes ? 2 * lower_bytes / line : 16;
+	if (m > m_max)
+		m = m_max;
+	if (m < 1)
+		m = 1;
+	size_t bytes = (size_t)max_k * level_bytes;
+	struct buffer buf;
+	int rc = buffer_alloc(&buf, bytes, o->huge, err);
+	if (rc)
+		return as_error_prefix(err, "probe assoc: "), rc;
+	size_t *off = malloc((size_t)max_k * m * sizeof(size_t));
+	if (!off) {
+		buffer_release(&buf);
+		return as_error_set(err, -ENOMEM, "probe assoc: out of memory");
+	}
+	struct rng r;
+	rng_init(&r, o->seed);
+	for (int k = 1; k <= max_k && !probe_opts_stopped(o); k++) {
+		char label[64], sz[32];
+		snprintf(label, sizeof(label), "%s level, K = %d", buffer_format_size(level_bytes, sz, sizeof(sz)), k);
+		probe_opts_report(o, "assoc", label, k - 1, max_k);
+		size_t count = 0;
+		for (int a = 0; a < k; a++)
+			for (size_t s = 0; s < m; s++)
+				off[count++] = (size_t)a * level_bytes + s * line;
+		rng_shuffle(&r, off, count);
+		struct chase_stats st;
+		probe_slots_measure(o, buf.data, off, count, &st);
+		if ((rc = probe_curve_add(out, k, st.min_ns, st.median_ns)) != 0)
+			break;
+	}
+	free(off);
+	buffer_release(&buf);
+	return rc ? as_error_set(err, rc, "probe assoc: out of memory") : 0;
+}
+
+void probe_assoc_result_init(struct probe_assoc_result *r)
+{
+	*r = (struct probe_assoc_result){ 0 };
+	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
+		probe_curve_init(&r->level[i].curve);
+}
+
+void probe_assoc_result_release(struct probe_assoc_result *r)
+{
+	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
+		probe_curve_release(&r->level[i].curve);
+}
+
+int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *l)
+{
+	const struct probe_curve *c = &l->curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	double next_ns = i + 1 < env->nlevels ? env->level_ns[i + 1] : env->memory_ns;
+	double conf;
+	int si;
+	double ways = steps_assoc_ways(c->x, c->min_ns, c->n, env->level_ns[i], next_ns, &conf, &si);
+	const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
+	l->ways = (struct probe_answer){
+		.value = ways, .unit = "ways", .confidence = si >= 0 ? conf : 0,
+		.method = "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
+		.os_reported = tc && tc->ways > 0 ? tc->ways : NAN,
+	};
+	l->step_index = si;
+	l->step_before_ns = si >= 0 ? y[si] : NAN;
+	l->step_after_ns = si >= 0 ? y[si + 1] : NAN;
+	env->level_ways[i] = ways;
+	free(y);
+	return 0;
+}
+
+int probe_assoc_find(struct probe_env *env, probe_progress_fn *progress, struct probe_assoc_result *out,
+		     struct as_error *err)
+{
+	probe_assoc_result_init(out);
+	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
+		env->level_ways[i] = NAN;
+	int rc = probe_caches_need(env, progress, err);
+	if (env->nlevels == 0)
+		return rc < 0 ? rc : as_error_set(err, -ENOENT, "assoc: no cache level was measured, nothing to probe");
+	struct as_error line_err = { 0 };
+	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
+	size_t line = (size_t)env->line_bytes;
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_ALWAYS);
+	for (int i = 0; i < env->nlevels && !probe_opts_stopped(&o); i++) {
+		struct probe_assoc_level *l = &out->level[i];
+		size_t level = (size_t)env->level_bytes[i];
+		size_t lower = i ? (size_t)env->level_bytes[i - 1] : 0;
+		int max_k = env->quick ? 24 : 40;
+		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
+			max_k--;
+		l->level_bytes = (double)level;
+		if ((rc = probe_assoc_run(&o, level, lower, line, max_k, &l->curve, err)) != 0)
+			return rc;
+		if ((rc = probe_assoc_analyze(env, i, l)) != 0)
+			return as_error_set(err, rc, "probe assoc: out of memory");
+		out->nlevels = i + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,223 @@
+/* The cache-hierarchy probe (BlackjackBench §3.1.2): a page-segmented random chase over growing
+ * buffers, in several passes on fresh buffers, merged per size. */
+#include "probe/caches.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/steps.h"
+#include "common/rng.h"
+#include "probe/line.h"
+
+/* One sweep over sizes[0..nsizes) into out; with adaptive set, stops on the last plateau and
+ * returns the number of sizes measured. */
+static size_t caches_pass(const struct probe_opts *o, char *base, size_t *off, size_t line, size_t page,
+			  const size_t *sizes, size_t nsizes, int adaptive, int pass, int passes,
+			  struct rng *r, struct probe_curve *out, int *rc)
+{
+	double last_step_x = 0;
+	size_t i;
+	for (i = 0; i < nsizes && !probe_opts_stopped(o); i++) {
+		char label[64], sz[32];
+		snprintf(label, sizeof(label), "pass %d/%d, %s", pass + 1, passes, buffer_format_size(sizes[i], sz, sizeof(sz)));
+		probe_opts_report(o, "caches", label, (int)i, (int)nsizes);
+		size_t count = chase_order_segmented(r, sizes[i], line, page, off);
+		struct chase_stats st;
+		probe_slots_measure(o, base, off, count, &st);
+		if ((*rc = probe_curve_add(out, (double)sizes[i], st.min_ns, st.median_ns)) != 0)
+			return i;
+		if (!adaptive)
+			continue;
+		/* Stop once the curve is on its last plateau: flat (< 10 %) over three octaves,
+		 * at least 4x past the last step (> 20 % between neighbours) and past 64 MiB. */
+		size_t n = out->n;
+		if (n >= 2 && out->min_ns[n - 1] > 1.2 * out->min_ns[n - 2])
+			last_step_x = out->x[n - 1];
+		size_t back = 12;
+		if (n > back && sizes[i] >= (64u << 20) && (double)sizes[i] >= 4 * last_step_x) {
+			double a = out->min_ns[n - 1 - back], b = out->min_ns[n - 1];
+			if (b < 1.1 * a && b > 0.9 * a)
+				return i + 1;
+		}
+	}
+	return i;
+}
+
+int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, struct probe_curve *out,
+		     struct as_error *err)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t sizes[256];
+	size_t lo = 1024 > 4 * line ? 1024 : 4 * line;
+	/* Quick mode keeps four sizes per octave (QT needs several points per level) and saves
+	 * time in repetitions and passes instead. */
+	size_t nsizes = probe_size_series(lo, max_bytes, line, 0, sizes, 256);
+	if (nsizes == 0)
+		return as_error_set(err, -EINVAL, "probe caches: no sizes between %zu and %zu bytes", lo, max_bytes);
+	size_t *off = malloc((max_bytes / line + 1) * sizeof(size_t));
+	if (!off)
+		return as_error_set(err, -ENOMEM, "probe caches: out of memory for %zu slots", max_bytes / line);
+	/* Several passes, each on a fresh buffer (fresh physical placement) at a different time:
+	 * a neighbour's burst or an unlucky placement spoils one pass's point, not the minimum
+	 * over passes. The first pass chooses where the sweep ends. */
+	int passes = o->quick ? 2 : 3, rc = 0, ran = 0;
+	struct probe_curve pc[3];
+	for (int p = 0; p < 3; p++)
+		probe_curve_init(&pc[p]);
+	struct rng r;
+	rng_init(&r, o->seed);
+	for (int p = 0; p < passes && !rc && !probe_opts_stopped(o); p++, ran++) {
+		struct buffer buf;
+		rc = buffer_alloc(&buf, p == 0 ? max_bytes : sizes[nsizes - 1], o->huge, err);
+		if (rc) {
+			as_error_prefix(err, "probe caches: ");
+			break;
+		}
+		size_t done = caches_pass(o, buf.data, off, line, page, sizes, nsizes, p == 0, p, passes, &r, &pc[p], &rc);
+		buffer_release(&buf);
+		if (p == 0)
+			nsizes = done;
+		if (rc)
+			as_error_set(err, rc, "probe caches: out of memory");
+	}
+	free(off);
+	/* An interrupted pass measured fewer sizes: merge only what every used pass has. */
+	passes = ran;
+	/* Merge: per size, the minimum over passes and the median of the pass medians. */
+	for (size_t i = 0; passes > 0 && i < pc[0].n && !rc; i++) {
+		double mn = pc[0].min_ns[i], med[3];
+		int m = 0;
+		for (int p = 0; p < passes; p++) {
+			if (i >= pc[p].n)
+				continue;
+			if (pc[p].min_ns[i] < mn)
+				mn = pc[p].min_ns[i];
+			med[m++] = pc[p].median_ns[i];
+		}
+		double md = m == 1 ? med[0] : m == 2 ? 0.5 * (med[0] + med[1])
+				   : fmax(fmin(med[0], med[1]), fmin(fmax(med[0], med[1]), med[2]));
+		if (probe_curve_add(out, pc[0].x[i], mn, md) != 0)
+			rc = as_error_set(err, -ENOMEM, "probe caches: out of memory");
+	}
+	for (int p = 0; p < 3; p++)
+		probe_curve_release(&pc[p]);
+	return rc;
+}
+
+void probe_caches_result_init(struct probe_caches_result *r)
+{
+	*r = (struct probe_caches_result){ .memory = { .value = NAN, .unit = "ns", .os_reported = NAN },
+					   .memory_cy = NAN };
+	probe_curve_init(&r->curve);
+}
+
+void probe_caches_result_release(struct probe_caches_result *r)
+{
+	probe_curve_release(&r->curve);
+	free(r->monotone_ns);
+	free(r->cluster);
+	r->monotone_ns = NULL;
+	r->cluster = NULL;
+}
+
+/* Per point of the monotone curve y, the QT cluster (25 % diameter) it falls in; 0 when none. */
+static int caches_clusters(const struct probe_curve *c, const double *y, int *id)
+{
+	struct qt_cluster *cl = malloc((c->n ? c->n : 1) * sizeof(*cl));
+	if (!cl)
+		return -ENOMEM;
+	int k = c->n ? steps_qt_cluster(c->x, y, c->n, 0.25, cl, (int)c->n) : 0;
+	for (size_t i = 0; i < c->n; i++) {
+		id[i] = 0;
+		for (int j = 0; j < k; j++)
+			if (y[i] >= cl[j].min_y && y[i] <= cl[j].max_y)
+				id[i] = j;
+	}
+	free(cl);
+	return 0;
+}
+
+int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
+{
+	const struct probe_curve *c = &r->curve;
+	free(r->monotone_ns);
+	free(r->cluster);
+	r->monotone_ns = probe_curve_monotone(c);
+	r->cluster = malloc((c->n ? c->n : 1) * sizeof(int));
+	if (!r->monotone_ns || !r->cluster || caches_clusters(c, r->monotone_ns, r->cluster) != 0)
+		return -ENOMEM;
+	struct level lv[PROBE_MAX_LEVELS];
+	double mem_min = NAN, mem_ns = NAN;
+	int n = c->n ? steps_hierarchy(c->x, c->min_ns, c->n, lv, PROBE_MAX_LEVELS, &mem_min, &mem_ns) : 0;
+	if (n < 0)
+		n = 0;
+	double ghz = env->clock_ghz;
+	r->clock_ghz = ghz > 0 ? ghz : 0;
+	r->nlevels = n;
+	for (int i = 0; i < n; i++) {
+		const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
+		struct probe_cache_level *l = &r->level[i];
+		l->size = (struct probe_answer){
+			.value = lv[i].size, .unit = "B", .confidence = lv[i].confidence,
+			.method = "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
+			.os_reported = tc ? (double)tc->size_bytes : NAN,
+		};
+		l->latency = (struct probe_answer){
+			.value = lv[i].latency, .unit = "ns", .confidence = lv[i].confidence,
+			.method = "smallest latency in the level's QT cluster", .os_reported = NAN,
+		};
+		l->latency_cy = ghz > 0 ? lv[i].latency * ghz : NAN;
+		l->qt_max_x = lv[i].qt_max_x;
+		l->points = lv[i].points;
+		env->level_bytes[i] = lv[i].size;
+		env->level_ns[i] = lv[i].latency;
+	}
+	int has_mem = isfinite(mem_ns);
+	r->memory = (struct probe_answer){
+		.value = mem_ns, .unit = "ns", .confidence = has_mem ? 0.9 : 0,
+		.method = "latency of the largest buffer, on the last plateau", .os_reported = NAN,
+	};
+	r->memory_cy = has_mem && ghz > 0 ? mem_ns * ghz : NAN;
+	env->nlevels = n;
+	env->memory_ns = mem_ns;
+	return 0;
+}
+
+int probe_caches_find(struct probe_env *env, probe_progress_fn *progress, const struct probe_caches_params *params,
+		      struct probe_caches_result *out, struct as_error *err)
+{
+	probe_caches_result_init(out);
+	struct as_error line_err = { 0 };
+	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
+	out->line_bytes = (size_t)env->line_bytes;
+	out->huge = params ? params->huge : HUGE_ALWAYS;
+	out->passes = env->quick ? 2 : 3;
+	size_t cap = params && params->max_bytes ? params->max_bytes : env->quick ? (256u << 20) : (1u << 30);
+	if (!(params && params->max_bytes)) {
+		size_t avail = buffer_mem_available();
+		if (avail && cap > avail / 4)
+			cap = avail / 4;
+	}
+	out->max_bytes = cap;
+	struct probe_opts o = probe_opts_of(env, progress, out->huge);
+	int rc = probe_caches_run(&o, out->line_bytes, cap, &out->curve, err);
+	if (rc == 0 && (rc = probe_caches_analyze(env, out)) != 0)
+		as_error_set(err, rc, "probe caches: out of memory");
+	return rc;
+}
+
+int probe_caches_need(struct probe_env *env, probe_progress_fn *progress, struct as_error *err)
+{
+	if (env->nlevels > 0)
+		return 0;
+	int quick = env->quick;
+	env->quick = 1;
+	struct probe_caches_result r;
+	int rc = probe_caches_find(env, progress, NULL, &r, err);
+	probe_caches_result_release(&r);
+	env->quick = quick;
+	return rc;
+}

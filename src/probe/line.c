@@ -1,0 +1,119 @@
+/* The cache-line probe (BlackjackBench §3.1.1): pairs of dependent loads D bytes apart at random
+ * places of a buffer far beyond any cache; while D <= line the second load hits. */
+#include "probe/line.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "analysis/steps.h"
+#include "common/rng.h"
+
+int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err)
+{
+	/* A buffer far beyond any cache, so the first access of a pair misses; blocks of 512 B
+	 * (the largest D) in random order, each contributing one pair. */
+	size_t bytes = o->quick ? (64u << 20) : (256u << 20), block = 512;
+	struct buffer buf;
+	int rc = buffer_alloc(&buf, bytes, HUGE_NEVER, err);
+	if (rc)
+		return as_error_prefix(err, "probe line: "), rc;
+	size_t blocks = bytes / block;
+	size_t *order = malloc(blocks * sizeof(size_t)), *off = malloc(2 * blocks * sizeof(size_t));
+	if (!order || !off) {
+		free(order);
+		free(off);
+		buffer_release(&buf);
+		return as_error_set(err, -ENOMEM, "probe line: out of memory");
+	}
+	struct rng r;
+	rng_init(&r, o->seed);
+	for (size_t b = 0; b < blocks; b++)
+		order[b] = b;
+	rng_shuffle(&r, order, blocks);
+	/* D starts at 16 B: with 8-byte pointers a pair 8 B apart is one word, which cannot hold
+	 * the two links a pair needs. */
+	int total = 6, done = 0;
+	for (size_t d = 16; d <= block && !probe_opts_stopped(o); d *= 2, done++) {
+		char label[32];
+		snprintf(label, sizeof(label), "D = %zu B", d);
+		probe_opts_report(o, "line", label, done, total);
+		/* Pair k: the first and the last pointer of a D-extent segment at block k's start. */
+		for (size_t b = 0; b < blocks; b++) {
+			off[2 * b] = order[b] * block;
+			off[2 * b + 1] = order[b] * block + d - sizeof(void *);
+		}
+		struct chase_stats st;
+		probe_slots_measure(o, buf.data, off, 2 * blocks, &st);
+		rc = probe_curve_add(out, (double)d, st.min_ns, st.median_ns);
+		if (rc)
+			break;
+	}
+	free(order);
+	free(off);
+	buffer_release(&buf);
+	return rc ? as_error_set(err, rc, "probe line: out of memory") : 0;
+}
+
+void probe_line_result_init(struct probe_line_result *r)
+{
+	*r = (struct probe_line_result){ .line = { .value = NAN, .unit = "B", .os_reported = NAN }, .step_index = -1 };
+	probe_curve_init(&r->curve);
+}
+
+void probe_line_result_release(struct probe_line_result *r)
+{
+	probe_curve_release(&r->curve);
+}
+
+int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
+{
+	const struct probe_curve *c = &r->curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	struct step_answer a = steps_biggest_relative(y, c->n);
+	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
+	r->line = (struct probe_answer){
+		.value = a.index >= 0 ? c->x[a.index] : NAN,
+		.unit = "B",
+		.confidence = a.confidence,
+		.method = "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
+		.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN,
+	};
+	r->step_index = a.index;
+	r->step_before_ns = a.index >= 0 ? y[a.index] : NAN;
+	r->step_after_ns = a.index >= 0 ? y[a.index + 1] : NAN;
+	env->line_bytes = r->line.value;
+	free(y);
+	return 0;
+}
+
+int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct probe_line_result *out,
+		    struct as_error *err)
+{
+	probe_line_result_init(out);
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
+	int rc = probe_line_run(&o, &out->curve, err);
+	if (rc == 0 && (rc = probe_line_analyze(env, out)) != 0)
+		as_error_set(err, rc, "probe line: out of memory");
+	return rc;
+}
+
+int probe_line_need(struct probe_env *env, probe_progress_fn *progress, struct as_error *err)
+{
+	if (env->line_bytes > 0)
+		return 0;
+	struct probe_env quick = *env;
+	quick.quick = 1;
+	struct probe_line_result r;
+	int rc = probe_line_find(&quick, progress, &r, err);
+	probe_line_result_release(&r);
+	if (rc == 0 && quick.line_bytes > 0) {
+		env->line_bytes = quick.line_bytes;
+		return 0;
+	}
+	env->line_bytes = 64;
+	return rc < 0 ? rc : 1;
+}

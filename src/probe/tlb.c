@@ -1,0 +1,203 @@
+/* The TLB probes (BlackjackBench §3.2): the page size from pairs of accesses s bytes apart, and
+ * the entries per level from pages touched at a different line each against a packed control. */
+#include "probe/tlb.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "analysis/steps.h"
+#include "common/rng.h"
+#include "probe/line.h"
+
+int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_curve *out, struct as_error *err)
+{
+	/* Pairs of accesses in an s-aligned segment of a random block: the first at a random line of
+	 * the segment's first half, the second at a random line of its second half. While s <= page
+	 * the pair shares a page; from s = 2 pages on the halves lie in different pages and the
+	 * second access misses the TLB too (the blocks are spread over gigabytes, more pages than any
+	 * TLB holds). The random lines spread the data over every cache set, so the data part is a
+	 * cache hit and the page walk stands out. */
+	size_t pairs = o->quick ? 4096 : 8192, smax = 256u << 10;
+	size_t smin = 4 * line;
+	size_t bytes = pairs * smax;
+	struct buffer buf;
+	int rc = buffer_alloc_sparse(&buf, bytes, 2 * pairs * smax / 16 + (64u << 20), HUGE_NEVER, err);
+	if (rc)
+		return as_error_prefix(err, "probe tlb: "), rc;
+	size_t *order = malloc(pairs * sizeof(size_t)), *off = malloc(2 * pairs * sizeof(size_t));
+	if (!order || !off) {
+		free(order);
+		free(off);
+		buffer_release(&buf);
+		return as_error_set(err, -ENOMEM, "probe tlb: out of memory");
+	}
+	struct rng r;
+	rng_init(&r, o->seed);
+	for (size_t i = 0; i < pairs; i++)
+		order[i] = i;
+	rng_shuffle(&r, order, pairs);
+	int total = 0, done = 0;
+	for (size_t s = smin; s <= smax; s *= 2)
+		total++;
+	for (size_t s = smin; s <= smax && !probe_opts_stopped(o); s *= 2, done++) {
+		char label[48];
+		snprintf(label, sizeof(label), "stride %zu B", s);
+		probe_opts_report(o, "tlb", label, done, total);
+		size_t half_lines = s / 2 / line;
+		for (size_t i = 0; i < pairs; i++) {
+			size_t seg = order[i] * smax + (size_t)rng_below(&r, smax / s) * s;
+			off[2 * i] = seg + (size_t)rng_below(&r, half_lines) * line;
+			off[2 * i + 1] = seg + s - line - (size_t)rng_below(&r, half_lines) * line;
+		}
+		struct chase_stats st;
+		probe_slots_measure(o, buf.data, off, 2 * pairs, &st);
+		if ((rc = probe_curve_add(out, (double)s, st.min_ns, st.median_ns)) != 0)
+			break;
+	}
+	free(order);
+	free(off);
+	buffer_release(&buf);
+	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
+}
+
+int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, size_t max_pages,
+			  struct probe_curve *out, struct probe_curve *control, struct as_error *err)
+{
+	if (page < line || line == 0)
+		return as_error_set(err, -EINVAL, "probe tlb: page %zu B smaller than line %zu B", page, line);
+	size_t counts[256];
+	size_t nc = probe_size_series(4, max_pages, 1, 0, counts, 256);
+	struct buffer buf;
+	int rc = buffer_alloc(&buf, max_pages * page, HUGE_NEVER, err);
+	if (rc)
+		return as_error_prefix(err, "probe tlb: "), rc;
+	size_t *off = malloc(max_pages * sizeof(size_t));
+	if (!off) {
+		buffer_release(&buf);
+		return as_error_set(err, -ENOMEM, "probe tlb: out of memory");
+	}
+	struct rng r;
+	rng_init(&r, o->seed);
+	size_t lines_per_page = page / line;
+	for (size_t i = 0; i < nc && !probe_opts_stopped(o); i++) {
+		char label[48];
+		snprintf(label, sizeof(label), "%zu pages", counts[i]);
+		probe_opts_report(o, "tlb", label, (int)i, (int)nc);
+		/* Page p is touched at line p mod (lines per page): the data spreads over every cache
+		 * set instead of piling into one, so data caches interfere as little as they can. */
+		for (size_t p = 0; p < counts[i]; p++)
+			off[p] = p * page + (p % lines_per_page) * line;
+		rng_shuffle(&r, off, counts[i]);
+		struct chase_stats st;
+		probe_slots_measure(o, buf.data, off, counts[i], &st);
+		if ((rc = probe_curve_add(out, (double)counts[i], st.min_ns, st.median_ns)) != 0)
+			break;
+		/* Control: the same number of lines, packed into consecutive lines (so into as few
+		 * pages as possible) and spread over the cache sets alike: the data caches behave as
+		 * above but the TLB barely misses. The difference is the TLB's share. */
+		for (size_t p = 0; p < counts[i]; p++)
+			off[p] = p * line;
+		rng_shuffle(&r, off, counts[i]);
+		probe_slots_measure(o, buf.data, off, counts[i], &st);
+		if ((rc = probe_curve_add(control, (double)counts[i], st.min_ns, st.median_ns)) != 0)
+			break;
+	}
+	free(off);
+	buffer_release(&buf);
+	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
+}
+
+void probe_tlb_result_init(struct probe_tlb_result *r)
+{
+	*r = (struct probe_tlb_result){ .page = { .value = NAN, .unit = "B", .os_reported = NAN },
+					.page_step_index = -1, .walk_ns = NAN };
+	probe_curve_init(&r->page_curve);
+	probe_curve_init(&r->entries_curve);
+	probe_curve_init(&r->control_curve);
+}
+
+void probe_tlb_result_release(struct probe_tlb_result *r)
+{
+	probe_curve_release(&r->page_curve);
+	probe_curve_release(&r->entries_curve);
+	probe_curve_release(&r->control_curve);
+}
+
+int probe_tlb_analyze_page(struct probe_tlb_result *r)
+{
+	const struct probe_curve *c = &r->page_curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
+	 * before the step, as the line size is for the line probe. The first step, not the
+	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
+	 * and often bigger step. Steps under a third of the biggest are passed over: at the
+	 * shortest distances a next-line prefetcher can make the second access cheaper. */
+	struct step_answer a = steps_first_significant(y, c->n, 1.0 / 3.0);
+	r->page = (struct probe_answer){
+		.value = a.index >= 0 ? c->x[a.index] : NAN, .unit = "B", .confidence = a.confidence,
+		.method = "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
+		.os_reported = (double)sysconf(_SC_PAGESIZE),
+	};
+	r->page_step_index = a.index;
+	r->page_before_ns = a.index >= 0 ? y[a.index] : 0;
+	r->page_after_ns = a.index >= 0 ? y[a.index + 1] : 0;
+	free(y);
+	return 0;
+}
+
+int probe_tlb_analyze_entries(struct probe_tlb_result *r)
+{
+	const struct probe_curve *c = &r->entries_curve, *ctl = &r->control_curve;
+	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
+	 * relative QT diameter works on a latency-like scale. */
+	struct level tlv[PROBE_MAX_LEVELS];
+	double base = 0, walk_min = NAN;
+	int n = c->n && ctl->n == c->n
+		? steps_tlb_levels(c->x, c->min_ns, ctl->min_ns, c->n, tlv, PROBE_MAX_LEVELS, &base, &walk_min)
+		: 0;
+	if (n < 0)
+		n = 0;
+	r->nlevels = n;
+	for (int i = 0; i < n; i++) {
+		r->level[i] = (struct probe_tlb_level){
+			.entries = {
+				.value = tlv[i].size, .unit = "entries", .confidence = tlv[i].confidence,
+				.method = "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
+				.os_reported = NAN,
+			},
+			.qt_max_x = tlv[i].qt_max_x,
+			.cost_ns = tlv[i].latency - base,
+		};
+	}
+	r->walk_ns = isfinite(walk_min) ? walk_min - base : NAN;
+	return 0;
+}
+
+int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct probe_tlb_result *out,
+		   struct as_error *err)
+{
+	probe_tlb_result_init(out);
+	struct as_error line_err = { 0 };
+	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
+	size_t line = (size_t)env->line_bytes;
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
+	int rc = probe_tlb_page_run(&o, line, &out->page_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
+		as_error_set(err, rc, "probe tlb: out of memory");
+	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
+		return rc;
+	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
+	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
+	out->max_pages = 8192;
+	out->entries_measured = 1;
+	rc = probe_tlb_entries_run(&o, (size_t)out->page.value, line, out->max_pages, &out->entries_curve,
+				   &out->control_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_entries(out)) != 0)
+		as_error_set(err, rc, "probe tlb: out of memory");
+	return rc;
+}

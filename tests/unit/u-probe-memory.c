@@ -1,0 +1,362 @@
+/* Unit tests of the memory probes in src/probe: the chase permutation (one cycle over every
+ * slot, page-segmented, deterministic per seed) and each probe's statistics (line, caches, assoc,
+ * tlb) on curves recorded on real machines (tests/fixtures). No hardware is timed here. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "common/rng.h"
+#include "probe/assoc.h"
+#include "probe/caches.h"
+#include "probe/chase.h"
+#include "probe/line.h"
+#include "probe/tlb.h"
+#include "report/csv.h"
+#include "harness.h"
+
+/* --- the chase permutation --------------------------------------------------------------- */
+
+static const uint64_t seeds[] = { 1, 7, 12345, (1ull << 40) + 3 };
+/* Below a page, whole pages, pages and a tail, and a megabyte. */
+static const size_t sizes[] = { 512, 4096, 5 * 4096, 3 * 4096 + 100, 64 << 10, (1 << 20) + 4096 };
+enum { PAGE = 4096 };
+
+/* Slots chase_order_segmented writes for these sizes: one per stride, only whole pages once the
+ * buffer holds one. */
+static size_t expected_slots(size_t bytes, size_t stride)
+{
+	return bytes < PAGE ? bytes / stride : bytes / PAGE * (PAGE / stride);
+}
+
+/* Checks one order: every slot once, stride-aligned, inside the buffer's whole pages, and each
+ * page's slots together (pages in some order, each page once). Returns 0 when it holds. */
+static int check_segmented(const size_t *off, size_t count, size_t bytes, size_t stride)
+{
+	size_t span = bytes < PAGE ? bytes : bytes / PAGE * PAGE;
+	char *seen = calloc(span / stride + 1, 1);
+	int bad = !seen;
+	for (size_t k = 0; !bad && k < count; k++) {
+		bad = off[k] % stride != 0 || off[k] >= span || seen[off[k] / stride];
+		if (!bad)
+			seen[off[k] / stride] = 1;
+	}
+	free(seen);
+	if (bad || bytes < PAGE)
+		return bad;
+	size_t per_page = PAGE / stride, pages = bytes / PAGE;
+	char *page_seen = calloc(pages, 1);
+	bad = !page_seen;
+	for (size_t p = 0; !bad && p < pages; p++) {
+		size_t page = off[p * per_page] / PAGE;
+		bad = page_seen[page];
+		page_seen[page] = 1;
+		for (size_t k = 1; !bad && k < per_page; k++)
+			bad = off[p * per_page + k] / PAGE != page;
+	}
+	free(page_seen);
+	return bad;
+}
+
+/* Links the order in a buffer and follows it: count steps visit every slot once and come back
+ * to the start, and chase_run (64 loads per round) agrees with the walk. Returns 0 when so. */
+static int check_cycle(const size_t *off, size_t count, size_t bytes)
+{
+	char *buf = aligned_alloc(PAGE, (bytes + PAGE - 1) / PAGE * PAGE);
+	char *seen = calloc(bytes / sizeof(void *) + 1, 1);
+	int bad = !buf || !seen;
+	void *start = bad ? NULL : chase_link(buf, off, count), *p = start;
+	for (size_t k = 0; !bad && k < count; k++) {
+		size_t slot = (size_t)((char *)p - buf) / sizeof(void *);
+		bad = seen[slot];
+		seen[slot] = 1;
+		p = *(void **)p;
+	}
+	bad = bad || p != start;
+	if (!bad) {
+		/* 64 x count loads go round the cycle 64 times; one load is rounded up to 64. */
+		chase_run(&p, 64 * (uint64_t)count);
+		bad = p != start;
+		void *q = start;
+		for (size_t k = 0; k < 64; k++)
+			q = *(void **)q;
+		chase_run(&p, 1);
+		bad = bad || p != q;
+	}
+	free(buf);
+	free(seen);
+	return bad;
+}
+
+static void test_probe_memory__chase_one_cycle_page_segmented(void)
+{
+	static const size_t strides[] = { 64, 256 };
+	for (size_t si = 0; si < sizeof(seeds) / sizeof(seeds[0]); si++)
+		for (size_t zi = 0; zi < sizeof(sizes) / sizeof(sizes[0]); zi++)
+			for (size_t ti = 0; ti < 2; ti++) {
+				size_t bytes = sizes[zi], stride = strides[ti];
+				size_t *off = malloc((bytes / stride + 1) * sizeof(size_t));
+				CHECK(off);
+				struct rng r;
+				rng_init(&r, seeds[si]);
+				size_t count = chase_order_segmented(&r, bytes, stride, PAGE, off);
+				int ok = count == expected_slots(bytes, stride) && check_segmented(off, count, bytes, stride) == 0 &&
+					 check_cycle(off, count, bytes) == 0;
+				if (!ok)
+					printf("# seed %llu, %zu bytes, stride %zu: %zu slots\n", (unsigned long long)seeds[si],
+					       bytes, stride, count);
+				free(off);
+				CHECK(ok);
+			}
+}
+
+static void test_probe_memory__chase_deterministic_per_seed(void)
+{
+	size_t bytes = 64 << 10, n = bytes / 64;
+	size_t *a = malloc(n * sizeof(size_t)), *b = malloc(n * sizeof(size_t)), *c = malloc(n * sizeof(size_t));
+	CHECK(a && b && c);
+	struct rng r;
+	rng_init(&r, 12345);
+	CHECK(chase_order_segmented(&r, bytes, 64, PAGE, a) == n);
+	rng_init(&r, 12345);
+	CHECK(chase_order_segmented(&r, bytes, 64, PAGE, b) == n);
+	rng_init(&r, 12346);
+	CHECK(chase_order_segmented(&r, bytes, 64, PAGE, c) == n);
+	int same = memcmp(a, b, n * sizeof(size_t)) == 0, differs = memcmp(a, c, n * sizeof(size_t)) != 0;
+	/* Random, not the identity: the first page visited is rarely page 0 and its lines are shuffled. */
+	size_t in_place = 0;
+	for (size_t k = 0; k < n; k++)
+		in_place += a[k] == k * 64;
+	free(a);
+	free(b);
+	free(c);
+	CHECK(same);
+	CHECK(differs);
+	CHECK(in_place < n / 8);
+}
+
+static void test_probe_memory__chase_bad_geometry(void)
+{
+	size_t off[4];
+	struct rng r;
+	rng_init(&r, 1);
+	CHECK(chase_order_segmented(&r, 4096, 0, PAGE, off) == 0);   /* no stride */
+	CHECK(chase_order_segmented(&r, 8192, 8192, PAGE, off) == 0); /* stride beyond the page */
+}
+
+/* --- recorded curves ------------------------------------------------------------------------ */
+
+/* Reads x and min_ns of a probe CSV into c (the statistics use the minima only; the median is
+ * set to the minimum). dir is under tests/fixtures. */
+static int load(const char *dir, const char *name, struct probe_curve *c)
+{
+	char path[512];
+	double *x, *y;
+	size_t n;
+	struct as_error err = { 0 };
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s/%s", ARCHSCOPE_SOURCE_DIR, dir, name);
+	if (csv_read_xy(path, &x, &y, &n, &err) != 0) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	int rc = 0;
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = probe_curve_add(c, x[i], y[i], y[i]);
+	free(x);
+	free(y);
+	return rc;
+}
+
+/* The environment of a recorded run: no OS topology (os_reported is NAN), the run's clock. */
+static struct probe_env env_of(double clock_ghz)
+{
+	struct probe_env env = { .quick = 1, .seed = 12345, .clock_ghz = clock_ghz };
+	return env;
+}
+
+/* A KVM guest of a Xeon family 6 model 207 (Emerald Rapids), `archscope probe --raw DIR --seed
+ * 12345` (tests/fixtures/kvm-xeon-6-207/probe.txt): L1d 48 KiB 12-way, L2 2 MiB 16-way, L3 260
+ * MiB, 64 B lines, 4 KiB pages; clock 3.002 GHz. */
+#define XEON "kvm-xeon-6-207"
+
+static void test_probe_memory__xeon_line(void)
+{
+	struct probe_env env = env_of(3.002);
+	struct probe_line_result r;
+	probe_line_result_init(&r);
+	CHECK(load(XEON, "line.csv", &r.curve) == 0);
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	double line = r.line.value, conf = r.line.confidence, before = r.step_before_ns, after = r.step_after_ns;
+	int at = r.step_index;
+	double os = r.line.os_reported;
+	const char *unit = r.line.unit;
+	probe_line_result_release(&r);
+	CHECK(line == 64);
+	CHECK(env.line_bytes == 64);
+	CHECK(conf > 0.5);
+	CHECK(at >= 0 && before < after);
+	CHECK(isnan(os)); /* no topology: nothing reported */
+	CHECK_STR(unit, "B");
+}
+
+/* The caches answer of a recorded run into env (what assoc builds on). */
+static int analyze_caches(const char *dir, struct probe_env *env, struct probe_caches_result *r)
+{
+	probe_caches_result_init(r);
+	r->line_bytes = 64;
+	if (load(dir, "caches.csv", &r->curve) != 0)
+		return -1;
+	return probe_caches_analyze(env, r);
+}
+
+/* env as the caches answer of a recorded run leaves it. */
+static int env_from_caches(const char *dir, double clock_ghz, struct probe_env *env)
+{
+	*env = env_of(clock_ghz);
+	struct probe_caches_result r;
+	int rc = analyze_caches(dir, env, &r);
+	probe_caches_result_release(&r);
+	return rc;
+}
+
+static void test_probe_memory__xeon_caches(void)
+{
+	struct probe_env env = env_of(3.002);
+	struct probe_caches_result r;
+	CHECK(analyze_caches(XEON, &env, &r) == 0);
+	int n = r.nlevels;
+	double size[3] = { 0 }, ns[3] = { 0 }, cy0 = r.level[0].latency_cy, mem = r.memory.value, mem_cy = r.memory_cy;
+	for (int i = 0; i < n && i < 3; i++) {
+		size[i] = r.level[i].size.value;
+		ns[i] = r.level[i].latency.value;
+	}
+	int clusters_ok = r.monotone_ns && r.cluster;
+	for (size_t i = 1; clusters_ok && i < r.curve.n; i++)
+		clusters_ok = r.monotone_ns[i] >= r.monotone_ns[i - 1] && r.cluster[i] >= 0;
+	probe_caches_result_release(&r);
+	CHECK(n == 3);
+	CHECK(size[0] == 48 * 1024);
+	CHECK(size[1] == 2 * 1048576);
+	/* The effective last level: far below the advertised 260 MiB on this shared host. */
+	CHECK(size[2] > 4 * 1048576 && size[2] < 260.0 * 1048576);
+	CHECK(ns[0] < ns[1] && ns[1] < ns[2] && ns[2] < mem);
+	CHECK_NEAR(cy0, ns[0] * 3.002, 1e-9);
+	CHECK_NEAR(mem_cy, mem * 3.002, 1e-9);
+	CHECK(clusters_ok);
+	/* The typed answers later probes read. */
+	CHECK(env.nlevels == 3);
+	CHECK(env.level_bytes[0] == 48 * 1024 && env.level_bytes[1] == 2 * 1048576);
+	CHECK(env.level_ns[0] == ns[0] && env.level_ns[2] == ns[2]);
+	CHECK(env.memory_ns == mem);
+}
+
+static void test_probe_memory__caches_without_clock(void)
+{
+	struct probe_env env = env_of(0);
+	struct probe_caches_result r;
+	CHECK(analyze_caches(XEON, &env, &r) == 0);
+	double cy = r.level[0].latency_cy, mem_cy = r.memory_cy, ghz = r.clock_ghz;
+	probe_caches_result_release(&r);
+	CHECK(isnan(cy) && isnan(mem_cy));
+	CHECK(ghz == 0);
+}
+
+/* Ways of level i (0-based) from a recorded assoc curve, with env's levels. */
+static double assoc_ways(const char *dir, struct probe_env *env, int i, const char *name)
+{
+	struct probe_assoc_level l = { .step_index = -1 };
+	probe_curve_init(&l.curve);
+	double ways = -1;
+	if (load(dir, name, &l.curve) == 0 && probe_assoc_analyze(env, i, &l) == 0)
+		ways = l.ways.value;
+	if (isfinite(ways) && !(l.step_index >= 0 && l.step_before_ns < l.step_after_ns && l.ways.confidence > 0))
+		ways = -2; /* a found step must carry its evidence */
+	probe_curve_release(&l.curve);
+	return ways;
+}
+
+static void test_probe_memory__xeon_assoc(void)
+{
+	struct probe_env env;
+	CHECK(env_from_caches(XEON, 3.002, &env) == 0);
+	/* Levels from the same run's caches curve: L1 1.43 ns, L2 4.58 ns, L3 15.77 ns. */
+	CHECK_NEAR(env.level_ns[0], 1.43, 0.005);
+	CHECK_NEAR(env.level_ns[1], 4.58, 0.005);
+	CHECK(assoc_ways(XEON, &env, 0, "assoc-L1.csv") == 12);
+	CHECK(env.level_ways[0] == 12);
+	/* In this guest the L2's and L3's sets do not line up with virtual addresses: no step. */
+	CHECK(isnan(assoc_ways(XEON, &env, 1, "assoc-L2.csv")));
+	CHECK(isnan(env.level_ways[1]));
+	CHECK(isnan(assoc_ways(XEON, &env, 2, "assoc-L3.csv")));
+	CHECK(isnan(env.level_ways[2]));
+}
+
+/* The TLB answers of a recorded run into *a; its curves are released (a keeps the answers). */
+static int analyze_tlb(const char *dir, struct probe_tlb_result *a)
+{
+	struct probe_tlb_result r;
+	probe_tlb_result_init(&r);
+	int rc = load(dir, "tlb-page.csv", &r.page_curve) || load(dir, "tlb-entries.csv", &r.entries_curve) ||
+		 load(dir, "tlb-control.csv", &r.control_curve) || probe_tlb_analyze_page(&r) ||
+		 probe_tlb_analyze_entries(&r);
+	probe_tlb_result_release(&r);
+	*a = r;
+	return rc;
+}
+
+static void test_probe_memory__xeon_tlb(void)
+{
+	struct probe_tlb_result a;
+	CHECK(analyze_tlb(XEON, &a) == 0);
+	CHECK(a.page.value == 4096);
+	CHECK(a.page_before_ns < a.page_after_ns);
+	CHECK(a.nlevels == 2);
+	CHECK(a.level[0].entries.value == 96);
+	CHECK(a.level[1].entries.value == 2048);
+	CHECK(a.level[0].cost_ns < a.level[1].cost_ns);
+	CHECK(isfinite(a.walk_ns) && a.walk_ns > a.level[1].cost_ns);
+}
+
+/* Three runs on a 2-core KVM guest of an AMD EPYC Zen 5 (family 26 model 2;
+ * tests/fixtures/amd-zen5-26-2): line 64 B, L1D 48 KiB 12-way, L2 1 MiB 16-way, L3 32 MiB per
+ * CCD, 4 KiB pages, DTLB 96 and 4096 entries. Only what the probes answer right today is
+ * asserted; the wrong answers (line 256 B, page 2 KiB in run 1) are issue 24's. */
+static const char *const zen5_runs[] = { "amd-zen5-26-2/run1", "amd-zen5-26-2/run2", "amd-zen5-26-2/run3" };
+static const double zen5_clock_ghz[] = { 3.552540323, 3.512211443, 3.507469652 };
+
+static void test_probe_memory__zen5_caches(void)
+{
+	for (int k = 0; k < 3; k++) {
+		struct probe_env env;
+		CHECK(env_from_caches(zen5_runs[k], zen5_clock_ghz[k], &env) == 0);
+		CHECK(env.nlevels >= 2);
+		CHECK(env.level_bytes[0] == 48 * 1024);
+		CHECK(env.level_bytes[1] == 1048576);
+	}
+}
+
+static void test_probe_memory__zen5_assoc_l1(void)
+{
+	for (int k = 0; k < 3; k++) {
+		struct probe_env env;
+		CHECK(env_from_caches(zen5_runs[k], zen5_clock_ghz[k], &env) == 0);
+		CHECK(assoc_ways(zen5_runs[k], &env, 0, "assoc-L1.csv") == 12);
+	}
+}
+
+static void test_probe_memory__zen5_tlb(void)
+{
+	/* Runs 2 and 3 find the 4 KiB page and the 96-entry first level; run 3 the 4096-entry
+	 * second level (run 2 answers 3584). */
+	for (int k = 1; k < 3; k++) {
+		struct probe_tlb_result a;
+		CHECK(analyze_tlb(zen5_runs[k], &a) == 0);
+		CHECK(a.page.value == 4096);
+		CHECK(a.nlevels >= 1 && a.level[0].entries.value == 96);
+		if (k == 2)
+			CHECK(a.nlevels == 2 && a.level[1].entries.value == 4096);
+	}
+}
+
+TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
+      T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
+      T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
