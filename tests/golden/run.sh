@@ -5,6 +5,7 @@
 # the same input gives the same results.
 #   tests/golden/run.sh ARCHSCOPE            compare; exit 1 and a diff on the first difference
 #   tests/golden/run.sh ARCHSCOPE --record   (re)write the expected files
+#   tests/golden/run.sh ARCHSCOPE --record-new   write only the cases that have none (a new fixture)
 set -uo pipefail
 bin=${1:?usage: run.sh ARCHSCOPE [--record]}
 mode=${2:-compare}
@@ -60,7 +61,7 @@ def canon(o):
         return [canon(v) for v in o]
     return o
 names = sorted(f[:-3] for f in os.listdir(tmp) if f.endswith(".rc"))
-bad = skipped = compared = 0
+bad = skipped = compared = written = 0
 for name in names:
     text = open(os.path.join(tmp, name + ".out")).read()
     try:
@@ -72,10 +73,13 @@ for name in names:
     tag, _, args = open(os.path.join(tmp, name + ".tag")).read().strip().partition(" ")
     want_path = os.path.join(exp, name + ".json")
     mca_path = os.path.join(exp, name + ".mca")
-    if mode == "--record":
+    if mode == "--record" or (mode == "--record-new" and not os.path.exists(want_path)):
         open(want_path, "w").write(norm)
+        written += 1
         if tag == "mca":
             open(mca_path, "w").write(mca + "\n")
+        continue
+    if mode == "--record-new":
         continue
     if tag == "mca":
         rec = open(mca_path).read().strip() if os.path.exists(mca_path) else "?"
@@ -94,8 +98,8 @@ for name in names:
         print("FAIL %s: archscope %s" % (name, args))
         diff = difflib.unified_diff(want.splitlines(), norm.splitlines(), "expected", "now", lineterm="")
         print("\n".join(list(diff)[:40]))
-if mode == "--record":
-    print("recorded %d golden outputs in %s" % (len(names), exp))
+if mode.startswith("--record"):
+    print("recorded %d golden outputs in %s" % (written, exp))
     sys.exit(0)
 print("golden: %d compared, %d differ, %d skipped" % (compared, bad, skipped))
 sys.exit(1 if bad else 0)
