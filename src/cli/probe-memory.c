@@ -126,7 +126,10 @@ static json_t *answer_json(const struct probe_answer *a, int os_int)
 	json_t *os = NULL;
 	if (isfinite(a->os_reported))
 		os = os_int ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
-	return output_answer(a->value, a->unit, a->confidence, a->method, os);
+	json_t *j = output_answer(a->value, a->unit, a->confidence, a->method, os);
+	if (a->reason[0])
+		json_object_set_new(j, "reason", json_string(a->reason));
+	return j;
 }
 
 static char *fmt_bytes(double b, char *buf, size_t len)
@@ -146,19 +149,53 @@ int probe_row_line(struct probe_ctx *ctx)
 	}
 	progress_done();
 	const struct probe_curve *c = &r.curve;
+	const struct sharing_curve *sc = &r.sharing;
 	double line = r.line.value, os = r.line.os_reported;
 	json_t *res = answer_json(&r.line, 0);
 	json_object_set_new(res, "curve", curve_json(c, "d_bytes"));
+	json_t *w = json_object(), *stride = answer_json(&r.stride, 0), *coh = answer_json(&r.coherence, 0);
+	json_t *scurve = json_array();
+	for (int i = 0; i < sc->n; i++)
+		json_array_append_new(scurve, json_pack("{s:f,s:f,s:f}", "d_bytes", sc->d_bytes[i], "min_ns", sc->min_ns[i],
+							"median_ns", sc->median_ns[i]));
+	json_object_set_new(coh, "cpus", json_pack("[i,i]", r.sharing_cpus[0], r.sharing_cpus[1]));
+	json_object_set_new(coh, "contrast", isfinite(r.sharing_ratio) ? json_real(r.sharing_ratio) : json_null());
+	json_object_set_new(coh, "curve", scurve);
+	json_object_set_new(w, "stride", stride);
+	json_object_set_new(w, "coherence", coh);
+	json_object_set_new(res, "witnesses", w);
 	json_object_set_new(ctx->results, "line", res);
 	curve_evidence(ctx, "line", "d_bytes", c, "distance D between the two accesses of a pair (bytes)", 1);
+	if (sc->n) {
+		double *rows = malloc((size_t)sc->n * 3 * sizeof(double));
+		for (int i = 0; rows && i < sc->n; i++) {
+			rows[3 * i] = sc->d_bytes[i];
+			rows[3 * i + 1] = sc->min_ns[i];
+			rows[3 * i + 2] = sc->median_ns[i];
+		}
+		if (rows)
+			probe_save_raw(ctx, "line-sharing", "d_bytes,min_ns,median_ns", rows, (size_t)sc->n, 3);
+		free(rows);
+	}
 	if (!ctx->json) {
 		printf("line\n");
 		if (isfinite(line))
-			printf("  cache line      %.0f B (confidence %.2f; latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B)\n",
-			       line, r.line.confidence, r.step_before_ns, c->x[r.step_index], r.step_after_ns,
-			       c->x[r.step_index + 1]);
+			printf("  cache line      %.0f B (confidence %.2f)\n", line, r.line.confidence);
 		else
-			printf("  cache line      no step found (the curve is flat: %zu points)\n", c->n);
+			printf("  cache line      not found\n");
+		if (isfinite(r.coherence.value))
+			printf("  coherence unit  %.0f B (CPUs %d and %d: %.1fx slower per increment below it; confidence %.2f)\n",
+			       r.coherence.value, r.sharing_cpus[0], r.sharing_cpus[1], r.sharing_ratio, r.coherence.confidence);
+		else
+			printf("  coherence unit  not measured: %s\n", r.coherence.reason);
+		if (isfinite(r.stride.value))
+			printf("  stride          %.0f B (latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B; confidence %.2f)\n",
+			       r.stride.value, r.step_before_ns, c->x[r.step_index], r.step_after_ns, c->x[r.step_index + 1],
+			       r.stride.confidence);
+		else
+			printf("  stride          no step found (the curve is flat: %zu points)\n", c->n);
+		if (r.line.reason[0])
+			printf("  note            %s\n", r.line.reason);
 		if (isfinite(os))
 			printf("  os_reported     %.0f B%s\n", os, differs(line, os));
 		printf("\n");

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "analysis/plateaus.h"
 #include "analysis/steps.h"
 #include "common/rng.h"
 
@@ -58,13 +59,67 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 
 void probe_line_result_init(struct probe_line_result *r)
 {
-	*r = (struct probe_line_result){ .line = { .value = NAN, .unit = "B", .os_reported = NAN }, .step_index = -1 };
+	*r = (struct probe_line_result){ .line = { .value = NAN, .unit = "B", .os_reported = NAN },
+					 .stride = { .value = NAN, .unit = "B", .os_reported = NAN },
+					 .coherence = { .value = NAN, .unit = "B", .os_reported = NAN },
+					 .step_index = -1,
+					 .sharing_cpus = { -1, -1 },
+					 .sharing_ratio = NAN };
 	probe_curve_init(&r->curve);
 }
 
 void probe_line_result_release(struct probe_line_result *r)
 {
 	probe_curve_release(&r->curve);
+}
+
+/* The coherence witness's answer from r->sharing: where the median time per increment falls to
+ * the uncontended level (at least a 2x contrast). */
+static void line_coherence_analyze(struct probe_line_result *r)
+{
+	struct probe_answer *a = &r->coherence;
+	a->method = "two threads on different cores do atomic increments of counters D bytes apart; the smallest D "
+		    "at which they stop contending (median time per increment on the uncontended plateau)";
+	if (r->sharing.n == 0) {
+		if (!a->reason[0])
+			snprintf(a->reason, sizeof(a->reason), "not measured");
+		return;
+	}
+	struct plateau_split sp;
+	plateaus_split_falling(r->sharing.median_ns, (size_t)r->sharing.n, 2.0, &sp);
+	r->sharing_ratio = sp.ratio;
+	if (sp.index < 0) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "no contention seen between CPUs %d and %d (under 2x between D = %.0f and %.0f B): they may share "
+			 "a core's L1",
+			 r->sharing_cpus[0], r->sharing_cpus[1], r->sharing.d_bytes[0], r->sharing.d_bytes[r->sharing.n - 1]);
+		return;
+	}
+	a->value = r->sharing.d_bytes[sp.index];
+	a->confidence = sp.confidence;
+}
+
+/* The answer from the two witnesses. */
+static void line_decide(struct probe_line_result *r)
+{
+	struct probe_answer *l = &r->line, *s = &r->stride, *c = &r->coherence;
+	double os = l->os_reported;
+	if (isfinite(c->value)) {
+		*l = *c;
+		if (isfinite(s->value) && s->value != c->value) {
+			l->confidence *= 0.75;
+			snprintf(l->reason, sizeof(l->reason),
+				 "the witnesses disagree: the stride witness sees %.0f B (a spatial prefetcher brings in "
+				 "the neighbouring lines with the first access), the coherence unit is %.0f B",
+				 s->value, c->value);
+		}
+	} else {
+		*l = *s;
+		l->confidence *= 0.75;
+		snprintf(l->reason, sizeof(l->reason), "stride witness only (coherence witness: %.100s); prefetchers can "
+			 "make it a multiple of the line", c->reason);
+	}
+	l->os_reported = os;
 }
 
 int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
@@ -75,19 +130,46 @@ int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
 		return -ENOMEM;
 	struct step_answer a = steps_biggest_relative(y, c->n);
 	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
-	r->line = (struct probe_answer){
+	r->stride = (struct probe_answer){
 		.value = a.index >= 0 ? c->x[a.index] : NAN,
 		.unit = "B",
 		.confidence = a.confidence,
 		.method = "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
-		.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN,
+		.os_reported = NAN,
 	};
 	r->step_index = a.index;
 	r->step_before_ns = a.index >= 0 ? y[a.index] : NAN;
 	r->step_after_ns = a.index >= 0 ? y[a.index + 1] : NAN;
+	line_coherence_analyze(r);
+	r->line.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN;
+	line_decide(r);
 	env->line_bytes = r->line.value;
 	free(y);
 	return 0;
+}
+
+/* The CPU for the second counter: another allowed CPU on another core when the topology says
+ * which (SMT siblings share an L1 and would not contend), else any other allowed CPU; -1: none. */
+static int line_partner_cpu(const struct probe_env *env)
+{
+	int core = -1, fallback = -1;
+	const struct topo *t = env->topo;
+	for (int i = 0; t && t->pu && i < t->npus_listed; i++)
+		if (t->pu[i].os_index == env->cpu)
+			core = t->pu[i].core;
+	for (int k = 0; k < env->allowed.n; k++) {
+		int cpu = env->allowed.cpu[k];
+		if (cpu == env->cpu)
+			continue;
+		if (fallback < 0)
+			fallback = cpu;
+		for (int i = 0; core >= 0 && t && t->pu && i < t->npus_listed; i++)
+			if (t->pu[i].os_index == cpu && t->pu[i].core != core)
+				return cpu;
+		if (core < 0)
+			return cpu;
+	}
+	return fallback;
 }
 
 int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct probe_line_result *out,
@@ -96,6 +178,19 @@ int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct p
 	probe_line_result_init(out);
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
 	int rc = probe_line_run(&o, &out->curve, err);
+	int partner = line_partner_cpu(env);
+	if (rc == 0 && partner < 0)
+		snprintf(out->coherence.reason, sizeof(out->coherence.reason),
+			 "needs two CPUs, and this process may use only CPU %d", env->cpu);
+	if (rc == 0 && partner >= 0 && !probe_opts_stopped(&o)) {
+		struct as_error serr = { 0 };
+		probe_opts_report(&o, "line", "coherence unit", 6, 7);
+		out->sharing_cpus[0] = env->cpu;
+		out->sharing_cpus[1] = partner;
+		if (probe_sharing_run(env->cpu, partner, env->quick ? 5 : 9, 2000000, env->interrupted, &out->sharing,
+				      &serr) != 0)
+			snprintf(out->coherence.reason, sizeof(out->coherence.reason), "%.180s", serr.msg);
+	}
 	if (rc == 0 && (rc = probe_line_analyze(env, out)) != 0)
 		as_error_set(err, rc, "probe line: out of memory");
 	return rc;

@@ -3,6 +3,7 @@
  * tlb) on curves recorded on real machines (tests/fixtures). No hardware is timed here. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/rng.h"
 #include "probe/assoc.h"
@@ -197,6 +198,48 @@ static void test_probe_memory__xeon_line(void)
 	CHECK_STR(unit, "B");
 }
 
+/* The Zen 5 guest's line in each recorded run: the stride witness sees 256 B (its prefetchers fetch
+ * the neighbouring lines of a region), the coherence unit 64 B; the answer is 64 B with the
+ * disagreement said. Without the coherence curve the stride answer stands, with less confidence. */
+static void test_probe_memory__zen5_line_two_witnesses(void)
+{
+	static const char *const runs[] = { "amd-zen5-26-2/run1", "amd-zen5-26-2/run2", "amd-zen5-26-2/run3" };
+	for (int k = 0; k < 3; k++) {
+		struct probe_env env = env_of(3.5);
+		struct probe_line_result r;
+		probe_line_result_init(&r);
+		CHECK(load(runs[k], "line.csv", &r.curve) == 0);
+		struct probe_curve sh;
+		probe_curve_init(&sh);
+		CHECK(load(runs[k], "line-sharing.csv", &sh) == 0);
+		for (size_t i = 0; i < sh.n && i < SHARING_MAX_POINTS; i++) {
+			r.sharing.d_bytes[i] = sh.x[i];
+			r.sharing.min_ns[i] = r.sharing.median_ns[i] = sh.min_ns[i];
+		}
+		r.sharing.n = (int)sh.n;
+		probe_curve_release(&sh);
+		CHECK(probe_line_analyze(&env, &r) == 0);
+		double stride = r.stride.value, coh = r.coherence.value, line = r.line.value, conf = r.line.confidence;
+		int said = strstr(r.line.reason, "disagree") != NULL;
+		probe_line_result_release(&r);
+		CHECK(stride == 256);
+		CHECK(coh == 64);
+		CHECK(line == 64);
+		CHECK(env.line_bytes == 64);
+		CHECK(said);
+		CHECK(conf > 0.5 && conf < 0.9);
+	}
+	struct probe_env env = env_of(3.5);
+	struct probe_line_result r;
+	probe_line_result_init(&r);
+	CHECK(load(runs[0], "line.csv", &r.curve) == 0);
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	double line = r.line.value;
+	int said = strstr(r.line.reason, "stride witness only") != NULL;
+	probe_line_result_release(&r);
+	CHECK(line == 256 && said);
+}
+
 /* The caches answer of a recorded run into env (what assoc builds on). */
 static int analyze_caches(const char *dir, struct probe_env *env, struct probe_caches_result *r)
 {
@@ -359,4 +402,4 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
