@@ -19,4 +19,17 @@ struct plateau_split {
  * contrast of the highest point to the low level is below min_ratio. */
 void plateaus_split_falling(const double *y, size_t n, double min_ratio, struct plateau_split *out);
 
+
+/* A curve that doubles with x and then stops: the cost of the page faults when touching fresh
+ * memory every x bytes grows as x / page until x reaches the page. index = the point P where the
+ * doubling ends, from the best fit of y = c * min(x, P) / P over the candidates between the first
+ * and last point (absolute log residuals, c their median, so one noisy point moves little); -1
+ * when a flat curve or an endless doubling fits better. confidence: 1 - 2 x the mean absolute
+ * log residual / log 2, at least 0. */
+struct doubling_end {
+	int index;
+	double confidence;
+};
+void plateaus_doubling_end(const double *x, const double *y, size_t n, struct doubling_end *out);
+
 #endif

@@ -390,9 +390,13 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	struct as_error err = { 0 };
 	int rc = probe_tlb_find(&ctx->env, probe_progress, &r, &err);
 	progress_done();
-	if (rc == 0 || r.entries_measured) /* the page curve was measured in full */
+	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
 		curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
 			       "distance s between the two accesses of a pair (bytes)", 1);
+		if (r.fault_curve.n)
+			curve_evidence(ctx, "tlb-faults", "stride_bytes", &r.fault_curve,
+				       "distance s between first touches of fresh memory (bytes)", 1);
+	}
 	if (rc != 0) {
 		probe_tlb_result_release(&r);
 		return curve_fail("tlb", &err);
@@ -401,6 +405,11 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	json_t *res = json_object();
 	json_object_set_new(res, "page_size", answer_json(&r.page, 1));
 	json_object_set_new(res, "page_curve", curve_json(&r.page_curve, "stride_bytes"));
+	json_t *pw = json_object(), *pf = answer_json(&r.page_faults, 1);
+	json_object_set_new(pf, "curve", curve_json(&r.fault_curve, "stride_bytes"));
+	json_object_set_new(pw, "pairs", answer_json(&r.page_pairs, 1));
+	json_object_set_new(pw, "faults", pf);
+	json_object_set_new(res, "page_witnesses", pw);
 	if (!r.entries_measured) {
 		json_object_set_new(res, "levels", json_array());
 		json_object_set_new(ctx->results, "tlb", res);
@@ -435,9 +444,20 @@ int probe_row_tlb(struct probe_ctx *ctx)
 	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
 	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	if (!ctx->json) {
-		printf("tlb\n  page size       %.0f B (confidence %.2f; pair latency %.2f -> %.2f ns)  os_reported %.0f B%s\n",
-		       page, r.page.confidence, r.page_before_ns, r.page_after_ns, r.page.os_reported,
-		       differs(page, r.page.os_reported));
+		printf("tlb\n  page size       %.0f B (confidence %.2f)  os_reported %.0f B%s\n", page, r.page.confidence,
+		       r.page.os_reported, differs(page, r.page.os_reported));
+		if (isfinite(r.page_faults.value))
+			printf("  faults          %.0f B (the time per first touch stops doubling; confidence %.2f)\n",
+			       r.page_faults.value, r.page_faults.confidence);
+		else
+			printf("  faults          not found: %s\n", r.page_faults.reason);
+		if (isfinite(r.page_pairs.value))
+			printf("  pairs           %.0f B (pair latency %.2f -> %.2f ns; confidence %.2f)\n", r.page_pairs.value,
+			       r.page_before_ns, r.page_after_ns, r.page_pairs.confidence);
+		else
+			printf("  pairs           no step found\n");
+		if (r.page.reason[0])
+			printf("  note            %s\n", r.page.reason);
 		if (r.nlevels)
 			table_print(t, stdout, "  ");
 		else

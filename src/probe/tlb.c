@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "analysis/plateaus.h"
 #include "analysis/steps.h"
+#include "common/timer.h"
 #include "common/rng.h"
 #include "probe/line.h"
 
@@ -63,6 +65,47 @@ int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_cur
 	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
 }
 
+int probe_tlb_fault_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err)
+{
+	/* n first touches every s bytes of a fresh mapping: while s < page, s / page of them fault;
+	 * from s = page on, every one does. */
+	size_t n = o->quick ? 256 : 512, smin = 512, smax = 256u << 10;
+	int reps = o->quick ? 3 : 5, total = 0, done = 0, rc = 0;
+	for (size_t s = smin; s <= smax; s *= 2)
+		total++;
+	for (size_t s = smin; s <= smax && !probe_opts_stopped(o); s *= 2, done++) {
+		char label[48];
+		snprintf(label, sizeof(label), "first touches every %zu B", s);
+		probe_opts_report(o, "tlb", label, done, total);
+		double t[8];
+		for (int k = 0; k < reps; k++) {
+			struct buffer buf;
+			if ((rc = buffer_alloc_sparse(&buf, n * s, n * 4096, HUGE_NEVER, err)) != 0)
+				return as_error_prefix(err, "probe tlb: "), rc;
+			volatile char *p = buf.data;
+			uint64_t t0 = timer_now_ns();
+			for (size_t i = 0; i < n; i++)
+				p[i * s] = 1;
+			t[k] = (double)(timer_now_ns() - t0) / (double)n;
+			buffer_release(&buf);
+		}
+		double lo = t[0], sorted[8];
+		for (int k = 0; k < reps; k++) {
+			lo = t[k] < lo ? t[k] : lo;
+			sorted[k] = t[k];
+		}
+		for (int a = 1; a < reps; a++) /* insertion sort of a handful */
+			for (int b = a; b > 0 && sorted[b] < sorted[b - 1]; b--) {
+				double x = sorted[b];
+				sorted[b] = sorted[b - 1];
+				sorted[b - 1] = x;
+			}
+		if ((rc = probe_curve_add(out, (double)s, lo, sorted[reps / 2])) != 0)
+			return as_error_set(err, rc, "probe tlb: out of memory");
+	}
+	return 0;
+}
+
 int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, size_t max_pages,
 			  struct probe_curve *out, struct probe_curve *control, struct as_error *err)
 {
@@ -113,8 +156,11 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 void probe_tlb_result_init(struct probe_tlb_result *r)
 {
 	*r = (struct probe_tlb_result){ .page = { .value = NAN, .unit = "B", .os_reported = NAN },
+					.page_pairs = { .value = NAN, .unit = "B", .os_reported = NAN },
+					.page_faults = { .value = NAN, .unit = "B", .os_reported = NAN },
 					.page_step_index = -1, .walk_ns = NAN };
 	probe_curve_init(&r->page_curve);
+	probe_curve_init(&r->fault_curve);
 	probe_curve_init(&r->entries_curve);
 	probe_curve_init(&r->control_curve);
 }
@@ -122,6 +168,7 @@ void probe_tlb_result_init(struct probe_tlb_result *r)
 void probe_tlb_result_release(struct probe_tlb_result *r)
 {
 	probe_curve_release(&r->page_curve);
+	probe_curve_release(&r->fault_curve);
 	probe_curve_release(&r->entries_curve);
 	probe_curve_release(&r->control_curve);
 }
@@ -129,24 +176,58 @@ void probe_tlb_result_release(struct probe_tlb_result *r)
 int probe_tlb_analyze_page(struct probe_tlb_result *r)
 {
 	const struct probe_curve *c = &r->page_curve;
-	double *y = probe_curve_monotone(c);
-	if (!y)
+	double *y = c->n ? probe_curve_monotone(c) : NULL;
+	if (c->n && !y)
 		return -ENOMEM;
-	/* Both accesses of a pair share a page while s <= page: the page size is the last stride
-	 * before the step, as the line size is for the line probe. The first step, not the
-	 * biggest: beyond (PTEs per line) x page the second access's page walk misses too, a later
-	 * and often bigger step. Steps under a third of the biggest are passed over: at the
+	/* Witness 1: both accesses of a pair share a page while s <= page: the page size is the
+	 * last stride before the step, as the line size is for the line probe. The first step, not
+	 * the biggest: beyond (PTEs per line) x page the second access's page walk misses too, a
+	 * later and often bigger step. Steps under a third of the biggest are passed over: at the
 	 * shortest distances a next-line prefetcher can make the second access cheaper. */
-	struct step_answer a = steps_first_significant(y, c->n, 1.0 / 3.0);
-	r->page = (struct probe_answer){
-		.value = a.index >= 0 ? c->x[a.index] : NAN, .unit = "B", .confidence = a.confidence,
+	struct step_answer a = y ? steps_first_significant(y, c->n, 1.0 / 3.0) : (struct step_answer){ .index = -1 };
+	r->page_pairs = (struct probe_answer){
+		.value = a.index >= 0 ? c->x[a.index] : NAN, .unit = "B", .confidence = a.index >= 0 ? a.confidence : 0,
 		.method = "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
-		.os_reported = (double)sysconf(_SC_PAGESIZE),
+		.os_reported = NAN,
 	};
 	r->page_step_index = a.index;
 	r->page_before_ns = a.index >= 0 ? y[a.index] : 0;
 	r->page_after_ns = a.index >= 0 ? y[a.index + 1] : 0;
 	free(y);
+	/* Witness 2: the fault cost doubles with s until s reaches the page. */
+	const struct probe_curve *f = &r->fault_curve;
+	struct doubling_end d = { .index = -1 };
+	if (f->n)
+		plateaus_doubling_end(f->x, f->min_ns, f->n, &d);
+	r->page_faults = (struct probe_answer){
+		.value = d.index >= 0 ? f->x[d.index] : NAN, .unit = "B", .confidence = d.index >= 0 ? d.confidence : 0,
+		.method = "first touches of fresh memory every s bytes: the time per touch doubles with s while s / page of them fault, and stops at the page",
+		.os_reported = NAN,
+	};
+	if (!f->n)
+		snprintf(r->page_faults.reason, sizeof(r->page_faults.reason), "not measured");
+	else if (d.index < 0)
+		snprintf(r->page_faults.reason, sizeof(r->page_faults.reason),
+			 "the time per touch did not double and then stop between %.0f and %.0f B", f->x[0], f->x[f->n - 1]);
+	double os = (double)sysconf(_SC_PAGESIZE);
+	struct probe_answer *p = &r->page, *pf = &r->page_faults, *pp = &r->page_pairs;
+	if (isfinite(pf->value)) {
+		*p = *pf;
+		if (isfinite(pp->value) && pp->value != pf->value) {
+			p->confidence *= 0.75;
+			snprintf(p->reason, sizeof(p->reason),
+				 "the witnesses disagree: pairs %.0f B (the step at the page is a few ns: nested page "
+				 "walks and the PTE line's step can hide it), faults %.0f B", pp->value, pf->value);
+		}
+	} else if (isfinite(pp->value)) {
+		*p = *pp;
+		p->confidence *= 0.75;
+		snprintf(p->reason, sizeof(p->reason), "pair witness only (fault witness: %.100s)", pf->reason);
+	} else {
+		*p = (struct probe_answer){ .value = NAN, .unit = "B", .method = pp->method };
+		snprintf(p->reason, sizeof(p->reason), "neither witness found a step");
+	}
+	p->os_reported = os;
 	return 0;
 }
 
@@ -187,6 +268,8 @@ int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 	size_t line = (size_t)env->line_bytes;
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
 	int rc = probe_tlb_page_run(&o, line, &out->page_curve, err);
+	if (rc == 0 && !probe_opts_stopped(&o))
+		rc = probe_tlb_fault_run(&o, &out->fault_curve, err);
 	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
 		as_error_set(err, rc, "probe tlb: out of memory");
 	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
