@@ -373,6 +373,9 @@ int probe_row_assoc(struct probe_ctx *ctx)
 	if (!ctx->json) {
 		printf("assoc\n");
 		table_print(t, stdout, "  ");
+		for (int i = 0; i < r.nlevels; i++)
+			if (r.level[i].ways.reason[0])
+				printf("  L%d: %s\n", i + 1, r.level[i].ways.reason);
 		printf("  physically indexed levels show no step when physical pages do not keep set alignment\n"
 		       "  (virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)\n\n");
 	}

@@ -85,6 +85,20 @@ int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *
 		.method = "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
 		.os_reported = tc && tc->ways > 0 ? tc->ways : NAN,
 	};
+	if (!isfinite(ways) && c->n >= 2) {
+		/* say what the curve did instead of a step */
+		size_t s = 0;
+		while (s + 1 < c->n && y[s] < 0.8 * env->level_ns[i])
+			s++;
+		if (s + 1 >= c->n)
+			snprintf(l->ways.reason, sizeof(l->ways.reason),
+				 "not found: the curve never reached the level's latency (%.2f ns)", env->level_ns[i]);
+		else
+			snprintf(l->ways.reason, sizeof(l->ways.reason),
+				 "not found: no step of 50 %%, the latency climbs from %.2f ns at K = %.0f to %.2f ns at "
+				 "K = %.0f (not LRU, hashed sets, or pages without set alignment)",
+				 y[s], c->x[s], y[c->n - 1], c->x[c->n - 1]);
+	}
 	l->step_index = si;
 	l->step_before_ns = si >= 0 ? y[si] : NAN;
 	l->step_after_ns = si >= 0 ? y[si + 1] : NAN;
