@@ -83,21 +83,22 @@ struct opt_cmd {
 };
 
 /* Row constructors: s short name (0: none), l long name (NULL: none), v target, a value name,
- * h help. Tables live on the command's stack, so targets may be its locals. */
+ * h help; further designated initializers may follow (.flags = OPT_F_REQUIRED). Tables live on
+ * the command's stack, so targets may be its locals. */
 #define OPT_END() { .kind = OPT_KIND_END }
 #define OPT_GROUP(h) { .kind = OPT_KIND_GROUP, .help = (h) }
-#define OPT_SET_INT(s, l, v, n, h) { .kind = OPT_KIND_SET_INT, .short_name = (s), .long_name = (l), .value = (v), .set = (n), .help = (h) }
-#define OPT_FLAG(s, l, v, h) OPT_SET_INT(s, l, v, 1, h)
-#define OPT_COUNTER(s, l, v, h) { .kind = OPT_KIND_COUNTER, .short_name = (s), .long_name = (l), .value = (v), .help = (h) }
-#define OPT_STRING(s, l, v, a, h) { .kind = OPT_KIND_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
-#define OPT_STRINGS(s, l, v, a, h) { .kind = OPT_KIND_STRINGS, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h) }
-#define OPT_INT(s, l, v, a, lo, hi, h) { .kind = OPT_KIND_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h) }
-#define OPT_U64(s, l, v, a, lo, hi, h) { .kind = OPT_KIND_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .umin = (lo), .umax = (hi), .help = (h) }
-#define OPT_DOUBLE(s, l, v, a, lo, hi, h) { .kind = OPT_KIND_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h) }
-#define OPT_CHOICE(s, l, v, a, list, h) { .kind = OPT_KIND_CHOICE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .choices = (list), .help = (h) }
-#define OPT_CHOICE_SET(s, l, v, a, list, h) { .kind = OPT_KIND_CHOICE_SET, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .choices = (list), .help = (h) }
-#define OPT_CALLBACK(s, l, v, a, h, fn) { .kind = OPT_KIND_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .cb = (fn) }
-#define OPT_PAIR(s, l, v, a, h, fn) { .kind = OPT_KIND_PAIR, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .cb = (fn) }
+#define OPT_SET_INT(s, l, v, n, h, ...) { .kind = OPT_KIND_SET_INT, .short_name = (s), .long_name = (l), .value = (v), .set = (n), .help = (h), __VA_ARGS__ }
+#define OPT_FLAG(s, l, v, h, ...) OPT_SET_INT(s, l, v, 1, h, __VA_ARGS__)
+#define OPT_COUNTER(s, l, v, h, ...) { .kind = OPT_KIND_COUNTER, .short_name = (s), .long_name = (l), .value = (v), .help = (h), __VA_ARGS__ }
+#define OPT_STRING(s, l, v, a, h, ...) { .kind = OPT_KIND_STRING, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_STRINGS(s, l, v, a, h, ...) { .kind = OPT_KIND_STRINGS, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), __VA_ARGS__ }
+#define OPT_INT(s, l, v, a, lo, hi, h, ...) { .kind = OPT_KIND_INT, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h), __VA_ARGS__ }
+#define OPT_U64(s, l, v, a, lo, hi, h, ...) { .kind = OPT_KIND_U64, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .umin = (lo), .umax = (hi), .help = (h), __VA_ARGS__ }
+#define OPT_DOUBLE(s, l, v, a, lo, hi, h, ...) { .kind = OPT_KIND_DOUBLE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h), __VA_ARGS__ }
+#define OPT_CHOICE(s, l, v, a, list, h, ...) { .kind = OPT_KIND_CHOICE, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .choices = (list), .help = (h), __VA_ARGS__ }
+#define OPT_CHOICE_SET(s, l, v, a, list, h, ...) { .kind = OPT_KIND_CHOICE_SET, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .choices = (list), .help = (h), __VA_ARGS__ }
+#define OPT_CALLBACK(s, l, v, a, h, fn, ...) { .kind = OPT_KIND_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .cb = (fn), __VA_ARGS__ }
+#define OPT_PAIR(s, l, v, a, h, fn, ...) { .kind = OPT_KIND_PAIR, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), .help = (h), .cb = (fn), __VA_ARGS__ }
 
 /* The rows every command shares, with the same words everywhere. */
 #define OPT_JSON(v) OPT_FLAG(0, "json", v, "one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}")

@@ -74,6 +74,14 @@ static int on_level(const struct opt *o, const char *arg, const char *unused)
 	return 0;
 }
 
+static int on_list(const struct opt *o, const char *arg, const char *unused)
+{
+	(void)unused;
+	struct vals *t = o->value;
+	t->level = arg ? arg : "(list)";
+	return 0;
+}
+
 static const char *const usage_lines[] = { "archscope test [options] FILE...", "archscope test --list", NULL };
 static const struct opt_section sections[] = {
 	{ "methods", "  monotone  the curve made non-decreasing\n  qt        QT clustering\n", NULL },
@@ -100,6 +108,7 @@ static const struct opt opts[] = {
 	OPT_CHOICE_SET('p', "pmodel", &v.models, "MODEL", models, "a model (repeatable)"),
 	OPT_PAIR('D', "define", &v, "NAME VALUE", "binds a constant", on_define),
 	OPT_CALLBACK(0, "level", &v, "LEVEL", "a level", on_level),
+	OPT_CALLBACK(0, "list", &v, NULL, "the levels", on_list, .flags = OPT_F_NOARG),
 	OPT_FLAG(0, "hidden", &v.json, NULL),
 	OPT_JSON(&v.json),
 	OPT_HELP(),
@@ -107,11 +116,9 @@ static const struct opt opts[] = {
 };
 
 /* The diameter row with its lower bound excluded, as analyze has it. */
-static struct opt opts_above[] = {
-	{ .kind = OPT_KIND_DOUBLE, .long_name = "diameter", .value = &v.diameter, .argh = "F", .min = 0, .max = 10,
-	  .flags = OPT_F_ABOVE_MIN, .help = "diameter" },
-	{ .kind = OPT_KIND_STRING, .short_name = 'f', .long_name = "file", .value = &v.out, .argh = "F",
-	  .flags = OPT_F_REQUIRED, .help = "required" },
+static const struct opt opts_above[] = {
+	OPT_DOUBLE(0, "diameter", &v.diameter, "F", 0, 10, "diameter", .flags = OPT_F_ABOVE_MIN),
+	OPT_STRING('f', "file", &v.out, "F", "required", .flags = OPT_F_REQUIRED),
 	OPT_CHOICE('m', "method", &v.method, NULL, methods, "the analysis"),
 	OPT_END(),
 };
@@ -255,6 +262,9 @@ static void test_options__callback(void)
 	CHECK(parse(w) == 0);
 	CHECK_STR(v.level, "L2");
 	CHECK(v.level_calls == 1);
+	const char *w1[] = { "test", "--list", NULL };
+	CHECK(parse(w1) == 0);
+	CHECK_STR(v.level, "(list)");
 	int rc;
 	const char *w2[] = { "test", "--level=L9", NULL };
 	const char *err = parse_err(opts, w2, &rc);
@@ -349,6 +359,7 @@ static void test_options__help(void)
 		       "  -p, --pmodel MODEL       a model (repeatable)\n"
 		       "  -D, --define NAME VALUE  binds a constant\n"
 		       "  --level LEVEL            a level\n"
+		       "  --list                   the levels\n"
 		       "  --json                   one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
 		       "  -h, --help               this help\n"
 		       "\n"
