@@ -230,6 +230,8 @@ static int parse_long(const struct opt_cmd *cmd, const struct opt *opts, int arg
 {
 	const char *word = argv[*i] + 2, *eq = strchr(word, '=');
 	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+	if (len == 0)
+		return usage_fail(cmd, "unknown option '%s'", argv[*i]);
 	const struct opt *o = find_long(cmd, opts, word, len);
 	if (!o)
 		return -1;

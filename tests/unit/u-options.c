@@ -279,6 +279,10 @@ static void test_options__usage_errors(void)
 	const char *err = parse_err(opts, w1, &rc);
 	CHECK(rc == OPT_ERROR);
 	CHECK_STR(err, "archscope: error: unknown option '--jsn'\n\tdid you mean '--json'?\nsee 'archscope test --help'\n");
+	const char *w11[] = { "test", "--=x", NULL };
+	err = parse_err(opts, w11, &rc);
+	CHECK(rc == OPT_ERROR);
+	CHECK(strstr(err, "unknown option '--=x'") != NULL);
 	const char *w2[] = { "test", "-x", NULL };
 	err = parse_err(opts, w2, &rc);
 	CHECK(rc == OPT_ERROR);
