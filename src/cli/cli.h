@@ -1,5 +1,6 @@
-/* Shared pieces of the command files: the command table type, fatal errors (only cli/ exits),
- * usage errors (exit 2), the machine block of the JSON envelope, and result emission. */
+/* Shared pieces of the command files: the command table type, error reporting with one prefix
+ * ("archscope: error: "), the machine block of the JSON envelope, and result emission.
+ * How a command is written: docs/cli-conventions.md. */
 #ifndef ARCHSCOPE_CLI_CLI_H
 #define ARCHSCOPE_CLI_CLI_H
 
@@ -17,9 +18,29 @@ struct cli_command {
 	const char *summary;
 };
 
-/* Prints "archscope: error: MSG" and exits with code. */
+/* Set by --quiet (OPT_QUIET()): note() and progress() print nothing; errors still print. */
+extern int cli_quiet;
+
+/* Prints "archscope: error: MSG" on stderr and returns -1 (git's error()): a function that finds
+ * a problem reports it and returns; only the command decides the exit code. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* error(), then "see 'archscope CMD --help'": a usage error (the command then exits 2). */
+int error_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The closing line of a usage error: "see 'archscope CMD --help'" ("'archscope --help'" if NULL). */
+void usage_hint(const char *cmd);
+/* The library's message through error(); returns -1. */
+int error_err(const struct as_error *err);
+
+/* Optimal string alignment distance between two words (edits, transpositions count 1). */
+int cli_edit_distance(const char *a, const char *b);
+/* For a word that is not among names[0..n): prints "\tdid you mean 'PREFIXname'?" on stderr for
+ * each closest name (at most 2 edits away, or starting with the word when it has >= 2
+ * characters); returns how many were printed. */
+int cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix);
+
+/* Prints "archscope: error: MSG" and exits with code. Commands only; prefer error() + return. */
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-/* Prints "archscope CMD: MSG" and "see 'archscope CMD --help'", exits 2. */
+/* Deprecated (goes when every command uses parse-options): error_usage() and exit 2. */
 void usage_error(const char *cmd, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* A one-line note on stderr ("archscope: note: ..."). */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -29,8 +50,14 @@ void die_err(int code, const struct as_error *err) __attribute__((noreturn));
 /* Hostname, kernel, OS-reported CPU model and CPU counts, for the JSON envelope. */
 json_t *cli_machine_json(void);
 
-/* Prints the envelope as JSON to stdout (steals results). */
+/* Deprecated (goes when every command renders through report/emit.h): prints the envelope as
+ * JSON to stdout (steals results). */
 void cli_print_json(const char *command, json_t *results);
+
+struct emit;
+/* Ends a command's output (report/emit.h): in JSON mode prints the envelope with this machine's
+ * block; frees e. Returns EXIT_OK, or EXIT_FAIL after error(). */
+int cli_emit_end(struct emit *e, const char *command);
 
 /* The value of the first "key : value" line of /proc/cpuinfo (exact key) into out; 0, or -1 when
  * absent. For os_reported values and to pick tables, never for an answer. */
@@ -40,7 +67,8 @@ int cli_cpuinfo(const char *key, char *out, size_t len);
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 
-/* Parses an unsigned integer option value or exits 2 naming the option. */
+/* Deprecated (go when every command uses parse-options: OPT_U64 and OPT_INT rows): parses an
+ * unsigned integer option value or exits 2 naming the option. */
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 /* parse_u64_opt, and a usage error (exit 2) unless lo <= value <= hi. */
 uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);

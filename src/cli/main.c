@@ -33,6 +33,15 @@ static void list_commands(FILE *out)
 	fprintf(out, "\nsee 'archscope <command> --help' for a command's options.\n");
 }
 
+/* "did you mean" lines for a word that names no command. */
+static void suggest_command(const char *word)
+{
+	const char *names[NCOMMANDS];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		names[i] = commands[i].name;
+	cli_suggest(word, names, NCOMMANDS, "");
+}
+
 static int cmd_help(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "--help") != 0 && strcmp(argv[1], "-h") != 0) {
@@ -41,7 +50,10 @@ static int cmd_help(int argc, char **argv)
 				char *args[] = { argv[1], "--help", NULL };
 				return commands[i].fn(2, args);
 			}
-		usage_error("help", "no command '%s'", argv[1]);
+		error("no command '%s'", argv[1]);
+		suggest_command(argv[1]);
+		usage_hint(NULL);
+		return EXIT_USAGE;
 	}
 	list_commands(stdout);
 	return EXIT_OK;
@@ -53,32 +65,6 @@ static int cmd_version(int argc, char **argv)
 	(void)argv;
 	printf("archscope %s\n", ARCHSCOPE_VERSION);
 	return EXIT_OK;
-}
-
-/* Optimal string alignment distance (Levenshtein with transpositions), for suggestions. */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	if (la > 63 || lb > 63)
-		return 99;
-	int d[64][64];
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = (int)i;
-	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = (int)j;
-	for (size_t i = 1; i <= la; i++)
-		for (size_t j = 1; j <= lb; j++) {
-			int cost = a[i - 1] != b[j - 1];
-			int v = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < v)
-				v = d[i][j - 1] + 1;
-			if (d[i - 1][j - 1] + cost < v)
-				v = d[i - 1][j - 1] + cost;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
-				v = d[i - 2][j - 2] + 1;
-			d[i][j] = v;
-		}
-	return d[la][lb];
 }
 
 static int check_stdout(void)
@@ -116,24 +102,8 @@ int main(int argc, char **argv)
 			return rc ? rc : out;
 		}
 	}
-	fprintf(stderr, "archscope: '%s' is not an archscope command. See 'archscope --help'.\n", name);
-	int best = 99;
-	for (size_t i = 0; i < NCOMMANDS; i++) {
-		int d = edit_distance(name, commands[i].name);
-		if (strncmp(commands[i].name, name, strlen(name)) == 0 && strlen(name) >= 2)
-			d = 1;
-		if (d < best)
-			best = d;
-	}
-	if (best <= 2) {
-		fputc('\n', stderr);
-		for (size_t i = 0; i < NCOMMANDS; i++) {
-			int d = edit_distance(name, commands[i].name);
-			if (strncmp(commands[i].name, name, strlen(name)) == 0 && strlen(name) >= 2)
-				d = 1;
-			if (d == best)
-				fprintf(stderr, "\tdid you mean '%s'?\n", commands[i].name);
-		}
-	}
+	error("'%s' is not an archscope command", name);
+	suggest_command(name);
+	usage_hint(NULL);
 	return EXIT_USAGE;
 }

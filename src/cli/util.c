@@ -1,4 +1,5 @@
-/* Helpers shared by the command files (see cli.h). */
+/* Helpers shared by the command files (see cli.h): error reporting, suggestions, progress, the
+ * machine block of the envelope. */
 #include "cli/cli.h"
 
 #include <errno.h>
@@ -10,36 +11,77 @@
 
 #include "common/cpuset.h"
 #include "machine/file.h"
+#include "report/emit.h"
 #include "report/output.h"
+
+int cli_quiet;
+
+/* The one error prefix: every error line of the binary starts "archscope: error: ". */
+static void verror(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	progress_done();
+	fputs("archscope: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void usage_hint(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "see 'archscope %s --help'\n", cmd);
+	else
+		fputs("see 'archscope --help'\n", stderr);
+}
+
+int error_usage(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	usage_hint(cmd);
+	return -1;
+}
+
+int error_err(const struct as_error *err)
+{
+	return error("%s", err->msg[0] ? err->msg : "unknown error");
+}
 
 void die(int code, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	progress_done();
-	fputs("archscope: error: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(code);
 }
 
 void usage_error(const char *cmd, const char *fmt, ...)
 {
 	va_list ap;
-	fflush(stdout);
-	fprintf(stderr, "archscope %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nsee 'archscope %s --help'\n", cmd);
+	usage_hint(cmd);
 	exit(EXIT_USAGE);
 }
 
 void note(const char *fmt, ...)
 {
 	va_list ap;
+	if (cli_quiet)
+		return;
 	progress_done();
 	fputs("archscope: note: ", stderr);
 	va_start(ap, fmt);
@@ -53,11 +95,61 @@ void die_err(int code, const struct as_error *err)
 	die(code, "%s", err->msg[0] ? err->msg : "unknown error");
 }
 
+int cli_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 63 || lb > 63)
+		return 99;
+	int d[64][64];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int cost = a[i - 1] != b[j - 1];
+			int v = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < v)
+				v = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + cost < v)
+				v = d[i - 1][j - 1] + cost;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+				v = d[i - 2][j - 2] + 1;
+			d[i][j] = v;
+		}
+	return d[la][lb];
+}
+
+/* A word's distance to a name for suggestions: a beginning of >= 2 characters counts as 1. */
+static int suggest_distance(const char *word, const char *name)
+{
+	size_t len = strlen(word);
+	if (len >= 2 && strncmp(name, word, len) == 0)
+		return 1;
+	return cli_edit_distance(word, name);
+}
+
+int cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix)
+{
+	int best = 99, shown = 0;
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && suggest_distance(word, names[i]) < best)
+			best = suggest_distance(word, names[i]);
+	if (best > 2)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && suggest_distance(word, names[i]) == best) {
+			fprintf(stderr, "\tdid you mean '%s%s'?\n", prefix ? prefix : "", names[i]);
+			shown++;
+		}
+	return shown;
+}
+
 static int progress_active;
 
 void progress(const char *fmt, ...)
 {
-	if (!isatty(STDERR_FILENO))
+	if (cli_quiet || !isatty(STDERR_FILENO))
 		return;
 	va_list ap;
 	fputs("\r\033[K", stderr);
@@ -132,6 +224,18 @@ void cli_print_json(const char *command, json_t *results)
 	json_decref(doc);
 	if (rc)
 		die_err(EXIT_FAIL, &err);
+}
+
+int cli_emit_end(struct emit *e, const char *command)
+{
+	struct as_error err = { 0 };
+	int rc = emit_end(e, command, emit_is_text(e) ? NULL : cli_machine_json(), &err);
+	emit_free(e);
+	if (rc) {
+		error_err(&err);
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }
 
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)

@@ -23,18 +23,26 @@ static void push(struct table *t, char *s)
 	t->cells[t->ncells++] = s;
 }
 
-struct table *table_new(int ncols, ...)
+struct table *table_new_columns(int ncols, const char *const *headers)
 {
 	struct table *t = calloc(1, sizeof(*t));
 	if (!t)
 		abort();
 	t->ncols = ncols;
+	for (int i = 0; i < ncols; i++)
+		push(t, strdup(headers[i]));
+	return t;
+}
+
+struct table *table_new(int ncols, ...)
+{
+	const char *headers[64];
 	va_list ap;
 	va_start(ap, ncols);
-	for (int i = 0; i < ncols; i++)
-		push(t, strdup(va_arg(ap, const char *)));
+	for (int i = 0; i < ncols && i < 64; i++)
+		headers[i] = va_arg(ap, const char *);
 	va_end(ap);
-	return t;
+	return table_new_columns(ncols < 64 ? ncols : 64, headers);
 }
 
 void table_cell(struct table *t, const char *fmt, ...)
@@ -55,12 +63,30 @@ static int numeric(const char *s)
 	return isdigit((unsigned char)*s) || (*s == '.' && isdigit((unsigned char)s[1]));
 }
 
+int table_text_width(const char *s)
+{
+	int w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xC0) != 0x80; /* UTF-8 continuation bytes take no column */
+	return w;
+}
+
+/* s padded with spaces to width columns, on the left (right-aligned) or on the right. */
+static void print_padded(FILE *out, const char *s, int width, int right)
+{
+	int pad = width - table_text_width(s);
+	if (right)
+		fprintf(out, "%*s%s", pad > 0 ? pad : 0, "", s);
+	else
+		fprintf(out, "%s%*s", s, pad > 0 ? pad : 0, "");
+}
+
 void table_print(const struct table *t, FILE *out, const char *indent)
 {
 	int width[64] = { 0 };
 	int nc = t->ncols < 64 ? t->ncols : 64;
 	for (int i = 0; i < t->ncells; i++) {
-		int w = (int)strlen(t->cells[i]);
+		int w = table_text_width(t->cells[i]);
 		if (i % t->ncols < nc && w > width[i % t->ncols])
 			width[i % t->ncols] = w;
 	}
@@ -80,12 +106,10 @@ void table_print(const struct table *t, FILE *out, const char *indent)
 		const char *s = t->cells[i];
 		int right = right_col[c];
 		int last = c == t->ncols - 1 || i == t->ncells - 1;
-		if (right)
-			fprintf(out, "%*s", width[c], s);
-		else if (last)
+		if (last && !right)
 			fputs(s, out);
 		else
-			fprintf(out, "%-*s", width[c], s);
+			print_padded(out, s, width[c], right);
 		fputs(last ? "\n" : "  ", out);
 	}
 }

@@ -8,6 +8,12 @@ python3 -m json.tool "$TMP/out" >/dev/null || fail "topology --json is not valid
 [ "$(json_get 'd["command"]')" = topology ] || fail "envelope command"
 threads=$(json_get 'd["results"]["threads"]')
 [ "$threads" -ge "$(nproc)" ] || fail "threads $threads < nproc $(nproc)"
+# Text and JSON come from one renderer: the text says what the JSON holds.
+"$ARCHSCOPE" topology >"$TMP/txt" || fail "topology text"
+contains "$TMP/txt" "hardware threads *$threads ("
+contains "$TMP/txt" "cores *$(json_get 'd["results"]["cores"]')\$"
+nodes=$(json_get 'len(d["results"]["numa_nodes"])')
+[ "$(awk '/^numa nodes/{f=1;getline;next} f&&/^  *[0-9]/{n++} f&&/^$/{f=0} END{print n+0}' "$TMP/txt")" = "$nodes" ] || fail "numa nodes: text and JSON disagree"
 # The allowed set follows taskset.
 last=$(json_get 'd["results"]["allowed_cpus"][-1]')
 if command -v taskset >/dev/null; then

@@ -4,11 +4,26 @@ printf 'threads,time\n1,1.0\n2,1.01\n3,0.99\n4,1.02\n5,2.1\n6,2.2\n7,2.9\n8,3.1\
 run 0 "$ARCHSCOPE" analyze --method first-step --json "$TMP/ctx.csv"
 [ "$(json_get 'd["results"]["answer"]["value"]')" = 4.0 ] || fail "first-step answer $(json_get 'd["results"]["answer"]["value"]')"
 run 0 "$ARCHSCOPE" analyze -m biggest-step "$TMP/ctx.csv"
-contains "$TMP/out" "answer: 4"
+contains "$TMP/out" "answer  *4 (confidence"
 run 0 "$ARCHSCOPE" analyze -m monotone "$TMP/ctx.csv"
 run 0 "$ARCHSCOPE" analyze -m scaled-step --json "$TMP/ctx.csv"
 run 0 "$ARCHSCOPE" analyze -m qt --json "$TMP/ctx.csv"
 [ "$(json_get 'len(d["results"]["clusters"])')" -ge 2 ] || fail "qt clusters"
+# text and JSON come from one renderer: the same numbers, units on those the text prints
+run 0 "$ARCHSCOPE" analyze -m qt --unit B "$TMP/ctx.csv"
+contains "$TMP/out" "^clusters"
+contains "$TMP/out" " 1 B "
+contains "$TMP/out" "answer  *[0-9]* clusters (confidence"
+run 0 "$ARCHSCOPE" analyze -m levels "$TMP/ctx.csv"
+run 0 "$ARCHSCOPE" analyze --method=first-step --js "$TMP/ctx.csv"
+[ "$(json_get 'd["results"]["x_after_step"]')" = 5.0 ] || fail "x_after_step"
+# bad options name the option and what it takes
+run 2 "$ARCHSCOPE" analyze -m qt --diameter 0 "$TMP/ctx.csv"
+contains "$TMP/err" "diameter must be above 0 and at most 10"
+run 2 "$ARCHSCOPE" analyze --jsn -m qt "$TMP/ctx.csv"
+contains "$TMP/err" "did you mean '--json'"
+run 2 "$ARCHSCOPE" analyze -m qt
+contains "$TMP/err" "a CSV file is required"
 # bad input
 printf 'x,y\n1,2\n2,abc\n' >"$TMP/bad.csv"
 run 2 "$ARCHSCOPE" analyze -m qt "$TMP/bad.csv"
