@@ -8,8 +8,8 @@ packages=(
 	gcc clang cmake ninja-build pkg-config   # toolchain (clang: the warning check in the tests)
 	libhwloc-dev hwloc                      # topology
 	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
-	libclang-14-dev                         # kernel parser of archscope model
-	llvm-14                                 # llvm-mca: the in-core model of archscope model
+	libclang-19-dev                         # kernel parser of archscope model
+	llvm-19                                 # llvm-mca (Zen 5, Sapphire/Emerald/Granite Rapids models): the in-core model
 	libpfm4-dev                             # counter event names (perf_event_open attributes)
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
