@@ -21,7 +21,7 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 # ARCHSCOPE_TEST_WITHOUT="NAME..." makes prereq say no, to try a test's skip path.
 #   PMU       hardware counters: perf_event_open of the instructions counter counts
 #   NUMA      more than one NUMA node
-#   LLVM_MCA  llvm-mca (or llvm-mca-14) in PATH
+#   LLVM_MCA  llvm-mca-19 (or llvm-mca) in PATH
 #   GCC       gcc in PATH (model compiles kernels with it)
 #   ROOT      running as uid 0
 #   LIKWID    likwid-bench in PATH
@@ -36,7 +36,7 @@ prereq() {
 		local n; n=$(ls -d /sys/devices/system/node/node[0-9]* 2>/dev/null | wc -l)
 		[ "$n" -gt 1 ] || { PREREQ_WHY="only $n NUMA node in /sys/devices/system/node"; return 1; } ;;
 	LLVM_MCA)
-		command -v llvm-mca >/dev/null || command -v llvm-mca-14 >/dev/null ||
+		command -v llvm-mca-19 >/dev/null || command -v llvm-mca >/dev/null ||
 			{ PREREQ_WHY="no llvm-mca in PATH; Debian package llvm-19"; return 1; } ;;
 	GCC) command -v gcc >/dev/null || { PREREQ_WHY="no gcc in PATH"; return 1; } ;;
 	ROOT) [ "$(id -u)" -eq 0 ] || { PREREQ_WHY="running as uid $(id -u)"; return 1; } ;;
