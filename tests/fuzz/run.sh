@@ -19,8 +19,8 @@ machine)
 	maxlen=65536 ;;
 kernel)
 	cp kernels/*.c "$out/corpus-$target/"
-	clang "${flags[@]}" -isystem /usr/lib/llvm-14/include tests/fuzz/fuzz-kernel.c src/model/*.c src/common/error.c \
-		src/common/timer.c src/common/atomicfile.c -DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-14/lib/libclang.so"' -lm \
+	clang "${flags[@]}" -isystem /usr/lib/llvm-19/include tests/fuzz/fuzz-kernel.c src/model/*.c src/common/error.c \
+		src/common/timer.c src/common/atomicfile.c -DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-19/lib/libclang-19.so"' -lm \
 		-o "$out/fuzz-$target"
 	maxlen=4096 ;;
 *) echo "usage: $0 [SECONDS] [machine|kernel]" >&2; exit 2 ;;
