@@ -20,7 +20,8 @@
 #include "model/incore.h"
 #include "model/kernel.h"
 #include "model/lc.h"
-#include "model/models.h"
+#include "model/ecm.h"
+#include "model/roofline.h"
 #include "model/sim.h"
 #include "machine/file.h"
 #include "report/plot.h"
@@ -705,7 +706,6 @@ static json_t *jlc(const struct opts *o, const struct kernel *k, const struct ma
 	return lc;
 }
 
-struct ecm_full;
 static json_t *jecm(const struct machine *m, const struct eval *e);
 static json_t *jbench(const struct kernel *k, const struct eval *e);
 static double roofline_asm(const struct eval *e, int *bottleneck);
@@ -898,40 +898,11 @@ static void incore_config_read(const struct mtree *mt, const char *want, struct 
 }
 
 /* The ECM model of one size: the in-core times with the data transfers. */
-struct ecm_full {
-	int ok;
-	double t_ol, t_nol;
-	int n;
-	char name[MACHINE_MAX_LEVELS][24]; /* T_L1L2, T_L2L3, T_L3MEM */
-	double t[MACHINE_MAX_LEVELS];
-	double cum[MACHINE_MAX_LEVELS + 1]; /* prediction with the data in L1, L2, ...: max(T_OL, T_nOL + sum) */
-	double prediction;                  /* for the given sizes: every transfer the predictor found */
-	double t_mem;                       /* the last transfer (memory) */
-	int n_s;                            /* saturation: cores at which memory bandwidth is the limit */
-};
-
 static void ecm_full(const struct eval *e, struct ecm_full *f)
 {
 	memset(f, 0, sizeof(*f));
-	if (!e->ic || !e->have_ecm)
-		return;
-	f->ok = 1;
-	f->t_ol = e->ic->t_ol;
-	f->t_nol = e->ic->t_nol;
-	f->n = e->ecm.n;
-	double sum = f->t_nol;
-	f->cum[0] = fmax(f->t_ol, sum);
-	for (int i = 0; i < f->n; i++) {
-		snprintf(f->name[i], sizeof(f->name[i]), "T_%s%s", i ? e->ecm.t[i - 1].name : "L1", e->ecm.t[i].name);
-		f->t[i] = e->ecm.t[i].cy;
-		sum += f->t[i];
-		f->cum[i + 1] = fmax(f->t_ol, sum);
-	}
-	f->prediction = f->cum[f->n];
-	/* saturation: memory at the saturated bandwidth (Kerncraft's T_L3MEM), also where the
-	 * prediction uses the one-core fitted cost */
-	f->t_mem = e->ecm.mem_saturated_cy > 0 ? e->ecm.mem_saturated_cy : f->n ? f->t[f->n - 1] : 0;
-	f->n_s = f->t_mem > 0 ? (int)ceil(f->prediction / f->t_mem - 1e-9) : 0;
+	if (e->ic && e->have_ecm)
+		ecm_full_compute(&e->ecm, e->ic->t_ol, e->ic->t_nol, f);
 }
 
 static void print_incore(const struct incore_result *ic)
@@ -1019,12 +990,12 @@ static void print_ecm_full(const struct opts *o, const struct machine *m, const 
 	printf("prediction for these sizes: %.2f cy/CL = %.1f MLUP/s at %.2f GHz (core cycles at the machine file's clock)\n",
 	       f.prediction, m->clock_hz / (f.prediction / ipcl) / 1e6, m->clock_hz / 1e9);
 	if (f.n_s > 0) {
-		long maxc = m->cores_per_numa_domain > 0 ? m->cores_per_numa_domain : m->cores_per_socket > 0 ? m->cores_per_socket : 1;
+		long maxc = ecm_domain_cores(m);
 		printf("saturation: n_S = ceil(T_ECM / %s%s) = ceil(%.2f / %.2f) = %d cores\n", f.name[f.n - 1],
 		       o->use_fit ? " at the saturated bandwidth" : "", f.prediction, f.t_mem, f.n_s);
 		printf("scaling (one memory domain, %ld cores): cores: MLUP/s\n ", maxc);
 		for (long c = 1; c <= maxc && c <= 64; c++) {
-			double cy = fmax(f.prediction / (double)c, f.t_mem);
+			double cy = ecm_full_cy_at(&f, c);
 			printf(" %ld: %.0f", c, m->clock_hz / (cy / ipcl) / 1e6);
 		}
 		printf("\n");

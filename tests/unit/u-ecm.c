@@ -1,8 +1,11 @@
 /* Unit tests of the ECM model for streaming kernels against the ECM paper's Table 2 (Core 2 and
- * Core i7 columns) and Table 3 (the Intel L1 and L2 parts of a store), and of the calibration
- * from load-kernel measurements. */
-#include "analysis/ecm.h"
+ * Core i7 columns) and Table 3 (the Intel L1 and L2 parts of a store), of the calibration from
+ * load-kernel measurements, and of the full model's sums, saturation and scaling. */
+#include <stdio.h>
+#include <string.h>
+
 #include "harness.h"
+#include "model/ecm.h"
 
 static const struct ecm_streams LOAD = { .reads = 1 }, STORE = { .writes = 1 }, COPY = { .reads = 1, .writes = 1 },
 				 STREAM_TRIAD = { .reads = 2, .writes = 1 }, VECTOR_TRIAD = { .reads = 3, .writes = 1 },
@@ -94,5 +97,46 @@ static void test_ecm__calibration_from_loads(void)
 	CHECK(ecm_params_from_loads(&p, 64, odd, 4, 0, 1) == -1);
 }
 
+static void test_ecm__full(void)
+{
+	/* { T_OL || T_nOL | T_L1L2 | T_L2L3 | T_L3MEM } = { 8 || 9 | 6 | 6 | 13.06 }, memory at the
+	 * saturated bandwidth 10 cy/CL */
+	struct ecm_data d = { .n = 3, .mem_saturated_cy = 10 };
+	const char *names[] = { "L2", "L3", "MEM" };
+	const double cy[] = { 6, 6, 13.06 };
+	for (int i = 0; i < 3; i++) {
+		snprintf(d.t[i].name, sizeof(d.t[i].name), "%s", names[i]);
+		d.t[i].cy = cy[i];
+	}
+	struct ecm_full f;
+	ecm_full_compute(&d, 8, 9, &f);
+	CHECK(f.ok && f.n == 3);
+	CHECK(!strcmp(f.name[0], "T_L1L2") && !strcmp(f.name[1], "T_L2L3") && !strcmp(f.name[2], "T_L3MEM"));
+	const double cum[] = { 9, 15, 21, 34.06 };
+	for (int i = 0; i <= 3; i++)
+		CHECK_NEAR(f.cum[i], cum[i], 1e-9);
+	CHECK_NEAR(f.prediction, 34.06, 1e-9);
+	CHECK_NEAR(f.t_mem, 10, 1e-9);
+	CHECK(f.n_s == 4);
+	CHECK_NEAR(ecm_full_cy_at(&f, 1), 34.06, 1e-9);
+	CHECK_NEAR(ecm_full_cy_at(&f, 2), 17.03, 1e-9);
+	CHECK_NEAR(ecm_full_cy_at(&f, 8), 10, 1e-9);
+	/* the core bounds every level; without a saturated bandwidth memory is the last transfer */
+	d.n = 2;
+	d.mem_saturated_cy = 0;
+	ecm_full_compute(&d, 20, 1, &f);
+	CHECK_NEAR(f.cum[0], 20, 1e-9);
+	CHECK_NEAR(f.cum[2], 20, 1e-9);
+	CHECK_NEAR(f.t_mem, 6, 1e-9);
+	CHECK(f.n_s == 4);
+	/* a machine's memory domain: the NUMA domain, else the socket, else one core */
+	struct machine m = { .cores_per_socket = 16 };
+	CHECK(ecm_domain_cores(&m) == 16);
+	m.cores_per_numa_domain = 4;
+	CHECK(ecm_domain_cores(&m) == 4);
+	m = (struct machine){ 0 };
+	CHECK(ecm_domain_cores(&m) == 1);
+}
+
 TESTS(T(test_ecm__paper_core_i7), T(test_ecm__paper_core2), T(test_ecm__overlap_and_streams),
-      T(test_ecm__calibration_from_loads))
+      T(test_ecm__calibration_from_loads), T(test_ecm__full))
