@@ -16,7 +16,7 @@
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "common/timer.h"
-#include "measure/counters.h"
+#include "measure/bracket.h"
 #include "model/incore/incore.h"
 #include "model/kernel.h"
 #include "model/lc.h"
@@ -1230,57 +1230,6 @@ static int bench_cpu(const struct opts *o)
 	return 0;
 }
 
-/* Benchmark counters: the program stops before (even stops) and after (odd) each timed repetition.
- * The counters are opened on the first stop, enabled from an even stop to the next odd one, and
- * the repetition with the fewest cycles is kept, as the time keeps the fastest one. */
-struct count_ctx {
-	const char *names[COUNTERS_MAX];
-	int n;
-	struct counter_set set;
-	int open, failed, have;
-	double best[COUNTERS_MAX];
-	char fq[COUNTERS_MAX][192];
-	char error[512];
-};
-
-static int count_on_stop(void *vctx, int pid, int nth)
-{
-	struct count_ctx *c = vctx;
-	struct as_error err = { 0 };
-	if (c->failed)
-		return 0;
-	if (nth % 2 == 0) {
-		if (!c->open) {
-			if (counters_open(&c->set, c->names, c->n, (pid_t)pid, &err) != 0) {
-				c->failed = 1;
-				snprintf(c->error, sizeof(c->error), "%s", err.msg);
-				return 0;
-			}
-			c->open = 1;
-			for (int i = 0; i < c->n; i++)
-				snprintf(c->fq[i], sizeof(c->fq[i]), "%s", c->set.fq[i]);
-		}
-		if (counters_reset_enable(&c->set) != 0) {
-			c->failed = 1;
-			snprintf(c->error, sizeof(c->error), "cannot enable the counters");
-		}
-		return 0;
-	}
-	if (!c->open)
-		return 0;
-	if (counters_disable(&c->set) != 0 || counters_read(&c->set, &err) != 0) {
-		c->failed = 1;
-		snprintf(c->error, sizeof(c->error), "%s", err.msg[0] ? err.msg : "cannot stop the counters");
-		return 0;
-	}
-	if (!c->have || c->set.value[0] < c->best[0]) {
-		for (int i = 0; i < c->n; i++)
-			c->best[i] = c->set.value[i];
-		c->have = 1;
-	}
-	return 0;
-}
-
 static void run_benchmark(const struct opts *o, const struct kernel *k, const char *text, size_t len,
 			  const struct incore_config *cfg, struct eval *e)
 {
@@ -1301,49 +1250,55 @@ static void run_benchmark(const struct opts *o, const struct kernel *k, const ch
 		ghz = cr.ghz;
 	}
 	e->bench_ghz = ghz;
-	struct count_ctx cc;
-	memset(&cc, 0, sizeof(cc));
-	struct spawn_hooks hooks = { count_on_stop, &cc };
+	/* the events: cycles (ARCHSCOPE_CYCLES_EVENT replaces it, to exercise this path where the machine
+	 * has no PMU, e.g. perf::PERF_COUNT_SW_TASK_CLOCK: its "cycles" are then nanoseconds), then
+	 * instructions and --events */
+	const char *names[COUNTERS_MAX];
+	int n = 0;
 	char evbuf[1024];
 	if (o->no_counters) {
 		snprintf(e->cnt.reason, sizeof(e->cnt.reason), "not read (--no-counters)");
 	} else {
-		/* ARCHSCOPE_CYCLES_EVENT replaces the cycles event, to exercise this path where the machine
-		 * has no PMU (e.g. perf::PERF_COUNT_SW_TASK_CLOCK: its "cycles" are then nanoseconds). */
 		const char *cyc = getenv("ARCHSCOPE_CYCLES_EVENT");
-		cc.names[cc.n++] = cyc && *cyc ? cyc : "cycles";
+		names[n++] = cyc && *cyc ? cyc : "cycles";
 		if (!(cyc && *cyc))
-			cc.names[cc.n++] = "instructions";
+			names[n++] = "instructions";
 		snprintf(evbuf, sizeof(evbuf), "%s", o->events ? o->events : "");
 		for (char *save = NULL, *t = strtok_r(evbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (cc.n == COUNTERS_MAX)
+			if (n == COUNTERS_MAX)
 				die(EXIT_USAGE, "model: --events: at most %d events besides cycles and instructions", COUNTERS_MAX - 2);
 			uint32_t type;
 			uint64_t config;
 			if (counters_encode(t, &type, &config, NULL, 0, &err) != 0)
 				die(EXIT_USAGE, "model: --events: %s", err.msg);
-			cc.names[cc.n++] = t;
+			names[n++] = t;
 		}
+	}
+	struct measure_bracket br;
+	struct spawn_hooks hooks;
+	if (!o->no_counters) {
+		if (measure_bracket_init(&br, names, n, &err))
+			die_err(EXIT_FAIL, &err);
+		hooks = measure_bracket_hooks(&br);
 	}
 	if (incore_benchmark(k, &e->b, text, len, cfg, cpu, o->bench_seconds, o->bench_reps, o->no_counters ? NULL : &hooks, &e->bench,
 			     &err) == 0)
 		e->have_bench = 1;
 	else
 		snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
-	if (cc.open)
-		counters_close(&cc.set);
 	if (o->no_counters)
 		return;
-	if (cc.have && e->have_bench && e->bench.calls > 0) {
+	measure_bracket_release(&br);
+	if (br.counted && e->have_bench && e->bench.calls > 0) {
 		e->cnt.available = 1;
-		e->cnt.n = cc.n;
-		for (int i = 0; i < cc.n; i++) {
-			snprintf(e->cnt.name[i], sizeof(e->cnt.name[i]), "%s", cc.names[i]);
-			snprintf(e->cnt.fq[i], sizeof(e->cnt.fq[i]), "%s", cc.fq[i]);
-			e->cnt.per_call[i] = cc.best[i] / (double)e->bench.calls;
+		e->cnt.n = br.n;
+		for (int i = 0; i < br.n; i++) {
+			snprintf(e->cnt.name[i], sizeof(e->cnt.name[i]), "%s", br.name[i]);
+			snprintf(e->cnt.fq[i], sizeof(e->cnt.fq[i]), "%s", br.fq[i]);
+			e->cnt.per_call[i] = br.best[i] / (double)e->bench.calls;
 		}
 	} else {
-		snprintf(e->cnt.reason, sizeof(e->cnt.reason), "%s", cc.failed ? cc.error : "the benchmark did not stop for counting");
+		snprintf(e->cnt.reason, sizeof(e->cnt.reason), "%s", br.reason);
 	}
 }
 
