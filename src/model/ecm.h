@@ -97,7 +97,7 @@ struct ecm_full {
 	int ok;                              /* 0: no in-core times or no data transfers */
 	double t_ol, t_nol;                  /* core cycles per cache line of work */
 	int n;
-	char name[MACHINE_MAX_LEVELS][24];   /* T_L1L2, T_L2L3, T_L3MEM */
+	char name[MACHINE_MAX_LEVELS][40];   /* T_L1L2, T_L2L3, T_L3MEM */
 	double t[MACHINE_MAX_LEVELS];
 	double cum[MACHINE_MAX_LEVELS + 1];  /* prediction with the data in L1, L2, ...: max(T_OL, T_nOL + sum) */
 	double prediction;                   /* for the given sizes: every transfer the predictor found */
