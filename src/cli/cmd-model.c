@@ -319,7 +319,6 @@ static void parse_args(int argc0, char **argv0, struct model_opts *o)
 	free(argv);
 }
 
-
 /* The CPU for the benchmark: --cpu, else the last one this process may use. */
 static int bench_cpu(const struct model_opts *o)
 {
@@ -331,7 +330,6 @@ static int bench_cpu(const struct model_opts *o)
 		return l.cpu[l.n - 1];
 	return 0;
 }
-
 
 /* Benchmark mode for one size: the clock measured once on the benchmark's CPU, the counters read
  * around each timed repetition (measure/bracket.h), the run itself in model/. */

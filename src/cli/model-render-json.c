@@ -51,7 +51,6 @@ static json_t *jlc(const struct model_opts *o, const struct kernel *k, const str
 	return lc;
 }
 
-
 static json_t *jincore(const struct incore_result *ic)
 {
 	json_t *j = json_object(), *ports = json_array();
@@ -144,7 +143,6 @@ static json_t *jbench(const struct kernel *k, const struct model_eval *e)
 	json_object_set_new(j, "relative_error", err);
 	return j;
 }
-
 
 static json_t *jeval(const struct model_opts *o, const struct kernel *k, const struct machine *m, const struct model_eval *e)
 {
@@ -246,9 +244,6 @@ static json_t *jeval(const struct model_opts *o, const struct kernel *k, const s
 		json_object_set_new(r, "benchmark", jbench(k, e));
 	return r;
 }
-
-
-
 
 static json_t *jblocking(const struct kernel *k, const struct model_eval *e, const struct model_blocking *blk)
 {

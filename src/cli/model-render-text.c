@@ -242,7 +242,6 @@ static void print_kernel(const struct model_opts *o, const struct kernel *k, con
 	printf("  iterations: %lld; arrays: %s\n", (long long)e->b.iterations, tot);
 }
 
-
 static void print_incore(const struct incore_result *ic)
 {
 	printf("\n----- in-core (llvm-mca) -----\n");
@@ -340,7 +339,6 @@ static void print_ecm_full(const struct model_opts *o, const struct machine *m, 
 	}
 }
 
-
 static void print_roofline_asm(const struct kernel *k, const struct machine *m, const struct model_eval *e)
 {
 	printf("\n----- RooflineASM -----\n");
@@ -357,7 +355,6 @@ static void print_roofline_asm(const struct kernel *k, const struct machine *m, 
 	printf(" cy/CL\nbound by %s: %.2f cy/CL, %.2f GFLOP/s, %.1f MLUP/s\n", b < 0 ? "the core" : e->rl.level[b].name, cy,
 	       kernel_flops(k) * ipcl / cy * m->clock_hz / 1e9, m->clock_hz / (cy / ipcl) / 1e6);
 }
-
 
 static void print_bench(const struct kernel *k, const struct model_eval *e)
 {
@@ -409,7 +406,6 @@ static void print_bench(const struct kernel *k, const struct model_eval *e)
 	table_print(t, stdout, "  ");
 	table_free(t);
 }
-
 
 static void print_blocking(const struct kernel *k, const struct model_eval *e, const struct model_blocking *blk)
 {
