@@ -1,12 +1,10 @@
 /* Unit tests of the model: polynomials, the kernel reader (good kernels and every rejected
  * construct, with positions), binding sizes, layer conditions (the Kerncraft paper's 2D 5-point
- * example and Listing 3's transition at N = 546), the cache simulator's policies, ECMData on
- * Kerncraft's Sandy Bridge file, and the evaluation pipeline with blocking. */
-#include <errno.h>
+ * example and Listing 3's transition at N = 546), the cache simulator's policies, and ECMData on
+ * Kerncraft's Sandy Bridge file. */
 #include <stdlib.h>
 
 #include "harness.h"
-#include "model/blocking.h"
 #include "model/cachesim.h"
 #include "model/kernel.h"
 #include "model/lc.h"
@@ -459,164 +457,7 @@ static void test_model__walk_exact(void)
 /* Transfer costs fitted to one-core benchmarks: a synthetic machine whose kernels take exactly
  * in * lines in + out * lines out more cycles per level gives those costs back; a negative cost
  * makes a level's transfers free, not negative; two kernels are too few to fit. */
-static void test_model__ecm_fit(void)
-{
-	struct machine *m = calloc(1, sizeof(*m));
-	m->clock_hz = 2e9;
-	m->cacheline_bytes = 64;
-	const char *lv[] = { "L1", "L2", "L3", "MEM" };
-	m->nlevels = 4;
-	for (int i = 0; i < 4; i++) {
-		snprintf(m->level[i].name, sizeof(m->level[i].name), "%s", lv[i]);
-		m->level[i].has_cache = i < 3;
-		m->level[i].upstream_bytes_per_cy = 32;
-	}
-	m->level[3].upstream_is_memory = 1;
-	m->level[3].cores_per_group = 2;
-	/* name, read, write, read+write streams (Kerncraft: read and write include read+write) */
-	struct { const char *name; int r, w, rw; } ks[] = { { "load", 1, 0, 0 }, { "store", 0, 1, 0 }, { "copy", 1, 1, 0 },
-							     { "update", 1, 1, 1 }, { "triad", 3, 1, 0 } };
-	const double cin[] = { 0, 0.6, 5.5, 4.5 }, cout[] = { 0, 2.5, -2.0, 3.0 };
-	m->nkernels = 5;
-	m->nbench = 4;
-	for (int k = 0; k < 5; k++) {
-		struct machine_bench_kernel *K = &m->kernel[k];
-		snprintf(K->name, sizeof(K->name), "%s", ks[k].name);
-		K->read_streams = ks[k].r;
-		K->write_streams = ks[k].w;
-		K->rw_streams = ks[k].rw;
-		K->read_bytes = 8.0 * ks[k].r;
-		K->write_bytes = 8.0 * ks[k].w;
-		K->rw_bytes = 8.0 * ks[k].rw;
-	}
-	for (int i = 0; i < 4; i++) {
-		struct machine_bench_level *B = &m->bench[i];
-		snprintf(B->level, sizeof(B->level), "%s", lv[i]);
-		B->ncores = 2;
-		B->cores[0] = 1;
-		B->cores[1] = 2;
-		for (int k = 0; k < 5; k++) {
-			const struct machine_bench_kernel *K = &m->kernel[k];
-			double in = K->read_streams + K->write_streams - K->rw_streams, out = K->write_streams;
-			double cy = 1.0 + 0.25 * k; /* in L1: anything */
-			for (int j = 1; j <= i; j++)
-				cy += in * cin[j] + out * cout[j];
-			/* 8 iterations per cache line of work */
-			B->bw[k][0] = 8 * (K->read_bytes + K->write_bytes) * m->clock_hz / cy;
-			B->bw[k][1] = 2 * B->bw[k][0];
-		}
-	}
-	struct ecm_fit fit;
-	struct as_error err = { 0 };
-	CHECK(model_ecm_fit(m, &fit, &err) == 3);
-	CHECK(!fit.ok[0]);
-	for (int i = 1; i < 4; i++) {
-		CHECK(fit.ok[i] && fit.nkernels[i] == 5);
-		CHECK_NEAR(fit.in[i], cin[i], 1e-9);
-		CHECK_NEAR(fit.out[i], cout[i], 1e-9);
-		CHECK(fit.rms[i] < 1e-9);
-	}
-	/* stream-like traffic: 3 lines in, 1 out at every level */
-	struct cache_traffic tr = { 0 };
-	tr.nlevels = 3;
-	for (int i = 0; i < 3; i++) {
-		tr.level[i].lines_in = 3;
-		tr.level[i].lines_out = 1;
-	}
-	struct ecm_data e;
-	CHECK(model_ecm_data(m, &tr, &fit, &e, &err) == 0);
-	CHECK(e.n == 3);
-	CHECK_NEAR(e.t[0].cy, 3 * 0.6 + 2.5, 1e-9);
-	CHECK_NEAR(e.t[1].cy, 3 * 5.5 - 2.0, 1e-9);
-	CHECK_NEAR(e.t[2].cy, 3 * 4.5 + 3.0, 1e-9);
-	/* saturation: Kerncraft's rule picks copy (read/write 2 and triad's 4 tie for 3; first by name),
-	 * its best (two-core) bandwidth with write-allocate (x 1.5): 4 lines of 64 B */
-	CHECK_NEAR(e.mem_saturated_cy, 4 * 64 / (1.5 * m->bench[3].bw[2][1] / m->clock_hz), 1e-9);
-	/* only evictions into L3: negative, so free */
-	tr.level[1].lines_in = 0;
-	CHECK(model_ecm_data(m, &tr, &fit, &e, &err) == 0);
-	CHECK(e.t[1].cy == 0);
-	/* without the fit: the upstream throughputs */
-	CHECK(model_ecm_data(m, &tr, NULL, &e, &err) == 0);
-	CHECK_NEAR(e.t[0].cy, 4 * 64 / 32.0, 1e-9);
-	/* two kernels cannot determine two costs and a residual */
-	m->nkernels = 2;
-	CHECK(model_ecm_fit(m, &fit, &err) < 0);
-	CHECK(strstr(err.msg, "3 or more kernels") != NULL);
-	free(m);
-}
-
-static struct model_define define(const char *name, int64_t v, int64_t to, int64_t step)
-{
-	struct model_define d = { .v = v, .from = v, .to = to, .step = step, .sweep = step > 0 };
-	snprintf(d.name, sizeof(d.name), "%s", name);
-	return d;
-}
-
-/* The pipeline on Kerncraft's Sandy Bridge file: binding -D values, a sweep of N, the full ECM and
- * RooflineASM with in-core times given, the benchmark's arithmetic, and blocking (the paper's
- * Jacobi: L1 blocked to N <= 1024 gets 2 misses instead of 4). */
-static void test_model__eval(void)
-{
-	struct setup *s = setup(JACOBI, "tests/fixtures/machines/kerncraft-snb-e5-2680.yml", 1000, 2000);
-	CHECK(s != NULL);
-	struct as_error err = { 0 };
-	struct model_run run;
-	struct model_define d[3] = { define("M", 1000, 0, 0), define("N", 100, 2000, 400), define("Q", 1, 0, 0) };
-	CHECK(model_run_init(&run, s->k, d, 1, &err) == -EINVAL && strstr(err.msg, "constant 'N' has no value"));
-	CHECK(model_run_init(&run, s->k, d, 3, &err) == -EINVAL && strstr(err.msg, "no constant 'Q'"));
-	CHECK(model_run_init(&run, s->k, d, 2, &err) == 0);
-	CHECK(run.n == 5 && run.sweep == &d[1] && run.xs[4] == 1700);
-	struct model_request req = { .models = MODEL_ECMDATA | MODEL_ROOFLINE, .predictor = MODEL_PRED_LC, .cores = 1 };
-	CHECK(model_run_all(&run, &req, s->k, &s->m, NULL, &err) == 0);
-	CHECK(run.rows[0].lc == NULL && !run.have_ic && run.rows[4].ic == NULL);
-	CHECK(run.rows[0].have_ecm && run.rows[4].have_ecm && run.rows[4].have_rl);
-	CHECK_NEAR(run.rows[0].ecm.t[0].cy, 6.00, 0.005);   /* { 6.00 | 6.00 | 0.00 } at N = 100 */
-	CHECK_NEAR(run.rows[0].ecm.t[2].cy, 0.00, 0.005);
-	CHECK_NEAR(run.rows[4].ecm.t[0].cy, 10.00, 0.005);  /* { 10.00 | 6.00 | 13.06 } at N = 1700 */
-	CHECK_NEAR(run.rows[4].ecm.total_cy, 29.06, 0.005);
-	/* without in-core times there is no full ECM; with them, the sum and RooflineASM */
-	struct model_eval *e = &run.rows[4];
-	struct ecm_full f;
-	model_eval_ecm(e, &f);
-	CHECK(!f.ok);
-	struct incore_result ic = { .t_ol = 8, .t_nol = 9 };
-	e->ic = &ic;
-	model_eval_ecm(e, &f);
-	CHECK(f.ok && fabs(f.prediction - 38.06) < 0.005);
-	int b;
-	CHECK_NEAR(model_eval_roofline_asm(e, &b), e->rl.cy_per_cl, 1e-12);
-	CHECK(b == e->rl.bottleneck);
-	ic.t_ol = 1000;
-	CHECK(model_eval_roofline_asm(e, &b) == 1000 && b == -1);
-	/* benchmark: time x clock, or the cycles counter, per cache line of work (8 iterations) */
-	e->bench.seconds_per_call = 1e-3;
-	e->bench_ghz = 2;
-	double cls = (double)e->b.iterations / 8;
-	CHECK_NEAR(model_eval_bench_time_cy_per_cl(e), 2e6 / cls, 1e-9);
-	CHECK_NEAR(model_eval_bench_cy_per_cl(e), 2e6 / cls, 1e-9);
-	e->cnt.available = 1;
-	e->cnt.per_call[0] = 3e6;
-	CHECK_NEAR(model_eval_bench_cy_per_cl(e), 3e6 / cls, 1e-9);
-	CHECK(model_bench_check_memory(&e->b, &err) == 0);
-	model_run_release(&run);
-	/* one size: the layer conditions are kept, and blocking re-evaluates them */
-	d[1] = define("N", 2000, 0, 0);
-	CHECK(model_run_init(&run, s->k, d, 2, &err) == 0 && run.n == 1 && !run.sweep);
-	CHECK(model_run_all(&run, &req, s->k, &s->m, NULL, &err) == 0 && run.rows[0].lc == run.lc);
-	struct model_blocking *blk = calloc(1, sizeof(*blk));
-	CHECK(blk && model_blocking(&req, s->k, &s->m, run.vals, &run.rows[0], blk, &err) == 0);
-	CHECK(blk->ok && blk->n == 3 && !strcmp(blk->model, "data transfers"));
-	const struct model_block *l1 = &blk->level[0];
-	CHECK(!strcmp(l1->level, "L1") && l1->found && !strcmp(s->k->sym[l1->sym], "N") && l1->block_at_most == 1024);
-	CHECK(!strcmp(l1->loops, "'i'") && run.lc->cond[l1->cond_now].misses == 4 && run.lc->cond[l1->cond_blocked].misses == 2);
-	CHECK(l1->cy_blocked > 0 && l1->cy_blocked < l1->cy_now);
-	free(blk);
-	model_run_release(&run);
-	release(s);
-}
-
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__lc_outer_reuse),
       T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
-      T(test_model__walk_exact), T(test_model__ecm_fit), T(test_model__eval))
+      T(test_model__walk_exact))
