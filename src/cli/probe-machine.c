@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/ecm.h"
+#include "model/ecm.h"
 #include "bench/run.h"
 #include "cli/bench.h"
 #include "cli/cli.h"

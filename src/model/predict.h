@@ -1,6 +1,6 @@
 /* Cache predictors (paper §2.4): where the data of one cache line of work comes from. Both the
- * layer conditions (lc.c) and the cache simulator (cachesim-predict.c) fill a cache_traffic, which
- * the models (ecm-data.c, roofline.c) turn into cycles. "Per cache line of work" = the iterations
+ * layer conditions (lc.c) and the cache simulator (sim.c) fill a cache_traffic, which
+ * the models (ecm.c, roofline.c) turn into cycles. "Per cache line of work" = the iterations
  * of the innermost loop that write one cache line of results: 8 for double, 16 for float. */
 #ifndef ARCHSCOPE_MODEL_PREDICT_H
 #define ARCHSCOPE_MODEL_PREDICT_H

@@ -8,7 +8,8 @@
 
 #include "model/kernel.h"
 #include "model/lc.h"
-#include "model/models.h"
+#include "model/ecm.h"
+#include "model/roofline.h"
 #include "model/sim.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

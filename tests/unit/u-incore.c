@@ -1,15 +1,17 @@
 /* Unit tests of the in-core analysis on recorded compiler and llvm-mca output: the innermost loop
  * and its unroll in clang's Sandy Bridge (AVX, lane inserts) and gcc's Cooper Lake (AVX-512)
  * assembly, llvm-mca's JSON with the sub-unit port names of llvm 14, the machine file's port lists
- * and the load ports found without them, and the C the kernel becomes. */
+ * and the load ports found without them, the C the kernel becomes, and the settings read from a
+ * machine file. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
 
 #include "harness.h"
-#include "model/incore.h"
+#include "model/incore/incore.h"
 #include "model/kernel.h"
+#include "report/mtree.h"
 
 static char *fixture(const char *name)
 {
@@ -249,6 +251,36 @@ static void test_incore__codegen(void)
 	kernel_free(k);
 }
 
-TESTS(T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
+static void test_incore__config(void)
+{
+	/* Kerncraft's omap lists, a compiler the file does not list, probed latencies */
+	static const char y[] = "in-core model: !!omap\n  - IACA: SKX\n  - LLVM-MCA: -mcpu=skylake-avx512 -x\n"
+				"compiler: !!omap\n- no-such-cc-1: -O1\n- sh: -O3 -march=skylake-avx512\n"
+				"overlapping model:\n  ports:\n    LLVM-MCA: [SKXPort0, SKXPort1]\n"
+				"non-overlapping model:\n  ports:\n    LLVM-MCA: [SKXPort2, SKXPort3]\n"
+				"archscope:\n  probes:\n    instr:\n      ops:\n"
+				"        - {op: add, type: double, width_bits: 64, latency_cy: 3.0}\n"
+				"        - {op: mul, type: double, width_bits: 64, latency_cy: bad}\n";
+	struct mtree t;
+	struct as_error err = { 0 };
+	CHECK(mtree_parse(y, strlen(y), "m.yml", &t, &err) == 0);
+	struct incore_config cfg;
+	incore_config_read(&t, NULL, &cfg); /* the first installed: sh */
+	CHECK(!strcmp(cfg.compiler, "sh") && !strcmp(cfg.flags, "-O3 -march=skylake-avx512"));
+	CHECK(!strcmp(cfg.mcpu, "skylake-avx512"));
+	CHECK(cfg.n_ol == 2 && !strcmp(cfg.ol[1], "SKXPort1") && cfg.n_nol == 2 && !strcmp(cfg.nol[0], "SKXPort2"));
+	CHECK(cfg.nops == 1 && !strcmp(cfg.op[0].op, "add") && cfg.op[0].width_bits == 64 && cfg.op[0].latency_cy == 3.0);
+	incore_config_read(&t, "no-such-cc-1", &cfg);
+	CHECK(!strcmp(cfg.compiler, "no-such-cc-1") && !strcmp(cfg.flags, "-O1"));
+	incore_config_read(&t, "icx", &cfg);
+	CHECK(!strcmp(cfg.compiler, "icx") && !strcmp(cfg.flags, "-O3 -march=native"));
+	mtree_free(&t);
+	CHECK(mtree_parse("isa: x86\n", 9, "m.yml", &t, &err) == 0);
+	incore_config_read(&t, NULL, &cfg);
+	CHECK(!strcmp(cfg.compiler, "cc") && !cfg.mcpu[0] && cfg.n_ol == 0 && cfg.n_nol == 0 && cfg.nops == 0);
+	mtree_free(&t);
+}
+
+TESTS(T(test_incore__config), T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
       T(test_incore__chain),       T(test_incore__mca_file_ports),
       T(test_incore__mca_load_ports), T(test_incore__codegen))

@@ -1,7 +1,7 @@
 /* Unit tests of the counter layer: libpfm4 encodings (generic names, and a forced Skylake-SP PMU so
  * model-specific names encode on any machine), the scaling of multiplexed counts, and counting on
  * this thread: a software event always, a hardware one where the machine has it (else the error
- * must say why). */
+ * must say why); and counting around the repetitions of a program that stops itself. */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "measure/bracket.h"
 #include "measure/counters.h"
 
 /* Runs first, in a child: libpfm4 reads LIBPFM_FORCE_PMU once, when it starts. */
@@ -105,5 +106,42 @@ static void test_measure__count_self(void)
 	CHECK(counters_open(&s, hw, 0, 0, &err) == -EINVAL);
 }
 
+/* Bracketing a program that stops itself around two repetitions: a software event counts on any
+ * machine; the repetition with the fewest of it is kept. */
+static void test_measure__bracket(void)
+{
+	struct measure_bracket b;
+	struct as_error err = { 0 };
+	const char *sw[] = { "perf::PERF_COUNT_SW_TASK_CLOCK", "perf::PERF_COUNT_SW_CONTEXT_SWITCHES" };
+	CHECK(measure_bracket_init(&b, sw, 2, &err) == 0);
+	struct spawn_hooks h = measure_bracket_hooks(&b);
+	char *argv[] = { "sh", "-c",
+			 "kill -STOP $$; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; kill -STOP $$; "
+			 "kill -STOP $$; kill -STOP $$",
+			 NULL };
+	struct spawn_result r;
+	CHECK(spawn_run_hooked(argv, NULL, NULL, 60, -1, &h, &r, &err) == 0);
+	measure_bracket_release(&b);
+	CHECK(r.exited && r.status == 0 && r.stops == 4);
+	CHECK(b.counted == 2 && !b.failed && !b.reason[0]);
+	CHECK(b.best[0] > 0 && b.best[0] < 1e9); /* ns: the short repetition, far below a second */
+	CHECK(strstr(b.fq[0], "TASK_CLOCK") != NULL && !strcmp(b.name[1], sw[1]));
+	/* an event that does not open: the reason names it */
+	const char *bad[] = { "no_such_event_xyz" };
+	CHECK(measure_bracket_init(&b, bad, 1, &err) == 0);
+	h = measure_bracket_hooks(&b);
+	CHECK(spawn_run_hooked(argv, NULL, NULL, 60, -1, &h, &r, &err) == 0);
+	measure_bracket_release(&b);
+	CHECK(b.counted == 0 && b.failed && strstr(b.reason, "no_such_event_xyz"));
+	/* a program that never stops */
+	char *plain[] = { "true", NULL };
+	CHECK(measure_bracket_init(&b, sw, 1, &err) == 0);
+	h = measure_bracket_hooks(&b);
+	CHECK(spawn_run_hooked(plain, NULL, NULL, 60, -1, &h, &r, &err) == 0);
+	measure_bracket_release(&b);
+	CHECK(b.counted == 0 && !b.failed && strstr(b.reason, "did not stop"));
+	CHECK(measure_bracket_init(&b, sw, 0, &err) == -E2BIG);
+}
+
 TESTS(T(test_measure__forced_pmu_encoding), T(test_measure__generic_encoding), T(test_measure__scaling),
-      T(test_measure__count_self))
+      T(test_measure__count_self), T(test_measure__bracket))

@@ -8,7 +8,8 @@
 #include "model/cachesim.h"
 #include "model/kernel.h"
 #include "model/lc.h"
-#include "model/models.h"
+#include "model/ecm.h"
+#include "model/roofline.h"
 #include "model/sim.h"
 #include "machine/file.h"
 
@@ -456,94 +457,7 @@ static void test_model__walk_exact(void)
 /* Transfer costs fitted to one-core benchmarks: a synthetic machine whose kernels take exactly
  * in * lines in + out * lines out more cycles per level gives those costs back; a negative cost
  * makes a level's transfers free, not negative; two kernels are too few to fit. */
-static void test_model__ecm_fit(void)
-{
-	struct machine *m = calloc(1, sizeof(*m));
-	m->clock_hz = 2e9;
-	m->cacheline_bytes = 64;
-	const char *lv[] = { "L1", "L2", "L3", "MEM" };
-	m->nlevels = 4;
-	for (int i = 0; i < 4; i++) {
-		snprintf(m->level[i].name, sizeof(m->level[i].name), "%s", lv[i]);
-		m->level[i].has_cache = i < 3;
-		m->level[i].upstream_bytes_per_cy = 32;
-	}
-	m->level[3].upstream_is_memory = 1;
-	m->level[3].cores_per_group = 2;
-	/* name, read, write, read+write streams (Kerncraft: read and write include read+write) */
-	struct { const char *name; int r, w, rw; } ks[] = { { "load", 1, 0, 0 }, { "store", 0, 1, 0 }, { "copy", 1, 1, 0 },
-							     { "update", 1, 1, 1 }, { "triad", 3, 1, 0 } };
-	const double cin[] = { 0, 0.6, 5.5, 4.5 }, cout[] = { 0, 2.5, -2.0, 3.0 };
-	m->nkernels = 5;
-	m->nbench = 4;
-	for (int k = 0; k < 5; k++) {
-		struct machine_bench_kernel *K = &m->kernel[k];
-		snprintf(K->name, sizeof(K->name), "%s", ks[k].name);
-		K->read_streams = ks[k].r;
-		K->write_streams = ks[k].w;
-		K->rw_streams = ks[k].rw;
-		K->read_bytes = 8.0 * ks[k].r;
-		K->write_bytes = 8.0 * ks[k].w;
-		K->rw_bytes = 8.0 * ks[k].rw;
-	}
-	for (int i = 0; i < 4; i++) {
-		struct machine_bench_level *B = &m->bench[i];
-		snprintf(B->level, sizeof(B->level), "%s", lv[i]);
-		B->ncores = 2;
-		B->cores[0] = 1;
-		B->cores[1] = 2;
-		for (int k = 0; k < 5; k++) {
-			const struct machine_bench_kernel *K = &m->kernel[k];
-			double in = K->read_streams + K->write_streams - K->rw_streams, out = K->write_streams;
-			double cy = 1.0 + 0.25 * k; /* in L1: anything */
-			for (int j = 1; j <= i; j++)
-				cy += in * cin[j] + out * cout[j];
-			/* 8 iterations per cache line of work */
-			B->bw[k][0] = 8 * (K->read_bytes + K->write_bytes) * m->clock_hz / cy;
-			B->bw[k][1] = 2 * B->bw[k][0];
-		}
-	}
-	struct ecm_fit fit;
-	struct as_error err = { 0 };
-	CHECK(model_ecm_fit(m, &fit, &err) == 3);
-	CHECK(!fit.ok[0]);
-	for (int i = 1; i < 4; i++) {
-		CHECK(fit.ok[i] && fit.nkernels[i] == 5);
-		CHECK_NEAR(fit.in[i], cin[i], 1e-9);
-		CHECK_NEAR(fit.out[i], cout[i], 1e-9);
-		CHECK(fit.rms[i] < 1e-9);
-	}
-	/* stream-like traffic: 3 lines in, 1 out at every level */
-	struct cache_traffic tr = { 0 };
-	tr.nlevels = 3;
-	for (int i = 0; i < 3; i++) {
-		tr.level[i].lines_in = 3;
-		tr.level[i].lines_out = 1;
-	}
-	struct ecm_data e;
-	CHECK(model_ecm_data(m, &tr, &fit, &e, &err) == 0);
-	CHECK(e.n == 3);
-	CHECK_NEAR(e.t[0].cy, 3 * 0.6 + 2.5, 1e-9);
-	CHECK_NEAR(e.t[1].cy, 3 * 5.5 - 2.0, 1e-9);
-	CHECK_NEAR(e.t[2].cy, 3 * 4.5 + 3.0, 1e-9);
-	/* saturation: Kerncraft's rule picks copy (read/write 2 and triad's 4 tie for 3; first by name),
-	 * its best (two-core) bandwidth with write-allocate (x 1.5): 4 lines of 64 B */
-	CHECK_NEAR(e.mem_saturated_cy, 4 * 64 / (1.5 * m->bench[3].bw[2][1] / m->clock_hz), 1e-9);
-	/* only evictions into L3: negative, so free */
-	tr.level[1].lines_in = 0;
-	CHECK(model_ecm_data(m, &tr, &fit, &e, &err) == 0);
-	CHECK(e.t[1].cy == 0);
-	/* without the fit: the upstream throughputs */
-	CHECK(model_ecm_data(m, &tr, NULL, &e, &err) == 0);
-	CHECK_NEAR(e.t[0].cy, 4 * 64 / 32.0, 1e-9);
-	/* two kernels cannot determine two costs and a residual */
-	m->nkernels = 2;
-	CHECK(model_ecm_fit(m, &fit, &err) < 0);
-	CHECK(strstr(err.msg, "3 or more kernels") != NULL);
-	free(m);
-}
-
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__lc_outer_reuse),
       T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
-      T(test_model__walk_exact), T(test_model__ecm_fit))
+      T(test_model__walk_exact))

@@ -1,12 +1,14 @@
 /* The in-core side of the models (Kerncraft paper §2.3, §3.1): the kernel becomes a compilable C
- * function, the machine file's compiler turns it into assembly, the innermost loop is found and its
- * unroll factor measured in kernel iterations, and llvm-mca (with the machine file's -mcpu) gives
- * the port pressure. T_OL and T_nOL per cache line of work come from the ports the machine file
- * names as overlapping and non-overlapping. The same C, with a main around it, is the benchmark
- * mode's program. The parts that read text (the assembly, llvm-mca's JSON) are pure functions, so
- * they are tested on recorded output. */
-#ifndef ARCHSCOPE_MODEL_INCORE_H
-#define ARCHSCOPE_MODEL_INCORE_H
+ * function (codegen.c), the machine file's compiler turns it into assembly and the innermost loop is
+ * found and its unroll factor measured in kernel iterations (asm.c), and llvm-mca (with the machine
+ * file's -mcpu) gives the port pressure (mca.c). T_OL and T_nOL per cache line of work come from the
+ * ports the machine file names as overlapping and non-overlapping; a dependency chain is checked
+ * with the probed latencies (chains.c). The same C, with a main around it, is the benchmark mode's
+ * program (bench.c). The settings come from the machine file (config.c). The parts that read text
+ * (the assembly, llvm-mca's JSON) are pure functions, so they are tested on recorded output. This is
+ * the folder's one public header. */
+#ifndef ARCHSCOPE_MODEL_INCORE_INCORE_H
+#define ARCHSCOPE_MODEL_INCORE_INCORE_H
 
 #include <stdio.h>
 
@@ -36,6 +38,14 @@ struct incore_config {
 	int nops;           /* probed latencies (0: the file has none) */
 	struct incore_op op[INCORE_MAX_OPS];
 };
+
+struct mtree;
+/* The settings from a machine file's tree: the compiler (`want`, else the file's first that is
+ * installed, else cc; flags -O3 -march=native for a compiler the file does not list), the -mcpu of
+ * `in-core model: LLVM-MCA`, the port lists of the overlapping and non-overlapping models, and
+ * the latencies `probe instr` measured (archscope.probes.instr.ops). What the file lacks stays
+ * empty. */
+void incore_config_read(const struct mtree *mt, const char *want, struct incore_config *cfg);
 
 /* C for the kernel: `#define` for every constant, the loop nest in a function taking the arrays
  * as restrict pointers, and with_main a program that allocates and first-touches the arrays,
@@ -110,6 +120,7 @@ struct incore_result {
 	int latency_probed;             /* latency-bound, and T_OL scaled by the probed over llvm-mca's
 	                                 * recurrence */
 };
+/* On failure r holds nothing to free. */
 int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
 		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err);
 void incore_result_free(struct incore_result *r);

@@ -1,0 +1,155 @@
+/* The evaluation pipeline of `archscope model`: the kernel bound at one size, or at every size of a
+ * sweep of one constant; per size the cache predictor's traffic (layer conditions or the cache
+ * simulator), ECMData and the Roofline; once per run the in-core analysis of the first size; and
+ * the arithmetic the models and the benchmark mode share (the full ECM of a size, RooflineASM,
+ * measured cycles per cache line of work). A model that does not apply is recorded with its reason;
+ * an input the kernel cannot be evaluated at fails with a message. Nothing here prints or measures
+ * the machine: the caller runs the benchmark's clock and counters and passes their numbers in. */
+#ifndef ARCHSCOPE_MODEL_EVAL_H
+#define ARCHSCOPE_MODEL_EVAL_H
+
+#include "model/ecm.h"
+#include "model/incore/incore.h"
+#include "model/lc.h"
+#include "model/roofline.h"
+#include "model/sim.h"
+
+/* The models, as flags. */
+enum {
+	MODEL_LC = 1,
+	MODEL_ECMDATA = 2,
+	MODEL_ROOFLINE = 4,
+	MODEL_ECMCPU = 8,
+	MODEL_ECM = 16,
+	MODEL_ROOFASM = 32,
+	MODEL_BENCH = 64,
+	MODEL_BLOCK = 128
+};
+#define MODEL_INCORE (MODEL_ECMCPU | MODEL_ECM | MODEL_ROOFASM)
+
+enum { MODEL_PRED_LC, MODEL_PRED_SIM };          /* the cache predictor */
+enum { MODEL_RATES_AUTO, MODEL_RATES_FIT, MODEL_RATES_MACHINE }; /* the ECM's transfer costs */
+
+/* What to evaluate, and with what. */
+struct model_request {
+	int models;                 /* MODEL_* flags: ECMDATA and ROOFLINE per size, INCORE once */
+	int predictor;              /* MODEL_PRED_* */
+	int cores;                  /* cores in use: shared caches are divided among them */
+	uint64_t seed;              /* the simulator's random replacement */
+	int64_t sim_iterations;     /* iterations the simulator measures after its warm-up */
+	const struct ecm_fit *fit;  /* the ECM's fitted transfer costs, or NULL: the machine file's rates */
+	const char *text;           /* the kernel's source (in-core analysis), and its length */
+	size_t text_len;
+	const struct incore_config *incore;
+};
+
+/* The ECM's transfer costs for rates (MODEL_RATES_*): the fit to the machine file's one-core
+ * benchmarks (RATES_FIT; RATES_AUTO for files from 'probe -o'), else the file's rates. Returns 1
+ * when the fit, in *fit, is to be used, 0 when the file's rates are, and a negative error for
+ * RATES_FIT when nothing could be fitted. */
+int model_rates_choose(const struct machine *m, int rates, struct ecm_fit *fit, struct as_error *err);
+
+/* A -D constant: one value, or a sweep FROM:TO:STEP (v = FROM). */
+struct model_define {
+	char name[KERNEL_NAME_LEN];
+	int64_t v, from, to, step;
+	int sweep;
+};
+
+/* Counters the caller read around a size's benchmark, per call of the kernel: the first is the
+ * cycles counter. */
+#define MODEL_MAX_COUNTERS 16
+struct model_counts {
+	int available;
+	char reason[512];           /* when not available, why (for the user) */
+	int n;
+	char name[MODEL_MAX_COUNTERS][64];
+	char fq[MODEL_MAX_COUNTERS][192];
+	double per_call[MODEL_MAX_COUNTERS];
+};
+
+/* One evaluated size. */
+struct model_eval {
+	struct kbound b;
+	struct lc_analysis *lc;     /* the layer conditions (the caller's buffer; NULL in a sweep's rows) */
+	char lc_error[512];         /* set when the kernel is outside the layer conditions */
+	struct cache_traffic tr;
+	struct sim_info si;
+	struct ecm_data ecm;
+	int have_ecm;
+	char ecm_error[512];
+	struct roofline rl;
+	int have_rl;
+	char rl_error[512];
+	const struct incore_result *ic; /* the run's in-core analysis (the first size's), or NULL */
+	/* benchmark mode */
+	struct incore_bench bench;
+	double bench_ghz;           /* the core clock the caller measured on the benchmark's CPU */
+	int have_bench;
+	char bench_error[512];
+	struct model_counts cnt;
+};
+
+/* Binds, predicts and models one size: the constants at vals, the layer conditions into lc. Fails
+ * (-EINVAL with the message) when the kernel cannot be bound at these sizes or the chosen predictor
+ * does not apply. */
+int model_eval_size(const struct model_request *req, const struct kernel *k, const struct machine *m, const int64_t *vals,
+		    struct lc_analysis *lc, struct model_eval *e, struct as_error *err);
+
+/* The full ECM of a size (ok = 0 without the in-core analysis or the data transfers). */
+void model_eval_ecm(const struct model_eval *e, struct ecm_full *f);
+
+/* RooflineASM: the core's ceiling is llvm-mca's (max of T_OL, T_nOL), the data ceilings the
+ * Roofline's. Cycles per cache line of work; *bottleneck the Roofline level, or -1 for the core.
+ * Needs e->ic. */
+double model_eval_roofline_asm(const struct model_eval *e, int *bottleneck);
+
+/* Measured cycles per cache line of work: from the cycles counter where it was read, else time x
+ * the measured clock (model_eval_bench_time_cy_per_cl). */
+double model_eval_bench_cy_per_cl(const struct model_eval *e);
+double model_eval_bench_time_cy_per_cl(const struct model_eval *e);
+
+/* Refuses (-E2BIG with a message) a benchmark whose arrays need more than 80 % of this machine's
+ * memory. */
+int model_bench_check_memory(const struct kbound *b, struct as_error *err);
+
+/* Benchmark mode for size e: compiles and runs the kernel's program on `cpu` (see
+ * incore_benchmark; hooks count around its repetitions), e->bench_ghz = clock_ghz. A failure is
+ * recorded in e->bench_error. */
+void model_eval_bench(struct model_eval *e, const struct model_request *req, const struct kernel *k, int cpu,
+		      double min_seconds, int reps, double clock_ghz, const struct spawn_hooks *hooks);
+
+/* A whole run: one size, or every value of the swept constant. */
+struct model_run {
+	int n;                       /* sizes */
+	int sweep_sym;               /* the swept constant's index, -1: one size */
+	const struct model_define *sweep; /* its -D, NULL: one size */
+	int64_t vals[POLY_MAX_SYMS]; /* the constants' values (the swept one at the size last evaluated) */
+	int64_t *xs;                 /* the swept constant's values, n of them */
+	struct model_eval *rows;     /* n */
+	struct lc_analysis *lc;      /* one size: its layer conditions; a sweep keeps none */
+	struct incore_result ic;     /* the first size's in-core analysis (MODEL_INCORE) */
+	int have_ic;
+	char ic_error[600];          /* why there is none */
+};
+
+/* Binds the -D values to the kernel's constants (every constant needs a value, every value a
+ * constant: -EINVAL otherwise) and allocates the sizes. */
+int model_run_init(struct model_run *run, const struct kernel *k, const struct model_define *defs, int ndefs,
+		   struct as_error *err);
+
+/* Called after each size is evaluated (and, for the first, analysed in-core): the caller's
+ * benchmark and progress. */
+struct model_run_hooks {
+	void (*after_size)(void *ctx, struct model_run *run, int i);
+	void *ctx;
+};
+
+/* Evaluates every size in order (model_eval_size), with the in-core analysis after the first when
+ * req asks for it (its failure is kept in ic_error, not returned). Fails as model_eval_size. */
+int model_run_all(struct model_run *run, const struct model_request *req, const struct kernel *k,
+		  const struct machine *m, const struct model_run_hooks *hooks, struct as_error *err);
+
+void model_run_release(struct model_run *run);
+
+#endif

@@ -1,0 +1,81 @@
+/* The in-core analysis from the kernel to T_OL and T_nOL: code generation, assembly, llvm-mca and
+ * the recurrence put together; see incore.h. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/atomicfile.h"
+#include "common/spawn.h"
+#include "model/incore/incore.h"
+#include "model/incore/work.h"
+
+int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
+		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	r->cfg = *cfg;
+	r->iterations_per_cl = iterations_per_cl;
+	if (!cfg->mcpu[0])
+		return as_error_set(err, -EINVAL, "the machine file has no 'in-core model: LLVM-MCA: -mcpu=...'");
+	if (!spawn_have("llvm-mca") && !spawn_have("llvm-mca-14"))
+		return as_error_set(err, -ENOENT, "llvm-mca is not installed (Debian llvm-14; scripts/setup.sh installs it)");
+	struct incore_workdir w;
+	int rc = incore_workdir_open(&w, err);
+	if (rc)
+		return rc;
+	char *asm_text = NULL;
+	if ((rc = incore_codegen_file(k, b, text, len, 0, w.path[W_C], err)) ||
+	    (rc = incore_compile(cfg, w.path[W_C], w.path[W_S], 1, &w, err)))
+		goto out;
+	asm_text = file_read_all(w.path[W_S], NULL);
+	if (!asm_text) {
+		rc = as_error_set(err, -EIO, "cannot read the compiler's assembly");
+		goto out;
+	}
+	if ((rc = incore_find_loop(asm_text, "archscope_kernel", &r->loop, err)))
+		goto out;
+	r->unroll = incore_unroll(k, &r->loop);
+	if (r->unroll <= 0) {
+		rc = as_error_set(err, -EINVAL, "cannot tell how many kernel iterations one pass of the loop does (%s)", r->loop.label);
+		goto out;
+	}
+	FILE *f = fopen(w.path[W_LOOP], "w");
+	if (!f || fputs(r->loop.text, f) < 0 || fclose(f)) {
+		rc = as_error_set(err, -EIO, "cannot write the loop's assembly");
+		goto out;
+	}
+	if ((rc = incore_mca_run(cfg, &w, &r->mca, err)))
+		goto out;
+	double scale = iterations_per_cl / r->unroll;
+	r->t_ol_ports = r->mca.t_ol_pass * scale;
+	r->t_ol = r->t_ol_ports;
+	r->t_nol = r->mca.t_nol_pass * scale;
+	double sim = r->mca.cycles_per_pass * scale;
+	/* a dependency chain (a reduction without reassociation) is slower than any port: llvm-mca's
+	 * simulated cycles say so, and the overlapping time is at least that */
+	if (sim > 1.5 * (r->t_ol > r->t_nol ? r->t_ol : r->t_nol)) {
+		r->latency_bound = 1;
+		r->t_ol = sim;
+	}
+	/* the chain's latencies as this machine measured them, where llvm-mca's model of the -mcpu
+	 * has others (a 2-cycle scalar add on Golden Cove, 4 in llvm-mca 14's Cooper Lake) */
+	incore_chain(&r->mca, cfg->op, cfg->nops, &r->chain);
+	if (r->latency_bound && r->chain.nprobed > 0 && r->chain.mca_cy_per_pass > 0) {
+		r->latency_probed = 1;
+		r->t_ol = fmax(r->t_ol_ports, sim * r->chain.probed_cy_per_pass / r->chain.mca_cy_per_pass);
+	}
+out:
+	free(asm_text);
+	incore_workdir_close(&w);
+	if (rc)
+		incore_result_free(r);
+	return rc;
+}
+
+void incore_result_free(struct incore_result *r)
+{
+	incore_loop_free(&r->loop);
+	incore_mca_free(&r->mca);
+}

@@ -1,0 +1,201 @@
+/* llvm-mca on the loop: running it with the machine file's -mcpu and reading its JSON into port
+ * pressure, T_OL and T_nOL per pass; see incore.h. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/atomicfile.h"
+#include "common/spawn.h"
+#include "model/incore/incore.h"
+#include "model/incore/work.h"
+
+static int in_list(const char list[][INCORE_PORT_LEN], int n, const char *name)
+{
+	size_t base = strcspn(name, ".");
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], name) || (strlen(list[i]) == base && !strncmp(list[i], name, base)))
+			return 1;
+	return 0;
+}
+
+int incore_parse_mca(const char *json_text, const struct incore_config *cfg, struct incore_mca *out, struct as_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	json_error_t je;
+	json_t *root = json_loads(json_text, JSON_ALLOW_NUL, &je);
+	if (!root)
+		return as_error_set(err, -EINVAL, "llvm-mca output is not JSON: line %d: %s", je.line, je.text);
+	int rc = 0;
+	json_t *res = json_object_get(json_object_get(root, "TargetInfo"), "Resources");
+	json_t *region = json_array_get(json_object_get(root, "CodeRegions"), 0);
+	json_t *sum = json_object_get(region, "SummaryView");
+	json_t *ins = json_object_get(region, "Instructions");
+	json_t *info = json_object_get(json_object_get(region, "InstructionInfoView"), "InstructionList");
+	json_t *rp = json_object_get(json_object_get(region, "ResourcePressureView"), "ResourcePressureInfo");
+	if (!json_is_array(res) || !json_is_object(sum) || !json_is_array(ins) || !json_is_array(rp)) {
+		json_decref(root);
+		return as_error_set(err, -EINVAL, "llvm-mca output lacks TargetInfo.Resources or the code region's views");
+	}
+	out->nports = (int)json_array_size(res);
+	if (out->nports > INCORE_MAX_PORTS)
+		out->nports = INCORE_MAX_PORTS;
+	for (int p = 0; p < out->nports; p++) {
+		/* llvm-mca 14 names the units of a group "SBPort23.\u0000", "SBPort23.\u0001": made
+		 * "SBPort23.0", "SBPort23.1" (a port list entry "SBPort23" matches both) */
+		json_t *nm = json_array_get(res, (size_t)p);
+		const char *v = json_string_value(nm);
+		size_t len = v ? json_string_length(nm) : 0, w = 0;
+		for (size_t c = 0; c < len && w + 4 < INCORE_PORT_LEN; c++) {
+			unsigned char ch = (unsigned char)v[c];
+			if (ch < 32)
+				w += (size_t)snprintf(out->port[p] + w, INCORE_PORT_LEN - w, "%u", ch);
+			else
+				out->port[p][w++] = (char)ch;
+		}
+		out->port[p][w] = 0;
+		if (!w)
+			snprintf(out->port[p], INCORE_PORT_LEN, "?");
+	}
+	out->ninstr = (int)json_array_size(ins);
+	if (out->ninstr > INCORE_MAX_INSTR)
+		out->ninstr = INCORE_MAX_INSTR;
+	for (int i = 0; i < out->ninstr; i++) {
+		const char *s = json_string_value(json_array_get(ins, (size_t)i));
+		if (!s)
+			s = "?";
+		snprintf(out->instr[i], sizeof(out->instr[i]), "%s", s);
+		json_t *ix = json_array_get(info, (size_t)i);
+		out->latency[i] = json_number_value(json_object_get(ix, "Latency"));
+		out->may_load[i] = json_is_true(json_object_get(ix, "mayLoad"));
+		for (char *c = out->instr[i]; *c; c++)
+			if (*c == '\t')
+				*c = ' ';
+	}
+	out->by_instr = calloc((size_t)(out->ninstr ? out->ninstr : 1) * (size_t)(out->nports ? out->nports : 1), sizeof(double));
+	if (!out->by_instr) {
+		json_decref(root);
+		return as_error_set(err, -ENOMEM, "out of memory");
+	}
+	size_t i;
+	json_t *e;
+	json_array_foreach (rp, i, e) {
+		json_int_t ii = json_integer_value(json_object_get(e, "InstructionIndex"));
+		json_int_t ri = json_integer_value(json_object_get(e, "ResourceIndex"));
+		double u = json_number_value(json_object_get(e, "ResourceUsage"));
+		if (ri < 0 || ri >= out->nports)
+			continue;
+		/* the summary row (index = number of instructions) is the total; sum the rows ourselves */
+		if (ii >= 0 && ii < out->ninstr) {
+			out->by_instr[ii * out->nports + ri] += u;
+			out->pressure[ri] += u;
+		}
+	}
+	double total = json_number_value(json_object_get(sum, "TotalCycles"));
+	double iters = json_number_value(json_object_get(sum, "Iterations"));
+	out->cycles_per_pass = iters > 0 ? total / iters : 0;
+	out->block_rthroughput = json_number_value(json_object_get(sum, "BlockRThroughput"));
+	/* non-overlapping ports: the file's, else the ports loads use and instructions without memory
+	 * operands never do (the load ports: Kerncraft's SKX file names SKXPort2 and SKXPort3) */
+	int have_file = cfg && cfg->n_nol > 0;
+	out->nol_from_file = have_file;
+	for (int p = 0; p < out->nports; p++) {
+		if (have_file) {
+			out->is_nol[p] = in_list(cfg->nol, cfg->n_nol, out->port[p]);
+			out->is_ol[p] = cfg->n_ol > 0 ? in_list(cfg->ol, cfg->n_ol, out->port[p]) : !out->is_nol[p];
+			continue;
+		}
+		double from_loads = 0, from_plain = 0, all = 0;
+		for (int x = 0; x < out->ninstr; x++) {
+			json_t *ix = json_array_get(info, (size_t)x);
+			int may_load = json_is_true(json_object_get(ix, "mayLoad"));
+			int may_store = json_is_true(json_object_get(ix, "mayStore"));
+			double u = out->by_instr[x * out->nports + p];
+			all += u;
+			if (may_load && !may_store)
+				from_loads += u;
+			if (!may_load && !may_store)
+				from_plain += u;
+		}
+		out->is_nol[p] = all > 0 && from_plain == 0 && from_loads >= 0.5 * all;
+		out->is_ol[p] = cfg && cfg->n_ol > 0 ? in_list(cfg->ol, cfg->n_ol, out->port[p]) : !out->is_nol[p];
+	}
+	for (int p = 0; p < out->nports; p++) {
+		if (out->is_nol[p] && out->pressure[p] > out->t_nol_pass)
+			out->t_nol_pass = out->pressure[p];
+		if (out->is_ol[p] && out->pressure[p] > out->t_ol_pass)
+			out->t_ol_pass = out->pressure[p];
+	}
+	json_decref(root);
+	return rc;
+}
+
+void incore_mca_free(struct incore_mca *m)
+{
+	free(m->by_instr);
+	m->by_instr = NULL;
+}
+
+/* llvm-mca's name: the unversioned one, else Debian's llvm-mca-14. */
+static const char *mca_command(void)
+{
+	return spawn_have("llvm-mca") ? "llvm-mca" : "llvm-mca-14";
+}
+
+int incore_mca_run(const struct incore_config *cfg, struct incore_workdir *w, struct incore_mca *out, struct as_error *err)
+{
+	int rc;
+	char *json = NULL;
+	char mcpu[96];
+	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", cfg->mcpu);
+	char *argv[] = { (char *)mca_command(), mcpu, "--json", "-iterations=1000", w->path[W_LOOP], NULL };
+	struct spawn_result sr;
+	if ((rc = spawn_run(argv, w->path[W_JSON], w->path[W_ERR], 120, -1, &sr, err)))
+		goto out;
+	if (!sr.exited || sr.status != 0) {
+		char msg[400];
+		spawn_head(w->path[W_ERR], msg, sizeof(msg));
+		rc = as_error_set(err, -EIO, "llvm-mca %s failed: %s", mcpu, msg);
+		goto out;
+	}
+	json = file_read_all(w->path[W_JSON], NULL);
+	if (!json) {
+		rc = as_error_set(err, -EIO, "cannot read llvm-mca's output");
+		goto out;
+	}
+	if ((rc = incore_parse_mca(json, cfg, out, err)))
+		goto out;
+	if (cfg->n_nol == 0) {
+		/* the load ports of this -mcpu: where llvm-mca puts plain integer loads */
+		struct incore_config probe = *cfg;
+		FILE *pf = fopen(w->path[W_PORTS_S], "w");
+		if (!pf || fputs("movq (%rsi), %rax\nmovq 8(%rsi), %rcx\nmovq 16(%rsi), %rdx\nmovq 24(%rsi), %rdi\n", pf) < 0 ||
+		    fclose(pf)) {
+			rc = as_error_set(err, -EIO, "cannot write the load-port probe");
+			goto out;
+		}
+		char *pargv[] = { argv[0], mcpu, "--json", "-iterations=100", w->path[W_PORTS_S], NULL };
+		if ((rc = spawn_run(pargv, w->path[W_PORTS_JSON], w->path[W_ERR], 120, -1, &sr, err)))
+			goto out;
+		char *pj = file_read_all(w->path[W_PORTS_JSON], NULL);
+		struct incore_mca pm;
+		struct as_error perr = { 0 };
+		if (pj && sr.exited && sr.status == 0 && incore_parse_mca(pj, NULL, &pm, &perr) == 0) {
+			for (int p = 0; p < pm.nports && probe.n_nol < INCORE_MAX_PORTS; p++)
+				if (pm.pressure[p] > 0.01)
+					snprintf(probe.nol[probe.n_nol++], INCORE_PORT_LEN, "%s", pm.port[p]);
+			incore_mca_free(&pm);
+		}
+		free(pj);
+		if (probe.n_nol > 0) {
+			incore_mca_free(out);
+			if ((rc = incore_parse_mca(json, &probe, out, err)))
+				goto out;
+			out->nol_from_file = 0;
+		}
+	}
+out:
+	free(json);
+	return rc;
+}
