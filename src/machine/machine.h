@@ -1,4 +1,4 @@
-/* A machine as the models use it: plain numbers read from a machine file (machine/file.c fills
+/* A machine as the models use it: plain numbers read from a machine file (machine/read.c fills
  * it), so model code needs no YAML. Sizes in bytes, rates in bytes per cycle or bytes per second. */
 #ifndef ARCHSCOPE_MACHINE_MACHINE_H
 #define ARCHSCOPE_MACHINE_MACHINE_H
