@@ -1,6 +1,7 @@
 /* The typed values of a checked machine file (struct machine); see file.h. */
 #include "machine/file.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -27,6 +28,36 @@ static void read_streams(const struct mnode *s, double *bytes, int *streams)
 		*streams = (int)v;
 }
 
+/* One size per core count ("size per core: [24.58 kB, ...]"). */
+static void read_sizes(const struct mnode *l, int n, double *bytes)
+{
+	for (size_t i = 0; l && l->kind == MN_SEQ && i < l->n && i < (size_t)n; i++)
+		machine_node_quantity(l->vals[i], "B", 0, &bytes[i]);
+}
+
+/* The scalar entries of one mapping, appended. */
+static void read_pairs(const struct mnode *m, struct machine_setting *s, int *count)
+{
+	for (size_t j = 0; m && m->kind == MN_MAP && j < m->n && *count < MACHINE_MAX_SETTINGS; j++) {
+		if (m->vals[j]->kind != MN_SCALAR)
+			continue;
+		snprintf(s[*count].name, sizeof(s->name), "%s", m->keys[j]);
+		snprintf(s[*count].value, sizeof(s->value), "%s", m->vals[j]->text);
+		(*count)++;
+	}
+}
+
+/* "compiler" and "in-core model": a mapping {gcc: flags}, or Kerncraft's !!omap, a list of
+ * one-key mappings. Entries whose value is no scalar are left out. */
+static void read_settings(const struct mnode *n, struct machine_setting *s, int *count)
+{
+	if (n && n->kind == MN_SEQ)
+		for (size_t i = 0; i < n->n; i++)
+			read_pairs(n->vals[i], s, count);
+	else
+		read_pairs(n, s, count);
+}
+
 static void read_benchmarks(const struct mnode *b, struct machine *m)
 {
 	const struct mnode *k = mnode_get(b, "kernels");
@@ -34,6 +65,9 @@ static void read_benchmarks(const struct mnode *b, struct machine *m)
 		struct machine_bench_kernel *K = &m->kernel[m->nkernels++];
 		const struct mnode *kv = k->vals[i];
 		snprintf(K->name, sizeof(K->name), "%s", k->keys[i]);
+		const struct mnode *bn = mnode_get(kv, "fastest bench kernel");
+		if (bn && bn->kind == MN_SCALAR)
+			snprintf(K->bench_name, sizeof(K->bench_name), "%s", bn->text);
 		machine_node_number(mnode_get(kv, "FLOPs per iteration"), &K->flops_per_it);
 		read_streams(mnode_get(kv, "read streams"), &K->read_bytes, &K->read_streams);
 		read_streams(mnode_get(kv, "write streams"), &K->write_bytes, &K->write_streams);
@@ -65,6 +99,9 @@ static void read_benchmarks(const struct mnode *b, struct machine *m)
 			for (size_t y = 0; y < l->n && y < (size_t)B->ncores; y++)
 				machine_node_quantity(l->vals[y], "B/s", 0, &B->bw[ki][y]);
 		}
+		read_sizes(mnode_get(run, "size per core"), B->ncores, B->size_per_core_bytes);
+		read_sizes(mnode_get(run, "size per thread"), B->ncores, B->size_per_thread_bytes);
+		read_sizes(mnode_get(run, "total size"), B->ncores, B->total_bytes);
 	}
 }
 
@@ -72,8 +109,20 @@ void machine_read(const struct mtree *t, struct machine *m)
 {
 	*m = (struct machine){ 0 };
 	const struct mnode *r = t->root, *v;
-	if ((v = mnode_get(r, "model name")) && v->kind == MN_SCALAR)
-		snprintf(m->model_name, sizeof(m->model_name), "%s", v->text);
+	static const struct {
+		const char *key;
+		size_t off, len;
+	} texts[] = {
+		{ "kerncraft version", offsetof(struct machine, kerncraft_version), sizeof(m->kerncraft_version) },
+		{ "model name", offsetof(struct machine, model_name), sizeof(m->model_name) },
+		{ "model type", offsetof(struct machine, model_type), sizeof(m->model_type) },
+		{ "isa", offsetof(struct machine, isa), sizeof(m->isa) },
+	};
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if ((v = mnode_get(r, texts[i].key)) && v->kind == MN_SCALAR)
+			snprintf((char *)m + texts[i].off, texts[i].len, "%s", v->text);
+	read_settings(mnode_get(r, "in-core model"), m->incore, &m->nincore);
+	read_settings(mnode_get(r, "compiler"), m->compiler, &m->ncompiler);
 	machine_node_quantity(mnode_get(r, "clock"), "Hz", 1, &m->clock_hz);
 	m->sockets = get_long(r, "sockets");
 	m->cores_per_socket = get_long(r, "cores per socket");
@@ -136,6 +185,8 @@ void machine_read(const struct mtree *t, struct machine *m)
 			if (up->n >= 2 && up->vals[1]->kind == MN_SCALAR)
 				L->upstream_full_duplex = !strcmp(up->vals[1]->text, "full-duplex");
 		}
+		if ((v = mnode_get(lv, "transfers overlap")) && machine_node_bool(v))
+			L->transfers_overlap = bool_value(v);
 	}
 	m->cores_per_numa_domain = get_long(r, "cores per NUMA domain");
 	read_benchmarks(mnode_get(r, "benchmarks"), m);
