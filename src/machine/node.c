@@ -16,23 +16,37 @@ int machine_quantity(const char *text, double *value, char *unit, size_t unit_le
 	double v = strtod(text, &end);
 	if (end == text || errno || !isfinite(v))
 		return -1;
+	size_t digits = (size_t)(end - text);
 	while (*end == ' ')
 		end++;
 	double scale = 1;
+	int exp10 = 0;
 	const char *u = end;
 	static const struct {
 		const char *p;
 		double f;
-	} prefixes[] = { { "Ki", 1024.0 }, { "Mi", 1048576.0 }, { "Gi", 1073741824.0 }, { "Ti", 1099511627776.0 },
-			 { "k", 1e3 }, { "K", 1e3 }, { "M", 1e6 }, { "G", 1e9 }, { "T", 1e12 } };
+		int exp10; /* decimal prefixes: the power of ten */
+	} prefixes[] = { { "Ki", 1024.0, 0 }, { "Mi", 1048576.0, 0 }, { "Gi", 1073741824.0, 0 }, { "Ti", 1099511627776.0, 0 },
+			 { "k", 1e3, 3 }, { "K", 1e3, 3 }, { "M", 1e6, 6 }, { "G", 1e9, 9 }, { "T", 1e12, 12 } };
 	/* a prefix only in front of a unit letter: "GB/s", "kB", "GHz"; not "B" or "cy" alone */
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t n = strlen(prefixes[i].p);
 		if (!strncmp(u, prefixes[i].p, n) && (u[n] == 'B' || u[n] == 'H' || u[n] == 'F' || u[n] == 'b')) {
 			scale = prefixes[i].f;
+			exp10 = prefixes[i].exp10;
 			u += n;
 			break;
 		}
+	}
+	/* A decimal prefix shifts the decimal number itself, so "2.05 MB" is 2050000 B exactly, as
+	 * "2050.00 kB" is (2.05 x 1e6 would be 2049999.9999999998): a file written again reads back
+	 * the same. Numbers with an exponent or in hexadecimal are multiplied. */
+	char shifted[96];
+	if (exp10 && digits + 8 < sizeof(shifted) && !memchr(text, 'e', digits) && !memchr(text, 'E', digits) &&
+	    !memchr(text, 'x', digits) && !memchr(text, 'X', digits)) {
+		snprintf(shifted, sizeof(shifted), "%.*se%d", (int)digits, text, exp10);
+		v = strtod(shifted, NULL);
+		scale = 1;
 	}
 	for (const char *c = u; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || *c == '/' || *c == '%'))
