@@ -54,8 +54,9 @@ static void run_pair(const struct bench_sweep *s, struct bench_sweep_result *res
 	if (s->max_bytes && o.size_bytes > s->max_bytes)
 		o.size_bytes = s->max_bytes;
 	for (int k = 0; k < s->nkernels && !stopping(s, res); k++) {
-		struct bench_sweep_point pt = { .level = l, .threads = t, .kernel = k, .size_bytes = o.size_bytes,
-						.done = ++res->done, .total = total };
+		struct bench_sweep_point pt = { .level = l, .threads = t, .kernel = k, .level_name = s->lv->name[l],
+						.k = s->kernels[k], .size_bytes = o.size_bytes, .done = ++res->done,
+						.total = total };
 		if (s->report)
 			s->report(s->arg, &pt, NULL);
 		o.kernel = s->kernels[k];

@@ -34,6 +34,8 @@ size_t bench_levels_size(const struct bench_levels *lv, int level, int threads);
 /* One run of a sweep, as its report callback sees it. */
 struct bench_sweep_point {
 	int level, threads, kernel; /* level: index in lv; kernel: index in kernels[] */
+	const char *level_name;
+	const struct bench_kernel *k;
 	size_t size_bytes;
 	int done, total;            /* runs started so far (this one included), runs in all */
 };

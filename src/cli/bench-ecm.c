@@ -16,42 +16,34 @@
 
 #define CL_BYTES 64
 
-/* What a sweep's report callback needs to print progress and errors. */
-struct view {
-	const struct bench_levels *lv;
-	const struct bench_kernel *const *ks;
-};
-
 /* A failed run: the error, and a nonzero return (both views stop at the first failure). */
-static int run_failed(const struct bench_kernel *k, const struct bench_sweep_point *pt, const struct as_error *err)
+static int run_failed(const struct bench_sweep_point *pt, const struct as_error *err)
 {
 	progress_done();
-	fprintf(stderr, "archscope: error: %s-%s, %zu bytes: %s\n", k->name, k->variant, pt->size_bytes, err->msg);
+	fprintf(stderr, "archscope: error: %s-%s, %zu bytes: %s\n", pt->k->name, pt->k->variant, pt->size_bytes, err->msg);
 	return 1;
 }
 
 static int report_ecm(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
 {
-	const struct view *v = arg;
-	const struct bench_kernel *k = v->ks[pt->kernel];
+	(void)arg;
 	if (err)
-		return run_failed(k, pt, err);
+		return run_failed(pt, err);
 	char sz[32];
-	progress("bench --ecm: %s-%s in %s (%s), %d/%d", k->name, k->variant, v->lv->name[pt->level],
-		 buffer_format_size(v->lv->size[pt->level], sz, sizeof(sz)), pt->done, pt->total);
+	progress("bench --ecm: %s-%s in %s (%s), %d/%d", pt->k->name, pt->k->variant, pt->level_name,
+		 buffer_format_size(pt->size_bytes, sz, sizeof(sz)), pt->done, pt->total);
 	return 0;
 }
 
 static int report_scaling(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
 {
-	const struct view *v = arg;
-	const struct bench_kernel *k = v->ks[pt->kernel];
+	(void)arg;
 	if (err)
-		return run_failed(k, pt, err);
+		return run_failed(pt, err);
 	char sz[32];
-	progress("bench --threads-scaling: %s-%s, %d thread%s, %s (%s), %d/%d", k->name, k->variant, pt->threads,
-		 pt->threads > 1 ? "s" : "", v->lv->name[pt->level], buffer_format_size(pt->size_bytes, sz, sizeof(sz)),
-		 pt->done, pt->total);
+	progress("bench --threads-scaling: %s-%s, %d thread%s, %s (%s), %d/%d", pt->k->name, pt->k->variant, pt->threads,
+		 pt->threads > 1 ? "s" : "", pt->level_name, buffer_format_size(pt->size_bytes, sz, sizeof(sz)), pt->done,
+		 pt->total);
 	return 0;
 }
 
@@ -80,9 +72,8 @@ int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, i
 	struct clock_result clk;
 	clock_measure(&clk, 5);
 	struct as_cpulist one = { .n = 1, .cpu = { cpu } };
-	struct view v = { lv, ks };
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = nk, .cpus = &one, .max_threads = 1,
-				  .run = run_opts(o, clk.ghz), .stop = o->stop, .report = report_ecm, .arg = &v };
+				  .run = run_opts(o, clk.ghz), .stop = o->stop, .report = report_ecm };
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
 	if (bench_sweep_run(&sw, &res, &err) != 0)
@@ -185,11 +176,10 @@ int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *
 	struct clock_result clk;
 	clock_measure(&clk, 5);
 	size_t avail = buffer_mem_available();
-	struct view v = { lv, &k };
 	/* thread counts outside: a stop leaves whole rows; working sets at most a quarter of memory */
 	struct bench_sweep sw = { .lv = lv, .kernels = &k, .nkernels = 1, .cpus = cpus, .max_threads = cpus->n,
 				  .threads_outer = 1, .max_bytes = avail / 4, .run = run_opts(o, clk.ghz), .stop = o->stop,
-				  .report = report_scaling, .arg = &v };
+				  .report = report_scaling };
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
 	if (bench_sweep_run(&sw, &res, &err) != 0)

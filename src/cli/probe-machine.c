@@ -105,24 +105,17 @@ static void kernel_decl(const struct bench_kernel *bk, struct machine_bench_kern
 	K->write_streams = writes;
 }
 
-struct sweep_view {
-	const struct bench_levels *lv;
-	const struct bench_kernel *const *ks;
-};
-
 /* Progress, and a note for a failed run, which counts 0 GB/s; the sweep goes on. */
 static int report(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
 {
-	const struct sweep_view *v = arg;
-	const struct bench_kernel *bk = v->ks[pt->kernel];
-	const char *level = v->lv->name[pt->level];
+	(void)arg;
 	if (err) {
 		progress_done();
-		note("probe -o: %s in %s on %d cores: %s", bk->name, level, pt->threads, err->msg);
+		note("probe -o: %s in %s on %d cores: %s", pt->k->name, pt->level_name, pt->threads, err->msg);
 		return 0;
 	}
-	progress("probe -o: streaming benchmarks %d/%d: %s in %s on %d core%s", pt->done, pt->total, bk->name, level,
-		 pt->threads, pt->threads > 1 ? "s" : "");
+	progress("probe -o: streaming benchmarks %d/%d: %s in %s on %d core%s", pt->done, pt->total, pt->k->name,
+		 pt->level_name, pt->threads, pt->threads > 1 ? "s" : "");
 	return 0;
 }
 
@@ -136,10 +129,9 @@ static void run_benchmarks(const struct probe_env *env, const struct bench_level
 		ks[k] = bench_kernel_best(mk_kernels[k]);
 		kernel_decl(ks[k], &p->kernel[p->nkernels++]);
 	}
-	struct sweep_view v = { lv, ks };
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
 				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz }, .stop = env->interrupted,
-				  .report = report, .arg = &v };
+				  .report = report };
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
 	if (bench_sweep_run(&sw, &res, &err) != 0)
