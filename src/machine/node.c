@@ -53,6 +53,8 @@ int machine_quantity(const char *text, double *value, char *unit, size_t unit_le
 			return -1;
 	if (strlen(u) >= unit_len)
 		return -1;
+	if (!isfinite(v * scale))
+		return -1; /* "1e300 GHz" overflows: no quantity */
 	strcpy(unit, u);
 	*value = v * scale;
 	return 0;

@@ -1,12 +1,33 @@
 /* The typed values of a checked machine file (struct machine); see file.h. */
 #include "machine/file.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
 #include "machine/node.h"
+
+/* A text into a fixed field, cut (when too long) before a UTF-8 sequence rather than inside it,
+ * so what is written back stays UTF-8. */
+static void copy_text(char *dst, size_t len, const char *src)
+{
+	size_t n = strlen(src);
+	if (n >= len) {
+		n = len - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+/* A count written as a number: whole part, within int's range. */
+static int int_of(double v)
+{
+	return v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN : (int)v;
+}
 
 static long get_long(const struct mnode *map, const char *key)
 {
@@ -25,7 +46,7 @@ static void read_streams(const struct mnode *s, double *bytes, int *streams)
 	if (machine_node_quantity(mnode_get(s, "bytes"), "B", 0, &v))
 		*bytes = v;
 	if (machine_node_number(mnode_get(s, "streams"), &v))
-		*streams = (int)v;
+		*streams = int_of(v);
 }
 
 /* One size per core count ("size per core: [24.58 kB, ...]"). */
@@ -41,8 +62,8 @@ static void read_pairs(const struct mnode *m, struct machine_setting *s, int *co
 	for (size_t j = 0; m && m->kind == MN_MAP && j < m->n && *count < MACHINE_MAX_SETTINGS; j++) {
 		if (m->vals[j]->kind != MN_SCALAR)
 			continue;
-		snprintf(s[*count].name, sizeof(s->name), "%s", m->keys[j]);
-		snprintf(s[*count].value, sizeof(s->value), "%s", m->vals[j]->text);
+		copy_text(s[*count].name, sizeof(s->name), m->keys[j]);
+		copy_text(s[*count].value, sizeof(s->value), m->vals[j]->text);
 		(*count)++;
 	}
 }
@@ -64,10 +85,10 @@ static void read_benchmarks(const struct mnode *b, struct machine *m)
 	for (size_t i = 0; k && k->kind == MN_MAP && i < k->n && m->nkernels < MACHINE_MAX_KERNELS; i++) {
 		struct machine_bench_kernel *K = &m->kernel[m->nkernels++];
 		const struct mnode *kv = k->vals[i];
-		snprintf(K->name, sizeof(K->name), "%s", k->keys[i]);
+		copy_text(K->name, sizeof(K->name), k->keys[i]);
 		const struct mnode *bn = mnode_get(kv, "fastest bench kernel");
 		if (bn && bn->kind == MN_SCALAR)
-			snprintf(K->bench_name, sizeof(K->bench_name), "%s", bn->text);
+			copy_text(K->bench_name, sizeof(K->bench_name), bn->text);
 		machine_node_number(mnode_get(kv, "FLOPs per iteration"), &K->flops_per_it);
 		read_streams(mnode_get(kv, "read streams"), &K->read_bytes, &K->read_streams);
 		read_streams(mnode_get(kv, "write streams"), &K->write_bytes, &K->write_streams);
@@ -80,12 +101,12 @@ static void read_benchmarks(const struct mnode *b, struct machine *m)
 		if (!run || run->kind != MN_MAP)
 			continue;
 		struct machine_bench_level *B = &m->bench[m->nbench++];
-		snprintf(B->level, sizeof(B->level), "%s", ms->keys[i]);
+		copy_text(B->level, sizeof(B->level), ms->keys[i]);
 		const struct mnode *cores = mnode_get(run, "cores");
 		for (size_t c = 0; cores && cores->kind == MN_SEQ && c < cores->n && B->ncores < MACHINE_MAX_CORES; c++) {
 			double v = 0;
 			machine_node_number(cores->vals[c], &v);
-			B->cores[B->ncores++] = (int)v;
+			B->cores[B->ncores++] = int_of(v);
 		}
 		const struct mnode *res = mnode_get(run, "results");
 		for (size_t x = 0; res && res->kind == MN_MAP && x < res->n; x++) {
@@ -120,7 +141,7 @@ void machine_read(const struct mtree *t, struct machine *m)
 	};
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
 		if ((v = mnode_get(r, texts[i].key)) && v->kind == MN_SCALAR)
-			snprintf((char *)m + texts[i].off, texts[i].len, "%s", v->text);
+			copy_text((char *)m + texts[i].off, texts[i].len, v->text);
 	read_settings(mnode_get(r, "in-core model"), m->incore, &m->nincore);
 	read_settings(mnode_get(r, "compiler"), m->compiler, &m->ncompiler);
 	machine_node_quantity(mnode_get(r, "clock"), "Hz", 1, &m->clock_hz);
@@ -139,7 +160,7 @@ void machine_read(const struct mtree *t, struct machine *m)
 		const struct mnode *lv = h->vals[i];
 		struct machine_level *L = &m->level[m->nlevels++];
 		if ((v = mnode_get(lv, "level")) && v->kind == MN_SCALAR)
-			snprintf(L->name, sizeof(L->name), "%s", v->text);
+			copy_text(L->name, sizeof(L->name), v->text);
 		const struct mnode *c = mnode_get(lv, "cache per group");
 		if (c && c->kind == MN_MAP) {
 			L->has_cache = 1;
@@ -172,11 +193,11 @@ void machine_read(const struct mtree *t, struct machine *m)
 			char *dst[] = { L->load_from, L->store_to, L->victims_to };
 			for (int k = 0; k < 3; k++)
 				if ((x = mnode_get(c, names[k])) && x->kind == MN_SCALAR && !mnode_is_null(x))
-					snprintf(dst[k], sizeof(L->load_from), "%s", x->text);
+					copy_text(dst[k], sizeof(L->load_from), x->text);
 		}
 		const struct mnode *up = mnode_get(lv, "upstream throughput");
 		if (up && up->kind == MN_SEQ && up->n >= 1 && up->vals[0]->kind == MN_SCALAR) {
-			snprintf(L->upstream_text, sizeof(L->upstream_text), "%s", up->vals[0]->text);
+			copy_text(L->upstream_text, sizeof(L->upstream_text), up->vals[0]->text);
 			double bpc;
 			char u[32];
 			if (machine_quantity(up->vals[0]->text, &bpc, u, sizeof(u)) == 0 && !strcmp(u, "B/cy"))

@@ -12,9 +12,10 @@
 
 #include "machine/file.h"
 
+/* A number formatted with its unit; the buffer holds any double in %.3f. */
 static json_t *fmt(const char *f, double v)
 {
-	char buf[64];
+	char buf[512];
 	snprintf(buf, sizeof(buf), f, v);
 	return json_string(buf);
 }

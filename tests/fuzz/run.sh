@@ -10,7 +10,7 @@ secs=${1:-600}
 target=${2:-machine}
 out=build-fuzz
 mkdir -p "$out/corpus-$target"
-flags=(-g -O1 -std=c11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 case $target in
 machine)
 	cp machines/*.yaml tests/fixtures/machines/*.yml "$out/corpus-$target/" 2>/dev/null || true
