@@ -16,7 +16,7 @@
 
 struct bench_levels {
 	int n;                                /* cache levels measured + memory */
-	char name[BENCH_MAX_LEVELS][8];       /* "L1", "L2", ..., "MEM" */
+	char name[BENCH_MAX_LEVELS][12];      /* "L1", "L2", ..., "MEM" */
 	size_t size[BENCH_MAX_LEVELS];        /* a working set inside each, one thread */
 	double level_bytes[BENCH_MAX_LEVELS]; /* the measured capacity (0 for memory) */
 };
