@@ -20,7 +20,7 @@
 #include "report/plot.h"
 #include "report/table.h"
 
-volatile sig_atomic_t bench_interrupted;
+static volatile sig_atomic_t bench_interrupted;
 
 static void on_sigint(int sig)
 {
@@ -66,6 +66,26 @@ static void print_usage(FILE *out)
 
 static const char *const kernel_names[] = { "load", "store", "copy", "update", "stream", "triad", "daxpy", "sum", "ddot" };
 
+/* A kernel name or a usage error (exit 2). */
+static void check_kernel_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(kernel_names) / sizeof(kernel_names[0]); i++)
+		if (!strcmp(name, kernel_names[i]))
+			return;
+	usage_error("bench", "unknown kernel '%s' (kernels: load store copy update stream triad daxpy sum ddot)", name);
+}
+
+/* The kernel `name` in --variant (the widest this CPU runs without it), or a usage error. */
+static const struct bench_kernel *pick(const char *name, const char *variant)
+{
+	const struct bench_kernel *k = variant ? bench_kernel_find(name, variant) : bench_kernel_best(name);
+	if (!k)
+		usage_error("bench", "kernel '%s' has no variant '%s' (see --list)", name, variant ? variant : "?");
+	if (!bench_kernel_supported(k))
+		usage_error("bench", "this CPU cannot run %s-%s (needs %s)", k->name, k->variant, k->isa);
+	return k;
+}
+
 static int list_kernels(int json)
 {
 	size_t n;
@@ -101,7 +121,9 @@ static int list_kernels(int json)
 	return EXIT_OK;
 }
 
-void bench_levels_measure(int cpu, struct bench_levels *out)
+/* Runs the quick cache probe on `cpu` and fills one working set per level (bench_levels_from).
+ * Exits on failure. */
+static void levels_measure(int cpu, struct bench_levels *out)
 {
 	struct as_error err = { 0 };
 	cpu_pin_self(cpu, NULL);
@@ -127,29 +149,11 @@ void bench_levels_measure(int cpu, struct bench_levels *out)
 	bench_levels_from(bytes, nl, out);
 }
 
-void bench_levels_from(const double *level_bytes, int nl, struct bench_levels *out)
-{
-	if (nl > BENCH_MAX_LEVELS - 1)
-		nl = BENCH_MAX_LEVELS - 1;
-	*out = (struct bench_levels){ .n = nl + 1 };
-	for (int i = 0; i < nl; i++) {
-		snprintf(out->name[i], sizeof(out->name[i]), "L%d", i + 1);
-		out->level_bytes[i] = level_bytes[i];
-		out->size[i] = (size_t)(i == 0 ? level_bytes[0] / 2 : sqrt(level_bytes[i - 1] * level_bytes[i]));
-	}
-	double s = fmax(8 * (nl ? level_bytes[nl - 1] : 0), 512.0 * (1 << 20));
-	size_t avail = buffer_mem_available();
-	if (avail && s > avail / 4.0)
-		s = avail / 4.0;
-	snprintf(out->name[nl], sizeof(out->name[nl]), "MEM");
-	out->size[nl] = (size_t)s;
-}
-
 /* The working set for --level LEVEL. */
 static size_t level_size(const char *level, int cpu)
 {
 	struct bench_levels lv;
-	bench_levels_measure(cpu, &lv);
+	levels_measure(cpu, &lv);
 	for (int i = 0; i < lv.n; i++)
 		if (!strcmp(lv.name[i], level))
 			return lv.size[i];
@@ -191,6 +195,35 @@ static void team_cpus(long threads, const char *cpus_text, int over, struct as_c
 		cpus->cpu[i] = allowed.cpu[i % allowed.n];
 }
 
+static const char *const ecm_default[] = { "load", "store", "copy", "stream", "triad" };
+
+/* --ecm [KERNEL...]: load and store calibrate the model, so they are measured always, first. */
+static int ecm_view(const struct bench_cli *o, int nnames, const char *const *names, int cpu)
+{
+	if (nnames == 0) {
+		names = ecm_default;
+		nnames = (int)(sizeof(ecm_default) / sizeof(ecm_default[0]));
+	}
+	if (o->variant && strstr(o->variant, "-nt"))
+		usage_error("bench", "--ecm: the model is calibrated with the load and store kernels, which have no "
+				     "non-temporal variant; give a variant without -nt");
+	const struct bench_kernel *ks[16];
+	int nk = 0;
+	ks[nk++] = pick("load", o->variant);
+	ks[nk++] = pick("store", o->variant);
+	for (int i = 0; i < nnames; i++) {
+		const struct bench_kernel *k = pick(names[i], o->variant);
+		int dup = 0;
+		for (int j = 0; j < nk; j++)
+			dup |= ks[j] == k;
+		if (!dup && nk < 16)
+			ks[nk++] = k;
+	}
+	struct bench_levels lv;
+	levels_measure(cpu, &lv);
+	return bench_ecm(o, ks, nk, &lv, cpu);
+}
+
 /* --ecm [KERNEL...] and --threads-scaling [KERNEL]: the working sets come from the quick cache
  * probe, one per level. */
 static int bench_views(int argc, char **argv, int ecm, int sized, long threads, const char *cpus_text, int over,
@@ -201,14 +234,8 @@ static int bench_views(int argc, char **argv, int ecm, int sized, long threads, 
 		usage_error("bench", "%s sizes the working sets itself (one per level): no -s, --level, --sweep or --plot", what);
 	if (o->reps < 1 || o->reps > BENCH_MAX_REPS)
 		usage_error("bench", "--reps: %d is not in 1..%d", o->reps, BENCH_MAX_REPS);
-	for (int i = optind; i < argc; i++) {
-		int known = 0;
-		for (size_t j = 0; j < sizeof(kernel_names) / sizeof(kernel_names[0]); j++)
-			known |= !strcmp(argv[i], kernel_names[j]);
-		if (!known)
-			usage_error("bench", "unknown kernel '%s' (kernels: load store copy update stream triad daxpy sum ddot)",
-				    argv[i]);
-	}
+	for (int i = optind; i < argc; i++)
+		check_kernel_name(argv[i]);
 	struct as_cpulist cpus = { 0 };
 	struct sigaction sa = { .sa_handler = on_sigint };
 	sigaction(SIGINT, &sa, NULL);
@@ -216,7 +243,7 @@ static int bench_views(int argc, char **argv, int ecm, int sized, long threads, 
 		if (threads > 1 || (cpus_text && strchr(cpus_text, ',')) || (cpus_text && strchr(cpus_text, '-')))
 			usage_error("bench", "--ecm models one core: give one CPU (--cpus N); --threads-scaling runs several");
 		team_cpus(0, cpus_text, over, &cpus);
-		return bench_ecm(o, (const char *const *)argv + optind, argc - optind, cpus.cpu[0]);
+		return ecm_view(o, argc - optind, (const char *const *)argv + optind, cpus.cpu[0]);
 	}
 	if (argc - optind > 1)
 		usage_error("bench", "--threads-scaling: one kernel at a time ('%s' is extra)", argv[optind + 1]);
@@ -228,7 +255,10 @@ static int bench_views(int argc, char **argv, int ecm, int sized, long threads, 
 		threads = allowed.n > 64 ? 64 : allowed.n;
 	}
 	team_cpus(threads, cpus_text, over, &cpus);
-	return bench_threads_scaling(o, optind < argc ? argv[optind] : "stream", &cpus);
+	const struct bench_kernel *k = pick(optind < argc ? argv[optind] : "stream", o->variant);
+	struct bench_levels lv;
+	levels_measure(cpus.cpu[0], &lv);
+	return bench_threads_scaling(o, k, &lv, &cpus);
 }
 
 int cmd_bench(int argc, char **argv)
@@ -309,22 +339,16 @@ int cmd_bench(int argc, char **argv)
 		usage_error("bench", "give --ecm or --threads-scaling, not both");
 	if (ecm || scaling)
 		return bench_views(argc, argv, ecm, size_text || level || sweep || plot_dir, threads, cpus_text, over,
-				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json, .small_pages = small_pages, .stream_offset = stream_offset });
+				   &(struct bench_cli){ .variant = variant, .reps = reps, .min_time_s = min_time, .json = json,
+						    .small_pages = small_pages, .stream_offset = stream_offset,
+						    .stop = (volatile int *)&bench_interrupted });
 	if (optind >= argc)
 		usage_error("bench", "no kernel given (kernels: load store copy update stream triad daxpy sum ddot; --list)");
 	if (optind + 1 < argc)
 		usage_error("bench", "one kernel at a time ('%s' is extra)", argv[optind + 1]);
 	const char *name = argv[optind];
-	int known = 0;
-	for (size_t i = 0; i < sizeof(kernel_names) / sizeof(kernel_names[0]); i++)
-		known |= !strcmp(name, kernel_names[i]);
-	if (!known)
-		usage_error("bench", "unknown kernel '%s' (kernels: load store copy update stream triad daxpy sum ddot)", name);
-	const struct bench_kernel *k = variant ? bench_kernel_find(name, variant) : bench_kernel_best(name);
-	if (!k)
-		usage_error("bench", "kernel '%s' has no variant '%s' (see --list)", name, variant ? variant : "?");
-	if (!bench_kernel_supported(k))
-		usage_error("bench", "this CPU cannot run %s-%s (needs %s)", k->name, k->variant, k->isa);
+	check_kernel_name(name);
+	const struct bench_kernel *k = pick(name, variant);
 	if (!!size_text + !!level + sweep != 1)
 		usage_error("bench", "give exactly one of -s SIZE, --level LEVEL, --sweep");
 	if (reps < 1 || reps > BENCH_MAX_REPS)

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "machine/diff.h"
 #include "machine/file.h"
 #include "report/table.h"
 
@@ -111,125 +112,34 @@ static int show(const char *path, int yaml, int json)
 	return EXIT_OK;
 }
 
-/* Flattened leaves: "path" -> text (sequences of scalars joined). */
-struct leaf {
-	char *path, *text;
-};
-struct leaves {
-	struct leaf *v;
-	size_t n, cap;
-};
-
-static void add_leaf(struct leaves *ls, const char *path, const char *text)
-{
-	if (ls->n == ls->cap) {
-		ls->cap = ls->cap ? 2 * ls->cap : 64;
-		ls->v = realloc(ls->v, ls->cap * sizeof(*ls->v));
-		if (!ls->v)
-			die(EXIT_FAIL, "out of memory");
-	}
-	ls->v[ls->n].path = strdup(path);
-	ls->v[ls->n].text = strdup(text);
-	ls->n++;
-}
-
-static void flatten(const struct mnode *n, const char *path, struct leaves *ls, int all)
-{
-	char p[1024];
-	if (n->kind == MN_SCALAR) {
-		add_leaf(ls, path, n->text);
-		return;
-	}
-	if (n->kind == MN_SEQ) {
-		int scalars = 1;
-		for (size_t i = 0; i < n->n; i++)
-			scalars &= n->vals[i]->kind == MN_SCALAR;
-		if (scalars) {
-			char buf[4096] = "[";
-			for (size_t i = 0; i < n->n; i++)
-				snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s", i ? ", " : "", n->vals[i]->text);
-			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "]");
-			add_leaf(ls, path, buf);
-			return;
-		}
-		for (size_t i = 0; i < n->n; i++) {
-			/* levels by name, so L2 meets L2 even when one file has fewer levels */
-			const struct mnode *name = mnode_get(n->vals[i], "level");
-			if (name && name->kind == MN_SCALAR)
-				snprintf(p, sizeof(p), "%s[%s]", path, name->text);
-			else
-				snprintf(p, sizeof(p), "%s[%zu]", path, i);
-			flatten(n->vals[i], p, ls, all);
-		}
-		return;
-	}
-	for (size_t i = 0; i < n->n; i++) {
-		if (!all && (!strcmp(n->keys[i], "stats") || !strcmp(n->keys[i], "performance counter metrics") ||
-			     !strcmp(n->keys[i], "performance counter metric") || !strcmp(n->keys[i], "archscope") ||
-			     !strcmp(n->keys[i], "benchmarks") || !strcmp(n->keys[i], "overlapping model") ||
-			     !strcmp(n->keys[i], "non-overlapping model")))
-			continue;
-		snprintf(p, sizeof(p), "%s%s%s", path, *path ? "." : "", n->keys[i]);
-		flatten(n->vals[i], p, ls, all);
-	}
-}
-
-static const char *find_leaf(const struct leaves *ls, const char *path)
-{
-	for (size_t i = 0; i < ls->n; i++)
-		if (!strcmp(ls->v[i].path, path))
-			return ls->v[i].text;
-	return NULL;
-}
-
-static void free_leaves(struct leaves *ls)
-{
-	for (size_t i = 0; i < ls->n; i++) {
-		free(ls->v[i].path);
-		free(ls->v[i].text);
-	}
-	free(ls->v);
-}
-
 static int diff(const char *a, const char *b, int all)
 {
 	struct mtree ta, tb;
 	cli_machine_load(a, &ta);
 	cli_machine_load(b, &tb);
-	struct leaves la = { 0 }, lb = { 0 };
-	flatten(ta.root, "", &la, all);
-	flatten(tb.root, "", &lb, all);
+	struct machine_diff d;
+	struct as_error err = { 0 };
+	if (machine_diff_init(&d, ta.root, tb.root, all, &err) != 0)
+		die_err(EXIT_FAIL, &err);
 	printf("A: %s (%s)\nB: %s (%s)\n\n", a, mnode_get(ta.root, "model name")->text, b, mnode_get(tb.root, "model name")->text);
 	struct table *t = table_new(4, "key", "A", "B", "differs");
-	int differ = 0;
-	for (size_t i = 0; i < la.n; i++) {
-		const char *o = find_leaf(&lb, la.v[i].path);
-		int d = !o || strcmp(o, la.v[i].text);
-		differ += d;
-		table_cell(t, "%s", la.v[i].path);
-		table_cell(t, "%.60s", la.v[i].text);
-		table_cell(t, "%.60s", o ? o : "-");
-		table_cell(t, "%s", d ? "<>" : "");
+	for (size_t i = 0; i < d.n; i++) {
+		const struct machine_diff_row *r = &d.row[i];
+		table_cell(t, "%s", r->path);
+		table_cell(t, r->a ? "%.60s" : "-", r->a);
+		table_cell(t, r->b ? "%.60s" : "-", r->b);
+		table_cell(t, "%s", r->differs ? "<>" : "");
 	}
-	for (size_t i = 0; i < lb.n; i++)
-		if (!find_leaf(&la, lb.v[i].path)) {
-			differ++;
-			table_cell(t, "%s", lb.v[i].path);
-			table_cell(t, "-");
-			table_cell(t, "%.60s", lb.v[i].text);
-			table_cell(t, "<>");
-		}
 	/* the core numbers, typed, as ratios */
 	struct machine ma, mb;
 	machine_read(&ta, &ma);
 	machine_read(&tb, &mb);
 	table_print(t, stdout, "");
-	printf("\n%d of %zu values differ%s\n", differ, la.n, all ? "" : " (core keys; --all for every value)");
+	printf("\n%d of %zu values differ%s\n", d.ndiffer, d.na, all ? "" : " (core keys; --all for every value)");
 	if (ma.clock_hz > 0 && mb.clock_hz > 0)
 		printf("clock ratio %s / %s: %.3f\n", a, b, ma.clock_hz / mb.clock_hz);
 	table_free(t);
-	free_leaves(&la);
-	free_leaves(&lb);
+	machine_diff_release(&d);
 	mtree_free(&ta);
 	mtree_free(&tb);
 	return EXIT_OK;

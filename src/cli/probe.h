@@ -47,9 +47,10 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 		    size_t n, int ncols);
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
 
-/* The machine file (Kerncraft's keys plus 'archscope:') from ctx->results. The streaming
- * benchmarks per level and core count: taken from *bench_io when set (--from-raw), else run when
- * run_bench and stored into *bench_io ({kernels, measurements, ecm}) for saving. */
+/* The machine file (Kerncraft's keys plus 'archscope:') from the answers in ctx->env, or, when no
+ * memory probe ran (--from-raw), from the saved ctx->results. The streaming benchmarks per level
+ * and core count: taken from *bench_io when set (--from-raw), else run when run_bench and stored
+ * into *bench_io ({kernels, measurements, ecm}) for saving. */
 json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench_io);
 
 #endif

@@ -1,6 +1,7 @@
-/* Machine files in Kerncraft's format plus archscope's own section: checking the keys and types a
- * model needs (errors name the line and the path, "memory hierarchy[1].cache per group.ways"),
- * quantities with units ("2.4 GHz", "32.00 kB", "64 B/cy"), and the typed values read back. */
+/* Machine files in Kerncraft's format plus archscope's own section: quantities with units
+ * ("2.4 GHz", "32.00 kB", "64 B/cy", node.c), checking the keys and types a model needs (check.c;
+ * errors name the line and the path, "memory hierarchy[1].cache per group.ways"), and the typed
+ * values read back (read.c). */
 #ifndef ARCHSCOPE_MACHINE_FILE_H
 #define ARCHSCOPE_MACHINE_FILE_H
 

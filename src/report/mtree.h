@@ -51,7 +51,10 @@ struct mnode *mnode_get(const struct mnode *map, const char *key);
 /* 1 when the node is a null scalar (~, null, empty, plain). */
 int mnode_is_null(const struct mnode *n);
 
-/* Building: a tree from a JSON object (strings become quoted scalars only when they would read
+/* Building: appends v to a sequence, or under key (malloc'd; key_line 0 when unknown) to a
+ * mapping; takes both on success. 0 or -1 (no memory). */
+int mnode_add(struct mnode *n, char *key, int key_line, struct mnode *v);
+/* A tree from a JSON object (strings become quoted scalars only when they would read
  * back as something else; reals are written with %.10g and keep a decimal point, so the text is what is kept). */
 struct mnode *mnode_from_json(const json_t *j);
 /* A JSON rendering of a tree (numbers, booleans and nulls recognised in plain scalars). */

@@ -10,11 +10,11 @@ secs=${1:-600}
 target=${2:-machine}
 out=build-fuzz
 mkdir -p "$out/corpus-$target"
-flags=(-g -O1 -std=c11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
+flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
 case $target in
 machine)
 	cp machines/*.yaml tests/fixtures/machines/*.yml "$out/corpus-$target/" 2>/dev/null || true
-	clang "${flags[@]}" tests/fuzz/fuzz-machine.c src/report/mtree.c src/machine/file.c src/common/error.c \
+	clang "${flags[@]}" tests/fuzz/fuzz-machine.c src/report/mtree.c src/report/mtree-emit.c src/machine/*.c src/common/error.c \
 		src/common/atomicfile.c $(pkg-config --cflags --libs yaml-0.1 jansson) -lm -o "$out/fuzz-$target"
 	maxlen=65536 ;;
 kernel)

@@ -1,9 +1,14 @@
 /* Unit tests of machine files: Kerncraft's two published files load, check and read back typed;
- * write -> read -> write gives the same bytes; bad input gives one clear message naming the line
- * and the key; quantities with units. */
+ * write -> read -> write gives the same bytes; every machine file read, written from its struct and
+ * read again gives the same struct; a probe run's answers give a valid file with the derived
+ * values; bad input gives one clear message naming the line and the key; quantities with units. */
+#include <glob.h>
+#include <math.h>
 #include <stdlib.h>
 
+#include "machine/diff.h"
 #include "machine/file.h"
+#include "machine/write.h"
 #include "harness.h"
 
 static int load_fixture(const char *name, struct mtree *t)
@@ -176,6 +181,11 @@ static void test_machine__quantities(void)
 	CHECK_STR(u, "B/cy");
 	CHECK(machine_quantity("41.3 GB/s", &v, u, sizeof(u)) == 0);
 	CHECK_NEAR(v, 41.3e9, 1);
+	/* decimal prefixes are exact: the same bytes as the same quantity in kB */
+	CHECK(machine_quantity("2.05 MB", &v, u, sizeof(u)) == 0);
+	CHECK(v == 2050000.0);
+	CHECK(machine_quantity("1.5e3 kB", &v, u, sizeof(u)) == 0);
+	CHECK_NEAR(v, 1.5e6, 1e-6);
 	CHECK(machine_quantity("8", &v, u, sizeof(u)) == 0);
 	CHECK_STR(u, "");
 	CHECK(machine_quantity("fast", &v, u, sizeof(u)) == -1);
@@ -183,5 +193,223 @@ static void test_machine__quantities(void)
 	CHECK(machine_quantity("nan GHz", &v, u, sizeof(u)) == -1);
 }
 
+/* The first field in which two machines differ, or NULL. probed is left out: it records that the
+ * file has the archscope section, which only a probe run's answers give. */
+static const char *machine_differs(const struct machine *a, const struct machine *b)
+{
+#define SAME_TEXT(f)                                                                               \
+	if (strcmp(a->f, b->f))                                                                    \
+		return #f;
+#define SAME(f)                                                                                    \
+	if (a->f != b->f)                                                                          \
+		return #f;
+	SAME_TEXT(kerncraft_version) SAME_TEXT(model_name) SAME_TEXT(model_type) SAME_TEXT(isa)
+	SAME(clock_hz) SAME(sockets) SAME(cores_per_socket) SAME(threads_per_core) SAME(cores_per_numa_domain)
+	SAME(nincore) SAME(ncompiler) SAME(cacheline_bytes) SAME(nlevels) SAME(nkernels) SAME(nbench)
+	for (int i = 0; i < a->nincore; i++) {
+		SAME_TEXT(incore[i].name) SAME_TEXT(incore[i].value)
+	}
+	for (int i = 0; i < a->ncompiler; i++) {
+		SAME_TEXT(compiler[i].name) SAME_TEXT(compiler[i].value)
+	}
+	for (int i = 0; i < 4; i++) {
+		SAME(flops_dp[i]) SAME(flops_sp[i])
+	}
+	for (int i = 0; i < a->nlevels; i++) {
+		SAME_TEXT(level[i].name) SAME(level[i].has_cache) SAME(level[i].sets) SAME(level[i].ways)
+		SAME(level[i].cl_size) SAME(level[i].size_bytes) SAME(level[i].groups) SAME(level[i].cores_per_group)
+		SAME(level[i].threads_per_group) SAME(level[i].replacement) SAME(level[i].write_allocate)
+		SAME(level[i].write_back) SAME(level[i].inclusive) SAME_TEXT(level[i].load_from) SAME_TEXT(level[i].store_to)
+		SAME_TEXT(level[i].victims_to) SAME(level[i].upstream_bytes_per_cy) SAME(level[i].upstream_full_duplex)
+		SAME(level[i].upstream_is_memory) SAME_TEXT(level[i].upstream_text) SAME(level[i].transfers_overlap)
+	}
+	for (int i = 0; i < a->nkernels; i++) {
+		SAME_TEXT(kernel[i].name) SAME_TEXT(kernel[i].bench_name) SAME(kernel[i].flops_per_it)
+		SAME(kernel[i].read_bytes) SAME(kernel[i].write_bytes) SAME(kernel[i].rw_bytes)
+		SAME(kernel[i].read_streams) SAME(kernel[i].write_streams) SAME(kernel[i].rw_streams)
+	}
+	for (int i = 0; i < a->nbench; i++) {
+		SAME_TEXT(bench[i].level) SAME(bench[i].ncores)
+		for (int c = 0; c < a->bench[i].ncores; c++) {
+			SAME(bench[i].cores[c]) SAME(bench[i].size_per_core_bytes[c]) SAME(bench[i].size_per_thread_bytes[c])
+			SAME(bench[i].total_bytes[c])
+			for (int k = 0; k < a->nkernels; k++)
+				SAME(bench[i].bw[k][c])
+		}
+	}
+	return NULL;
+#undef SAME
+#undef SAME_TEXT
+}
+
+/* read -> write (from the struct) -> YAML text -> read: the same struct, for every machine file
+ * kept in the tree. */
+static void test_machine__struct_roundtrip(void)
+{
+	const char *patterns[] = { ARCHSCOPE_SOURCE_DIR "/tests/fixtures/machines/*.yml", ARCHSCOPE_SOURCE_DIR "/machines/*.yaml" };
+	int files = 0;
+	for (int p = 0; p < 2; p++) {
+		glob_t g;
+		CHECK(glob(patterns[p], 0, NULL, &g) == 0);
+		for (size_t i = 0; i < g.gl_pathc; i++, files++) {
+			struct mtree t, u, w;
+			struct as_error err = { 0 };
+			CHECK(mtree_load(g.gl_pathv[i], &t, &err) == 0);
+			struct machine *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+			CHECK(a && b);
+			machine_read(&t, a);
+			CHECK(machine_write_tree(a, &u, &err) == 0);
+			char *text = mtree_emit_string(&u, &err), *report = NULL;
+			CHECK(text != NULL);
+			CHECK(mtree_parse(text, strlen(text), "written", &w, &err) == 0);
+			int problems = machine_check(&w, g.gl_pathv[i], &report);
+			if (problems)
+				printf("# %s", report);
+			CHECK(problems == 0);
+			machine_read(&w, b);
+			const char *field = machine_differs(a, b);
+			if (field)
+				printf("# %s: %s differs after writing and reading back\n", g.gl_pathv[i], field);
+			CHECK(field == NULL);
+			free(text);
+			free(a);
+			free(b);
+			mtree_free(&t);
+			mtree_free(&u);
+			mtree_free(&w);
+		}
+		globfree(&g);
+	}
+	CHECK(files >= 7);
+}
+
+/* A probe run of 2 cores with 48 KiB 12-way L1, 2 MiB L2 of unknown ways and a 20 MiB L3. */
+static void probed_sample(struct machine_probed *p)
+{
+	*p = (struct machine_probed){ .clock_ghz = 2.9412, .contexts_fp = 2, .contexts_int = 4, .cpus = 2, .seed = 7,
+				      .has_flops = 1, .line_bytes = 64, .nlevels = 3 };
+	snprintf(p->model_name, sizeof(p->model_name), "Test CPU");
+	snprintf(p->incore_cpu, sizeof(p->incore_cpu), "skylake");
+	const double bytes[] = { 49152, 2097152, 20971520 }, ways[] = { 12, NAN, 20 };
+	for (int i = 0; i < 3; i++) {
+		p->level_bytes[i] = bytes[i];
+		p->level_ways[i] = ways[i];
+	}
+	for (int k = 0; k < 4; k++) {
+		p->flops_per_cy[0][k] = 32.04;
+		p->flops_per_cy[1][k] = 16.02;
+	}
+	p->has_ecm = 1;
+	p->ecm = (struct machine_ecm_rates){ .l1_load_bytes_per_cy = 128, .l1_store_bytes_per_cy = 64, .ntransfers = 3,
+					     .cy_per_cl = { 1, 4, 8 } };
+	p->answers = NULL;
+}
+
+static void test_machine__probed_file(void)
+{
+	struct machine_probed *p = calloc(1, sizeof(*p));
+	struct machine *m = calloc(1, sizeof(*m));
+	CHECK(p && m);
+	probed_sample(p);
+	json_t *d = machine_probed_json(p);
+	CHECK(d != NULL);
+	struct mtree t = { .root = mnode_from_json(d) };
+	json_decref(d);
+	CHECK(t.root != NULL);
+	char *report = NULL;
+	int n = machine_check(&t, "probed", &report);
+	if (n)
+		printf("# %s", report);
+	CHECK(n == 0);
+	machine_read(&t, m);
+	CHECK(m->probed);
+	CHECK_NEAR(m->clock_hz, 2.941e9, 1);
+	CHECK(m->cores_per_socket == 2 && m->threads_per_core == 2 && m->sockets == 1);
+	CHECK_NEAR(m->flops_sp[0], 32.0, 1e-12);
+	CHECK(m->nlevels == 4);
+	/* L1: 768 lines in 12 ways; L2: fully associative (no ways); L3 shared by both cores */
+	CHECK(m->level[0].sets == 64 && m->level[0].ways == 12 && m->level[0].groups == 2);
+	CHECK(m->level[1].sets == 1 && m->level[1].ways == 32768);
+	CHECK(m->level[2].groups == 1 && m->level[2].cores_per_group == 2 && m->level[2].threads_per_group == 4);
+	CHECK_STR(m->level[2].load_from, "MEM");
+	/* upstream: L2 from the L2 -> L1 transfer, 64 B in 1 cy */
+	CHECK_NEAR(m->level[1].upstream_bytes_per_cy, 64, 0);
+	CHECK_NEAR(m->level[2].upstream_bytes_per_cy, 16, 0);
+	CHECK(m->level[3].upstream_is_memory && !m->level[3].has_cache);
+	const struct mnode *assumed = mnode_get(mnode_get(t.root, "archscope"), "assumed");
+	CHECK(assumed && assumed->kind == MN_SEQ && assumed->n == 4);
+	CHECK_STR(assumed->vals[0]->text, "L2 associativity not measured: written as fully associative");
+	CHECK_STR(mnode_get(mnode_get(mnode_get(t.root, "archscope"), "ecm"), "transfers")->vals[2]->vals[0]->text, "MEM");
+	mtree_free(&t);
+	free(p);
+	free(m);
+}
+
+/* benchmarks.json of a recorded probe -o read by the machine reader and written again: the same
+ * document. */
+static void test_machine__probed_benchmarks_roundtrip(void)
+{
+	json_error_t je;
+	json_t *saved = json_load_file(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/kvm-xeon-6-207/probe-o/benchmarks.json", 0, &je);
+	CHECK(saved != NULL);
+	json_t *doc = json_pack("{s:O}", "benchmarks", saved);
+	struct mtree t = { .root = mnode_from_json(doc) };
+	json_decref(doc);
+	struct machine *m = calloc(1, sizeof(*m));
+	struct machine_probed *p = calloc(1, sizeof(*p));
+	CHECK(t.root && m && p);
+	machine_read(&t, m);
+	p->nkernels = m->nkernels;
+	memcpy(p->kernel, m->kernel, sizeof(p->kernel));
+	p->nbench = m->nbench;
+	memcpy(p->bench, m->bench, sizeof(p->bench));
+	const json_t *ecm = json_object_get(saved, "ecm"), *tr = json_object_get(ecm, "transfers");
+	p->has_ecm = 1;
+	p->ecm.l1_load_bytes_per_cy = json_real_value(json_object_get(ecm, "l1_load_bytes_per_cy"));
+	p->ecm.l1_store_bytes_per_cy = json_real_value(json_object_get(ecm, "l1_store_bytes_per_cy"));
+	for (size_t b = 0; b < json_array_size(tr); b++)
+		p->ecm.cy_per_cl[p->ecm.ntransfers++] = json_real_value(json_object_get(json_array_get(tr, b), "cy_per_cl"));
+	json_t *again = machine_probed_bench_json(p);
+	CHECK(again != NULL);
+	if (!json_equal(again, saved)) {
+		char *x = json_dumps(again, JSON_COMPACT);
+		printf("# written again: %.300s\n", x);
+		free(x);
+	}
+	CHECK(json_equal(again, saved));
+	json_decref(again);
+	json_decref(saved);
+	mtree_free(&t);
+	free(m);
+	free(p);
+}
+
+static void test_machine__diff(void)
+{
+	const char *a = "model name: a\nclock: 2 GHz\nmemory hierarchy:\n- level: L1\n  groups: 2\n- level: MEM\n"
+			"archscope: {x: 1}\n";
+	const char *b = "model name: b\nclock: 2 GHz\nmemory hierarchy:\n- level: L1\n  groups: 4\n- level: L2\n  groups: 1\n";
+	struct mtree ta, tb;
+	struct as_error err = { 0 };
+	CHECK(mtree_parse(a, strlen(a), "a", &ta, &err) == 0);
+	CHECK(mtree_parse(b, strlen(b), "b", &tb, &err) == 0);
+	struct machine_diff d;
+	CHECK(machine_diff_init(&d, ta.root, tb.root, 0, &err) == 0);
+	/* model name, clock, L1 groups, MEM level; then L2's two values only B has */
+	CHECK(d.na == 5 && d.n == 7 && d.ndiffer == 5);
+	CHECK_STR(d.row[2].path, "memory hierarchy[L1].level");
+	CHECK_STR(d.row[3].path, "memory hierarchy[L1].groups");
+	CHECK(d.row[3].differs && !strcmp(d.row[3].a, "2") && !strcmp(d.row[3].b, "4"));
+	CHECK(d.row[4].b == NULL && d.row[5].a == NULL);
+	machine_diff_release(&d);
+	CHECK(machine_diff_init(&d, ta.root, tb.root, 1, &err) == 0);
+	CHECK(d.na == 6);
+	machine_diff_release(&d);
+	mtree_free(&ta);
+	mtree_free(&tb);
+}
+
 TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
-      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__quantities))
+      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__quantities),
+      T(test_machine__struct_roundtrip), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
+      T(test_machine__diff))

@@ -1,0 +1,293 @@
+/* The semantic checks of a machine file: the keys and types a model needs, every problem one
+ * line naming the line and the path ("memory hierarchy[1].cache per group.ways"); see file.h. */
+#include "machine/file.h"
+
+/* Paths in messages ("benchmarks.measurements.L1.1.results.copy[3]") are cut at the buffer size
+ * on purpose; GCC's truncation warning about that is off in this file. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wformat-truncation"
+#endif
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "machine/node.h"
+
+struct check {
+	const char *name;
+	FILE *out;
+	int count;
+};
+
+static void problem(struct check *c, int line, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void problem(struct check *c, int line, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	fprintf(c->out, "machine file '%s': line %d: %s: ", c->name, line, path);
+	va_start(ap, fmt);
+	vfprintf(c->out, fmt, ap);
+	va_end(ap);
+	fputc('\n', c->out);
+	c->count++;
+}
+
+static const char *kind_name(const struct mnode *n)
+{
+	if (!n)
+		return "nothing";
+	if (n->kind == MN_MAP)
+		return "a mapping";
+	if (n->kind == MN_SEQ)
+		return "a list";
+	if (mnode_is_null(n))
+		return "an empty value";
+	return n->style == YAML_PLAIN_SCALAR_STYLE ? "a plain value" : "a quoted string";
+}
+
+/* The child `key` of map, or a "missing key" problem when required. */
+static struct mnode *need(struct check *c, const struct mnode *map, const char *path, const char *key, int required)
+{
+	struct mnode *v = mnode_get(map, key);
+	if (!v && required)
+		problem(c, map->line, path, "missing key '%s'", key);
+	return v;
+}
+
+static void join(char *out, size_t len, const char *path, const char *key)
+{
+	snprintf(out, len, "%s%s%s", path, *path ? "." : "", key);
+}
+
+#define EXPECT(c, n, path, cond, what)                                                            \
+	do {                                                                                      \
+		if ((n) && !(cond))                                                               \
+			problem(c, (n)->line, path, "expected %s, found %s '%s'", what, kind_name(n), \
+				(n)->kind == MN_SCALAR ? (n)->text : "...");                         \
+	} while (0)
+
+static void check_pos_int_key(struct check *c, const struct mnode *map, const char *path, const char *key, int required)
+{
+	char p[512];
+	join(p, sizeof(p), path, key);
+	struct mnode *v = need(c, map, path, key, required);
+	EXPECT(c, v, p, machine_node_pos_int(v, NULL), "a positive integer");
+}
+
+static void check_flops(struct check *c, const struct mnode *f)
+{
+	if (f->kind != MN_MAP) {
+		EXPECT(c, f, "FLOPs per cycle", 0, "a mapping {SP: {...}, DP: {...}}");
+		return;
+	}
+	for (size_t i = 0; i < f->n; i++) {
+		char p[512];
+		snprintf(p, sizeof(p), "FLOPs per cycle.%s", f->keys[i]);
+		const struct mnode *m = f->vals[i];
+		if (m->kind != MN_MAP) {
+			EXPECT(c, m, p, 0, "a mapping {total, ADD, MUL, FMA}");
+			continue;
+		}
+		for (size_t j = 0; j < m->n; j++) {
+			char q[600];
+			snprintf(q, sizeof(q), "%s.%s", p, m->keys[j]);
+			EXPECT(c, m->vals[j], q, machine_node_number(m->vals[j], NULL) && strtod(m->vals[j]->text, NULL) >= 0,
+			       "a number of FLOPs per cycle >= 0");
+		}
+	}
+}
+
+static void check_level(struct check *c, const struct mnode *lv, int i, int last)
+{
+	char path[64], p[512];
+	snprintf(path, sizeof(path), "memory hierarchy[%d]", i);
+	if (lv->kind != MN_MAP) {
+		EXPECT(c, lv, path, 0, "a mapping (level: L1, cache per group: {...}, ...)");
+		return;
+	}
+	struct mnode *name = need(c, lv, path, "level", 1);
+	join(p, sizeof(p), path, "level");
+	EXPECT(c, name, p, machine_node_string(name) && name->kind == MN_SCALAR, "a level name such as L1 or MEM");
+	struct mnode *cache = need(c, lv, path, "cache per group", 0);
+	if (cache) {
+		char cp[256];
+		join(cp, sizeof(cp), path, "cache per group");
+		if (cache->kind != MN_MAP) {
+			EXPECT(c, cache, cp, 0, "a mapping {sets, ways, cl_size, ...}");
+		} else {
+			check_pos_int_key(c, cache, cp, "sets", 1);
+			check_pos_int_key(c, cache, cp, "ways", 1);
+			check_pos_int_key(c, cache, cp, "cl_size", 1);
+			static const char *const bools[] = { "write_allocate", "write_back" };
+			for (int b = 0; b < 2; b++) {
+				struct mnode *v = need(c, cache, cp, bools[b], 0);
+				join(p, sizeof(p), cp, bools[b]);
+				EXPECT(c, v, p, machine_node_bool(v), "true or false");
+			}
+			static const char *const strs[] = { "replacement_policy", "load_from", "store_to", "victims_to" };
+			for (int s = 0; s < 4; s++) {
+				struct mnode *v = need(c, cache, cp, strs[s], 0);
+				join(p, sizeof(p), cp, strs[s]);
+				EXPECT(c, v, p, v->kind == MN_SCALAR, s ? "a level name or ~" : "a policy name such as LRU");
+			}
+		}
+	} else if (!last) {
+		problem(c, lv->line, path, "missing key 'cache per group' (only the last level, memory, may omit it)");
+	}
+	check_pos_int_key(c, lv, path, "groups", 0);
+	check_pos_int_key(c, lv, path, "cores per group", 0);
+	check_pos_int_key(c, lv, path, "threads per group", 0);
+	struct mnode *size = need(c, lv, path, "size per group", 0);
+	join(p, sizeof(p), path, "size per group");
+	EXPECT(c, size, p, mnode_is_null(size) || machine_node_quantity(size, "B", 1, NULL), "a size such as 32.00 kB");
+	struct mnode *up = need(c, lv, path, "upstream throughput", 0);
+	join(p, sizeof(p), path, "upstream throughput");
+	EXPECT(c, up, p, up->kind == MN_SEQ && up->n >= 1 && up->vals[0]->kind == MN_SCALAR,
+	       "a list [rate such as 32 B/cy, half-duplex|full-duplex]");
+	if (up && up->kind == MN_SEQ && up->n >= 2 && up->vals[1]->kind == MN_SCALAR) {
+		const char *d = up->vals[1]->text;
+		join(p, sizeof(p), path, "upstream throughput[1]");
+		EXPECT(c, up->vals[1], p, !strcmp(d, "half-duplex") || !strcmp(d, "full-duplex"), "half-duplex or full-duplex");
+	}
+	if (up && up->kind == MN_SEQ && up->n >= 1 && up->vals[0]->kind == MN_SCALAR && isdigit((unsigned char)up->vals[0]->text[0])) {
+		join(p, sizeof(p), path, "upstream throughput[0]");
+		EXPECT(c, up->vals[0], p, machine_node_quantity(up->vals[0], "B/", 1, NULL), "a positive rate such as 32 B/cy");
+	}
+	struct mnode *ov = need(c, lv, path, "transfers overlap", 0);
+	join(p, sizeof(p), path, "transfers overlap");
+	EXPECT(c, ov, p, machine_node_bool(ov), "true or false");
+}
+
+static void check_streams(struct check *c, const struct mnode *s, const char *path)
+{
+	if (s->kind != MN_MAP) {
+		EXPECT(c, s, path, 0, "a mapping {bytes: 8.00 B, streams: 1}");
+		return;
+	}
+	struct mnode *b = need(c, s, path, "bytes", 1), *n = need(c, s, path, "streams", 1);
+	char p[512];
+	join(p, sizeof(p), path, "bytes");
+	EXPECT(c, b, p, machine_node_quantity(b, "B", 0, NULL), "a size such as 8.00 B");
+	join(p, sizeof(p), path, "streams");
+	EXPECT(c, n, p, machine_node_number(n, NULL) && strtod(n->text, NULL) >= 0 && strtod(n->text, NULL) == floor(strtod(n->text, NULL)),
+	       "a whole number of streams >= 0");
+}
+
+static void check_benchmarks(struct check *c, const struct mnode *b)
+{
+	if (b->kind != MN_MAP) {
+		EXPECT(c, b, "benchmarks", 0, "a mapping {kernels, measurements}");
+		return;
+	}
+	struct mnode *k = need(c, b, "benchmarks", "kernels", 0);
+	if (k && k->kind != MN_MAP)
+		EXPECT(c, k, "benchmarks.kernels", 0, "a mapping of kernels");
+	for (size_t i = 0; k && k->kind == MN_MAP && i < k->n; i++) {
+		char p[512], q[600];
+		snprintf(p, sizeof(p), "benchmarks.kernels.%s", k->keys[i]);
+		const struct mnode *kv = k->vals[i];
+		if (kv->kind != MN_MAP) {
+			EXPECT(c, kv, p, 0, "a mapping {FLOPs per iteration, read streams, ...}");
+			continue;
+		}
+		struct mnode *f = need(c, kv, p, "FLOPs per iteration", 0);
+		snprintf(q, sizeof(q), "%s.FLOPs per iteration", p);
+		EXPECT(c, f, q, machine_node_number(f, NULL) && strtod(f->text, NULL) >= 0, "a number >= 0");
+		static const char *const st[] = { "read streams", "write streams", "read+write streams" };
+		for (int s = 0; s < 3; s++) {
+			struct mnode *sv = need(c, kv, p, st[s], 0);
+			snprintf(q, sizeof(q), "%s.%s", p, st[s]);
+			if (sv)
+				check_streams(c, sv, q);
+		}
+	}
+	struct mnode *m = need(c, b, "benchmarks", "measurements", 0);
+	if (m && m->kind != MN_MAP)
+		EXPECT(c, m, "benchmarks.measurements", 0, "a mapping of levels");
+	for (size_t i = 0; m && m->kind == MN_MAP && i < m->n; i++) {
+		const struct mnode *lv = m->vals[i];
+		char p[512];
+		snprintf(p, sizeof(p), "benchmarks.measurements.%s", m->keys[i]);
+		if (lv->kind != MN_MAP) {
+			EXPECT(c, lv, p, 0, "a mapping of threads per core");
+			continue;
+		}
+		for (size_t j = 0; j < lv->n; j++) {
+			char q[600], r[700];
+			snprintf(q, sizeof(q), "%s.%s", p, lv->keys[j]);
+			const struct mnode *run = lv->vals[j];
+			if (run->kind != MN_MAP) {
+				EXPECT(c, run, q, 0, "a mapping {cores, results, ...}");
+				continue;
+			}
+			struct mnode *res = need(c, run, q, "results", 1);
+			snprintf(r, sizeof(r), "%s.results", q);
+			if (res && res->kind != MN_MAP)
+				EXPECT(c, res, r, 0, "a mapping kernel: [bandwidths]");
+			for (size_t x = 0; res && res->kind == MN_MAP && x < res->n; x++) {
+				char s[800];
+				snprintf(s, sizeof(s), "%s.%s", r, res->keys[x]);
+				const struct mnode *l = res->vals[x];
+				if (l->kind != MN_SEQ) {
+					EXPECT(c, l, s, 0, "a list of bandwidths such as [41.3 GB/s, ...]");
+					continue;
+				}
+				for (size_t y = 0; y < l->n; y++) {
+					char e[830];
+					snprintf(e, sizeof(e), "%s[%zu]", s, y);
+					EXPECT(c, l->vals[y], e, machine_node_quantity(l->vals[y], "B/s", 0, NULL), "a bandwidth such as 41.3 GB/s");
+				}
+			}
+		}
+	}
+}
+
+int machine_check(const struct mtree *t, const char *name, char **report)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct check c = { .name = name, .out = open_memstream(&buf, &len) };
+	*report = NULL;
+	if (!c.out)
+		return -1;
+	const struct mnode *r = t->root;
+	struct mnode *v;
+	v = need(&c, r, "(top)", "model name", 1);
+	EXPECT(&c, v, "model name", machine_node_string(v), "a name");
+	v = need(&c, r, "(top)", "clock", 1);
+	EXPECT(&c, v, "clock", machine_node_quantity(v, "Hz", 1, NULL), "a positive frequency such as 2.4 GHz");
+	check_pos_int_key(&c, r, "", "sockets", 0);
+	check_pos_int_key(&c, r, "", "cores per socket", 1);
+	check_pos_int_key(&c, r, "", "threads per core", 0);
+	v = need(&c, r, "(top)", "cacheline size", 0);
+	EXPECT(&c, v, "cacheline size", machine_node_quantity(v, "B", 1, NULL), "a positive size such as 64 B");
+	if ((v = need(&c, r, "(top)", "FLOPs per cycle", 0)))
+		check_flops(&c, v);
+	static const char *const lists[] = { "compiler", "in-core model" };
+	for (int i = 0; i < 2; i++) {
+		v = need(&c, r, "(top)", lists[i], 0);
+		EXPECT(&c, v, lists[i], v->kind != MN_SCALAR, "a mapping or an !!omap list");
+	}
+	v = need(&c, r, "(top)", "memory hierarchy", 1);
+	if (v && (v->kind != MN_SEQ || v->n == 0)) {
+		EXPECT(&c, v, "memory hierarchy", 0, "a non-empty list of levels");
+	} else if (v) {
+		for (size_t i = 0; i < v->n; i++)
+			check_level(&c, v->vals[i], (int)i, i + 1 == v->n);
+	}
+	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
+		check_benchmarks(&c, v);
+	v = need(&c, r, "(top)", "archscope", 0);
+	EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
+	fclose(c.out);
+	if (c.count == 0) {
+		free(buf);
+		buf = NULL;
+	}
+	*report = buf;
+	return c.count;
+}

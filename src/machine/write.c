@@ -1,0 +1,394 @@
+/* The machine file writer: struct machine as Kerncraft's keys, and a probe run's answers as a
+ * whole file with archscope's section; see write.h. The document is built as JSON, which
+ * mnode_from_json turns into the tree (reals with 10 digits, strings quoted only where they would
+ * read back as something else). */
+#include "machine/write.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine/file.h"
+
+/* A number formatted with its unit; the buffer holds any double in %.3f. */
+static json_t *fmt(const char *f, double v)
+{
+	char buf[512];
+	snprintf(buf, sizeof(buf), f, v);
+	return json_string(buf);
+}
+
+static json_t *settings_json(const struct machine_setting *s, int n)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < n; i++)
+		json_object_set_new(o, s[i].name, json_string(s[i].value));
+	return o;
+}
+
+/* {SP: {total, ADD, MUL, FMA}, DP: {...}}, or NULL when no count is given. */
+static json_t *flops_json(const struct machine *m)
+{
+	static const char *const keys[] = { "total", "ADD", "MUL", "FMA" };
+	const double *prec[2] = { m->flops_sp, m->flops_dp };
+	int any = 0;
+	for (int p = 0; p < 2; p++)
+		for (int k = 0; k < 4; k++)
+			any |= isfinite(prec[p][k]) && prec[p][k] != 0;
+	if (!any)
+		return NULL;
+	json_t *f = json_object();
+	for (int p = 0; p < 2; p++) {
+		json_t *o = json_object();
+		for (int k = 0; k < 4; k++)
+			if (isfinite(prec[p][k]))
+				json_object_set_new(o, keys[k], json_real(prec[p][k]));
+		json_object_set_new(f, p ? "DP" : "SP", o);
+	}
+	return f;
+}
+
+static json_t *level_json(const struct machine_level *L)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "level", json_string(L->name));
+	if (L->has_cache) {
+		static const char *const policy[] = { [REPL_LRU] = "LRU", [REPL_FIFO] = "FIFO", [REPL_RANDOM] = "RR" };
+		json_t *c = json_pack("{s:I,s:I,s:I,s:s,s:b,s:b}", "sets", (json_int_t)L->sets, "ways", (json_int_t)L->ways,
+				      "cl_size", (json_int_t)L->cl_size, "replacement_policy", policy[L->replacement],
+				      "write_allocate", L->write_allocate, "write_back", L->write_back);
+		const char *const names[] = { "load_from", "store_to", "victims_to" };
+		const char *const vals[] = { L->load_from, L->store_to, L->victims_to };
+		for (int i = 0; i < 3; i++)
+			if (*vals[i])
+				json_object_set_new(c, names[i], json_string(vals[i]));
+		if (L->inclusive)
+			json_object_set_new(c, "inclusion", json_string("inclusive"));
+		json_object_set_new(o, "cache per group", c);
+	}
+	if (L->size_bytes > 0)
+		json_object_set_new(o, "size per group", fmt("%.2f kB", L->size_bytes / 1e3));
+	const char *const counts[] = { "groups", "cores per group", "threads per group" };
+	const long vals[] = { L->groups, L->cores_per_group, L->threads_per_group };
+	for (int i = 0; i < 3; i++)
+		if (vals[i] > 0)
+			json_object_set_new(o, counts[i], json_integer(vals[i]));
+	if (*L->upstream_text) {
+		/* the code analyzer is no link: it has no duplex */
+		json_t *u = json_pack("[s]", L->upstream_text);
+		if (strcmp(L->upstream_text, "architecture code analyzer"))
+			json_array_append_new(u, json_string(L->upstream_full_duplex ? "full-duplex" : "half-duplex"));
+		json_object_set_new(o, "upstream throughput", u);
+	}
+	json_object_set_new(o, "transfers overlap", json_boolean(L->transfers_overlap));
+	return o;
+}
+
+static json_t *streams_json(double bytes, int streams)
+{
+	return json_pack("{s:o,s:i}", "bytes", fmt("%.2f B", bytes), "streams", streams);
+}
+
+static json_t *kernels_json(int n, const struct machine_bench_kernel *k)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < n; i++, k++) {
+		json_t *kv = json_object();
+		double f = k->flops_per_it;
+		json_object_set_new(kv, "FLOPs per iteration",
+				    f == floor(f) && fabs(f) < 1e15 ? json_integer((json_int_t)f) : json_real(f));
+		if (*k->bench_name)
+			json_object_set_new(kv, "fastest bench kernel", json_string(k->bench_name));
+		json_object_set_new(kv, "read streams", streams_json(k->read_bytes, k->read_streams));
+		json_object_set_new(kv, "read+write streams", streams_json(k->rw_bytes, k->rw_streams));
+		json_object_set_new(kv, "write streams", streams_json(k->write_bytes, k->write_streams));
+		json_object_set_new(o, k->name, kv);
+	}
+	return o;
+}
+
+/* One working set per core count, or NULL when the level gives none. */
+static json_t *sizes_json(const double *bytes, int n)
+{
+	int any = 0;
+	for (int i = 0; i < n; i++)
+		any |= bytes[i] > 0;
+	if (!any)
+		return NULL;
+	json_t *a = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(a, fmt("%.2f kB", bytes[i] / 1e3));
+	return a;
+}
+
+/* Kerncraft's layout: level -> threads per core (1) -> {cores, results, sizes, threads}. */
+static json_t *measurements_json(int nb, const struct machine_bench_level *b, int nk, const struct machine_bench_kernel *k)
+{
+	json_t *o = json_object();
+	for (int l = 0; l < nb; l++, b++) {
+		json_t *cores = json_array(), *results = json_object();
+		for (int c = 0; c < b->ncores; c++)
+			json_array_append_new(cores, json_integer(b->cores[c]));
+		for (int i = 0; i < nk; i++) {
+			int end = b->ncores; /* runs that did not happen (NAN) end the list */
+			while (end > 0 && isnan(b->bw[i][end - 1]))
+				end--;
+			json_t *a = json_array();
+			for (int c = 0; c < end; c++)
+				json_array_append_new(a, fmt("%.2f GB/s", isnan(b->bw[i][c]) ? 0 : b->bw[i][c] / 1e9));
+			json_object_set_new(results, k[i].name, a);
+		}
+		json_t *run = json_object(), *s;
+		json_object_set_new(run, "cores", cores);
+		json_object_set_new(run, "results", results);
+		if ((s = sizes_json(b->size_per_core_bytes, b->ncores)))
+			json_object_set_new(run, "size per core", s);
+		if ((s = sizes_json(b->size_per_thread_bytes, b->ncores)))
+			json_object_set_new(run, "size per thread", s);
+		json_object_set_new(run, "threads", json_deep_copy(cores)); /* one thread per core */
+		if ((s = sizes_json(b->total_bytes, b->ncores)))
+			json_object_set_new(run, "total size", s);
+		json_object_set_new(run, "threads per core", json_integer(1));
+		json_object_set_new(o, b->level, json_pack("{s:o}", "1", run));
+	}
+	return o;
+}
+
+json_t *machine_write_json(const struct machine *m)
+{
+	json_t *d = json_object(), *v;
+	if (*m->kerncraft_version)
+		json_object_set_new(d, "kerncraft version", json_string(m->kerncraft_version));
+	json_object_set_new(d, "model name", json_string(m->model_name));
+	if (*m->model_type)
+		json_object_set_new(d, "model type", json_string(m->model_type));
+	json_object_set_new(d, "clock", fmt("%.3f GHz", m->clock_hz / 1e9));
+	const char *const counts[] = { "sockets", "cores per socket", "threads per core", "cores per NUMA domain" };
+	const long vals[] = { m->sockets, m->cores_per_socket, m->threads_per_core, m->cores_per_numa_domain };
+	for (int i = 0; i < 4; i++)
+		if (vals[i] > 0)
+			json_object_set_new(d, counts[i], json_integer(vals[i]));
+	if (m->nincore)
+		json_object_set_new(d, "in-core model", settings_json(m->incore, m->nincore));
+	if (*m->isa)
+		json_object_set_new(d, "isa", json_string(m->isa));
+	if ((v = flops_json(m)))
+		json_object_set_new(d, "FLOPs per cycle", v);
+	if (m->ncompiler)
+		json_object_set_new(d, "compiler", settings_json(m->compiler, m->ncompiler));
+	if (m->cacheline_bytes > 0)
+		json_object_set_new(d, "cacheline size", fmt("%.0f B", m->cacheline_bytes));
+	json_t *h = json_array();
+	for (int i = 0; i < m->nlevels; i++)
+		json_array_append_new(h, level_json(&m->level[i]));
+	json_object_set_new(d, "memory hierarchy", h);
+	if (m->nkernels || m->nbench)
+		json_object_set_new(d, "benchmarks",
+				    json_pack("{s:o,s:o}", "kernels", kernels_json(m->nkernels, m->kernel), "measurements",
+					      measurements_json(m->nbench, m->bench, m->nkernels, m->kernel)));
+	return d;
+}
+
+int machine_write_tree(const struct machine *m, struct mtree *t, struct as_error *err)
+{
+	json_t *d = machine_write_json(m);
+	*t = (struct mtree){ .root = d ? mnode_from_json(d) : NULL };
+	json_decref(d);
+	if (!t->root)
+		return as_error_set(err, -ENOMEM, "machine file: out of memory");
+	return 0;
+}
+
+/* --- a probe run's file ------------------------------------------------------------------- */
+
+/* The flags the model compiles kernels with; a setting, not a probe answer. */
+#define PROBED_FLAGS "-O3 -march=native -ffp-contract=fast -D_POSIX_C_SOURCE=200809L -fopenmp -lm"
+
+/* "L1", "L2", ..., "MEM" (after the nlevels caches). */
+static void level_name(const struct machine_probed *p, int i, char *out, size_t len)
+{
+	snprintf(out, len, i < p->nlevels ? "L%d" : "MEM", i + 1);
+}
+
+static void add_setting(struct machine_setting *s, int *n, const char *name, const char *value)
+{
+	snprintf(s[*n].name, sizeof(s->name), "%s", name);
+	snprintf(s[*n].value, sizeof(s->value), "%s", value);
+	(*n)++;
+}
+
+/* The memory hierarchy: sets from the measured size and ways (fully associative where the ways
+ * are missing or do not divide the lines), the last cache and memory shared by all cores, the
+ * levels above private; upstream rates from the ECM transfers. */
+static void probed_levels(const struct machine_probed *p, long cores, long tpc, struct machine *m, json_t *assumed)
+{
+	double line = p->line_bytes;
+	long cl = isfinite(line) && line >= 8 ? lround(line) : 64;
+	int nl = p->nlevels;
+	m->nlevels = nl + 1;
+	for (int i = 0; i <= nl; i++) {
+		struct machine_level *L = &m->level[i];
+		level_name(p, i, L->name, sizeof(L->name));
+		L->write_allocate = L->write_back = 1;
+		if (i < nl) {
+			double ways = p->level_ways[i];
+			long w = isfinite(ways) && ways >= 1 ? lround(ways) : 0;
+			long lines = lround(p->level_bytes[i] / (double)cl);
+			if (w == 0 || lines < 1 || lines % w) {
+				/* not measured here: fully associative, the assumption a cache simulator handles */
+				char msg[128];
+				snprintf(msg, sizeof(msg), "%s associativity not measured: written as fully associative", L->name);
+				json_array_append_new(assumed, json_string(msg));
+				w = lines > 0 ? lines : 1;
+			}
+			L->has_cache = 1;
+			L->sets = lines / w;
+			L->ways = w;
+			L->cl_size = cl;
+			L->size_bytes = p->level_bytes[i];
+			level_name(p, i + 1, L->load_from, sizeof(L->load_from));
+			level_name(p, i + 1, L->store_to, sizeof(L->store_to));
+		}
+		int shared = i >= nl - 1; /* the last cache and memory: all cores */
+		L->groups = shared ? 1 : cores;
+		L->cores_per_group = shared ? cores : 1;
+		L->threads_per_group = shared ? cores * tpc : tpc;
+		if (i == 0) {
+			snprintf(L->upstream_text, sizeof(L->upstream_text), "architecture code analyzer");
+		} else if (i == nl) {
+			snprintf(L->upstream_text, sizeof(L->upstream_text), "full socket memory bandwidth");
+			L->upstream_is_memory = 1;
+		} else if (p->has_ecm && i - 1 < p->ecm.ntransfers && p->ecm.cy_per_cl[i - 1] > 0) {
+			snprintf(L->upstream_text, sizeof(L->upstream_text), "%.1f B/cy", (double)cl / p->ecm.cy_per_cl[i - 1]);
+			char u[16];
+			machine_quantity(L->upstream_text, &L->upstream_bytes_per_cy, u, sizeof(u));
+		}
+	}
+}
+
+/* The Kerncraft values of a probe run; the assumptions made on the way are appended to assumed. */
+static void probed_machine(const struct machine_probed *p, struct machine *m, json_t *assumed)
+{
+	*m = (struct machine){ 0 };
+	snprintf(m->kerncraft_version, sizeof(m->kerncraft_version), "0.8.11.dev0");
+	snprintf(m->model_name, sizeof(m->model_name), "%s", p->model_name);
+	snprintf(m->model_type, sizeof(m->model_type), "measured by archscope " ARCHSCOPE_VERSION
+									" (model name as the OS reports it)");
+	m->clock_hz = isfinite(p->clock_ghz) ? p->clock_ghz * 1e9 : 0;
+	/* cores: contexts that run FP work side by side (BlackjackBench); threads: integer ones */
+	double fp = p->contexts_fp, in = p->contexts_int;
+	long cores = isfinite(fp) && fp >= 1 ? lround(fp) : p->cpus;
+	long tpc = isfinite(in) && isfinite(fp) && fp > 0 && in >= fp && cores > 0 ? lround(in / fp) : 1;
+	m->sockets = 1;
+	m->cores_per_socket = cores;
+	m->threads_per_core = tpc < 1 ? 1 : tpc;
+	char mcpu[160];
+	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", p->incore_cpu);
+	add_setting(m->incore, &m->nincore, "LLVM-MCA", mcpu);
+#if defined(__x86_64__) || defined(__i386__)
+	snprintf(m->isa, sizeof(m->isa), "x86");
+#elif defined(__aarch64__)
+	snprintf(m->isa, sizeof(m->isa), "aarch64");
+#endif
+	for (int k = 0; p->has_flops && k < 4; k++) {
+		m->flops_sp[k] = round(p->flops_per_cy[0][k] * 10) / 10;
+		m->flops_dp[k] = round(p->flops_per_cy[1][k] * 10) / 10;
+	}
+	add_setting(m->compiler, &m->ncompiler, "gcc", PROBED_FLAGS);
+	add_setting(m->compiler, &m->ncompiler, "clang", PROBED_FLAGS);
+	if (isfinite(p->line_bytes))
+		m->cacheline_bytes = p->line_bytes;
+	probed_levels(p, cores, tpc, m, assumed);
+	json_array_append_new(assumed, json_string("cache sharing: the last cache level and memory shared by all cores, "
+						   "the levels above private"));
+	json_array_append_new(assumed, json_string("replacement LRU, write-allocate and write-back caches (Kerncraft's defaults)"));
+	json_array_append_new(assumed, json_string("sockets: 1 (not measured)"));
+	m->nkernels = p->nkernels;
+	memcpy(m->kernel, p->kernel, sizeof(m->kernel));
+	m->nbench = p->nbench;
+	memcpy(m->bench, p->bench, sizeof(m->bench));
+}
+
+/* A copy of the probe results without the curves (they stay in --raw files): answers only. */
+static json_t *answers_only(const json_t *j)
+{
+	if (json_is_object(j)) {
+		json_t *o = json_object();
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)j, k, v) {
+			if (strstr(k, "curve") || !strcmp(k, "cost_per_iteration") || !strcmp(k, "blocks") || !strcmp(k, "points"))
+				continue;
+			json_object_set_new(o, k, answers_only(v));
+		}
+		return o;
+	}
+	if (json_is_array(j)) {
+		json_t *a = json_array();
+		size_t i;
+		json_t *v;
+		json_array_foreach(j, i, v)
+			json_array_append_new(a, answers_only(v));
+		return a;
+	}
+	return json_deep_copy(j);
+}
+
+/* The level the benchmarks measured as level i (they name the ECM transfers' ends). */
+static void bench_level_name(const struct machine_probed *p, int i, char *out, size_t len)
+{
+	if (i < p->nbench)
+		snprintf(out, len, "%s", p->bench[i].level);
+	else
+		level_name(p, i, out, len);
+}
+
+static json_t *ecm_json(const struct machine_probed *p)
+{
+	json_t *tr = json_array();
+	for (int b = 0; b < p->ecm.ntransfers; b++) {
+		char from[16], to[16];
+		bench_level_name(p, b + 1, from, sizeof(from));
+		bench_level_name(p, b, to, sizeof(to));
+		json_array_append_new(tr, json_pack("{s:s,s:s,s:f}", "from", from, "to", to, "cy_per_cl", p->ecm.cy_per_cl[b]));
+	}
+	return json_pack("{s:f,s:f,s:o,s:s}", "l1_load_bytes_per_cy", p->ecm.l1_load_bytes_per_cy, "l1_store_bytes_per_cy",
+			 p->ecm.l1_store_bytes_per_cy, "transfers", tr, "method",
+			 "ECM rates from the one-core load kernel's cycles per line in each level (differences) and the store "
+			 "kernel's in L1 (see archscope bench --ecm)");
+}
+
+json_t *machine_probed_json(const struct machine_probed *p)
+{
+	struct machine *m = malloc(sizeof(*m));
+	json_t *assumed = json_array(), *as = json_object();
+	if (!m || !assumed || !as) {
+		free(m);
+		json_decref(assumed);
+		json_decref(as);
+		return NULL;
+	}
+	probed_machine(p, m, assumed);
+	json_t *d = machine_write_json(m);
+	free(m);
+	json_object_set_new(as, "version", json_string(ARCHSCOPE_VERSION));
+	json_object_set_new(as, "cpus", json_integer(p->cpus));
+	json_object_set_new(as, "seed", json_integer((json_int_t)p->seed));
+	json_object_set_new(as, "assumed", assumed);
+	if (p->has_ecm)
+		json_object_set_new(as, "ecm", ecm_json(p));
+	json_object_set_new(as, "probes", answers_only(p->answers));
+	json_object_set_new(d, "archscope", as);
+	return d;
+}
+
+json_t *machine_probed_bench_json(const struct machine_probed *p)
+{
+	json_t *b = json_pack("{s:o,s:o}", "kernels", kernels_json(p->nkernels, p->kernel), "measurements",
+			      measurements_json(p->nbench, p->bench, p->nkernels, p->kernel));
+	if (b && p->has_ecm)
+		json_object_set_new(b, "ecm", ecm_json(p));
+	return b;
+}
