@@ -56,7 +56,10 @@ static json_t *jincore(const struct incore_result *ic)
 	json_t *j = json_object(), *ports = json_array();
 	json_object_set_new(j, "compiler", json_string(ic->cfg.compiler));
 	json_object_set_new(j, "flags", json_string(ic->cfg.flags));
-	json_object_set_new(j, "mcpu", json_string(ic->cfg.mcpu));
+	json_object_set_new(j, "mcpu", json_string(ic->mca.mcpu));
+	json_object_set_new(j, "mcpu_wanted", json_string(ic->cfg.mcpu));
+	json_object_set_new(j, "mcpu_choice", json_string(ic->mca.mcpu_reason));
+	json_object_set_new(j, "vector_bits", json_integer(ic->mca.vector_bits));
 	json_object_set_new(j, "loop_label", json_string(ic->loop.label));
 	json_object_set_new(j, "instructions", json_integer(ic->loop.ninstr));
 	json_object_set_new(j, "iterations_per_pass", json_real(ic->unroll));

@@ -247,9 +247,11 @@ static void print_incore(const struct incore_result *ic)
 	printf("\n----- in-core (llvm-mca) -----\n");
 	printf("compiler: %s %s\nllvm-mca -mcpu=%s; loop %s: %d instructions, %.2f kernel iterations per pass "
 	       "(%.0f B stored, %.0f B loaded per pass)\n",
-	       ic->cfg.compiler, ic->cfg.flags, ic->cfg.mcpu, ic->loop.label, ic->loop.ninstr, ic->unroll, ic->loop.store_bytes,
+	       ic->cfg.compiler, ic->cfg.flags, ic->mca.mcpu, ic->loop.label, ic->loop.ninstr, ic->unroll, ic->loop.store_bytes,
 	       ic->loop.load_bytes);
 	const struct incore_mca *m = &ic->mca;
+	if (!m->mcpu_exact)
+		printf("llvm-mca model: %s\n", m->mcpu_reason);
 	/* the port-pressure table: ports used at all, cycles per pass */
 	int used[INCORE_MAX_PORTS], nu = 0;
 	for (int p = 0; p < m->nports; p++)

@@ -17,7 +17,7 @@ tmp=$(mktemp -d /tmp/archscope-golden.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 export ARCHSCOPE_CACHE_DIR=off
 cd "$root" || exit 1
-mca_version=$( (llvm-mca-14 --version || llvm-mca --version) 2>/dev/null | grep -m1 -o 'version [0-9.]*' | tr -d ' ')
+mca_version=$( (llvm-mca-19 --version || llvm-mca --version) 2>/dev/null | grep -m1 -o 'version [0-9.]*' | tr -d ' ')
 
 n=0
 check() { # NAME TAG ARGS...: runs one case into $tmp/NAME.out, .rc, .tag

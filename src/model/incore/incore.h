@@ -85,6 +85,10 @@ struct incore_mca {
 	double cycles_per_pass;             /* llvm-mca: total cycles / iterations */
 	double block_rthroughput;
 	double t_ol_pass, t_nol_pass;       /* max pressure over the overlapping / non-overlapping ports */
+	char mcpu[48];                      /* the -mcpu llvm-mca ran with (model/mcpu.h's choice) */
+	int mcpu_exact;                     /* 1: the machine file's (or the host's, for native) */
+	char mcpu_reason[200];              /* how it was chosen */
+	int vector_bits;                    /* the widest registers the loop uses: 512, 256, 128, 0 */
 };
 /* Reads `llvm-mca --json` output. Port lists in cfg decide overlapping and non-overlapping ports;
  * without them the non-overlapping ports are those loads use and non-memory instructions do not

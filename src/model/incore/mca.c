@@ -9,6 +9,7 @@
 #include "common/atomicfile.h"
 #include "common/spawn.h"
 #include "model/incore/incore.h"
+#include "model/mcpu.h"
 #include "model/incore/work.h"
 
 static int in_list(const char list[][INCORE_PORT_LEN], int n, const char *name)
@@ -137,10 +138,70 @@ void incore_mca_free(struct incore_mca *m)
 	m->by_instr = NULL;
 }
 
-/* llvm-mca's name: the unversioned one, else Debian's llvm-mca-14. */
+/* llvm-mca's name: Debian's llvm-mca-19 (setup.sh installs it), else the unversioned one. */
 static const char *mca_command(void)
 {
-	return spawn_have("llvm-mca") ? "llvm-mca" : "llvm-mca-14";
+	return spawn_have("llvm-mca-19") ? "llvm-mca-19" : "llvm-mca";
+}
+
+/* The widest vector registers the loop's assembly names. */
+static int loop_vector_bits(const char *path)
+{
+	char *text = file_read_all(path, NULL);
+	int bits = 0;
+	if (text) {
+		bits = strstr(text, "%zmm") ? 512 : strstr(text, "%ymm") ? 256 : strstr(text, "%xmm") ? 128 : 0;
+		free(text);
+	}
+	return bits;
+}
+
+/* stdout + stderr of argv (its first 64 KiB), malloc'd; NULL when it did not run. */
+static char *run_capture(char *const argv[], const char *path)
+{
+	struct spawn_result sr;
+	struct as_error e = { 0 };
+	if (spawn_run(argv, path, path, 30, -1, &sr, &e) != 0 || !sr.exited)
+		return NULL;
+	return file_read_all(path, NULL);
+}
+
+/* The -mcpu to run: the file's (the host's for "native") when this llvm-mca knows it and it has
+ * the loop's vector width, else the nearest model that does (model/mcpu.h). */
+static int choose_mcpu(const struct incore_config *cfg, struct incore_workdir *w, struct incore_mca *out,
+		       struct as_error *err)
+{
+	char want[64];
+	snprintf(want, sizeof(want), "%s", cfg->mcpu);
+	out->vector_bits = loop_vector_bits(w->path[W_LOOP]);
+	if (!strcmp(want, "native")) {
+		char *llc[] = { spawn_have("llc-19") ? "llc-19" : "llc", "--version", NULL };
+		char *text = run_capture(llc, w->path[W_PORTS_JSON]);
+		if (!text || mcpu_parse_host(text, want, sizeof(want)) != 0)
+			snprintf(want, sizeof(want), "native");
+		free(text);
+	}
+	char *help[] = { (char *)mca_command(), "-mtriple=x86_64", "-mcpu=help", NULL };
+	char *text = run_capture(help, w->path[W_PORTS_JSON]);
+	char *names[256];
+	size_t n = text ? mcpu_parse_help(text, names, 256) : 0;
+	free(text);
+	struct mcpu_choice c;
+	int rc = 0;
+	if (n == 0 || !strcmp(want, "native")) { /* cannot check: run it as the file says */
+		snprintf(out->mcpu, sizeof(out->mcpu), "%.47s", want);
+		out->mcpu_exact = 1;
+		snprintf(out->mcpu_reason, sizeof(out->mcpu_reason), "%.47s, as the machine file says (not checked)", want);
+	} else if (mcpu_choose(want, (const char *const *)names, n, out->vector_bits, &c) == 0) {
+		snprintf(out->mcpu, sizeof(out->mcpu), "%s", c.name);
+		out->mcpu_exact = c.exact;
+		snprintf(out->mcpu_reason, sizeof(out->mcpu_reason), "%s", c.reason);
+	} else {
+		rc = as_error_set(err, -ENOTSUP, "no llvm-mca model for this loop: %s", c.reason);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	return rc;
 }
 
 int incore_mca_run(const struct incore_config *cfg, struct incore_workdir *w, struct incore_mca *out, struct as_error *err)
@@ -148,7 +209,10 @@ int incore_mca_run(const struct incore_config *cfg, struct incore_workdir *w, st
 	int rc;
 	char *json = NULL;
 	char mcpu[96];
-	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", cfg->mcpu);
+	struct incore_mca chosen = { 0 };
+	if ((rc = choose_mcpu(cfg, w, &chosen, err)) != 0)
+		return rc;
+	snprintf(mcpu, sizeof(mcpu), "-mcpu=%s", chosen.mcpu);
 	char *argv[] = { (char *)mca_command(), mcpu, "--json", "-iterations=1000", w->path[W_LOOP], NULL };
 	struct spawn_result sr;
 	if ((rc = spawn_run(argv, w->path[W_JSON], w->path[W_ERR], 120, -1, &sr, err)))
@@ -196,6 +260,12 @@ int incore_mca_run(const struct incore_config *cfg, struct incore_workdir *w, st
 		}
 	}
 out:
+	if (rc == 0) {
+		memcpy(out->mcpu, chosen.mcpu, sizeof(out->mcpu));
+		memcpy(out->mcpu_reason, chosen.mcpu_reason, sizeof(out->mcpu_reason));
+		out->mcpu_exact = chosen.mcpu_exact;
+		out->vector_bits = chosen.vector_bits;
+	}
 	free(json);
 	return rc;
 }
