@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "analysis/steps.h"
-#include "common/order.h"
+#include "analysis/order.h"
 #include "common/timer.h"
 #include "probe/core.h"
 
