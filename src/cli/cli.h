@@ -32,10 +32,6 @@ json_t *cli_machine_json(void);
 /* Prints the envelope as JSON to stdout (steals results). */
 void cli_print_json(const char *command, json_t *results);
 
-/* The value of the first "key : value" line of /proc/cpuinfo (exact key) into out; 0, or -1 when
- * absent. For os_reported values and to pick tables, never for an answer. */
-int cli_cpuinfo(const char *key, char *out, size_t len);
-
 /* Progress line on stderr when it is a terminal ("\r" updated); cleared by progress_done(). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);

@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "common/atomicfile.h"
-#include "common/clock.h"
+#include "probe/clock.h"
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "common/timer.h"

@@ -12,6 +12,7 @@
 #include "probe/core.h"
 #include "report/output.h"
 #include "report/table.h"
+#include "topo/cpuinfo.h"
 
 static double cy(const struct probe_ctx *ctx, double ns)
 {
@@ -272,7 +273,7 @@ static int os_regs(const char *kind, int narrow)
 	if (narrow)
 		return 16;
 	char flags[8192];
-	if (cli_cpuinfo("flags", flags, sizeof(flags) - 1) != 0) /* room for the space below */
+	if (topo_cpuinfo("flags", flags, sizeof(flags) - 1) != 0) /* room for the space below */
 		return 0;
 	strcat(flags, " ");
 	return strstr(flags, " avx512f ") ? 32 : 16;

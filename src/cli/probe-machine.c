@@ -13,9 +13,10 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
-#include "common/clock.h"
+#include "probe/clock.h"
 #include "probe/kernels.h"
 #include "report/mtree.h"
+#include "topo/cpuinfo.h"
 
 static double num(const json_t *o, const char *key)
 {
@@ -172,7 +173,7 @@ json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench
 	const json_t *R = ctx->results;
 	json_t *m = json_object(), *as = json_object();
 	char model[256] = "unknown";
-	cli_cpuinfo("model name", model, sizeof(model));
+	topo_cpuinfo("model name", model, sizeof(model));
 	json_object_set_new(m, "kerncraft version", json_string("0.8.11.dev0"));
 	json_object_set_new(m, "model name", json_string(model));
 	json_object_set_new(m, "model type", json_string("measured by archscope " ARCHSCOPE_VERSION " (model name as the OS reports it)"));

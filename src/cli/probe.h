@@ -42,6 +42,10 @@ void probe_progress(void *unused, const char *probe, const char *point, int done
 /* A malloc'd monotone copy of a probe curve's minima (never NULL: aborts on no memory). */
 double *probe_monotone_min(const double *min_ns, size_t n);
 
+/* An answer as JSON ({value, unit, confidence, method, os_reported}); os_int: the OS-reported
+ * value is an integer count (hardware threads, registers). */
+json_t *probe_answer_json(const struct probe_answer *a, int os_int);
+
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 
 #include "cli/published.h"
+#include "topo/cpuinfo.h"
 
 /* Intel Golden Cove / Raptor Cove cores (Alder Lake P-core; Sapphire Rapids and Emerald Rapids
  * Xeon, which add 512-bit units on ports 0+1 and 5). Integer divide is the unsigned DIV the kernels
@@ -65,8 +66,8 @@ int published_cpu_detect(struct published_cpu *pc)
 {
 	char vendor[64], fam[16], mod[16];
 	memset(pc, 0, sizeof(*pc));
-	if (cli_cpuinfo("vendor_id", vendor, sizeof(vendor)) || cli_cpuinfo("cpu family", fam, sizeof(fam)) ||
-	    cli_cpuinfo("model", mod, sizeof(mod)))
+	if (topo_cpuinfo("vendor_id", vendor, sizeof(vendor)) || topo_cpuinfo("cpu family", fam, sizeof(fam)) ||
+	    topo_cpuinfo("model", mod, sizeof(mod)))
 		return 0;
 	int family = atoi(fam), model = atoi(mod);
 	if (strcmp(vendor, "GenuineIntel") != 0 || family != 6)
