@@ -8,7 +8,6 @@
 
 #include "common/cpuset.h"
 #include "common/error.h"
-#include "probe/kernels.h"
 #include "probe/memory.h"
 
 enum contexts_kind { CONTEXTS_FP, CONTEXTS_INT, CONTEXTS_MEM };
@@ -43,30 +42,5 @@ int probe_c2c_bandwidth(const struct probe_opts *o, int a, int b, size_t block_b
 /* One-way latency (ns) of a cache line bounced between cpu a and cpu b. */
 int probe_c2c_latency(const struct probe_opts *o, int a, int b, double *best_ns, double *median_ns,
 		      struct as_error *err);
-
-/* Iterations of fn that take about target_ns (after a warm-up run), and the fastest of reps runs
- * of n iterations in ns. */
-uint64_t kernel_calibrate(probe_kernel_fn fn, double target_ns);
-double kernel_best_ns(probe_kernel_fn fn, uint64_t n, int reps);
-
-struct instr_result {
-	const struct instr_set *set;
-	double lat_ns;                         /* per operation: second lowest of six differences */
-	double op_ns[INSTR_MAX_STREAMS];       /* per operation with s streams, fastest run */
-	double iter_ns[INSTR_MAX_STREAMS];     /* per loop iteration with s streams */
-	int nstreams;                          /* stream counts measured: 1..nstreams */
-	double min_op_ns;                      /* the throughput's time per operation */
-	int best_streams;
-	int in_flight;                         /* streams before the knee of iter_ns */
-	double in_flight_conf;
-};
-
-/* §3.3: latency, throughput and operations in flight of one operation on one type. */
-int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, struct instr_result *r,
-		    struct as_error *err);
-
-/* §3.5: time per addition (ns) against the number of live variables K = 3..132. */
-int probe_regs_run(const struct probe_opts *o, const struct regs_set *set, struct probe_curve *out,
-		   struct as_error *err);
 
 #endif
