@@ -12,7 +12,6 @@
 #include "probe/c2c.h"
 #include "probe/contexts.h"
 #include "probe/timeslice.h"
-#include "report/output.h"
 #include "report/table.h"
 
 int probe_row_contexts(struct probe_ctx *ctx)

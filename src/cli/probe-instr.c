@@ -10,7 +10,6 @@
 #include "cli/probe.h"
 #include "probe/instr.h"
 #include "probe/registers.h"
-#include "report/output.h"
 #include "report/table.h"
 
 static double cy(const struct probe_ctx *ctx, double ns)
