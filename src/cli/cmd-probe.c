@@ -13,6 +13,7 @@
 #include "cli/probe.h"
 #include "common/cpuset.h"
 #include "probe/clock.h"
+#include "probe/memory.h"
 #include "report/csv.h"
 #include "report/mtree.h"
 #include "report/output.h"
@@ -82,6 +83,24 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 	snprintf(path, sizeof(path), "%s/%s.csv", ctx->raw_dir, name);
 	if (csv_write(path, header, data, n, ncols, &err) != 0)
 		note("%s", err.msg);
+}
+
+void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c)
+{
+	if (!ctx->raw_dir)
+		return;
+	double *rows = malloc(c->n * 3 * sizeof(double) + 1);
+	if (!rows) {
+		note("%s: out of memory for the raw curve", name);
+		return;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		rows[3 * i] = c->x[i];
+		rows[3 * i + 1] = c->min_ns[i];
+		rows[3 * i + 2] = c->median_ns[i];
+	}
+	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	free(rows);
 }
 
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)

@@ -45,17 +45,9 @@ int probe_row_contexts(struct probe_ctx *ctx)
 		}
 		json_object_set_new(ans, "curve", curve);
 		json_object_set_new(res, name, ans);
-		double *rows = malloc(c->n * 3 * sizeof(double) + 1);
-		for (size_t i = 0; rows && i < c->n; i++) {
-			rows[3 * i] = c->x[i];
-			rows[3 * i + 1] = c->min_ns[i];
-			rows[3 * i + 2] = c->median_ns[i];
-		}
 		char file[32];
 		snprintf(file, sizeof(file), "contexts-%s", name);
-		if (rows)
-			probe_save_raw(ctx, file, "threads,normalised_min,normalised_median", rows, c->n, 3);
-		free(rows);
+		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", c);
 		table_cell(t, "%s", name);
 		if (isfinite(kr->contexts.value))
 			table_cell(t, "%.0f", kr->contexts.value);

@@ -253,17 +253,9 @@ int probe_row_registers(struct probe_ctx *ctx)
 			json_array_append_new(curve, json_pack("{s:i,s:f}", "k", (int)c->x[k], "add_cy", cy(ctx, c->min_ns[k])));
 		json_object_set_new(ans, "curve", curve);
 		json_object_set_new(b->narrow ? narrow : out, s->kind, ans);
-		double *rows = malloc(c->n * 3 * sizeof(double) + 1);
-		for (size_t k = 0; rows && k < c->n; k++) {
-			rows[3 * k] = c->x[k];
-			rows[3 * k + 1] = c->min_ns[k];
-			rows[3 * k + 2] = c->median_ns[k];
-		}
 		char name[64];
 		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
-		if (rows)
-			probe_save_raw(ctx, name, "k,min_ns,median_ns", rows, c->n, 3);
-		free(rows);
+		probe_save_curve(ctx, name, "k,min_ns,median_ns", c);
 		if (dat) {
 			fprintf(dat, "# %s %s\n", s->kind, s->variant);
 			for (size_t k = 0; k < c->n; k++)

@@ -50,6 +50,9 @@ json_t *probe_answer_json(const struct probe_answer *a, int os_int);
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
+struct probe_curve;
+/* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
+void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
 /* The machine file (Kerncraft's keys plus 'archscope:') from ctx->results. The streaming
  * benchmarks per level and core count: taken from *bench_io when set (--from-raw), else run when

@@ -170,11 +170,6 @@ void probe_c2c_matrix_release(struct probe_c2c_matrix *m)
 	probe_c2c_matrix_init(m);
 }
 
-static int stopped(const struct probe_opts *o)
-{
-	return o->stop && *o->stop;
-}
-
 int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, const size_t *block_bytes, int nblocks,
 		    struct probe_c2c_matrix *out, struct as_error *err)
 {
@@ -194,27 +189,21 @@ int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, c
 	int npairs = n * (n - 1) / 2, done = 0, total = npairs * (nb + 1);
 	int rc = 0;
 	char label[96], sz[32];
-	for (int i = 0; i < n && !rc && !stopped(o); i++)
-		for (int j = i + 1; j < n && !rc && !stopped(o); j++) {
+	for (int i = 0; i < n && !rc && !probe_opts_stopped(o); i++)
+		for (int j = i + 1; j < n && !rc && !probe_opts_stopped(o); j++) {
 			int a = cpus->cpu[i], b = cpus->cpu[j];
-			for (int k = 0; k < nb && !rc && !stopped(o); k++) {
-				if (o->progress) {
-					snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", a, b,
-						 buffer_format_size(block_bytes[k], sz, sizeof(sz)));
-					o->progress(o->progress_ctx, "c2c", label, done, total);
-				}
-				done++;
+			for (int k = 0; k < nb && !rc && !probe_opts_stopped(o); k++) {
+				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", a, b,
+					 buffer_format_size(block_bytes[k], sz, sizeof(sz)));
+				probe_opts_report(o, "c2c", label, done++, total);
 				double best = 0, med;
 				rc = probe_c2c_bandwidth(o, a, b, block_bytes[k], &best, &med, err);
 				bw[((size_t)k * n + i) * n + j] = bw[((size_t)k * n + j) * n + i] = best;
 			}
-			if (o->progress) {
-				snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", a, b);
-				o->progress(o->progress_ctx, "c2c", label, done, total);
-			}
-			done++;
+			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", a, b);
+			probe_opts_report(o, "c2c", label, done++, total);
 			double best = 0, med;
-			if (!rc && !stopped(o))
+			if (!rc && !probe_opts_stopped(o))
 				rc = probe_c2c_latency(o, a, b, &best, &med, err);
 			lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best;
 		}
@@ -273,7 +262,7 @@ int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 	int nb = 0;
 	for (size_t b = 4096; b <= top && nb < PROBE_C2C_MAX_BLOCKS; b *= env->quick ? 16 : 4)
 		blocks[nb++] = b;
-	struct probe_opts o = { .quick = env->quick, .seed = env->seed, .stop = env->interrupted, .progress = progress };
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 	int rc = probe_c2c_sweep(&o, &cpus, blocks, nb, &out->m, err);
 	if (rc == 0)
 		out->tree = probe_c2c_tree(&out->m);

@@ -111,11 +111,10 @@ int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int 
 	}
 	int reps = o->quick ? 3 : 5;
 	double base = 0;
-	for (int m = 1; m <= max_threads && !(o->stop && *o->stop); m++) {
+	for (int m = 1; m <= max_threads && !probe_opts_stopped(o); m++) {
 		char label[48];
 		snprintf(label, sizeof(label), "%s, %d thread%s", probe_contexts_kind_name(kind), m, m == 1 ? "" : "s");
-		if (o->progress)
-			o->progress(o->progress_ctx, "contexts", label, m - 1, max_threads);
+		probe_opts_report(o, "contexts", label, m - 1, max_threads);
 		double t[8];
 		for (int i = 0; i < reps; i++)
 			if ((rc = timed_team(m, &r, &t[i], err)) != 0)
@@ -154,10 +153,9 @@ static const char *const kind_method[CONTEXTS_KINDS] = {
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k)
 {
 	const struct probe_curve *c = &k->curve;
-	double *y = malloc((c->n ? c->n : 1) * sizeof(double));
+	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
-	steps_monotone(c->min_ns, y, c->n);
 	struct step_answer a = steps_first(y, c->n);
 	free(y);
 	int os = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
@@ -181,13 +179,13 @@ int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, stru
 	int rc = cpu_allow_self(&env->allowed, err);
 	if (rc != 0)
 		return rc;
-	struct probe_opts o = { .quick = env->quick, .seed = env->seed, .stop = env->interrupted, .progress = progress };
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 	/* Enough threads to see the time double on any machine of up to max CPUs. */
 	out->max_threads = 2 * env->allowed.n + 2;
 	if (out->max_threads > 64)
 		out->max_threads = 64;
 	out->os_threads = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
-	for (int k = 0; k < CONTEXTS_KINDS && !(env->interrupted && *env->interrupted); k++) {
+	for (int k = 0; k < CONTEXTS_KINDS && !probe_opts_stopped(&o); k++) {
 		struct probe_contexts_kind *r = &out->kind[k];
 		rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, err);
 		if (rc == 0 && (rc = probe_contexts_analyze(env, (enum contexts_kind)k, r)) != 0)

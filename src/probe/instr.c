@@ -46,7 +46,7 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 	int max_s = o->quick ? 12 : INSTR_MAX_STREAMS;
 	int reps = o->quick ? 2 : 3;
 	for (int s = 1; s <= max_s; s++) {
-		if (o->stop && *o->stop)
+		if (probe_opts_stopped(o))
 			break;
 		probe_kernel_fn fn = set->streams[s - 1];
 		uint64_t ns = probe_kernel_calibrate(fn, target_ns(o));
@@ -164,17 +164,15 @@ int probe_instr_find(struct probe_env *env, probe_progress_fn *progress, struct 
 	out->op = calloc(instr_nsets ? instr_nsets : 1, sizeof(*out->op));
 	if (!out->op)
 		return as_error_set(err, -ENOMEM, "instr: out of memory");
-	struct probe_opts o = { .quick = env->quick, .seed = env->seed, .stop = env->interrupted };
+struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 	int rc = 0;
-	for (size_t i = 0; i < instr_nsets && !(env->interrupted && *env->interrupted); i++) {
-		if (progress) {
-			char point[64];
-			snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
-			progress(NULL, "instr", point, (int)i, (int)instr_nsets);
-		}
+	for (size_t i = 0; i < instr_nsets && !probe_opts_stopped(&o); i++) {
+		char point[64];
+		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
+		probe_opts_report(&o, "instr", point, (int)i, (int)instr_nsets);
 		int r = probe_instr_run(&o, &instr_sets[i], &out->op[out->nops], err);
 		if (r != 0) {
-			if (!(env->interrupted && *env->interrupted))
+			if (!probe_opts_stopped(&o))
 				rc = r;
 			break;
 		}
@@ -183,6 +181,6 @@ int probe_instr_find(struct probe_env *env, probe_progress_fn *progress, struct 
 	}
 	out->have_published = probe_published_detect(&out->published);
 	probe_instr_analyze(env, out);
-	out->incomplete = env->interrupted && *env->interrupted;
+	out->incomplete = probe_opts_stopped(&o);
 	return rc;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/steps.h"
 #include "common/rng.h"
 #include "probe/chase.h"
 
@@ -48,6 +49,14 @@ int probe_curve_add(struct probe_curve *c, double x, double min_ns, double media
 	return 0;
 }
 
+double *probe_curve_monotone(const struct probe_curve *c)
+{
+	double *y = malloc((c->n ? c->n : 1) * sizeof(double));
+	if (y)
+		steps_monotone(c->min_ns, y, c->n);
+	return y;
+}
+
 int probe_reps(const struct probe_opts *o)
 {
 	return o->quick ? 9 : 31;
@@ -56,6 +65,25 @@ int probe_reps(const struct probe_opts *o)
 uint64_t probe_point_ns(const struct probe_opts *o)
 {
 	return o->quick ? 1000000ull : 5000000ull; /* all repetitions of a point together */
+}
+
+struct probe_opts probe_opts_of(const struct probe_env *env, probe_progress_fn *progress, enum huge_policy huge)
+{
+	struct probe_opts o = {
+		.quick = env->quick, .seed = env->seed, .stop = env->interrupted, .progress = progress, .huge = huge,
+	};
+	return o;
+}
+
+int probe_opts_stopped(const struct probe_opts *o)
+{
+	return o->stop && *o->stop;
+}
+
+void probe_opts_report(const struct probe_opts *o, const char *probe, const char *point, int done, int total)
+{
+	if (o->progress)
+		o->progress(o->progress_ctx, probe, point, done, total);
 }
 
 static int stopped(const struct probe_opts *o)

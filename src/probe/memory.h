@@ -9,6 +9,7 @@
 
 #include "common/buffer.h"
 #include "common/error.h"
+#include "probe/probe.h"
 
 struct probe_curve {
 	size_t n, cap;
@@ -21,15 +22,28 @@ void probe_curve_init(struct probe_curve *c);
 void probe_curve_release(struct probe_curve *c);
 int probe_curve_add(struct probe_curve *c, double x, double min_ns, double median_ns);
 
+/* Progress report before each measurement point (may be NULL where it is accepted). */
+typedef void probe_progress_fn(void *ctx, const char *probe, const char *point, int done, int total);
+
 struct probe_opts {
 	int quick;
 	uint64_t seed;
 	volatile int *stop;      /* set by a signal handler: return what was measured so far */
 	/* Called before each point; may be NULL. */
-	void (*progress)(void *ctx, const char *probe, const char *point, int done, int total);
+	probe_progress_fn *progress;
 	void *progress_ctx;
 	enum huge_policy huge;   /* page policy of cache probes (TLB probes always use 4 KiB) */
 };
+
+/* The run settings of a memory probe from its environment: quick, seed, the interrupt flag. */
+struct probe_opts probe_opts_of(const struct probe_env *env, probe_progress_fn *progress, enum huge_policy huge);
+
+/* Whether the run was interrupted (the stop flag is set), and the progress report, if any. */
+int probe_opts_stopped(const struct probe_opts *o);
+void probe_opts_report(const struct probe_opts *o, const char *probe, const char *point, int done, int total);
+
+/* A malloc'd monotone copy (steps_monotone) of the curve's minima; NULL when out of memory. */
+double *probe_curve_monotone(const struct probe_curve *c);
 
 /* Repetitions per point and the minimum total time of a point's repetitions. */
 int probe_reps(const struct probe_opts *o);

@@ -22,9 +22,6 @@ struct probe_answer {
 	char reason[192];
 };
 
-/* Progress report before each measurement point (ctx: the caller's; may be NULL where accepted). */
-typedef void probe_progress_fn(void *ctx, const char *probe, const char *point, int done, int total);
-
 struct probe_env {
 	int cpu;                   /* CPU the probe thread is pinned to */
 	struct as_cpulist allowed; /* CPUs the process may use, read before pinning */

@@ -19,13 +19,13 @@ int probe_registers_run(const struct probe_opts *o, const struct regs_set *set, 
 	 * the small rise after the first spill hard to tell from noise. */
 	int reps = 3;
 	for (int i = 0; i < set->nk; i++) {
-		if (o->stop && *o->stop)
+		if (probe_opts_stopped(o))
 			break;
 		int k = set->k[i];
-		if (o->progress && i % 8 == 0) {
+		if (i % 8 == 0) {
 			char point[64];
 			snprintf(point, sizeof(point), "%s %s, K = %d", set->kind, set->variant, k);
-			o->progress(o->progress_ctx, "registers", point, i, set->nk);
+			probe_opts_report(o, "registers", point, i, set->nk);
 		}
 		probe_kernel_fn fn = set->fn[i];
 		int ops = set->ops[i];
@@ -60,10 +60,9 @@ void probe_registers_result_release(struct probe_registers_result *r)
 int probe_registers_analyze(struct probe_registers_build *b)
 {
 	const struct probe_curve *c = &b->curve;
-	double *y = malloc((c->n ? c->n : 1) * sizeof(double));
+	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
-	steps_monotone(c->min_ns, y, c->n);
 	struct step_answer paper = steps_biggest_relative(y, c->n);
 	struct step_answer a = steps_first_rise(c->min_ns, c->n, REGS_RISE);
 	free(y);
@@ -108,7 +107,7 @@ int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, str
 			 struct as_error *err)
 {
 	probe_registers_result_init(out);
-	struct probe_opts o = { .quick = env->quick, .seed = env->seed, .stop = env->interrupted, .progress = progress };
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 	const struct regs_set *sets[4];
 	int nsets = 0;
 	for (size_t i = 0; i < regs_nsets_wide && nsets < 4; i++)
@@ -117,7 +116,7 @@ int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, str
 		sets[nsets++] = &regs_sets_narrow[i];
 	if (nsets)
 		out->compiler = sets[0]->compiler;
-	for (int i = 0; i < nsets && !(env->interrupted && *env->interrupted); i++) {
+	for (int i = 0; i < nsets && !probe_opts_stopped(&o); i++) {
 		struct probe_registers_build *b = &out->build[i];
 		b->set = sets[i];
 		b->narrow = !strcmp(sets[i]->variant, "narrow");
@@ -127,7 +126,7 @@ int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, str
 		if (rc != 0) {
 			probe_curve_release(&b->curve);
 			probe_curve_init(&b->curve);
-			return env->interrupted && *env->interrupted ? 0 : rc;
+			return probe_opts_stopped(&o) ? 0 : rc;
 		}
 		int os = os_registers(sets[i]->kind, b->narrow);
 		b->regs.os_reported = os ? os : NAN;

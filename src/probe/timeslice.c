@@ -66,8 +66,7 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 		return as_error_set(err, -ENOMEM, "probe timeslice: out of memory");
 	r->run_ns = (uint64_t)(run_s * 1e9);
 	r->threshold_ns = 20000; /* 20 us: far above a loop iteration, far below any time slice */
-	if (o->progress)
-		o->progress(o->progress_ctx, "timeslice", "oversubscribed threads running", 0, 1);
+	probe_opts_report(o, "timeslice", "oversubscribed threads running", 0, 1);
 	struct as_cpulist cpus = { .n = threads };
 	int rc = team_run(&cpus, 0, member, r, err);
 	size_t total = 0;
@@ -132,7 +131,7 @@ int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, str
 	int rc = cpu_allow_self(&env->allowed, err);
 	if (rc != 0)
 		return rc;
-	struct probe_opts o = { .quick = env->quick, .seed = env->seed, .stop = env->interrupted, .progress = progress };
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 	out->cpus = env->allowed.n;
 	rc = probe_timeslice_run(&o, 2 * env->allowed.n, env->quick ? 0.5 : 2.0, out, err);
 	cpu_pin_self(env->cpu, NULL);
