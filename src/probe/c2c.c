@@ -180,7 +180,8 @@ int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, c
 				    PROBE_C2C_MAX_BLOCKS);
 	out->cpus = *cpus;
 	out->nblocks = nb;
-	memcpy(out->block_bytes, block_bytes, (size_t)nb * sizeof(size_t));
+	for (int k = 0; k < nb; k++)
+		out->block_bytes[k] = block_bytes[k];
 	out->bandwidth_gbs = calloc((size_t)(nb ? nb : 1) * (size_t)n * (size_t)n, sizeof(double));
 	out->latency_ns = calloc((size_t)n * (size_t)n, sizeof(double));
 	if (!out->bandwidth_gbs || !out->latency_ns)

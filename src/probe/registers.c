@@ -46,13 +46,13 @@ void probe_registers_result_init(struct probe_registers_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->compiler = "";
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < REGS_MAX_BUILDS; i++)
 		probe_curve_init(&r->build[i].curve);
 }
 
 void probe_registers_result_release(struct probe_registers_result *r)
 {
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < REGS_MAX_BUILDS; i++)
 		probe_curve_release(&r->build[i].curve);
 	probe_registers_result_init(r);
 }
@@ -108,11 +108,11 @@ int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, str
 {
 	probe_registers_result_init(out);
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
-	const struct regs_set *sets[4];
+	const struct regs_set *sets[REGS_MAX_BUILDS];
 	int nsets = 0;
-	for (size_t i = 0; i < regs_nsets_wide && nsets < 4; i++)
+	for (size_t i = 0; i < regs_nsets_wide && nsets < REGS_MAX_BUILDS; i++)
 		sets[nsets++] = &regs_sets_wide[i];
-	for (size_t i = 0; i < regs_nsets_narrow && nsets < 4; i++)
+	for (size_t i = 0; i < regs_nsets_narrow && nsets < REGS_MAX_BUILDS; i++)
 		sets[nsets++] = &regs_sets_narrow[i];
 	if (nsets)
 		out->compiler = sets[0]->compiler;

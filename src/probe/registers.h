@@ -13,6 +13,9 @@
 /* The rise over the minimum that counts as spilling: above run-to-run noise of a pinned loop. */
 #define REGS_RISE 0.03
 
+/* The builds: integer and FP, wide and narrow. */
+#define REGS_MAX_BUILDS 4
+
 /* Time per addition (ns) against the number of live variables K = 3..132. Returns 0, -EINTR when
  * stopped before four points, -ENOMEM. */
 int probe_registers_run(const struct probe_opts *o, const struct regs_set *set, struct probe_curve *out,
@@ -34,7 +37,7 @@ struct probe_registers_build {
 
 struct probe_registers_result {
 	int nbuilds;                     /* measured: the wide builds, then the narrow ones */
-	struct probe_registers_build build[4];
+	struct probe_registers_build build[REGS_MAX_BUILDS];
 	const char *compiler;            /* "" when nothing was measured */
 };
 
