@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The LLVM column of archscope's published instruction table (src/cli/published.c, last source)
+# The LLVM column of archscope's published instruction table (src/probe/published.c, last source)
 # recomputed: every row's instruction, as the probe's kernels compile it, through llvm-mca-19's
 # scheduling model of the CPU (Emerald Rapids: -mcpu=emeraldrapids); prints LLVM's latency and
 # reciprocal throughput beside the table's and whether they match.
@@ -60,7 +60,7 @@ while read -r op ty w ins; do
 	[ -n "$r" ] || { echo "published-llvm: llvm-mca-19 gave no figure for '$ins'"; continue; }
 	echo "$op $ty $w $r" >> "$tmp/llvm"
 done < "$tmp/rows"
-python3 - "$tmp/llvm" src/cli/published.c "$MCPU" <<'PY'
+python3 - "$tmp/llvm" src/probe/published.c "$MCPU" <<'PY'
 import re, sys
 llvm = {tuple(l.split()[:3]): tuple(map(float, l.split()[3:5])) for l in open(sys.argv[1])}
 src = open(sys.argv[2]).read()

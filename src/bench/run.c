@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "bench/run.h"
+#include "analysis/order.h"
 #include "common/buffer.h"
-#include "common/order.h"
 #include "common/team.h"
 #include "common/timer.h"
 

@@ -11,7 +11,7 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
-#include "common/clock.h"
+#include "probe/clock.h"
 #include "report/table.h"
 
 #define CL_BYTES 64

@@ -59,10 +59,6 @@ struct emit;
  * block; frees e. Returns EXIT_OK, or EXIT_FAIL after error(). */
 int cli_emit_end(struct emit *e, const char *command);
 
-/* The value of the first "key : value" line of /proc/cpuinfo (exact key) into out; 0, or -1 when
- * absent. For os_reported values and to pick tables, never for an answer. */
-int cli_cpuinfo(const char *key, char *out, size_t len);
-
 /* Progress line on stderr when it is a terminal ("\r" updated); cleared by progress_done(). */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);

@@ -13,7 +13,7 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
-#include "common/clock.h"
+#include "probe/clock.h"
 #include "common/cpuset.h"
 #include "probe/caches.h"
 #include "report/output.h"

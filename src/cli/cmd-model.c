@@ -13,7 +13,7 @@
 #include "cli/cli.h"
 #include "cli/model.h"
 #include "common/atomicfile.h"
-#include "common/clock.h"
+#include "probe/clock.h"
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "machine/file.h"

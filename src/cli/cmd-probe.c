@@ -1,6 +1,7 @@
 /* archscope probe: the probe table and its runner. Each group measures one property of the
  * machine; answers are printed beside what the OS reports, never taken from it. */
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,9 +11,9 @@
 #include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
-#include "common/clock.h"
 #include "common/cpuset.h"
-#include "common/timer.h"
+#include "probe/clock.h"
+#include "probe/memory.h"
 #include "report/csv.h"
 #include "report/mtree.h"
 #include "report/output.h"
@@ -84,6 +85,24 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 		note("%s", err.msg);
 }
 
+void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c)
+{
+	if (!ctx->raw_dir)
+		return;
+	double *rows = malloc(c->n * 3 * sizeof(double) + 1);
+	if (!rows) {
+		note("%s: out of memory for the raw curve", name);
+		return;
+	}
+	for (size_t i = 0; i < c->n; i++) {
+		rows[3 * i] = c->x[i];
+		rows[3 * i + 1] = c->min_ns[i];
+		rows[3 * i + 2] = c->median_ns[i];
+	}
+	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	free(rows);
+}
+
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 {
 	if (!ctx->plot_dir)
@@ -111,44 +130,62 @@ double *probe_monotone_min(const double *min_ns, size_t n)
 	return y;
 }
 
-static double os_cpu_mhz(void)
+json_t *probe_answer_json(const struct probe_answer *a, int os_int)
 {
-	char v[64];
-	return cli_cpuinfo("cpu MHz", v, sizeof(v)) == 0 ? atof(v) : 0;
+	json_t *os = NULL;
+	if (isfinite(a->os_reported))
+		os = os_int ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
+	return output_answer(a->value, a->unit, a->confidence, a->method, os);
+}
+
+/* The clock's JSON under results, and its text unless text is 0. */
+static void clock_render(struct probe_ctx *ctx, const struct probe_clock_result *r, int text)
+{
+	json_t *o = probe_answer_json(&r->clock, 0);
+	json_object_set_new(o, "median_ghz", json_real(r->median_ghz));
+	json_object_set_new(o, "adds_per_repetition", json_integer((json_int_t)r->adds));
+	json_object_set_new(o, "repetitions", json_integer(r->reps));
+	json_object_set_new(o, "tsc_ghz", r->tsc_ghz > 0 ? json_real(r->tsc_ghz) : json_null());
+	json_object_set_new(o, "cpu", json_integer(r->cpu));
+	json_object_set_new(ctx->results, "clock", o);
+	if (!text)
+		return;
+	double ghz = r->clock.value, os = r->clock.os_reported;
+	printf("clock\n");
+	printf("  core clock      %.3f GHz (median %.3f GHz, %d repetitions of %llu dependent adds)\n", ghz,
+	       r->median_ghz, r->reps, (unsigned long long)r->adds);
+	printf("  method          %s\n", r->clock.method);
+	if (r->tsc_ghz > 0)
+		printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", r->tsc_ghz);
+	if (isfinite(os))
+		printf("  os_reported     %.3f GHz (/proc/cpuinfo 'cpu MHz')%s\n", os,
+		       os > ghz * 1.05 || os < ghz * 0.95 ? "  <- differs from the measured clock" : "");
+	printf("\n");
 }
 
 int probe_row_clock(struct probe_ctx *ctx)
 {
-	struct clock_result cr;
+	struct probe_clock_result r;
 	progress("probe clock: dependent add chain on cpu %d ...", ctx->env.cpu);
-	clock_measure(&cr, ctx->env.quick ? 5 : 15);
-	ctx->env.tsc_ghz = timer_tsc_calibrate_ghz(ctx->env.quick ? 10 : 30);
+	probe_clock_find(&ctx->env, &r);
 	progress_done();
-	ctx->env.clock_ghz = cr.ghz;
-	double mhz = os_cpu_mhz();
-	/* Confidence: agreement of the fastest and the median repetition. */
-	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
-	double conf = spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4;
-	json_t *o = output_answer(cr.ghz, "GHz", conf, cr.method, mhz > 0 ? json_real(mhz / 1000.0) : NULL);
-	json_object_set_new(o, "median_ghz", json_real(cr.ghz_median));
-	json_object_set_new(o, "adds_per_repetition", json_integer((json_int_t)cr.adds));
-	json_object_set_new(o, "repetitions", json_integer(cr.reps));
-	json_object_set_new(o, "tsc_ghz", ctx->env.tsc_ghz > 0 ? json_real(ctx->env.tsc_ghz) : json_null());
-	json_object_set_new(o, "cpu", json_integer(ctx->env.cpu));
-	json_object_set_new(ctx->results, "clock", o);
-	if (!ctx->json) {
-		printf("clock\n");
-		printf("  core clock      %.3f GHz (median %.3f GHz, %d repetitions of %llu dependent adds)\n",
-		       cr.ghz, cr.ghz_median, cr.reps, (unsigned long long)cr.adds);
-		printf("  method          %s\n", cr.method);
-		if (ctx->env.tsc_ghz > 0)
-			printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", ctx->env.tsc_ghz);
-		if (mhz > 0)
-			printf("  os_reported     %.3f GHz (/proc/cpuinfo 'cpu MHz')%s\n", mhz / 1000.0,
-			       mhz / 1000.0 > cr.ghz * 1.05 || mhz / 1000.0 < cr.ghz * 0.95 ? "  <- differs from the measured clock" : "");
-		printf("\n");
-	}
+	clock_render(ctx, &r, !ctx->json);
 	return 0;
+}
+
+/* Cycle counts need the clock: a quick one, in the JSON but not the text, when the clock group
+ * does not run. */
+static void clock_first(struct probe_ctx *ctx)
+{
+	struct probe_env quick = ctx->env;
+	quick.quick = 1;
+	struct probe_clock_result r;
+	progress("probe clock: dependent add chain on cpu %d ...", quick.cpu);
+	probe_clock_find(&quick, &r);
+	progress_done();
+	ctx->env.clock_ghz = quick.clock_ghz;
+	ctx->env.tsc_ghz = quick.tsc_ghz;
+	clock_render(ctx, &r, 0);
 }
 
 int cmd_probe(int argc, char **argv)
@@ -263,17 +300,11 @@ int cmd_probe(int argc, char **argv)
 	json_object_set_new(ctx.results, "cpu", json_integer(ctx.env.cpu));
 	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.env.seed));
 	int rc = 0;
-	/* Cycle counts need the clock: measure it first whenever anything runs. */
 	if (!selected[0] && !loaded)
-		probe_row_clock(&(struct probe_ctx){ .env = { .cpu = ctx.env.cpu, .quick = 1, .topo = &topo }, .json = 1,
-						     .results = ctx.results });
+		clock_first(&ctx);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
 			continue;
-		if (k > 0 && ctx.env.clock_ghz == 0) {
-			json_t *clk = json_object_get(ctx.results, "clock");
-			ctx.env.clock_ghz = json_real_value(json_object_get(clk, "value"));
-		}
 		if (out_path)
 			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
 		int r = probes[k].run(&ctx);

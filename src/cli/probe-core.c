@@ -1,419 +1,313 @@
-/* The core and OS rows of the probe table: execution contexts and the scheduler time slice. Their
- * threads are not pinned (BlackjackBench §3.4, §3.6): the probe thread widens its CPU set to every
- * allowed CPU for the run and pins itself back after. */
+/* The core and OS rows of the probe table: execution contexts, the scheduler time slice and
+ * core-to-core communication (BlackjackBench §3.4, §3.6, §3.1.4). probe/contexts.c, timeslice.c
+ * and c2c.c measure and answer; this renders their results as text, JSON, raw CSV and plots. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/clique.h"
-#include "analysis/dist.h"
-#include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
 #include "common/buffer.h"
-#include "probe/core.h"
-#include "report/output.h"
+#include "probe/c2c.h"
+#include "probe/contexts.h"
+#include "probe/timeslice.h"
 #include "report/table.h"
-
-static int unpin(struct probe_ctx *ctx, struct as_cpulist *allowed)
-{
-	struct as_error err = { 0 };
-	*allowed = ctx->env.allowed;
-	if (cpu_allow_self(allowed, &err) != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-static void repin(struct probe_ctx *ctx)
-{
-	cpu_pin_self(ctx->env.cpu, NULL);
-}
 
 int probe_row_contexts(struct probe_ctx *ctx)
 {
-	struct as_cpulist allowed;
-	if (unpin(ctx, &allowed) != 0)
-		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
-	/* Enough threads to see the time double on any machine of up to max CPUs. */
-	int max_threads = 2 * allowed.n + 2;
-	if (max_threads > 64)
-		max_threads = 64;
+	struct probe_contexts_result r;
+	struct as_error err = { 0 };
+	int rc = probe_contexts_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	if (rc != 0) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		if (r.max_threads == 0) { /* the CPU set could not be widened: nothing ran */
+			probe_contexts_result_release(&r);
+			return EXIT_FAIL;
+		}
+		rc = EXIT_FAIL;
+	}
 	json_t *res = json_object();
 	struct table *t = table_new(4, "kind", "contexts", "confidence", "normalised time for M = 1, 2, ...");
-	int rc = 0;
-	for (int k = 0; k < 3 && !*ctx->env.interrupted; k++) {
-		struct probe_curve c;
-		struct as_error err = { 0 };
-		probe_curve_init(&c);
-		if (probe_contexts_run(&o, (enum contexts_kind)k, max_threads, &c, &err) != 0) {
-			progress_done();
-			fprintf(stderr, "archscope: error: %s\n", err.msg);
-			probe_curve_release(&c);
-			rc = EXIT_FAIL;
-			break;
-		}
-		progress_done();
-		double *y = probe_monotone_min(c.min_ns, c.n);
-		struct step_answer a = steps_first(y, c.n);
-		/* Flat to the end: at least as many contexts as threads tried. */
-		double n_ctx = a.index >= 0 ? c.x[a.index] : NAN;
-		const char *name = contexts_kind_name((enum contexts_kind)k);
-		const char *what = k == 0 ? "threads of FP divisions" : k == 1 ? "threads of integer divisions"
-					  : "threads chasing pointers in an L1-resident block";
-		char method[256];
-		snprintf(method, sizeof(method), "M unpinned %s, time normalised to M = 1; first step (mean relative increase)", what);
-		json_t *ans = output_answer(n_ctx, "contexts", a.index >= 0 ? a.confidence : 0, method,
-					    json_integer(ctx->env.topo && ctx->env.topo->pus ? ctx->env.topo->pus : allowed.n));
+	for (int k = 0; k < r.nkinds; k++) {
+		const struct probe_contexts_kind *kr = &r.kind[k];
+		const struct probe_curve *c = &kr->curve;
+		const char *name = probe_contexts_kind_name((enum contexts_kind)k);
+		json_t *ans = probe_answer_json(&kr->contexts, 1);
 		json_t *curve = json_array();
 		char series[512] = "";
-		for (size_t i = 0; i < c.n; i++) {
-			json_array_append_new(curve, json_pack("{s:i,s:f,s:f}", "threads", (json_int_t)c.x[i],
-							       "normalised_min", c.min_ns[i], "normalised_median", c.median_ns[i]));
+		for (size_t i = 0; i < c->n; i++) {
+			json_array_append_new(curve, json_pack("{s:i,s:f,s:f}", "threads", (json_int_t)c->x[i],
+							       "normalised_min", c->min_ns[i], "normalised_median", c->median_ns[i]));
 			size_t len = strlen(series);
-			snprintf(series + len, sizeof(series) - len, "%s%.2f", i ? " " : "", c.min_ns[i]);
+			snprintf(series + len, sizeof(series) - len, "%s%.2f", i ? " " : "", c->min_ns[i]);
 		}
 		json_object_set_new(ans, "curve", curve);
 		json_object_set_new(res, name, ans);
-		{
-			double *rows = malloc(c.n * 3 * sizeof(double) + 1);
-			for (size_t i = 0; rows && i < c.n; i++) {
-				rows[3 * i] = c.x[i];
-				rows[3 * i + 1] = c.min_ns[i];
-				rows[3 * i + 2] = c.median_ns[i];
-			}
-			if (rows)
-				probe_save_raw(ctx, k == 0 ? "contexts-fp" : k == 1 ? "contexts-int" : "contexts-mem",
-					       "threads,normalised_min,normalised_median", rows, c.n, 3);
-			free(rows);
-		}
+		char file[32];
+		snprintf(file, sizeof(file), "contexts-%s", name);
+		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", c);
 		table_cell(t, "%s", name);
-		if (isfinite(n_ctx))
-			table_cell(t, "%.0f", n_ctx);
+		if (isfinite(kr->contexts.value))
+			table_cell(t, "%.0f", kr->contexts.value);
 		else
-			table_cell(t, ">= %.0f (no step)", c.n ? c.x[c.n - 1] : 0.0);
-		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
+			table_cell(t, ">= %.0f (no step)", c->n ? c->x[c->n - 1] : 0.0);
+		table_cell(t, "%.2f", kr->contexts.confidence);
 		table_cell(t, "%s", series);
-		free(y);
-		probe_curve_release(&c);
 	}
-	repin(ctx);
 	json_object_set_new(ctx->results, "contexts", res);
 	if (!ctx->json) {
-		printf("contexts (threads not pinned; os_reported: %d hardware threads)\n",
-		       ctx->env.topo && ctx->env.topo->pus ? ctx->env.topo->pus : allowed.n);
+		printf("contexts (threads not pinned; os_reported: %d hardware threads)\n", r.os_threads);
 		table_print(t, stdout, "  ");
 		printf("\n");
 	}
 	table_free(t);
+	probe_contexts_result_release(&r);
 	return rc;
 }
 
 int probe_row_timeslice(struct probe_ctx *ctx)
 {
-	struct as_cpulist allowed;
-	if (unpin(ctx, &allowed) != 0)
-		return EXIT_FAIL;
-	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
-	int threads = 2 * allowed.n;
-	double run_s = ctx->env.quick ? 0.5 : 2.0;
-	struct timeslice_result r;
+	struct probe_timeslice_result r;
 	struct as_error err = { 0 };
-	int rc = probe_timeslice_run(&o, threads, run_s, &r, &err);
+	int rc = probe_timeslice_find(&ctx->env, probe_progress, &r, &err);
 	progress_done();
-	repin(ctx);
 	if (rc) {
 		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		probe_timeslice_result_release(&r);
 		return EXIT_FAIL;
 	}
-	struct dist_mode m;
-	int have = dist_mode_log(r.gaps_us, r.n, 20, &m) == 0;
-	double slice_ms = have ? m.value / 1000.0 : NAN;
-	double conf = have ? fmin(1.0, m.share * 2.0) * fmin(1.0, (double)m.count / 20.0) : 0;
 	json_t *res = json_object();
-	json_t *ans = output_answer(slice_ms, "ms", conf,
-				    "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; mode on a log histogram (20 bins per decade)",
-				    NULL);
-	json_object_set_new(res, "slice", ans);
-	json_object_set_new(res, "threads", json_integer(threads));
-	json_object_set_new(res, "run_s", json_real(run_s));
+	json_object_set_new(res, "slice", probe_answer_json(&r.slice, 0));
+	json_object_set_new(res, "threads", json_integer(r.threads));
+	json_object_set_new(res, "run_s", json_real(r.run_s));
 	json_object_set_new(res, "gaps", json_integer((json_int_t)r.n));
 	json_object_set_new(res, "threshold_us", json_real(r.threshold_us));
 	json_t *q = json_object();
-	static const double qs[] = { 0.1, 0.25, 0.5, 0.75, 0.9 };
-	static const char *qn[] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
-	for (int i = 0; i < 5; i++)
-		json_object_set_new(q, qn[i], r.n ? json_real(dist_quantile_sorted(r.gaps_us, r.n, qs[i]) / 1000.0) : json_null());
+	static const char *qn[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
+	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
+		json_object_set_new(q, qn[i], isfinite(r.quantile_ms[i]) ? json_real(r.quantile_ms[i]) : json_null());
 	json_object_set_new(res, "distribution", q);
 	json_object_set_new(ctx->results, "timeslice", res);
-	if (r.n) {
-		double *rows = malloc(r.n * sizeof(double));
-		for (size_t i = 0; rows && i < r.n; i++)
-			rows[i] = r.gaps_us[i];
-		if (rows)
-			probe_save_raw(ctx, "timeslice-gaps", "gap_us", rows, r.n, 1);
-		free(rows);
-	}
+	if (r.n)
+		probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
 	if (!ctx->json) {
-		printf("timeslice (%d unpinned threads on %d CPUs for %.1f s; %zu gaps above %.0f us)\n", threads,
-		       allowed.n, run_s, r.n, r.threshold_us);
-		if (have) {
+		printf("timeslice (%d unpinned threads on %d CPUs for %.1f s; %zu gaps above %.0f us)\n", r.threads, r.cpus,
+		       r.run_s, r.n, r.threshold_us);
+		if (r.have_mode) {
+			const struct dist_mode *m = &r.mode;
 			printf("  time slice      %.2f ms (mode: %zu gaps, %.0f %%, between %.2f and %.2f ms; confidence %.2f)\n",
-			       slice_ms, m.count, m.share * 100, m.lo / 1000, m.hi / 1000, conf);
-			printf("  distribution    p10 %.2f  p25 %.2f  median %.2f  p75 %.2f  p90 %.2f ms\n",
-			       dist_quantile_sorted(r.gaps_us, r.n, 0.1) / 1000, dist_quantile_sorted(r.gaps_us, r.n, 0.25) / 1000,
-			       dist_quantile_sorted(r.gaps_us, r.n, 0.5) / 1000, dist_quantile_sorted(r.gaps_us, r.n, 0.75) / 1000,
-			       dist_quantile_sorted(r.gaps_us, r.n, 0.9) / 1000);
+			       r.slice.value, m->count, m->share * 100, m->lo / 1000, m->hi / 1000, r.slice.confidence);
+			printf("  distribution    p10 %.2f  p25 %.2f  median %.2f  p75 %.2f  p90 %.2f ms\n", r.quantile_ms[0],
+			       r.quantile_ms[1], r.quantile_ms[2], r.quantile_ms[3], r.quantile_ms[4]);
 		} else {
 			printf("  time slice      no gaps above the threshold: no preemption seen\n");
 		}
 		printf("\n");
 	}
-	timeslice_result_release(&r);
+	probe_timeslice_result_release(&r);
 	return 0;
 }
 
 /* --- core to core ------------------------------------------------------------------------- */
 
-static void print_tree(const struct clique_tree *t, const size_t *blocks, const struct as_cpulist *cpus, int node,
-		       int indent)
+static void print_tree(const struct probe_c2c_matrix *m, const struct clique_tree *t, int node, int indent)
 {
 	char buf[1024] = "", sz[32];
 	for (int i = 0; i < t->node[node].n; i++) {
 		size_t len = strlen(buf);
-		snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", cpus->cpu[t->node[node].member[i]]);
+		snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", m->cpus.cpu[t->node[node].member[i]]);
 	}
 	if (t->node[node].split_at >= 0)
 		printf("  %*s{%s}  (split at %s blocks)\n", indent * 2, "", buf,
-		       buffer_format_size(blocks[t->node[node].split_at], sz, sizeof(sz)));
+		       buffer_format_size(probe_c2c_split_bytes(m, t, node), sz, sizeof(sz)));
 	else
 		printf("  %*s{%s}\n", indent * 2, "", buf);
 	for (int j = node + 1; j < t->nnodes; j++)
 		if (t->node[j].parent == node)
-			print_tree(t, blocks, cpus, j, indent + 1);
+			print_tree(m, t, j, indent + 1);
 }
 
-int probe_row_c2c(struct probe_ctx *ctx)
+/* An n x n matrix as JSON rows, null on the diagonal. */
+static json_t *matrix_json(const struct probe_c2c_matrix *m, int k, int latency)
 {
-	const struct as_cpulist *cpus = &ctx->env.allowed;
-	int n = cpus->n;
-	if (n < 2) {
-		note("c2c needs two allowed CPUs; only %d allowed", n);
-		json_object_set_new(ctx->results, "c2c", json_null());
-		return 0;
-	}
-	if (n > 64) {
-		note("c2c: measuring the first 64 of %d allowed CPUs", n);
-		n = 64;
-	}
-	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
-	/* Block sizes from below any L1 to past the last level: 4 KiB x 4^k up to 4x the measured
-	 * last level (64 MiB when no level was measured), at most 256 MiB. */
-	size_t top = ctx->env.nlevels ? (size_t)(4 * ctx->env.level_bytes[ctx->env.nlevels - 1]) : (64u << 20);
-	if (top > (256u << 20))
-		top = 256u << 20;
-	size_t blocks[16];
-	int nb = 0;
-	for (size_t b = 4096; b <= top && nb < 16; b *= ctx->env.quick ? 16 : 4)
-		blocks[nb++] = b;
-	int npairs = n * (n - 1) / 2, done = 0, total = npairs * (nb + 1);
-	double *bw = calloc((size_t)nb * (size_t)n * (size_t)n, sizeof(double));
-	double *lat = calloc((size_t)n * (size_t)n, sizeof(double));
-	if (!bw || !lat) {
-		free(bw);
-		free(lat);
-		fprintf(stderr, "archscope: error: c2c: out of memory\n");
-		return EXIT_FAIL;
-	}
-	struct as_error err = { 0 };
-	int rc = 0;
-	char label[96], sz[32];
-	for (int i = 0; i < n && !rc && !*ctx->env.interrupted; i++)
-		for (int j = i + 1; j < n && !rc && !*ctx->env.interrupted; j++) {
-			for (int k = 0; k < nb && !rc && !*ctx->env.interrupted; k++) {
-				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", cpus->cpu[i], cpus->cpu[j],
-					 buffer_format_size(blocks[k], sz, sizeof(sz)));
-				probe_progress(NULL, "c2c", label, done++, total);
-				double best, med;
-				rc = probe_c2c_bandwidth(&o, cpus->cpu[i], cpus->cpu[j], blocks[k], &best, &med, &err);
-				bw[(size_t)k * n * n + (size_t)i * n + j] = bw[(size_t)k * n * n + (size_t)j * n + i] = best;
-			}
-			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", cpus->cpu[i], cpus->cpu[j]);
-			probe_progress(NULL, "c2c", label, done++, total);
-			double best = 0, med;
-			if (!rc && !*ctx->env.interrupted)
-				rc = probe_c2c_latency(&o, cpus->cpu[i], cpus->cpu[j], &best, &med, &err);
-			lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best;
-		}
-	progress_done();
-	if (rc) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
-		free(bw);
-		free(lat);
-		return EXIT_FAIL;
-	}
-	/* The tree: matrices from the largest block down (the paper's order). */
-	const double *mats[16];
-	for (int k = 0; k < nb; k++)
-		mats[k] = bw + (size_t)(nb - 1 - k) * n * n;
-	size_t rblocks[16];
-	for (int k = 0; k < nb; k++)
-		rblocks[k] = blocks[nb - 1 - k];
-	struct clique_tree *tree = malloc(sizeof(*tree));
-	if (!tree || clique_tree_build(mats, nb, n, 1.25, tree) != 0) {
-		free(tree);
-		tree = NULL;
-	}
-
-	json_t *res = json_object();
-	json_t *cpuj = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(cpuj, json_integer(cpus->cpu[i]));
-	json_object_set_new(res, "cpus", cpuj);
-	json_t *blocksj = json_array();
-	json_t *largest = NULL;
-	for (int k = 0; k < nb; k++) {
-		json_t *m = json_array();
-		for (int i = 0; i < n; i++) {
-			json_t *row = json_array();
-			for (int j = 0; j < n; j++)
-				json_array_append_new(row, i == j ? json_null() : json_real(bw[(size_t)k * n * n + (size_t)i * n + j]));
-			json_array_append_new(m, row);
-		}
-		if (k == nb - 1)
-			largest = json_deep_copy(m);
-		json_array_append_new(blocksj, json_pack("{s:I,s:o}", "block_bytes", (json_int_t)blocks[k], "bandwidth_gbs", m));
-	}
-	json_object_set_new(res, "bandwidth_gbs", largest ? largest : json_null());
-	json_object_set_new(res, "bandwidth_block_bytes", json_integer((json_int_t)blocks[nb - 1]));
-	json_t *latj = json_array();
+	int n = m->cpus.n;
+	json_t *rows = json_array();
 	for (int i = 0; i < n; i++) {
 		json_t *row = json_array();
 		for (int j = 0; j < n; j++)
-			json_array_append_new(row, i == j ? json_null() : json_real(lat[(size_t)i * n + j]));
-		json_array_append_new(latj, row);
+			json_array_append_new(row, i == j ? json_null()
+							  : json_real(latency ? probe_c2c_lat(m, i, j) : probe_c2c_bw(m, k, i, j)));
+		json_array_append_new(rows, row);
 	}
-	json_object_set_new(res, "latency_ns", latj);
+	return rows;
+}
+
+static json_t *c2c_json(const struct probe_c2c_result *r)
+{
+	const struct probe_c2c_matrix *m = &r->m;
+	int n = m->cpus.n, nb = m->nblocks;
+	json_t *res = json_object();
+	json_t *cpuj = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(cpuj, json_integer(m->cpus.cpu[i]));
+	json_object_set_new(res, "cpus", cpuj);
+	json_t *blocksj = json_array();
+	for (int k = 0; k < nb; k++)
+		json_array_append_new(blocksj, json_pack("{s:I,s:o}", "block_bytes", (json_int_t)m->block_bytes[k], "bandwidth_gbs",
+							 matrix_json(m, k, 0)));
+	json_object_set_new(res, "bandwidth_gbs", nb ? matrix_json(m, nb - 1, 0) : json_null());
+	json_object_set_new(res, "bandwidth_block_bytes", json_integer(nb ? (json_int_t)m->block_bytes[nb - 1] : 0));
+	json_object_set_new(res, "latency_ns", matrix_json(m, 0, 1));
 	json_object_set_new(res, "blocks", blocksj);
 	json_object_set_new(res, "method",
 			    json_string("two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
 					"latency = half the round trip of a cache line bounced between them; tree by clique splitting from the largest block down"));
+	const struct clique_tree *tree = r->tree;
 	if (tree) {
 		json_t *nodes = json_array();
 		for (int i = 0; i < tree->nnodes; i++) {
 			json_t *mem = json_array();
 			for (int a = 0; a < tree->node[i].n; a++)
-				json_array_append_new(mem, json_integer(cpus->cpu[tree->node[i].member[a]]));
+				json_array_append_new(mem, json_integer(m->cpus.cpu[tree->node[i].member[a]]));
 			json_array_append_new(nodes, json_pack("{s:o,s:i,s:i,s:o}", "cpus", mem, "parent", tree->node[i].parent,
 							       "depth", tree->node[i].depth, "split_at_block_bytes",
-							       tree->node[i].split_at >= 0 ? json_integer((json_int_t)rblocks[tree->node[i].split_at]) : json_null()));
+							       tree->node[i].split_at >= 0
+								       ? json_integer((json_int_t)probe_c2c_split_bytes(m, tree, i))
+								       : json_null()));
 		}
 		json_object_set_new(res, "tree", json_pack("{s:o,s:i}", "nodes", nodes, "leaves", clique_tree_leaves(tree)));
 	} else {
 		json_object_set_new(res, "tree", json_null());
 	}
-	json_object_set_new(ctx->results, "c2c", res);
+	return res;
+}
 
-	if (ctx->raw_dir || ctx->plot_dir) {
-		/* curves: block size, then one column per pair */
-		int cols = 1 + npairs;
-		double *rows = malloc((size_t)nb * (size_t)cols * sizeof(double));
-		char header[4096] = "block_bytes";
+/* --raw: block size, then one column of GB/s per pair; --plot: those curves and a heat map of the
+ * largest block's matrix. */
+static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m)
+{
+	int n = m->cpus.n, nb = m->nblocks;
+	const int *cpu = m->cpus.cpu;
+	char sz[32];
+	int cols = 1 + n * (n - 1) / 2;
+	double *rows = malloc((size_t)nb * (size_t)cols * sizeof(double) + 1);
+	if (!rows)
+		return;
+	char header[4096] = "block_bytes";
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			size_t len = strlen(header);
+			snprintf(header + len, sizeof(header) - len, ",gbs_%d_%d", cpu[i], cpu[j]);
+		}
+	for (int k = 0; k < nb; k++) {
+		int c = 0;
+		rows[(size_t)k * cols + c++] = (double)m->block_bytes[k];
 		for (int i = 0; i < n; i++)
-			for (int j = i + 1; j < n; j++) {
-				size_t len = strlen(header);
-				snprintf(header + len, sizeof(header) - len, ",gbs_%d_%d", cpus->cpu[i], cpus->cpu[j]);
-			}
-		for (int k = 0; rows && k < nb; k++) {
-			int c = 0;
-			rows[(size_t)k * cols + c++] = (double)blocks[k];
+			for (int j = i + 1; j < n; j++)
+				rows[(size_t)k * cols + c++] = probe_c2c_bw(m, k, i, j);
+	}
+	probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
+	if (ctx->plot_dir) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
+		FILE *f = fopen(path, "w");
+		if (f) {
+			fputs("block", f);
 			for (int i = 0; i < n; i++)
 				for (int j = i + 1; j < n; j++)
-					rows[(size_t)k * cols + c++] = bw[(size_t)k * n * n + (size_t)i * n + j];
-		}
-		if (rows) {
-			probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
-			if (ctx->plot_dir) {
-				char path[4096];
-				snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
-				FILE *f = fopen(path, "w");
-				if (f) {
-					fputs("block", f);
-					for (int i = 0; i < n; i++)
-						for (int j = i + 1; j < n; j++)
-							fprintf(f, " cpu%d-cpu%d", cpus->cpu[i], cpus->cpu[j]);
-					fputc('\n', f);
-					for (int k = 0; k < nb; k++) {
-						for (int c = 0; c < cols; c++)
-							fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
-					}
-					fclose(f);
-					char *body = NULL;
-					if (asprintf(&body,
-						     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
-						     "set xlabel 'block size (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
-						     "set logscale x 2\nset grid\nset key top right\n"
-						     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
-						     cols) >= 0) {
-						probe_plot(ctx, "c2c", body);
-						free(body);
-					}
-					snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
-					f = fopen(path, "w");
-					if (f) {
-						for (int i = 0; i < n; i++)
-							for (int j = 0; j < n; j++)
-								fprintf(f, "%d %d %.6g%s", cpus->cpu[i], cpus->cpu[j],
-									i == j ? 0.0 : bw[(size_t)(nb - 1) * n * n + (size_t)i * n + j],
-									j + 1 < n ? "\n" : "\n\n");
-						fclose(f);
-						if (asprintf(&body,
-							     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
-							     "set view map\nset palette rgb 33,13,10\n"
-							     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
-							     buffer_format_size(blocks[nb - 1], sz, sizeof(sz))) >= 0) {
-							probe_plot(ctx, "c2c-heatmap", body);
-							free(body);
-						}
-					}
+					fprintf(f, " cpu%d-cpu%d", cpu[i], cpu[j]);
+			fputc('\n', f);
+			for (int k = 0; k < nb; k++) {
+				for (int c = 0; c < cols; c++)
+					fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
+			}
+			fclose(f);
+			char *body = NULL;
+			if (asprintf(&body,
+				     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
+				     "set xlabel 'block size (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
+				     "set logscale x 2\nset grid\nset key top right\n"
+				     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
+				     cols) >= 0) {
+				probe_plot(ctx, "c2c", body);
+				free(body);
+			}
+			snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
+			f = fopen(path, "w");
+			if (f) {
+				for (int i = 0; i < n; i++)
+					for (int j = 0; j < n; j++)
+						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : probe_c2c_bw(m, nb - 1, i, j),
+							j + 1 < n ? "\n" : "\n\n");
+				fclose(f);
+				if (asprintf(&body,
+					     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
+					     "set view map\nset palette rgb 33,13,10\n"
+					     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
+					     buffer_format_size(m->block_bytes[nb - 1], sz, sizeof(sz))) >= 0) {
+					probe_plot(ctx, "c2c-heatmap", body);
+					free(body);
 				}
 			}
 		}
-		free(rows);
 	}
+	free(rows);
+}
 
+int probe_row_c2c(struct probe_ctx *ctx)
+{
+	if (ctx->env.allowed.n > PROBE_C2C_MAX_CPUS)
+		note("c2c: measuring the first %d of %d allowed CPUs", PROBE_C2C_MAX_CPUS, ctx->env.allowed.n);
+	struct probe_c2c_result r;
+	struct as_error err = { 0 };
+	int rc = probe_c2c_find(&ctx->env, probe_progress, &r, &err);
+	progress_done();
+	if (rc) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		probe_c2c_result_release(&r);
+		return EXIT_FAIL;
+	}
+	if (r.m.cpus.n == 0) {
+		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
+		json_object_set_new(ctx->results, "c2c", json_null());
+		probe_c2c_result_release(&r);
+		return 0;
+	}
+	const struct probe_c2c_matrix *m = &r.m;
+	int n = m->cpus.n, nb = m->nblocks;
+	json_object_set_new(ctx->results, "c2c", c2c_json(&r));
+	if (ctx->raw_dir || ctx->plot_dir)
+		c2c_evidence(ctx, m);
 	if (!ctx->json) {
+		char sz[32];
 		printf("c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)\n");
 		/* one column per pair */
 		printf("  %-10s", "block");
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++) {
 				char p[32];
-				snprintf(p, sizeof(p), "%d<->%d", cpus->cpu[i], cpus->cpu[j]);
+				snprintf(p, sizeof(p), "%d<->%d", m->cpus.cpu[i], m->cpus.cpu[j]);
 				printf(" %12s", p);
 			}
 		printf("\n");
 		for (int k = 0; k < nb; k++) {
-			printf("  %-10s", buffer_format_size(blocks[k], sz, sizeof(sz)));
+			printf("  %-10s", buffer_format_size(m->block_bytes[k], sz, sizeof(sz)));
 			for (int i = 0; i < n; i++)
 				for (int j = i + 1; j < n; j++)
-					printf(" %7.2f GB/s", bw[(size_t)k * n * n + (size_t)i * n + j]);
+					printf(" %7.2f GB/s", probe_c2c_bw(m, k, i, j));
 			printf("\n");
 		}
 		printf("  %-10s", "latency");
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++)
-				printf(" %9.1f ns", lat[(size_t)i * n + j]);
+				printf(" %9.1f ns", probe_c2c_lat(m, i, j));
 		printf("\n  locality tree (cliques of cores that communicate faster with each other):\n");
-		if (tree)
-			print_tree(tree, rblocks, cpus, 0, 1);
+		if (r.tree)
+			print_tree(m, r.tree, 0, 1);
 		printf("\n");
 	}
-	free(tree);
-	free(bw);
-	free(lat);
+	probe_c2c_result_release(&r);
 	return 0;
 }

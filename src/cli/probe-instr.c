@@ -1,28 +1,21 @@
-/* The instruction and live-range rows of the probe table (BlackjackBench §3.3, §3.5). Cycles are
- * cycles of the core clock measured by the clock row, never TSC ticks. */
+/* The instruction and live-range rows of the probe table (BlackjackBench §3.3, §3.5): probe/instr.c
+ * and probe/registers.c measure and answer; this renders their results as text, JSON, raw CSV
+ * and plots. Cycles are cycles of the core clock measured by the clock row, never TSC ticks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
-#include "cli/published.h"
-#include "probe/core.h"
-#include "report/output.h"
+#include "probe/instr.h"
+#include "probe/registers.h"
 #include "report/table.h"
 
 static double cy(const struct probe_ctx *ctx, double ns)
 {
 	return ns * ctx->env.clock_ghz;
 }
-
-/* FLOPs per cycle of one precision and shape: ADD, MUL, FMA (2 per element) and the best of them
- * as total (the kernels measure each operation alone, not mixes). */
-struct flops {
-	double add, mul, fma;
-};
 
 /* Appends "SEP TEXT" to buf (no separator while buf is empty). */
 static void join(char *buf, size_t size, const char *sep, const char *text)
@@ -31,13 +24,13 @@ static void join(char *buf, size_t size, const char *sep, const char *text)
 	snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
 }
 
-static json_t *flops_json(const struct flops *f)
+static json_t *flops_json(const double *f)
 {
-	double total = fmax(f->add, fmax(f->mul, f->fma));
-	return json_pack("{s:f,s:f,s:f,s:f}", "total", total, "ADD", f->add, "MUL", f->mul, "FMA", f->fma);
+	return json_pack("{s:f,s:f,s:f,s:f}", "total", f[INSTR_FLOPS_TOTAL], "ADD", f[INSTR_FLOPS_ADD], "MUL",
+			 f[INSTR_FLOPS_MUL], "FMA", f[INSTR_FLOPS_FMA]);
 }
 
-static void save_instr_raw(struct probe_ctx *ctx, const struct instr_result *r)
+static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r)
 {
 	double rows[INSTR_MAX_STREAMS * 3];
 	for (int s = 0; s < r->nstreams; s++) {
@@ -52,7 +45,7 @@ static void save_instr_raw(struct probe_ctx *ctx, const struct instr_result *r)
 
 /* Cost per iteration against streams, normalised to one stream, for every operation: flat while
  * the core keeps the streams in flight, then rising in proportion. */
-static void plot_instr(struct probe_ctx *ctx, const struct instr_result *res, size_t n)
+static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, size_t n)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
@@ -63,7 +56,7 @@ static void plot_instr(struct probe_ctx *ctx, const struct instr_result *res, si
 	}
 	char plots[8192] = "";
 	for (size_t i = 0; i < n; i++) {
-		const struct instr_result *r = &res[i];
+		const struct probe_instr_op *r = &res[i];
 		fprintf(f, "# %s %s/%d\n", r->set->op, r->set->type, r->set->width_bits);
 		for (int s = 0; s < r->nstreams; s++)
 			fprintf(f, "%d %.6g\n", s + 1, r->iter_ns[s] / r->iter_ns[0]);
@@ -86,117 +79,77 @@ static void plot_instr(struct probe_ctx *ctx, const struct instr_result *res, si
 
 int probe_row_instr(struct probe_ctx *ctx)
 {
-	if (!(ctx->env.clock_ghz > 0)) {
-		fprintf(stderr, "archscope: error: instr: no measured clock to convert to cycles\n");
-		return EXIT_FAIL;
-	}
-	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted };
-	struct instr_result *res = calloc(instr_nsets, sizeof(*res));
-	if (!res)
-		die(EXIT_FAIL, "out of memory");
-	size_t done = 0;
-	int rc = 0;
-	for (size_t i = 0; i < instr_nsets && !*ctx->env.interrupted; i++) {
-		char point[64];
-		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
-		probe_progress(NULL, "instr", point, (int)i, (int)instr_nsets);
-		struct as_error err = { 0 };
-		if (probe_instr_run(&o, &instr_sets[i], &res[i], &err) != 0) {
-			if (!*ctx->env.interrupted) {
-				progress_done();
-				fprintf(stderr, "archscope: error: %s\n", err.msg);
-				rc = EXIT_FAIL;
-			}
-			break;
-		}
-		done++;
-	}
+	struct probe_instr_result res;
+	struct as_error err = { 0 };
+	int rc = probe_instr_find(&ctx->env, probe_progress, &res, &err);
 	progress_done();
-	/* int32 add latency: the unit of BlackjackBench's relative figures. */
-	double add32 = NAN;
-	for (size_t i = 0; i < done; i++)
-		if (!strcmp(res[i].set->op, "add") && !strcmp(res[i].set->type, "int32") && res[i].set->lanes == 1)
-			add32 = res[i].lat_ns;
-	struct published_cpu pc;
-	int have_pub = published_cpu_detect(&pc);
-
+	if (rc != 0) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		if (!res.op) { /* nothing measured: no clock, or no memory */
+			probe_instr_result_release(&res);
+			return EXIT_FAIL;
+		}
+		rc = EXIT_FAIL;
+	}
+	const struct published_cpu *pc = &res.published;
+	int have_pub = res.have_published;
 	json_t *ops = json_array();
-	struct flops fl[2][2] = { { { 0 } } }; /* [dp][vector] */
 	struct table *t = table_new(11, "op", "type", "width", "latency cy", "rel. int32 add", "tput /cy", "cy/op",
 				    "in flight", "pub. lat", "pub. cy/op", "within 1 cy of");
-	int compared = 0, agree = 0, agree_src[PUBLISHED_SOURCES] = { 0 }, covered_src[PUBLISHED_SOURCES] = { 0 };
-	for (size_t i = 0; i < done; i++) {
-		const struct instr_result *r = &res[i];
+	for (size_t i = 0; i < res.nops; i++) {
+		const struct probe_instr_op *r = &res.op[i];
 		const struct instr_set *s = r->set;
-		double lat = cy(ctx, r->lat_ns), cpo = cy(ctx, r->min_op_ns), tput = 1.0 / cpo;
-		const struct published_op *p = have_pub ? published_lookup(&pc, s->op, s->type, s->lanes > 1, s->width_bits) : NULL;
+		const struct published_op *p = r->published;
 		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:i}", "op", s->op, "type", s->type,
-				      "width_bits", s->width_bits, "lanes", s->lanes, "latency_cy", lat, "latency_ns", r->lat_ns,
-				      "throughput_per_cy", tput, "in_flight", r->in_flight, "in_flight_confidence",
-				      r->in_flight_conf, "relative_to_int32_add", r->lat_ns / add32, "best_streams", r->best_streams);
+				      "width_bits", s->width_bits, "lanes", s->lanes, "latency_cy", r->latency_cy, "latency_ns",
+				      r->lat_ns, "throughput_per_cy", r->throughput_per_cy, "in_flight", r->in_flight,
+				      "in_flight_confidence", r->in_flight_conf, "relative_to_int32_add",
+				      r->relative_to_int32_add, "best_streams", r->best_streams);
 		json_t *curve = json_array();
 		for (int k = 0; k < r->nstreams; k++)
 			json_array_append_new(curve, json_pack("{s:i,s:f}", "streams", k + 1, "iteration_cy", cy(ctx, r->iter_ns[k])));
 		json_object_set_new(j, "cost_per_iteration", curve);
-		/* Per source: latency and cycles per operation both within 1 cycle of its figures. The
-		 * sources disagree by more than a cycle on some rows, so the row agrees when one does. */
-		int within = 0;
+		/* Per source: its figures, or "-" where it has none (the columns stay aligned). */
 		char lat_txt[64] = "", cpo_txt[64] = "", who[64] = "";
 		if (p) {
 			json_t *srcs = json_array();
 			for (int k = 0; k < PUBLISHED_SOURCES; k++) {
-				if (!pc.source[k])
+				if (!pc->source[k])
 					continue;
-				if (!(p->latency_cy[k] > 0)) { /* no entry in this source: keep the columns aligned */
+				if (r->within[k] < 0) {
 					join(lat_txt, sizeof(lat_txt), "/", "-");
 					join(cpo_txt, sizeof(cpo_txt), "/", "-");
 					continue;
 				}
-				covered_src[k]++;
-				int w = fabs(lat - p->latency_cy[k]) <= 1.0 && fabs(cpo - p->cy_per_op[k]) <= 1.0;
-				within |= w;
-				agree_src[k] += w;
-				json_array_append_new(srcs, json_pack("{s:s,s:f,s:f,s:b}", "source", pc.source[k], "latency_cy",
+				json_array_append_new(srcs, json_pack("{s:s,s:f,s:f,s:b}", "source", pc->source[k], "latency_cy",
 								      p->latency_cy[k], "throughput_per_cy", 1.0 / p->cy_per_op[k],
-								      "within_1_cy", w));
+								      "within_1_cy", r->within[k]));
 				char num[32];
 				snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
 				join(lat_txt, sizeof(lat_txt), "/", num);
 				snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
 				join(cpo_txt, sizeof(cpo_txt), "/", num);
-				if (w)
-					join(who, sizeof(who), "+", pc.tag[k]);
+				if (r->within[k])
+					join(who, sizeof(who), "+", pc->tag[k]);
 			}
-			compared++;
-			agree += within;
 			json_object_set_new(j, "published", json_pack("{s:s,s:b,s:o}", "instruction", p->instruction,
-								      "within_1_cy", within, "sources", srcs));
+								      "within_1_cy", r->within_any, "sources", srcs));
 		} else {
 			json_object_set_new(j, "published", json_null());
 		}
 		json_array_append_new(ops, j);
-		if (s->is_float) {
-			struct flops *f = &fl[s->width_bits / s->lanes == 64][s->lanes > 1];
-			double v = tput * s->lanes * s->flops;
-			if (!strcmp(s->op, "add"))
-				f->add = v;
-			else if (!strcmp(s->op, "mul"))
-				f->mul = v;
-			else if (!strcmp(s->op, "fma"))
-				f->fma = v;
-		}
 		table_cell(t, "%s", s->op);
 		table_cell(t, "%s", s->type);
 		table_cell(t, "%d", s->width_bits);
-		table_cell(t, "%.2f", lat);
-		table_cell(t, "%.2f", r->lat_ns / add32);
-		table_cell(t, "%.2f", tput);
-		table_cell(t, "%.2f", cpo);
+		table_cell(t, "%.2f", r->latency_cy);
+		table_cell(t, "%.2f", r->relative_to_int32_add);
+		table_cell(t, "%.2f", r->throughput_per_cy);
+		table_cell(t, "%.2f", r->cy_per_op);
 		table_cell(t, "%s%d", r->in_flight >= r->nstreams ? ">=" : "", r->in_flight);
 		if (p) {
 			table_cell(t, "%s", lat_txt);
 			table_cell(t, "%s", cpo_txt);
-			table_cell(t, "%s", within ? who : "NO");
+			table_cell(t, "%s", r->within_any ? who : "NO");
 		} else {
 			table_cell(t, "-");
 			table_cell(t, "-");
@@ -204,98 +157,77 @@ int probe_row_instr(struct probe_ctx *ctx)
 		}
 		save_instr_raw(ctx, r);
 	}
-	if (ctx->plot_dir && done)
-		plot_instr(ctx, res, done);
+	if (ctx->plot_dir && res.nops)
+		plot_instr(ctx, res.op, res.nops);
 	json_t *jr = json_object();
 	json_object_set_new(jr, "ops", ops);
-	json_object_set_new(jr, "clock_ghz", json_real(ctx->env.clock_ghz));
+	json_object_set_new(jr, "clock_ghz", json_real(res.clock_ghz));
 	json_object_set_new(jr, "cycles", json_string("core cycles of the measured clock"));
 	json_object_set_new(jr, "compiler", json_string(instr_compiler));
 	json_object_set_new(jr, "flags", json_string(instr_flags));
-	json_object_set_new(jr, "int32_add_latency_ns", json_real(add32));
+	json_object_set_new(jr, "int32_add_latency_ns", json_real(res.int32_add_latency_ns));
 	json_t *fj = json_object();
 	const char *prec[2] = { "SP", "DP" };
 	for (int d = 0; d < 2; d++)
-		json_object_set_new(fj, prec[d], json_pack("{s:o,s:o}", "scalar", flops_json(&fl[d][0]), "vector",
-							   flops_json(&fl[d][1])));
+		json_object_set_new(fj, prec[d], json_pack("{s:o,s:o}", "scalar", flops_json(res.flops_per_cy[d][INSTR_SCALAR]),
+							   "vector", flops_json(res.flops_per_cy[d][INSTR_VECTOR])));
 	json_object_set_new(jr, "flops_per_cycle", fj);
 	json_t *psrc = json_null();
 	if (have_pub) {
 		psrc = json_array();
 		for (int k = 0; k < PUBLISHED_SOURCES; k++)
-			if (pc.source[k])
-				json_array_append_new(psrc, json_pack("{s:s,s:s,s:i,s:i}", "source", pc.source[k], "tag", pc.tag[k],
-								      "rows_within_1_cy", agree_src[k], "rows_with_figures",
-								      covered_src[k]));
+			if (pc->source[k])
+				json_array_append_new(psrc, json_pack("{s:s,s:s,s:i,s:i}", "source", pc->source[k], "tag", pc->tag[k],
+								      "rows_within_1_cy", res.src_within[k], "rows_with_figures",
+								      res.src_rows[k]));
 	}
 	json_object_set_new(jr, "published_sources", psrc);
-	if (*ctx->env.interrupted)
+	if (res.incomplete)
 		json_object_set_new(jr, "incomplete", json_true());
 	json_object_set_new(ctx->results, "instr", jr);
 
 	if (!ctx->json) {
-		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", ctx->env.clock_ghz, instr_compiler, instr_flags);
+		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", res.clock_ghz, instr_compiler, instr_flags);
 		printf("  latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;\n"
 		       "  in flight: streams before the knee of the cost per iteration\n",
 		       instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
 		table_print(t, stdout, "  ");
 		if (have_pub) {
-			printf("  published (%s; pub. columns list the sources' figures in this order):\n", pc.name);
+			printf("  published (%s; pub. columns list the sources' figures in this order):\n", pc->name);
 			for (int k = 0; k < PUBLISHED_SOURCES; k++)
-				if (pc.source[k])
-					printf("    %-6s %s: %d of the %d rows it has within 1 cycle\n", pc.tag[k], pc.source[k],
-					       agree_src[k], covered_src[k]);
-			printf("  %d of %d rows within 1 cycle (latency and cycles per operation) of at least one source\n", agree,
-			       compared);
+				if (pc->source[k])
+					printf("    %-6s %s: %d of the %d rows it has within 1 cycle\n", pc->tag[k], pc->source[k],
+					       res.src_within[k], res.src_rows[k]);
+			printf("  %d of %d rows within 1 cycle (latency and cycles per operation) of at least one source\n",
+			       res.rows_within, res.rows_compared);
 		}
 		else
 			printf("  published: no figures for this CPU in archscope's table (docs/archscope-probe.md)\n");
 		printf("  FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)\n");
 		for (int d = 0; d < 2; d++)
-			for (int v = 0; v < 2; v++)
-				printf("    %s %-6s  ADD %6.2f  MUL %6.2f  FMA %6.2f\n", prec[d], v ? "vector" : "scalar", fl[d][v].add,
-				       fl[d][v].mul, fl[d][v].fma);
+			for (int v = 0; v < 2; v++) {
+				const double *f = res.flops_per_cy[d][v];
+				printf("    %s %-6s  ADD %6.2f  MUL %6.2f  FMA %6.2f\n", prec[d], v ? "vector" : "scalar",
+				       f[INSTR_FLOPS_ADD], f[INSTR_FLOPS_MUL], f[INSTR_FLOPS_FMA]);
+			}
 		printf("\n");
 	}
 	table_free(t);
-	free(res);
+	probe_instr_result_release(&res);
 	return rc;
 }
 
-/* Architectural register counts the OS reports (x86-64: 16 general-purpose, 16 or 32 vector with
- * AVX-512); os_reported only. */
-static int os_regs(const char *kind, int narrow)
-{
-#if defined(__x86_64__)
-	if (!strcmp(kind, "int"))
-		return 16;
-	if (narrow)
-		return 16;
-	char flags[8192];
-	if (cli_cpuinfo("flags", flags, sizeof(flags) - 1) != 0) /* room for the space below */
-		return 0;
-	strcat(flags, " ");
-	return strstr(flags, " avx512f ") ? 32 : 16;
-#else
-	(void)kind;
-	(void)narrow;
-	return 0;
-#endif
-}
-
-/* The rise over the minimum that counts as spilling: above run-to-run noise of a pinned loop. */
-#define REGS_RISE 0.03
-
 int probe_row_registers(struct probe_ctx *ctx)
 {
-	struct probe_opts o = { .quick = ctx->env.quick, .seed = ctx->env.seed, .stop = ctx->env.interrupted, .progress = probe_progress };
-	const struct regs_set *sets[4];
-	size_t nsets = 0;
-	for (size_t i = 0; i < regs_nsets_wide; i++)
-		sets[nsets++] = &regs_sets_wide[i];
-	for (size_t i = 0; i < regs_nsets_narrow; i++)
-		sets[nsets++] = &regs_sets_narrow[i];
-	json_t *res = json_object(), *narrow = json_object();
+	struct probe_registers_result res;
+	struct as_error err = { 0 };
+	int rc = probe_registers_find(&ctx->env, probe_progress, &res, &err);
+	progress_done();
+	if (rc != 0) {
+		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		rc = EXIT_FAIL;
+	}
+	json_t *out = json_object(), *narrow = json_object();
 	FILE *dat = NULL;
 	char plots[2048] = "", marks[1024] = "";
 	if (ctx->plot_dir) {
@@ -305,61 +237,32 @@ int probe_row_registers(struct probe_ctx *ctx)
 			note("cannot write %s", path);
 	}
 	struct table *t = table_new(6, "kind", "build", "usable registers", "confidence", "os_reported", "flags");
-	int rc = 0;
-	for (size_t i = 0; i < nsets && !*ctx->env.interrupted; i++) {
-		const struct regs_set *s = sets[i];
-		struct probe_curve c;
-		struct as_error err = { 0 };
-		probe_curve_init(&c);
-		if (probe_regs_run(&o, s, &c, &err) != 0) {
-			progress_done();
-			if (!*ctx->env.interrupted) {
-				fprintf(stderr, "archscope: error: %s\n", err.msg);
-				rc = EXIT_FAIL;
-			}
-			probe_curve_release(&c);
-			break;
-		}
-		progress_done();
-		double *y = probe_monotone_min(c.min_ns, c.n);
-		struct step_answer paper = steps_biggest_relative(y, c.n);
-		struct step_answer a = steps_first_rise(c.min_ns, c.n, REGS_RISE);
-		double regs = a.index >= 0 ? c.x[a.index] : NAN;
-		int is_narrow = !strcmp(s->variant, "narrow");
-		char method[512];
-		snprintf(method, sizeof(method),
-			 "K live %s variables, P[i%%K] += P[(i+K-K/2)%%K] unrolled; first rise of the monotone time per addition > 3 %% above its minimum; %s %s",
-			 !strcmp(s->kind, "int") ? "uint64_t" : "double", s->compiler, s->flags);
-		int osr = os_regs(s->kind, is_narrow);
-		json_t *ans = output_answer(regs, "registers", a.index >= 0 ? a.confidence : 0, method,
-					    osr ? json_integer(osr) : NULL);
+	for (int i = 0; i < res.nbuilds; i++) {
+		const struct probe_registers_build *b = &res.build[i];
+		const struct regs_set *s = b->set;
+		const struct probe_curve *c = &b->curve;
+		double regs = b->regs.value;
+		json_t *ans = probe_answer_json(&b->regs, 1);
 		json_object_set_new(ans, "flags", json_string(s->flags));
-		json_object_set_new(ans, "step_relative", json_real(a.size));
+		json_object_set_new(ans, "step_relative", json_real(b->step_relative));
 		json_object_set_new(ans, "biggest_relative_step_k",
-				    paper.index >= 0 ? json_integer((json_int_t)c.x[paper.index]) : json_null());
+				    isfinite(b->biggest_relative_step_k) ? json_integer((json_int_t)b->biggest_relative_step_k)
+									 : json_null());
 		json_t *curve = json_array();
-		for (size_t k = 0; k < c.n; k++)
-			json_array_append_new(curve, json_pack("{s:i,s:f}", "k", (int)c.x[k], "add_cy", cy(ctx, c.min_ns[k])));
+		for (size_t k = 0; k < c->n; k++)
+			json_array_append_new(curve, json_pack("{s:i,s:f}", "k", (int)c->x[k], "add_cy", cy(ctx, c->min_ns[k])));
 		json_object_set_new(ans, "curve", curve);
-		json_object_set_new(is_narrow ? narrow : res, s->kind, ans);
-		double *rows = malloc(c.n * 3 * sizeof(double) + 1);
-		for (size_t k = 0; rows && k < c.n; k++) {
-			rows[3 * k] = c.x[k];
-			rows[3 * k + 1] = c.min_ns[k];
-			rows[3 * k + 2] = c.median_ns[k];
-		}
+		json_object_set_new(b->narrow ? narrow : out, s->kind, ans);
 		char name[64];
 		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
-		if (rows)
-			probe_save_raw(ctx, name, "k,min_ns,median_ns", rows, c.n, 3);
-		free(rows);
+		probe_save_curve(ctx, name, "k,min_ns,median_ns", c);
 		if (dat) {
 			fprintf(dat, "# %s %s\n", s->kind, s->variant);
-			for (size_t k = 0; k < c.n; k++)
-				fprintf(dat, "%g %.6g\n", c.x[k], cy(ctx, c.min_ns[k]));
+			for (size_t k = 0; k < c->n; k++)
+				fprintf(dat, "%g %.6g\n", c->x[k], cy(ctx, c->min_ns[k]));
 			fprintf(dat, "\n\n");
 			size_t len = strlen(plots);
-			snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %zu using 1:2 with linespoints title '%s %s (%s)'",
+			snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %d using 1:2 with linespoints title '%s %s (%s)'",
 				 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
 			len = strlen(plots);
 			if (isfinite(regs))
@@ -374,11 +277,9 @@ int probe_row_registers(struct probe_ctx *ctx)
 			table_cell(t, "%.0f", regs);
 		else
 			table_cell(t, "no step");
-		table_cell(t, "%.2f", a.index >= 0 ? a.confidence : 0.0);
-		table_cell(t, "%d", osr);
+		table_cell(t, "%.2f", b->regs.confidence);
+		table_cell(t, "%d", isfinite(b->regs.os_reported) ? (int)b->regs.os_reported : 0);
 		table_cell(t, "%s", s->flags);
-		free(y);
-		probe_curve_release(&c);
 	}
 	if (dat) {
 		fclose(dat);
@@ -391,15 +292,16 @@ int probe_row_registers(struct probe_ctx *ctx)
 			free(body);
 		}
 	}
-	json_object_set_new(res, "narrow", narrow);
-	json_object_set_new(res, "compiler", json_string(nsets ? sets[0]->compiler : ""));
-	json_object_set_new(ctx->results, "registers", res);
+	json_object_set_new(out, "narrow", narrow);
+	json_object_set_new(out, "compiler", json_string(res.compiler));
+	json_object_set_new(ctx->results, "registers", out);
 	if (!ctx->json) {
-		printf("registers (live variables a C loop keeps in registers; %s)\n", nsets ? sets[0]->compiler : "");
+		printf("registers (live variables a C loop keeps in registers; %s)\n", res.compiler);
 		table_print(t, stdout, "  ");
 		printf("  os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);\n"
 		       "  usable is fewer where the loop counter, stack pointer and bound hold registers\n\n");
 	}
 	table_free(t);
+	probe_registers_result_release(&res);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "machine/file.h"
 #include "machine/write.h"
 #include "report/mtree.h"
+#include "topo/cpuinfo.h"
 
 /* --- reading a saved run ------------------------------------------------------------------ */
 
@@ -215,7 +216,7 @@ json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench
 		die(EXIT_FAIL, "out of memory");
 	probed_from_env(&env, p);
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
-	cli_cpuinfo("model name", p->model_name, sizeof(p->model_name));
+	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
 	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
 	p->cpus = ctx->env.allowed.n;
 	p->seed = ctx->env.seed;

@@ -42,10 +42,17 @@ void probe_progress(void *unused, const char *probe, const char *point, int done
 /* A malloc'd monotone copy of a probe curve's minima (never NULL: aborts on no memory). */
 double *probe_monotone_min(const double *min_ns, size_t n);
 
+/* An answer as JSON ({value, unit, confidence, method, os_reported}); os_int: the OS-reported
+ * value is an integer count (hardware threads, registers). */
+json_t *probe_answer_json(const struct probe_answer *a, int os_int);
+
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
+struct probe_curve;
+/* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
+void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
 /* The machine file (Kerncraft's keys plus 'archscope:') from the answers in ctx->env, or, when no
  * memory probe ran (--from-raw), from the saved ctx->results. The streaming benchmarks per level

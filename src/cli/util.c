@@ -13,6 +13,7 @@
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/output.h"
+#include "topo/cpuinfo.h"
 
 int cli_quiet;
 
@@ -181,7 +182,7 @@ json_t *cli_machine_json(void)
 		json_object_set_new(m, "arch", json_string(u.machine));
 	}
 	char model[256];
-	if (cli_cpuinfo("model name", model, sizeof(model)) == 0)
+	if (topo_cpuinfo("model name", model, sizeof(model)) == 0)
 		json_object_set_new(m, "cpu_model_os", json_string(model));
 	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	struct as_cpulist allowed;
@@ -189,31 +190,6 @@ json_t *cli_machine_json(void)
 	if (cpulist_allowed(&allowed, NULL) == 0)
 		json_object_set_new(m, "cpus_allowed", json_string(cpulist_format(&allowed, buf, sizeof(buf))));
 	return m;
-}
-
-int cli_cpuinfo(const char *key, char *out, size_t len)
-{
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	if (!f)
-		return -1;
-	char *line = NULL;
-	size_t cap = 0, klen = strlen(key);
-	int rc = -1;
-	while (rc && getline(&line, &cap, f) > 0) {
-		if (strncmp(line, key, klen) != 0)
-			continue;
-		char *p = line + klen;
-		p += strspn(p, " \t");
-		if (*p != ':')
-			continue; /* "model" must not match "model name" */
-		p += 1 + strspn(p + 1, " \t");
-		p[strcspn(p, "\n")] = '\0';
-		snprintf(out, len, "%s", p);
-		rc = 0;
-	}
-	free(line);
-	fclose(f);
-	return rc;
 }
 
 void cli_print_json(const char *command, json_t *results)

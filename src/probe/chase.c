@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "common/order.h"
+#include "analysis/order.h"
 #include "common/timer.h"
 
 #define STEP8 p = *(void **)p; p = *(void **)p; p = *(void **)p; p = *(void **)p; \

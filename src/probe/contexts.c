@@ -1,17 +1,20 @@
-/* Execution contexts (BlackjackBench §3.4): how many threads can do the same kind of work without
- * slowing each other down. */
+/* The contexts probe (BlackjackBench §3.4, see contexts.h): teams of unpinned threads doing the
+ * same work, their time normalised to one thread, and the first step of that curve. */
+#include "probe/contexts.h"
+
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/order.h"
+#include "analysis/order.h"
+#include "analysis/steps.h"
 #include "common/team.h"
 #include "common/timer.h"
 #include "probe/chase.h"
-#include "probe/core.h"
 
-const char *contexts_kind_name(enum contexts_kind k)
+const char *probe_contexts_kind_name(enum contexts_kind k)
 {
 	return k == CONTEXTS_FP ? "fp" : k == CONTEXTS_INT ? "int" : "mem";
 }
@@ -108,11 +111,10 @@ int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int 
 	}
 	int reps = o->quick ? 3 : 5;
 	double base = 0;
-	for (int m = 1; m <= max_threads && !(o->stop && *o->stop); m++) {
+	for (int m = 1; m <= max_threads && !probe_opts_stopped(o); m++) {
 		char label[48];
-		snprintf(label, sizeof(label), "%s, %d thread%s", contexts_kind_name(kind), m, m == 1 ? "" : "s");
-		if (o->progress)
-			o->progress(o->progress_ctx, "contexts", label, m - 1, max_threads);
+		snprintf(label, sizeof(label), "%s, %d thread%s", probe_contexts_kind_name(kind), m, m == 1 ? "" : "s");
+		probe_opts_report(o, "contexts", label, m - 1, max_threads);
 		double t[8];
 		for (int i = 0; i < reps; i++)
 			if ((rc = timed_team(m, &r, &t[i], err)) != 0)
@@ -126,4 +128,75 @@ int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int 
 			break;
 	}
 	return 0;
+}
+
+void probe_contexts_result_init(struct probe_contexts_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	for (int k = 0; k < CONTEXTS_KINDS; k++)
+		probe_curve_init(&r->kind[k].curve);
+}
+
+void probe_contexts_result_release(struct probe_contexts_result *r)
+{
+	for (int k = 0; k < CONTEXTS_KINDS; k++)
+		probe_curve_release(&r->kind[k].curve);
+	probe_contexts_result_init(r);
+}
+
+static const char *const kind_method[CONTEXTS_KINDS] = {
+	"M unpinned threads of FP divisions, time normalised to M = 1; first step (mean relative increase)",
+	"M unpinned threads of integer divisions, time normalised to M = 1; first step (mean relative increase)",
+	"M unpinned threads chasing pointers in an L1-resident block, time normalised to M = 1; first step (mean relative increase)",
+};
+
+int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k)
+{
+	const struct probe_curve *c = &k->curve;
+	double *y = probe_curve_monotone(c);
+	if (!y)
+		return -ENOMEM;
+	struct step_answer a = steps_first(y, c->n);
+	free(y);
+	int os = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
+	k->contexts = (struct probe_answer){
+		/* Flat to the end: at least as many contexts as threads tried, no answer. */
+		.value = a.index >= 0 ? c->x[a.index] : NAN,
+		.unit = "contexts",
+		.confidence = a.index >= 0 ? a.confidence : 0,
+		.method = kind_method[kind],
+		.os_reported = os ? os : NAN,
+	};
+	double *slot = kind == CONTEXTS_FP ? &env->contexts_fp : kind == CONTEXTS_INT ? &env->contexts_int : &env->contexts_mem;
+	*slot = k->contexts.value;
+	return 0;
+}
+
+int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, struct probe_contexts_result *out,
+			struct as_error *err)
+{
+	probe_contexts_result_init(out);
+	int rc = cpu_allow_self(&env->allowed, err);
+	if (rc != 0)
+		return rc;
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
+	/* Enough threads to see the time double on any machine of up to max CPUs. */
+	out->max_threads = 2 * env->allowed.n + 2;
+	if (out->max_threads > 64)
+		out->max_threads = 64;
+	out->os_threads = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
+	for (int k = 0; k < CONTEXTS_KINDS && !probe_opts_stopped(&o); k++) {
+		struct probe_contexts_kind *r = &out->kind[k];
+		rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, err);
+		if (rc == 0 && (rc = probe_contexts_analyze(env, (enum contexts_kind)k, r)) != 0)
+			as_error_set(err, rc, "probe contexts: out of memory");
+		if (rc != 0) {
+			probe_curve_release(&r->curve);
+			probe_curve_init(&r->curve);
+			break;
+		}
+		out->nkinds++;
+	}
+	cpu_pin_self(env->cpu, NULL);
+	return rc;
 }

@@ -1,57 +1,24 @@
-/* Arithmetic operations (BlackjackBench §3.3) and live ranges (§3.5) on the generated kernels of
- * probe/kernels.h: latency from the difference of two unroll factors, throughput as the fastest
- * time per operation over 1..20 independent streams, operations in flight at the knee of the cost
- * per iteration, usable registers at the biggest relative step of the time per addition. */
+/* The instr probe (BlackjackBench §3.3) on the generated kernels of probe/kernels.h: latency from
+ * the difference of two unroll factors, throughput as the fastest time per operation over 1..20
+ * independent streams, operations in flight at the knee of the cost per iteration; cycles at the
+ * measured clock, FLOPs per cycle, and the published figures beside them. */
+#include "probe/instr.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/order.h"
 #include "analysis/steps.h"
-#include "common/order.h"
-#include "common/timer.h"
-#include "probe/core.h"
-
-static volatile uint64_t kernel_sink;
-
-static double run_ns(probe_kernel_fn fn, uint64_t n)
-{
-	uint64_t t0 = timer_now_ns();
-	kernel_sink += fn(n);
-	return (double)(timer_now_ns() - t0);
-}
-
-uint64_t kernel_calibrate(probe_kernel_fn fn, double target_ns)
-{
-	uint64_t n = 64;
-	run_ns(fn, n); /* warm the code and the clock */
-	double t = run_ns(fn, n);
-	while (t < 20000 && n < (1ull << 40)) {
-		n *= 8;
-		t = run_ns(fn, n);
-	}
-	double want = (double)n * target_ns / (t > 1 ? t : 1);
-	return want < 64 ? 64 : (uint64_t)want;
-}
-
-double kernel_best_ns(probe_kernel_fn fn, uint64_t n, int reps)
-{
-	double best = INFINITY;
-	for (int r = 0; r < reps; r++) {
-		double t = run_ns(fn, n);
-		if (t < best)
-			best = t;
-	}
-	return best;
-}
 
 static double target_ns(const struct probe_opts *o)
 {
 	return o->quick ? 150e3 : 600e3;
 }
 
-int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, struct instr_result *r,
+int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, struct probe_instr_op *r,
 		    struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -61,7 +28,7 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 	}
 	/* Latency: the same n through chains of instr_chain and instr_chain_long operations; six runs,
 	 * the second lowest difference per operation. */
-	uint64_t n = kernel_calibrate(set->lat_long, target_ns(o));
+	uint64_t n = probe_kernel_calibrate(set->lat_long, target_ns(o));
 	double d[6];
 	int runs = o->quick ? 4 : 6;
 	for (int i = 0; i < runs; i++) {
@@ -69,8 +36,8 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 		 * neighbour's burst does not make a difference of two noisy times. */
 		double t_short = INFINITY, t_long = INFINITY;
 		for (int k = 0; k < 3; k++) {
-			t_short = fmin(t_short, run_ns(set->streams[0], n));
-			t_long = fmin(t_long, run_ns(set->lat_long, n));
+			t_short = fmin(t_short, probe_kernel_ns(set->streams[0], n));
+			t_long = fmin(t_long, probe_kernel_ns(set->lat_long, n));
 		}
 		d[i] = (t_long - t_short) / ((double)n * (instr_chain_long - instr_chain));
 	}
@@ -78,54 +45,142 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 
 	int max_s = o->quick ? 12 : INSTR_MAX_STREAMS;
 	int reps = o->quick ? 2 : 3;
-	r->min_op_ns = INFINITY;
 	for (int s = 1; s <= max_s; s++) {
-		if (o->stop && *o->stop)
+		if (probe_opts_stopped(o))
 			break;
 		probe_kernel_fn fn = set->streams[s - 1];
-		uint64_t ns = kernel_calibrate(fn, target_ns(o));
-		double t = kernel_best_ns(fn, ns, reps);
+		uint64_t ns = probe_kernel_calibrate(fn, target_ns(o));
+		double t = probe_kernel_best_ns(fn, ns, reps);
 		r->iter_ns[s - 1] = t / (double)ns;
 		r->op_ns[s - 1] = t / ((double)ns * s * instr_chain);
-		if (r->op_ns[s - 1] < r->min_op_ns) {
-			r->min_op_ns = r->op_ns[s - 1];
-			r->best_streams = s;
-		}
 		r->nstreams = s;
 	}
 	if (r->nstreams < 2) {
 		return as_error_set(err, -EINTR, "instr: interrupted");
 	}
-	r->in_flight = steps_knee_proportional(r->iter_ns, (size_t)r->nstreams, &r->in_flight_conf);
 	return 0;
 }
 
-int probe_regs_run(const struct probe_opts *o, const struct regs_set *set, struct probe_curve *out,
-		   struct as_error *err)
+void probe_instr_op_analyze(struct probe_instr_op *r)
 {
-	/* The whole sweep takes well under a second: --quick keeps it, since fewer repetitions make
-	 * the small rise after the first spill hard to tell from noise. */
-	int reps = 3;
-	for (int i = 0; i < set->nk; i++) {
-		if (o->stop && *o->stop)
-			break;
-		int k = set->k[i];
-		if (o->progress && i % 8 == 0) {
-			char point[64];
-			snprintf(point, sizeof(point), "%s %s, K = %d", set->kind, set->variant, k);
-			o->progress(o->progress_ctx, "registers", point, i, set->nk);
+	r->min_op_ns = INFINITY;
+	r->best_streams = 0;
+	for (int s = 1; s <= r->nstreams; s++)
+		if (r->op_ns[s - 1] < r->min_op_ns) {
+			r->min_op_ns = r->op_ns[s - 1];
+			r->best_streams = s;
 		}
-		probe_kernel_fn fn = set->fn[i];
-		int ops = set->ops[i];
-		uint64_t n = kernel_calibrate(fn, 300e3);
-		double ts[3];
-		for (int r = 0; r < reps; r++)
-			ts[r] = run_ns(fn, n) / ((double)n * ops);
-		if (probe_curve_add(out, k, order_kth(ts, (size_t)reps, 0), order_median(ts, (size_t)reps)) != 0)
-			return as_error_set(err, -ENOMEM, "registers: out of memory");
+	r->in_flight = steps_knee_proportional(r->iter_ns, (size_t)r->nstreams, &r->in_flight_conf);
+}
+
+void probe_instr_result_init(struct probe_instr_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->int32_add_latency_ns = NAN;
+}
+
+void probe_instr_result_release(struct probe_instr_result *r)
+{
+	free(r->op);
+	probe_instr_result_init(r);
+}
+
+/* Latency and cycles per operation against each source of the CPU's table. */
+static void compare_published(struct probe_instr_result *res, struct probe_instr_op *r)
+{
+	const struct published_cpu *pc = &res->published;
+	const struct instr_set *s = r->set;
+	r->within_any = 0;
+	for (int k = 0; k < PUBLISHED_SOURCES; k++)
+		r->within[k] = -1;
+	r->published = res->have_published ? probe_published_lookup(pc, s->op, s->type, s->lanes > 1, s->width_bits) : NULL;
+	if (!r->published)
+		return;
+	/* The sources disagree by more than a cycle on some rows, so the row agrees when one does. */
+	for (int k = 0; k < PUBLISHED_SOURCES; k++) {
+		if (!pc->source[k] || !(r->published->latency_cy[k] > 0))
+			continue;
+		int w = fabs(r->latency_cy - r->published->latency_cy[k]) <= 1.0 &&
+			fabs(r->cy_per_op - r->published->cy_per_op[k]) <= 1.0;
+		r->within[k] = w;
+		r->within_any |= w;
+		res->src_rows[k]++;
+		res->src_within[k] += w;
 	}
-	if (out->n < 4) {
-		return as_error_set(err, -EINTR, "registers: interrupted");
+	res->rows_compared++;
+	res->rows_within += r->within_any;
+}
+
+void probe_instr_analyze(struct probe_env *env, struct probe_instr_result *r)
+{
+	double ghz = env->clock_ghz;
+	r->clock_ghz = ghz;
+	/* int32 add latency: the unit of BlackjackBench's relative figures. */
+	r->int32_add_latency_ns = NAN;
+	for (size_t i = 0; i < r->nops; i++) {
+		const struct instr_set *s = r->op[i].set;
+		if (!strcmp(s->op, "add") && !strcmp(s->type, "int32") && s->lanes == 1)
+			r->int32_add_latency_ns = r->op[i].lat_ns;
 	}
-	return 0;
+	memset(r->flops_per_cy, 0, sizeof(r->flops_per_cy));
+	r->rows_compared = r->rows_within = 0;
+	memset(r->src_rows, 0, sizeof(r->src_rows));
+	memset(r->src_within, 0, sizeof(r->src_within));
+	for (size_t i = 0; i < r->nops; i++) {
+		struct probe_instr_op *op = &r->op[i];
+		const struct instr_set *s = op->set;
+		op->latency_cy = op->lat_ns * ghz;
+		op->cy_per_op = op->min_op_ns * ghz;
+		op->throughput_per_cy = 1.0 / op->cy_per_op;
+		op->relative_to_int32_add = op->lat_ns / r->int32_add_latency_ns;
+		compare_published(r, op);
+		if (s->is_float) {
+			double *f = r->flops_per_cy[s->width_bits / s->lanes == 64 ? INSTR_DP : INSTR_SP]
+						   [s->lanes > 1 ? INSTR_VECTOR : INSTR_SCALAR];
+			double v = op->throughput_per_cy * s->lanes * s->flops;
+			if (!strcmp(s->op, "add"))
+				f[INSTR_FLOPS_ADD] = v;
+			else if (!strcmp(s->op, "mul"))
+				f[INSTR_FLOPS_MUL] = v;
+			else if (!strcmp(s->op, "fma"))
+				f[INSTR_FLOPS_FMA] = v;
+		}
+	}
+	for (int p = 0; p < 2; p++)
+		for (int v = 0; v < 2; v++) {
+			double *f = r->flops_per_cy[p][v];
+			f[INSTR_FLOPS_TOTAL] = fmax(f[INSTR_FLOPS_ADD], fmax(f[INSTR_FLOPS_MUL], f[INSTR_FLOPS_FMA]));
+		}
+	for (int p = 0; p < 2; p++)
+		memcpy(env->flops_per_cy[p], r->flops_per_cy[p][INSTR_VECTOR], sizeof(env->flops_per_cy[p]));
+}
+
+int probe_instr_find(struct probe_env *env, probe_progress_fn *progress, struct probe_instr_result *out,
+		     struct as_error *err)
+{
+	probe_instr_result_init(out);
+	if (!(env->clock_ghz > 0))
+		return as_error_set(err, -EINVAL, "instr: no measured clock to convert to cycles");
+	out->op = calloc(instr_nsets ? instr_nsets : 1, sizeof(*out->op));
+	if (!out->op)
+		return as_error_set(err, -ENOMEM, "instr: out of memory");
+struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
+	int rc = 0;
+	for (size_t i = 0; i < instr_nsets && !probe_opts_stopped(&o); i++) {
+		char point[64];
+		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
+		probe_opts_report(&o, "instr", point, (int)i, (int)instr_nsets);
+		int r = probe_instr_run(&o, &instr_sets[i], &out->op[out->nops], err);
+		if (r != 0) {
+			if (!probe_opts_stopped(&o))
+				rc = r;
+			break;
+		}
+		probe_instr_op_analyze(&out->op[out->nops]);
+		out->nops++;
+	}
+	out->have_published = probe_published_detect(&out->published);
+	probe_instr_analyze(env, out);
+	out->incomplete = probe_opts_stopped(&o);
+	return rc;
 }

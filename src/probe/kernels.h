@@ -1,6 +1,6 @@
 /* The generated core micro-benchmarks (src/probe/gen/gen-probe-kernels.c writes them at build
- * time; the build compiles them with the flags they record). Each kernel runs n iterations and
- * returns bits of its result so that nothing is dead code. */
+ * time; the build compiles them with the flags they record), and their timing (kernels.c). Each
+ * kernel runs n iterations and returns bits of its result so that nothing is dead code. */
 #ifndef ARCHSCOPE_PROBE_KERNELS_H
 #define ARCHSCOPE_PROBE_KERNELS_H
 
@@ -51,5 +51,12 @@ extern const struct regs_set regs_sets_wide[];
 extern const size_t regs_nsets_wide;
 extern const struct regs_set regs_sets_narrow[];
 extern const size_t regs_nsets_narrow;
+
+/* Wall time of one run of n iterations of fn, in ns. */
+double probe_kernel_ns(probe_kernel_fn fn, uint64_t n);
+/* Iterations of fn that take about target_ns (after a warm-up run). */
+uint64_t probe_kernel_calibrate(probe_kernel_fn fn, double target_ns);
+/* The fastest of reps runs of n iterations, in ns. */
+double probe_kernel_best_ns(probe_kernel_fn fn, uint64_t n, int reps);
 
 #endif

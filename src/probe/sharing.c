@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/order.h"
+#include "analysis/order.h"
 #include "common/team.h"
 #include "common/timer.h"
 

@@ -1,12 +1,14 @@
-/* The scheduler's time slice (BlackjackBench §3.6): with twice as many busy threads as CPUs, a
- * thread sees gaps in its own timeline while another runs; the typical gap is the time slice. */
+/* The timeslice probe (BlackjackBench §3.6, see timeslice.h): gaps in the timelines of
+ * oversubscribed threads, and their mode. */
+#include "probe/timeslice.h"
+
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/team.h"
 #include "common/timer.h"
-#include "probe/core.h"
 
 struct slice_run {
 	uint64_t run_ns, threshold_ns;
@@ -51,10 +53,12 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, struct timeslice_result *res,
+int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, struct probe_timeslice_result *res,
 			struct as_error *err)
 {
-	memset(res, 0, sizeof(*res));
+	free(res->gaps_us);
+	res->gaps_us = NULL;
+	res->n = 0;
 	if (threads < 2 || threads > 256)
 		return as_error_set(err, -EINVAL, "probe timeslice: %d threads (2..256)", threads);
 	struct slice_run *r = calloc(1, sizeof(*r));
@@ -62,8 +66,7 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 		return as_error_set(err, -ENOMEM, "probe timeslice: out of memory");
 	r->run_ns = (uint64_t)(run_s * 1e9);
 	r->threshold_ns = 20000; /* 20 us: far above a loop iteration, far below any time slice */
-	if (o->progress)
-		o->progress(o->progress_ctx, "timeslice", "oversubscribed threads running", 0, 1);
+	probe_opts_report(o, "timeslice", "oversubscribed threads running", 0, 1);
 	struct as_cpulist cpus = { .n = threads };
 	int rc = team_run(&cpus, 0, member, r, err);
 	size_t total = 0;
@@ -91,8 +94,48 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 	return rc;
 }
 
-void timeslice_result_release(struct timeslice_result *res)
+void probe_timeslice_result_init(struct probe_timeslice_result *r)
 {
-	free(res->gaps_us);
-	memset(res, 0, sizeof(*res));
+	memset(r, 0, sizeof(*r));
+	r->slice = (struct probe_answer){ .value = NAN, .unit = "ms", .os_reported = NAN };
+	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
+		r->quantile_ms[i] = NAN;
+}
+
+void probe_timeslice_result_release(struct probe_timeslice_result *r)
+{
+	free(r->gaps_us);
+	probe_timeslice_result_init(r);
+}
+
+void probe_timeslice_analyze(struct probe_timeslice_result *r)
+{
+	static const double q[TIMESLICE_NQUANTILES] = { 0.1, 0.25, 0.5, 0.75, 0.9 };
+	r->have_mode = dist_mode_log(r->gaps_us, r->n, 20, &r->mode) == 0;
+	const struct dist_mode *m = &r->mode;
+	r->slice = (struct probe_answer){
+		.value = r->have_mode ? m->value / 1000.0 : NAN,
+		.unit = "ms",
+		.confidence = r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
+		.method = "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; mode on a log histogram (20 bins per decade)",
+		.os_reported = NAN,
+	};
+	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
+		r->quantile_ms[i] = r->n ? dist_quantile_sorted(r->gaps_us, r->n, q[i]) / 1000.0 : NAN;
+}
+
+int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, struct probe_timeslice_result *out,
+			 struct as_error *err)
+{
+	probe_timeslice_result_init(out);
+	int rc = cpu_allow_self(&env->allowed, err);
+	if (rc != 0)
+		return rc;
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
+	out->cpus = env->allowed.n;
+	rc = probe_timeslice_run(&o, 2 * env->allowed.n, env->quick ? 0.5 : 2.0, out, err);
+	cpu_pin_self(env->cpu, NULL);
+	if (rc == 0)
+		probe_timeslice_analyze(out);
+	return rc;
 }

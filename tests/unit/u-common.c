@@ -4,11 +4,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/order.h"
 #include "common/atomicfile.h"
 #include "common/buffer.h"
 #include "common/cpuset.h"
 #include "common/error.h"
-#include "common/order.h"
 #include "common/rng.h"
 #include "common/spawn.h"
 #include "common/team.h"

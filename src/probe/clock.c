@@ -1,9 +1,11 @@
-/* Core clock by a dependent add chain (see clock.h). */
-#include "common/clock.h"
+/* The clock probe (see clock.h): the core clock by a dependent add chain, the TSC rate beside it. */
+#include "probe/clock.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "common/timer.h"
+#include "topo/cpuinfo.h"
 
 #define ADD10 "addq %2, %0\n\t" "addq %2, %0\n\t" "addq %2, %0\n\t" "addq %2, %0\n\t" \
               "addq %2, %0\n\t" "addq %2, %0\n\t" "addq %2, %0\n\t" "addq %2, %0\n\t" \
@@ -69,4 +71,28 @@ void clock_measure(struct clock_result *res, int reps)
 	res->reps = reps;
 	res->method = "dependent 64-bit integer add chain, 1 add per core cycle; fastest of the repetitions";
 	free(ghz);
+}
+
+void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
+{
+	struct clock_result cr;
+	clock_measure(&cr, env->quick ? 5 : 15);
+	env->tsc_ghz = timer_tsc_calibrate_ghz(env->quick ? 10 : 30);
+	env->clock_ghz = cr.ghz;
+	char mhz_text[64];
+	double mhz = topo_cpuinfo("cpu MHz", mhz_text, sizeof(mhz_text)) == 0 ? atof(mhz_text) : 0;
+	/* Confidence: agreement of the fastest and the median repetition. */
+	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
+	*out = (struct probe_clock_result){
+		.clock = { .value = cr.ghz,
+			   .unit = "GHz",
+			   .confidence = spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4,
+			   .method = cr.method,
+			   .os_reported = mhz > 0 ? mhz / 1000.0 : NAN },
+		.median_ghz = cr.ghz_median,
+		.adds = cr.adds,
+		.reps = cr.reps,
+		.tsc_ghz = env->tsc_ghz,
+		.cpu = env->cpu,
+	};
 }

@@ -1,6 +1,6 @@
 /* Order statistics of repeated measurements: min, median, k-th smallest (on a copy). */
-#ifndef ARCHSCOPE_COMMON_ORDER_H
-#define ARCHSCOPE_COMMON_ORDER_H
+#ifndef ARCHSCOPE_ANALYSIS_ORDER_H
+#define ARCHSCOPE_ANALYSIS_ORDER_H
 
 #include <stddef.h>
 

@@ -1,11 +1,11 @@
 /* Published latency and reciprocal throughput of the instructions the generated kernels compile
  * to, per microarchitecture. Sources are named in each table and in docs/archscope-probe.md. */
+#include "probe/published.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
-
-#include "cli/published.h"
+#include "topo/cpuinfo.h"
 
 /* Intel Golden Cove / Raptor Cove cores (Alder Lake P-core; Sapphire Rapids and Emerald Rapids
  * Xeon, which add 512-bit units on ports 0+1 and 5). Integer divide is the unsigned DIV the kernels
@@ -61,14 +61,9 @@ static const struct published_op golden_cove[] = {
 	{ "fma", "double", 512, "VFMADD231PD zmm", { 4, 0, 4 }, { 0.5, 0, 1 } },
 };
 
-int published_cpu_detect(struct published_cpu *pc)
+int probe_published_for(const char *vendor, int family, int model, struct published_cpu *pc)
 {
-	char vendor[64], fam[16], mod[16];
 	memset(pc, 0, sizeof(*pc));
-	if (cli_cpuinfo("vendor_id", vendor, sizeof(vendor)) || cli_cpuinfo("cpu family", fam, sizeof(fam)) ||
-	    cli_cpuinfo("model", mod, sizeof(mod)))
-		return 0;
-	int family = atoi(fam), model = atoi(mod);
 	if (strcmp(vendor, "GenuineIntel") != 0 || family != 6)
 		return 0;
 	/* 143 Sapphire Rapids, 207 Emerald Rapids, 151/154 Alder Lake, 183/186/191 Raptor Lake. */
@@ -90,8 +85,18 @@ int published_cpu_detect(struct published_cpu *pc)
 	return 0;
 }
 
-const struct published_op *published_lookup(const struct published_cpu *pc, const char *op, const char *type,
-					    int vector, int width_bits)
+int probe_published_detect(struct published_cpu *pc)
+{
+	char vendor[64], fam[16], mod[16];
+	memset(pc, 0, sizeof(*pc));
+	if (topo_cpuinfo("vendor_id", vendor, sizeof(vendor)) || topo_cpuinfo("cpu family", fam, sizeof(fam)) ||
+	    topo_cpuinfo("model", mod, sizeof(mod)))
+		return 0;
+	return probe_published_for(vendor, atoi(fam), atoi(mod), pc);
+}
+
+const struct published_op *probe_published_lookup(const struct published_cpu *pc, const char *op, const char *type,
+						  int vector, int width_bits)
 {
 	for (int i = 0; i < pc->nops; i++) {
 		const struct published_op *p = &pc->ops[i];

@@ -1,5 +1,5 @@
 /* Order statistics (see order.h). */
-#include "common/order.h"
+#include "analysis/order.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,85 @@
+/* The c2c probe (BlackjackBench §3.1.4): one-way bandwidth and latency between every pair of a
+ * list of CPUs, the matrices they make, and the locality tree of cliques of CPUs that communicate
+ * faster with each other. The all-pairs sweep takes any CPU list (a command measuring between
+ * NUMA nodes passes one CPU per node). */
+#ifndef ARCHSCOPE_PROBE_C2C_H
+#define ARCHSCOPE_PROBE_C2C_H
+
+#include <stddef.h>
+
+#include "analysis/clique.h"
+#include "common/cpuset.h"
+#include "common/error.h"
+#include "probe/memory.h"
+#include "probe/probe.h"
+
+#define PROBE_C2C_MAX_CPUS 64     /* the probe measures the first 64 allowed CPUs */
+#define PROBE_C2C_MAX_BLOCKS 16
+
+/* One-way bandwidth (GB/s) between two pinned threads taking turns updating a block of
+ * block_bytes first touched by the thread on cpu a; best and median of the repetitions. */
+int probe_c2c_bandwidth(const struct probe_opts *o, int a, int b, size_t block_bytes, double *best_gbs,
+			double *median_gbs, struct as_error *err);
+/* One-way latency (ns) of a cache line bounced between cpu a and cpu b. */
+int probe_c2c_latency(const struct probe_opts *o, int a, int b, double *best_ns, double *median_ns,
+		      struct as_error *err);
+
+/* The matrices of an all-pairs sweep, n = cpus.n. Both are symmetric, 0 on the diagonal and
+ * where a pair was not measured (stopped early). */
+struct probe_c2c_matrix {
+	struct as_cpulist cpus;        /* index i of the matrices is cpus.cpu[i] */
+	int nblocks;
+	size_t block_bytes[PROBE_C2C_MAX_BLOCKS]; /* increasing */
+	double *bandwidth_gbs;         /* [(k * n + i) * n + j]: one-way GB/s between i and j with
+					* blocks of block_bytes[k], best of the repetitions */
+	double *latency_ns;            /* [i * n + j]: one-way latency of a cache line, best */
+};
+
+static inline double probe_c2c_bw(const struct probe_c2c_matrix *m, int k, int i, int j)
+{
+	size_t n = (size_t)m->cpus.n;
+	return m->bandwidth_gbs[((size_t)k * n + (size_t)i) * n + (size_t)j];
+}
+
+static inline double probe_c2c_lat(const struct probe_c2c_matrix *m, int i, int j)
+{
+	return m->latency_ns[(size_t)i * (size_t)m->cpus.n + (size_t)j];
+}
+
+void probe_c2c_matrix_init(struct probe_c2c_matrix *m);
+void probe_c2c_matrix_release(struct probe_c2c_matrix *m);
+
+/* The all-pairs sweep: for every pair of the CPUs in cpus (two or more; the matrices take
+ * nblocks x n x n doubles), the bandwidth at each of nblocks (0..PROBE_C2C_MAX_BLOCKS) block
+ * sizes, then the latency; o->progress before each measurement, o->stop ends it early. *out is
+ * initialised here; release it also after an error. Returns 0 or a negative errno (err says
+ * what failed). */
+int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, const size_t *block_bytes, int nblocks,
+		    struct probe_c2c_matrix *out, struct as_error *err);
+
+/* The locality tree of a sweep: clique splitting (gap 1.25) from the largest block's matrix
+ * down, as the paper orders them. NULL when it cannot be built (no memory, bad input); free()
+ * it. */
+struct clique_tree *probe_c2c_tree(const struct probe_c2c_matrix *m);
+
+/* The block size whose matrix split tree node `node` off its parent (0 for the root). */
+size_t probe_c2c_split_bytes(const struct probe_c2c_matrix *m, const struct clique_tree *t, int node);
+
+struct probe_c2c_result {
+	int allowed;                   /* CPUs allowed; fewer than two: nothing measured (m.cpus.n 0) */
+	struct probe_c2c_matrix m;
+	struct clique_tree *tree;      /* NULL: none */
+};
+
+void probe_c2c_result_init(struct probe_c2c_result *r);
+void probe_c2c_result_release(struct probe_c2c_result *r);
+
+/* Sweeps the first PROBE_C2C_MAX_CPUS allowed CPUs with blocks from below any L1 to past the
+ * last level: 4 KiB x 4^k (x 16^k with env->quick) up to 4x env's last level (64 MiB when no
+ * level was measured), at most 256 MiB; then builds the tree. With fewer than two allowed CPUs
+ * measures nothing and returns 0. *out is initialised here; release it also after an error.
+ * Returns 0 (also when interrupted: the pairs not reached stay 0) or a negative errno. */
+int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct probe_c2c_result *out,
+		   struct as_error *err);
+
+#endif

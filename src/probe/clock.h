@@ -1,0 +1,39 @@
+/* The clock probe: the core clock, measured. A chain of dependent integer adds retires one add per
+ * core cycle on every out-of-order core we know of, so adds per ns is the core frequency in GHz.
+ * The TSC rate is measured beside it (TSC ticks are not core cycles). */
+#ifndef ARCHSCOPE_PROBE_CLOCK_H
+#define ARCHSCOPE_PROBE_CLOCK_H
+
+#include <stdint.h>
+
+#include "probe/probe.h"
+
+struct clock_result {
+	double ghz;          /* best (fastest) repetition: the unthrottled clock */
+	double ghz_median;   /* median repetition, to show the spread */
+	uint64_t adds;       /* dependent adds per repetition */
+	int reps;
+	const char *method;
+};
+
+/* Runs the dependent add chain `adds` times (rounded up to a multiple of 100); returns elapsed ns. */
+uint64_t clock_add_chain_ns(uint64_t adds);
+
+/* Measures the core clock on the calling thread (pin it first); about reps x 10 ms. */
+void clock_measure(struct clock_result *res, int reps);
+
+struct probe_clock_result {
+	struct probe_answer clock;  /* GHz; os_reported: /proc/cpuinfo's 'cpu MHz' in GHz (NAN: none) */
+	double median_ghz;          /* the median repetition, to show the spread */
+	uint64_t adds;              /* dependent adds per repetition */
+	int reps;
+	double tsc_ghz;             /* TSC ticks per ns; 0 without a TSC */
+	int cpu;                    /* where it ran: env->cpu */
+};
+
+/* The clock on the calling thread (pinned to env->cpu by the caller): 15 repetitions of about
+ * 10 ms (5 with env->quick), the TSC calibrated beside it. Confidence from the agreement of the
+ * fastest and the median repetition. Records env->clock_ghz and env->tsc_ghz. Cannot fail. */
+void probe_clock_find(struct probe_env *env, struct probe_clock_result *out);
+
+#endif

@@ -1,0 +1,54 @@
+/* The contexts probe (BlackjackBench §3.4): how many threads can do the same kind of work (FP
+ * divisions, integer divisions, pointer chasing in L1) without slowing each other down. The
+ * threads are deliberately not pinned, as the paper prescribes: the OS places them. */
+#ifndef ARCHSCOPE_PROBE_CONTEXTS_H
+#define ARCHSCOPE_PROBE_CONTEXTS_H
+
+#include "common/error.h"
+#include "probe/memory.h"
+#include "probe/probe.h"
+
+enum contexts_kind { CONTEXTS_FP, CONTEXTS_INT, CONTEXTS_MEM, CONTEXTS_KINDS };
+
+/* "fp", "int", "mem" */
+const char *probe_contexts_kind_name(enum contexts_kind k);
+
+/* M threads doing identical work (FP divisions, integer divisions, or pointer chasing in an
+ * 8 KiB block that fits any L1), M = 1, 2, ... until the time normalised to M = 1 exceeds 2 or
+ * M reaches max_threads. Curve: x = M, min_ns/median_ns = normalised time (unitless) over the
+ * repetitions. The calling thread's affinity must allow every CPU the threads may use. */
+int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
+		       struct probe_curve *out, struct as_error *err);
+
+struct probe_contexts_kind {
+	struct probe_answer contexts;  /* "contexts"; os_reported: the hardware threads the OS reports
+					* (the allowed CPUs without a topology) */
+	struct probe_curve curve;      /* x: threads M; min/median: time normalised to M = 1 */
+};
+
+struct probe_contexts_result {
+	int max_threads;               /* threads tried at most; 0 when nothing ran */
+	int nkinds;                    /* kinds measured, in enum order */
+	struct probe_contexts_kind kind[CONTEXTS_KINDS];
+	int os_threads;                /* hardware threads the OS reports (allowed CPUs without a
+					* topology) */
+};
+
+void probe_contexts_result_init(struct probe_contexts_result *r);
+void probe_contexts_result_release(struct probe_contexts_result *r);
+
+/* Widens the calling thread's CPU set to env->allowed, measures each kind (progress before each
+ * point; may be NULL) with up to 2 x allowed + 2 threads (at most 64), answers it, and pins the
+ * thread back to env->cpu. Records env->contexts_fp, _int, _mem (NAN: no step). *out is
+ * initialised here; release it also after an error, which keeps the kinds measured before it
+ * (none when out->max_threads is 0). Returns 0 (also when interrupted) or a negative errno. */
+int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, struct probe_contexts_result *out,
+			struct as_error *err);
+
+/* The statistics of probe_contexts_find on k->curve, already measured (recorded curves in tests):
+ * the M before the first step (mean relative increase) of the monotone curve; a curve flat to
+ * the end has no step (at least as many contexts as threads tried). os_reported from env->topo,
+ * else env->allowed (NAN when neither). Records the env slot of the kind. 0 or -ENOMEM. */
+int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k);
+
+#endif

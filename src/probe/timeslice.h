@@ -1,0 +1,51 @@
+/* The timeslice probe (BlackjackBench §3.6): with twice as many busy threads as CPUs, a thread
+ * sees gaps in its own timeline while another runs; the typical gap is the scheduler's time
+ * slice. Threads are not pinned: the OS places them. */
+#ifndef ARCHSCOPE_PROBE_TIMESLICE_H
+#define ARCHSCOPE_PROBE_TIMESLICE_H
+
+#include <stddef.h>
+
+#include "analysis/dist.h"
+#include "common/error.h"
+#include "probe/memory.h"
+#include "probe/probe.h"
+
+#define TIMESLICE_NQUANTILES 5   /* p10, p25, p50, p75, p90 */
+
+struct probe_timeslice_result {
+	/* Measured (probe_timeslice_run). */
+	double *gaps_us;             /* every gap above the threshold, sorted */
+	size_t n;
+	int threads;
+	double run_s;                /* how long each thread ran */
+	double threshold_us;
+	int cpus;                    /* the CPUs the threads ran on (env->allowed) */
+	/* Answered (probe_timeslice_analyze). */
+	struct probe_answer slice;   /* ms: the mode of the gaps on a log histogram; NAN without gaps */
+	int have_mode;
+	struct dist_mode mode;       /* the modal bin, in us (when have_mode) */
+	double quantile_ms[TIMESLICE_NQUANTILES]; /* p10 ... p90 of the gaps; NAN without gaps */
+};
+
+void probe_timeslice_result_init(struct probe_timeslice_result *r);
+void probe_timeslice_result_release(struct probe_timeslice_result *r);
+
+/* `threads` unpinned threads (twice the CPUs) loop on a timestamp and record every gap above
+ * 20 us, for run_s seconds, into the measured fields of r (initialised; gaps it held are
+ * dropped). */
+int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, struct probe_timeslice_result *r,
+			struct as_error *err);
+
+/* Widens the calling thread's CPU set to env->allowed, runs 2 x allowed threads for 2 s (0.5 s
+ * with env->quick), pins the thread back to env->cpu and answers. *out is initialised here;
+ * release it also after an error. Returns 0 or a negative errno (err says what failed). */
+int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, struct probe_timeslice_result *out,
+			 struct as_error *err);
+
+/* The statistics of probe_timeslice_find on r->gaps_us (sorted; recorded gaps in tests): the
+ * mode on a log histogram of 20 bins per decade, as the median of the modal bin's gaps, with a
+ * confidence from its share and count; the quantiles. */
+void probe_timeslice_analyze(struct probe_timeslice_result *r);
+
+#endif
