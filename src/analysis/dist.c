@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int dist_mode_log(const double *v, size_t n, int bins_per_decade, struct dist_mode *out)
+static int mode_log(const double *v, size_t n, int bins_per_decade, int by_time, struct dist_mode *out)
 {
 	memset(out, 0, sizeof(*out));
 	if (bins_per_decade < 1)
@@ -24,20 +24,29 @@ int dist_mode_log(const double *v, size_t n, int bins_per_decade, struct dist_mo
 	long b0 = (long)floor(lmin * bins_per_decade), b1 = (long)floor(lmax * bins_per_decade);
 	size_t nb = (size_t)(b1 - b0 + 1);
 	size_t *count = calloc(nb, sizeof(size_t));
-	if (!count)
+	double *weight = calloc(nb, sizeof(double)), total = 0;
+	if (!count || !weight) {
+		free(count);
+		free(weight);
 		return -1;
+	}
 	for (size_t i = 0; i < n; i++)
-		if (v[i] > 0 && isfinite(v[i]))
-			count[(long)floor(log10(v[i]) * bins_per_decade) - b0]++;
+		if (v[i] > 0 && isfinite(v[i])) {
+			long b = (long)floor(log10(v[i]) * bins_per_decade) - b0;
+			count[b]++;
+			weight[b] += by_time ? v[i] : 1.0;
+			total += by_time ? v[i] : 1.0;
+		}
 	size_t best = 0;
 	for (size_t b = 1; b < nb; b++)
-		if (count[b] > count[best])
+		if (weight[b] > weight[best])
 			best = b;
 	out->lo = pow(10.0, (double)(b0 + (long)best) / bins_per_decade);
 	out->hi = pow(10.0, (double)(b0 + (long)best + 1) / bins_per_decade);
 	out->count = count[best];
-	out->share = (double)count[best] / (double)pos;
+	out->share = weight[best] / total;
 	free(count);
+	free(weight);
 	/* The median of the samples in the modal bin: a value that was measured, not a bin centre. */
 	double *in = malloc(out->count * sizeof(double));
 	if (!in)
@@ -59,6 +68,16 @@ int dist_mode_log(const double *v, size_t n, int bins_per_decade, struct dist_mo
 	out->value = k % 2 ? in[k / 2] : 0.5 * (in[k / 2 - 1] + in[k / 2]);
 	free(in);
 	return 0;
+}
+
+int dist_mode_log(const double *v, size_t n, int bins_per_decade, struct dist_mode *out)
+{
+	return mode_log(v, n, bins_per_decade, 0, out);
+}
+
+int dist_mode_log_time(const double *v, size_t n, int bins_per_decade, struct dist_mode *out)
+{
+	return mode_log(v, n, bins_per_decade, 1, out);
 }
 
 double dist_quantile_sorted(const double *sorted, size_t n, double q)

@@ -1,6 +1,9 @@
 /* The timeslice probe (BlackjackBench §3.6): with twice as many busy threads as CPUs, a thread
- * sees gaps in its own timeline while another runs; the typical gap is the scheduler's time
- * slice. Threads are not pinned: the OS places them. */
+ * sees gaps in its own timeline while another runs; the gap that holds the most lost time is the
+ * scheduler's time slice (the many short interruptions a hypervisor inserts outnumber the slices
+ * but lose little time). Threads are not pinned: the OS places them. A second witness, the
+ * kernel's own schedstat of two busy threads pinned to one CPU (probe/schedstat.h), stands beside
+ * the answer. */
 #ifndef ARCHSCOPE_PROBE_TIMESLICE_H
 #define ARCHSCOPE_PROBE_TIMESLICE_H
 
@@ -22,7 +25,10 @@ struct probe_timeslice_result {
 	double threshold_us;
 	int cpus;                    /* the CPUs the threads ran on (env->allowed) */
 	/* Answered (probe_timeslice_analyze). */
-	struct probe_answer slice;   /* ms: the mode of the gaps on a log histogram; NAN without gaps */
+	struct probe_answer slice;   /* ms: the time-weighted mode of the gaps on a log histogram;
+				      * NAN without gaps */
+	struct probe_answer schedstat; /* ms: the kernel's run time per slice of two busy threads on
+					* one CPU; NAN where schedstat is missing (reason says why) */
 	int have_mode;
 	struct dist_mode mode;       /* the modal bin, in us (when have_mode) */
 	double quantile_ms[TIMESLICE_NQUANTILES]; /* p10 ... p90 of the gaps; NAN without gaps */
@@ -44,8 +50,10 @@ int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, str
 			 struct as_error *err);
 
 /* The statistics of probe_timeslice_find on r->gaps_us (sorted; recorded gaps in tests): the
- * mode on a log histogram of 20 bins per decade, as the median of the modal bin's gaps, with a
- * confidence from its share and count; the quantiles. */
+ * time-weighted mode on a log histogram of 20 bins per decade, as the median of the modal bin's
+ * gaps, with a confidence from its share of the lost time and its count; the quantiles; and, when
+ * r->schedstat holds a value, the comparison with it (more than 25 % apart: confidence x 0.5 and
+ * the reason). */
 void probe_timeslice_analyze(struct probe_timeslice_result *r);
 
 #endif

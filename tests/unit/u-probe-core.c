@@ -3,6 +3,7 @@
  * instr, and the c2c locality tree of a sweep's matrices. No hardware is timed here. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "probe/c2c.h"
 #include "probe/contexts.h"
@@ -350,8 +351,9 @@ static void test_probe_core__contexts_flat_curve_has_no_answer(void)
 
 static void test_probe_core__zen5_timeslice(void)
 {
-	/* HZ = 250: the slice is 4 ms, which the gaps' p90 shows (4.04 ms). The mode answers
-	 * 0.037 ms, the interrupts' peak (issue 24): not asserted. */
+	/* HZ = 250: the slice is 4 ms (the kernel's schedstat gave 3.98 ms on that guest). The
+	 * count mode was the hypervisor's interruptions (0.037 ms, 5000 of them); the time-weighted
+	 * mode is the slice in each run. */
 	static const size_t gaps[3] = { 5157, 5162, 5154 };
 	for (int r = 0; r < 3; r++) {
 		double *col[1];
@@ -371,8 +373,36 @@ static void test_probe_core__zen5_timeslice(void)
 		CHECK(n == gaps[r]);
 		CHECK(sorted);
 		CHECK_NEAR(p90, 4.0, 0.1);
-		CHECK(have && isfinite(value) && value > 0);
+		CHECK(have);
+		CHECK_NEAR(value, 4.0, 0.1);
 	}
+}
+
+static void test_probe_core__timeslice_witnesses(void)
+{
+	/* gaps of a busy machine (others' slices, 12 ms) against the kernel's 4 ms: the kernel's
+	 * stands, with the gaps in the reason; within 25 % the gaps' answer stands */
+	struct probe_timeslice_result ts;
+	probe_timeslice_result_init(&ts);
+	ts.n = 50;
+	ts.gaps_us = malloc(ts.n * sizeof(double));
+	CHECK(ts.gaps_us != NULL);
+	for (size_t i = 0; i < ts.n; i++)
+		ts.gaps_us[i] = 12000.0 + (double)i;
+	ts.schedstat.value = 4.0;
+	ts.schedstat.confidence = 0.9;
+	probe_timeslice_analyze(&ts);
+	double busy = ts.slice.value;
+	int said = strstr(ts.slice.reason, "schedstat") != NULL;
+	for (size_t i = 0; i < ts.n; i++)
+		ts.gaps_us[i] = 3900.0 + (double)i;
+	probe_timeslice_analyze(&ts);
+	double quiet = ts.slice.value, quiet_conf = ts.slice.confidence;
+	probe_timeslice_result_release(&ts);
+	CHECK_NEAR(busy, 4.0, 1e-9);
+	CHECK(said);
+	CHECK_NEAR(quiet, 3.92, 0.05);
+	CHECK(quiet_conf > 0.5);
 }
 
 static void test_probe_core__timeslice_of_clean_slices(void)
@@ -465,6 +495,6 @@ static void test_probe_core__c2c_sweep_needs_two_cpus(void)
 TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(test_probe_core__xeon_instr),
       T(test_probe_core__published_beside_xeon_instr), T(test_probe_core__zen5_instr),
       T(test_probe_core__zen5_contexts), T(test_probe_core__contexts_flat_curve_has_no_answer),
-      T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_of_clean_slices),
+      T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_witnesses), T(test_probe_core__timeslice_of_clean_slices),
       T(test_probe_core__c2c_tree_of_two_pairs), T(test_probe_core__zen5_c2c_one_clique),
       T(test_probe_core__c2c_sweep_needs_two_cpus))
