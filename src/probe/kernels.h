@@ -45,6 +45,8 @@ struct regs_set {
 	int k[REGS_NK];
 	int ops[REGS_NK];
 	int nk;
+	int isa_regs;         /* architectural registers of the kind in the ISA the set was compiled
+			       * for (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512); 0 unknown */
 };
 
 extern const struct regs_set regs_sets_wide[];

@@ -79,6 +79,17 @@ int probe_registers_analyze(struct probe_registers_build *b)
 	};
 	b->step_relative = a.size;
 	b->biggest_relative_step_k = paper.index >= 0 ? c->x[paper.index] : NAN;
+	/* A core that hides a few spills behind its load ports (Zen 5: two loads a cycle beside the
+	 * adds) stays flat past the registers it has: no probe can use more than the ISA names. */
+	int isa = s->isa_regs;
+	if (isa > 0 && b->regs.value > isa) {
+		snprintf(b->regs.reason, sizeof(b->regs.reason),
+			 "the time stays flat to K = %.0f: the spills of %.0f variables cost nothing measurable (the load "
+			 "ports hide them); the ISA this build uses names %d",
+			 b->regs.value, b->regs.value - isa, isa);
+		b->regs.value = isa;
+		b->regs.confidence *= 0.5;
+	}
 	return 0;
 }
 

@@ -223,6 +223,12 @@ static void gen_regs(const char *dir, const char *file, const char *suffix, cons
 	FILE *f = open_out(dir, file);
 	preamble(f, "live-range loops (BlackjackBench 3.5)");
 	fprintf(f, "static volatile uint64_t regs_seed = 1;\n\n");
+	/* The architectural registers of the ISA this file is compiled for (its flags decide:
+	 * AVX-512 doubles the vector registers), a bound on what the probe can find. */
+	fputs("#if defined(__x86_64__)\n#define ISA_REGS_INT 16\n#if defined(__AVX512F__)\n#define ISA_REGS_FP 32\n"
+	      "#else\n#define ISA_REGS_FP 16\n#endif\n#elif defined(__aarch64__)\n#define ISA_REGS_INT 31\n"
+	      "#define ISA_REGS_FP 32\n#else\n#define ISA_REGS_INT 0\n#define ISA_REGS_FP 0\n#endif\n\n",
+	      f);
 	if (flags) {
 		for (int k = REGS_KMIN; k <= REGS_KMAX; k = regs_next_k(k)) {
 			regs_kernel(f, "int", "uint64_t", "KEEP_I", k);
@@ -244,10 +250,10 @@ static void gen_regs(const char *dir, const char *file, const char *suffix, cons
 		fprintf(f, " }, {");
 		for (int k = REGS_KMIN; k <= REGS_KMAX; k = regs_next_k(k))
 			fprintf(f, "%s %d", k > REGS_KMIN ? "," : "", regs_body(k));
-		fprintf(f, " }, %d },\n", nk);
+		fprintf(f, " }, %d, %s },\n", nk, ki ? "ISA_REGS_FP" : "ISA_REGS_INT");
 	}
 	if (!flags)
-		fprintf(f, "\t{ NULL, NULL, NULL, NULL, { NULL }, { 0 }, { 0 }, 0 },\n");
+		fprintf(f, "\t{ NULL, NULL, NULL, NULL, { NULL }, { 0 }, { 0 }, 0, 0 },\n");
 	fprintf(f, "};\nconst size_t regs_nsets_%s = %d;\n", suffix, flags ? 2 : 0);
 	close_out(f);
 }
