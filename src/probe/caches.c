@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analysis/steps.h"
+#include "probe/clock.h"
 #include "common/rng.h"
 #include "probe/line.h"
 
@@ -154,7 +155,8 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 	int n = c->n ? steps_hierarchy(c->x, c->min_ns, c->n, lv, PROBE_MAX_LEVELS, &mem_min, &mem_ns) : 0;
 	if (n < 0)
 		n = 0;
-	double ghz = env->clock_ghz;
+	double ghz = r->window_ghz[0] > 0 && r->window_ghz[1] > 0 ? 0.5 * (r->window_ghz[0] + r->window_ghz[1])
+									: env->clock_ghz;
 	r->clock_ghz = ghz > 0 ? ghz : 0;
 	r->nlevels = n;
 	for (int i = 0; i < n; i++) {
@@ -203,7 +205,9 @@ int probe_caches_find(struct probe_env *env, probe_progress_fn *progress, const 
 	}
 	out->max_bytes = cap;
 	struct probe_opts o = probe_opts_of(env, progress, out->huge);
+	out->window_ghz[0] = clock_window_ghz();
 	int rc = probe_caches_run(&o, out->line_bytes, cap, &out->curve, err);
+	out->window_ghz[1] = clock_window_ghz();
 	if (rc == 0 && (rc = probe_caches_analyze(env, out)) != 0)
 		as_error_set(err, rc, "probe caches: out of memory");
 	return rc;

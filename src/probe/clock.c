@@ -73,6 +73,18 @@ void clock_measure(struct clock_result *res, int reps)
 	free(ghz);
 }
 
+double clock_window_ghz(void)
+{
+	uint64_t adds = 1000000, best = 0;
+	clock_add_chain_ns(adds / 4);
+	for (int i = 0; i < 3; i++) {
+		uint64_t ns = clock_add_chain_ns(adds);
+		if (ns && (!best || ns < best))
+			best = ns;
+	}
+	return best ? (double)adds / (double)best : 0;
+}
+
 void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
 {
 	struct clock_result cr;

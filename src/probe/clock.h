@@ -22,6 +22,12 @@ uint64_t clock_add_chain_ns(uint64_t adds);
 /* Measures the core clock on the calling thread (pin it first); about reps x 10 ms. */
 void clock_measure(struct clock_result *res, int reps);
 
+/* The clock right now, for a window around one measurement: the fastest of three add chains of
+ * about 0.3 ms each (about 1 ms in all), after a short warm-up. Cycles that a probe reports come
+ * from brackets like this one taken before and after its own measurement, so a guest whose clock
+ * moves between probes (seen: 2.65 to 3.55 GHz) cannot turn 1 cycle into 0.84. */
+double clock_window_ghz(void);
+
 struct probe_clock_result {
 	struct probe_answer clock;  /* GHz; os_reported: /proc/cpuinfo's 'cpu MHz' in GHz (NAN: none) */
 	double median_ghz;          /* the median repetition, to show the spread */

@@ -12,6 +12,7 @@
 
 #include "analysis/order.h"
 #include "analysis/steps.h"
+#include "probe/clock.h"
 
 static double target_ns(const struct probe_opts *o)
 {
@@ -129,8 +130,9 @@ void probe_instr_analyze(struct probe_env *env, struct probe_instr_result *r)
 	for (size_t i = 0; i < r->nops; i++) {
 		struct probe_instr_op *op = &r->op[i];
 		const struct instr_set *s = op->set;
-		op->latency_cy = op->lat_ns * ghz;
-		op->cy_per_op = op->min_op_ns * ghz;
+		double g = op->clock_ghz > 0 ? op->clock_ghz : ghz;
+		op->latency_cy = op->lat_ns * g;
+		op->cy_per_op = op->min_op_ns * g;
 		op->throughput_per_cy = 1.0 / op->cy_per_op;
 		op->relative_to_int32_add = op->lat_ns / r->int32_add_latency_ns;
 		compare_published(r, op);
@@ -170,11 +172,21 @@ struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 		char point[64];
 		snprintf(point, sizeof(point), "%s %s/%d", instr_sets[i].op, instr_sets[i].type, instr_sets[i].width_bits);
 		probe_opts_report(&o, "instr", point, (int)i, (int)instr_nsets);
+		double before = clock_window_ghz();
 		int r = probe_instr_run(&o, &instr_sets[i], &out->op[out->nops], err);
 		if (r != 0) {
 			if (!probe_opts_stopped(&o))
 				rc = r;
 			break;
+		}
+		double after = clock_window_ghz();
+		out->op[out->nops].clock_ghz = before > 0 && after > 0 ? 0.5 * (before + after) : 0;
+		for (int k = 0; k < 2; k++) {
+			double g = k ? after : before;
+			if (g > 0 && (!(out->window_min_ghz > 0) || g < out->window_min_ghz))
+				out->window_min_ghz = g;
+			if (g > out->window_max_ghz)
+				out->window_max_ghz = g;
 		}
 		probe_instr_op_analyze(&out->op[out->nops]);
 		out->nops++;

@@ -25,6 +25,8 @@ struct probe_instr_op {
 	int in_flight;                         /* streams before the knee of iter_ns */
 	double in_flight_conf;
 	/* At the measured clock, and beside the published figures (probe_instr_analyze). */
+	double clock_ghz;                      /* the mean of the clock brackets before and after this
+						* operation's runs (0: none; env->clock_ghz stands in) */
 	double latency_cy, cy_per_op, throughput_per_cy;
 	double relative_to_int32_add;          /* latency over the int32 add latency */
 	const struct published_op *published;  /* NULL: no figures for this operation */
@@ -50,7 +52,9 @@ enum { INSTR_FLOPS_TOTAL, INSTR_FLOPS_ADD, INSTR_FLOPS_MUL, INSTR_FLOPS_FMA };
 struct probe_instr_result {
 	struct probe_instr_op *op;       /* nops operations, in instr_sets order */
 	size_t nops;
-	double clock_ghz;                /* the cycles' clock (env->clock_ghz) */
+	double clock_ghz;                /* env->clock_ghz, the clock probe's */
+	double window_min_ghz, window_max_ghz; /* the slowest and fastest clock bracket of the run: the
+					  * cycles of each operation come from its own brackets */
 	double int32_add_latency_ns;     /* the unit of the relative latencies; NAN: not measured */
 	/* FLOPs per core cycle, throughput x lanes x flops per operation: [SP/DP][scalar/vector]
 	 * [total/ADD/MUL/FMA], total the best of the three (each operation runs alone, no mixes). */
