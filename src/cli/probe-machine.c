@@ -14,6 +14,7 @@
 #include "cli/probe.h"
 #include "machine/file.h"
 #include "machine/write.h"
+#include "model/mcpu.h"
 #include "report/mtree.h"
 #include "topo/cpuinfo.h"
 
@@ -168,11 +169,25 @@ static void run_benchmarks(const struct probe_env *env, const struct bench_level
 
 /* --- the machine file --------------------------------------------------------------------- */
 
-/* The host CPU name GCC picks for -march=native (the LLVM -mcpu name for llvm-mca); a compiler
- * setting for the in-core model, not a probe answer. */
+/* The host CPU as LLVM names it (llc --version: "Host CPU: znver5"), the -mcpu for llvm-mca; else
+ * the name GCC picks for -march=native (GCC 12 calls a Zen 5 "znver3"). A compiler setting for
+ * the in-core model, not a probe answer. */
 static void native_cpu_name(char *out, size_t len)
 {
 	snprintf(out, len, "native");
+	static const char *const cmds[] = { "llc-19 --version 2>/dev/null", "llc --version 2>/dev/null" };
+	for (size_t c = 0; c < 2; c++) {
+		FILE *p = popen(cmds[c], "r");
+		if (!p)
+			continue;
+		char text[4096];
+		size_t n = fread(text, 1, sizeof(text) - 1, p);
+		text[n] = 0;
+		pclose(p);
+		if (mcpu_parse_host(text, out, len) == 0 && strcmp(out, "generic") != 0)
+			return;
+		snprintf(out, len, "native");
+	}
 	FILE *p = popen("cc -march=native -Q --help=target 2>/dev/null", "r");
 	if (!p)
 		return;

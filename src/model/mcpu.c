@@ -67,16 +67,24 @@ int mcpu_choose(const char *want, const char *const *known, size_t nknown, int v
 	}
 	/* The vendor: from the table, or from the name's form (znver*, bdver*, btver* are AMD). */
 	int vendor = r >= 0 ? rows[r].vendor : (!strncmp(want, "znver", 5) || !strncmp(want, "bdver", 5) || !strncmp(want, "btver", 5));
-	/* Older models of the vendor after want's row; for a CPU the table does not know (newer than
-	 * it), from the vendor's newest. */
-	for (size_t i = r >= 0 ? (size_t)r + 1 : 0; i < NROWS; i++) {
-		if (rows[i].vendor != vendor || rows[i].bits < vector_bits || !is_known(rows[i].name, known, nknown))
-			continue;
-		snprintf(out->name, sizeof(out->name), "%s", rows[i].name);
-		snprintf(out->reason, sizeof(out->reason), "%s: the installed llvm-mca %s; nearest model with %d-bit vectors: %s",
-			 want, is_known(want, known, nknown) ? "model lacks the kernel's vector width" : "does not know it",
-			 vector_bits, rows[i].name);
-		return 0;
+	/* Older models of the vendor after want's row, nearest first; for a CPU the table does not
+	 * know (newer than it), from the vendor's newest. Then, for a want that lacks the width (a
+	 * machine file naming GCC's guess: GCC 12 calls a Zen 5 "znver3"), the newer ones, nearest
+	 * first: the code was compiled for a CPU that has the width. */
+	for (int pass = 0; pass < 2; pass++) {
+		int from = pass == 0 ? (r >= 0 ? r + 1 : 0) : r - 1, step = pass == 0 ? 1 : -1;
+		if (pass == 1 && r < 0)
+			break;
+		for (int i = from; i >= 0 && i < (int)NROWS; i += step) {
+			if (rows[i].vendor != vendor || rows[i].bits < vector_bits || !is_known(rows[i].name, known, nknown))
+				continue;
+			snprintf(out->name, sizeof(out->name), "%s", rows[i].name);
+			snprintf(out->reason, sizeof(out->reason),
+				 "%s: the installed llvm-mca %s; nearest model with %d-bit vectors: %s", want,
+				 is_known(want, known, nknown) ? "model lacks the kernel's vector width" : "does not know it",
+				 vector_bits, rows[i].name);
+			return 0;
+		}
 	}
 	snprintf(out->reason, sizeof(out->reason), "no llvm-mca model of %s's vendor with %d-bit vectors is installed", want,
 		 vector_bits);

@@ -52,6 +52,18 @@ static void test_mcpu__newer_than_table(void)
 	CHECK(mcpu_vector_bits(c.name) == 512);
 }
 
+static void test_mcpu__gcc_name_for_avx512_code(void)
+{
+	/* a machine file written from GCC 12's -march=native on a Zen 5 says znver3; its AVX-512
+	 * code needs a model with 512-bit vectors: the nearest newer one */
+	struct mcpu_choice c;
+	CHECK(mcpu_choose("znver3", llvm19, N(llvm19), 512, &c) == 0);
+	CHECK_STR(c.name, "znver4");
+	CHECK(strstr(c.reason, "lacks") != NULL);
+	CHECK(mcpu_choose("znver3", llvm19, N(llvm19), 256, &c) == 0);
+	CHECK_STR(c.name, "znver3");
+}
+
 static void test_mcpu__parse(void)
 {
 	const char *help = "Available CPUs for this target:\n\n  alderlake               - Select the alderlake processor.\n"
@@ -71,4 +83,4 @@ static void test_mcpu__parse(void)
 }
 
 TESTS(T(test_mcpu__exact), T(test_mcpu__zen5_on_llvm14_never_znver3_for_avx512), T(test_mcpu__newer_than_table),
-      T(test_mcpu__parse))
+      T(test_mcpu__parse), T(test_mcpu__gcc_name_for_avx512_code))
