@@ -179,9 +179,9 @@ static void render_traffic(struct emit *e, const struct model_result *r, const s
 	if (!sim)
 		return;
 	const struct sim_info *si = &ev->si;
-	emit_object_begin(e, "simulation", "");
-	emit_int(e, "warmup_iterations", "simulated warm-up", si->warmup_iterations, "iterations");
-	emit_int(e, "measured_iterations", "simulated and measured", si->measured_iterations, "iterations");
+	emit_object_begin(e, "simulation", "cache simulator");
+	emit_int(e, "warmup_iterations", "warm-up", si->warmup_iterations, "iterations");
+	emit_int(e, "measured_iterations", "measured", si->measured_iterations, "iterations");
 	emit_int(e, "accesses", "accesses", (long long)si->accesses, NULL);
 	emit_int(e, "seed", "seed", (long long)si->seed, NULL);
 	emit_int(e, "measured_accesses", "measured accesses", (long long)si->measured_accesses, NULL);
