@@ -15,7 +15,7 @@ A=${ARCHSCOPE:-build/archscope}
 MACHINE=${1:-machines/kvm-xeon-6-207.yaml}
 ROUNDS=${ROUNDS:-2}
 echo "== advice: $A model kernels/3d-long-range.c -m $MACHINE -D N 1015 -D M 130 -p Blocking"
-"$A" model kernels/3d-long-range.c -m "$MACHINE" -D N 1015 -D M 130 -p Blocking 2>/dev/null | sed -n '/----- Blocking/,$p'
+"$A" model kernels/3d-long-range.c -m "$MACHINE" -D N 1015 -D M 130 -p Blocking 2>/dev/null | sed -n '/^Blocking/,$p'
 export A MACHINE ROUNDS
 python3 - <<'PY'
 import json, os, statistics, subprocess

@@ -87,7 +87,7 @@ for r in $(seq "$RUNS"); do
 	t1=$(now_ns)
 	ts+=("$(( (t1 - t0) / 1000 ))")
 done
-grep -q "^200 sizes" "${TMPDIR:-/tmp}/sweep.$$" || { echo "the sweep did not have 200 sizes" >&2; exit 1; }
+grep -q "^ *sizes  *200$" "${TMPDIR:-/tmp}/sweep.$$" || { echo "the sweep did not have 200 sizes" >&2; exit 1; }
 rm -f "${TMPDIR:-/tmp}/sweep.$$"
 sw=$(printf '%s\n' "${ts[@]}" | median)
 printf '200-size LC sweep: median %.3f s (target <= 2 s)\n' "$(echo "$sw / 1000000" | bc -l)"

@@ -1,12 +1,12 @@
-/* Shared by cmd-model.c and its renderers (model-render-text.c, model-render-json.c): the parsed
- * options of `archscope model` and the functions that print a run. */
+/* Shared by cmd-model.c and its renderer (model-render.c): the options of `archscope model`, the
+ * result of a run and the one function that prints it as text or JSON. */
 #ifndef ARCHSCOPE_CLI_MODEL_H
 #define ARCHSCOPE_CLI_MODEL_H
 
-#include <jansson.h>
-
 #include "model/blocking.h"
 #include "model/eval.h"
+
+struct emit;
 
 struct model_opts {
 	const char *kernel, *machine, *plot, *compiler, *events;
@@ -21,20 +21,28 @@ struct model_opts {
 	struct model_define defs[POLY_MAX_SYMS];
 };
 
-/* Text: one size (blk: the blocking advice when asked for, else NULL), or the sweep's table with its
- * notes on stderr. */
-void model_print_size(const struct model_opts *o, const struct kernel *k, const struct machine *m,
-		      const struct model_run *run, const struct model_blocking *blk);
-void model_print_sweep(const struct model_opts *o, const struct model_run *run, double seconds);
+/* What a run found: one size (run->sweep NULL, with the blocking advice when asked for) or a sweep. */
+struct model_result {
+	const struct model_opts *o;
+	const struct kernel *k;
+	const struct machine *m;
+	const struct model_run *run;
+	const struct model_blocking *blk; /* NULL: not asked for */
+	double seconds;                   /* the run's time */
+	const char *plot;                 /* the sweep's plot, drawn into this directory; NULL: none */
+};
 
-/* A layer condition as text: "nothing reused", "2*N*8 B", "all arrays: 24000 B". */
-void model_cond_text(const struct kernel *k, const struct lc_analysis *a, int c, char *out, size_t len);
+/* The one renderer: the run's inputs, then each model of the size, or the sweep's table. */
+void model_render(struct emit *e, const struct model_result *r);
 
-/* JSON: the "results" object of one size or of a sweep. */
-json_t *model_json_size(const struct model_opts *o, const struct kernel *k, const struct machine *m,
-			const struct model_run *run, const struct model_blocking *blk);
-json_t *model_json_sweep(const struct model_opts *o, const struct kernel *k, const struct machine *m,
-			 const struct model_run *run, double seconds);
+/* Inside the renderer (model-render.c, model-render-incore.c). A model that does not apply: its
+ * reason as the section's only member, and the section's end. Where the ECM's transfer costs come
+ * from (key: the JSON member, NULL: text only). The in-core analysis. The sections of ECM,
+ * RooflineASM and Benchmark as asked for, after the in-core analysis when in_core. */
+void model_render_error(struct emit *e, const char *msg);
+void model_render_rates(struct emit *e, const struct model_result *r, const char *key);
+void model_render_incore(struct emit *e, const struct model_result *r);
+void model_render_core(struct emit *e, const struct model_result *r, const struct model_eval *ev, int in_core);
 
 /* The sweep's plot: DIR/model-sweep.dat and .svg, the ECM transfers stacked and the Roofline. */
 int model_plot_sweep(const char *dir, const struct model_run *run, struct as_error *err);

@@ -215,8 +215,8 @@ void emit_text(struct emit *e, const char *label, const char *fmt, ...)
 
 void emit_annotate(struct emit *e, const char *fmt, ...)
 {
-	if (e->mode != EMIT_TEXT || !e->last || !e->last->n)
-		return;
+	if (e->mode != EMIT_TEXT || !emit_top(e)->text || !e->last || !e->last->n)
+		return; /* also inside what text does not show: the last field printed is not its */
 	struct field *f = &e->last->v[e->last->n - 1];
 	va_list ap;
 	va_start(ap, fmt);

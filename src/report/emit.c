@@ -108,6 +108,17 @@ void emit_object_end(struct emit *e)
 	pop(e, f);
 }
 
+/* An object frame holding a JSON array: its objects take their titles as an object's members do. */
+void emit_list_begin(struct emit *e, const char *key, const char *label)
+{
+	push(e, F_OBJECT, key, container_json(e, key, json_array), emit_in_text(e, label));
+}
+
+void emit_list_end(struct emit *e)
+{
+	emit_object_end(e);
+}
+
 void emit_array_begin(struct emit *e, const char *key, const char *label)
 {
 	int text = emit_in_text(e, label);

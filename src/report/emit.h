@@ -43,6 +43,10 @@ void emit_free(struct emit *e);
 /* An object; in text a heading (title) with its members under it. */
 void emit_object_begin(struct emit *e, const char *key, const char *title);
 void emit_object_end(struct emit *e);
+/* An array of objects (a model's cache levels); in text no line of its own: each object is a
+ * block under its own title (label NULL: JSON only). Ends with emit_list_end(). */
+void emit_list_begin(struct emit *e, const char *key, const char *label);
+void emit_list_end(struct emit *e);
 /* An array of values; in text one field: "label  a, b, c". */
 void emit_array_begin(struct emit *e, const char *key, const char *label);
 void emit_array_end(struct emit *e);
@@ -101,7 +105,8 @@ void emit_answer_begin(struct emit *e, const char *key, const char *label, const
 void emit_heading(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A field or table cell with no JSON counterpart (an index column, a remark). */
 void emit_text(struct emit *e, const char *label, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-/* Appends to the last field or cell printed, as written (" (2 of 8)", "  <- differs from ..."). */
+/* Appends to the last field or cell printed, as written (" (2 of 8)", "  <- differs from ...");
+ * nothing inside a container text does not show. */
 void emit_annotate(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 #endif

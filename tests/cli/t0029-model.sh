@@ -12,7 +12,7 @@ contains "$TMP/out" "{ 10.00 | 6.00 | 13.06 } cy/CL"
 contains "$TMP/out" "32\*N - 16 B"
 contains "$TMP/out" "N <= 1024"
 contains "$TMP/out" "all arrays: 16\*M\*N B"
-contains "$TMP/out" "bound by MEM"
+contains "$TMP/out" "bound by  *MEM"
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 2000 -D M 1000 -p LC --json
 json_get 'd["results"]["lc"]["levels"][0]["conditions"][d["results"]["lc"]["levels"][0]["active"]]["misses"]' | grep -qx 4 ||
 	fail "L1 condition 4 misses"
@@ -28,7 +28,7 @@ run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p
 json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx fit || fail "probed file: fitted rates by default"
 json_get 'd["results"]["ecm_data"]["transfers"][0]["source"]' | grep -q "^fit: " || fail "fit named as the source"
 run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData
-contains "$TMP/out" "transfer costs fitted to the machine file's one-core benchmarks"
+contains "$TMP/out" "transfer costs  *fit: fitted to the machine file's one-core benchmarks"
 run 0 "$ARCHSCOPE" model "$root/kernels/stream-triad.c" -m "$here" -D N 40000 -p ECMData --ecm-rates machine --json
 json_get 'd["results"]["ecm_data"]["rates"]' | grep -qx machine || fail "--ecm-rates machine"
 # the simulator cannot take the probed file's fully associative L2: it says why and what to use
@@ -69,12 +69,12 @@ contains "$TMP/out" "88\*N^2 B .* 3 .* N <= 545"
 # its hand-blocked form (bench/blocking-3d-long-range.sh) parses: j = 4 + B*jb + jj, affine in three loops
 run 0 "$ARCHSCOPE" model "$root/kernels/3d-long-range-blocked.c" -m "$root/machines/ivb-ep-e5-2690v2.yaml" \
 	-D N 1015 -D M 130 -D B 19 -D NB 53 -p LC
-contains "$TMP/out" "iterations: 123713978"
+contains "$TMP/out" "iterations  *123713978"
 
 # a sweep: one row per size
 run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 100:2000:10 -D M 1000 -p ECMData
 [ "$(grep -c '^ *[0-9][0-9]* *{' "$TMP/out")" -eq 191 ] || fail "191 sizes"
-contains "$TMP/out" "191 sizes in"
+contains "$TMP/out" "sizes  *191"
 if command -v gnuplot >/dev/null; then
 	run 0 "$ARCHSCOPE" model "$jac" -m "$snb" -D N 100:400:100 -D M 1000 --plot "$TMP/plot"
 	[ -s "$TMP/plot/model-sweep.svg" ] || fail "sweep plot"

@@ -1,0 +1,455 @@
+/* archscope model's one renderer: the same emit_* calls print a run for people and build its JSON
+ * (report/emit.h); and the sweep's plot. Text-only lines (key NULL) restate JSON members in the
+ * models' notation: "{ 10.00 | 6.00 | 13.06 } cy/CL". */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/model.h"
+#include "common/atomicfile.h"
+#include "report/emit.h"
+#include "report/plot.h"
+
+#define SHOWN(r, flag) (((r)->o->shown & (flag)) != 0)
+
+/* "96 kB", "24 GB": decimal units from 10 kB on. */
+static const char *fmt_bytes(double b, char *out, size_t len)
+{
+	static const struct { double from, div; const char *unit; } u[] = {
+		{ 1e12, 1e12, "TB" }, { 1e9, 1e9, "GB" }, { 1e6, 1e6, "MB" }, { 1e4, 1e3, "kB" }, { 0, 1, "B" } };
+	size_t i = 0;
+	while (b < u[i].from && u[i].from > 0)
+		i++;
+	snprintf(out, len, u[i].div > 1 ? "%.4g %s" : "%.0f %s", b / u[i].div, u[i].unit);
+	return out;
+}
+
+/* A table cell: v in "%.2f", or "-" when there is none. */
+static void cell(struct emit *e, const char *label, int have, double v)
+{
+	if (have)
+		emit_text(e, label, "%.2f", v);
+	else
+		emit_text(e, label, "-");
+}
+
+/* A layer condition as text: "nothing reused", "2*N*8 B", "all arrays: 24000 B". */
+static const char *cond_text(const struct kernel *k, const struct lc_analysis *a, int c, char *out, size_t len)
+{
+	const struct lc_condition *C = &a->cond[c];
+	const char *names[POLY_MAX_SYMS];
+	for (int i = 0; i < POLY_MAX_SYMS; i++)
+		names[i] = i < k->nsyms ? k->sym[i] : "?";
+	char p[256];
+	if (c == 0) {
+		snprintf(out, len, "nothing reused");
+	} else if (C->sym) {
+		poly_format(&C->req, names, p, sizeof(p));
+		snprintf(out, len, "%s%s B", C->all_fit ? "all arrays: " : "", p);
+	} else
+		snprintf(out, len, "%s%.0f B", C->all_fit ? "all arrays: " : "", C->req_bytes);
+	return out;
+}
+
+/* "{ 10.00 | 6.00 | 13.06 }": a size's data transfers in cy/CL. */
+static const char *transfers_text(const struct ecm_data *d, char *s, size_t len)
+{
+	size_t w = 0;
+	for (int j = 0; j < d->n && w < len; j++)
+		w += (size_t)snprintf(s + w, len - w, "%s%.2f", j ? " | " : "{ ", d->t[j].cy);
+	if (w < len)
+		snprintf(s + w, len - w, " }");
+	return s;
+}
+
+void model_render_error(struct emit *e, const char *msg)
+{
+	emit_string(e, "error", "not available", msg);
+	emit_object_end(e);
+}
+
+static void render_header(struct emit *e, const struct model_result *r)
+{
+	const struct model_opts *o = r->o;
+	const struct kernel *k = r->k;
+	emit_string(e, "kernel", "kernel", o->kernel);
+	emit_string(e, "machine_file", "machine file", o->machine);
+	emit_text(e, "machine", "%s, %.2f GHz", r->m->model_name, r->m->clock_hz / 1e9);
+	emit_string(e, "cache_predictor", "cache predictor", o->req.predictor == MODEL_PRED_LC ? "LC" : "SIM");
+	emit_int(e, "cores", "cores", o->req.cores, NULL);
+	char title[128];
+	snprintf(title, sizeof(title), "accesses per iteration of '%s'", k->nloops ? k->loop[k->nloops - 1].var : "-");
+	emit_table_begin(e, NULL, title);
+	int reads = 0, writes = 0;
+	double rb = 0, wb = 0;
+	for (int i = 0; i < k->naccesses; i++) {
+		const struct kaccess *x = &k->acc[i];
+		char s[256];
+		kernel_access_format(k, i, s, sizeof(s));
+		const char *br = strchr(s, '[');
+		emit_row_begin(e);
+		emit_text(e, "array", "%s", k->array[x->array].name);
+		emit_int(e, NULL, "bytes", k->array[x->array].elsize, NULL);
+		emit_text(e, "access", "%s", x->write ? "write" : "read");
+		emit_text(e, "element index", "%s", br ? br : s);
+		emit_row_end(e);
+		*(x->write ? &writes : &reads) += 1;
+		*(x->write ? &wb : &rb) += k->array[x->array].elsize;
+	}
+	emit_table_end(e);
+	emit_int(e, "flops_per_it", "flops per iteration", kernel_flops(k), NULL);
+	emit_annotate(e, " (%d add, %d sub, %d mul, %d div)", k->flops_add, k->flops_sub, k->flops_mul, k->flops_div);
+	emit_text(e, "bytes per iteration", "%.0f B (%d reads, %.0f B; %d writes, %.0f B)", rb + wb, reads, rb, writes, wb);
+	if (r->run->sweep)
+		emit_string(e, "sweep", "swept", r->run->sweep->name);
+}
+
+/* The cache levels the layer conditions apply to, with the share of one core. */
+static void render_lc(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+{
+	const struct kernel *k = r->k;
+	const struct lc_analysis *a = ev->lc;
+	emit_object_begin(e, "lc", "layer conditions (LC)");
+	if (ev->lc_error[0]) {
+		model_render_error(e, ev->lc_error);
+		return;
+	}
+	emit_list_begin(e, "levels", "");
+	for (int i = 0; i < r->m->nlevels; i++) {
+		const struct machine_level *L = &r->m->level[i];
+		if (!L->has_cache)
+			continue;
+		double size = predict_share(L, r->o->req.cores);
+		char buf[300], tr[200];
+		emit_object_begin(e, NULL, L->name);
+		emit_string(e, "level", NULL, L->name);
+		emit_number(e, "size_bytes", "size", size, "B", "%.0f");
+		emit_annotate(e, " (%s)%s", fmt_bytes(size, buf, sizeof(buf)),
+			      L->cores_per_group < 2 ? "" : r->o->req.cores > 1 ? ", shared: divided among the cores in use" : ", shared (1 core in use)");
+		int act = lc_active(a, size);
+		emit_table_begin(e, "conditions", "");
+		for (int c = 0; c < a->ncond; c++) {
+			const struct lc_condition *C = &a->cond[c];
+			emit_row_begin(e);
+			emit_text(e, "", "%s", c == act ? "*" : "");
+			emit_string(e, "condition", "condition: cache holds", cond_text(k, a, c, buf, sizeof(buf)));
+			emit_number(e, "requirement_bytes", "at these sizes", C->req_bytes, "B", "%.0f");
+			emit_int(e, "misses", "misses/it", C->misses, NULL);
+			emit_int(e, "hits", "hits/it", C->hits, NULL);
+			emit_int(e, "evicts", "evicts/it", C->evicts, NULL);
+			emit_object_begin(e, "holds_while_at_most", NULL);
+			size_t w = 0;
+			tr[0] = '\0';
+			for (int s = 0; s < k->nsyms && w < sizeof(tr); s++) {
+				int64_t t = lc_transition(a, c, &ev->b, s, size);
+				if (t < 0)
+					continue;
+				emit_int(e, k->sym[s], NULL, t, NULL);
+				w += (size_t)snprintf(tr + w, sizeof(tr) - w, "%s%s <= %lld", w ? ", " : "", k->sym[s], (long long)t);
+			}
+			emit_object_end(e);
+			emit_text(e, "holds while", "%s", tr[0] ? tr : c == 0 ? "always" : "-");
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_int(e, "active", NULL, act, NULL);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+	emit_text(e, "", "* = the condition that holds; \"holds while\" varies one constant, the others as given");
+	emit_object_end(e);
+}
+
+static void render_traffic(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+{
+	int sim = r->o->req.predictor == MODEL_PRED_SIM;
+	emit_table_begin(e, "traffic", sim ? "cache traffic (cache simulator)" : "cache traffic (layer conditions)");
+	for (int i = 0; i < ev->tr.nlevels; i++) {
+		const struct level_traffic *T = &ev->tr.level[i];
+		emit_row_begin(e);
+		emit_string(e, "level", "level", T->name);
+		emit_number(e, "size_bytes", "size", T->size_bytes, "B", "%.0f");
+		emit_number(e, "hits_per_it", "hits/it", T->hits, NULL, "%.3f");
+		emit_number(e, "misses_per_it", "misses/it", T->misses, NULL, "%.3f");
+		emit_number(e, "lines_in_per_cl", "lines in/CL", T->lines_in, NULL, "%.3f");
+		emit_number(e, "lines_out_per_cl", "lines out/CL", T->lines_out, NULL, "%.3f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (!sim)
+		return;
+	const struct sim_info *si = &ev->si;
+	emit_object_begin(e, "simulation", "cache simulator");
+	emit_int(e, "warmup_iterations", "warm-up", si->warmup_iterations, "iterations");
+	emit_int(e, "measured_iterations", "measured", si->measured_iterations, "iterations");
+	emit_int(e, "accesses", "accesses", (long long)si->accesses, NULL);
+	emit_int(e, "seed", "seed", (long long)si->seed, NULL);
+	emit_int(e, "measured_accesses", "measured accesses", (long long)si->measured_accesses, NULL);
+	emit_number(e, "measured_seconds", "measured in", si->measured_seconds, "s", "%.3f");
+	emit_annotate(e, " (%.0f M accesses/s)",
+		      si->measured_seconds > 0 ? (double)si->measured_accesses / si->measured_seconds / 1e6 : 0);
+	emit_object_end(e);
+}
+
+void model_render_rates(struct emit *e, const struct model_result *r, const char *key)
+{
+	const struct model_opts *o = r->o;
+	emit_string(e, key, "transfer costs", o->req.fit ? "fit" : "machine");
+	if (!o->req.fit) {
+		emit_annotate(e, ": the machine file's upstream throughputs and memory benchmarks%s",
+			      o->ecm_rates == MODEL_RATES_MACHINE ? " (--ecm-rates machine)" : "");
+		return;
+	}
+	emit_annotate(e, ": fitted to the machine file's one-core benchmarks (--ecm-rates)");
+	emit_table_begin(e, NULL, "");
+	for (int i = 1; i < r->m->nlevels; i++) {
+		if (!o->fit.ok[i])
+			continue;
+		emit_row_begin(e);
+		emit_text(e, "level", "%s", r->m->level[i].name);
+		emit_number(e, NULL, "a line loaded from", o->fit.in[i], "cy", "%.2f");
+		emit_number(e, NULL, "a line evicted to", o->fit.out[i], "cy", "%.2f");
+		emit_int(e, NULL, "kernels", o->fit.nkernels[i], NULL);
+		emit_number(e, NULL, "rms residual", o->fit.rms[i], "cy/CL", "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void render_ecm_data(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+{
+	emit_object_begin(e, "ecm_data", SHOWN(r, MODEL_ECMDATA) ? "ECMData" : NULL);
+	if (!ev->have_ecm) {
+		model_render_error(e, ev->ecm_error);
+		return;
+	}
+	char s[256];
+	for (int i = 0; i < ev->ecm.n; i++)
+		emit_number(e, ev->ecm.t[i].name, NULL, ev->ecm.t[i].cy, NULL, NULL);
+	emit_text(e, "ECMData", "%s cy/CL", transfers_text(&ev->ecm, s, sizeof(s)));
+	emit_string(e, "unit", NULL, "cy/CL");
+	emit_table_begin(e, "transfers", "");
+	for (int i = 0; i < ev->ecm.n; i++) {
+		const struct ecm_transfer *T = &ev->ecm.t[i];
+		emit_row_begin(e);
+		emit_string(e, "level", "from", T->name);
+		emit_number(e, "lines_in_per_cl", "lines in/CL", T->lines_in, NULL, "%.2f");
+		emit_number(e, "lines_out_per_cl", "lines out/CL", T->lines_out, NULL, "%.2f");
+		emit_number(e, "bytes_per_cy", "B/cy", T->bytes_per_cy, NULL, "%.2f");
+		emit_string(e, "source", "rate", T->source);
+		if (T->bw_bytes_s > 0)
+			emit_annotate(e, ", %.2f GB/s", T->bw_bytes_s / 1e9);
+		emit_number(e, "cy_per_cl", "cy/CL", T->cy, NULL, "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_number(e, NULL, "sum of the transfers", ev->ecm.total_cy, "cy/CL", "%.2f");
+	emit_annotate(e, " (core cycles; memory bandwidths corrected for write-allocate)");
+	model_render_rates(e, r, "rates");
+	if (ev->ecm.mem_saturated_cy > 0)
+		emit_number(e, "mem_saturated_cy_per_cl", "MEM, saturated", ev->ecm.mem_saturated_cy, "cy/CL", "%.2f");
+	emit_object_end(e);
+}
+
+static void render_roofline(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+{
+	emit_object_begin(e, "roofline", SHOWN(r, MODEL_ROOFLINE) ? "Roofline (flop counting)" : NULL);
+	if (!ev->have_rl) {
+		model_render_error(e, ev->rl_error);
+		return;
+	}
+	const struct roofline *rl = &ev->rl;
+	emit_table_begin(e, "levels", "");
+	for (int i = 0; i < rl->n; i++) {
+		const struct roofline_level *R = &rl->level[i];
+		emit_row_begin(e);
+		emit_text(e, "", "%s", rl->bottleneck == i ? "*" : "");
+		emit_string(e, "level", "level", R->name);
+		emit_number(e, "bytes_per_it", "B/it", R->bytes_per_it, NULL, "%g");
+		emit_number(e, "intensity_flop_per_byte", "intensity FLOP/B", R->intensity, NULL, "%.3f");
+		emit_number(e, "bandwidth_gbs", "bandwidth GB/s", R->bw_bytes_s / 1e9, NULL, "%.2f");
+		emit_string(e, "bw_kernel", "bw kernel", R->kernel);
+		emit_number(e, "gflops", "bound GFLOP/s", R->perf_flops_s / 1e9, NULL, "%.2f");
+		emit_number(e, "cy_per_cl", "cy/CL", R->cy_per_cl, NULL, "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_number(e, "peak_gflops", "core peak", rl->peak_flops_s / 1e9, "GFLOP/s", "%.2f");
+	emit_annotate(e, " (%s)", kernel_elsize(r->k) == 4 ? "SP" : "DP");
+	emit_number(e, "core_cy_per_cl", "core", rl->cpu_cy_per_cl, "cy/CL", "%.2f");
+	emit_string(e, "bottleneck", "bound by", rl->bottleneck < 0 ? "core" : rl->level[rl->bottleneck].name);
+	emit_annotate(e, " (* above)");
+	emit_number(e, "gflops", "performance", rl->perf_flops_s / 1e9, "GFLOP/s", "%.2f");
+	emit_number(e, "cy_per_cl", "prediction", rl->cy_per_cl, "cy/CL", "%.2f");
+	if (rl->cy_per_cl > 0)
+		emit_annotate(e, " = %.1f MLUP/s", r->m->clock_hz / (rl->cy_per_cl / ev->tr.iterations_per_cl) / 1e6);
+	emit_object_end(e);
+}
+
+/* One size: its constants and every model asked for (in_core: the run's in-core analysis here). */
+static void render_eval(struct emit *e, const struct model_result *r, const struct model_eval *ev, int in_core)
+{
+	const struct kernel *k = r->k;
+	int models = r->o->req.models;
+	char buf[32];
+	emit_object_begin(e, "defines", "");
+	for (int s = 0; s < k->nsyms; s++)
+		emit_int(e, k->sym[s], k->sym[s], ev->b.val[s], NULL);
+	emit_object_end(e);
+	emit_int(e, "iterations", "iterations", ev->b.iterations, NULL);
+	emit_text(e, "arrays", "%s", fmt_bytes((double)ev->b.total_bytes, buf, sizeof(buf)));
+	emit_number(e, "iterations_per_cl", "iterations per CL", ev->tr.iterations_per_cl, NULL, "%g");
+	if ((models & MODEL_LC) && ev->lc) /* a sweep keeps the transfers, not every listing */
+		render_lc(e, r, ev);
+	render_traffic(e, r, ev);
+	if (models & MODEL_ECMDATA)
+		render_ecm_data(e, r, ev);
+	if (models & MODEL_ROOFLINE)
+		render_roofline(e, r, ev);
+	model_render_core(e, r, ev, in_core);
+}
+
+static void render_blocking(struct emit *e, const struct model_result *r)
+{
+	const struct model_blocking *blk = r->blk;
+	const struct model_eval *ev = &r->run->rows[0];
+	if (!blk->ok) {
+		emit_object_begin(e, "blocking", "Blocking");
+		model_render_error(e, blk->error);
+		return;
+	}
+	char buf[300], none[200] = "";
+	size_t w = 0;
+	emit_table_begin(e, "blocking", "Blocking");
+	for (int i = 0; i < blk->n; i++) {
+		const struct model_block *B = &blk->level[i];
+		if (!B->found) {
+			if (w < sizeof(none))
+				w += (size_t)snprintf(none + w, sizeof(none) - w, "%s%s", w ? ", " : "", B->level);
+			continue;
+		}
+		emit_row_begin(e);
+		emit_string(e, "level", "level", B->level);
+		emit_string(e, "constant", "constant", r->k->sym[B->sym]);
+		emit_int(e, "block_at_most", "at most", B->block_at_most, NULL);
+		emit_string(e, "loops", "loops blocked", B->loops[0] ? B->loops : "-");
+		emit_string(e, "condition", "condition then", cond_text(r->k, ev->lc, B->cond_blocked, buf, sizeof(buf)));
+		emit_int(e, "misses_now", "misses/it now", ev->lc->cond[B->cond_now].misses, NULL);
+		emit_int(e, "misses_blocked", "misses/it then", ev->lc->cond[B->cond_blocked].misses, NULL);
+		emit_string(e, "model", "model", blk->model);
+		emit_number(e, "cy_per_cl_now", "cy/CL now", B->cy_now, NULL, "%.2f");
+		emit_number(e, "cy_per_cl_blocked", "cy/CL then", B->cy_blocked, NULL, "%.2f");
+		if (B->cy_now > 0 && B->cy_blocked > 0)
+			emit_text(e, "gain", "%.2fx", B->cy_now / B->cy_blocked);
+		else
+			emit_text(e, "gain", "-");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (none[0])
+		emit_text(e, "not blocked", "%s: the best condition holds already, or none gets better by making one "
+			  "constant smaller", none);
+	emit_text(e, "", "predicted with the constant at the block size, block edges left out");
+}
+
+/* A sweep: a table of every size for people; every size's models in JSON. */
+static void render_sweep(struct emit *e, const struct model_result *r)
+{
+	const struct model_run *run = r->run;
+	int ecm_col = (r->o->req.models & MODEL_ECM) && run->have_ic, bench_col = (r->o->req.models & MODEL_BENCH) != 0;
+	char s[256];
+	emit_table_begin(e, NULL, "");
+	for (int i = 0; i < run->n; i++) {
+		const struct model_eval *ev = &run->rows[i];
+		struct ecm_full f;
+		model_eval_ecm(ev, &f);
+		emit_row_begin(e);
+		emit_int(e, NULL, run->sweep->name, run->xs[i], NULL);
+		emit_text(e, "ECMData cy/CL", "%s", ev->have_ecm ? transfers_text(&ev->ecm, s, sizeof(s)) : "-");
+		cell(e, "sum cy/CL", ev->have_ecm, ev->ecm.total_cy);
+		cell(e, "Roofline cy/CL", ev->have_rl, ev->rl.cy_per_cl);
+		if (ecm_col)
+			cell(e, "ECM cy/CL", f.ok, f.prediction);
+		if (bench_col)
+			cell(e, "measured cy/CL", ev->have_bench, ev->have_bench ? model_eval_bench_cy_per_cl(ev) : 0);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_int(e, NULL, "sizes", run->n, NULL);
+	emit_number(e, "seconds", "time", r->seconds, "s", "%.3f");
+	if (!run->rows[0].have_ecm && run->rows[0].ecm_error[0])
+		emit_text(e, "ECMData", "not available: %s", run->rows[0].ecm_error);
+	if (bench_col && !run->rows[0].have_bench)
+		emit_text(e, "benchmark", "not available: %s", run->rows[0].bench_error);
+	if (r->plot)
+		emit_text(e, "plot", "%s/model-sweep.svg", r->plot);
+	emit_table_begin(e, "sizes", NULL);
+	for (int i = 0; i < run->n; i++) {
+		emit_row_begin(e);
+		render_eval(e, r, &run->rows[i], 0);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+void model_render(struct emit *e, const struct model_result *r)
+{
+	render_header(e, r);
+	if (!r->run->sweep) {
+		render_eval(e, r, &r->run->rows[0], 1);
+		if (r->blk)
+			render_blocking(e, r);
+		return;
+	}
+	if (r->o->req.models & MODEL_INCORE)
+		model_render_incore(e, r);
+	render_sweep(e, r);
+}
+
+int model_plot_sweep(const char *dir, const struct model_run *run, struct as_error *err)
+{
+	const char *sym = run->sweep->name;
+	const struct model_eval *rows = run->rows;
+	int rc = plot_dir_prepare(dir, err);
+	if (rc)
+		return rc;
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/model-sweep.dat", dir);
+	struct atomic_file af;
+	if ((rc = atomic_file_open(&af, path, err)))
+		return rc;
+	FILE *f = af.fp;
+	int nt = rows[0].have_ecm ? rows[0].ecm.n : 0;
+	fprintf(f, "# %s", sym);
+	for (int j = 0; j < nt; j++)
+		fprintf(f, " cum_%s", rows[0].ecm.t[j].name);
+	fprintf(f, " roofline_cy_per_cl\n");
+	for (int i = 0; i < run->n; i++) {
+		fprintf(f, "%lld", (long long)run->xs[i]);
+		double cum = 0;
+		for (int j = 0; j < nt; j++) {
+			cum += rows[i].have_ecm && j < rows[i].ecm.n ? rows[i].ecm.t[j].cy : 0;
+			fprintf(f, " %.6g", cum);
+		}
+		fprintf(f, " %.6g\n", rows[i].have_rl ? rows[i].rl.cy_per_cl : NAN);
+	}
+	rc = atomic_file_commit(&af, err);
+	if (rc)
+		return rc;
+	char body[4096];
+	size_t w = (size_t)snprintf(body, sizeof(body),
+				    "set title 'ECM data transfers (stacked) and Roofline'\n"
+				    "set xlabel '%s'\nset ylabel 'core cycles per cache line of work'\n"
+				    "set key outside right\nset style fill solid 0.5 noborder\nset yrange [0:*]\n"
+				    "plot ",
+				    sym);
+	for (int j = nt - 1; j >= 0 && w < sizeof(body); j--)
+		w += (size_t)snprintf(body + w, sizeof(body) - w,
+				      "'model-sweep.dat' using 1:%d with filledcurves x1 title 'T_{%s}', ", j + 2,
+				      rows[0].ecm.t[j].name);
+	if (w < sizeof(body))
+		snprintf(body + w, sizeof(body) - w,
+			 "'model-sweep.dat' using 1:%d with lines lw 2 dt 2 lc 'black' title 'Roofline'\n", nt + 2);
+	rc = plot_render(dir, "model-sweep", body, err);
+	return rc < 0 ? rc : 0;
+}
