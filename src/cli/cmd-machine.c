@@ -20,27 +20,6 @@ static void cell_long(struct emit *e, const char *label, long v, int present, co
 		emit_text(e, label, "-");
 }
 
-/* The streaming benchmarks: the first (one-core) and last result of each kernel per level. */
-static void show_render_benchmarks(struct emit *e, const struct mnode *root)
-{
-	const struct mnode *meas = mnode_get(mnode_get(root, "benchmarks"), "measurements");
-	if (!meas || !meas->n)
-		return;
-	emit_object_begin(e, NULL, "streaming bandwidth, first entry (one core) and last entry (all cores listed), "
-				   "application GB/s");
-	for (size_t i = 0; i < meas->n; i++) {
-		const struct mnode *res = mnode_get(meas->vals[i]->n ? meas->vals[i]->vals[0] : NULL, "results");
-		emit_array_begin(e, NULL, meas->keys[i]);
-		for (size_t k = 0; res && k < res->n; k++) {
-			const struct mnode *l = res->vals[k];
-			if (l->kind == MN_SEQ && l->n)
-				emit_text(e, NULL, "%s %s .. %s", res->keys[k], l->vals[0]->text, l->vals[l->n - 1]->text);
-		}
-		emit_array_end(e);
-	}
-	emit_object_end(e);
-}
-
 /* show: the whole file in JSON; for people a summary of what the models read. */
 static void show_render(struct emit *e, const char *path, const struct mtree *t, const struct machine *m)
 {
@@ -78,19 +57,36 @@ static void show_render(struct emit *e, const char *path, const struct mtree *t,
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	show_render_benchmarks(e, t->root);
+	/* the streaming benchmarks: the first (one-core) and last result of each kernel per level */
+	const struct mnode *meas = mnode_get(mnode_get(t->root, "benchmarks"), "measurements");
+	if (!meas || !meas->n)
+		return;
+	emit_object_begin(e, NULL, "streaming bandwidth, first entry (one core) and last entry (all cores listed), "
+				   "application GB/s");
+	for (size_t i = 0; i < meas->n; i++) {
+		const struct mnode *res = mnode_get(meas->vals[i]->n ? meas->vals[i]->vals[0] : NULL, "results");
+		emit_array_begin(e, NULL, meas->keys[i]);
+		for (size_t k = 0; res && k < res->n; k++) {
+			const struct mnode *l = res->vals[k];
+			if (l->kind == MN_SEQ && l->n)
+				emit_text(e, NULL, "%s %s .. %s", res->keys[k], l->vals[0]->text, l->vals[l->n - 1]->text);
+		}
+		emit_array_end(e);
+	}
+	emit_object_end(e);
 }
 
-/* diff: the pairs of values, and how many differ. */
-static void diff_render(struct emit *e, const char *const path[2], const struct mtree *t, const struct machine_diff *d,
-			int all, double clock_ratio)
+/* diff: the pairs of values, how many differ, and the ratio of the clocks. */
+static void diff_render(struct emit *e, char *const path[2], const struct mtree t[2], const struct machine_diff *d,
+			int all)
 {
 	static const char *const file_key[2] = { "file_a", "file_b" }, *const model_key[2] = { "model_a", "model_b" };
+	struct machine m[2];
 	for (int i = 0; i < 2; i++) {
+		machine_read(&t[i], &m[i]);
 		emit_string(e, file_key[i], i ? "B" : "A", path[i]);
-		const char *model = mnode_get(t[i].root, "model name")->text;
-		emit_annotate(e, " (%s)", model);
-		emit_string(e, model_key[i], NULL, model);
+		emit_annotate(e, " (%s)", m[i].model_name);
+		emit_string(e, model_key[i], NULL, m[i].model_name);
 	}
 	emit_bool(e, "all", NULL, all);
 	emit_table_begin(e, "values", "");
@@ -110,14 +106,14 @@ static void diff_render(struct emit *e, const char *const path[2], const struct 
 	emit_int(e, "differ", "differ", d->ndiffer, NULL);
 	emit_annotate(e, " of %zu values%s", d->na, all ? "" : " (core keys; --all for every value)");
 	emit_int(e, "values_in_a", NULL, (long long)d->na, NULL);
-	emit_number(e, "clock_ratio", "clock ratio A / B", clock_ratio, NULL, "%.3f");
+	emit_number(e, "clock_ratio", "clock ratio A / B",
+		    m[0].clock_hz > 0 && m[1].clock_hz > 0 ? m[0].clock_hz / m[1].clock_hz : NAN, NULL, "%.3f");
 }
 
 static const struct opt_cmd show_cmd = {
 	.name = "machine show",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", NULL },
-	.description = "A readable summary of a machine file; --yaml prints the file as archscope writes it (reading\n"
-		       "that back and writing it again gives the same bytes), --json as JSON.\n",
+	.description = "A summary of a machine file; --yaml: the file as archscope writes it, --json: as JSON.\n",
 };
 
 static int machine_show(int argc, char **argv)
@@ -132,26 +128,23 @@ static int machine_show(int argc, char **argv)
 	argc = opt_parse(argc, argv, &show_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (argc != 1 || (yaml && json)) {
-		error_usage(show_cmd.name, argc != 1 ? "show takes one file" : "give --yaml or --json, not both");
-		return EXIT_USAGE;
-	}
+	if (argc != 1 || (yaml && json))
+		return error_usage(show_cmd.name, argc != 1 ? "show takes one file" : "give --yaml or --json, not both"),
+		       EXIT_USAGE;
 	struct mtree t;
+	struct as_error err = { 0 };
+	struct emit *e = NULL;
 	if (cli_machine_open(argv[0], &t) != 0)
 		return EXIT_USAGE;
-	struct as_error err = { 0 };
 	if (yaml) {
 		rc = mtree_emit(&t, stdout, &err) == 0 ? EXIT_OK : (error_err(&err), EXIT_FAIL);
+	} else if (!(e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout))) {
+		error("out of memory");
 	} else {
 		struct machine m;
 		machine_read(&t, &m);
-		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (e) {
-			show_render(e, argv[0], &t, &m);
-			rc = cli_emit_end(e, "machine");
-		} else {
-			error("out of memory");
-		}
+		show_render(e, argv[0], &t, &m);
+		rc = cli_emit_end(e, "machine");
 	}
 	mtree_free(&t);
 	return rc;
@@ -169,10 +162,8 @@ static int machine_validate(int argc, char **argv)
 	argc = opt_parse(argc, argv, &validate_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (argc < 1) {
-		error_usage(validate_cmd.name, "validate needs at least one file");
-		return EXIT_USAGE;
-	}
+	if (argc < 1)
+		return error_usage(validate_cmd.name, "validate needs at least one file"), EXIT_USAGE;
 	int bad = 0;
 	for (int i = 0; i < argc; i++) {
 		struct mtree t;
@@ -204,46 +195,30 @@ static int machine_diff(int argc, char **argv)
 	argc = opt_parse(argc, argv, &diff_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (argc != 2) {
-		error_usage(diff_cmd.name, "diff takes two files");
-		return EXIT_USAGE;
-	}
+	if (argc != 2)
+		return error_usage(diff_cmd.name, "diff takes two files"), EXIT_USAGE;
 	struct mtree t[2];
 	if (cli_machine_open(argv[0], &t[0]) != 0)
 		return EXIT_USAGE;
-	if (cli_machine_open(argv[1], &t[1]) != 0) {
-		mtree_free(&t[0]);
-		return EXIT_USAGE;
-	}
+	if (cli_machine_open(argv[1], &t[1]) != 0)
+		return mtree_free(&t[0]), EXIT_USAGE;
 	struct machine_diff d;
 	struct as_error err = { 0 };
-	if (machine_diff_init(&d, t[0].root, t[1].root, all, &err) == 0) {
-		struct machine ma, mb;
-		machine_read(&t[0], &ma);
-		machine_read(&t[1], &mb);
-		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (e) {
-			diff_render(e, (const char *const *)argv, t, &d, all,
-				    ma.clock_hz > 0 && mb.clock_hz > 0 ? ma.clock_hz / mb.clock_hz : NAN);
-			rc = cli_emit_end(e, "machine");
-		} else {
-			error("out of memory");
-		}
-		machine_diff_release(&d);
-	} else {
+	struct emit *e = NULL;
+	if (machine_diff_init(&d, t[0].root, t[1].root, all, &err) != 0) {
 		error_err(&err);
+	} else if (!(e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout))) {
+		error("out of memory");
+	} else {
+		diff_render(e, argv, t, &d, all);
+		rc = cli_emit_end(e, "machine");
 	}
+	machine_diff_release(&d);
 	mtree_free(&t[0]);
 	mtree_free(&t[1]);
 	return rc;
 }
 
-static const char *const machine_usage[] = {
-	"archscope machine show [--yaml | --json] FILE",
-	"archscope machine validate FILE...",
-	"archscope machine diff [--all] [--json] FILE_A FILE_B",
-	NULL,
-};
 static const struct opt_section machine_sections[] = {
 	{ "sub-commands",
 	  "  show       a readable summary; --yaml prints the file as archscope writes it (reading that\n"
@@ -256,7 +231,8 @@ static const struct opt_section machine_sections[] = {
 };
 static const struct opt_cmd machine_cmd = {
 	.name = "machine",
-	.usage = machine_usage,
+	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
+					"archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
@@ -275,13 +251,10 @@ int cmd_machine(int argc, char **argv)
 	argc = opt_parse(argc, argv, &machine_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (argc == 0) {
-		error_usage("machine", "no subcommand (show, validate, diff)");
-		return EXIT_USAGE;
-	}
+	if (argc == 0)
+		return error_usage("machine", "no subcommand (show, validate, diff)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	error_usage("machine", "unknown subcommand '%s' (show, validate, diff)", argv[0]);
-	return EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff)", argv[0]), EXIT_USAGE;
 }
