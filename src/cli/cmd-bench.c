@@ -221,7 +221,7 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		emit_string(e, "cpus", NULL, r->cpulist);
 		stat_render(e, "gbs", "bandwidth", &x->gbs, "GB/s");
 		stat_render(e, "gbs_real", "with write-allocate", &x->gbs_real, "GB/s");
-		stat_render(e, "cy_per_cl", "per cache line", &x->cy_per_cl, "cy");
+		stat_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
 		stat_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
 		emit_number(e, "spread", NULL, x->spread, NULL, NULL);
 		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
