@@ -2,56 +2,86 @@
  * cycles per cache-line update in every memory level) and Table 5 (bandwidth per level for 1..N
  * threads) on this machine. */
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "model/ecm.h"
 #include "bench/run.h"
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
+#include "model/ecm.h"
 #include "probe/clock.h"
-#include "report/table.h"
+#include "report/emit.h"
 
 #define CL_BYTES 64
 
-/* A failed run: the error, and a nonzero return (both views stop at the first failure). */
-static int run_failed(const struct bench_sweep_point *pt, const struct as_error *err)
+/* A sweep of either view, measured: what the renderers print. */
+struct bench_view {
+	const struct bench_cli *o;
+	const struct bench_levels *lv;
+	const struct bench_kernel *const *ks;
+	int nk;
+	const struct as_cpulist *cpus;
+	double ghz;                   /* the core clock measured on the first CPU */
+	struct bench_sweep_result res;
+	int failed, stopped;          /* a run failed; Ctrl-C */
+	int nlev;                     /* --ecm: levels measured completely */
+	struct ecm_params p;          /* --ecm: the rates calibrated from load and store */
+	int clamped;                  /* --ecm: transfers measured no slower than the level above */
+};
+
+/* Progress before each run; after a failed one the error, and a nonzero return: both views stop
+ * at the first failure. */
+static int report_run(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
 {
+	if (err) {
+		progress_done();
+		return error("%s-%s, %zu bytes: %s", pt->k->name, pt->k->variant, pt->size_bytes, err->msg);
+	}
+	char sz[32];
+	progress("bench %s: %s-%s, %d thread%s, %s (%s), %d/%d", (const char *)arg, pt->k->name, pt->k->variant,
+		 pt->threads, pt->threads > 1 ? "s" : "", pt->level_name, buffer_format_size(pt->size_bytes, sz, sizeof(sz)),
+		 pt->done, pt->total);
+	return 0;
+}
+
+/* Runs the sweep sw at the clock measured on the first CPU. 0, or -1 after error(). */
+static int view_measure(struct bench_view *v, struct bench_sweep *sw, const char *name)
+{
+	const struct bench_cli *o = v->o;
+	cpu_pin_self(v->cpus->cpu[0], NULL);
+	struct clock_result clk;
+	clock_measure(&clk, 5);
+	v->ghz = clk.ghz;
+	sw->run = (struct bench_opts){ .reps = o->reps, .min_time_s = o->min_time_s, .clock_ghz = clk.ghz,
+				       .small_pages = o->small_pages, .stream_offset = o->stream_offset };
+	sw->stop = o->stop;
+	sw->report = report_run;
+	sw->arg = (void *)name;
+	struct as_error err = { 0 };
+	int rc = bench_sweep_run(sw, &v->res, &err);
 	progress_done();
-	fprintf(stderr, "archscope: error: %s-%s, %zu bytes: %s\n", pt->k->name, pt->k->variant, pt->size_bytes, err->msg);
-	return 1;
-}
-
-static int report_ecm(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
-{
-	(void)arg;
-	if (err)
-		return run_failed(pt, err);
-	char sz[32];
-	progress("bench --ecm: %s-%s in %s (%s), %d/%d", pt->k->name, pt->k->variant, pt->level_name,
-		 buffer_format_size(pt->size_bytes, sz, sizeof(sz)), pt->done, pt->total);
+	if (rc != 0)
+		return error_err(&err);
+	v->failed = v->res.stopped;
+	v->stopped = *o->stop;
 	return 0;
 }
 
-static int report_scaling(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
+/* Renders a measured view and gives the exit code: 130 after Ctrl-C, 1 after a failed run. */
+static int view_end(struct bench_view *v, void (*render)(struct emit *, const struct bench_view *))
 {
-	(void)arg;
-	if (err)
-		return run_failed(pt, err);
-	char sz[32];
-	progress("bench --threads-scaling: %s-%s, %d thread%s, %s (%s), %d/%d", pt->k->name, pt->k->variant, pt->threads,
-		 pt->threads > 1 ? "s" : "", pt->level_name, buffer_format_size(pt->size_bytes, sz, sizeof(sz)), pt->done,
-		 pt->total);
-	return 0;
-}
-
-/* The run settings of the command line at the measured clock. */
-static struct bench_opts run_opts(const struct bench_cli *o, double ghz)
-{
-	return (struct bench_opts){ .reps = o->reps, .min_time_s = o->min_time_s, .clock_ghz = ghz,
-				    .small_pages = o->small_pages, .stream_offset = o->stream_offset };
+	struct emit *e = emit_new(v->o->json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (e) {
+		render(e, v);
+		if (v->stopped || v->failed)
+			emit_bool(e, "incomplete", NULL, 1);
+	}
+	int rc = e ? cli_emit_end(e, "bench") : (error("out of memory"), EXIT_FAIL);
+	bench_sweep_release(&v->res);
+	if (v->stopped) {
+		note("interrupted: printed %s", v->nlev ? "the levels measured completely" : "what was measured");
+		return 130;
+	}
+	return v->failed ? EXIT_FAIL : rc;
 }
 
 int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, struct ecm_params *p)
@@ -65,178 +95,151 @@ int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, i
 	return ecm_params_from_loads(p, CL_BYTES, load_cy, nl, st ? st->cy_per_cl.min : 0, 1);
 }
 
+static void ecm_render_parameters(struct emit *e, const struct bench_view *v)
+{
+	const struct ecm_params *p = &v->p;
+	emit_object_begin(e, "parameters", "machine parameters (measured here: L1 rates from load and store in L1, each "
+					   "transfer\nfrom the load kernel's extra cycles one level further out)");
+	emit_number(e, "clock_ghz", "clock", v->ghz, "GHz", "%.3f");
+	emit_number(e, "l1_load_bytes_per_cy", "L1 load", p->l1_load_bpc, "B/cy", "%.1f");
+	emit_number(e, "l1_store_bytes_per_cy", "L1 store", p->l1_store_bpc, "B/cy", "%.1f");
+	emit_bool(e, "loads_stores_overlap", "loads and stores in the same cycle", 1);
+	emit_table_begin(e, "transfers", "");
+	for (int b = 0; b < p->ntransfers; b++) {
+		double bpc = p->cy_per_cl[b] > 0 ? CL_BYTES / p->cy_per_cl[b] : INFINITY;
+		emit_row_begin(e);
+		emit_string(e, "from", NULL, v->lv->name[b + 1]);
+		emit_string(e, "to", NULL, v->lv->name[b]);
+		emit_text(e, "transfer", "%s -> %s", v->lv->name[b + 1], v->lv->name[b]);
+		emit_number(e, "cy_per_cl", "time", p->cy_per_cl[b], "cy/CL", "%.2f");
+		/* a transfer taken as 0 cy/CL has no rate: "none", and 0 in JSON as always */
+		emit_number(e, "bytes_per_cy", NULL, isfinite(bpc) ? bpc : 0.0, NULL, NULL);
+		emit_number(e, NULL, "rate", bpc, "B/cy", "%.1f");
+		emit_number(e, NULL, "at the clock", bpc * v->ghz, "GB/s", "%.1f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (v->clamped > 0)
+		emit_text(e, "", "(%d transfer%s measured no slower than the level above: taken as 0 cy/CL)", v->clamped,
+			  v->clamped > 1 ? "s" : "");
+	emit_object_end(e);
+}
+
+static void ecm_render(struct emit *e, const struct bench_view *v)
+{
+	emit_heading(e, "archscope bench --ecm: ECM model of the streaming kernels (ECM paper, Tables 2 and 4), one "
+			"thread on cpu %d", v->cpus->cpu[0]);
+	ecm_render_parameters(e, v);
+	emit_table_begin(e, "ecm", "prediction = L1 part max(loads x 64 B / load rate, stores x 64 B / store rate) + "
+				   "lines crossing each\nboundary (reads + write-allocate + evictions) x its cy/CL; "
+				   "pred/meas % as in Table 4");
+	for (int i = 0; i < v->nk; i++)
+		for (int l = 0; l < v->nlev; l++) {
+			const struct bench_kernel *k = v->ks[i];
+			/* levels below nlev ran completely: every run there gave a result */
+			const struct bench_result *r = bench_sweep_get(&v->res, l, 1, i);
+			struct ecm_streams s = { k->reads, k->writes, k->rws, k->nontemporal };
+			double pred = ecm_predict(&v->p, &s, l), meas = r->cy_per_cl.min;
+			int calib = i == 0 || (i == 1 && l == 0);
+			emit_row_begin(e);
+			emit_string(e, "kernel", "kernel", k->name);
+			emit_string(e, "variant", "variant", k->variant);
+			emit_string(e, "level", "level", v->lv->name[l]);
+			emit_size(e, "size_bytes", "size", r->size_bytes);
+			emit_number(e, "predicted_cy_per_cl", "predicted", pred, "cy/CL", "%.2f");
+			emit_number(e, "measured_cy_per_cl", "measured", meas, "cy/CL", "%.2f");
+			emit_number(e, "predicted_over_measured", NULL, pred / meas, NULL, NULL);
+			emit_number(e, NULL, "pred/meas", 100 * pred / meas, "%", "%.1f");
+			/* GB/s of the fastest repetition, matching its cycles */
+			emit_number(e, "gbs", "application", r->gbs.max, "GB/s", "%.1f");
+			emit_number(e, "gbs_real", "with write-allocate", r->gbs_real.max, "GB/s", "%.1f");
+			emit_bool(e, "calibration", NULL, calib);
+			emit_text(e, "role", "%s", calib ? "calibration" : "prediction");
+			emit_row_end(e);
+		}
+	emit_table_end(e);
+	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache-line update (8 iterations, one "
+					   "line per stream), fastest of the repetitions");
+	emit_int(e, NULL, "repetitions", v->o->reps, NULL);
+	emit_string(e, "model", "model", "inclusive hierarchy, write-allocate and eviction per written line, no overlap "
+					 "of transfers; L1 loads and stores in the same cycle");
+}
+
 int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
 	      int cpu)
 {
-	cpu_pin_self(cpu, NULL);
-	struct clock_result clk;
-	clock_measure(&clk, 5);
 	struct as_cpulist one = { .n = 1, .cpu = { cpu } };
-	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = nk, .cpus = &one, .max_threads = 1,
-				  .run = run_opts(o, clk.ghz), .stop = o->stop, .report = report_ecm };
-	struct bench_sweep_result res;
-	struct as_error err = { 0 };
-	if (bench_sweep_run(&sw, &res, &err) != 0)
-		die_err(EXIT_FAIL, &err);
-	progress_done();
-	int failed = res.stopped, stopped = *o->stop;
-	int nlev = stopped || failed ? (res.done - 1) / nk : lv->n; /* whole levels measured */
-	if (nlev < 1)
-		die(failed ? EXIT_FAIL : 130, "bench --ecm: stopped before L1 was measured");
-
-	/* Calibration: the fastest repetition of load in every level and of store in L1. */
-	struct ecm_params p;
-	int clamped = bench_ecm_rates(&res, 0, 1, nlev, &p);
-	if (clamped < 0)
-		die(EXIT_FAIL, "bench --ecm: the load or store kernel gave no usable time in L1");
-
-	json_t *params = json_pack("{s:f,s:f,s:f,s:b,s:o}", "clock_ghz", clk.ghz, "l1_load_bytes_per_cy", p.l1_load_bpc,
-				   "l1_store_bytes_per_cy", p.l1_store_bpc, "loads_stores_overlap", 1, "transfers", json_array());
-	struct table *pt = table_new(4, "transfer", "cy/CL", "B/cy", "GB/s at the clock");
-	for (int b = 0; b < p.ntransfers; b++) {
-		double bpc = p.cy_per_cl[b] > 0 ? CL_BYTES / p.cy_per_cl[b] : INFINITY;
-		json_array_append_new(json_object_get(params, "transfers"),
-				      json_pack("{s:s,s:s,s:f,s:f}", "from", lv->name[b + 1], "to", lv->name[b], "cy_per_cl",
-						p.cy_per_cl[b], "bytes_per_cy", isfinite(bpc) ? bpc : 0.0));
-		table_cell(pt, "%s -> %s", lv->name[b + 1], lv->name[b]);
-		table_cell(pt, "%.2f", p.cy_per_cl[b]);
-		table_cell(pt, isfinite(bpc) ? "%.1f" : "-", bpc);
-		table_cell(pt, isfinite(bpc) ? "%.1f" : "-", bpc * clk.ghz);
+	struct bench_view v = { .o = o, .lv = lv, .ks = ks, .nk = nk, .cpus = &one };
+	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = nk, .cpus = &one, .max_threads = 1 };
+	if (view_measure(&v, &sw, "--ecm") != 0)
+		return EXIT_FAIL;
+	v.nlev = v.stopped || v.failed ? (v.res.done - 1) / nk : lv->n; /* whole levels measured */
+	/* calibration: the fastest repetition of load in every level and of store in L1 */
+	v.clamped = v.nlev < 1 ? -1 : bench_ecm_rates(&v.res, 0, 1, v.nlev, &v.p);
+	if (v.clamped < 0) {
+		bench_sweep_release(&v.res);
+		error(v.nlev < 1 ? "bench --ecm: stopped before L1 was measured"
+				 : "bench --ecm: the load or store kernel gave no usable time in L1");
+		return v.nlev < 1 && !v.failed ? 130 : EXIT_FAIL;
 	}
+	return view_end(&v, ecm_render);
+}
 
-	json_t *rows = json_array();
-	struct table *t = table_new(9, "kernel", "level", "size", "predicted cy/CL", "measured cy/CL", "pred/meas %",
-				    "GB/s with WA", "GB/s app", "role");
-	for (int i = 0; i < nk; i++)
-		for (int l = 0; l < nlev; l++) {
-			const struct bench_kernel *k = ks[i];
-			/* levels below nlev ran completely: every run there gave a result */
-			const struct bench_result *r = bench_sweep_get(&res, l, 1, i);
-			struct ecm_streams s = { k->reads, k->writes, k->rws, k->nontemporal };
-			double pred = ecm_predict(&p, &s, l), meas = r->cy_per_cl.min;
-			int calib = i == 0 || (i == 1 && l == 0);
-			/* GB/s of the fastest repetition, matching its cycles */
-			double gbs = r->gbs.max, real = r->gbs_real.max;
-			char sz[32];
-			buffer_format_size(r->size_bytes, sz, sizeof(sz));
-			table_cell(t, "%s-%s", k->name, k->variant);
-			table_cell(t, "%s", lv->name[l]);
-			table_cell(t, "%s", sz);
-			table_cell(t, "%.2f", pred);
-			table_cell(t, "%.2f", meas);
-			table_cell(t, "%.1f", 100 * pred / meas);
-			table_cell(t, "%.1f", real);
-			table_cell(t, "%.1f", gbs);
-			table_cell(t, "%s", calib ? "calibration" : "prediction");
-			json_array_append_new(rows, json_pack("{s:s,s:s,s:s,s:I,s:f,s:f,s:f,s:f,s:f,s:b}", "kernel", k->name,
-							      "variant", k->variant, "level", lv->name[l], "size_bytes",
-							      (json_int_t)r->size_bytes, "predicted_cy_per_cl", pred,
-							      "measured_cy_per_cl", meas, "predicted_over_measured", pred / meas,
-							      "gbs", gbs, "gbs_real", real, "calibration", calib));
+static void scaling_render(struct emit *e, const struct bench_view *v)
+{
+	const struct bench_kernel *k = v->ks[0];
+	const struct bench_levels *lv = v->lv;
+	emit_heading(e, "archscope bench --threads-scaling %s-%s (%s): application GB/s, median of %d repetitions (ECM "
+			"paper, Table 5)", k->name, k->variant, k->formula, v->o->reps);
+	emit_array_begin(e, NULL, "working sets");
+	for (int l = 0; l < lv->n; l++) {
+		char sz[32];
+		emit_text(e, NULL, "%s %s %s", lv->name[l], buffer_format_size(lv->size[l], sz, sizeof(sz)),
+			  l < lv->n - 2 ? "per thread" : "in all");
+	}
+	emit_array_end(e);
+	emit_string(e, "kernel", NULL, k->name);
+	emit_string(e, "variant", NULL, k->variant);
+	emit_table_begin(e, "scaling", "");
+	for (int n = 1; n <= v->cpus->n && bench_sweep_entered(&v->res, 0, n); n++) {
+		int nl = 0;
+		const struct bench_result *r;
+		emit_row_begin(e);
+		emit_int(e, "threads", "threads", n, NULL);
+		emit_array_begin(e, "levels", NULL);
+		for (; nl < lv->n && (r = bench_sweep_get(&v->res, nl, n, 0)); nl++) {
+			emit_row_begin(e);
+			emit_string(e, "level", NULL, lv->name[nl]);
+			emit_int(e, "size_bytes", NULL, (long long)r->size_bytes, NULL);
+			emit_number(e, "gbs", NULL, r->gbs.median, NULL, NULL);
+			emit_number(e, "gbs_real", NULL, r->gbs_real.median, NULL, NULL);
+			emit_number(e, "cy_per_cl", NULL, r->cy_per_cl.median, NULL, NULL);
+			emit_row_end(e);
 		}
-	json_t *out = json_pack("{s:o,s:o,s:s,s:s}", "parameters", params, "ecm", rows, "cycles",
-				"core cycles of the measured clock per cache-line update (8 iterations, one line per stream), "
-				"fastest of the repetitions",
-				"model", "inclusive hierarchy, write-allocate and eviction per written line, no overlap of transfers; "
-					 "L1 loads and stores in the same cycle");
-	if (stopped || failed)
-		json_object_set_new(out, "incomplete", json_true());
-	if (o->json) {
-		cli_print_json("bench", out);
-	} else {
-		printf("archscope bench --ecm: ECM model of the streaming kernels (ECM paper, Tables 2 and 4), one thread on cpu %d\n"
-		       "cycles: core cycles at the measured %.3f GHz per cache-line update (8 iterations), fastest of %d repetitions\n\n"
-		       "machine parameters (measured here: L1 rates from load and store in L1, each transfer from the load\n"
-		       "kernel's extra cycles one level further out):\n"
-		       "  L1 load %.1f B/cy, L1 store %.1f B/cy, loads and stores in the same cycle\n",
-		       cpu, clk.ghz, o->reps, p.l1_load_bpc, p.l1_store_bpc);
-		table_print(pt, stdout, "  ");
-		if (clamped > 0)
-			printf("  (%d transfer%s measured no slower than the level above: taken as 0 cy/CL)\n", clamped,
-			       clamped > 1 ? "s" : "");
-		printf("\nprediction = L1 part max(loads x 64 B / load rate, stores x 64 B / store rate) + lines crossing each\n"
-		       "boundary (reads + write-allocate + evictions) x its cy/CL; pred/meas %% as in Table 4\n");
-		table_print(t, stdout, "  ");
-		json_decref(out);
+		emit_array_end(e);
+		for (int l = 0; l < lv->n; l++)
+			if (l < nl)
+				emit_number(e, NULL, lv->name[l], bench_sweep_get(&v->res, l, n, 0)->gbs.median, "GB/s", "%.1f");
+			else
+				emit_text(e, lv->name[l], "-");
+		emit_row_end(e);
+		if (nl == 0)
+			break;
 	}
-	table_free(pt);
-	table_free(t);
-	bench_sweep_release(&res);
-	if (stopped) {
-		note("interrupted: printed the levels measured completely");
-		return 130;
-	}
-	return failed ? EXIT_FAIL : EXIT_OK;
+	emit_table_end(e);
+	emit_number(e, "clock_ghz", "clock", v->ghz, "GHz", "%.3f");
+	emit_string(e, "sizes", NULL,
+		    "levels above the last cache: the one-thread size per thread; last cache and memory: the same total");
 }
 
 int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *k, const struct bench_levels *lv,
 			  const struct as_cpulist *cpus)
 {
-	cpu_pin_self(cpus->cpu[0], NULL);
-	struct clock_result clk;
-	clock_measure(&clk, 5);
-	size_t avail = buffer_mem_available();
+	struct bench_view v = { .o = o, .lv = lv, .ks = &k, .nk = 1, .cpus = cpus };
 	/* thread counts outside: a stop leaves whole rows; working sets at most a quarter of memory */
 	struct bench_sweep sw = { .lv = lv, .kernels = &k, .nkernels = 1, .cpus = cpus, .max_threads = cpus->n,
-				  .threads_outer = 1, .max_bytes = avail / 4, .run = run_opts(o, clk.ghz), .stop = o->stop,
-				  .report = report_scaling };
-	struct bench_sweep_result res;
-	struct as_error err = { 0 };
-	if (bench_sweep_run(&sw, &res, &err) != 0)
-		die_err(EXIT_FAIL, &err);
-	progress_done();
-	int failed = res.stopped, stopped = *o->stop, last_cache = lv->n - 2;
-
-	json_t *rows = json_array();
-	/* header: threads, one column per level */
-	const char *h[BENCH_MAX_LEVELS + 1] = { "threads" };
-	char hbuf[BENCH_MAX_LEVELS][24];
-	for (int l = 0; l < lv->n; l++) {
-		snprintf(hbuf[l], sizeof(hbuf[l]), "%s GB/s", lv->name[l]);
-		h[l + 1] = hbuf[l];
-	}
-	struct table *t = table_new(lv->n + 1, h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8]);
-	for (int n = 1; n <= cpus->n && bench_sweep_entered(&res, 0, n); n++) {
-		json_t *lev = json_array();
-		double gbs[BENCH_MAX_LEVELS];
-		int nl = 0;
-		const struct bench_result *r;
-		while (nl < lv->n && (r = bench_sweep_get(&res, nl, n, 0))) {
-			json_array_append_new(lev, json_pack("{s:s,s:I,s:f,s:f,s:f}", "level", lv->name[nl], "size_bytes",
-							     (json_int_t)r->size_bytes, "gbs", r->gbs.median, "gbs_real",
-							     r->gbs_real.median, "cy_per_cl", r->cy_per_cl.median));
-			gbs[nl++] = r->gbs.median;
-		}
-		json_array_append_new(rows, json_pack("{s:i,s:o}", "threads", n, "levels", lev));
-		if (nl == 0)
-			break;
-		table_cell(t, "%d", n);
-		for (int l = 0; l < lv->n; l++)
-			table_cell(t, l < nl ? "%.1f" : "-", l < nl ? gbs[l] : 0.0);
-	}
-	bench_sweep_release(&res);
-	json_t *out = json_pack("{s:s,s:s,s:o,s:f,s:s}", "kernel", k->name, "variant", k->variant, "scaling", rows,
-				"clock_ghz", clk.ghz, "sizes",
-				"levels above the last cache: the one-thread size per thread; last cache and memory: the same total");
-	if (stopped || failed)
-		json_object_set_new(out, "incomplete", json_true());
-	if (o->json) {
-		cli_print_json("bench", out);
-	} else {
-		char sz[32];
-		printf("archscope bench --threads-scaling %s-%s (%s): application GB/s, median of %d repetitions (ECM paper, Table 5)\n"
-		       "working sets:", k->name, k->variant, k->formula, o->reps);
-		for (int l = 0; l < lv->n; l++)
-			printf(" %s %s%s", lv->name[l], buffer_format_size(lv->size[l], sz, sizeof(sz)),
-			       l < last_cache ? " per thread" : " in all");
-		printf("\n");
-		table_print(t, stdout, "  ");
-		json_decref(out);
-	}
-	table_free(t);
-	if (stopped) {
-		note("interrupted: printed what was measured");
-		return 130;
-	}
-	return failed ? EXIT_FAIL : EXIT_OK;
+				  .threads_outer = 1, .max_bytes = buffer_mem_available() / 4 };
+	if (view_measure(&v, &sw, "--threads-scaling") != 0)
+		return EXIT_FAIL;
+	return view_end(&v, scaling_render);
 }

@@ -1,8 +1,10 @@
-/* The views of `archscope bench` beside its plain runs (cmd-bench.c): --ecm and --threads-scaling
- * (bench-ecm.c), each over one working set per memory level; and the ECM rates from a sweep's
- * load and store runs, which probe -o uses as well. */
+/* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
+ * bench-ecm.c measures and renders --ecm and --threads-scaling, each over one working set per
+ * memory level; and the ECM rates from a sweep's load and store runs, which probe -o uses too. */
 #ifndef ARCHSCOPE_CLI_BENCH_H
 #define ARCHSCOPE_CLI_BENCH_H
+
+#include <stdint.h>
 
 #include "bench/kernels.h"
 #include "bench/levels.h"
@@ -10,14 +12,21 @@
 
 struct ecm_params;
 
+/* The options of `archscope bench`. */
 struct bench_cli {
-	const char *variant; /* NULL: the widest the CPU runs */
+	const char *size_text;  /* -s SIZE */
+	int level;              /* --level: index in L1 L2 L3 MEM, -1: none */
+	int sweep, ecm, scaling, list, over, json;
+	int threads;            /* -t N, 0: not given */
+	const char *cpus_text;  /* --cpus LIST */
+	const char *variant;    /* NULL: the widest the CPU runs */
 	int reps;
 	double min_time_s;
-	int json;
-	int small_pages;     /* --pages 4k */
-	int stream_offset;   /* --offset, as in struct bench_opts */
-	volatile int *stop;  /* set by Ctrl-C: print what was measured */
+	int small_pages;        /* --pages 4k */
+	uint64_t offset_bytes;  /* --offset B */
+	int stream_offset;      /* from offset_bytes, as in struct bench_opts */
+	const char *plot_dir;
+	volatile int *stop;     /* set by Ctrl-C: print what was measured */
 };
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM

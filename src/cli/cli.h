@@ -70,7 +70,10 @@ uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);
 
 struct mtree;
-/* Loads and checks a machine file; on failure prints every problem and exits 2. */
+/* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
+ * error: exit 2). */
+int cli_machine_open(const char *path, struct mtree *t);
+/* cli_machine_open(), exiting 2 on failure. Commands only; prefer cli_machine_open(). */
 void cli_machine_load(const char *path, struct mtree *t);
 
 /* The commands. */

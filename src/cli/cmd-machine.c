@@ -1,212 +1,260 @@
 /* archscope machine show|validate|diff: read machine files (archscope's own or Kerncraft's), check
  * them with errors that name the line and key, print a summary, the canonical YAML, or two
  * machines side by side. */
-#include <getopt.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/parse-options.h"
 #include "machine/diff.h"
 #include "machine/file.h"
-#include "report/table.h"
+#include "report/emit.h"
 
-static void print_usage(FILE *out)
+/* A number of the level table, or "-" where the file has none. */
+static void cell_long(struct emit *e, const char *label, long v, int present, const char *unit)
 {
-	fputs("usage: archscope machine show [--yaml | --json] FILE\n"
-	      "       archscope machine validate FILE...\n"
-	      "       archscope machine diff [--all] FILE_A FILE_B\n"
-	      "\n"
-	      "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
-	      "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
-	      "them, and Kerncraft's own files are read as they are.\n"
-	      "\n"
-	      "  show       a readable summary; --yaml prints the file as archscope writes it (reading that\n"
-	      "             back and writing it again gives the same bytes), --json as JSON\n"
-	      "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
-	      "  diff       the core values of two machines side by side (--all: every value)\n"
-	      "\n"
-	      "options:\n"
-	      "  --yaml              show: the canonical YAML\n"
-	      "  --json              show: one JSON object {\"archscope\", \"command\", \"machine\", \"results\"}\n"
-	      "  --all               diff: every value, not just the core ones\n"
-	      "  -h, --help          this help\n",
-	      out);
-}
-
-static void fmt_size(double b, char *out, size_t len)
-{
-	if (b >= 1 << 30)
-		snprintf(out, len, "%.3g GiB", b / (1 << 30));
-	else if (b >= 1 << 20)
-		snprintf(out, len, "%.3g MiB", b / (1 << 20));
-	else if (b >= 1024)
-		snprintf(out, len, "%.3g KiB", b / 1024);
+	if (present)
+		emit_int(e, NULL, label, v, unit);
 	else
-		snprintf(out, len, "%.0f B", b);
+		emit_text(e, label, "-");
 }
 
-static int show(const char *path, int yaml, int json)
+/* show: the whole file in JSON; for people a summary of what the models read. */
+static void show_render(struct emit *e, const char *path, const struct mtree *t, const struct machine *m)
 {
-	struct mtree t;
-	cli_machine_load(path, &t);
-	if (yaml) {
-		struct as_error err = { 0 };
-		int rc = mtree_emit(&t, stdout, &err);
-		mtree_free(&t);
-		if (rc != 0)
-			die_err(EXIT_FAIL, &err);
-		return EXIT_OK;
+	emit_heading(e, "%s: %s", path, m->model_name);
+	emit_string(e, "file", NULL, path);
+	emit_json(e, "machine", mnode_to_json(t->root));
+	emit_number(e, NULL, "clock", m->clock_hz / 1e9, "GHz", "%.3g");
+	emit_text(e, "cores", "%ld socket%s x %ld cores x %ld threads", m->sockets ? m->sockets : 1,
+		  m->sockets > 1 ? "s" : "", m->cores_per_socket, m->threads_per_core ? m->threads_per_core : 1);
+	emit_number(e, NULL, "cache line", m->cacheline_bytes, "B", "%.0f");
+	if (m->flops_dp[0] > 0 || m->flops_sp[0] > 0)
+		emit_text(e, "FLOPs per cycle", "DP %g (ADD %g, MUL %g, FMA %g), SP %g (ADD %g, MUL %g, FMA %g)",
+			  m->flops_dp[0], m->flops_dp[1], m->flops_dp[2], m->flops_dp[3], m->flops_sp[0], m->flops_sp[1],
+			  m->flops_sp[2], m->flops_sp[3]);
+	const struct mnode *as = mnode_get(t->root, "archscope");
+	if (as) {
+		emit_int(e, NULL, "archscope section", (long long)as->n, "entries");
+		emit_annotate(e, " (probe results with method, confidence, os_reported)");
 	}
-	if (json) {
-		cli_print_json("machine", json_pack("{s:s,s:o}", "file", path, "machine", mnode_to_json(t.root)));
-		mtree_free(&t);
-		return EXIT_OK;
+	emit_table_begin(e, NULL, "memory hierarchy");
+	for (int i = 0; i < m->nlevels; i++) {
+		const struct machine_level *L = &m->level[i];
+		emit_row_begin(e);
+		emit_string(e, NULL, "level", L->name);
+		if (L->size_bytes > 0)
+			emit_size(e, NULL, "size per group", (uint64_t)L->size_bytes);
+		else
+			emit_text(e, "size per group", "-");
+		cell_long(e, "sets", L->sets, L->has_cache, NULL);
+		cell_long(e, "ways", L->ways, L->has_cache, NULL);
+		cell_long(e, "line", L->cl_size, L->has_cache, "B");
+		cell_long(e, "groups", L->groups, L->groups != 0, NULL);
+		cell_long(e, "cores/group", L->cores_per_group, L->cores_per_group != 0, NULL);
+		emit_text(e, "upstream throughput", "%s", L->upstream_text[0] ? L->upstream_text : "-");
+		emit_row_end(e);
 	}
-	struct machine m;
-	machine_read(&t, &m);
-	printf("%s: %s\n", path, m.model_name);
-	printf("  clock %.3g GHz; %ld socket%s x %ld cores x %ld threads; cache line %.0f B\n", m.clock_hz / 1e9,
-	       m.sockets ? m.sockets : 1, m.sockets > 1 ? "s" : "", m.cores_per_socket, m.threads_per_core ? m.threads_per_core : 1,
-	       m.cacheline_bytes);
-	if (m.flops_dp[0] > 0 || m.flops_sp[0] > 0)
-		printf("  FLOPs per cycle: DP %g (ADD %g, MUL %g, FMA %g), SP %g (ADD %g, MUL %g, FMA %g)\n", m.flops_dp[0],
-		       m.flops_dp[1], m.flops_dp[2], m.flops_dp[3], m.flops_sp[0], m.flops_sp[1], m.flops_sp[2], m.flops_sp[3]);
-	struct table *tb = table_new(8, "level", "size per group", "sets", "ways", "line B", "groups", "cores/group",
-				     "upstream throughput");
-	for (int i = 0; i < m.nlevels; i++) {
-		const struct machine_level *L = &m.level[i];
-		char sz[32];
-		fmt_size(L->size_bytes, sz, sizeof(sz));
-		table_cell(tb, "%s", L->name);
-		table_cell(tb, "%s", L->size_bytes > 0 ? sz : "-");
-		table_cell(tb, L->has_cache ? "%ld" : "-", L->sets);
-		table_cell(tb, L->has_cache ? "%ld" : "-", L->ways);
-		table_cell(tb, L->has_cache ? "%ld" : "-", L->cl_size);
-		table_cell(tb, L->groups ? "%ld" : "-", L->groups);
-		table_cell(tb, L->cores_per_group ? "%ld" : "-", L->cores_per_group);
-		table_cell(tb, "%s", L->upstream_text[0] ? L->upstream_text : "-");
-	}
-	table_print(tb, stdout, "  ");
-	table_free(tb);
-	/* benchmarks: the first (one-core) result of each kernel per level */
-	const struct mnode *meas = mnode_get(mnode_get(t.root, "benchmarks"), "measurements");
-	if (meas && meas->n) {
-		printf("  streaming bandwidth, first entry (one core) and last entry (all cores listed), application GB/s:\n");
-		for (size_t i = 0; i < meas->n; i++) {
-			const struct mnode *res = mnode_get(meas->vals[i]->n ? meas->vals[i]->vals[0] : NULL, "results");
-			printf("    %-4s", meas->keys[i]);
-			for (size_t k = 0; res && k < res->n; k++) {
-				const struct mnode *l = res->vals[k];
-				if (l->kind == MN_SEQ && l->n)
-					printf("  %s %s .. %s", res->keys[k], l->vals[0]->text, l->vals[l->n - 1]->text);
-			}
-			printf("\n");
+	emit_table_end(e);
+	/* the streaming benchmarks: the first (one-core) and last result of each kernel per level */
+	const struct mnode *meas = mnode_get(mnode_get(t->root, "benchmarks"), "measurements");
+	if (!meas || !meas->n)
+		return;
+	emit_object_begin(e, NULL, "streaming bandwidth, first entry (one core) and last entry (all cores listed), "
+				   "application GB/s");
+	for (size_t i = 0; i < meas->n; i++) {
+		const struct mnode *res = mnode_get(meas->vals[i]->n ? meas->vals[i]->vals[0] : NULL, "results");
+		emit_array_begin(e, NULL, meas->keys[i]);
+		for (size_t k = 0; res && k < res->n; k++) {
+			const struct mnode *l = res->vals[k];
+			if (l->kind == MN_SEQ && l->n)
+				emit_text(e, NULL, "%s %s .. %s", res->keys[k], l->vals[0]->text, l->vals[l->n - 1]->text);
 		}
+		emit_array_end(e);
 	}
-	const struct mnode *as = mnode_get(t.root, "archscope");
-	if (as)
-		printf("  archscope section: %zu entries (probe results with method, confidence, os_reported)\n", as->n);
-	mtree_free(&t);
-	return EXIT_OK;
+	emit_object_end(e);
 }
 
-static int diff(const char *a, const char *b, int all)
+/* diff: the pairs of values, how many differ, and the ratio of the clocks. */
+static void diff_render(struct emit *e, char *const path[2], const struct mtree t[2], const struct machine_diff *d,
+			int all)
 {
-	struct mtree ta, tb;
-	cli_machine_load(a, &ta);
-	cli_machine_load(b, &tb);
+	static const char *const file_key[2] = { "file_a", "file_b" }, *const model_key[2] = { "model_a", "model_b" };
+	struct machine m[2];
+	for (int i = 0; i < 2; i++) {
+		machine_read(&t[i], &m[i]);
+		emit_string(e, file_key[i], i ? "B" : "A", path[i]);
+		emit_annotate(e, " (%s)", m[i].model_name);
+		emit_string(e, model_key[i], NULL, m[i].model_name);
+	}
+	emit_bool(e, "all", NULL, all);
+	emit_table_begin(e, "values", "");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct machine_diff_row *r = &d->row[i];
+		emit_row_begin(e);
+		emit_string(e, "key", "key", r->path);
+		emit_string(e, "a", NULL, r->a);
+		emit_text(e, "A", "%.60s", r->a ? r->a : "-");
+		emit_string(e, "b", NULL, r->b);
+		emit_text(e, "B", "%.60s", r->b ? r->b : "-");
+		emit_bool(e, "differs", NULL, r->differs);
+		emit_text(e, "differs", "%s", r->differs ? "<>" : "");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_int(e, "differ", "differ", d->ndiffer, NULL);
+	emit_annotate(e, " of %zu values%s", d->na, all ? "" : " (core keys; --all for every value)");
+	emit_int(e, "values_in_a", NULL, (long long)d->na, NULL);
+	emit_number(e, "clock_ratio", "clock ratio A / B",
+		    m[0].clock_hz > 0 && m[1].clock_hz > 0 ? m[0].clock_hz / m[1].clock_hz : NAN, NULL, "%.3f");
+}
+
+static const struct opt_cmd show_cmd = {
+	.name = "machine show",
+	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", NULL },
+	.description = "A summary of a machine file; --yaml: the file as archscope writes it, --json: as JSON.\n",
+};
+
+static int machine_show(int argc, char **argv)
+{
+	int yaml = 0, json = 0, rc = EXIT_FAIL;
+	const struct opt options[] = {
+		OPT_FLAG(0, "yaml", &yaml, "the canonical YAML"),
+		OPT_JSON(&json),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &show_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc != 1 || (yaml && json))
+		return error_usage(show_cmd.name, argc != 1 ? "show takes one file" : "give --yaml or --json, not both"),
+		       EXIT_USAGE;
+	struct mtree t;
+	struct as_error err = { 0 };
+	struct emit *e = NULL;
+	if (cli_machine_open(argv[0], &t) != 0)
+		return EXIT_USAGE;
+	if (yaml) {
+		rc = mtree_emit(&t, stdout, &err) == 0 ? EXIT_OK : (error_err(&err), EXIT_FAIL);
+	} else if (!(e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout))) {
+		error("out of memory");
+	} else {
+		struct machine m;
+		machine_read(&t, &m);
+		show_render(e, argv[0], &t, &m);
+		rc = cli_emit_end(e, "machine");
+	}
+	mtree_free(&t);
+	return rc;
+}
+
+static const struct opt_cmd validate_cmd = {
+	.name = "machine validate",
+	.usage = (const char *const[]){ "archscope machine validate FILE...", NULL },
+	.description = "Checks every file: 'FILE: valid', or each problem naming the line and key; exit 2 if any.\n",
+};
+
+static int machine_validate(int argc, char **argv)
+{
+	const struct opt options[] = { OPT_HELP(), OPT_END() };
+	argc = opt_parse(argc, argv, &validate_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc < 1)
+		return error_usage(validate_cmd.name, "validate needs at least one file"), EXIT_USAGE;
+	int bad = 0;
+	for (int i = 0; i < argc; i++) {
+		struct mtree t;
+		if (cli_machine_open(argv[i], &t) != 0) {
+			bad++;
+			continue;
+		}
+		printf("%s: valid\n", argv[i]);
+		mtree_free(&t);
+	}
+	return bad ? EXIT_USAGE : EXIT_OK;
+}
+
+static const struct opt_cmd diff_cmd = {
+	.name = "machine diff",
+	.usage = (const char *const[]){ "archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
+	.description = "The core values of two machines side by side, '<>' where they differ (--all: every value).\n",
+};
+
+static int machine_diff(int argc, char **argv)
+{
+	int all = 0, json = 0, rc = EXIT_FAIL;
+	const struct opt options[] = {
+		OPT_FLAG(0, "all", &all, "every value, not just the core ones"),
+		OPT_JSON(&json),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &diff_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc != 2)
+		return error_usage(diff_cmd.name, "diff takes two files"), EXIT_USAGE;
+	struct mtree t[2];
+	if (cli_machine_open(argv[0], &t[0]) != 0)
+		return EXIT_USAGE;
+	if (cli_machine_open(argv[1], &t[1]) != 0)
+		return mtree_free(&t[0]), EXIT_USAGE;
 	struct machine_diff d;
 	struct as_error err = { 0 };
-	if (machine_diff_init(&d, ta.root, tb.root, all, &err) != 0)
-		die_err(EXIT_FAIL, &err);
-	printf("A: %s (%s)\nB: %s (%s)\n\n", a, mnode_get(ta.root, "model name")->text, b, mnode_get(tb.root, "model name")->text);
-	struct table *t = table_new(4, "key", "A", "B", "differs");
-	for (size_t i = 0; i < d.n; i++) {
-		const struct machine_diff_row *r = &d.row[i];
-		table_cell(t, "%s", r->path);
-		table_cell(t, r->a ? "%.60s" : "-", r->a);
-		table_cell(t, r->b ? "%.60s" : "-", r->b);
-		table_cell(t, "%s", r->differs ? "<>" : "");
+	struct emit *e = NULL;
+	if (machine_diff_init(&d, t[0].root, t[1].root, all, &err) != 0) {
+		error_err(&err);
+	} else if (!(e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout))) {
+		error("out of memory");
+	} else {
+		diff_render(e, argv, t, &d, all);
+		rc = cli_emit_end(e, "machine");
 	}
-	/* the core numbers, typed, as ratios */
-	struct machine ma, mb;
-	machine_read(&ta, &ma);
-	machine_read(&tb, &mb);
-	table_print(t, stdout, "");
-	printf("\n%d of %zu values differ%s\n", d.ndiffer, d.na, all ? "" : " (core keys; --all for every value)");
-	if (ma.clock_hz > 0 && mb.clock_hz > 0)
-		printf("clock ratio %s / %s: %.3f\n", a, b, ma.clock_hz / mb.clock_hz);
-	table_free(t);
 	machine_diff_release(&d);
-	mtree_free(&ta);
-	mtree_free(&tb);
-	return EXIT_OK;
+	mtree_free(&t[0]);
+	mtree_free(&t[1]);
+	return rc;
 }
+
+static const struct opt_section machine_sections[] = {
+	{ "sub-commands",
+	  "  show       a readable summary; --yaml prints the file as archscope writes it (reading that\n"
+	  "             back and writing it again gives the same bytes), --json as JSON\n"
+	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
+	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
+	  "Each has its own --help: 'archscope machine show --help'.\n",
+	  NULL },
+	{ NULL, NULL, NULL },
+};
+static const struct opt_cmd machine_cmd = {
+	.name = "machine",
+	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
+					"archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
+	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
+		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
+		       "them, and Kerncraft's own files are read as they are.\n",
+	.sections = machine_sections,
+	.flags = OPT_CMD_STOP_AT_NON_OPTION,
+};
 
 int cmd_machine(int argc, char **argv)
 {
-	enum { OPT_YAML = 256, OPT_JSON, OPT_ALL };
-	static const struct option opts[] = {
-		{ "yaml", no_argument, NULL, OPT_YAML },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "all", no_argument, NULL, OPT_ALL },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_command subs[] = {
+		{ "show", machine_show, NULL },
+		{ "validate", machine_validate, NULL },
+		{ "diff", machine_diff, NULL },
 	};
-	int yaml = 0, json = 0, all = 0, c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_YAML: yaml = 1; break;
-		case OPT_JSON: json = 1; break;
-		case OPT_ALL: all = 1; break;
-		case 'h': print_usage(stdout); return EXIT_OK;
-		default: usage_error("machine", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind >= argc)
-		usage_error("machine", "no subcommand (show, validate, diff)");
-	const char *sub = argv[optind++];
-	int nfiles = argc - optind;
-	if (!strcmp(sub, "show")) {
-		if (nfiles != 1)
-			usage_error("machine", "show takes one file");
-		if (yaml && json)
-			usage_error("machine", "give --yaml or --json, not both");
-		return show(argv[optind], yaml, json);
-	}
-	if (!strcmp(sub, "validate")) {
-		if (nfiles < 1)
-			usage_error("machine", "validate needs at least one file");
-		int bad = 0;
-		for (int i = optind; i < argc; i++) {
-			struct mtree t;
-			struct as_error err = { 0 };
-			if (mtree_load(argv[i], &t, &err) != 0) {
-				fprintf(stderr, "archscope: error: %s\n", err.msg);
-				bad++;
-				continue;
-			}
-			char *report;
-			int n = machine_check(&t, argv[i], &report);
-			if (n) {
-				fputs(report ? report : "", stderr);
-				bad++;
-			} else {
-				printf("%s: valid\n", argv[i]);
-			}
-			free(report);
-			mtree_free(&t);
-		}
-		return bad ? EXIT_USAGE : EXIT_OK;
-	}
-	if (!strcmp(sub, "diff")) {
-		if (nfiles != 2)
-			usage_error("machine", "diff takes two files");
-		return diff(argv[optind], argv[optind + 1], all);
-	}
-	usage_error("machine", "unknown subcommand '%s' (show, validate, diff)", sub);
+	const struct opt options[] = { OPT_HELP(), OPT_END() };
+	argc = opt_parse(argc, argv, &machine_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc == 0)
+		return error_usage("machine", "no subcommand (show, validate, diff)"), EXIT_USAGE;
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[0], subs[i].name))
+			return subs[i].fn(argc, argv);
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff)", argv[0]), EXIT_USAGE;
 }

@@ -234,21 +234,24 @@ uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uin
 	return v;
 }
 
-void cli_machine_load(const char *path, struct mtree *t)
+int cli_machine_open(const char *path, struct mtree *t)
 {
 	struct as_error err = { 0 };
-	if (mtree_load(path, t, &err) != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
-		exit(EXIT_USAGE);
-	}
+	if (mtree_load(path, t, &err) != 0)
+		return error_err(&err);
 	char *report;
 	int n = machine_check(t, path, &report);
-	if (n != 0) {
-		if (report)
-			fputs(report, stderr);
-		fprintf(stderr, "archscope: error: machine file '%s': %d problem%s\n", path, n, n == 1 ? "" : "s");
-		free(report);
-		mtree_free(t);
+	if (n == 0)
+		return 0;
+	if (report)
+		fputs(report, stderr);
+	free(report);
+	mtree_free(t);
+	return error("machine file '%s': %d problem%s", path, n, n == 1 ? "" : "s");
+}
+
+void cli_machine_load(const char *path, struct mtree *t)
+{
+	if (cli_machine_open(path, t) != 0)
 		exit(EXIT_USAGE);
-	}
 }

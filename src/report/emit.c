@@ -276,6 +276,14 @@ void emit_cpulist(struct emit *e, const char *key, const char *label, const stru
 	}
 }
 
+void emit_json(struct emit *e, const char *key, json_t *v)
+{
+	if (emit_in_json(e, key))
+		json_put(e, key, v);
+	else
+		json_decref(v);
+}
+
 void emit_stat(struct emit *e, const char *key, const char *label, const struct emit_stat *s, const char *unit,
 	       const char *fmt)
 {

@@ -75,6 +75,9 @@ void emit_bool(struct emit *e, const char *key, const char *label, int b);
 void emit_null(struct emit *e, const char *key, const char *label, const char *text);
 /* CPU numbers: an array in JSON, "0-3,8" in text. */
 void emit_cpulist(struct emit *e, const char *key, const char *label, const struct as_cpulist *l);
+/* A JSON value made elsewhere (a document read from a file): JSON only, nothing in text; takes v
+ * (NULL: out of memory). */
+void emit_json(struct emit *e, const char *key, json_t *v);
 
 /* Repeated measurements: {"min", "median", "max"} in JSON; in text the median with its noise,
  * half the spread: "12.3 ± 0.4 GB/s". */
