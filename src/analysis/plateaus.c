@@ -60,6 +60,19 @@ void plateaus_split_falling(const double *y, size_t n, double min_ratio, struct 
 	out->confidence = (contrast > 1 ? 1 : contrast > 0 ? contrast : 0) * (1.0 - (double)wrong / (double)n);
 }
 
+/* The misfit of y = c * min(x, P) / P with P = x[k]: c is the median of the points' own
+ * estimates, the misfit the sum of absolute log residuals (one noisy point moves neither much). */
+static double doubling_misfit(const double *x, const double *y, size_t n, size_t k)
+{
+	double est[64], r = 0;
+	for (size_t i = 0; i < n; i++)
+		est[i] = log(y[i]) - log((x[i] < x[k] ? x[i] : x[k]) / x[k]);
+	double c = median_of(est, n);
+	for (size_t i = 0; i < n; i++)
+		r += fabs(est[i] - c);
+	return r;
+}
+
 void plateaus_doubling_end(const double *x, const double *y, size_t n, struct doubling_end *out)
 {
 	*out = (struct doubling_end){ .index = -1, .confidence = 0 };
@@ -68,18 +81,12 @@ void plateaus_doubling_end(const double *x, const double *y, size_t n, struct do
 	for (size_t i = 0; i < n; i++)
 		if (!(y[i] > 0) || !(x[i] > 0))
 			return;
-	/* The model y = c * min(x, P) / P for each candidate P = x[k]: c is the median of the
-	 * points' own estimates, the misfit the sum of absolute log residuals (one noisy point
-	 * moves neither much). The best P between the first and the last point wins. */
+	/* The model y = c * min(x, P) / P for each candidate P = x[k] (doubling_misfit): the best P
+	 * between the first and the last point wins. */
 	double best = INFINITY, second = INFINITY;
 	int best_k = -1;
 	for (size_t k = 1; k + 1 < n; k++) {
-		double est[64], r = 0;
-		for (size_t i = 0; i < n; i++)
-			est[i] = log(y[i]) - log((x[i] < x[k] ? x[i] : x[k]) / x[k]);
-		double c = median_of(est, n);
-		for (size_t i = 0; i < n; i++)
-			r += fabs(est[i] - c);
+		double r = doubling_misfit(x, y, n, k);
 		if (r < best) {
 			second = best;
 			best = r;
@@ -90,18 +97,7 @@ void plateaus_doubling_end(const double *x, const double *y, size_t n, struct do
 	}
 	/* A flat curve or one that never stops doubling fits a first or last candidate best;
 	 * require the fit to beat both ends too. */
-	double ends[2];
-	for (int e = 0; e < 2; e++) {
-		size_t k = e ? n - 1 : 0;
-		double est[64], r = 0;
-		for (size_t i = 0; i < n; i++)
-			est[i] = log(y[i]) - log((x[i] < x[k] ? x[i] : x[k]) / x[k]);
-		double c = median_of(est, n);
-		for (size_t i = 0; i < n; i++)
-			r += fabs(est[i] - c);
-		ends[e] = r;
-	}
-	if (best_k < 0 || !(best < ends[0]) || !(best < ends[1]))
+	if (best_k < 0 || !(best < doubling_misfit(x, y, n, 0)) || !(best < doubling_misfit(x, y, n, n - 1)))
 		return;
 	double mean = best / (double)n;
 	double conf = 1.0 - 2.0 * mean / log(2.0);

@@ -78,37 +78,50 @@ static void check_pos_int_key(struct check *c, const struct mnode *map, const ch
 	EXPECT(c, v, p, machine_node_pos_int(v, NULL), "a positive integer");
 }
 
-static void check_flops(struct check *c, const struct mnode *f)
+/* 1 if n is a node of `kind`, else 0 and a problem naming the `shape` expected at path. */
+static int expect_kind(struct check *c, const struct mnode *n, const char *path, enum mnode_kind kind, const char *shape)
 {
-	if (f->kind != MN_MAP) {
-		EXPECT(c, f, "FLOPs per cycle", 0, "a mapping {SP: {...}, DP: {...}}");
+	if (n->kind == kind)
+		return 1;
+	EXPECT(c, n, path, 0, shape);
+	return 0;
+}
+
+typedef void check_fn(struct check *c, const struct mnode *n, const char *path);
+
+/* A mapping or a list (kind) at path, each of its values checked by each at its own path
+ * ("path.key", "path[i]"); another node is a problem naming the `shape` expected. */
+static void check_each(struct check *c, const struct mnode *n, const char *path, enum mnode_kind kind, const char *shape,
+		       check_fn *each)
+{
+	if (!expect_kind(c, n, path, kind, shape))
 		return;
+	for (size_t i = 0; i < n->n; i++) {
+		char p[830];
+		if (kind == MN_MAP)
+			snprintf(p, sizeof(p), "%s.%s", path, n->keys[i]);
+		else
+			snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		each(c, n->vals[i], p);
 	}
-	for (size_t i = 0; i < f->n; i++) {
-		char p[512];
-		snprintf(p, sizeof(p), "FLOPs per cycle.%s", f->keys[i]);
-		const struct mnode *m = f->vals[i];
-		if (m->kind != MN_MAP) {
-			EXPECT(c, m, p, 0, "a mapping {total, ADD, MUL, FMA}");
-			continue;
-		}
-		for (size_t j = 0; j < m->n; j++) {
-			char q[600];
-			snprintf(q, sizeof(q), "%s.%s", p, m->keys[j]);
-			EXPECT(c, m->vals[j], q, machine_node_number(m->vals[j], NULL) && strtod(m->vals[j]->text, NULL) >= 0,
-			       "a number of FLOPs per cycle >= 0");
-		}
-	}
+}
+
+static void check_flops_value(struct check *c, const struct mnode *v, const char *path)
+{
+	EXPECT(c, v, path, machine_node_number(v, NULL) && strtod(v->text, NULL) >= 0, "a number of FLOPs per cycle >= 0");
+}
+
+static void check_flops_precision(struct check *c, const struct mnode *m, const char *path)
+{
+	check_each(c, m, path, MN_MAP, "a mapping {total, ADD, MUL, FMA}", check_flops_value);
 }
 
 static void check_level(struct check *c, const struct mnode *lv, int i, int last)
 {
 	char path[64], p[512];
 	snprintf(path, sizeof(path), "memory hierarchy[%d]", i);
-	if (lv->kind != MN_MAP) {
-		EXPECT(c, lv, path, 0, "a mapping (level: L1, cache per group: {...}, ...)");
+	if (!expect_kind(c, lv, path, MN_MAP, "a mapping (level: L1, cache per group: {...}, ...)"))
 		return;
-	}
 	struct mnode *name = need(c, lv, path, "level", 1);
 	join(p, sizeof(p), path, "level");
 	EXPECT(c, name, p, machine_node_string(name) && name->kind == MN_SCALAR, "a level name such as L1 or MEM");
@@ -116,9 +129,7 @@ static void check_level(struct check *c, const struct mnode *lv, int i, int last
 	if (cache) {
 		char cp[256];
 		join(cp, sizeof(cp), path, "cache per group");
-		if (cache->kind != MN_MAP) {
-			EXPECT(c, cache, cp, 0, "a mapping {sets, ways, cl_size, ...}");
-		} else {
+		if (expect_kind(c, cache, cp, MN_MAP, "a mapping {sets, ways, cl_size, ...}")) {
 			check_pos_int_key(c, cache, cp, "sets", 1);
 			check_pos_int_key(c, cache, cp, "ways", 1);
 			check_pos_int_key(c, cache, cp, "cl_size", 1);
@@ -164,10 +175,8 @@ static void check_level(struct check *c, const struct mnode *lv, int i, int last
 
 static void check_streams(struct check *c, const struct mnode *s, const char *path)
 {
-	if (s->kind != MN_MAP) {
-		EXPECT(c, s, path, 0, "a mapping {bytes: 8.00 B, streams: 1}");
+	if (!expect_kind(c, s, path, MN_MAP, "a mapping {bytes: 8.00 B, streams: 1}"))
 		return;
-	}
 	struct mnode *b = need(c, s, path, "bytes", 1), *n = need(c, s, path, "streams", 1);
 	char p[512];
 	join(p, sizeof(p), path, "bytes");
@@ -177,73 +186,61 @@ static void check_streams(struct check *c, const struct mnode *s, const char *pa
 	       "a whole number of streams >= 0");
 }
 
+static void check_kernel(struct check *c, const struct mnode *kv, const char *p)
+{
+	if (!expect_kind(c, kv, p, MN_MAP, "a mapping {FLOPs per iteration, read streams, ...}"))
+		return;
+	char q[900];
+	struct mnode *f = need(c, kv, p, "FLOPs per iteration", 0);
+	join(q, sizeof(q), p, "FLOPs per iteration");
+	EXPECT(c, f, q, machine_node_number(f, NULL) && strtod(f->text, NULL) >= 0, "a number >= 0");
+	static const char *const st[] = { "read streams", "write streams", "read+write streams" };
+	for (int s = 0; s < 3; s++) {
+		struct mnode *sv = need(c, kv, p, st[s], 0);
+		join(q, sizeof(q), p, st[s]);
+		if (sv)
+			check_streams(c, sv, q);
+	}
+}
+
+static void check_bandwidth(struct check *c, const struct mnode *v, const char *path)
+{
+	EXPECT(c, v, path, machine_node_quantity(v, "B/s", 0, NULL), "a bandwidth such as 41.3 GB/s");
+}
+
+static void check_bandwidths(struct check *c, const struct mnode *l, const char *path)
+{
+	check_each(c, l, path, MN_SEQ, "a list of bandwidths such as [41.3 GB/s, ...]", check_bandwidth);
+}
+
+/* benchmarks.measurements.LEVEL.THREADS: {cores, results: {kernel: [bandwidths]}, ...} */
+static void check_run(struct check *c, const struct mnode *run, const char *q)
+{
+	if (!expect_kind(c, run, q, MN_MAP, "a mapping {cores, results, ...}"))
+		return;
+	struct mnode *res = need(c, run, q, "results", 1);
+	if (res) {
+		char r[900];
+		join(r, sizeof(r), q, "results");
+		check_each(c, res, r, MN_MAP, "a mapping kernel: [bandwidths]", check_bandwidths);
+	}
+}
+
+static void check_measured_level(struct check *c, const struct mnode *lv, const char *p)
+{
+	check_each(c, lv, p, MN_MAP, "a mapping of threads per core", check_run);
+}
+
 static void check_benchmarks(struct check *c, const struct mnode *b)
 {
-	if (b->kind != MN_MAP) {
-		EXPECT(c, b, "benchmarks", 0, "a mapping {kernels, measurements}");
+	if (!expect_kind(c, b, "benchmarks", MN_MAP, "a mapping {kernels, measurements}"))
 		return;
-	}
 	struct mnode *k = need(c, b, "benchmarks", "kernels", 0);
-	if (k && k->kind != MN_MAP)
-		EXPECT(c, k, "benchmarks.kernels", 0, "a mapping of kernels");
-	for (size_t i = 0; k && k->kind == MN_MAP && i < k->n; i++) {
-		char p[512], q[600];
-		snprintf(p, sizeof(p), "benchmarks.kernels.%s", k->keys[i]);
-		const struct mnode *kv = k->vals[i];
-		if (kv->kind != MN_MAP) {
-			EXPECT(c, kv, p, 0, "a mapping {FLOPs per iteration, read streams, ...}");
-			continue;
-		}
-		struct mnode *f = need(c, kv, p, "FLOPs per iteration", 0);
-		snprintf(q, sizeof(q), "%s.FLOPs per iteration", p);
-		EXPECT(c, f, q, machine_node_number(f, NULL) && strtod(f->text, NULL) >= 0, "a number >= 0");
-		static const char *const st[] = { "read streams", "write streams", "read+write streams" };
-		for (int s = 0; s < 3; s++) {
-			struct mnode *sv = need(c, kv, p, st[s], 0);
-			snprintf(q, sizeof(q), "%s.%s", p, st[s]);
-			if (sv)
-				check_streams(c, sv, q);
-		}
-	}
+	if (k)
+		check_each(c, k, "benchmarks.kernels", MN_MAP, "a mapping of kernels", check_kernel);
 	struct mnode *m = need(c, b, "benchmarks", "measurements", 0);
-	if (m && m->kind != MN_MAP)
-		EXPECT(c, m, "benchmarks.measurements", 0, "a mapping of levels");
-	for (size_t i = 0; m && m->kind == MN_MAP && i < m->n; i++) {
-		const struct mnode *lv = m->vals[i];
-		char p[512];
-		snprintf(p, sizeof(p), "benchmarks.measurements.%s", m->keys[i]);
-		if (lv->kind != MN_MAP) {
-			EXPECT(c, lv, p, 0, "a mapping of threads per core");
-			continue;
-		}
-		for (size_t j = 0; j < lv->n; j++) {
-			char q[600], r[700];
-			snprintf(q, sizeof(q), "%s.%s", p, lv->keys[j]);
-			const struct mnode *run = lv->vals[j];
-			if (run->kind != MN_MAP) {
-				EXPECT(c, run, q, 0, "a mapping {cores, results, ...}");
-				continue;
-			}
-			struct mnode *res = need(c, run, q, "results", 1);
-			snprintf(r, sizeof(r), "%s.results", q);
-			if (res && res->kind != MN_MAP)
-				EXPECT(c, res, r, 0, "a mapping kernel: [bandwidths]");
-			for (size_t x = 0; res && res->kind == MN_MAP && x < res->n; x++) {
-				char s[800];
-				snprintf(s, sizeof(s), "%s.%s", r, res->keys[x]);
-				const struct mnode *l = res->vals[x];
-				if (l->kind != MN_SEQ) {
-					EXPECT(c, l, s, 0, "a list of bandwidths such as [41.3 GB/s, ...]");
-					continue;
-				}
-				for (size_t y = 0; y < l->n; y++) {
-					char e[830];
-					snprintf(e, sizeof(e), "%s[%zu]", s, y);
-					EXPECT(c, l->vals[y], e, machine_node_quantity(l->vals[y], "B/s", 0, NULL), "a bandwidth such as 41.3 GB/s");
-				}
-			}
-		}
-	}
+	if (m)
+		check_each(c, m, "benchmarks.measurements", MN_MAP, "a mapping of levels", check_measured_level);
 }
 
 int machine_check(const struct mtree *t, const char *name, char **report)
@@ -266,7 +263,7 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	v = need(&c, r, "(top)", "cacheline size", 0);
 	EXPECT(&c, v, "cacheline size", machine_node_quantity(v, "B", 1, NULL), "a positive size such as 64 B");
 	if ((v = need(&c, r, "(top)", "FLOPs per cycle", 0)))
-		check_flops(&c, v);
+		check_each(&c, v, "FLOPs per cycle", MN_MAP, "a mapping {SP: {...}, DP: {...}}", check_flops_precision);
 	static const char *const lists[] = { "compiler", "in-core model" };
 	for (int i = 0; i < 2; i++) {
 		v = need(&c, r, "(top)", lists[i], 0);

@@ -56,13 +56,13 @@ int model_blocking(const struct model_request *req, const struct kernel *k, cons
 		rc = as_error_set(err, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < m->nlevels && out->n < MACHINE_MAX_LEVELS; i++) {
-		const struct machine_level *L = &m->level[i];
-		if (!L->has_cache)
-			continue;
+	/* the cache levels as the layer conditions see them: names, and the share of one core */
+	struct cache_traffic lv;
+	lc_predict(e->lc, m, req->cores, &lv);
+	for (int i = 0; i < lv.nlevels; i++) {
 		struct model_block *B = &out->level[out->n++];
-		snprintf(B->level, sizeof(B->level), "%s", L->name);
-		double size = predict_share(L, req->cores);
+		snprintf(B->level, sizeof(B->level), "%s", lv.level[i].name);
+		double size = lv.level[i].size_bytes;
 		B->cond_now = lc_active(e->lc, size);
 		int64_t t;
 		int c = next_condition(k, m, vals0, e, B->cond_now, size, kb, &B->sym, &t);

@@ -160,7 +160,44 @@ static void remove_way(struct cachesim_level *L, uint32_t *set, long w)
 	set[L->ways - 1] = CACHESIM_EMPTY;
 }
 
+/* A load (store 0) or a store (1) of line arriving at level n, counted with its hit or miss: the
+ * way of line, or -1; *setp is its set. At n = -1 (memory) it is counted there, *setp is NULL. */
+static inline __attribute__((always_inline)) long lookup(struct cachesim *s, int n, uint64_t line, int store,
+							  uint32_t **setp)
+{
+	if (n < 0) {
+		if (store)
+			s->mem_stores++;
+		else
+			s->mem_loads++;
+		*setp = NULL;
+		return -1;
+	}
+	struct cachesim_level *L = &s->lv[n];
+	if (store)
+		L->st.stores++;
+	else
+		L->st.loads++;
+	uint32_t tag;
+	uint32_t *set = set_of(L, line, &tag);
+	long w = find(L, set, tag);
+	if (w >= 0)
+		L->st.hits++;
+	else
+		L->st.misses++;
+	*setp = set;
+	return w;
+}
+
 static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim);
+
+/* A store level L does not keep (write-through, no write-allocate, a dirty eviction) goes on to
+ * the level it stores to. */
+static void pass_store(struct cachesim *s, struct cachesim_level *L, uint64_t line)
+{
+	L->st.written++;
+	write_line(s, L->cfg.store_to, line, 1, 0);
+}
 
 /* Puts line into level i, evicting what the policy chooses. */
 static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
@@ -210,31 +247,24 @@ static void insert(struct cachesim *s, int i, uint64_t line, int dirty)
 		L->st.written++;
 		write_line(s, L->cfg.victims_to, vline, vdirty, 1);
 	} else if (vdirty && L->cfg.write_back) {
-		L->st.written++;
-		write_line(s, L->cfg.store_to, vline, 1, 0);
+		pass_store(s, L, vline);
 	}
 }
 
 /* A line (a write-back, a victim, or a store passed on) arriving at level `to` (-1: memory). */
 static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int victim)
 {
-	if (to < 0) {
-		s->mem_stores++;
+	uint32_t *set;
+	long w = lookup(s, to, line, 1, &set);
+	if (!set)
 		return;
-	}
 	struct cachesim_level *L = &s->lv[to];
-	L->st.stores++;
-	uint32_t tag;
-	uint32_t *set = set_of(L, line, &tag);
-	long w = find(L, set, tag);
 	if (w >= 0) {
-		L->st.hits++;
 		if (dirty)
 			set[w] |= 1;
 		promote(L, set, w);
 		return;
 	}
-	L->st.misses++;
 	if (victim) {
 		insert(s, to, line, dirty);
 	} else if (L->cfg.write_allocate) {
@@ -242,8 +272,7 @@ static void write_line(struct cachesim *s, int to, uint64_t line, int dirty, int
 		 * pycachesim count it as a store that allocates without a fetch */
 		insert(s, to, line, 1);
 	} else {
-		L->st.written++;
-		write_line(s, L->cfg.store_to, line, 1, 0);
+		pass_store(s, L, line);
 	}
 }
 
@@ -253,23 +282,12 @@ static int fetch(struct cachesim *s, int i, uint64_t line);
  * brings it in from further down. */
 static void load_at(struct cachesim *s, int n, uint64_t line)
 {
-	if (n < 0) {
-		s->mem_loads++;
-		return;
-	}
-	struct cachesim_level *N = &s->lv[n];
-	N->st.loads++;
-	uint32_t nt;
-	uint32_t *set = set_of(N, line, &nt);
-	long w = find(N, set, nt);
-	if (w >= 0) {
-		N->st.hits++;
-		promote(N, set, w);
-	} else {
-		N->st.misses++;
-		int d = fetch(s, n, line);
-		insert(s, n, line, d);
-	}
+	uint32_t *set;
+	long w = lookup(s, n, line, 0, &set);
+	if (w >= 0)
+		promote(&s->lv[n], set, w);
+	else if (set)
+		insert(s, n, line, fetch(s, n, line));
 }
 
 /* Brings line up to level i from where it lives below (the caller inserts it into level i).
@@ -282,17 +300,13 @@ static int fetch(struct cachesim *s, int i, uint64_t line)
 	if (L->cfg.load_from < 0 && vic >= 0) {
 		/* an exclusive victim cache below: look there first, take the line out if present */
 		struct cachesim_level *V = &s->lv[vic];
-		V->st.loads++;
-		uint32_t vt;
-		uint32_t *set = set_of(V, line, &vt);
-		long w = find(V, set, vt);
+		uint32_t *set;
+		long w = lookup(s, vic, line, 0, &set);
 		if (w >= 0) {
-			V->st.hits++;
 			int dirty = (int)(set[w] & 1);
 			remove_way(V, set, w);
 			return dirty;
 		}
-		V->st.misses++;
 		V->st.fetched++;
 		load_at(s, V->cfg.load_from, line);
 		return 0;
@@ -308,40 +322,27 @@ void cachesim_access_slow(struct cachesim *s, uint64_t addr, int store)
 	if (store == 2) {
 		/* a write-through L1 has counted its store hit; the line goes on */
 		L->st.hits++;
-		L->st.written++;
-		write_line(s, L->cfg.store_to, line, 1, 0);
+		pass_store(s, L, line);
 		return;
 	}
-	uint32_t tag;
-	uint32_t *set = set_of(L, line, &tag);
-	if (store)
-		L->st.stores++;
-	else
-		L->st.loads++;
-	long w = find(L, set, tag);
+	uint32_t *set;
+	long w = lookup(s, 0, line, store, &set);
 	if (w >= 0) {
-		L->st.hits++;
 		promote(L, set, w);
 		if (store) {
 			if (L->cfg.write_back)
 				set[L->cfg.replacement == REPL_LRU ? 0 : w] |= 1;
-			else {
-				L->st.written++;
-				write_line(s, L->cfg.store_to, line, 1, 0);
-			}
+			else
+				pass_store(s, L, line);
 		}
 		return;
 	}
-	L->st.misses++;
 	if (store && !L->cfg.write_allocate) {
-		L->st.written++;
-		write_line(s, L->cfg.store_to, line, 1, 0);
+		pass_store(s, L, line);
 		return;
 	}
 	int dirty = fetch(s, 0, line);
 	insert(s, 0, line, dirty || (store && L->cfg.write_back));
-	if (store && !L->cfg.write_back) {
-		L->st.written++;
-		write_line(s, L->cfg.store_to, line, 1, 0);
-	}
+	if (store && !L->cfg.write_back)
+		pass_store(s, L, line);
 }

@@ -1,5 +1,5 @@
 /* A loop kernel in the language of Kerncraft (paper §2.1): scalar and array declarations with
- * symbolic sizes, one loop nest, assignments in the innermost body. The parser (kernel-parse.c)
+ * symbolic sizes, one loop nest, assignments in the innermost body. The parser (kernel-parse*.c)
  * builds it; kernel_bind() turns it into numbers for given constants. Indices are linearised:
  * a[j][i] on a[M][N] is element j*N + i, as is a flattened a[j*N+i]. */
 #ifndef ARCHSCOPE_MODEL_KERNEL_H

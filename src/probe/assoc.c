@@ -46,9 +46,7 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 			for (size_t s = 0; s < m; s++)
 				off[count++] = (size_t)a * level_bytes + s * line;
 		rng_shuffle(&r, off, count);
-		struct chase_stats st;
-		probe_slots_measure(o, buf.data, off, count, &st);
-		if ((rc = probe_curve_add(out, k, st.min_ns, st.median_ns)) != 0)
+		if ((rc = probe_slots_measure(o, buf.data, off, count, k, out)) != 0)
 			break;
 	}
 	free(off);
@@ -58,9 +56,7 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 
 void probe_assoc_result_init(struct probe_assoc_result *r)
 {
-	*r = (struct probe_assoc_result){ 0 };
-	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
-		probe_curve_init(&r->level[i].curve);
+	*r = (struct probe_assoc_result){ 0 }; /* zeroed curves are empty (memory.h) */
 }
 
 void probe_assoc_result_release(struct probe_assoc_result *r)

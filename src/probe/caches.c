@@ -26,9 +26,7 @@ static size_t caches_pass(const struct probe_opts *o, char *base, size_t *off, s
 		snprintf(label, sizeof(label), "pass %d/%d, %s", pass + 1, passes, buffer_format_size(sizes[i], sz, sizeof(sz)));
 		probe_opts_report(o, "caches", label, (int)i, (int)nsizes);
 		size_t count = chase_order_segmented(r, sizes[i], line, page, off);
-		struct chase_stats st;
-		probe_slots_measure(o, base, off, count, &st);
-		if ((*rc = probe_curve_add(out, (double)sizes[i], st.min_ns, st.median_ns)) != 0)
+		if ((*rc = probe_slots_measure(o, base, off, count, (double)sizes[i], out)) != 0)
 			return i;
 		if (!adaptive)
 			continue;
@@ -110,9 +108,7 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 
 void probe_caches_result_init(struct probe_caches_result *r)
 {
-	*r = (struct probe_caches_result){ .memory = { .value = NAN, .unit = "ns", .os_reported = NAN },
-					   .memory_cy = NAN };
-	probe_curve_init(&r->curve);
+	*r = (struct probe_caches_result){ .memory = probe_answer_none("ns"), .memory_cy = NAN }; /* zeroed curves are empty */
 }
 
 void probe_caches_result_release(struct probe_caches_result *r)

@@ -21,18 +21,14 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 	if (rc)
 		return as_error_prefix(err, "probe line: "), rc;
 	size_t blocks = bytes / block;
-	size_t *order = malloc(blocks * sizeof(size_t)), *off = malloc(2 * blocks * sizeof(size_t));
-	if (!order || !off) {
-		free(order);
-		free(off);
+	struct rng r;
+	rng_init(&r, o->seed);
+	size_t *order = probe_pairs_alloc(&r, blocks);
+	if (!order) {
 		buffer_release(&buf);
 		return as_error_set(err, -ENOMEM, "probe line: out of memory");
 	}
-	struct rng r;
-	rng_init(&r, o->seed);
-	for (size_t b = 0; b < blocks; b++)
-		order[b] = b;
-	rng_shuffle(&r, order, blocks);
+	size_t *off = order + blocks;
 	/* D starts at 16 B: with 8-byte pointers a pair 8 B apart is one word, which cannot hold
 	 * the two links a pair needs. */
 	int total = 6, done = 0;
@@ -45,27 +41,20 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 			off[2 * b] = order[b] * block;
 			off[2 * b + 1] = order[b] * block + d - sizeof(void *);
 		}
-		struct chase_stats st;
-		probe_slots_measure(o, buf.data, off, 2 * blocks, &st);
-		rc = probe_curve_add(out, (double)d, st.min_ns, st.median_ns);
-		if (rc)
+		if ((rc = probe_slots_measure(o, buf.data, off, 2 * blocks, (double)d, out)) != 0)
 			break;
 	}
 	free(order);
-	free(off);
 	buffer_release(&buf);
 	return rc ? as_error_set(err, rc, "probe line: out of memory") : 0;
 }
 
 void probe_line_result_init(struct probe_line_result *r)
 {
-	*r = (struct probe_line_result){ .line = { .value = NAN, .unit = "B", .os_reported = NAN },
-					 .stride = { .value = NAN, .unit = "B", .os_reported = NAN },
-					 .coherence = { .value = NAN, .unit = "B", .os_reported = NAN },
-					 .step_index = -1,
-					 .sharing_cpus = { -1, -1 },
-					 .sharing_ratio = NAN };
-	probe_curve_init(&r->curve);
+	*r = (struct probe_line_result){
+		.line = probe_answer_none("B"), .stride = probe_answer_none("B"), .coherence = probe_answer_none("B"),
+		.step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
+	}; /* zeroed curves are empty (memory.h) */
 }
 
 void probe_line_result_release(struct probe_line_result *r)

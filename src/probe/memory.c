@@ -82,6 +82,25 @@ void probe_opts_report(const struct probe_opts *o, const char *probe, const char
 		o->progress(o->progress_ctx, probe, point, done, total);
 }
 
+int probe_doublings(size_t lo, size_t hi)
+{
+	int n = 0;
+	for (size_t s = lo; s <= hi; s *= 2)
+		n++;
+	return n;
+}
+
+size_t *probe_pairs_alloc(struct rng *r, size_t n)
+{
+	size_t *order = malloc(3 * n * sizeof(size_t));
+	if (!order)
+		return NULL;
+	for (size_t b = 0; b < n; b++)
+		order[b] = b;
+	rng_shuffle(r, order, n);
+	return order;
+}
+
 size_t probe_size_series(size_t lo, size_t hi, size_t align, int quick, size_t *out, size_t max)
 {
 	static const double full[] = { 1.0, 1.25, 1.5, 1.75 }, fast[] = { 1.0, 1.5 };
@@ -102,13 +121,15 @@ size_t probe_size_series(size_t lo, size_t hi, size_t align, int quick, size_t *
 	return n;
 }
 
-void probe_slots_measure(const struct probe_opts *o, char *base, const size_t *off, size_t count,
-			 struct chase_stats *st)
+int probe_slots_measure(const struct probe_opts *o, char *base, const size_t *off, size_t count, double x,
+			struct probe_curve *out)
 {
 	void *p = chase_link(base, off, count);
 	uint64_t warm = 2 * (uint64_t)count;
 	if (warm > (1u << 18))
 		warm = 1u << 18;
-	chase_measure(&p, warm, probe_reps(o), probe_point_ns(o), st);
+	struct chase_stats st;
+	chase_measure(&p, warm, probe_reps(o), probe_point_ns(o), &st);
+	return probe_curve_add(out, x, st.min_ns, st.median_ns);
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/buffer.h"
 #include "common/error.h"
+#include "common/rng.h"
 #include "probe/chase.h"
 #include "probe/probe.h"
 
@@ -19,6 +20,7 @@ struct probe_curve {
 	double *median_ns;  /* per access, median repetition */
 };
 
+/* A zeroed curve is an empty one, as probe_curve_init leaves it. */
 void probe_curve_init(struct probe_curve *c);
 void probe_curve_release(struct probe_curve *c);
 int probe_curve_add(struct probe_curve *c, double x, double min_ns, double median_ns);
@@ -43,10 +45,11 @@ struct probe_opts probe_opts_of(const struct probe_env *env, probe_progress_fn *
 int probe_opts_stopped(const struct probe_opts *o);
 void probe_opts_report(const struct probe_opts *o, const char *probe, const char *point, int done, int total);
 
-/* Links count slots at base + offset[k] into one cycle in that order and times the walk over it:
- * warm-up of min(2 passes, 2^18 steps), then probe_reps repetitions of probe_point_ns together. */
-void probe_slots_measure(const struct probe_opts *o, char *base, const size_t *offset, size_t count,
-			 struct chase_stats *st);
+/* Links count slots at base + offset[k] into one cycle in that order and times the walk over it
+ * (warm-up of min(2 passes, 2^18 steps), then probe_reps repetitions of probe_point_ns together);
+ * adds the point x with its fastest and median time per access to out: 0, or -ENOMEM. */
+int probe_slots_measure(const struct probe_opts *o, char *base, const size_t *offset, size_t count, double x,
+			struct probe_curve *out);
 
 /* A malloc'd monotone copy (steps_monotone) of the curve's minima; NULL when out of memory. */
 double *probe_curve_monotone(const struct probe_curve *c);
@@ -54,6 +57,14 @@ double *probe_curve_monotone(const struct probe_curve *c);
 /* Repetitions per point and the minimum total time of a point's repetitions. */
 int probe_reps(const struct probe_opts *o);
 uint64_t probe_point_ns(const struct probe_opts *o);
+
+/* The number of points of the doubling sweep lo, 2 lo, 4 lo, ... <= hi (lo > 0). */
+int probe_doublings(size_t lo, size_t hi);
+
+/* For the pair probes (line, tlb): one malloc'd array (free it) whose first n entries are a
+ * permutation of 0..n-1 drawn from r, followed by room for the 2n slot offsets of n pairs; NULL
+ * when out of memory. */
+size_t *probe_pairs_alloc(struct rng *r, size_t n);
 
 /* Sizes m x 2^k for m in {1, 1.25, 1.5, 1.75} (four per octave; two with quick: 1 and 1.5),
  * rounded to a multiple of `align`, from lo up to hi. Returns the count written (<= max). */

@@ -4,6 +4,7 @@
 #ifndef ARCHSCOPE_PROBE_PROBE_H
 #define ARCHSCOPE_PROBE_PROBE_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include "common/cpuset.h"
@@ -21,6 +22,12 @@ struct probe_answer {
 	double os_reported;     /* NAN: the OS reports nothing */
 	char reason[192];
 };
+
+/* An answer not found (yet): no value, nothing OS-reported, in unit. */
+static inline struct probe_answer probe_answer_none(const char *unit)
+{
+	return (struct probe_answer){ .value = NAN, .unit = unit, .os_reported = NAN };
+}
 
 struct probe_env {
 	int cpu;                   /* CPU the probe thread is pinned to */

@@ -44,10 +44,8 @@ int probe_registers_run(const struct probe_opts *o, const struct regs_set *set, 
 
 void probe_registers_result_init(struct probe_registers_result *r)
 {
-	memset(r, 0, sizeof(*r));
+	memset(r, 0, sizeof(*r)); /* zeroed curves are empty (memory.h) */
 	r->compiler = "";
-	for (int i = 0; i < REGS_MAX_BUILDS; i++)
-		probe_curve_init(&r->build[i].curve);
 }
 
 void probe_registers_result_release(struct probe_registers_result *r)

@@ -99,8 +99,8 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 void probe_timeslice_result_init(struct probe_timeslice_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->slice = (struct probe_answer){ .value = NAN, .unit = "ms", .os_reported = NAN };
-	r->schedstat = (struct probe_answer){ .value = NAN, .unit = "ms", .os_reported = NAN };
+	r->slice = probe_answer_none("ms");
+	r->schedstat = probe_answer_none("ms");
 	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
 		r->quantile_ms[i] = NAN;
 }

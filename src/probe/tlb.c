@@ -29,21 +29,15 @@ int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_cur
 	int rc = buffer_alloc_sparse(&buf, bytes, 2 * pairs * smax / 16 + (64u << 20), HUGE_NEVER, err);
 	if (rc)
 		return as_error_prefix(err, "probe tlb: "), rc;
-	size_t *order = malloc(pairs * sizeof(size_t)), *off = malloc(2 * pairs * sizeof(size_t));
-	if (!order || !off) {
-		free(order);
-		free(off);
+	struct rng r;
+	rng_init(&r, o->seed);
+	size_t *order = probe_pairs_alloc(&r, pairs);
+	if (!order) {
 		buffer_release(&buf);
 		return as_error_set(err, -ENOMEM, "probe tlb: out of memory");
 	}
-	struct rng r;
-	rng_init(&r, o->seed);
-	for (size_t i = 0; i < pairs; i++)
-		order[i] = i;
-	rng_shuffle(&r, order, pairs);
-	int total = 0, done = 0;
-	for (size_t s = smin; s <= smax; s *= 2)
-		total++;
+	size_t *off = order + pairs;
+	int total = probe_doublings(smin, smax), done = 0;
 	for (size_t s = smin; s <= smax && !probe_opts_stopped(o); s *= 2, done++) {
 		char label[48];
 		snprintf(label, sizeof(label), "stride %zu B", s);
@@ -54,13 +48,10 @@ int probe_tlb_page_run(const struct probe_opts *o, size_t line, struct probe_cur
 			off[2 * i] = seg + (size_t)rng_below(&r, half_lines) * line;
 			off[2 * i + 1] = seg + s - line - (size_t)rng_below(&r, half_lines) * line;
 		}
-		struct chase_stats st;
-		probe_slots_measure(o, buf.data, off, 2 * pairs, &st);
-		if ((rc = probe_curve_add(out, (double)s, st.min_ns, st.median_ns)) != 0)
+		if ((rc = probe_slots_measure(o, buf.data, off, 2 * pairs, (double)s, out)) != 0)
 			break;
 	}
 	free(order);
-	free(off);
 	buffer_release(&buf);
 	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
 }
@@ -70,9 +61,7 @@ int probe_tlb_fault_run(const struct probe_opts *o, struct probe_curve *out, str
 	/* n first touches every s bytes of a fresh mapping: while s < page, s / page of them fault;
 	 * from s = page on, every one does. */
 	size_t n = o->quick ? 256 : 512, smin = 512, smax = 256u << 10;
-	int reps = o->quick ? 3 : 5, total = 0, done = 0, rc = 0;
-	for (size_t s = smin; s <= smax; s *= 2)
-		total++;
+	int reps = o->quick ? 3 : 5, total = probe_doublings(smin, smax), done = 0, rc = 0;
 	for (size_t s = smin; s <= smax && !probe_opts_stopped(o); s *= 2, done++) {
 		char label[48];
 		snprintf(label, sizeof(label), "first touches every %zu B", s);
@@ -134,9 +123,7 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 		for (size_t p = 0; p < counts[i]; p++)
 			off[p] = p * page + (p % lines_per_page) * line;
 		rng_shuffle(&r, off, counts[i]);
-		struct chase_stats st;
-		probe_slots_measure(o, buf.data, off, counts[i], &st);
-		if ((rc = probe_curve_add(out, (double)counts[i], st.min_ns, st.median_ns)) != 0)
+		if ((rc = probe_slots_measure(o, buf.data, off, counts[i], (double)counts[i], out)) != 0)
 			break;
 		/* Control: the same number of lines, packed into consecutive lines (so into as few
 		 * pages as possible) and spread over the cache sets alike: the data caches behave as
@@ -144,8 +131,7 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 		for (size_t p = 0; p < counts[i]; p++)
 			off[p] = p * line;
 		rng_shuffle(&r, off, counts[i]);
-		probe_slots_measure(o, buf.data, off, counts[i], &st);
-		if ((rc = probe_curve_add(control, (double)counts[i], st.min_ns, st.median_ns)) != 0)
+		if ((rc = probe_slots_measure(o, buf.data, off, counts[i], (double)counts[i], control)) != 0)
 			break;
 	}
 	free(off);
@@ -155,14 +141,10 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 
 void probe_tlb_result_init(struct probe_tlb_result *r)
 {
-	*r = (struct probe_tlb_result){ .page = { .value = NAN, .unit = "B", .os_reported = NAN },
-					.page_pairs = { .value = NAN, .unit = "B", .os_reported = NAN },
-					.page_faults = { .value = NAN, .unit = "B", .os_reported = NAN },
-					.page_step_index = -1, .walk_ns = NAN };
-	probe_curve_init(&r->page_curve);
-	probe_curve_init(&r->fault_curve);
-	probe_curve_init(&r->entries_curve);
-	probe_curve_init(&r->control_curve);
+	*r = (struct probe_tlb_result){
+		.page = probe_answer_none("B"), .page_pairs = probe_answer_none("B"), .page_faults = probe_answer_none("B"),
+		.page_step_index = -1, .walk_ns = NAN,
+	}; /* zeroed curves are empty (memory.h) */
 }
 
 void probe_tlb_result_release(struct probe_tlb_result *r)

@@ -32,25 +32,26 @@ static int emit_node(yaml_emitter_t *em, const struct mnode *n)
 	case MN_SCALAR:
 		return emit_scalar(em, n->text, n->tag, n->style ? n->style : YAML_PLAIN_SCALAR_STYLE);
 	case MN_SEQ:
-		yaml_sequence_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
-						     n->flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+	case MN_MAP: {
+		/* a list's items, or a mapping's keys and values, between a start and an end event */
+		int map = n->kind == MN_MAP;
+		if (map)
+			yaml_mapping_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
+							    n->flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+		else
+			yaml_sequence_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
+							     n->flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
 		if (!yaml_emitter_emit(em, &ev))
 			return 0;
 		for (size_t i = 0; i < n->n; i++)
-			if (!emit_node(em, n->vals[i]))
+			if ((map && !emit_scalar(em, n->keys[i], NULL, YAML_ANY_SCALAR_STYLE)) || !emit_node(em, n->vals[i]))
 				return 0;
-		yaml_sequence_end_event_initialize(&ev);
+		if (map)
+			yaml_mapping_end_event_initialize(&ev);
+		else
+			yaml_sequence_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev);
-	case MN_MAP:
-		yaml_mapping_start_event_initialize(&ev, NULL, (yaml_char_t *)n->tag, !n->tag,
-						    n->flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
-		if (!yaml_emitter_emit(em, &ev))
-			return 0;
-		for (size_t i = 0; i < n->n; i++)
-			if (!emit_scalar(em, n->keys[i], NULL, YAML_ANY_SCALAR_STYLE) || !emit_node(em, n->vals[i]))
-				return 0;
-		yaml_mapping_end_event_initialize(&ev);
-		return yaml_emitter_emit(em, &ev);
+	}
 	}
 	return 0;
 }

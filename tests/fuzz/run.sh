@@ -19,8 +19,12 @@ machine)
 	maxlen=65536 ;;
 kernel)
 	cp kernels/*.c "$out/corpus-$target/"
-	clang "${flags[@]}" -isystem /usr/lib/llvm-19/include tests/fuzz/fuzz-kernel.c src/model/*.c src/common/error.c \
-		src/common/timer.c src/common/atomicfile.c -DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-19/lib/libclang-19.so"' -lm \
+	# as_model's sources (the kernel reader in src/model/kernel-parse*.c) and what they call:
+	# incore/ runs llvm-mca through common/spawn.c and reads its JSON with jansson, its settings
+	# through report/mtree.c (libyaml).
+	clang "${flags[@]}" -isystem /usr/lib/llvm-19/include tests/fuzz/fuzz-kernel.c src/model/*.c src/model/incore/*.c \
+		src/report/mtree.c src/common/error.c src/common/timer.c src/common/atomicfile.c src/common/spawn.c \
+		-DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-19/lib/libclang-19.so"' $(pkg-config --cflags --libs jansson yaml-0.1) -ldl -lm \
 		-o "$out/fuzz-$target"
 	maxlen=4096 ;;
 *) echo "usage: $0 [SECONDS] [machine|kernel]" >&2; exit 2 ;;
