@@ -140,29 +140,25 @@ static void clock_render(struct emit *e, const struct probe_clock_result *r, int
 	emit_object_end(e);
 }
 
-int probe_row_clock(struct probe_ctx *ctx)
+/* The clock; quick_first: the quick clock cycle counts need when the clock group does not run
+ * (in the JSON, not the text). */
+static void clock_run(struct probe_ctx *ctx, int quick_first)
 {
+	struct probe_env env = ctx->env;
+	env.quick |= quick_first;
 	struct probe_clock_result r;
-	progress("probe clock: dependent add chain on cpu %d ...", ctx->env.cpu);
-	probe_clock_find(&ctx->env, &r);
+	progress("probe clock: dependent add chain on cpu %d ...", env.cpu);
+	probe_clock_find(&env, &r);
 	progress_done();
-	PROBE_RENDER(ctx, clock_render, &r, 1);
-	return 0;
+	ctx->env.clock_ghz = env.clock_ghz;
+	ctx->env.tsc_ghz = env.tsc_ghz;
+	PROBE_RENDER(ctx, clock_render, &r, !quick_first);
 }
 
-/* Cycle counts need the clock: a quick one, in the JSON but not the text, when the clock group
- * does not run. */
-static void clock_first(struct probe_ctx *ctx)
+int probe_row_clock(struct probe_ctx *ctx)
 {
-	struct probe_env quick = ctx->env;
-	quick.quick = 1;
-	struct probe_clock_result r;
-	progress("probe clock: dependent add chain on cpu %d ...", quick.cpu);
-	probe_clock_find(&quick, &r);
-	progress_done();
-	ctx->env.clock_ghz = quick.clock_ghz;
-	ctx->env.tsc_ghz = quick.tsc_ghz;
-	PROBE_RENDER(ctx, clock_render, &r, 0);
+	clock_run(ctx, 0);
+	return 0;
 }
 
 /* --- the command ------------------------------------------------------------------------- */
@@ -215,27 +211,21 @@ static int groups_select(int n, char **argv, int *selected)
 static int setup(struct probe_ctx *ctx, int cpu)
 {
 	struct as_error err = { 0 };
-	if (cpulist_allowed(&ctx->env.allowed, &err) != 0) {
-		error_err(&err);
-		return EXIT_FAIL;
-	}
+	if (cpulist_allowed(&ctx->env.allowed, &err) != 0)
+		goto fail;
 	ctx->env.cpu = cpu >= 0 ? cpu : ctx->env.allowed.cpu[0];
 	struct as_cpulist one = { .n = 1, .cpu = { ctx->env.cpu } };
 	if (cpulist_check_allowed(&one, &ctx->env.allowed, &err) != 0) {
 		error_usage("probe", "--cpu: %s", err.msg);
 		return EXIT_USAGE;
 	}
-	const char *dirs[] = { ctx->raw_dir, ctx->plot_dir };
-	for (int i = 0; i < 2; i++)
-		if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0) {
-			error_err(&err);
-			return EXIT_FAIL;
-		}
-	if (cpu_pin_self(ctx->env.cpu, &err) != 0) {
-		error_err(&err);
-		return EXIT_FAIL;
-	}
+	if ((ctx->raw_dir && plot_dir_prepare(ctx->raw_dir, &err) != 0) ||
+	    (ctx->plot_dir && plot_dir_prepare(ctx->plot_dir, &err) != 0) || cpu_pin_self(ctx->env.cpu, &err) != 0)
+		goto fail;
 	return 0;
+fail:
+	error_err(&err);
+	return EXIT_FAIL;
 }
 
 /* Runs the selected rows into ctx's emitters (the saved results instead with --from-raw) and
@@ -250,7 +240,7 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, json_t *loaded,
 	PROBE_RENDER(ctx, emit_int, "seed", NULL, (long long)ctx->env.seed, NULL);
 	int rc = 0;
 	if (!selected[0] && !loaded)
-		clock_first(ctx);
+		clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
 			continue;
@@ -296,16 +286,22 @@ int cmd_probe(int argc, char **argv)
 	int selected[NPROBES] = { 0 };
 	if (groups_select(argc, argv, selected) != 0)
 		return EXIT_USAGE;
-	if (out_path && argc > 0)
-		return error_usage("probe", "-o runs every group: give no GROUP"), EXIT_USAGE;
-	if (from_raw && !out_path)
-		return error_usage("probe", "--from-raw needs -o FILE"), EXIT_USAGE;
-	json_t *loaded = NULL, *bench = NULL;
-	if (from_raw) {
-		if (probe_machine_load(from_raw, &loaded, &bench) != 0)
-			return EXIT_USAGE;
-		memset(selected, 0, sizeof(selected));
+	if (out_path && argc > 0) {
+		error_usage("probe", "-o runs every group: give no GROUP");
+		return EXIT_USAGE;
 	}
+	if (from_raw && !out_path) {
+		error_usage("probe", "--from-raw needs -o FILE");
+		return EXIT_USAGE;
+	}
+	json_t *loaded = NULL, *bench = NULL;
+	if (from_raw && probe_machine_load(from_raw, &loaded, &bench) != 0)
+		return EXIT_USAGE;
+	if (from_raw) /* nothing is measured: the saved results stand for every group */
+		memset(selected, 0, sizeof(selected));
+	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigaction(SIGINT, &sa, NULL);
 	int rc = setup(&ctx, cpu);
 	if (rc != 0) {
 		json_decref(loaded);
@@ -329,8 +325,6 @@ int cmd_probe(int argc, char **argv)
 		json_decref(bench);
 		rc = EXIT_FAIL;
 	} else {
-		struct sigaction sa = { .sa_handler = on_sigint };
-		sigaction(SIGINT, &sa, NULL);
 		rc = probe_run(&ctx, selected, loaded, bench, out_path); /* takes bench */
 		int end = cli_emit_end(ctx.e, "probe");
 		rc = rc ? rc : end;

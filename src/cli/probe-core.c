@@ -34,11 +34,11 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 			emit_row_end(e);
 		}
 		emit_table_end(e);
-		emit_array_begin(e, NULL, "time for M = 1, 2, ...");
+		emit_array_begin(e, NULL, "time / time at M = 1");
 		for (size_t i = 0; i < c->n; i++)
 			emit_number(e, NULL, "", c->min_ns[i], NULL, "%.2f");
 		emit_array_end(e);
-		emit_annotate(e, " (normalised to M = 1)");
+		emit_annotate(e, " for M = 1, 2, ... threads");
 		emit_object_end(e);
 	}
 	emit_object_end(e);

@@ -67,35 +67,26 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 	}
 }
 
-static const char *const flops_prec[2] = { "SP", "DP" }, *const flops_shape[2] = { "scalar", "vector" };
-static const char *const flops_kind[4] = { "total", "ADD", "MUL", "FMA" };
-
-/* FLOPs per cycle: nested objects in JSON ({"SP": {"scalar": {"total", "ADD", ...}}}), a table
- * in text. */
+/* FLOPs per cycle: {"SP": {"scalar": {"total", "ADD", "MUL", "FMA"}, "vector": ...}, "DP": ...} in
+ * JSON, a line per precision and shape in text. */
 static void flops_render(struct emit *e, const double (*f)[2][4])
 {
-	emit_object_begin(e, "flops_per_cycle", NULL);
+	static const char *const prec[2] = { "SP", "DP" }, *const shape[2] = { "scalar", "vector" };
+	static const char *const kind[4] = { "total", "ADD", "MUL", "FMA" };
+	emit_object_begin(e, "flops_per_cycle", "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
 	for (int d = 0; d < 2; d++) {
-		emit_object_begin(e, flops_prec[d], NULL);
+		emit_object_begin(e, prec[d], "");
 		for (int v = 0; v < 2; v++) {
-			emit_object_begin(e, flops_shape[v], NULL);
+			emit_object_begin(e, shape[v], "");
 			for (int k = 0; k < 4; k++)
-				emit_number(e, flops_kind[k], NULL, f[d][v][k], NULL, NULL);
+				emit_number(e, kind[k], NULL, f[d][v][k], NULL, NULL);
+			emit_text(e, "", "%s %-6s  total %6.2f  ADD %6.2f  MUL %6.2f  FMA %6.2f", prec[d], shape[v], f[d][v][0],
+				  f[d][v][1], f[d][v][2], f[d][v][3]);
 			emit_object_end(e);
 		}
 		emit_object_end(e);
 	}
 	emit_object_end(e);
-	emit_table_begin(e, NULL, "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
-	for (int d = 0; d < 2; d++)
-		for (int v = 0; v < 2; v++) {
-			emit_row_begin(e);
-			emit_text(e, "", "%s %s", flops_prec[d], flops_shape[v]);
-			for (int k = 0; k < 4; k++)
-				emit_number(e, NULL, flops_kind[k], f[d][v][k], NULL, "%.2f");
-			emit_row_end(e);
-		}
-	emit_table_end(e);
 }
 
 /* An operation's published figures: {instruction, within_1_cy, sources[]} in JSON (null without

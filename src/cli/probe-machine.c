@@ -271,22 +271,9 @@ int probe_machine_load(const char *dir, json_t **results, json_t **bench)
 	return 0;
 }
 
-/* Saves the run's results and its benchmarks (when run here) for --from-raw. */
-static void save_run(const char *dir, const json_t *results, const json_t *bench)
-{
-	char path[4096];
-	struct as_error err = { 0 };
-	snprintf(path, sizeof(path), "%s/probe-results.json", dir);
-	if (output_write_file(path, results, 0, &err) != 0)
-		note("%s", err.msg);
-	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
-	if (bench && output_write_file(path, bench, 0, &err) != 0)
-		note("%s", err.msg);
-}
-
 int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path)
 {
-	int interrupted = *ctx->env.interrupted, had_bench = bench != NULL;
+	int had_bench = bench != NULL;
 	if (ctx->env.clock_ghz == 0)
 		ctx->env.clock_ghz = json_number_value(json_object_get(json_object_get(results, "clock"), "value"));
 	json_t *m = machine_build(ctx, results, &bench);
@@ -294,10 +281,19 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 		json_decref(bench);
 		return -1;
 	}
+	int interrupted = *ctx->env.interrupted; /* also during the benchmarks */
 	if (interrupted)
 		json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
-	if (ctx->raw_dir && !from_raw)
-		save_run(ctx->raw_dir, results, had_bench ? NULL : bench);
+	char raw[4096];
+	struct as_error err = { 0 };
+	if (ctx->raw_dir && !from_raw) { /* for a later --from-raw: the results, the benchmarks run here */
+		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
+		if (output_write_file(raw, results, 0, &err) != 0)
+			note("%s", err.msg);
+		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
+		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
+			note("%s", err.msg);
+	}
 	json_decref(bench);
 	struct mtree t = { .root = mnode_from_json(m) };
 	json_decref(m);
@@ -307,7 +303,6 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 				"assumptions are listed under archscope.assumed\n",
 		     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
 		t.header = NULL;
-	struct as_error err = { 0 };
 	int rc = !t.root ? error("out of memory") : mtree_write_file(&t, path, &err) != 0 ? error_err(&err) : 0;
 	mtree_free(&t);
 	if (rc == 0)

@@ -66,17 +66,9 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
 			   const struct probe_curve *c, const char *xlabel, int logx)
 {
-	double *rows = malloc(c->n * 3 * sizeof(double));
-	if (!rows)
-		return;
-	for (size_t i = 0; i < c->n; i++) {
-		rows[3 * i] = c->x[i];
-		rows[3 * i + 1] = c->min_ns[i];
-		rows[3 * i + 2] = c->median_ns[i];
-	}
 	char header[96];
 	snprintf(header, sizeof(header), "%s,min_ns,median_ns", xname);
-	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	probe_save_curve(ctx, name, header, c);
 	if (ctx->plot_dir) {
 		char datapath[4096];
 		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
@@ -97,7 +89,6 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 			}
 		}
 	}
-	free(rows);
 }
 
 /* Points of a curve as JSON only: [{xname, "min_ns", "median_ns"}]. */
@@ -167,19 +158,11 @@ int probe_row_line(struct probe_ctx *ctx)
 		return curve_fail("line", &err);
 	}
 	progress_done();
-	const struct sharing_curve *sc = &r.sharing;
 	curve_evidence(ctx, "line", "d_bytes", &r.curve, "distance D between the two accesses of a pair (bytes)", 1);
-	if (sc->n) {
-		double *rows = malloc((size_t)sc->n * 3 * sizeof(double));
-		for (int i = 0; rows && i < sc->n; i++) {
-			rows[3 * i] = sc->d_bytes[i];
-			rows[3 * i + 1] = sc->min_ns[i];
-			rows[3 * i + 2] = sc->median_ns[i];
-		}
-		if (rows)
-			probe_save_raw(ctx, "line-sharing", "d_bytes,min_ns,median_ns", rows, (size_t)sc->n, 3);
-		free(rows);
-	}
+	struct probe_curve sharing = { .n = (size_t)r.sharing.n, .x = r.sharing.d_bytes, .min_ns = r.sharing.min_ns,
+				       .median_ns = r.sharing.median_ns };
+	if (sharing.n)
+		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
 	PROBE_RENDER(ctx, line_render, &r);
 	probe_line_result_release(&r);
 	return 0;

@@ -5,7 +5,6 @@
 #define ARCHSCOPE_CLI_PROBE_H
 
 #include <jansson.h>
-#include <stdint.h>
 
 #include "probe/probe.h"
 
@@ -23,12 +22,8 @@ struct probe_ctx {
 
 /* Renders a result into every emitter of ctx: fn(e, args...) for the output, and again for the
  * machine file's JSON (-o). */
-#define PROBE_RENDER(ctx, fn, ...)                     \
-	do {                                           \
-		fn((ctx)->e, __VA_ARGS__);             \
-		if ((ctx)->doc)                        \
-			fn((ctx)->doc, __VA_ARGS__);   \
-	} while (0)
+#define PROBE_RENDER(ctx, fn, ...) \
+	do { fn((ctx)->e, __VA_ARGS__); if ((ctx)->doc) fn((ctx)->doc, __VA_ARGS__); } while (0)
 
 struct probe_row {
 	const char *name;
