@@ -119,22 +119,24 @@ void probe_answer_render(struct emit *e, const char *key, const char *label, con
 
 /* --- clock ------------------------------------------------------------------------------- */
 
-/* The clock; text 0: in JSON only (the quick clock other rows need). */
+/* The clock; text 0: in JSON only (the quick clock other rows need), so no heading and no
+ * annotations either. */
 static void clock_render(struct emit *e, const struct probe_clock_result *r, int text)
 {
 	const struct probe_answer *a = &r->clock;
 	if (text)
 		emit_heading(e, "clock");
 	probe_answer_render_begin(e, "clock", text ? "core clock" : NULL, a, "%.3f", 0);
-	if (probe_differs(a->value, a->os_reported))
+	if (text && probe_differs(a->value, a->os_reported))
 		emit_annotate(e, "  <- differs from the measured clock");
 	emit_string(e, NULL, "method", a->method);
 	emit_number(e, "median_ghz", "median", r->median_ghz, "GHz", "%.3f");
 	emit_int(e, "adds_per_repetition", "dependent adds", (long long)r->adds, NULL);
-	emit_annotate(e, " per repetition");
+	if (text)
+		emit_annotate(e, " per repetition");
 	emit_int(e, "repetitions", "repetitions", r->reps, NULL);
 	emit_number(e, "tsc_ghz", "TSC rate", r->tsc_ghz > 0 ? r->tsc_ghz : NAN, "GHz", "%.3f");
-	if (r->tsc_ghz > 0)
+	if (text && r->tsc_ghz > 0)
 		emit_annotate(e, " (time-stamp counter ticks, not core cycles)");
 	emit_int(e, "cpu", NULL, r->cpu, NULL);
 	emit_object_end(e);
@@ -172,7 +174,7 @@ static void print_groups(FILE *out)
 static const char *const probe_usage[] = { "archscope probe [options] [GROUP...]", NULL };
 static const struct opt_section probe_sections[] = {
 	{ .title = "groups", .print = print_groups },
-	{ NULL },
+	{ .title = NULL },
 };
 static const struct opt_cmd probe_cmd = {
 	.name = "probe",
