@@ -1,6 +1,5 @@
 /* archscope probe: the probe table and its runner. Each group measures one property of the
  * machine; answers are printed beside what the OS reports, never taken from it. */
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -8,15 +7,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis/steps.h"
 #include "cli/cli.h"
+#include "cli/parse-options.h"
 #include "cli/probe.h"
 #include "common/cpuset.h"
+#include "common/rng.h"
 #include "probe/clock.h"
 #include "probe/memory.h"
 #include "report/csv.h"
-#include "report/mtree.h"
-#include "report/output.h"
+#include "report/emit.h"
 #include "report/plot.h"
 
 static const struct probe_row probes[] = {
@@ -33,28 +32,6 @@ static const struct probe_row probes[] = {
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
-static const char usage_head[] =
-	"usage: archscope probe [options] [GROUP...]\n"
-	"\n"
-	"Measures the effective hardware. With no GROUP, runs them all. The OS-reported value is\n"
-	"printed beside each answer (os_reported); it never decides the answer.\n"
-	"\n"
-	"groups:\n";
-static const char usage_tail[] =
-	"\n"
-	"options:\n"
-	"  --cpu N           pin the probe thread to CPU N (default: the first allowed CPU)\n"
-	"  --quick           fewer repetitions and passes: an answer in a few seconds\n"
-	"  --seed N          seed for the random permutations (default: from the clock; always printed)\n"
-	"  --raw DIR         save every measured curve as CSV in DIR (for `archscope analyze`)\n"
-	"  --plot DIR        draw the curves with gnuplot into DIR (SVG and PNG)\n"
-	"  --json            one JSON object: {\"archscope\", \"command\", \"machine\", \"results\"}\n"
-	"  -o, --output FILE run every group and the streaming benchmarks per level and core count, and\n"
-	"                    write the machine file FILE (YAML, Kerncraft's keys plus 'archscope:')\n"
-	"  --from-raw DIR    with -o: write the machine file from DIR/probe-results.json and\n"
-	"                    DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing\n"
-	"  -h, --help        this help\n";
-
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -65,13 +42,7 @@ static void on_sigint(int sig)
 	interrupted = 1;
 }
 
-static void print_usage(FILE *out)
-{
-	fputs(usage_head, out);
-	for (size_t i = 0; i < NPROBES; i++)
-		fprintf(out, "  %-10s %s\n", probes[i].name, probes[i].summary);
-	fputs(usage_tail, out);
-}
+/* --- what the rows share ----------------------------------------------------------------- */
 
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols)
@@ -121,236 +92,247 @@ void probe_progress(void *unused, const char *probe, const char *point, int done
 	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
 }
 
-double *probe_monotone_min(const double *min_ns, size_t n)
+int probe_differs(double measured, double os)
 {
-	double *y = malloc((n ? n : 1) * sizeof(double));
-	if (!y)
-		die(EXIT_FAIL, "out of memory");
-	steps_monotone(min_ns, y, n);
-	return y;
+	return os > 0 && measured > 0 && fabs(measured - os) / os > 0.05;
 }
 
-json_t *probe_answer_json(const struct probe_answer *a, int os_int)
+void probe_answer_render_begin(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+			       const char *fmt, unsigned flags)
 {
-	json_t *os = NULL;
-	if (isfinite(a->os_reported))
-		os = os_int ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
-	return output_answer(a->value, a->unit, a->confidence, a->method, os);
+	emit_answer_begin(e, key, label,
+			  &(struct emit_answer){ .value = a->value, .unit = a->unit, .confidence = a->confidence,
+						 .method = a->method, .os_reported = a->os_reported,
+						 .os_integer = !!(flags & PROBE_ANSWER_OS_INT), .fmt = fmt });
+	if ((flags & PROBE_ANSWER_DIFFERS) && probe_differs(a->value, a->os_reported))
+		emit_annotate(e, "  " PROBE_DIFFERS_TEXT);
+	if (a->reason[0])
+		emit_string(e, "reason", flags & PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
 }
 
-/* The clock's JSON under results, and its text unless text is 0. */
-static void clock_render(struct probe_ctx *ctx, const struct probe_clock_result *r, int text)
+void probe_answer_render(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+			 const char *fmt, unsigned flags)
 {
-	json_t *o = probe_answer_json(&r->clock, 0);
-	json_object_set_new(o, "median_ghz", json_real(r->median_ghz));
-	json_object_set_new(o, "adds_per_repetition", json_integer((json_int_t)r->adds));
-	json_object_set_new(o, "repetitions", json_integer(r->reps));
-	json_object_set_new(o, "tsc_ghz", r->tsc_ghz > 0 ? json_real(r->tsc_ghz) : json_null());
-	json_object_set_new(o, "cpu", json_integer(r->cpu));
-	json_object_set_new(ctx->results, "clock", o);
-	if (!text)
-		return;
-	double ghz = r->clock.value, os = r->clock.os_reported;
-	printf("clock\n");
-	printf("  core clock      %.3f GHz (median %.3f GHz, %d repetitions of %llu dependent adds)\n", ghz,
-	       r->median_ghz, r->reps, (unsigned long long)r->adds);
-	printf("  method          %s\n", r->clock.method);
-	if (r->tsc_ghz > 0)
-		printf("  TSC rate        %.3f GHz (time-stamp counter ticks, not core cycles)\n", r->tsc_ghz);
-	if (isfinite(os))
-		printf("  os_reported     %.3f GHz (/proc/cpuinfo 'cpu MHz')%s\n", os,
-		       os > ghz * 1.05 || os < ghz * 0.95 ? "  <- differs from the measured clock" : "");
-	printf("\n");
+	probe_answer_render_begin(e, key, label, a, fmt, flags);
+	emit_object_end(e);
+}
+
+/* --- clock ------------------------------------------------------------------------------- */
+
+/* The clock; text 0: in JSON only (the quick clock other rows need), so no heading and no
+ * annotations either. */
+static void clock_render(struct emit *e, const struct probe_clock_result *r, int text)
+{
+	const struct probe_answer *a = &r->clock;
+	if (text)
+		emit_heading(e, "clock");
+	probe_answer_render_begin(e, "clock", text ? "core clock" : NULL, a, "%.3f", 0);
+	if (text && probe_differs(a->value, a->os_reported))
+		emit_annotate(e, "  <- differs from the measured clock");
+	emit_string(e, NULL, "method", a->method);
+	emit_number(e, "median_ghz", "median", r->median_ghz, "GHz", "%.3f");
+	emit_int(e, "adds_per_repetition", "dependent adds", (long long)r->adds, NULL);
+	if (text)
+		emit_annotate(e, " per repetition");
+	emit_int(e, "repetitions", "repetitions", r->reps, NULL);
+	emit_number(e, "tsc_ghz", "TSC rate", r->tsc_ghz > 0 ? r->tsc_ghz : NAN, "GHz", "%.3f");
+	if (text && r->tsc_ghz > 0)
+		emit_annotate(e, " (time-stamp counter ticks, not core cycles)");
+	emit_int(e, "cpu", NULL, r->cpu, NULL);
+	emit_object_end(e);
+}
+
+/* The clock; quick_first: the quick clock cycle counts need when the clock group does not run
+ * (in the JSON, not the text). */
+static void clock_run(struct probe_ctx *ctx, int quick_first)
+{
+	struct probe_env env = ctx->env;
+	env.quick |= quick_first;
+	struct probe_clock_result r;
+	progress("probe clock: dependent add chain on cpu %d ...", env.cpu);
+	probe_clock_find(&env, &r);
+	progress_done();
+	ctx->env.clock_ghz = env.clock_ghz;
+	ctx->env.tsc_ghz = env.tsc_ghz;
+	PROBE_RENDER(ctx, clock_render, &r, !quick_first);
 }
 
 int probe_row_clock(struct probe_ctx *ctx)
 {
-	struct probe_clock_result r;
-	progress("probe clock: dependent add chain on cpu %d ...", ctx->env.cpu);
-	probe_clock_find(&ctx->env, &r);
-	progress_done();
-	clock_render(ctx, &r, !ctx->json);
+	clock_run(ctx, 0);
 	return 0;
 }
 
-/* Cycle counts need the clock: a quick one, in the JSON but not the text, when the clock group
- * does not run. */
-static void clock_first(struct probe_ctx *ctx)
+/* --- the command ------------------------------------------------------------------------- */
+
+static void print_groups(FILE *out)
 {
-	struct probe_env quick = ctx->env;
-	quick.quick = 1;
-	struct probe_clock_result r;
-	progress("probe clock: dependent add chain on cpu %d ...", quick.cpu);
-	probe_clock_find(&quick, &r);
-	progress_done();
-	ctx->env.clock_ghz = quick.clock_ghz;
-	ctx->env.tsc_ghz = quick.tsc_ghz;
-	clock_render(ctx, &r, 0);
+	for (size_t i = 0; i < NPROBES; i++)
+		fprintf(out, "  %-10s %s\n", probes[i].name, probes[i].summary);
 }
 
-int cmd_probe(int argc, char **argv)
+static const char *const probe_usage[] = { "archscope probe [options] [GROUP...]", NULL };
+static const struct opt_section probe_sections[] = {
+	{ .title = "groups", .print = print_groups },
+	{ .title = NULL },
+};
+static const struct opt_cmd probe_cmd = {
+	.name = "probe",
+	.usage = probe_usage,
+	.description = "Measures the effective hardware. With no GROUP, runs them all. The OS-reported value is\n"
+		       "printed beside each answer (os_reported); it never decides the answer.\n",
+	.sections = probe_sections,
+};
+
+/* Marks the groups named in argv[0..n) ("all": every one; none named: every one). 0, or -1
+ * after a usage error. */
+static int groups_select(int n, char **argv, int *selected)
 {
-	enum { OPT_CPU = 256, OPT_QUICK, OPT_SEED, OPT_RAW, OPT_PLOT, OPT_JSON, OPT_FROM_RAW };
-	static const struct option opts[] = {
-		{ "cpu", required_argument, NULL, OPT_CPU },
-		{ "quick", no_argument, NULL, OPT_QUICK },
-		{ "seed", required_argument, NULL, OPT_SEED },
-		{ "raw", required_argument, NULL, OPT_RAW },
-		{ "plot", required_argument, NULL, OPT_PLOT },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "from-raw", required_argument, NULL, OPT_FROM_RAW },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct probe_ctx ctx = { .env = { .cpu = -1, .seed = rng_seed_from_time() } };
-	const char *out_path = NULL, *from_raw = NULL;
-	int c;
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o': out_path = optarg; break;
-		case OPT_FROM_RAW: from_raw = optarg; break;
-		case OPT_CPU: ctx.env.cpu = (int)parse_u64_opt("probe", "--cpu", optarg); break;
-		case OPT_QUICK: ctx.env.quick = 1; break;
-		case OPT_SEED: ctx.env.seed = parse_u64_opt("probe", "--seed", optarg); break;
-		case OPT_RAW: ctx.raw_dir = optarg; break;
-		case OPT_PLOT: ctx.plot_dir = optarg; break;
-		case OPT_JSON: ctx.json = 1; break;
-		case 'h': print_usage(stdout); return EXIT_OK;
-		default:
-			if (optopt)
-				usage_error("probe", "option '%s' needs a value", argv[optind - 1]);
-			usage_error("probe", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	int selected[NPROBES] = { 0 }, any = 0;
-	for (int i = optind; i < argc; i++) {
+	for (int i = 0; i < n; i++) {
 		int found = 0;
 		for (size_t k = 0; k < NPROBES; k++)
-			if (strcmp(argv[i], probes[k].name) == 0 || strcmp(argv[i], "all") == 0) {
-				selected[k] = 1;
-				found = any = 1;
-			}
+			if (strcmp(argv[i], probes[k].name) == 0 || strcmp(argv[i], "all") == 0)
+				selected[k] = found = 1;
 		if (!found) {
 			char list[512] = "";
 			for (size_t k = 0; k < NPROBES; k++) {
 				strcat(list, k ? ", " : "");
 				strcat(list, probes[k].name);
 			}
-			usage_error("probe", "unknown probe group '%s' (groups: %s)", argv[i], list);
+			return error_usage("probe", "unknown probe group '%s' (groups: %s)", argv[i], list);
 		}
 	}
-	if (out_path && any)
-		usage_error("probe", "-o runs every group: give no GROUP");
-	if (from_raw && !out_path)
-		usage_error("probe", "--from-raw needs -o FILE");
-	if (!any)
+	if (n == 0)
 		for (size_t k = 0; k < NPROBES; k++)
 			selected[k] = 1;
-	json_t *bench_saved = NULL, *loaded = NULL;
-	if (from_raw) {
-		char path[4096];
-		json_error_t je;
-		snprintf(path, sizeof(path), "%s/probe-results.json", from_raw);
-		loaded = json_load_file(path, 0, &je);
-		if (!loaded || !json_is_object(loaded))
-			usage_error("probe", "--from-raw: %s: %s", path, loaded ? "not a JSON object" : je.text);
-		snprintf(path, sizeof(path), "%s/benchmarks.json", from_raw);
-		bench_saved = json_load_file(path, 0, &je);
-		if (!bench_saved)
-			note("--from-raw: no %s (%s): the file will have no benchmarks section", path, je.text);
-		for (size_t k = 0; k < NPROBES; k++)
-			selected[k] = 0;
-	}
+	return 0;
+}
 
+/* The CPU to pin to (--cpu, checked against the allowed set; else the first allowed), the output
+ * directories, the pinning. Returns 0, or an exit code after error(). */
+static int setup(struct probe_ctx *ctx, int cpu)
+{
 	struct as_error err = { 0 };
-	struct as_cpulist allowed;
-	if (cpulist_allowed(&allowed, &err) != 0)
-		die_err(EXIT_FAIL, &err);
-	if (ctx.env.cpu < 0) {
-		ctx.env.cpu = allowed.cpu[0];
-	} else {
-		struct as_cpulist one = { .n = 1, .cpu = { ctx.env.cpu } };
-		if (cpulist_check_allowed(&one, &allowed, &err) != 0)
-			usage_error("probe", "--cpu: %s", err.msg);
+	if (cpulist_allowed(&ctx->env.allowed, &err) != 0)
+		goto fail;
+	ctx->env.cpu = cpu >= 0 ? cpu : ctx->env.allowed.cpu[0];
+	struct as_cpulist one = { .n = 1, .cpu = { ctx->env.cpu } };
+	if (cpulist_check_allowed(&one, &ctx->env.allowed, &err) != 0) {
+		error_usage("probe", "--cpu: %s", err.msg);
+		return EXIT_USAGE;
 	}
-	const char *dirs[] = { ctx.raw_dir, ctx.plot_dir };
-	for (int i = 0; i < 2; i++)
-		if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0)
-			die_err(EXIT_FAIL, &err);
-	ctx.env.allowed = allowed;
-	if (cpu_pin_self(ctx.env.cpu, &err) != 0)
-		die_err(EXIT_FAIL, &err);
+	if ((ctx->raw_dir && plot_dir_prepare(ctx->raw_dir, &err) != 0) ||
+	    (ctx->plot_dir && plot_dir_prepare(ctx->plot_dir, &err) != 0) || cpu_pin_self(ctx->env.cpu, &err) != 0)
+		goto fail;
+	return 0;
+fail:
+	error_err(&err);
+	return EXIT_FAIL;
+}
 
-	struct topo topo;
-	if (topo_load(&topo, &err) != 0) {
-		note("no OS-reported topology (%s); answers are measured anyway", err.msg);
-		memset(&topo, 0, sizeof(topo));
-	}
-	ctx.env.topo = &topo;
-	ctx.results = loaded ? loaded : json_object();
-	ctx.env.interrupted = (volatile int *)&interrupted;
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigaction(SIGINT, &sa, NULL);
-
-	if (!ctx.json)
-		printf("archscope probe on cpu %d (seed %llu)\n\n", ctx.env.cpu, (unsigned long long)ctx.env.seed);
-	json_object_set_new(ctx.results, "cpu", json_integer(ctx.env.cpu));
-	json_object_set_new(ctx.results, "seed", json_integer((json_int_t)ctx.env.seed));
+/* Runs the selected rows into ctx's emitters (the saved results instead with --from-raw) and
+ * writes the machine file with -o. Returns 0 or an exit code. */
+static int probe_run(struct probe_ctx *ctx, const int *selected, json_t *loaded, json_t *bench, const char *out_path)
+{
+	struct emit *json = ctx->doc ? ctx->doc : emit_is_text(ctx->e) ? NULL : ctx->e;
+	if (loaded) /* --from-raw: the saved results, cpu and seed replaced in place */
+		json_object_update(emit_results(json), loaded);
+	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->env.cpu, (unsigned long long)ctx->env.seed);
+	PROBE_RENDER(ctx, emit_int, "cpu", NULL, ctx->env.cpu, NULL);
+	PROBE_RENDER(ctx, emit_int, "seed", NULL, (long long)ctx->env.seed, NULL);
 	int rc = 0;
 	if (!selected[0] && !loaded)
-		clock_first(&ctx);
+		clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
 			continue;
 		if (out_path)
 			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
-		int r = probes[k].run(&ctx);
-		if (r && !rc)
-			rc = r;
+		if (probes[k].run(ctx) != 0)
+			rc = EXIT_FAIL;
 	}
 	if (interrupted) {
-		json_object_set_new(ctx.results, "incomplete", json_true());
+		PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
 		note("interrupted: printing what was measured so far");
 	}
-	if (out_path) {
-		if (ctx.env.clock_ghz == 0)
-			ctx.env.clock_ghz = json_number_value(json_object_get(json_object_get(ctx.results, "clock"), "value"));
-		int had_bench = bench_saved != NULL;
-		json_t *m = probe_machine_build(&ctx, 1, &bench_saved);
-		if (interrupted)
-			json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
-		if (ctx.raw_dir && !from_raw) {
-			char path[4096];
-			snprintf(path, sizeof(path), "%s/probe-results.json", ctx.raw_dir);
-			if (output_write_file(path, ctx.results, 0, &err) != 0)
-				note("%s", err.msg);
-			snprintf(path, sizeof(path), "%s/benchmarks.json", ctx.raw_dir);
-			if (bench_saved && !had_bench && output_write_file(path, bench_saved, 0, &err) != 0)
-				note("%s", err.msg);
-		}
-		json_decref(bench_saved);
-		struct mtree t = { .root = mnode_from_json(m) };
-		char host[256] = "";
-		gethostname(host, sizeof(host) - 1);
-		if (asprintf(&t.header, "# machine file written by archscope %s 'probe -o' on %s%s\n# measured values; "
-					"assumptions are listed under archscope.assumed\n",
-			     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
-			t.header = NULL;
-		json_decref(m);
-		if (!t.root || mtree_write_file(&t, out_path, &err) != 0) {
-			mtree_free(&t);
-			die_err(EXIT_FAIL, &err);
-		}
-		mtree_free(&t);
-		note("wrote the machine file %s%s", out_path, interrupted ? " (incomplete: interrupted)" : "");
+	if (out_path && probe_machine_write(ctx, emit_results(json), bench, loaded != NULL, out_path) != 0)
+		rc = EXIT_FAIL;
+	return rc;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	struct probe_ctx ctx = { .env = { .seed = rng_seed_from_time() } };
+	const char *out_path = NULL, *from_raw = NULL;
+	int cpu = -1, json = 0;
+	const struct opt options[] = {
+		OPT_INT(0, "cpu", &cpu, "N", 0, AS_MAX_CPUS - 1, "pin the probe thread to CPU N (default: the first allowed CPU)"),
+		OPT_FLAG(0, "quick", &ctx.env.quick, "fewer repetitions and passes: an answer in a few seconds"),
+		OPT_U64(0, "seed", &ctx.env.seed, "N", 0, UINT64_MAX,
+			"seed for the random permutations (default: from the clock; always printed)"),
+		OPT_RAW(&ctx.raw_dir),
+		OPT_PLOT(&ctx.plot_dir),
+		OPT_JSON(&json),
+		OPT_STRING('o', "output", &out_path, "FILE",
+			   "run every group and the streaming benchmarks per level and core count, and\n"
+			   "write the machine file FILE (YAML, Kerncraft's keys plus 'archscope:')"),
+		OPT_STRING(0, "from-raw", &from_raw, "DIR",
+			   "with -o: write the machine file from DIR/probe-results.json and\n"
+			   "DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &probe_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	int selected[NPROBES] = { 0 };
+	if (groups_select(argc, argv, selected) != 0)
+		return EXIT_USAGE;
+	if (out_path && argc > 0) {
+		error_usage("probe", "-o runs every group: give no GROUP");
+		return EXIT_USAGE;
 	}
-	if (ctx.json)
-		cli_print_json("probe", ctx.results);
-	else
-		json_decref(ctx.results);
+	if (from_raw && !out_path) {
+		error_usage("probe", "--from-raw needs -o FILE");
+		return EXIT_USAGE;
+	}
+	json_t *loaded = NULL, *bench = NULL;
+	if (from_raw && probe_machine_load(from_raw, &loaded, &bench) != 0)
+		return EXIT_USAGE;
+	if (from_raw) /* nothing is measured: the saved results stand for every group */
+		memset(selected, 0, sizeof(selected));
+	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
+	struct sigaction sa = { .sa_handler = on_sigint };
+	sigaction(SIGINT, &sa, NULL);
+	int rc = setup(&ctx, cpu);
+	if (rc != 0) {
+		json_decref(loaded);
+		json_decref(bench);
+		return rc;
+	}
+	struct topo topo;
+	struct as_error err = { 0 };
+	if (topo_load(&topo, &err) != 0) {
+		note("no OS-reported topology (%s); answers are measured anyway", err.msg);
+		memset(&topo, 0, sizeof(topo));
+	}
+	ctx.env.topo = &topo;
+	ctx.env.interrupted = (volatile int *)&interrupted;
+	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	/* the JSON results of -o with text output: never printed, so no stream */
+	ctx.doc = out_path && !json ? emit_new(EMIT_JSON, NULL) : NULL;
+	if (!ctx.e || (out_path && !json && !ctx.doc)) {
+		error("out of memory");
+		emit_free(ctx.e);
+		json_decref(bench);
+		rc = EXIT_FAIL;
+	} else {
+		rc = probe_run(&ctx, selected, loaded, bench, out_path); /* takes bench */
+		int end = cli_emit_end(ctx.e, "probe");
+		rc = rc ? rc : end;
+	}
+	emit_free(ctx.doc);
+	json_decref(loaded);
 	topo_release(&topo);
 	return interrupted ? 130 : rc;
 }

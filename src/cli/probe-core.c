@@ -1,6 +1,7 @@
 /* The core and OS rows of the probe table: execution contexts, the scheduler time slice and
  * core-to-core communication (BlackjackBench §3.4, §3.6, §3.1.4). probe/contexts.c, timeslice.c
- * and c2c.c measure and answer; this renders their results as text, JSON, raw CSV and plots. */
+ * and c2c.c measure and answer; this saves their curves (raw CSV, plots) and renders each result
+ * once through the emitter. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,36 @@
 #include "probe/c2c.h"
 #include "probe/contexts.h"
 #include "probe/timeslice.h"
-#include "report/table.h"
+#include "report/emit.h"
+
+static void contexts_render(struct emit *e, const struct probe_contexts_result *r)
+{
+	emit_object_begin(e, "contexts", "contexts (threads not pinned; the OS reports hardware threads)");
+	for (int k = 0; k < r->nkinds; k++) {
+		const struct probe_contexts_kind *kr = &r->kind[k];
+		const struct probe_curve *c = &kr->curve;
+		const char *name = probe_contexts_kind_name((enum contexts_kind)k);
+		probe_answer_render_begin(e, name, name, &kr->contexts, "%.0f", PROBE_ANSWER_OS_INT);
+		if (!isfinite(kr->contexts.value))
+			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
+		emit_table_begin(e, "curve", NULL);
+		for (size_t i = 0; i < c->n; i++) {
+			emit_row_begin(e);
+			emit_int(e, "threads", NULL, (long long)c->x[i], NULL);
+			emit_number(e, "normalised_min", NULL, c->min_ns[i], NULL, NULL);
+			emit_number(e, "normalised_median", NULL, c->median_ns[i], NULL, NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_array_begin(e, NULL, "time / time at M = 1");
+		for (size_t i = 0; i < c->n; i++)
+			emit_number(e, NULL, "", c->min_ns[i], NULL, "%.2f");
+		emit_array_end(e);
+		emit_annotate(e, " for M = 1, 2, ... threads");
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+}
 
 int probe_row_contexts(struct probe_ctx *ctx)
 {
@@ -21,50 +51,44 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	int rc = probe_contexts_find(&ctx->env, probe_progress, &r, &err);
 	progress_done();
 	if (rc != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		rc = error_err(&err);
 		if (r.max_threads == 0) { /* the CPU set could not be widened: nothing ran */
 			probe_contexts_result_release(&r);
-			return EXIT_FAIL;
+			return rc;
 		}
-		rc = EXIT_FAIL;
 	}
-	json_t *res = json_object();
-	struct table *t = table_new(4, "kind", "contexts", "confidence", "normalised time for M = 1, 2, ...");
 	for (int k = 0; k < r.nkinds; k++) {
-		const struct probe_contexts_kind *kr = &r.kind[k];
-		const struct probe_curve *c = &kr->curve;
-		const char *name = probe_contexts_kind_name((enum contexts_kind)k);
-		json_t *ans = probe_answer_json(&kr->contexts, 1);
-		json_t *curve = json_array();
-		char series[512] = "";
-		for (size_t i = 0; i < c->n; i++) {
-			json_array_append_new(curve, json_pack("{s:i,s:f,s:f}", "threads", (json_int_t)c->x[i],
-							       "normalised_min", c->min_ns[i], "normalised_median", c->median_ns[i]));
-			size_t len = strlen(series);
-			snprintf(series + len, sizeof(series) - len, "%s%.2f", i ? " " : "", c->min_ns[i]);
-		}
-		json_object_set_new(ans, "curve", curve);
-		json_object_set_new(res, name, ans);
 		char file[32];
-		snprintf(file, sizeof(file), "contexts-%s", name);
-		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", c);
-		table_cell(t, "%s", name);
-		if (isfinite(kr->contexts.value))
-			table_cell(t, "%.0f", kr->contexts.value);
-		else
-			table_cell(t, ">= %.0f (no step)", c->n ? c->x[c->n - 1] : 0.0);
-		table_cell(t, "%.2f", kr->contexts.confidence);
-		table_cell(t, "%s", series);
+		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
+		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
 	}
-	json_object_set_new(ctx->results, "contexts", res);
-	if (!ctx->json) {
-		printf("contexts (threads not pinned; os_reported: %d hardware threads)\n", r.os_threads);
-		table_print(t, stdout, "  ");
-		printf("\n");
-	}
-	table_free(t);
+	PROBE_RENDER(ctx, contexts_render, &r);
 	probe_contexts_result_release(&r);
 	return rc;
+}
+
+static void timeslice_render(struct emit *e, const struct probe_timeslice_result *r)
+{
+	static const char *const key[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
+	static const char *const label[TIMESLICE_NQUANTILES] = { "p10", "p25", "median", "p75", "p90" };
+	emit_object_begin(e, "timeslice", "timeslice");
+	probe_answer_render_begin(e, "slice", "time slice", &r->slice, "%.2f", 0);
+	if (r->have_mode)
+		emit_annotate(e, ": the mode, %zu gaps (%.0f %%) between %.2f and %.2f ms", r->mode.count, r->mode.share * 100,
+			      r->mode.lo / 1000, r->mode.hi / 1000);
+	else
+		emit_annotate(e, ": no gaps above the threshold, no preemption seen");
+	emit_object_end(e);
+	emit_int(e, "threads", "threads", r->threads, NULL);
+	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
+	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");
+	emit_int(e, "gaps", "gaps", (long long)r->n, NULL);
+	emit_number(e, "threshold_us", "threshold", r->threshold_us, "us", "%.0f");
+	emit_object_begin(e, "distribution", "");
+	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
+		emit_number(e, key[i], label[i], r->quantile_ms[i], "ms", "%.2f");
+	emit_object_end(e);
+	emit_object_end(e);
 }
 
 int probe_row_timeslice(struct probe_ctx *ctx)
@@ -74,45 +98,21 @@ int probe_row_timeslice(struct probe_ctx *ctx)
 	int rc = probe_timeslice_find(&ctx->env, probe_progress, &r, &err);
 	progress_done();
 	if (rc) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
 		probe_timeslice_result_release(&r);
-		return EXIT_FAIL;
+		return error_err(&err);
 	}
-	json_t *res = json_object();
-	json_object_set_new(res, "slice", probe_answer_json(&r.slice, 0));
-	json_object_set_new(res, "threads", json_integer(r.threads));
-	json_object_set_new(res, "run_s", json_real(r.run_s));
-	json_object_set_new(res, "gaps", json_integer((json_int_t)r.n));
-	json_object_set_new(res, "threshold_us", json_real(r.threshold_us));
-	json_t *q = json_object();
-	static const char *qn[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
-	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
-		json_object_set_new(q, qn[i], isfinite(r.quantile_ms[i]) ? json_real(r.quantile_ms[i]) : json_null());
-	json_object_set_new(res, "distribution", q);
-	json_object_set_new(ctx->results, "timeslice", res);
 	if (r.n)
 		probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
-	if (!ctx->json) {
-		printf("timeslice (%d unpinned threads on %d CPUs for %.1f s; %zu gaps above %.0f us)\n", r.threads, r.cpus,
-		       r.run_s, r.n, r.threshold_us);
-		if (r.have_mode) {
-			const struct dist_mode *m = &r.mode;
-			printf("  time slice      %.2f ms (mode: %zu gaps, %.0f %%, between %.2f and %.2f ms; confidence %.2f)\n",
-			       r.slice.value, m->count, m->share * 100, m->lo / 1000, m->hi / 1000, r.slice.confidence);
-			printf("  distribution    p10 %.2f  p25 %.2f  median %.2f  p75 %.2f  p90 %.2f ms\n", r.quantile_ms[0],
-			       r.quantile_ms[1], r.quantile_ms[2], r.quantile_ms[3], r.quantile_ms[4]);
-		} else {
-			printf("  time slice      no gaps above the threshold: no preemption seen\n");
-		}
-		printf("\n");
-	}
+	PROBE_RENDER(ctx, timeslice_render, &r);
 	probe_timeslice_result_release(&r);
 	return 0;
 }
 
 /* --- core to core ------------------------------------------------------------------------- */
 
-static void print_tree(const struct probe_c2c_matrix *m, const struct clique_tree *t, int node, int indent)
+/* The locality tree for people: each clique indented under its parent (text only). */
+static void c2c_tree_text(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *t, int node,
+			  int indent)
 {
 	char buf[1024] = "", sz[32];
 	for (int i = 0; i < t->node[node].n; i++) {
@@ -120,68 +120,105 @@ static void print_tree(const struct probe_c2c_matrix *m, const struct clique_tre
 		snprintf(buf + len, sizeof(buf) - len, "%s%d", i ? "," : "", m->cpus.cpu[t->node[node].member[i]]);
 	}
 	if (t->node[node].split_at >= 0)
-		printf("  %*s{%s}  (split at %s blocks)\n", indent * 2, "", buf,
-		       buffer_format_size(probe_c2c_split_bytes(m, t, node), sz, sizeof(sz)));
+		emit_text(e, "", "%*s{%s}  (split at %s blocks)", indent * 2, "", buf,
+			  buffer_format_size(probe_c2c_split_bytes(m, t, node), sz, sizeof(sz)));
 	else
-		printf("  %*s{%s}\n", indent * 2, "", buf);
+		emit_text(e, "", "%*s{%s}", indent * 2, "", buf);
 	for (int j = node + 1; j < t->nnodes; j++)
 		if (t->node[j].parent == node)
-			print_tree(m, t, j, indent + 1);
+			c2c_tree_text(e, m, t, j, indent + 1);
 }
 
-/* An n x n matrix as JSON rows, null on the diagonal. */
-static json_t *matrix_json(const struct probe_c2c_matrix *m, int k, int latency)
+/* The clique tree: its nodes in JSON ({cpus, parent, depth, split_at_block_bytes}), indented in
+ * text; null when none was built. */
+static void c2c_tree_render(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *tree)
+{
+	const char *title = "locality tree (cliques of cores that communicate faster with each other)";
+	if (!tree) {
+		emit_null(e, "tree", title, "none");
+		return;
+	}
+	emit_object_begin(e, "tree", title);
+	emit_table_begin(e, "nodes", NULL);
+	for (int i = 0; i < tree->nnodes; i++) {
+		const struct clique_node *nd = &tree->node[i];
+		emit_row_begin(e);
+		emit_array_begin(e, "cpus", NULL);
+		for (int a = 0; a < nd->n; a++)
+			emit_int(e, NULL, NULL, m->cpus.cpu[nd->member[a]], NULL);
+		emit_array_end(e);
+		emit_int(e, "parent", NULL, nd->parent, NULL);
+		emit_int(e, "depth", NULL, nd->depth, NULL);
+		if (nd->split_at >= 0)
+			emit_int(e, "split_at_block_bytes", NULL, (long long)probe_c2c_split_bytes(m, tree, i), NULL);
+		else
+			emit_null(e, "split_at_block_bytes", NULL, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_int(e, "leaves", NULL, clique_tree_leaves(tree), NULL);
+	c2c_tree_text(e, m, tree, 0, 0);
+	emit_object_end(e);
+}
+
+/* An n x n matrix, one block's bandwidths (GB/s; k >= 0) or the latencies (ns; k < 0): rows of
+ * numbers in JSON with null on the diagonal, in text a table with a column per CPU (title NULL:
+ * JSON only). */
+static void c2c_matrix_render(struct emit *e, const char *key, const char *title, const struct probe_c2c_matrix *m,
+			      int k)
 {
 	int n = m->cpus.n;
-	json_t *rows = json_array();
+	emit_table_begin(e, key, title);
 	for (int i = 0; i < n; i++) {
-		json_t *row = json_array();
-		for (int j = 0; j < n; j++)
-			json_array_append_new(row, i == j ? json_null()
-							  : json_real(latency ? probe_c2c_lat(m, i, j) : probe_c2c_bw(m, k, i, j)));
-		json_array_append_new(rows, row);
+		emit_tuple_begin(e);
+		emit_text(e, "", "cpu %d", m->cpus.cpu[i]);
+		for (int j = 0; j < n; j++) {
+			char label[32];
+			snprintf(label, sizeof(label), "cpu %d", m->cpus.cpu[j]);
+			if (i == j)
+				emit_null(e, NULL, label, "-");
+			else if (k < 0)
+				emit_number(e, NULL, label, probe_c2c_lat(m, i, j), "ns", "%.1f");
+			else
+				emit_number(e, NULL, label, probe_c2c_bw(m, k, i, j), "GB/s", "%.2f");
+		}
+		emit_row_end(e);
 	}
-	return rows;
+	emit_table_end(e);
 }
 
-static json_t *c2c_json(const struct probe_c2c_result *r)
+static void c2c_render(struct emit *e, const struct probe_c2c_result *r)
 {
 	const struct probe_c2c_matrix *m = &r->m;
 	int n = m->cpus.n, nb = m->nblocks;
-	json_t *res = json_object();
-	json_t *cpuj = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(cpuj, json_integer(m->cpus.cpu[i]));
-	json_object_set_new(res, "cpus", cpuj);
-	json_t *blocksj = json_array();
-	for (int k = 0; k < nb; k++)
-		json_array_append_new(blocksj, json_pack("{s:I,s:o}", "block_bytes", (json_int_t)m->block_bytes[k], "bandwidth_gbs",
-							 matrix_json(m, k, 0)));
-	json_object_set_new(res, "bandwidth_gbs", nb ? matrix_json(m, nb - 1, 0) : json_null());
-	json_object_set_new(res, "bandwidth_block_bytes", json_integer(nb ? (json_int_t)m->block_bytes[nb - 1] : 0));
-	json_object_set_new(res, "latency_ns", matrix_json(m, 0, 1));
-	json_object_set_new(res, "blocks", blocksj);
-	json_object_set_new(res, "method",
-			    json_string("two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
-					"latency = half the round trip of a cache line bounced between them; tree by clique splitting from the largest block down"));
-	const struct clique_tree *tree = r->tree;
-	if (tree) {
-		json_t *nodes = json_array();
-		for (int i = 0; i < tree->nnodes; i++) {
-			json_t *mem = json_array();
-			for (int a = 0; a < tree->node[i].n; a++)
-				json_array_append_new(mem, json_integer(m->cpus.cpu[tree->node[i].member[a]]));
-			json_array_append_new(nodes, json_pack("{s:o,s:i,s:i,s:o}", "cpus", mem, "parent", tree->node[i].parent,
-							       "depth", tree->node[i].depth, "split_at_block_bytes",
-							       tree->node[i].split_at >= 0
-								       ? json_integer((json_int_t)probe_c2c_split_bytes(m, tree, i))
-								       : json_null()));
-		}
-		json_object_set_new(res, "tree", json_pack("{s:o,s:i}", "nodes", nodes, "leaves", clique_tree_leaves(tree)));
-	} else {
-		json_object_set_new(res, "tree", json_null());
+	emit_object_begin(e, "c2c", "c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)");
+	emit_cpulist(e, "cpus", "cpus", &m->cpus);
+	if (nb)
+		c2c_matrix_render(e, "bandwidth_gbs", NULL, m, nb - 1);
+	else
+		emit_null(e, "bandwidth_gbs", NULL, NULL);
+	emit_int(e, "bandwidth_block_bytes", NULL, nb ? (long long)m->block_bytes[nb - 1] : 0, NULL);
+	c2c_matrix_render(e, "latency_ns", "latency (half the round trip of a cache line)", m, -1);
+	/* per block: the matrix in JSON, a column per pair in text */
+	emit_table_begin(e, "blocks", "one-way bandwidth per block size");
+	for (int k = 0; k < nb; k++) {
+		emit_row_begin(e);
+		emit_size(e, "block_bytes", "block", m->block_bytes[k]);
+		c2c_matrix_render(e, "bandwidth_gbs", NULL, m, k);
+		for (int i = 0; i < n; i++)
+			for (int j = i + 1; j < n; j++) {
+				char pair[32];
+				snprintf(pair, sizeof(pair), "%d<->%d", m->cpus.cpu[i], m->cpus.cpu[j]);
+				emit_number(e, NULL, pair, probe_c2c_bw(m, k, i, j), "GB/s", "%.2f");
+			}
+		emit_row_end(e);
 	}
-	return res;
+	emit_table_end(e);
+	emit_string(e, "method", NULL,
+		    "two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
+		    "latency = half the round trip of a cache line bounced between them; tree by clique splitting from the largest block down");
+	c2c_tree_render(e, m, r->tree);
+	emit_object_end(e);
 }
 
 /* --raw: block size, then one column of GB/s per pair; --plot: those curves and a heat map of the
@@ -265,48 +302,16 @@ int probe_row_c2c(struct probe_ctx *ctx)
 	int rc = probe_c2c_find(&ctx->env, probe_progress, &r, &err);
 	progress_done();
 	if (rc) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
 		probe_c2c_result_release(&r);
-		return EXIT_FAIL;
+		return error_err(&err);
 	}
 	if (r.m.cpus.n == 0) {
 		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
-		json_object_set_new(ctx->results, "c2c", json_null());
-		probe_c2c_result_release(&r);
-		return 0;
-	}
-	const struct probe_c2c_matrix *m = &r.m;
-	int n = m->cpus.n, nb = m->nblocks;
-	json_object_set_new(ctx->results, "c2c", c2c_json(&r));
-	if (ctx->raw_dir || ctx->plot_dir)
-		c2c_evidence(ctx, m);
-	if (!ctx->json) {
-		char sz[32];
-		printf("c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)\n");
-		/* one column per pair */
-		printf("  %-10s", "block");
-		for (int i = 0; i < n; i++)
-			for (int j = i + 1; j < n; j++) {
-				char p[32];
-				snprintf(p, sizeof(p), "%d<->%d", m->cpus.cpu[i], m->cpus.cpu[j]);
-				printf(" %12s", p);
-			}
-		printf("\n");
-		for (int k = 0; k < nb; k++) {
-			printf("  %-10s", buffer_format_size(m->block_bytes[k], sz, sizeof(sz)));
-			for (int i = 0; i < n; i++)
-				for (int j = i + 1; j < n; j++)
-					printf(" %7.2f GB/s", probe_c2c_bw(m, k, i, j));
-			printf("\n");
-		}
-		printf("  %-10s", "latency");
-		for (int i = 0; i < n; i++)
-			for (int j = i + 1; j < n; j++)
-				printf(" %9.1f ns", probe_c2c_lat(m, i, j));
-		printf("\n  locality tree (cliques of cores that communicate faster with each other):\n");
-		if (r.tree)
-			print_tree(m, r.tree, 0, 1);
-		printf("\n");
+		PROBE_RENDER(ctx, emit_null, "c2c", NULL, NULL);
+	} else {
+		if (ctx->raw_dir || ctx->plot_dir)
+			c2c_evidence(ctx, &r.m);
+		PROBE_RENDER(ctx, c2c_render, &r);
 	}
 	probe_c2c_result_release(&r);
 	return 0;

@@ -1,6 +1,7 @@
 /* The instruction and live-range rows of the probe table (BlackjackBench §3.3, §3.5): probe/instr.c
- * and probe/registers.c measure and answer; this renders their results as text, JSON, raw CSV
- * and plots. Cycles are cycles of the core clock measured by the clock row, never TSC ticks. */
+ * and probe/registers.c measure and answer; this saves their curves (raw CSV, plots) and renders
+ * each result once through the emitter. Cycles are cycles of the core clock measured by the
+ * clock row, never TSC ticks. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,24 +11,13 @@
 #include "cli/probe.h"
 #include "probe/instr.h"
 #include "probe/registers.h"
-#include "report/table.h"
-
-static double cy(const struct probe_ctx *ctx, double ns)
-{
-	return ns * ctx->env.clock_ghz;
-}
+#include "report/emit.h"
 
 /* Appends "SEP TEXT" to buf (no separator while buf is empty). */
 static void join(char *buf, size_t size, const char *sep, const char *text)
 {
 	size_t n = strlen(buf);
 	snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
-}
-
-static json_t *flops_json(const double *f)
-{
-	return json_pack("{s:f,s:f,s:f,s:f}", "total", f[INSTR_FLOPS_TOTAL], "ADD", f[INSTR_FLOPS_ADD], "MUL",
-			 f[INSTR_FLOPS_MUL], "FMA", f[INSTR_FLOPS_FMA]);
 }
 
 static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r)
@@ -77,6 +67,145 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 	}
 }
 
+/* FLOPs per cycle: {"SP": {"scalar": {"total", "ADD", "MUL", "FMA"}, "vector": ...}, "DP": ...} in
+ * JSON, a line per precision and shape in text. */
+static void flops_render(struct emit *e, const double (*f)[2][4])
+{
+	static const char *const prec[2] = { "SP", "DP" }, *const shape[2] = { "scalar", "vector" };
+	static const char *const kind[4] = { "total", "ADD", "MUL", "FMA" };
+	emit_object_begin(e, "flops_per_cycle", "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
+	for (int d = 0; d < 2; d++) {
+		emit_object_begin(e, prec[d], "");
+		for (int v = 0; v < 2; v++) {
+			emit_object_begin(e, shape[v], "");
+			for (int k = 0; k < 4; k++)
+				emit_number(e, kind[k], NULL, f[d][v][k], NULL, NULL);
+			emit_text(e, "", "%s %-6s  total %6.2f  ADD %6.2f  MUL %6.2f  FMA %6.2f", prec[d], shape[v], f[d][v][0],
+				  f[d][v][1], f[d][v][2], f[d][v][3]);
+			emit_object_end(e);
+		}
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+}
+
+/* An operation's published figures: {instruction, within_1_cy, sources[]} in JSON (null without
+ * figures); in text per source its figure or "-" (the columns stay aligned) and the sources
+ * within 1 cycle. */
+static void published_render(struct emit *e, const struct probe_instr_op *r, const struct published_cpu *pc)
+{
+	const struct published_op *p = r->published;
+	if (!p) {
+		emit_null(e, "published", "pub. lat", "-");
+		emit_text(e, "pub. cy/op", "-");
+		emit_text(e, "within 1 cy of", "-");
+		return;
+	}
+	char lat_txt[64] = "", cpo_txt[64] = "", who[64] = "", num[32];
+	emit_object_begin(e, "published", NULL);
+	emit_string(e, "instruction", NULL, p->instruction);
+	emit_bool(e, "within_1_cy", NULL, r->within_any);
+	emit_table_begin(e, "sources", NULL);
+	for (int k = 0; k < PUBLISHED_SOURCES; k++) {
+		if (!pc->source[k])
+			continue;
+		if (r->within[k] < 0) {
+			join(lat_txt, sizeof(lat_txt), "/", "-");
+			join(cpo_txt, sizeof(cpo_txt), "/", "-");
+			continue;
+		}
+		emit_row_begin(e);
+		emit_string(e, "source", NULL, pc->source[k]);
+		emit_number(e, "latency_cy", NULL, p->latency_cy[k], "cy", NULL);
+		emit_number(e, "throughput_per_cy", NULL, 1.0 / p->cy_per_op[k], "/cy", NULL);
+		emit_bool(e, "within_1_cy", NULL, r->within[k]);
+		emit_row_end(e);
+		snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
+		join(lat_txt, sizeof(lat_txt), "/", num);
+		snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
+		join(cpo_txt, sizeof(cpo_txt), "/", num);
+		if (r->within[k])
+			join(who, sizeof(who), "+", pc->tag[k]);
+	}
+	emit_table_end(e);
+	emit_object_end(e);
+	emit_text(e, "pub. lat", "%s", lat_txt);
+	emit_text(e, "pub. cy/op", "%s", cpo_txt);
+	emit_text(e, "within 1 cy of", "%s", r->within_any ? who : "NO");
+}
+
+static void instr_op_render(struct emit *e, const struct probe_instr_op *r, const struct published_cpu *pc, double ghz)
+{
+	const struct instr_set *s = r->set;
+	emit_row_begin(e);
+	emit_string(e, "op", "op", s->op);
+	emit_string(e, "type", "type", s->type);
+	emit_int(e, "width_bits", "width", s->width_bits, "bits");
+	emit_int(e, "lanes", NULL, s->lanes, NULL);
+	emit_number(e, "latency_cy", "latency", r->latency_cy, "cy", "%.2f");
+	emit_number(e, "latency_ns", NULL, r->lat_ns, "ns", NULL);
+	emit_number(e, "throughput_per_cy", "throughput", r->throughput_per_cy, "/cy", "%.2f");
+	emit_number(e, NULL, "cost", r->cy_per_op, "cy/op", "%.2f");
+	emit_int(e, "in_flight", NULL, r->in_flight, NULL);
+	emit_text(e, "in flight", "%s%d", r->in_flight >= r->nstreams ? ">=" : "", r->in_flight);
+	emit_number(e, "in_flight_confidence", NULL, r->in_flight_conf, NULL, NULL);
+	emit_number(e, "relative_to_int32_add", "rel. int32 add", r->relative_to_int32_add, NULL, "%.2f");
+	emit_int(e, "best_streams", NULL, r->best_streams, NULL);
+	emit_table_begin(e, "cost_per_iteration", NULL);
+	for (int k = 0; k < r->nstreams; k++) {
+		emit_row_begin(e);
+		emit_int(e, "streams", NULL, k + 1, NULL);
+		emit_number(e, "iteration_cy", NULL, r->iter_ns[k] * ghz, "cy", NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	published_render(e, r, pc);
+	emit_row_end(e);
+}
+
+static void instr_render(struct emit *e, const struct probe_instr_result *res)
+{
+	const struct published_cpu *pc = &res->published;
+	emit_object_begin(e, "instr", "instr");
+	emit_text(e, "", "latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;",
+		  instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
+	emit_text(e, "", "in flight: streams before the knee of the cost per iteration");
+	emit_table_begin(e, "ops", "");
+	for (size_t i = 0; i < res->nops; i++)
+		instr_op_render(e, &res->op[i], pc, res->clock_ghz);
+	emit_table_end(e);
+	emit_number(e, "clock_ghz", "clock", res->clock_ghz, "GHz", "%.3f");
+	emit_string(e, "cycles", "cycles", "core cycles of the measured clock");
+	emit_string(e, "compiler", "compiler", instr_compiler);
+	emit_string(e, "flags", "flags", instr_flags);
+	emit_number(e, "int32_add_latency_ns", "int32 add latency", res->int32_add_latency_ns, "ns", "%.3f");
+	flops_render(e, res->flops_per_cy);
+	if (res->have_published) {
+		char title[256];
+		snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", pc->name);
+		emit_table_begin(e, "published_sources", title);
+		for (int k = 0; k < PUBLISHED_SOURCES; k++) {
+			if (!pc->source[k])
+				continue;
+			emit_row_begin(e);
+			emit_string(e, "source", "source", pc->source[k]);
+			emit_string(e, "tag", "tag", pc->tag[k]);
+			emit_int(e, "rows_within_1_cy", "rows within 1 cy", res->src_within[k], NULL);
+			emit_int(e, "rows_with_figures", "rows with figures", res->src_rows[k], NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_text(e, "", "%d of %d rows within 1 cycle (latency and cycles per operation) of at least one source",
+			  res->rows_within, res->rows_compared);
+	} else {
+		emit_null(e, "published_sources", "published",
+			  "no figures for this CPU in archscope's table (docs/archscope-probe.md)");
+	}
+	if (res->incomplete)
+		emit_bool(e, "incomplete", NULL, 1);
+	emit_object_end(e);
+}
+
 int probe_row_instr(struct probe_ctx *ctx)
 {
 	struct probe_instr_result res;
@@ -84,137 +213,103 @@ int probe_row_instr(struct probe_ctx *ctx)
 	int rc = probe_instr_find(&ctx->env, probe_progress, &res, &err);
 	progress_done();
 	if (rc != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
+		rc = error_err(&err);
 		if (!res.op) { /* nothing measured: no clock, or no memory */
 			probe_instr_result_release(&res);
-			return EXIT_FAIL;
+			return rc;
 		}
-		rc = EXIT_FAIL;
 	}
-	const struct published_cpu *pc = &res.published;
-	int have_pub = res.have_published;
-	json_t *ops = json_array();
-	struct table *t = table_new(11, "op", "type", "width", "latency cy", "rel. int32 add", "tput /cy", "cy/op",
-				    "in flight", "pub. lat", "pub. cy/op", "within 1 cy of");
-	for (size_t i = 0; i < res.nops; i++) {
-		const struct probe_instr_op *r = &res.op[i];
-		const struct instr_set *s = r->set;
-		const struct published_op *p = r->published;
-		json_t *j = json_pack("{s:s,s:s,s:i,s:i,s:f,s:f,s:f,s:i,s:f,s:f,s:i}", "op", s->op, "type", s->type,
-				      "width_bits", s->width_bits, "lanes", s->lanes, "latency_cy", r->latency_cy, "latency_ns",
-				      r->lat_ns, "throughput_per_cy", r->throughput_per_cy, "in_flight", r->in_flight,
-				      "in_flight_confidence", r->in_flight_conf, "relative_to_int32_add",
-				      r->relative_to_int32_add, "best_streams", r->best_streams);
-		json_t *curve = json_array();
-		for (int k = 0; k < r->nstreams; k++)
-			json_array_append_new(curve, json_pack("{s:i,s:f}", "streams", k + 1, "iteration_cy", cy(ctx, r->iter_ns[k])));
-		json_object_set_new(j, "cost_per_iteration", curve);
-		/* Per source: its figures, or "-" where it has none (the columns stay aligned). */
-		char lat_txt[64] = "", cpo_txt[64] = "", who[64] = "";
-		if (p) {
-			json_t *srcs = json_array();
-			for (int k = 0; k < PUBLISHED_SOURCES; k++) {
-				if (!pc->source[k])
-					continue;
-				if (r->within[k] < 0) {
-					join(lat_txt, sizeof(lat_txt), "/", "-");
-					join(cpo_txt, sizeof(cpo_txt), "/", "-");
-					continue;
-				}
-				json_array_append_new(srcs, json_pack("{s:s,s:f,s:f,s:b}", "source", pc->source[k], "latency_cy",
-								      p->latency_cy[k], "throughput_per_cy", 1.0 / p->cy_per_op[k],
-								      "within_1_cy", r->within[k]));
-				char num[32];
-				snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
-				join(lat_txt, sizeof(lat_txt), "/", num);
-				snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
-				join(cpo_txt, sizeof(cpo_txt), "/", num);
-				if (r->within[k])
-					join(who, sizeof(who), "+", pc->tag[k]);
-			}
-			json_object_set_new(j, "published", json_pack("{s:s,s:b,s:o}", "instruction", p->instruction,
-								      "within_1_cy", r->within_any, "sources", srcs));
-		} else {
-			json_object_set_new(j, "published", json_null());
-		}
-		json_array_append_new(ops, j);
-		table_cell(t, "%s", s->op);
-		table_cell(t, "%s", s->type);
-		table_cell(t, "%d", s->width_bits);
-		table_cell(t, "%.2f", r->latency_cy);
-		table_cell(t, "%.2f", r->relative_to_int32_add);
-		table_cell(t, "%.2f", r->throughput_per_cy);
-		table_cell(t, "%.2f", r->cy_per_op);
-		table_cell(t, "%s%d", r->in_flight >= r->nstreams ? ">=" : "", r->in_flight);
-		if (p) {
-			table_cell(t, "%s", lat_txt);
-			table_cell(t, "%s", cpo_txt);
-			table_cell(t, "%s", r->within_any ? who : "NO");
-		} else {
-			table_cell(t, "-");
-			table_cell(t, "-");
-			table_cell(t, "-");
-		}
-		save_instr_raw(ctx, r);
-	}
+	for (size_t i = 0; i < res.nops; i++)
+		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	json_t *jr = json_object();
-	json_object_set_new(jr, "ops", ops);
-	json_object_set_new(jr, "clock_ghz", json_real(res.clock_ghz));
-	json_object_set_new(jr, "cycles", json_string("core cycles of the measured clock"));
-	json_object_set_new(jr, "compiler", json_string(instr_compiler));
-	json_object_set_new(jr, "flags", json_string(instr_flags));
-	json_object_set_new(jr, "int32_add_latency_ns", json_real(res.int32_add_latency_ns));
-	json_t *fj = json_object();
-	const char *prec[2] = { "SP", "DP" };
-	for (int d = 0; d < 2; d++)
-		json_object_set_new(fj, prec[d], json_pack("{s:o,s:o}", "scalar", flops_json(res.flops_per_cy[d][INSTR_SCALAR]),
-							   "vector", flops_json(res.flops_per_cy[d][INSTR_VECTOR])));
-	json_object_set_new(jr, "flops_per_cycle", fj);
-	json_t *psrc = json_null();
-	if (have_pub) {
-		psrc = json_array();
-		for (int k = 0; k < PUBLISHED_SOURCES; k++)
-			if (pc->source[k])
-				json_array_append_new(psrc, json_pack("{s:s,s:s,s:i,s:i}", "source", pc->source[k], "tag", pc->tag[k],
-								      "rows_within_1_cy", res.src_within[k], "rows_with_figures",
-								      res.src_rows[k]));
-	}
-	json_object_set_new(jr, "published_sources", psrc);
-	if (res.incomplete)
-		json_object_set_new(jr, "incomplete", json_true());
-	json_object_set_new(ctx->results, "instr", jr);
-
-	if (!ctx->json) {
-		printf("instr (cycles of the measured core clock, %.3f GHz; %s, %s)\n", res.clock_ghz, instr_compiler, instr_flags);
-		printf("  latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;\n"
-		       "  in flight: streams before the knee of the cost per iteration\n",
-		       instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
-		table_print(t, stdout, "  ");
-		if (have_pub) {
-			printf("  published (%s; pub. columns list the sources' figures in this order):\n", pc->name);
-			for (int k = 0; k < PUBLISHED_SOURCES; k++)
-				if (pc->source[k])
-					printf("    %-6s %s: %d of the %d rows it has within 1 cycle\n", pc->tag[k], pc->source[k],
-					       res.src_within[k], res.src_rows[k]);
-			printf("  %d of %d rows within 1 cycle (latency and cycles per operation) of at least one source\n",
-			       res.rows_within, res.rows_compared);
-		}
-		else
-			printf("  published: no figures for this CPU in archscope's table (docs/archscope-probe.md)\n");
-		printf("  FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)\n");
-		for (int d = 0; d < 2; d++)
-			for (int v = 0; v < 2; v++) {
-				const double *f = res.flops_per_cy[d][v];
-				printf("    %s %-6s  ADD %6.2f  MUL %6.2f  FMA %6.2f\n", prec[d], v ? "vector" : "scalar",
-				       f[INSTR_FLOPS_ADD], f[INSTR_FLOPS_MUL], f[INSTR_FLOPS_FMA]);
-			}
-		printf("\n");
-	}
-	table_free(t);
+	PROBE_RENDER(ctx, instr_render, &res);
 	probe_instr_result_release(&res);
 	return rc;
+}
+
+/* One build's answer: the registers, its flags and the curve of core cycles per addition. */
+static void registers_build_render(struct emit *e, const struct probe_registers_build *b, double ghz)
+{
+	const struct regs_set *s = b->set;
+	const struct probe_curve *c = &b->curve;
+	probe_answer_render_begin(e, s->kind, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", &b->regs,
+				  "%.0f", PROBE_ANSWER_OS_INT);
+	if (!isfinite(b->regs.value))
+		emit_annotate(e, " (no step)");
+	emit_string(e, "flags", "flags", s->flags);
+	emit_number(e, "step_relative", NULL, b->step_relative, NULL, NULL);
+	if (isfinite(b->biggest_relative_step_k))
+		emit_int(e, "biggest_relative_step_k", NULL, (long long)b->biggest_relative_step_k, NULL);
+	else
+		emit_null(e, "biggest_relative_step_k", NULL, NULL);
+	emit_table_begin(e, "curve", NULL);
+	for (size_t k = 0; k < c->n; k++) {
+		emit_row_begin(e);
+		emit_int(e, "k", NULL, (int)c->x[k], NULL);
+		emit_number(e, "add_cy", NULL, c->min_ns[k] * ghz, "cy", NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_object_end(e);
+}
+
+/* The wide builds' answers, then the narrow ones' under "narrow"; ghz: the cycles' clock. */
+static void registers_render(struct emit *e, const struct probe_registers_result *res, double ghz)
+{
+	emit_object_begin(e, "registers", "registers (live variables a C loop keeps in registers)");
+	for (int i = 0; i < res->nbuilds; i++)
+		if (!res->build[i].narrow)
+			registers_build_render(e, &res->build[i], ghz);
+	emit_object_begin(e, "narrow", "narrow builds");
+	for (int i = 0; i < res->nbuilds; i++)
+		if (res->build[i].narrow)
+			registers_build_render(e, &res->build[i], ghz);
+	emit_object_end(e);
+	emit_string(e, "compiler", "compiler", res->compiler);
+	emit_text(e, "", "os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);");
+	emit_text(e, "", "usable is fewer where the loop counter, stack pointer and bound hold registers");
+	emit_object_end(e);
+}
+
+/* Time per addition against live variables for every build, the answers marked. */
+static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_result *res)
+{
+	char path[4096], plots[2048] = "", marks[1024] = "";
+	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
+	FILE *dat = fopen(path, "w");
+	if (!dat) {
+		note("cannot write %s", path);
+		return;
+	}
+	for (int i = 0; i < res->nbuilds; i++) {
+		const struct probe_registers_build *b = &res->build[i];
+		const struct regs_set *s = b->set;
+		const struct probe_curve *c = &b->curve;
+		double regs = b->regs.value;
+		fprintf(dat, "# %s %s\n", s->kind, s->variant);
+		for (size_t k = 0; k < c->n; k++)
+			fprintf(dat, "%g %.6g\n", c->x[k], c->min_ns[k] * ctx->env.clock_ghz);
+		fprintf(dat, "\n\n");
+		size_t len = strlen(plots);
+		snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %d using 1:2 with linespoints title '%s %s (%s)'",
+			 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
+		len = strlen(plots);
+		if (isfinite(regs))
+			snprintf(plots + len - 2, sizeof(plots) - len + 2, "%.0f)'", regs);
+		len = strlen(marks);
+		if (isfinite(regs))
+			snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
+	}
+	fclose(dat);
+	char *body = NULL;
+	if (plots[0] && asprintf(&body,
+			    "set title 'archscope probe registers: time per addition against live variables'\n"
+			    "set xlabel 'live variables K'\nset ylabel 'core cycles per addition'\nset grid\nset key top left\n%s%s\n",
+			    marks, plots) >= 0) {
+		probe_plot(ctx, "registers", body);
+		free(body);
+	}
 }
 
 int probe_row_registers(struct probe_ctx *ctx)
@@ -223,85 +318,17 @@ int probe_row_registers(struct probe_ctx *ctx)
 	struct as_error err = { 0 };
 	int rc = probe_registers_find(&ctx->env, probe_progress, &res, &err);
 	progress_done();
-	if (rc != 0) {
-		fprintf(stderr, "archscope: error: %s\n", err.msg);
-		rc = EXIT_FAIL;
-	}
-	json_t *out = json_object(), *narrow = json_object();
-	FILE *dat = NULL;
-	char plots[2048] = "", marks[1024] = "";
-	if (ctx->plot_dir) {
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
-		if (!(dat = fopen(path, "w")))
-			note("cannot write %s", path);
-	}
-	struct table *t = table_new(6, "kind", "build", "usable registers", "confidence", "os_reported", "flags");
+	if (rc != 0)
+		rc = error_err(&err);
 	for (int i = 0; i < res.nbuilds; i++) {
-		const struct probe_registers_build *b = &res.build[i];
-		const struct regs_set *s = b->set;
-		const struct probe_curve *c = &b->curve;
-		double regs = b->regs.value;
-		json_t *ans = probe_answer_json(&b->regs, 1);
-		json_object_set_new(ans, "flags", json_string(s->flags));
-		json_object_set_new(ans, "step_relative", json_real(b->step_relative));
-		json_object_set_new(ans, "biggest_relative_step_k",
-				    isfinite(b->biggest_relative_step_k) ? json_integer((json_int_t)b->biggest_relative_step_k)
-									 : json_null());
-		json_t *curve = json_array();
-		for (size_t k = 0; k < c->n; k++)
-			json_array_append_new(curve, json_pack("{s:i,s:f}", "k", (int)c->x[k], "add_cy", cy(ctx, c->min_ns[k])));
-		json_object_set_new(ans, "curve", curve);
-		json_object_set_new(b->narrow ? narrow : out, s->kind, ans);
+		const struct regs_set *s = res.build[i].set;
 		char name[64];
 		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
-		probe_save_curve(ctx, name, "k,min_ns,median_ns", c);
-		if (dat) {
-			fprintf(dat, "# %s %s\n", s->kind, s->variant);
-			for (size_t k = 0; k < c->n; k++)
-				fprintf(dat, "%g %.6g\n", c->x[k], cy(ctx, c->min_ns[k]));
-			fprintf(dat, "\n\n");
-			size_t len = strlen(plots);
-			snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %d using 1:2 with linespoints title '%s %s (%s)'",
-				 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
-			len = strlen(plots);
-			if (isfinite(regs))
-				snprintf(plots + len - 2, sizeof(plots) - len + 2, "%.0f)'", regs);
-			len = strlen(marks);
-			if (isfinite(regs))
-				snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
-		}
-		table_cell(t, "%s", !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)");
-		table_cell(t, "%s", s->variant);
-		if (isfinite(regs))
-			table_cell(t, "%.0f", regs);
-		else
-			table_cell(t, "no step");
-		table_cell(t, "%.2f", b->regs.confidence);
-		table_cell(t, "%d", isfinite(b->regs.os_reported) ? (int)b->regs.os_reported : 0);
-		table_cell(t, "%s", s->flags);
+		probe_save_curve(ctx, name, "k,min_ns,median_ns", &res.build[i].curve);
 	}
-	if (dat) {
-		fclose(dat);
-		char *body = NULL;
-		if (plots[0] && asprintf(&body,
-				    "set title 'archscope probe registers: time per addition against live variables'\n"
-				    "set xlabel 'live variables K'\nset ylabel 'core cycles per addition'\nset grid\nset key top left\n%s%s\n",
-				    marks, plots) >= 0) {
-			probe_plot(ctx, "registers", body);
-			free(body);
-		}
-	}
-	json_object_set_new(out, "narrow", narrow);
-	json_object_set_new(out, "compiler", json_string(res.compiler));
-	json_object_set_new(ctx->results, "registers", out);
-	if (!ctx->json) {
-		printf("registers (live variables a C loop keeps in registers; %s)\n", res.compiler);
-		table_print(t, stdout, "  ");
-		printf("  os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);\n"
-		       "  usable is fewer where the loop counter, stack pointer and bound hold registers\n\n");
-	}
-	table_free(t);
+	if (ctx->plot_dir)
+		plot_registers(ctx, &res);
+	PROBE_RENDER(ctx, registers_render, &res, ctx->env.clock_ghz);
 	probe_registers_result_release(&res);
 	return rc;
 }

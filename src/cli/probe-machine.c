@@ -1,11 +1,12 @@
 /* archscope probe -o FILE.yaml: fills the machine file writer's struct machine_probed from this
  * run's answers (struct probe_env; for --from-raw, from the saved probe-results.json) and from
- * streaming benchmarks per level and core count run here (or saved in benchmarks.json), and hands
- * it to machine/write.c. */
+ * streaming benchmarks per level and core count run here (or saved in benchmarks.json), hands it
+ * to machine/write.c and writes the file. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/ecm.h"
 #include "bench/run.h"
@@ -16,6 +17,7 @@
 #include "machine/write.h"
 #include "model/mcpu.h"
 #include "report/mtree.h"
+#include "report/output.h"
 #include "topo/cpuinfo.h"
 
 /* --- reading a saved run ------------------------------------------------------------------ */
@@ -58,16 +60,20 @@ static void env_from_results(const json_t *R, struct probe_env *env)
 }
 
 /* The streaming benchmarks of a saved run (benchmarks.json): kernels and measurements in the
- * machine file's form, read by the machine file reader; the ECM rates by key. */
-static void bench_from_saved(const json_t *saved, struct machine_probed *p)
+ * machine file's form, read by the machine file reader; the ECM rates by key. 0, or -1 after
+ * error(). */
+static int bench_from_saved(const json_t *saved, struct machine_probed *p)
 {
 	/* the saved file is the benchmarks section itself: read it as a file that holds only that */
 	json_t *doc = json_pack("{s:O}", "benchmarks", saved);
 	struct mtree t = { .root = doc ? mnode_from_json(doc) : NULL };
 	json_decref(doc);
 	struct machine *m = malloc(sizeof(*m));
-	if (!t.root || !m)
-		die(EXIT_FAIL, "out of memory");
+	if (!t.root || !m) {
+		free(m);
+		mtree_free(&t);
+		return error("out of memory");
+	}
 	machine_read(&t, m);
 	p->nkernels = m->nkernels;
 	memcpy(p->kernel, m->kernel, sizeof(p->kernel));
@@ -77,12 +83,13 @@ static void bench_from_saved(const json_t *saved, struct machine_probed *p)
 	mtree_free(&t);
 	const json_t *ecm = json_object_get(saved, "ecm"), *tr = json_object_get(ecm, "transfers");
 	if (!ecm)
-		return;
+		return 0;
 	p->has_ecm = 1;
 	p->ecm.l1_load_bytes_per_cy = num(ecm, "l1_load_bytes_per_cy");
 	p->ecm.l1_store_bytes_per_cy = num(ecm, "l1_store_bytes_per_cy");
 	for (size_t b = 0; b < json_array_size(tr) && b < MACHINE_MAX_LEVELS; b++)
 		p->ecm.cy_per_cl[p->ecm.ntransfers++] = num(json_array_get(tr, b), "cy_per_cl");
+	return 0;
 }
 
 /* --- the streaming benchmarks of a live run ----------------------------------------------- */
@@ -122,8 +129,8 @@ static int report(void *arg, const struct bench_sweep_point *pt, const struct as
 }
 
 /* Kernels per level and core count (1..the allowed CPUs, at most 64) into p's measurements,
- * and the ECM rates from the one-core load and store runs. */
-static void run_benchmarks(const struct probe_env *env, const struct bench_levels *lv, struct machine_probed *p)
+ * and the ECM rates from the one-core load and store runs. 0, or -1 after error(). */
+static int run_benchmarks(const struct probe_env *env, const struct bench_levels *lv, struct machine_probed *p)
 {
 	int ncpu = env->allowed.n > 64 ? 64 : env->allowed.n;
 	const struct bench_kernel *ks[NMK];
@@ -137,7 +144,7 @@ static void run_benchmarks(const struct probe_env *env, const struct bench_level
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
 	if (bench_sweep_run(&sw, &res, &err) != 0)
-		die_err(EXIT_FAIL, &err);
+		return error_err(&err);
 	progress_done();
 	for (int l = 0; l < lv->n && bench_sweep_entered(&res, l, 1); l++) {
 		struct machine_bench_level *B = &p->bench[p->nbench++];
@@ -165,6 +172,7 @@ static void run_benchmarks(const struct probe_env *env, const struct bench_level
 			p->ecm.cy_per_cl[b] = e.cy_per_cl[b];
 	}
 	bench_sweep_release(&res);
+	return 0;
 }
 
 /* --- the machine file --------------------------------------------------------------------- */
@@ -221,33 +229,98 @@ static void probed_from_env(const struct probe_env *env, struct machine_probed *
 	}
 }
 
-json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench_io)
+/* The machine file of this run (or of the saved answers, --from-raw) as the writer's JSON
+ * document; *bench_io as in probe_machine_write (the benchmarks run here are stored into it for
+ * saving). NULL after error(). */
+static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_t **bench_io)
 {
 	struct probe_env env = ctx->env;
 	if (!(env.line_bytes > 0) && env.nlevels == 0) /* no memory probe ran here: --from-raw */
-		env_from_results(ctx->results, &env);
+		env_from_results(results, &env);
 	struct machine_probed *p = calloc(1, sizeof(*p));
-	if (!p)
-		die(EXIT_FAIL, "out of memory");
+	if (!p) {
+		error("out of memory");
+		return NULL;
+	}
 	probed_from_env(&env, p);
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
 	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
 	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
 	p->cpus = ctx->env.allowed.n;
 	p->seed = ctx->env.seed;
-	p->answers = ctx->results;
+	p->answers = results;
+	int rc = 0;
 	if (*bench_io) { /* --from-raw: the benchmarks of the earlier run */
-		bench_from_saved(*bench_io, p);
-	} else if (run_bench && p->nlevels > 0 && !*ctx->env.interrupted) {
+		rc = bench_from_saved(*bench_io, p);
+	} else if (p->nlevels > 0 && !*ctx->env.interrupted) {
 		struct bench_levels lv;
 		bench_levels_from(p->level_bytes, p->nlevels, &lv);
-		run_benchmarks(&ctx->env, &lv, p);
-		if (!*ctx->env.interrupted)
+		rc = run_benchmarks(&ctx->env, &lv, p);
+		if (rc == 0 && !*ctx->env.interrupted)
 			*bench_io = machine_probed_bench_json(p);
 	}
-	json_t *m = machine_probed_json(p);
+	json_t *m = rc == 0 ? machine_probed_json(p) : NULL;
 	free(p);
-	if (!m)
-		die(EXIT_FAIL, "out of memory");
+	if (rc == 0 && !m)
+		error("out of memory");
 	return m;
+}
+
+int probe_machine_load(const char *dir, json_t **results, json_t **bench)
+{
+	char path[4096];
+	json_error_t je;
+	snprintf(path, sizeof(path), "%s/probe-results.json", dir);
+	*results = json_load_file(path, 0, &je);
+	*bench = NULL;
+	if (!*results || !json_is_object(*results)) {
+		error_usage("probe", "--from-raw: %s: %s", path, *results ? "not a JSON object" : je.text);
+		json_decref(*results);
+		*results = NULL;
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
+	*bench = json_load_file(path, 0, &je);
+	if (!*bench)
+		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, je.text);
+	return 0;
+}
+
+int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path)
+{
+	int had_bench = bench != NULL;
+	if (ctx->env.clock_ghz == 0)
+		ctx->env.clock_ghz = json_number_value(json_object_get(json_object_get(results, "clock"), "value"));
+	json_t *m = machine_build(ctx, results, &bench);
+	if (!m) {
+		json_decref(bench);
+		return -1;
+	}
+	int interrupted = *ctx->env.interrupted; /* also during the benchmarks */
+	if (interrupted)
+		json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
+	char raw[4096];
+	struct as_error err = { 0 };
+	if (ctx->raw_dir && !from_raw) { /* for a later --from-raw: the results, the benchmarks run here */
+		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
+		if (output_write_file(raw, results, 0, &err) != 0)
+			note("%s", err.msg);
+		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
+		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
+			note("%s", err.msg);
+	}
+	json_decref(bench);
+	struct mtree t = { .root = mnode_from_json(m) };
+	json_decref(m);
+	char host[256] = "";
+	gethostname(host, sizeof(host) - 1);
+	if (asprintf(&t.header, "# machine file written by archscope %s 'probe -o' on %s%s\n# measured values; "
+				"assumptions are listed under archscope.assumed\n",
+		     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
+		t.header = NULL;
+	int rc = !t.root ? error("out of memory") : mtree_write_file(&t, path, &err) != 0 ? error_err(&err) : 0;
+	mtree_free(&t);
+	if (rc == 0)
+		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
+	return rc;
 }

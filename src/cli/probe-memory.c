@@ -1,6 +1,7 @@
 /* The memory-hierarchy rows of the probe table: each calls its probe in src/probe (line.h,
- * caches.h, assoc.h, tlb.h), which measures and answers, and renders the result struct: text,
- * JSON, raw CSV (--raw) and plots (--plot), the OS-reported value beside every answer. */
+ * caches.h, assoc.h, tlb.h), which measures and answers, saves its curves (--raw CSV, --plot)
+ * and renders the result struct once through the emitter, the OS-reported value beside every
+ * answer. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,13 @@
 #include "probe/caches.h"
 #include "probe/line.h"
 #include "probe/tlb.h"
-#include "report/output.h"
-#include "report/table.h"
+#include "report/emit.h"
 
+/* -1 after error(): the probe's message, or its name. */
 static int curve_fail(const char *probe, const struct as_error *err)
 {
 	progress_done();
-	fprintf(stderr, "archscope: error: %s\n", err->msg[0] ? err->msg : probe);
-	return EXIT_FAIL;
+	return error("%s", err->msg[0] ? err->msg : probe);
 }
 
 /* The caches plot colours each point by its QT cluster (of the monotone curve) and marks the
@@ -66,17 +66,9 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
 			   const struct probe_curve *c, const char *xlabel, int logx)
 {
-	double *rows = malloc(c->n * 3 * sizeof(double));
-	if (!rows)
-		return;
-	for (size_t i = 0; i < c->n; i++) {
-		rows[3 * i] = c->x[i];
-		rows[3 * i + 1] = c->min_ns[i];
-		rows[3 * i + 2] = c->median_ns[i];
-	}
 	char header[96];
 	snprintf(header, sizeof(header), "%s,min_ns,median_ns", xname);
-	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	probe_save_curve(ctx, name, header, c);
 	if (ctx->plot_dir) {
 		char datapath[4096];
 		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
@@ -97,47 +89,65 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 			}
 		}
 	}
-	free(rows);
 }
 
-static json_t *curve_json(const struct probe_curve *c, const char *xname)
+/* Points of a curve as JSON only: [{xname, "min_ns", "median_ns"}]. */
+static void points_render(struct emit *e, const char *key, const char *xname, const double *x, const double *min_ns,
+			  const double *median_ns, size_t n)
 {
-	json_t *a = json_array();
-	for (size_t i = 0; i < c->n; i++) {
-		json_t *p = json_object();
-		json_object_set_new(p, xname, json_real(c->x[i]));
-		json_object_set_new(p, "min_ns", json_real(c->min_ns[i]));
-		json_object_set_new(p, "median_ns", json_real(c->median_ns[i]));
-		json_array_append_new(a, p);
+	emit_table_begin(e, key, NULL);
+	for (size_t i = 0; i < n; i++) {
+		emit_row_begin(e);
+		emit_number(e, xname, NULL, x[i], NULL, NULL);
+		emit_number(e, "min_ns", NULL, min_ns[i], "ns", NULL);
+		emit_number(e, "median_ns", NULL, median_ns[i], "ns", NULL);
+		emit_row_end(e);
 	}
-	return a;
+	emit_table_end(e);
 }
 
-static const char *differs(double measured, double os)
+static void curve_render(struct emit *e, const char *key, const char *xname, const struct probe_curve *c)
 {
-	if (!(os > 0) || !(measured > 0))
-		return "";
-	return fabs(measured - os) / os > 0.05 ? "  <- differs from the OS" : "";
+	points_render(e, key, xname, c->x, c->min_ns, c->median_ns, c->n);
 }
 
-/* An answer as JSON; os_int: the OS-reported value is an integer count (bytes, ways). */
-static json_t *answer_json(const struct probe_answer *a, int os_int)
+/* A size in bytes for people ("48 KiB"), text only; "-" when there is none. */
+static void size_text(struct emit *e, const char *label, double bytes)
 {
-	json_t *os = NULL;
-	if (isfinite(a->os_reported))
-		os = os_int ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
-	json_t *j = output_answer(a->value, a->unit, a->confidence, a->method, os);
-	if (a->reason[0])
-		json_object_set_new(j, "reason", json_string(a->reason));
-	return j;
-}
-
-static char *fmt_bytes(double b, char *buf, size_t len)
-{
-	return buffer_format_size((size_t)(b + 0.5), buf, len);
+	if (isfinite(bytes) && bytes >= 0)
+		emit_size(e, NULL, label, (uint64_t)(bytes + 0.5));
+	else
+		emit_text(e, label, "-");
 }
 
 /* --- line -------------------------------------------------------------------------------- */
+
+static void line_render(struct emit *e, const struct probe_line_result *r)
+{
+	const struct probe_curve *c = &r->curve;
+	emit_heading(e, "line");
+	probe_answer_render_begin(e, "line", "cache line", &r->line, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	curve_render(e, "curve", "d_bytes", c);
+	emit_object_begin(e, "witnesses", "");
+	probe_answer_render_begin(e, "stride", "stride", &r->stride, "%.0f", 0);
+	if (isfinite(r->stride.value))
+		emit_annotate(e, ": latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B", r->step_before_ns,
+			      c->x[r->step_index], r->step_after_ns, c->x[r->step_index + 1]);
+	else
+		emit_annotate(e, ": no step found (the curve is flat: %zu points)", c->n);
+	emit_object_end(e);
+	int shared = isfinite(r->coherence.value);
+	probe_answer_render_begin(e, "coherence", "coherence unit", &r->coherence, "%.0f", PROBE_ANSWER_NOTE);
+	emit_array_begin(e, "cpus", shared ? "coherence CPUs" : NULL);
+	emit_int(e, NULL, "", r->sharing_cpus[0], NULL);
+	emit_int(e, NULL, "", r->sharing_cpus[1], NULL);
+	emit_array_end(e);
+	emit_number(e, "contrast", shared ? "contrast" : NULL, r->sharing_ratio, NULL, "%.1fx slower per increment below the unit");
+	points_render(e, "curve", "d_bytes", r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns, (size_t)r->sharing.n);
+	emit_object_end(e);
+	emit_object_end(e);
+	emit_object_end(e);
+}
 
 int probe_row_line(struct probe_ctx *ctx)
 {
@@ -148,58 +158,12 @@ int probe_row_line(struct probe_ctx *ctx)
 		return curve_fail("line", &err);
 	}
 	progress_done();
-	const struct probe_curve *c = &r.curve;
-	const struct sharing_curve *sc = &r.sharing;
-	double line = r.line.value, os = r.line.os_reported;
-	json_t *res = answer_json(&r.line, 0);
-	json_object_set_new(res, "curve", curve_json(c, "d_bytes"));
-	json_t *w = json_object(), *stride = answer_json(&r.stride, 0), *coh = answer_json(&r.coherence, 0);
-	json_t *scurve = json_array();
-	for (int i = 0; i < sc->n; i++)
-		json_array_append_new(scurve, json_pack("{s:f,s:f,s:f}", "d_bytes", sc->d_bytes[i], "min_ns", sc->min_ns[i],
-							"median_ns", sc->median_ns[i]));
-	json_object_set_new(coh, "cpus", json_pack("[i,i]", r.sharing_cpus[0], r.sharing_cpus[1]));
-	json_object_set_new(coh, "contrast", isfinite(r.sharing_ratio) ? json_real(r.sharing_ratio) : json_null());
-	json_object_set_new(coh, "curve", scurve);
-	json_object_set_new(w, "stride", stride);
-	json_object_set_new(w, "coherence", coh);
-	json_object_set_new(res, "witnesses", w);
-	json_object_set_new(ctx->results, "line", res);
-	curve_evidence(ctx, "line", "d_bytes", c, "distance D between the two accesses of a pair (bytes)", 1);
-	if (sc->n) {
-		double *rows = malloc((size_t)sc->n * 3 * sizeof(double));
-		for (int i = 0; rows && i < sc->n; i++) {
-			rows[3 * i] = sc->d_bytes[i];
-			rows[3 * i + 1] = sc->min_ns[i];
-			rows[3 * i + 2] = sc->median_ns[i];
-		}
-		if (rows)
-			probe_save_raw(ctx, "line-sharing", "d_bytes,min_ns,median_ns", rows, (size_t)sc->n, 3);
-		free(rows);
-	}
-	if (!ctx->json) {
-		printf("line\n");
-		if (isfinite(line))
-			printf("  cache line      %.0f B (confidence %.2f)\n", line, r.line.confidence);
-		else
-			printf("  cache line      not found\n");
-		if (isfinite(r.coherence.value))
-			printf("  coherence unit  %.0f B (CPUs %d and %d: %.1fx slower per increment below it; confidence %.2f)\n",
-			       r.coherence.value, r.sharing_cpus[0], r.sharing_cpus[1], r.sharing_ratio, r.coherence.confidence);
-		else
-			printf("  coherence unit  not measured: %s\n", r.coherence.reason);
-		if (isfinite(r.stride.value))
-			printf("  stride          %.0f B (latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B; confidence %.2f)\n",
-			       r.stride.value, r.step_before_ns, c->x[r.step_index], r.step_after_ns, c->x[r.step_index + 1],
-			       r.stride.confidence);
-		else
-			printf("  stride          no step found (the curve is flat: %zu points)\n", c->n);
-		if (r.line.reason[0])
-			printf("  note            %s\n", r.line.reason);
-		if (isfinite(os))
-			printf("  os_reported     %.0f B%s\n", os, differs(line, os));
-		printf("\n");
-	}
+	curve_evidence(ctx, "line", "d_bytes", &r.curve, "distance D between the two accesses of a pair (bytes)", 1);
+	struct probe_curve sharing = { .n = (size_t)r.sharing.n, .x = r.sharing.d_bytes, .min_ns = r.sharing.min_ns,
+				       .median_ns = r.sharing.median_ns };
+	if (sharing.n)
+		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
+	PROBE_RENDER(ctx, line_render, &r);
 	probe_line_result_release(&r);
 	return 0;
 }
@@ -220,6 +184,50 @@ static void need_line(struct probe_ctx *ctx)
 		note("no cache line size could be measured; assuming 64 B for the slot spacing");
 }
 
+static void caches_render(struct emit *e, const struct probe_caches_result *r)
+{
+	const struct probe_curve *c = &r->curve;
+	emit_object_begin(e, "caches", "caches");
+	emit_table_begin(e, "levels", "");
+	for (int i = 0; i < r->nlevels; i++) {
+		const struct probe_cache_level *lv = &r->level[i];
+		emit_row_begin(e);
+		emit_int(e, "level", NULL, i + 1, NULL);
+		emit_text(e, "level", "L%d", i + 1);
+		probe_answer_render(e, "size", NULL, &lv->size, NULL, PROBE_ANSWER_OS_INT);
+		size_text(e, "size", lv->size.value);
+		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "B", NULL);
+		probe_answer_render(e, "latency", "latency", &lv->latency, "%.2f", 0);
+		emit_number(e, "latency_cy", "latency", lv->latency_cy, "cy", "%.1f");
+		emit_int(e, "points", "points", (long long)lv->points, NULL);
+		size_text(e, "os_reported size", lv->size.os_reported);
+		emit_text(e, "", "%s", probe_differs(lv->size.value, lv->size.os_reported) ? PROBE_DIFFERS_TEXT : "");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	probe_answer_render_begin(e, "memory_latency", "memory latency", &r->memory, "%.2f", 0);
+	if (!isfinite(r->memory.value)) {
+		char max[32];
+		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
+			      buffer_format_size(r->max_bytes, max, sizeof(max)));
+	}
+	emit_object_end(e);
+	emit_number(e, "memory_latency_cy", isfinite(r->memory_cy) ? "memory latency" : NULL, r->memory_cy, "cy", "%.1f");
+	emit_number(e, "clock_ghz", "clock", r->clock_ghz > 0 ? r->clock_ghz : NAN, "GHz", "%.3f");
+	if (r->clock_ghz > 0)
+		emit_annotate(e, " (cycles are core cycles at this measured clock)");
+	emit_number(e, "line_bytes", "line", (double)r->line_bytes, "B", "%.0f");
+	emit_string(e, "pages", "pages", huge_policy_name(r->huge));
+	emit_int(e, "passes", "passes", r->passes, NULL);
+	curve_render(e, "curve", "size_bytes", c);
+	if (c->n) {
+		char max[32];
+		emit_text(e, "sizes", "%zu, up to %s", c->n,
+			  buffer_format_size((size_t)(c->x[c->n - 1] + 0.5), max, sizeof(max)));
+	}
+	emit_object_end(e);
+}
+
 int probe_row_caches(struct probe_ctx *ctx)
 {
 	need_line(ctx);
@@ -230,88 +238,51 @@ int probe_row_caches(struct probe_ctx *ctx)
 		return curve_fail("caches", &err);
 	}
 	progress_done();
-	const struct probe_curve *c = &r.curve;
-	int has_mem = isfinite(r.memory.value);
-	double ghz = r.clock_ghz;
-	json_t *levels = json_array();
-	for (int i = 0; i < r.nlevels; i++) {
-		const struct probe_cache_level *lv = &r.level[i];
-		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "size", answer_json(&lv->size, 1));
-		json_object_set_new(l, "qt_max_x", json_real(lv->qt_max_x));
-		json_object_set_new(l, "latency", answer_json(&lv->latency, 0));
-		json_object_set_new(l, "latency_cy", isfinite(lv->latency_cy) ? json_real(lv->latency_cy) : json_null());
-		json_object_set_new(l, "points", json_integer((json_int_t)lv->points));
-		json_array_append_new(levels, l);
-	}
-	json_t *res = json_object();
-	json_object_set_new(res, "levels", levels);
-	json_object_set_new(res, "memory_latency", answer_json(&r.memory, 0));
-	json_object_set_new(res, "memory_latency_cy", isfinite(r.memory_cy) ? json_real(r.memory_cy) : json_null());
-	json_object_set_new(res, "clock_ghz", ghz > 0 ? json_real(ghz) : json_null());
-	json_object_set_new(res, "line_bytes", json_real((double)r.line_bytes));
-	json_object_set_new(res, "pages", json_string(huge_policy_name(r.huge)));
-	json_object_set_new(res, "passes", json_integer(r.passes));
-	json_object_set_new(res, "curve", curve_json(c, "size_bytes"));
-	json_object_set_new(ctx->results, "caches", res);
-
-	{
-		/* raw CSV through the common path; the plot is the coloured one */
-		const char *plot_dir = ctx->plot_dir;
-		ctx->plot_dir = NULL;
-		curve_evidence(ctx, "caches", "size_bytes", c, "buffer size (bytes)", 1);
-		ctx->plot_dir = plot_dir;
-		caches_plot(ctx, &r);
-	}
-
-	if (!ctx->json) {
-		char a[32], b[32];
-		printf("caches (%zu sizes up to %s, line %zu B, %s pages, %d pass%s)\n", c->n,
-		       fmt_bytes(c->n ? c->x[c->n - 1] : 0, a, sizeof(a)), r.line_bytes,
-		       r.huge == HUGE_ALWAYS ? "huge" : "4 KiB", r.passes, "es");
-		struct table *t = table_new(6, "level", "size", "latency", "latency", "points", "os_reported size");
-		for (int i = 0; i < r.nlevels; i++) {
-			const struct probe_cache_level *lv = &r.level[i];
-			table_cell(t, "L%d", i + 1);
-			table_cell(t, "%s", fmt_bytes(lv->size.value, a, sizeof(a)));
-			table_cell(t, "%.2f ns", lv->latency.value);
-			if (ghz > 0)
-				table_cell(t, "%.1f cy", lv->latency_cy);
-			else
-				table_cell(t, "-");
-			table_cell(t, "%zu", lv->points);
-			if (isfinite(lv->size.os_reported))
-				table_cell(t, "%s%s", fmt_bytes(lv->size.os_reported, b, sizeof(b)),
-					   differs(lv->size.value, lv->size.os_reported));
-			else
-				table_cell(t, "-");
-		}
-		if (has_mem) {
-			table_cell(t, "memory");
-			table_cell(t, "-");
-			table_cell(t, "%.2f ns", r.memory.value);
-			if (ghz > 0)
-				table_cell(t, "%.1f cy", r.memory_cy);
-			else
-				table_cell(t, "-");
-			table_cell(t, "-");
-			table_cell(t, "-");
-		}
-		table_print(t, stdout, "  ");
-		table_free(t);
-		if (ghz > 0)
-			printf("  cycles are core cycles at the measured clock, %.3f GHz\n", ghz);
-		if (!has_mem)
-			printf("  no memory plateau reached within %s: the last level may be larger\n",
-			       fmt_bytes((double)r.max_bytes, a, sizeof(a)));
-		printf("\n");
-	}
+	/* raw CSV through the common path; the plot is the coloured one */
+	const char *plot_dir = ctx->plot_dir;
+	ctx->plot_dir = NULL;
+	curve_evidence(ctx, "caches", "size_bytes", &r.curve, "buffer size (bytes)", 1);
+	ctx->plot_dir = plot_dir;
+	caches_plot(ctx, &r);
+	PROBE_RENDER(ctx, caches_render, &r);
 	probe_caches_result_release(&r);
 	return 0;
 }
 
 /* --- associativity ---------------------------------------------------------------------------- */
+
+static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
+{
+	emit_object_begin(e, "assoc", "assoc");
+	emit_table_begin(e, "levels", "");
+	for (int i = 0; i < r->nlevels; i++) {
+		const struct probe_assoc_level *lv = &r->level[i];
+		emit_row_begin(e);
+		emit_int(e, "level", NULL, i + 1, NULL);
+		emit_text(e, "level", "L%d", i + 1);
+		probe_answer_render(e, "ways", "ways", &lv->ways, "%.0f", PROBE_ANSWER_OS_INT);
+		emit_number(e, NULL, "confidence", lv->ways.confidence, NULL, "%.2f");
+		if (lv->step_index >= 0)
+			emit_text(e, "step", "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
+		else
+			emit_text(e, "step", "no step to the next level");
+		if (isfinite(lv->ways.os_reported))
+			emit_number(e, NULL, "os_reported", lv->ways.os_reported, "ways", "%.0f");
+		else
+			emit_text(e, "os_reported", "-");
+		emit_text(e, "", "%s", probe_differs(lv->ways.value, lv->ways.os_reported) ? PROBE_DIFFERS_TEXT : "");
+		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
+		curve_render(e, "curve", "k", &lv->curve);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	for (int i = 0; i < r->nlevels; i++)
+		if (r->level[i].ways.reason[0])
+			emit_text(e, "", "L%d: %s", i + 1, r->level[i].ways.reason);
+	emit_text(e, "", "physically indexed levels show no step when physical pages do not keep set alignment");
+	emit_text(e, "", "(virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)");
+	emit_object_end(e);
+}
 
 int probe_row_assoc(struct probe_ctx *ctx)
 {
@@ -324,10 +295,8 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		else
 			progress_done();
 	}
-	if (ctx->env.nlevels == 0) {
-		note("assoc: no cache level was measured, nothing to probe");
-		return EXIT_FAIL;
-	}
+	if (ctx->env.nlevels == 0)
+		return error("assoc: no cache level was measured, nothing to probe");
 	need_line(ctx);
 	struct probe_assoc_result r;
 	int rc = probe_assoc_find(&ctx->env, probe_progress, &r, &err);
@@ -337,54 +306,57 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
 		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
 	}
-	if (rc != 0) {
-		probe_assoc_result_release(&r);
-		return curve_fail("assoc", &err);
-	}
-	json_t *levels = json_array();
-	struct table *t = table_new(5, "level", "ways", "confidence", "step", "os_reported");
-	for (int i = 0; i < r.nlevels; i++) {
-		const struct probe_assoc_level *lv = &r.level[i];
-		double ways = lv->ways.value, os = lv->ways.os_reported;
-		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "ways", answer_json(&lv->ways, 1));
-		json_object_set_new(l, "level_bytes", json_real(lv->level_bytes));
-		json_object_set_new(l, "curve", curve_json(&lv->curve, "k"));
-		json_array_append_new(levels, l);
-		table_cell(t, "L%d", i + 1);
-		if (isfinite(ways))
-			table_cell(t, "%.0f", ways);
-		else
-			table_cell(t, "not found");
-		table_cell(t, "%.2f", lv->ways.confidence);
-		if (lv->step_index >= 0)
-			table_cell(t, "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
-		else
-			table_cell(t, "no step to the next level");
-		if (isfinite(os))
-			table_cell(t, "%.0f%s", os, differs(ways, os));
-		else
-			table_cell(t, "-");
-	}
-	json_t *res = json_object();
-	json_object_set_new(res, "levels", levels);
-	json_object_set_new(ctx->results, "assoc", res);
-	if (!ctx->json) {
-		printf("assoc\n");
-		table_print(t, stdout, "  ");
-		for (int i = 0; i < r.nlevels; i++)
-			if (r.level[i].ways.reason[0])
-				printf("  L%d: %s\n", i + 1, r.level[i].ways.reason);
-		printf("  physically indexed levels show no step when physical pages do not keep set alignment\n"
-		       "  (virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)\n\n");
-	}
-	table_free(t);
+	if (rc == 0)
+		PROBE_RENDER(ctx, assoc_render, &r);
 	probe_assoc_result_release(&r);
-	return 0;
+	return rc == 0 ? 0 : curve_fail("assoc", &err);
 }
 
 /* --- TLB -------------------------------------------------------------------------------------- */
+
+static void tlb_render(struct emit *e, const struct probe_tlb_result *r)
+{
+	emit_object_begin(e, "tlb", "tlb");
+	probe_answer_render(e, "page_size", "page size", &r->page, "%.0f",
+			    PROBE_ANSWER_OS_INT | PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	curve_render(e, "page_curve", "stride_bytes", &r->page_curve);
+	emit_object_begin(e, "page_witnesses", "");
+	probe_answer_render_begin(e, "pairs", "pairs", &r->page_pairs, "%.0f", PROBE_ANSWER_OS_INT);
+	if (isfinite(r->page_pairs.value))
+		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
+	else
+		emit_annotate(e, ": no step found");
+	emit_object_end(e);
+	probe_answer_render_begin(e, "faults", "faults", &r->page_faults, "%.0f", PROBE_ANSWER_OS_INT | PROBE_ANSWER_NOTE);
+	if (isfinite(r->page_faults.value))
+		emit_annotate(e, ": the time per first touch stops doubling");
+	curve_render(e, "curve", "stride_bytes", &r->fault_curve);
+	emit_object_end(e);
+	emit_object_end(e);
+	int nlevels = r->entries_measured ? r->nlevels : 0;
+	emit_table_begin(e, "levels", nlevels ? "" : NULL);
+	for (int i = 0; i < nlevels; i++) {
+		const struct probe_tlb_level *lv = &r->level[i];
+		emit_row_begin(e);
+		emit_int(e, "level", NULL, i + 1, NULL);
+		emit_text(e, "level", "L%d", i + 1);
+		probe_answer_render(e, "entries", "entries", &lv->entries, "%.0f", PROBE_ANSWER_OS_INT);
+		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "pages", NULL);
+		emit_number(e, "cost_ns", "TLB cost per access", lv->cost_ns, "ns", "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (r->entries_measured) {
+		if (isfinite(r->walk_ns))
+			emit_number(e, NULL, "page walk", r->walk_ns, "ns", "%.2f");
+		if (!nlevels)
+			emit_text(e, "levels", "no TLB level boundary found up to %zu pages", r->max_pages);
+		curve_render(e, "entries_curve", "pages", &r->entries_curve);
+		curve_render(e, "control_curve", "lines", &r->control_curve);
+	}
+	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
+	emit_object_end(e);
+}
 
 int probe_row_tlb(struct probe_ctx *ctx)
 {
@@ -404,70 +376,11 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		probe_tlb_result_release(&r);
 		return curve_fail("tlb", &err);
 	}
-	double page = r.page.value;
-	json_t *res = json_object();
-	json_object_set_new(res, "page_size", answer_json(&r.page, 1));
-	json_object_set_new(res, "page_curve", curve_json(&r.page_curve, "stride_bytes"));
-	json_t *pw = json_object(), *pf = answer_json(&r.page_faults, 1);
-	json_object_set_new(pf, "curve", curve_json(&r.fault_curve, "stride_bytes"));
-	json_object_set_new(pw, "pairs", answer_json(&r.page_pairs, 1));
-	json_object_set_new(pw, "faults", pf);
-	json_object_set_new(res, "page_witnesses", pw);
-	if (!r.entries_measured) {
-		json_object_set_new(res, "levels", json_array());
-		json_object_set_new(ctx->results, "tlb", res);
-		if (!ctx->json)
-			printf("tlb\n  page size       not found\n\n");
-		probe_tlb_result_release(&r);
-		return 0;
+	if (r.entries_measured) {
+		curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
+		curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	}
-	json_t *levels = json_array();
-	struct table *t = table_new(3, "level", "entries", "TLB cost per access");
-	for (int i = 0; i < r.nlevels; i++) {
-		const struct probe_tlb_level *lv = &r.level[i];
-		table_cell(t, "L%d", i + 1);
-		table_cell(t, "%.0f", lv->entries.value);
-		table_cell(t, "%.2f ns", lv->cost_ns);
-		json_t *l = json_object();
-		json_object_set_new(l, "level", json_integer(i + 1));
-		json_object_set_new(l, "entries", answer_json(&lv->entries, 1));
-		json_object_set_new(l, "qt_max_x", json_real(lv->qt_max_x));
-		json_object_set_new(l, "cost_ns", json_real(lv->cost_ns));
-		json_array_append_new(levels, l);
-	}
-	if (isfinite(r.walk_ns)) {
-		table_cell(t, "walk");
-		table_cell(t, "-");
-		table_cell(t, "%.2f ns", r.walk_ns);
-	}
-	json_object_set_new(res, "levels", levels);
-	json_object_set_new(res, "entries_curve", curve_json(&r.entries_curve, "pages"));
-	json_object_set_new(res, "control_curve", curve_json(&r.control_curve, "lines"));
-	json_object_set_new(ctx->results, "tlb", res);
-	curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
-	curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
-	if (!ctx->json) {
-		printf("tlb\n  page size       %.0f B (confidence %.2f)  os_reported %.0f B%s\n", page, r.page.confidence,
-		       r.page.os_reported, differs(page, r.page.os_reported));
-		if (isfinite(r.page_faults.value))
-			printf("  faults          %.0f B (the time per first touch stops doubling; confidence %.2f)\n",
-			       r.page_faults.value, r.page_faults.confidence);
-		else
-			printf("  faults          not found: %s\n", r.page_faults.reason);
-		if (isfinite(r.page_pairs.value))
-			printf("  pairs           %.0f B (pair latency %.2f -> %.2f ns; confidence %.2f)\n", r.page_pairs.value,
-			       r.page_before_ns, r.page_after_ns, r.page_pairs.confidence);
-		else
-			printf("  pairs           no step found\n");
-		if (r.page.reason[0])
-			printf("  note            %s\n", r.page.reason);
-		if (r.nlevels)
-			table_print(t, stdout, "  ");
-		else
-			printf("  no TLB level boundary found up to %zu pages\n", r.max_pages);
-		printf("  beyond the last level every access walks the page table; entries are what user code can use\n\n");
-	}
-	table_free(t);
+	PROBE_RENDER(ctx, tlb_render, &r);
 	probe_tlb_result_release(&r);
 	return 0;
 }

@@ -1,28 +1,34 @@
 /* The probe family: each row of the probe table is a name, a one-line summary and a function
- * that runs the library probe, adds its JSON under results, and prints its text. */
+ * that runs the library probe, saves its evidence (--raw CSV, --plot pictures) and renders its
+ * result struct once through the emitter (report/emit.h), for text and JSON alike. */
 #ifndef ARCHSCOPE_CLI_PROBE_H
 #define ARCHSCOPE_CLI_PROBE_H
 
 #include <jansson.h>
-#include <stdint.h>
 
-#include "common/cpuset.h"
-#include "common/rng.h"
 #include "probe/probe.h"
-#include "topo/topo.h"
+
+struct emit;
+struct probe_curve;
 
 struct probe_ctx {
 	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
-	int json;
 	const char *raw_dir;     /* NULL: no raw CSV */
 	const char *plot_dir;    /* NULL: no plots */
-	json_t *results;
+	struct emit *e;          /* the output: text or JSON */
+	struct emit *doc;        /* -o with text output: the same results as JSON, for the machine
+				  * file and probe-results.json; else NULL (e holds them) */
 };
+
+/* Renders a result into every emitter of ctx: fn(e, args...) for the output, and again for the
+ * machine file's JSON (-o). */
+#define PROBE_RENDER(ctx, fn, ...) \
+	do { fn((ctx)->e, __VA_ARGS__); if ((ctx)->doc) fn((ctx)->doc, __VA_ARGS__); } while (0)
 
 struct probe_row {
 	const char *name;
 	const char *summary;
-	int (*run)(struct probe_ctx *ctx);  /* 0, or exit code */
+	int (*run)(struct probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
 };
 
 int probe_row_clock(struct probe_ctx *ctx);
@@ -39,25 +45,39 @@ int probe_row_c2c(struct probe_ctx *ctx);
 /* Progress callback of struct probe_opts: one updating line on a terminal. */
 void probe_progress(void *unused, const char *probe, const char *point, int done, int total);
 
-/* A malloc'd monotone copy of a probe curve's minima (never NULL: aborts on no memory). */
-double *probe_monotone_min(const double *min_ns, size_t n);
-
-/* An answer as JSON ({value, unit, confidence, method, os_reported}); os_int: the OS-reported
- * value is an integer count (hardware threads, registers). */
-json_t *probe_answer_json(const struct probe_answer *a, int os_int);
+enum {
+	PROBE_ANSWER_OS_INT = 1 << 0,  /* os_reported is an integer count in JSON (bytes, ways) */
+	PROBE_ANSWER_NOTE = 1 << 1,    /* text: the reason as a "note" field after the answer (else
+					* the reason is in JSON only) */
+	PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
+};
+/* An answer through emit_answer_begin(): {value, unit, confidence, method, os_reported} and
+ * "reason" when there is one; further members follow up to emit_object_end(). fmt: the text
+ * format of the value (NULL: "%g"); flags: PROBE_ANSWER_*. */
+void probe_answer_render_begin(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+			       const char *fmt, unsigned flags);
+/* probe_answer_render_begin() and emit_object_end(). */
+void probe_answer_render(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+			 const char *fmt, unsigned flags);
+/* Whether measured and OS-reported values are both positive and more than 5 % apart. */
+int probe_differs(double measured, double os);
+#define PROBE_DIFFERS_TEXT "<- differs from the OS"
 
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
-struct probe_curve;
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
 void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
-/* The machine file (Kerncraft's keys plus 'archscope:') from the answers in ctx->env, or, when no
- * memory probe ran (--from-raw), from the saved ctx->results. The streaming benchmarks per level
- * and core count: taken from *bench_io when set (--from-raw), else run when run_bench and stored
- * into *bench_io ({kernels, measurements, ecm}) for saving. */
-json_t *probe_machine_build(struct probe_ctx *ctx, int run_bench, json_t **bench_io);
+/* probe -o (probe-machine.c). The saved run of --from-raw DIR: *results from
+ * DIR/probe-results.json (a usage error when missing), *bench from DIR/benchmarks.json (NULL,
+ * with a note, when missing). 0, or -1 after error_usage(). */
+int probe_machine_load(const char *dir, json_t **results, json_t **bench);
+/* Writes the machine file to path from results (this run's, or the loaded ones) and the
+ * streaming benchmarks: bench (loaded; stolen) or, when NULL, run here per level and core count.
+ * With --raw (and no --from-raw) saves probe-results.json and benchmarks.json beside the curves.
+ * 0, or -1 after error(). */
+int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path);
 
 #endif

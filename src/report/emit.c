@@ -375,6 +375,11 @@ int emit_is_text(const struct emit *e)
 	return e->mode == EMIT_TEXT;
 }
 
+json_t *emit_results(struct emit *e)
+{
+	return e->mode == EMIT_JSON ? e->results : NULL;
+}
+
 int emit_end(struct emit *e, const char *command, json_t *machine, struct as_error *err)
 {
 	if (e->depth != 1 || e->overflow) {

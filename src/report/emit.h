@@ -38,6 +38,10 @@ int emit_is_text(const struct emit *e);
  * JSON mode) with err filled. In text mode the caller checks the stream (main does). */
 int emit_end(struct emit *e, const char *command, json_t *machine, struct as_error *err);
 void emit_free(struct emit *e);
+/* JSON mode: the "results" object built so far, the emitter's own (valid until emit_end() or
+ * emit_free()), for a command that also keeps its results (probe -o saves them and writes the
+ * machine file from them); NULL in text mode. */
+json_t *emit_results(struct emit *e);
 
 /* Containers; each *_begin has its *_end. */
 /* An object; in text a heading (title) with its members under it. */
