@@ -74,11 +74,14 @@ static void timeslice_render(struct emit *e, const struct probe_timeslice_result
 	emit_object_begin(e, "timeslice", "timeslice");
 	probe_answer_render_begin(e, "slice", "time slice", &r->slice, "%.2f", 0);
 	if (r->have_mode)
-		emit_annotate(e, ": the mode, %zu gaps (%.0f %%) between %.2f and %.2f ms", r->mode.count, r->mode.share * 100,
-			      r->mode.lo / 1000, r->mode.hi / 1000);
+		emit_text(e, "gaps' mode", "%.2f ms: %zu gaps holding %.0f %% of the lost time, between %.2f and %.2f ms",
+			  r->mode.value / 1000, r->mode.count, r->mode.share * 100, r->mode.lo / 1000, r->mode.hi / 1000);
 	else
-		emit_annotate(e, ": no gaps above the threshold, no preemption seen");
+		emit_text(e, "gaps' mode", "no gaps above the threshold, no preemption seen");
+	if (r->slice.reason[0])
+		emit_text(e, "note", "%s", r->slice.reason);
 	emit_object_end(e);
+	probe_answer_render(e, "schedstat", "kernel's slice", &r->schedstat, "%.2f", PROBE_ANSWER_NOTE);
 	emit_int(e, "threads", "threads", r->threads, NULL);
 	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
 	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");

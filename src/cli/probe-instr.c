@@ -175,7 +175,12 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 		instr_op_render(e, &res->op[i], pc, res->clock_ghz);
 	emit_table_end(e);
 	emit_number(e, "clock_ghz", "clock", res->clock_ghz, "GHz", "%.3f");
-	emit_string(e, "cycles", "cycles", "core cycles of the measured clock");
+	emit_object_begin(e, "clock_window", "clock brackets");
+	emit_number(e, "min_ghz", "slowest", res->window_min_ghz, "GHz", "%.3f");
+	emit_number(e, "max_ghz", "fastest", res->window_max_ghz, "GHz", "%.3f");
+	emit_object_end(e);
+	emit_string(e, "cycles", "cycles",
+		    "core cycles of the clock measured before and after each operation (1 ms add chains), their mean");
 	emit_string(e, "compiler", "compiler", instr_compiler);
 	emit_string(e, "flags", "flags", instr_flags);
 	emit_number(e, "int32_add_latency_ns", "int32 add latency", res->int32_add_latency_ns, "ns", "%.3f");

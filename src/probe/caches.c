@@ -151,8 +151,9 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 	int n = c->n ? steps_hierarchy(c->x, c->min_ns, c->n, lv, PROBE_MAX_LEVELS, &mem_min, &mem_ns) : 0;
 	if (n < 0)
 		n = 0;
-	double ghz = r->window_ghz[0] > 0 && r->window_ghz[1] > 0 ? 0.5 * (r->window_ghz[0] + r->window_ghz[1])
-									: env->clock_ghz;
+	double ghz = clock_window_between(r->window_ghz[0], r->window_ghz[1]);
+	if (!(ghz > 0))
+		ghz = env->clock_ghz;
 	r->clock_ghz = ghz > 0 ? ghz : 0;
 	r->nlevels = n;
 	for (int i = 0; i < n; i++) {

@@ -30,7 +30,7 @@ struct probe_caches_result {
 	struct probe_answer memory;   /* ns: the largest buffer's latency, NAN when no memory plateau
 				       * was reached within max_bytes */
 	double memory_cy;             /* NAN without a memory plateau or a measured clock */
-	double clock_ghz;             /* the clock the cycles are at: the mean of the brackets, else
+	double clock_ghz;             /* the clock the cycles are at: clock_window_between() of the brackets, else
 				       * env->clock_ghz; 0: none measured */
 	double window_ghz[2];         /* the clock brackets before and after the run (0: none) */
 	size_t line_bytes;            /* the slot spacing */

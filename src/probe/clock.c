@@ -85,6 +85,14 @@ double clock_window_ghz(void)
 	return best ? (double)adds / (double)best : 0;
 }
 
+double clock_window_between(double before_ghz, double after_ghz)
+{
+	if (!(before_ghz > 0) || !(after_ghz > 0))
+		return 0;
+	double hi = before_ghz > after_ghz ? before_ghz : after_ghz, lo = before_ghz + after_ghz - hi;
+	return hi - lo > 0.1 * hi ? hi : 0.5 * (before_ghz + after_ghz);
+}
+
 void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
 {
 	struct clock_result cr;

@@ -28,6 +28,11 @@ void clock_measure(struct clock_result *res, int reps);
  * moves between probes (seen: 2.65 to 3.55 GHz) cannot turn 1 cycle into 0.84. */
 double clock_window_ghz(void);
 
+/* The clock for a measurement between two brackets: their mean, or the faster one when they are
+ * more than 10 % apart (a bracket the scheduler interrupted reads slow; a clock that really moved
+ * that much in one measurement is rarer). 0 when either is 0. */
+double clock_window_between(double before_ghz, double after_ghz);
+
 struct probe_clock_result {
 	struct probe_answer clock;  /* GHz; os_reported: /proc/cpuinfo's 'cpu MHz' in GHz (NAN: none) */
 	double median_ghz;          /* the median repetition, to show the spread */

@@ -180,7 +180,7 @@ struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 			break;
 		}
 		double after = clock_window_ghz();
-		out->op[out->nops].clock_ghz = before > 0 && after > 0 ? 0.5 * (before + after) : 0;
+		out->op[out->nops].clock_ghz = clock_window_between(before, after);
 		for (int k = 0; k < 2; k++) {
 			double g = k ? after : before;
 			if (g > 0 && (!(out->window_min_ghz > 0) || g < out->window_min_ghz))

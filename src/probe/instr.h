@@ -25,7 +25,7 @@ struct probe_instr_op {
 	int in_flight;                         /* streams before the knee of iter_ns */
 	double in_flight_conf;
 	/* At the measured clock, and beside the published figures (probe_instr_analyze). */
-	double clock_ghz;                      /* the mean of the clock brackets before and after this
+	double clock_ghz;                      /* clock_window_between() of the brackets before and after this
 						* operation's runs (0: none; env->clock_ghz stands in) */
 	double latency_cy, cy_per_op, throughput_per_cy;
 	double relative_to_int32_add;          /* latency over the int32 add latency */
