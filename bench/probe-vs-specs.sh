@@ -67,7 +67,7 @@ for i in range(1, runs + 1):
     check("registers fp", rf, rf is not None and rf <= num("vec_regs"), f"<= {num('vec_regs'):g}")
     ts = d.get("timeslice", {})
     sl = val(ts.get("slice"))
-    kern = (ts.get("schedstat") or {}).get("mean_slice_ms")
+    kern = val(ts.get("schedstat")) if isinstance(ts.get("schedstat"), dict) else None
     check("time slice ms", sl, sl is not None and kern is not None and abs(sl / kern - 1) <= 0.25, f"schedstat {kern}")
     for k in ("fp", "int", "mem"):
         c = val(d.get("contexts", {}).get(k))

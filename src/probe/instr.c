@@ -30,19 +30,33 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 	/* Latency: the same n through chains of instr_chain and instr_chain_long operations; six runs,
 	 * the second lowest difference per operation. */
 	uint64_t n = probe_kernel_calibrate(set->lat_long, target_ns(o));
-	double d[6];
+	/* The clock interleaved with the chains: a dependent add chain as long as the short loop's
+	 * chain, timed beside each pair, so each run's difference converts to core cycles at the
+	 * clock of that moment. */
+	uint64_t adds = n * (uint64_t)instr_chain;
+	double d[6], dcy[6];
 	int runs = o->quick ? 4 : 6;
 	for (int i = 0; i < runs; i++) {
 		/* Each run: the fastest of three of each loop, interleaved, so one preemption or a
 		 * neighbour's burst does not make a difference of two noisy times. */
-		double t_short = INFINITY, t_long = INFINITY;
+		double t_short = INFINITY, t_long = INFINITY, t_clock = INFINITY;
 		for (int k = 0; k < 3; k++) {
 			t_short = fmin(t_short, probe_kernel_ns(set->streams[0], n));
 			t_long = fmin(t_long, probe_kernel_ns(set->lat_long, n));
+			t_clock = fmin(t_clock, (double)clock_add_chain_ns(adds));
 		}
 		d[i] = (t_long - t_short) / ((double)n * (instr_chain_long - instr_chain));
+		/* A short loop that is not bound by its chain (the loop's own work does not overlap a
+		 * chain of 1-cycle adds on every core: Zen 5 ran it 1-2 cycles long per iteration) makes
+		 * the difference too small; the long chain's time per operation, which is bound by its
+		 * chain, is the latency then. */
+		double per_short = t_short / ((double)n * instr_chain), per_long = t_long / ((double)n * instr_chain_long);
+		if (per_short > 1.05 * per_long)
+			d[i] = per_long;
+		dcy[i] = t_clock > 0 ? d[i] * (double)((adds + 99) / 100 * 100) / t_clock : NAN;
 	}
 	r->lat_ns = order_kth(d, (size_t)runs, 1);
+	r->lat_cy = order_kth(dcy, (size_t)runs, 1);
 
 	int max_s = o->quick ? 12 : INSTR_MAX_STREAMS;
 	int reps = o->quick ? 2 : 3;
@@ -131,7 +145,7 @@ void probe_instr_analyze(struct probe_env *env, struct probe_instr_result *r)
 		struct probe_instr_op *op = &r->op[i];
 		const struct instr_set *s = op->set;
 		double g = op->clock_ghz > 0 ? op->clock_ghz : ghz;
-		op->latency_cy = op->lat_ns * g;
+		op->latency_cy = op->lat_cy > 0 ? op->lat_cy : op->lat_ns * g;
 		op->cy_per_op = op->min_op_ns * g;
 		op->throughput_per_cy = 1.0 / op->cy_per_op;
 		op->relative_to_int32_add = op->lat_ns / r->int32_add_latency_ns;

@@ -16,6 +16,8 @@ struct probe_instr_op {
 	const struct instr_set *set;
 	/* Measured (probe_instr_run). */
 	double lat_ns;                         /* per operation: second lowest of six differences */
+	double lat_cy;                         /* the same in core cycles, each run's difference at the
+						* clock of an add chain timed beside it (0: none) */
 	double op_ns[INSTR_MAX_STREAMS];       /* per operation with s streams, fastest run */
 	double iter_ns[INSTR_MAX_STREAMS];     /* per loop iteration with s streams */
 	int nstreams;                          /* stream counts measured: 1..nstreams */
