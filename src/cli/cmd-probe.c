@@ -20,14 +20,14 @@
 
 static const struct probe_row probes[] = {
 	{ "clock", "core clock by a dependent add chain, and the TSC rate", probe_row_clock },
-	{ "line", "cache line size from access pairs D bytes apart (BlackjackBench 3.1.1)", probe_row_line },
+	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", probe_row_line },
 	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", probe_row_caches },
 	{ "assoc", "associativity of each measured level (3.1.3)", probe_row_assoc },
-	{ "tlb", "TLB page size and entries per TLB level (3.2)", probe_row_tlb },
+	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", probe_row_tlb },
 	{ "instr", "latency, throughput and ops in flight of add/sub/mul/div/fma, FLOPs per cycle (3.3)", probe_row_instr },
 	{ "contexts", "FP, integer and memory execution contexts (3.4)", probe_row_contexts },
 	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", probe_row_registers },
-	{ "timeslice", "the scheduler's time slice, with its distribution (3.6)", probe_row_timeslice },
+	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", probe_row_timeslice },
 	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", probe_row_c2c },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
