@@ -382,17 +382,26 @@ static void test_probe_core__zen5_timeslice(void)
 	}
 }
 
+/* ts with n gaps: the first nshort at short_us + i, the others at long_us + i (us). 0, -1 on no
+ * memory. */
+static int gaps_fill(struct probe_timeslice_result *ts, size_t n, size_t nshort, double short_us, double long_us)
+{
+	probe_timeslice_result_init(ts);
+	ts->gaps_us = malloc(n * sizeof(double));
+	if (!ts->gaps_us)
+		return -1;
+	ts->n = n;
+	for (size_t i = 0; i < n; i++)
+		ts->gaps_us[i] = (i < nshort ? short_us : long_us) + (double)i;
+	return 0;
+}
+
 static void test_probe_core__timeslice_witnesses(void)
 {
 	/* gaps of a busy machine (others' slices, 12 ms) against the kernel's 4 ms: the kernel's
 	 * stands, with the gaps in the reason; within 25 % the gaps' answer stands */
 	struct probe_timeslice_result ts;
-	probe_timeslice_result_init(&ts);
-	ts.n = 50;
-	ts.gaps_us = malloc(ts.n * sizeof(double));
-	CHECK(ts.gaps_us != NULL);
-	for (size_t i = 0; i < ts.n; i++)
-		ts.gaps_us[i] = 12000.0 + (double)i;
+	CHECK(gaps_fill(&ts, 50, 0, 0, 12000.0) == 0);
 	ts.schedstat.value = 4.0;
 	ts.schedstat.confidence = 0.9;
 	probe_timeslice_analyze(&ts);
@@ -413,12 +422,7 @@ static void test_probe_core__timeslice_of_clean_slices(void)
 {
 	/* A few short interrupts and a peak of 4 ms slices: the mode is the slice. */
 	struct probe_timeslice_result ts;
-	probe_timeslice_result_init(&ts);
-	ts.n = 100;
-	ts.gaps_us = malloc(ts.n * sizeof(double));
-	CHECK(ts.gaps_us != NULL);
-	for (size_t i = 0; i < ts.n; i++)
-		ts.gaps_us[i] = i < 20 ? 25.0 + (double)i : 3990.0 + (double)i;
+	CHECK(gaps_fill(&ts, 100, 20, 25.0, 3990.0) == 0);
 	probe_timeslice_analyze(&ts);
 	double value = ts.slice.value, conf = ts.slice.confidence;
 	probe_timeslice_result_release(&ts);
