@@ -11,6 +11,12 @@ packages=(
 	libclang-19-dev                         # kernel parser of archscope model
 	llvm-19                                 # llvm-mca (Zen 5, Sapphire/Emerald/Granite Rapids models): the in-core model
 	libpfm4-dev                             # counter event names (perf_event_open attributes)
+	libgsl-dev                              # distributions and fits (compare, regress, phases)
+	libnuma-dev numactl                     # NUMA placement (numa)
+	libncurses-dev                          # the live view of numa load
+	libdw-dev                               # call sites (stack)
+	libopenblas-dev                         # tune's reference dgemm
+	linux-perf                              # perf stat, the side-by-side reference of stat
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
 )
