@@ -219,7 +219,10 @@ static void c2c_render(struct emit *e, const struct probe_c2c_result *r)
 	emit_table_end(e);
 	emit_string(e, "method", NULL,
 		    "two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
-		    "latency = half the round trip of a cache line bounced between them; tree by clique splitting from the largest block down");
+		    "latency = half the round trip of a cache line bounced between them; every pair once in round-robin rounds "
+		    "of disjoint pairs measured at once; tree by clique splitting from the largest block down");
+	emit_int(e, "rounds", "rounds", probe_c2c_rounds(n), NULL);
+	emit_int(e, "concurrent_pairs", "pairs at once", m->concurrent_pairs, NULL);
 	c2c_tree_render(e, m, r->tree);
 	emit_object_end(e);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis/order.h"
 #include "common/buffer.h"
@@ -27,11 +28,11 @@ struct c2c_run {
 	int oom;
 };
 
-static void bw_member(struct team *t, int tid, int cpu, void *arg)
+/* The work of one side (0 or 1) of a pair; every member of the team calls the same function, so
+ * the team barriers inside line up when several pairs run at once. */
+static void bw_side(struct team *t, int side, struct c2c_run *r)
 {
-	struct c2c_run *r = arg;
-	(void)cpu;
-	if (tid == 0) {
+	if (side == 0) {
 		/* The first thread allocates and touches the block: first-touch places it near it. */
 		r->block = aligned_alloc(4096, (r->words * sizeof(uint64_t) + 4095) / 4096 * 4096);
 		if (r->block)
@@ -41,90 +42,150 @@ static void bw_member(struct team *t, int tid, int cpu, void *arg)
 		atomic_store(&r->turn, 0);
 	}
 	team_barrier(t);
-	if (r->oom)
-		return;
-	uint64_t t0 = timer_now_ns();
-	for (uint64_t k = 0; k < r->rounds; k++) {
-		while (atomic_load_explicit(&r->turn, memory_order_acquire) != tid)
-			;
-		uint64_t *x = r->block;
-		for (size_t i = 0; i < r->words; i++)
-			x[i] += 1;
-		atomic_store_explicit(&r->turn, 1 - tid, memory_order_release);
-	}
-	if (tid == 0) {
-		/* wait for the other side's last turn, so the time covers both */
-		while (atomic_load_explicit(&r->turn, memory_order_acquire) != 0)
-			;
-		r->ns = timer_now_ns() - t0;
+	if (!r->oom) {
+		uint64_t t0 = timer_now_ns();
+		for (uint64_t k = 0; k < r->rounds; k++) {
+			while (atomic_load_explicit(&r->turn, memory_order_acquire) != side)
+				;
+			uint64_t *x = r->block;
+			for (size_t i = 0; i < r->words; i++)
+				x[i] += 1;
+			atomic_store_explicit(&r->turn, 1 - side, memory_order_release);
+		}
+		if (side == 0) {
+			/* wait for the other side's last turn, so the time covers both */
+			while (atomic_load_explicit(&r->turn, memory_order_acquire) != 0)
+				;
+			r->ns = timer_now_ns() - t0;
+		}
 	}
 	team_barrier(t);
-	if (tid == 0)
+	if (side == 0)
 		free(r->block);
 }
 
-static void pp_member(struct team *t, int tid, int cpu, void *arg)
+static void pp_side(struct team *t, int side, struct c2c_run *r)
 {
-	struct c2c_run *r = arg;
-	(void)cpu;
-	if (tid == 0)
+	if (side == 0)
 		atomic_store(&r->ball, 0);
 	team_barrier(t);
 	uint64_t t0 = timer_now_ns();
-	/* Thread 0 moves the ball from even to odd, thread 1 from odd to even: each move waits for
-	 * the line to come back from the other core. */
+	/* Side 0 moves the ball from even to odd, side 1 from odd to even: each move waits for the
+	 * line to come back from the other core. */
 	for (uint64_t k = 0; k < r->rounds; k++) {
-		uint64_t want = 2 * k + (uint64_t)tid;
+		uint64_t want = 2 * k + (uint64_t)side;
 		while (atomic_load_explicit(&r->ball, memory_order_acquire) != want)
 			;
 		atomic_store_explicit(&r->ball, want + 1, memory_order_release);
 	}
-	if (tid == 0) {
+	if (side == 0) {
 		while (atomic_load_explicit(&r->ball, memory_order_acquire) != 2 * r->rounds)
 			;
 		r->ns = timer_now_ns() - t0;
 	}
 }
 
-static int run_pair(int a, int b, team_fn fn, struct c2c_run *r, struct as_error *err)
+/* Several pairs at once: members 2p and 2p + 1 of the team are the two sides of pair p. */
+struct c2c_round {
+	struct c2c_run *runs;
+	int latency;                   /* 1: line ping-pong, 0: block updates */
+};
+
+static void round_member(struct team *t, int tid, int cpu, void *arg)
 {
-	struct as_cpulist cpus = { .n = 2, .cpu = { a, b } };
-	int rc = team_run(&cpus, 1, fn, r, err);
-	if (!rc && r->oom)
-		rc = as_error_set(err, -ENOMEM, "probe c2c: out of memory for the block");
+	struct c2c_round *rd = arg;
+	(void)cpu;
+	if (rd->latency)
+		pp_side(t, tid % 2, &rd->runs[tid / 2]);
+	else
+		bw_side(t, tid % 2, &rd->runs[tid / 2]);
+}
+
+int probe_c2c_round(int n, int round, int (*pairs)[2])
+{
+	/* Circle method: index m - 1 stays, the others rotate; with n odd, m - 1 = n is a bye. */
+	int m = n % 2 ? n + 1 : n, np = 0;
+	if (n < 2 || round < 0 || round >= m - 1)
+		return 0;
+	for (int k = 0; k < m / 2; k++) {
+		int a = k == 0 ? m - 1 : (round + k) % (m - 1);
+		int b = (round - k + (m - 1)) % (m - 1);
+		if (a >= n || b >= n)
+			continue;
+		pairs[np][0] = a < b ? a : b;
+		pairs[np][1] = a < b ? b : a;
+		np++;
+	}
+	return np;
+}
+
+int probe_c2c_rounds(int n)
+{
+	return n < 2 ? 0 : n % 2 ? n : n - 1;
+}
+
+/* Runs np pairs at once (CPUs a[p], b[p]), each for the same number of rounds; ns[p] gets each
+ * pair's time. */
+static int run_round(const int *a, const int *b, int np, int latency, size_t words, uint64_t rounds,
+		     struct c2c_run *runs, uint64_t *ns, struct as_error *err)
+{
+	struct as_cpulist cpus = { .n = 2 * np };
+	for (int p = 0; p < np; p++) {
+		memset(&runs[p], 0, sizeof(runs[p]));
+		runs[p].words = words;
+		runs[p].rounds = rounds;
+		cpus.cpu[2 * p] = a[p];
+		cpus.cpu[2 * p + 1] = b[p];
+	}
+	struct c2c_round rd = { .runs = runs, .latency = latency };
+	int rc = team_run(&cpus, 1, round_member, &rd, err);
+	for (int p = 0; p < np && !rc; p++) {
+		if (runs[p].oom)
+			rc = as_error_set(err, -ENOMEM, "probe c2c: out of memory for the block");
+		ns[p] = runs[p].ns;
+	}
 	return rc;
 }
 
-/* Calibrates rounds to the target time, then takes the best and median of reps. */
-static int measure(const struct probe_opts *o, int a, int b, team_fn fn, size_t words, double *best_ns_per_round,
-		   double *median_ns_per_round, struct as_error *err)
+/* Calibrates the rounds so the slowest pair runs the target time, then takes each pair's best
+ * and median over the repetitions, in ns per round. */
+static int measure(const struct probe_opts *o, const int *a, const int *b, int np, int latency, size_t words,
+		   double *best_ns_per_round, double *median_ns_per_round, struct as_error *err)
 {
-	struct c2c_run *r = aligned_alloc(64, sizeof(struct c2c_run));
-	if (!r)
-		return as_error_set(err, -ENOMEM, "probe c2c: out of memory");
-	memset(r, 0, sizeof(*r));
-	r->words = words;
-	r->rounds = 4;
-	uint64_t target = o->quick ? 2000000 : 5000000;
-	int rc;
+	struct c2c_run *runs = aligned_alloc(64, (size_t)np * sizeof(struct c2c_run));
+	uint64_t *ns = malloc((size_t)np * sizeof(uint64_t));
+	double *v = malloc((size_t)np * 8 * sizeof(double));
+	int rc = 0;
+	if (!runs || !ns || !v) {
+		rc = as_error_set(err, -ENOMEM, "probe c2c: out of memory");
+		goto out;
+	}
+	uint64_t rounds = 4, target = o->quick ? 2000000 : 5000000;
 	for (;;) {
-		if ((rc = run_pair(a, b, fn, r, err)) != 0)
+		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
-		if (r->ns >= target || r->rounds > (1ull << 32))
+		uint64_t slow = 0;
+		for (int p = 0; p < np; p++)
+			slow = ns[p] > slow ? ns[p] : slow;
+		if (slow >= target || rounds > (1ull << 32))
 			break;
-		r->rounds = r->ns < target / 16 ? r->rounds * 16 : r->rounds * target / (r->ns ? r->ns : 1) + 1;
+		rounds = slow < target / 16 ? rounds * 16 : rounds * target / (slow ? slow : 1) + 1;
 	}
 	int reps = o->quick ? 3 : 5;
-	double v[8];
 	for (int i = 0; i < reps; i++) {
-		if ((rc = run_pair(a, b, fn, r, err)) != 0)
+		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
-		v[i] = (double)r->ns / (double)r->rounds;
+		for (int p = 0; p < np; p++)
+			v[p * 8 + i] = (double)ns[p] / (double)rounds;
 	}
-	*best_ns_per_round = order_kth(v, (size_t)reps, 0);
-	*median_ns_per_round = order_median(v, (size_t)reps);
+	for (int p = 0; p < np; p++) {
+		best_ns_per_round[p] = order_kth(v + p * 8, (size_t)reps, 0);
+		median_ns_per_round[p] = order_median(v + p * 8, (size_t)reps);
+	}
 out:
-	free(r);
+	free(runs);
+	free(ns);
+	free(v);
 	return rc;
 }
 
@@ -135,7 +196,7 @@ int probe_c2c_bandwidth(const struct probe_opts *o, int a, int b, size_t block_b
 	size_t words = block_bytes / sizeof(uint64_t);
 	if (words == 0)
 		return as_error_set(err, -EINVAL, "probe c2c: block of %zu bytes is too small", block_bytes);
-	int rc = measure(o, a, b, bw_member, words, &best, &med, err);
+	int rc = measure(o, &a, &b, 1, 0, words, &best, &med, err);
 	if (rc)
 		return rc;
 	/* One round = both threads update the whole block once; the paper counts the lines updated
@@ -149,7 +210,7 @@ int probe_c2c_latency(const struct probe_opts *o, int a, int b, double *best_ns,
 		      struct as_error *err)
 {
 	double best, med;
-	int rc = measure(o, a, b, pp_member, 0, &best, &med, err);
+	int rc = measure(o, &a, &b, 1, 1, 0, &best, &med, err);
 	if (rc)
 		return rc;
 	/* a round is two one-way moves of the line */
@@ -170,6 +231,16 @@ void probe_c2c_matrix_release(struct probe_c2c_matrix *m)
 	probe_c2c_matrix_init(m);
 }
 
+/* The memory the blocks of the pairs measured at once may take: an eighth of RAM, at most 1 GiB. */
+static size_t c2c_concurrent_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	size_t cap = 1ul << 30;
+	if (pages > 0 && page > 0 && (size_t)pages / 8 * (size_t)page < cap)
+		cap = (size_t)pages / 8 * (size_t)page;
+	return cap;
+}
+
 int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, const size_t *block_bytes, int nblocks,
 		    struct probe_c2c_matrix *out, struct as_error *err)
 {
@@ -187,27 +258,63 @@ int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, c
 	if (!out->bandwidth_gbs || !out->latency_ns)
 		return as_error_set(err, -ENOMEM, "c2c: out of memory");
 	double *bw = out->bandwidth_gbs, *lat = out->latency_ns;
-	int npairs = n * (n - 1) / 2, done = 0, total = npairs * (nb + 1);
-	int rc = 0;
+	/* Round robin: n - 1 rounds (n with n odd) of disjoint pairs measured at once, so the sweep
+	 * grows with n, not with the n (n - 1) / 2 pairs. */
+	int nrounds = probe_c2c_rounds(n), done = 0, total = nrounds * (nb + 1), rc = 0;
+	int (*pairs)[2] = malloc((size_t)(n / 2 + 1) * sizeof(*pairs));
+	int *a = malloc((size_t)(n / 2 + 1) * 2 * sizeof(int)), *b = a ? a + n / 2 + 1 : NULL;
+	double *best = malloc((size_t)(n / 2 + 1) * 2 * sizeof(double)), *med = best ? best + n / 2 + 1 : NULL;
+	if (!pairs || !a || !best) {
+		free(pairs);
+		free(a);
+		free(best);
+		return as_error_set(err, -ENOMEM, "c2c: out of memory");
+	}
+	out->concurrent_pairs = n / 2;
 	char label[96], sz[32];
-	for (int i = 0; i < n && !rc && !probe_opts_stopped(o); i++)
-		for (int j = i + 1; j < n && !rc && !probe_opts_stopped(o); j++) {
-			int a = cpus->cpu[i], b = cpus->cpu[j];
-			for (int k = 0; k < nb && !rc && !probe_opts_stopped(o); k++) {
-				snprintf(label, sizeof(label), "cpu %d <-> %d, %s blocks", a, b,
-					 buffer_format_size(block_bytes[k], sz, sizeof(sz)));
-				probe_opts_report(o, "c2c", label, done++, total);
-				double best = 0, med;
-				rc = probe_c2c_bandwidth(o, a, b, block_bytes[k], &best, &med, err);
-				bw[((size_t)k * n + i) * n + j] = bw[((size_t)k * n + j) * n + i] = best;
-			}
-			snprintf(label, sizeof(label), "cpu %d <-> %d, line ping-pong", a, b);
-			probe_opts_report(o, "c2c", label, done++, total);
-			double best = 0, med;
-			if (!rc && !probe_opts_stopped(o))
-				rc = probe_c2c_latency(o, a, b, &best, &med, err);
-			lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best;
+	for (int r = 0; r < nrounds && !rc && !probe_opts_stopped(o); r++) {
+		int np = probe_c2c_round(n, r, pairs);
+		for (int p = 0; p < np; p++) {
+			a[p] = cpus->cpu[pairs[p][0]];
+			b[p] = cpus->cpu[pairs[p][1]];
 		}
+		for (int k = 0; k <= nb && !rc && !probe_opts_stopped(o); k++) {
+			if (k < nb)
+				snprintf(label, sizeof(label), "round %d/%d (%d pair%s at once), %s blocks", r + 1, nrounds,
+					 np, np == 1 ? "" : "s", buffer_format_size(block_bytes[k], sz, sizeof(sz)));
+			else
+				snprintf(label, sizeof(label), "round %d/%d (%d pair%s at once), line ping-pong", r + 1,
+					 nrounds, np, np == 1 ? "" : "s");
+			probe_opts_report(o, "c2c", label, done++, total);
+			size_t words = k < nb ? block_bytes[k] / sizeof(uint64_t) : 0;
+			if (k < nb && words == 0) {
+				rc = as_error_set(err, -EINVAL, "probe c2c: block of %zu bytes is too small", block_bytes[k]);
+				break;
+			}
+			/* Large blocks of many pairs at once could exhaust memory: batches of pairs whose
+			 * blocks together stay within c2c_concurrent_bytes(). */
+			int batch = k < nb ? (int)(c2c_concurrent_bytes() / block_bytes[k]) : np;
+			batch = batch < 1 ? 1 : batch;
+			if (batch < out->concurrent_pairs)
+				out->concurrent_pairs = batch;
+			for (int p0 = 0; p0 < np && !rc; p0 += batch)
+				rc = measure(o, a + p0, b + p0, np - p0 < batch ? np - p0 : batch, k == nb, words, best + p0,
+					     med + p0, err);
+			if (rc)
+				break;
+			for (int p = 0; p < np; p++) {
+				int i = pairs[p][0], j = pairs[p][1];
+				if (k < nb) /* one block per round, as the paper counts (probe_c2c_bandwidth) */
+					bw[((size_t)k * n + i) * n + j] = bw[((size_t)k * n + j) * n + i] =
+						(double)block_bytes[k] / best[p];
+				else /* a round is two one-way moves of the line */
+					lat[(size_t)i * n + j] = lat[(size_t)j * n + i] = best[p] / 2;
+			}
+		}
+	}
+	free(pairs);
+	free(a);
+	free(best);
 	return rc;
 }
 

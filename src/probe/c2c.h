@@ -13,7 +13,7 @@
 #include "probe/memory.h"
 #include "probe/probe.h"
 
-#define PROBE_C2C_MAX_CPUS 64     /* the probe measures the first 64 allowed CPUs */
+#define PROBE_C2C_MAX_CPUS 256    /* the probe measures the first 256 allowed CPUs */
 #define PROBE_C2C_MAX_BLOCKS 16
 
 /* One-way bandwidth (GB/s) between two pinned threads taking turns updating a block of
@@ -33,6 +33,8 @@ struct probe_c2c_matrix {
 	double *bandwidth_gbs;         /* [(k * n + i) * n + j]: one-way GB/s between i and j with
 					* blocks of block_bytes[k], best of the repetitions */
 	double *latency_ns;            /* [i * n + j]: one-way latency of a cache line, best */
+	int concurrent_pairs;          /* pairs measured at once in a round (n / 2; fewer for large
+					* blocks, whose pairs go in batches that fit in memory) */
 };
 
 static inline double probe_c2c_bw(const struct probe_c2c_matrix *m, int k, int i, int j)
@@ -46,12 +48,20 @@ static inline double probe_c2c_lat(const struct probe_c2c_matrix *m, int i, int 
 	return m->latency_ns[(size_t)i * (size_t)m->cpus.n + (size_t)j];
 }
 
+/* The round-robin schedule of the sweep (circle method): probe_c2c_rounds(n) rounds (n - 1 for
+ * n even, n for n odd), each a set of disjoint pairs of indices 0..n-1 (i < j), every pair in
+ * exactly one round. probe_c2c_round fills pairs[0..k) for round `round` and returns k (n / 2
+ * at most; 0 for a round out of range). */
+int probe_c2c_rounds(int n);
+int probe_c2c_round(int n, int round, int (*pairs)[2]);
+
 void probe_c2c_matrix_init(struct probe_c2c_matrix *m);
 void probe_c2c_matrix_release(struct probe_c2c_matrix *m);
 
 /* The all-pairs sweep: for every pair of the CPUs in cpus (two or more; the matrices take
  * nblocks x n x n doubles), the bandwidth at each of nblocks (0..PROBE_C2C_MAX_BLOCKS) block
- * sizes, then the latency; o->progress before each measurement, o->stop ends it early. *out is
+ * sizes, then the latency, in probe_c2c_rounds(n) rounds whose disjoint pairs run at once (each
+ * pair's figures are measured while the other pairs of its round run); o->progress before each measurement, o->stop ends it early. *out is
  * initialised here; release it also after an error. Returns 0 or a negative errno (err says
  * what failed). */
 int probe_c2c_sweep(const struct probe_opts *o, const struct as_cpulist *cpus, const size_t *block_bytes, int nblocks,

@@ -2,6 +2,7 @@
  * timeslice on curves recorded on real machines (tests/fixtures), the published figures beside
  * instr, and the c2c locality tree of a sweep's matrices. No hardware is timed here. */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -500,9 +501,69 @@ static void test_probe_core__c2c_sweep_needs_two_cpus(void)
 	probe_c2c_matrix_release(&m);
 }
 
+/* The round-robin schedule: every pair of n indices once, rounds of disjoint pairs, n - 1 rounds
+ * for even n and n for odd n, so the sweep grows as O(n) rounds. */
+static void test_probe_core__c2c_round_robin(void)
+{
+	int ok = 1;
+	for (int n = 2; n <= 67 && ok; n++) {
+		int nr = probe_c2c_rounds(n);
+		ok = nr == (n % 2 ? n : n - 1);
+		unsigned char *seen = calloc((size_t)n * (size_t)n, 1);
+		int (*pairs)[2] = malloc((size_t)n * sizeof(*pairs));
+		int total = 0;
+		for (int r = 0; r < nr && ok; r++) {
+			int np = probe_c2c_round(n, r, pairs);
+			ok = np == n / 2;
+			unsigned char used[68] = { 0 };
+			for (int p = 0; p < np && ok; p++) {
+				int i = pairs[p][0], j = pairs[p][1];
+				ok = i >= 0 && i < j && j < n && !used[i] && !used[j] && !seen[i * n + j];
+				if (ok)
+					used[i] = used[j] = seen[i * n + j] = 1, total++;
+			}
+		}
+		ok = ok && total == n * (n - 1) / 2 && probe_c2c_round(n, nr, pairs) == 0;
+		free(seen);
+		free(pairs);
+	}
+	CHECK(ok);
+	CHECK(probe_c2c_rounds(1) == 0);
+}
+
+/* Two pairs measured at once (four threads on at most two CPUs, oversubscribed where needed):
+ * every pair gets positive, symmetric figures. */
+static void test_probe_core__c2c_sweep_concurrent_pairs(void)
+{
+	cpu_set_t set;
+	int c[2] = { -1, -1 }, k = 0;
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		for (int i = 0; i < CPU_SETSIZE && k < 2; i++)
+			if (CPU_ISSET(i, &set))
+				c[k++] = i;
+	if (k == 1)
+		c[1] = c[0];
+	struct probe_opts o = { .quick = 1 };
+	struct as_cpulist cpus = { .n = 4, .cpu = { c[0], c[1], c[0], c[1] } };
+	size_t blocks[1] = { 4096 };
+	struct probe_c2c_matrix m;
+	struct as_error err = { 0 };
+	int rc = probe_c2c_sweep(&o, &cpus, blocks, 1, &m, &err);
+	int ok = rc == 0 && m.concurrent_pairs == 2;
+	for (int i = 0; i < 4 && ok; i++)
+		for (int j = 0; j < 4 && ok; j++)
+			ok = i == j ? probe_c2c_bw(&m, 0, i, j) == 0 && probe_c2c_lat(&m, i, j) == 0
+				    : probe_c2c_bw(&m, 0, i, j) > 0 && probe_c2c_lat(&m, i, j) > 0 &&
+					      probe_c2c_bw(&m, 0, i, j) == probe_c2c_bw(&m, 0, j, i);
+	probe_c2c_matrix_release(&m);
+	CHECK(k >= 1);
+	CHECK(ok);
+}
+
 TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(test_probe_core__xeon_instr),
       T(test_probe_core__published_beside_xeon_instr), T(test_probe_core__zen5_instr),
       T(test_probe_core__zen5_contexts), T(test_probe_core__contexts_flat_curve_has_no_answer),
       T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_witnesses), T(test_probe_core__timeslice_of_clean_slices),
       T(test_probe_core__c2c_tree_of_two_pairs), T(test_probe_core__zen5_c2c_one_clique),
-      T(test_probe_core__c2c_sweep_needs_two_cpus))
+      T(test_probe_core__c2c_sweep_needs_two_cpus), T(test_probe_core__c2c_round_robin),
+      T(test_probe_core__c2c_sweep_concurrent_pairs))
