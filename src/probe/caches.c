@@ -151,6 +151,13 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 	int n = c->n ? steps_hierarchy(c->x, c->min_ns, c->n, lv, PROBE_MAX_LEVELS, &mem_min, &mem_ns) : 0;
 	if (n < 0)
 		n = 0;
+	/* A plateau at three quarters of memory's latency or more is memory seen through more TLB
+	 * misses or a busier machine (the latency creeps on past the last cache), not a cache level:
+	 * fold it into memory. Real last-level caches sit far below: 0.1-0.4 of DRAM's latency. */
+	while (n > 0 && isfinite(mem_min) && lv[n - 1].latency >= 0.75 * mem_min) {
+		mem_min = lv[n - 1].latency;
+		n--;
+	}
 	double ghz = clock_window_between(r->window_ghz[0], r->window_ghz[1]);
 	if (!(ghz > 0))
 		ghz = env->clock_ghz;

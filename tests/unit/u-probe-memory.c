@@ -376,6 +376,24 @@ static void test_probe_memory__zen5_caches(void)
 	}
 }
 
+/* A memory plateau that keeps creeping up (more TLB misses, a busier machine: 60 ns at 32 MiB to
+ * 95 ns at 1 GiB) must not come back as a cache level: three levels and memory, no "L4". */
+static void test_probe_memory__creeping_memory_is_no_level(void)
+{
+	struct probe_env env = { .clock_ghz = 3.0 };
+	struct probe_caches_result r;
+	probe_caches_result_init(&r);
+	for (double x = 1024; x <= (1u << 30); x *= 1.25) {
+		double y = x <= 32768 ? 1.0 : x <= (1u << 20) ? 4.0 : x <= (24u << 20) ? 10.0
+			 : 60.0 * pow(x / (32u << 20), 0.1325);
+		CHECK(probe_curve_add(&r.curve, x, y, y) == 0);
+	}
+	CHECK(probe_caches_analyze(&env, &r) == 0);
+	CHECK(r.nlevels == 3);
+	CHECK(r.memory.value > 60);
+	probe_caches_result_release(&r);
+}
+
 static void test_probe_memory__zen5_assoc_l1(void)
 {
 	for (int k = 0; k < 3; k++) {
@@ -402,4 +420,4 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
