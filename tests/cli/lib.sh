@@ -26,6 +26,7 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   ROOT      running as uid 0
 #   LIKWID    likwid-bench in PATH
 #   LIBCLANG  the libclang model loads: $ARCHSCOPE_LIBCLANG, else the one the build recorded
+#   SPECS     tests/specs/cpus.tsv has a row for this CPU's vendor/family/model (sets $SPECS_ROW)
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -42,6 +43,7 @@ prereq() {
 	ROOT) [ "$(id -u)" -eq 0 ] || { PREREQ_WHY="running as uid $(id -u)"; return 1; } ;;
 	LIKWID) command -v likwid-bench >/dev/null || { PREREQ_WHY="no likwid-bench in PATH; Debian package likwid"; return 1; } ;;
 	LIBCLANG) prereq_libclang ;;
+	SPECS) prereq_specs ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }
@@ -85,5 +87,15 @@ prereq_libclang() {
 	fi
 	ldconfig -p 2>/dev/null | grep -q 'libclang[-.0-9]*\.so' && return 0
 	PREREQ_WHY="no libclang known to ldconfig; Debian package libclang-19-dev"
+	return 1
+}
+prereq_specs() {
+	local v f m
+	v=$(awk -F': ' '/^vendor_id/{print $2; exit}' /proc/cpuinfo)
+	f=$(awk -F': ' '/^cpu family/{print $2; exit}' /proc/cpuinfo)
+	m=$(awk -F': ' '/^model[[:space:]]*:/{print $2; exit}' /proc/cpuinfo)
+	SPECS_ROW=$(awk -F'\t' -v v="$v" -v f="$f" -v m="$m" '$1==v && $2==f && $3==m' "$ROOT/tests/specs/cpus.tsv")
+	[ -n "$SPECS_ROW" ] && return 0
+	PREREQ_WHY="no published specs for '$v' family '$f' model '$m' in tests/specs/cpus.tsv"
 	return 1
 }
