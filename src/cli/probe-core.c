@@ -25,6 +25,7 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 		probe_answer_render_begin(e, name, name, &kr->contexts, "%.0f", PROBE_ANSWER_OS_INT);
 		if (!isfinite(kr->contexts.value))
 			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
+		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
 		emit_table_begin(e, "curve", NULL);
 		for (size_t i = 0; i < c->n; i++) {
 			emit_row_begin(e);

@@ -143,9 +143,9 @@ void probe_contexts_result_release(struct probe_contexts_result *r)
 }
 
 static const char *const kind_method[CONTEXTS_KINDS] = {
-	"M unpinned threads of FP divisions, time normalised to M = 1; first step (mean relative increase)",
-	"M unpinned threads of integer divisions, time normalised to M = 1; first step (mean relative increase)",
-	"M unpinned threads chasing pointers in an L1-resident block, time normalised to M = 1; first step (mean relative increase)",
+	"M unpinned threads of FP divisions, time normalised to M = 1; first big step, or the knee of max(1, M/C) where the time ramps",
+	"M unpinned threads of integer divisions, time normalised to M = 1; first big step, or the knee of max(1, M/C) where the time ramps",
+	"M unpinned threads chasing pointers in an L1-resident block, time normalised to M = 1; first big step, or the knee of max(1, M/C) where the time ramps",
 };
 
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k)
@@ -154,8 +154,29 @@ int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struc
 	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
-	struct step_answer a = steps_first(y, c->n);
+	/* Two shapes past the last context: a jump (threads stay where they started, the time
+	 * doubles; two contexts share out three threads as 1.5) or, where the scheduler spreads
+	 * M > C threads evenly, a gentle ramp M / C whose first step is only 1/C: 6 % at 16 CPUs, no
+	 * bigger than a VM's noise. A jump is the first step of at least half the biggest one;
+	 * a ramp is the knee of the proportional model y = max(1, M / C), fitted to the whole curve. */
+	double big = 0;
+	for (size_t i = 0; i + 1 < c->n; i++)
+		big = fmax(big, (y[i + 1] - y[i]) / y[i]);
+	struct step_answer a = { .index = -1 };
+	const char *shape = "jump";
+	if (big >= 0.3) {
+		a = steps_first_significant(y, c->n, 0.5);
+	} else if (big > 0.02) {
+		double conf = 0;
+		int f = steps_knee_proportional(y, c->n, &conf);
+		if (f >= 1 && (size_t)f < c->n) {
+			a.index = f - 1;
+			a.confidence = conf;
+		}
+		shape = "ramp";
+	}
 	free(y);
+	snprintf(k->shape, sizeof(k->shape), "%s", a.index >= 0 ? shape : "flat");
 	int os = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
 	k->contexts = (struct probe_answer){
 		/* Flat to the end: at least as many contexts as threads tried, no answer. */

@@ -24,6 +24,7 @@ struct probe_contexts_kind {
 	struct probe_answer contexts;  /* "contexts"; os_reported: the hardware threads the OS reports
 					* (the allowed CPUs without a topology) */
 	struct probe_curve curve;      /* x: threads M; min/median: time normalised to M = 1 */
+	char shape[8];                 /* past the last context: "jump", "ramp" (M / C), "flat" (none) */
 };
 
 struct probe_contexts_result {

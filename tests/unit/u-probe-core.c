@@ -336,6 +336,30 @@ static void test_probe_core__zen5_contexts(void)
 	CHECK_STR(probe_contexts_kind_name(CONTEXTS_MEM), "mem");
 }
 
+/* 16 contexts seen through a VM's noise (+-2 %, a 6 % bump at 13 threads): where the scheduler
+ * spreads M > 16 threads evenly the time ramps as M/16 (a first step of only 6 %); where it does
+ * not, it jumps to 2. Both are 16, not the bump. */
+static void test_probe_core__contexts_sixteen_through_noise(void)
+{
+	static const double noise[8] = { 0.012, -0.018, 0.004, 0.019, -0.007, 0.015, -0.013, 0.001 };
+	for (int shape = 0; shape < 2; shape++) {
+		struct probe_env env = { .allowed = { .n = 16 } };
+		struct probe_contexts_kind ck;
+		probe_curve_init(&ck.curve);
+		for (int m = 1; m <= 34; m++) {
+			double t = shape == 0 ? fmax(1.0, m / 16.0) : m <= 16 ? 1.0 : 2.0;
+			t *= 1.0 + noise[m % 8] + (m == 13 ? 0.06 : 0.0);
+			CHECK(probe_curve_add(&ck.curve, m, t, t) == 0);
+			if (t > 2.0)
+				break;
+		}
+		CHECK(probe_contexts_analyze(&env, CONTEXTS_FP, &ck) == 0);
+		CHECK(ck.contexts.value == 16);
+		CHECK_STR(ck.shape, shape == 0 ? "ramp" : "jump");
+		probe_curve_release(&ck.curve);
+	}
+}
+
 static void test_probe_core__contexts_flat_curve_has_no_answer(void)
 {
 	/* Every thread tried ran at the speed of one: at least that many contexts, no answer. */
@@ -563,6 +587,7 @@ static void test_probe_core__c2c_sweep_concurrent_pairs(void)
 TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(test_probe_core__xeon_instr),
       T(test_probe_core__published_beside_xeon_instr), T(test_probe_core__zen5_instr),
       T(test_probe_core__zen5_contexts), T(test_probe_core__contexts_flat_curve_has_no_answer),
+      T(test_probe_core__contexts_sixteen_through_noise),
       T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_witnesses), T(test_probe_core__timeslice_of_clean_slices),
       T(test_probe_core__c2c_tree_of_two_pairs), T(test_probe_core__zen5_c2c_one_clique),
       T(test_probe_core__c2c_sweep_needs_two_cpus), T(test_probe_core__c2c_round_robin),
