@@ -290,7 +290,16 @@ int steps_hierarchy(const double *x, const double *y, size_t n, struct level *ou
 	steps_monotone(y, ym, n);
 	int k = steps_qt_cluster(x, ym, n, 0.25, cl, (int)n);
 	int nl = k > 0 ? steps_levels(cl, k, 3) : 0;
+	/* The last plateau is the final one (memory, or the page walk) when it reaches the end of
+	 * the curve, or when the few points after it stay within 25 % of it (a stray last point
+	 * that QT left alone); a curve cut off in a transition rises further. */
 	int has_final = nl > 0 && cl[nl - 1].max_x >= x[n - 1];
+	if (nl > 0 && !has_final) {
+		has_final = 1;
+		for (size_t i = 0; i < n; i++)
+			if (x[i] > cl[nl - 1].max_x && ym[i] > 1.25 * cl[nl - 1].max_y)
+				has_final = 0;
+	}
 	int levels = has_final ? nl - 1 : nl;
 	if (levels > max)
 		levels = max;

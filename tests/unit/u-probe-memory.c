@@ -394,6 +394,25 @@ static void test_probe_memory__creeping_memory_is_no_level(void)
 	probe_caches_result_release(&r);
 }
 
+/* Runs on the Zen 5 guest under load (tests/fixtures/amd-zen5-26-2/loaded): L1 48 KiB and L2
+ * 1 MiB, and memory is memory even where its plateau ends in a stray point (it was "L4 896 MiB"). */
+static void test_probe_memory__zen5_loaded(void)
+{
+	static const char *const file[] = { "caches-stray-last-point.csv", "caches-slow.csv" };
+	for (int k = 0; k < 2; k++) {
+		struct probe_env env;
+		struct probe_caches_result r;
+		probe_caches_result_init(&r);
+		CHECK(load("amd-zen5-26-2/loaded", file[k], &r.curve) == 0);
+		env = (struct probe_env){ .clock_ghz = 3.5 };
+		CHECK(probe_caches_analyze(&env, &r) == 0);
+		CHECK(r.nlevels == 3);
+		CHECK(env.level_bytes[0] == 48 * 1024 && env.level_bytes[1] == 1048576);
+		CHECK(isfinite(r.memory.value) && r.memory.value > 4 * env.level_ns[2]);
+		probe_caches_result_release(&r);
+	}
+}
+
 static void test_probe_memory__zen5_assoc_l1(void)
 {
 	for (int k = 0; k < 3; k++) {
@@ -420,4 +439,4 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
