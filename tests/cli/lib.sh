@@ -27,6 +27,8 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   LIKWID    likwid-bench in PATH
 #   LIBCLANG  the libclang model loads: $ARCHSCOPE_LIBCLANG, else the one the build recorded
 #   SPECS     tests/specs/cpus.tsv has a row for this CPU's vendor/family/model (sets $SPECS_ROW)
+#   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
+#             answers compared with published specs only hold on a machine that is not busy)
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -44,6 +46,7 @@ prereq() {
 	LIKWID) command -v likwid-bench >/dev/null || { PREREQ_WHY="no likwid-bench in PATH; Debian package likwid"; return 1; } ;;
 	LIBCLANG) prereq_libclang ;;
 	SPECS) prereq_specs ;;
+	QUIET) prereq_quiet ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }
@@ -97,5 +100,13 @@ prereq_specs() {
 	SPECS_ROW=$(awk -F'\t' -v v="$v" -v f="$f" -v m="$m" '$1==v && $2==f && $3==m' "$ROOT/tests/specs/cpus.tsv")
 	[ -n "$SPECS_ROW" ] && return 0
 	PREREQ_WHY="no published specs for '$v' family '$f' model '$m' in tests/specs/cpus.tsv"
+	return 1
+}
+prereq_quiet() {
+	local load cpus
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	cpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+	python3 -c "import sys; sys.exit(0 if $load < 0.75 * $cpus else 1)" && return 0
+	PREREQ_WHY="load average $load on $cpus CPUs"
 	return 1
 }

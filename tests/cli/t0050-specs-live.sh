@@ -2,9 +2,11 @@
 # and model; skipped visibly where no row matches). Only answers that hold on a loaded machine are
 # asserted: the line (its coherence witness does not depend on timing levels), the base page (its
 # fault witness) and the register counts within the ISA's architectural count. A mismatch is
-# measured once more before it fails, so one disturbed run does not fail the test.
+# measured once more before it fails, so one disturbed run does not fail the test. On a busy
+# machine (load average of 3/4 of the CPUs or more; six builds on two CPUs gave line 1024 B and page
+# 16 KiB) the timing answers do not hold, so the test skips there.
 . "$(dirname "$0")/lib.sh"
-require SPECS
+require SPECS QUIET
 IFS=$'\t' read -r vendor family model name line l1d l1w l2 l2w page addcy iregs vregs source <<<"$SPECS_ROW"
 echo "specs: $name: line $line B, page $page B, registers int $iregs fp $vregs"
 check() {
