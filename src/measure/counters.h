@@ -45,6 +45,27 @@ void counters_close(struct counter_set *s);
  * running / enabled. Pure, for tests. */
 double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *share);
 
+/* How counters_add opens an event (NULL in open_one: the classic set of counters_open). */
+struct counters_how {
+	int inherit;        /* also count the threads and processes the target starts */
+	int enable_on_exec; /* disabled until the target calls exec (a program measured from its start) */
+	int grouped;        /* the set's first event leads a group: all count together or not at all */
+	int kernel;         /* count kernel mode too (root, CAP_PERFMON or perf_event_paranoid <= 1) */
+};
+
+/* An empty set (n = 0, no descriptors), for counters_add. */
+void counters_init(struct counter_set *s);
+/* Opens one more event into s on `pid`. With how->grouped the first event leads and later ones
+ * join its group; -ENOSPC when the group no longer fits the counters. -EOPNOTSUPP/-ENOENT for a
+ * counter the machine does not have, -EACCES/-EPERM for perf_event_paranoid, -E2BIG when s is
+ * full. On failure s is as it was. */
+int counters_add(struct counter_set *s, const char *name, pid_t pid, const struct counters_how *how,
+		 struct as_error *err);
+/* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
+int counters_read_one(struct counter_set *s, int i, struct as_error *err);
+/* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
+int counters_kernel_allowed(void);
+
 /* Index of an event in the set by the name it was asked for, -1 when absent. */
 int counters_find(const struct counter_set *s, const char *name);
 
