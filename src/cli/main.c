@@ -18,6 +18,7 @@ static const struct cli_command commands[] = {
 	{ "bench", cmd_bench, "streaming kernels: bandwidth per working set and thread count (likwid-bench, ECM)" },
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
 	{ "stat", cmd_stat, "count a program's events over repeated runs: mean, stddev, per-run values (EvSel)" },
+	{ "compare", cmd_compare, "compare two stat results: Welch t-test, Benjamini-Hochberg q, Hedges' g, ratio with 95 % interval" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },
