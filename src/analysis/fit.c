@@ -94,7 +94,7 @@ int fit_all(const double *x, const double *y, size_t n, struct fit_all *out)
 {
 	for (int m = 0; m < FIT_MODELS; m++)
 		out->m[m] = (struct fit_result){ .valid = 0, .rss = NAN, .r2 = NAN, .aicc = NAN };
-	out->best = -1;
+	out->best = out->lowest = -1;
 	double *xs = malloc((n ? n : 1) * sizeof(double)), *ys = malloc((n ? n : 1) * sizeof(double));
 	double *lu = malloc((n ? n : 1) * sizeof(double)), *lv = malloc((n ? n : 1) * sizeof(double));
 	if (!xs || !ys || !lu || !lv) {
@@ -175,8 +175,28 @@ int fit_all(const double *x, const double *y, size_t n, struct fit_all *out)
 		double rr = rss > floor_rss ? rss : floor_rss;
 		f->aicc = (double)k - kk - 1 > 0 ? (double)k * log(rr / (double)k) + 2 * kk + 2 * kk * (kk + 1) / ((double)k - kk - 1)
 						 : NAN;
-		if (!isnan(f->aicc) && (out->best < 0 || f->aicc < out->m[out->best].aicc))
-			out->best = m;
+		if (!isnan(f->aicc) && (out->lowest < 0 || f->aicc < out->m[out->lowest].aicc))
+			out->lowest = m;
+	}
+	if (out->lowest >= 0) {
+		const struct fit_result *lo = &out->m[out->lowest];
+		double absmean = 0;
+		for (size_t i = 0; i < k; i++)
+			absmean += fabs(ys[i]);
+		absmean /= (double)k;
+		double rms_lo = sqrt(lo->rss / (double)k);
+		for (int m = 0; m < FIT_MODELS; m++) {
+			const struct fit_result *f = &out->m[m];
+			if (!f->valid || isnan(f->aicc))
+				continue;
+			int close = f->aicc - lo->aicc <= FIT_AICC_BAND ||
+				    sqrt(f->rss / (double)k) - rms_lo <= FIT_RMS_BAND * absmean;
+			if (!close)
+				continue;
+			const struct fit_result *b = out->best >= 0 ? &out->m[out->best] : NULL;
+			if (!b || f->ncoef < b->ncoef || (f->ncoef == b->ncoef && f->aicc < b->aicc))
+				out->best = m;
+		}
 	}
 	free(xs);
 	free(ys);

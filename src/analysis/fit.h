@@ -20,8 +20,17 @@ struct fit_result {
 
 struct fit_all {
 	struct fit_result m[FIT_MODELS];
-	int best;         /* lowest AICc among the valid fits; -1 when none */
+	int lowest;       /* the valid fit with the lowest AICc; -1 when none */
+	int best;         /* the shape named: the fit with the fewest coefficients (then the lowest AICc)
+			     among those the lowest does not clearly beat, i.e. whose AICc is within
+			     FIT_AICC_BAND of it or whose root-mean-square residual is within
+			     FIT_RMS_BAND of the mean |y| of the lowest's; -1 when none */
 };
+
+/* A difference in AICc of 2 or less is no real support for either model (Burnham and Anderson);
+ * a residual 1 % of the values smaller is below what a performance engineer acts on. */
+#define FIT_AICC_BAND 2.0
+#define FIT_RMS_BAND 0.01
 
 /* Fits every model to the n points (NaN y values are left out). Returns 0, or -1 when fewer than
  * 2 points remain or out of memory. */

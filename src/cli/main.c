@@ -19,6 +19,7 @@ static const struct cli_command commands[] = {
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
 	{ "stat", cmd_stat, "count a program's events over repeated runs: mean, stddev, per-run values (EvSel)" },
 	{ "compare", cmd_compare, "compare two stat results: Welch t-test, Benjamini-Hochberg q, Hedges' g, ratio with 95 % interval" },
+	{ "regress", cmd_regress, "fit each event against a program parameter: constant, linear, quadratic, exponential, power (AICc)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },
