@@ -108,8 +108,11 @@ void stat_render(struct emit *e, const struct stat_result *r)
 	emit_annotate(e, m->passes > 1 ? " per batch, %d batches of events" : "", m->passes);
 	emit_int(e, "passes", NULL, m->passes, NULL);
 	emit_string(e, "modes", "counted in", m->kernel ? "user and kernel mode" : "user mode");
-	if (r->sel && r->sel->group[0])
+	if (r->sel && r->sel->group[0]) {
 		emit_string(e, "group", "group", r->sel->group);
+		emit_annotate(e, ": %s (%s events)", r->sel->group_title, r->sel->group_pmu);
+		emit_string(e, "group_events", NULL, r->sel->group_pmu);
+	}
 	emit_table_begin(e, NULL, "events");
 	for (int i = 0; i < m->nevents; i++)
 		stat_render_event_text(e, &m->ev[i], r->verbose, m->runs);
@@ -124,7 +127,7 @@ void stat_render(struct emit *e, const struct stat_result *r)
 			const struct stat_metric *mt = &r->sel->metric[i];
 			emit_row_begin(e);
 			emit_string(e, "name", "metric", mt->label);
-			emit_number(e, "value", "value", stat_metric_eval(mt, metric_value, (void *)m), mt->unit, "%.4g");
+			emit_number(e, "value", "value", stat_metric_eval(r->sel, mt, metric_value, (void *)m), mt->unit, "%.4g");
 			emit_string(e, "formula", "formula", mt->expr);
 			emit_row_end(e);
 		}

@@ -17,6 +17,7 @@ static const struct cli_command commands[] = {
 	{ "machine", cmd_machine, "read, check and compare machine files (archscope's and Kerncraft's)" },
 	{ "bench", cmd_bench, "streaming kernels: bandwidth per working set and thread count (likwid-bench, ECM)" },
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
+	{ "events", cmd_events, "every event this CPU's PMUs, the kernel and tracefs offer, and whether it opens here" },
 	{ "stat", cmd_stat, "count a program's events over repeated runs: mean, stddev, per-run values (EvSel)" },
 	{ "compare", cmd_compare, "compare two stat results: Welch t-test, Benjamini-Hochberg q, Hedges' g, ratio with 95 % interval" },
 	{ "regress", cmd_regress, "fit each event against a program parameter: constant, linear, quadratic, exponential, power (AICc)" },

@@ -21,6 +21,64 @@ static void pfm_init_once(void)
 	pfm_status = pfm_initialize();
 }
 
+int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id)
+{
+	const char *colon = strchr(name, ':');
+	if (!colon || strchr(colon + 1, ':') || strchr(name, '/') || colon == name || !colon[1])
+		return -ENOENT;
+	const char *roots[] = { tracefs, "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	for (int r = tracefs ? 0 : 1; r < 3; r++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", roots[r], (int)(colon - name), name, colon + 1);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		unsigned long long v;
+		int ok = fscanf(f, "%llu", &v) == 1;
+		fclose(f);
+		if (ok) {
+			*id = v;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Kernel software events some libpfm4 versions do not list (4.13 lacks these). */
+static int software_attr(const char *name, int plm, struct perf_event_attr *attr)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} sw[] = {
+		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS },
+		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_COUNT_SW_EMULATION_FAULTS },
+		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+	};
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+		if (!strcmp(name, sw[i].name) || !strcmp(name, sw[i].name + 6)) {
+			memset(attr, 0, sizeof(*attr));
+			attr->type = PERF_TYPE_SOFTWARE;
+			attr->config = sw[i].config;
+			attr->exclude_kernel = !(plm & PFM_PLM0);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* "sys:event" as a tracepoint when tracefs has it. */
+static int tracepoint_attr(const char *name, int plm, struct perf_event_attr *attr)
+{
+	uint64_t id;
+	if (counters_tracepoint_id(NULL, name, &id) != 0)
+		return -ENOENT;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->exclude_kernel = !(plm & PFM_PLM0);
+	return 0;
+}
+
 /* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. */
 static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *attr, char *fq, size_t fqlen,
 			   struct as_error *err)
@@ -36,6 +94,18 @@ static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *at
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
 	int rc = pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc == PFM_ERR_NOTFOUND && software_attr(name, plm, attr) == 0) {
+		free(fstr);
+		if (fq && fqlen)
+			snprintf(fq, fqlen, "%s%s", strncmp(name, "perf::", 6) ? "perf::" : "", name);
+		return 0;
+	}
+	if (rc == PFM_ERR_NOTFOUND && tracepoint_attr(name, plm, attr) == 0) {
+		free(fstr);
+		if (fq && fqlen)
+			snprintf(fq, fqlen, "tracepoint::%s", name);
+		return 0;
+	}
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
 		return as_error_set(err, rc == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL, "event '%s': %s", name,
@@ -45,6 +115,35 @@ static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *at
 		snprintf(fq, fqlen, "%s", fstr ? fstr : name);
 	free(fstr);
 	return 0;
+}
+
+int counters_pfm_start(struct as_error *err)
+{
+	pthread_once(&pfm_once, pfm_init_once);
+	if (pfm_status != PFM_SUCCESS)
+		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
+	return 0;
+}
+
+const char *counters_why_not(int rc)
+{
+	switch (-rc) {
+	case EOPNOTSUPP:
+	case ENOENT:
+	case ENODEV:
+		return "this machine does not offer the counter: no PMU for it (a virtual machine without PMU "
+		       "pass-through, or another CPU's event)";
+	case EACCES:
+	case EPERM:
+		return "not permitted: kernel.perf_event_paranoid too high for this user (<= 2 for own processes, "
+		       "or root / CAP_PERFMON)";
+	case EINVAL:
+		return "the kernel rejects this encoding (a unit mask or modifier it does not take)";
+	case EBUSY:
+		return "the counter is in use (another tool holds it exclusively)";
+	default:
+		return "perf_event_open failed";
+	}
 }
 
 static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq, size_t fqlen, struct as_error *err)

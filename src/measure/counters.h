@@ -53,6 +53,17 @@ struct counters_how {
 	int kernel;         /* count kernel mode too (root, CAP_PERFMON or perf_event_paranoid <= 1) */
 };
 
+/* The id of tracepoint "sys:event" under tracefs/events (tracefs NULL: /sys/kernel/tracing, then
+ * /sys/kernel/debug/tracing); -ENOENT when absent or unreadable. counters_encode and
+ * counters_add take such names where libpfm4 does not know them. */
+int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id);
+
+/* Starts libpfm4 (once per process; it reads LIBPFM_FORCE_PMU then). */
+int counters_pfm_start(struct as_error *err);
+/* Why an event does not open, from the negative errno counters_add returned, without the
+ * event's name (one line for many events). */
+const char *counters_why_not(int rc);
+
 /* An empty set (n = 0, no descriptors), for counters_add. */
 void counters_init(struct counter_set *s);
 /* Opens one more event into s on `pid`. With how->grouped the first event leads and later ones

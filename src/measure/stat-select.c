@@ -140,26 +140,6 @@ static char *trim(char *p)
 	return p;
 }
 
-/* The first alternative ("a | b | c") that libpfm4 encodes on this machine; the first one when
- * none does (stat then says why it cannot be counted). */
-static int add_alternatives(struct stat_select *s, char *line, struct as_error *err)
-{
-	char *first = NULL;
-	for (char *tok = strtok(line, "|"); tok; tok = strtok(NULL, "|")) {
-		tok = trim(tok);
-		if (!*tok)
-			continue;
-		if (!first)
-			first = tok;
-		uint32_t type;
-		uint64_t config;
-		struct as_error ee = { 0 };
-		if (counters_encode(measure_stat_alias(tok), &type, &config, NULL, 0, &ee) == 0)
-			return add_one(s, tok, strlen(tok), err);
-	}
-	return first ? add_one(s, first, strlen(first), err) : 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -189,6 +169,29 @@ void stat_select_group_list(const char *dir, char *out, size_t len)
 	}
 }
 
+/* One EVENTSET block of a group file: its events and metrics, and whether every event encodes. */
+struct group_block {
+	char label[64];
+	int n, nmetrics, encodes;
+	char ev[STAT_GROUP_EVENTS_MAX][128];
+	struct stat_metric metric[STAT_METRICS_MAX];
+};
+
+static int block_check(struct group_block *b)
+{
+	b->encodes = b->n > 0;
+	for (int i = 0; i < b->n && b->encodes; i++) {
+		/* the kernel's software events exist everywhere (libpfm4 hides them under a forced PMU) */
+		if (measure_stat_is_software(measure_stat_alias(b->ev[i])))
+			continue;
+		uint32_t type;
+		uint64_t config;
+		struct as_error ee = { 0 };
+		b->encodes = counters_encode(measure_stat_alias(b->ev[i]), &type, &config, NULL, 0, &ee) == 0;
+	}
+	return b->encodes;
+}
+
 int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err)
 {
 	char path[4096], file[256] = "";
@@ -211,31 +214,47 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 	if (!f)
 		return as_error_set(err, -errno, "cannot read metric group '%s'", path);
 	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
+	struct group_block *cur = calloc(1, sizeof(*cur)), *chosen = NULL;
+	if (!cur) {
+		fclose(f);
+		return as_error_set(err, -ENOMEM, "out of memory");
+	}
 	char line[512];
-	int section = 0, lineno = 0, rc = 0, nev = 0;
-	while (!rc && fgets(line, sizeof(line), f)) {
+	int section = 0, lineno = 0, rc = 0, blocks = 0;
+	while (!rc && !chosen && fgets(line, sizeof(line), f)) {
 		lineno++;
 		char *p = trim(line);
 		if (!*p || *p == '#')
 			continue;
 		if (!strncmp(p, "SHORT", 5) && isspace((unsigned char)p[5])) {
 			snprintf(s->group_title, sizeof(s->group_title), "%s", trim(p + 5));
-		} else if (!strcmp(p, "EVENTSET")) {
+		} else if (!strncmp(p, "EVENTSET", 8)) {
+			/* a new block: the one before it is taken when every event of it encodes here */
+			if (blocks && block_check(cur)) {
+				chosen = cur;
+				break;
+			}
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->label, sizeof(cur->label), "%s", trim(p + 8));
 			section = 1;
+			blocks++;
 		} else if (!strcmp(p, "METRICS")) {
 			section = 2;
 		} else if (section == 1) {
-			rc = add_alternatives(s, p, err);
-			nev++;
+			if (cur->n >= STAT_GROUP_EVENTS_MAX)
+				rc = as_error_set(err, -EINVAL, "%s:%d: at most %d events a set", path, lineno,
+						  STAT_GROUP_EVENTS_MAX);
+			else
+				snprintf(cur->ev[cur->n++], sizeof(cur->ev[0]), "%s", p);
 		} else if (section == 2) {
 			char *a = strchr(p, '|'), *b = a ? strchr(a + 1, '|') : NULL;
-			if (!b || s->nmetrics >= STAT_METRICS_MAX) {
+			if (!b || cur->nmetrics >= STAT_METRICS_MAX) {
 				rc = as_error_set(err, -EINVAL, "%s:%d: a metric is 'LABEL | UNIT | EXPR' (at most %d)", path,
 						  lineno, STAT_METRICS_MAX);
 				break;
 			}
 			*a = *b = 0;
-			struct stat_metric *m = &s->metric[s->nmetrics++];
+			struct stat_metric *m = &cur->metric[cur->nmetrics++];
 			snprintf(m->label, sizeof(m->label), "%s", trim(p));
 			snprintf(m->unit, sizeof(m->unit), "%s", trim(a + 1));
 			snprintf(m->expr, sizeof(m->expr), "%s", trim(b + 1));
@@ -244,39 +263,119 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		}
 	}
 	fclose(f);
-	if (!rc && !nev)
-		rc = as_error_set(err, -EINVAL, "%s: no events (an EVENTSET section lists them)", path);
+	if (!rc && !chosen) {
+		/* the last block: taken even when an event does not encode (stat says why) */
+		if (!blocks || !cur->n)
+			rc = as_error_set(err, -EINVAL, "%s: no events (an EVENTSET section lists them)", path);
+		chosen = cur;
+	}
+	for (int i = 0; !rc && i < chosen->n; i++)
+		rc = add_one(s, chosen->ev[i], strlen(chosen->ev[i]), err);
+	if (!rc) {
+		snprintf(s->group_pmu, sizeof(s->group_pmu), "%s", chosen->label);
+		memcpy(s->metric, chosen->metric, sizeof(s->metric));
+		s->nmetrics = chosen->nmetrics;
+	}
+	free(cur);
 	return rc;
 }
 
-double stat_metric_eval(const struct stat_metric *m, double (*value)(void *ctx, const char *name), void *ctx)
+/* Metric expressions: + - * / and parentheses over numbers, event names and $N (the N-th event
+ * of the set, from 1). Recursive descent; NaN for a missing event, a division by 0 or bad syntax. */
+struct expr {
+	const char *p;
+	const struct stat_select *s;
+	double (*value)(void *ctx, const char *name);
+	void *ctx;
+	int bad;
+};
+
+static double expr_sum(struct expr *x);
+
+static void expr_space(struct expr *x)
 {
-	char buf[256];
-	snprintf(buf, sizeof(buf), "%s", m->expr);
-	double acc = NAN;
-	char op = 0;
-	for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
-		if ((tok[0] == '*' || tok[0] == '/') && !tok[1]) {
-			if (op || isnan(acc))
-				return NAN;
-			op = tok[0];
-			continue;
-		}
-		char *end;
-		double v = strtod(tok, &end);
-		if (*end)
-			v = value(ctx, tok);
-		if (isnan(acc) && !op)
-			acc = v;
-		else if (op == '*')
-			acc *= v;
-		else if (op == '/')
-			acc = v == 0 ? NAN : acc / v;
+	while (isspace((unsigned char)*x->p))
+		x->p++;
+}
+
+static double expr_atom(struct expr *x)
+{
+	expr_space(x);
+	if (*x->p == '(') {
+		x->p++;
+		double v = expr_sum(x);
+		expr_space(x);
+		if (*x->p != ')')
+			x->bad = 1;
 		else
-			return NAN;
-		op = 0;
+			x->p++;
+		return v;
 	}
-	return op ? NAN : acc;
+	if (*x->p == '-') {
+		x->p++;
+		return -expr_atom(x);
+	}
+	if (isdigit((unsigned char)*x->p) || *x->p == '.') {
+		char *end;
+		double v = strtod(x->p, &end);
+		x->p = end;
+		return v;
+	}
+	char name[192];
+	size_t n = 0;
+	/* names hold '-' ("branch-misses"): a minus stands between spaces */
+	while (x->p[n] && !isspace((unsigned char)x->p[n]) && !strchr("+*/()", x->p[n]))
+		n++;
+	if (!n || n >= sizeof(name)) {
+		x->bad = 1;
+		return NAN;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)n, x->p);
+	x->p += n;
+	if (name[0] == '$') {
+		int k = atoi(name + 1);
+		if (!x->s || k < 1 || k > x->s->n)
+			return NAN;
+		return x->value(x->ctx, x->s->names[k - 1]);
+	}
+	return x->value(x->ctx, name);
+}
+
+static double expr_product(struct expr *x)
+{
+	double v = expr_atom(x);
+	for (;;) {
+		expr_space(x);
+		char op = *x->p;
+		if (op != '*' && op != '/')
+			return v;
+		x->p++;
+		double r = expr_atom(x);
+		v = op == '*' ? v * r : r == 0 ? NAN : v / r;
+	}
+}
+
+static double expr_sum(struct expr *x)
+{
+	double v = expr_product(x);
+	for (;;) {
+		expr_space(x);
+		char op = *x->p;
+		if (op != '+' && op != '-')
+			return v;
+		x->p++;
+		double r = expr_product(x);
+		v = op == '+' ? v + r : v - r;
+	}
+}
+
+double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
+			double (*value)(void *ctx, const char *name), void *ctx)
+{
+	struct expr x = { m->expr, s, value, ctx, 0 };
+	double v = expr_sum(&x);
+	expr_space(&x);
+	return x.bad || *x.p ? NAN : v;
 }
 
 void stat_select_release(struct stat_select *s)
