@@ -329,7 +329,7 @@ int cmd_regress(int argc, char **argv)
 		}
 		if (!cli_quiet)
 			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
-		rc = stat_measure(&r.m[v], &sel, r.runs, args, json);
+		rc = stat_measure(&r.m[v], &sel, r.runs, args, json, 0);
 		free_argv(args);
 		if (rc) {
 			measure_stat_release(&r.m[v]);

@@ -100,6 +100,59 @@ static double metric_value(void *ctx, const char *name)
 	return NAN;
 }
 
+/* Per thread: for people, per creation index the mean over runs of each perf event; for
+ * programs every thread of every run. */
+static void stat_render_threads(struct emit *e, const struct measure_stat *m)
+{
+	int maxidx = -1;
+	for (int t = 0; t < m->nthreads; t++)
+		maxidx = m->threads[t].index > maxidx ? m->threads[t].index : maxidx;
+	emit_table_begin(e, NULL, "per thread (mean over runs; 0 is the main thread, then in order of creation)");
+	for (int idx = 0; idx <= maxidx; idx++) {
+		emit_row_begin(e);
+		emit_int(e, NULL, "thread", idx, NULL);
+		const char *comm = "";
+		int runs = 0;
+		for (int t = 0; t < m->nthreads; t++)
+			if (m->threads[t].index == idx) {
+				comm = m->threads[t].comm;
+				runs++;
+			}
+		emit_string(e, NULL, "name", comm);
+		emit_int(e, NULL, "runs", runs, NULL);
+		for (int i = 0; i < m->nevents; i++) {
+			if (m->ev[i].source != STAT_PERF || !m->ev[i].available)
+				continue;
+			double sum = 0;
+			int n = 0;
+			for (int t = 0; t < m->nthreads; t++)
+				if (m->threads[t].index == idx && !isnan(m->threads[t].values[i])) {
+					sum += m->threads[t].values[i];
+					n++;
+				}
+			emit_number(e, NULL, m->ev[i].name, n ? sum / n : NAN, NULL, "%.6g");
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_list_begin(e, "threads", NULL);
+	for (int t = 0; t < m->nthreads; t++) {
+		const struct stat_thread *th = &m->threads[t];
+		emit_object_begin(e, NULL, NULL);
+		emit_int(e, "run", NULL, th->run, NULL);
+		emit_int(e, "index", NULL, th->index, NULL);
+		emit_int(e, "tid", NULL, th->tid, NULL);
+		emit_string(e, "comm", NULL, th->comm);
+		emit_object_begin(e, "events", NULL);
+		for (int i = 0; i < m->nevents; i++)
+			if (m->ev[i].source == STAT_PERF && m->ev[i].available)
+				emit_number(e, m->ev[i].name, NULL, th->values[i], NULL, NULL);
+		emit_object_end(e);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+}
+
 void stat_render(struct emit *e, const struct stat_result *r)
 {
 	const struct measure_stat *m = r->m;
@@ -159,6 +212,8 @@ void stat_render(struct emit *e, const struct stat_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	if (m->per_thread)
+		stat_render_threads(e, m);
 	emit_int(e, "failed_runs", NULL, r->failed, NULL);
 	emit_int(e, "crashed_runs", NULL, r->crashed, NULL);
 	emit_bool(e, "interrupted", NULL, m->interrupted);
@@ -197,7 +252,7 @@ int stat_report_program(const struct stat_result *r)
 }
 
 static const char *const stat_usage[] = {
-	"archscope stat [-e EVENT,...|--all|-M GROUP] [-r RUNS] [-o FILE] [--json] -- COMMAND [ARGS...]", NULL
+	"archscope stat [-e EVENT,...|--all|-M GROUP] [-r RUNS] [--per-thread] [-o FILE] [--json] -- COMMAND [ARGS...]", NULL
 };
 static const struct opt_cmd stat_cmd = {
 	.name = "stat",
@@ -219,13 +274,14 @@ static const struct opt_cmd stat_cmd = {
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_args a = { 0 };
-	int runs = 5, json = 0, verbose = 0;
+	int runs = 5, json = 0, verbose = 0, per_thread = 0;
 	const char *out = NULL;
 	const struct opt options[] = {
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
 		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/groups (FLOPS, MEM, L2, L3, BRANCH)"),
 		OPT_INT('r', "repeat", &runs, "RUNS", 1, 100000, "runs per batch of events (default 5)"),
+		OPT_FLAG(0, "per-thread", &per_thread, "also count each thread and child process by itself (ptrace)"),
 		OPT_STRING('o', "output", &out, "FILE", "also write the JSON result to FILE (atomically)"),
 		OPT_COUNTER('v', "verbose", &verbose, "show the per-run values and the runs"),
 		OPT_JSON(&json),
@@ -247,7 +303,7 @@ int cmd_stat(int argc, char **argv)
 	struct measure_stat m;
 	char cmdline[1024];
 	stat_command_line(argv, cmdline, sizeof(cmdline));
-	rc = stat_measure(&m, &sel, runs, argv, json);
+	rc = stat_measure(&m, &sel, runs, argv, json, per_thread);
 	if (rc) {
 		measure_stat_release(&m);
 		stat_select_release(&sel);

@@ -82,7 +82,8 @@ static void measure_progress(void *ctx, int done, int total)
 	progress("running: %d of %d", done + 1, total);
 }
 
-int stat_measure(struct measure_stat *m, const struct stat_select *sel, int runs, char **argv, int stdout_is_json)
+int stat_measure(struct measure_stat *m, const struct stat_select *sel, int runs, char **argv, int stdout_is_json,
+		 int per_thread)
 {
 	struct as_error err = { 0 };
 	if (measure_stat_init(m, (const char *const *)sel->names, sel->n, runs, &err) != 0 ||
@@ -91,7 +92,7 @@ int stat_measure(struct measure_stat *m, const struct stat_select *sel, int runs
 		return EXIT_FAIL;
 	}
 	struct stat_opts o = { .runs = runs, .stdout_fd = stdout_is_json ? 2 : -1, .stderr_fd = 2,
-			       .progress = measure_progress };
+			       .progress = measure_progress, .per_thread = per_thread };
 	int rc = measure_stat_run(m, argv, &o, &err);
 	progress_done();
 	if (rc) {

@@ -33,7 +33,8 @@ const char *stat_groups_dir(char *buf, size_t len);
 int stat_select_from_args(const char *cmd, const struct stat_args *a, struct stat_select *sel);
 /* Plans and runs argv `runs` times per batch; the program's stdout goes to our stderr when
  * stdout carries JSON. Returns 0, or an exit code after error(). */
-int stat_measure(struct measure_stat *m, const struct stat_select *sel, int runs, char **argv, int stdout_is_json);
+int stat_measure(struct measure_stat *m, const struct stat_select *sel, int runs, char **argv, int stdout_is_json,
+		 int per_thread);
 /* Joins argv for people ("./a.out 10"). */
 void stat_command_line(char **argv, char *buf, size_t len);
 

@@ -358,3 +358,10 @@ int counters_read_one(struct counter_set *s, int i, struct as_error *err)
 		s->value[i] = NAN;
 	return 0;
 }
+
+int counters_enable_one(struct counter_set *s, int i)
+{
+	if (i < 0 || i >= s->n || ioctl(s->fd[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return -errno;
+	return 0;
+}

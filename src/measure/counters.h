@@ -72,6 +72,8 @@ void counters_init(struct counter_set *s);
  * full. On failure s is as it was. */
 int counters_add(struct counter_set *s, const char *name, pid_t pid, const struct counters_how *how,
 		 struct as_error *err);
+/* Enables event i alone (counters_add leaves events disabled). */
+int counters_enable_one(struct counter_set *s, int i);
 /* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/timer.h"
+#include "measure/stat-thread.h"
 
 /* The program's stderr goes to an unlinked temporary file, kept and copied on. */
 static int tmpfile_fd(void)
@@ -54,24 +55,6 @@ static void stderr_collect(int fd, int out_fd, struct stat_run *r)
 		}
 	}
 	r->stderr_tail[kept] = 0;
-}
-
-/* /proc/PID/schedstat: time on a CPU (ns), time waiting for one (ns), timeslices. */
-static void read_schedstat(pid_t pid, double v[3])
-{
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
-	FILE *f = fopen(path, "r");
-	unsigned long long a, b, c;
-	v[0] = v[1] = v[2] = NAN;
-	if (!f)
-		return;
-	if (fscanf(f, "%llu %llu %llu", &a, &b, &c) == 3) {
-		v[0] = (double)a;
-		v[1] = (double)b;
-		v[2] = (double)c;
-	}
-	fclose(f);
 }
 
 static double tv_us(struct timeval t)
@@ -189,6 +172,20 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		return as_error_set(err, -ENOMEM, "stat: out of memory");
 	}
 	open_pass(m, pass, pid, set, slot);
+	if (m->per_thread) {
+		int rc = stat_thread_seize(m, pass, pid, err);
+		if (rc) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			counters_close(&set[0]);
+			counters_close(&set[1]);
+			free(slot);
+			close(gate[1]);
+			close(report[0]);
+			close(efd);
+			return rc;
+		}
+	}
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	sigaction(SIGINT, &ign, &old);
 	uint64_t t0 = timer_now_ns();
@@ -198,17 +195,23 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	while ((got = read(report[0], &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
 		;
 	close(report[0]);
-	siginfo_t si;
-	while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;
-	uint64_t t1 = timer_now_ns();
-	double ss[3];
-	read_schedstat(pid, ss);
+	double ss[3] = { NAN, NAN, NAN };
 	int st = 0;
 	struct rusage ru;
 	memset(&ru, 0, sizeof(ru));
-	while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
-		;
+	uint64_t t1;
+	if (m->per_thread) {
+		stat_thread_wait(m, pass, m->nrun, pid, &st, &ru, ss);
+		t1 = timer_now_ns();
+	} else {
+		siginfo_t si;
+		while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+			;
+		t1 = timer_now_ns();
+		stat_read_schedstat(pid, ss);
+		while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
+			;
+	}
 	sigaction(SIGINT, &old, NULL);
 	if (got == (ssize_t)sizeof(exec_errno)) {
 		counters_close(&set[0]);
@@ -279,6 +282,7 @@ int measure_stat_run(struct measure_stat *m, char *const argv[], const struct st
 	}
 	m->nrun = 0;
 	m->interrupted = 0;
+	m->per_thread = o->per_thread;
 	int total = m->runs * m->passes;
 	for (int p = 0; p < m->passes && !m->interrupted; p++)
 		for (int k = 0; k < m->runs && !m->interrupted; k++) {

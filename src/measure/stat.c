@@ -210,5 +210,8 @@ void measure_stat_release(struct measure_stat *m)
 	}
 	free(m->ev);
 	free(m->run);
+	for (int i = 0; i < m->nthreads; i++)
+		free(m->threads[i].values);
+	free(m->threads);
 	memset(m, 0, sizeof(*m));
 }

@@ -42,8 +42,20 @@ struct stat_run {
 	char stderr_tail[512];/* the last bytes the program wrote to stderr */
 };
 
+/* One thread (or process) of the program in one run, with --per-thread. */
+struct stat_thread {
+	int run;              /* index into measure_stat.run */
+	int index;            /* order of creation within its run (0: the main thread) */
+	int tid;
+	char comm[16];
+	double *values;       /* per event (nevents); NaN: not counted for this thread */
+};
+
+struct stat_tracee;       /* a live thread's counters (stat-thread.c) */
+
 struct stat_opts {
 	int runs;             /* per pass */
+	int per_thread;       /* also count each thread and process by itself (ptrace) */
 	int stdout_fd;        /* where the program's stdout goes (-1: inherited) */
 	int stderr_fd;        /* where its stderr is copied after each run (-1: nowhere; it is kept) */
 	void (*progress)(void *ctx, int done, int total);
@@ -60,6 +72,12 @@ struct measure_stat {
 	int kernel;           /* kernel mode counted too */
 	int interrupted;      /* the program died of SIGINT: the runs stopped there */
 	char hw_reason[560];  /* once: why hardware events cannot be counted here ("" when they can) */
+	int per_thread;
+	int nthreads;
+	struct stat_thread *threads;
+	/* private: the threads alive in the run being traced */
+	int nlive, next_index;
+	struct stat_tracee *live;
 };
 
 /* Events by name (libpfm4 or perf's: "page-faults", "cycles", "PERF_COUNT_SW_TASK_CLOCK",
