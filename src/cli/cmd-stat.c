@@ -158,7 +158,8 @@ void stat_render(struct emit *e, const struct stat_result *r)
 	const struct measure_stat *m = r->m;
 	emit_string(e, "command", "command", r->command);
 	emit_int(e, "runs", "runs", m->runs, NULL);
-	emit_annotate(e, m->passes > 1 ? " per batch, %d batches of events" : "", m->passes);
+	if (m->passes > 1)
+		emit_annotate(e, " per batch, %d batches of events", m->passes);
 	emit_int(e, "passes", NULL, m->passes, NULL);
 	emit_string(e, "modes", "counted in", m->kernel ? "user and kernel mode" : "user mode");
 	if (r->sel && r->sel->group[0]) {

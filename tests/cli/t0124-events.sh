@@ -2,13 +2,14 @@
 # on any Linux; where there is no PMU, hardware events say why), and another CPU's with --pmu or
 # LIBPFM_FORCE_PMU.
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE" events --json
+run 0 "$ARCHSCOPE" events --json PERF_COUNT
 cat >"$TMP/check.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"]
 have_pmu = sys.argv[2] == "1"
 ev = {e["name"]: e for e in d["events"]}
 assert d["count"] == len(d["events"]) > 10
+assert all("PERF_COUNT" in e["name"] for e in d["events"])
 sw = ev["perf::PERF_COUNT_SW_PAGE_FAULTS"]
 assert sw["kind"] == "software" and sw["opens"] is True and sw["reason"] is None, sw
 for e in d["events"]:
