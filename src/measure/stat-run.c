@@ -242,13 +242,9 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 					share = s->running[j];
 				}
 			}
-			e->values[k] = v;
-			e->share[k] = share;
-			if (!isnan(v) && share < 1)
-				e->multiplexed = 1;
+			measure_stat_record(e, k, v, share);
 		} else if (pass == 0) {
-			e->values[k] = extra_value(e->name, &ru, ss, (double)(t1 - t0));
-			e->share[k] = 1;
+			measure_stat_record(e, k, extra_value(e->name, &ru, ss, (double)(t1 - t0)), 1);
 		}
 	}
 	counters_close(&set[0]);

@@ -172,8 +172,22 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 		e->group = pass;
 	}
 	counters_close(&group);
-	m->passes = hw_groups > 1 ? hw_groups : 1;
+	(void)hw_groups;
+	m->passes = 1;
+	for (int i = 0; i < m->nevents; i++)
+		if (m->ev[i].pass + 1 > m->passes)
+			m->passes = m->ev[i].pass + 1;
 	return 0;
+}
+
+void measure_stat_record(struct stat_event *e, int k, double value, double share)
+{
+	e->values[k] = value;
+	e->share[k] = isnan(value) ? 0 : share;
+	/* counted for only part of the time it was enabled: the kernel multiplexed it and the value
+	 * is scaled (counters_scale); say so */
+	if (!isnan(value) && share < 1)
+		e->multiplexed = 1;
 }
 
 void measure_stat_summarise(struct stat_event *e, int nvalues)

@@ -90,6 +90,9 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err);
 /* Runs argv passes * runs times. -ENOENT (and nothing run) when the program cannot be started.
  * Stops early, keeping what was measured, when the program dies of SIGINT. */
 int measure_stat_run(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+/* Keeps run k's value (NaN: not counted) and the share of its enabled time it counted; a share
+ * below 1 flags the event multiplexed. */
+void measure_stat_record(struct stat_event *e, int k, double value, double share);
 /* Mean, stddev (Bessel), min, max, zero and constant of the counted values. Pure. */
 void measure_stat_summarise(struct stat_event *e, int nvalues);
 void measure_stat_release(struct measure_stat *m);

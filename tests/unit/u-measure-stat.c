@@ -40,6 +40,23 @@ static void test_measure_stat__summary(void)
 	CHECK(e.n == 1 && e.mean == 7 && isnan(e.stddev) && !e.constant);
 }
 
+/* A counter the kernel multiplexed (counted 25 % of its enabled time) is scaled by
+ * counters_scale and flagged; one never scheduled is not counted, not 0. */
+static void test_measure_stat__multiplexed(void)
+{
+	double v[3], sh[3];
+	struct stat_event e = { .values = v, .share = sh };
+	double share = 0, value = counters_scale(1000, 100, 100, &share);
+	measure_stat_record(&e, 0, value, share);
+	CHECK(!e.multiplexed);
+	value = counters_scale(250, 400, 100, &share);
+	measure_stat_record(&e, 1, value, share);
+	CHECK(e.multiplexed && v[1] == 1000 && sh[1] == 0.25);
+	measure_stat_record(&e, 2, NAN, 0);
+	measure_stat_summarise(&e, 3);
+	CHECK(e.n == 2 && e.mean == 1000 && e.constant);
+}
+
 static void test_measure_stat__names(void)
 {
 	CHECK_STR(measure_stat_alias("page-faults"), "perf::PERF_COUNT_SW_PAGE_FAULTS");
@@ -207,5 +224,5 @@ static void test_measure_stat__forced_list(void)
 
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
-TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__summary),
+TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints))
