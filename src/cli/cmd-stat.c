@@ -28,13 +28,16 @@ static void stat_render_event_text(struct emit *e, const struct stat_event *ev, 
 		emit_text(e, "min", "%s", "");
 		emit_text(e, "max", "%s", "");
 	} else {
-		emit_number(e, NULL, "mean", ev->mean, ev->unit, "%.6g");
+		/* text only: times in ms, which people read faster than 1.2e+07 ns */
+		double k = !strcmp(ev->unit, "ns") ? 1e-6 : !strcmp(ev->unit, "us") ? 1e-3 : 1;
+		const char *unit = k != 1 ? "ms" : ev->unit;
+		emit_number(e, NULL, "mean", ev->mean * k, unit, k != 1 ? "%.3f" : "%.6g");
 		if (isnan(ev->stddev))
 			emit_text(e, "stddev", "-");
 		else
 			emit_text(e, "stddev", "± %.2f %%", ev->mean != 0 ? 100 * ev->stddev / fabs(ev->mean) : 0.0);
-		emit_number(e, NULL, "min", ev->min, NULL, "%.6g");
-		emit_number(e, NULL, "max", ev->max, NULL, "%.6g");
+		emit_number(e, NULL, "min", ev->min * k, NULL, k != 1 ? "%.3f" : "%.6g");
+		emit_number(e, NULL, "max", ev->max * k, NULL, k != 1 ? "%.3f" : "%.6g");
 	}
 	emit_int(e, NULL, "n", ev->n, NULL);
 	const char *note = !ev->available ? (ev->hardware ? "no PMU here (see below)" : "cannot open (see below)")
