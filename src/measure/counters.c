@@ -270,17 +270,26 @@ double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *
 	return running >= enabled ? (double)raw : (double)raw * ((double)enabled / (double)running);
 }
 
+/* value, time enabled, time running of counter i; value[i] and running[i] set (scaled). */
+static int read_raw(struct counter_set *s, int i, uint64_t v[3], struct as_error *err)
+{
+	ssize_t got = read(s->fd[i], v, 3 * sizeof(uint64_t));
+	if (got != (ssize_t)(3 * sizeof(uint64_t))) {
+		char eb[96];
+		return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
+				    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
+	}
+	s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+	return 0;
+}
+
 int counters_read(struct counter_set *s, struct as_error *err)
 {
+	uint64_t v[3];
 	for (int i = 0; i < s->n; i++) {
-		uint64_t v[3];
-		ssize_t got = read(s->fd[i], v, sizeof(v));
-		if (got != (ssize_t)sizeof(v)) {
-			char eb[96];
-			return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
-					    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
-		}
-		s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+		int rc = read_raw(s, i, v, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -346,17 +355,11 @@ int counters_kernel_allowed(void)
 int counters_read_one(struct counter_set *s, int i, struct as_error *err)
 {
 	uint64_t v[3];
-	ssize_t got = read(s->fd[i], v, sizeof(v));
-	if (got != (ssize_t)sizeof(v)) {
-		char eb[96];
-		return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
-				    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
-	}
-	s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+	int rc = read_raw(s, i, v, err);
 	/* never ran: not counted, which is not 0 */
-	if (v[2] == 0)
+	if (rc == 0 && v[2] == 0)
 		s->value[i] = NAN;
-	return 0;
+	return rc;
 }
 
 int counters_enable_one(struct counter_set *s, int i)
