@@ -83,5 +83,9 @@ int cmd_analyze(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_regress(int argc, char **argv);
+int cmd_events(int argc, char **argv);
 
 #endif

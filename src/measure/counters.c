@@ -2,6 +2,7 @@
 #include "measure/counters.h"
 
 #include <errno.h>
+#include <math.h>
 #include <linux/perf_event.h>
 #include <perfmon/pfmlib_perf_event.h>
 #include <pthread.h>
@@ -20,8 +21,67 @@ static void pfm_init_once(void)
 	pfm_status = pfm_initialize();
 }
 
+int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id)
+{
+	const char *colon = strchr(name, ':');
+	if (!colon || strchr(colon + 1, ':') || strchr(name, '/') || colon == name || !colon[1])
+		return -ENOENT;
+	const char *roots[] = { tracefs, "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	for (int r = tracefs ? 0 : 1; r < 3; r++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/events/%.*s/%s/id", roots[r], (int)(colon - name), name, colon + 1);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		unsigned long long v;
+		int ok = fscanf(f, "%llu", &v) == 1;
+		fclose(f);
+		if (ok) {
+			*id = v;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/* Kernel software events some libpfm4 versions do not list (4.13 lacks these). */
+static int software_attr(const char *name, int plm, struct perf_event_attr *attr)
+{
+	static const struct {
+		const char *name;
+		uint64_t config;
+	} sw[] = {
+		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS },
+		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_COUNT_SW_EMULATION_FAULTS },
+		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+	};
+	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
+		if (!strcmp(name, sw[i].name) || !strcmp(name, sw[i].name + 6)) {
+			memset(attr, 0, sizeof(*attr));
+			attr->type = PERF_TYPE_SOFTWARE;
+			attr->config = sw[i].config;
+			attr->exclude_kernel = !(plm & PFM_PLM0);
+			return 0;
+		}
+	return -ENOENT;
+}
+
+/* "sys:event" as a tracepoint when tracefs has it. */
+static int tracepoint_attr(const char *name, int plm, struct perf_event_attr *attr)
+{
+	uint64_t id;
+	if (counters_tracepoint_id(NULL, name, &id) != 0)
+		return -ENOENT;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = PERF_TYPE_TRACEPOINT;
+	attr->config = id;
+	attr->exclude_kernel = !(plm & PFM_PLM0);
+	return 0;
+}
+
 /* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. */
-static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq, size_t fqlen, struct as_error *err)
+static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *attr, char *fq, size_t fqlen,
+			   struct as_error *err)
 {
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_status != PFM_SUCCESS)
@@ -33,7 +93,19 @@ static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq,
 	arg.attr = attr;
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
-	int rc = pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg);
+	int rc = pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT_EXT, &arg);
+	if (rc == PFM_ERR_NOTFOUND && software_attr(name, plm, attr) == 0) {
+		free(fstr);
+		if (fq && fqlen)
+			snprintf(fq, fqlen, "%s%s", strncmp(name, "perf::", 6) ? "perf::" : "", name);
+		return 0;
+	}
+	if (rc == PFM_ERR_NOTFOUND && tracepoint_attr(name, plm, attr) == 0) {
+		free(fstr);
+		if (fq && fqlen)
+			snprintf(fq, fqlen, "tracepoint::%s", name);
+		return 0;
+	}
 	if (rc != PFM_SUCCESS) {
 		free(fstr);
 		return as_error_set(err, rc == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL, "event '%s': %s", name,
@@ -43,6 +115,40 @@ static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq,
 		snprintf(fq, fqlen, "%s", fstr ? fstr : name);
 	free(fstr);
 	return 0;
+}
+
+int counters_pfm_start(struct as_error *err)
+{
+	pthread_once(&pfm_once, pfm_init_once);
+	if (pfm_status != PFM_SUCCESS)
+		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
+	return 0;
+}
+
+const char *counters_why_not(int rc)
+{
+	switch (-rc) {
+	case EOPNOTSUPP:
+	case ENOENT:
+	case ENODEV:
+		return "this machine does not offer the counter: no PMU for it (a virtual machine without PMU "
+		       "pass-through, or another CPU's event)";
+	case EACCES:
+	case EPERM:
+		return "not permitted: kernel.perf_event_paranoid too high for this user (<= 2 for own processes, "
+		       "or root / CAP_PERFMON)";
+	case EINVAL:
+		return "the kernel rejects this encoding (a unit mask or modifier it does not take)";
+	case EBUSY:
+		return "the counter is in use (another tool holds it exclusively)";
+	default:
+		return "perf_event_open failed";
+	}
+}
+
+static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq, size_t fqlen, struct as_error *err)
+{
+	return encode_attr_plm(name, PFM_PLM3, attr, fq, fqlen, err);
 }
 
 int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
@@ -57,20 +163,29 @@ int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq
 	return 0;
 }
 
-static int open_one(struct counter_set *s, int i, pid_t pid, struct as_error *err)
+/* how NULL: the classic set (user mode, one group, the leader disabled until enabled by ioctl). */
+static int open_one(struct counter_set *s, int i, pid_t pid, const struct counters_how *how, struct as_error *err)
 {
 	struct perf_event_attr attr;
-	int rc = encode_attr(s->name[i], &attr, s->fq[i], sizeof(s->fq[i]), err);
+	int kernel = how && how->kernel;
+	int rc = encode_attr_plm(s->name[i], kernel ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3, &attr, s->fq[i],
+				 sizeof(s->fq[i]), err);
 	if (rc)
 		return rc;
+	int grouped = !how || how->grouped;
 	attr.size = sizeof(attr);
-	attr.disabled = i == 0;
-	attr.exclude_kernel = 1;
+	attr.disabled = grouped ? i == 0 : 1;
+	attr.exclude_kernel = !kernel;
 	attr.exclude_hv = 1;
+	if (how) {
+		attr.inherit = how->inherit ? 1 : 0;
+		attr.enable_on_exec = how->enable_on_exec && attr.disabled ? 1 : 0;
+	}
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	s->type[i] = attr.type;
 	s->config[i] = attr.config;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, i == 0 ? -1 : s->fd[0], PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, grouped && i > 0 ? s->fd[0] : -1,
+			      PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		/* "perf::PERF_COUNT_HW_CPU_CYCLES:u=1:k=0:..." -> "perf::PERF_COUNT_HW_CPU_CYCLES" */
@@ -92,6 +207,9 @@ static int open_one(struct counter_set *s, int i, pid_t pid, struct as_error *er
 			return as_error_set(err, -e, "perf_event_open for '%s': %s (kernel.perf_event_paranoid is %s)",
 					    s->name[i], eb, par);
 		}
+		if (e == EINVAL && grouped && i > 0)
+			return as_error_set(err, -ENOSPC, "perf_event_open for '%s' (%s): the group of %d events does not "
+					    "fit the counters", s->name[i], s->fq[i], i + 1);
 		if (e == ENOENT || e == EOPNOTSUPP || e == ENODEV)
 			return as_error_set(err, -EOPNOTSUPP,
 					    "perf_event_open for '%s' (%s): %s: this machine does not offer that counter "
@@ -117,7 +235,7 @@ int counters_open(struct counter_set *s, const char *const names[], int n, pid_t
 		}
 		snprintf(s->name[i], sizeof(s->name[i]), "%s", names[i]);
 		s->n = i + 1;
-		int rc = open_one(s, i, pid, err);
+		int rc = open_one(s, i, pid, NULL, err);
 		if (rc) {
 			s->fd[i] = -1;
 			counters_close(s);
@@ -152,17 +270,26 @@ double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *
 	return running >= enabled ? (double)raw : (double)raw * ((double)enabled / (double)running);
 }
 
+/* value, time enabled, time running of counter i; value[i] and running[i] set (scaled). */
+static int read_raw(struct counter_set *s, int i, uint64_t v[3], struct as_error *err)
+{
+	ssize_t got = read(s->fd[i], v, 3 * sizeof(uint64_t));
+	if (got != (ssize_t)(3 * sizeof(uint64_t))) {
+		char eb[96];
+		return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
+				    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
+	}
+	s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+	return 0;
+}
+
 int counters_read(struct counter_set *s, struct as_error *err)
 {
+	uint64_t v[3];
 	for (int i = 0; i < s->n; i++) {
-		uint64_t v[3];
-		ssize_t got = read(s->fd[i], v, sizeof(v));
-		if (got != (ssize_t)sizeof(v)) {
-			char eb[96];
-			return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
-					    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
-		}
-		s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+		int rc = read_raw(s, i, v, err);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -183,4 +310,61 @@ int counters_find(const struct counter_set *s, const char *name)
 		if (!strcmp(s->name[i], name))
 			return i;
 	return -1;
+}
+
+void counters_init(struct counter_set *s)
+{
+	memset(s, 0, sizeof(*s));
+	for (int i = 0; i < COUNTERS_MAX; i++)
+		s->fd[i] = -1;
+}
+
+int counters_add(struct counter_set *s, const char *name, pid_t pid, const struct counters_how *how,
+		 struct as_error *err)
+{
+	if (s->n >= COUNTERS_MAX)
+		return as_error_set(err, -E2BIG, "counters: a set holds at most %d events", COUNTERS_MAX);
+	if (strlen(name) >= sizeof(s->name[0]))
+		return as_error_set(err, -EINVAL, "event name '%.40s...' is too long", name);
+	int i = s->n;
+	snprintf(s->name[i], sizeof(s->name[i]), "%s", name);
+	int rc = open_one(s, i, pid, how, err);
+	if (rc) {
+		s->fd[i] = -1;
+		s->name[i][0] = 0;
+		return rc;
+	}
+	s->n = i + 1;
+	return 0;
+}
+
+int counters_kernel_allowed(void)
+{
+	if (geteuid() == 0)
+		return 1;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	int level = 2;
+	if (f) {
+		if (fscanf(f, "%d", &level) != 1)
+			level = 2;
+		fclose(f);
+	}
+	return level <= 1;
+}
+
+int counters_read_one(struct counter_set *s, int i, struct as_error *err)
+{
+	uint64_t v[3];
+	int rc = read_raw(s, i, v, err);
+	/* never ran: not counted, which is not 0 */
+	if (rc == 0 && v[2] == 0)
+		s->value[i] = NAN;
+	return rc;
+}
+
+int counters_enable_one(struct counter_set *s, int i)
+{
+	if (i < 0 || i >= s->n || ioctl(s->fd[i], PERF_EVENT_IOC_ENABLE, 0) < 0)
+		return -errno;
+	return 0;
 }

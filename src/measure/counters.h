@@ -45,6 +45,40 @@ void counters_close(struct counter_set *s);
  * running / enabled. Pure, for tests. */
 double counters_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *share);
 
+/* How counters_add opens an event (NULL in open_one: the classic set of counters_open). */
+struct counters_how {
+	int inherit;        /* also count the threads and processes the target starts */
+	int enable_on_exec; /* disabled until the target calls exec (a program measured from its start) */
+	int grouped;        /* the set's first event leads a group: all count together or not at all */
+	int kernel;         /* count kernel mode too (root, CAP_PERFMON or perf_event_paranoid <= 1) */
+};
+
+/* The id of tracepoint "sys:event" under tracefs/events (tracefs NULL: /sys/kernel/tracing, then
+ * /sys/kernel/debug/tracing); -ENOENT when absent or unreadable. counters_encode and
+ * counters_add take such names where libpfm4 does not know them. */
+int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id);
+
+/* Starts libpfm4 (once per process; it reads LIBPFM_FORCE_PMU then). */
+int counters_pfm_start(struct as_error *err);
+/* Why an event does not open, from the negative errno counters_add returned, without the
+ * event's name (one line for many events). */
+const char *counters_why_not(int rc);
+
+/* An empty set (n = 0, no descriptors), for counters_add. */
+void counters_init(struct counter_set *s);
+/* Opens one more event into s on `pid`. With how->grouped the first event leads and later ones
+ * join its group; -ENOSPC when the group no longer fits the counters. -EOPNOTSUPP/-ENOENT for a
+ * counter the machine does not have, -EACCES/-EPERM for perf_event_paranoid, -E2BIG when s is
+ * full. On failure s is as it was. */
+int counters_add(struct counter_set *s, const char *name, pid_t pid, const struct counters_how *how,
+		 struct as_error *err);
+/* Enables event i alone (counters_add leaves events disabled). */
+int counters_enable_one(struct counter_set *s, int i);
+/* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
+int counters_read_one(struct counter_set *s, int i, struct as_error *err);
+/* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
+int counters_kernel_allowed(void);
+
 /* Index of an event in the set by the name it was asked for, -1 when absent. */
 int counters_find(const struct counter_set *s, const char *name);
 

@@ -106,6 +106,35 @@ static void test_measure__count_self(void)
 	CHECK(counters_open(&s, hw, 0, 0, &err) == -EINVAL);
 }
 
+/* One event at a time (stat's way): a full set refuses more, a failed add leaves the set as it
+ * was, a counter enabled alone counts, and software events libpfm4 4.13 lacks still encode. */
+static void test_measure__add(void)
+{
+	struct counter_set s;
+	struct as_error err = { 0 };
+	struct counters_how how = { .grouped = 0 };
+	counters_init(&s);
+	CHECK(s.n == 0 && s.fd[0] == -1);
+	CHECK(counters_add(&s, "perf::PERF_COUNT_SW_TASK_CLOCK", 0, &how, &err) == 0 && s.n == 1);
+	CHECK(counters_add(&s, "no_such_event_xyz", 0, &how, &err) == -ENOENT && s.n == 1);
+	CHECK(counters_enable_one(&s, 0) == 0);
+	spin();
+	CHECK(counters_read_one(&s, 0, &err) == 0);
+	CHECK(s.value[0] > 0 && s.running[0] == 1);
+	while (s.n < COUNTERS_MAX)
+		CHECK(counters_add(&s, "perf::PERF_COUNT_SW_PAGE_FAULTS", 0, &how, &err) == 0);
+	CHECK(counters_add(&s, "perf::PERF_COUNT_SW_PAGE_FAULTS", 0, &how, &err) == -E2BIG);
+	counters_close(&s);
+	CHECK(s.n == 0);
+	uint32_t type;
+	uint64_t config;
+	char fq[192];
+	CHECK(counters_encode("perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", &type, &config, fq, sizeof(fq), &err) == 0);
+	CHECK(type == PERF_TYPE_SOFTWARE && config == PERF_COUNT_SW_ALIGNMENT_FAULTS);
+	CHECK(strstr(counters_why_not(-ENOENT), "PMU") && strstr(counters_why_not(-EACCES), "perf_event_paranoid"));
+	CHECK(counters_kernel_allowed() == (geteuid() == 0) || geteuid() != 0);
+}
+
 /* Bracketing a program that stops itself around two repetitions: a software event counts on any
  * machine; the repetition with the fewest of it is kept. */
 static void test_measure__bracket(void)
@@ -144,4 +173,4 @@ static void test_measure__bracket(void)
 }
 
 TESTS(T(test_measure__forced_pmu_encoding), T(test_measure__generic_encoding), T(test_measure__scaling),
-      T(test_measure__count_self), T(test_measure__bracket))
+      T(test_measure__count_self), T(test_measure__add), T(test_measure__bracket))

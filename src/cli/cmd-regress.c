@@ -1,0 +1,369 @@
+/* archscope regress: runs a program at each value of a parameter, R times each, and fits every
+ * event against the parameter's real values: constant, linear, quadratic, exponential and power,
+ * best by AICc (EvSel's regression, NUMA thesis §4.1.2, beyond its linear fits on the run index). */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/fit.h"
+#include "cli/cli.h"
+#include "cli/parse-options.h"
+#include "cli/stat.h"
+#include "common/atomicfile.h"
+#include "report/emit.h"
+#include "report/plot.h"
+
+#define REGRESS_VALUES_MAX 64
+
+struct regress_event {
+	const char *name, *unit;
+	int npts;
+	double *x, *y;          /* every counted run: the parameter's value and the event's */
+	double mean[REGRESS_VALUES_MAX]; /* per parameter value (NaN: not counted) */
+	struct fit_all fit;
+	int fitted;
+	const char *reason;     /* why not fitted */
+};
+
+struct regress_result {
+	char name[64];          /* the parameter */
+	int nvalues;
+	double values[REGRESS_VALUES_MAX];
+	char text[REGRESS_VALUES_MAX][64];
+	int runs;
+	struct measure_stat m[REGRESS_VALUES_MAX];
+	int measured;           /* values measured */
+	int nev;
+	struct regress_event *ev;
+	const char *plot_dir;
+	char command[1024];
+};
+
+/* "N=1,2,4" into the result. Returns 0 or -1 after error_usage(). */
+static int parse_param(const char *s, struct regress_result *r)
+{
+	const char *eq = strchr(s, '=');
+	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(r->name))
+		return error_usage("regress", "--param must be NAME=v1,v2,..., got '%s'", s);
+	snprintf(r->name, sizeof(r->name), "%.*s", (int)(eq - s), s);
+	for (const char *p = eq + 1; *p;) {
+		size_t n = strcspn(p, ",");
+		if (r->nvalues >= REGRESS_VALUES_MAX)
+			return error_usage("regress", "at most %d parameter values", REGRESS_VALUES_MAX);
+		if (n == 0 || n >= sizeof(r->text[0]))
+			return error_usage("regress", "empty or too long value in --param '%s'", s);
+		snprintf(r->text[r->nvalues], sizeof(r->text[0]), "%.*s", (int)n, p);
+		char *end;
+		double v = strtod(r->text[r->nvalues], &end);
+		if (*end || !isfinite(v))
+			return error_usage("regress", "parameter value '%s' is not a number", r->text[r->nvalues]);
+		r->values[r->nvalues++] = v;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (r->nvalues < 2)
+		return error_usage("regress", "--param needs at least 2 values to regress against");
+	return 0;
+}
+
+/* argv with every "{NAME}" replaced by the value's text (malloc'd strings). */
+static char **substitute(char **argv, int argc, const char *name, const char *value)
+{
+	char key[80];
+	snprintf(key, sizeof(key), "{%s}", name);
+	char **out = calloc((size_t)argc + 1, sizeof(char *));
+	for (int i = 0; out && i < argc; i++) {
+		size_t cap = strlen(argv[i]) * (strlen(value) + 1) + 1;
+		char *s = malloc(cap), *w = s;
+		if (!s)
+			break;
+		for (const char *p = argv[i]; *p;) {
+			if (!strncmp(p, key, strlen(key))) {
+				w += sprintf(w, "%s", value);
+				p += strlen(key);
+			} else {
+				*w++ = *p++;
+			}
+		}
+		*w = 0;
+		out[i] = s;
+	}
+	return out;
+}
+
+static void free_argv(char **v)
+{
+	for (int i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int regress_fit(struct regress_result *r)
+{
+	const struct measure_stat *m0 = &r->m[0];
+	r->nev = m0->nevents;
+	r->ev = calloc((size_t)r->nev, sizeof(*r->ev));
+	if (!r->ev)
+		return error("out of memory");
+	for (int i = 0; i < r->nev; i++) {
+		struct regress_event *e = &r->ev[i];
+		e->name = m0->ev[i].name;
+		e->unit = m0->ev[i].unit;
+		size_t cap = (size_t)r->measured * (size_t)r->runs + 1;
+		e->x = malloc(cap * sizeof(double));
+		e->y = malloc(cap * sizeof(double));
+		if (!e->x || !e->y)
+			return error("out of memory");
+		for (int v = 0; v < r->measured; v++) {
+			const struct stat_event *se = &r->m[v].ev[i];
+			e->mean[v] = se->n ? se->mean : NAN;
+			for (int k = 0; k < r->m[v].runs; k++)
+				if (se->values && !isnan(se->values[k])) {
+					e->x[e->npts] = r->values[v];
+					e->y[e->npts++] = se->values[k];
+				}
+		}
+		if (!m0->ev[i].available)
+			e->reason = m0->ev[i].reason;
+		else if (fit_all(e->x, e->y, (size_t)e->npts, &e->fit) != 0 || e->fit.best < 0)
+			e->reason = "too few counted runs to fit";
+		else
+			e->fitted = 1;
+	}
+	return 0;
+}
+
+/* One plot per fitted event: the runs as points, the best fit as a line. */
+static int regress_plot(const struct regress_result *r)
+{
+	struct as_error err = { 0 };
+	if (plot_dir_prepare(r->plot_dir, &err) != 0)
+		return error_err(&err);
+	for (int i = 0; i < r->nev; i++) {
+		const struct regress_event *e = &r->ev[i];
+		if (!e->fitted)
+			continue;
+		char safe[80], path[PATH_MAX], formula[256], body[2048];
+		snprintf(safe, sizeof(safe), "regress-%s", e->name);
+		for (char *p = safe; *p; p++)
+			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+				*p = '_';
+		char *data = NULL;
+		size_t len = 0;
+		FILE *ms = open_memstream(&data, &len);
+		if (!ms)
+			return error("out of memory");
+		fprintf(ms, "# %s  %s (%s)\n", r->name, e->name, e->unit);
+		for (int k = 0; k < e->npts; k++)
+			fprintf(ms, "%.17g %.17g\n", e->x[k], e->y[k]);
+		fclose(ms);
+		snprintf(path, sizeof(path), "%s/%s.dat", r->plot_dir, safe);
+		int rc = atomic_file_write(path, data, len, &err);
+		free(data);
+		if (rc)
+			return error_err(&err);
+		const struct fit_result *b = &e->fit.m[e->fit.best];
+		fit_formula((enum fit_model)e->fit.best, b->coef, formula, sizeof(formula));
+		snprintf(body, sizeof(body),
+			 "set title '%s against %s'\nset xlabel '%s'\nset ylabel '%s (%s)'\nset key top left\n"
+			 "plot '%s.dat' using 1:2 with points pt 7 title 'runs', %s with lines lw 2 title 'best: %s, R^2 %.4f'\n",
+			 e->name, r->name, r->name, e->name, e->unit, safe, formula, fit_name((enum fit_model)e->fit.best),
+			 b->r2);
+		rc = plot_render(r->plot_dir, safe, body, &err);
+		if (rc < 0)
+			return error_err(&err);
+		if (rc == 1) {
+			note("gnuplot is not installed: the plots' data and scripts are in %s", r->plot_dir);
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void regress_render(struct emit *e, const struct regress_result *r)
+{
+	emit_string(e, "command", "command", r->command);
+	emit_string(e, "param", "parameter", r->name);
+	emit_array_begin(e, "values", "values");
+	for (int v = 0; v < r->measured; v++)
+		emit_number(e, NULL, "", r->values[v], NULL, "%g");
+	emit_array_end(e);
+	emit_int(e, "runs", "runs per value", r->runs, NULL);
+	emit_table_begin(e, NULL, "events (AICc of each fit; best: the simplest shape the lowest AICc does not clearly beat)");
+	for (int i = 0; i < r->nev; i++) {
+		const struct regress_event *ev = &r->ev[i];
+		emit_row_begin(e);
+		emit_string(e, NULL, "event", ev->name);
+		if (!ev->fitted) {
+			emit_text(e, "best", "<not counted>");
+			emit_text(e, "R²", "%s", "");
+			for (int m = 0; m < FIT_MODELS; m++)
+				emit_text(e, fit_name((enum fit_model)m), "%s", "");
+			emit_text(e, "fit", "%s", "");
+		} else {
+			emit_string(e, NULL, "best", fit_name((enum fit_model)ev->fit.best));
+			emit_number(e, NULL, "R²", ev->fit.m[ev->fit.best].r2, NULL, "%.4f");
+			for (int m = 0; m < FIT_MODELS; m++)
+				emit_number(e, NULL, fit_name((enum fit_model)m), ev->fit.m[m].aicc, NULL, "%.1f");
+			char f[256];
+			fit_formula((enum fit_model)ev->fit.best, ev->fit.m[ev->fit.best].coef, f, sizeof(f));
+			emit_text(e, "fit", "%s", f);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_list_begin(e, "events", NULL);
+	for (int i = 0; i < r->nev; i++) {
+		const struct regress_event *ev = &r->ev[i];
+		emit_object_begin(e, NULL, NULL);
+		emit_string(e, "name", NULL, ev->name);
+		emit_string(e, "unit", NULL, ev->unit);
+		emit_string(e, "best", NULL, ev->fitted ? fit_name((enum fit_model)ev->fit.best) : NULL);
+		emit_number(e, "r2", NULL, ev->fitted ? ev->fit.m[ev->fit.best].r2 : NAN, NULL, NULL);
+		emit_object_begin(e, "fits", NULL);
+		for (int m = 0; ev->fitted && m < FIT_MODELS; m++) {
+			const struct fit_result *f = &ev->fit.m[m];
+			emit_object_begin(e, fit_name((enum fit_model)m), NULL);
+			emit_number(e, "r2", NULL, f->valid ? f->r2 : NAN, NULL, NULL);
+			emit_number(e, "aicc", NULL, f->valid ? f->aicc : NAN, NULL, NULL);
+			emit_array_begin(e, "coef", NULL);
+			for (int c = 0; f->valid && c < f->ncoef; c++)
+				emit_number(e, NULL, NULL, f->coef[c], NULL, NULL);
+			emit_array_end(e);
+			emit_object_end(e);
+		}
+		emit_object_end(e);
+		emit_array_begin(e, "means", NULL);
+		for (int v = 0; v < r->measured; v++)
+			emit_number(e, NULL, NULL, ev->mean[v], NULL, NULL);
+		emit_array_end(e);
+		emit_table_begin(e, "points", NULL);
+		for (int k = 0; k < ev->npts; k++) {
+			emit_tuple_begin(e);
+			emit_number(e, NULL, NULL, ev->x[k], NULL, NULL);
+			emit_number(e, NULL, NULL, ev->y[k], NULL, NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		if (ev->reason)
+			emit_string(e, "reason", NULL, ev->reason);
+		else
+			emit_null(e, "reason", NULL, NULL);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+	emit_string(e, "plots", r->plot_dir ? "plots" : NULL, r->plot_dir);
+}
+
+static const char *const regress_usage[] = {
+	"archscope regress --param NAME=v1,v2,... [-r RUNS] [-e EVENT,...|--all|-M GROUP] [--plot DIR] [--json] -- COMMAND ... {NAME} ...",
+	NULL
+};
+static const struct opt_cmd regress_cmd = {
+	.name = "regress",
+	.usage = regress_usage,
+	.description =
+		"Runs COMMAND with {NAME} replaced by each value of the parameter, RUNS times each (as 'stat' does),\n"
+		"and fits every event against the parameter's values (every counted run is a point): constant,\n"
+		"linear, quadratic, exponential (log-linear) and power (log-log), each with R² and AICc; the shape\n"
+		"with the lowest AICc is named best. --plot draws each event's runs and its best fit.\n",
+	.flags = OPT_CMD_STOP_AT_NON_OPTION,
+};
+
+int cmd_regress(int argc, char **argv)
+{
+	static struct regress_result r;
+	struct stat_args a = { 0 };
+	const char *param = NULL;
+	int json = 0;
+	memset(&r, 0, sizeof(r));
+	r.runs = 5;
+	const struct opt options[] = {
+		OPT_STRING(0, "param", &param, "NAME=v1,v2,...", "the parameter and its values (required)",
+			   .flags = OPT_F_REQUIRED),
+		OPT_INT('r', "repeat", &r.runs, "RUNS", 1, 100000, "runs per value (default 5)"),
+		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists)"),
+		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
+		OPT_STRING('M', "metrics", &a.group, "GROUP", "the events of a metric group from share/groups"),
+		OPT_PLOT(&r.plot_dir),
+		OPT_JSON(&json),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &regress_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (parse_param(param, &r) != 0)
+		return EXIT_USAGE;
+	if (argc < 1) {
+		error_usage("regress", "a command to run is required (archscope regress --param N=1,2 -- COMMAND {N})");
+		return EXIT_USAGE;
+	}
+	char key[80];
+	snprintf(key, sizeof(key), "{%s}", r.name);
+	int uses = 0;
+	for (int i = 0; i < argc; i++)
+		uses |= strstr(argv[i], key) != NULL;
+	if (!uses) {
+		error_usage("regress", "the command does not use %s: write it where the value goes", key);
+		return EXIT_USAGE;
+	}
+	stat_command_line(argv, r.command, sizeof(r.command));
+	struct stat_select sel;
+	int rc = stat_select_from_args("regress", &a, &sel);
+	if (rc)
+		return rc;
+	int failed = 0;
+	for (int v = 0; v < r.nvalues && rc == 0; v++) {
+		char **args = substitute(argv, argc, r.name, r.text[v]);
+		if (!args) {
+			rc = EXIT_FAIL;
+			error("out of memory");
+			break;
+		}
+		if (!cli_quiet)
+			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
+		rc = stat_measure(&r.m[v], &sel, r.runs, args, json, 0);
+		free_argv(args);
+		if (rc) {
+			measure_stat_release(&r.m[v]);
+			break;
+		}
+		r.measured = v + 1;
+		struct stat_result sr = { .command = r.command, .m = &r.m[v] };
+		stat_summarise_runs(&sr);
+		failed |= stat_report_program(&sr) != EXIT_OK;
+		if (r.m[v].interrupted)
+			break;
+	}
+	if (r.measured >= 2 && regress_fit(&r) == 0) {
+		int prc = r.plot_dir ? regress_plot(&r) : 0;
+		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+		if (e) {
+			regress_render(e, &r);
+			rc = cli_emit_end(e, "regress");
+		} else {
+			rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+		}
+		if (prc)
+			rc = EXIT_FAIL;
+	} else if (rc == 0) {
+		error("fewer than 2 parameter values were measured: nothing to fit");
+		rc = EXIT_FAIL;
+	}
+	for (int i = 0; i < r.nev; i++) {
+		free(r.ev[i].x);
+		free(r.ev[i].y);
+	}
+	free(r.ev);
+	for (int v = 0; v < r.measured; v++)
+		measure_stat_release(&r.m[v]);
+	stat_select_release(&sel);
+	return rc ? rc : failed ? EXIT_FAIL : EXIT_OK;
+}

@@ -1,0 +1,387 @@
+/* Event selection for stat: defaults, -e lists, --all through libpfm4, metric groups from data
+ * files. See stat-select.h. */
+#include "measure/stat-select.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <perfmon/pfmlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "measure/counters.h"
+#include "measure/stat.h"
+
+void stat_select_init(struct stat_select *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_one(struct stat_select *s, const char *name, size_t len, struct as_error *err)
+{
+	while (len && isspace((unsigned char)*name)) {
+		name++;
+		len--;
+	}
+	while (len && isspace((unsigned char)name[len - 1]))
+		len--;
+	if (!len)
+		return 0;
+	for (int i = 0; i < s->n; i++)
+		if (strlen(s->names[i]) == len && !strncmp(s->names[i], name, len))
+			return 0;
+	char **nn = realloc(s->names, (size_t)(s->n + 1) * sizeof(char *));
+	if (!nn)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	s->names = nn;
+	s->names[s->n] = strndup(name, len);
+	if (!s->names[s->n])
+		return as_error_set(err, -ENOMEM, "out of memory");
+	s->n++;
+	return 0;
+}
+
+int stat_select_add(struct stat_select *s, const char *list, struct as_error *err)
+{
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
+		int rc = add_one(s, p, n, err);
+		if (rc)
+			return rc;
+		if (!p[n])
+			return 0;
+		p += n + 1;
+	}
+}
+
+int stat_select_default(struct stat_select *s, struct as_error *err)
+{
+	return stat_select_add(s, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
+			       "branches,branch-misses", err);
+}
+
+/* One PMU's events: "pmu::EVENT" with its default unit masks, or once per unit mask where the
+ * event has no default. */
+static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_error *err)
+{
+	for (int ev = pi->first_event; ev != -1; ev = pfm_get_event_next(ev)) {
+		pfm_event_info_t info;
+		memset(&info, 0, sizeof(info));
+		info.size = sizeof(info);
+		if (pfm_get_event_info(ev, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
+			continue;
+		char name[256];
+		snprintf(name, sizeof(name), "%s::%s", pi->name, info.name);
+		uint32_t type;
+		uint64_t config;
+		struct as_error ee = { 0 };
+		if (counters_encode(name, &type, &config, NULL, 0, &ee) == 0) {
+			if (add_one(s, name, strlen(name), err))
+				return err->code;
+			continue;
+		}
+		for (int a = 0; a < info.nattrs; a++) {
+			pfm_event_attr_info_t at;
+			memset(&at, 0, sizeof(at));
+			at.size = sizeof(at);
+			if (pfm_get_event_attr_info(ev, a, PFM_OS_PERF_EVENT_EXT, &at) != PFM_SUCCESS ||
+			    at.type != PFM_ATTR_UMASK)
+				continue;
+			char um[320];
+			snprintf(um, sizeof(um), "%s:%s", name, at.name);
+			if (counters_encode(um, &type, &config, NULL, 0, &ee) == 0 && add_one(s, um, strlen(um), err))
+				return err->code;
+		}
+	}
+	return 0;
+}
+
+int stat_select_all(struct stat_select *s, struct as_error *err)
+{
+	/* the kernel's software events first: they count everywhere */
+	int rc = stat_select_add(s, "task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,"
+				 "cpu-migrations,alignment-faults,emulation-faults", err);
+	if (rc)
+		return rc;
+	uint32_t type;
+	uint64_t config;
+	if (counters_encode("cycles", &type, &config, NULL, 0, err) != 0)
+		return err->code;
+	int any = 0;
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p)
+	{
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
+			continue;
+		any = 1;
+		if ((rc = add_pmu_events(s, &pi, err)) != 0)
+			return rc;
+	}
+	if (!any) /* libpfm4 does not know this CPU's PMU: perf's generic hardware events stand in */
+		rc = stat_select_add(s, "cycles,instructions,branches,branch-misses,cache-references,cache-misses,"
+				     "stalled-cycles-frontend,stalled-cycles-backend,ref-cycles,L1-dcache-loads,"
+				     "L1-dcache-load-misses,LLC-loads,LLC-load-misses,dTLB-load-misses", err);
+	return rc;
+}
+
+static char *trim(char *p)
+{
+	while (isspace((unsigned char)*p))
+		p++;
+	size_t n = strlen(p);
+	while (n && isspace((unsigned char)p[n - 1]))
+		p[--n] = 0;
+	return p;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void stat_select_group_list(const char *dir, char *out, size_t len)
+{
+	out[0] = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	char *names[64];
+	int n = 0;
+	struct dirent *de;
+	while ((de = readdir(d)) && n < 64) {
+		size_t l = strlen(de->d_name);
+		if (l > 4 && !strcmp(de->d_name + l - 4, ".txt"))
+			names[n++] = strndup(de->d_name, l - 4);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(char *), cmp_str);
+	size_t used = 0;
+	for (int i = 0; i < n; i++) {
+		if (names[i] && used + strlen(names[i]) + 3 < len)
+			used += (size_t)snprintf(out + used, len - used, "%s%s", i ? ", " : "", names[i]);
+		free(names[i]);
+	}
+}
+
+/* One EVENTSET block of a group file: its events and metrics, and whether every event encodes. */
+struct group_block {
+	char label[64];
+	int n, nmetrics, encodes;
+	char ev[STAT_GROUP_EVENTS_MAX][128];
+	struct stat_metric metric[STAT_METRICS_MAX];
+};
+
+static int block_check(struct group_block *b)
+{
+	b->encodes = b->n > 0;
+	for (int i = 0; i < b->n && b->encodes; i++) {
+		/* the kernel's software events exist everywhere (libpfm4 hides them under a forced PMU) */
+		if (measure_stat_is_software(measure_stat_alias(b->ev[i])))
+			continue;
+		uint32_t type;
+		uint64_t config;
+		struct as_error ee = { 0 };
+		b->encodes = counters_encode(measure_stat_alias(b->ev[i]), &type, &config, NULL, 0, &ee) == 0;
+	}
+	return b->encodes;
+}
+
+int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err)
+{
+	char path[4096], file[256] = "";
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		size_t l = strlen(de->d_name);
+		if (l == strlen(name) + 4 && !strncasecmp(de->d_name, name, l - 4) && !strcmp(de->d_name + l - 4, ".txt"))
+			snprintf(file, sizeof(file), "%s", de->d_name);
+	}
+	if (d)
+		closedir(d);
+	char have[512];
+	stat_select_group_list(dir, have, sizeof(have));
+	if (!file[0])
+		return as_error_set(err, -ENOENT, "no metric group '%s' in %s (there are: %s)", name, dir,
+				    have[0] ? have : "none");
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return as_error_set(err, -errno, "cannot read metric group '%s'", path);
+	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
+	struct group_block *cur = calloc(1, sizeof(*cur)), *chosen = NULL;
+	if (!cur) {
+		fclose(f);
+		return as_error_set(err, -ENOMEM, "out of memory");
+	}
+	char line[512];
+	int section = 0, lineno = 0, rc = 0, blocks = 0;
+	while (!rc && !chosen && fgets(line, sizeof(line), f)) {
+		lineno++;
+		char *p = trim(line);
+		if (!*p || *p == '#')
+			continue;
+		if (!strncmp(p, "SHORT", 5) && isspace((unsigned char)p[5])) {
+			snprintf(s->group_title, sizeof(s->group_title), "%s", trim(p + 5));
+		} else if (!strncmp(p, "EVENTSET", 8)) {
+			/* a new block: the one before it is taken when every event of it encodes here */
+			if (blocks && block_check(cur)) {
+				chosen = cur;
+				break;
+			}
+			memset(cur, 0, sizeof(*cur));
+			snprintf(cur->label, sizeof(cur->label), "%s", trim(p + 8));
+			section = 1;
+			blocks++;
+		} else if (!strcmp(p, "METRICS")) {
+			section = 2;
+		} else if (section == 1) {
+			if (cur->n >= STAT_GROUP_EVENTS_MAX)
+				rc = as_error_set(err, -EINVAL, "%s:%d: at most %d events a set", path, lineno,
+						  STAT_GROUP_EVENTS_MAX);
+			else
+				snprintf(cur->ev[cur->n++], sizeof(cur->ev[0]), "%s", p);
+		} else if (section == 2) {
+			char *a = strchr(p, '|'), *b = a ? strchr(a + 1, '|') : NULL;
+			if (!b || cur->nmetrics >= STAT_METRICS_MAX) {
+				rc = as_error_set(err, -EINVAL, "%s:%d: a metric is 'LABEL | UNIT | EXPR' (at most %d)", path,
+						  lineno, STAT_METRICS_MAX);
+				break;
+			}
+			*a = *b = 0;
+			struct stat_metric *m = &cur->metric[cur->nmetrics++];
+			snprintf(m->label, sizeof(m->label), "%s", trim(p));
+			snprintf(m->unit, sizeof(m->unit), "%s", trim(a + 1));
+			snprintf(m->expr, sizeof(m->expr), "%s", trim(b + 1));
+		} else {
+			rc = as_error_set(err, -EINVAL, "%s:%d: '%s' before EVENTSET", path, lineno, p);
+		}
+	}
+	fclose(f);
+	if (!rc && !chosen) {
+		/* the last block: taken even when an event does not encode (stat says why) */
+		if (!blocks || !cur->n)
+			rc = as_error_set(err, -EINVAL, "%s: no events (an EVENTSET section lists them)", path);
+		chosen = cur;
+	}
+	for (int i = 0; !rc && i < chosen->n; i++)
+		rc = add_one(s, chosen->ev[i], strlen(chosen->ev[i]), err);
+	if (!rc) {
+		snprintf(s->group_pmu, sizeof(s->group_pmu), "%s", chosen->label);
+		memcpy(s->metric, chosen->metric, sizeof(s->metric));
+		s->nmetrics = chosen->nmetrics;
+	}
+	free(cur);
+	return rc;
+}
+
+/* Metric expressions: + - * / and parentheses over numbers, event names and $N (the N-th event
+ * of the set, from 1). Recursive descent; NaN for a missing event, a division by 0 or bad syntax. */
+struct expr {
+	const char *p;
+	const struct stat_select *s;
+	double (*value)(void *ctx, const char *name);
+	void *ctx;
+	int bad;
+};
+
+static double expr_sum(struct expr *x);
+
+static void expr_space(struct expr *x)
+{
+	while (isspace((unsigned char)*x->p))
+		x->p++;
+}
+
+static double expr_atom(struct expr *x)
+{
+	expr_space(x);
+	if (*x->p == '(') {
+		x->p++;
+		double v = expr_sum(x);
+		expr_space(x);
+		if (*x->p != ')')
+			x->bad = 1;
+		else
+			x->p++;
+		return v;
+	}
+	if (*x->p == '-') {
+		x->p++;
+		return -expr_atom(x);
+	}
+	if (isdigit((unsigned char)*x->p) || *x->p == '.') {
+		char *end;
+		double v = strtod(x->p, &end);
+		x->p = end;
+		return v;
+	}
+	char name[192];
+	size_t n = 0;
+	/* names hold '-' ("branch-misses"): a minus stands between spaces */
+	while (x->p[n] && !isspace((unsigned char)x->p[n]) && !strchr("+*/()", x->p[n]))
+		n++;
+	if (!n || n >= sizeof(name)) {
+		x->bad = 1;
+		return NAN;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)n, x->p);
+	x->p += n;
+	if (name[0] == '$') {
+		int k = atoi(name + 1);
+		if (!x->s || k < 1 || k > x->s->n)
+			return NAN;
+		return x->value(x->ctx, x->s->names[k - 1]);
+	}
+	return x->value(x->ctx, name);
+}
+
+static double expr_product(struct expr *x)
+{
+	double v = expr_atom(x);
+	for (;;) {
+		expr_space(x);
+		char op = *x->p;
+		if (op != '*' && op != '/')
+			return v;
+		x->p++;
+		double r = expr_atom(x);
+		v = op == '*' ? v * r : r == 0 ? NAN : v / r;
+	}
+}
+
+static double expr_sum(struct expr *x)
+{
+	double v = expr_product(x);
+	for (;;) {
+		expr_space(x);
+		char op = *x->p;
+		if (op != '+' && op != '-')
+			return v;
+		x->p++;
+		double r = expr_product(x);
+		v = op == '+' ? v + r : v - r;
+	}
+}
+
+double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
+			double (*value)(void *ctx, const char *name), void *ctx)
+{
+	struct expr x = { m->expr, s, value, ctx, 0 };
+	double v = expr_sum(&x);
+	expr_space(&x);
+	return x.bad || *x.p ? NAN : v;
+}
+
+void stat_select_release(struct stat_select *s)
+{
+	for (int i = 0; i < s->n; i++)
+		free(s->names[i]);
+	free(s->names);
+	memset(s, 0, sizeof(*s));
+}

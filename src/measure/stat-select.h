@@ -1,0 +1,51 @@
+/* Which events a stat, compare or regress run counts: perf's default set, the names given with -e
+ * (comma lists), every event this machine's PMUs know (--all), or a metric group read from a data
+ * file (share/groups/NAME.txt, as likwid-perfctr's groups). */
+#ifndef ARCHSCOPE_MEASURE_STAT_SELECT_H
+#define ARCHSCOPE_MEASURE_STAT_SELECT_H
+
+#include "common/error.h"
+
+#define STAT_METRICS_MAX 16
+#define STAT_GROUP_EVENTS_MAX 16
+
+/* A derived metric of a group: "LABEL | UNIT | EXPR" where EXPR combines numbers, event names
+ * and $N (the N-th event of the set, from 1) with + - * / and parentheses ("$3 / $2 * 100"). */
+struct stat_metric {
+	char label[64];
+	char unit[16];
+	char expr[256];
+};
+
+struct stat_select {
+	int n;
+	char **names;        /* owned */
+	char group[64];      /* -M: the group's name ("" without) */
+	char group_title[128];
+	char group_pmu[64];  /* the EVENTSET block taken (its label, e.g. "intel", "amd", "generic") */
+	int nmetrics;
+	struct stat_metric metric[STAT_METRICS_MAX];
+};
+
+void stat_select_init(struct stat_select *s);
+/* Adds one name or a comma-separated list. */
+int stat_select_add(struct stat_select *s, const char *list, struct as_error *err);
+/* perf stat's default events (software and hardware). */
+int stat_select_default(struct stat_select *s, struct as_error *err);
+/* Every kernel software event and every event of the PMUs libpfm4 finds for this CPU (each with
+ * its default unit masks; an event that needs one, once per unit mask). */
+int stat_select_all(struct stat_select *s, struct as_error *err);
+/* Reads DIR/NAME.txt (NAME case-insensitive): "SHORT title", then blocks of "EVENTSET LABEL",
+ * one event per line, "METRICS" and one metric per line. The first block whose every event
+ * libpfm4 encodes on this machine is taken (Intel's, AMD's, ...), else the last (perf's generic
+ * events, by convention). -ENOENT names the groups that exist. */
+int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err);
+/* The group names in DIR (sorted, one string "BRANCH, FLOPS, ..."). */
+void stat_select_group_list(const char *dir, char *out, size_t len);
+/* Evaluates a metric of s over event means: value(name) gives an event's mean (NaN: none). NaN
+ * when an event is missing, a division by zero or the expression is malformed. */
+double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
+			double (*value)(void *ctx, const char *name), void *ctx);
+void stat_select_release(struct stat_select *s);
+
+#endif

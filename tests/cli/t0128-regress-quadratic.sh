@@ -1,0 +1,14 @@
+# regress names the right shape for quadratic growth (page faults of a program allocating
+# N² × 0.4 MB) and draws a plot per event with the runs and the best fit.
+. "$(dirname "$0")/lib.sh"
+command -v perl >/dev/null || skip "needs perl"
+run 0 "$ARCHSCOPE" regress -q --json --param N=1,2,3,4,5 -r 2 -e page-faults --plot "$TMP/plots" -- \
+	perl -e '$x = "a" x ({N} * {N} * 400000)'
+python3 "$ROOT/tests/fixtures/measure/regress-check.py" "$TMP/out" quadratic >/dev/null || fail "quadratic growth not named quadratic"
+# a plot per fitted event: the runs and the best fit
+if command -v gnuplot >/dev/null; then
+	[ -s "$TMP/plots/regress-page-faults.svg" ] || fail "no plot for page-faults"
+	grep -q 'x\*\*2' "$TMP/plots/regress-page-faults.gp" || fail "the plot does not draw the quadratic fit"
+fi
+[ -s "$TMP/plots/regress-page-faults.dat" ] || fail "no plot data for page-faults"
+exit 0

@@ -1,0 +1,228 @@
+/* Unit tests of stat's pieces that need no program: the summary of per-run values (not counted
+ * is missing, never 0; Bessel's stddev; zero and constant), perf's event names, -e lists, metric
+ * groups read from share/groups and their formulas, tracepoints found in a tracefs tree, and the
+ * event list of a forced PMU. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "measure/counters.h"
+#include "measure/events.h"
+#include "measure/stat-select.h"
+#include "measure/stat.h"
+
+static void test_measure_stat__summary(void)
+{
+	double v[] = { 10, NAN, 12, 14 };
+	struct stat_event e = { .values = v };
+	measure_stat_summarise(&e, 4);
+	CHECK(e.n == 3);
+	CHECK_NEAR(e.mean, 12, 1e-12);
+	CHECK_NEAR(e.stddev, 2, 1e-12); /* sqrt(((-2)^2 + 0 + 2^2) / (3 - 1)) */
+	CHECK(e.min == 10 && e.max == 14 && !e.zero && !e.constant);
+	double z[] = { 0, 0, 0 };
+	e.values = z;
+	measure_stat_summarise(&e, 3);
+	CHECK(e.zero && e.constant && e.mean == 0 && e.stddev == 0);
+	double none[] = { NAN, NAN };
+	e.values = none;
+	measure_stat_summarise(&e, 2);
+	CHECK(e.n == 0 && isnan(e.mean) && isnan(e.stddev) && !e.zero); /* not counted is not 0 */
+	double one[] = { 7 };
+	e.values = one;
+	measure_stat_summarise(&e, 1);
+	CHECK(e.n == 1 && e.mean == 7 && isnan(e.stddev) && !e.constant);
+}
+
+/* A counter the kernel multiplexed (counted 25 % of its enabled time) is scaled by
+ * counters_scale and flagged; one never scheduled is not counted, not 0. */
+static void test_measure_stat__multiplexed(void)
+{
+	double v[3], sh[3];
+	struct stat_event e = { .values = v, .share = sh };
+	double share = 0, value = counters_scale(1000, 100, 100, &share);
+	measure_stat_record(&e, 0, value, share);
+	CHECK(!e.multiplexed);
+	value = counters_scale(250, 400, 100, &share);
+	measure_stat_record(&e, 1, value, share);
+	CHECK(e.multiplexed && v[1] == 1000 && sh[1] == 0.25);
+	measure_stat_record(&e, 2, NAN, 0);
+	measure_stat_summarise(&e, 3);
+	CHECK(e.n == 2 && e.mean == 1000 && e.constant);
+}
+
+static void test_measure_stat__names(void)
+{
+	CHECK_STR(measure_stat_alias("page-faults"), "perf::PERF_COUNT_SW_PAGE_FAULTS");
+	CHECK_STR(measure_stat_alias("INST_RETIRED:ANY_P"), "INST_RETIRED:ANY_P");
+	CHECK(measure_stat_is_software("perf::PERF_COUNT_SW_TASK_CLOCK:u=1"));
+	CHECK(!measure_stat_is_software("perf::PERF_COUNT_HW_CPU_CYCLES"));
+	struct stat_select s;
+	struct as_error err = { 0 };
+	stat_select_init(&s);
+	CHECK(stat_select_add(&s, "page-faults, task-clock,,page-faults", &err) == 0);
+	CHECK(stat_select_add(&s, "cycles", &err) == 0);
+	CHECK(s.n == 3);
+	CHECK_STR(s.names[1], "task-clock");
+	stat_select_release(&s);
+	/* --all: every software event first, then this CPU's PMUs (or perf's generic events) */
+	stat_select_init(&s);
+	CHECK(stat_select_all(&s, &err) == 0);
+	CHECK(s.n > 12);
+	CHECK_STR(s.names[0], "task-clock");
+	stat_select_release(&s);
+}
+
+static double value_of(void *ctx, const char *name)
+{
+	(void)ctx;
+	return !strcmp(name, "branches") ? 200 : !strcmp(name, "branch-misses") ? 5 : NAN;
+}
+
+static void test_measure_stat__groups(void)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/share/groups", ARCHSCOPE_SOURCE_DIR);
+	char list[512];
+	stat_select_group_list(dir, list, sizeof(list));
+	CHECK(strstr(list, "BRANCH") && strstr(list, "FLOPS") && strstr(list, "MEM") && strstr(list, "L2") &&
+	      strstr(list, "L3"));
+	struct stat_select s;
+	struct as_error err = { 0 };
+	stat_select_init(&s);
+	CHECK(stat_select_group(&s, dir, "branch", &err) == 0);
+	CHECK_STR(s.group, "BRANCH");
+	CHECK(s.n >= 2 && s.nmetrics >= 1);
+	/* no PMU event encodes here unless libpfm4 knows this CPU: the generic block, perf's names */
+	int found = 0;
+	for (int i = 0; i < s.nmetrics; i++)
+		if (!strcmp(s.metric[i].unit, "%") && !strcmp(s.group_pmu, "generic")) {
+			CHECK_NEAR(stat_metric_eval(&s, &s.metric[i], value_of, NULL), 2.5, 1e-12);
+			found = 1;
+		}
+	CHECK(found || strcmp(s.group_pmu, "generic"));
+	stat_select_release(&s);
+	stat_select_init(&s);
+	CHECK(stat_select_group(&s, dir, "NOSUCH", &err) == -ENOENT);
+	CHECK(strstr(err.msg, "BRANCH") != NULL);
+	stat_select_release(&s);
+	struct stat_metric m = { .expr = "branch-misses / nosuch * 100" };
+	CHECK(isnan(stat_metric_eval(NULL, &m, value_of, NULL)));
+	struct stat_metric z = { .expr = "branches / 0" };
+	CHECK(isnan(stat_metric_eval(NULL, &z, value_of, NULL)));
+	struct stat_metric k = { .expr = "branches * 2 / 4" };
+	CHECK_NEAR(stat_metric_eval(NULL, &k, value_of, NULL), 100, 1e-12);
+	/* precedence, parentheses, $N, a minus between spaces */
+	stat_select_init(&s);
+	CHECK(stat_select_add(&s, "branches,branch-misses", &err) == 0);
+	struct stat_metric p = { .expr = "($1 + 2 * $2) / 10 - 1" };
+	CHECK_NEAR(stat_metric_eval(&s, &p, value_of, NULL), 20, 1e-12);
+	struct stat_metric bad = { .expr = "($1 + 2" }, out = { .expr = "$3" };
+	CHECK(isnan(stat_metric_eval(&s, &bad, value_of, NULL)) && isnan(stat_metric_eval(&s, &out, value_of, NULL)));
+	stat_select_release(&s);
+}
+
+/* Each group's first block is Intel's, the second AMD's: with a forced PMU (in a child: libpfm4
+ * reads LIBPFM_FORCE_PMU once) the right block is taken, so the data files' event names encode. */
+static void test_measure_stat__group_blocks(void)
+{
+	const char *pmus[] = { "skx", "icx", "spr", "amd64_fam19h_zen4" };
+	const char *want[] = { "intel", "intel", "intel", "amd" };
+	for (int k = 0; k < 4; k++) {
+		pid_t pid = fork();
+		CHECK(pid >= 0);
+		if (pid == 0) {
+			setenv("LIBPFM_FORCE_PMU", pmus[k], 1);
+			char dir[4096];
+			snprintf(dir, sizeof(dir), "%s/share/groups", ARCHSCOPE_SOURCE_DIR);
+			const char *groups[] = { "BRANCH", "FLOPS", "MEM", "L2", "L3" };
+			for (int g = 0; g < 5; g++) {
+				struct stat_select s;
+				struct as_error err = { 0 };
+				stat_select_init(&s);
+				if (stat_select_group(&s, dir, groups[g], &err) != 0 || strcmp(s.group_pmu, want[k]) ||
+				    s.nmetrics < 1)
+					_exit(10 + g);
+				stat_select_release(&s);
+			}
+			_exit(0);
+		}
+		int st = 0;
+		CHECK(waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	}
+}
+
+/* A tracefs tree with one tracepoint: listed, and its id read. */
+static void test_measure_stat__tracepoints(void)
+{
+	char root[] = "/tmp/archscope-u-tracefs-XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char path[512];
+	snprintf(path, sizeof(path), "%s/events", root);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/events/sched", root);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch", root);
+	CHECK(mkdir(path, 0755) == 0);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch/id", root);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fprintf(f, "316\n");
+	fclose(f);
+	uint64_t id = 0;
+	CHECK(counters_tracepoint_id(root, "sched:sched_switch", &id) == 0 && id == 316);
+	CHECK(counters_tracepoint_id(root, "sched:nosuch", &id) == -ENOENT);
+	CHECK(counters_tracepoint_id(root, "../x", &id) == -ENOENT);
+	struct events_list l;
+	struct as_error err = { 0 };
+	CHECK(measure_events_list(&l, "sched_sw*", 0, root, &err) == 0);
+	int seen = 0;
+	for (int i = 0; i < l.n; i++)
+		seen |= l.e[i].kind == EVENTS_TRACEPOINT && !strcmp(l.e[i].name, "sched:sched_switch");
+	measure_events_release(&l);
+	remove(path);
+	snprintf(path, sizeof(path), "%s/events/sched/sched_switch", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events/sched", root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/events", root);
+	rmdir(path);
+	rmdir(root);
+	CHECK(seen);
+}
+
+/* A forced PMU (in a child: libpfm4 reads LIBPFM_FORCE_PMU once) lists that CPU's events with
+ * unit masks, and does not try them here. */
+static void test_measure_stat__forced_list(void)
+{
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		setenv("LIBPFM_FORCE_PMU", "amd64_fam19h_zen4", 1);
+		struct events_list l;
+		struct as_error err = { 0 };
+		if (measure_events_list(&l, "RETIRED_INSTRUCTIONS", 1, "/nonexistent", &err) != 0)
+			_exit(2);
+		int ok = 0;
+		for (int i = 0; i < l.n; i++)
+			if (!strcmp(l.e[i].name, "amd64_fam19h_zen4::RETIRED_INSTRUCTIONS"))
+				ok = !l.e[i].checked && strstr(l.e[i].reason, "forced") && l.e[i].kind == EVENTS_HARDWARE;
+		measure_events_release(&l);
+		_exit(ok ? 0 : 3);
+	}
+	int st = 0;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
+ * and their children must not inherit a started one. */
+TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
+      T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints))
