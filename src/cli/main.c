@@ -18,6 +18,7 @@ static const struct cli_command commands[] = {
 	{ "bench", cmd_bench, "streaming kernels: bandwidth per working set and thread count (likwid-bench, ECM)" },
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
+	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },
 };

@@ -1,0 +1,176 @@
+/* The process tree of the program `phases` samples: its members and their summed resident set.
+ * Kernels without CONFIG_PROC_CHILDREN have no /proc/PID/task/TID/children, so members are found
+ * by their parent in /proc/PID/stat; a process is looked up once (a set of pids seen outside the
+ * tree, forgotten every few scans so a reused pid is looked up again). */
+#include "measure/series.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TREE_SEEN_SLOTS 4096 /* open addressing; pids beyond it are looked up on each scan */
+
+struct tree_member {
+	pid_t pid;
+	int fd; /* /proc/PID/statm, re-read with pread */
+};
+
+struct series_tree {
+	struct tree_member *m;
+	size_t n, cap;
+	pid_t seen[TREE_SEEN_SLOTS]; /* pids known to be outside the tree (0: empty) */
+	size_t nseen;
+	int scans;
+	long page_bytes;
+};
+
+static int tree_add(struct series_tree *t, pid_t pid)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 8;
+		struct tree_member *m = realloc(t->m, cap * sizeof(*m));
+		if (!m) {
+			close(fd);
+			return -1;
+		}
+		t->m = m;
+		t->cap = cap;
+	}
+	t->m[t->n++] = (struct tree_member){ pid, fd };
+	return 0;
+}
+
+struct series_tree *series_tree_new(pid_t root)
+{
+	struct series_tree *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->page_bytes = sysconf(_SC_PAGESIZE);
+	if (tree_add(t, root) != 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void series_tree_free(struct series_tree *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		close(t->m[i].fd);
+	free(t->m);
+	free(t);
+}
+
+static int tree_has(const struct series_tree *t, pid_t pid)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->m[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/* 1 when pid is in the set of outsiders; with add, puts it there. */
+static int seen_check(struct series_tree *t, pid_t pid, int add)
+{
+	size_t h = ((size_t)pid * 2654435761u) % TREE_SEEN_SLOTS;
+	for (size_t probe = 0; probe < TREE_SEEN_SLOTS; probe++) {
+		size_t i = (h + probe) % TREE_SEEN_SLOTS;
+		if (t->seen[i] == pid)
+			return 1;
+		if (t->seen[i] == 0) {
+			if (add && t->nseen < TREE_SEEN_SLOTS * 3 / 4) {
+				t->seen[i] = pid;
+				t->nseen++;
+			}
+			return 0;
+		}
+	}
+	return 0;
+}
+
+/* The parent of pid from /proc/PID/stat ("pid (comm) S ppid ..."; comm may hold spaces and
+ * parentheses, so parsing starts after the last ')'); -1 when it is gone. */
+static pid_t tree_parent(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	ssize_t got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got <= 0)
+		return -1;
+	buf[got] = 0;
+	char *p = strrchr(buf, ')');
+	char state;
+	int ppid;
+	if (!p || sscanf(p + 1, " %c %d", &state, &ppid) != 2)
+		return -1;
+	return (pid_t)ppid;
+}
+
+void series_tree_scan(struct series_tree *t)
+{
+	if (++t->scans % 50 == 0) { /* forget the outsiders now and then: pids are reused */
+		memset(t->seen, 0, sizeof(t->seen));
+		t->nseen = 0;
+	}
+	DIR *d = opendir("/proc");
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (!isdigit((unsigned char)e->d_name[0]))
+			continue;
+		pid_t pid = (pid_t)atoi(e->d_name);
+		if (tree_has(t, pid) || seen_check(t, pid, 0))
+			continue;
+		/* /proc lists pids in increasing order, so a parent started before its child is
+		 * usually a member by the time the child is looked up */
+		pid_t pp = tree_parent(pid);
+		if (pp > 0 && tree_has(t, pp))
+			tree_add(t, pid);
+		else
+			seen_check(t, pid, 1);
+	}
+	closedir(d);
+}
+
+double series_tree_rss(struct series_tree *t, int *procs)
+{
+	double sum = 0;
+	int n = 0;
+	for (size_t i = 0; i < t->n;) {
+		char buf[128];
+		ssize_t got = pread(t->m[i].fd, buf, sizeof(buf) - 1, 0);
+		unsigned long size, resident;
+		if (got > 0) {
+			buf[got] = 0;
+			if (sscanf(buf, "%lu %lu", &size, &resident) == 2) {
+				/* a zombie reads 0 0: it holds no memory any more */
+				sum += (double)resident * (double)t->page_bytes;
+				n++;
+				i++;
+				continue;
+			}
+		}
+		/* the process is gone (ESRCH): drop it, keeping the root's slot order irrelevant */
+		close(t->m[i].fd);
+		t->m[i] = t->m[--t->n];
+	}
+	if (procs)
+		*procs = n;
+	return sum;
+}
