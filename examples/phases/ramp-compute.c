@@ -1,5 +1,5 @@
 /* A program with two phases for `archscope phases`: it first grows its footprint at an even pace
- * (touching MIB MiB over RAMP_S seconds of wall time), then computes on that memory for COMPUTE_S
+ * (touching MIB MiB in even slices every 2 ms, RAMP_S seconds on an idle machine), then computes on that memory for COMPUTE_S
  * seconds without allocating. It prints on stderr when its ramp really ended, measured from its
  * own start, so a test can compare the breakpoint phases finds with the truth even under load.
  * usage: ramp-compute [MIB [RAMP_S [COMPUTE_S]]]   (defaults 128 1.0 1.5) */
@@ -30,17 +30,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	double t0 = now_s();
-	/* ramp: keep the touched bytes at bytes * elapsed / ramp_s */
-	size_t touched = 0;
-	while (touched < bytes) {
-		double f = (now_s() - t0) / ramp_s;
-		size_t want = f >= 1 ? bytes : (size_t)(f * (double)bytes);
-		for (; touched < want; touched += page)
+	/* ramp: one slice every 2 ms, so a loaded machine stretches the ramp evenly instead of
+	 * making it catch up in a burst */
+	size_t steps = (size_t)(ramp_s * 500) + 1, slice = (bytes / steps + page - 1) / page * page;
+	for (size_t touched = 0; touched < bytes;) {
+		for (size_t end = touched + slice; touched < end && touched < bytes; touched += page)
 			buf[touched] = (unsigned char)touched;
-		if (touched < bytes) {
-			struct timespec ts = { 0, 1000000 };
-			nanosleep(&ts, NULL);
-		}
+		struct timespec ts = { 0, 2000000 };
+		nanosleep(&ts, NULL);
 	}
 	double ramp_end = now_s() - t0;
 	/* compute: read the memory over and over, allocating nothing */
@@ -50,6 +47,7 @@ int main(int argc, char **argv)
 			sum += buf[i];
 	double end = now_s() - t0;
 	fprintf(stderr, "ramp-compute: ramp ended at %.4f s, run ended at %.4f s (checksum %lu)\n", ramp_end, end, sum & 0xff);
-	free(buf);
+	/* no free(): unmapping 100 MiB takes tens of ms on a loaded machine, a third phase (teardown)
+	 * the sampler would see; the exit tears the memory down where statm no longer shows it */
 	return 0;
 }

@@ -231,7 +231,7 @@ static void phases_plot(const struct phases_result *r, const char *dir)
 			   r->argv[0]);
 	for (int j = 0; j < r->fit.k - 1 && len < (int)sizeof(body); j++)
 		len += snprintf(body + len, sizeof(body) - (size_t)len,
-				"set object %d rect from %.6f, graph 0 to %.6f, graph 1 fc rgb '#e0e0e0' fs solid behind noborder\n"
+				"set object %d rect from %.6f, graph 0 to %.6f, graph 1 behind fc rgb '#e0e0e0' fs solid noborder\n"
 				"set arrow %d from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lc rgb 'red'\n",
 				j + 1, r->fit.bp_lo[j], r->fit.bp_hi[j], j + 1, r->fit.bp[j], r->fit.bp[j]);
 	if (len < (int)sizeof(body))

@@ -159,9 +159,12 @@ double series_tree_rss(struct series_tree *t, int *procs)
 		if (got > 0) {
 			buf[got] = 0;
 			if (sscanf(buf, "%lu %lu", &size, &resident) == 2) {
-				/* a zombie reads 0 0: it holds no memory any more */
-				sum += (double)resident * (double)t->page_bytes;
-				n++;
+				/* an exiting process or a zombie reads 0 0: its memory is being torn down
+				 * or gone, and it is not counted */
+				if (size > 0) {
+					sum += (double)resident * (double)t->page_bytes;
+					n++;
+				}
 				i++;
 				continue;
 			}

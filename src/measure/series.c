@@ -141,30 +141,45 @@ static double thread_cpu_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Forks argv held at a gate (a pipe it reads before exec). Returns the pid, or -errno. */
-static pid_t series_fork(char *const argv[], int *gate_w, struct as_error *err)
+/* Forks argv held at a gate (a pipe it reads before exec). *execd gets the read end of a pipe that
+ * the exec closes (close-on-exec), or through which a failed exec sends its errno. The pid, or
+ * -errno. */
+static pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
 {
-	int gate[2];
+	int gate[2], ex[2];
 	if (pipe2(gate, O_CLOEXEC) != 0)
 		return as_error_set(err, -errno, "pipe: %s", strerror(errno));
+	if (pipe2(ex, O_CLOEXEC) != 0) {
+		close(gate[0]);
+		close(gate[1]);
+		return as_error_set(err, -errno, "pipe: %s", strerror(errno));
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
 		close(gate[0]);
 		close(gate[1]);
+		close(ex[0]);
+		close(ex[1]);
 		return as_error_set(err, -e, "cannot start '%s': %s", argv[0], strerror(e));
 	}
 	if (pid == 0) {
 		close(gate[1]);
+		close(ex[0]);
 		char go;
 		if (read(gate[0], &go, 1) != 1)
 			_exit(125); /* the recorder gave up before the start */
 		dup2(2, 1);
 		execvp(argv[0], argv);
+		int e = errno;
+		if (write(ex[1], &e, sizeof(e)) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	close(gate[0]);
+	close(ex[1]);
 	*gate_w = gate[1];
+	*execd = ex[0];
 	return pid;
 }
 
@@ -176,8 +191,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
 	if (!spawn_have(argv[0]))
 		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
-	int gate = -1;
-	pid_t pid = series_fork(argv, &gate, err);
+	int gate = -1, execd = -1;
+	pid_t pid = series_fork(argv, &gate, &execd, err);
 	if (pid < 0)
 		return (int)pid;
 	int fd[COUNTERS_MAX];
@@ -204,15 +219,28 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		goto out;
 	}
 	double cpu0 = thread_cpu_s();
-	uint64_t t0 = timer_now_ns();
 	if (write(gate, "g", 1) != 1) {
 		rc = as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
 		close(gate);
+		close(execd);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		goto out;
 	}
 	close(gate);
+	/* time starts at the exec: the pipe closes then (or brings exec's errno) */
+	int exec_errno = 0;
+	ssize_t got;
+	while ((got = read(execd, &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
+		;
+	close(execd);
+	uint64_t t0 = timer_now_ns();
+	if (got > 0) {
+		char eb[96];
+		rc = as_error_set(err, -exec_errno, "cannot run '%s': %s", argv[0], as_strerror(exec_errno, eb, sizeof(eb)));
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3; without it the loop only sleeps */
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
