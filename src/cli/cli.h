@@ -81,6 +81,7 @@ int cmd_topology(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_phases(int argc, char **argv);
+int cmd_memhist(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
 int cmd_model(int argc, char **argv);

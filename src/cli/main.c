@@ -19,6 +19,7 @@ static const struct cli_command commands[] = {
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
+	{ "memhist", cmd_memhist, "load-latency histograms by data source (L1 ... remote DRAM), live (PEBS, IBS) or recorded" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },
 };

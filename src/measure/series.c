@@ -141,10 +141,7 @@ static double thread_cpu_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Forks argv held at a gate (a pipe it reads before exec). *execd gets the read end of a pipe that
- * the exec closes (close-on-exec), or through which a failed exec sends its errno. The pid, or
- * -errno. */
-static pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
+pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
 {
 	int gate[2], ex[2];
 	if (pipe2(gate, O_CLOEXEC) != 0)
@@ -183,6 +180,29 @@ static pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_
 	return pid;
 }
 
+int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, struct as_error *err)
+{
+	int rc = 0;
+	if (write(gate, "g", 1) != 1) {
+		rc = as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
+		kill(pid, SIGKILL);
+	}
+	close(gate);
+	/* the pipe closes at the exec, or brings exec's errno */
+	int exec_errno = 0;
+	ssize_t got = 0;
+	while (!rc && (got = read(execd, &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
+		;
+	close(execd);
+	if (!rc && got > 0) {
+		char eb[96];
+		rc = as_error_set(err, -exec_errno, "cannot run '%s': %s", argv[0], as_strerror(exec_errno, eb, sizeof(eb)));
+	}
+	if (rc)
+		waitpid(pid, NULL, 0);
+	return rc;
+}
+
 int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err)
 {
 	memset(s, 0, sizeof(*s));
@@ -214,33 +234,17 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	if (!tree) {
 		rc = as_error_set(err, -ENOMEM, "cannot follow process %d", (int)pid);
 		close(gate);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto out;
-	}
-	double cpu0 = thread_cpu_s();
-	if (write(gate, "g", 1) != 1) {
-		rc = as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
-		close(gate);
 		close(execd);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		goto out;
 	}
-	close(gate);
-	/* time starts at the exec: the pipe closes then (or brings exec's errno) */
-	int exec_errno = 0;
-	ssize_t got;
-	while ((got = read(execd, &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
-		;
-	close(execd);
+	double cpu0 = thread_cpu_s();
+	rc = series_fork_release(argv, pid, gate, execd, err);
+	/* time starts at the exec */
 	uint64_t t0 = timer_now_ns();
-	if (got > 0) {
-		char eb[96];
-		rc = as_error_set(err, -exec_errno, "cannot run '%s': %s", argv[0], as_strerror(exec_errno, eb, sizeof(eb)));
-		waitpid(pid, NULL, 0);
+	if (rc)
 		goto out;
-	}
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3; without it the loop only sleeps */
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);

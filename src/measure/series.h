@@ -49,6 +49,13 @@ void series_release(struct series *s);
 /* Appends one sample (rss and nev counts); -ENOMEM. For the recorder and for tests. */
 int series_append(struct series *s, double t_s, double rss_bytes, const double *ev);
 
+/* Starting a program whose counters must be open before its first instruction: series_fork
+ * forks argv held at a gate (its stdout goes to our stderr) and returns its pid (or -errno); the
+ * caller opens its counters on the pid, then series_fork_release lets it exec and returns once it
+ * has (0), or reaps it and returns -errno when it could not be started or exec failed. */
+pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err);
+int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, struct as_error *err);
+
 /* Event j at time t, linear between the samples, 0 at the exec, ev_end[j] at end_s. */
 double series_event_at(const struct series *s, int j, double t_s);
 

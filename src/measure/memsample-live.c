@@ -1,0 +1,303 @@
+/* Live load-latency sampling (memsample.h) through perf_event_open: Intel PEBS load latency (the
+ * cpu PMU's mem-loads event, its ldlat threshold in config1, and the mem-loads-aux group leader
+ * that Sapphire Rapids and later need) and AMD IBS op (the ibs_op PMU; Linux 6.1 and later fill
+ * PERF_SAMPLE_WEIGHT and PERF_SAMPLE_DATA_SRC from the IBS registers). Samples come through the
+ * event's ring buffer; memsample_ring_parse decodes its records. */
+#include "measure/memsample.h"
+
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "measure/series.h"
+
+#define PMU_DIR "/sys/bus/event_source/devices"
+#define RING_PAGES 64 /* data pages of the ring buffer (a power of two) */
+
+/* The first line of a sysfs file, without the newline; -1 when unreadable. */
+static int sysfs_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	int ok = fgets(buf, (int)len, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int memsample_live_probe(char *why, size_t len)
+{
+	char buf[256];
+	if (sysfs_line(PMU_DIR "/cpu/events/mem-loads", buf, sizeof(buf)) == 0 ||
+	    sysfs_line(PMU_DIR "/cpu_core/events/mem-loads", buf, sizeof(buf)) == 0)
+		return 'I';
+	if (sysfs_line(PMU_DIR "/ibs_op/type", buf, sizeof(buf)) == 0)
+		return 'A';
+	snprintf(why, len,
+		 "no load-latency sampling here: the kernel offers neither Intel PEBS load latency (no "
+		 "%s/cpu/events/mem-loads) nor AMD IBS op (no %s/ibs_op); bare-metal Intel (Nehalem or later) "
+		 "or AMD (Zen with Linux 6.1 or later), or a VM whose hypervisor passes PEBS or IBS through, "
+		 "provides it; --from FILE reads recorded samples",
+		 PMU_DIR, PMU_DIR);
+	return 0;
+}
+
+/* Sets the field `name` of a PMU (its format file, e.g. "config:0-7" or "config1:0-15") to v. */
+static int pmu_field_set(const char *pmu, const char *name, uint64_t v, struct perf_event_attr *a)
+{
+	char path[256], fmt[64];
+	snprintf(path, sizeof(path), PMU_DIR "/%s/format/%s", pmu, name);
+	if (sysfs_line(path, fmt, sizeof(fmt)) != 0)
+		return -1;
+	char reg[16];
+	int lo, hi;
+	int n = sscanf(fmt, "%15[a-z0-9]:%d-%d", reg, &lo, &hi);
+	if (n == 2)
+		hi = lo;
+	else if (n != 3)
+		return -1;
+	__u64 *dst = !strcmp(reg, "config") ? &a->config : !strcmp(reg, "config1") ? &a->config1
+						       : !strcmp(reg, "config2") ? &a->config2 : NULL;
+	if (!dst || lo < 0 || hi > 63 || hi < lo)
+		return -1;
+	uint64_t mask = hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1) << lo;
+	*dst = (*dst & ~mask) | ((v << lo) & mask);
+	return 0;
+}
+
+/* An event of a PMU from its sysfs description ("event=0xcd,umask=0x1,ldlat=3"). */
+static int pmu_event_attr(const char *pmu, const char *event, struct perf_event_attr *a)
+{
+	char path[256], desc[256], type[32];
+	snprintf(path, sizeof(path), PMU_DIR "/%s/type", pmu);
+	if (sysfs_line(path, type, sizeof(type)) != 0)
+		return -1;
+	a->type = (uint32_t)strtoul(type, NULL, 10);
+	snprintf(path, sizeof(path), PMU_DIR "/%s/events/%s", pmu, event);
+	if (sysfs_line(path, desc, sizeof(desc)) != 0)
+		return -1;
+	char *save = NULL;
+	for (char *t = strtok_r(desc, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(t, '=');
+		uint64_t v = eq ? strtoull(eq + 1, NULL, 0) : 1;
+		if (eq)
+			*eq = 0;
+		if (pmu_field_set(pmu, t, v, a) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_ADDR | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_DATA_SRC)
+
+int memsample_ring_parse(const uint8_t *data, size_t len, int user_only, struct memsample_set *set)
+{
+	size_t off = 0;
+	while (off + sizeof(struct perf_event_header) <= len) {
+		struct perf_event_header h;
+		memcpy(&h, data + off, sizeof(h));
+		if (h.size < sizeof(h) || off + h.size > len)
+			return -EINVAL;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 6 * sizeof(uint64_t)) {
+			/* ip, pid/tid, addr, weight, data_src: the order of sample_type's bits */
+			uint64_t v[5];
+			memcpy(v, data + off + sizeof(h), sizeof(v));
+			int user = (h.misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_USER;
+			uint64_t src = v[4];
+			/* IBS samples every kind of op: keep the loads */
+			int load = (src & 0x1f) & PERF_MEM_OP_LOAD;
+			if ((!user_only || user) && load && memsample_add(set, (double)(v[3] & 0xffffffffu), src) != 0)
+				return -ENOMEM;
+		}
+		off += h.size;
+	}
+	return 0;
+}
+
+/* Copies what the kernel wrote since the last call out of the ring (it may wrap) and parses it. */
+static int ring_drain(struct perf_event_mmap_page *m, size_t data_bytes, int user_only, struct memsample_set *set)
+{
+	uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
+	const uint8_t *base = (const uint8_t *)m + m->data_offset;
+	size_t n = (size_t)(head - tail);
+	uint8_t *copy = malloc(n ? n : 1);
+	if (!copy)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		copy[i] = base[(tail + i) % data_bytes];
+	int rc = memsample_ring_parse(copy, n, user_only, set);
+	free(copy);
+	__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
+	return rc;
+}
+
+/* The sampling (or, with period 0, counting) event for this machine, on pid; the fd, -errno. */
+static int live_open(int vendor, pid_t pid, int ldlat, uint64_t period, int *aux_fd, struct as_error *err)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	const char *pmu = vendor == 'I' ? (access(PMU_DIR "/cpu_core", F_OK) == 0 ? "cpu_core" : "cpu") : "ibs_op";
+	*aux_fd = -1;
+	if (vendor == 'I') {
+		if (pmu_event_attr(pmu, "mem-loads", &a) != 0 || pmu_field_set(pmu, "ldlat", (uint64_t)ldlat, &a) != 0)
+			return as_error_set(err, -EOPNOTSUPP, "cannot read %s/%s/events/mem-loads and its format", PMU_DIR, pmu);
+		a.precise_ip = 2;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+	} else {
+		char type[32];
+		if (sysfs_line(PMU_DIR "/ibs_op/type", type, sizeof(type)) != 0)
+			return as_error_set(err, -EOPNOTSUPP, "no %s/ibs_op/type", PMU_DIR);
+		a.type = (uint32_t)strtoul(type, NULL, 10);
+		a.config = 0; /* count cycles between samples; IBS ignores privilege filters: samples are filtered by mode */
+	}
+	a.size = sizeof(a);
+	a.disabled = 1;
+	a.enable_on_exec = 1;
+	a.inherit = 1;
+	if (period) {
+		a.sample_period = period;
+		a.sample_type = SAMPLE_TYPE;
+		a.wakeup_events = 64;
+	} else {
+		a.sample_period = 1ull << 62; /* counting: PEBS on, no sample ever */
+	}
+	int leader = -1;
+	struct perf_event_attr aux;
+	memset(&aux, 0, sizeof(aux));
+	if (vendor == 'I' && pmu_event_attr(pmu, "mem-loads-aux", &aux) == 0) {
+		/* Sapphire Rapids and later: the load-latency event needs this event as its leader */
+		aux.size = sizeof(aux);
+		aux.disabled = 1;
+		aux.enable_on_exec = 1;
+		aux.inherit = 1;
+		aux.exclude_kernel = 1;
+		aux.exclude_hv = 1;
+		leader = (int)syscall(SYS_perf_event_open, &aux, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		if (leader < 0)
+			return as_error_set(err, -errno, "perf_event_open of mem-loads-aux: %s", strerror(errno));
+		*aux_fd = leader;
+		a.disabled = 0;
+		a.enable_on_exec = 0;
+	}
+	int fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+		if (leader >= 0)
+			close(leader);
+		*aux_fd = -1;
+		return as_error_set(err, -e, "perf_event_open of %s: %s%s", vendor == 'I' ? "mem-loads (PEBS)" : "ibs_op",
+				    strerror(e),
+				    e == EACCES || e == EPERM ? " (kernel.perf_event_paranoid forbids it)"
+				    : e == EINVAL && vendor == 'A' ? " (IBS weight and data source need Linux 6.1 or later)"
+								     : "");
+	}
+	return fd;
+}
+
+static int live_wait(pid_t pid, int *status)
+{
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 0;
+}
+
+int memsample_live_record(char *const argv[], const struct memsample_live_opts *o, struct memsample_set *set,
+			  int *status, struct as_error *err)
+{
+	char why[512];
+	int vendor = memsample_live_probe(why, sizeof(why));
+	if (!vendor)
+		return as_error_set(err, -EOPNOTSUPP, "%s", why);
+	int gate, execd, aux = -1, rc = 0;
+	pid_t pid = series_fork(argv, &gate, &execd, err);
+	if (pid < 0)
+		return (int)pid;
+	uint64_t period = o->period ? o->period : vendor == 'I' ? 1000 : 100000;
+	int fd = live_open(vendor, pid, o->ldlat_cy > 0 ? o->ldlat_cy : 3, period, &aux, err);
+	size_t data_bytes = (size_t)RING_PAGES * (size_t)sysconf(_SC_PAGESIZE);
+	void *ring = MAP_FAILED;
+	if (fd >= 0)
+		ring = mmap(NULL, data_bytes + (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fd < 0 || ring == MAP_FAILED) {
+		if (fd >= 0)
+			rc = as_error_set(err, -errno, "cannot map the sample buffer: %s", strerror(errno));
+		else
+			rc = fd;
+		close(gate);
+		close(execd);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
+	rc = series_fork_release(argv, pid, gate, execd, err);
+	if (rc)
+		goto out;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		poll(&p, 1, 50);
+		if ((rc = ring_drain(ring, data_bytes, vendor == 'A', set)) != 0) {
+			as_error_set(err, rc, "reading samples: %s", strerror(-rc));
+			kill(pid, SIGKILL);
+		}
+		siginfo_t si;
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
+			break;
+	}
+	if (!rc)
+		rc = ring_drain(ring, data_bytes, vendor == 'A', set);
+	live_wait(pid, status);
+out:
+	if (ring != MAP_FAILED)
+		munmap(ring, data_bytes + (size_t)sysconf(_SC_PAGESIZE));
+	if (fd >= 0)
+		close(fd);
+	if (aux >= 0)
+		close(aux);
+	return rc;
+}
+
+int memsample_live_count_above(char *const argv[], int ldlat_cy, double *count, int *status, struct as_error *err)
+{
+	char why[512];
+	int vendor = memsample_live_probe(why, sizeof(why));
+	if (vendor != 'I')
+		return as_error_set(err, -EOPNOTSUPP, "%s", vendor ? "threshold counting needs Intel's ldlat threshold" : why);
+	int gate, execd, aux = -1;
+	pid_t pid = series_fork(argv, &gate, &execd, err);
+	if (pid < 0)
+		return (int)pid;
+	int fd = live_open(vendor, pid, ldlat_cy, 0, &aux, err);
+	if (fd < 0) {
+		close(gate);
+		close(execd);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return fd;
+	}
+	int rc = series_fork_release(argv, pid, gate, execd, err);
+	if (!rc) {
+		live_wait(pid, status);
+		uint64_t v;
+		*count = read(fd, &v, sizeof(v)) == (ssize_t)sizeof(v) ? (double)v : -1;
+	}
+	close(fd);
+	if (aux >= 0)
+		close(aux);
+	return rc;
+}
