@@ -109,7 +109,7 @@ int memsample_ring_parse(const uint8_t *data, size_t len, int user_only, struct 
 		memcpy(&h, data + off, sizeof(h));
 		if (h.size < sizeof(h) || off + h.size > len)
 			return -EINVAL;
-		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 6 * sizeof(uint64_t)) {
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 5 * sizeof(uint64_t)) {
 			/* ip, pid/tid, addr, weight, data_src: the order of sample_type's bits */
 			uint64_t v[5];
 			memcpy(v, data + off + sizeof(h), sizeof(v));
