@@ -1,8 +1,8 @@
 /* Live load-latency sampling (memsample.h) through perf_event_open: Intel PEBS load latency (the
  * cpu PMU's mem-loads event, its ldlat threshold in config1, and the mem-loads-aux group leader
  * that Sapphire Rapids and later need) and AMD IBS op (the ibs_op PMU; Linux 6.1 and later fill
- * PERF_SAMPLE_WEIGHT and PERF_SAMPLE_DATA_SRC from the IBS registers). Samples come through the
- * event's ring buffer; memsample_ring_parse decodes its records. */
+ * PERF_SAMPLE_WEIGHT and PERF_SAMPLE_DATA_SRC from the IBS registers). Samples come through one
+ * ring buffer per CPU (as perf record's); memsample_ring_parse decodes their records. */
 #include "measure/memsample.h"
 
 #include <errno.h>
@@ -142,8 +142,10 @@ static int ring_drain(struct perf_event_mmap_page *m, size_t data_bytes, int use
 	return rc;
 }
 
-/* The sampling (or, with period 0, counting) event for this machine, on pid; the fd, -errno. */
-static int live_open(int vendor, pid_t pid, int ldlat, uint64_t period, int *aux_fd, struct as_error *err)
+/* The sampling (or, with period 0, counting) event for this machine, on pid and its children, on
+ * one CPU (cpu >= 0: a sampling event, as the kernel maps no ring buffer of an inherited event
+ * that follows a task over every CPU) or any (-1: counting). The fd, -errno. */
+static int live_open(int vendor, pid_t pid, int cpu, int ldlat, uint64_t period, int *aux_fd, struct as_error *err)
 {
 	struct perf_event_attr a;
 	memset(&a, 0, sizeof(a));
@@ -184,14 +186,14 @@ static int live_open(int vendor, pid_t pid, int ldlat, uint64_t period, int *aux
 		aux.inherit = 1;
 		aux.exclude_kernel = 1;
 		aux.exclude_hv = 1;
-		leader = (int)syscall(SYS_perf_event_open, &aux, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		leader = (int)syscall(SYS_perf_event_open, &aux, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (leader < 0)
 			return as_error_set(err, -errno, "perf_event_open of mem-loads-aux: %s", strerror(errno));
 		*aux_fd = leader;
 		a.disabled = 0;
 		a.enable_on_exec = 0;
 	}
-	int fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, leader, PERF_FLAG_FD_CLOEXEC);
+	int fd = (int)syscall(SYS_perf_event_open, &a, pid, cpu, leader, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
 		if (leader >= 0)
@@ -216,6 +218,59 @@ static int live_wait(pid_t pid, int *status)
 	return 0;
 }
 
+/* One sampling event per CPU, each with its ring buffer. */
+struct live_cpus {
+	int n;
+	int *fd, *aux;
+	void **ring;
+	size_t data_bytes, map_bytes;
+};
+
+static void live_cpus_close(struct live_cpus *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		if (c->ring && c->ring[i] && c->ring[i] != MAP_FAILED)
+			munmap(c->ring[i], c->map_bytes);
+		if (c->fd && c->fd[i] >= 0)
+			close(c->fd[i]);
+		if (c->aux && c->aux[i] >= 0)
+			close(c->aux[i]);
+	}
+	free(c->fd);
+	free(c->aux);
+	free(c->ring);
+}
+
+/* Opens and maps the event on every CPU that takes it (an offline CPU does not); -errno when
+ * none does. */
+static int live_cpus_open(struct live_cpus *c, int vendor, pid_t pid, int ldlat, uint64_t period,
+			  struct as_error *err)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	c->n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	c->data_bytes = (size_t)RING_PAGES * (size_t)page;
+	c->map_bytes = c->data_bytes + (size_t)page;
+	c->fd = malloc((size_t)c->n * sizeof(int));
+	c->aux = malloc((size_t)c->n * sizeof(int));
+	c->ring = calloc((size_t)c->n, sizeof(void *));
+	if (!c->fd || !c->aux || !c->ring)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	int opened = 0, rc = 0;
+	for (int i = 0; i < c->n; i++) {
+		c->aux[i] = -1;
+		c->fd[i] = live_open(vendor, pid, i, ldlat, period, &c->aux[i], err);
+		if (c->fd[i] < 0) {
+			rc = c->fd[i];
+			continue;
+		}
+		c->ring[i] = mmap(NULL, c->map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd[i], 0);
+		if (c->ring[i] == MAP_FAILED)
+			return as_error_set(err, -errno, "cannot map the sample buffer of CPU %d: %s", i, strerror(errno));
+		opened++;
+	}
+	return opened ? 0 : rc;
+}
+
 int memsample_live_record(char *const argv[], const struct memsample_live_opts *o, struct memsample_set *set,
 			  int *status, struct as_error *err)
 {
@@ -223,21 +278,14 @@ int memsample_live_record(char *const argv[], const struct memsample_live_opts *
 	int vendor = memsample_live_probe(why, sizeof(why));
 	if (!vendor)
 		return as_error_set(err, -EOPNOTSUPP, "%s", why);
-	int gate, execd, aux = -1, rc = 0;
+	int gate, execd;
 	pid_t pid = series_fork(argv, &gate, &execd, err);
 	if (pid < 0)
 		return (int)pid;
 	uint64_t period = o->period ? o->period : vendor == 'I' ? 1000 : 100000;
-	int fd = live_open(vendor, pid, o->ldlat_cy > 0 ? o->ldlat_cy : 3, period, &aux, err);
-	size_t data_bytes = (size_t)RING_PAGES * (size_t)sysconf(_SC_PAGESIZE);
-	void *ring = MAP_FAILED;
-	if (fd >= 0)
-		ring = mmap(NULL, data_bytes + (size_t)sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (fd < 0 || ring == MAP_FAILED) {
-		if (fd >= 0)
-			rc = as_error_set(err, -errno, "cannot map the sample buffer: %s", strerror(errno));
-		else
-			rc = fd;
+	struct live_cpus c = { 0 };
+	int rc = live_cpus_open(&c, vendor, pid, o->ldlat_cy > 0 ? o->ldlat_cy : 3, period, err);
+	if (rc) {
 		close(gate);
 		close(execd);
 		kill(pid, SIGKILL);
@@ -247,28 +295,28 @@ int memsample_live_record(char *const argv[], const struct memsample_live_opts *
 	rc = series_fork_release(argv, pid, gate, execd, err);
 	if (rc)
 		goto out;
-	for (;;) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		poll(&p, 1, 50);
-		if ((rc = ring_drain(ring, data_bytes, vendor == 'A', set)) != 0) {
-			as_error_set(err, rc, "reading samples: %s", strerror(-rc));
-			kill(pid, SIGKILL);
-		}
+	struct pollfd *p = calloc((size_t)c.n, sizeof(*p));
+	for (int done = 0; !done;) {
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
-		if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
-			break;
+		/* drain once more after the end: the last samples */
+		done = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+		int np = 0;
+		for (int i = 0; p && i < c.n; i++)
+			if (c.fd[i] >= 0)
+				p[np++] = (struct pollfd){ .fd = c.fd[i], .events = POLLIN };
+		if (!done)
+			poll(p, (nfds_t)np, 50);
+		for (int i = 0; !rc && i < c.n; i++)
+			if (c.fd[i] >= 0 && (rc = ring_drain(c.ring[i], c.data_bytes, vendor == 'A', set)) != 0) {
+				as_error_set(err, rc, "reading samples: %s", strerror(-rc));
+				kill(pid, SIGKILL);
+			}
 	}
-	if (!rc)
-		rc = ring_drain(ring, data_bytes, vendor == 'A', set);
+	free(p);
 	live_wait(pid, status);
 out:
-	if (ring != MAP_FAILED)
-		munmap(ring, data_bytes + (size_t)sysconf(_SC_PAGESIZE));
-	if (fd >= 0)
-		close(fd);
-	if (aux >= 0)
-		close(aux);
+	live_cpus_close(&c);
 	return rc;
 }
 
@@ -282,7 +330,7 @@ int memsample_live_count_above(char *const argv[], int ldlat_cy, double *count, 
 	pid_t pid = series_fork(argv, &gate, &execd, err);
 	if (pid < 0)
 		return (int)pid;
-	int fd = live_open(vendor, pid, ldlat_cy, 0, &aux, err);
+	int fd = live_open(vendor, pid, -1, ldlat_cy, 0, &aux, err);
 	if (fd < 0) {
 		close(gate);
 		close(execd);

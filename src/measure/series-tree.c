@@ -6,10 +6,14 @@
 
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define TREE_SEEN_SLOTS 4096 /* open addressing; pids beyond it are looked up on each scan */
@@ -27,7 +31,13 @@ struct series_tree {
 	int scans;
 	pid_t root;
 	long page_bytes;
+	/* the fork watch: one dummy event per CPU with task records, inherited by the tree */
+	int ncpu;
+	int *wfd;
+	void **wring;
 };
+
+#define WATCH_PAGES 2 /* data pages per CPU: 256 fork records between two samples */
 
 static int tree_add(struct series_tree *t, pid_t pid)
 {
@@ -68,6 +78,14 @@ void series_tree_free(struct series_tree *t)
 {
 	if (!t)
 		return;
+	for (int i = 0; i < t->ncpu; i++) {
+		if (t->wring[i] && t->wring[i] != MAP_FAILED)
+			munmap(t->wring[i], (size_t)(WATCH_PAGES + 1) * (size_t)t->page_bytes);
+		if (t->wfd[i] >= 0)
+			close(t->wfd[i]);
+	}
+	free(t->wfd);
+	free(t->wring);
 	for (size_t i = 0; i < t->n; i++)
 		close(t->m[i].fd);
 	free(t->m);
@@ -183,4 +201,85 @@ double series_tree_rss(struct series_tree *t, int *procs)
 	if (procs)
 		*procs = n;
 	return sum;
+}
+
+int series_tree_watch(struct series_tree *t, struct as_error *err)
+{
+	int n = (int)sysconf(_SC_NPROCESSORS_CONF);
+	t->wfd = malloc((size_t)n * sizeof(int));
+	t->wring = calloc((size_t)n, sizeof(void *));
+	if (!t->wfd || !t->wring)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	t->ncpu = n;
+	int opened = 0, rc = 0;
+	for (int i = 0; i < n; i++) {
+		struct perf_event_attr a;
+		memset(&a, 0, sizeof(a));
+		a.size = sizeof(a);
+		a.type = PERF_TYPE_SOFTWARE;
+		a.config = PERF_COUNT_SW_DUMMY;
+		a.task = 1;
+		a.inherit = 1;
+		a.disabled = 1;
+		a.enable_on_exec = 1;
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		/* per CPU: the kernel maps no ring buffer of an inherited event on every CPU */
+		t->wfd[i] = (int)syscall(SYS_perf_event_open, &a, t->root, i, -1, PERF_FLAG_FD_CLOEXEC);
+		if (t->wfd[i] < 0) {
+			rc = -errno;
+			continue;
+		}
+		t->wring[i] = mmap(NULL, (size_t)(WATCH_PAGES + 1) * (size_t)t->page_bytes, PROT_READ | PROT_WRITE,
+				   MAP_SHARED, t->wfd[i], 0);
+		if (t->wring[i] == MAP_FAILED) {
+			rc = -errno;
+			close(t->wfd[i]);
+			t->wfd[i] = -1;
+			continue;
+		}
+		opened++;
+	}
+	if (!opened) {
+		char eb[96];
+		return as_error_set(err, rc ? rc : -ENODEV, "cannot watch forks: %s", as_strerror(-rc, eb, sizeof(eb)));
+	}
+	return 0;
+}
+
+int series_tree_watching(const struct series_tree *t)
+{
+	return t->ncpu > 0;
+}
+
+void series_tree_poll(struct series_tree *t)
+{
+	size_t data = (size_t)WATCH_PAGES * (size_t)t->page_bytes;
+	for (int i = 0; i < t->ncpu; i++) {
+		if (t->wfd[i] < 0)
+			continue;
+		struct perf_event_mmap_page *m = t->wring[i];
+		uint64_t head = __atomic_load_n(&m->data_head, __ATOMIC_ACQUIRE), tail = m->data_tail;
+		const uint8_t *base = (const uint8_t *)m + m->data_offset;
+		while (tail + sizeof(struct perf_event_header) <= head) {
+			uint8_t rec[64];
+			struct perf_event_header h;
+			for (size_t k = 0; k < sizeof(h); k++)
+				((uint8_t *)&h)[k] = base[(tail + k) % data];
+			if (h.size < sizeof(h))
+				break;
+			if (h.type == PERF_RECORD_FORK && h.size <= sizeof(rec)) {
+				for (size_t k = 0; k < h.size; k++)
+					rec[k] = base[(tail + k) % data];
+				uint32_t pid, ppid; /* then tid, ptid, time */
+				memcpy(&pid, rec + sizeof(h), 4);
+				memcpy(&ppid, rec + sizeof(h) + 4, 4);
+				/* a new thread has its process's pid: only new processes join */
+				if (pid != ppid && !tree_has(t, (pid_t)pid))
+					tree_add(t, (pid_t)pid);
+			}
+			tail += h.size;
+		}
+		__atomic_store_n(&m->data_tail, head, __ATOMIC_RELEASE);
+	}
 }

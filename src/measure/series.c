@@ -239,6 +239,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		waitpid(pid, NULL, 0);
 		goto out;
 	}
+	struct as_error werr = { 0 };
+	series_tree_watch(tree, &werr); /* without it the /proc scan finds new processes, later */
 	double cpu0 = thread_cpu_s();
 	rc = series_fork_release(argv, pid, gate, execd, err);
 	/* time starts at the exec */
@@ -249,7 +251,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
 	long step_ns = (long)(o->interval_s * 1e9);
-	int scan_every = (int)ceil(SERIES_SCAN_S / o->interval_s);
+	/* with the fork watch the scan only backs it up (records lost to a burst of forks) */
+	int scan_every = (int)ceil((series_tree_watching(tree) ? 10 * SERIES_SCAN_S : SERIES_SCAN_S) / o->interval_s);
 	double last_tick = 0, ev[COUNTERS_MAX];
 	for (long nth = 1;; nth++) {
 		next.tv_nsec += step_ns;
@@ -284,6 +287,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 			s->timed_out = 1;
 			continue;
 		}
+		if (series_tree_watching(tree))
+			series_tree_poll(tree);
 		if (nth % scan_every == 0)
 			series_tree_scan(tree);
 		int procs;

@@ -64,6 +64,13 @@ double series_event_at(const struct series *s, int j, double t_s);
 struct series_tree;
 struct series_tree *series_tree_new(pid_t root);
 void series_tree_free(struct series_tree *t);
+/* Watches the tree's forks through the kernel (a dummy event per CPU with task records, inherited
+ * and enabled at the exec): series_tree_poll then adds each new process at once, reading the
+ * record buffers only (no system call). Open it before the root's exec. -errno when perf events
+ * are not allowed: the /proc scan is then the only way. */
+int series_tree_watch(struct series_tree *t, struct as_error *err);
+int series_tree_watching(const struct series_tree *t);
+void series_tree_poll(struct series_tree *t);
 /* Looks for processes started since the last scan. */
 void series_tree_scan(struct series_tree *t);
 /* The summed resident set in bytes; *procs gets how many processes were read. */
