@@ -5,7 +5,10 @@
 
 #include "analysis/segments.h"
 #include "common/rng.h"
+#include "report/csv.h"
 #include "harness.h"
+
+#define FIX ARCHSCOPE_SOURCE_DIR "/tests/fixtures/measure/"
 
 /* Deterministic noise in [-amp, amp]. */
 static double noise(struct rng *r, double amp)
@@ -133,5 +136,52 @@ static void test_phases__too_short(void)
 	CHECK(segments_fit(bad, yy, 5, 2, &f, &err) == -EINVAL);
 }
 
+/* Footprints recorded by phases on the 2-core KVM guest under load (tests/fixtures/measure). */
+static void test_phases__recorded_ramp(void)
+{
+	double *t, *y;
+	size_t n;
+	struct as_error err = { 0 };
+	CHECK(csv_read_xy(FIX "phases-ramp-compute-amd-zen5-26-2.csv", &t, &y, &n, &err) == 0);
+	CHECK(n > 200);
+	struct segments_fit f;
+	int rc = segments_fit(t, y, n, 2, &f, &err);
+	free(t);
+	free(y);
+	CHECK(rc == 0);
+	/* the program said its ramp ended at 1.9157 s of a 2.5245 s run */
+	CHECK_NEAR(f.bp[0], 1.9157, 0.10 * 2.5245);
+	CHECK(f.slope[0] > 15e6 && fabs(f.slope[1]) < 1e6);
+}
+
+static void test_phases__recorded_child_teardown(void)
+{
+	/* sh runs ramp-compute (ramp to 0.9564 s, end 1.4678 s), then sleep 0.3: the child's exit
+	 * takes its 32 MiB away; auto gives that drop a segment of its own */
+	double *t, *y;
+	size_t n;
+	struct as_error err = { 0 };
+	CHECK(csv_read_xy(FIX "phases-sh-ramp-sleep-amd-zen5-26-2.csv", &t, &y, &n, &err) == 0);
+	struct segments_fit f;
+	double bic[SEGMENTS_MAX];
+	int rc = segments_fit_auto(t, y, n, 6, &f, bic, &err);
+	double dur = t[n - 1];
+	free(t);
+	free(y);
+	CHECK(rc == 0);
+	CHECK(f.k >= 3);
+	/* the start-up (sh, the loader) may get a segment too: some breakpoint is the ramp's end */
+	int ramp_end = 0;
+	for (int j = 0; j < f.k - 1; j++)
+		ramp_end |= fabs(f.bp[j] - 0.9564) <= 0.10 * dur;
+	CHECK(ramp_end);
+	int drop = 0;
+	for (int j = 1; j < f.k; j++)
+		drop |= f.slope[j] < -100e6 && f.bp[j - 1] > 1.3 && f.bp[j - 1] < 1.6;
+	CHECK(drop);
+	CHECK(bic[f.k - 1] <= bic[1]);
+}
+
 TESTS(T(test_phases__ramp_exact), T(test_phases__ramp_noise), T(test_phases__ramp_outliers), T(test_phases__flat),
-      T(test_phases__three_phases_auto), T(test_phases__too_short))
+      T(test_phases__three_phases_auto), T(test_phases__too_short), T(test_phases__recorded_ramp),
+      T(test_phases__recorded_child_teardown))
