@@ -142,7 +142,7 @@ static void test_phases__recorded_ramp(void)
 	double *t, *y;
 	size_t n;
 	struct as_error err = { 0 };
-	CHECK(csv_read_xy(FIX "phases-ramp-compute-amd-zen5-26-2.csv", &t, &y, &n, &err) == 0);
+	CHECK(csv_read_xy(FIX "phases-ramp-compute-amd-zen5-26-2.txt", &t, &y, &n, &err) == 0);
 	CHECK(n > 200);
 	struct segments_fit f;
 	int rc = segments_fit(t, y, n, 2, &f, &err);
@@ -161,7 +161,7 @@ static void test_phases__recorded_child_teardown(void)
 	double *t, *y;
 	size_t n;
 	struct as_error err = { 0 };
-	CHECK(csv_read_xy(FIX "phases-sh-ramp-sleep-amd-zen5-26-2.csv", &t, &y, &n, &err) == 0);
+	CHECK(csv_read_xy(FIX "phases-sh-ramp-sleep-amd-zen5-26-2.txt", &t, &y, &n, &err) == 0);
 	struct segments_fit f;
 	double bic[SEGMENTS_MAX];
 	int rc = segments_fit_auto(t, y, n, 6, &f, bic, &err);
