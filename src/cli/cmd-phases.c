@@ -178,7 +178,7 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 			snprintf(label, sizeof(label), "%s", s->name[j]);
 			emit_number(e, "total", label, ph->total[j], u, "%.6g");
 			emit_number(e, "rate", NULL, ph->rate[j], rate_unit, "%.4g");
-			emit_annotate(e, ", %.4g%s", ph->rate[j], rate_unit);
+			emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
 			emit_object_end(e);
 		}
 		emit_object_end(e);
