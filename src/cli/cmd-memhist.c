@@ -74,6 +74,8 @@ static void memhist_render(struct emit *e, const struct memhist_result *r)
 	const char *unit = h->cost ? "cy" : NULL;
 	emit_string(e, "mode", "mode", memhist_modes[h->cost]);
 	emit_int(e, "samples", "samples", (long long)r->set.n, NULL);
+	if (!o->from)
+		emit_int(e, "lost_samples", "samples lost", (long long)r->set.lost, NULL);
 	emit_number(e, "samples_binned", "in the histogram", h->samples, NULL, "%.0f");
 	emit_table_begin(e, "histogram", h->cost ? "latency cost (samples x latency) by data source"
 						    : "samples by latency and data source");
@@ -195,7 +197,7 @@ int cmd_memhist(int argc, char **argv)
 		OPT_STRING(0, "from", &o.from, "FILE", "read recorded samples instead of running a program"),
 		OPT_STRING(0, "thresholds", &o.thresholds, "T1,T2,...", "threshold cycling (Intel): one run per ldlat threshold"),
 		OPT_INT(0, "ldlat", &o.ldlat, "CY", 1, 65535, "Intel: sample loads of at least CY cycles (default 3)"),
-		OPT_U64(0, "period", &o.period, "N", 1, UINT64_MAX, "one sample per N loads (Intel) or N cycles (AMD IBS)"),
+		OPT_U64(0, "period", &o.period, "N", 1, UINT64_MAX, "one sample per N loads (Intel) or N cycles (AMD IBS); default 4000 samples/s"),
 		OPT_JSON(&o.json),
 		OPT_PLOT(&o.plot),
 		OPT_QUIET(),

@@ -21,6 +21,7 @@
 
 #define PMU_DIR "/sys/bus/event_source/devices"
 #define RING_PAGES 64 /* data pages of the ring buffer (a power of two) */
+#define MEMSAMPLE_FREQ UINT64_MAX /* a period meaning "perf record's default frequency" */
 
 /* The first line of a sysfs file, without the newline; -1 when unreadable. */
 static int sysfs_line(const char *path, char *buf, size_t len)
@@ -109,6 +110,11 @@ int memsample_ring_parse(const uint8_t *data, size_t len, int user_only, struct 
 		memcpy(&h, data + off, sizeof(h));
 		if (h.size < sizeof(h) || off + h.size > len)
 			return -EINVAL;
+		if (h.type == PERF_RECORD_LOST && h.size >= sizeof(h) + 2 * sizeof(uint64_t)) {
+			uint64_t idlost[2]; /* id, lost */
+			memcpy(idlost, data + off + sizeof(h), sizeof(idlost));
+			set->lost += idlost[1];
+		}
 		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + 5 * sizeof(uint64_t)) {
 			/* ip, pid/tid, addr, weight, data_src: the order of sample_type's bits */
 			uint64_t v[5];
@@ -168,12 +174,19 @@ static int live_open(int vendor, pid_t pid, int cpu, int ldlat, uint64_t period,
 	a.disabled = 1;
 	a.enable_on_exec = 1;
 	a.inherit = 1;
-	if (period) {
+	if (period == MEMSAMPLE_FREQ) {
+		a.freq = 1;
+		a.sample_freq = 4000; /* samples per second per CPU, perf record's default */
+	} else if (period) {
 		a.sample_period = period;
+	} else {
+		/* counting: PEBS on, and no sample within 2^31 qualifying loads (the largest period
+		 * every Intel PMU takes); without a ring buffer one would be dropped anyway */
+		a.sample_period = (1ull << 31) - 1;
+	}
+	if (period) {
 		a.sample_type = SAMPLE_TYPE;
 		a.wakeup_events = 64;
-	} else {
-		a.sample_period = 1ull << 62; /* counting: PEBS on, no sample ever */
 	}
 	int leader = -1;
 	struct perf_event_attr aux;
@@ -282,7 +295,7 @@ int memsample_live_record(char *const argv[], const struct memsample_live_opts *
 	pid_t pid = series_fork(argv, &gate, &execd, err);
 	if (pid < 0)
 		return (int)pid;
-	uint64_t period = o->period ? o->period : vendor == 'I' ? 1000 : 100000;
+	uint64_t period = o->period ? o->period : MEMSAMPLE_FREQ;
 	struct live_cpus c = { 0 };
 	int rc = live_cpus_open(&c, vendor, pid, o->ldlat_cy > 0 ? o->ldlat_cy : 3, period, err);
 	if (rc) {

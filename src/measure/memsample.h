@@ -41,6 +41,7 @@ struct memsample {
 struct memsample_set {
 	size_t n, cap;
 	struct memsample *s;
+	uint64_t lost;       /* live: samples the kernel dropped (ring buffer full) */
 };
 
 int memsample_add(struct memsample_set *set, double latency_cy, uint64_t data_src);
@@ -84,7 +85,7 @@ void memsample_threshold_diff(const double *counts, int n, double *interval, int
 /* Parses perf ring-buffer records (PERF_RECORD_SAMPLE with sample_type IP, TID, ADDR, WEIGHT,
  * DATA_SRC, in that order; other records skipped) into set, loads only (data_src's op), user-mode
  * samples only with user_only; the latency is the weight's low 32 bits (Intel's weight, AMD IBS's
- * DcMissLat in var1_dw). -EINVAL for a truncated record. */
+ * DcMissLat in var1_dw). PERF_RECORD_LOST adds to set->lost. -EINVAL for a truncated record. */
 int memsample_ring_parse(const uint8_t *data, size_t len, int user_only, struct memsample_set *set);
 
 /* Live sampling. What this machine offers: 'I' (Intel PEBS load latency: the cpu PMU has a
@@ -94,7 +95,8 @@ int memsample_live_probe(char *why, size_t len);
 
 struct memsample_live_opts {
 	int ldlat_cy;        /* Intel: loads at or above this latency are sampled (default 3) */
-	uint64_t period;     /* Intel: one sample per `period` qualifying loads; AMD: per `period` ops */
+	uint64_t period;     /* Intel: one sample per `period` qualifying loads; AMD: per `period` cycles;
+			      * 0: 4000 samples per second per CPU, as perf record */
 	double timeout_s;    /* 0: none */
 };
 

@@ -207,12 +207,14 @@ static void test_memhist__ring_records(void)
 	n += put_sample(buf + n, PERF_RECORD_MISC_USER, 9, src(4, PERF_MEM_LVL_L1 | PERF_MEM_LVL_HIT, 1, 0, 0));
 	struct perf_event_header lost = { PERF_RECORD_LOST, 0, sizeof(lost) + 16 };
 	memcpy(buf + n, &lost, sizeof(lost));
-	memset(buf + n + sizeof(lost), 0, 16);
+	uint64_t idlost[2] = { 7, 5 }; /* id 7 lost 5 samples */
+	memcpy(buf + n + sizeof(lost), idlost, 16);
 	n += lost.size;
 	n += put_sample(buf + n, PERF_RECORD_MISC_USER, 30, 0x68100442);
 	struct memsample_set set = { 0 };
 	CHECK(memsample_ring_parse(buf, n, 1, &set) == 0);
 	CHECK(set.n == 2); /* the kernel sample and the store are left out */
+	CHECK(set.lost == 5);
 	CHECK(set.s[0].latency_cy == 0x123 && set.s[0].src == RD);
 	CHECK(set.s[1].latency_cy == 30 && set.s[1].src == L2);
 	memsample_set_release(&set);
