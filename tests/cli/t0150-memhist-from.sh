@@ -3,31 +3,36 @@
 . "$(dirname "$0")/lib.sh"
 FIX="$ROOT/tests/fixtures/measure"
 BINS=0,8,16,32,64,128,256,512
-# check FILE MODE EXPECTED: EXPECTED is the hand count, one row per bin, columns L1 LFB L2 L3
-# local_dram remote_dram remote_cache other
-check() {
-	run 0 "$ARCHSCOPE" memhist --json --bins $BINS --mode "$2" --from "$FIX/$1"
-	python3 - "$TMP/out" "$3" "$1" <<'PY' || fail "$1 --mode $2"
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]
-keys = ("l1", "lfb", "l2", "l3", "local_dram", "remote_dram", "remote_cache", "other")
-got = [[int(row[k]) for k in keys] for row in r["histogram"]]
-want = json.loads(sys.argv[2])
-assert got == want, f"histogram {got}, hand count {want}"
-assert [row["from_cy"] for row in r["histogram"]] == [0, 8, 16, 32, 64, 128, 256, 512]
-assert r["histogram"][-1]["to_cy"] is None
-assert {k: int(v) for k, v in r["totals"].items()} == {k: sum(g[i] for g in want) for i, k in enumerate(keys)}
-assert r["samples"] == r["samples_binned"] == (24 if "intel" in sys.argv[3] else 25)
-PY
-}
+# Each file once in count or cost mode, then one python compares them all with the hand count
+# (rows: bins; columns: L1 LFB L2 L3 local_dram remote_dram remote_cache other).
 INTEL_COUNT='[[5,0,0,0,0,0,0,0],[0,2,2,0,0,0,0,1],[0,1,1,0,0,0,0,0],[0,0,0,2,0,0,0,0],[0,0,0,1,0,0,0,0],[0,0,0,0,2,0,1,1],[0,0,0,0,1,2,1,0],[0,0,0,0,0,1,0,0]]'
 INTEL_COST='[[27,0,0,0,0,0,0,0],[0,21,29,0,0,0,0,10],[0,20,18,0,0,0,0,0],[0,0,0,85,0,0,0,0],[0,0,0,70,0,0,0,0],[0,0,0,0,380,0,150,230],[0,0,0,0,260,650,400,0],[0,0,0,0,0,520,0,0]]'
 AMD_COUNT='[[4,0,0,0,0,0,0,1],[0,0,2,0,0,0,0,0],[0,2,1,0,0,0,0,0],[0,0,0,3,0,0,0,0],[0,0,0,2,0,0,0,0],[0,0,0,1,1,0,0,0],[0,0,0,0,2,1,2,0],[0,0,0,0,0,2,0,1]]'
 AMD_COST='[[3,0,0,0,0,0,0,0],[0,0,25,0,0,0,0,0],[0,55,17,0,0,0,0,0],[0,0,0,155,0,0,0,0],[0,0,0,200,0,0,0,0],[0,0,0,140,250,0,0,0],[0,0,0,0,570,420,860,0],[0,0,0,0,0,1300,0,900]]'
-check memhist-intel.jsonl count "$INTEL_COUNT"
-check memhist-intel-perf-script.txt cost "$INTEL_COST"
-check memhist-amd-perf-script.txt count "$AMD_COUNT"
-check memhist-amd.jsonl cost "$AMD_COST"
+n=0
+for c in "memhist-intel.jsonl count 24 $INTEL_COUNT" "memhist-intel-perf-script.txt cost 24 $INTEL_COST" \
+	"memhist-amd-perf-script.txt count 25 $AMD_COUNT" "memhist-amd.jsonl cost 25 $AMD_COST"; do
+	set -- $c
+	n=$((n + 1))
+	run 0 "$ARCHSCOPE" memhist --json --bins $BINS --mode "$2" --from "$FIX/$1"
+	mv "$TMP/out" "$TMP/h$n.json"
+	echo "$1 $2 $3 $4" >>"$TMP/cases"
+done
+python3 - "$TMP" <<'PY' || fail "histograms differ from the hand count"
+import json, sys
+keys = ("l1", "lfb", "l2", "l3", "local_dram", "remote_dram", "remote_cache", "other")
+for n, line in enumerate(open(sys.argv[1] + "/cases"), 1):
+    name, mode, samples, want = line.split()
+    r = json.load(open(f"{sys.argv[1]}/h{n}.json"))["results"]
+    got = [[int(row[k]) for k in keys] for row in r["histogram"]]
+    want = json.loads(want)
+    assert got == want, f"{name} {mode}: histogram {got}, hand count {want}"
+    assert r["mode"] == mode and r["samples"] == r["samples_binned"] == int(samples), name
+    assert [row["from_cy"] for row in r["histogram"]] == [0, 8, 16, 32, 64, 128, 256, 512]
+    assert r["histogram"][-1]["to_cy"] is None
+    assert {k: int(v) for k, v in r["totals"].items()} == {k: sum(g[i] for g in want) for i, k in enumerate(keys)}
+    print(f"{name} --mode {mode}: equal to the hand count")
+PY
 # text for people, default log2 bins
 run 0 "$ARCHSCOPE" memhist --from "$FIX/memhist-amd.jsonl"
 contains "$TMP/out" "samples by latency and data source"
