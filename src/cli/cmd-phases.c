@@ -49,11 +49,11 @@ static void phases_tick(void *ctx, double t_s, double rss_bytes)
 	progress("phases: %.0f s, footprint %.1f MiB", t_s, rss_bytes / 1048576.0);
 }
 
-static int phases_interrupted;
+static volatile sig_atomic_t phases_interrupted;
 static void phases_on_sigint(int sig)
 {
 	(void)sig;
-	phases_interrupted = 1; /* the program gets the signal too; what was sampled is analysed */
+	phases_interrupted = 1; /* the program gets SIGINT too; what was sampled is analysed */
 }
 
 /* The events asked for: every -e value split at commas, or the defaults. 0, or an exit code. */
@@ -318,7 +318,8 @@ int cmd_phases(int argc, char **argv)
 		return rc;
 
 	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
-	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .tick = phases_tick };
+	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .stop = &phases_interrupted,
+				 .tick = phases_tick };
 	struct as_error err = { 0 };
 	struct sigaction sa = { .sa_handler = phases_on_sigint }, old;
 	sigemptyset(&sa.sa_mask);

@@ -254,6 +254,7 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	/* with the fork watch the scan only backs it up (records lost to a burst of forks) */
 	int scan_every = (int)ceil((series_tree_watching(tree) ? 10 * SERIES_SCAN_S : SERIES_SCAN_S) / o->interval_s);
 	double last_tick = 0, ev[COUNTERS_MAX];
+	int stopped = 0;
 	for (long nth = 1;; nth++) {
 		next.tv_nsec += step_ns;
 		while (next.tv_nsec >= 1000000000L) {
@@ -281,6 +282,10 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		/* WNOWAIT: the program stays a zombie until its counters are read for the last time */
 		if (ended && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
 			break;
+		if (o->stop && *o->stop && !stopped) {
+			kill(pid, SIGINT); /* from a terminal it has it already; from kill -INT only we do */
+			stopped = 1;
+		}
 		double t = (double)(timer_now_ns() - t0) / 1e9;
 		if (o->timeout_s > 0 && t > o->timeout_s) {
 			kill(pid, SIGKILL);

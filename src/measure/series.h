@@ -17,6 +17,9 @@ struct series_opts {
 	const char *const *events;      /* libpfm4 / perf names; an event that cannot be opened is left out */
 	int nevents;                    /* 0 to COUNTERS_MAX */
 	double timeout_s;               /* the program is killed after this long (0: no limit) */
+	/* when *stop turns nonzero (a signal handler's flag; may be NULL) the program gets SIGINT
+	 * once, and what was sampled until it ends is the result */
+	volatile sig_atomic_t *stop;
 	/* called about once a second while the program runs (may be NULL) */
 	void (*tick)(void *ctx, double t_s, double rss_bytes);
 	void *ctx;
