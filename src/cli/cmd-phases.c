@@ -317,6 +317,14 @@ int cmd_phases(int argc, char **argv)
 	if (rc)
 		return rc;
 
+	/* a name no event table knows is a typo: say so before running anything */
+	for (int j = 0; j < nev; j++) {
+		uint32_t type;
+		uint64_t config;
+		struct as_error e2 = { 0 };
+		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
+			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
+	}
 	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
 	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .stop = &phases_interrupted,
 				 .tick = phases_tick };

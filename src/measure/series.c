@@ -222,6 +222,7 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		if (f < 0) {
 			snprintf(s->missing[s->nmissing], sizeof(s->missing[0]), "%s", o->events[i]);
 			snprintf(s->missing_why[s->nmissing], sizeof(s->missing_why[0]), "%s", e2.msg);
+			s->missing_code[s->nmissing] = f;
 			s->nmissing++;
 			continue;
 		}

@@ -35,6 +35,7 @@ struct series {
 	int nmissing;                   /* events asked for that could not be counted, and why */
 	char missing[COUNTERS_MAX][64];
 	char missing_why[COUNTERS_MAX][512];
+	int missing_code[COUNTERS_MAX]; /* -ENOENT: libpfm4 knows no such event; -EOPNOTSUPP: not here */
 	double end_s;                   /* when the program ended */
 	double ev_end[COUNTERS_MAX];    /* the counts at its end */
 	double sampler_cpu_s;           /* CPU time the sampling loop took */

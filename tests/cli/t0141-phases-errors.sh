@@ -10,6 +10,8 @@ contains "$TMP/err" "segments must be 1 to 6 or auto"
 run 2 "$ARCHSCOPE" phases
 contains "$TMP/err" "give the program to run"
 run 2 "$ARCHSCOPE" phases --interval 0 -- true
+run 2 "$ARCHSCOPE" phases -e task-clock,nosuchevent -- true
+contains "$TMP/err" "unknown event 'nosuchevent'"
 run 1 "$ARCHSCOPE" phases -- /nonexistent/program
 contains "$TMP/err" "/nonexistent/program"
 # 4 samples cannot hold 3 segments
