@@ -143,6 +143,12 @@ static void memhist_plot(const struct memhist_result *r, const char *dir)
 		note("%s", err.msg);
 }
 
+static void memhist_tick(void *ctx, double t_s, size_t samples)
+{
+	(void)ctx;
+	progress("memhist: %.0f s, %zu samples", t_s, samples);
+}
+
 /* Threshold cycling: one run of CMD per threshold. 0, or an exit code. */
 static int memhist_thresholds(struct memhist_result *r, char **argv)
 {
@@ -242,8 +248,10 @@ int cmd_memhist(int argc, char **argv)
 		int vendor = memsample_live_probe(why, sizeof(why));
 		snprintf(r.method, sizeof(r.method), "%s",
 			 vendor == 'I' ? "Intel PEBS load latency (mem-loads, ldlat)" : "AMD IBS op (weight: DcMissLat)");
-		struct memsample_live_opts lo = { .ldlat_cy = o.ldlat, .period = o.period };
-		if (memsample_live_record(argv, &lo, &r.set, &r.status, &err) != 0) {
+		struct memsample_live_opts lo = { .ldlat_cy = o.ldlat, .period = o.period, .tick = memhist_tick };
+		int lrc = memsample_live_record(argv, &lo, &r.set, &r.status, &err);
+		progress_done();
+		if (lrc != 0) {
 			error_err(&err);
 			goto out;
 		}

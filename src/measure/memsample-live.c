@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "measure/series.h"
@@ -309,6 +310,9 @@ int memsample_live_record(char *const argv[], const struct memsample_live_opts *
 	if (rc)
 		goto out;
 	struct pollfd *p = calloc((size_t)c.n, sizeof(*p));
+	struct timespec t0, now;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double last_tick = 0;
 	for (int done = 0; !done;) {
 		siginfo_t si;
 		memset(&si, 0, sizeof(si));
@@ -325,6 +329,14 @@ int memsample_live_record(char *const argv[], const struct memsample_live_opts *
 				as_error_set(err, rc, "reading samples: %s", strerror(-rc));
 				kill(pid, SIGKILL);
 			}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		double t = (double)(now.tv_sec - t0.tv_sec) + 1e-9 * (double)(now.tv_nsec - t0.tv_nsec);
+		if (o->timeout_s > 0 && t > o->timeout_s)
+			kill(pid, SIGKILL);
+		if (o->tick && t - last_tick >= 1.0) {
+			o->tick(o->ctx, t, set->n);
+			last_tick = t;
+		}
 	}
 	free(p);
 	live_wait(pid, status);

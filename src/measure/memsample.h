@@ -98,6 +98,9 @@ struct memsample_live_opts {
 	uint64_t period;     /* Intel: one sample per `period` qualifying loads; AMD: per `period` cycles;
 			      * 0: 4000 samples per second per CPU, as perf record */
 	double timeout_s;    /* 0: none */
+	/* called about once a second while the program runs (may be NULL) */
+	void (*tick)(void *ctx, double t_s, size_t samples);
+	void *ctx;
 };
 
 /* Runs argv and samples its loads into set (latency in cycles, data source). -EOPNOTSUPP when the
