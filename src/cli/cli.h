@@ -80,6 +80,8 @@ void cli_machine_load(const char *path, struct mtree *t);
 int cmd_topology(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_phases(int argc, char **argv);
+int cmd_memhist(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
 int cmd_model(int argc, char **argv);

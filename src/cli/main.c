@@ -22,6 +22,8 @@ static const struct cli_command commands[] = {
 	{ "compare", cmd_compare, "compare two stat results: Welch t-test, Benjamini-Hochberg q, Hedges' g, ratio with 95 % interval" },
 	{ "regress", cmd_regress, "fit each event against a program parameter: constant, linear, quadratic, exponential, power (AICc)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
+	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
+	{ "memhist", cmd_memhist, "load-latency histograms by data source (L1 ... remote DRAM), live (PEBS, IBS) or recorded" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },
 };

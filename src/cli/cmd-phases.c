@@ -1,0 +1,382 @@
+/* archscope phases: runs a program, samples the footprint of its process tree and its counters
+ * every few ms, splits the run into phases (ramp-up, compute, ...) by segmented regression of the
+ * footprint and gives every counter's total and rate in each phase (the thesis' Phasenprüfer). */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/segments.h"
+#include "cli/cli.h"
+#include "cli/parse-options.h"
+#include "measure/series.h"
+#include "report/emit.h"
+#include "report/plot.h"
+
+/* Counted when -e is not given: software events count everywhere, hardware ones where they exist
+ * (left out with a note where not). */
+static const char *const phases_default_events[] = { "task-clock", "page-faults", "context-switches",
+						     "instructions", "cycles" };
+
+struct phases_opts {
+	struct opt_strings events; /* -e, each may be a comma-separated list */
+	double interval_ms;
+	const char *segments;      /* "auto" or 1..SEGMENTS_MAX */
+	int json;
+	const char *plot;
+};
+
+struct phases_phase {
+	double start_s, end_s, slope_bytes_per_s, rss_start_bytes, rss_end_bytes;
+	double total[COUNTERS_MAX], rate[COUNTERS_MAX];
+};
+
+struct phases_result {
+	char **argv;
+	struct series s;
+	int k_auto;                          /* K was chosen by BIC */
+	double bic[SEGMENTS_MAX];
+	struct segments_fit fit;
+	struct phases_phase ph[SEGMENTS_MAX];
+	int explicit_events;
+};
+
+static void phases_tick(void *ctx, double t_s, double rss_bytes)
+{
+	(void)ctx;
+	progress("phases: %.0f s, footprint %.1f MiB", t_s, rss_bytes / 1048576.0);
+}
+
+static volatile sig_atomic_t phases_interrupted;
+static void phases_on_sigint(int sig)
+{
+	(void)sig;
+	phases_interrupted = 1; /* the program gets SIGINT too; what was sampled is analysed */
+}
+
+/* The events asked for: every -e value split at commas, or the defaults. 0, or an exit code. */
+static int phases_event_list(const struct phases_opts *o, char *buf, size_t len, const char **names, int *n)
+{
+	*n = 0;
+	if (o->events.n == 0) {
+		for (size_t i = 0; i < sizeof(phases_default_events) / sizeof(phases_default_events[0]); i++)
+			names[(*n)++] = phases_default_events[i];
+		return 0;
+	}
+	size_t used = 0;
+	for (int i = 0; i < o->events.n; i++) {
+		size_t l = strlen(o->events.v[i]);
+		if (used + l + 1 > len)
+			return error_usage("phases", "-e: the event list is too long"), EXIT_USAGE;
+		memcpy(buf + used, o->events.v[i], l + 1);
+		for (char *save = NULL, *t = strtok_r(buf + used, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+			if (*n == COUNTERS_MAX)
+				return error_usage("phases", "-e: at most %d events", COUNTERS_MAX), EXIT_USAGE;
+			names[(*n)++] = t;
+		}
+		used += l + 1;
+	}
+	return 0;
+}
+
+/* Splits the run at the fitted breakpoints; the first phase starts at the exec, the last ends
+ * when the program ended. */
+static void phases_split(struct phases_result *r)
+{
+	const struct segments_fit *f = &r->fit;
+	for (int p = 0; p < f->k; p++) {
+		struct phases_phase *ph = &r->ph[p];
+		ph->start_s = p == 0 ? 0 : f->bp[p - 1];
+		ph->end_s = p == f->k - 1 ? r->s.end_s : f->bp[p];
+		ph->slope_bytes_per_s = f->slope[p];
+		ph->rss_start_bytes = segments_eval(f, fmax(ph->start_s, f->x0));
+		ph->rss_end_bytes = segments_eval(f, fmin(ph->end_s, f->x1));
+		double dt = ph->end_s - ph->start_s;
+		for (int j = 0; j < r->s.nev; j++) {
+			ph->total[j] = series_event_at(&r->s, j, ph->end_s) - series_event_at(&r->s, j, ph->start_s);
+			ph->rate[j] = dt > 0 ? ph->total[j] / dt : NAN;
+		}
+	}
+}
+
+static const char *phases_event_unit(const char *name)
+{
+	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : NULL;
+}
+
+static void phases_render(struct emit *e, const struct phases_result *r)
+{
+	const struct series *s = &r->s;
+	char cmd[512] = "";
+	for (int i = 0; r->argv[i]; i++)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "", r->argv[i]);
+	emit_string(e, "command", "command", cmd);
+	if (s->exited)
+		emit_int(e, "exit_status", "exit status", s->status, NULL);
+	else
+		emit_null(e, "exit_status", NULL, NULL);
+	if (!s->exited) {
+		emit_int(e, "signal", "ended by signal", s->status, NULL);
+		emit_annotate(e, " (%s)", strsignal(s->status));
+	}
+	emit_number(e, "duration_s", "duration", s->end_s, "s", "%.3f");
+	emit_number(e, "interval_ms", "sample interval", s->interval_s * 1e3, "ms", "%g");
+	emit_int(e, "samples", "samples", (long long)s->n, NULL);
+	emit_number(e, "sampler_cpu_percent", "sampler cost", s->end_s > 0 ? 100 * s->sampler_cpu_s / s->end_s : NAN,
+		    "% of a CPU", "%.2f");
+	emit_int(e, "processes_max", "processes", s->procs_max, NULL);
+	emit_string(e, "footprint", NULL, "resident set (statm) summed over the process tree");
+	emit_int(e, "segments", "segments", r->fit.k, NULL);
+	emit_annotate(e, r->k_auto ? " (chosen by BIC)" : " (as asked)");
+	emit_string(e, "segments_method", NULL, r->k_auto ? "auto: continuous piecewise-linear, K <= 6 by BIC"
+							   : "continuous piecewise-linear, K given");
+	emit_number(e, "residual_bytes", "fit residual", r->fit.sigma, "B", "%.4g");
+	emit_int(e, "outliers", "outliers left out", (long long)r->fit.outliers, NULL);
+	emit_array_begin(e, "breakpoints_s", NULL);
+	for (int j = 0; j < r->fit.k - 1; j++)
+		emit_number(e, NULL, NULL, r->fit.bp[j], "s", "%.3f");
+	emit_array_end(e);
+	emit_table_begin(e, "breakpoints_ci_s", r->fit.k > 1 ? "breakpoints with 95 % confidence intervals" : NULL);
+	for (int j = 0; j < r->fit.k - 1; j++) {
+		emit_tuple_begin(e);
+		emit_text(e, "breakpoint", "%.3f s", r->fit.bp[j]);
+		emit_number(e, NULL, "from", r->fit.bp_lo[j], "s", "%.3f");
+		emit_number(e, NULL, "to", r->fit.bp_hi[j], "s", "%.3f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (r->k_auto) {
+		emit_array_begin(e, "bic_by_segments", NULL);
+		for (int k = 0; k < SEGMENTS_MAX; k++)
+			emit_number(e, NULL, NULL, r->bic[k], NULL, NULL);
+		emit_array_end(e);
+	}
+	emit_list_begin(e, "phases", "");
+	for (int p = 0; p < r->fit.k; p++) {
+		const struct phases_phase *ph = &r->ph[p];
+		char title[96];
+		snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
+		emit_object_begin(e, NULL, title);
+		emit_number(e, "start_s", NULL, ph->start_s, "s", "%.3f");
+		emit_number(e, "end_s", NULL, ph->end_s, "s", "%.3f");
+		/* bytes for programs, MiB for people */
+		emit_number(e, "slope_bytes_per_s", NULL, ph->slope_bytes_per_s, "B/s", NULL);
+		emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
+		emit_number(e, "footprint_start_bytes", NULL, ph->rss_start_bytes, "B", NULL);
+		emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
+		emit_number(e, "footprint_end_bytes", NULL, ph->rss_end_bytes, "B", NULL);
+		emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
+		emit_object_begin(e, "events", "");
+		for (int j = 0; j < s->nev; j++) {
+			emit_object_begin(e, s->name[j], "");
+			const char *u = phases_event_unit(s->name[j]);
+			char rate_unit[32];
+			snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
+			char label[96];
+			snprintf(label, sizeof(label), "%s", s->name[j]);
+			emit_number(e, "total", label, ph->total[j], u, "%.6g");
+			emit_number(e, "rate", NULL, ph->rate[j], rate_unit, "%.4g");
+			emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
+			emit_object_end(e);
+		}
+		emit_object_end(e);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+	emit_table_begin(e, "events_missing", s->nmissing ? "events not counted" : NULL);
+	for (int j = 0; j < s->nmissing; j++) {
+		emit_row_begin(e);
+		emit_string(e, "event", "event", s->missing[j]);
+		emit_string(e, "reason", "reason", s->missing_why[j]);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (phases_interrupted)
+		emit_bool(e, "interrupted", "interrupted", 1);
+}
+
+/* --plot DIR: the footprint with the fitted segments, its breakpoints and their intervals; and
+ * every counter's rate per phase. */
+static void phases_plot(const struct phases_result *r, const char *dir)
+{
+	const struct series *s = &r->s;
+	struct as_error err = { 0 };
+	if (plot_dir_prepare(dir, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/phases.dat", dir);
+	FILE *f = fopen(path, "w");
+	for (size_t i = 0; f && i < s->n; i++)
+		fprintf(f, "%.6f %.6f %.6f\n", s->t_s[i], s->rss_bytes[i] / 1048576.0, segments_eval(&r->fit, s->t_s[i]) / 1048576.0);
+	if (!f || fclose(f) != 0)
+		note("cannot write %s", path);
+	snprintf(path, sizeof(path), "%s/phases-events.dat", dir);
+	f = fopen(path, "w");
+	for (int p = 0; f && p < r->fit.k; p++) {
+		fprintf(f, "%d", p + 1);
+		for (int j = 0; j < s->nev; j++)
+			fprintf(f, " %.6g", r->ph[p].rate[j]);
+		fprintf(f, "\n");
+	}
+	if (!f || fclose(f) != 0)
+		note("cannot write %s", path);
+	char body[8192];
+	int len = snprintf(body, sizeof(body),
+			   "set title 'archscope phases: footprint of %s'\nset xlabel 'time since exec (s)'\n"
+			   "set ylabel 'resident set of the process tree (MiB)'\nset grid\nset key top left\n",
+			   r->argv[0]);
+	for (int j = 0; j < r->fit.k - 1 && len < (int)sizeof(body); j++)
+		len += snprintf(body + len, sizeof(body) - (size_t)len,
+				"set object %d rect from %.6f, graph 0 to %.6f, graph 1 behind fc rgb '#e0e0e0' fs solid noborder\n"
+				"set arrow %d from %.6f, graph 0 to %.6f, graph 1 nohead dt 2 lc rgb 'red'\n",
+				j + 1, r->fit.bp_lo[j], r->fit.bp_hi[j], j + 1, r->fit.bp[j], r->fit.bp[j]);
+	if (len < (int)sizeof(body))
+		snprintf(body + len, sizeof(body) - (size_t)len,
+			 "plot 'phases.dat' using 1:2 with points pt 7 ps 0.3 title 'sampled', "
+			 "'' using 1:3 with lines lw 2 title 'fitted segments (boundaries dashed, 95 %% intervals shaded)'\n");
+	int pr = plot_render(dir, "phases", body, &err);
+	if (pr == 1)
+		note("gnuplot is not installed: wrote %s/phases.gp and its data, but no picture", dir);
+	else if (pr < 0)
+		note("%s", err.msg);
+	if (s->nev == 0)
+		return;
+	len = snprintf(body, sizeof(body),
+		       "set multiplot layout %d,1 title 'archscope phases: counter rates per phase'\n"
+		       "set style fill solid 0.6\nset boxwidth 0.6\nset xtics 1\nset xrange [0.5:%d.5]\nset grid ytics\n",
+		       s->nev, r->fit.k);
+	for (int j = 0; j < s->nev && len < (int)sizeof(body); j++) {
+		const char *u = phases_event_unit(s->name[j]);
+		len += snprintf(body + len, sizeof(body) - (size_t)len,
+				"set ylabel '%s %s/s'\nplot 'phases-events.dat' using 1:%d with boxes notitle\n",
+				s->name[j], u ? u : "", j + 2);
+	}
+	if (len < (int)sizeof(body))
+		snprintf(body + len, sizeof(body) - (size_t)len, "unset multiplot\n");
+	pr = plot_render(dir, "phases-events", body, &err);
+	if (pr < 0)
+		note("%s", err.msg);
+}
+
+static const char *const phases_usage[] = {
+	"archscope phases [-e EV,...] [--interval MS] [--segments K|auto] [--json] [--plot DIR] -- CMD [ARG...]",
+	NULL,
+};
+
+static const struct opt_cmd phases_cmd = {
+	.name = "phases",
+	.usage = phases_usage,
+	.description =
+		"Runs CMD and samples the resident set of its whole process tree (/proc/PID/statm) and its\n"
+		"counters at the same instants, every 10 ms by default. A continuous piecewise-linear fit of\n"
+		"the footprint splits the run into phases (2 by default: ramp-up and compute); each phase gets\n"
+		"its start, end, footprint slope, and every counter's total and rate within it. CMD's output\n"
+		"goes to stderr. The thesis' Phasenpruefer.\n",
+	.epilog = "Counters are inherited by every thread and child of CMD and count from its exec; without -e\n"
+		  "phases counts task-clock, page-faults, context-switches and, where the machine has them,\n"
+		  "instructions and cycles. See docs/archscope-phases.md.\n",
+	.flags = OPT_CMD_STOP_AT_NON_OPTION,
+};
+
+int cmd_phases(int argc, char **argv)
+{
+	struct phases_opts o = { .interval_ms = 10, .segments = "2" };
+	const struct opt options[] = {
+		OPT_STRINGS('e', "events", &o.events, "EV,...", "events to count (libpfm4 or perf names; repeatable)"),
+		OPT_DOUBLE(0, "interval", &o.interval_ms, "MS", 1, 10000, "sample every MS milliseconds (default 10)"),
+		OPT_STRING(0, "segments", &o.segments, "K|auto", "phases to fit: 1 to 6, or auto (BIC; default 2)"),
+		OPT_JSON(&o.json),
+		OPT_PLOT(&o.plot),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &phases_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc == 0)
+		return error_usage("phases", "give the program to run after --"), EXIT_USAGE;
+	int k = 0;
+	if (strcmp(o.segments, "auto") != 0) {
+		char *end;
+		long v = strtol(o.segments, &end, 10);
+		if (*end || v < 1 || v > SEGMENTS_MAX)
+			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
+					   o.segments),
+			       EXIT_USAGE;
+		k = (int)v;
+	}
+	char evbuf[2048];
+	const char *names[COUNTERS_MAX];
+	int nev;
+	int rc = phases_event_list(&o, evbuf, sizeof(evbuf), names, &nev);
+	if (rc)
+		return rc;
+
+	/* a name no event table knows is a typo: say so before running anything */
+	for (int j = 0; j < nev; j++) {
+		uint32_t type;
+		uint64_t config;
+		struct as_error e2 = { 0 };
+		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
+			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
+	}
+	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
+	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .stop = &phases_interrupted,
+				 .tick = phases_tick };
+	struct as_error err = { 0 };
+	struct sigaction sa = { .sa_handler = phases_on_sigint }, old;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old);
+	rc = series_record(argv, &so, &r.s, &err);
+	sigaction(SIGINT, &old, NULL);
+	progress_done();
+	if (rc) {
+		error_err(&err);
+		series_release(&r.s);
+		return EXIT_FAIL;
+	}
+	for (int j = 0; j < r.s.nmissing; j++)
+		if (r.explicit_events)
+			note("event '%s' not counted: %s", r.s.missing[j], r.s.missing_why[j]);
+	if (!r.s.exited)
+		note("'%s' was ended by signal %d (%s)", argv[0], r.s.status, strsignal(r.s.status));
+	else if (r.s.status)
+		note("'%s' exited with status %d", argv[0], r.s.status);
+	rc = EXIT_FAIL;
+	if (r.s.n < 3) {
+		error("'%s' ran %.0f ms, less than three sampling intervals of %g ms: %zu samples are too few to find "
+		      "phases (a smaller --interval gives more)",
+		      argv[0], r.s.end_s * 1e3, o.interval_ms, r.s.n);
+		goto out;
+	}
+	if (k && r.s.n < segments_min_points(k)) {
+		error("%d segments need at least %zu samples and '%s' gave %zu in %.0f ms: ask for fewer --segments or "
+		      "a smaller --interval",
+		      k, segments_min_points(k), argv[0], r.s.n, r.s.end_s * 1e3);
+		goto out;
+	}
+	int frc = k ? segments_fit(r.s.t_s, r.s.rss_bytes, r.s.n, k, &r.fit, &err)
+		    : segments_fit_auto(r.s.t_s, r.s.rss_bytes, r.s.n, SEGMENTS_MAX, &r.fit, r.bic, &err);
+	if (frc) {
+		error_err(&err);
+		goto out;
+	}
+	phases_split(&r);
+	if (o.plot)
+		phases_plot(&r, o.plot);
+	struct emit *e = emit_new(o.json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		error("out of memory");
+		goto out;
+	}
+	phases_render(e, &r);
+	rc = cli_emit_end(e, "phases");
+out:
+	series_release(&r.s);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/* Readers of recorded load-latency samples (memsample.h): archscope's JSON lines, and the text of
+ * `perf script -F data_src,weight` after `perf mem record`, whose lines look like
+ *       68100142 |OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A             158
+ * (data_src in hex, perf's decoding of it between bars, the weight in decimal: the latency). */
+#include "measure/memsample.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One JSON line: {"latency_cy": N, "data_src": N | "0xHEX"}. */
+static int read_json_line(const char *line, double *lat, uint64_t *src, char *why, size_t len)
+{
+	json_error_t je;
+	json_t *o = json_loads(line, 0, &je);
+	if (!o || !json_is_object(o)) {
+		snprintf(why, len, "not a JSON object (%.100s)", o ? "another value" : je.text);
+		json_decref(o);
+		return -1;
+	}
+	json_t *l = json_object_get(o, "latency_cy"), *d = json_object_get(o, "data_src");
+	int rc = 0;
+	if (!json_is_number(l) || json_number_value(l) < 0) {
+		snprintf(why, len, "needs \"latency_cy\", a number of cycles >= 0");
+		rc = -1;
+	} else if (json_is_integer(d) && json_integer_value(d) >= 0) {
+		*src = (uint64_t)json_integer_value(d);
+	} else if (json_is_string(d)) {
+		char *end;
+		errno = 0;
+		*src = strtoull(json_string_value(d), &end, 0);
+		if (errno || *end || end == json_string_value(d)) {
+			snprintf(why, len, "\"data_src\" '%s' is not a number", json_string_value(d));
+			rc = -1;
+		}
+	} else {
+		snprintf(why, len, "needs \"data_src\", the perf_mem_data_src value (a number or a \"0x...\" string)");
+		rc = -1;
+	}
+	if (!rc)
+		*lat = json_number_value(l);
+	json_decref(o);
+	return rc;
+}
+
+/* One line of perf script: the hex token just before the first '|' is data_src; the weight is the
+ * first token after it made of decimal digits only (perf prints it after its decoding of
+ * data_src, whose words are never bare numbers; further fields such as ip may follow). */
+static int read_perf_line(char *line, double *lat, uint64_t *src, char *why, size_t len)
+{
+	char *bar = strchr(line, '|');
+	if (!bar) {
+		snprintf(why, len, "no data source (perf script -F data_src,weight prints it before a '|')");
+		return -1;
+	}
+	char *end = bar;
+	while (end > line && isspace((unsigned char)end[-1]))
+		end--;
+	char *tok = end;
+	while (tok > line && isxdigit((unsigned char)tok[-1]))
+		tok--;
+	if (tok == end || end - tok > 16 || (tok > line && !isspace((unsigned char)tok[-1]))) {
+		snprintf(why, len, "no hex data_src before the '|'");
+		return -1;
+	}
+	char hex[17];
+	snprintf(hex, sizeof(hex), "%.*s", (int)(end - tok), tok);
+	*src = strtoull(hex, NULL, 16);
+	for (char *p = bar + 1; *p;) {
+		while (*p && (isspace((unsigned char)*p) || *p == '|'))
+			p++;
+		char *w = p;
+		while (*p && !isspace((unsigned char)*p) && *p != '|')
+			p++;
+		int digits = p > w;
+		for (char *q = w; q < p; q++)
+			digits &= isdigit((unsigned char)*q) != 0;
+		if (digits) {
+			*lat = strtod(w, NULL);
+			return 0;
+		}
+	}
+	snprintf(why, len, "no weight (perf script -F data_src,weight prints it as a decimal number after the data source)");
+	return -1;
+}
+
+int memsample_read_file(const char *path, struct memsample_set *set, struct as_error *err)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		char eb[96];
+		return as_error_set(err, -errno, "cannot open '%s': %s", path, as_strerror(errno, eb, sizeof(eb)));
+	}
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t got;
+	int json = -1, rc = 0;
+	long no = 0;
+	while ((got = getline(&line, &cap, f)) >= 0) {
+		no++;
+		char *p = line;
+		while (isspace((unsigned char)*p))
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		if (json < 0)
+			json = *p == '{';
+		double lat = 0;
+		uint64_t src = 0;
+		char why[160];
+		if ((json ? read_json_line(p, &lat, &src, why, sizeof(why)) : read_perf_line(p, &lat, &src, why, sizeof(why))) != 0) {
+			rc = as_error_set(err, -EINVAL, "'%s' line %ld: %s", path, no, why);
+			break;
+		}
+		if (memsample_add(set, lat, src) != 0) {
+			rc = as_error_set(err, -ENOMEM, "out of memory reading '%s'", path);
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return rc;
+}

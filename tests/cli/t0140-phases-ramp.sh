@@ -1,0 +1,43 @@
+# phases on a program that ramps up its footprint, then computes: twice in a row, the end of the
+# ramp it finds lies within 10 % of the run time of the end the program itself reports.
+. "$(dirname "$0")/lib.sh"
+RAMP="$(dirname "$ARCHSCOPE")/examples/ramp-compute"
+[ -x "$RAMP" ] || fail "no $RAMP (built by CMake from examples/phases/)"
+for n in 1 2; do
+	run 0 "$ARCHSCOPE" phases --json -e task-clock,page-faults -- "$RAMP" 32 0.4 0.5
+	truth=$(sed -n 's/.*ramp ended at \([0-9.]*\) s.*/\1/p' "$TMP/err")
+	[ -n "$truth" ] || fail "run $n: ramp-compute did not report its ramp (stderr: $(cat "$TMP/err"))"
+	mv "$TMP/out" "$TMP/run$n.json"
+	echo "$truth" >"$TMP/truth$n"
+done
+# one python for both runs (its start-up is most of this test's time on a loaded machine)
+python3 - "$TMP" <<'PY' || fail "ramp end"
+import json, sys
+for n in (1, 2):
+    r = json.load(open(f"{sys.argv[1]}/run{n}.json"))["results"]
+    truth = float(open(f"{sys.argv[1]}/truth{n}").read())
+    bp, ph, dur = r["breakpoints_s"], r["phases"], r["duration_s"]
+    assert r["segments"] == 2 and len(bp) == 1 and len(ph) == 2, r
+    err = abs(bp[0] - truth)
+    print(f"run {n}: ramp end found {bp[0]:.3f} s, reported {truth:.3f} s, run {dur:.3f} s: off by {100 * err / dur:.1f} % of the run")
+    assert err <= 0.10 * dur, "breakpoint too far from the ramp's end"
+    ci = r["breakpoints_ci_s"][0]
+    assert ci[0] <= bp[0] <= ci[1]
+    assert ph[0]["start_s"] == 0 and ph[0]["end_s"] == bp[0] == ph[1]["start_s"] and ph[1]["end_s"] == dur
+    # the ramp grows 32 MiB; the compute phase allocates nothing
+    assert ph[0]["slope_bytes_per_s"] > 10 * abs(ph[1]["slope_bytes_per_s"]), ph
+    assert ph[0]["slope_bytes_per_s"] * bp[0] > 16 * 2**20, ph
+    for p in ph:
+        for name in ("task-clock", "page-faults"):
+            ev = p["events"][name]
+            assert ev["total"] >= 0 and abs(ev["rate"] * (p["end_s"] - p["start_s"]) - ev["total"]) <= 1e-6 * max(1, ev["total"])
+    # 8192 pages are touched in the ramp: their faults fall there, not in the compute phase
+    assert ph[0]["events"]["page-faults"]["total"] > 10 * ph[1]["events"]["page-faults"]["total"], ph
+    assert r["samples"] >= 3 and r["sampler_cpu_percent"] >= 0 and r["exit_status"] == 0
+PY
+# text for people, with units (a shorter run)
+run 0 "$ARCHSCOPE" phases -q -e page-faults -- "$RAMP" 8 0.1 0.2
+contains "$TMP/out" "breakpoints with 95 % confidence intervals"
+contains "$TMP/out" "footprint slope  *[-0-9.e+]* MiB/s"
+contains "$TMP/out" "page-faults  *[0-9]"
+exit 0
