@@ -82,6 +82,7 @@ int cmd_probe(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
+int cmd_numa(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 
 #endif
