@@ -143,7 +143,7 @@ static void load_render(struct emit *e, const struct load_result *l)
 	emit_table_end(e);
 	emit_array_begin(e, "placed_fraction", "pages found on DST");
 	for (int k = 0; k < l->n; k++)
-		emit_number(e, NULL, NULL, l->r.placed[k], NULL, "%.2f");
+		emit_number(e, NULL, "fraction", l->r.placed[k], NULL, "%.2f");
 	emit_array_end(e);
 	emit_string(e, "kernel", "kernel", l->r.kernel);
 	emit_bool(e, "write_allocate", "write-allocate", l->r.write_allocate);

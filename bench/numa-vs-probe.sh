@@ -1,0 +1,44 @@
+#!/bin/bash
+# numa matrix against the probe and bench on this machine (issue 28, "Done when"): the local
+# entry of the matrix, latency[i][i] and bandwidth[i][i], against `probe caches`' memory latency
+# and `bench load` at the memory level with the same working set and thread counts, run
+# side by side (interleaved) over ROUNDS rounds; prints each round and the median ratios, which
+# should lie within 15 % of 1. Runs the first node only (node 0 reading node 0).
+# Usage: bench/numa-vs-probe.sh   (ROUNDS=3, SIZE=256MiB; one round ~15 s on 2 CPUs)
+set -u
+cd "$(dirname "$0")/.."
+A=${ARCHSCOPE:-build/archscope}
+[ -x "$A" ] || { echo "build first: bash scripts/setup.sh" >&2; exit 1; }
+export A ROUNDS=${ROUNDS:-3} SIZE=${SIZE:-256MiB}
+python3 - <<'PY'
+import json, os, statistics, subprocess
+A, R, S = os.environ["A"], int(os.environ["ROUNDS"]), os.environ["SIZE"]
+
+def run(*args):
+    p = subprocess.run([A, *args, "--json"], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"{' '.join(args)}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+    return json.loads(p.stdout)["results"]
+
+rows = {k: [] for k in ("lat", "bw1", "bwn")}
+print(f"{'round':5}  {'numa lat':>9} {'probe lat':>9} {'ratio':>6}  {'numa 1t':>9} {'bench 1t':>9} {'ratio':>6}"
+      f"  {'numa all':>9} {'bench all':>9} {'ratio':>6}")
+for r in range(R):
+    m = run("numa", "matrix", "--quick", "--size", S)
+    threads = m["threads"][0]["threads"]
+    p = run("probe", "caches", "--quick")["caches"]["memory_latency"]["value"]
+    b1 = run("bench", "load", "-s", S)["runs"][0]["gbs_real"]["median"]
+    bn = run("bench", "load", "-s", S, "-t", str(threads))["runs"][0]["gbs_real"]["median"]
+    got = (m["latency_ns"][0][0], p, m["bandwidth_1thread_gbs"][0][0], b1, m["bandwidth_gbs"][0][0], bn)
+    rows["lat"].append(got[0] / p if p else float("nan"))
+    rows["bw1"].append(got[2] / b1)
+    rows["bwn"].append(got[4] / bn)
+    print(f"{r + 1:5}  {got[0]:6.1f} ns {got[1]:6.1f} ns {rows['lat'][-1]:6.3f}  {got[2]:4.1f} GB/s {got[3]:4.1f} GB/s"
+          f" {rows['bw1'][-1]:6.3f}  {got[4]:4.1f} GB/s {got[5]:4.1f} GB/s {rows['bwn'][-1]:6.3f}", flush=True)
+print()
+print(f"nodes: {m['nodes']}, kernel {m['kernel']}, working set {S}, all-CPU runs {threads} threads")
+for k, name in (("lat", "latency numa / probe caches memory latency"), ("bw1", "bandwidth 1 thread numa / bench load"),
+                ("bwn", f"bandwidth {threads} threads numa / bench load")):
+    med = statistics.median(rows[k])
+    print(f"{name:48} median {med:6.3f}  ({'within' if abs(med - 1) <= 0.15 else 'NOT within'} 15 %)")
+PY
