@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/numa.h"
 #include "cli/parse-options.h"
+#include "bench/kernels.h"
 #include "common/buffer.h"
 
 static volatile sig_atomic_t load_interrupted;
@@ -203,6 +204,10 @@ int cmd_numa_load(int argc, char **argv)
 	size_t size = 0;
 	if (size_text && (buffer_parse_size(size_text, &size, &err) != 0 || size < ((size_t)1 << 20)))
 		return error_usage("numa load", "--size '%s': %s", size_text, err.code ? err.msg : "at least 1MiB"), EXIT_USAGE;
+	const struct bench_kernel *bk = bench_kernel_best(kernel);
+	if (!bk || !bench_kernel_supported(bk))
+		return error_usage("numa load", "--kernel '%s': %s", kernel, bk ? "this CPU cannot run it" : "no such kernel (see 'archscope bench --list')"),
+		       EXIT_USAGE;
 	struct load_result *l = calloc(1, sizeof(*l));
 	struct topo *t = malloc(sizeof(*t));
 	struct numa_matrix *m = predict ? malloc(sizeof(*m)) : NULL;

@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/numa.h"
 #include "cli/parse-options.h"
+#include "bench/kernels.h"
 #include "common/buffer.h"
 #include "report/plot.h"
 
@@ -167,6 +168,10 @@ int cmd_numa_matrix(int argc, char **argv)
 	size_t size = 0;
 	if (size_text && (buffer_parse_size(size_text, &size, &err) != 0 || size < ((size_t)1 << 20)))
 		return error_usage("numa matrix", "--size '%s': %s", size_text, err.code ? err.msg : "at least 1MiB"), EXIT_USAGE;
+	const struct bench_kernel *k = bench_kernel_best(kernel);
+	if (!k || !bench_kernel_supported(k))
+		return error_usage("numa matrix", "--kernel '%s': %s", kernel, k ? "this CPU cannot run it" : "no such kernel (see 'archscope bench --list')"),
+		       EXIT_USAGE;
 	struct topo *t = malloc(sizeof(*t));
 	struct matrix_result *r = malloc(sizeof(*r));
 	if (!t || !r)
