@@ -248,6 +248,11 @@ int cmd_numa_load(int argc, char **argv)
 			}
 		l->pred = pred;
 		l->pred_alone = pred_alone;
+		char ours[40];
+		snprintf(ours, sizeof(ours), "%s-%s", bk->name, bk->variant);
+		if (m->kernel[0] && strcmp(m->kernel, ours) != 0)
+			note("the matrix was measured with %s, this load runs %s: the prediction is for the matrix's traffic",
+			     m->kernel, ours);
 	}
 	if (!dry_run) {
 		struct load_ctx c = { .f = f, .n = argc };
