@@ -29,16 +29,24 @@ for r in range(R):
     p = run("probe", "caches", "--quick")["caches"]["memory_latency"]["value"]
     b1 = run("bench", "load", "-s", S)["runs"][0]["gbs_real"]["median"]
     bn = run("bench", "load", "-s", S, "-t", str(threads))["runs"][0]["gbs_real"]["median"]
-    got = (m["latency_ns"][0][0], p, m["bandwidth_1thread_gbs"][0][0], b1, m["bandwidth_gbs"][0][0], bn)
-    rows["lat"].append(got[0] / p if p else float("nan"))
-    rows["bw1"].append(got[2] / b1)
-    rows["bwn"].append(got[4] / bn)
-    print(f"{r + 1:5}  {got[0]:6.1f} ns {got[1]:6.1f} ns {rows['lat'][-1]:6.3f}  {got[2]:4.1f} GB/s {got[3]:4.1f} GB/s"
-          f" {rows['bw1'][-1]:6.3f}  {got[4]:4.1f} GB/s {got[5]:4.1f} GB/s {rows['bwn'][-1]:6.3f}", flush=True)
+    nan = float("nan")
+    got = [m["latency_ns"][0][0], p, m["bandwidth_1thread_gbs"][0][0], b1, m["bandwidth_gbs"][0][0], bn]
+    got = [nan if v is None else v for v in got]  # probe caches finds no memory plateau: null
+    for k, (a, b) in (("lat", got[0:2]), ("bw1", got[2:4]), ("bwn", got[4:6])):
+        if a == a and b == b:
+            rows[k].append(a / b)
+    def ratio(a, b):
+        return f"{a / b:6.3f}" if a == a and b == b else "  none"
+    print(f"{r + 1:5}  {got[0]:6.1f} ns {got[1]:6.1f} ns {ratio(got[0], got[1])}  {got[2]:4.1f} GB/s {got[3]:4.1f} GB/s"
+          f" {ratio(got[2], got[3])}  {got[4]:4.1f} GB/s {got[5]:4.1f} GB/s {ratio(got[4], got[5])}", flush=True)
 print()
 print(f"nodes: {m['nodes']}, kernel {m['kernel']}, working set {S}, all-CPU runs {threads} threads")
 for k, name in (("lat", "latency numa / probe caches memory latency"), ("bw1", "bandwidth 1 thread numa / bench load"),
                 ("bwn", f"bandwidth {threads} threads numa / bench load")):
+    if not rows[k]:
+        print(f"{name:48} no round gave both figures")
+        continue
     med = statistics.median(rows[k])
-    print(f"{name:48} median {med:6.3f}  ({'within' if abs(med - 1) <= 0.15 else 'NOT within'} 15 %)")
+    print(f"{name:48} median {med:6.3f} of {len(rows[k])} rounds, range {min(rows[k]):.3f}-{max(rows[k]):.3f}"
+          f"  ({'within' if abs(med - 1) <= 0.15 else 'NOT within'} 15 %)")
 PY
