@@ -120,18 +120,32 @@ static void matrix_plot(const struct matrix_result *r, const char *dir)
 		note("cannot write %s", path);
 		return;
 	}
-	static const char body[] =
-		"set multiplot layout 1,3 title 'archscope numa matrix: CPUs of node (row) reading memory of node (column)'\n"
-		"set xlabel 'memory of node (index)'\nset ylabel 'CPUs of node (index)'\nset yrange [] reverse\n"
-		"set title 'latency (ns)'\nplot 'numa-matrix.dat' using 2:1:3 with image notitle, '' using 2:1:(sprintf('%.0f', $3)) with labels notitle\n"
-		"set title 'one thread (GB/s)'\nplot 'numa-matrix.dat' using 2:1:4 with image notitle, '' using 2:1:(sprintf('%.1f', $4)) with labels notitle\n"
-		"set title 'all CPUs (GB/s)'\nplot 'numa-matrix.dat' using 2:1:5 with image notitle, '' using 2:1:(sprintf('%.1f', $5)) with labels notitle\n"
-		"unset multiplot\n";
-	int pr = plot_render(dir, "numa-matrix", body, &err);
-	if (pr < 0)
-		note("plot: %s", err.msg);
-	else if (pr == 1)
-		note("plot skipped: gnuplot not found");
+	/* One picture per matrix (plot_render replots for PNG, which a multiplot would not survive):
+	 * a coloured square per pair with its figure written on it. */
+	static const struct { const char *name, *title, *fmt; int col; } pics[] = {
+		{ "numa-latency", "idle latency (ns)", "%.0f", 3 },
+		{ "numa-bandwidth-1thread", "bandwidth of one thread (GB/s)", "%.1f", 4 },
+		{ "numa-bandwidth", "bandwidth of all CPUs of the node (GB/s)", "%.1f", 5 },
+	};
+	for (size_t p = 0; p < sizeof(pics) / sizeof(pics[0]); p++) {
+		char body[1024];
+		snprintf(body, sizeof(body),
+			 "set title 'archscope numa matrix: %s'\nset xlabel 'memory of node (index)'\n"
+			 "set ylabel 'CPUs of node (index)'\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
+			 "set xtics 1\nset ytics 1\nset size ratio -1\n"
+			 "plot 'numa-matrix.dat' using 2:1:%d with points pt 5 ps %d palette notitle, "
+			 "'' using 2:1:(sprintf('%s', $%d)) with labels notitle",
+			 pics[p].title, m->n - 1, m->n - 1, pics[p].col, m->n > 8 ? 2 : 40 / m->n, pics[p].fmt, pics[p].col);
+		int pr = plot_render(dir, pics[p].name, body, &err);
+		if (pr < 0) {
+			note("plot: %s", err.msg);
+			return;
+		}
+		if (pr == 1) {
+			note("plot skipped: gnuplot not found");
+			return;
+		}
+	}
 }
 
 static const struct opt_cmd matrix_cmd = {

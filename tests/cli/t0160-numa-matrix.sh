@@ -24,7 +24,7 @@ need(r["write_allocate"] is False, "the load kernel has no write-allocate")
 print(r["nodes"][0])
 PY
 ) || fail "matrix JSON"
-[ -f "$TMP/plot/numa-matrix.gp" ] || fail "--plot wrote no gnuplot script"
+for p in numa-latency numa-bandwidth-1thread numa-bandwidth; do [ -f "$TMP/plot/$p.gp" ] || fail "--plot wrote no $p.gp"; done
 if [ "$nodes" -eq 1 ]; then
 	run 0 "$ARCHSCOPE" numa matrix --quick --size 8MiB --kernel triad
 	contains "$TMP/out" "this machine has one NUMA node"
