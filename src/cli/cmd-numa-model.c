@@ -52,7 +52,7 @@ int cmd_numa_model(int argc, char **argv)
 		return error("out of memory"), EXIT_FAIL;
 	}
 	emit_string(e, "matrix", "matrix", matrix_path);
-	numa_cli_one_node_note(e, m->n);
+	emit_int(e, "node_count", "nodes in the matrix", m->n, NULL);
 	numa_cli_flows_render(e, f, flows.n, pred, NULL, NULL);
 	emit_string(e, "method", "method",
 		    "max-min fair sharing over threads by progressive filling; limits: bandwidth_1thread_gbs[i][j] per thread, "
