@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 cpus=$(ls /sys/devices/system/node/node0/ 2>/dev/null | grep -c '^cpu[0-9]')
 if [ "$cpus" -ge 2 ]; then
-	run 0 "$ARCHSCOPE" numa load 0:0:1 0:0:1 --duration 1 --size 4MiB --json -q
+	run 0 "$ARCHSCOPE" numa load 0:0:1 0:0:1 --duration 0.5 --size 4MiB --json -q
 	[ -s "$TMP/err" ] && fail "--quiet printed on stderr"
 	python3 - "$TMP/out" <<'PY' || fail "two flows"
 import json, sys
