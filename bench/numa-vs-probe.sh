@@ -3,7 +3,8 @@
 # entry of the matrix, latency[i][i] and bandwidth[i][i], against `probe caches`' memory latency
 # and `bench load` at the memory level with the same working set and thread counts, run
 # side by side (interleaved) over ROUNDS rounds; prints each round and the median ratios, which
-# should lie within 15 % of 1. Runs the first node only (node 0 reading node 0).
+# should lie within 15 % of 1. Runs the first node only (node 0 reading node 0). Then the model
+# against the load: numa load --predict with the last matrix, one flow and two flows from node 0.
 # Usage: bench/numa-vs-probe.sh   (ROUNDS=3, SIZE=256MiB; one round ~15 s on 2 CPUs)
 set -u
 cd "$(dirname "$0")/.."
@@ -49,4 +50,16 @@ for k, name in (("lat", "latency numa / probe caches memory latency"), ("bw1", "
     med = statistics.median(rows[k])
     print(f"{name:48} median {med:6.3f} of {len(rows[k])} rounds, range {min(rows[k]):.3f}-{max(rows[k]):.3f}"
           f"  ({'within' if abs(med - 1) <= 0.15 else 'NOT within'} 15 %)")
+# The model beside the load generator, on the matrix of the last round (same kernel).
+import tempfile
+with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+    json.dump({"results": m}, f)
+    f.flush()
+    print()
+    for flows in (["0:0:1"], ["0:0:1"] * threads):
+        l = run("numa", "load", *flows, "--kernel", "load", "--size", "128MiB", "--duration", "3", "--no-alone",
+                "--predict", f.name)
+        for x in l["flows"]:
+            print(f"numa load {' '.join(flows):24} flow {x['src']}:{x['dst']}:{x['threads']} measured {x['measured_gbs']:6.2f} GB/s,"
+                  f" predicted {x['predicted_gbs']:6.2f} GB/s ({x['limit']}), measured / predicted {x['measured_gbs'] / x['predicted_gbs']:.3f}")
 PY
