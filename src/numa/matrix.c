@@ -186,8 +186,12 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 			cpus.n = 64; /* bench's team limit */
 		m->cpus[i] = cpus.n;
 		for (int j = 0; j < m->n; j++) {
-			if (cpus.n == 0) /* a node without CPUs (memory only) reads nothing */
+			/* A node without CPUs (memory only, as CXL memory) reads nothing; a node without
+			 * memory (CPUs only) is read from nowhere: their pairs stay NAN (null). */
+			if (cpus.n == 0 || (t->nnodes > 1 && t->nodes[j].memory_bytes == 0)) {
+				done += 3;
 				continue;
+			}
 			size_t lat = cut(m->latency_bytes, t, j), bw = cut(m->bandwidth_bytes, t, j);
 			if (lat < m->latency_bytes)
 				m->latency_bytes = lat;
