@@ -84,6 +84,7 @@ int cmd_phases(int argc, char **argv);
 int cmd_memhist(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
+int cmd_numa(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -21,6 +21,7 @@ static const struct cli_command commands[] = {
 	{ "stat", cmd_stat, "count a program's events over repeated runs: mean, stddev, per-run values (EvSel)" },
 	{ "compare", cmd_compare, "compare two stat results: Welch t-test, Benjamini-Hochberg q, Hedges' g, ratio with 95 % interval" },
 	{ "regress", cmd_regress, "fit each event against a program parameter: constant, linear, quadratic, exponential, power (AICc)" },
+	{ "numa", cmd_numa, "NUMA latency and bandwidth matrices, load on the links between nodes, a contention model" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
 	{ "memhist", cmd_memhist, "load-latency histograms by data source (L1 ... remote DRAM), live (PEBS, IBS) or recorded" },

@@ -1,0 +1,296 @@
+/* archscope numa load: Hydralisk's load generator. Flows SRC:DST:THREADS run together with the
+ * bandwidth of each shown every second (ncurses on a terminal, a line otherwise); at the end per
+ * flow, per link, and the cross-talk table of each flow alone against all together. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/numa.h"
+#include "cli/parse-options.h"
+#include "bench/kernels.h"
+#include "common/buffer.h"
+
+static volatile sig_atomic_t load_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (load_interrupted)
+		_exit(130);
+	load_interrupted = 1;
+}
+
+struct load_ctx {
+	const struct numa_flow *f;
+	int n;
+	struct numa_view *view;
+	FILE *lines;                   /* a line per interval (NULL: none) */
+};
+
+static void on_sample(void *arg, const struct numa_load_sample *s)
+{
+	struct load_ctx *c = arg;
+	if (c->view) {
+		numa_view_sample(c->view, s);
+		return;
+	}
+	if (!c->lines)
+		return;
+	if (s->phase >= 0)
+		fprintf(c->lines, "%5.1f s  alone %d:%d:%d", s->t_s, c->f[s->phase].src, c->f[s->phase].dst, c->f[s->phase].threads);
+	else
+		fprintf(c->lines, "%5.1f s  together", s->t_s);
+	for (int k = 0; k < c->n; k++)
+		if (isfinite(s->gbs[k]))
+			fprintf(c->lines, "  %d:%d:%d %.2f GB/s", c->f[k].src, c->f[k].dst, c->f[k].threads, s->gbs[k]);
+	fputc('\n', c->lines);
+	fflush(c->lines);
+}
+
+struct load_result {
+	const struct numa_flow *f;
+	int n;
+	struct as_cpulist cpus[NUMA_MAX_FLOWS];
+	int dry_run;
+	struct numa_load_result r;
+	const struct numa_prediction *pred;       /* together, NULL without --predict */
+	const struct numa_prediction *pred_alone;
+	const char *predict_path;
+	int nodes;
+	double duration_s;
+};
+
+static void links_render(struct emit *e, const struct load_result *l)
+{
+	emit_table_begin(e, "links", "links (all flows together)");
+	for (int k = 0; k < l->n; k++) {
+		int first = 1;
+		for (int q = 0; q < k; q++)
+			first &= !(l->f[q].src == l->f[k].src && l->f[q].dst == l->f[k].dst);
+		if (!first)
+			continue;
+		double sum = 0, pred = 0;
+		int flows = 0, threads = 0;
+		for (int q = k; q < l->n; q++)
+			if (l->f[q].src == l->f[k].src && l->f[q].dst == l->f[k].dst) {
+				sum += l->r.together_gbs[q];
+				pred += l->pred ? l->pred[q].flow_gbs : NAN;
+				flows++;
+				threads += l->f[q].threads;
+			}
+		emit_row_begin(e);
+		emit_int(e, "src", "from node", l->f[k].src, NULL);
+		emit_int(e, "dst", "memory of node", l->f[k].dst, NULL);
+		emit_int(e, "flows", "flows", flows, NULL);
+		emit_int(e, "threads", "threads", threads, NULL);
+		emit_number(e, "measured_gbs", "measured", sum, "GB/s", "%.2f");
+		emit_number(e, "predicted_gbs", l->pred ? "predicted" : NULL, l->pred ? pred : NAN, "GB/s", "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void crosstalk_render(struct emit *e, const struct load_result *l)
+{
+	emit_table_begin(e, "crosstalk", "cross-talk (each flow alone, then all together)");
+	for (int k = 0; k < l->n; k++) {
+		emit_row_begin(e);
+		emit_text(e, "flow", "%d:%d:%d", l->f[k].src, l->f[k].dst, l->f[k].threads);
+		emit_int(e, "src", NULL, l->f[k].src, NULL);
+		emit_int(e, "dst", NULL, l->f[k].dst, NULL);
+		emit_int(e, "threads", NULL, l->f[k].threads, NULL);
+		emit_number(e, "alone_gbs", "alone", l->r.alone_gbs[k], "GB/s", "%.2f");
+		emit_number(e, "together_gbs", "together", l->r.together_gbs[k], "GB/s", "%.2f");
+		emit_number(e, "together_over_alone", "together / alone", l->r.together_gbs[k] / l->r.alone_gbs[k], NULL, "%.3f");
+		if (l->pred) {
+			emit_number(e, "predicted_alone_gbs", "predicted alone", l->pred_alone[k].flow_gbs, "GB/s", "%.2f");
+			emit_number(e, "predicted_together_over_alone", "predicted together / alone",
+				    l->pred[k].flow_gbs / l->pred_alone[k].flow_gbs, NULL, "%.3f");
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void load_render(struct emit *e, const struct load_result *l)
+{
+	numa_cli_one_node_note(e, l->nodes);
+	if (l->dry_run) {
+		emit_bool(e, "dry_run", "dry run", 1);
+		emit_annotate(e, " (placement only, nothing ran)");
+		numa_cli_flows_render(e, l->f, l->n, l->pred, NULL, l->cpus);
+		return;
+	}
+	numa_cli_flows_render(e, l->f, l->n, l->pred, l->r.together_gbs, l->cpus);
+	links_render(e, l);
+	if (l->n == 1)
+		emit_text(e, "cross-talk", "one flow: alone and together are the same run");
+	crosstalk_render(e, l);
+	emit_table_begin(e, "series", "together, per interval (GB/s)");
+	for (int s = 0; s < l->r.nsamples; s++) {
+		emit_tuple_begin(e);
+		emit_text(e, "interval", "%d", s + 1);
+		for (int k = 0; k < l->n; k++) {
+			char label[32];
+			snprintf(label, sizeof(label), "%d:%d:%d", l->f[k].src, l->f[k].dst, l->f[k].threads);
+			emit_number(e, NULL, label, l->r.series[(size_t)s * (size_t)l->n + (size_t)k], "GB/s", "%.2f");
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_array_begin(e, "placed_fraction", "pages found on DST");
+	for (int k = 0; k < l->n; k++)
+		emit_number(e, NULL, "fraction", l->r.placed[k], NULL, "%.2f");
+	emit_array_end(e);
+	emit_string(e, "kernel", "kernel", l->r.kernel);
+	emit_bool(e, "write_allocate", "write-allocate", l->r.write_allocate);
+	if (l->r.write_allocate)
+		emit_annotate(e, " (GB/s count the reads of the lines the stores allocate)");
+	emit_size(e, "bytes_per_thread", "streams per thread", l->r.bytes_per_thread);
+	emit_number(e, "duration_s", "each phase", l->duration_s, "s", "%.1f");
+	emit_number(e, "together_s", "together phase measured", l->r.together_s, "s", "%.2f");
+	if (l->predict_path)
+		emit_string(e, "matrix", "model's matrix", l->predict_path);
+	if (l->r.interrupted)
+		emit_bool(e, "incomplete", "incomplete", 1);
+}
+
+static const struct opt_cmd load_cmd = {
+	.name = "numa load",
+	.usage = (const char *const[]){
+		"archscope numa load SRC:DST:THREADS... [--duration S] [--kernel NAME] [--size BYTES] [--no-alone]\n"
+		"                    [--predict FILE] [--topology FILE] [--dry-run] [--json]",
+		NULL },
+	.description = "Runs the flows together: each flow's THREADS threads pinned on CPUs of node SRC (one per core\n"
+		       "first) stream from memory bound to node DST with bench's kernel (triad, as Hydralisk's gland).\n"
+		       "With several flows each runs alone first for the cross-talk table. The bandwidth of every flow\n"
+		       "shows each second (an ncurses view on a terminal, a line otherwise); at the end per flow, per\n"
+		       "link and alone against together. --predict FILE sets the model ('numa model') beside.\n",
+	.epilog = "example: archscope numa load 0:1:4 1:0:4 --duration 10 --predict matrix.json\n",
+};
+
+int cmd_numa_load(int argc, char **argv)
+{
+	int json = 0, no_alone = 0, dry_run = 0;
+	double duration = 5;
+	const char *kernel = "triad", *size_text = NULL, *predict = NULL, *topology = NULL;
+	const struct opt options[] = {
+		OPT_DOUBLE('d', "duration", &duration, "S", 0, 3600, "seconds of each phase (default 5)", .flags = OPT_F_ABOVE_MIN),
+		OPT_STRING('k', "kernel", &kernel, "NAME", "bench's streaming kernel (default triad)"),
+		OPT_STRING('s', "size", &size_text, "BYTES", "streams of each thread (default 256MiB)"),
+		OPT_FLAG(0, "no-alone", &no_alone, "skip the phases of each flow alone (no cross-talk table)"),
+		OPT_STRING('p', "predict", &predict, "FILE", "set the model's prediction from this matrix beside"),
+		OPT_STRING(0, "topology", &topology, "FILE", "place on a recorded hwloc XML topology (only with --dry-run)"),
+		OPT_FLAG('n', "dry-run", &dry_run, "check and place the flows, print the CPUs, run nothing"),
+		OPT_JSON(&json),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &load_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	struct numa_flow f[NUMA_MAX_FLOWS];
+	int rc = numa_cli_flows("numa load", (const char *const *)argv, argc, f);
+	if (rc)
+		return rc;
+	if (topology && !dry_run)
+		return error_usage("numa load", "--topology places on another machine: give --dry-run too"), EXIT_USAGE;
+	struct as_error err = { 0 };
+	size_t size = 0;
+	if (size_text && (buffer_parse_size(size_text, &size, &err) != 0 || size < ((size_t)1 << 20)))
+		return error_usage("numa load", "--size '%s': %s", size_text, err.code ? err.msg : "at least 1MiB"), EXIT_USAGE;
+	const struct bench_kernel *bk = bench_kernel_best(kernel);
+	if (!bk || !bench_kernel_supported(bk))
+		return error_usage("numa load", "--kernel '%s': %s", kernel, bk ? "this CPU cannot run it" : "no such kernel (see 'archscope bench --list')"),
+		       EXIT_USAGE;
+	struct load_result *l = calloc(1, sizeof(*l));
+	struct topo *t = malloc(sizeof(*t));
+	struct numa_matrix *m = predict ? malloc(sizeof(*m)) : NULL;
+	struct numa_prediction pred[NUMA_MAX_FLOWS], pred_alone[NUMA_MAX_FLOWS];
+	if (!l || !t || (predict && !m)) {
+		free(l), free(t), free(m);
+		return error("out of memory"), EXIT_FAIL;
+	}
+	l->f = f;
+	l->n = argc;
+	l->dry_run = dry_run;
+	l->duration_s = duration;
+	l->predict_path = predict;
+	for (int k = 0; k < NUMA_MAX_FLOWS; k++)
+		l->r.alone_gbs[k] = l->r.together_gbs[k] = l->r.placed[k] = NAN;
+	if ((rc = numa_cli_topology(topology, t)) != 0) {
+		free(l), free(t), free(m);
+		return rc;
+	}
+	l->nodes = t->nnodes;
+	rc = EXIT_OK;
+	if (numa_flows_place(t, f, argc, l->cpus, &err) != 0) {
+		error_err(&err);
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	if (predict) {
+		if (numa_matrix_read(m, predict, &err) != 0 || numa_model_predict(m, f, argc, pred, &err) != 0) {
+			error_err(&err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		for (int k = 0; k < argc; k++)
+			if (numa_model_predict(m, &f[k], 1, &pred_alone[k], &err) != 0) {
+				error_err(&err);
+				rc = EXIT_USAGE;
+				goto out;
+			}
+		l->pred = pred;
+		l->pred_alone = pred_alone;
+		char ours[40];
+		snprintf(ours, sizeof(ours), "%s-%s", bk->name, bk->variant);
+		if (m->kernel[0] && strcmp(m->kernel, ours) != 0)
+			note("the matrix was measured with %s, this load runs %s: the prediction is for the matrix's traffic",
+			     m->kernel, ours);
+	}
+	if (!dry_run) {
+		struct load_ctx c = { .f = f, .n = argc };
+		int tty = !json && isatty(STDOUT_FILENO);
+		c.view = tty ? numa_view_begin(f, argc, duration, !no_alone) : NULL;
+		c.lines = c.view ? NULL : json ? (cli_quiet ? NULL : stderr) : stdout;
+		struct numa_load_opts o = {
+			.flows = f, .n = argc, .cpus = l->cpus, .kernel = kernel, .bytes_per_thread = size,
+			.duration_s = duration, .interval_s = 1.0, .alone = !no_alone,
+			.stop = (volatile int *)&load_interrupted, .sample = on_sample, .arg = &c,
+		};
+		signal(SIGINT, on_sigint);
+		int lrc = numa_load_run(&o, &l->r, &err);
+		signal(SIGINT, SIG_DFL);
+		numa_view_end(c.view);
+		if (lrc) {
+			error_err(&err);
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		if (load_interrupted)
+			note("interrupted: the figures measured so far follow");
+	}
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		error("out of memory");
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	load_render(e, l);
+	rc = cli_emit_end(e, "numa load");
+	if (!rc && load_interrupted)
+		rc = 130;
+out:
+	numa_load_result_release(&l->r);
+	topo_release(t);
+	free(t);
+	free(l);
+	free(m);
+	return rc;
+}

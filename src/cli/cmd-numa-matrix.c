@@ -1,0 +1,236 @@
+/* archscope numa matrix: latency and bandwidth for every pair (CPUs of node i, memory of node j),
+ * with the firmware's SLIT beside the measured distances (thesis §4.4's adjacency matrices). */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/numa.h"
+#include "cli/parse-options.h"
+#include "bench/kernels.h"
+#include "common/buffer.h"
+#include "report/plot.h"
+
+static volatile sig_atomic_t matrix_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (matrix_interrupted)
+		_exit(130);
+	matrix_interrupted = 1;
+}
+
+static void matrix_progress(void *arg, int i, int j, const char *what, int done, int total)
+{
+	const struct numa_matrix *m = arg;
+	progress("numa matrix: node %d reading node %d, %s (%d of %d) ...", m->node[i], m->node[j], what, done + 1, total);
+}
+
+/* One n x n matrix as a table of tuples: JSON [[...], ...], text a row per source node. */
+static void square_render(struct emit *e, const struct numa_matrix *m, const char *key, const char *title,
+			  double (*v)[NUMA_MAX_NODES], const char *unit, const char *fmt)
+{
+	emit_table_begin(e, key, title);
+	for (int i = 0; i < m->n; i++) {
+		emit_tuple_begin(e);
+		emit_text(e, "CPUs of", "node %d", m->node[i]);
+		for (int j = 0; j < m->n; j++) {
+			char label[32];
+			snprintf(label, sizeof(label), "memory of node %d", m->node[j]);
+			emit_number(e, NULL, label, v[i][j], unit, fmt);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+struct matrix_result {
+	struct numa_matrix m;
+	double slit_measured[NUMA_MAX_NODES][NUMA_MAX_NODES]; /* 10 x latency / local latency */
+	double over_slit[NUMA_MAX_NODES][NUMA_MAX_NODES];     /* slit_measured / slit */
+	int has_slit;
+};
+
+static void matrix_render(struct emit *e, const struct matrix_result *r)
+{
+	const struct numa_matrix *m = &r->m;
+	emit_array_begin(e, "nodes", "nodes");
+	for (int i = 0; i < m->n; i++)
+		emit_int(e, NULL, "node", m->node[i], NULL);
+	emit_array_end(e);
+	numa_cli_one_node_note(e, m->n);
+	square_render(e, m, "latency_ns", "idle latency by pointer chase (fastest repetition)", (double (*)[NUMA_MAX_NODES])m->latency_ns, "ns", "%.1f");
+	square_render(e, m, "latency_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_median_ns, "ns", "%.1f");
+	square_render(e, m, "bandwidth_1thread_gbs", "bandwidth of one thread (median, real bytes)",
+		      (double (*)[NUMA_MAX_NODES])m->bandwidth_1thread_gbs, "GB/s", "%.2f");
+	square_render(e, m, "bandwidth_gbs", "bandwidth of all CPUs of node i (median, real bytes)",
+		      (double (*)[NUMA_MAX_NODES])m->bandwidth_gbs, "GB/s", "%.2f");
+	if (r->has_slit) {
+		square_render(e, m, "slit", "SLIT (firmware's distances, 10 = local)", (double (*)[NUMA_MAX_NODES])m->slit, NULL, "%.0f");
+		square_render(e, m, "slit_measured", "measured distance: 10 x latency / latency of the local node",
+			      (double (*)[NUMA_MAX_NODES])r->slit_measured, NULL, "%.1f");
+		square_render(e, m, "measured_over_slit", "measured / SLIT (1 where the firmware is right)",
+			      (double (*)[NUMA_MAX_NODES])r->over_slit, NULL, "%.2f");
+	} else {
+		emit_null(e, "slit", "SLIT", "none (the firmware gives no distances)");
+	}
+	emit_table_begin(e, "threads", "threads of the all-CPU runs");
+	for (int i = 0; i < m->n; i++) {
+		emit_row_begin(e);
+		emit_int(e, "node", "node", m->node[i], NULL);
+		emit_int(e, "threads", "threads", m->cpus[i], NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	square_render(e, m, "placed_fraction", "placement check: fraction of the chase's pages the kernel reports on node j",
+		      (double (*)[NUMA_MAX_NODES])m->placed, NULL, "%.2f");
+	emit_string(e, "kernel", "kernel", m->kernel);
+	emit_bool(e, "write_allocate", "write-allocate", m->write_allocate);
+	emit_annotate(e, m->write_allocate ? " (the kernel's stores read their lines first; GB/s count those reads)"
+					   : " (the kernel only reads: real bytes = application bytes)");
+	emit_size(e, "latency_bytes", "chase buffer", m->latency_bytes);
+	emit_size(e, "bandwidth_bytes", "streams", m->bandwidth_bytes);
+	emit_int(e, "seed", "seed", (long long)m->seed, NULL);
+	emit_string(e, "placement", "memory placement", m->placement ? "libnuma (mbind / set_mempolicy MPOL_BIND)" : "none: the kernel has no NUMA support");
+	emit_string(e, "method", "method",
+		    "latency: page-segmented random pointer chase on huge pages bound to node j, thread pinned to the first CPU of node i; "
+		    "bandwidth: bench's streaming kernel, threads pinned to node i, streams first-touched under a policy binding node j");
+	if (!m->complete)
+		emit_bool(e, "incomplete", "incomplete", 1);
+}
+
+static void matrix_plot(const struct matrix_result *r, const char *dir)
+{
+	const struct numa_matrix *m = &r->m;
+	struct as_error err = { 0 };
+	char path[4096];
+	if (plot_dir_prepare(dir, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/numa-matrix.dat", dir);
+	FILE *f = fopen(path, "w");
+	for (int i = 0; f && i < m->n; i++)
+		for (int j = 0; j < m->n; j++)
+			fprintf(f, "%d %d %.6g %.6g %.6g\n", i, j, m->latency_ns[i][j], m->bandwidth_1thread_gbs[i][j], m->bandwidth_gbs[i][j]);
+	if (!f || fclose(f) != 0) {
+		note("cannot write %s", path);
+		return;
+	}
+	/* One picture per matrix (plot_render replots for PNG, which a multiplot would not survive):
+	 * a coloured square per pair with its figure written on it. */
+	static const struct { const char *name, *title, *fmt; int col; } pics[] = {
+		{ "numa-latency", "idle latency (ns)", "%.0f", 3 },
+		{ "numa-bandwidth-1thread", "bandwidth of one thread (GB/s)", "%.1f", 4 },
+		{ "numa-bandwidth", "bandwidth of all CPUs of the node (GB/s)", "%.1f", 5 },
+	};
+	for (size_t p = 0; p < sizeof(pics) / sizeof(pics[0]); p++) {
+		char body[1024];
+		snprintf(body, sizeof(body),
+			 "set title 'archscope numa matrix: %s'\nset xlabel 'memory of node (index)'\n"
+			 "set ylabel 'CPUs of node (index)'\nset xrange [-0.5:%d.5]\nset yrange [%d.5:-0.5]\n"
+			 "set xtics 1\nset ytics 1\nset size ratio -1\n"
+			 "plot 'numa-matrix.dat' using 2:1:%d with points pt 5 ps %d palette notitle, "
+			 "'' using 2:1:(sprintf('%s', $%d)) with labels notitle",
+			 pics[p].title, m->n - 1, m->n - 1, pics[p].col, m->n > 8 ? 2 : 40 / m->n, pics[p].fmt, pics[p].col);
+		int pr = plot_render(dir, pics[p].name, body, &err);
+		if (pr < 0) {
+			note("plot: %s", err.msg);
+			return;
+		}
+		if (pr == 1) {
+			note("plot skipped: gnuplot not found");
+			return;
+		}
+	}
+}
+
+static const struct opt_cmd matrix_cmd = {
+	.name = "numa matrix",
+	.usage = (const char *const[]){ "archscope numa matrix [--kernel NAME] [--size BYTES] [--quick] [--seed N] [--json] [--plot DIR]", NULL },
+	.description = "For every pair (CPUs of node i, memory of node j): idle latency by the probe's pointer chase,\n"
+		       "bandwidth of one thread and of all CPUs of node i by bench's streaming kernel (GB/s of real\n"
+		       "bytes), and the firmware's SLIT beside, with the measured distance over it. Memory is bound\n"
+		       "with libnuma, threads are pinned. 'numa model --matrix' reads what --json writes.\n",
+};
+
+int cmd_numa_matrix(int argc, char **argv)
+{
+	int json = 0, quick = 0;
+	const char *kernel = "load", *size_text = NULL, *plot_dir = NULL;
+	uint64_t seed = 1;
+	const struct opt options[] = {
+		OPT_STRING('k', "kernel", &kernel, "NAME", "bench's streaming kernel for the bandwidths (default load: reads only)"),
+		OPT_STRING('s', "size", &size_text, "BYTES", "working set of the chase and of the streams (default 1GiB; at most a quarter of the free memory)"),
+		OPT_FLAG(0, "quick", &quick, "fewer repetitions"),
+		OPT_U64(0, "seed", &seed, "N", 0, UINT64_MAX, "seed of the chase's random order (default 1)"),
+		OPT_JSON(&json),
+		OPT_PLOT(&plot_dir),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &matrix_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 0)
+		return error_usage("numa matrix", "unexpected argument '%s'", argv[0]), EXIT_USAGE;
+	struct as_error err = { 0 };
+	size_t size = 0;
+	if (size_text && (buffer_parse_size(size_text, &size, &err) != 0 || size < ((size_t)1 << 20)))
+		return error_usage("numa matrix", "--size '%s': %s", size_text, err.code ? err.msg : "at least 1MiB"), EXIT_USAGE;
+	const struct bench_kernel *k = bench_kernel_best(kernel);
+	if (!k || !bench_kernel_supported(k))
+		return error_usage("numa matrix", "--kernel '%s': %s", kernel, k ? "this CPU cannot run it" : "no such kernel (see 'archscope bench --list')"),
+		       EXIT_USAGE;
+	struct topo *t = malloc(sizeof(*t));
+	struct matrix_result *r = malloc(sizeof(*r));
+	if (!t || !r)
+		return free(t), free(r), error("out of memory"), EXIT_FAIL;
+	int rc = numa_cli_topology(NULL, t);
+	if (rc) {
+		free(t);
+		free(r);
+		return rc;
+	}
+	signal(SIGINT, on_sigint);
+	struct numa_matrix_opts o = {
+		.kernel = kernel, .latency_bytes = size, .bandwidth_bytes = size, .quick = quick, .seed = seed,
+		.stop = (volatile int *)&matrix_interrupted, .progress = matrix_progress, .arg = &r->m,
+	};
+	int mrc = numa_matrix_measure(&r->m, t, &o, &err);
+	progress_done();
+	signal(SIGINT, SIG_DFL);
+	topo_release(t);
+	free(t);
+	if (mrc && r->m.n == 0) {
+		free(r);
+		return error_err(&err), EXIT_FAIL;
+	}
+	r->has_slit = 0;
+	for (int i = 0; i < r->m.n; i++)
+		for (int j = 0; j < r->m.n; j++) {
+			double li = r->m.latency_ns[i][i], sl = r->m.slit[i][j], sll = r->m.slit[i][i];
+			r->slit_measured[i][j] = 10 * r->m.latency_ns[i][j] / li;
+			r->over_slit[i][j] = r->slit_measured[i][j] / (10 * sl / sll);
+			r->has_slit |= isfinite(sl);
+		}
+	if (mrc)
+		error_err(&err); /* a partial result follows */
+	if (matrix_interrupted)
+		note("interrupted: the pairs measured so far follow");
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		free(r);
+		return error("out of memory"), EXIT_FAIL;
+	}
+	matrix_render(e, r);
+	if (plot_dir)
+		matrix_plot(r, plot_dir);
+	free(r);
+	rc = cli_emit_end(e, "numa matrix");
+	return rc ? rc : mrc ? EXIT_FAIL : matrix_interrupted ? 130 : EXIT_OK;
+}

@@ -1,0 +1,229 @@
+/* Measuring the NUMA matrices (see matrix.h): the probe's page-segmented pointer chase on memory
+ * bound to node j from a thread pinned on node i, and bench's streaming runner with its team
+ * started from a thread whose memory policy binds node j, so every stream its members first-touch
+ * lands there. */
+#include "numa/matrix.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/kernels.h"
+#include "bench/run.h"
+#include "common/buffer.h"
+#include "common/rng.h"
+#include "probe/chase.h"
+#include "probe/memory.h"
+
+#define DEFAULT_BYTES ((size_t)1 << 30)
+
+void numa_matrix_init(struct numa_matrix *m, const struct topo *t)
+{
+	memset(m, 0, sizeof(*m));
+	m->n = t ? t->nnodes : 0;
+	for (int i = 0; i < NUMA_MAX_NODES; i++)
+		for (int j = 0; j < NUMA_MAX_NODES; j++) {
+			m->latency_ns[i][j] = m->latency_median_ns[i][j] = NAN;
+			m->bandwidth_gbs[i][j] = m->bandwidth_1thread_gbs[i][j] = NAN;
+			m->slit[i][j] = m->placed[i][j] = NAN;
+		}
+	for (int i = 0; i < m->n; i++) {
+		m->node[i] = t->nodes[i].os_index;
+		for (int j = 0; j < m->n && t->has_distances; j++)
+			m->slit[i][j] = (double)t->distance[i][j];
+	}
+}
+
+int numa_matrix_index(const struct numa_matrix *m, int node)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->node[i] == node)
+			return i;
+	return -1;
+}
+
+/* One measurement in a thread of its own, so the caller's affinity and memory policy stay. */
+struct job {
+	const struct numa_matrix_opts *o;
+	int cpu;                   /* latency: pin here */
+	int node;                  /* OS node of the memory */
+	size_t bytes;
+	struct as_cpulist cpus;    /* bandwidth: the team */
+	const struct bench_kernel *k;
+	double min_ns, median_ns, placed;
+	struct bench_result res;
+	int rc;
+	struct as_error err;
+};
+
+/* One pass: a fresh buffer bound to the node, linked in a new random order, timed. */
+static int latency_pass(struct job *j, size_t *off, size_t line, struct rng *r, double *min_ns, double *median_ns)
+{
+	struct buffer buf;
+	struct probe_curve c;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	int rc = buffer_alloc(&buf, j->bytes, HUGE_ALWAYS, &j->err);
+	if (rc)
+		return rc;
+	probe_curve_init(&c);
+	if ((rc = numa_place_memory(buf.data, buf.mapped, j->node, &j->err)) == 0) {
+		size_t count = chase_order_segmented(r, j->bytes, line, page, off);
+		struct probe_opts po = { .quick = j->o->quick, .seed = j->o->seed, .stop = j->o->stop, .huge = HUGE_ALWAYS };
+		if (count == 0 || probe_slots_measure(&po, buf.data, off, count, (double)j->bytes, &c) != 0 || c.n != 1) {
+			rc = as_error_set(&j->err, -ENOMEM, "out of memory for the chase");
+		} else {
+			*min_ns = c.min_ns[0];
+			*median_ns = c.median_ns[0];
+			double placed = numa_place_check(buf.data, j->bytes, j->node, 64);
+			if (!(placed >= j->placed)) /* the worst pass */
+				j->placed = placed;
+		}
+	}
+	probe_curve_release(&c);
+	buffer_release(&buf);
+	return rc;
+}
+
+/* Several passes on fresh buffers at different times, as the probe's caches sweep: a neighbour's
+ * burst or an unlucky placement spoils one pass, not the minimum over passes. */
+static void *latency_job(void *p)
+{
+	struct job *j = p;
+	long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+	size_t line = l >= 32 && l <= 256 ? (size_t)l : 64;
+	int passes = j->o->quick ? 2 : 3;
+	double med[3];
+	j->min_ns = INFINITY;
+	j->placed = INFINITY;
+	if ((j->rc = cpu_pin_self(j->cpu, &j->err)) != 0)
+		return NULL;
+	size_t *off = malloc((j->bytes / line + 1) * sizeof(size_t));
+	if (!off) {
+		j->rc = as_error_set(&j->err, -ENOMEM, "out of memory for %zu chase slots", j->bytes / line);
+		return NULL;
+	}
+	struct rng r;
+	rng_init(&r, j->o->seed);
+	int done = 0;
+	for (; done < passes && !(j->o->stop && *j->o->stop); done++) {
+		double mn = NAN, md = NAN;
+		if ((j->rc = latency_pass(j, off, line, &r, &mn, &md)) != 0)
+			break;
+		j->min_ns = fmin(j->min_ns, mn);
+		med[done] = md;
+	}
+	free(off);
+	if (!isfinite(j->placed))
+		j->placed = NAN;
+	j->median_ns = done == 0 ? NAN : done == 1 ? med[0] : done == 2 ? 0.5 * (med[0] + med[1])
+			  : fmax(fmin(med[0], med[1]), fmin(fmax(med[0], med[1]), med[2]));
+	if (done == 0)
+		j->min_ns = NAN;
+	return NULL;
+}
+
+static void *bandwidth_job(void *p)
+{
+	struct job *j = p;
+	if ((j->rc = numa_place_thread_memory(j->node, &j->err)) != 0)
+		return NULL;
+	struct bench_opts bo = {
+		.kernel = j->k, .size_bytes = j->bytes, .cpus = j->cpus, .reps = j->o->quick ? 3 : 7,
+		.min_time_s = j->o->quick ? 0.05 : 0.1,
+	};
+	j->rc = bench_run(&bo, &j->res, &j->err);
+	return NULL;
+}
+
+static int job_run(void *(*fn)(void *), struct job *j, struct as_error *err)
+{
+	pthread_t th;
+	int e = pthread_create(&th, NULL, fn, j);
+	if (e)
+		return as_error_set(err, -e, "cannot start a measurement thread");
+	pthread_join(th, NULL);
+	if (j->rc) {
+		if (err)
+			*err = j->err;
+		return j->rc;
+	}
+	return 0;
+}
+
+/* The working set asked for, cut to a quarter of the available memory and of node j's memory. */
+static size_t cut(size_t want, const struct topo *t, int j)
+{
+	size_t avail = buffer_mem_available(), node = (size_t)t->nodes[j].memory_bytes;
+	if (avail && want > avail / 4)
+		want = avail / 4;
+	if (node && want > node / 4)
+		want = node / 4;
+	return want & ~(size_t)0xfffff; /* whole MiB */
+}
+
+int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struct numa_matrix_opts *o,
+			struct as_error *err)
+{
+	numa_matrix_init(m, t);
+	const struct bench_kernel *k = bench_kernel_best(o->kernel ? o->kernel : "load");
+	if (!k || !bench_kernel_supported(k))
+		return as_error_set(err, -EINVAL, "no streaming kernel '%s' on this CPU", o->kernel ? o->kernel : "load");
+	snprintf(m->kernel, sizeof(m->kernel), "%s-%s", k->name, k->variant);
+	m->write_allocate = bench_bytes_real(k) != bench_bytes_app(k);
+	m->seed = o->seed;
+	m->placement = numa_place_available();
+	m->latency_bytes = o->latency_bytes ? o->latency_bytes : DEFAULT_BYTES;
+	m->bandwidth_bytes = o->bandwidth_bytes ? o->bandwidth_bytes : DEFAULT_BYTES;
+	int total = 3 * m->n * m->n, done = 0;
+	for (int i = 0; i < m->n; i++) {
+		struct as_cpulist cpus;
+		numa_node_cpus(t, i, &cpus);
+		if (cpus.n > 64)
+			cpus.n = 64; /* bench's team limit */
+		m->cpus[i] = cpus.n;
+		for (int j = 0; j < m->n; j++) {
+			/* A node without CPUs (memory only, as CXL memory) reads nothing; a node without
+			 * memory (CPUs only) is read from nowhere: their pairs stay NAN (null). */
+			if (cpus.n == 0 || (t->nnodes > 1 && t->nodes[j].memory_bytes == 0)) {
+				done += 3;
+				continue;
+			}
+			size_t lat = cut(m->latency_bytes, t, j), bw = cut(m->bandwidth_bytes, t, j);
+			if (lat < m->latency_bytes)
+				m->latency_bytes = lat;
+			if (bw < m->bandwidth_bytes)
+				m->bandwidth_bytes = bw;
+			for (int what = 0; what < 3; what++, done++) {
+				if (o->stop && *o->stop)
+					return 0;
+				static const char *const names[] = { "latency", "bandwidth, 1 thread", "bandwidth, all CPUs" };
+				if (o->progress)
+					o->progress(o->arg, i, j, names[what], done, total);
+				struct job jb = { .o = o, .cpu = cpus.cpu[0], .node = m->node[j], .k = k, .cpus = cpus };
+				jb.bytes = what == 0 ? lat : bw;
+				if (what == 1)
+					jb.cpus.n = 1;
+				int rc = job_run(what == 0 ? latency_job : bandwidth_job, &jb, err);
+				if (rc) {
+					as_error_prefix(err, "node %d reading node %d, %s: ", m->node[i], m->node[j], names[what]);
+					return rc;
+				}
+				if (what == 0) {
+					m->latency_ns[i][j] = jb.min_ns;
+					m->latency_median_ns[i][j] = jb.median_ns;
+					m->placed[i][j] = jb.placed;
+				} else if (what == 1) {
+					m->bandwidth_1thread_gbs[i][j] = jb.res.gbs_real.median;
+				} else {
+					m->bandwidth_gbs[i][j] = jb.res.gbs_real.median;
+				}
+			}
+		}
+	}
+	m->complete = !(o->stop && *o->stop);
+	return 0;
+}
