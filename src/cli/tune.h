@@ -1,0 +1,27 @@
+/* archscope tune in two files: cmd-tune.c reads the options and runs `tune gemm` (blocking from
+ * the machine file, generated kernel, sweep against OpenBLAS); cmd-tune-stencil.c runs
+ * `tune stencil` (spatial blocking of a 2D 5-point stencil from the layer conditions). */
+#ifndef ARCHSCOPE_CLI_TUNE_H
+#define ARCHSCOPE_CLI_TUNE_H
+
+#include <stdint.h>
+
+struct tune_cli {
+	const char *machine;    /* -m FILE */
+	const char *isa;        /* --isa NAME, NULL: the widest present */
+	const char *compiler;   /* --compiler NAME, NULL: the machine file's first installed, else cc */
+	int registers;          /* --registers N, 0: from the machine file */
+	int cpu;                /* --cpu N, -1: the first allowed */
+	int reps;
+	int step, max_size;     /* --step N, --max-size N (matrix sizes); 0: defaults */
+	int quick;              /* --short */
+	uint64_t seed;
+	int json;
+	const char *plot_dir;
+	volatile int *stop;
+};
+
+/* `archscope tune stencil`: the exit code. */
+int tune_stencil_main(const struct tune_cli *o);
+
+#endif

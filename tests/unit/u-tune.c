@@ -1,0 +1,99 @@
+/* Unit tests of tune/block.c: the optimisation of BlackjackBench §6 on register counts and L1
+ * sizes whose optima were worked out by hand (comments), and the paper's own example. */
+#include <errno.h>
+
+#include "harness.h"
+#include "tune/block.h"
+
+static void test_tune__ratio(void)
+{
+	CHECK_NEAR(tune_block_ratio(3, 3, 1), 18.0 / 33.0, 1e-15);
+	CHECK_NEAR(tune_block_ratio(4, 2, 1), 16.0 / 30.0, 1e-15);
+	CHECK_NEAR(tune_block_ratio(2, 2, 2), 16.0 / 28.0, 1e-15);
+	CHECK(tune_block_ratio(0, 3, 1) == 0);
+}
+
+/* (m + 1)(n + 1) <= R + 1; by hand: R = 8 -> 2x2 (0.5 beats 1x3's 6/13); R = 16 -> 3x3 (18/33,
+ * the paper's); R = 32 -> 5x4 and 4x5 tie at 40/69, the larger m wins, 3x7 has 42/73; R = 4096 ->
+ * 63x63 (64 x 62 = 3968 < 3969, the paper's); R = 6144 -> 82x73, not the square 77x77: 83 * 74 =
+ * 6142 <= 6145 and 1/82 + 1/73 = 0.025894 < 2/77 = 0.025974 (the ratio is 2 / (3 + 1/m + 1/n)). */
+static void test_tune__solve_hand_checked(void)
+{
+	static const struct {
+		long r;
+		int m, n;
+	} want[] = { { 8, 2, 2 }, { 16, 3, 3 }, { 32, 5, 4 }, { 4096, 63, 63 }, { 6144, 82, 73 }, { 3, 1, 1 } };
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct tune_block b;
+		CHECK(tune_block_solve(want[i].r, &b, NULL) == 0);
+		if (b.m != want[i].m || b.n != want[i].n || b.k != 1)
+			printf("# R = %ld: got %d x %d x %d, want %d x %d x 1\n", want[i].r, b.m, b.n, b.k, want[i].m,
+			       want[i].n);
+		CHECK(b.m == want[i].m && b.n == want[i].n && b.k == 1);
+		CHECK(b.m * b.n + b.m + b.n <= want[i].r);
+	}
+	struct tune_block b;
+	struct as_error err = { 0 };
+	CHECK(tune_block_solve(2, &b, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "too small") != NULL);
+}
+
+/* The paper's Core i7: 16 registers, 32 KiB L1, 64 B lines -> 3x3x1 and 63x63x1, adjusted to
+ * 4x2x1 and m = n = 56 (59 with room for 8 doubles per strided element, 56 a multiple of 4). */
+static void test_tune__paper_core_i7(void)
+{
+	struct tune_blocking b;
+	struct tune_machine tm = { .registers = 16, .vector_doubles = 1, .l1_bytes = 32768, .line_bytes = 64 };
+	CHECK(tune_blocking_plan(&tm, &b, NULL) == 0);
+	CHECK(b.reg_solved.m == 3 && b.reg_solved.n == 3 && b.reg_solved.k == 1);
+	CHECK(b.reg.m == 4 && b.reg.n == 2 && b.reg.k == 1);
+	CHECK(b.l1_solved.m == 63 && b.l1_solved.n == 63);
+	CHECK(b.l1_line_limit == 59);
+	CHECK(b.l1.m == 56 && b.l1.n == 56 && b.l1.k == 1);
+	CHECK(b.predicted_best_n == 56);
+	CHECK(b.nreasoning >= 4);
+}
+
+/* Vector registers: AVX-512 (32 registers of 8 doubles, 48 KiB L1): 5x4 vectors solved; powers of
+ * two in elements: 4 vectors x 4 (32 rows, 24 registers) beats 2x8 and 8x2 (32/58); L1 6144
+ * doubles: 82x73, lines: 74^2 + 9*74 = 6142 -> 74 -> multiple of 32 -> 64. AVX2 (16 of 4, 32 KiB):
+ * 4 vectors x 2 = 16 x 2 (ties 2x4, larger m), 59 -> 48. SSE2 (16 of 2): 8 x 2, 59 -> 56. */
+static void test_tune__vector_isas(void)
+{
+	struct tune_blocking b;
+	struct tune_machine avx512 = { 32, 8, 49152, 64 };
+	CHECK(tune_blocking_plan(&avx512, &b, NULL) == 0);
+	CHECK(b.reg_solved.m == 5 && b.reg_solved.n == 4);
+	CHECK(b.reg_m_vectors == 4 && b.reg.m == 32 && b.reg.n == 4 && b.reg_registers_used == 24);
+	CHECK(b.l1_solved.m == 82 && b.l1_solved.n == 73 && b.l1_line_limit == 74 && b.predicted_best_n == 64);
+	struct tune_machine avx2 = { 16, 4, 32768, 64 };
+	CHECK(tune_blocking_plan(&avx2, &b, NULL) == 0);
+	CHECK(b.reg_m_vectors == 4 && b.reg.m == 16 && b.reg.n == 2 && b.predicted_best_n == 48);
+	struct tune_machine sse2 = { 16, 2, 32768, 64 };
+	CHECK(tune_blocking_plan(&sse2, &b, NULL) == 0);
+	CHECK(b.reg.m == 8 && b.reg.n == 2 && b.predicted_best_n == 56);
+	/* a larger (noisy) probed count, 42: 6x5 solved, still 4x4 vectors with powers of two (8x4 needs 44) */
+	struct tune_machine wide = { 42, 8, 49152, 64 };
+	CHECK(tune_blocking_plan(&wide, &b, NULL) == 0);
+	CHECK(b.reg_solved.m == 6 && b.reg_solved.n == 5);
+	CHECK(b.reg.m == 32 && b.reg.n == 4);
+}
+
+static void test_tune__bad_input(void)
+{
+	struct tune_blocking b;
+	struct as_error err = { 0 };
+	struct tune_machine noregs = { 0, 8, 49152, 64 };
+	CHECK(tune_blocking_plan(&noregs, &b, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "register") != NULL);
+	struct tune_machine nol1 = { 32, 8, 0, 64 };
+	CHECK(tune_blocking_plan(&nol1, &b, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "L1") != NULL);
+	/* 2 KiB = 256 doubles: 12^2 + 9*12 = 252, smaller than a 32-row register block */
+	struct tune_machine tiny = { 32, 8, 2048, 64 };
+	CHECK(tune_blocking_plan(&tiny, &b, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "smaller than the register block") != NULL);
+}
+
+TESTS(T(test_tune__ratio), T(test_tune__solve_hand_checked), T(test_tune__paper_core_i7), T(test_tune__vector_isas),
+      T(test_tune__bad_input))
