@@ -72,10 +72,14 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_string(e, "isa", "ISA", r->isa->name);
 	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
 	emit_object_end(e);
-	emit_array_begin(e, "reasoning", "reasoning");
+	emit_array_begin(e, "reasoning", NULL);
 	for (int i = 0; i < b->nreasoning; i++)
 		emit_string(e, NULL, NULL, b->reasoning[i]);
 	emit_array_end(e);
+	emit_object_begin(e, NULL, "reasoning");
+	for (int i = 0; i < b->nreasoning; i++)
+		emit_text(e, NULL, "%d. %s", i + 1, b->reasoning[i]);
+	emit_object_end(e);
 	block_render(e, "register_block_solved", "register block solved (m in vectors)", &b->reg_solved);
 	block_render(e, "register_block", "register block (elements)", &b->reg);
 	emit_int(e, "register_block_m_vectors", NULL, b->reg_m_vectors, NULL);
