@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <strings.h>
 
 /* archscope.probes.registers[.narrow].fp.value, or NULL. */
 static const struct mnode *reg_node(const struct mtree *t, int narrow)
@@ -34,7 +35,7 @@ int tune_input_read(const struct mtree *t, const struct machine *m, const char *
 		if (!v)
 			return as_error_set(err, -EINVAL,
 					    "machine file '%s' has no register count (archscope.probes.registers.fp): "
-					    "write one with 'archscope probe registers -o FILE', or give --registers N",
+					    "write one with 'archscope probe -o FILE', or give --registers N",
 					    name);
 		char *end;
 		double x = strtod(v->text, &end);
@@ -45,12 +46,12 @@ int tune_input_read(const struct mtree *t, const struct machine *m, const char *
 	}
 	tm->l1_bytes = 0;
 	tm->line_bytes = 0;
-	if (m->nlevels > 0 && m->level[0].has_cache && m->level[0].size_bytes > 0) {
+	if (m->nlevels > 0 && m->level[0].has_cache && m->level[0].size_bytes > 0 && !strcasecmp(m->level[0].name, "L1")) {
 		tm->l1_bytes = m->level[0].size_bytes;
 		tm->line_bytes = m->level[0].cl_size > 0 ? (double)m->level[0].cl_size : m->cacheline_bytes;
 	}
 	if (!(tm->l1_bytes > 0))
-		return as_error_set(err, -EINVAL, "machine file '%s' has no L1 cache (memory hierarchy[0] with a size)", name);
+		return as_error_set(err, -EINVAL, "machine file '%s' has no L1 cache (a first level named L1 with a size)", name);
 	if (!(tm->line_bytes > 0))
 		return as_error_set(err, -EINVAL, "machine file '%s' has no cache line size (cl_size of L1)", name);
 	return 0;

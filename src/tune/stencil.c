@@ -121,10 +121,17 @@ int tune_stencil_plan(const struct machine *m, int64_t rows, int64_t cols, int q
 		while (req_at(&c, p->cond, 16, cols) <= p->level[lim].size_bytes && cols < ((int64_t)1 << 28))
 			cols *= 2;
 	}
-	if (rows <= 0) {
-		rows = quick ? 64 : 8;
-		while (2.0 * 8 * (double)rows * (double)cols <= 2 * p->last_cache_bytes && !quick)
-			rows *= 2;
+	if (rows <= 0)
+		rows = quick ? 64 : 16;
+	/* at most 512 MiB and a quarter of the free memory: a large (or mismeasured) last cache
+	 * gets shorter rows, which may then fit in it (the reasoning says so) */
+	double cap = 512.0 * 1048576, avail = (double)buffer_mem_available();
+	if (avail > 0 && avail / 4 < cap)
+		cap = avail / 4;
+	int capped = 0;
+	while (2.0 * 8 * (double)rows * (double)cols > cap && cols > 1024) {
+		cols /= 2;
+		capped = 1;
 	}
 	p->rows = rows;
 	p->cols = cols;
@@ -136,11 +143,16 @@ int tune_stencil_plan(const struct machine *m, int64_t rows, int64_t cols, int q
 	snprintf(name, sizeof(name), "%s", p->level[p->nlevels - 1].name);
 	REASON(p, "grid %lld x %lld doubles, 2 arrays: %.1f MiB (last cache %s: %.1f MiB)", (long long)rows,
 	       (long long)cols, p->grid_bytes / 1048576, name, p->last_cache_bytes / 1048576);
+	if (capped)
+		REASON(p, "grid capped at %.0f MiB of memory: the row condition may hold in the last cache", cap / 1048576);
 	REASON(p, "the row condition (%d hits, %d misses per update) needs %.0f KiB at N = %lld", c.a->cond[p->cond].hits,
 	       c.a->cond[p->cond].misses, p->cond_bytes / 1024, (long long)cols);
+	/* the outermost level where the condition fails: its transfers (nearest memory) cost the
+	 * most, and its block is the widest (long streams, few edges); the levels inside it keep
+	 * the misses they had. Blocks under 256 columns are mostly edges. */
 	p->target = -1;
-	for (int i = 0; i < p->nlevels && p->target < 0; i++)
-		if (p->level[i].width_limit >= 0 && p->level[i].width_limit < cols && p->level[i].width_limit >= 256)
+	for (int i = p->nlevels - 1; i >= 0 && p->target < 0; i--)
+		if (p->level[i].width_limit >= 256 && p->level[i].width_limit < cols)
 			p->target = i;
 	if (p->target < 0) {
 		p->block = cols - 2;
@@ -149,7 +161,8 @@ int tune_stencil_plan(const struct machine *m, int64_t rows, int64_t cols, int q
 		/* the block is the inner loop's length; the condition counts the row length N = block + 2 */
 		p->block = p->level[p->target].width_limit - 2;
 		snprintf(name, sizeof(name), "%s", p->level[p->target].name);
-		REASON(p, "innermost level where it fails at N and holds for >= 256 columns: %s (%.0f KiB) -> block %lld columns",
+		REASON(p, "outermost level where it fails at N and holds for a block of >= 256 columns: %s (%.0f KiB) -> "
+			  "block %lld columns",
 		       name, p->level[p->target].size_bytes / 1024, (long long)p->block);
 	}
 	rc = plan_levels(m, &c, p, 1, err);

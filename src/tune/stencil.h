@@ -30,14 +30,15 @@ struct tune_stencil_plan {
 	double cond_bytes;                /* its requirement at N, bytes */
 	int target;                       /* the level blocked for */
 	int64_t block;                    /* block width (columns) */
-	char reasoning[4][256];
+	char reasoning[6][256];
 	int nreasoning;
 };
 
 /* Parses the kernel (libclang, through model/kernel.h), analyses it at M x N and at the block
- * width, and picks the block: the innermost cache level whose row condition fails at N and holds
- * for a block of at least 256 columns. rows, cols 0: a grid beyond the last cache level whose
- * rows break the condition in it (quick: one that breaks it in L1 only, for tests). */
+ * width, and picks the block: the outermost cache level whose row condition fails at N and holds
+ * for a block of at least 256 columns. rows, cols 0: 16 rows (quick: 64) long enough to break the
+ * condition in the last cache level (quick: in L1 only, for tests), at most 512 MiB and a quarter
+ * of the free memory. */
 int tune_stencil_plan(const struct machine *m, int64_t rows, int64_t cols, int quick, struct tune_stencil_plan *p,
 		      struct as_error *err);
 
