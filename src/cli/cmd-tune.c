@@ -114,6 +114,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 		if (p->n == r->b.predicted_best_n)
 			emit_annotate(e, " <- predicted");
 		emit_int(e, "calls", NULL, p->calls, NULL);
+		emit_int(e, "disturbed_reps", NULL, p->disturbed, NULL);
 		emit_number(e, "error_tuned", NULL, p->err_tuned, NULL, "%.3g");
 		emit_number(e, "error_openblas", NULL, p->err_openblas, NULL, "%.3g");
 		emit_row_end(e);
@@ -122,6 +123,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_object_begin(e, "check", "check of the prediction");
 	emit_int(e, "predicted_best_n", "predicted best n", r->b.predicted_best_n, NULL);
 	emit_int(e, "peak_n", "tuned kernel peaks at n", r->run.peak_n, NULL);
+	emit_int(e, "peak_n_best", "by the best repetition", r->run.peak_n_best, NULL);
 	emit_int(e, "step", "step", r->run.step, NULL);
 	emit_bool(e, "peak_near_prediction", "peak within one step", r->run.peak_near_prediction);
 	emit_int(e, "ratio_n", "ratio at n", r->run.ratio_n, NULL);

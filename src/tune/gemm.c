@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "analysis/order.h"
 #include "common/rng.h"
@@ -93,13 +94,31 @@ static void call(const struct gemm_data *d, tune_gemm_fn *kern, long n, double *
 			       d->b, (int)n, 1.0, c, (int)n);
 }
 
-/* Seconds for `calls` calls. */
-static double time_calls(const struct gemm_data *d, tune_gemm_fn *kern, long n, long calls)
+/* Involuntary context switches of this thread so far (0 where unknown). */
+static long preemptions(void)
 {
-	uint64_t t0 = timer_now_ns();
-	for (long i = 0; i < calls; i++)
-		call(d, kern, n, d->c);
-	return (double)(timer_now_ns() - t0) * 1e-9;
+	struct rusage ru;
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? ru.ru_nivcsw : 0;
+}
+
+/* Seconds for `calls` calls. A repetition during which the thread was preempted (another
+ * program ran on its CPU: the time includes its slice) is run once more; *disturbed
+ * counts the repetitions preempted both times (their time is kept). */
+static double time_calls(const struct gemm_data *d, tune_gemm_fn *kern, long n, long calls, int *disturbed)
+{
+	double t = 0;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		long p0 = preemptions();
+		uint64_t t0 = timer_now_ns();
+		for (long i = 0; i < calls; i++)
+			call(d, kern, n, d->c);
+		t = (double)(timer_now_ns() - t0) * 1e-9;
+		if (preemptions() == p0)
+			return t;
+	}
+	if (disturbed)
+		(*disturbed)++;
+	return t;
 }
 
 /* Fills the operands of size n and checks both kernels against the triple loop. */
@@ -144,6 +163,12 @@ static void gemm_judge(const struct tune_gemm_opts *o, struct tune_gemm_run *out
 		if (out->p[i].tuned.median > best) {
 			best = out->p[i].tuned.median;
 			out->peak_n = out->p[i].n;
+		}
+	best = -1;
+	for (int i = 0; i < out->n; i++)
+		if (out->p[i].tuned.max > best) {
+			best = out->p[i].tuned.max;
+			out->peak_n_best = out->p[i].n;
 		}
 	int near = -1;
 	for (int i = 0; i < out->n; i++)
@@ -202,7 +227,7 @@ int tune_gemm_sweep(const struct tune_gemm_opts *o, tune_gemm_fn *kern, const st
 			break;
 		}
 		long calls = 1;
-		while (time_calls(&d, kern, p->n, calls) < o->min_time_s && calls < (1L << 30))
+		while (time_calls(&d, kern, p->n, calls, NULL) < o->min_time_s && calls < (1L << 30))
 			calls *= 2;
 		p->calls = calls;
 		out->n = i + 1;
@@ -218,7 +243,7 @@ int tune_gemm_sweep(const struct tune_gemm_opts *o, tune_gemm_fn *kern, const st
 				int blas_now = (which ^ (rep & 1)) == 1;
 				if (blas_now && !blas)
 					continue;
-				double s = time_calls(&d, blas_now ? NULL : kern, p->n, p->calls);
+				double s = time_calls(&d, blas_now ? NULL : kern, p->n, p->calls, &p->disturbed);
 				g[(2 * (size_t)i + (size_t)blas_now) * (size_t)reps + (size_t)rep] = flop / s * 1e-9;
 			}
 		}

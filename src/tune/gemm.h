@@ -34,6 +34,7 @@ struct tune_gemm_point {
 	long n;
 	struct tune_stat tuned, openblas;  /* GFLOP/s (2 n^3 per call) */
 	long calls;                        /* per timed repetition */
+	int disturbed;                     /* repetitions preempted twice (both kernels; time kept) */
 	double err_tuned, err_openblas;    /* max |C - C_ref| / max |C_ref| after one call */
 };
 
@@ -57,6 +58,7 @@ struct tune_gemm_run {
 	int wrong;              /* points whose result did not match the reference */
 	/* the check */
 	long peak_n;            /* size of the tuned kernel's highest median */
+	long peak_n_best;       /* the same by the best repetition (least disturbed by other programs) */
 	long step;              /* spacing of the sizes around the prediction */
 	int peak_near_prediction;   /* |peak_n - predicted| <= step */
 	long ratio_n;           /* the measured size nearest the prediction */
