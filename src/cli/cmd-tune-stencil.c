@@ -7,7 +7,6 @@
 
 #include "cli/cli.h"
 #include "cli/tune.h"
-#include "common/cpuset.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/mtree.h"
@@ -22,14 +21,7 @@ static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, co
 	emit_size(e, "bytes", "both arrays", (long long)p->grid_bytes);
 	emit_size(e, "last_cache_bytes", "last cache", (long long)p->last_cache_bytes);
 	emit_object_end(e);
-	emit_array_begin(e, "reasoning", NULL);
-	for (int i = 0; i < p->nreasoning; i++)
-		emit_string(e, NULL, NULL, p->reasoning[i]);
-	emit_array_end(e);
-	emit_object_begin(e, NULL, "reasoning");
-	for (int i = 0; i < p->nreasoning; i++)
-		emit_text(e, NULL, "%d. %s", i + 1, p->reasoning[i]);
-	emit_object_end(e);
+	tune_reasoning_render(e, p->reasoning, p->nreasoning);
 	emit_table_begin(e, "levels", "layer conditions per cache level (per update)");
 	for (int i = 0; i < p->nlevels; i++) {
 		const struct tune_stencil_level *l = &p->level[i];
@@ -89,15 +81,9 @@ int tune_stencil_main(const struct tune_cli *o)
 		error_err(&err);
 		goto out;
 	}
-	struct as_cpulist allowed;
-	int cpu = o->cpu;
-	if (cpu < 0 && cpulist_allowed(&allowed, &err) == 0 && allowed.n > 0)
-		cpu = allowed.cpu[0];
-	if (cpu >= 0 && cpu_pin_self(cpu, &err) != 0) {
-		progress_done();
-		error_err(&err);
+	int cpu;
+	if (tune_cli_pin(o->cpu, &cpu) != 0)
 		goto out;
-	}
 	progress("tune stencil: timing %lld x %lld, naive and blocked (%lld columns) ...", (long long)p->rows,
 		 (long long)p->cols, (long long)p->block);
 	int mr = tune_stencil_measure(p, o->reps > 0 ? o->reps : (o->quick ? 3 : 11), o->stop, &r, &err);

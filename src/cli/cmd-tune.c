@@ -51,6 +51,32 @@ struct gemm_result {
 	char wrong_msg[512];
 };
 
+void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
+{
+	emit_array_begin(e, "reasoning", NULL);
+	for (int i = 0; i < n; i++)
+		emit_string(e, NULL, NULL, lines[i]);
+	emit_array_end(e);
+	emit_object_begin(e, NULL, "reasoning");
+	for (int i = 0; i < n; i++)
+		emit_text(e, NULL, "%d. %s", i + 1, lines[i]);
+	emit_object_end(e);
+}
+
+int tune_cli_pin(int cpu_opt, int *cpu)
+{
+	struct as_cpulist allowed;
+	struct as_error err = { 0 };
+	*cpu = cpu_opt;
+	if (*cpu < 0 && cpulist_allowed(&allowed, &err) == 0 && allowed.n > 0)
+		*cpu = allowed.cpu[0];
+	if (*cpu >= 0 && cpu_pin_self(*cpu, &err) != 0) {
+		progress_done();
+		return error_err(&err);
+	}
+	return 0;
+}
+
 static void block_render(struct emit *e, const char *key, const char *label, const struct tune_block *b)
 {
 	emit_object_begin(e, key, label);
@@ -72,14 +98,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_string(e, "isa", "ISA", r->isa->name);
 	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
 	emit_object_end(e);
-	emit_array_begin(e, "reasoning", NULL);
-	for (int i = 0; i < b->nreasoning; i++)
-		emit_string(e, NULL, NULL, b->reasoning[i]);
-	emit_array_end(e);
-	emit_object_begin(e, NULL, "reasoning");
-	for (int i = 0; i < b->nreasoning; i++)
-		emit_text(e, NULL, "%d. %s", i + 1, b->reasoning[i]);
-	emit_object_end(e);
+	tune_reasoning_render(e, b->reasoning, b->nreasoning);
 	block_render(e, "register_block_solved", "register block solved (m in vectors)", &b->reg_solved);
 	block_render(e, "register_block", "register block (elements)", &b->reg);
 	emit_int(e, "register_block_m_vectors", NULL, b->reg_m_vectors, NULL);
@@ -244,15 +263,8 @@ static int gemm_main(const struct tune_cli *o)
 		snprintf(r->openblas_error, sizeof(r->openblas_error), "%s", err.msg);
 		note("%s: timing the tuned kernel alone", err.msg);
 	}
-	struct as_cpulist allowed;
-	r->cpu = o->cpu;
-	if (r->cpu < 0 && cpulist_allowed(&allowed, &err) == 0 && allowed.n > 0)
-		r->cpu = allowed.cpu[0];
-	if (r->cpu >= 0 && cpu_pin_self(r->cpu, &err) != 0) {
-		progress_done();
-		error_err(&err);
+	if (tune_cli_pin(o->cpu, &r->cpu) != 0)
 		goto out;
-	}
 	struct tune_gemm_opts *go = &r->go;
 	long step = o->step > 0 ? o->step : (o->quick ? 16 : 8);
 	long hi = o->max_size > 0 ? o->max_size : (o->quick ? 96 : 512);

@@ -21,6 +21,14 @@ struct tune_cli {
 	volatile int *stop;
 };
 
+struct emit;
+
+/* The reasoning lines: a JSON array "reasoning", and numbered lines under a heading for people. */
+void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n);
+/* Pins this thread to cpu_opt (-1: the first allowed CPU) and says which in *cpu; 0, or -1
+ * after error(). */
+int tune_cli_pin(int cpu_opt, int *cpu);
+
 /* `archscope tune stencil`: the exit code. */
 int tune_stencil_main(const struct tune_cli *o);
 

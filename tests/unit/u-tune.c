@@ -1,9 +1,16 @@
 /* Unit tests of tune/block.c: the optimisation of BlackjackBench §6 on register counts and L1
  * sizes whose optima were worked out by hand (comments), and the paper's own example. */
 #include <errno.h>
+#include <stdlib.h>
 
 #include "harness.h"
+#include "machine/file.h"
+#include "report/mtree.h"
 #include "tune/block.h"
+#include "tune/gemm.h"
+#include "tune/gen.h"
+#include "tune/input.h"
+#include "tune/isa.h"
 
 static void test_tune__ratio(void)
 {
@@ -95,5 +102,121 @@ static void test_tune__bad_input(void)
 	CHECK(strstr(err.msg, "smaller than the register block") != NULL);
 }
 
+/* The generated source: every block shape up to the register block, the ISA's intrinsics, the
+ * driver's exported name; SSE2 (no FMA) multiplies and subtracts. */
+static void test_tune__generated_source(void)
+{
+	char *src = tune_gen_source(TUNE_ISA_AVX512, 4, 4);
+	CHECK(src != NULL);
+	CHECK(strstr(src, "#include <immintrin.h>") != NULL);
+	CHECK(strstr(src, "static void mk_4_4(") != NULL && strstr(src, "static void mk_1_1(") != NULL);
+	CHECK(strstr(src, "static void mk_5_") == NULL && strstr(src, "mk_4_5") == NULL);
+	CHECK(strstr(src, "c3_3 = _mm512_fnmadd_pd(a3, b3, c3_3);") != NULL);
+	CHECK(strstr(src, "void archscope_tune_gemm(long n,") != NULL);
+	CHECK(strstr(src, "i + 32 <= n") != NULL); /* whole register blocks of 4 x 8 rows */
+	free(src);
+	src = tune_gen_source(TUNE_ISA_SSE2, 4, 2);
+	CHECK(src != NULL);
+	CHECK(strstr(src, "c0_1 = _mm_sub_pd(c0_1, _mm_mul_pd(a0, b1));") != NULL);
+	CHECK(strstr(src, "fnmadd") == NULL);
+	free(src);
+	CHECK(tune_gen_source(TUNE_ISA_AVX2, 0, 4) == NULL);
+}
+
+static void test_tune__isa(void)
+{
+	CHECK(tune_isa_find("AVX512") == TUNE_ISA_AVX512 && tune_isa_find("sse2") == TUNE_ISA_SSE2);
+	CHECK(tune_isa_find("neon") == -1);
+	CHECK(tune_isa_get(TUNE_ISA_AVX2)->vector_doubles == 4 && !tune_isa_get(TUNE_ISA_AVX2)->wide_registers);
+	setenv("ARCHSCOPE_TUNE_CPU_FLAGS", "sse2 avx2", 1);
+	CHECK(tune_isa_present(TUNE_ISA_SSE2) && !tune_isa_present(TUNE_ISA_AVX2)); /* no fma */
+	enum tune_isa w;
+	CHECK(tune_isa_widest(&w, NULL) == 0 && w == TUNE_ISA_SSE2);
+	setenv("ARCHSCOPE_TUNE_CPU_FLAGS", "fma avx512f avx2 sse2", 1);
+	CHECK(tune_isa_widest(&w, NULL) == 0 && w == TUNE_ISA_AVX512);
+	setenv("ARCHSCOPE_TUNE_CPU_FLAGS", "avx512fx", 1); /* a longer name is not the feature */
+	CHECK(!tune_isa_present(TUNE_ISA_AVX512));
+	unsetenv("ARCHSCOPE_TUNE_CPU_FLAGS");
+}
+
+static const char machine_text[] =
+	"model name: synthetic\nclock: 3 GHz\ncores per socket: 1\nsockets: 1\nthreads per core: 1\n"
+	"memory hierarchy:\n- level: L1\n  cache per group: {sets: 64, ways: 12, cl_size: 64, replacement_policy: LRU, "
+	"write_allocate: true, write_back: true, load_from: L2, store_to: L2}\n"
+	"  size per group: 48 KiB\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n"
+	"- level: L2\n  cache per group: {sets: 1024, ways: 16, cl_size: 64, replacement_policy: LRU, "
+	"write_allocate: true, write_back: true, load_from: MEM, store_to: MEM}\n"
+	"  size per group: 1 MiB\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n"
+	"- level: MEM\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n";
+
+/* The inputs from a machine file: the wide or the narrow register count by ISA, L1 and line. */
+static void test_tune__input(void)
+{
+	char text[4096];
+	snprintf(text, sizeof(text), "%sarchscope:\n  probes:\n    registers:\n      fp: {value: 32.0}\n"
+				     "      narrow:\n        fp: {value: 16.0}\n", machine_text);
+	struct mtree t = { 0 };
+	struct machine m;
+	CHECK(mtree_parse(text, strlen(text), "x.yaml", &t, NULL) == 0);
+	char *report = NULL;
+	CHECK(machine_check(&t, "x.yaml", &report) == 0);
+	machine_read(&t, &m);
+	struct tune_machine tm;
+	const char *from = NULL;
+	CHECK(tune_input_read(&t, &m, "x.yaml", TUNE_ISA_AVX512, 0, &tm, &from, NULL) == 0);
+	CHECK(tm.registers == 32 && tm.vector_doubles == 8 && tm.l1_bytes == 49152 && tm.line_bytes == 64);
+	CHECK_STR(from, "archscope.probes.registers.fp");
+	CHECK(tune_input_read(&t, &m, "x.yaml", TUNE_ISA_AVX2, 0, &tm, &from, NULL) == 0);
+	CHECK(tm.registers == 16 && tm.vector_doubles == 4);
+	CHECK_STR(from, "archscope.probes.registers.narrow.fp");
+	CHECK(tune_input_read(&t, &m, "x.yaml", TUNE_ISA_AVX2, 20, &tm, &from, NULL) == 0 && tm.registers == 20);
+	mtree_free(&t);
+	/* no archscope section: no register count */
+	struct as_error err = { 0 };
+	CHECK(mtree_parse(machine_text, strlen(machine_text), "k.yaml", &t, NULL) == 0);
+	machine_read(&t, &m);
+	CHECK(tune_input_read(&t, &m, "k.yaml", TUNE_ISA_AVX512, 0, &tm, &from, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "'k.yaml' has no register count") != NULL);
+	mtree_free(&t);
+}
+
+static void gemm_plain(long n, const double *a, const double *b, double *c)
+{
+	for (long j = 0; j < n; j++)
+		for (long p = 0; p < n; p++)
+			for (long i = 0; i < n; i++)
+				c[i + j * n] -= a[i + p * n] * b[p + j * n];
+}
+
+/* C += A*B: the wrong sign */
+static void gemm_wrong(long n, const double *a, const double *b, double *c)
+{
+	for (long j = 0; j < n; j++)
+		for (long p = 0; p < n; p++)
+			for (long i = 0; i < n; i++)
+				c[i + j * n] += a[i + p * n] * b[p + j * n];
+}
+
+/* The sweep without OpenBLAS on a correct and a wrong kernel: sizes, repetitions, the check. */
+static void test_tune__sweep(void)
+{
+	struct tune_gemm_opts o = { .nsizes = 3, .sizes = { 8, 16, 24 }, .reps = 3, .min_time_s = 1e-5, .predicted_n = 16,
+				    .seed = 1 };
+	struct tune_gemm_run *r = calloc(1, sizeof(*r));
+	CHECK(r != NULL);
+	CHECK(tune_gemm_sweep(&o, gemm_plain, NULL, r, NULL) == 0);
+	CHECK(r->n == 3 && r->reps_done == 3 && !r->have_openblas);
+	for (int i = 0; i < 3; i++)
+		CHECK(r->p[i].tuned.median > 0 && r->p[i].tuned.min <= r->p[i].tuned.median && r->p[i].err_tuned < 1e-12);
+	CHECK(r->step == 8 && r->ratio_n == 16 && isnan(r->ratio_at_predicted));
+	CHECK(r->peak_n == 8 || r->peak_n == 16 || r->peak_n == 24);
+	CHECK(r->peak_near_prediction); /* every size is within one step of 16 */
+	struct as_error err = { 0 };
+	CHECK(tune_gemm_sweep(&o, gemm_wrong, NULL, r, &err) == -EIO);
+	CHECK(strstr(err.msg, "wrong at n = 8") != NULL);
+	free(r);
+}
+
 TESTS(T(test_tune__ratio), T(test_tune__solve_hand_checked), T(test_tune__paper_core_i7), T(test_tune__vector_isas),
-      T(test_tune__bad_input))
+      T(test_tune__bad_input), T(test_tune__generated_source), T(test_tune__isa),
+      T(test_tune__input), T(test_tune__sweep))
