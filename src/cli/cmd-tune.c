@@ -77,13 +77,15 @@ int tune_cli_pin(int cpu_opt, int *cpu)
 	return 0;
 }
 
+/* {"m", "n", "k"} in JSON, "m x n x k" on one line for people. */
 static void block_render(struct emit *e, const char *key, const char *label, const struct tune_block *b)
 {
-	emit_object_begin(e, key, label);
-	emit_int(e, "m", "m", b->m, NULL);
-	emit_int(e, "n", "n", b->n, NULL);
-	emit_int(e, "k", "k", b->k, NULL);
+	emit_object_begin(e, key, NULL);
+	emit_int(e, "m", NULL, b->m, NULL);
+	emit_int(e, "n", NULL, b->n, NULL);
+	emit_int(e, "k", NULL, b->k, NULL);
 	emit_object_end(e);
+	emit_text(e, label, "%d x %d x %d", b->m, b->n, b->k);
 }
 
 static void gemm_render(struct emit *e, const struct gemm_result *r)
@@ -130,8 +132,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 		emit_number(e, "gflops_openblas", "OpenBLAS", p->openblas.median, "GFLOP/s", "%.2f");
 		emit_number(e, "gflops_openblas_min", "OpenBLAS min", p->openblas.min, "GFLOP/s", "%.2f");
 		emit_number(e, "ratio", "tuned/OpenBLAS", p->tuned.median / p->openblas.median, NULL, "%.2f");
-		if (p->n == r->b.predicted_best_n)
-			emit_annotate(e, " <- predicted");
+		emit_text(e, "model", "%s", p->n == r->b.predicted_best_n ? "predicted best" : "");
 		emit_int(e, "calls", NULL, p->calls, NULL);
 		emit_int(e, "disturbed_reps", NULL, p->disturbed, NULL);
 		emit_number(e, "error_tuned", NULL, p->err_tuned, NULL, "%.3g");

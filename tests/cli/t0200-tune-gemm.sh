@@ -1,6 +1,6 @@
 # archscope tune gemm --short on a synthetic Zen 5 file: the blocks follow from the file and the
 # ISA (JSON names of issue 30), the generated kernel matches the triple loop at every size, every
-# median is a positive GFLOP/s, the text names the reasoning, --plot marks the predicted size.
+# median is a positive GFLOP/s, --plot marks the predicted size (text: t0203).
 . "$(dirname "$0")/lib.sh"
 require GCC
 root=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -32,12 +32,4 @@ if command -v gnuplot >/dev/null; then
 	[ -s "$TMP/plot/tune-gemm.svg" ] || fail "no plot"
 	contains "$TMP/plot/tune-gemm.gp" "predicted best n = "
 fi
-# text: the same run for people, on SSE2 (every x86-64 has it): 16 narrow registers of 2 doubles
-# -> 8 x 2; 48 KiB -> 74 with room for lines -> 72 (tests/fixtures/tune/README.md)
-run 0 "$ARCHSCOPE" tune gemm -m "$zen5" --isa sse2 --short --max-size 32 -q
-contains "$TMP/out" "predicted best n  *72"
-contains "$TMP/out" "register block (elements)"
-contains "$TMP/out" "room for the strided operand"
-contains "$TMP/out" "GFLOP/s"
-[ ! -s "$TMP/err" ] || fail "-q printed on stderr"
 exit 0
