@@ -15,6 +15,8 @@
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "machine/file.h"
+#include "probe/caches.h"
+#include "probe/registers.h"
 #include "report/emit.h"
 #include "report/mtree.h"
 #include "report/plot.h"
@@ -39,6 +41,7 @@ struct gemm_result {
 	const struct tune_isa_info *isa;
 	struct tune_machine tm;
 	const char *reg_path;
+	char probed_from[96];    /* without -m: what the quick probes found the inputs with */
 	struct tune_blocking b;
 	struct tune_kernel k;
 	int have_openblas;
@@ -211,6 +214,52 @@ static const char *pick_compiler(const struct tune_cli *o, const struct machine 
 	return "cc";
 }
 
+/* Without a machine file: the registers and the caches probed now (quick runs, as `probe
+ * registers caches --quick`), pinned to `cpu`. 0, or -1 after error(). */
+static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, int cpu, volatile int *stop)
+{
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = r->o->seed, .interrupted = stop };
+	struct as_error err = { 0 };
+	struct probe_registers_result regs;
+	r->tm.vector_doubles = r->isa->vector_doubles;
+	r->tm.registers = r->o->registers;
+	if (r->tm.registers <= 0) {
+		progress("tune gemm: probing the registers (quick) ...");
+		int rc = probe_registers_find(&env, NULL, &regs, &err);
+		progress_done();
+		int narrow = !tune_isa_get(isa)->wide_registers;
+		for (int i = 0; rc == 0 && i < regs.nbuilds; i++) {
+			const struct probe_registers_build *b = &regs.build[i];
+			if (!strcmp(b->set->kind, "fp") && b->regs.value >= 1 &&
+			    (b->narrow == narrow || (r->tm.registers <= 0 && !b->narrow)))
+				r->tm.registers = (int)lround(b->regs.value);
+		}
+		probe_registers_result_release(&regs);
+		if (rc != 0)
+			return error_err(&err);
+		if (r->tm.registers <= 0)
+			return error("the register probe found no FP register count: give --registers N");
+	}
+	progress("tune gemm: probing the caches (quick) ...");
+	struct probe_caches_result c;
+	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &c, &err);
+	progress_done();
+	if (rc == 0 && c.nlevels > 0) {
+		r->tm.l1_bytes = c.level[0].size.value;
+		/* the line probe's answer (probe_line_need), not the chase's slot spacing */
+		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : (double)c.line_bytes;
+	}
+	probe_caches_result_release(&c);
+	if (rc != 0)
+		return error_err(&err);
+	if (!(r->tm.l1_bytes > 0))
+		return error("the cache probe found no L1: give a machine file (-m FILE)");
+	snprintf(r->probed_from, sizeof(r->probed_from), "%s (quick probes of this run)",
+		 r->o->registers > 0 ? "--registers" : "probe registers");
+	r->reg_path = r->probed_from;
+	return 0;
+}
+
 static int gemm_main(const struct tune_cli *o)
 {
 	struct gemm_result *r = calloc(1, sizeof(*r));
@@ -242,14 +291,22 @@ static int gemm_main(const struct tune_cli *o)
 		goto out;
 	}
 	r->isa = tune_isa_get(isa);
-	if (cli_machine_open(o->machine, &mt) != 0) {
-		rc = EXIT_USAGE;
-		goto out;
+	if (o->machine) {
+		if (cli_machine_open(o->machine, &mt) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		machine_read(&mt, m);
+		if (tune_input_read(&mt, m, o->machine, isa, o->registers, &r->tm, &r->reg_path, &err) != 0) {
+			rc = EXIT_USAGE;
+			error_err(&err);
+			goto out;
+		}
 	}
-	machine_read(&mt, m);
-	if (tune_input_read(&mt, m, o->machine, isa, o->registers, &r->tm, &r->reg_path, &err) != 0 ||
-	    tune_blocking_plan(&r->tm, &r->b, &err) != 0) {
-		rc = EXIT_USAGE;
+	if (tune_cli_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, r->cpu, o->stop) != 0))
+		goto out;
+	if (tune_blocking_plan(&r->tm, &r->b, &err) != 0) {
+		rc = o->machine ? EXIT_USAGE : EXIT_FAIL;
 		error_err(&err);
 		goto out;
 	}
@@ -264,8 +321,6 @@ static int gemm_main(const struct tune_cli *o)
 		snprintf(r->openblas_error, sizeof(r->openblas_error), "%s", err.msg);
 		note("%s: timing the tuned kernel alone", err.msg);
 	}
-	if (tune_cli_pin(o->cpu, &r->cpu) != 0)
-		goto out;
 	struct tune_gemm_opts *go = &r->go;
 	long step = o->step > 0 ? o->step : (o->quick ? 16 : 8);
 	long hi = o->max_size > 0 ? o->max_size : (o->quick ? 96 : 512);
@@ -311,7 +366,7 @@ out:
 }
 
 static const char *const tune_usage[] = {
-	"archscope tune gemm -m FILE [--isa NAME] [--compiler CC] [--short] [--json] [--plot DIR]",
+	"archscope tune gemm [-m FILE] [--isa NAME] [--compiler CC] [--short] [--json] [--plot DIR]",
 	"archscope tune stencil -m FILE [--short] [--json] [--plot DIR]",
 	NULL,
 };
@@ -322,11 +377,12 @@ static const struct opt_cmd tune_cmd = {
 	.description =
 		"Guided tuning from probed values (BlackjackBench §6).\n\n"
 		"gemm: registers (live ranges, counted in vectors of the SIMD width), L1 and line size from\n"
-		"the machine file; the register and L1 blocks maximise 2mnk/(2mnk+mn+mk+nk) under the\n"
-		"storage constraint mn+mk+nk <= R with k = 1, then the paper's adjustments (sizes without\n"
-		"cleanup code; room for the lines of the non-unit-stride operand). The register-blocked\n"
-		"kernel is generated with intrinsics for the widest ISA present, compiled at run time, checked\n"
-		"against a triple loop and timed against OpenBLAS dgemm (one thread, interleaved) over\n"
+		"the machine file, or from quick probes of this run without one; the register and L1 blocks\n"
+		"maximise 2mnk/(2mnk+mn+mk+nk) under the storage constraint mn+mk+nk <= R with k = 1, then\n"
+		"the paper's adjustments (sizes without cleanup code; room for the lines of the\n"
+		"non-unit-stride operand). The register-blocked kernel is generated with intrinsics for the\n"
+		"widest ISA present, compiled at run time, checked against a triple loop and timed against\n"
+		"OpenBLAS dgemm (one thread, interleaved) over\n"
 		"n = 8 ... 512. The kernel should peak at the L1 block (predicted best n).\n\n"
 		"stencil: a 2D 5-point Jacobi sweep blocked in its inner dimension so that the layer\n"
 		"condition of `model` holds in a cache level; blocked vs naive on a grid beyond the last\n"
@@ -339,7 +395,7 @@ int cmd_tune(int argc, char **argv)
 {
 	struct tune_cli o = { .cpu = -1, .seed = 30 };
 	const struct opt options[] = {
-		OPT_STRING('m', "machine", &o.machine, "FILE", "machine file (from 'probe -o'; registers, L1 and line size)"),
+		OPT_STRING('m', "machine", &o.machine, "FILE", "machine file (from 'probe -o'); gemm without it probes registers and caches now"),
 		OPT_STRING(0, "isa", &o.isa, "NAME", "sse2, avx2 or avx512 (default: the widest this CPU has)"),
 		OPT_STRING(0, "compiler", &o.compiler, "CC", "compiler for the generated kernel (default: the machine file's, else cc)"),
 		OPT_INT(0, "registers", &o.registers, "N", 3, 1024, "vector registers, instead of the machine file's probed count"),
@@ -362,7 +418,7 @@ int cmd_tune(int argc, char **argv)
 		error_usage("tune", argc ? "one kernel, got %d arguments" : "which kernel? gemm or stencil", argc);
 		return EXIT_USAGE;
 	}
-	if (!o.machine) {
+	if (!o.machine && strcasecmp(argv[0], "gemm") != 0) {
 		error_usage("tune", "no machine file given (-m FILE; write one with 'archscope probe -o FILE')");
 		return EXIT_USAGE;
 	}
