@@ -11,6 +11,7 @@
 #include "tune/gen.h"
 #include "tune/input.h"
 #include "tune/isa.h"
+#include "tune/stencil.h"
 
 static void test_tune__ratio(void)
 {
@@ -217,6 +218,45 @@ static void test_tune__sweep(void)
 	free(r);
 }
 
+/* The stencil's plan on published Zen 5 caches (48 KiB, 1 MiB, 32 MiB): the row condition needs
+ * 32*N - 16 bytes (three rows of a and the row of b, as `model` prints it), so it holds up to
+ * N = 1536 in L1, 32768 in L2 and 1048576 in L3. At N = 2^21 it fails everywhere: the block is
+ * for L3, 1048576 - 2 columns. The quick grid: the first power of two from 1024 breaking L1 is
+ * 2048 (65520 B > 49152 B), L2 holds there: blocked for L1, 1534 columns. */
+static void test_tune__stencil_plan(void)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	struct tune_stencil_plan *p = calloc(1, sizeof(*p));
+	CHECK(m && p);
+	const double sizes[] = { 49152, 1048576, 33554432 };
+	const char *names[] = { "L1", "L2", "L3" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(m->level[i].name, sizeof(m->level[i].name), "%s", names[i]);
+		m->level[i].has_cache = 1;
+		m->level[i].size_bytes = sizes[i];
+		m->level[i].cl_size = 64;
+	}
+	snprintf(m->level[3].name, sizeof(m->level[3].name), "MEM");
+	m->nlevels = 4;
+	m->cacheline_bytes = 64;
+	struct as_error err = { 0 };
+	int rc = tune_stencil_plan(m, 16, 1 << 21, 0, p, &err);
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK(rc == 0);
+	CHECK(p->nlevels == 3);
+	CHECK(p->level[0].width_limit == 1536 && p->level[1].width_limit == 32768 && p->level[2].width_limit == 1048576);
+	CHECK(p->target == 2 && p->block == 1048574);
+	CHECK(p->level[2].blocked_misses < p->level[2].naive_misses);
+	CHECK(p->grid_bytes == 2.0 * 8 * 16 * (1 << 21) && p->grid_bytes > p->last_cache_bytes);
+	CHECK(tune_stencil_plan(m, 0, 0, 1, p, &err) == 0);
+	CHECK(p->rows == 64 && p->cols == 2048);
+	CHECK(p->target == 0 && p->block == 1534);
+	CHECK(p->level[0].blocked_misses < p->level[0].naive_misses && p->level[1].naive_misses == p->level[1].blocked_misses);
+	free(m);
+	free(p);
+}
+
 TESTS(T(test_tune__ratio), T(test_tune__solve_hand_checked), T(test_tune__paper_core_i7), T(test_tune__vector_isas),
       T(test_tune__bad_input), T(test_tune__generated_source), T(test_tune__isa),
-      T(test_tune__input), T(test_tune__sweep))
+      T(test_tune__input), T(test_tune__sweep), T(test_tune__stencil_plan))
