@@ -90,5 +90,6 @@ int cmd_stat(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_regress(int argc, char **argv);
 int cmd_events(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
 
 #endif

@@ -1,0 +1,108 @@
+/* archscope tune stencil: spatial blocking of a 2D 5-point stencil from the layer conditions
+ * `model` computes, then the blocked and the naive sweep timed against each other, interleaved. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/tune.h"
+#include "machine/file.h"
+#include "report/emit.h"
+#include "report/mtree.h"
+#include "tune/stencil.h"
+
+static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu)
+{
+	emit_string(e, "kernel", "kernel", "stencil: b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s");
+	emit_object_begin(e, "grid", "grid");
+	emit_int(e, "rows", "rows M", p->rows, NULL);
+	emit_int(e, "cols", "columns N", p->cols, NULL);
+	emit_size(e, "bytes", "both arrays", (long long)p->grid_bytes);
+	emit_size(e, "last_cache_bytes", "last cache", (long long)p->last_cache_bytes);
+	emit_object_end(e);
+	tune_reasoning_render(e, p->reasoning, p->nreasoning);
+	emit_table_begin(e, "levels", "layer conditions per cache level (per update)");
+	for (int i = 0; i < p->nlevels; i++) {
+		const struct tune_stencil_level *l = &p->level[i];
+		emit_row_begin(e);
+		emit_string(e, "level", "level", l->name);
+		emit_size(e, "size_bytes", "size", (long long)l->size_bytes);
+		emit_int(e, "naive_misses", "naive misses", l->naive_misses, NULL);
+		emit_int(e, "blocked_misses", "blocked misses", l->blocked_misses, NULL);
+		emit_int(e, "naive_hits", NULL, l->naive_hits, NULL);
+		emit_int(e, "blocked_hits", NULL, l->blocked_hits, NULL);
+		emit_int(e, "width_limit", "holds up to N", l->width_limit, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (p->target >= 0)
+		emit_string(e, "blocked_for", "blocked for", p->level[p->target].name);
+	else
+		emit_null(e, "blocked_for", "blocked for", "no level");
+	emit_int(e, "block", "block", p->block, "columns");
+	emit_int(e, "cpu", "cpu", cpu, NULL);
+	emit_int(e, "reps", "repetitions", r->reps, NULL);
+	emit_object_begin(e, "naive", "naive");
+	emit_stat(e, "seconds", "time per sweep", &(struct emit_stat){ r->naive_s[0], r->naive_s[1], r->naive_s[2] }, "s", "%.4g");
+	emit_number(e, "mlups", "updates", r->naive_mlups, "MLUP/s", "%.0f");
+	emit_object_end(e);
+	emit_object_begin(e, "blocked", "blocked");
+	emit_stat(e, "seconds", "time per sweep", &(struct emit_stat){ r->blocked_s[0], r->blocked_s[1], r->blocked_s[2] }, "s",
+		  "%.4g");
+	emit_number(e, "mlups", "updates", r->blocked_mlups, "MLUP/s", "%.0f");
+	emit_object_end(e);
+	emit_number(e, "speedup", "speedup (naive/blocked, medians)", r->speedup, NULL, "%.2f");
+	emit_bool(e, "blocked_faster", "blocked faster", r->speedup > 1.0);
+	emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
+}
+
+int tune_stencil_main(const struct tune_cli *o)
+{
+	struct machine *m = calloc(1, sizeof(*m));
+	struct tune_stencil_plan *p = calloc(1, sizeof(*p));
+	struct tune_stencil_run r = { 0 };
+	struct mtree mt = { 0 };
+	struct as_error err = { 0 };
+	int rc = EXIT_FAIL;
+	if (!m || !p) {
+		error("out of memory");
+		goto out;
+	}
+	if (cli_machine_open(o->machine, &mt) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
+	machine_read(&mt, m);
+	progress("tune stencil: layer conditions ...");
+	if (tune_stencil_plan(m, 0, 0, o->quick, p, &err) != 0) {
+		progress_done();
+		rc = err.code == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		error_err(&err);
+		goto out;
+	}
+	int cpu;
+	if (tune_cli_pin(o->cpu, &cpu) != 0)
+		goto out;
+	progress("tune stencil: timing %lld x %lld, naive and blocked (%lld columns) ...", (long long)p->rows,
+		 (long long)p->cols, (long long)p->block);
+	int mr = tune_stencil_measure(p, o->reps > 0 ? o->reps : (o->quick ? 3 : 11), o->stop, &r, &err);
+	progress_done();
+	if (mr != 0)
+		error_err(&err);
+	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		error("out of memory");
+		goto out;
+	}
+	stencil_render(e, p, &r, cpu);
+	rc = cli_emit_end(e, "tune");
+	if (rc == EXIT_OK && mr != 0)
+		rc = EXIT_FAIL;
+out:
+	if (mt.root)
+		mtree_free(&mt);
+	free(m);
+	free(p);
+	return rc;
+}

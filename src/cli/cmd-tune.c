@@ -1,0 +1,433 @@
+/* archscope tune: guided tuning from probed values (BlackjackBench §6). `tune gemm` solves the
+ * paper's blocking optimisation from the machine file's registers, L1 and line size, generates
+ * and compiles the register-blocked kernel, and times it against OpenBLAS dgemm, interleaved. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/parse-options.h"
+#include "cli/tune.h"
+#include "common/cpuset.h"
+#include "common/spawn.h"
+#include "machine/file.h"
+#include "probe/caches.h"
+#include "probe/registers.h"
+#include "report/emit.h"
+#include "report/mtree.h"
+#include "report/plot.h"
+#include "tune/block.h"
+#include "tune/gemm.h"
+#include "tune/gen.h"
+#include "tune/input.h"
+#include "tune/isa.h"
+
+static volatile sig_atomic_t tune_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	if (tune_interrupted)
+		_exit(130);
+	tune_interrupted = 1;
+}
+
+struct gemm_result {
+	const struct tune_cli *o;
+	const struct tune_isa_info *isa;
+	struct tune_machine tm;
+	const char *reg_path;
+	char probed_from[96];    /* without -m: what the quick probes found the inputs with */
+	struct tune_blocking b;
+	struct tune_kernel k;
+	int have_openblas;
+	struct tune_openblas blas;
+	char openblas_error[512];
+	struct tune_gemm_opts go;
+	struct tune_gemm_run run;
+	int cpu;
+	int wrong;               /* the kernel's result was wrong */
+	char wrong_msg[512];
+};
+
+void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
+{
+	emit_array_begin(e, "reasoning", NULL);
+	for (int i = 0; i < n; i++)
+		emit_string(e, NULL, NULL, lines[i]);
+	emit_array_end(e);
+	emit_object_begin(e, NULL, "reasoning");
+	for (int i = 0; i < n; i++)
+		emit_text(e, NULL, "%d. %s", i + 1, lines[i]);
+	emit_object_end(e);
+}
+
+int tune_cli_pin(int cpu_opt, int *cpu)
+{
+	struct as_cpulist allowed;
+	struct as_error err = { 0 };
+	*cpu = cpu_opt;
+	if (*cpu < 0 && cpulist_allowed(&allowed, &err) == 0 && allowed.n > 0)
+		*cpu = allowed.cpu[0];
+	if (*cpu >= 0 && cpu_pin_self(*cpu, &err) != 0) {
+		progress_done();
+		return error_err(&err);
+	}
+	return 0;
+}
+
+/* {"m", "n", "k"} in JSON, "m x n x k" on one line for people. */
+static void block_render(struct emit *e, const char *key, const char *label, const struct tune_block *b)
+{
+	emit_object_begin(e, key, NULL);
+	emit_int(e, "m", NULL, b->m, NULL);
+	emit_int(e, "n", NULL, b->n, NULL);
+	emit_int(e, "k", NULL, b->k, NULL);
+	emit_object_end(e);
+	emit_text(e, label, "%d x %d x %d", b->m, b->n, b->k);
+}
+
+static void gemm_render(struct emit *e, const struct gemm_result *r)
+{
+	const struct tune_blocking *b = &r->b;
+	emit_string(e, "kernel", "kernel", "gemm: C -= A*B, n x n doubles, column-major");
+	emit_object_begin(e, "inputs", "inputs");
+	emit_int(e, "registers", "registers", r->tm.registers, "vectors");
+	emit_string(e, "registers_from", "from", r->reg_path);
+	emit_size(e, "l1_bytes", "L1", (long long)r->tm.l1_bytes);
+	emit_int(e, "line_bytes", "line", (long long)r->tm.line_bytes, "B");
+	emit_string(e, "isa", "ISA", r->isa->name);
+	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
+	emit_object_end(e);
+	tune_reasoning_render(e, b->reasoning, b->nreasoning);
+	block_render(e, "register_block_solved", "register block solved (m in vectors)", &b->reg_solved);
+	block_render(e, "register_block", "register block (elements)", &b->reg);
+	emit_int(e, "register_block_m_vectors", NULL, b->reg_m_vectors, NULL);
+	emit_int(e, "registers_used", NULL, b->reg_registers_used, NULL);
+	block_render(e, "l1_block_solved", "L1 block solved", &b->l1_solved);
+	emit_int(e, "l1_line_limit", NULL, b->l1_line_limit, NULL);
+	block_render(e, "l1_block", "L1 block", &b->l1);
+	emit_int(e, "predicted_best_n", "predicted best n", b->predicted_best_n, NULL);
+	emit_object_begin(e, "generated", "generated kernel");
+	emit_string(e, "compiler", "compiler", r->k.compiler);
+	emit_string(e, "flags", "flags", r->k.flags);
+	emit_number(e, "compile_s", "compile time", r->k.compile_s, "s", "%.2f");
+	emit_object_end(e);
+	if (r->have_openblas)
+		emit_string(e, "openblas", "OpenBLAS", r->blas.config[0] ? r->blas.config : r->blas.lib);
+	else
+		emit_null(e, "openblas", "OpenBLAS", r->openblas_error);
+	emit_int(e, "cpu", "cpu", r->cpu, NULL);
+	emit_int(e, "reps", "repetitions", r->run.reps_done, NULL);
+	emit_number(e, "min_time_s", NULL, r->go.min_time_s, "s", NULL);
+	emit_int(e, "seed", NULL, (long long)r->go.seed, NULL);
+	emit_table_begin(e, "sizes", "GFLOP/s, median of the repetitions (min), interleaved");
+	for (int i = 0; i < r->run.n; i++) {
+		const struct tune_gemm_point *p = &r->run.p[i];
+		emit_row_begin(e);
+		emit_int(e, "n", "n", p->n, NULL);
+		emit_number(e, "gflops_tuned", "tuned", p->tuned.median, "GFLOP/s", "%.2f");
+		emit_number(e, "gflops_tuned_min", "tuned min", p->tuned.min, "GFLOP/s", "%.2f");
+		emit_number(e, "gflops_openblas", "OpenBLAS", p->openblas.median, "GFLOP/s", "%.2f");
+		emit_number(e, "gflops_openblas_min", "OpenBLAS min", p->openblas.min, "GFLOP/s", "%.2f");
+		emit_number(e, "ratio", "tuned/OpenBLAS", p->tuned.median / p->openblas.median, NULL, "%.2f");
+		emit_text(e, "model", "%s", p->n == r->b.predicted_best_n ? "predicted best" : "");
+		emit_int(e, "calls", NULL, p->calls, NULL);
+		emit_int(e, "disturbed_reps", NULL, p->disturbed, NULL);
+		emit_number(e, "error_tuned", NULL, p->err_tuned, NULL, "%.3g");
+		emit_number(e, "error_openblas", NULL, p->err_openblas, NULL, "%.3g");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_object_begin(e, "check", "check of the prediction");
+	emit_int(e, "predicted_best_n", "predicted best n", r->b.predicted_best_n, NULL);
+	emit_int(e, "peak_n", "tuned kernel peaks at n", r->run.peak_n, NULL);
+	emit_int(e, "peak_n_best", "by the best repetition", r->run.peak_n_best, NULL);
+	emit_int(e, "step", "step", r->run.step, NULL);
+	emit_bool(e, "peak_near_prediction", "peak within one step", r->run.peak_near_prediction);
+	emit_int(e, "ratio_n", "ratio at n", r->run.ratio_n, NULL);
+	emit_number(e, "ratio_at_predicted", "tuned/OpenBLAS there", r->run.ratio_at_predicted, NULL, "%.2f");
+	emit_bool(e, "ratio_at_least_1", "at least 1.0", r->run.ratio_at_predicted >= 1.0);
+	emit_object_end(e);
+	if (r->wrong)
+		emit_string(e, "error", "error", r->wrong_msg);
+	if (tune_interrupted)
+		emit_bool(e, "incomplete", NULL, 1);
+}
+
+/* --plot DIR: GFLOP/s of both against n, the predicted size marked. */
+static void gemm_plot(const struct gemm_result *r, const char *dir)
+{
+	char path[4096], *body = NULL;
+	struct as_error err = { 0 };
+	if (plot_dir_prepare(dir, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/tune-gemm.dat", dir);
+	FILE *dat = fopen(path, "w");
+	for (int i = 0; dat && i < r->run.n; i++)
+		fprintf(dat, "%ld %.6g %.6g %.6g %.6g\n", r->run.p[i].n, r->run.p[i].tuned.median, r->run.p[i].tuned.min,
+			r->run.p[i].openblas.median, r->run.p[i].openblas.min);
+	if (!dat || fclose(dat) != 0) {
+		note("cannot write %s", path);
+		return;
+	}
+	if (asprintf(&body,
+		     "set title 'archscope tune gemm (%s, register block %dx%d): C -= A*B, one thread'\n"
+		     "set xlabel 'matrix size n'\nset ylabel 'GFLOP/s'\nset grid\nset key bottom right\n"
+		     "set arrow from %ld, graph 0 to %ld, graph 1 nohead dashtype 2\n"
+		     "set label 'predicted best n = %ld' at %ld, graph 0.95 left offset 1,0\n"
+		     "plot 'tune-gemm.dat' using 1:2 with linespoints title 'tuned (median)', "
+		     "'' using 1:3 with lines dashtype 3 title 'tuned (min)', "
+		     "'' using 1:4 with linespoints title 'OpenBLAS dgemm (median)', "
+		     "'' using 1:5 with lines dashtype 3 title 'OpenBLAS (min)'",
+		     r->isa->name, r->b.reg.m, r->b.reg.n, r->b.predicted_best_n, r->b.predicted_best_n,
+		     r->b.predicted_best_n, r->b.predicted_best_n) < 0)
+		return;
+	int pr = plot_render(dir, "tune-gemm", body, &err);
+	if (pr == 1)
+		note("gnuplot is not installed: wrote %s/tune-gemm.gp and its data, but no picture", dir);
+	else if (pr < 0)
+		note("%s", err.msg);
+	free(body);
+}
+
+static void gemm_progress(void *ctx, const char *what, int done, int total)
+{
+	(void)ctx;
+	progress("tune gemm: %s %d/%d", what, done + 1, total);
+}
+
+/* The compiler: --compiler, else the machine file's first installed, else cc. */
+static const char *pick_compiler(const struct tune_cli *o, const struct machine *m)
+{
+	if (o->compiler)
+		return o->compiler;
+	for (int i = 0; i < m->ncompiler; i++)
+		if (spawn_have(m->compiler[i].name))
+			return m->compiler[i].name;
+	return "cc";
+}
+
+/* Without a machine file: the registers and the caches probed now (quick runs, as `probe
+ * registers caches --quick`), pinned to `cpu`. 0, or -1 after error(). */
+static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, int cpu, volatile int *stop)
+{
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = r->o->seed, .interrupted = stop };
+	struct as_error err = { 0 };
+	struct probe_registers_result regs;
+	r->tm.vector_doubles = r->isa->vector_doubles;
+	r->tm.registers = r->o->registers;
+	if (r->tm.registers <= 0) {
+		progress("tune gemm: probing the registers (quick) ...");
+		int rc = probe_registers_find(&env, NULL, &regs, &err);
+		progress_done();
+		int narrow = !tune_isa_get(isa)->wide_registers;
+		for (int i = 0; rc == 0 && i < regs.nbuilds; i++) {
+			const struct probe_registers_build *b = &regs.build[i];
+			if (!strcmp(b->set->kind, "fp") && b->regs.value >= 1 &&
+			    (b->narrow == narrow || (r->tm.registers <= 0 && !b->narrow)))
+				r->tm.registers = (int)lround(b->regs.value);
+		}
+		probe_registers_result_release(&regs);
+		if (rc != 0)
+			return error_err(&err);
+		if (r->tm.registers <= 0)
+			return error("the register probe found no FP register count: give --registers N");
+	}
+	progress("tune gemm: probing the caches (quick) ...");
+	struct probe_caches_result c;
+	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &c, &err);
+	progress_done();
+	if (rc == 0 && c.nlevels > 0) {
+		r->tm.l1_bytes = c.level[0].size.value;
+		/* the line probe's answer (probe_line_need), not the chase's slot spacing */
+		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : (double)c.line_bytes;
+	}
+	probe_caches_result_release(&c);
+	if (rc != 0)
+		return error_err(&err);
+	if (!(r->tm.l1_bytes > 0))
+		return error("the cache probe found no L1: give a machine file (-m FILE)");
+	snprintf(r->probed_from, sizeof(r->probed_from), "%s (quick probes of this run)",
+		 r->o->registers > 0 ? "--registers" : "probe registers");
+	r->reg_path = r->probed_from;
+	return 0;
+}
+
+static int gemm_main(const struct tune_cli *o)
+{
+	struct gemm_result *r = calloc(1, sizeof(*r));
+	struct machine *m = calloc(1, sizeof(*m));
+	struct mtree mt = { 0 };
+	struct as_error err = { 0 };
+	int rc = EXIT_FAIL;
+	if (!r || !m) {
+		error("out of memory");
+		goto out;
+	}
+	r->o = o;
+	enum tune_isa isa;
+	if (o->isa) {
+		int i = tune_isa_find(o->isa);
+		if (i < 0) {
+			rc = EXIT_USAGE;
+			error_usage("tune", "unknown ISA '%s' (sse2, avx2 or avx512)", o->isa);
+			goto out;
+		}
+		isa = (enum tune_isa)i;
+		if (!tune_isa_present(isa)) {
+			error("this CPU cannot run %s code (needs %s): give a narrower --isa", tune_isa_get(isa)->name,
+			      tune_isa_get(isa)->cpu_flags);
+			goto out;
+		}
+	} else if (tune_isa_widest(&isa, &err) != 0) {
+		error_err(&err);
+		goto out;
+	}
+	r->isa = tune_isa_get(isa);
+	if (o->machine) {
+		if (cli_machine_open(o->machine, &mt) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		machine_read(&mt, m);
+		if (tune_input_read(&mt, m, o->machine, isa, o->registers, &r->tm, &r->reg_path, &err) != 0) {
+			rc = EXIT_USAGE;
+			error_err(&err);
+			goto out;
+		}
+	}
+	if (tune_cli_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, r->cpu, o->stop) != 0))
+		goto out;
+	if (tune_blocking_plan(&r->tm, &r->b, &err) != 0) {
+		rc = o->machine ? EXIT_USAGE : EXIT_FAIL;
+		error_err(&err);
+		goto out;
+	}
+	progress("tune gemm: compiling the %s kernel ...", r->isa->name);
+	if (tune_kernel_build(&r->k, pick_compiler(o, m), isa, r->b.reg_m_vectors, r->b.reg.n, &err) != 0) {
+		progress_done();
+		error_err(&err);
+		goto out;
+	}
+	r->have_openblas = tune_openblas_open(&r->blas, &err) == 0;
+	if (!r->have_openblas) {
+		snprintf(r->openblas_error, sizeof(r->openblas_error), "%s", err.msg);
+		note("%s: timing the tuned kernel alone", err.msg);
+	}
+	struct tune_gemm_opts *go = &r->go;
+	long step = o->step > 0 ? o->step : (o->quick ? 16 : 8);
+	long hi = o->max_size > 0 ? o->max_size : (o->quick ? 96 : 512);
+	/* 8 (the smallest size the paper's range starts at), then the multiples of the step */
+	if (step > 8)
+		go->sizes[go->nsizes++] = 8;
+	go->nsizes += tune_sizes_fill(go->sizes + go->nsizes, step, hi, step);
+	go->reps = o->reps > 0 ? o->reps : (o->quick ? 3 : 11);
+	go->min_time_s = o->quick ? 0.0005 : 0.005;
+	go->predicted_n = r->b.predicted_best_n;
+	go->seed = o->seed;
+	go->progress = gemm_progress;
+	go->stop = o->stop;
+	int sr = tune_gemm_sweep(go, r->k.gemm, r->have_openblas ? &r->blas : NULL, &r->run, &err);
+	progress_done();
+	if (sr != 0) {
+		r->wrong = 1;
+		snprintf(r->wrong_msg, sizeof(r->wrong_msg), "%s", err.msg);
+		error_err(&err);
+	}
+	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		error("out of memory");
+		goto out;
+	}
+	gemm_render(e, r);
+	rc = cli_emit_end(e, "tune");
+	if (o->plot_dir && r->run.n > 0)
+		gemm_plot(r, o->plot_dir);
+	if (rc == EXIT_OK && (sr != 0 || tune_interrupted))
+		rc = tune_interrupted ? 130 : EXIT_FAIL;
+out:
+	if (r) {
+		tune_kernel_release(&r->k);
+		if (r->have_openblas)
+			tune_openblas_close(&r->blas);
+	}
+	if (mt.root)
+		mtree_free(&mt);
+	free(r);
+	free(m);
+	return rc;
+}
+
+static const char *const tune_usage[] = {
+	"archscope tune gemm [-m FILE] [--isa NAME] [--compiler CC] [--short] [--json] [--plot DIR]",
+	"archscope tune stencil -m FILE [--short] [--json] [--plot DIR]",
+	NULL,
+};
+
+static const struct opt_cmd tune_cmd = {
+	.name = "tune",
+	.usage = tune_usage,
+	.description =
+		"Guided tuning from probed values (BlackjackBench §6).\n\n"
+		"gemm: registers (live ranges, counted in vectors of the SIMD width), L1 and line size from\n"
+		"the machine file, or from quick probes of this run without one; the register and L1 blocks\n"
+		"maximise 2mnk/(2mnk+mn+mk+nk) under the storage constraint mn+mk+nk <= R with k = 1, then\n"
+		"the paper's adjustments (sizes without cleanup code; room for the lines of the\n"
+		"non-unit-stride operand). The register-blocked kernel is generated with intrinsics for the\n"
+		"widest ISA present, compiled at run time, checked against a triple loop and timed against\n"
+		"OpenBLAS dgemm (one thread, interleaved) over\n"
+		"n = 8 ... 512. The kernel should peak at the L1 block (predicted best n).\n\n"
+		"stencil: a 2D 5-point Jacobi sweep blocked in its inner dimension so that the layer\n"
+		"condition of `model` holds in a cache level; blocked vs naive on a grid beyond the last\n"
+		"cache.\n",
+	.epilog = "Every number is measured on this run; `--short` is a quick run (fewer sizes and repetitions)\n"
+		  "for tests, not for conclusions. See docs/archscope-tune.md.\n",
+};
+
+int cmd_tune(int argc, char **argv)
+{
+	struct tune_cli o = { .cpu = -1, .seed = 30 };
+	const struct opt options[] = {
+		OPT_STRING('m', "machine", &o.machine, "FILE", "machine file (from 'probe -o'); gemm without it probes registers and caches now"),
+		OPT_STRING(0, "isa", &o.isa, "NAME", "sse2, avx2 or avx512 (default: the widest this CPU has)"),
+		OPT_STRING(0, "compiler", &o.compiler, "CC", "compiler for the generated kernel (default: the machine file's, else cc)"),
+		OPT_INT(0, "registers", &o.registers, "N", 3, 1024, "vector registers, instead of the machine file's probed count"),
+		OPT_INT(0, "cpu", &o.cpu, "N", 0, 65535, "run on CPU N (default: the first allowed)"),
+		OPT_INT(0, "reps", &o.reps, "N", 1, 1000, "timed repetitions per size and kernel (default 11; --short 3)"),
+		OPT_INT(0, "step", &o.step, "N", 1, 512, "gemm: matrix sizes 8, N, 2N, ... (default 8; --short 16)"),
+		OPT_INT(0, "max-size", &o.max_size, "N", 8, 4096, "gemm: the largest matrix size (default 512; --short 96)"),
+		OPT_FLAG(0, "short", &o.quick, "a quick run for tests: fewer sizes and repetitions, a smaller grid"),
+		OPT_U64(0, "seed", &o.seed, "N", 0, UINT64_MAX, "seed of the matrices' random numbers (default 30)"),
+		OPT_JSON(&o.json),
+		OPT_PLOT(&o.plot_dir),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &tune_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc != 1) {
+		error_usage("tune", argc ? "one kernel, got %d arguments" : "which kernel? gemm or stencil", argc);
+		return EXIT_USAGE;
+	}
+	if (!o.machine && strcasecmp(argv[0], "gemm") != 0) {
+		error_usage("tune", "no machine file given (-m FILE; write one with 'archscope probe -o FILE')");
+		return EXIT_USAGE;
+	}
+	o.stop = (volatile int *)&tune_interrupted;
+	signal(SIGINT, on_sigint);
+	if (!strcasecmp(argv[0], "gemm"))
+		return gemm_main(&o);
+	if (!strcasecmp(argv[0], "stencil"))
+		return tune_stencil_main(&o);
+	error_usage("tune", "unknown kernel '%s' (gemm or stencil)", argv[0]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,19 @@
+/* What tune needs from a machine file: the probed register count (live ranges) for the ISA's
+ * register file, the L1 size and the line size. */
+#ifndef ARCHSCOPE_TUNE_INPUT_H
+#define ARCHSCOPE_TUNE_INPUT_H
+
+#include "common/error.h"
+#include "machine/machine.h"
+#include "report/mtree.h"
+#include "tune/block.h"
+#include "tune/isa.h"
+
+/* Fills tm for `isa` from the file (name for messages): registers from archscope.probes.registers
+ * ("fp" for AVX-512's register file, "narrow.fp" for the 16-register ones, else "fp"), unless
+ * registers_override > 0; L1 from the first cache level; the line from its cl_size. *reg_path
+ * names where the count came from. -EINVAL naming what is missing. */
+int tune_input_read(const struct mtree *t, const struct machine *m, const char *name, enum tune_isa isa,
+		    int registers_override, struct tune_machine *tm, const char **reg_path, struct as_error *err);
+
+#endif
