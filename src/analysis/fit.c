@@ -189,8 +189,13 @@ int fit_all(const double *x, const double *y, size_t n, struct fit_all *out)
 			const struct fit_result *f = &out->m[m];
 			if (!f->valid || isnan(f->aicc))
 				continue;
+			/* The residual band only lets a polynomial of lower degree stand for a polynomial
+			 * (a few faults of curvature do not make linear growth quadratic); a power or an
+			 * exponential law replaces a much better fit only within the AICc band (y = 16 x^2
+			 * is quadratic, though x^1.98 comes within 1 %). */
+			int poly = m <= FIT_QUADRATIC && out->lowest <= FIT_QUADRATIC;
 			int close = f->aicc - lo->aicc <= FIT_AICC_BAND ||
-				    sqrt(f->rss / (double)k) - rms_lo <= FIT_RMS_BAND * absmean;
+				    (poly && sqrt(f->rss / (double)k) - rms_lo <= FIT_RMS_BAND * absmean);
 			if (!close)
 				continue;
 			const struct fit_result *b = out->best >= 0 ? &out->m[out->best] : NULL;

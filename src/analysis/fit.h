@@ -23,8 +23,9 @@ struct fit_all {
 	int lowest;       /* the valid fit with the lowest AICc; -1 when none */
 	int best;         /* the shape named: the fit with the fewest coefficients (then the lowest AICc)
 			     among those the lowest does not clearly beat, i.e. whose AICc is within
-			     FIT_AICC_BAND of it or whose root-mean-square residual is within
-			     FIT_RMS_BAND of the mean |y| of the lowest's; -1 when none */
+			     FIT_AICC_BAND of it or, for a polynomial standing for a polynomial,
+			     whose root-mean-square residual is within FIT_RMS_BAND of the mean |y|
+			     of the lowest's; -1 when none */
 };
 
 /* A difference in AICc of 2 or less is no real support for either model (Burnham and Anderson);
