@@ -83,5 +83,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_machine(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_stack(int argc, char **argv);
 
 #endif

@@ -17,6 +17,7 @@ static const struct cli_command commands[] = {
 	{ "machine", cmd_machine, "read, check and compare machine files (archscope's and Kerncraft's)" },
 	{ "bench", cmd_bench, "streaming kernels: bandwidth per working set and thread count (likwid-bench, ECM)" },
 	{ "model", cmd_model, "Roofline and ECM data models of a C loop kernel: layer conditions, cache simulation (Kerncraft)" },
+	{ "stack", cmd_stack, "speedup stack of a multi-threaded program: base speedup and one component per delimiter" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },

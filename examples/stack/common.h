@@ -1,0 +1,54 @@
+/* What the examples of `archscope stack` share: arguments, a unit of compute work, and a
+ * fork-join driver. Each example is one program with one known scaling delimiter. */
+#ifndef STACK_EXAMPLE_COMMON_H
+#define STACK_EXAMPLE_COMMON_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* Work units a 1-thread run does in about 0.2 s on a 2020s core; argv[2] scales it. */
+#define EXAMPLE_UNITS 2000
+
+static int example_threads = 1;
+static long example_units = EXAMPLE_UNITS;
+
+/* "PROGRAM THREADS [UNITS]" */
+static void example_args(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s THREADS [UNITS]\n", argv[0]);
+		exit(2);
+	}
+	example_threads = atoi(argv[1]);
+	if (argc > 2)
+		example_units = atol(argv[2]);
+	if (example_threads < 1 || example_threads > 1024 || example_units < 1) {
+		fprintf(stderr, "%s: bad arguments\n", argv[0]);
+		exit(2);
+	}
+}
+
+/* About 100 us of dependent integer work; the result keeps the compiler from removing it. */
+static inline uint64_t example_work(uint64_t x)
+{
+	for (int i = 0; i < 40000; i++)
+		x = x * 6364136223846793005u + 1442695040888963407u;
+	return x;
+}
+
+/* Runs fn(i) on example_threads threads and joins them. */
+static void example_fork_join(void *(*fn)(void *))
+{
+	pthread_t th[1024];
+	for (long i = 0; i < example_threads; i++)
+		if (pthread_create(&th[i], NULL, fn, (void *)i) != 0) {
+			perror("pthread_create");
+			exit(1);
+		}
+	for (int i = 0; i < example_threads; i++)
+		pthread_join(th[i], NULL);
+}
+
+#endif

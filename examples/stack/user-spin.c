@@ -1,0 +1,46 @@
+/* A spin lock written by hand (an atomic flag polled with PAUSE): no wrapper sees the waiting,
+ * only sampling does (spinning: user_spin). */
+#include "common.h"
+
+static int flag;
+static uint64_t shared;
+
+static void spin_lock(void)
+{
+	for (;;) {
+		if (!__atomic_exchange_n(&flag, 1, __ATOMIC_ACQUIRE))
+			return;
+		while (__atomic_load_n(&flag, __ATOMIC_RELAXED))
+#if defined(__x86_64__) || defined(__i386__)
+			__builtin_ia32_pause();
+#elif defined(__aarch64__)
+			__asm__ volatile("yield");
+#else
+			;
+#endif
+	}
+}
+
+static void spin_unlock(void)
+{
+	__atomic_store_n(&flag, 0, __ATOMIC_RELEASE);
+}
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+	for (long u = id; u < example_units; u += example_threads) {
+		spin_lock();
+		shared = example_work(shared + (uint64_t)u);
+		spin_unlock();
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	example_args(argc, argv);
+	example_fork_join(worker);
+	printf("user-spin: %ld units done\n", example_units);
+	return 0;
+}
