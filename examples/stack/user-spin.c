@@ -1,29 +1,28 @@
-/* A spin lock written by hand (an atomic flag polled with PAUSE): no wrapper sees the waiting,
+/* A spin lock written by hand (a ticket polled with PAUSE): no wrapper sees the waiting,
  * only sampling does (spinning: user_spin). */
 #include "common.h"
 
-static int flag;
+static unsigned next_ticket, now_serving;
 static uint64_t shared;
 
+/* A ticket lock: fair (first come, first served), so the waiting shows as spinning, not as one
+ * thread finishing early. */
 static void spin_lock(void)
 {
-	for (;;) {
-		if (!__atomic_exchange_n(&flag, 1, __ATOMIC_ACQUIRE))
-			return;
-		while (__atomic_load_n(&flag, __ATOMIC_RELAXED))
+	unsigned my = __atomic_fetch_add(&next_ticket, 1, __ATOMIC_RELAXED);
+	while (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != my)
 #if defined(__x86_64__) || defined(__i386__)
-			__builtin_ia32_pause();
+		__builtin_ia32_pause();
 #elif defined(__aarch64__)
-			__asm__ volatile("yield");
+		__asm__ volatile("yield");
 #else
-			;
+		;
 #endif
-	}
 }
 
 static void spin_unlock(void)
 {
-	__atomic_store_n(&flag, 0, __ATOMIC_RELEASE);
+	__atomic_store_n(&now_serving, now_serving + 1, __ATOMIC_RELEASE);
 }
 
 static void *worker(void *arg)

@@ -11,7 +11,8 @@
 #include "report/emit.h"
 #include "report/plot.h"
 
-static const char *const prim_names[PRIM_COUNT] = SCALE_PRIM_NAMES;
+/* the primitives, and PRIM_COUNT: spinning found by sampling */
+static const char *const prim_names[PRIM_COUNT + 1] = SCALE_PRIM_NAMES_USER;
 
 /* The notes of a point's problems (item 12), one string each. */
 static int bad_notes(unsigned bad, const char *notes[], int max)
@@ -168,6 +169,8 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 	emit_number(e, "t1_s", "1-thread span (T1)", res->t1_s, "s", "%.3f");
 	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
 	emit_string(e, "tier", "tier", "0 (preload wrappers, schedstat, sampling; no root, no counters)");
+	if (o->spin && !res->spin_available)
+		emit_string(e, "sampling", "spin sampling", res->spin_why);
 	emit_list_begin(e, "runs", "");
 	for (int i = 0; i < res->npoints; i++)
 		if (!(res->one_added && i == res->one))

@@ -34,6 +34,12 @@ static int site_cmp(const void *a, const void *b)
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
+void scale_record_sites_sort(struct scale_record *r)
+{
+	if (r->nsites)
+		qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
+}
+
 /* One "T" line: tid start end run runq wait[PRIM_COUNT] calls[PRIM_COUNT]. */
 static int thread_parse(char *s, struct scale_thread *t)
 {
@@ -149,7 +155,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 		scale_record_release(r);
 		return as_error_set(err, rc, "record '%s': malformed line %d", path, lineno);
 	}
-	qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
+	scale_record_sites_sort(r);
 	return 0;
 }
 

@@ -10,7 +10,7 @@
 #include "scale/stack.h"
 
 struct scale_site {
-	int prim;
+	int prim;             /* enum scale_prim; PRIM_COUNT: spinning in user code (spin.h) */
 	uint64_t addr;        /* return address in the process */
 	double wait_s;
 	uint64_t calls;
@@ -43,6 +43,8 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
  * none (a static binary, or a program that crashed before exit). */
 int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_error *err);
 void scale_record_release(struct scale_record *r);
+/* Sorts the sites by wait time, longest first. */
+void scale_record_sites_sort(struct scale_record *r);
 
 /* Fills where[] of the first `top` sites from the mappings and the binaries' debug information
  * (libdw); sites without it get "binary+0xOFFSET". */

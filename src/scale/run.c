@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analysis/order.h"
+#include "scale/spin.h"
 
 int scale_preload_find(char *path, size_t len, struct as_error *err)
 {
@@ -112,7 +113,8 @@ static void dir_clean(const char *dir)
 }
 
 /* One execution of argv with N threads; records go to dir/rec.PID. */
-static int exec_one(const struct scale_opts *o, const char *dir, int n, struct scale_exec *x, struct as_error *err)
+static int exec_one(const struct scale_opts *o, struct scale_result *res, const char *dir, int n, struct scale_exec *x,
+		    struct as_error *err)
 {
 	memset(x, 0, sizeof(*x));
 	x->threads = n;
@@ -129,7 +131,15 @@ static int exec_one(const struct scale_opts *o, const char *dir, int n, struct s
 	char out[4200], errp[4200];
 	snprintf(out, sizeof(out), "%s/stdout", dir);
 	snprintf(errp, sizeof(errp), "%s/stderr", dir);
+	struct scale_spin *spin = NULL;
+	if (o->spin) {
+		struct as_error serr = { 0 };
+		res->spin_available = scale_spin_start(&spin, &serr) == 0;
+		if (!res->spin_available)
+			snprintf(res->spin_why, sizeof(res->spin_why), "%.150s", serr.msg);
+	}
 	int rc = spawn_run(argv, out, errp, o->timeout_s, -1, &x->sr, err);
+	scale_spin_stop(spin);
 	env_pop("LD_PRELOAD", old_pre);
 	env_pop(SCALE_ENV_DIR, old_dir);
 	env_pop("OMP_NUM_THREADS", old_omp);
@@ -138,8 +148,10 @@ static int exec_one(const struct scale_opts *o, const char *dir, int n, struct s
 		rc = 0;
 		x->sr.timed_out = 1;
 	}
-	if (rc)
+	if (rc) {
+		scale_spin_free(spin);
 		return rc;
+	}
 	spawn_head(errp, x->err_head, sizeof(x->err_head));
 	x->wall_s = x->sr.seconds;
 	x->span_s = x->wall_s;
@@ -148,7 +160,9 @@ static int exec_one(const struct scale_opts *o, const char *dir, int n, struct s
 		x->have_record = 1;
 		if (x->rec.end_s > x->rec.start_s)
 			x->span_s = x->rec.end_s - x->rec.start_s;
+		scale_spin_assign(spin, &x->rec, &x->spin_samples, &x->samples);
 	}
+	scale_spin_free(spin);
 	dir_clean(dir);
 	return 0;
 }
@@ -249,7 +263,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 			struct scale_point *p = &res->pt[i];
 			if (o->progress)
 				o->progress(o->ctx, p->threads, r, o->reps);
-			rc = exec_one(o, dir, p->threads, &p->ex[r], err);
+			rc = exec_one(o, res, dir, p->threads, &p->ex[r], err);
 			if (rc == 0)
 				p->nex++;
 		}

@@ -26,6 +26,9 @@ enum scale_prim {
 #define SCALE_PRIM_NAMES                                                                          \
 	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
 	  "pthread_spin", "join" }
+#define SCALE_PRIM_NAMES_USER                                                                     \
+	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
+	  "pthread_spin", "join", "user_spin" }
 
 /* The environment: where records go, and the variable that points archscope at the library. */
 #define SCALE_ENV_DIR "ARCHSCOPE_STACK_DIR"
