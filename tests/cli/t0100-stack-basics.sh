@@ -1,0 +1,62 @@
+# stack: help, usage errors, the JSON names of item 11 with components summing to N, and programs
+# that fail, crash, start no threads, run under 10 ms or ignore {T} are named as such.
+. "$(dirname "$0")/lib.sh"
+EX=$(dirname "$ARCHSCOPE")
+[ -x "$EX/stack-parallel" ] || skip "needs the stack examples beside $ARCHSCOPE"
+run 0 "$ARCHSCOPE" stack --help
+contains "$TMP/out" "{T}"
+run 2 "$ARCHSCOPE" stack
+contains "$TMP/err" "no program to run"
+run 2 "$ARCHSCOPE" stack -t 0 -- true
+contains "$TMP/err" "thread count"
+run 2 "$ARCHSCOPE" stack -t 2,x -- true
+run 2 "$ARCHSCOPE" stack -- /nonexistent/program
+contains "$TMP/err" "/nonexistent/program"
+ARCHSCOPE_PRELOAD=/nonexistent.so run 1 "$ARCHSCOPE" stack -- true
+contains "$TMP/err" "ARCHSCOPE_PRELOAD"
+
+# item 11: results.runs[] with its names; one run per N asked (the 1-thread run for S is extra)
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 2 --json -- "$EX/stack-parallel" "{T}" 200
+python3 - "$TMP/out" <<'PY' || fail "JSON names or sums"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "stack"
+runs = d["results"]["runs"]
+assert [r["threads"] for r in runs] == [2], runs
+r = runs[0]
+for k in ("threads", "wall_s", "speedup_actual", "speedup_estimated", "error", "components", "by_primitive", "dominant", "class"):
+    assert k in r, k
+names = {"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "work_inflation"}
+assert set(r["components"]) == names, r["components"]
+assert abs(sum(r["components"].values()) - 2) < 1e-6
+assert set(r["spread"]) == names and all(s["min"] <= r["components"][k] + 1e-12 <= s["max"] + 2e-12 for k, s in r["spread"].items())
+assert r["wall_s"] > 0 and r["speedup_actual"] > 0 and r["speedup_estimated"] >= 0
+assert abs(r["error"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+assert r["class"] in ("good", "moderate", "poor")
+assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference"}
+assert (r["dominant"] == "none") == (r["components"]["base"] >= 1.8 or max(v for k, v in r["components"].items() if k not in ("base", "positive_interference")) <= 0)
+assert r["repetitions"] == 2 and r["threads_max"] == 3
+PY
+# text: every number with its unit, the answer sentence
+run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 -- "$EX/stack-parallel" "{T}" 100
+contains "$TMP/out" "stack at 1 thread"
+contains "$TMP/out" "stack at 2 threads"
+contains "$TMP/out" "speedup actual (T1/TN) .* x"
+contains "$TMP/out" "answer .*at 2 threads the speedup is"
+
+# item 12: a failing program is named with its status, a crash with its signal
+run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 -- sh -c 'echo oops >&2; exit 3'
+contains "$TMP/err" "exited with status 3"
+contains "$TMP/err" "oops"
+run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 -- sh -c 'kill -SEGV $$'
+contains "$TMP/err" "crashed: killed by signal 11"
+# a program with no threads that runs 1 ms
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- true
+json_get "d['results']['runs'][0]['notes']" >"$TMP/notes"
+contains "$TMP/notes" "started no threads"
+contains "$TMP/notes" "shorter than 10 ms"
+# a program that ignores {T}: the same threads at every N
+run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 --json -- "$EX/stack-parallel" 2 100
+json_get "d['results']['runs'][1]['notes']" >"$TMP/notes"
+contains "$TMP/notes" "ignores {T}"
+exit 0
