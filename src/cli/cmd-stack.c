@@ -56,7 +56,7 @@ static const struct opt_cmd stack_cmd = {
 		"sched_yield, sleeps and futex calls; run and run-queue time come from schedstat, and spinning\n"
 		"in user code from sampling. Each stack splits N into the base speedup and one component per\n"
 		"scaling delimiter (speedup units), and names the dominant one with its call sites. Needs\n"
-		"neither root nor hardware counters. The program's output goes to /dev/null.\n",
+		"neither root nor hardware counters. The program's own output is not shown.\n",
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
