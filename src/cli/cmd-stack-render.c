@@ -97,7 +97,8 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	if (p->error == p->error)
 		emit_annotate(e, " (%.1f %%)", 100 * p->error);
 	emit_int(e, "repetitions", "repetitions", p->nex, NULL);
-	emit_int(e, "threads_max", "threads at once (most)", p->threads_max, NULL);
+	emit_int(e, "threads_max", m->tier ? "threads seen" : "threads at once (most)", p->threads_max, NULL);
+	emit_int(e, "tier", "tier", m->tier, NULL);
 
 	emit_object_begin(e, "components", "components (speedup units, sum N)");
 	for (int c = 0; c < COMP_COUNT; c++) {
@@ -168,9 +169,13 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 	emit_string(e, "program", "program", cmd);
 	emit_number(e, "t1_s", "1-thread span (T1)", res->t1_s, "s", "%.3f");
 	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
-	emit_string(e, "tier", "tier", "0 (preload wrappers, schedstat, sampling; no root, no counters)");
+	emit_string(e, "method", "method",
+		    res->tier1 ? "tier 0 (preload wrappers, schedstat, sampling), tier 1 (sched tracepoints) where tier 0 saw nothing"
+			       : "tier 0 (preload wrappers, schedstat, sampling; no root, no counters)");
 	if (o->spin && !res->spin_available)
 		emit_string(e, "sampling", "spin sampling", res->spin_why);
+	if (res->tier1_why[0])
+		emit_string(e, "tracepoints", "tier 1 tracepoints", res->tier1_why);
 	emit_list_begin(e, "runs", "");
 	for (int i = 0; i < res->npoints; i++)
 		if (!(res->one_added && i == res->one))

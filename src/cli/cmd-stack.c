@@ -63,7 +63,7 @@ static const struct opt_cmd stack_cmd = {
 int cmd_stack(int argc, char **argv)
 {
 	struct scale_opts so = { .reps = 3, .spin = 1 };
-	int json = 0, no_sample = 0;
+	int json = 0, no_sample = 0, tracepoints = 0;
 	const char *plot = NULL;
 	double timeout_s = 600;
 	struct opt opts[] = {
@@ -71,6 +71,9 @@ int cmd_stack(int argc, char **argv)
 			     "thread counts (default: the CPUs this process may use); \"{T}\" in ARGS becomes N", threads_cb),
 		OPT_INT('r', "repetitions", &so.reps, "R", 1, SCALE_REPS_MAX, "runs of each thread count (default 3)"),
 		OPT_FLAG(0, "no-sample", &no_sample, "do not sample threads for spinning in user code"),
+		OPT_FLAG(0, "tracepoints", &tracepoints,
+			 "tier 1 (root): trace sched_switch/sched_wakeup, used where the preload library saw\n"
+			 "nothing (static binaries: on by default as root)"),
 		OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e6, "stop a run after S seconds (default 600; 0: never)"),
 		OPT_JSON(&json),
 		OPT_PLOT(&plot),
@@ -85,6 +88,7 @@ int cmd_stack(int argc, char **argv)
 		return error_usage("stack", "no program to run: archscope stack [options] -- CMD ARGS"), EXIT_USAGE;
 	so.argv = argv;
 	so.spin = !no_sample;
+	so.tracepoints = tracepoints;
 	so.timeout_s = timeout_s;
 	so.progress = stack_progress;
 	struct as_error err = { 0 };

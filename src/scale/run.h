@@ -20,6 +20,8 @@ struct scale_opts {
 	char **argv;                   /* the program; "{T}" in an argument becomes N */
 	const char *preload;           /* the library's path (scale_preload_find) */
 	int spin;                      /* sample threads to find spinning in user code (spin.h) */
+	int tracepoints;               /* tier 1 (sched.h): 1 trace the scheduler, 0 only for a static
+					  program when running as root */
 	double timeout_s;              /* per run; 0: none */
 	/* progress: called before each run (the cli prints it); may be NULL */
 	void (*progress)(void *ctx, int threads, int rep, int reps);
@@ -49,6 +51,7 @@ struct scale_exec {
 	struct scale_stack stack; /* built once the 1-thread time is known */
 	double spin_samples, samples; /* spin.h: samples taken in spin loops / in all */
 	char err_head[256];       /* the first lines of its stderr */
+	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
 };
 
 /* One thread count: its R runs and the answers. */
@@ -75,6 +78,8 @@ struct scale_result {
 	int first_status, first_signal; /* of the first bad run, for the message */
 	int spin_available;        /* sampling worked (else why in spin_why) */
 	char spin_why[160];
+	int tier1;                 /* the scheduler was traced (else why in tier1_why, when asked) */
+	char tier1_why[160];
 };
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running

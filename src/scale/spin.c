@@ -4,6 +4,8 @@
  * the classification of the samples once it has exited. */
 #include "scale/spin.h"
 
+#include "scale/ring.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -11,8 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,9 +21,8 @@
 #define SPIN_CACHE 8192
 
 struct scale_spin {
-	int ncpu, fd[SPIN_CPUS_MAX];
-	void *buf[SPIN_CPUS_MAX];
-	size_t page;
+	int ncpu;
+	struct scale_ring ring[SPIN_CPUS_MAX];
 	pthread_t drain;
 	int stop;              /* atomic */
 	int self_pid;
@@ -107,44 +106,31 @@ static int hint_of(struct scale_spin *sp, int pid, uint64_t ip)
 	return hint;
 }
 
-/* Reads the new records of one ring buffer. */
-static void drain_one(struct scale_spin *sp, int c)
+/* One record of a ring buffer: keeps the program's samples. */
+static void sample_take(void *ctx, const struct perf_event_header *h, const uint8_t *rec)
 {
-	struct perf_event_mmap_page *meta = sp->buf[c];
-	if (!meta)
+	struct scale_spin *sp = ctx;
+	/* PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME: ip, pid, tid, time */
+	struct {
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time;
+	} v;
+	if (h->type != PERF_RECORD_SAMPLE || h->size < sizeof(*h) + sizeof(v))
 		return;
-	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = meta->data_tail;
-	uint8_t *data = (uint8_t *)meta + sp->page;
-	size_t size = (size_t)SPIN_PAGES * sp->page;
-	while (tail < head) {
-		struct perf_event_header hdr;
-		uint8_t rec[256];
-		for (size_t i = 0; i < sizeof(hdr); i++)
-			((uint8_t *)&hdr)[i] = data[(tail + i) % size];
-		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(rec))
-			break;
-		for (size_t i = 0; i < hdr.size; i++)
-			rec[i] = data[(tail + i) % size];
-		tail += hdr.size;
-		if (hdr.type != PERF_RECORD_SAMPLE)
-			continue;
-		/* PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME: ip, pid, tid, time */
-		struct { uint64_t ip; uint32_t pid, tid; uint64_t time; } v;
-		memcpy(&v, rec + sizeof(hdr), sizeof(v));
-		if ((int)v.pid == sp->self_pid)
-			continue;
-		if (sp->n == sp->cap) {
-			size_t cap = sp->cap ? 2 * sp->cap : 4096;
-			void *q = realloc(sp->s, cap * sizeof(*sp->s));
-			if (!q)
-				continue;
-			sp->s = q;
-			sp->cap = cap;
-		}
-		sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
-						       .hint = hint_of(sp, (int)v.pid, v.ip) };
+	memcpy(&v, rec + sizeof(*h), sizeof(v));
+	if ((int)v.pid == sp->self_pid)
+		return;
+	if (sp->n == sp->cap) {
+		size_t cap = sp->cap ? 2 * sp->cap : 4096;
+		void *q = realloc(sp->s, cap * sizeof(*sp->s));
+		if (!q)
+			return;
+		sp->s = q;
+		sp->cap = cap;
 	}
-	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
+					       .hint = hint_of(sp, (int)v.pid, v.ip) };
 }
 
 static void *drain_main(void *arg)
@@ -152,12 +138,12 @@ static void *drain_main(void *arg)
 	struct scale_spin *sp = arg;
 	while (!__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE)) {
 		for (int c = 0; c < sp->ncpu; c++)
-			drain_one(sp, c);
+			scale_ring_drain(&sp->ring[c], sample_take, sp);
 		struct timespec ts = { 0, 5000000 };
 		nanosleep(&ts, NULL);
 	}
 	for (int c = 0; c < sp->ncpu; c++)
-		drain_one(sp, c);
+		scale_ring_drain(&sp->ring[c], sample_take, sp);
 	return NULL;
 }
 
@@ -165,12 +151,8 @@ void scale_spin_free(struct scale_spin *sp)
 {
 	if (!sp)
 		return;
-	for (int c = 0; c < sp->ncpu; c++) {
-		if (sp->buf[c])
-			munmap(sp->buf[c], (size_t)(SPIN_PAGES + 1) * sp->page);
-		if (sp->fd[c] >= 0)
-			close(sp->fd[c]);
-	}
+	for (int c = 0; c < sp->ncpu; c++)
+		scale_ring_close(&sp->ring[c]);
 	free(sp->s);
 	free(sp);
 }
@@ -181,12 +163,11 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	struct scale_spin *sp = calloc(1, sizeof(*sp));
 	if (!sp)
 		return as_error_set(err, -ENOMEM, "out of memory");
-	sp->page = (size_t)sysconf(_SC_PAGESIZE);
 	sp->self_pid = getpid();
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	sp->ncpu = ncpu < 1 ? 1 : ncpu > SPIN_CPUS_MAX ? SPIN_CPUS_MAX : (int)ncpu;
 	for (int c = 0; c < sp->ncpu; c++)
-		sp->fd[c] = -1;
+		sp->ring[c].fd = -1;
 	struct perf_event_attr a = { 0 };
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
@@ -199,21 +180,11 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	a.wakeup_events = 1 << 20;
 	int opened = 0, first_errno = 0;
 	for (int c = 0; c < sp->ncpu; c++) {
-		int fd = (int)syscall(SYS_perf_event_open, &a, 0, c, -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			if (!first_errno && errno != ENODEV && errno != EINVAL) /* an offline CPU: skip it */
-				first_errno = errno;
-			continue;
-		}
-		void *m = mmap(NULL, (size_t)(SPIN_PAGES + 1) * sp->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		if (m == MAP_FAILED) {
-			first_errno = first_errno ? first_errno : errno;
-			close(fd);
-			continue;
-		}
-		sp->fd[c] = fd;
-		sp->buf[c] = m;
-		opened++;
+		int rc = scale_ring_open(&sp->ring[c], &a, 0, c, SPIN_PAGES);
+		if (rc == 0)
+			opened++;
+		else if (!first_errno && rc != -ENODEV && rc != -EINVAL) /* an offline CPU: skip it */
+			first_errno = -rc;
 	}
 	if (!opened) {
 		int e = first_errno ? first_errno : ENOENT;
@@ -236,10 +207,7 @@ void scale_spin_stop(struct scale_spin *sp)
 	__atomic_store_n(&sp->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(sp->drain, NULL);
 	for (int c = 0; c < sp->ncpu; c++)
-		if (sp->fd[c] >= 0) {
-			close(sp->fd[c]); /* the children inherit no more events */
-			sp->fd[c] = -1;
-		}
+		scale_ring_close(&sp->ring[c]); /* the children inherit no more events */
 }
 
 static int in_libc(const struct scale_record *rec, uint64_t ip)

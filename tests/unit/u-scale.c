@@ -5,6 +5,7 @@
 
 #include "harness.h"
 #include "scale/record.h"
+#include "scale/sched.h"
 #include "scale/spin.h"
 #include "scale/stack.h"
 
@@ -192,9 +193,31 @@ static void test_scale__recorded_barrier_run(void)
 	CHECK(scale_record_read(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/README.md", &r, &err) == -EINVAL);
 }
 
+static void test_scale__sched_events_to_account(void)
+{
+	/* created at 0, waits 1 ms for a CPU, runs 2 ms, blocks 3 ms, woken, waits 1 ms, runs 1 ms,
+	 * preempted 0.5 ms, runs 0.5 ms, exits (ms as ns x 1e6) */
+	const struct sched_ev ev[] = {
+		{ 0, 7, SCHED_EV_START }, { 1000000, 7, SCHED_EV_IN }, { 3000000, 7, SCHED_EV_OUT_BLK },
+		{ 6000000, 7, SCHED_EV_WAKE }, { 7000000, 7, SCHED_EV_IN }, { 8000000, 7, SCHED_EV_OUT_RUN },
+		{ 8500000, 7, SCHED_EV_IN }, { 9000000, 7, SCHED_EV_EXIT }, { 9500000, 7, SCHED_EV_OUT_BLK },
+	};
+	struct scale_thread t;
+	scale_sched_account(ev, sizeof(ev) / sizeof(ev[0]), &t);
+	CHECK(t.tid == 7);
+	CHECK_NEAR(t.end_s - t.start_s, 9e-3, 1e-12);
+	CHECK_NEAR(t.run_s, 3.5e-3, 1e-12);
+	CHECK_NEAR(t.runq_s, 2.5e-3, 1e-12);
+	/* the rest, 3 ms, is blocked: stack.c makes it blocked_other */
+	struct scale_stack s;
+	CHECK(scale_stack_build(&t, 1, 1, 9e-3, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_OTHER], 3.0 / 9, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 2.5 / 9, 1e-9);
+}
+
 TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_classify_needs_a_short_loop),
-      T(test_scale__recorded_barrier_run))
+      T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account))
