@@ -8,6 +8,7 @@
 #include "scale/sched.h"
 #include "scale/spin.h"
 #include "scale/stack.h"
+#include "scale/tier2.h"
 
 static double comp_sum(const struct scale_stack *s)
 {
@@ -215,9 +216,41 @@ static void test_scale__sched_events_to_account(void)
 	CHECK_NEAR(s.comp[COMP_SCHEDULING], 2.5 / 9, 1e-9);
 }
 
+static void test_scale__tier2_splits_work_inflation(void)
+{
+	/* 2 threads, 1 s span, both busy at 1 GHz: S^ = 2; T1 = 1.5 s, so S = 1.5 and
+	 * work_inflation = 0.5. 1-thread run: 1.5e9 instructions in 1.5e9 cycles, 1e6 misses at 500
+	 * cycles. 2-thread run: 2e9 cycles; +1e8 instructions (1e8 cy: 0.1 of the bar), +4e5 misses
+	 * (x 500 cy = 2e8: 0.2) at 600 cycles each (+100 x 1.4e6 = 1.4e8: 0.14), 1e5 HITM (x 500 =
+	 * 5e7: 0.05); 0.01 left unexplained. */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.5, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0.5, 1e-9);
+	struct scale_counts one = { .instructions = 1.5e9, .cycles = 1.5e9, .llc_misses = 1e6, .miss_stall_cycles = 5e8 };
+	struct scale_counts n = { .instructions = 1.6e9, .cycles = 2e9, .llc_misses = 1.4e6, .miss_stall_cycles = 1.4e6 * 600,
+				  .hitm = 1e5 };
+	double t2[T2_COUNT], rest;
+	CHECK(scale_tier2_split(&s, &one, &n, t2, &rest) == 0);
+	CHECK_NEAR(t2[T2_PARALLELIZATION], 0.1, 1e-9);
+	CHECK_NEAR(t2[T2_LLC], 0.2, 1e-9);
+	CHECK_NEAR(t2[T2_MEMORY], 0.14, 1e-9);
+	CHECK_NEAR(t2[T2_COHERENCY], 0.05, 1e-9);
+	CHECK_NEAR(rest, 0.01, 1e-9);
+	/* more than work_inflation: scaled down to it, nothing left */
+	n.llc_misses = 1e7;
+	CHECK(scale_tier2_split(&s, &one, &n, t2, &rest) == 0);
+	CHECK_NEAR(t2[0] + t2[1] + t2[2] + t2[3], 0.5, 1e-9);
+	CHECK_NEAR(rest, 0, 1e-12);
+	/* no counts: refused */
+	struct scale_counts none = { 0 };
+	CHECK(scale_tier2_split(&s, &none, &n, t2, &rest) < 0);
+}
+
 TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_classify_needs_a_short_loop),
-      T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account))
+      T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
+      T(test_scale__tier2_splits_work_inflation))
