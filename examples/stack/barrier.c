@@ -30,9 +30,6 @@ int main(int argc, char **argv)
 	example_args(argc, argv);
 	pthread_barrier_init(&barrier, NULL, (unsigned)example_threads);
 	example_fork_join(worker);
-	uint64_t odd = 0;
-	for (int i = 0; i < example_threads; i++)
-		odd += result[i] & 1;
-	printf("barrier: %d phases done, %llu odd results\n", PHASES, (unsigned long long)odd);
+	example_print_odd("barrier", result);
 	return 0;
 }

@@ -20,9 +20,6 @@ int main(int argc, char **argv)
 {
 	example_args(argc, argv);
 	example_fork_join(worker);
-	uint64_t odd = 0;
-	for (int i = 0; i < example_threads; i++)
-		odd += result[i] & 1;
-	printf("end-imbalance: %ld units done, %llu odd results\n", example_units, (unsigned long long)odd);
+	example_print_odd("end-imbalance", result);
 	return 0;
 }

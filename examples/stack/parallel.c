@@ -17,9 +17,6 @@ int main(int argc, char **argv)
 {
 	example_args(argc, argv);
 	example_fork_join(worker);
-	uint64_t sum = 0;
-	for (int i = 0; i < example_threads; i++)
-		sum += result[i] & 1;
-	printf("parallel: %ld units, %llu odd results\n", example_units, (unsigned long long)sum);
+	example_print_odd("parallel", result);
 	return 0;
 }
