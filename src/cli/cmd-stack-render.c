@@ -221,10 +221,14 @@ void stack_plot(const char *dir, const struct scale_result *res)
 	for (int i = 0; i < res->npoints; i++) {
 		const struct scale_point *p = &res->pt[i];
 		fprintf(f, "%d", p->threads);
+		const double *comp = p->ex[p->median].stack.comp;
+		double wi = comp[COMP_INFLATION];
+		negative |= wi < 0;
 		for (int c = 0; c < COMP_COUNT; c++) {
-			double v = p->ex[p->median].stack.comp[c];
-			negative |= v < 0;
-			fprintf(f, " %.4f", v > 0 ? v : 0); /* a negative work_inflation has no bar */
+			/* a negative work_inflation has no bar: base is drawn as S^ = S + work_inflation,
+			 * so the bar still sums to N */
+			double v = c == COMP_BASE && wi < 0 ? comp[c] + wi : c == COMP_INFLATION && wi < 0 ? 0 : comp[c];
+			fprintf(f, " %.4f", v > 0 ? v : 0);
 		}
 		fprintf(f, "\n");
 	}
@@ -236,7 +240,7 @@ void stack_plot(const char *dir, const struct scale_result *res)
 	int k = snprintf(body, sizeof(body),
 			 "set title 'speedup stacks'\nset xlabel 'threads N'\nset ylabel 'speedup (x)'\n"
 			 "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
-			 "set boxwidth 0.6\nset key outside right\nset yrange [0:*]\n"
+			 "set boxwidth 0.6\nset key outside right noenhanced\nset yrange [0:*]\n"
 			 "plot 'stack.dat' using 2:xtic(1) title '%s'", scale_comp_names[0]);
 	for (int c = 1; c < COMP_COUNT && k > 0 && (size_t)k < sizeof(body); c++)
 		k += snprintf(body + k, sizeof(body) - (size_t)k, ", '' using %d title '%s'", c + 2, scale_comp_names[c]);
@@ -246,5 +250,5 @@ void stack_plot(const char *dir, const struct scale_result *res)
 	else if (rc < 0)
 		note("%s", err.msg);
 	if (negative)
-		note("a negative work_inflation (the N-thread run did less work than 1 thread) has no bar in the plot");
+		note("plot: where work_inflation is negative (the N-thread run did its work faster than 1 thread), base is drawn as S^");
 }
