@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-stack.h"
+#include "common/atomicfile.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -208,11 +209,12 @@ void stack_plot(const char *dir, const struct scale_result *res)
 	}
 	char path[4200];
 	snprintf(path, sizeof(path), "%s/stack.dat", dir);
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		note("cannot write '%s'", path);
+	struct atomic_file af;
+	if (atomic_file_open(&af, path, &err) != 0) {
+		note("%s", err.msg);
 		return;
 	}
+	FILE *f = af.fp;
 	fprintf(f, "# threads");
 	for (int c = 0; c < COMP_COUNT; c++)
 		fprintf(f, " %s", scale_comp_names[c]);
@@ -232,8 +234,8 @@ void stack_plot(const char *dir, const struct scale_result *res)
 		}
 		fprintf(f, "\n");
 	}
-	if (fclose(f) != 0) {
-		note("cannot write '%s'", path);
+	if (atomic_file_commit(&af, &err) != 0) {
+		note("%s", err.msg);
 		return;
 	}
 	char body[2048];

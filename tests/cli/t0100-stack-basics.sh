@@ -44,6 +44,12 @@ contains "$TMP/out" "stack at 2 threads"
 contains "$TMP/out" "speedup actual (T1/TN) .* x"
 contains "$TMP/out" "answer .*at 2 threads the speedup is"
 
+# --plot: the stacked bars' data, one row per N, each row summing to N
+run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 --plot "$TMP/plot" -- "$EX/stack-parallel" "{T}" 100
+awk '!/^#/ { s = 0; for (i = 2; i <= NF; i++) s += $i; if (s < $1 - 1e-3 || s > $1 + 1e-3) bad = 1; n++ } END { exit bad || n != 2 }' \
+	"$TMP/plot/stack.dat" || fail "stack.dat rows do not sum to N"
+if command -v gnuplot >/dev/null; then [ -s "$TMP/plot/stack.svg" ] || fail "no stack.svg"; fi
+
 # item 12: a failing program is named with its status, a crash with its signal
 run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 -- sh -c 'echo oops >&2; exit 3'
 contains "$TMP/err" "exited with status 3"
