@@ -276,6 +276,7 @@ static void point_finish(struct scale_result *res, struct scale_point *p)
 	}
 	const struct scale_exec *m = &p->ex[p->median];
 	p->threads_max = m->have_record ? m->rec.threads_max : 0;
+	p->threads_seen = m->have_record ? (int)m->rec.nth : 0;
 	p->error = res->t1_s > 0 ? fabs(m->stack.estimated - m->stack.actual) / p->threads : NAN;
 	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
 	p->cls = scale_stack_class(res->t1_s > 0 ? m->stack.actual : m->stack.estimated, p->threads);
@@ -335,15 +336,16 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 	res->t1_s = ns ? order_median(spans, (size_t)ns) : NAN;
 	for (int i = 0; i < res->npoints; i++)
 		point_finish(res, &res->pt[i]);
-	/* a program that ignores {T} and OMP_NUM_THREADS runs as many threads whatever N is */
+	/* a program that ignores {T} and OMP_NUM_THREADS starts as many threads whatever N is (threads
+	 * started, not alive at once: a short thread may end before the next starts) */
 	int distinct = 0, same = 1;
 	for (int i = 0; i < res->npoints; i++) {
 		if (res->pt[i].threads != res->pt[0].threads)
 			distinct = 1;
-		if (res->pt[i].threads_max != res->pt[0].threads_max)
+		if (res->pt[i].threads_seen != res->pt[0].threads_seen)
 			same = 0;
 	}
-	if (distinct && same && res->pt[0].threads_max > 0) {
+	if (distinct && same && res->pt[0].threads_seen > 0) {
 		res->bad |= SCALE_BAD_IGNORES_T;
 		for (int i = 0; i < res->npoints; i++)
 			res->pt[i].bad |= SCALE_BAD_IGNORES_T;

@@ -65,6 +65,7 @@ struct scale_point {
 	const char *dominant, *cls;
 	unsigned bad;              /* SCALE_BAD_* of any run */
 	int threads_max;           /* most threads at once in the median run */
+	int threads_seen;          /* threads the median run started (the main thread included) */
 };
 
 struct scale_result {

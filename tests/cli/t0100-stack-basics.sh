@@ -35,7 +35,7 @@ assert abs(r["error"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) <
 assert r["class"] in ("good", "moderate", "poor")
 assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference"}
 assert (r["dominant"] == "none") == (r["components"]["base"] >= 1.8 or max(v for k, v in r["components"].items() if k not in ("base", "positive_interference")) <= 0)
-assert r["repetitions"] == 2 and r["threads_max"] == 3
+assert r["repetitions"] == 2 and r["threads_max"] in (2, 3)  # a worker may end before the next starts
 PY
 # text: every number with its unit, the answer sentence
 run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 -- "$EX/stack-parallel" "{T}" 100
