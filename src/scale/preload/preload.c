@@ -21,6 +21,7 @@ static int alive, alive_max;         /* threads running now, and the most at onc
 static int enabled;                  /* $ARCHSCOPE_STACK_DIR is set */
 static char dir[512];
 static uint64_t process_start_ns;
+__thread int preload_inside __attribute__((tls_model("initial-exec")));
 static __thread struct preload_thread *self __attribute__((tls_model("initial-exec")));
 
 uint64_t preload_now_ns(void)

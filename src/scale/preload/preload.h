@@ -30,6 +30,11 @@ struct preload_thread {
 	void *start_arg;
 };
 
+/* Set while the calling thread is inside a timed wait (a wrapper, an OMPT wait): calls made
+ * from there (glibc calling its own exported names, an OpenMP runtime yielding while it waits
+ * at a barrier) are not counted twice. */
+extern __thread int preload_inside __attribute__((tls_model("initial-exec")));
+
 uint64_t preload_now_ns(void);
 /* The calling thread's account, made on first use (threads the wrappers did not start too). NULL
  * when the table is full or the library is off (no $ARCHSCOPE_STACK_DIR). */

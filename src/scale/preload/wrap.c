@@ -14,9 +14,6 @@
 
 #include "scale/preload/preload.h"
 
-/* Wrappers called from inside another wrapper (glibc calling its own exported names) are not
- * counted twice. */
-static __thread int inside __attribute__((tls_model("initial-exec")));
 
 #define REAL(name)                                                                                 \
 	static __typeof__(name) *real_;                                                            \
@@ -26,9 +23,9 @@ static __thread int inside __attribute__((tls_model("initial-exec")));
 /* Begin/end of a timed wait; begin returns 0 when this call is not counted. */
 static uint64_t wait_begin(void)
 {
-	if (inside || !preload_self())
+	if (preload_inside || !preload_self())
 		return 0;
-	inside = 1;
+	preload_inside = 1;
 	return preload_now_ns();
 }
 
@@ -37,7 +34,7 @@ static void wait_end(int prim, uint64_t t0, void *site)
 	if (!t0)
 		return;
 	preload_account(prim, preload_now_ns() - t0, (uintptr_t)site);
-	inside = 0;
+	preload_inside = 0;
 }
 
 /* Threads */
@@ -54,7 +51,7 @@ static void *trampoline(void *p)
 int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
 {
 	REAL(pthread_create);
-	struct preload_thread *t = inside ? NULL : preload_thread_new();
+	struct preload_thread *t = preload_inside ? NULL : preload_thread_new();
 	if (!t)
 		return real_(th, attr, fn, arg);
 	t->start_fn = fn;
@@ -88,7 +85,7 @@ int pthread_join(pthread_t th, void **ret)
 		static __typeof__(tryname) *try_;                                                  \
 		if (!try_)                                                                         \
 			try_ = (__typeof__(tryname) *)preload_real(#tryname);                      \
-		if (inside || !preload_self())                                                     \
+		if (preload_inside || !preload_self())                                                     \
 			return real_ args;                                                         \
 		int rc = try_ args;                                                                \
 		if (rc != EBUSY)                                                                   \
@@ -143,7 +140,7 @@ int sem_wait(sem_t *s)
 	static __typeof__(sem_trywait) *try_;
 	if (!try_)
 		try_ = (__typeof__(sem_trywait) *)preload_real("sem_trywait");
-	if (inside || !preload_self())
+	if (preload_inside || !preload_self())
 		return real_(s);
 	int saved = errno;
 	if (try_(s) == 0)
