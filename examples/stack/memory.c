@@ -1,5 +1,6 @@
 /* Memory-bound: each thread streams through its part of arrays far larger than the caches, so the
- * threads share the memory bandwidth (work_inflation: tier 0 sees no wait). */
+ * threads share the memory bandwidth (work_inflation: tier 0 sees no wait).
+ * "memory THREADS [UNITS [MIB]]": UNITS / 100 sweeps over three arrays of MIB MiB (default 32). */
 #include "common.h"
 
 #define MIB (1024L * 1024L)
@@ -21,7 +22,12 @@ static void *worker(void *arg)
 int main(int argc, char **argv)
 {
 	example_args(argc, argv);
-	n = 64 * MIB / (long)sizeof(double); /* 3 x 64 MiB */
+	long mib = argc > 3 ? atol(argv[3]) : 32; /* 3 x 32 MiB: beyond the last-level caches of most CPUs */
+	if (mib < 1) {
+		fprintf(stderr, "memory: bad size\n");
+		return 2;
+	}
+	n = mib * MIB / (long)sizeof(double);
 	a = malloc((size_t)n * sizeof(double));
 	b = malloc((size_t)n * sizeof(double));
 	c = malloc((size_t)n * sizeof(double));

@@ -3,14 +3,18 @@
 # its three threads seen, the components summing to N, its barrier waits off the CPU as yielding
 # (blocked_other).
 . "$(dirname "$0")/lib.sh"
+# the system python when there is one: a version manager's shim can take seconds to start
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 require ROOT
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-barrier-static" ] || skip "needs stack-barrier-static beside $ARCHSCOPE (no static libc)"
 run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier-static" "{T}" 300
-if python3 -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'tracepoints' in r else 1)"; then
-	skip "tracepoints refused: $(json_get "d['results']['tracepoints']")"
+if "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'tracepoints' in r else 1)"; then
+	skip "tracepoints refused: $(jget "d['results']['tracepoints']")"
 fi
-python3 - "$TMP/out" <<'PY' || fail "tier-1 stack (JSON in $TMP/out)"
+"$PY" - "$TMP/out" <<'PY' || fail "tier-1 stack (JSON in $TMP/out)"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]["runs"][0]
 c = r["components"]
