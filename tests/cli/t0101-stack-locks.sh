@@ -16,7 +16,7 @@ run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 2
 check_delim pthread-spin spinning pthread_spin
 "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'sampling' not in r else 1)" ||
 	skip "task-clock sampling refused here: $(jget "d['results']['sampling']")"
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 60
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 150
 check_delim user-spin spinning user_spin
 # where spinning was seen, the spinning code is a site, placed in user-spin.c by its debug information
 jget "[s['where'] for s in d['results']['runs'][0]['sites'] if s['primitive'] == 'user_spin'] or
