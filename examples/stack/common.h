@@ -30,12 +30,26 @@ static void example_args(int argc, char **argv)
 	}
 }
 
-/* About 100 us of dependent integer work; the result keeps the compiler from removing it. */
-static inline uint64_t example_work(uint64_t x)
+/* About 100 us of dependent integer work (iters 40000); the result keeps the compiler from
+ * removing it. */
+static inline uint64_t example_work_n(uint64_t x, int iters)
 {
-	for (int i = 0; i < 40000; i++)
+	for (int i = 0; i < iters; i++)
 		x = x * 6364136223846793005u + 1442695040888963407u;
 	return x;
+}
+
+static inline uint64_t example_work(uint64_t x)
+{
+	return example_work_n(x, 40000);
+}
+
+/* Work between two critical sections, long enough (about a tenth of a unit) for a woken waiter to
+ * take the lock: without it an unfair lock goes back to the thread that just released it, one
+ * thread finishes first and the wait shows as imbalance instead of at the lock. */
+static inline uint64_t example_work_between(uint64_t x)
+{
+	return example_work_n(x, 4000);
 }
 
 /* Runs fn(i) on example_threads threads and joins them. */
