@@ -97,6 +97,12 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_number(e, "error", "|S^-S|/N", p->error, NULL, "%.3f");
 	if (p->error == p->error)
 		emit_annotate(e, " (%.1f %%)", 100 * p->error);
+	emit_array_begin(e, "error_per_run", "|S^-S|/N of each run");
+	for (int r = 0; r < p->nex; r++) {
+		const struct scale_stack *x = &p->ex[r].stack;
+		emit_number(e, NULL, "", res->t1_s > 0 ? fabs(x->estimated - x->actual) / p->threads : NAN, NULL, "%.3f");
+	}
+	emit_array_end(e);
 	emit_int(e, "repetitions", "repetitions", p->nex, NULL);
 	emit_int(e, "threads_max", m->tier ? "threads seen" : "threads at once (most)", p->threads_max, NULL);
 	emit_int(e, "tier", "tier", m->tier, NULL);
@@ -152,10 +158,9 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	int nn = bad_notes(p->bad, notes, 8);
 	if (s->scaled < 0.999 && nn < 8)
 		notes[nn++] = "more threads waited than N slots: waits scaled down to fit the bar";
-	(void)res;
 	emit_array_begin(e, "notes", "notes");
 	for (int i = 0; i < nn; i++)
-		emit_string(e, NULL, NULL, notes[i]);
+		emit_string(e, NULL, "", notes[i]);
 	emit_array_end(e);
 	emit_object_end(e);
 }
