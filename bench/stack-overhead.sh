@@ -54,7 +54,7 @@ examples = [("parallel", "compute loop", False), ("memory", "streaming loop", Fa
             ("user-spin", "hand-written spin lock", True)]
 fp_s = fp_all = 0
 for name, what, spins in examples:
-    units = {"lock-heavy": "300", "user-spin": "200", "memory": "500"}.get(name, "1000")
+    units = {"lock-heavy": "1000", "user-spin": "1000", "memory": "1000"}.get(name, "3000")
     out = subprocess.run([A, "stack", "-q", "-t", N, "-r", "1", "--json", "--", "%s/stack-%s" % (B, name), "{T}", units],
                          capture_output=True, text=True)
     res = json.loads(out.stdout)["results"]

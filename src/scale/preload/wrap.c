@@ -101,6 +101,28 @@ LOCK_WRAPPER(pthread_rwlock_rdlock, pthread_rwlock_tryrdlock, PRIM_RWLOCK, (pthr
 LOCK_WRAPPER(pthread_rwlock_wrlock, pthread_rwlock_trywrlock, PRIM_RWLOCK, (pthread_rwlock_t *l), (l))
 LOCK_WRAPPER(pthread_spin_lock, pthread_spin_trylock, PRIM_PTHREAD_SPIN, (pthread_spinlock_t *l), (l))
 
+/* Try variants never wait: a failed try is counted (a loop of them is a wait no clock sees; the
+ * sampler finds it if it spins with a hint), with no time. */
+
+#define TRY_WRAPPER(name, prim, busy, decl, args)                                                  \
+	int name decl                                                                              \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		int r = real_ args;                                                                \
+		if (busy && !preload_inside && preload_self()) {                                   \
+			int saved = errno;                                                         \
+			preload_account(prim, 0, (uintptr_t)__builtin_return_address(0));          \
+			errno = saved;                                                             \
+		}                                                                                  \
+		return r;                                                                          \
+	}
+
+TRY_WRAPPER(pthread_mutex_trylock, PRIM_MUTEX, r == EBUSY, (pthread_mutex_t *m), (m))
+TRY_WRAPPER(pthread_rwlock_tryrdlock, PRIM_RWLOCK, r == EBUSY, (pthread_rwlock_t *l), (l))
+TRY_WRAPPER(pthread_rwlock_trywrlock, PRIM_RWLOCK, r == EBUSY, (pthread_rwlock_t *l), (l))
+TRY_WRAPPER(pthread_spin_trylock, PRIM_PTHREAD_SPIN, r == EBUSY, (pthread_spinlock_t *l), (l))
+TRY_WRAPPER(sem_trywait, PRIM_SEM, r != 0 && errno == EAGAIN, (sem_t *s), (s))
+
 /* Waits that block by nature, or with a time limit: always timed. */
 
 #define TIMED_WRAPPER(ret, name, prim, decl, args)                                                 \
