@@ -44,12 +44,13 @@ static inline uint64_t example_work(uint64_t x)
 	return example_work_n(x, 40000);
 }
 
-/* Work between two critical sections, long enough (about a tenth of a unit) for a woken waiter to
- * take the lock: without it an unfair lock goes back to the thread that just released it, one
- * thread finishes first and the wait shows as imbalance instead of at the lock. */
+/* Work between two critical sections, long enough (half a unit, ~50 us) for a woken waiter to
+ * take the lock even in a VM that wakes idle CPUs slowly: without it an unfair lock goes back to
+ * the thread that just released it, one thread finishes first and the wait shows as imbalance
+ * instead of at the lock. The lock is then held two thirds of the time. */
 static inline uint64_t example_work_between(uint64_t x)
 {
-	return example_work_n(x, 4000);
+	return example_work_n(x, 20000);
 }
 
 /* Runs fn(i) on example_threads threads and joins them. */

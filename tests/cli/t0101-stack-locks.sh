@@ -10,13 +10,13 @@ jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-mutex" ] || skip "needs the stack examples beside $ARCHSCOPE"
 check_delim() { "$PY" "$ROOT/tests/fixtures/scale/check-delim.py" "$TMP/out" "$@" || fail "$1: wrong stack (JSON in $TMP/out)"; }
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-mutex" "{T}" 200
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-mutex" "{T}" 400
 check_delim mutex yielding mutex
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 200
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 400
 check_delim pthread-spin spinning pthread_spin
 "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'sampling' not in r else 1)" ||
 	skip "task-clock sampling refused here: $(jget "d['results']['sampling']")"
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 150
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 600
 check_delim user-spin spinning user_spin
 # where spinning was seen, the spinning code is a site, placed in user-spin.c by its debug information
 jget "[s['where'] for s in d['results']['runs'][0]['sites'] if s['primitive'] == 'user_spin'] or

@@ -10,12 +10,12 @@ jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-barrier" ] || skip "needs the stack examples beside $ARCHSCOPE"
 check_delim() { "$PY" "$ROOT/tests/fixtures/scale/check-delim.py" "$TMP/out" "$@" || fail "$1: wrong stack (JSON in $TMP/out)"; }
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier" "{T}" 120
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier" "{T}" 400
 check_delim barrier yielding barrier
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-end-imbalance" "{T}" 120
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-end-imbalance" "{T}" 400
 check_delim end-imbalance imbalance -
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" 120
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" 400
 check_delim parallel none -
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-memory" "{T}" 100 8
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-memory" "{T}" 300 8
 check_delim memory none -
 exit 0

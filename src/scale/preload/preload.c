@@ -44,6 +44,7 @@ void *preload_real(const char *name)
 }
 
 static int schedstat_read(const char *path, uint64_t *run_ns, uint64_t *runq_ns);
+static uint64_t thread_cpu_ns(pid_t tid, int self_thread);
 
 static void alive_add(int d)
 {
@@ -88,6 +89,7 @@ void preload_thread_begin(struct preload_thread *t)
 	/* the thread's times so far (the main thread's exec and loading): subtracted at its end */
 	if (schedstat_read("/proc/thread-self/schedstat", &t->run_ns, &t->runq_ns) != 0)
 		t->run_ns = t->runq_ns = 0;
+	t->run_ns = thread_cpu_ns(t->tid, 1);
 	alive_add(1);
 	self = t;
 }
@@ -139,21 +141,33 @@ static int schedstat_read(const char *path, uint64_t *run_ns, uint64_t *runq_ns)
 	return 0;
 }
 
+/* A thread's CPU time in ns, exact to now: schedstat's first field is only brought up to date at
+ * a context switch or a tick, so a running thread reading its own misses its current slice (up to
+ * a tick, 4 ms at HZ=250). The clock of another thread of this process is the kernel's per-thread
+ * CPU clock id, (~tid << 3) | 6 (CPUCLOCK_SCHED | CPUCLOCK_PERTHREAD). 0 when unreadable. */
+static uint64_t thread_cpu_ns(pid_t tid, int self_thread)
+{
+	struct timespec ts;
+	clockid_t id = self_thread ? CLOCK_THREAD_CPUTIME_ID : (clockid_t)((~(unsigned)tid << 3) | 6);
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void preload_thread_end(struct preload_thread *t)
 {
 	if (!t || t->ended)
 		return;
 	t->end_ns = preload_now_ns();
 	uint64_t run0 = t->run_ns, runq0 = t->runq_ns;
-	t->schedstat_ok = schedstat_read("/proc/thread-self/schedstat", &t->run_ns, &t->runq_ns) == 0;
-	if (t->schedstat_ok) {
-		t->run_ns -= run0 < t->run_ns ? run0 : t->run_ns;
+	uint64_t ignored;
+	t->schedstat_ok = schedstat_read("/proc/thread-self/schedstat", &ignored, &t->runq_ns) == 0;
+	if (t->schedstat_ok)
 		t->runq_ns -= runq0 < t->runq_ns ? runq0 : t->runq_ns;
-	} else {
-		struct timespec ts; /* no schedstat: the thread's CPU time, and no run-queue wait */
-		if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
-			t->run_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	else
+		t->runq_ns = 0; /* no schedstat: no run-queue wait known */
+	uint64_t cpu = thread_cpu_ns(t->tid, 1);
+	t->run_ns = cpu > run0 ? cpu - run0 : 0;
 	t->ended = 1;
 	alive_add(-1);
 }
@@ -248,11 +262,12 @@ static void record_write(void)
 		char sp[96];
 		snprintf(sp, sizeof(sp), "/proc/self/task/%d/schedstat", (int)t->tid);
 		t->end_ns = now;
-		uint64_t run0 = t->run_ns, runq0 = t->runq_ns;
-		t->schedstat_ok = schedstat_read(sp, &t->run_ns, &t->runq_ns) == 0;
-		if (t->schedstat_ok) {
-			t->run_ns -= run0 < t->run_ns ? run0 : t->run_ns;
+		uint64_t run0 = t->run_ns, runq0 = t->runq_ns, ignored;
+		t->schedstat_ok = schedstat_read(sp, &ignored, &t->runq_ns) == 0;
+		uint64_t cpu = thread_cpu_ns(t->tid, t == self);
+		if (t->schedstat_ok && cpu) {
 			t->runq_ns -= runq0 < t->runq_ns ? runq0 : t->runq_ns;
+			t->run_ns = cpu > run0 ? cpu - run0 : 0;
 		} else {
 			t->run_ns = t->runq_ns = 0; /* gone without a word (cancelled): unknown */
 		}

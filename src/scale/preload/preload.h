@@ -22,7 +22,8 @@ struct preload_thread {
 	pid_t tid;
 	int ended;
 	uint64_t start_ns, end_ns;
-	uint64_t run_ns, runq_ns; /* from schedstat: at the start, then the difference at the end */
+	uint64_t run_ns, runq_ns; /* CPU time (thread CPU clock) and run-queue wait (schedstat): the
+				     values at the start, then the differences at the end */
 	int schedstat_ok;
 	uint64_t wait_ns[PRIM_COUNT], calls[PRIM_COUNT];
 	struct preload_site sites[PRELOAD_SITES];
