@@ -79,17 +79,26 @@ struct preload_thread *preload_self(void)
 
 struct preload_thread *preload_thread_new(void)
 {
-	return enabled ? slot_claim() : NULL;
+	struct preload_thread *t = enabled ? slot_claim() : NULL;
+	if (t) /* alive from its creation: a wait for a first CPU is the run queue's, not idle */
+		t->start_ns = preload_now_ns();
+	return t;
 }
 
 void preload_thread_begin(struct preload_thread *t)
 {
 	t->tid = (pid_t)syscall(SYS_gettid);
-	t->start_ns = preload_now_ns();
-	/* the thread's times so far (the main thread's exec and loading): subtracted at its end */
-	if (schedstat_read("/proc/thread-self/schedstat", &t->run_ns, &t->runq_ns) != 0)
+	if (t->start_ns) {
+		/* made by the pthread_create wrapper: new, so its clocks started at 0 with it */
 		t->run_ns = t->runq_ns = 0;
-	t->run_ns = thread_cpu_ns(t->tid, 1);
+	} else {
+		/* the main thread, or one made without pthread_create: its times so far (the main
+		 * thread's exec and loading) are subtracted at its end */
+		t->start_ns = preload_now_ns();
+		if (schedstat_read("/proc/thread-self/schedstat", &t->run_ns, &t->runq_ns) != 0)
+			t->run_ns = t->runq_ns = 0;
+		t->run_ns = thread_cpu_ns(t->tid, 1);
+	}
 	alive_add(1);
 	self = t;
 }
