@@ -23,6 +23,7 @@ static const struct cli_command commands[] = {
 	{ "regress", cmd_regress, "fit each event against a program parameter: constant, linear, quadratic, exponential, power (AICc)" },
 	{ "numa", cmd_numa, "NUMA latency and bandwidth matrices, load on the links between nodes, a contention model" },
 	{ "tune", cmd_tune, "register and L1 blocking from probed values, a generated kernel vs OpenBLAS (BlackjackBench)" },
+	{ "stack", cmd_stack, "speedup stack of a multi-threaded program: base speedup and one component per delimiter" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
 	{ "memhist", cmd_memhist, "load-latency histograms by data source (L1 ... remote DRAM), live (PEBS, IBS) or recorded" },

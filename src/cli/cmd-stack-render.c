@@ -1,0 +1,261 @@
+/* The renderer of `archscope stack`: one stack per thread count (text and JSON from the same
+ * calls), the one-sentence answer, the plot and the message for a program that failed. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd-stack.h"
+#include "common/atomicfile.h"
+#include "report/emit.h"
+#include "report/plot.h"
+
+/* the primitives, and PRIM_COUNT: spinning found by sampling */
+static const char *const prim_names[PRIM_COUNT + 1] = SCALE_PRIM_NAMES_USER;
+
+/* The notes of a point's problems (item 12), one string each. */
+static int bad_notes(unsigned bad, const char *notes[], int max)
+{
+	static const struct {
+		unsigned flag;
+		const char *text;
+	} rows[] = {
+		{ SCALE_BAD_STATUS, "the program exited with a non-zero status" },
+		{ SCALE_BAD_CRASH, "the program crashed (killed by a signal)" },
+		{ SCALE_BAD_TIMEOUT, "the program ran past --timeout and was killed" },
+		{ SCALE_BAD_NORECORD, "no record from the preload library (a static binary, or the program ended without exit): tier 0 saw no thread" },
+		{ SCALE_BAD_SHORT, "the program ran shorter than 10 ms: the stack is mostly noise" },
+		{ SCALE_BAD_NOTHREADS, "the program started no threads at N > 1" },
+		{ SCALE_BAD_IGNORES_T, "the program ignores {T} and OMP_NUM_THREADS: it ran as many threads at every N" },
+		{ SCALE_BAD_NOSCHEDSTAT, "no schedstat in /proc: run-queue time unknown (scheduling counted as base)" },
+	};
+	int n = 0;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && n < max; i++)
+		if (bad & rows[i].flag)
+			notes[n++] = rows[i].text;
+	return n;
+}
+
+/* The sentence of item 6 for one point. */
+static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
+{
+	const struct scale_exec *m = &p->ex[p->median];
+	const struct scale_stack *s = &m->stack;
+	double sp = s->actual == s->actual ? s->actual : s->estimated;
+	int k = snprintf(buf, len, "at %d thread%s the speedup is %.2f x of %d (%s scaling); ", p->threads,
+			 p->threads == 1 ? "" : "s", sp, p->threads, p->cls);
+	if (k < 0 || (size_t)k >= len)
+		return;
+	if (!strcmp(p->dominant, "none")) {
+		snprintf(buf + k, len - (size_t)k, "no delimiter stands out (base >= 0.9 N)");
+		return;
+	}
+	int comp = 0;
+	for (int c = 0; c < COMP_COUNT; c++)
+		if (!strcmp(scale_comp_names[c], p->dominant))
+			comp = c;
+	int part = -1;
+	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
+		for (int q = 0; q < PART_COUNT; q++) {
+			int in_spin = q == PART_PTHREAD_SPIN || q == PART_USER_SPIN;
+			if (in_spin != (comp == COMP_SPINNING))
+				continue;
+			if (part < 0 || s->part[q] > s->part[part])
+				part = q;
+		}
+	k += snprintf(buf + k, len - (size_t)k, "the dominant delimiter is %s (%.2f x, %.0f %% of the bar", p->dominant,
+		      s->comp[comp], 100 * s->comp[comp] / p->threads);
+	if (part >= 0 && (size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, ", mostly %s", scale_part_names[part]);
+	if ((size_t)k < len)
+		k += snprintf(buf + k, len - (size_t)k, ")");
+	if (comp == COMP_INFLATION && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ": the threads did more work, or the same work slower, than one "
+			 "thread alone (memory, caches, coherence, parallelization overhead; tier 0 cannot split it)");
+	else if (m->have_record && (comp == COMP_SPINNING || comp == COMP_YIELDING || comp == COMP_IMBALANCE))
+		for (size_t q = 0; q < m->rec.nsites && (size_t)k < len; q++)
+			if ((m->rec.sites[q].prim == PRIM_JOIN) == (comp == COMP_IMBALANCE) && m->rec.sites[q].where[0]) {
+				snprintf(buf + k, len - (size_t)k, "; top wait site %s", m->rec.sites[q].where);
+				break;
+			}
+}
+
+static void point_render(struct emit *e, const struct scale_point *p, const struct scale_result *res)
+{
+	const struct scale_exec *m = &p->ex[p->median];
+	const struct scale_stack *s = &m->stack;
+	char title[64];
+	snprintf(title, sizeof(title), "stack at %d thread%s", p->threads, p->threads == 1 ? "" : "s");
+	emit_object_begin(e, NULL, title);
+	emit_int(e, "threads", "threads", p->threads, NULL);
+	emit_number(e, "wall_s", "wall time", m->wall_s, "s", "%.3f");
+	emit_number(e, "span_s", "program span", m->span_s, "s", "%.3f");
+	emit_number(e, "speedup_actual", "speedup actual (T1/TN)", s->actual, "x", "%.2f");
+	emit_number(e, "speedup_estimated", "speedup estimated (this run)", s->estimated, "x", "%.2f");
+	emit_number(e, "error", "|S^-S|/N", p->error, NULL, "%.3f");
+	if (p->error == p->error)
+		emit_annotate(e, " (%.1f %%)", 100 * p->error);
+	emit_array_begin(e, "error_per_run", "|S^-S|/N of each run");
+	for (int r = 0; r < p->nex; r++) {
+		const struct scale_stack *x = &p->ex[r].stack;
+		emit_number(e, NULL, "", res->t1_s > 0 ? fabs(x->estimated - x->actual) / p->threads : NAN, NULL, "%.3f");
+	}
+	emit_array_end(e);
+	emit_int(e, "repetitions", "repetitions", p->nex, NULL);
+	emit_int(e, "threads_max", m->tier ? "threads seen" : "threads at once (most)", p->threads_max, NULL);
+	emit_int(e, "tier", "tier", m->tier, NULL);
+
+	emit_object_begin(e, "components", "components (speedup units, sum N)");
+	for (int c = 0; c < COMP_COUNT; c++) {
+		emit_number(e, scale_comp_names[c], scale_comp_names[c], s->comp[c], "x", "%.3f");
+		if (p->nex > 1)
+			emit_annotate(e, "  [%.3f .. %.3f over %d runs]", p->comp_min[c], p->comp_max[c], p->nex);
+	}
+	emit_object_end(e);
+	emit_object_begin(e, "spread", NULL);
+	for (int c = 0; c < COMP_COUNT; c++) {
+		emit_object_begin(e, scale_comp_names[c], NULL);
+		emit_number(e, "min", NULL, p->comp_min[c], NULL, NULL);
+		emit_number(e, "max", NULL, p->comp_max[c], NULL, NULL);
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+	emit_object_begin(e, "by_primitive", "spinning and yielding by primitive (speedup units)");
+	for (int q = 0; q < PART_COUNT; q++)
+		if (!emit_is_text(e) || s->part[q] >= 0.0005)
+			emit_number(e, scale_part_names[q], scale_part_names[q], s->part[q], "x", "%.3f");
+	emit_object_end(e);
+	emit_number(e, "join_s", "time in pthread_join (all threads)", s->join_s, "s", "%.3f");
+	emit_string(e, "dominant", "dominant", p->dominant);
+	emit_string(e, "class", "class (paper Fig. 6, scaled to N)", p->cls);
+	char sentence[640];
+	answer_sentence(p, sentence, sizeof(sentence));
+	emit_string(e, "answer", "answer", sentence);
+
+	/* the waits of the dominant delimiter: join sites only when it is the imbalance */
+	int want_join = !strcmp(p->dominant, "imbalance");
+	emit_table_begin(e, "sites", "top wait sites");
+	for (size_t k = 0, shown = 0; m->have_record && k < m->rec.nsites && shown < SCALE_TOP_SITES; k++) {
+		const struct scale_site *st = &m->rec.sites[k];
+		if ((st->prim == PRIM_JOIN) != want_join)
+			continue;
+		shown++;
+		emit_row_begin(e);
+		emit_string(e, "where", "where", st->where);
+		emit_string(e, "primitive", "primitive", prim_names[st->prim]);
+		emit_number(e, "wait_s", "wait", st->wait_s, "s", "%.4f");
+		emit_int(e, "calls", "slow calls", (long long)st->calls, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (m->samples > 0) {
+		emit_number(e, "samples", "samples (all threads)", m->samples, NULL, "%.0f");
+		emit_number(e, "spin_samples", "samples in spin loops", m->spin_samples, NULL, "%.0f");
+	}
+	const char *notes[8];
+	int nn = bad_notes(p->bad, notes, 8);
+	if (s->scaled < 0.999 && nn < 8)
+		notes[nn++] = "more threads waited than N slots: waits scaled down to fit the bar";
+	emit_array_begin(e, "notes", "notes");
+	for (int i = 0; i < nn; i++)
+		emit_string(e, NULL, "", notes[i]);
+	emit_array_end(e);
+	emit_object_end(e);
+}
+
+void stack_render(struct emit *e, const struct scale_opts *o, const struct scale_result *res)
+{
+	char cmd[1024];
+	size_t k = 0;
+	cmd[0] = 0;
+	for (int i = 0; o->argv[i] && k < sizeof(cmd) - 2; i++)
+		k += (size_t)snprintf(cmd + k, sizeof(cmd) - k, "%s%s", i ? " " : "", o->argv[i]);
+	emit_string(e, "program", "program", cmd);
+	emit_number(e, "t1_s", "1-thread span (T1)", res->t1_s, "s", "%.3f");
+	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
+	emit_string(e, "method", "method",
+		    res->tier1 ? "tier 0 (preload wrappers, schedstat, sampling), tier 1 (sched tracepoints) where tier 0 saw nothing"
+			       : "tier 0 (preload wrappers, schedstat, sampling; no root, no counters)");
+	if (o->spin && !res->spin_available)
+		emit_string(e, "sampling", "spin sampling", res->spin_why);
+	if (res->tier1_why[0])
+		emit_string(e, "tracepoints", "tier 1 tracepoints", res->tier1_why);
+	emit_list_begin(e, "runs", "");
+	for (int i = 0; i < res->npoints; i++)
+		if (!(res->one_added && i == res->one))
+			point_render(e, &res->pt[i], res);
+	emit_list_end(e);
+}
+
+void stack_report_failure(const struct scale_opts *o, const struct scale_result *res)
+{
+	const char *head = "";
+	for (int i = 0; i < res->npoints && !*head; i++)
+		for (int r = 0; r < res->pt[i].nex && !*head; r++)
+			head = res->pt[i].ex[r].err_head;
+	if (res->bad & SCALE_BAD_TIMEOUT)
+		error("'%s' ran past the time limit and was killed", o->argv[0]);
+	else if (res->first_signal)
+		error("'%s' crashed: killed by signal %d (%s)%s%s", o->argv[0], res->first_signal,
+		      strsignal(res->first_signal), *head ? "; its stderr: " : "", head);
+	else
+		error("'%s' exited with status %d%s%s", o->argv[0], res->first_status, *head ? "; its stderr: " : "",
+		      head);
+}
+
+void stack_plot(const char *dir, const struct scale_result *res)
+{
+	struct as_error err = { 0 };
+	if (plot_dir_prepare(dir, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	char path[4200];
+	snprintf(path, sizeof(path), "%s/stack.dat", dir);
+	struct atomic_file af;
+	if (atomic_file_open(&af, path, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	FILE *f = af.fp;
+	fprintf(f, "# threads");
+	for (int c = 0; c < COMP_COUNT; c++)
+		fprintf(f, " %s", scale_comp_names[c]);
+	fprintf(f, "\n");
+	int negative = 0;
+	for (int i = 0; i < res->npoints; i++) {
+		const struct scale_point *p = &res->pt[i];
+		fprintf(f, "%d", p->threads);
+		const double *comp = p->ex[p->median].stack.comp;
+		double wi = comp[COMP_INFLATION];
+		negative |= wi < 0;
+		for (int c = 0; c < COMP_COUNT; c++) {
+			/* a negative work_inflation has no bar: base is drawn as S^ = S + work_inflation,
+			 * so the bar still sums to N */
+			double v = c == COMP_BASE && wi < 0 ? comp[c] + wi : c == COMP_INFLATION && wi < 0 ? 0 : comp[c];
+			fprintf(f, " %.4f", v > 0 ? v : 0);
+		}
+		fprintf(f, "\n");
+	}
+	if (atomic_file_commit(&af, &err) != 0) {
+		note("%s", err.msg);
+		return;
+	}
+	char body[2048];
+	int k = snprintf(body, sizeof(body),
+			 "set title 'speedup stacks'\nset xlabel 'threads N'\nset ylabel 'speedup (x)'\n"
+			 "set style data histograms\nset style histogram rowstacked\nset style fill solid 0.8 border -1\n"
+			 "set boxwidth 0.6\nset key outside right noenhanced\nset yrange [0:*]\n"
+			 "plot 'stack.dat' using 2:xtic(1) title '%s'", scale_comp_names[0]);
+	for (int c = 1; c < COMP_COUNT && k > 0 && (size_t)k < sizeof(body); c++)
+		k += snprintf(body + k, sizeof(body) - (size_t)k, ", '' using %d title '%s'", c + 2, scale_comp_names[c]);
+	int rc = plot_render(dir, "stack", body, &err);
+	if (rc == 1)
+		note("gnuplot is not installed: wrote %s/stack.gp and its data, but no picture", dir);
+	else if (rc < 0)
+		note("%s", err.msg);
+	if (negative)
+		note("plot: where work_inflation is negative (the N-thread run did its work faster than 1 thread), base is drawn as S^");
+}

@@ -1,0 +1,133 @@
+/* archscope stack: speedup stacks of a multi-threaded program (Eyerman et al., "Speedup Stacks"),
+ * without root or counters: runs it under the preload library at each thread count and renders
+ * the stacks, the dominant delimiter and its call sites. The renderer is in cmd-stack-render.c. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd-stack.h"
+#include "cli/parse-options.h"
+#include "common/cpuset.h"
+#include "report/emit.h"
+
+/* -t N or -t 1,2,4: the thread counts, into the opts. */
+static int threads_cb(const struct opt *o, const char *arg, const char *value)
+{
+	(void)value;
+	struct scale_opts *so = o->value;
+	so->npoints = 0;
+	const char *p = arg;
+	while (*p) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || v > 4096 || (*end && *end != ',')) {
+			error_usage("stack", "-t '%s': a thread count or a list of them (1,2,4), each 1 to 4096", arg);
+			return -1;
+		}
+		if (so->npoints >= SCALE_POINTS_MAX - 1) {
+			error_usage("stack", "-t '%s': at most %d thread counts", arg, SCALE_POINTS_MAX - 1);
+			return -1;
+		}
+		so->threads[so->npoints++] = (int)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!so->npoints) {
+		error_usage("stack", "-t: no thread count given");
+		return -1;
+	}
+	return 0;
+}
+
+static void stack_progress(void *ctx, int threads, int rep, int reps)
+{
+	(void)ctx;
+	progress("stack: %d thread%s, run %d of %d", threads, threads == 1 ? "" : "s", rep + 1, reps);
+}
+
+static const struct opt_cmd stack_cmd = {
+	.name = "stack",
+	.usage = (const char *const[]){ "archscope stack [-t N|-t 1,2,4,...] [-r R] [--json] [--plot DIR] -- CMD ARGS",
+					NULL },
+	.description =
+		"Runs CMD at each thread count N (\"{T}\" in ARGS becomes N, and OMP_NUM_THREADS=N) R times,\n"
+		"and once more with one thread for the actual speedup S = T1/TN, under a preload library that\n"
+		"times every wait in pthread locks, condition variables, barriers, semaphores, spin locks,\n"
+		"sched_yield, sleeps and futex calls; run and run-queue time come from schedstat, and spinning\n"
+		"in user code from sampling. Each stack splits N into the base speedup and one component per\n"
+		"scaling delimiter (speedup units), and names the dominant one with its call sites. Needs\n"
+		"neither root nor hardware counters. The program's own output is not shown.\n",
+	.flags = OPT_CMD_STOP_AT_NON_OPTION,
+};
+
+int cmd_stack(int argc, char **argv)
+{
+	struct scale_opts so = { .reps = 3, .spin = 1 };
+	int json = 0, no_sample = 0, tracepoints = 0;
+	const char *plot = NULL;
+	double timeout_s = 600;
+	struct opt opts[] = {
+		OPT_CALLBACK('t', "threads", &so, "N[,N...]",
+			     "thread counts (default: the CPUs this process may use); \"{T}\" in ARGS becomes N", threads_cb),
+		OPT_INT('r', "repetitions", &so.reps, "R", 1, SCALE_REPS_MAX, "runs of each thread count (default 3)"),
+		OPT_FLAG(0, "no-sample", &no_sample, "do not sample threads for spinning in user code"),
+		OPT_FLAG(0, "tracepoints", &tracepoints,
+			 "tier 1 (root): trace sched_switch/sched_wakeup, used where the preload library saw\n"
+			 "nothing (static binaries: on by default as root)"),
+		OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e6, "stop a run after S seconds (default 600; 0: never)"),
+		OPT_JSON(&json),
+		OPT_PLOT(&plot),
+		OPT_QUIET(),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	int n = opt_parse(argc, argv, &stack_cmd, opts);
+	if (n < 0)
+		return opt_exit_code(n);
+	if (n == 0)
+		return error_usage("stack", "no program to run: archscope stack [options] -- CMD ARGS"), EXIT_USAGE;
+	so.argv = argv;
+	so.spin = !no_sample;
+	so.tracepoints = tracepoints;
+	so.timeout_s = timeout_s;
+	so.progress = stack_progress;
+	struct as_error err = { 0 };
+	if (!so.npoints) {
+		struct as_cpulist cpus;
+		if (cpulist_allowed(&cpus, &err) != 0)
+			return error_err(&err), EXIT_FAIL;
+		so.threads[so.npoints++] = cpus.n;
+	}
+	char preload[4096];
+	if (scale_preload_find(preload, sizeof(preload), &err) != 0)
+		return error_err(&err), EXIT_FAIL;
+	so.preload = preload;
+
+	struct scale_result *res = calloc(1, sizeof(*res));
+	if (!res)
+		return error("out of memory"), EXIT_FAIL;
+	int rc = scale_run(&so, res, &err);
+	progress_done();
+	if (rc) {
+		free(res);
+		error_err(&err);
+		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+	}
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e) {
+		scale_result_release(res);
+		free(res);
+		return error("out of memory"), EXIT_FAIL;
+	}
+	stack_render(e, &so, res);
+	int code = cli_emit_end(e, "stack");
+	if (plot)
+		stack_plot(plot, res);
+	if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
+		stack_report_failure(&so, res);
+		code = EXIT_FAIL;
+	}
+	scale_result_release(res);
+	free(res);
+	return code;
+}

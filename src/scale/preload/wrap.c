@@ -1,0 +1,198 @@
+/* The wrapped calls: each passes its arguments to the real function unchanged and returns its
+ * result and errno unchanged. Locks try the non-blocking variant first, so an uncontended lock
+ * costs no clock read; only a wait that may block is timed and charged to its call site. */
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <linux/futex.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scale/preload/preload.h"
+
+
+#define REAL(name)                                                                                 \
+	static __typeof__(name) *real_;                                                            \
+	if (!real_)                                                                                \
+		real_ = (__typeof__(name) *)preload_real(#name)
+
+/* Begin/end of a timed wait; begin returns 0 when this call is not counted. */
+static uint64_t wait_begin(void)
+{
+	if (preload_inside || !preload_self())
+		return 0;
+	preload_inside = 1;
+	return preload_now_ns();
+}
+
+static void wait_end(int prim, uint64_t t0, void *site)
+{
+	if (!t0)
+		return;
+	preload_account(prim, preload_now_ns() - t0, (uintptr_t)site);
+	preload_inside = 0;
+}
+
+/* Threads */
+
+static void *trampoline(void *p)
+{
+	struct preload_thread *t = p;
+	preload_thread_begin(t);
+	void *r = t->start_fn(t->start_arg);
+	preload_thread_end(t);
+	return r;
+}
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	REAL(pthread_create);
+	struct preload_thread *t = preload_inside ? NULL : preload_thread_new();
+	if (!t)
+		return real_(th, attr, fn, arg);
+	t->start_fn = fn;
+	t->start_arg = arg;
+	return real_(th, attr, trampoline, t);
+}
+
+void pthread_exit(void *ret)
+{
+	REAL(pthread_exit);
+	preload_thread_end(preload_self());
+	real_(ret);
+	__builtin_unreachable();
+}
+
+int pthread_join(pthread_t th, void **ret)
+{
+	REAL(pthread_join);
+	uint64_t t0 = wait_begin();
+	int r = real_(th, ret);
+	wait_end(PRIM_JOIN, t0, __builtin_return_address(0));
+	return r;
+}
+
+/* Locks: the try variant first; EBUSY means a wait is coming. */
+
+#define LOCK_WRAPPER(name, tryname, prim, decl, args)                                              \
+	int name decl                                                                              \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		static __typeof__(tryname) *try_;                                                  \
+		if (!try_)                                                                         \
+			try_ = (__typeof__(tryname) *)preload_real(#tryname);                      \
+		if (preload_inside || !preload_self())                                                     \
+			return real_ args;                                                         \
+		int rc = try_ args;                                                                \
+		if (rc != EBUSY)                                                                   \
+			return rc == 0 || rc == EOWNERDEAD ? rc : real_ args; /* robust: trylock took it */                                           \
+		uint64_t t0 = wait_begin();                                                        \
+		int r = real_ args;                                                                \
+		wait_end(prim, t0, __builtin_return_address(0));                                   \
+		return r;                                                                          \
+	}
+
+LOCK_WRAPPER(pthread_mutex_lock, pthread_mutex_trylock, PRIM_MUTEX, (pthread_mutex_t *m), (m))
+LOCK_WRAPPER(pthread_rwlock_rdlock, pthread_rwlock_tryrdlock, PRIM_RWLOCK, (pthread_rwlock_t *l), (l))
+LOCK_WRAPPER(pthread_rwlock_wrlock, pthread_rwlock_trywrlock, PRIM_RWLOCK, (pthread_rwlock_t *l), (l))
+LOCK_WRAPPER(pthread_spin_lock, pthread_spin_trylock, PRIM_PTHREAD_SPIN, (pthread_spinlock_t *l), (l))
+
+/* Try variants never wait: a failed try is counted (a loop of them is a wait no clock sees; the
+ * sampler finds it if it spins with a hint), with no time. */
+
+#define TRY_WRAPPER(name, prim, busy, decl, args)                                                  \
+	int name decl                                                                              \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		int r = real_ args;                                                                \
+		if (busy && !preload_inside && preload_self()) {                                   \
+			int saved = errno;                                                         \
+			preload_account(prim, 0, (uintptr_t)__builtin_return_address(0));          \
+			errno = saved;                                                             \
+		}                                                                                  \
+		return r;                                                                          \
+	}
+
+TRY_WRAPPER(pthread_mutex_trylock, PRIM_MUTEX, r == EBUSY, (pthread_mutex_t *m), (m))
+TRY_WRAPPER(pthread_rwlock_tryrdlock, PRIM_RWLOCK, r == EBUSY, (pthread_rwlock_t *l), (l))
+TRY_WRAPPER(pthread_rwlock_trywrlock, PRIM_RWLOCK, r == EBUSY, (pthread_rwlock_t *l), (l))
+TRY_WRAPPER(pthread_spin_trylock, PRIM_PTHREAD_SPIN, r == EBUSY, (pthread_spinlock_t *l), (l))
+TRY_WRAPPER(sem_trywait, PRIM_SEM, r != 0 && errno == EAGAIN, (sem_t *s), (s))
+
+/* Waits that block by nature, or with a time limit: always timed. */
+
+#define TIMED_WRAPPER(ret, name, prim, decl, args)                                                 \
+	ret name decl                                                                              \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		uint64_t t0 = wait_begin();                                                        \
+		ret r = real_ args;                                                                \
+		wait_end(prim, t0, __builtin_return_address(0));                                   \
+		return r;                                                                          \
+	}
+
+TIMED_WRAPPER(int, pthread_mutex_timedlock, PRIM_MUTEX, (pthread_mutex_t *m, const struct timespec *t), (m, t))
+TIMED_WRAPPER(int, pthread_mutex_clocklock, PRIM_MUTEX, (pthread_mutex_t *m, clockid_t c, const struct timespec *t),
+	      (m, c, t))
+TIMED_WRAPPER(int, pthread_rwlock_timedrdlock, PRIM_RWLOCK, (pthread_rwlock_t *l, const struct timespec *t), (l, t))
+TIMED_WRAPPER(int, pthread_rwlock_timedwrlock, PRIM_RWLOCK, (pthread_rwlock_t *l, const struct timespec *t), (l, t))
+TIMED_WRAPPER(int, pthread_cond_wait, PRIM_COND, (pthread_cond_t *c, pthread_mutex_t *m), (c, m))
+TIMED_WRAPPER(int, pthread_cond_timedwait, PRIM_COND,
+	      (pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t), (c, m, t))
+TIMED_WRAPPER(int, pthread_cond_clockwait, PRIM_COND,
+	      (pthread_cond_t *c, pthread_mutex_t *m, clockid_t k, const struct timespec *t), (c, m, k, t))
+TIMED_WRAPPER(int, pthread_barrier_wait, PRIM_BARRIER, (pthread_barrier_t *b), (b))
+TIMED_WRAPPER(int, sem_timedwait, PRIM_SEM, (sem_t *s, const struct timespec *t), (s, t))
+TIMED_WRAPPER(int, sem_clockwait, PRIM_SEM, (sem_t *s, clockid_t c, const struct timespec *t), (s, c, t))
+TIMED_WRAPPER(int, sched_yield, PRIM_YIELD, (void), ())
+TIMED_WRAPPER(int, nanosleep, PRIM_SLEEP, (const struct timespec *a, struct timespec *b), (a, b))
+TIMED_WRAPPER(int, clock_nanosleep, PRIM_SLEEP, (clockid_t c, int f, const struct timespec *a, struct timespec *b),
+	      (c, f, a, b))
+TIMED_WRAPPER(int, usleep, PRIM_SLEEP, (useconds_t u), (u))
+TIMED_WRAPPER(unsigned, sleep, PRIM_SLEEP, (unsigned s), (s))
+
+/* sem_wait: sem_trywait first, restoring the errno its EAGAIN set. */
+int sem_wait(sem_t *s)
+{
+	REAL(sem_wait);
+	static __typeof__(sem_trywait) *try_;
+	if (!try_)
+		try_ = (__typeof__(sem_trywait) *)preload_real("sem_trywait");
+	if (preload_inside || !preload_self())
+		return real_(s);
+	int saved = errno;
+	if (try_(s) == 0)
+		return 0;
+	errno = saved;
+	uint64_t t0 = wait_begin();
+	int r = real_(s);
+	wait_end(PRIM_SEM, t0, __builtin_return_address(0));
+	return r;
+}
+
+/* Futex waits made through syscall(); every other system call passes straight through. */
+long syscall(long number, ...)
+{
+	REAL(syscall);
+	va_list ap;
+	va_start(ap, number);
+	long a[6];
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (number != SYS_futex)
+		return real_(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	int op = (int)a[1] & FUTEX_CMD_MASK;
+	if (op != FUTEX_WAIT && op != FUTEX_WAIT_BITSET && op != FUTEX_LOCK_PI && op != FUTEX_WAIT_REQUEUE_PI)
+		return real_(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	uint64_t t0 = wait_begin();
+	long r = real_(number, a[0], a[1], a[2], a[3], a[4], a[5]);
+	int saved = errno;
+	wait_end(PRIM_FUTEX, t0, __builtin_return_address(0));
+	errno = saved;
+	return r;
+}

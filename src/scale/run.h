@@ -1,0 +1,95 @@
+/* Running a program for its speedup stacks: each thread count R times (interleaved, with the
+ * 1-thread run that gives the actual speedup), under the preload library, and the stack of the
+ * median run of each count with the spread over the repetitions. */
+#ifndef ARCHSCOPE_SCALE_RUN_H
+#define ARCHSCOPE_SCALE_RUN_H
+
+#include "common/error.h"
+#include "common/spawn.h"
+#include "scale/record.h"
+#include "scale/stack.h"
+
+#define SCALE_POINTS_MAX 32
+#define SCALE_REPS_MAX 32
+#define SCALE_TOP_SITES 3
+
+struct scale_opts {
+	int threads[SCALE_POINTS_MAX]; /* the thread counts N, in order */
+	int npoints;
+	int reps;                      /* R */
+	char **argv;                   /* the program; "{T}" in an argument becomes N */
+	const char *preload;           /* the library's path (scale_preload_find) */
+	int spin;                      /* sample threads to find spinning in user code (spin.h) */
+	int tracepoints;               /* tier 1 (sched.h): 1 trace the scheduler, 0 only for a static
+					  program when running as root */
+	double timeout_s;              /* per run; 0: none */
+	/* progress: called before each run (the cli prints it); may be NULL */
+	void (*progress)(void *ctx, int threads, int rep, int reps);
+	void *ctx;
+};
+
+/* Problems of one run, named in the output (issue item 12). */
+enum {
+	SCALE_BAD_STATUS = 1 << 0,     /* exited non-zero */
+	SCALE_BAD_CRASH = 1 << 1,      /* killed by a signal */
+	SCALE_BAD_NORECORD = 1 << 2,   /* no record: static binary, or crashed before exit */
+	SCALE_BAD_SHORT = 1 << 3,      /* ran less than 10 ms */
+	SCALE_BAD_NOTHREADS = 1 << 4,  /* N > 1 but never more than one thread */
+	SCALE_BAD_IGNORES_T = 1 << 5,  /* the same number of threads whatever N */
+	SCALE_BAD_TIMEOUT = 1 << 6,
+	SCALE_BAD_NOSCHEDSTAT = 1 << 7, /* no schedstat: no run-queue time (scheduling is 0) */
+};
+
+/* One execution. */
+struct scale_exec {
+	int threads;
+	double wall_s;            /* measured by archscope, start to exit */
+	double span_s;            /* the process's own span (record), else wall_s */
+	struct spawn_result sr;
+	int have_record;
+	struct scale_record rec;
+	struct scale_stack stack; /* built once the 1-thread time is known */
+	double spin_samples, samples; /* spin.h: samples taken in spin loops / in all */
+	char err_head[256];       /* the first lines of its stderr */
+	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
+};
+
+/* One thread count: its R runs and the answers. */
+struct scale_point {
+	int threads;
+	struct scale_exec ex[SCALE_REPS_MAX];
+	int nex;
+	int median;                /* index in ex of the run whose span is the median */
+	double comp_min[COMP_COUNT], comp_max[COMP_COUNT];
+	double error;              /* |S^ - S| / N of the median run */
+	const char *dominant, *cls;
+	unsigned bad;              /* SCALE_BAD_* of any run */
+	int threads_max;           /* most threads at once in the median run */
+	int threads_seen;          /* threads the median run started (the main thread included) */
+};
+
+struct scale_result {
+	struct scale_point pt[SCALE_POINTS_MAX];
+	int npoints;
+	int one;                   /* index of the 1-thread point (added when not asked for) */
+	int one_added;             /* the 1-thread point was added for S only */
+	double t1_s;               /* median span of the 1-thread runs */
+	int reps;
+	unsigned bad;              /* union over points */
+	int first_status, first_signal; /* of the first bad run, for the message */
+	int spin_available;        /* sampling worked (else why in spin_why) */
+	char spin_why[160];
+	int tier1;                 /* the scheduler was traced (else why in tier1_why, when asked) */
+	char tier1_why[160];
+};
+
+/* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
+ * executable (/proc/self/exe). 0, or -ENOENT with err saying where it looked. */
+int scale_preload_find(char *path, size_t len, struct as_error *err);
+
+/* Runs everything and fills res. Returns 0 when every run started (problems of the program are
+ * in res->bad), or a negative errno (the program is not there, a temporary directory failed). */
+int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_error *err);
+void scale_result_release(struct scale_result *res);
+
+#endif

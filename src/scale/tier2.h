@@ -1,0 +1,35 @@
+/* Tier 2: splitting work_inflation with hardware counters (the paper's llc, memory, coherency and
+ * parallelization_overhead components). Real PMUs have no auxiliary tag directories, so the
+ * N-thread run is compared with the 1-thread run of the same work: extra instructions are
+ * parallelization overhead, extra last-level misses at the 1-thread miss penalty are LLC
+ * interference (the paper's interpolation), a higher penalty per miss is memory interference,
+ * and modified lines fetched from another core are coherency. Pure arithmetic on counter totals
+ * over all threads of a run; the live collection needs counters that follow every thread, which
+ * this build does not collect yet (docs/archscope-stack.md). */
+#ifndef ARCHSCOPE_SCALE_TIER2_H
+#define ARCHSCOPE_SCALE_TIER2_H
+
+#include "scale/stack.h"
+
+/* Counter totals of one run (all threads), user space. */
+struct scale_counts {
+	double instructions;
+	double cycles;
+	double llc_misses;       /* last-level cache load misses */
+	double miss_stall_cycles;/* cycles stalled with an LLC miss outstanding */
+	double hitm;             /* loads served by a modified line in another core's cache */
+	double spin_instructions;/* instructions in spin loops (excluded from the overhead); 0 if unknown */
+};
+
+enum scale_t2 { T2_LLC, T2_MEMORY, T2_COHERENCY, T2_PARALLELIZATION, T2_COUNT };
+extern const char *const scale_t2_names[T2_COUNT]; /* "llc", "memory", "coherency", "parallelization_overhead" */
+
+/* Splits s->comp[COMP_INFLATION] (speedup units) into t2[] from the 1-thread and N-thread
+ * counts; what the counters do not explain stays in *rest (t2[] + rest = work_inflation when it
+ * is positive; with a negative work_inflation nothing is split: t2[] = 0, rest = it). Each part
+ * is >= 0; when the parts add up to more than work_inflation they are scaled down to it. 0, or
+ * -EINVAL when the counts are unusable (no cycles or instructions). */
+int scale_tier2_split(const struct scale_stack *s, const struct scale_counts *one, const struct scale_counts *n,
+		      double t2[T2_COUNT], double *rest);
+
+#endif

@@ -1,0 +1,71 @@
+# stack: help, usage errors, the JSON names of item 11 with components summing to N, and programs
+# that fail, crash, start no threads, run under 10 ms or ignore {T} are named as such.
+. "$(dirname "$0")/lib.sh"
+# the system python when there is one: a version manager's shim can take seconds to start
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
+EX=$(dirname "$ARCHSCOPE")
+[ -x "$EX/stack-parallel" ] || skip "needs the stack examples beside $ARCHSCOPE"
+run 0 "$ARCHSCOPE" stack --help
+contains "$TMP/out" "{T}"
+run 2 "$ARCHSCOPE" stack
+contains "$TMP/err" "no program to run"
+run 2 "$ARCHSCOPE" stack -t 0 -- true
+contains "$TMP/err" "thread count"
+run 2 "$ARCHSCOPE" stack -- /nonexistent/program
+contains "$TMP/err" "/nonexistent/program"
+ARCHSCOPE_PRELOAD=/nonexistent.so run 1 "$ARCHSCOPE" stack -- true
+contains "$TMP/err" "ARCHSCOPE_PRELOAD"
+
+# item 11: results.runs[] with its names; one run per N asked (the 1-thread run for S is extra)
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 2 --json -- "$EX/stack-parallel" "{T}" 100
+"$PY" - "$TMP/out" <<'PY' || fail "JSON names or sums"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["command"] == "stack"
+runs = d["results"]["runs"]
+assert [r["threads"] for r in runs] == [2], runs
+r = runs[0]
+for k in ("threads", "wall_s", "speedup_actual", "speedup_estimated", "error", "components", "by_primitive", "dominant", "class"):
+    assert k in r, k
+names = {"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "work_inflation"}
+assert set(r["components"]) == names, r["components"]
+assert abs(sum(r["components"].values()) - 2) < 1e-6
+assert set(r["spread"]) == names and all(s["min"] <= r["components"][k] + 1e-12 <= s["max"] + 2e-12 for k, s in r["spread"].items())
+assert r["wall_s"] > 0 and r["speedup_actual"] > 0 and r["speedup_estimated"] >= 0
+assert abs(r["error"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+assert r["class"] in ("good", "moderate", "poor")
+assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference"}
+assert (r["dominant"] == "none") == (r["components"]["base"] >= 1.8 or max(v for k, v in r["components"].items() if k not in ("base", "positive_interference")) <= 0)
+assert r["repetitions"] == 2 and r["threads_max"] in (2, 3)  # a worker may end before the next starts
+PY
+# text: every number with its unit, the answer sentence; --plot: the stacked bars' data, one row
+# per N, each row summing to N
+run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 --plot "$TMP/plot" -- "$EX/stack-parallel" "{T}" 100
+contains "$TMP/out" "stack at 1 thread"
+contains "$TMP/out" "stack at 2 threads"
+contains "$TMP/out" "speedup actual (T1/TN) .* x"
+contains "$TMP/out" "answer .*at 2 threads the speedup is"
+awk '!/^#/ { s = 0; for (i = 2; i <= NF; i++) s += $i; if (s < $1 - 1e-3 || s > $1 + 1e-3) bad = 1; n++ } END { exit bad || n != 2 }' \
+	"$TMP/plot/stack.dat" || fail "stack.dat rows do not sum to N"
+if command -v gnuplot >/dev/null; then [ -s "$TMP/plot/stack.svg" ] || fail "no stack.svg"; fi
+
+# item 12: a failing program is named with its status, a crash with its signal
+run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 -- sh -c 'echo oops >&2; exit 3'
+contains "$TMP/err" "exited with status 3"
+contains "$TMP/err" "oops"
+run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 -- sh -c 'kill -SEGV $$'
+contains "$TMP/err" "crashed: killed by signal 11"
+# a program with no threads that runs 1 ms
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- true
+jget "d['results']['runs'][0]['notes']" >"$TMP/notes"
+contains "$TMP/notes" "started no threads"
+# under 10 ms is named exactly when the span was (a loaded machine can stretch even `true`)
+jget "('short' if d['results']['runs'][0]['span_s'] < 0.010 else 'long') + ' ' + str(any('shorter than 10 ms' in n for n in d['results']['runs'][0]['notes']))" |
+	grep -qx 'short True\|long False' || fail "the 10 ms note disagrees with the span"
+# a program that ignores {T}: the same threads at every N
+run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 --json -- "$EX/stack-parallel" 2 100
+jget "d['results']['runs'][1]['notes']" >"$TMP/notes"
+contains "$TMP/notes" "ignores {T}"
+exit 0

@@ -1,0 +1,28 @@
+# Tier 1: a static binary (examples/stack/barrier.c linked -static), which the preload library
+# cannot reach, still gets a stack from the scheduler's tracepoints when running as root: tier 1,
+# its three threads seen, the components summing to N, its barrier waits off the CPU as yielding
+# (blocked_other).
+. "$(dirname "$0")/lib.sh"
+# the system python when there is one: a version manager's shim can take seconds to start
+PY=python3
+[ -x /usr/bin/python3 ] && PY=/usr/bin/python3
+jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
+require ROOT
+EX=$(dirname "$ARCHSCOPE")
+[ -x "$EX/stack-barrier-static" ] || skip "needs stack-barrier-static beside $ARCHSCOPE (no static libc)"
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier-static" "{T}" 300
+if "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'tracepoints' in r else 1)"; then
+	skip "tracepoints refused: $(jget "d['results']['tracepoints']")"
+fi
+"$PY" - "$TMP/out" <<'PY' || fail "tier-1 stack (JSON in $TMP/out)"
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]["runs"][0]
+c = r["components"]
+print({k: round(v, 3) for k, v in c.items()}, r["by_primitive"]["blocked_other"])
+assert r["tier"] == 1, r["tier"]
+assert r["threads_max"] == 3, r["threads_max"]
+assert abs(sum(c.values()) - 2) < 1e-6
+assert r["by_primitive"]["blocked_other"] > 0.05 and c["yielding"] > 0.05
+assert not any("no record" in n for n in r["notes"])
+PY
+exit 0

@@ -1,0 +1,256 @@
+/* Unit tests of scale/: the speedup-stack arithmetic on synthetic thread accounts, the answers
+ * (dominant, class), spin-loop classification of samples, and reading a recorded preload record. */
+#include <errno.h>
+#include <math.h>
+
+#include "harness.h"
+#include "scale/record.h"
+#include "scale/sched.h"
+#include "scale/spin.h"
+#include "scale/stack.h"
+#include "scale/tier2.h"
+
+static double comp_sum(const struct scale_stack *s)
+{
+	double t = 0;
+	for (int k = 0; k < COMP_COUNT; k++)
+		t += s->comp[k];
+	return t;
+}
+
+static struct scale_thread worker(double start, double end, double run, double runq)
+{
+	struct scale_thread t = { 0 };
+	t.start_s = start;
+	t.end_s = end;
+	t.run_s = run;
+	t.runq_s = runq;
+	return t;
+}
+
+static void test_scale__perfect_fork_join(void)
+{
+	/* main waits in join the whole 1 s; two workers run the whole second */
+	struct scale_thread th[3] = { worker(0, 1, 0, 0), worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	th[0].wait_s[PRIM_JOIN] = 1;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 3, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.estimated, 2, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_NEAR(s.comp[COMP_IMBALANCE], 0, 1e-9);
+	CHECK_NEAR(s.join_s, 1, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "none");
+	CHECK_STR(scale_stack_class(s.estimated, 2), "good");
+}
+
+static void test_scale__mutex_waits_are_yielding(void)
+{
+	/* each worker waits half of its second on a mutex, off the CPU */
+	struct scale_thread th[2] = { worker(0, 1, 0.5, 0), worker(0, 1, 0.5, 0) };
+	th[0].wait_s[PRIM_MUTEX] = th[1].wait_s[PRIM_MUTEX] = 0.5;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.0, &s) == 0);
+	CHECK_NEAR(s.estimated, 1, 1e-9);
+	CHECK_NEAR(s.actual, 1, 1e-9);
+	CHECK_NEAR(s.comp[COMP_YIELDING], 1, 1e-9);
+	CHECK_NEAR(s.part[PART_MUTEX], 1, 1e-9);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "yielding");
+}
+
+static void test_scale__end_imbalance_and_serial_part(void)
+{
+	/* worker 0 ends at 0.5 s, worker 1 at 1 s: half a slot idle */
+	struct scale_thread th[2] = { worker(0, 0.5, 0.5, 0), worker(0, 1, 1, 0) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_IMBALANCE], 0.5, 1e-9);
+	CHECK_NEAR(s.estimated, 1.5, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "imbalance");
+	CHECK_STR(scale_stack_class(1.5, 2), "good");
+}
+
+static void test_scale__spinning_and_blocked_elsewhere(void)
+{
+	/* pthread_spin waits stay on the CPU; user spin comes from sampling; a thread off the CPU
+	 * outside every wrapper is blocked_other */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 0.6, 0) };
+	th[0].wait_s[PRIM_PTHREAD_SPIN] = 0.25;
+	th[0].spin_s = 0.25;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_PTHREAD_SPIN], 0.25, 1e-9);
+	CHECK_NEAR(s.part[PART_USER_SPIN], 0.25, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SPINNING], 0.5, 1e-9);
+	CHECK_NEAR(s.part[PART_OTHER], 0.4, 1e-9);
+	CHECK_NEAR(s.comp[COMP_YIELDING], 0.4, 1e-9);
+	CHECK_NEAR(s.estimated, 1.1, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+}
+
+static void test_scale__runqueue_outside_waits_is_scheduling(void)
+{
+	/* 0.4 s runnable but waiting for a CPU, no wrapped wait: all of it scheduling */
+	struct scale_thread th[1] = { worker(0, 1, 0.6, 0.4) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 1, 1, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.4, 1e-9);
+	CHECK_NEAR(s.estimated, 0.6, 1e-9);
+	/* with half the time in a barrier wait, half the run-queue time counts as the wait's */
+	th[0].wait_s[PRIM_BARRIER] = 0.5;
+	th[0].run_s = 0.3;
+	CHECK(scale_stack_build(th, 1, 1, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.2, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.5, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
+}
+
+static void test_scale__more_threads_than_slots_fit_n(void)
+{
+	/* four threads on N = 2 slots, each half on the CPU and half runnable */
+	struct scale_thread th[4] = { worker(0, 1, 0.5, 0.5), worker(0, 1, 0.5, 0.5), worker(0, 1, 0.5, 0.5),
+				      worker(0, 1, 0.5, 0.5) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 4, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.estimated, 2, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK(s.scaled < 1);
+}
+
+static void test_scale__actual_speedup_and_work_inflation(void)
+{
+	/* S^ = 2 from the run, but T1 = 1.5 s for a 1 s run: S = 1.5, work_inflation 0.5 */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.5, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_BASE], 1.5, 1e-9);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0.5, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "work_inflation");
+	CHECK(scale_stack_build(th, 2, 0, 1.0, 1.5, &s) < 0);
+	CHECK(scale_stack_build(th, 2, 2, 0, 1.5, &s) < 0);
+}
+
+static void test_scale__class_thresholds(void)
+{
+	CHECK_STR(scale_stack_class(10, 16), "good");
+	CHECK_STR(scale_stack_class(9.9, 16), "moderate");
+	CHECK_STR(scale_stack_class(5, 16), "moderate");
+	CHECK_STR(scale_stack_class(4.9, 16), "poor");
+	CHECK_STR(scale_stack_class(NAN, 16), "unknown");
+}
+
+static void test_scale__spin_hint_in_code(void)
+{
+	const uint8_t pause_loop[] = { 0x8b, 0x05, 0xea, 0x2d, 0, 0, 0x85, 0xc0, 0x74, 0xe4, 0xf3, 0x90, 0xeb, 0xf2 };
+	const uint8_t compute_loop[] = { 0x48, 0x0f, 0xaf, 0xc1, 0x48, 0x01, 0xd0, 0x83, 0xee, 0x01, 0x75, 0xf4 };
+#if defined(__x86_64__) || defined(__i386__)
+	CHECK(scale_spin_code_has_hint(pause_loop, sizeof(pause_loop)) == 1);
+#endif
+	CHECK(scale_spin_code_has_hint(compute_loop, sizeof(compute_loop)) == 0);
+}
+
+static void test_scale__spin_classify_needs_a_short_loop(void)
+{
+	/* thread 1: three samples in a 16-byte PAUSE loop (spin); thread 2: a PAUSE once, its
+	 * neighbours far away (not parked); thread 3: a tight loop without a hint (compute) */
+	struct spin_sample s[] = {
+		{ .tid = 1, .ip = 0x1000, .time_ns = 1, .hint = 1 }, { .tid = 1, .ip = 0x1008, .time_ns = 2, .hint = 1 },
+		{ .tid = 1, .ip = 0x1004, .time_ns = 3, .hint = 1 }, { .tid = 2, .ip = 0x5000, .time_ns = 1, .hint = 0 },
+		{ .tid = 2, .ip = 0x9000, .time_ns = 2, .hint = 1 }, { .tid = 2, .ip = 0x2000, .time_ns = 3, .hint = 0 },
+		{ .tid = 3, .ip = 0x3000, .time_ns = 1, .hint = 0 }, { .tid = 3, .ip = 0x3004, .time_ns = 2, .hint = 0 },
+	};
+	uint8_t spin[8];
+	scale_spin_classify(s, 8, spin);
+	int per_tid[4] = { 0 };
+	for (int i = 0; i < 8; i++)
+		per_tid[s[i].tid] += spin[i];
+	CHECK(per_tid[1] == 3);
+	CHECK(per_tid[2] == 0);
+	CHECK(per_tid[3] == 0);
+}
+
+static void test_scale__recorded_barrier_run(void)
+{
+	struct scale_record r;
+	struct as_error err = { 0 };
+	CHECK(scale_record_read(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/rec-barrier-2", &r, &err) == 0);
+	CHECK(r.nth == 3);
+	CHECK(r.threads_max == 3);
+	CHECK(r.nmaps == 4);
+	CHECK(r.nsites == 2);
+	/* one barrier site of both workers (0.19 s, the longest), then main's join */
+	CHECK(r.sites[0].prim == PRIM_BARRIER && r.sites[0].calls == 40);
+	CHECK(r.sites[1].prim == PRIM_JOIN);
+	struct scale_stack s;
+	CHECK(scale_stack_build(r.th, r.nth, 2, r.end_s - r.start_s, NAN, &s) == 0);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	/* the barrier is the program's delimiter: the largest part of the waits */
+	for (int k = 0; k < PART_COUNT; k++)
+		CHECK(s.part[k] <= s.part[PART_BARRIER]);
+	CHECK(s.part[PART_BARRIER] > 0.5);
+	scale_record_release(&r);
+	CHECK(scale_record_read(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/README.md", &r, &err) == -EINVAL);
+}
+
+static void test_scale__sched_events_to_account(void)
+{
+	/* created at 0, waits 1 ms for a CPU, runs 2 ms, blocks 3 ms, woken, waits 1 ms, runs 1 ms,
+	 * preempted 0.5 ms, runs 0.5 ms, exits (ms as ns x 1e6) */
+	const struct sched_ev ev[] = {
+		{ 0, 7, SCHED_EV_START }, { 1000000, 7, SCHED_EV_IN }, { 3000000, 7, SCHED_EV_OUT_BLK },
+		{ 6000000, 7, SCHED_EV_WAKE }, { 7000000, 7, SCHED_EV_IN }, { 8000000, 7, SCHED_EV_OUT_RUN },
+		{ 8500000, 7, SCHED_EV_IN }, { 9000000, 7, SCHED_EV_EXIT }, { 9500000, 7, SCHED_EV_OUT_BLK },
+	};
+	struct scale_thread t;
+	scale_sched_account(ev, sizeof(ev) / sizeof(ev[0]), &t);
+	CHECK(t.tid == 7);
+	CHECK_NEAR(t.end_s - t.start_s, 9e-3, 1e-12);
+	CHECK_NEAR(t.run_s, 3.5e-3, 1e-12);
+	CHECK_NEAR(t.runq_s, 2.5e-3, 1e-12);
+	/* the rest, 3 ms, is blocked: stack.c makes it blocked_other */
+	struct scale_stack s;
+	CHECK(scale_stack_build(&t, 1, 1, 9e-3, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_OTHER], 3.0 / 9, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 2.5 / 9, 1e-9);
+}
+
+static void test_scale__tier2_splits_work_inflation(void)
+{
+	/* 2 threads, 1 s span, both busy at 1 GHz: S^ = 2; T1 = 1.5 s, so S = 1.5 and
+	 * work_inflation = 0.5. 1-thread run: 1.5e9 instructions in 1.5e9 cycles, 1e6 misses at 500
+	 * cycles. 2-thread run: 2e9 cycles; +1e8 instructions (1e8 cy: 0.1 of the bar), +4e5 misses
+	 * (x 500 cy = 2e8: 0.2) at 600 cycles each (+100 x 1.4e6 = 1.4e8: 0.14), 1e5 HITM (x 500 =
+	 * 5e7: 0.05); 0.01 left unexplained. */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.5, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0.5, 1e-9);
+	struct scale_counts one = { .instructions = 1.5e9, .cycles = 1.5e9, .llc_misses = 1e6, .miss_stall_cycles = 5e8 };
+	struct scale_counts n = { .instructions = 1.6e9, .cycles = 2e9, .llc_misses = 1.4e6, .miss_stall_cycles = 1.4e6 * 600,
+				  .hitm = 1e5 };
+	double t2[T2_COUNT], rest;
+	CHECK(scale_tier2_split(&s, &one, &n, t2, &rest) == 0);
+	CHECK_NEAR(t2[T2_PARALLELIZATION], 0.1, 1e-9);
+	CHECK_NEAR(t2[T2_LLC], 0.2, 1e-9);
+	CHECK_NEAR(t2[T2_MEMORY], 0.14, 1e-9);
+	CHECK_NEAR(t2[T2_COHERENCY], 0.05, 1e-9);
+	CHECK_NEAR(rest, 0.01, 1e-9);
+	/* more than work_inflation: scaled down to it, nothing left */
+	n.llc_misses = 1e7;
+	CHECK(scale_tier2_split(&s, &one, &n, t2, &rest) == 0);
+	CHECK_NEAR(t2[0] + t2[1] + t2[2] + t2[3], 0.5, 1e-9);
+	CHECK_NEAR(rest, 0, 1e-12);
+	/* no counts: refused */
+	struct scale_counts none = { 0 };
+	CHECK(scale_tier2_split(&s, &none, &n, t2, &rest) < 0);
+}
+
+TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
+      T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
+      T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
+      T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
+      T(test_scale__spin_hint_in_code), T(test_scale__spin_classify_needs_a_short_loop),
+      T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
+      T(test_scale__tier2_splits_work_inflation))
