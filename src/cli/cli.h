@@ -69,6 +69,11 @@ uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 /* parse_u64_opt, and a usage error (exit 2) unless lo <= value <= hi. */
 uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);
 
+/* For an option writing FILE (-o): 0 when FILE may be replaced (absent or a regular file, and
+ * its directory writable: tried now, before a long run); else a usage error naming why (a
+ * symbolic link, device or FIFO is written only with force) and -1. */
+int cli_output_check(const char *cmd, const char *path, int force);
+
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
  * error: exit 2). */

@@ -240,7 +240,9 @@ static int model_main(struct model_opts *o)
 		error("out of memory");
 		goto out;
 	}
-	if (kernel_parse_file(k, o->kernel, &err)) {
+	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
+	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
+	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &err)) {
 		rc = fail(&err);
 		goto out;
 	}
@@ -250,10 +252,6 @@ static int model_main(struct model_opts *o)
 	struct incore_config icfg;
 	incore_config_read(&mt, o->compiler, &icfg);
 	mtree_free(&mt);
-	if ((o->req.models & (MODEL_INCORE | MODEL_BENCH)) && !(text = file_read_all(o->kernel, &text_len))) {
-		error("cannot read kernel '%s' again", o->kernel);
-		goto out;
-	}
 	o->req.text = text;
 	o->req.text_len = text_len;
 	o->req.incore = &icfg;

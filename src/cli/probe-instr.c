@@ -2,6 +2,7 @@
  * and probe/registers.c measure and answer; this saves their curves (raw CSV, plots) and renders
  * each result once through the emitter. Cycles are cycles of the core clock measured by the
  * clock row, never TSC ticks. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,8 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		note("cannot write %s", path);
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
 		return;
 	}
 	char plots[8192] = "";
@@ -284,7 +286,8 @@ static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_r
 	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
 	FILE *dat = fopen(path, "w");
 	if (!dat) {
-		note("cannot write %s", path);
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
 		return;
 	}
 	for (int i = 0; i < res->nbuilds; i++) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/ecm.h"
@@ -13,6 +14,7 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
+#include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/write.h"
 #include "model/mcpu.h"
@@ -286,6 +288,43 @@ int probe_machine_load(const char *dir, json_t **results, json_t **bench)
 	return 0;
 }
 
+/* Writes the machine file t to path: a complete file only if every check passes (a file
+ * that 'model' would refuse is not written); an interrupted run's file, marked incomplete, to
+ * path only if no file is there, else beside it as PATH.partial: an interrupted run never
+ * replaces a file. 0, or -1 after error(). */
+static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const char *path, int interrupted)
+{
+	struct as_error err = { 0 };
+	char partial[4096 + 16];
+	struct stat st;
+	if (interrupted && lstat(path, &st) == 0) {
+		snprintf(partial, sizeof(partial), "%s.partial", path);
+		note("interrupted: %s is kept as it was; what was measured goes to %s", path, partial);
+		path = partial;
+	} else if (!interrupted) {
+		char *report = NULL;
+		int n = machine_check(t, path, &report);
+		if (n != 0) {
+			if (report)
+				fputs(report, stderr);
+			free(report);
+			return error("not writing '%s': the machine file built from these results has %d problem%s", path, n,
+				     n == 1 ? "" : "s");
+		}
+	}
+	char *text = mtree_emit_string(t, &err);
+	struct atomic_file af;
+	int rc = !text ? error_err(&err) : atomic_file_open_mode(&af, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
+	if (rc == 0) {
+		fputs(text, af.fp);
+		rc = atomic_file_commit(&af, &err) != 0 ? error_err(&err) : 0;
+	}
+	free(text);
+	if (rc == 0)
+		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
+	return rc;
+}
+
 int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path)
 {
 	int had_bench = bench != NULL;
@@ -304,10 +343,10 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 	if (ctx->raw_dir && !from_raw) { /* for a later --from-raw: the results, the benchmarks run here */
 		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
 		if (output_write_file(raw, results, 0, &err) != 0)
-			note("%s", err.msg);
+			ctx->save_failed = error_err(&err);
 		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
 		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
-			note("%s", err.msg);
+			ctx->save_failed = error_err(&err);
 	}
 	json_decref(bench);
 	struct mtree t = { .root = mnode_from_json(m) };
@@ -318,9 +357,7 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 				"assumptions are listed under archscope.assumed\n",
 		     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
 		t.header = NULL;
-	int rc = !t.root ? error("out of memory") : mtree_write_file(&t, path, &err) != 0 ? error_err(&err) : 0;
+	int rc = !t.root ? error("out of memory") : machine_file_save(ctx, &t, path, interrupted);
 	mtree_free(&t);
-	if (rc == 0)
-		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
 	return rc;
 }

@@ -18,6 +18,8 @@ struct probe_ctx {
 	struct emit *e;          /* the output: text or JSON */
 	struct emit *doc;        /* -o with text output: the same results as JSON, for the machine
 				  * file and probe-results.json; else NULL (e holds them) */
+	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
+	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
 };
 
 /* Renders a result into every emitter of ctx: fn(e, args...) for the output, and again for the

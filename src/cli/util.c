@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "common/cpuset.h"
 #include "machine/file.h"
 #include "report/emit.h"
@@ -254,4 +255,19 @@ void cli_machine_load(const char *path, struct mtree *t)
 {
 	if (cli_machine_open(path, t) != 0)
 		exit(EXIT_USAGE);
+}
+
+int cli_output_check(const char *cmd, const char *path, int force)
+{
+	struct as_error err = { 0 };
+	struct atomic_file af;
+	if (atomic_file_target_check(path, &err) != 0) {
+		if (!force || err.code == -EISDIR)
+			return error_usage(cmd, "%s", err.msg);
+		return 0; /* --force: written through the link, or into the device or FIFO, at the end */
+	}
+	if (atomic_file_open(&af, path, &err) != 0)
+		return error_usage(cmd, "%s", err.msg);
+	atomic_file_abort(&af);
+	return 0;
 }

@@ -29,6 +29,15 @@ int plot_dir_prepare(const char *dir, struct as_error *err)
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return as_error_set(err, -ENOTDIR, "'%s' is not a directory", path);
+	/* writable? asked now, by writing, so a long run does not end with nothing saved (access()
+	 * says yes to root on a read-only file system or in /proc) */
+	char probe[4096 + 32];
+	snprintf(probe, sizeof(probe), "%s/.archscope-XXXXXX", path);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		return as_error_set(err, -errno, "cannot write into directory '%s': %s", path, strerror(errno));
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 
