@@ -67,6 +67,11 @@ static int analyze_run(struct analyze_result *r)
 	else
 		memcpy(r->ym, r->y, r->n * sizeof(double));
 
+	if ((o->method == AM_LEVELS || o->method == AM_QT) && r->n > STEPS_QT_MAX_POINTS) {
+		error("'%s': %zu points: -m %s clusters at most %d (its time grows with the square of the "
+		      "points); thin the curve, or use a step method", o->path, r->n, method_names[o->method], STEPS_QT_MAX_POINTS);
+		return EXIT_USAGE;
+	}
 	switch (o->method) {
 	case AM_FIRST_STEP:
 		r->step = steps_first(r->ym, r->n);

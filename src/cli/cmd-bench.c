@@ -272,6 +272,13 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 	if (o->size_text) {
 		if (buffer_parse_size(o->size_text, &r->size[0], &err) != 0)
 			return error_usage("bench", "-s: %s", err.msg), EXIT_USAGE;
+		size_t least = bench_round_size(r->k, 0, r->cpus.n);
+		if (r->size[0] < least) {
+			char a[32];
+			return error_usage("bench", "-s %s: %s-%s on %d thread%s needs at least %s", o->size_text, r->k->name,
+					   r->k->variant, r->cpus.n, r->cpus.n == 1 ? "" : "s",
+					   buffer_format_size(least, a, sizeof(a))), EXIT_USAGE;
+		}
 		r->nsizes = 1;
 	} else if (o->level >= 0) {
 		struct bench_levels lv;
@@ -387,7 +394,7 @@ int cmd_bench(int argc, char **argv)
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
 		OPT_CHOICE(0, "level", &o.level, "LEVEL", level_names, "L1, L2, L3 or MEM: a working set inside that level, from a quick cache probe"),
 		OPT_FLAG(0, "sweep", &o.sweep, "sizes from 4 KiB to 1 GiB (two per octave): a bandwidth-against-size curve"),
-		OPT_INT('t', "threads", &o.threads, "N", 0, 1 << 20, "N threads on the first N allowed CPUs"),
+		OPT_INT('t', "threads", &o.threads, "N", 1, 1 << 20, "N threads on the first N allowed CPUs"),
 		OPT_STRING(0, "cpus", &o.cpus_text, "LIST", "threads on these CPUs (e.g. 0,1 or 0-3)"),
 		OPT_FLAG(0, "oversubscribe", &o.over, "allow more threads than allowed CPUs"),
 		OPT_STRING(0, "variant", &o.variant, "V",

@@ -180,7 +180,8 @@ static int machine_validate(int argc, char **argv)
 static const struct opt_cmd diff_cmd = {
 	.name = "machine diff",
 	.usage = (const char *const[]){ "archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
-	.description = "The core values of two machines side by side, '<>' where they differ (--all: every value).\n",
+	.description = "The core values of two machines side by side, '<>' where they differ (--all: every value).\n"
+		       "Exit status 0 when the values compared are the same, 1 when they differ, 2 on a bad file.\n",
 };
 
 static int machine_diff(int argc, char **argv)
@@ -212,6 +213,8 @@ static int machine_diff(int argc, char **argv)
 	} else {
 		diff_render(e, argv, t, &d, all);
 		rc = cli_emit_end(e, "machine");
+		if (rc == EXIT_OK && d.ndiffer > 0) /* as diff(1) and git diff --exit-code: 1 = they differ */
+			rc = EXIT_FAIL;
 	}
 	machine_diff_release(&d);
 	mtree_free(&t[0]);

@@ -370,6 +370,14 @@ int cmd_model(int argc, char **argv)
 	if (argc != 1 || !o.machine)
 		return EXIT_USAGE;
 	o.kernel = argv[0];
+	if (!strcmp(o.kernel, "-") && !strcmp(o.machine, "-"))
+		return error_usage("model", "the kernel and the machine file cannot both be standard input ('-')"), EXIT_USAGE;
+	if (o.cpu >= 0) { /* a CPU this process may not use is an error, not another CPU */
+		struct as_cpulist allowed, one = { .n = 1, .cpu = { o.cpu } };
+		struct as_error err = { 0 };
+		if (cpulist_allowed(&allowed, &err) != 0 || cpulist_check_allowed(&one, &allowed, &err) != 0)
+			return error_usage("model", "--cpu: %s", err.msg), EXIT_USAGE;
+	}
 	o.req.sim_iterations = (int64_t)sim_iterations;
 	o.ecm_rates = rates + 1;
 	/* what is printed; ECM needs the data transfers, RooflineASM the Roofline's levels, Benchmark

@@ -1,6 +1,7 @@
 /* Unit tests of src/common: CPU lists, sizes, RNG, atomic files, order statistics, errors, teams. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,8 +22,12 @@ static void test_common__cpulist_parse_ranges(void)
 	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
 	CHECK(l.n == 7);
 	CHECK(l.cpu[0] == 0 && l.cpu[3] == 3 && l.cpu[4] == 8 && l.cpu[6] == 11);
-	CHECK(cpulist_parse("3,1,3,2", &l, &err) == 0); /* sorted, duplicates dropped */
+	CHECK(cpulist_parse("3,1,2", &l, &err) == 0); /* sorted */
 	CHECK(l.n == 3 && l.cpu[0] == 1 && l.cpu[2] == 3);
+	/* a CPU listed twice is an error, not silently one thread fewer (issue 29) */
+	CHECK(cpulist_parse("3,1,3,2", &l, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "cpu 3 is listed twice") != NULL);
+	CHECK(cpulist_parse("0-2,1", &l, &err) == -EINVAL);
 	char buf[64];
 	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
 	CHECK_STR(cpulist_format(&l, buf, sizeof(buf)), "0-3,8,10-11");
