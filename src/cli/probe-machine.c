@@ -268,23 +268,43 @@ static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_
 	return m;
 }
 
+/* A saved JSON object (a regular file of at most 16 MiB), or NULL with the reason in why. */
+static json_t *saved_json_load(const char *path, char *why, size_t len)
+{
+	struct as_error err = { 0 };
+	size_t n = 0;
+	char *text = file_read_input(path, "saved results", (size_t)16 << 20, &n, &err);
+	if (!text) {
+		snprintf(why, len, "%s", err.msg);
+		return NULL;
+	}
+	json_error_t je;
+	json_t *j = json_loadb(text, n, 0, &je);
+	free(text);
+	if (!j)
+		snprintf(why, len, "line %d: %s", je.line, je.text);
+	else if (!json_is_object(j)) {
+		snprintf(why, len, "not a JSON object");
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
 int probe_machine_load(const char *dir, json_t **results, json_t **bench)
 {
-	char path[4096];
-	json_error_t je;
+	char path[4096], why[600];
 	snprintf(path, sizeof(path), "%s/probe-results.json", dir);
-	*results = json_load_file(path, 0, &je);
+	*results = saved_json_load(path, why, sizeof(why));
 	*bench = NULL;
-	if (!*results || !json_is_object(*results)) {
-		error_usage("probe", "--from-raw: %s: %s", path, *results ? "not a JSON object" : je.text);
-		json_decref(*results);
-		*results = NULL;
+	if (!*results) {
+		error_usage("probe", "--from-raw: %s: %s", path, why);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
-	*bench = json_load_file(path, 0, &je);
+	*bench = saved_json_load(path, why, sizeof(why));
 	if (!*bench)
-		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, je.text);
+		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, why);
 	return 0;
 }
 

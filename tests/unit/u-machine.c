@@ -126,6 +126,8 @@ static const char *first_problem(const char *src, size_t len)
 
 #define GOOD_HEAD "model name: m\nclock: 2 GHz\ncores per socket: 4\n"
 #define L1 "- level: L1\n  cache per group: {sets: 64, ways: 8, cl_size: 64}\n"
+#define FLOPS "FLOPs per cycle: {DP: {total: 4}}\n"
+#define UP "  upstream throughput: [16 B/cy, half-duplex]\n"
 
 static void test_machine__errors_name_line_and_key(void)
 {
@@ -163,7 +165,32 @@ static void test_machine__errors_name_line_and_key(void)
 	deep[100] = 0;
 	CHECK(strstr(first_problem(deep, strlen(deep)), "machine file 'x.yaml': line 1") != NULL);
 	s = GOOD_HEAD "memory hierarchy:\n" L1 "- level: MEM\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "line 1: (top): incomplete: missing key 'FLOPs per cycle'") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
 	CHECK_STR(first_problem(s, strlen(s)), "");
+}
+
+/* Validation by meaning (issue 29): what has the right shape but cannot be a machine. */
+static void test_machine__checks_by_meaning(void)
+{
+	const char *s = "model name: m\nclock: 1e299 GHz\ncores per socket: 4\n" FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "line 2: clock: 1e299 GHz is outside 0.1 to 10 GHz") != NULL);
+	s = "model name: m\nclock: 0.05 GHz\ncores per socket: 4\n" FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "outside 0.1 to 10 GHz") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n  upstream throughput: [-32 B/cy, half-duplex]\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "upstream throughput[0]: expected a positive rate") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: L1\n  cache per group: {sets: 64, ways: 8, cl_size: 64, load_from: L9}\n"
+		"- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "load_from: 'L9' is no other level of this file") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: L2\n  cache per group: {sets: 8, ways: 8, cl_size: 64}\n" UP
+		"- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "L2 holds 4 KiB per group, less than L1 above it (32 KiB)") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1;
+	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: the hierarchy ends with cache L1") != NULL);
+	s = GOOD_HEAD "FLOPs per cycle: {SP: {total: 8}}\nmemory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: missing 'DP.total'") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP "archscope: {incomplete: true}\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "interrupted 'probe -o'") != NULL);
 }
 
 static void test_machine__quantities(void)
@@ -410,6 +437,7 @@ static void test_machine__diff(void)
 }
 
 TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
-      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__quantities),
+      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__checks_by_meaning),
+      T(test_machine__quantities),
       T(test_machine__struct_roundtrip), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
       T(test_machine__diff))
