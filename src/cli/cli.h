@@ -42,8 +42,11 @@ int cli_suggest(const char *word, const char *const *names, size_t n, const char
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* Deprecated (goes when every command uses parse-options): error_usage() and exit 2. */
 void usage_error(const char *cmd, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-/* A one-line note on stderr ("archscope: note: ..."). */
+/* A one-line note on stderr ("archscope: note: ..."); --quiet silences it. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "archscope: warning: ..." on stderr, also with --quiet: a result the user should doubt
+ * (the command still succeeds). */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the library error and exits with code (2 for -EINVAL-like input errors if code < 0). */
 void die_err(int code, const struct as_error *err) __attribute__((noreturn));
 
@@ -59,7 +62,9 @@ struct emit;
  * block; frees e. Returns EXIT_OK, or EXIT_FAIL after error(). */
 int cli_emit_end(struct emit *e, const char *command);
 
-/* Progress line on stderr when it is a terminal ("\r" updated); cleared by progress_done(). */
+/* Progress on stderr, silenced by --quiet: on a terminal one line updated in place ("\r",
+ * cleared by progress_done()); otherwise (a log, a pipe) a line "archscope: progress: ..." per
+ * step, at most one a second. */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 

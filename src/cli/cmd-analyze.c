@@ -227,6 +227,7 @@ int cmd_analyze(int argc, char **argv)
 			   .flags = OPT_F_ABOVE_MIN),
 		OPT_STRING(0, "unit", &o.unit, "UNIT", "unit of x for the answer (default: none)"),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

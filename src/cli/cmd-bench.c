@@ -412,6 +412,7 @@ int cmd_bench(int argc, char **argv)
 		OPT_FLAG(0, "list", &o.list, "the kernels, their streams, bytes and flops per iteration, and variants"),
 		OPT_PLOT(&o.plot_dir),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

@@ -272,6 +272,11 @@ static int model_main(struct model_opts *o)
 			goto out;
 		}
 		o->req.fit = fit > 0 ? &o->fit : NULL;
+		for (int i = 1; fit > 0 && i < m->nlevels; i++) /* said, not hidden: the fit is used as measured */
+			if (o->fit.ok[i] && (o->fit.in[i] < 0 || o->fit.out[i] < 0))
+				warning("the fitted ECM cost of %s is negative (in %.2f, out %.2f cy/CL): the benchmarks say "
+				     "those transfers overlap with the level above, or they are noisy; compare with --ecm-rates "
+					"machine", m->level[i].name, o->fit.in[i], o->fit.out[i]);
 	}
 	struct bench_ctx ctx = { .o = o, .k = k, .t0 = timer_now_ns() / 1e9, .cpu = o->cpu };
 	struct as_cpulist l;
@@ -355,6 +360,7 @@ int cmd_model(int argc, char **argv)
 		OPT_CHOICE(0, "ecm-rates", &rates, NULL, rates_names, "ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
 			   "(default for files from 'probe -o') or its upstream throughputs\n(default for Kerncraft's files)"),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

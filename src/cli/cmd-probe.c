@@ -286,6 +286,7 @@ int cmd_probe(int argc, char **argv)
 		OPT_STRING(0, "from-raw", &from_raw, "DIR",
 			   "with -o: write the machine file from DIR/probe-results.json and\n"
 			   "DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing"),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

@@ -355,6 +355,10 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r)
 		curve_render(e, "control_curve", "lines", &r->control_curve);
 	}
 	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
+	if (r->partial) {
+		emit_bool(e, "partial", NULL, 1);
+		emit_text(e, "", "interrupted: the curves stop early, so their answers have confidence 0");
+	}
 	emit_object_end(e);
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/timer.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -92,6 +93,17 @@ void note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	progress_done();
+	fputs("archscope: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 void die_err(int code, const struct as_error *err)
 {
 	die(code, "%s", err->msg[0] ? err->msg : "unknown error");
@@ -149,11 +161,31 @@ int cli_suggest(const char *word, const char *const *names, size_t n, const char
 
 static int progress_active;
 
+/* Not a terminal (a log, a pipe, CI): a line "archscope: progress: ..." per step, at most one
+ * every PROGRESS_LOG_NS so a probe's hundreds of points do not flood the log. */
+#define PROGRESS_LOG_NS 1000000000ull
+
 void progress(const char *fmt, ...)
 {
-	if (cli_quiet || !isatty(STDERR_FILENO))
+	static int tty = -1;
+	static uint64_t last_ns;
+	if (cli_quiet)
 		return;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
 	va_list ap;
+	if (!tty) {
+		uint64_t now = timer_now_ns();
+		if (last_ns && now - last_ns < PROGRESS_LOG_NS)
+			return;
+		last_ns = now;
+		fputs("archscope: progress: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		return;
+	}
 	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
