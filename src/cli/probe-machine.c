@@ -22,78 +22,6 @@
 #include "report/output.h"
 #include "topo/cpuinfo.h"
 
-/* --- reading a saved run ------------------------------------------------------------------ */
-
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	if (json_is_object(v))
-		v = json_object_get(v, "value");
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The answers of a saved probe run (probe-results.json) into the slots a live run fills: the one
- * place the results are read back by key. */
-static void env_from_results(const json_t *R, struct probe_env *env)
-{
-	env->clock_ghz = num(R, "clock");
-	env->line_bytes = num(R, "line");
-	const json_t *levels = json_object_get(json_object_get(R, "caches"), "levels");
-	const json_t *assoc = json_object_get(json_object_get(R, "assoc"), "levels");
-	env->nlevels = (int)json_array_size(levels) < PROBE_MAX_LEVELS ? (int)json_array_size(levels) : PROBE_MAX_LEVELS;
-	for (int i = 0; i < env->nlevels; i++) {
-		env->level_bytes[i] = num(json_array_get(levels, (size_t)i), "size");
-		env->level_ways[i] = NAN;
-	}
-	for (size_t a = 0; a < json_array_size(assoc); a++) {
-		const json_t *al = json_array_get(assoc, a);
-		json_int_t level = json_integer_value(json_object_get(al, "level"));
-		if (level >= 1 && level <= env->nlevels)
-			env->level_ways[level - 1] = num(al, "ways");
-	}
-	const json_t *ctxs = json_object_get(R, "contexts");
-	env->contexts_fp = num(ctxs, "fp");
-	env->contexts_int = num(ctxs, "int");
-	const json_t *fpc = json_object_get(json_object_get(R, "instr"), "flops_per_cycle");
-	static const char *const prec[] = { "SP", "DP" }, *const ks[] = { "total", "ADD", "MUL", "FMA" };
-	for (int p = 0; fpc && p < 2; p++)
-		for (int k = 0; k < 4; k++)
-			env->flops_per_cy[p][k] = num(json_object_get(json_object_get(fpc, prec[p]), "vector"), ks[k]);
-}
-
-/* The streaming benchmarks of a saved run (benchmarks.json): kernels and measurements in the
- * machine file's form, read by the machine file reader; the ECM rates by key. 0, or -1 after
- * error(). */
-static int bench_from_saved(const json_t *saved, struct machine_probed *p)
-{
-	/* the saved file is the benchmarks section itself: read it as a file that holds only that */
-	json_t *doc = json_pack("{s:O}", "benchmarks", saved);
-	struct mtree t = { .root = doc ? mnode_from_json(doc) : NULL };
-	json_decref(doc);
-	struct machine *m = malloc(sizeof(*m));
-	if (!t.root || !m) {
-		free(m);
-		mtree_free(&t);
-		return error("out of memory");
-	}
-	machine_read(&t, m);
-	p->nkernels = m->nkernels;
-	memcpy(p->kernel, m->kernel, sizeof(p->kernel));
-	p->nbench = m->nbench;
-	memcpy(p->bench, m->bench, sizeof(p->bench));
-	free(m);
-	mtree_free(&t);
-	const json_t *ecm = json_object_get(saved, "ecm"), *tr = json_object_get(ecm, "transfers");
-	if (!ecm)
-		return 0;
-	p->has_ecm = 1;
-	p->ecm.l1_load_bytes_per_cy = num(ecm, "l1_load_bytes_per_cy");
-	p->ecm.l1_store_bytes_per_cy = num(ecm, "l1_store_bytes_per_cy");
-	for (size_t b = 0; b < json_array_size(tr) && b < MACHINE_MAX_LEVELS; b++)
-		p->ecm.cy_per_cl[p->ecm.ntransfers++] = num(json_array_get(tr, b), "cy_per_cl");
-	return 0;
-}
-
 /* --- the streaming benchmarks of a live run ----------------------------------------------- */
 
 static const char *const mk_kernels[] = { "copy", "daxpy", "load", "store", "stream", "triad", "update" };
@@ -236,15 +164,16 @@ static void probed_from_env(const struct probe_env *env, struct machine_probed *
  * saving). NULL after error(). */
 static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_t **bench_io)
 {
-	struct probe_env env = ctx->env;
-	if (!(env.line_bytes > 0) && env.nlevels == 0) /* no memory probe ran here: --from-raw */
-		env_from_results(results, &env);
+	const struct probe_env *env = &ctx->env;
 	struct machine_probed *p = calloc(1, sizeof(*p));
 	if (!p) {
 		error("out of memory");
 		return NULL;
 	}
-	probed_from_env(&env, p);
+	if (!(env->line_bytes > 0) && env->nlevels == 0) /* no memory probe ran here: --from-raw */
+		machine_probed_from_results(results, p);
+	else
+		probed_from_env(env, p);
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
 	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
 	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
@@ -253,7 +182,9 @@ static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_
 	p->answers = results;
 	int rc = 0;
 	if (*bench_io) { /* --from-raw: the benchmarks of the earlier run */
-		rc = bench_from_saved(*bench_io, p);
+		struct as_error err = { 0 };
+		if ((rc = machine_probed_bench_from_saved(*bench_io, p, &err)) != 0)
+			error_err(&err);
 	} else if (p->nlevels > 0 && !*ctx->env.interrupted) {
 		struct bench_levels lv;
 		bench_levels_from(p->level_bytes, p->nlevels, &lv);
