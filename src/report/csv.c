@@ -49,8 +49,16 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 	FILE *f = file_open_input(path, "curve", err);
 	if (!f)
 		return err && err->code ? err->code : -EINVAL;
-	if (!strcmp(path, "-"))
-		path = "<stdin>";
+	int rc = csv_read_xy_stream(f, strcmp(path, "-") ? path : "<stdin>", xs, ys, np, err);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+int csv_read_xy_stream(FILE *f, const char *path, double **xs, double **ys, size_t *np, struct as_error *err)
+{
+	*xs = *ys = NULL;
+	*np = 0;
 	size_t cap = 0, n = 0, lineno = 0;
 	double *x = NULL, *y = NULL;
 	char line[4096];
@@ -90,8 +98,6 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 			if (!nx || !ny) {
 				free(nx ? nx : x);
 				free(ny ? ny : y);
-				if (f != stdin)
-					fclose(f);
 				return as_error_set(err, -ENOMEM, "'%s': out of memory", path);
 			}
 			x = nx;
@@ -103,8 +109,6 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 	}
 	if (!rc && ferror(f))
 		rc = as_error_set(err, -EIO, "cannot read '%s'", path);
-	if (f != stdin)
-		fclose(f);
 	if (!rc && n == 0)
 		rc = as_error_set(err, -EINVAL, "'%s': no data rows", path);
 	if (rc) {

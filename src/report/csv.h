@@ -3,6 +3,8 @@
 #ifndef ARCHSCOPE_REPORT_CSV_H
 #define ARCHSCOPE_REPORT_CSV_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 #include "common/error.h"
@@ -16,5 +18,7 @@ int csv_write(const char *path, const char *header, const double *data, size_t n
  * Lines starting with '#' are comments. *x and *y are malloc'd. */
 #define CSV_MAX_ROWS 10000000
 int csv_read_xy(const char *path, double **x, double **y, size_t *n, struct as_error *err);
+/* The same from an open stream; name is the file's name in messages. The stream stays open. */
+int csv_read_xy_stream(FILE *f, const char *name, double **x, double **y, size_t *n, struct as_error *err);
 
 #endif
