@@ -4,6 +4,7 @@
 #include "model/kernel-parse.h"
 #include "model/kernel-cache.h"
 #include "common/atomicfile.h"
+#include "common/buffer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -106,8 +107,10 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 	snprintf(k->file, sizeof(k->file), "%s", name);
 	if (memchr(text, 0, len))
 		return as_error_set(err, -EINVAL, "%s: not a C source file (it contains a NUL byte)", name);
+	char lim[32];
 	if (len > KERNEL_MAX_BYTES)
-		return as_error_set(err, -EFBIG, "%s: larger than %u KiB (the limit)", name, KERNEL_MAX_BYTES >> 10);
+		return as_error_set(err, -EFBIG, "%s: larger than %s (the limit)", name,
+				    buffer_format_size(KERNEL_MAX_BYTES, lim, sizeof(lim)));
 	int prc = prescan(name, text, len, err);
 	if (prc)
 		return prc;
