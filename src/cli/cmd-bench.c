@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -240,29 +241,33 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 
 /* --plot DIR with --sweep: bandwidth against working set, as the application counts it and with
  * write-allocate. */
-static void runs_plot(const struct bench_runs *r, const char *dir)
+static int runs_plot(const struct bench_runs *r, const char *dir)
 {
 	char path[4096], *body = NULL;
 	struct as_error err = { 0 };
 	snprintf(path, sizeof(path), "%s/bench-sweep.dat", dir);
-	FILE *dat = fopen(path, "w");
+	struct atomic_file af;
+	FILE *dat = plot_data_open(path, &af);
 	for (int i = 0; dat && i < r->n; i++)
 		fprintf(dat, "%zu %.6g %.6g\n", r->run[i].size_bytes, r->run[i].gbs.median, r->run[i].gbs_real.median);
-	if (!dat || fclose(dat) != 0)
-		note("cannot write %s", path);
+	if (!dat || plot_data_close(&af) != 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
 	if (asprintf(&body,
 		     "set title 'archscope bench %s-%s on cpus %s: bandwidth against working set'\n"
 		     "set xlabel 'working set (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
 		     "set logscale x 2\nset grid\nset key top right\n"
 		     "plot 'bench-sweep.dat' using 1:2 with linespoints title 'application', '' using 1:3 with linespoints title 'with write-allocate'",
 		     r->k->name, r->k->variant, r->cpulist) < 0)
-		return;
+		return error("out of memory");
 	int pr = plot_render(dir, "bench-sweep", body, &err);
 	if (pr == 1)
 		note("gnuplot is not installed: wrote %s/bench-sweep.gp and its data, but no picture", dir);
 	else if (pr < 0)
-		note("%s", err.msg);
+		error_err(&err);
 	free(body);
+	return pr < 0 ? -1 : 0;
 }
 
 /* The working sets of a plain run: -s SIZE, --level LEVEL, or --sweep. 0, or an exit code. */
@@ -350,8 +355,8 @@ static int bench_plain(const struct bench_cli *o, int nnames, char **names)
 		else
 			r.n++;
 	}
-	if (o->plot_dir)
-		runs_plot(&r, o->plot_dir);
+	if (o->plot_dir && runs_plot(&r, o->plot_dir) != 0 && rc == 0)
+		rc = EXIT_FAIL; /* the picture asked for is not there */
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;

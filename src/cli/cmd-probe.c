@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -75,6 +76,16 @@ void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *heade
 	}
 	probe_save_raw(ctx, name, header, rows, c->n, 3);
 	free(rows);
+}
+
+void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af)
+{
+	char path[sizeof(af->path)];
+	snprintf(path, sizeof(path), "%s", af->path);
+	if (plot_data_close(af) != 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
+	}
 }
 
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)

@@ -93,3 +93,23 @@ int plot_render(const char *dir, const char *name, const char *body, struct as_e
 	}
 	return 0;
 }
+
+FILE *plot_data_open(const char *path, struct atomic_file *af)
+{
+	struct as_error err = { 0 };
+	if (atomic_file_open(af, path, &err) != 0) {
+		errno = -err.code;
+		return NULL;
+	}
+	return af->fp;
+}
+
+int plot_data_close(struct atomic_file *af)
+{
+	struct as_error err = { 0 };
+	if (atomic_file_commit(af, &err) != 0) {
+		errno = -err.code;
+		return -1;
+	}
+	return 0;
+}
