@@ -28,6 +28,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The closing line of a usage error: "see 'archscope CMD --help'" ("'archscope --help'" if NULL). */
 void usage_hint(const char *cmd);
+/* Each line of a library's report (machine_check's problems) through error(), so every line
+ * carries the one prefix. */
+void error_lines(const char *text);
 /* The library's message through error(); returns -1. */
 int error_err(const struct as_error *err);
 

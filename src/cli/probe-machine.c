@@ -256,8 +256,7 @@ static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const
 		char *report = NULL;
 		int n = machine_check(t, path, &report);
 		if (n != 0) {
-			if (report)
-				fputs(report, stderr);
+			error_lines(report);
 			free(report);
 			return error("not writing '%s': the machine file built from these results has %d problem%s", path, n,
 				     n == 1 ? "" : "s");

@@ -56,6 +56,16 @@ int error_usage(const char *cmd, const char *fmt, ...)
 	return -1;
 }
 
+void error_lines(const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		error("%.*s", n, p);
+		p += n + (nl != NULL);
+	}
+}
+
 int error_err(const struct as_error *err)
 {
 	return error("%s", err->msg[0] ? err->msg : "unknown error");
@@ -276,8 +286,7 @@ int cli_machine_open(const char *path, struct mtree *t)
 	int n = machine_check(t, path, &report);
 	if (n == 0)
 		return 0;
-	if (report)
-		fputs(report, stderr);
+	error_lines(report);
 	free(report);
 	mtree_free(t);
 	return error("machine file '%s': %d problem%s", path, n, n == 1 ? "" : "s");

@@ -12,4 +12,7 @@ contains "$TMP/err" "^archscope: error: "
 # one prefix: every stderr line of a failing command is an error line, a hint or a problem line
 run 2 "$ARCHSCOPE" analyze -m qt /nonexistent.csv
 grep -v "^archscope: error: \|^see 'archscope\|^	did you mean" "$TMP/err" && fail "a line without the prefix"
+sed 's/sets: 512,/sets: 8,/' "$ROOT/machines/nehalem-i7-920.yaml" >"$TMP/shrink.yaml"
+run 2 "$ARCHSCOPE" machine validate "$TMP/shrink.yaml"
+grep -v "^archscope: error: " "$TMP/err" && fail "a problem line without the prefix"
 exit 0
