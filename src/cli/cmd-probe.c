@@ -53,6 +53,10 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 	char path[4096];
 	struct as_error err = { 0 };
 	snprintf(path, sizeof(path), "%s/%s.csv", ctx->raw_dir, name);
+	if (interrupted && access(path, F_OK) == 0) { /* a cut curve never replaces a saved one */
+		snprintf(path, sizeof(path), "%s/%s.partial.csv", ctx->raw_dir, name);
+		note("interrupted: %s/%s.csv is kept; the cut curve goes to %s", ctx->raw_dir, name, path);
+	}
 	if (csv_write(path, header, data, n, ncols, &err) != 0) {
 		error_err(&err);
 		ctx->save_failed = 1;

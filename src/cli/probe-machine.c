@@ -290,7 +290,7 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 		json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
 	char raw[4096];
 	struct as_error err = { 0 };
-	if (ctx->raw_dir && !from_raw) { /* for a later --from-raw: the results, the benchmarks run here */
+	if (ctx->raw_dir && !from_raw && !interrupted) { /* for a later --from-raw: the results, the benchmarks run here */
 		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
 		if (output_write_file(raw, results, 0, &err) != 0)
 			ctx->save_failed = error_err(&err);

@@ -1,6 +1,7 @@
 # probe -o never replaces what it should not (issue 29): a symbolic link, a FIFO, a device or a
 # directory is refused unless --force; --raw and --plot into a directory that cannot be written
-# fail before measuring; an interrupted run keeps a complete file and writes PATH.partial.
+# fail before measuring; an interrupted run keeps a complete file and writes PATH.partial (and
+# NAME.partial.csv beside a saved curve).
 . "$(dirname "$0")/lib.sh"
 R="$ROOT/tests/fixtures/kvm-xeon-6-207/probe-o"
 echo keep >"$TMP/target.yaml"
@@ -39,4 +40,13 @@ wait "$pid"; rc=$?
 cmp -s "$TMP/complete.yaml" "$TMP/target.yaml" || fail "an interrupted run replaced a complete file"
 grep -q "incomplete: true" "$TMP/complete.yaml.partial" || fail "no PATH.partial marked incomplete"
 contains "$TMP/err" "kept as it was"
+# nor a curve saved with --raw: the cut curve goes to NAME.partial.csv
+mkdir "$TMP/raw"
+echo "kept" >"$TMP/raw/line.csv"
+"$ARCHSCOPE" probe line --raw "$TMP/raw" >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+wait "$pid"
+[ "$(cat "$TMP/raw/line.csv")" = kept ] || fail "an interrupted probe replaced a saved curve"
 exit 0
