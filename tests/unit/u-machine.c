@@ -271,6 +271,43 @@ static const char *machine_differs(const struct machine *a, const struct machine
 
 /* read -> write (from the struct) -> YAML text -> read: the same struct, for every machine file
  * kept in the tree. */
+/* Inputs the fuzz target fuzz-machine found (tests/fixtures/fuzz/machine-*.yaml): the struct read
+ * from them, written, read back and written again gives the same bytes. */
+static void test_machine__fuzz_cases(void)
+{
+	glob_t g;
+	CHECK(glob(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/fuzz/machine-*.yaml", 0, NULL, &g) == 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct mtree t, w, w2, w3;
+		struct as_error err = { 0 };
+		if (mtree_load(g.gl_pathv[i], &t, &err) != 0)
+			continue; /* a reader's error with a message is a pass */
+		struct machine *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+		CHECK(a && b);
+		machine_read(&t, a);
+		if (machine_write_tree(a, &w, &err) == 0) {
+			char *x = mtree_emit_string(&w, &err);
+			CHECK(x && mtree_parse(x, strlen(x), "written", &w2, &err) == 0);
+			machine_read(&w2, b);
+			CHECK(machine_write_tree(b, &w3, &err) == 0);
+			char *y = mtree_emit_string(&w3, &err);
+			CHECK(y && !strcmp(x, y));
+			if (x && y && strcmp(x, y))
+				printf("# %s: written twice, the bytes differ\n", g.gl_pathv[i]);
+			free(x);
+			free(y);
+			mtree_free(&w);
+			mtree_free(&w2);
+			mtree_free(&w3);
+		}
+		free(a);
+		free(b);
+		mtree_free(&t);
+	}
+	CHECK(g.gl_pathc >= 1);
+	globfree(&g);
+}
+
 static void test_machine__struct_roundtrip(void)
 {
 	const char *patterns[] = { ARCHSCOPE_SOURCE_DIR "/tests/fixtures/machines/*.yml", ARCHSCOPE_SOURCE_DIR "/machines/*.yaml" };
@@ -439,5 +476,5 @@ static void test_machine__diff(void)
 TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
       T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__checks_by_meaning),
       T(test_machine__quantities),
-      T(test_machine__struct_roundtrip), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
+      T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
       T(test_machine__diff))
