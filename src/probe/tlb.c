@@ -265,11 +265,18 @@ int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 		rc = probe_tlb_fault_run(&o, &out->fault_curve, err);
 	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
 		as_error_set(err, rc, "probe tlb: out of memory");
-	size_t want = (size_t)probe_doublings(4 * line, 256u << 10);
+	size_t want = (size_t)probe_doublings(4 * line, 256u << 10), want_f = (size_t)probe_doublings(512, 256u << 10);
 	if (rc == 0 && out->page_curve.n < want) {
 		out->partial = 1;
 		answer_partial(&out->page_pairs, out->page_curve.n, want, "strides");
 		answer_partial(&out->page, out->page_curve.n, want, "strides");
+	}
+	if (rc == 0 && out->fault_curve.n < want_f && (out->fault_curve.n > 0 || probe_opts_stopped(&o))) {
+		out->partial = 1;
+		int from_faults = out->page.value == out->page_faults.value;
+		answer_partial(&out->page_faults, out->fault_curve.n, want_f, "distances");
+		if (from_faults)
+			answer_partial(&out->page, out->fault_curve.n, want_f, "distances");
 	}
 	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
 		return rc;
