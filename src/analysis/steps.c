@@ -192,7 +192,7 @@ static int cmp_cluster(const void *a, const void *b)
 int steps_qt_cluster(const double *x, const double *y, size_t n, double rel_diameter,
 		     struct qt_cluster *out, int max_out)
 {
-	if (n == 0 || max_out < 1 || !(rel_diameter > 0))
+	if (n == 0 || n > STEPS_QT_MAX_POINTS || max_out < 1 || !(rel_diameter > 0))
 		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (!isfinite(y[i]) || !isfinite(x[i]))
@@ -278,7 +278,7 @@ int steps_hierarchy(const double *x, const double *y, size_t n, struct level *ou
 {
 	*final_y = NAN;
 	*final_last_y = NAN;
-	if (n == 0 || max < 1)
+	if (n == 0 || n > STEPS_QT_MAX_POINTS || max < 1)
 		return -1;
 	double *ym = malloc(n * sizeof(double));
 	struct qt_cluster *cl = malloc(n * sizeof(struct qt_cluster));

@@ -36,7 +36,10 @@ struct qt_cluster {
 /* Modified QT clustering (§4.2.3, Fig. 10) on the y values: a candidate cluster grows by the point
  * that keeps its diameter smallest while the diameter stays <= rel_diameter x the cluster's mean
  * (the paper uses 0.25); the largest candidate is taken and the rest clustered again. Returns the
- * number of clusters written to out (sorted by increasing y), at most max_out; -1 on bad input. */
+ * number of clusters written to out (sorted by increasing y), at most max_out; -1 on bad input,
+ * and for more than STEPS_QT_MAX_POINTS points: the time grows with the square of n (a probe's
+ * curve has tens to hundreds of points; 10,000 take about a second). steps_hierarchy too. */
+#define STEPS_QT_MAX_POINTS 10000
 int steps_qt_cluster(const double *x, const double *y, size_t n, double rel_diameter,
 		     struct qt_cluster *out, int max_out);
 

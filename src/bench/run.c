@@ -148,8 +148,9 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 	size_t avail = buffer_mem_available();
 	if (avail && r->size_bytes > avail / 10 * 9) {
 		free(sh);
-		return as_error_set(err, -ENOMEM, "bench: %zu bytes of streams do not fit in the %zu bytes of available memory",
-				    r->size_bytes, avail);
+		char a[32], b[32];
+		return as_error_set(err, -ENOMEM, "bench: %s of streams do not fit in the %s of available memory",
+				    buffer_format_size(r->size_bytes, a, sizeof(a)), buffer_format_size(avail, b, sizeof(b)));
 	}
 	if (team_run(&o->cpus, 1, member, sh, err) != 0) {
 		free(sh);

@@ -28,6 +28,9 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The closing line of a usage error: "see 'archscope CMD --help'" ("'archscope --help'" if NULL). */
 void usage_hint(const char *cmd);
+/* Each line of a library's report (machine_check's problems) through error(), so every line
+ * carries the one prefix. */
+void error_lines(const char *text);
 /* The library's message through error(); returns -1. */
 int error_err(const struct as_error *err);
 
@@ -42,8 +45,11 @@ int cli_suggest(const char *word, const char *const *names, size_t n, const char
 void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* Deprecated (goes when every command uses parse-options): error_usage() and exit 2. */
 void usage_error(const char *cmd, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-/* A one-line note on stderr ("archscope: note: ..."). */
+/* A one-line note on stderr ("archscope: note: ..."); --quiet silences it. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "archscope: warning: ..." on stderr, also with --quiet: a result the user should doubt
+ * (the command still succeeds). */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints the library error and exits with code (2 for -EINVAL-like input errors if code < 0). */
 void die_err(int code, const struct as_error *err) __attribute__((noreturn));
 
@@ -59,7 +65,9 @@ struct emit;
  * block; frees e. Returns EXIT_OK, or EXIT_FAIL after error(). */
 int cli_emit_end(struct emit *e, const char *command);
 
-/* Progress line on stderr when it is a terminal ("\r" updated); cleared by progress_done(). */
+/* Progress on stderr, silenced by --quiet: on a terminal one line updated in place ("\r",
+ * cleared by progress_done()); otherwise (a log, a pipe) a line "archscope: progress: ..." per
+ * step, at most one a second. */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
 
@@ -68,6 +76,11 @@ void progress_done(void);
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
 /* parse_u64_opt, and a usage error (exit 2) unless lo <= value <= hi. */
 uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);
+
+/* For an option writing FILE (-o): 0 when FILE may be replaced (absent or a regular file, and
+ * its directory writable: tried now, before a long run); else a usage error naming why (a
+ * symbolic link, device or FIFO is written only with force) and -1. */
+int cli_output_check(const char *cmd, const char *path, int force);
 
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage

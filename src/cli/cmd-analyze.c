@@ -67,6 +67,11 @@ static int analyze_run(struct analyze_result *r)
 	else
 		memcpy(r->ym, r->y, r->n * sizeof(double));
 
+	if ((o->method == AM_LEVELS || o->method == AM_QT) && r->n > STEPS_QT_MAX_POINTS) {
+		error("'%s': %zu points: -m %s clusters at most %d (its time grows with the square of the "
+		      "points); thin the curve, or use a step method", o->path, r->n, method_names[o->method], STEPS_QT_MAX_POINTS);
+		return EXIT_USAGE;
+	}
 	switch (o->method) {
 	case AM_FIRST_STEP:
 		r->step = steps_first(r->ym, r->n);
@@ -222,6 +227,7 @@ int cmd_analyze(int argc, char **argv)
 			   .flags = OPT_F_ABOVE_MIN),
 		OPT_STRING(0, "unit", &o.unit, "UNIT", "unit of x for the answer (default: none)"),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

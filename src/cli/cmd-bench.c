@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -240,29 +241,33 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 
 /* --plot DIR with --sweep: bandwidth against working set, as the application counts it and with
  * write-allocate. */
-static void runs_plot(const struct bench_runs *r, const char *dir)
+static int runs_plot(const struct bench_runs *r, const char *dir)
 {
 	char path[4096], *body = NULL;
 	struct as_error err = { 0 };
 	snprintf(path, sizeof(path), "%s/bench-sweep.dat", dir);
-	FILE *dat = fopen(path, "w");
+	struct atomic_file af;
+	FILE *dat = plot_data_open(path, &af);
 	for (int i = 0; dat && i < r->n; i++)
 		fprintf(dat, "%zu %.6g %.6g\n", r->run[i].size_bytes, r->run[i].gbs.median, r->run[i].gbs_real.median);
-	if (!dat || fclose(dat) != 0)
-		note("cannot write %s", path);
+	if (!dat || plot_data_close(&af) != 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		return -1;
+	}
 	if (asprintf(&body,
 		     "set title 'archscope bench %s-%s on cpus %s: bandwidth against working set'\n"
 		     "set xlabel 'working set (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
 		     "set logscale x 2\nset grid\nset key top right\n"
 		     "plot 'bench-sweep.dat' using 1:2 with linespoints title 'application', '' using 1:3 with linespoints title 'with write-allocate'",
 		     r->k->name, r->k->variant, r->cpulist) < 0)
-		return;
+		return error("out of memory");
 	int pr = plot_render(dir, "bench-sweep", body, &err);
 	if (pr == 1)
 		note("gnuplot is not installed: wrote %s/bench-sweep.gp and its data, but no picture", dir);
 	else if (pr < 0)
-		note("%s", err.msg);
+		error_err(&err);
 	free(body);
+	return pr < 0 ? -1 : 0;
 }
 
 /* The working sets of a plain run: -s SIZE, --level LEVEL, or --sweep. 0, or an exit code. */
@@ -272,6 +277,13 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 	if (o->size_text) {
 		if (buffer_parse_size(o->size_text, &r->size[0], &err) != 0)
 			return error_usage("bench", "-s: %s", err.msg), EXIT_USAGE;
+		size_t least = bench_round_size(r->k, 0, r->cpus.n);
+		if (r->size[0] < least) {
+			char a[32];
+			return error_usage("bench", "-s %s: %s-%s on %d thread%s needs at least %s", o->size_text, r->k->name,
+					   r->k->variant, r->cpus.n, r->cpus.n == 1 ? "" : "s",
+					   buffer_format_size(least, a, sizeof(a))), EXIT_USAGE;
+		}
 		r->nsizes = 1;
 	} else if (o->level >= 0) {
 		struct bench_levels lv;
@@ -343,8 +355,8 @@ static int bench_plain(const struct bench_cli *o, int nnames, char **names)
 		else
 			r.n++;
 	}
-	if (o->plot_dir)
-		runs_plot(&r, o->plot_dir);
+	if (o->plot_dir && runs_plot(&r, o->plot_dir) != 0 && rc == 0)
+		rc = EXIT_FAIL; /* the picture asked for is not there */
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;
@@ -387,7 +399,7 @@ int cmd_bench(int argc, char **argv)
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
 		OPT_CHOICE(0, "level", &o.level, "LEVEL", level_names, "L1, L2, L3 or MEM: a working set inside that level, from a quick cache probe"),
 		OPT_FLAG(0, "sweep", &o.sweep, "sizes from 4 KiB to 1 GiB (two per octave): a bandwidth-against-size curve"),
-		OPT_INT('t', "threads", &o.threads, "N", 0, 1 << 20, "N threads on the first N allowed CPUs"),
+		OPT_INT('t', "threads", &o.threads, "N", 1, 1 << 20, "N threads on the first N allowed CPUs"),
 		OPT_STRING(0, "cpus", &o.cpus_text, "LIST", "threads on these CPUs (e.g. 0,1 or 0-3)"),
 		OPT_FLAG(0, "oversubscribe", &o.over, "allow more threads than allowed CPUs"),
 		OPT_STRING(0, "variant", &o.variant, "V",
@@ -405,6 +417,7 @@ int cmd_bench(int argc, char **argv)
 		OPT_FLAG(0, "list", &o.list, "the kernels, their streams, bytes and flops per iteration, and variants"),
 		OPT_PLOT(&o.plot_dir),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};

@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "common/buffer.h"
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "report/emit.h"
@@ -77,6 +78,18 @@ static void show_render(struct emit *e, const char *path, const struct mtree *t,
 }
 
 /* diff: the pairs of values, how many differ, and the ratio of the clocks. */
+/* For people, beside a size written with decimal prefixes ("49.15 kB"): " (48 KiB)"; else "". */
+static const char *binary_size(const char *text, char *buf, size_t len)
+{
+	double v;
+	char unit[32], b[32];
+	buf[0] = '\0';
+	if (text && machine_quantity(text, &v, unit, sizeof(unit)) == 0 && !strcmp(unit, "B") && v >= 1024 && v < 9.2e18 &&
+	    !strstr(text, "iB"))
+		snprintf(buf, len, " (%s)", buffer_format_size((size_t)llround(v), b, sizeof(b)));
+	return buf;
+}
+
 static void diff_render(struct emit *e, char *const path[2], const struct mtree t[2], const struct machine_diff *d,
 			int all)
 {
@@ -94,10 +107,11 @@ static void diff_render(struct emit *e, char *const path[2], const struct mtree 
 		const struct machine_diff_row *r = &d->row[i];
 		emit_row_begin(e);
 		emit_string(e, "key", "key", r->path);
+		char ba[48], bb[48];
 		emit_string(e, "a", NULL, r->a);
-		emit_text(e, "A", "%.60s", r->a ? r->a : "-");
+		emit_text(e, "A", "%.60s%s", r->a ? r->a : "-", binary_size(r->a, ba, sizeof(ba)));
 		emit_string(e, "b", NULL, r->b);
-		emit_text(e, "B", "%.60s", r->b ? r->b : "-");
+		emit_text(e, "B", "%.60s%s", r->b ? r->b : "-", binary_size(r->b, bb, sizeof(bb)));
 		emit_bool(e, "differs", NULL, r->differs);
 		emit_text(e, "differs", "%s", r->differs ? "<>" : "");
 		emit_row_end(e);
@@ -180,7 +194,8 @@ static int machine_validate(int argc, char **argv)
 static const struct opt_cmd diff_cmd = {
 	.name = "machine diff",
 	.usage = (const char *const[]){ "archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
-	.description = "The core values of two machines side by side, '<>' where they differ (--all: every value).\n",
+	.description = "The core values of two machines side by side, '<>' where they differ (--all: every value).\n"
+		       "Exit status 0 when the values compared are the same, 1 when they differ, 2 on a bad file.\n",
 };
 
 static int machine_diff(int argc, char **argv)
@@ -212,6 +227,8 @@ static int machine_diff(int argc, char **argv)
 	} else {
 		diff_render(e, argv, t, &d, all);
 		rc = cli_emit_end(e, "machine");
+		if (rc == EXIT_OK && d.ndiffer > 0) /* as diff(1) and git diff --exit-code: 1 = they differ */
+			rc = EXIT_FAIL;
 	}
 	machine_diff_release(&d);
 	mtree_free(&t[0]);

@@ -240,7 +240,9 @@ static int model_main(struct model_opts *o)
 		error("out of memory");
 		goto out;
 	}
-	if (kernel_parse_file(k, o->kernel, &err)) {
+	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
+	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
+	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &err)) {
 		rc = fail(&err);
 		goto out;
 	}
@@ -250,10 +252,6 @@ static int model_main(struct model_opts *o)
 	struct incore_config icfg;
 	incore_config_read(&mt, o->compiler, &icfg);
 	mtree_free(&mt);
-	if ((o->req.models & (MODEL_INCORE | MODEL_BENCH)) && !(text = file_read_all(o->kernel, &text_len))) {
-		error("cannot read kernel '%s' again", o->kernel);
-		goto out;
-	}
 	o->req.text = text;
 	o->req.text_len = text_len;
 	o->req.incore = &icfg;
@@ -274,6 +272,11 @@ static int model_main(struct model_opts *o)
 			goto out;
 		}
 		o->req.fit = fit > 0 ? &o->fit : NULL;
+		for (int i = 1; fit > 0 && i < m->nlevels; i++) /* said, not hidden: the fit is used as measured */
+			if (o->fit.ok[i] && (o->fit.in[i] < 0 || o->fit.out[i] < 0))
+				warning("the fitted ECM cost of %s is negative (in %.2f, out %.2f cy/CL): the benchmarks say "
+				     "those transfers overlap with the level above, or they are noisy; compare with --ecm-rates "
+					"machine", m->level[i].name, o->fit.in[i], o->fit.out[i]);
 	}
 	struct bench_ctx ctx = { .o = o, .k = k, .t0 = timer_now_ns() / 1e9, .cpu = o->cpu };
 	struct as_cpulist l;
@@ -357,6 +360,7 @@ int cmd_model(int argc, char **argv)
 		OPT_CHOICE(0, "ecm-rates", &rates, NULL, rates_names, "ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
 			   "(default for files from 'probe -o') or its upstream throughputs\n(default for Kerncraft's files)"),
 		OPT_JSON(&o.json),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -372,6 +376,14 @@ int cmd_model(int argc, char **argv)
 	if (argc != 1 || !o.machine)
 		return EXIT_USAGE;
 	o.kernel = argv[0];
+	if (!strcmp(o.kernel, "-") && !strcmp(o.machine, "-"))
+		return error_usage("model", "the kernel and the machine file cannot both be standard input ('-')"), EXIT_USAGE;
+	if (o.cpu >= 0) { /* a CPU this process may not use is an error, not another CPU */
+		struct as_cpulist allowed, one = { .n = 1, .cpu = { o.cpu } };
+		struct as_error err = { 0 };
+		if (cpulist_allowed(&allowed, &err) != 0 || cpulist_check_allowed(&one, &allowed, &err) != 0)
+			return error_usage("model", "--cpu: %s", err.msg), EXIT_USAGE;
+	}
 	o.req.sim_iterations = (int64_t)sim_iterations;
 	o.ecm_rates = rates + 1;
 	/* what is printed; ECM needs the data transfers, RooflineASM the Roofline's levels, Benchmark

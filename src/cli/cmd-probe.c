@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,8 +53,14 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 	char path[4096];
 	struct as_error err = { 0 };
 	snprintf(path, sizeof(path), "%s/%s.csv", ctx->raw_dir, name);
-	if (csv_write(path, header, data, n, ncols, &err) != 0)
-		note("%s", err.msg);
+	if (interrupted && access(path, F_OK) == 0) { /* a cut curve never replaces a saved one */
+		snprintf(path, sizeof(path), "%s/%s.partial.csv", ctx->raw_dir, name);
+		note("interrupted: %s/%s.csv is kept; the cut curve goes to %s", ctx->raw_dir, name, path);
+	}
+	if (csv_write(path, header, data, n, ncols, &err) != 0) {
+		error_err(&err);
+		ctx->save_failed = 1;
+	}
 }
 
 void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c)
@@ -62,7 +69,8 @@ void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *heade
 		return;
 	double *rows = malloc(c->n * 3 * sizeof(double) + 1);
 	if (!rows) {
-		note("%s: out of memory for the raw curve", name);
+		error("%s: out of memory for the raw curve", name);
+		ctx->save_failed = 1;
 		return;
 	}
 	for (size_t i = 0; i < c->n; i++) {
@@ -74,6 +82,16 @@ void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *heade
 	free(rows);
 }
 
+void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af)
+{
+	char path[sizeof(af->path)];
+	snprintf(path, sizeof(path), "%s", af->path);
+	if (plot_data_close(af) != 0) {
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
+	}
+}
+
 void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 {
 	if (!ctx->plot_dir)
@@ -82,8 +100,10 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 	int rc = plot_render(ctx->plot_dir, name, body, &err);
 	if (rc == 1)
 		note("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", ctx->plot_dir, name);
-	else if (rc < 0)
-		note("%s", err.msg);
+	else if (rc < 0) {
+		error_err(&err);
+		ctx->save_failed = 1;
+	}
 }
 
 void probe_progress(void *unused, const char *probe, const char *point, int done, int total)
@@ -276,9 +296,12 @@ int cmd_probe(int argc, char **argv)
 		OPT_STRING('o', "output", &out_path, "FILE",
 			   "run every group and the streaming benchmarks per level and core count, and\n"
 			   "write the machine file FILE (YAML, Kerncraft's keys plus 'archscope:')"),
+		OPT_FLAG(0, "force", &ctx.force, "with -o: write FILE even if it is a symbolic link (its target is\n"
+						  "replaced), a device or a FIFO (written into)"),
 		OPT_STRING(0, "from-raw", &from_raw, "DIR",
 			   "with -o: write the machine file from DIR/probe-results.json and\n"
 			   "DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing"),
+		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};
@@ -296,6 +319,12 @@ int cmd_probe(int argc, char **argv)
 		error_usage("probe", "--from-raw needs -o FILE");
 		return EXIT_USAGE;
 	}
+	if (ctx.force && !out_path) {
+		error_usage("probe", "--force needs -o FILE");
+		return EXIT_USAGE;
+	}
+	if (out_path && cli_output_check("probe", out_path, ctx.force) != 0)
+		return EXIT_USAGE;
 	json_t *loaded = NULL, *bench = NULL;
 	if (from_raw && probe_machine_load(from_raw, &loaded, &bench) != 0)
 		return EXIT_USAGE;
@@ -329,7 +358,7 @@ int cmd_probe(int argc, char **argv)
 	} else {
 		rc = probe_run(&ctx, selected, loaded, bench, out_path); /* takes bench */
 		int end = cli_emit_end(ctx.e, "probe");
-		rc = rc ? rc : end;
+		rc = rc ? rc : end ? end : ctx.save_failed ? EXIT_FAIL : 0;
 	}
 	emit_free(ctx.doc);
 	json_decref(loaded);

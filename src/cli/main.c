@@ -1,4 +1,5 @@
-/* archscope: one binary, one command table. `archscope` alone lists the commands; an unknown
+/* archscope: one binary, one command table. `archscope` alone lists the commands on stderr and
+ * exits 2 (`archscope help` lists them on stdout, exit 0); an unknown
  * command exits 2 with a suggestion; every command's output stream is checked at exit. */
 #include <errno.h>
 #include <stdio.h>
@@ -94,10 +95,9 @@ static int check_stdout(void)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		list_commands(stdout);
-		int rc = check_stdout();
-		return rc ? rc : EXIT_OK;
+	if (argc < 2) { /* no command is a usage error (git and perf exit non-zero too): the list on stderr */
+		list_commands(stderr);
+		return EXIT_USAGE;
 	}
 	const char *name = argv[1];
 	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0)

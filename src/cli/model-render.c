@@ -6,21 +6,20 @@
 #include <string.h>
 
 #include "cli/model.h"
+#include "common/buffer.h"
 #include "common/atomicfile.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
 #define SHOWN(r, flag) (((r)->o->shown & (flag)) != 0)
 
-/* "96 kB", "24 GB": decimal units from 10 kB on. */
+/* "96 KiB", "24 GiB": binary units, as every size printed for people. */
 static const char *fmt_bytes(double b, char *out, size_t len)
 {
-	static const struct { double from, div; const char *unit; } u[] = {
-		{ 1e12, 1e12, "TB" }, { 1e9, 1e9, "GB" }, { 1e6, 1e6, "MB" }, { 1e4, 1e3, "kB" }, { 0, 1, "B" } };
-	size_t i = 0;
-	while (b < u[i].from && u[i].from > 0)
-		i++;
-	snprintf(out, len, u[i].div > 1 ? "%.4g %s" : "%.0f %s", b / u[i].div, u[i].unit);
+	if (!(b >= 0) || b >= 9.2e18)
+		snprintf(out, len, "%g B", b);
+	else
+		buffer_format_size((size_t)llround(b), out, len);
 	return out;
 }
 
@@ -124,8 +123,7 @@ static void render_lc(struct emit *e, const struct model_result *r, const struct
 		emit_object_begin(e, NULL, L->name);
 		emit_string(e, "level", NULL, L->name);
 		emit_number(e, "size_bytes", "size", size, "B", "%.0f");
-		emit_annotate(e, " (%s)%s", fmt_bytes(size, buf, sizeof(buf)),
-			      L->cores_per_group < 2 ? "" : r->o->req.cores > 1 ? ", shared: divided among the cores in use" : ", shared (1 core in use)");
+		emit_annotate(e, "%s", L->cores_per_group < 2 ? "" : r->o->req.cores > 1 ? ", shared: divided among the cores in use" : ", shared (1 core in use)");
 		int act = lc_active(a, size);
 		emit_table_begin(e, "conditions", "");
 		for (int c = 0; c < a->ncond; c++) {

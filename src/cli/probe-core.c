@@ -14,6 +14,7 @@
 #include "probe/contexts.h"
 #include "probe/timeslice.h"
 #include "report/emit.h"
+#include "report/plot.h"
 
 static void contexts_render(struct emit *e, const struct probe_contexts_result *r)
 {
@@ -256,7 +257,8 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 	if (ctx->plot_dir) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
-		FILE *f = fopen(path, "w");
+		struct atomic_file af;
+		FILE *f = plot_data_open(path, &af);
 		if (f) {
 			fputs("block", f);
 			for (int i = 0; i < n; i++)
@@ -267,7 +269,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				for (int c = 0; c < cols; c++)
 					fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
 			}
-			fclose(f);
+			probe_data_done(ctx, &af);
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
@@ -279,13 +281,13 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				free(body);
 			}
 			snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
-			f = fopen(path, "w");
+			f = plot_data_open(path, &af);
 			if (f) {
 				for (int i = 0; i < n; i++)
 					for (int j = 0; j < n; j++)
 						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : probe_c2c_bw(m, nb - 1, i, j),
 							j + 1 < n ? "\n" : "\n\n");
-				fclose(f);
+				probe_data_done(ctx, &af);
 				if (asprintf(&body,
 					     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
 					     "set view map\nset palette rgb 33,13,10\n"

@@ -2,6 +2,7 @@
  * and probe/registers.c measure and answer; this saves their curves (raw CSV, plots) and renders
  * each result once through the emitter. Cycles are cycles of the core clock measured by the
  * clock row, never TSC ticks. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "probe/instr.h"
 #include "probe/registers.h"
 #include "report/emit.h"
+#include "report/plot.h"
 
 /* Appends "SEP TEXT" to buf (no separator while buf is empty). */
 static void join(char *buf, size_t size, const char *sep, const char *text)
@@ -39,9 +41,11 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
-	FILE *f = fopen(path, "w");
+	struct atomic_file af;
+	FILE *f = plot_data_open(path, &af);
 	if (!f) {
-		note("cannot write %s", path);
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
 		return;
 	}
 	char plots[8192] = "";
@@ -55,7 +59,7 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 		snprintf(plots + len, sizeof(plots) - len, "%s'instr.dat' index %zu using 1:2 with linespoints title '%s %s/%d (F=%d)'",
 			 i ? ", " : "plot ", i, r->set->op, r->set->type, r->set->width_bits, r->in_flight);
 	}
-	fclose(f);
+	probe_data_done(ctx, &af);
 	char *body = NULL;
 	if (asprintf(&body,
 		     "set title 'archscope probe instr: cost per iteration against independent streams'\n"
@@ -282,9 +286,11 @@ static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_r
 {
 	char path[4096], plots[2048] = "", marks[1024] = "";
 	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
-	FILE *dat = fopen(path, "w");
+	struct atomic_file af;
+	FILE *dat = plot_data_open(path, &af);
 	if (!dat) {
-		note("cannot write %s", path);
+		error("cannot write '%s': %s", path, strerror(errno));
+		ctx->save_failed = 1;
 		return;
 	}
 	for (int i = 0; i < res->nbuilds; i++) {
@@ -306,7 +312,7 @@ static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_r
 		if (isfinite(regs))
 			snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
 	}
-	fclose(dat);
+	probe_data_done(ctx, &af);
 	char *body = NULL;
 	if (plots[0] && asprintf(&body,
 			    "set title 'archscope probe registers: time per addition against live variables'\n"

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "model/ecm.h"
@@ -13,84 +14,13 @@
 #include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/probe.h"
+#include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/write.h"
 #include "model/mcpu.h"
 #include "report/mtree.h"
 #include "report/output.h"
 #include "topo/cpuinfo.h"
-
-/* --- reading a saved run ------------------------------------------------------------------ */
-
-static double num(const json_t *o, const char *key)
-{
-	const json_t *v = json_object_get(o, key);
-	if (json_is_object(v))
-		v = json_object_get(v, "value");
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/* The answers of a saved probe run (probe-results.json) into the slots a live run fills: the one
- * place the results are read back by key. */
-static void env_from_results(const json_t *R, struct probe_env *env)
-{
-	env->clock_ghz = num(R, "clock");
-	env->line_bytes = num(R, "line");
-	const json_t *levels = json_object_get(json_object_get(R, "caches"), "levels");
-	const json_t *assoc = json_object_get(json_object_get(R, "assoc"), "levels");
-	env->nlevels = (int)json_array_size(levels) < PROBE_MAX_LEVELS ? (int)json_array_size(levels) : PROBE_MAX_LEVELS;
-	for (int i = 0; i < env->nlevels; i++) {
-		env->level_bytes[i] = num(json_array_get(levels, (size_t)i), "size");
-		env->level_ways[i] = NAN;
-	}
-	for (size_t a = 0; a < json_array_size(assoc); a++) {
-		const json_t *al = json_array_get(assoc, a);
-		json_int_t level = json_integer_value(json_object_get(al, "level"));
-		if (level >= 1 && level <= env->nlevels)
-			env->level_ways[level - 1] = num(al, "ways");
-	}
-	const json_t *ctxs = json_object_get(R, "contexts");
-	env->contexts_fp = num(ctxs, "fp");
-	env->contexts_int = num(ctxs, "int");
-	const json_t *fpc = json_object_get(json_object_get(R, "instr"), "flops_per_cycle");
-	static const char *const prec[] = { "SP", "DP" }, *const ks[] = { "total", "ADD", "MUL", "FMA" };
-	for (int p = 0; fpc && p < 2; p++)
-		for (int k = 0; k < 4; k++)
-			env->flops_per_cy[p][k] = num(json_object_get(json_object_get(fpc, prec[p]), "vector"), ks[k]);
-}
-
-/* The streaming benchmarks of a saved run (benchmarks.json): kernels and measurements in the
- * machine file's form, read by the machine file reader; the ECM rates by key. 0, or -1 after
- * error(). */
-static int bench_from_saved(const json_t *saved, struct machine_probed *p)
-{
-	/* the saved file is the benchmarks section itself: read it as a file that holds only that */
-	json_t *doc = json_pack("{s:O}", "benchmarks", saved);
-	struct mtree t = { .root = doc ? mnode_from_json(doc) : NULL };
-	json_decref(doc);
-	struct machine *m = malloc(sizeof(*m));
-	if (!t.root || !m) {
-		free(m);
-		mtree_free(&t);
-		return error("out of memory");
-	}
-	machine_read(&t, m);
-	p->nkernels = m->nkernels;
-	memcpy(p->kernel, m->kernel, sizeof(p->kernel));
-	p->nbench = m->nbench;
-	memcpy(p->bench, m->bench, sizeof(p->bench));
-	free(m);
-	mtree_free(&t);
-	const json_t *ecm = json_object_get(saved, "ecm"), *tr = json_object_get(ecm, "transfers");
-	if (!ecm)
-		return 0;
-	p->has_ecm = 1;
-	p->ecm.l1_load_bytes_per_cy = num(ecm, "l1_load_bytes_per_cy");
-	p->ecm.l1_store_bytes_per_cy = num(ecm, "l1_store_bytes_per_cy");
-	for (size_t b = 0; b < json_array_size(tr) && b < MACHINE_MAX_LEVELS; b++)
-		p->ecm.cy_per_cl[p->ecm.ntransfers++] = num(json_array_get(tr, b), "cy_per_cl");
-	return 0;
-}
 
 /* --- the streaming benchmarks of a live run ----------------------------------------------- */
 
@@ -234,15 +164,16 @@ static void probed_from_env(const struct probe_env *env, struct machine_probed *
  * saving). NULL after error(). */
 static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_t **bench_io)
 {
-	struct probe_env env = ctx->env;
-	if (!(env.line_bytes > 0) && env.nlevels == 0) /* no memory probe ran here: --from-raw */
-		env_from_results(results, &env);
+	const struct probe_env *env = &ctx->env;
 	struct machine_probed *p = calloc(1, sizeof(*p));
 	if (!p) {
 		error("out of memory");
 		return NULL;
 	}
-	probed_from_env(&env, p);
+	if (!(env->line_bytes > 0) && env->nlevels == 0) /* no memory probe ran here: --from-raw */
+		machine_probed_from_results(results, p);
+	else
+		probed_from_env(env, p);
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
 	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
 	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
@@ -251,7 +182,9 @@ static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_
 	p->answers = results;
 	int rc = 0;
 	if (*bench_io) { /* --from-raw: the benchmarks of the earlier run */
-		rc = bench_from_saved(*bench_io, p);
+		struct as_error err = { 0 };
+		if ((rc = machine_probed_bench_from_saved(*bench_io, p, &err)) != 0)
+			error_err(&err);
 	} else if (p->nlevels > 0 && !*ctx->env.interrupted) {
 		struct bench_levels lv;
 		bench_levels_from(p->level_bytes, p->nlevels, &lv);
@@ -266,24 +199,80 @@ static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_
 	return m;
 }
 
+/* A saved JSON object (a regular file of at most 16 MiB), or NULL with the reason in why. */
+static json_t *saved_json_load(const char *path, char *why, size_t len)
+{
+	struct as_error err = { 0 };
+	size_t n = 0;
+	char *text = file_read_input(path, "saved results", (size_t)16 << 20, &n, &err);
+	if (!text) {
+		snprintf(why, len, "%s", err.msg);
+		return NULL;
+	}
+	json_error_t je;
+	json_t *j = json_loadb(text, n, 0, &je);
+	free(text);
+	if (!j)
+		snprintf(why, len, "line %d: %s", je.line, je.text);
+	else if (!json_is_object(j)) {
+		snprintf(why, len, "not a JSON object");
+		json_decref(j);
+		j = NULL;
+	}
+	return j;
+}
+
 int probe_machine_load(const char *dir, json_t **results, json_t **bench)
 {
-	char path[4096];
-	json_error_t je;
+	char path[4096], why[600];
 	snprintf(path, sizeof(path), "%s/probe-results.json", dir);
-	*results = json_load_file(path, 0, &je);
+	*results = saved_json_load(path, why, sizeof(why));
 	*bench = NULL;
-	if (!*results || !json_is_object(*results)) {
-		error_usage("probe", "--from-raw: %s: %s", path, *results ? "not a JSON object" : je.text);
-		json_decref(*results);
-		*results = NULL;
+	if (!*results) {
+		error_usage("probe", "--from-raw: %s: %s", path, why);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
-	*bench = json_load_file(path, 0, &je);
+	*bench = saved_json_load(path, why, sizeof(why));
 	if (!*bench)
-		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, je.text);
+		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, why);
 	return 0;
+}
+
+/* Writes the machine file t to path: a complete file only if every check passes (a file
+ * that 'model' would refuse is not written); an interrupted run's file, marked incomplete, to
+ * path only if no file is there, else beside it as PATH.partial: an interrupted run never
+ * replaces a file. 0, or -1 after error(). */
+static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const char *path, int interrupted)
+{
+	struct as_error err = { 0 };
+	char partial[4096 + 16];
+	struct stat st;
+	if (interrupted && lstat(path, &st) == 0) {
+		snprintf(partial, sizeof(partial), "%s.partial", path);
+		note("interrupted: %s is kept as it was; what was measured goes to %s", path, partial);
+		path = partial;
+	} else if (!interrupted) {
+		char *report = NULL;
+		int n = machine_check(t, path, &report);
+		if (n != 0) {
+			error_lines(report);
+			free(report);
+			return error("not writing '%s': the machine file built from these results has %d problem%s", path, n,
+				     n == 1 ? "" : "s");
+		}
+	}
+	char *text = mtree_emit_string(t, &err);
+	struct atomic_file af;
+	int rc = !text ? error_err(&err) : atomic_file_open_mode(&af, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
+	if (rc == 0) {
+		fputs(text, af.fp);
+		rc = atomic_file_commit(&af, &err) != 0 ? error_err(&err) : 0;
+	}
+	free(text);
+	if (rc == 0)
+		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
+	return rc;
 }
 
 int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path)
@@ -301,13 +290,13 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 		json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
 	char raw[4096];
 	struct as_error err = { 0 };
-	if (ctx->raw_dir && !from_raw) { /* for a later --from-raw: the results, the benchmarks run here */
+	if (ctx->raw_dir && !from_raw && !interrupted) { /* for a later --from-raw: the results, the benchmarks run here */
 		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
 		if (output_write_file(raw, results, 0, &err) != 0)
-			note("%s", err.msg);
+			ctx->save_failed = error_err(&err);
 		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
 		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
-			note("%s", err.msg);
+			ctx->save_failed = error_err(&err);
 	}
 	json_decref(bench);
 	struct mtree t = { .root = mnode_from_json(m) };
@@ -318,9 +307,7 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 				"assumptions are listed under archscope.assumed\n",
 		     ARCHSCOPE_VERSION, host, interrupted ? " (INCOMPLETE: interrupted)" : "") < 0)
 		t.header = NULL;
-	int rc = !t.root ? error("out of memory") : mtree_write_file(&t, path, &err) != 0 ? error_err(&err) : 0;
+	int rc = !t.root ? error("out of memory") : machine_file_save(ctx, &t, path, interrupted);
 	mtree_free(&t);
-	if (rc == 0)
-		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include "probe/line.h"
 #include "probe/tlb.h"
 #include "report/emit.h"
+#include "report/plot.h"
 
 /* -1 after error(): the probe's message, or its name. */
 static int curve_fail(const char *probe, const struct as_error *err)
@@ -32,12 +33,13 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 		return;
 	char datapath[4096];
 	snprintf(datapath, sizeof(datapath), "%s/caches-clusters.dat", ctx->plot_dir);
-	FILE *f = fopen(datapath, "w");
+	struct atomic_file af;
+	FILE *f = plot_data_open(datapath, &af);
 	if (!f)
 		return;
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], r->monotone_ns[i], r->cluster[i]);
-	fclose(f);
+	probe_data_done(ctx, &af);
 	char marks[2048] = "";
 	for (int i = 0; i < r->nlevels; i++) {
 		size_t len = strlen(marks);
@@ -72,11 +74,12 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 	if (ctx->plot_dir) {
 		char datapath[4096];
 		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
-		FILE *f = fopen(datapath, "w");
+		struct atomic_file af;
+		FILE *f = plot_data_open(datapath, &af);
 		if (f) {
 			for (size_t i = 0; i < c->n; i++)
 				fprintf(f, "%.10g %.10g %.10g\n", c->x[i], c->min_ns[i], c->median_ns[i]);
-			fclose(f);
+			probe_data_done(ctx, &af);
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
@@ -355,6 +358,10 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r)
 		curve_render(e, "control_curve", "lines", &r->control_curve);
 	}
 	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
+	if (r->partial) {
+		emit_bool(e, "partial", NULL, 1);
+		emit_text(e, "", "interrupted: the curves stop early, so their answers have confidence 0");
+	}
 	emit_object_end(e);
 }
 

@@ -18,6 +18,8 @@ struct probe_ctx {
 	struct emit *e;          /* the output: text or JSON */
 	struct emit *doc;        /* -o with text output: the same results as JSON, for the machine
 				  * file and probe-results.json; else NULL (e holds them) */
+	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
+	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
 };
 
 /* Renders a result into every emitter of ctx: fn(e, args...) for the output, and again for the
@@ -63,6 +65,9 @@ void probe_answer_render(struct emit *e, const char *key, const char *label, con
 int probe_differs(double measured, double os);
 #define PROBE_DIFFERS_TEXT "<- differs from the OS"
 
+struct atomic_file;
+/* Commits a plot data file opened with plot_data_open(); a failure is error() and exit 1. */
+void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af);
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
 void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);

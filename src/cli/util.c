@@ -9,7 +9,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/timer.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -54,6 +56,16 @@ int error_usage(const char *cmd, const char *fmt, ...)
 	return -1;
 }
 
+void error_lines(const char *text)
+{
+	for (const char *p = text; p && *p;) {
+		const char *nl = strchr(p, '\n');
+		int n = nl ? (int)(nl - p) : (int)strlen(p);
+		error("%.*s", n, p);
+		p += n + (nl != NULL);
+	}
+}
+
 int error_err(const struct as_error *err)
 {
 	return error("%s", err->msg[0] ? err->msg : "unknown error");
@@ -85,6 +97,17 @@ void note(const char *fmt, ...)
 		return;
 	progress_done();
 	fputs("archscope: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+	progress_done();
+	fputs("archscope: warning: ", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -148,11 +171,31 @@ int cli_suggest(const char *word, const char *const *names, size_t n, const char
 
 static int progress_active;
 
+/* Not a terminal (a log, a pipe, CI): a line "archscope: progress: ..." per step, at most one
+ * every PROGRESS_LOG_NS so a probe's hundreds of points do not flood the log. */
+#define PROGRESS_LOG_NS 1000000000ull
+
 void progress(const char *fmt, ...)
 {
-	if (cli_quiet || !isatty(STDERR_FILENO))
+	static int tty = -1;
+	static uint64_t last_ns;
+	if (cli_quiet)
 		return;
+	if (tty < 0)
+		tty = isatty(STDERR_FILENO);
 	va_list ap;
+	if (!tty) {
+		uint64_t now = timer_now_ns();
+		if (last_ns && now - last_ns < PROGRESS_LOG_NS)
+			return;
+		last_ns = now;
+		fputs("archscope: progress: ", stderr);
+		va_start(ap, fmt);
+		vfprintf(stderr, fmt, ap);
+		va_end(ap);
+		fputc('\n', stderr);
+		return;
+	}
 	fputs("\r\033[K", stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -243,8 +286,7 @@ int cli_machine_open(const char *path, struct mtree *t)
 	int n = machine_check(t, path, &report);
 	if (n == 0)
 		return 0;
-	if (report)
-		fputs(report, stderr);
+	error_lines(report);
 	free(report);
 	mtree_free(t);
 	return error("machine file '%s': %d problem%s", path, n, n == 1 ? "" : "s");
@@ -254,4 +296,19 @@ void cli_machine_load(const char *path, struct mtree *t)
 {
 	if (cli_machine_open(path, t) != 0)
 		exit(EXIT_USAGE);
+}
+
+int cli_output_check(const char *cmd, const char *path, int force)
+{
+	struct as_error err = { 0 };
+	struct atomic_file af;
+	if (atomic_file_target_check(path, &err) != 0) {
+		if (!force || err.code == -EISDIR)
+			return error_usage(cmd, "%s", err.msg);
+		return 0; /* --force: written through the link, or into the device or FIFO, at the end */
+	}
+	if (atomic_file_open(&af, path, &err) != 0)
+		return error_usage(cmd, "%s", err.msg);
+	atomic_file_abort(&af);
+	return 0;
 }

@@ -48,8 +48,11 @@ int cpulist_parse(const char *text, struct as_cpulist *out, struct as_error *err
 				goto bad;
 			hi = lo;
 		}
-		for (int c = lo; c <= hi; c++)
+		for (int c = lo; c <= hi; c++) {
+			if (seen[c]) /* "0,0" asks for two threads on one CPU: say so, do not drop one */
+				return as_error_set(err, -EINVAL, "cpu list '%s': cpu %d is listed twice", text, c);
 			seen[c] = 1;
+		}
 		p = comma ? comma + 1 : end;
 		if (comma && !*p)
 			return as_error_set(err, -EINVAL, "cpu list '%s': empty item at the end", text);

@@ -12,7 +12,7 @@ struct as_cpulist {
 	int cpu[AS_MAX_CPUS];
 };
 
-/* Parses "0-3,8,10-11" into an ordered list without duplicates. Rejects empty items, reversed
+/* Parses "0-3,8,10-11" into an ordered list. Rejects a CPU listed twice ("0,0", "0-2,1"), empty items, reversed
  * ranges, non-numbers and CPUs >= AS_MAX_CPUS, naming the offending item. */
 int cpulist_parse(const char *text, struct as_cpulist *out, struct as_error *err);
 

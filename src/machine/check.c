@@ -15,6 +15,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "common/buffer.h"
 #include "machine/node.h"
 
 struct check {
@@ -54,7 +55,7 @@ static struct mnode *need(struct check *c, const struct mnode *map, const char *
 {
 	struct mnode *v = mnode_get(map, key);
 	if (!v && required)
-		problem(c, map->line, path, "missing key '%s'", key);
+		problem(c, map->line, path, "incomplete: missing key '%s'", key);
 	return v;
 }
 
@@ -116,6 +117,68 @@ static void check_flops_precision(struct check *c, const struct mnode *m, const 
 	check_each(c, m, path, MN_MAP, "a mapping {total, ADD, MUL, FMA}", check_flops_value);
 }
 
+/* A level's name and its cache size per group in bytes ("size per group", else sets x ways x
+ * cl_size; 0 when neither is readable), for the checks across levels. */
+static double level_bytes(const struct mnode *lv)
+{
+	double v;
+	if (machine_node_quantity(mnode_get(lv, "size per group"), "B", 1, &v))
+		return v;
+	const struct mnode *cache = mnode_get(lv, "cache per group");
+	long s, w, l;
+	if (cache && machine_node_pos_int(mnode_get(cache, "sets"), &s) && machine_node_pos_int(mnode_get(cache, "ways"), &w) &&
+	    machine_node_pos_int(mnode_get(cache, "cl_size"), &l))
+		return (double)s * (double)w * (double)l;
+	return 0;
+}
+
+/* Across the levels: cache sizes that never shrink from one level to the next, and load_from,
+ * store_to and victims_to naming a level of this file. */
+static void check_levels_across(struct check *c, const struct mnode *h)
+{
+	double prev = 0;
+	const char *prev_name = NULL;
+	for (size_t i = 0; i < h->n; i++) {
+		const struct mnode *lv = h->vals[i];
+		if (lv->kind != MN_MAP)
+			return;
+		const struct mnode *name = mnode_get(lv, "level");
+		const char *nm = name && name->kind == MN_SCALAR ? name->text : "?";
+		char path[64];
+		snprintf(path, sizeof(path), "memory hierarchy[%zu]", i);
+		double b = mnode_get(lv, "cache per group") ? level_bytes(lv) : 0;
+		char bs[32], ps[32];
+		if (b > 0 && prev > 0 && b < prev)
+			problem(c, lv->line, path, "%s holds %s per group, less than %s above it (%s): sizes must not "
+				"shrink with the level", nm, buffer_format_size((size_t)b, bs, sizeof(bs)), prev_name,
+				buffer_format_size((size_t)prev, ps, sizeof(ps)));
+		if (b > 0) {
+			prev = b;
+			prev_name = nm;
+		}
+		const struct mnode *cache = mnode_get(lv, "cache per group");
+		if (cache && i + 1 == h->n)
+			problem(c, lv->line, path, "incomplete: the hierarchy ends with cache %s; the last level, memory (no "
+				"'cache per group'), is missing", nm);
+		static const char *const refs[] = { "load_from", "store_to", "victims_to" };
+		for (int r = 0; cache && cache->kind == MN_MAP && r < 3; r++) {
+			const struct mnode *v = mnode_get(cache, refs[r]);
+			if (!v || v->kind != MN_SCALAR || mnode_is_null(v))
+				continue;
+			int found = 0;
+			for (size_t j = 0; j < h->n && !found; j++) {
+				const struct mnode *n = mnode_get(h->vals[j], "level");
+				found = j != i && n && n->kind == MN_SCALAR && !strcmp(n->text, v->text);
+			}
+			if (!found) {
+				char p[128];
+				snprintf(p, sizeof(p), "%s.cache per group.%s", path, refs[r]);
+				problem(c, v->line, p, "'%s' is no other level of this file", v->text);
+			}
+		}
+	}
+}
+
 static void check_level(struct check *c, const struct mnode *lv, int i, int last)
 {
 	char path[64], p[512];
@@ -164,7 +227,10 @@ static void check_level(struct check *c, const struct mnode *lv, int i, int last
 		join(p, sizeof(p), path, "upstream throughput[1]");
 		EXPECT(c, up->vals[1], p, !strcmp(d, "half-duplex") || !strcmp(d, "full-duplex"), "half-duplex or full-duplex");
 	}
-	if (up && up->kind == MN_SEQ && up->n >= 1 && up->vals[0]->kind == MN_SCALAR && isdigit((unsigned char)up->vals[0]->text[0])) {
+	if (!up && i > 0)
+		problem(c, lv->line, path, "incomplete: missing key 'upstream throughput' (the ECM model's transfer rate)");
+	if (up && up->kind == MN_SEQ && up->n >= 1 && up->vals[0]->kind == MN_SCALAR && up->vals[0]->text[0] &&
+	    strchr("0123456789+-.", up->vals[0]->text[0])) {
 		join(p, sizeof(p), path, "upstream throughput[0]");
 		EXPECT(c, up->vals[0], p, machine_node_quantity(up->vals[0], "B/", 1, NULL), "a positive rate such as 32 B/cy");
 	}
@@ -256,14 +322,22 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	v = need(&c, r, "(top)", "model name", 1);
 	EXPECT(&c, v, "model name", machine_node_string(v), "a name");
 	v = need(&c, r, "(top)", "clock", 1);
+	double hz;
 	EXPECT(&c, v, "clock", machine_node_quantity(v, "Hz", 1, NULL), "a positive frequency such as 2.4 GHz");
+	if (v && machine_node_quantity(v, "Hz", 1, &hz) && (hz < MACHINE_MIN_CLOCK_HZ || hz > MACHINE_MAX_CLOCK_HZ))
+		problem(&c, v->line, "clock", "%s is outside %.1f to %.0f GHz", v->text, MACHINE_MIN_CLOCK_HZ / 1e9,
+			MACHINE_MAX_CLOCK_HZ / 1e9);
 	check_pos_int_key(&c, r, "", "sockets", 0);
 	check_pos_int_key(&c, r, "", "cores per socket", 1);
 	check_pos_int_key(&c, r, "", "threads per core", 0);
 	v = need(&c, r, "(top)", "cacheline size", 0);
 	EXPECT(&c, v, "cacheline size", machine_node_quantity(v, "B", 1, NULL), "a positive size such as 64 B");
-	if ((v = need(&c, r, "(top)", "FLOPs per cycle", 0)))
+	if ((v = need(&c, r, "(top)", "FLOPs per cycle", 1))) {
 		check_each(&c, v, "FLOPs per cycle", MN_MAP, "a mapping {SP: {...}, DP: {...}}", check_flops_precision);
+		struct mnode *dp = mnode_get(v, "DP");
+		if (v->kind == MN_MAP && (!dp || !mnode_get(dp, "total")))
+			problem(&c, v->line, "FLOPs per cycle", "incomplete: missing 'DP.total' (the Roofline model's peak)");
+	}
 	static const char *const lists[] = { "compiler", "in-core model" };
 	for (int i = 0; i < 2; i++) {
 		v = need(&c, r, "(top)", lists[i], 0);
@@ -275,11 +349,15 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	} else if (v) {
 		for (size_t i = 0; i < v->n; i++)
 			check_level(&c, v->vals[i], (int)i, i + 1 == v->n);
+		check_levels_across(&c, v);
 	}
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);
 	v = need(&c, r, "(top)", "archscope", 0);
 	EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
+	struct mnode *inc = v ? mnode_get(v, "incomplete") : NULL;
+	if (inc && machine_node_bool(inc) && (inc->text[0] == 't' || inc->text[0] == 'T'))
+		problem(&c, inc->line, "archscope.incomplete", "incomplete: written by an interrupted 'probe -o'");
 	fclose(c.out);
 	if (c.count == 0) {
 		free(buf);

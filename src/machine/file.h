@@ -12,8 +12,14 @@
  * unit: "2.4 GHz" -> 2.4e9 "Hz"; "32 KiB" -> 32768 "B"; "64 B/cy"; "8" -> 8 "". 0 or -1. */
 int machine_quantity(const char *text, double *value, char *unit, size_t unit_len);
 
-/* Checks a parsed machine file. Every problem is one line "machine file 'NAME': line L: PATH:
- * expected ..." appended to *report (malloc'd, NULL when there is none). Returns the count. */
+/* Checks a parsed machine file by shape and by meaning: the keys a model needs ("incomplete:
+ * missing key 'clock'"), positive finite numbers, a clock of MACHINE_MIN_CLOCK_HZ to
+ * MACHINE_MAX_CLOCK_HZ, cache sizes that do not shrink from one level to the next, load_from,
+ * store_to and victims_to naming another level, no archscope.incomplete. Every problem is one
+ * line "machine file 'NAME': line L: PATH: ..." appended to *report (malloc'd, NULL when there
+ * is none). Returns the count. */
+#define MACHINE_MIN_CLOCK_HZ 0.1e9
+#define MACHINE_MAX_CLOCK_HZ 10e9
 int machine_check(const struct mtree *t, const char *name, char **report);
 
 /* Fills m from a tree that passed machine_check. */

@@ -178,7 +178,7 @@ json_t *machine_write_json(const struct machine *m)
 		json_object_set_new(d, "FLOPs per cycle", v);
 	if (m->ncompiler)
 		json_object_set_new(d, "compiler", settings_json(m->compiler, m->ncompiler));
-	if (m->cacheline_bytes > 0)
+	if (m->cacheline_bytes >= 0.5) /* written as whole bytes: "0 B" would not read back (fuzz-machine) */
 		json_object_set_new(d, "cacheline size", fmt("%.0f B", m->cacheline_bytes));
 	json_t *h = json_array();
 	for (int i = 0; i < m->nlevels; i++)

@@ -60,6 +60,13 @@ int machine_write_tree(const struct machine *m, struct mtree *t, struct as_error
  * cache, upstream rates from the ECM transfers) and the 'archscope:' section {version, cpus,
  * seed, assumed, ecm, probes}. NULL on no memory. */
 json_t *machine_probed_json(const struct machine_probed *p);
+/* A saved run (probe -o --raw DIR, read back by --from-raw DIR): the answers of
+ * probe-results.json into p (clock, line, cache sizes and ways, contexts, FLOPs per cycle; NAN or
+ * 0 where the document has none or nonsense), and the benchmarks of benchmarks.json (0, or
+ * -ENOMEM). Any JSON is accepted: what the writer then makes of it is checked by machine_check. */
+void machine_probed_from_results(const json_t *results, struct machine_probed *p);
+int machine_probed_bench_from_saved(const json_t *saved, struct machine_probed *p, struct as_error *err);
+
 /* p's streaming benchmarks as probe -o saves them beside the raw curves (benchmarks.json):
  * {kernels, measurements} as in the machine file, and ecm as in its archscope section. */
 json_t *machine_probed_bench_json(const struct machine_probed *p);

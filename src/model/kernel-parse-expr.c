@@ -56,7 +56,21 @@ static int sym_of(struct walk *w, CXCursor decl)
 	return kernel_sym_find(w->k, name);
 }
 
+static int affine_of(struct walk *w, CXCursor c, struct kaff *out, const char *what);
+
+/* Both readers recurse once per operator: the depth is bounded so a long expression gets a
+ * message, not a stack overflow. */
 int kparse_affine(struct walk *w, CXCursor c, struct kaff *out, const char *what)
+{
+	if (w->depth >= KERNEL_MAX_EXPR_DEPTH)
+		return kparse_fail(w, c, "%s nested deeper than %d operators (the limit)", what, KERNEL_MAX_EXPR_DEPTH);
+	w->depth++;
+	int rc = affine_of(w, c, out, what);
+	w->depth--;
+	return rc;
+}
+
+static int affine_of(struct walk *w, CXCursor c, struct kaff *out, const char *what)
 {
 	c = kparse_bare(c);
 	enum CXCursorKind kind = kclang.clang_getCursorKind(c);
@@ -209,8 +223,20 @@ int kparse_count_flop(struct walk *w, CXCursor c, const char *op)
 	return 0;
 }
 
+static int value_of(struct walk *w, CXCursor c);
+
 /* Arithmetic on array elements, scalars, constants and literals. */
 int kparse_value(struct walk *w, CXCursor c)
+{
+	if (w->depth >= KERNEL_MAX_EXPR_DEPTH)
+		return kparse_fail(w, c, "an expression nested deeper than %d operators (the limit)", KERNEL_MAX_EXPR_DEPTH);
+	w->depth++;
+	int rc = value_of(w, c);
+	w->depth--;
+	return rc;
+}
+
+static int value_of(struct walk *w, CXCursor c)
 {
 	c = kparse_bare(c);
 	struct kids k = kparse_children(c);

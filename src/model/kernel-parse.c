@@ -4,6 +4,7 @@
 #include "model/kernel-parse.h"
 #include "model/kernel-cache.h"
 #include "common/atomicfile.h"
+#include "common/buffer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -61,12 +62,58 @@ static enum CXChildVisitResult find_fn(CXCursor c, CXCursor parent, CXClientData
 	return CXChildVisit_Continue;
 }
 
+/* The limits of kernel.h checked on the text, skipping comments, strings and character
+ * literals: libclang and the walk both recurse per bracket and per operator, and tokenising
+ * each operator's extent is quadratic in a statement's length. */
+static int prescan(const char *name, const char *t, size_t len, struct as_error *err)
+{
+	int depth = 0, line = 1, stmt_line = 1;
+	long ops = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = t[i];
+		if (c == '\n') {
+			line++;
+		} else if (c == '/' && i + 1 < len && t[i + 1] == '/') {
+			while (i + 1 < len && t[i + 1] != '\n')
+				i++;
+		} else if (c == '/' && i + 1 < len && t[i + 1] == '*') {
+			for (i += 2; i + 1 < len && !(t[i] == '*' && t[i + 1] == '/'); i++)
+				line += t[i] == '\n';
+			i++;
+		} else if (c == '"' || c == '\'') {
+			for (i++; i < len && t[i] != c && t[i] != '\n'; i++)
+				i += t[i] == '\\';
+		} else if (c == '(' || c == '[' || c == '{') {
+			if (++depth > KERNEL_MAX_NESTING)
+				return as_error_set(err, -E2BIG, "%s:%d: brackets nested deeper than %d (the limit)", name, line,
+						    KERNEL_MAX_NESTING);
+		} else if (c == ')' || c == ']' || c == '}') {
+			depth -= depth > 0;
+		}
+		if (c == ';' || c == '{' || c == '}') {
+			ops = 0;
+			stmt_line = line;
+		} else if (strchr("+-*/%&|^!~<>=?", c) && c && ++ops > KERNEL_MAX_STMT_OPS) {
+			return as_error_set(err, -E2BIG, "%s:%d: a statement with more than %d operators (the limit)", name,
+					    stmt_line, KERNEL_MAX_STMT_OPS);
+		}
+	}
+	return 0;
+}
+
 int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err)
 {
 	memset(k, 0, sizeof(*k));
 	snprintf(k->file, sizeof(k->file), "%s", name);
 	if (memchr(text, 0, len))
 		return as_error_set(err, -EINVAL, "%s: not a C source file (it contains a NUL byte)", name);
+	char lim[32];
+	if (len > KERNEL_MAX_BYTES)
+		return as_error_set(err, -EFBIG, "%s: larger than %s (the limit)", name,
+				    buffer_format_size(KERNEL_MAX_BYTES, lim, sizeof(lim)));
+	int prc = prescan(name, text, len, err);
+	if (prc)
+		return prc;
 	int lrc = kparse_clang_load(err);
 	if (lrc)
 		return lrc;
@@ -163,19 +210,19 @@ int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, si
 
 int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err)
 {
-	struct stat st;
-	if (stat(path, &st) == 0 && st.st_size > (64 << 20))
-		return as_error_set(err, -EFBIG, "kernel '%s' is larger than 64 MiB", path);
 	size_t len = 0;
-	char *buf = file_read_all(path, &len);
-	if (!buf) {
-		char b[128];
-		return as_error_set(err, -errno, "cannot open kernel '%s': %s", path, as_strerror(errno, b, sizeof(b)));
-	}
-	const char *text = buf ? buf : "";
-	int rc = 0;
-	if (!kernel_cache_get(k, path, text, len) && (rc = kernel_parse_buffer(k, path, text, len, err)) == 0)
-		kernel_cache_put(k, text, len);
+	char *buf = file_read_input(path, "kernel", KERNEL_MAX_BYTES, &len, err);
+	if (!buf)
+		return err && err->code ? err->code : -EINVAL;
+	int rc = kernel_parse_text(k, strcmp(path, "-") ? path : "<stdin>", buf, len, err);
 	free(buf);
+	return rc;
+}
+
+int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err)
+{
+	int rc = 0;
+	if (!kernel_cache_get(k, name, text, len) && (rc = kernel_parse_buffer(k, name, text, len, err)) == 0)
+		kernel_cache_put(k, text, len);
 	return rc;
 }

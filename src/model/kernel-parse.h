@@ -74,6 +74,7 @@ struct walk {
 	struct as_error *err;
 	const char *file;
 	int nest_done;
+	int depth; /* of the expression being read: bounded by KERNEL_MAX_EXPR_DEPTH */
 	/* the declarations of the loop indices and the arrays: their cursors identify references */
 	CXCursor loopvar[KERNEL_MAX_LOOPS];
 	CXCursor arraydecl[KERNEL_MAX_ARRAYS];

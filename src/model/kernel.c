@@ -101,7 +101,11 @@ int kernel_bind(const struct kernel *k, const int64_t *vals, int64_t align, stru
 		if (b->end[l] <= b->start[l])
 			return as_error_set(err, -EINVAL, "%s:%d:%d: loop '%s' runs no iteration (from %lld to below %lld)", k->file,
 					    L->pos.line, L->pos.col, L->var, (long long)b->start[l], (long long)b->end[l]);
-		b->trips[l] = (b->end[l] - b->start[l] + L->step - 1) / L->step;
+		int64_t span;
+		if (__builtin_sub_overflow(b->end[l], b->start[l], &span) || __builtin_add_overflow(span, L->step - 1, &span))
+			return as_error_set(err, -ERANGE, "%s:%d:%d: the trip count of loop '%s' overflows 64 bits", k->file,
+					    L->pos.line, L->pos.col, L->var);
+		b->trips[l] = span / L->step;
 		if (__builtin_mul_overflow(b->iterations, b->trips[l], &b->iterations))
 			return as_error_set(err, -ERANGE, "%s:%d:%d: the iteration count overflows 64 bits", k->file, L->pos.line,
 					    L->pos.col);

@@ -14,6 +14,13 @@
 #define KERNEL_MAX_ARRAYS 32
 #define KERNEL_MAX_DIMS 6
 #define KERNEL_MAX_ACCESSES 256
+/* Input limits (docs/archscope-model.md): a kernel file of at most 1 MiB, brackets nested at
+ * most 64 deep, at most 1000 operators in one statement, expressions read at most 512 operators
+ * deep; beyond them the reader says which limit, before libclang sees the text. */
+#define KERNEL_MAX_BYTES (1u << 20)
+#define KERNEL_MAX_NESTING 64
+#define KERNEL_MAX_STMT_OPS 1000
+#define KERNEL_MAX_EXPR_DEPTH 512
 #define KERNEL_NAME_LEN 64
 
 struct kpos {
@@ -85,6 +92,8 @@ void kernel_free(struct kernel *k);
 /* Parses a kernel file with libclang (kernel-parse.c), or reads it back from the parse cache
  * (kernel-cache.h) when the same text parsed before. Errors are "FILE:LINE:COL: what". */
 int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err);
+/* kernel_parse_buffer() through the parse cache: text already read (from standard input). */
+int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err);
 int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err);
 
 /* Index of constant `name`, or -1. */

@@ -1,6 +1,7 @@
 /* The simulator predictor; see sim.h. */
 #include "model/sim.h"
 
+#include "common/buffer.h"
 #include "common/timer.h"
 
 #include <errno.h>
@@ -209,8 +210,9 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 	uint64_t maxaddr = cachesim_max_address(s);
 	if ((uint64_t)end > maxaddr) {
 		cachesim_free(s);
-		return as_error_set(err, -E2BIG, "the arrays span %lld bytes, more than the simulator's %llu", (long long)end,
-				    (unsigned long long)maxaddr);
+		char a[32], mx[32];
+		return as_error_set(err, -E2BIG, "the arrays span %s, more than the simulator's %s",
+				    buffer_format_size((size_t)end, a, sizeof(a)), buffer_format_size((size_t)maxaddr, mx, sizeof(mx)));
 	}
 	double cache_bytes = 0;
 	for (int i = 0; i < n; i++)

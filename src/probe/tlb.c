@@ -241,6 +241,17 @@ int probe_tlb_analyze_entries(struct probe_tlb_result *r)
 	return 0;
 }
 
+/* An answer from a curve cut short (an interrupted run) is no answer: a step or a final plateau
+ * found in the points measured may lie anywhere in the points not measured. Its value stays, as
+ * evidence, with confidence 0 and the reason. */
+static void answer_partial(struct probe_answer *a, size_t got, size_t want, const char *what)
+{
+	if (!isfinite(a->value))
+		return;
+	a->confidence = 0;
+	snprintf(a->reason, sizeof(a->reason), "partial curve: interrupted after %zu of %zu %s", got, want, what);
+}
+
 int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct probe_tlb_result *out,
 		   struct as_error *err)
 {
@@ -254,6 +265,19 @@ int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 		rc = probe_tlb_fault_run(&o, &out->fault_curve, err);
 	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
 		as_error_set(err, rc, "probe tlb: out of memory");
+	size_t want = (size_t)probe_doublings(4 * line, 256u << 10), want_f = (size_t)probe_doublings(512, 256u << 10);
+	if (rc == 0 && out->page_curve.n < want) {
+		out->partial = 1;
+		answer_partial(&out->page_pairs, out->page_curve.n, want, "strides");
+		answer_partial(&out->page, out->page_curve.n, want, "strides");
+	}
+	if (rc == 0 && out->fault_curve.n < want_f && (out->fault_curve.n > 0 || probe_opts_stopped(&o))) {
+		out->partial = 1;
+		int from_faults = out->page.value == out->page_faults.value;
+		answer_partial(&out->page_faults, out->fault_curve.n, want_f, "distances");
+		if (from_faults)
+			answer_partial(&out->page, out->fault_curve.n, want_f, "distances");
+	}
 	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
 		return rc;
 	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
@@ -264,5 +288,13 @@ int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 				   &out->control_curve, err);
 	if (rc == 0 && (rc = probe_tlb_analyze_entries(out)) != 0)
 		as_error_set(err, rc, "probe tlb: out of memory");
+	size_t counts[256];
+	want = probe_size_series(4, out->max_pages, 1, 0, counts, 256);
+	if (rc == 0 && out->entries_curve.n < want) {
+		out->partial = 1;
+		for (int i = 0; i < out->nlevels; i++)
+			answer_partial(&out->level[i].entries, out->entries_curve.n, want, "page counts");
+		out->walk_ns = NAN; /* the last plateau measured need not be the page walks' */
+	}
 	return rc;
 }

@@ -43,6 +43,7 @@ struct probe_tlb_result {
 	struct probe_curve entries_curve;  /* x: pages touched */
 	struct probe_curve control_curve;  /* x: lines touched, packed */
 	int line_assumed;             /* no line size could be measured: 64 B assumed */
+	int partial;                  /* interrupted: a curve stops early, its answers have confidence 0 */
 };
 
 void probe_tlb_result_init(struct probe_tlb_result *r);

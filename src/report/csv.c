@@ -46,9 +46,19 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 {
 	*xs = *ys = NULL;
 	*np = 0;
-	FILE *f = fopen(path, "r");
+	FILE *f = file_open_input(path, "curve", err);
 	if (!f)
-		return as_error_set(err, -errno, "cannot open '%s': %s", path, strerror(errno));
+		return err && err->code ? err->code : -EINVAL;
+	int rc = csv_read_xy_stream(f, strcmp(path, "-") ? path : "<stdin>", xs, ys, np, err);
+	if (f != stdin)
+		fclose(f);
+	return rc;
+}
+
+int csv_read_xy_stream(FILE *f, const char *path, double **xs, double **ys, size_t *np, struct as_error *err)
+{
+	*xs = *ys = NULL;
+	*np = 0;
 	size_t cap = 0, n = 0, lineno = 0;
 	double *x = NULL, *y = NULL;
 	char line[4096];
@@ -78,13 +88,16 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 			break;
 		}
 		seen_data = 1;
+		if (n == CSV_MAX_ROWS) {
+			rc = as_error_set(err, -EFBIG, "'%s': more than %d data rows (the limit)", path, CSV_MAX_ROWS);
+			break;
+		}
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;
 			double *nx = realloc(x, cap * sizeof(double)), *ny = nx ? realloc(y, cap * sizeof(double)) : NULL;
 			if (!nx || !ny) {
 				free(nx ? nx : x);
 				free(ny ? ny : y);
-				fclose(f);
 				return as_error_set(err, -ENOMEM, "'%s': out of memory", path);
 			}
 			x = nx;
@@ -96,7 +109,6 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 	}
 	if (!rc && ferror(f))
 		rc = as_error_set(err, -EIO, "cannot read '%s'", path);
-	fclose(f);
 	if (!rc && n == 0)
 		rc = as_error_set(err, -EINVAL, "'%s': no data rows", path);
 	if (rc) {

@@ -3,6 +3,8 @@
 #ifndef ARCHSCOPE_REPORT_CSV_H
 #define ARCHSCOPE_REPORT_CSV_H
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 #include "common/error.h"
@@ -11,8 +13,12 @@
 int csv_write(const char *path, const char *header, const double *data, size_t n, int ncols,
 	      struct as_error *err);
 
-/* Reads the first two numeric columns of a CSV; a first line that is not numeric is a header.
+/* Reads the first two numeric columns of a CSV (a regular file, or "-": standard input; at most
+ * CSV_MAX_ROWS rows of at most 4095 characters); a first line that is not numeric is a header.
  * Lines starting with '#' are comments. *x and *y are malloc'd. */
+#define CSV_MAX_ROWS 10000000
 int csv_read_xy(const char *path, double **x, double **y, size_t *n, struct as_error *err);
+/* The same from an open stream; name is the file's name in messages. The stream stays open. */
+int csv_read_xy_stream(FILE *f, const char *name, double **x, double **y, size_t *n, struct as_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/buffer.h"
 #include "report/table.h"
 
 /* --- text buffers ------------------------------------------------------------------------ */
@@ -183,6 +184,8 @@ char *emit_layout_number(struct emit *e, double v, const char *unit, const char 
 	if (!isfinite(v))
 		return emit_format(e, "none");
 	char num[64];
+	if (unit && !strcmp(unit, "B") && v >= 1024 && v < 9.2e18) /* for people: 1 MiB, not 1.04858e+06 B */
+		return emit_format(e, "%s", buffer_format_size((size_t)llround(v), num, sizeof(num)));
 	snprintf(num, sizeof(num), fmt ? fmt : "%g", v);
 	return emit_format(e, "%s%s%s", num, unit && *unit ? " " : "", unit ? unit : "");
 }

@@ -7,8 +7,10 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "common/atomicfile.h"
+
 #define MTREE_MAX_DEPTH 64
-#define MTREE_MAX_BYTES ((size_t)64 << 20)
+#define MTREE_MAX_BYTES ((size_t)4 << 20)
 
 static char *dupn(const char *s, size_t n)
 {
@@ -307,40 +309,11 @@ int mtree_parse(const char *buf, size_t len, const char *name, struct mtree *t, 
 
 int mtree_load(const char *path, struct mtree *t, struct as_error *err)
 {
-	char e[128];
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return as_error_set(err, -errno, "machine file '%s': %s", path, as_strerror(errno, e, sizeof(e)));
-	size_t cap = 1 << 16, len = 0;
-	char *buf = malloc(cap);
-	size_t got;
-	while (buf && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-		len += got;
-		if (len == cap) {
-			if (cap >= MTREE_MAX_BYTES) {
-				fclose(f);
-				free(buf);
-				return as_error_set(err, -EFBIG, "machine file '%s': larger than 64 MiB", path);
-			}
-			char *nb = realloc(buf, cap * 2);
-			if (!nb) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-	}
-	int rerr = ferror(f);
-	fclose(f);
+	size_t len = 0;
+	char *buf = file_read_input(path, "machine file", MTREE_MAX_BYTES, &len, err);
 	if (!buf)
-		return as_error_set(err, -ENOMEM, "machine file '%s': out of memory", path);
-	if (rerr) {
-		free(buf);
-		return as_error_set(err, -EIO, "machine file '%s': read error (a directory?)", path);
-	}
-	int rc = mtree_parse(buf, len, path, t, err);
+		return -1;
+	int rc = mtree_parse(buf, len, strcmp(path, "-") ? path : "<stdin>", t, err);
 	free(buf);
 	return rc;
 }

@@ -34,7 +34,7 @@ struct mtree {
 
 /* Parses a YAML document held in memory. The error names `name` and the line. */
 int mtree_parse(const char *buf, size_t len, const char *name, struct mtree *t, struct as_error *err);
-/* Reads and parses a file (at most 64 MiB). */
+/* Reads and parses a file (at most 4 MiB; a regular file, or "-": standard input). */
 int mtree_load(const char *path, struct mtree *t, struct as_error *err);
 void mtree_free(struct mtree *t);
 

@@ -29,6 +29,15 @@ int plot_dir_prepare(const char *dir, struct as_error *err)
 	struct stat st;
 	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
 		return as_error_set(err, -ENOTDIR, "'%s' is not a directory", path);
+	/* writable? asked now, by writing, so a long run does not end with nothing saved (access()
+	 * says yes to root on a read-only file system or in /proc) */
+	char probe[4096 + 32];
+	snprintf(probe, sizeof(probe), "%s/.archscope-XXXXXX", path);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		return as_error_set(err, -errno, "cannot write into directory '%s': %s", path, strerror(errno));
+	close(fd);
+	unlink(probe);
 	return 0;
 }
 
@@ -81,6 +90,26 @@ int plot_render(const char *dir, const char *name, const char *body, struct as_e
 	if (st != 0 || strstr(out, "rror")) {
 		out[strcspn(out, "\n")] = '\0';
 		return as_error_set(err, -EIO, "gnuplot failed on '%s': %s", gp, out);
+	}
+	return 0;
+}
+
+FILE *plot_data_open(const char *path, struct atomic_file *af)
+{
+	struct as_error err = { 0 };
+	if (atomic_file_open(af, path, &err) != 0) {
+		errno = -err.code;
+		return NULL;
+	}
+	return af->fp;
+}
+
+int plot_data_close(struct atomic_file *af)
+{
+	struct as_error err = { 0 };
+	if (atomic_file_commit(af, &err) != 0) {
+		errno = -err.code;
+		return -1;
 	}
 	return 0;
 }

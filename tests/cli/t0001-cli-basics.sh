@@ -1,8 +1,11 @@
 # The command table: listing, version, unknown commands and options, checked output stream.
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE"
+# no command: the list on stderr, exit 2 (a usage error, as git and perf; issue 29)
+run 2 "$ARCHSCOPE"
+contains "$TMP/err" "topology"
+contains "$TMP/err" "probe"
+run 0 "$ARCHSCOPE" help
 contains "$TMP/out" "topology"
-contains "$TMP/out" "probe"
 run 0 "$ARCHSCOPE" --version
 contains "$TMP/out" "archscope [0-9]"
 run 2 "$ARCHSCOPE" nosuch

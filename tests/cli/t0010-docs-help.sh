@@ -1,6 +1,6 @@
 # Every command has docs/archscope-<command>.md, and its options match the command's --help.
 . "$(dirname "$0")/lib.sh"
-cmds=$("$ARCHSCOPE" | awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}')
+cmds=$("$ARCHSCOPE" help | awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}')
 [ -n "$cmds" ] || fail "no commands listed"
 for c in $cmds; do
 	case $c in help|version) continue ;; esac

@@ -26,7 +26,8 @@ grep -q "^cores per socket: 2$" "$TMP/m.yaml" || fail "cores per socket from the
 grep -q "^  archscope\|^archscope:" "$TMP/m.yaml" || fail "archscope section"
 grep -q "L2" "$TMP/m.yaml" && grep -q "GB/s" "$TMP/m.yaml" || fail "levels and bandwidths"
 "$ARCHSCOPE" machine show --yaml "$TMP/m.yaml" | cmp -s - "$TMP/m.yaml" || fail "probe -o output is not canonical"
-run 0 "$ARCHSCOPE" machine diff "$TMP/m.yaml" "$root/machines/nehalem-i7-920.yaml"
+# they differ: exit 1, as diff(1) (issue 29)
+run 1 "$ARCHSCOPE" machine diff "$TMP/m.yaml" "$root/machines/nehalem-i7-920.yaml"
 contains "$TMP/out" "clock"
 contains "$TMP/out" "<>"
 

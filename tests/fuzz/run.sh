@@ -1,39 +1,67 @@
 #!/usr/bin/env bash
-# Fuzzes a reader with libFuzzer (clang, ASan + UBSan) for SECONDS (default 600): the machine-file
-# reader (TARGET machine, seeds: machines/ and tests/fixtures/machines) or the kernel reader
-# (TARGET kernel, seeds: kernels/). Prints libFuzzer's final statistics, the number of executions
-# and whether a crash was found.
-#   bash tests/fuzz/run.sh [SECONDS] [machine|kernel]
+# Builds every libFuzzer target (clang -fsanitize=fuzzer with ASan + UBSan) and runs each:
+#   kernel   the kernel reader (libclang) and the models behind it
+#   machine  the machine-file reader, checker and writer
+#   csv      analyze's CSV reader and the analyses
+#   fromraw  probe -o --from-raw: saved JSON into a machine file
+#   mca      the llvm-mca --json reader
+#   options  the command line's number and list parsers (opt_parse, cpu lists, sizes, quantities)
+# Seeds: tests/fuzz/corpus/TARGET/ (committed) plus kernels/, machines/ and fixtures. Each target
+# runs SECONDS (default 60; 0: no time limit), and stops after RUNS executions when RUNS is set in
+# the environment. Prints, per target, a line "fuzz TARGET: N runs, C crashes, S s".
+#   bash tests/fuzz/run.sh [SECONDS] [TARGET...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-secs=${1:-600}
-target=${2:-machine}
-out=build-fuzz
-mkdir -p "$out/corpus-$target"
-flags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined)
-case $target in
-machine)
-	cp machines/*.yaml tests/fixtures/machines/*.yml "$out/corpus-$target/" 2>/dev/null || true
-	clang "${flags[@]}" tests/fuzz/fuzz-machine.c src/report/mtree.c src/report/mtree-emit.c src/machine/*.c src/common/error.c \
-		src/common/atomicfile.c $(pkg-config --cflags --libs yaml-0.1 jansson) -lm -o "$out/fuzz-$target"
-	maxlen=65536 ;;
-kernel)
-	cp kernels/*.c "$out/corpus-$target/"
-	# as_model's sources (the kernel reader in src/model/kernel-parse*.c) and what they call:
-	# incore/ runs llvm-mca through common/spawn.c and reads its JSON with jansson, its settings
-	# through report/mtree.c (libyaml).
-	clang "${flags[@]}" -isystem /usr/lib/llvm-19/include tests/fuzz/fuzz-kernel.c src/model/*.c src/model/incore/*.c \
-		src/report/mtree.c src/common/error.c src/common/timer.c src/common/atomicfile.c src/common/spawn.c \
-		-DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-19/lib/libclang-19.so"' $(pkg-config --cflags --libs jansson yaml-0.1) -ldl -lm \
-		-o "$out/fuzz-$target"
-	maxlen=4096 ;;
-*) echo "usage: $0 [SECONDS] [machine|kernel]" >&2; exit 2 ;;
-esac
-set +e
-"$out/fuzz-$target" -max_total_time="$secs" -max_len=$maxlen -timeout=10 -print_final_stats=1 \
-	-artifact_prefix="$out/$target-" "$out/corpus-$target" 2>"$out/fuzz-$target.log"
-rc=$?
-set -e
-grep -E "stat::number_of_executed_units|stat::peak_rss_mb|Done [0-9]+ runs" "$out/fuzz-$target.log" || tail -20 "$out/fuzz-$target.log"
-if [ $rc -eq 0 ]; then echo "fuzz $target: no crash in ${secs} s"; else echo "fuzz $target: CRASH (exit $rc), see $out/fuzz-$target.log and $out/$target-crash-*"; fi
-exit $rc
+secs=${1:-60}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options)
+out=${FUZZ_OUT:-build-fuzz}
+mkdir -p "$out/obj"
+cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -isystem /usr/lib/llvm-19/include
+	-DARCHSCOPE_LIBCLANG='"/usr/lib/llvm-19/lib/libclang-19.so"' -fsanitize=address,undefined
+	-fno-sanitize-recover=undefined $(pkg-config --cflags jansson yaml-0.1 gsl))
+libs=($(pkg-config --libs jansson yaml-0.1 gsl) -ldl -lm -lpthread)
+# The library modules the parsers live in, built once into one archive (the sanitizers' and
+# libFuzzer's coverage on every file: -fsanitize=fuzzer-no-link).
+srcs=(src/common/*.c src/report/*.c src/machine/*.c src/analysis/*.c src/model/*.c src/model/incore/*.c
+	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/util.c)
+objs=()
+for s in "${srcs[@]}"; do
+	o="$out/obj/$(echo "${s%.c}" | tr / _).o"
+	if [ ! -e "$o" ] || [ "$s" -nt "$o" ]; then
+		clang "${cflags[@]}" -fsanitize=fuzzer-no-link -c "$s" -o "$o"
+	fi
+	objs+=("$o")
+done
+rm -f "$out/libfuzz.a"
+ar rcs "$out/libfuzz.a" "${objs[@]}"
+total_crashes=0
+for target in "${targets[@]}"; do
+	[ -f "tests/fuzz/fuzz-$target.c" ] || { echo "no target '$target' (tests/fuzz/fuzz-$target.c)" >&2; exit 2; }
+	clang "${cflags[@]}" -fsanitize=fuzzer "tests/fuzz/fuzz-$target.c" "$out/libfuzz.a" "${libs[@]}" -o "$out/fuzz-$target"
+	corpus="$out/corpus-$target"
+	mkdir -p "$corpus"
+	cp tests/fuzz/corpus/"$target"/* "$corpus/" 2>/dev/null || true
+	maxlen=${MAXLEN:-8192}
+	case $target in
+	kernel) cp kernels/*.c "$corpus/"; maxlen=${MAXLEN:-4096} ;;
+	machine) cp machines/*.yaml tests/fixtures/machines/*.yml "$corpus/" ;;
+	csv) cp tests/fixtures/kvm-xeon-6-207/*.csv "$corpus/" 2>/dev/null || true ;;
+	fromraw) cp tests/fixtures/kvm-xeon-6-207/probe-o/benchmarks.json "$corpus/" ;;
+	mca) cp tests/fixtures/incore/*-mca.json "$corpus/" ;;
+	esac
+	limit=(-max_total_time="$secs")
+	[ -z "${RUNS:-}" ] || limit+=(-runs="$RUNS")
+	t0=$(date +%s)
+	set +e
+	"$out/fuzz-$target" "${limit[@]}" -max_len=$maxlen -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-close_fd_mask=3 -artifact_prefix="$out/$target-" "$corpus" >"$out/fuzz-$target.log" 2>&1
+	rc=$?
+	set -e
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/fuzz-$target.log" | tail -1)
+	crashes=$((rc == 0 ? 0 : 1))
+	total_crashes=$((total_crashes + crashes))
+	echo "fuzz $target: ${runs:-0} runs, $crashes crashes, $(($(date +%s) - t0)) s$([ $crashes -eq 0 ] || echo " (exit $rc; see $out/fuzz-$target.log and $out/$target-*)")"
+done
+[ $total_crashes -eq 0 ]

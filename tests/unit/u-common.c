@@ -1,6 +1,7 @@
 /* Unit tests of src/common: CPU lists, sizes, RNG, atomic files, order statistics, errors, teams. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,8 +22,12 @@ static void test_common__cpulist_parse_ranges(void)
 	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
 	CHECK(l.n == 7);
 	CHECK(l.cpu[0] == 0 && l.cpu[3] == 3 && l.cpu[4] == 8 && l.cpu[6] == 11);
-	CHECK(cpulist_parse("3,1,3,2", &l, &err) == 0); /* sorted, duplicates dropped */
+	CHECK(cpulist_parse("3,1,2", &l, &err) == 0); /* sorted */
 	CHECK(l.n == 3 && l.cpu[0] == 1 && l.cpu[2] == 3);
+	/* a CPU listed twice is an error, not silently one thread fewer (issue 29) */
+	CHECK(cpulist_parse("3,1,3,2", &l, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "cpu 3 is listed twice") != NULL);
+	CHECK(cpulist_parse("0-2,1", &l, &err) == -EINVAL);
 	char buf[64];
 	CHECK(cpulist_parse("0-3,8,10-11", &l, &err) == 0);
 	CHECK_STR(cpulist_format(&l, buf, sizeof(buf)), "0-3,8,10-11");
@@ -158,6 +163,51 @@ static void test_common__atomic_write(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* Inputs only from regular files, with a cap; outputs never replace links, FIFOs or devices
+ * (issue 29: /dev/zero grew without bound, a FIFO hung, -o replaced /dev/full). */
+static void test_common__input_output_safety(void)
+{
+	char dir[] = "/tmp/archscope-u-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char path[256], fifo[256], link[256];
+	struct as_error err = { 0 };
+	size_t len = 0;
+	snprintf(path, sizeof(path), "%s/in.txt", dir);
+	CHECK(atomic_file_write(path, "0123456789", 10, &err) == 0);
+	char *t = file_read_input(path, "kernel", 10, &len, &err);
+	CHECK(t && len == 10 && !strcmp(t, "0123456789"));
+	free(t);
+	CHECK(file_read_input(path, "kernel", 9, &len, &err) == NULL && err.code == -EFBIG);
+	CHECK(strstr(err.msg, "larger than 9 B (the limit)") != NULL);
+	CHECK(file_read_input("/dev/zero", "kernel", 1 << 20, &len, &err) == NULL && err.code == -EINVAL);
+	CHECK(strstr(err.msg, "kernel '/dev/zero' is a character device") != NULL);
+	CHECK(file_read_input(dir, "curve", 1 << 20, &len, &err) == NULL && strstr(err.msg, "is a directory"));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	CHECK(mkfifo(fifo, 0600) == 0);
+	CHECK(file_open_input(fifo, "machine file", &err) == NULL && strstr(err.msg, "is a FIFO")); /* no hang */
+	CHECK(file_read_input("/nonexistent/x", "kernel", 10, &len, &err) == NULL && err.code == -ENOENT);
+	/* writing: the FIFO and a link are refused, the link's target untouched; AF_FORCE follows the link */
+	CHECK(atomic_file_write(fifo, "x", 1, &err) == -EEXIST && strstr(err.msg, "is a FIFO: not replaced"));
+	snprintf(link, sizeof(link), "%s/link", dir);
+	CHECK(symlink("in.txt", link) == 0);
+	CHECK(atomic_file_target_check(link, &err) == -EEXIST && strstr(err.msg, "symbolic link"));
+	CHECK(atomic_file_write(link, "y", 1, &err) == -EEXIST);
+	struct atomic_file af;
+	CHECK(atomic_file_open_mode(&af, link, AF_FORCE, &err) == 0);
+	fputs("forced", af.fp);
+	CHECK(atomic_file_commit(&af, &err) == 0);
+	struct stat st;
+	CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+	t = file_read_input(path, "file", 100, &len, &err);
+	CHECK(t && !strcmp(t, "forced"));
+	free(t);
+	CHECK(atomic_file_target_check(dir, &err) == -EISDIR);
+	CHECK(atomic_file_target_check("/dev/null", &err) == -EEXIST && strstr(err.msg, "character device"));
+	char cmd[300];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+}
+
 static void test_common__order_statistics(void)
 {
 	double v[] = { 5, 1, 4, 2, 3 };
@@ -247,6 +297,6 @@ static void test_common__spawn_stops(void)
 TESTS(T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
       T(test_common__cpulist_check_allowed), T(test_common__parse_size_units), T(test_common__format_size),
       T(test_common__buffer_too_large), T(test_common__rng_reproducible),
-      T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write),
+      T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write), T(test_common__input_output_safety),
       T(test_common__order_statistics), T(test_common__error_prefix), T(test_common__team_barrier),
       T(test_common__spawn_stops))

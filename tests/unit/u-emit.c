@@ -227,9 +227,10 @@ static void answers_in_rows(struct emit *e)
 static void test_emit__answers_in_rows(void)
 {
 	CHECK_RENDER(answers_in_rows,
+		     /* sizes for people in binary units (issue 29); the JSON keeps the bytes */
 		     "levels\n"
-		     "  level     size   GB/s\n"
-		     "      1  49152 B  2 ± 1\n",
+		     "  level    size   GB/s\n"
+		     "      1  48 KiB  2 ± 1\n",
 		     "{\"levels\":[{\"level\":1,\"size\":{\"value\":49152.0,\"unit\":\"B\",\"confidence\":0.8,\"method\":\"QT\","
 		     "\"os_reported\":49152},\"gbs\":{\"min\":1.0,\"median\":2.0,\"max\":3.0}}]}");
 }

@@ -126,6 +126,8 @@ static const char *first_problem(const char *src, size_t len)
 
 #define GOOD_HEAD "model name: m\nclock: 2 GHz\ncores per socket: 4\n"
 #define L1 "- level: L1\n  cache per group: {sets: 64, ways: 8, cl_size: 64}\n"
+#define FLOPS "FLOPs per cycle: {DP: {total: 4}}\n"
+#define UP "  upstream throughput: [16 B/cy, half-duplex]\n"
 
 static void test_machine__errors_name_line_and_key(void)
 {
@@ -163,7 +165,32 @@ static void test_machine__errors_name_line_and_key(void)
 	deep[100] = 0;
 	CHECK(strstr(first_problem(deep, strlen(deep)), "machine file 'x.yaml': line 1") != NULL);
 	s = GOOD_HEAD "memory hierarchy:\n" L1 "- level: MEM\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "line 1: (top): incomplete: missing key 'FLOPs per cycle'") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
 	CHECK_STR(first_problem(s, strlen(s)), "");
+}
+
+/* Validation by meaning (issue 29): what has the right shape but cannot be a machine. */
+static void test_machine__checks_by_meaning(void)
+{
+	const char *s = "model name: m\nclock: 1e299 GHz\ncores per socket: 4\n" FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "line 2: clock: 1e299 GHz is outside 0.1 to 10 GHz") != NULL);
+	s = "model name: m\nclock: 0.05 GHz\ncores per socket: 4\n" FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "outside 0.1 to 10 GHz") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n  upstream throughput: [-32 B/cy, half-duplex]\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "upstream throughput[0]: expected a positive rate") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: L1\n  cache per group: {sets: 64, ways: 8, cl_size: 64, load_from: L9}\n"
+		"- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "load_from: 'L9' is no other level of this file") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: L2\n  cache per group: {sets: 8, ways: 8, cl_size: 64}\n" UP
+		"- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "L2 holds 4 KiB per group, less than L1 above it (32 KiB)") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1;
+	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: the hierarchy ends with cache L1") != NULL);
+	s = GOOD_HEAD "FLOPs per cycle: {SP: {total: 8}}\nmemory hierarchy:\n" L1 "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: missing 'DP.total'") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP "archscope: {incomplete: true}\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "interrupted 'probe -o'") != NULL);
 }
 
 static void test_machine__quantities(void)
@@ -244,6 +271,43 @@ static const char *machine_differs(const struct machine *a, const struct machine
 
 /* read -> write (from the struct) -> YAML text -> read: the same struct, for every machine file
  * kept in the tree. */
+/* Inputs the fuzz target fuzz-machine found (tests/fixtures/fuzz/machine-*.yaml): the struct read
+ * from them, written, read back and written again gives the same bytes. */
+static void test_machine__fuzz_cases(void)
+{
+	glob_t g;
+	CHECK(glob(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/fuzz/machine-*.yaml", 0, NULL, &g) == 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct mtree t, w, w2, w3;
+		struct as_error err = { 0 };
+		if (mtree_load(g.gl_pathv[i], &t, &err) != 0)
+			continue; /* a reader's error with a message is a pass */
+		struct machine *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+		CHECK(a && b);
+		machine_read(&t, a);
+		if (machine_write_tree(a, &w, &err) == 0) {
+			char *x = mtree_emit_string(&w, &err);
+			CHECK(x && mtree_parse(x, strlen(x), "written", &w2, &err) == 0);
+			machine_read(&w2, b);
+			CHECK(machine_write_tree(b, &w3, &err) == 0);
+			char *y = mtree_emit_string(&w3, &err);
+			CHECK(y && !strcmp(x, y));
+			if (x && y && strcmp(x, y))
+				printf("# %s: written twice, the bytes differ\n", g.gl_pathv[i]);
+			free(x);
+			free(y);
+			mtree_free(&w);
+			mtree_free(&w2);
+			mtree_free(&w3);
+		}
+		free(a);
+		free(b);
+		mtree_free(&t);
+	}
+	CHECK(g.gl_pathc >= 1);
+	globfree(&g);
+}
+
 static void test_machine__struct_roundtrip(void)
 {
 	const char *patterns[] = { ARCHSCOPE_SOURCE_DIR "/tests/fixtures/machines/*.yml", ARCHSCOPE_SOURCE_DIR "/machines/*.yaml" };
@@ -410,6 +474,7 @@ static void test_machine__diff(void)
 }
 
 TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
-      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__quantities),
-      T(test_machine__struct_roundtrip), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
+      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__checks_by_meaning),
+      T(test_machine__quantities),
+      T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
       T(test_machine__diff))

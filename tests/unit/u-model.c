@@ -2,7 +2,9 @@
  * construct, with positions), binding sizes, layer conditions (the Kerncraft paper's 2D 5-point
  * example and Listing 3's transition at N = 546), the cache simulator's policies, and ECMData on
  * Kerncraft's Sandy Bridge file. */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "model/cachesim.h"
@@ -142,6 +144,54 @@ static void test_model__bind(void)
 	CHECK(kernel_bind(k, v, 64, b, &err) != 0 && strstr(err.msg, "k.c:3:3") && strstr(err.msg, "element 100"));
 	kernel_free(k);
 	free(b);
+}
+
+/* The crashes of issue 29 as limits with messages: a 20,000-term expression (a stack overflow in
+ * the walk, after quadratic time), 5,000 nested unary minus (a crash inside libclang), deep
+ * brackets, a text over 1 MiB; a trip count past 64 bits (signed overflow in kernel_bind). */
+static void test_model__input_limits(void)
+{
+	struct as_error err;
+	size_t n = 20000 * 7 + 200;
+	char *t = malloc(KERNEL_MAX_BYTES + 2);
+	CHECK(t != NULL);
+	int w = snprintf(t, n, "double a[N];\ndouble b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[i]");
+	for (int i = 0; i < 20000; i++)
+		w += snprintf(t + w, n - (size_t)w, " + b[i]");
+	snprintf(t + w, n - (size_t)w, ";\n");
+	CHECK(parse(t, &err) == NULL && strstr(err.msg, "k.c:3: a statement with more than 1000 operators (the limit)"));
+	w = snprintf(t, n, "double a[N];\ndouble b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = ");
+	memset(t + w, '-', 5000);
+	snprintf(t + w + 5000, 16, "b[i];\n");
+	CHECK(parse(t, &err) == NULL && strstr(err.msg, "more than 1000 operators"));
+	w = snprintf(t, n, "double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = ");
+	for (int i = 0; i < 100; i++)
+		t[w++] = '(';
+	t[w++] = '1';
+	for (int i = 0; i < 100; i++)
+		t[w++] = ')';
+	snprintf(t + w, 8, ";\n");
+	CHECK(parse(t, &err) == NULL && strstr(err.msg, "brackets nested deeper than 64"));
+	/* operators in comments and strings do not count */
+	w = snprintf(t, n, "/* ");
+	memset(t + w, '-', 3000);
+	snprintf(t + w + 3000, 200, " */\ndouble a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = 1.0;\n");
+	struct kernel *k = parse(t, &err);
+	CHECK(k != NULL);
+	kernel_free(k);
+	memset(t, ' ', KERNEL_MAX_BYTES + 1);
+	t[KERNEL_MAX_BYTES + 1] = 0;
+	CHECK(parse(t, &err) == NULL && err.code == -EFBIG && strstr(err.msg, "larger than 1 MiB (the limit)"));
+	free(t);
+	k = parse("double a[N];\nfor (long i = 0; i < N; i += 2)\n  a[i] = 1.0;\n", &err);
+	CHECK(k != NULL);
+	if (k) {
+		struct kbound *b = calloc(1, sizeof(*b));
+		int64_t v[POLY_MAX_SYMS] = { INT64_MAX };
+		CHECK(kernel_bind(k, v, 64, b, &err) == -ERANGE && strstr(err.msg, "trip count of loop 'i' overflows 64 bits"));
+		free(b);
+		kernel_free(k);
+	}
 }
 
 static int load_machine(const char *rel, struct machine *m)
@@ -458,6 +508,7 @@ static void test_model__walk_exact(void)
  * in * lines in + out * lines out more cycles per level gives those costs back; a negative cost
  * makes a level's transfers free, not negative; two kernels are too few to fit. */
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
+      T(test_model__input_limits),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__lc_outer_reuse),
       T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
       T(test_model__walk_exact))
