@@ -142,13 +142,16 @@ static void test_tune__isa(void)
 
 static const char machine_text[] =
 	"model name: synthetic\nclock: 3 GHz\ncores per socket: 1\nsockets: 1\nthreads per core: 1\n"
+	"FLOPs per cycle:\n  DP: {total: 32, FMA: 32}\n"
 	"memory hierarchy:\n- level: L1\n  cache per group: {sets: 64, ways: 12, cl_size: 64, replacement_policy: LRU, "
 	"write_allocate: true, write_back: true, load_from: L2, store_to: L2}\n"
 	"  size per group: 48 KiB\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n"
 	"- level: L2\n  cache per group: {sets: 1024, ways: 16, cl_size: 64, replacement_policy: LRU, "
 	"write_allocate: true, write_back: true, load_from: MEM, store_to: MEM}\n"
 	"  size per group: 1 MiB\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n"
-	"- level: MEM\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n";
+	"  upstream throughput: [64 B/cy, half-duplex]\n"
+	"- level: MEM\n  groups: 1\n  cores per group: 1\n  threads per group: 1\n"
+	"  upstream throughput: [full socket memory bandwidth, half-duplex]\n";
 
 /* The inputs from a machine file: the wide or the narrow register count by ISA, L1 and line. */
 static void test_tune__input(void)
