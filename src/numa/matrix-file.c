@@ -1,5 +1,6 @@
-/* Reading a NUMA matrix back from what `numa matrix --json` wrote (see matrix.h), so `numa model`
- * and `numa load --predict` can use a matrix measured elsewhere. */
+/* The NUMA matrix as data (see matrix.h): its empty state, node lookup, and reading it back from
+ * what `numa matrix --json` wrote, so `numa model` and `numa load --predict` can use a matrix
+ * measured elsewhere. Nothing here measures (the fuzz target links it alone). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -40,6 +41,31 @@ static int read_square(json_t *res, const char *key, int n, int required, double
 		}
 	}
 	return 0;
+}
+
+void numa_matrix_init(struct numa_matrix *m, const struct topo *t)
+{
+	memset(m, 0, sizeof(*m));
+	m->n = t ? t->nnodes : 0;
+	for (int i = 0; i < NUMA_MAX_NODES; i++)
+		for (int j = 0; j < NUMA_MAX_NODES; j++) {
+			m->latency_ns[i][j] = m->latency_median_ns[i][j] = NAN;
+			m->bandwidth_gbs[i][j] = m->bandwidth_1thread_gbs[i][j] = NAN;
+			m->slit[i][j] = m->placed[i][j] = NAN;
+		}
+	for (int i = 0; i < m->n; i++) {
+		m->node[i] = t->nodes[i].os_index;
+		for (int j = 0; j < m->n && t->has_distances; j++)
+			m->slit[i][j] = (double)t->distance[i][j];
+	}
+}
+
+int numa_matrix_index(const struct numa_matrix *m, int node)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->node[i] == node)
+			return i;
+	return -1;
 }
 
 int numa_matrix_parse(struct numa_matrix *m, const char *text, const char *name, struct as_error *err)

@@ -21,31 +21,6 @@
 
 #define DEFAULT_BYTES ((size_t)1 << 30)
 
-void numa_matrix_init(struct numa_matrix *m, const struct topo *t)
-{
-	memset(m, 0, sizeof(*m));
-	m->n = t ? t->nnodes : 0;
-	for (int i = 0; i < NUMA_MAX_NODES; i++)
-		for (int j = 0; j < NUMA_MAX_NODES; j++) {
-			m->latency_ns[i][j] = m->latency_median_ns[i][j] = NAN;
-			m->bandwidth_gbs[i][j] = m->bandwidth_1thread_gbs[i][j] = NAN;
-			m->slit[i][j] = m->placed[i][j] = NAN;
-		}
-	for (int i = 0; i < m->n; i++) {
-		m->node[i] = t->nodes[i].os_index;
-		for (int j = 0; j < m->n && t->has_distances; j++)
-			m->slit[i][j] = (double)t->distance[i][j];
-	}
-}
-
-int numa_matrix_index(const struct numa_matrix *m, int node)
-{
-	for (int i = 0; i < m->n; i++)
-		if (m->node[i] == node)
-			return i;
-	return -1;
-}
-
 /* One measurement in a thread of its own, so the caller's affinity and memory policy stay. */
 struct job {
 	const struct numa_matrix_opts *o;

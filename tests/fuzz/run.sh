@@ -6,6 +6,8 @@
 #   fromraw  probe -o --from-raw: saved JSON into a machine file
 #   mca      the llvm-mca --json reader
 #   options  the command line's number and list parsers (opt_parse, cpu lists, sizes, quantities)
+#   memhist  memhist --from: recorded load-latency samples (JSON lines, perf script text), histograms
+#   numa     the NUMA matrix file of numa model --matrix, and the contention model on it
 # Seeds: tests/fuzz/corpus/TARGET/ (committed) plus kernels/, machines/ and fixtures. Each target
 # runs SECONDS (default 60; 0: no time limit), and stops after RUNS executions when RUNS is set in
 # the environment. Prints, per target, a line "fuzz TARGET: N runs, C crashes, S s".
@@ -15,7 +17,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options)
+[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options memhist numa)
 out=${FUZZ_OUT:-build-fuzz}
 mkdir -p "$out/obj"
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -isystem /usr/lib/llvm-19/include
@@ -25,7 +27,8 @@ libs=($(pkg-config --libs jansson yaml-0.1 gsl) -ldl -lm -lpthread)
 # The library modules the parsers live in, built once into one archive (the sanitizers' and
 # libFuzzer's coverage on every file: -fsanitize=fuzzer-no-link).
 srcs=(src/common/*.c src/report/*.c src/machine/*.c src/analysis/*.c src/model/*.c src/model/incore/*.c
-	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/util.c)
+	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/util.c
+	src/measure/memsample.c src/measure/memsample-read.c src/numa/matrix-file.c src/numa/model.c)
 objs=()
 for s in "${srcs[@]}"; do
 	o="$out/obj/$(echo "${s%.c}" | tr / _).o"
@@ -50,6 +53,8 @@ for target in "${targets[@]}"; do
 	csv) cp tests/fixtures/kvm-xeon-6-207/*.csv "$corpus/" 2>/dev/null || true ;;
 	fromraw) cp tests/fixtures/kvm-xeon-6-207/probe-o/benchmarks.json "$corpus/" ;;
 	mca) cp tests/fixtures/incore/*-mca.json "$corpus/" ;;
+	memhist) cp tests/fixtures/measure/memhist-* "$corpus/" 2>/dev/null || true ;;
+	numa) cp tests/fixtures/numa/matrix-*.json "$corpus/" ;;
 	esac
 	limit=(-max_total_time="$secs")
 	[ -z "${RUNS:-}" ] || limit+=(-runs="$RUNS")
