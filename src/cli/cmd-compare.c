@@ -37,7 +37,10 @@ static json_t *load_events(const char *path, json_t **doc)
 	json_error_t je;
 	*doc = json_load_file(path, 0, &je);
 	if (!*doc) {
-		error("cannot read '%s': %s (line %d)", path, je.text, je.line);
+		if (je.line > 0)
+			error("cannot read '%s': %s (line %d)", path, je.text, je.line);
+		else
+			error("cannot read '%s': %s", path, je.text);
 		return NULL;
 	}
 	json_t *ev = json_object_get(json_object_get(*doc, "results"), "events");

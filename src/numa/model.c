@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 /* Relative slack under which a resource counts as full or a thread as at its limit. */
@@ -49,8 +50,12 @@ int numa_model_predict(const struct numa_matrix *m, const struct numa_flow *f, i
 		si[k] = numa_matrix_index(m, f[k].src);
 		di[k] = numa_matrix_index(m, f[k].dst);
 		if (si[k] < 0 || di[k] < 0) {
-			rc = as_error_set(err, -ENODEV, "flow %d:%d:%d: the matrix has no node %d (its nodes: %d)", f[k].src,
-					  f[k].dst, f[k].threads, si[k] < 0 ? f[k].src : f[k].dst, m->n);
+			char list[128] = "";
+			size_t len = 0;
+			for (int q = 0; q < m->n && len + 16 < sizeof(list); q++)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d", q ? ", " : "", m->node[q]);
+			rc = as_error_set(err, -ENODEV, "flow %d:%d:%d: the matrix has no node %d (its nodes: %s)", f[k].src,
+					  f[k].dst, f[k].threads, si[k] < 0 ? f[k].src : f[k].dst, list);
 			goto out;
 		}
 		int i = si[k], j = di[k];
