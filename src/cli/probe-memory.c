@@ -267,6 +267,8 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
 		emit_number(e, NULL, "confidence", lv->ways.confidence, NULL, "%.2f");
 		if (lv->step_index >= 0)
 			emit_text(e, "step", "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
+		else if (lv->evset_tried && isfinite(lv->evset.ways))
+			emit_text(e, "step", "%.2f -> %.2f ns (congruent pages)", lv->evset.hit_ns, lv->evset.miss_ns);
 		else
 			emit_text(e, "step", "no step to the next level");
 		if (isfinite(lv->ways.os_reported))
@@ -276,12 +278,26 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
 		emit_text(e, "", "%s", probe_differs(lv->ways.value, lv->ways.os_reported) ? PROBE_DIFFERS_TEXT : "");
 		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
 		curve_render(e, "curve", "k", &lv->curve);
+		if (lv->evset_tried) { /* the congruent-pages witness, JSON only */
+			emit_number(e, "evset_ways", NULL, lv->evset.ways, "ways", NULL);
+			emit_int(e, "evset_minimal_pages", NULL, lv->evset.minimal_pages, NULL);
+			emit_int(e, "evset_class_pages", NULL, lv->evset.class_pages, NULL);
+			emit_number(e, "evset_hit_ns", NULL, lv->evset.hit_ns, "ns", NULL);
+			emit_number(e, "evset_miss_ns", NULL, lv->evset.miss_ns, "ns", NULL);
+			emit_int(e, "evset_walks", NULL, lv->evset.tests, NULL);
+			curve_render(e, "evset_curve", "k", &lv->evset.curve);
+		}
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	for (int i = 0; i < r->nlevels; i++)
+	for (int i = 0; i < r->nlevels; i++) {
+		const struct probe_evset_result *v = &r->level[i].evset;
+		if (r->level[i].evset_tried && isfinite(v->ways))
+			emit_text(e, "", "L%d: %.0f ways by congruent pages: %d pages evict each other, no %d of them do; %d such pages found (%d walks)",
+				  i + 1, v->ways, v->minimal_pages, v->minimal_pages - 1, v->class_pages, v->tests);
 		if (r->level[i].ways.reason[0])
 			emit_text(e, "", "L%d: %s", i + 1, r->level[i].ways.reason);
+	}
 	emit_text(e, "", "physically indexed levels show no step when physical pages do not keep set alignment");
 	emit_text(e, "", "(virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)");
 	emit_object_end(e);
@@ -308,6 +324,10 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
 		curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
+		if (r.level[i].evset_tried && r.level[i].evset.curve.n) {
+			snprintf(name, sizeof(name), "assoc-L%d-pages", i + 1);
+			curve_evidence(ctx, name, "k", &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
+		}
 	}
 	if (rc == 0)
 		PROBE_RENDER(ctx, assoc_render, &r);

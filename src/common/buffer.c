@@ -25,11 +25,24 @@ static int alloc(struct buffer *buf, size_t size, enum huge_policy huge, int spa
 				    buffer_format_size(size, a, sizeof(a)), buffer_format_size(avail, b, sizeof(b)));
 	}
 	size_t mapped = (size + page - 1) / page * page;
-	void *p = mmap(NULL, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	/* Huge pages only back whole aligned 2 MiB spans: a buffer that asks for them starts on one
+	 * (mapped with room to spare, the slack unmapped), so that even a buffer of 1 MiB is one
+	 * physically contiguous page, not 4 KiB pages scattered over the cache's sets. */
+	size_t align = huge == HUGE_ALWAYS && mapped <= SIZE_MAX - BUFFER_HUGE_BYTES ? BUFFER_HUGE_BYTES : 0;
+	void *p = mmap(NULL, mapped + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		char a[32];
 		return as_error_set(err, -errno, "cannot map a buffer of %s: %s",
 				    buffer_format_size(size, a, sizeof(a)), strerror(errno));
+	}
+	if (align) {
+		uintptr_t start = ((uintptr_t)p + align - 1) & ~(uintptr_t)(align - 1);
+		size_t head = start - (uintptr_t)p;
+		if (head)
+			munmap(p, head);
+		if (align - head)
+			munmap((char *)start + mapped, align - head);
+		p = (void *)start;
 	}
 	if (huge == HUGE_NEVER)
 		madvise(p, mapped, MADV_NOHUGEPAGE);

@@ -8,6 +8,10 @@
 
 #include "common/error.h"
 
+/* The huge page size buffers asking for huge pages are aligned to (x86-64 and arm64 with 4 KiB
+ * base pages). */
+#define BUFFER_HUGE_BYTES ((size_t)2 << 20)
+
 enum huge_policy {
 	HUGE_DEFAULT,  /* leave the kernel's THP setting alone */
 	HUGE_NEVER,    /* madvise(MADV_NOHUGEPAGE): 4 KiB pages, as cache and TLB probes need */

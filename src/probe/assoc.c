@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/steps.h"
 #include "common/rng.h"
@@ -57,12 +58,51 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 void probe_assoc_result_init(struct probe_assoc_result *r)
 {
 	*r = (struct probe_assoc_result){ 0 }; /* zeroed curves are empty (memory.h) */
+	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
+		probe_evset_result_init(&r->level[i].evset);
 }
 
 void probe_assoc_result_release(struct probe_assoc_result *r)
 {
-	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
+	for (int i = 0; i < PROBE_MAX_LEVELS; i++) {
 		probe_curve_release(&r->level[i].curve);
+		probe_evset_result_release(&r->level[i].evset);
+	}
+}
+
+/* The congruent-pages witness for a level the sweep left without an answer (a physically indexed
+ * level whose pages lost set alignment). */
+static int assoc_by_pages(struct probe_env *env, const struct probe_opts *o, int i, struct probe_assoc_level *l,
+			  struct as_error *err)
+{
+	double next_ns = i + 1 < env->nlevels ? env->level_ns[i + 1] : env->memory_ns;
+	if (o->quick) { /* seconds per level: not within --quick's budget */
+		size_t len = strlen(l->ways.reason);
+		snprintf(l->ways.reason + len, sizeof(l->ways.reason) - len,
+			 "%scongruent pages: not tried with --quick (it takes seconds)", len ? "; " : "");
+		return 0;
+	}
+	l->evset_tried = 1;
+	int rc = probe_evset_ways(o, (size_t)env->level_bytes[i], (size_t)env->line_bytes, next_ns,
+				  env->level_ways[i - 1], &l->evset, err);
+	if (rc)
+		return rc;
+	const struct probe_evset_result *v = &l->evset;
+	if (isfinite(v->ways)) {
+		l->ways.value = v->ways;
+		l->ways.confidence = v->confidence;
+		l->ways.method = "pages found by measurement to share a set (smallest self-evicting set, then K of them "
+				 "swept); the sweep at level-size distances showed no step";
+		l->ways.reason[0] = 0;
+		if (v->reason[0])
+			snprintf(l->ways.reason, sizeof(l->ways.reason), "%s", v->reason);
+		env->level_ways[i] = v->ways;
+	} else {
+		size_t len = strlen(l->ways.reason);
+		snprintf(l->ways.reason + len, sizeof(l->ways.reason) - len, "%scongruent pages: %s", len ? "; " : "",
+			 v->reason);
+	}
+	return 0;
 }
 
 int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *l)
@@ -128,6 +168,9 @@ int probe_assoc_find(struct probe_env *env, probe_progress_fn *progress, struct 
 			return rc;
 		if ((rc = probe_assoc_analyze(env, i, l)) != 0)
 			return as_error_set(err, rc, "probe assoc: out of memory");
+		if (i > 0 && !isfinite(l->ways.value) && !probe_opts_stopped(&o) &&
+		    (rc = assoc_by_pages(env, &o, i, l, err)) != 0)
+			return rc;
 		out->nlevels = i + 1;
 	}
 	return 0;

@@ -3,6 +3,7 @@
 #ifndef ARCHSCOPE_PROBE_ASSOC_H
 #define ARCHSCOPE_PROBE_ASSOC_H
 
+#include "probe/evset.h"
 #include "probe/memory.h"
 
 /* Latency of K addresses level_bytes apart in several sets, K = 1..max_k; the sets are spread so
@@ -17,6 +18,8 @@ struct probe_assoc_level {
 	double step_before_ns;     /* monotone latency per access on either side of the step */
 	double step_after_ns;
 	struct probe_curve curve;  /* x: K */
+	int evset_tried;           /* the sweep found no step and the congruent-pages witness ran */
+	struct probe_evset_result evset;
 };
 
 struct probe_assoc_result {
@@ -30,7 +33,8 @@ void probe_assoc_result_release(struct probe_assoc_result *r);
 
 /* Measures every cache level of env (first the levels, probe_caches_need, and the line,
  * probe_line_need, when env has none) and answers each: steps_assoc_ways between the level's
- * latency and the next one's. Records env->level_ways[i] for every level, NAN where none was
+ * latency and the next one's; a level above the first without a step gets the congruent-pages
+ * witness (evset.h), whose answer then stands, with the method saying so. Records env->level_ways[i] for every level, NAN where none was
  * found or measured. *out is initialised here; release it also after an error. progress may be
  * NULL. Returns 0, -ENOENT when no cache level could be measured, or another negative errno
  * (err says what failed). */

@@ -28,7 +28,9 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 		return as_error_set(err, -EINVAL, "instr: %s %s has no kernel", set->op, set->type);
 	}
 	/* Latency: the same n through chains of instr_chain and instr_chain_long operations; six runs,
-	 * the second lowest difference per operation. */
+	 * the median difference per operation (a difference of two times is as likely to come out low
+	 * as high when either is disturbed: a low order statistic of it is biased low, and gave an
+	 * int add of 0.82 cy on a loaded guest). */
 	uint64_t n = probe_kernel_calibrate(set->lat_long, target_ns(o));
 	/* The clock interleaved with the chains: a dependent add chain as long as the short loop's
 	 * chain, timed beside each pair, so each run's difference converts to core cycles at the
@@ -55,8 +57,8 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 			d[i] = per_long;
 		dcy[i] = t_clock > 0 ? d[i] * (double)((adds + 99) / 100 * 100) / t_clock : NAN;
 	}
-	r->lat_ns = order_kth(d, (size_t)runs, 1);
-	r->lat_cy = order_kth(dcy, (size_t)runs, 1);
+	r->lat_ns = order_median(d, (size_t)runs);
+	r->lat_cy = order_median(dcy, (size_t)runs);
 
 	int max_s = o->quick ? 12 : INSTR_MAX_STREAMS;
 	int reps = o->quick ? 2 : 3;

@@ -15,7 +15,7 @@
 struct probe_instr_op {
 	const struct instr_set *set;
 	/* Measured (probe_instr_run). */
-	double lat_ns;                         /* per operation: second lowest of six differences */
+	double lat_ns;                         /* per operation: median of six differences */
 	double lat_cy;                         /* the same in core cycles, each run's difference at the
 						* clock of an add chain timed beside it (0: none) */
 	double op_ns[INSTR_MAX_STREAMS];       /* per operation with s streams, fastest run */

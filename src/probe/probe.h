@@ -20,7 +20,7 @@ struct probe_answer {
 	double confidence;      /* 0..1 */
 	const char *method;     /* static text */
 	double os_reported;     /* NAN: the OS reports nothing */
-	char reason[192];
+	char reason[400];
 };
 
 /* An answer not found (yet): no value, nothing OS-reported, in unit. */
