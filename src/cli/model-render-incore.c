@@ -75,7 +75,7 @@ void model_render_incore(struct emit *e, const struct model_result *r)
 	emit_number(e, "mca", "recurrence, llvm-mca's latencies", ic->chain.mca_cy_per_pass, "cy per pass", "%.2f");
 	emit_number(e, "probed", "recurrence, probe instr's latencies", ic->chain.probed_cy_per_pass, "cy per pass", "%.2f");
 	emit_int(e, "probed_instructions", "instructions probed", ic->chain.nprobed, NULL);
-	emit_bool(e, "used", "T_OL scaled by their ratio", ic->latency_probed);
+	emit_bool(e, "used", "T_OL from the probed recurrence", ic->latency_probed);
 	emit_object_end(e);
 	emit_string(e, "unit", NULL, "cy/CL");
 	emit_object_end(e);

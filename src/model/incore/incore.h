@@ -121,8 +121,8 @@ struct incore_result {
 	int latency_bound;              /* llvm-mca's cycles exceed 1.5x every port's pressure (a dependency
 	                                 * chain): T_OL raised to them */
 	struct incore_chain chain;
-	int latency_probed;             /* latency-bound, and T_OL scaled by the probed over llvm-mca's
-	                                 * recurrence */
+	int latency_probed;             /* latency-bound, and T_OL the recurrence with the probed
+	                                 * latencies (at least the ports' pressure) */
 };
 /* On failure r holds nothing to free. */
 int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
