@@ -109,10 +109,14 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 
 	emit_object_begin(e, "components", "components (speedup units, sum N)");
 	for (int c = 0; c < COMP_COUNT; c++) {
-		emit_number(e, scale_comp_names[c], scale_comp_names[c], s->comp[c], "x", "%.3f");
-		if (p->nex > 1)
+		/* tier 2: work_inflation is what the counters leave unexplained */
+		double v = c == COMP_INFLATION && p->have_t2 ? p->t2_rest : s->comp[c];
+		emit_number(e, scale_comp_names[c], scale_comp_names[c], v, "x", "%.3f");
+		if (p->nex > 1 && !(c == COMP_INFLATION && p->have_t2))
 			emit_annotate(e, "  [%.3f .. %.3f over %d runs]", p->comp_min[c], p->comp_max[c], p->nex);
 	}
+	for (int k = 0; p->have_t2 && k < T2_COUNT; k++)
+		emit_number(e, scale_t2_names[k], scale_t2_names[k], p->t2[k], "x", "%.3f");
 	emit_object_end(e);
 	emit_object_begin(e, "spread", NULL);
 	for (int c = 0; c < COMP_COUNT; c++) {
@@ -182,6 +186,14 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 		emit_string(e, "sampling", "spin sampling", res->spin_why);
 	if (res->tier1_why[0])
 		emit_string(e, "tracepoints", "tier 1 tracepoints", res->tier1_why);
+	if (!res->tier2 && res->tier2_why[0]) {
+		char why[320];
+		snprintf(why, sizeof(why), "not used, work_inflation is not split (%s)", res->tier2_why);
+		emit_string(e, "counters", "tier 2 counters", why);
+	}
+	else if (res->tier2)
+		emit_string(e, "counters", "tier 2 counters",
+			    "every run counted: work_inflation split into llc, memory, coherency, parallelization_overhead");
 	emit_list_begin(e, "runs", "");
 	for (int i = 0; i < res->npoints; i++)
 		if (!(res->one_added && i == res->one))

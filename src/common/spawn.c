@@ -3,12 +3,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,6 +104,13 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 		execvp(argv[0], argv);
 		_exit(127);
 	}
+	/* Without hooks, wait for the child's exit on a pidfd (Linux 5.3): no periodic wake-ups that
+	 * take a CPU from the program being timed, and its end seen at once; else poll every 2 ms. */
+	int pfd = -1;
+#ifdef SYS_pidfd_open
+	if (!hooks)
+		pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
 	int st = 0;
 	for (;;) {
 		pid_t w = waitpid(pid, &st, hooks ? WNOHANG | WUNTRACED : WNOHANG);
@@ -119,6 +128,8 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 			int e = errno;
 			kill(pid, SIGKILL);
 			waitpid(pid, &st, 0);
+			if (pfd >= 0)
+				close(pfd);
 			return as_error_set(err, -e, "waiting for '%s': %s", argv[0], strerror(e));
 		}
 		if (timeout_s > 0 && (double)(timer_now_ns() - t0) / 1e9 > timeout_s) {
@@ -127,9 +138,17 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 			r->timed_out = 1;
 			break;
 		}
-		struct timespec ts = { 0, 2000000 };
-		nanosleep(&ts, NULL);
+		if (pfd >= 0) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			double left_ms = timeout_s > 0 ? (timeout_s - (double)(timer_now_ns() - t0) / 1e9) * 1e3 + 1 : 1000;
+			poll(&pf, 1, left_ms > 1000 ? 1000 : left_ms < 0 ? 0 : (int)left_ms);
+		} else {
+			struct timespec ts = { 0, 2000000 };
+			nanosleep(&ts, NULL);
+		}
 	}
+	if (pfd >= 0)
+		close(pfd);
 	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
 	if (WIFEXITED(st)) {
 		r->exited = 1;

@@ -186,7 +186,21 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 			snprintf(res->tier1_why, sizeof(res->tier1_why), "%.150s", terr.msg);
 		}
 	}
+	struct scale_counter_run counts;
+	int counting = 0;
+	if (res->tier2) { /* opened last: the sampler's thread is not counted */
+		struct as_error cerr = { 0 };
+		counting = scale_counts_open(&counts, &cerr) == 0;
+		if (!counting) {
+			res->tier2 = 0; /* not again */
+			snprintf(res->tier2_why, sizeof(res->tier2_why), "%.250s", cerr.msg);
+		}
+	}
 	int rc = spawn_run(argv, out, errp, o->timeout_s, -1, &x->sr, err);
+	if (counting) {
+		x->have_counts = rc == 0 && scale_counts_read(&counts, &x->counts) == 0;
+		scale_counts_close(&counts);
+	}
 	scale_spin_stop(spin);
 	scale_sched_stop(sched);
 	env_pop("LD_PRELOAD", old_pre);
@@ -293,6 +307,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 	res->reps = o->reps;
 	res->one = -1;
 	res->tier1 = o->tracepoints || (geteuid() == 0 && program_static(o->argv[0]));
+	res->tier2 = 1; /* until the counters do not open */
 	for (int i = 0; i < o->npoints; i++) {
 		res->pt[i].threads = o->threads[i];
 		if (o->threads[i] == 1)
@@ -336,6 +351,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 	res->t1_s = ns ? order_median(spans, (size_t)ns) : NAN;
 	for (int i = 0; i < res->npoints; i++)
 		point_finish(res, &res->pt[i]);
+	scale_run_tier2(res);
 	/* a program that ignores {T} and OMP_NUM_THREADS starts as many threads whatever N is (threads
 	 * started, not alive at once: a short thread may end before the next starts) */
 	int distinct = 0, same = 1;
@@ -351,6 +367,18 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 			res->pt[i].bad |= SCALE_BAD_IGNORES_T;
 	}
 	return 0;
+}
+
+void scale_run_tier2(struct scale_result *res)
+{
+	const struct scale_point *one = &res->pt[res->one];
+	const struct scale_exec *o1 = one->nex ? &one->ex[one->median] : NULL;
+	for (int i = 0; i < res->npoints; i++) {
+		struct scale_point *p = &res->pt[i];
+		const struct scale_exec *m = p->nex ? &p->ex[p->median] : NULL;
+		p->have_t2 = o1 && m && o1->have_counts && m->have_counts && res->t1_s > 0 &&
+			     scale_tier2_split(&m->stack, &o1->counts, &m->counts, p->t2, &p->t2_rest) == 0;
+	}
 }
 
 void scale_result_release(struct scale_result *res)

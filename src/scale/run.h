@@ -8,6 +8,7 @@
 #include "common/spawn.h"
 #include "scale/record.h"
 #include "scale/stack.h"
+#include "scale/tier2.h"
 
 #define SCALE_POINTS_MAX 32
 #define SCALE_REPS_MAX 32
@@ -52,6 +53,8 @@ struct scale_exec {
 	double spin_samples, samples; /* spin.h: samples taken in spin loops / in all */
 	char err_head[256];       /* the first lines of its stderr */
 	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
+	int have_counts;          /* tier 2: counts holds the program's counter totals */
+	struct scale_counts counts;
 };
 
 /* One thread count: its R runs and the answers. */
@@ -66,6 +69,9 @@ struct scale_point {
 	unsigned bad;              /* SCALE_BAD_* of any run */
 	int threads_max;           /* most threads at once in the median run */
 	int threads_seen;          /* threads the median run started (the main thread included) */
+	int have_t2;               /* tier 2 split work_inflation of the median run: */
+	double t2[T2_COUNT];       /* llc, memory, coherency, parallelization_overhead (speedup units) */
+	double t2_rest;            /* what the counters do not explain: work_inflation at tier 2 */
 };
 
 struct scale_result {
@@ -81,6 +87,8 @@ struct scale_result {
 	char spin_why[160];
 	int tier1;                 /* the scheduler was traced (else why in tier1_why, when asked) */
 	char tier1_why[160];
+	int tier2;                 /* counters counted every run (else why in tier2_why) */
+	char tier2_why[256];
 };
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
@@ -91,5 +99,9 @@ int scale_preload_find(char *path, size_t len, struct as_error *err);
  * in res->bad), or a negative errno (the program is not there, a temporary directory failed). */
 int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_error *err);
 void scale_result_release(struct scale_result *res);
+/* Tier 2: splits the work_inflation of each point's median run with its counts and those of the
+ * 1-thread point's median run (scale_tier2_split); have_t2 where both were counted. Part of
+ * scale_run; separate so that recorded counts can be tested. */
+void scale_run_tier2(struct scale_result *res);
 
 #endif

@@ -63,9 +63,16 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 		 * wrapper sees. */
 		double off = pos(alive - t->run_s - t->runq_s);
 		double other = pos(off - blocked);
-		/* Run-queue time inside wrapped waits is part of those waits: only the share outside
-		 * them (in proportion to time) is scheduling. */
-		double rq = pos(t->runq_s) * pos(1 - waits / alive);
+		/* Run-queue time inside wrapped waits is part of those waits, not scheduling. A blocking
+		 * wait is off the CPU, then runnable from its wake-up until it runs: what the blocking
+		 * waits last beyond the thread's off-CPU time is their wake-up run-queue wait (under
+		 * load, every wake-up queues; a share in proportion to time missed most of it). The
+		 * rest of the run-queue time falls in spin waits and in the work in proportion to
+		 * their time (checked against each spin wait timed with the thread's CPU clock). */
+		double runq = pos(t->runq_s);
+		double rq_blocked = fmin(pos(blocked - off), runq);
+		double oncpu = alive - blocked, spin_wait = waits - blocked;
+		double rq = oncpu > 0 ? (runq - rq_blocked) * pos(1 - spin_wait / oncpu) : 0;
 		double rest = pos(alive - waits - other - rq);
 		double spin = fmin(pos(t->spin_s), rest);
 		part[PART_OTHER] += other;

@@ -33,6 +33,13 @@ for n in ("mutex", "cond", "semaphore", "sleep", "barrier", "join"):
     assert wait[n] > 0 and calls[n] > 0, (n, wait, calls)
 assert wait["cond"] >= 4e6 and wait["semaphore"] >= 4e6, wait  # two 5 ms timeouts
 assert calls["futex"] == 1 and calls["sched_yield"] == 1, calls
+# waits are timed in CPU counter ticks and converted to ns by the run's own ratio: a thread's
+# waits fit in its span, and the main thread (timeouts, sleep, join) waits most of its span
+for t in T:
+    span = int(t[3]) - int(t[2])
+    assert sum(int(x) for x in t[6:6 + len(names)]) <= 1.02 * span + 1e5, (t, span)
+main = T[0]
+assert sum(int(x) for x in main[6:6 + len(names)]) >= 0.5 * (int(main[3]) - int(main[2])), main
 assert any(l.startswith("M ") and "stack-primitives" in l for l in lines)
 PY
 exit 0

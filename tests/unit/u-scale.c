@@ -2,9 +2,11 @@
  * (dominant, class), spin-loop classification of samples, and reading a recorded preload record. */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "harness.h"
 #include "scale/record.h"
+#include "scale/run.h"
 #include "scale/sched.h"
 #include "scale/spin.h"
 #include "scale/stack.h"
@@ -151,6 +153,43 @@ static void test_scale__spin_hint_in_code(void)
 	CHECK(scale_spin_code_has_hint(compute_loop, sizeof(compute_loop)) == 0);
 }
 
+static void test_scale__spin_loop_with_pause_out_of_line(void)
+{
+	/* The thread function of bench/stack-workloads/w-uspin.c (gcc 14 -O2), bytes 0x1200..0x128f:
+	 * compute loop 0x10-0x1d, the poll `mov flag; test; jne 0x80` at 0x20-0x29, the xchg at
+	 * 0x2a-0x35, the critical section's loop 0x40-0x4d, and out of line at 0x80 `pause; jmp 0x20`.
+	 * perf put 59 of 767 spinning samples on 0x26, 90 bytes from the PAUSE. */
+	static const uint8_t fn[] = {
+		0xb8, 0xc8, 0x00, 0x00, 0x00, 0x66, 0x0f, 0x28, 0xc4, 0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00,
+		0xf2, 0x0f, 0x59, 0xc3, 0xf2, 0x0f, 0x58, 0xc2, 0x48, 0x83, 0xe8, 0x01, 0x75, 0xf2, 0x66, 0x90,
+		0x8b, 0x05, 0x1a, 0x2e, 0x00, 0x00, 0x85, 0xc0, 0x75, 0x56, 0x89, 0xd0, 0x87, 0x05, 0x0e, 0x2e,
+		0x00, 0x00, 0x85, 0xc0, 0x75, 0xea, 0xb8, 0x58, 0x02, 0x00, 0x00, 0x66, 0x0f, 0x28, 0xcc, 0x90,
+		0xf2, 0x0f, 0x59, 0xcb, 0xf2, 0x0f, 0x58, 0xca, 0x48, 0x83, 0xe8, 0x01, 0x75, 0xf2, 0xf2, 0x0f,
+		0x58, 0xc1, 0xf2, 0x0f, 0x58, 0x05, 0xde, 0x2d, 0x00, 0x00, 0x48, 0x83, 0xc1, 0x01, 0xf2, 0x0f,
+		0x11, 0x05, 0xd2, 0x2d, 0x00, 0x00, 0xc7, 0x05, 0xd0, 0x2d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0x48, 0x39, 0xce, 0x75, 0x8b, 0x31, 0xc0, 0xc3, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00,
+		0xf3, 0x90, 0xeb, 0x9c, 0x66, 0x66, 0x2e, 0x0f, 0x1f, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00, 0x90,
+	};
+	size_t n = sizeof(fn);
+#if defined(__x86_64__) || defined(__i386__)
+	CHECK(scale_spin_code_is_spin(fn, n, 0x82) == 1); /* after the PAUSE: the window finds it */
+	CHECK(scale_spin_code_is_spin(fn, n, 0x26) == 1); /* the poll: the jump back finds it */
+	CHECK(scale_spin_code_is_spin(fn, n, 0x20) == 1);
+	CHECK(scale_spin_code_is_spin(fn, n, 0x28) == 1);
+#endif
+	CHECK(scale_spin_code_is_spin(fn, n, 0x14) == 0); /* work outside the lock */
+	CHECK(scale_spin_code_is_spin(fn, n, 0x44) == 0); /* the critical section */
+	CHECK(scale_spin_code_is_spin(fn, n, 0x48) == 0);
+	CHECK(scale_spin_code_is_spin(fn, n, 0x5e) == 0); /* the release store */
+	CHECK(scale_spin_code_is_spin(fn, n, n) == 0);
+	/* the same code with the PAUSE turned into two NOPs: no loop is a spin loop */
+	uint8_t nop[sizeof(fn)];
+	memcpy(nop, fn, n);
+	nop[0x80] = nop[0x81] = 0x90;
+	for (size_t at = 0; at < n; at++)
+		CHECK(scale_spin_code_is_spin(nop, n, at) == 0);
+}
+
 static void test_scale__spin_classify_needs_a_short_loop(void)
 {
 	/* thread 1: three samples in a 16-byte PAUSE loop (spin); thread 2: a PAUSE once, its
@@ -216,6 +255,29 @@ static void test_scale__sched_events_to_account(void)
 	CHECK_NEAR(s.comp[COMP_SCHEDULING], 2.5 / 9, 1e-9);
 }
 
+static void test_scale__wakeup_queueing_stays_in_blocking_waits(void)
+{
+	/* A thread alive 1 s: 0.3 s on the CPU, 0.3 s runnable, 0.4 s asleep, and 0.6 s in barrier
+	 * waits: asleep 0.4 s and, once woken, 0.2 s in the run queue. Its work is its 0.3 s of CPU;
+	 * only the 0.1 s it queued outside the barrier is scheduling. (The same waits as a share of
+	 * its life would put 0.12 s of the queueing outside and 0.28 s of base: bench/stack-workloads/
+	 * w-barrier.c under load gave |S^-S|/N 14-17 % that way, 0.5-2.8 % this way.) */
+	struct scale_thread th[1] = { worker(0, 1, 0.3, 0.3) };
+	th[0].wait_s[PRIM_BARRIER] = 0.6;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 1, 1, 1.0, 0.3, &s) == 0);
+	CHECK_NEAR(s.estimated, 0.3, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.1, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.6, 1e-9);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0, 1e-9);
+	/* a spinning thread (on the CPU while it waits): its queueing splits by time as before */
+	struct scale_thread sp[1] = { worker(0, 1, 0.6, 0.4) };
+	sp[0].wait_s[PRIM_PTHREAD_SPIN] = 0.5;
+	CHECK(scale_stack_build(sp, 1, 1, 1.0, 0.3, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.2, 1e-9);
+	CHECK_NEAR(s.estimated, 0.3, 1e-9);
+}
+
 static void test_scale__tier2_splits_work_inflation(void)
 {
 	/* 2 threads, 1 s span, both busy at 1 GHz: S^ = 2; T1 = 1.5 s, so S = 1.5 and
@@ -247,10 +309,57 @@ static void test_scale__tier2_splits_work_inflation(void)
 	CHECK(scale_tier2_split(&s, &none, &n, t2, &rest) < 0);
 }
 
+static void test_scale__tier2_wired_to_the_median_runs(void)
+{
+	/* scale_run_tier2 on a result as scale_run leaves it: the 1-thread point (median run 1 of
+	 * 3) and a 2-thread point, with counts in the runs. Synthetic counts (this guest has no
+	 * PMU to record real ones), those of the test above. */
+	struct scale_result *res = calloc(1, sizeof(*res));
+	CHECK(res != NULL);
+	if (!res)
+		return;
+	res->npoints = 2;
+	res->one = 0;
+	res->t1_s = 1.5;
+	struct scale_counts one = { .instructions = 1.5e9, .cycles = 1.5e9, .llc_misses = 1e6, .miss_stall_cycles = 5e8 };
+	struct scale_counts n = { .instructions = 1.6e9, .cycles = 2e9, .llc_misses = 1.4e6, .miss_stall_cycles = 1.4e6 * 600,
+				  .hitm = 1e5 };
+	struct scale_point *p1 = &res->pt[0], *p2 = &res->pt[1];
+	p1->threads = 1;
+	p1->nex = 3;
+	p1->median = 1;
+	p1->ex[1].have_counts = 1;
+	p1->ex[1].counts = one;
+	p1->ex[0].counts = (struct scale_counts){ .instructions = 1, .cycles = 1 }; /* not the median: unused */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	struct scale_thread th1[1] = { worker(0, 1.5, 1.5, 0) };
+	CHECK(scale_stack_build(th1, 1, 1, 1.5, 1.5, &p1->ex[1].stack) == 0);
+	p2->threads = 2;
+	p2->nex = 1;
+	p2->ex[0].have_counts = 1;
+	p2->ex[0].counts = n;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.5, &p2->ex[0].stack) == 0);
+	scale_run_tier2(res);
+	CHECK(p2->have_t2);
+	CHECK_NEAR(p2->t2[T2_PARALLELIZATION], 0.1, 1e-9);
+	CHECK_NEAR(p2->t2[T2_LLC], 0.2, 1e-9);
+	CHECK_NEAR(p2->t2[T2_MEMORY], 0.14, 1e-9);
+	CHECK_NEAR(p2->t2[T2_COHERENCY], 0.05, 1e-9);
+	CHECK_NEAR(p2->t2_rest, 0.01, 1e-9);
+	CHECK(p1->have_t2); /* the 1-thread point against itself: nothing to split */
+	CHECK_NEAR(p1->t2[0] + p1->t2[1] + p1->t2[2] + p1->t2[3], 0, 1e-9);
+	/* the 1-thread median run was not counted: no tier 2 anywhere */
+	p1->ex[1].have_counts = 0;
+	scale_run_tier2(res);
+	CHECK(!p2->have_t2 && !p1->have_t2);
+	free(res);
+}
+
 TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
-      T(test_scale__spin_hint_in_code), T(test_scale__spin_classify_needs_a_short_loop),
+      T(test_scale__spin_hint_in_code), T(test_scale__spin_loop_with_pause_out_of_line),
+      T(test_scale__spin_classify_needs_a_short_loop),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
-      T(test_scale__tier2_splits_work_inflation))
+      T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs))

@@ -33,16 +33,23 @@ enum {
 
 static __thread uint64_t sync_t0, mutex_t0;
 
+/* Ticks from t0 to now; 0 when another core's counter reads behind (see wrap.c). */
+static uint64_t ticks_since(uint64_t t0)
+{
+	uint64_t t1 = preload_ticks();
+	return t1 > t0 ? t1 - t0 : 0;
+}
+
 static void on_sync_wait(int kind, int endpoint, ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
 {
 	(void)kind;
 	(void)parallel;
 	(void)task;
-	if (endpoint == OMPT_SCOPE_BEGIN && !preload_inside) {
-		sync_t0 = preload_now_ns();
+	if (endpoint == OMPT_SCOPE_BEGIN && preload_counted()) {
+		sync_t0 = preload_ticks();
 		preload_inside = 1; /* the runtime's own yields and futex waits are part of this wait */
 	} else if (endpoint == OMPT_SCOPE_END && sync_t0) {
-		preload_account(PRIM_BARRIER, preload_now_ns() - sync_t0, (uintptr_t)codeptr);
+		preload_account(preload_me, PRIM_BARRIER, ticks_since(sync_t0), (uintptr_t)codeptr);
 		sync_t0 = 0;
 		preload_inside = 0;
 	}
@@ -55,8 +62,8 @@ static void on_mutex_acquire(int kind, unsigned hint, unsigned impl, uint64_t wa
 	(void)impl;
 	(void)wait_id;
 	(void)codeptr;
-	if (!preload_inside) {
-		mutex_t0 = preload_now_ns();
+	if (preload_counted()) {
+		mutex_t0 = preload_ticks();
 		preload_inside = 1;
 	}
 }
@@ -66,7 +73,7 @@ static void on_mutex_acquired(int kind, uint64_t wait_id, const void *codeptr)
 	(void)kind;
 	(void)wait_id;
 	if (mutex_t0) {
-		preload_account(PRIM_MUTEX, preload_now_ns() - mutex_t0, (uintptr_t)codeptr);
+		preload_account(preload_me, PRIM_MUTEX, ticks_since(mutex_t0), (uintptr_t)codeptr);
 		mutex_t0 = 0;
 		preload_inside = 0;
 	}

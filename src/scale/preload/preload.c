@@ -20,9 +20,10 @@ static int nthreads;                 /* slots claimed (atomic) */
 static int alive, alive_max;         /* threads running now, and the most at once (atomic) */
 static int enabled;                  /* $ARCHSCOPE_STACK_DIR is set */
 static char dir[512];
-static uint64_t process_start_ns;
+static uint64_t process_start_ns, process_start_ticks;
 __thread int preload_inside __attribute__((tls_model("initial-exec")));
-static __thread struct preload_thread *self __attribute__((tls_model("initial-exec")));
+__thread struct preload_thread *preload_me __attribute__((tls_model("initial-exec")));
+int preload_counter;
 
 uint64_t preload_now_ns(void)
 {
@@ -68,13 +69,13 @@ struct preload_thread *preload_self(void)
 {
 	if (!enabled)
 		return NULL;
-	if (!self) {
+	if (!preload_me) {
 		struct preload_thread *t = slot_claim();
 		if (!t)
 			return NULL;
 		preload_thread_begin(t);
 	}
-	return self;
+	return preload_me;
 }
 
 struct preload_thread *preload_thread_new(void)
@@ -100,15 +101,12 @@ void preload_thread_begin(struct preload_thread *t)
 		t->run_ns = thread_cpu_ns(t->tid, 1);
 	}
 	alive_add(1);
-	self = t;
+	preload_me = t;
 }
 
-void preload_account(int prim, uint64_t ns, uintptr_t addr)
+void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr)
 {
-	struct preload_thread *t = preload_self();
-	if (!t)
-		return;
-	t->wait_ns[prim] += ns;
+	t->wait_ticks[prim] += ticks;
 	t->calls[prim]++;
 	/* the call site: open addressing on the return address */
 	unsigned h = (unsigned)((addr >> 2) * 2654435761u) % PRELOAD_SITES;
@@ -119,7 +117,7 @@ void preload_account(int prim, uint64_t ns, uintptr_t addr)
 			s->prim = prim;
 		}
 		if (s->addr == addr && s->prim == prim) {
-			s->wait_ns += ns;
+			s->wait_ticks += ticks;
 			s->calls++;
 			return;
 		}
@@ -252,6 +250,9 @@ static void record_write(void)
 		return;
 	int saved = errno;
 	uint64_t now = preload_now_ns();
+	/* ns per tick of preload_ticks(), over this process's run (1 when ticks are ns) */
+	uint64_t dticks = preload_ticks() - process_start_ticks, dns = now - process_start_ns;
+	double ns_per_tick = preload_counter && dticks > 0 ? (double)dns / (double)dticks : 1.0;
 	struct out *o = &(struct out){ .fd = -1 };
 	char path[600];
 	snprintf(path, sizeof(path), "%s/rec.%d", dir, (int)getpid());
@@ -273,7 +274,7 @@ static void record_write(void)
 		t->end_ns = now;
 		uint64_t run0 = t->run_ns, runq0 = t->runq_ns, ignored;
 		t->schedstat_ok = schedstat_read(sp, &ignored, &t->runq_ns) == 0;
-		uint64_t cpu = thread_cpu_ns(t->tid, t == self);
+		uint64_t cpu = thread_cpu_ns(t->tid, t == preload_me);
 		if (t->schedstat_ok && cpu) {
 			t->runq_ns -= runq0 < t->runq_ns ? runq0 : t->runq_ns;
 			t->run_ns = cpu > run0 ? cpu - run0 : 0;
@@ -295,7 +296,7 @@ static void record_write(void)
 			   (unsigned long long)t->end_ns, (unsigned long long)t->run_ns,
 			   (unsigned long long)t->runq_ns);
 		for (int p = 0; p < PRIM_COUNT; p++)
-			out_printf(o, " %llu", (unsigned long long)t->wait_ns[p]);
+			out_printf(o, " %llu", (unsigned long long)((double)t->wait_ticks[p] * ns_per_tick));
 		for (int p = 0; p < PRIM_COUNT; p++)
 			out_printf(o, " %llu", (unsigned long long)t->calls[p]);
 		out_printf(o, "\n");
@@ -303,7 +304,8 @@ static void record_write(void)
 			const struct preload_site *s = &t->sites[k];
 			if (s->addr)
 				out_printf(o, "S %d %llx %llu %llu\n", s->prim, (unsigned long long)s->addr,
-					   (unsigned long long)s->wait_ns, (unsigned long long)s->calls);
+					   (unsigned long long)((double)s->wait_ticks * ns_per_tick),
+					   (unsigned long long)s->calls);
 		}
 	}
 	maps_write(o);
@@ -318,9 +320,29 @@ static void atfork_child(void)
 	memset(threads, 0, sizeof(threads));
 	nthreads = 0;
 	alive = alive_max = 0;
-	self = NULL;
+	preload_me = NULL;
 	process_start_ns = preload_now_ns();
+	process_start_ticks = preload_ticks();
 	preload_self();
+}
+
+/* Whether preload_ticks() may read the CPU's counter: on x86 only an invariant TSC (CPUID
+ * 0x80000007 EDX bit 8: one rate on every core, in every P- and C-state), whose ticks convert
+ * to ns by one ratio; the ARM generic timer always has a fixed rate. */
+static int counter_usable(void)
+{
+#if defined(__x86_64__)
+	unsigned a, b, c, d;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
+	if (a < 0x80000007u)
+		return 0;
+	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
+	return (d >> 8) & 1;
+#elif defined(__aarch64__)
+	return 1;
+#else
+	return 0;
+#endif
 }
 
 __attribute__((constructor)) static void preload_init(void)
@@ -329,7 +351,9 @@ __attribute__((constructor)) static void preload_init(void)
 	if (!d || !*d || strlen(d) >= sizeof(dir))
 		return;
 	memcpy(dir, d, strlen(d) + 1);
+	preload_counter = counter_usable();
 	process_start_ns = preload_now_ns();
+	process_start_ticks = preload_ticks();
 	enabled = 1;
 	preload_self();
 	pthread_atfork(NULL, NULL, atfork_child);

@@ -3,6 +3,7 @@
 #ifndef ARCHSCOPE_SCALE_PRELOAD_PRELOAD_H
 #define ARCHSCOPE_SCALE_PRELOAD_PRELOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -14,7 +15,7 @@
 struct preload_site {
 	uintptr_t addr; /* return address of the wrapped call; 0: free slot */
 	int prim;
-	uint64_t wait_ns, calls;
+	uint64_t wait_ticks, calls; /* ticks of preload_ticks(), converted to ns at the record */
 };
 
 /* One thread's account; written by that thread only, read at exit. */
@@ -25,30 +26,71 @@ struct preload_thread {
 	uint64_t run_ns, runq_ns; /* CPU time (thread CPU clock) and run-queue wait (schedstat): the
 				     values at the start, then the differences at the end */
 	int schedstat_ok;
-	uint64_t wait_ns[PRIM_COUNT], calls[PRIM_COUNT];
+	uint64_t wait_ticks[PRIM_COUNT], calls[PRIM_COUNT]; /* waits in preload_ticks() ticks */
 	struct preload_site sites[PRELOAD_SITES];
 	void *(*start_fn)(void *); /* what pthread_create was asked to run */
 	void *start_arg;
 };
 
+/* Names shared by the library's files only: hidden, so that calls between them are direct (no
+ * PLT, no interposition) and nothing of ours enters the program's namespace. */
+#define PRELOAD_HIDDEN __attribute__((visibility("hidden")))
+
 /* Set while the calling thread is inside a timed wait (a wrapper, an OMPT wait): calls made
  * from there (glibc calling its own exported names, an OpenMP runtime yielding while it waits
  * at a barrier) are not counted twice. */
-extern __thread int preload_inside __attribute__((tls_model("initial-exec")));
+extern __thread int preload_inside __attribute__((tls_model("initial-exec"))) PRELOAD_HIDDEN;
+/* The calling thread's account once it has one (preload_self() makes it), else NULL. */
+extern __thread struct preload_thread *preload_me __attribute__((tls_model("initial-exec"))) PRELOAD_HIDDEN;
+/* 1 when preload_ticks() reads the CPU's counter (x86 TSC with the invariant bit of CPUID
+ * 0x80000007, the ARM generic timer), 0 when it reads CLOCK_MONOTONIC. */
+extern int preload_counter PRELOAD_HIDDEN;
 
-uint64_t preload_now_ns(void);
+uint64_t preload_now_ns(void) PRELOAD_HIDDEN;
+
+/* The clock of the wrappers' waits, in ticks: a read of the CPU's counter costs a fraction of a
+ * clock_gettime (11-14 ns against 34-38 ns in a KVM guest), which matters on every contended
+ * lock. The record converts ticks to ns with the ratio of the counter to CLOCK_MONOTONIC
+ * measured over this process's own run (preload.c), never a constant; where there is no usable
+ * counter a tick is a ns of CLOCK_MONOTONIC. */
+static inline uint64_t preload_ticks(void)
+{
+#if defined(__x86_64__)
+	if (preload_counter) {
+		unsigned lo, hi;
+		__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+		return (uint64_t)hi << 32 | lo;
+	}
+#elif defined(__aarch64__)
+	if (preload_counter) {
+		uint64_t v;
+		__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(v));
+		return v;
+	}
+#endif
+	return preload_now_ns();
+}
+
 /* The calling thread's account, made on first use (threads the wrappers did not start too). NULL
  * when the table is full or the library is off (no $ARCHSCOPE_STACK_DIR). */
-struct preload_thread *preload_self(void);
+struct preload_thread *preload_self(void) PRELOAD_HIDDEN;
+/* The account a wait of the calling thread is charged to: NULL inside another wait or when
+ * off. The hot path is two thread-local loads. */
+static inline struct preload_thread *preload_counted(void)
+{
+	if (preload_inside)
+		return NULL;
+	return preload_me ? preload_me : preload_self();
+}
 /* A fresh account for a thread about to be created; NULL when the table is full or the library
  * is off. The new thread calls preload_thread_begin() on it first thing. */
-struct preload_thread *preload_thread_new(void);
-void preload_thread_begin(struct preload_thread *t);
-/* Adds one wait of ns to the calling thread's account for prim, at call site addr. */
-void preload_account(int prim, uint64_t ns, uintptr_t addr);
+struct preload_thread *preload_thread_new(void) PRELOAD_HIDDEN;
+void preload_thread_begin(struct preload_thread *t) PRELOAD_HIDDEN;
+/* Adds one wait of `ticks` (preload_ticks()) to account t for prim, at call site addr. */
+void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr) PRELOAD_HIDDEN;
 /* Closes the calling thread's account: end time and schedstat. */
-void preload_thread_end(struct preload_thread *t);
+void preload_thread_end(struct preload_thread *t) PRELOAD_HIDDEN;
 /* The real function behind a wrapped name (dlsym RTLD_NEXT). */
-void *preload_real(const char *name);
+void *preload_real(const char *name) PRELOAD_HIDDEN;
 
 #endif

@@ -1,6 +1,7 @@
 /* The wrapped calls: each passes its arguments to the real function unchanged and returns its
  * result and errno unchanged. Locks try the non-blocking variant first, so an uncontended lock
- * costs no clock read; only a wait that may block is timed and charged to its call site. */
+ * costs no clock read and no bookkeeping; only a wait that may block is timed (preload_ticks())
+ * and charged to its call site. */
 #include <errno.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -20,20 +21,23 @@
 	if (!real_)                                                                                \
 		real_ = (__typeof__(name) *)preload_real(#name)
 
-/* Begin/end of a timed wait; begin returns 0 when this call is not counted. */
-static uint64_t wait_begin(void)
+/* Begin/end of a timed wait; begin returns 0 when this call is not counted. The counter of
+ * another core may read a little behind (a thread moved during its wait): such a difference
+ * counts as 0. */
+static inline uint64_t wait_begin(void)
 {
-	if (preload_inside || !preload_self())
+	if (!preload_counted())
 		return 0;
 	preload_inside = 1;
-	return preload_now_ns();
+	return preload_ticks();
 }
 
-static void wait_end(int prim, uint64_t t0, void *site)
+static inline void wait_end(int prim, uint64_t t0, void *site)
 {
 	if (!t0)
 		return;
-	preload_account(prim, preload_now_ns() - t0, (uintptr_t)site);
+	uint64_t t1 = preload_ticks();
+	preload_account(preload_me, prim, t1 > t0 ? t1 - t0 : 0, (uintptr_t)site);
 	preload_inside = 0;
 }
 
@@ -85,11 +89,9 @@ int pthread_join(pthread_t th, void **ret)
 		static __typeof__(tryname) *try_;                                                  \
 		if (!try_)                                                                         \
 			try_ = (__typeof__(tryname) *)preload_real(#tryname);                      \
-		if (preload_inside || !preload_self())                                                     \
-			return real_ args;                                                         \
 		int rc = try_ args;                                                                \
 		if (rc != EBUSY)                                                                   \
-			return rc == 0 || rc == EOWNERDEAD ? rc : real_ args; /* robust: trylock took it */                                           \
+			return rc == 0 || rc == EOWNERDEAD ? rc : real_ args; /* robust: taken */ \
 		uint64_t t0 = wait_begin();                                                        \
 		int r = real_ args;                                                                \
 		wait_end(prim, t0, __builtin_return_address(0));                                   \
@@ -109,9 +111,10 @@ LOCK_WRAPPER(pthread_spin_lock, pthread_spin_trylock, PRIM_PTHREAD_SPIN, (pthrea
 	{                                                                                          \
 		REAL(name);                                                                        \
 		int r = real_ args;                                                                \
-		if (busy && !preload_inside && preload_self()) {                                   \
+		struct preload_thread *t_;                                                         \
+		if (busy && (t_ = preload_counted())) {                                            \
 			int saved = errno;                                                         \
-			preload_account(prim, 0, (uintptr_t)__builtin_return_address(0));          \
+			preload_account(t_, prim, 0, (uintptr_t)__builtin_return_address(0));     \
 			errno = saved;                                                             \
 		}                                                                                  \
 		return r;                                                                          \
@@ -162,8 +165,6 @@ int sem_wait(sem_t *s)
 	static __typeof__(sem_trywait) *try_;
 	if (!try_)
 		try_ = (__typeof__(sem_trywait) *)preload_real("sem_trywait");
-	if (preload_inside || !preload_self())
-		return real_(s);
 	int saved = errno;
 	if (try_(s) == 0)
 		return 0;
