@@ -23,6 +23,15 @@ void stats_sample(const double *v, size_t n, struct stats_sample *s)
 	s->var = k >= 2 ? ss / (double)(k - 1) : NAN;
 }
 
+/* Welch-Satterthwaite degrees of freedom of two variances of the mean va, vb (not both 0), written
+ * with the shares va / (va + vb) so that no square overflows: (va + vb)^2 / (va^2/(na-1) +
+ * vb^2/(nb-1)). Between min(na, nb) - 1 and na + nb - 2 for finite inputs. */
+static double welch_df(double va, double vb, size_t na, size_t nb)
+{
+	double ra = va / (va + vb), rb = vb / (va + vb);
+	return 1 / (ra * ra / (double)(na - 1) + rb * rb / (double)(nb - 1));
+}
+
 int stats_welch_t(const struct stats_sample *a, const struct stats_sample *b, struct stats_welch *w)
 {
 	w->t = w->df = w->p = NAN;
@@ -39,9 +48,11 @@ int stats_welch_t(const struct stats_sample *a, const struct stats_sample *b, st
 		w->p = diff == 0 ? 1 : 0;
 		return 0;
 	}
+	/* values near the double's range (a mean or variance that overflows): no test, not a crash */
+	if (!isfinite(va + vb) || !isfinite(diff) || !isfinite(diff / sqrt(va + vb)))
+		return -1;
 	w->t = diff / sqrt(va + vb);
-	double den = (va > 0 ? va * va / (double)(a->n - 1) : 0) + (vb > 0 ? vb * vb / (double)(b->n - 1) : 0);
-	w->df = (va + vb) * (va + vb) / den;
+	w->df = welch_df(va, vb, a->n, b->n);
 	w->p = 2 * gsl_cdf_tdist_Q(fabs(w->t), w->df);
 	if (w->p > 1)
 		w->p = 1;
@@ -112,9 +123,9 @@ double stats_ratio_ci(const struct stats_sample *a, const struct stats_sample *b
 		*lo = *hi = r;
 		return r;
 	}
-	double den = (va > 0 ? va * va / (double)(a->n - 1) : 0) + (vb > 0 ? vb * vb / (double)(b->n - 1) : 0);
-	double df = (va + vb) * (va + vb) / den;
-	double tq = gsl_cdf_tdist_Qinv((1 - level) / 2, df);
+	if (!isfinite(va + vb))
+		return r; /* a variance beyond the double's range: no interval */
+	double tq = gsl_cdf_tdist_Qinv((1 - level) / 2, welch_df(va, vb, a->n, b->n));
 	double half = tq * sqrt(va + vb);
 	*lo = r * exp(-half);
 	*hi = r * exp(half);

@@ -21,7 +21,8 @@ struct stats_welch {
 	int exact;     /* 1: both variances 0 (p is 1 for equal means, 0 for different ones) */
 };
 /* Welch's unequal-variance t-test. Both variances 0: identical constants give p = 1, different
- * constants p = 0 (no noise can explain them). -1 (p NaN) when a side has fewer than 2 values. */
+ * constants p = 0 (no noise can explain them). -1 (p NaN) when a side has fewer than 2 values, or
+ * a mean, variance or t is not finite (values near the double's range). */
 int stats_welch_t(const struct stats_sample *a, const struct stats_sample *b, struct stats_welch *w);
 
 /* Benjamini–Hochberg adjusted p values (q) of p[0..n); NaN p values are not tests (q NaN) and do
@@ -36,7 +37,8 @@ double stats_hedges_g(const struct stats_sample *a, const struct stats_sample *b
 
 /* mean_b / mean_a with a confidence interval (level, e.g. 0.95) from the delta method on the log
  * of the ratio, with Welch–Satterthwaite degrees of freedom for the t quantile. Both means must be
- * > 0 for the interval (else lo = hi = NaN); the ratio is NaN when mean_a is 0. */
+ * > 0 and the variances finite for the interval (else lo = hi = NaN); the ratio is NaN when mean_a
+ * is 0. */
 double stats_ratio_ci(const struct stats_sample *a, const struct stats_sample *b, double level, double *lo,
 		      double *hi);
 

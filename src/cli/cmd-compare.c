@@ -2,7 +2,6 @@
  * Benjamini–Hochberg q over every event compared, Hedges' g and the ratio B/A with its 95 %
  * interval, sorted by q then by size of change (EvSel's comparison, NUMA thesis §4.1.2, mended). */
 #include <errno.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "measure/stat-json.h"
 #include "measure/stat-select.h"
 #include "report/emit.h"
 
@@ -27,61 +27,9 @@ struct compare_result {
 	int n, tests;
 	struct cmp_event *ev;
 	int few_runs;      /* some event has fewer than 3 runs on a side */
-	json_t *ja, *jb;   /* the documents (names point into them) */
+	struct measure_stat_json a, b; /* the results read (names point into them) */
 	char only_a[1024], only_b[1024];
 };
-
-/* The events array of a stat result; NULL after error(). */
-static json_t *load_events(const char *path, json_t **doc)
-{
-	json_error_t je;
-	*doc = json_load_file(path, 0, &je);
-	if (!*doc) {
-		if (je.line > 0)
-			error("cannot read '%s': %s (line %d)", path, je.text, je.line);
-		else
-			error("cannot read '%s': %s", path, je.text);
-		return NULL;
-	}
-	json_t *ev = json_object_get(json_object_get(*doc, "results"), "events");
-	if (!json_is_array(ev)) {
-		error("'%s' is not a result of 'archscope stat --json' (no results.events)", path);
-		return NULL;
-	}
-	return ev;
-}
-
-/* values[] (null: not counted) into a sample. */
-static void event_sample(json_t *e, struct stats_sample *s)
-{
-	json_t *vals = json_object_get(e, "values");
-	size_t n = json_array_size(vals);
-	double *v = malloc((n ? n : 1) * sizeof(double));
-	if (!v) {
-		s->n = 0;
-		s->mean = s->var = NAN;
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		json_t *x = json_array_get(vals, i);
-		v[i] = json_is_number(x) ? json_number_value(x) : NAN;
-	}
-	stats_sample(v, n, s);
-	free(v);
-}
-
-static json_t *find_event(json_t *arr, const char *name)
-{
-	size_t i;
-	json_t *e;
-	json_array_foreach(arr, i, e)
-	{
-		const char *n = json_string_value(json_object_get(e, "name"));
-		if (n && !strcmp(n, name))
-			return e;
-	}
-	return NULL;
-}
 
 static int wanted(const struct stat_select *only, const char *name)
 {
@@ -115,40 +63,37 @@ static int cmp_order(const void *x, const void *y)
 
 static int compare_run(struct compare_result *r, const struct stat_select *only)
 {
-	json_t *ea = load_events(r->path_a, &r->ja);
-	json_t *eb = ea ? load_events(r->path_b, &r->jb) : NULL;
-	if (!eb)
+	struct as_error err = { 0 };
+	if (measure_stat_json_read(&r->a, r->path_a, &err) != 0 || measure_stat_json_read(&r->b, r->path_b, &err) != 0) {
+		error_err(&err);
 		return EXIT_USAGE;
-	r->ev = calloc(json_array_size(ea) + 1, sizeof(*r->ev));
+	}
+	r->ev = calloc(r->a.n + 1, sizeof(*r->ev));
 	if (!r->ev)
 		return error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-	size_t i;
-	json_t *e;
-	json_array_foreach(ea, i, e)
-	{
-		const char *name = json_string_value(json_object_get(e, "name"));
-		if (!name || !wanted(only, name))
+	for (size_t i = 0; i < r->a.n; i++) {
+		const struct measure_stat_json_event *e = &r->a.ev[i];
+		if (!wanted(only, e->name))
 			continue;
-		json_t *f = find_event(eb, name);
+		const struct measure_stat_json_event *f = measure_stat_json_find(&r->b, e->name);
 		if (!f) {
-			append(r->only_a, sizeof(r->only_a), name);
+			append(r->only_a, sizeof(r->only_a), e->name);
 			continue;
 		}
 		struct cmp_event *c = &r->ev[r->n++];
-		c->name = name;
-		c->unit = json_string_value(json_object_get(e, "unit"));
-		event_sample(e, &c->a);
-		event_sample(f, &c->b);
+		c->name = e->name;
+		c->unit = e->unit;
+		stats_sample(e->values, e->n, &c->a);
+		stats_sample(f->values, f->n, &c->b);
 		stats_welch_t(&c->a, &c->b, &c->w);
 		c->g = stats_hedges_g(&c->a, &c->b);
 		c->ratio = stats_ratio_ci(&c->a, &c->b, 0.95, &c->lo, &c->hi);
 		if ((c->a.n && c->a.n < 3) || (c->b.n && c->b.n < 3))
 			r->few_runs = 1;
 	}
-	json_array_foreach(eb, i, e)
-	{
-		const char *name = json_string_value(json_object_get(e, "name"));
-		if (name && wanted(only, name) && !find_event(ea, name))
+	for (size_t i = 0; i < r->b.n; i++) {
+		const char *name = r->b.ev[i].name;
+		if (wanted(only, name) && !measure_stat_json_find(&r->a, name))
 			append(r->only_b, sizeof(r->only_b), name);
 	}
 	double *p = malloc((size_t)(r->n + 1) * sizeof(double)), *q = malloc((size_t)(r->n + 1) * sizeof(double));
@@ -279,7 +224,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	stat_select_release(&only);
 	free(r.ev);
-	json_decref(r.ja);
-	json_decref(r.jb);
+	measure_stat_json_release(&r.a);
+	measure_stat_json_release(&r.b);
 	return rc;
 }

@@ -17,6 +17,7 @@
 	X(clang_EvalResult_dispose) \
 	X(clang_EvalResult_getAsLongLong) \
 	X(clang_createIndex) \
+	X(clang_defaultReparseOptions) \
 	X(clang_disposeDiagnostic) \
 	X(clang_disposeIndex) \
 	X(clang_disposeString) \
@@ -51,6 +52,7 @@
 	X(clang_getTypeSpelling) \
 	X(clang_isExpression) \
 	X(clang_parseTranslationUnit2) \
+	X(clang_reparseTranslationUnit) \
 	X(clang_tokenize) \
 	X(clang_visitChildren)
 

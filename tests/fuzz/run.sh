@@ -8,6 +8,7 @@
 #   options  the command line's number and list parsers (opt_parse, cpu lists, sizes, quantities)
 #   memhist  memhist --from: recorded load-latency samples (JSON lines, perf script text), histograms
 #   numa     the NUMA matrix file of numa model --matrix, and the contention model on it
+#   statjson compare's reader of stat results (stat --json, stat -o), and compare's statistics
 # Seeds: tests/fuzz/corpus/TARGET/ (committed) plus kernels/, machines/ and fixtures. Each target
 # runs SECONDS (default 60; 0: no time limit), and stops after RUNS executions when RUNS is set in
 # the environment. Prints, per target, a line "fuzz TARGET: N runs, C crashes, S s".
@@ -17,7 +18,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options memhist numa)
+[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options memhist numa statjson)
 out=${FUZZ_OUT:-build-fuzz}
 mkdir -p "$out/obj"
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -isystem /usr/lib/llvm-19/include
@@ -28,11 +29,14 @@ libs=($(pkg-config --libs jansson yaml-0.1 gsl) -ldl -lm -lpthread)
 # libFuzzer's coverage on every file: -fsanitize=fuzzer-no-link).
 srcs=(src/common/*.c src/report/*.c src/machine/*.c src/analysis/*.c src/model/*.c src/model/incore/*.c
 	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/util.c
-	src/measure/memsample.c src/measure/memsample-read.c src/numa/matrix-file.c src/numa/model.c)
+	src/measure/memsample.c src/measure/memsample-read.c src/measure/stat-json.c src/numa/matrix-file.c src/numa/model.c)
 objs=()
+# a header newer than the last archive rebuilds every object (a struct's layout may have changed)
+all=0
+[ ! -e "$out/libfuzz.a" ] || [ -z "$(find src -name '*.h' -newer "$out/libfuzz.a" -print -quit)" ] || all=1
 for s in "${srcs[@]}"; do
 	o="$out/obj/$(echo "${s%.c}" | tr / _).o"
-	if [ ! -e "$o" ] || [ "$s" -nt "$o" ]; then
+	if [ $all = 1 ] || [ ! -e "$o" ] || [ "$s" -nt "$o" ]; then
 		clang "${cflags[@]}" -fsanitize=fuzzer-no-link -c "$s" -o "$o"
 	fi
 	objs+=("$o")
@@ -55,6 +59,7 @@ for target in "${targets[@]}"; do
 	mca) cp tests/fixtures/incore/*-mca.json "$corpus/" ;;
 	memhist) cp tests/fixtures/measure/memhist-* "$corpus/" 2>/dev/null || true ;;
 	numa) cp tests/fixtures/numa/matrix-*.json "$corpus/" ;;
+	statjson) cp tests/fixtures/measure/compare-*.json "$corpus/" ;;
 	esac
 	limit=(-max_total_time="$secs")
 	[ -z "${RUNS:-}" ] || limit+=(-runs="$RUNS")

@@ -1,8 +1,10 @@
 /* Unit tests of stat's pieces that need no program: the summary of per-run values (not counted
  * is missing, never 0; Bessel's stddev; zero and constant), perf's event names, -e lists, metric
  * groups read from share/groups and their formulas, tracepoints found in a tracefs tree, and the
- * event list of a forced PMU. */
+ * event list of a forced PMU, and stat results read back for compare (good and bad files, and the
+ * inputs of tests/fixtures/fuzz/statjson-*.json). */
 #include <errno.h>
+#include <glob.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "analysis/stats.h"
 #include "harness.h"
 #include "measure/counters.h"
 #include "measure/events.h"
+#include "measure/stat-json.h"
 #include "measure/stat-select.h"
 #include "measure/stat.h"
 
@@ -222,7 +226,79 @@ static void test_measure_stat__forced_list(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* A stat result read back: the recorded fixture, null as not counted, and each kind of bad file
+ * failing with a message that names it. */
+static void test_measure_stat__json(void)
+{
+	struct measure_stat_json s;
+	struct as_error err = { 0 };
+	CHECK(measure_stat_json_read(&s, ARCHSCOPE_SOURCE_DIR "/tests/fixtures/measure/compare-b.json", &err) == 0);
+	const struct measure_stat_json_event *e = measure_stat_json_find(&s, "not-counted");
+	CHECK(s.n >= 7 && e && e->n >= 1 && isnan(e->values[0]));
+	e = measure_stat_json_find(&s, "const-diff");
+	CHECK(e && e->n == 5 && e->values[0] == 101 && !strcmp(e->unit, "events"));
+	CHECK(!measure_stat_json_find(&s, "no-such-event"));
+	measure_stat_json_release(&s);
+	CHECK(s.n == 0 && !s.ev);
+
+	const char *ok = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1,null,3]},{\"name\":\"y\",\"unit\":null}]}}";
+	CHECK(measure_stat_json_parse(&s, ok, strlen(ok), "ok.json", &err) == 0);
+	CHECK(s.n == 2 && s.ev[0].n == 3 && isnan(s.ev[0].values[1]) && !s.ev[0].unit && s.ev[1].n == 0);
+	measure_stat_json_release(&s);
+
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+		{ "", "cannot read 'bad.json'" },
+		{ "{\"results\":", "(line 1)" },
+		{ "[1,2]", "is not a result of 'archscope stat --json'" },
+		{ "{\"results\":{\"events\":{}}}", "no results.events" },
+		{ "{\"results\":{\"events\":[1]}}", "results.events[0] is not an object" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\"},{\"values\":[1]}]}}", "results.events[1] has no name" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"unit\":3}]}}", "unit is not a string" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":\"1\"}]}}", "values is not a list" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1,\"2\"]}]}}", "values[1] is not a number or null" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		as_error_clear(&err);
+		int rc = measure_stat_json_parse(&s, bad[i].text, strlen(bad[i].text), "bad.json", &err);
+		if (rc != -EINVAL || !strstr(err.msg, bad[i].msg) || !strstr(err.msg, "bad.json"))
+			printf("# case %zu: rc %d, message '%s'\n", i, rc, err.msg);
+		CHECK(rc == -EINVAL && strstr(err.msg, bad[i].msg) && strstr(err.msg, "bad.json"));
+		CHECK(s.n == 0 && !s.ev);
+	}
+	/* not a regular file, and a missing one */
+	as_error_clear(&err);
+	CHECK(measure_stat_json_read(&s, "/dev/zero", &err) == -EINVAL && strstr(err.msg, "regular file"));
+	as_error_clear(&err);
+	CHECK(measure_stat_json_read(&s, ARCHSCOPE_SOURCE_DIR "/no/such/file.json", &err) == -ENOENT && err.msg[0]);
+
+	/* what the fuzz target found, if anything: each input fails with a message or reads */
+	glob_t g;
+	if (glob(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/fuzz/statjson-*.json", 0, NULL, &g) == 0) {
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			as_error_clear(&err);
+			int rc = measure_stat_json_read(&s, g.gl_pathv[i], &err);
+			CHECK(rc == 0 || err.msg[0]);
+			/* and compare's statistics on every neighbouring pair, as the fuzz target runs them */
+			for (size_t k = 0; k < s.n; k++) {
+				struct stats_sample x, y;
+				struct stats_welch w;
+				double lo, hi;
+				stats_sample(s.ev[k].values, s.ev[k].n, &x);
+				stats_sample(s.ev[(k + 1) % s.n].values, s.ev[(k + 1) % s.n].n, &y);
+				if (stats_welch_t(&x, &y, &w) == 0)
+					CHECK(w.p >= 0 && w.p <= 1);
+				stats_ratio_ci(&x, &y, 0.95, &lo, &hi);
+			}
+			measure_stat_json_release(&s);
+		}
+		globfree(&g);
+	}
+}
+
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
-      T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints))
+      T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
+      T(test_measure_stat__json))

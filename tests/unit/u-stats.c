@@ -96,6 +96,30 @@ static void test_stats__zero_variance(void)
 	CHECK(stats_welch_t(&a, &b, &w) == -1 && isnan(w.p));
 }
 
+/* Values near the double's range (found by fuzz-statjson, tests/fixtures/fuzz/): the variance's
+ * square overflowed in the degrees of freedom and GSL aborted the process on df NaN. Now a finite
+ * variance gives a test, an infinite one none. */
+static void test_stats__huge_values(void)
+{
+	const double big[] = { 74.662, 111.531, 8.3e105, 30.0, 31.0 }, small[] = { 101, 101, 102, 101, 101 };
+	const double inf_var[] = { 1e200, -1e200, 1 };
+	struct stats_sample a, b;
+	struct stats_welch w;
+	double lo, hi;
+	sample(small, 5, &a);
+	sample(big, 5, &b);
+	CHECK(stats_welch_t(&a, &b, &w) == 0 && isfinite(w.df) && w.df >= 4 - 1e-9 && w.df <= 8 && w.p > 0 && w.p <= 1);
+	CHECK(stats_welch_t(&b, &a, &w) == 0 && isfinite(w.p));
+	stats_ratio_ci(&a, &b, 0.95, &lo, &hi);
+	CHECK(isfinite(lo) && isfinite(hi) && lo <= hi);
+	sample(inf_var, 3, &b);
+	CHECK(isinf(b.var));
+	CHECK(stats_welch_t(&a, &b, &w) == -1 && isnan(w.p));
+	stats_ratio_ci(&a, &b, 0.95, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi));
+	stats_hedges_g(&a, &b);
+}
+
 static void test_stats__bh(void)
 {
 	const double p[] = { 0.01, 0.04, 0.03, 0.005, NAN };
@@ -169,5 +193,5 @@ static void test_stats__calibration(void)
 	CHECK(isnan(stats_ratio_ci(&sa, &sb, 0.95, &lo, &hi)) && isnan(lo));
 }
 
-TESTS(T(test_stats__welch_published), T(test_stats__welch_exact_p), T(test_stats__zero_variance), T(test_stats__bh),
+TESTS(T(test_stats__welch_published), T(test_stats__welch_exact_p), T(test_stats__zero_variance), T(test_stats__huge_values), T(test_stats__bh),
       T(test_stats__hedges), T(test_stats__calibration))
