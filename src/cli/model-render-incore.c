@@ -67,6 +67,16 @@ void model_render_incore(struct emit *e, const struct model_result *r)
 	emit_annotate(e, " (a cache line of work: %.0f iterations = %.2f passes)", ic->iterations_per_cl,
 		      ic->iterations_per_cl / ic->unroll);
 	emit_number(e, "T_nOL", "T_nOL", ic->t_nol, "cy/CL", "%.2f");
+	if (ic->split_width_bits > 0) {
+		emit_annotate(e, " (with %.2f cy/CL of line-crossing accesses)", ic->t_split);
+		emit_object_begin(e, "line_crossing", "line-crossing accesses");
+		emit_int(e, "width_bits", "vector width", ic->split_width_bits, "bit");
+		emit_number(e, "loads_per_cl", "loads spanning two lines", ic->split_loads, "per CL", "%.2f");
+		emit_number(e, "stores_per_cl", "stores spanning two lines", ic->split_stores, "per CL", "%.2f");
+		emit_number(e, "added_cy_per_cl", "added to T_nOL", ic->t_split, "cy/CL", "%.2f");
+		emit_string(e, "costs", "costs", "probe instr's line_split: split minus aligned access, per access");
+		emit_object_end(e);
+	}
 	emit_number(e, "T_OL_ports", "T_OL of the ports", ic->t_ol_ports, "cy/CL", "%.2f");
 	emit_bool(e, "latency_bound", "latency bound", ic->latency_bound);
 	if (ic->latency_bound)

@@ -189,6 +189,23 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 	emit_string(e, "flags", "flags", instr_flags);
 	emit_number(e, "int32_add_latency_ns", "int32 add latency", res->int32_add_latency_ns, "ns", "%.3f");
 	flops_render(e, res->flops_per_cy);
+	if (res->split.nwidths > 0) {
+		emit_table_begin(e, "line_split",
+				 "vector accesses in L1 within one line and across two (8 independent per iteration; split: "
+				 "64 - width/2 bytes into a line)");
+		for (int k = 0; k < res->split.nwidths; k++) {
+			const struct probe_split_width *w = &res->split.w[k];
+			emit_row_begin(e);
+			emit_int(e, "width_bits", "width", w->width_bits, "bit");
+			emit_number(e, "load_cy", "load", w->load_cy, "cy", "%.2f");
+			emit_number(e, "load_split_cy", "split load", w->load_split_cy, "cy", "%.2f");
+			emit_number(e, "store_cy", "store", w->store_cy, "cy", "%.2f");
+			emit_number(e, "store_split_cy", "split store", w->store_split_cy, "cy", "%.2f");
+			emit_number(e, "clock_ghz", "clock", w->clock_ghz, "GHz", "%.3f");
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
 	if (res->have_published) {
 		char title[256];
 		snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", pc->name);

@@ -207,6 +207,10 @@ struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
 		probe_instr_op_analyze(&out->op[out->nops]);
 		out->nops++;
 	}
+	if (!probe_opts_stopped(&o)) {
+		probe_opts_report(&o, "instr", "line-crossing loads and stores", (int)instr_nsets, (int)instr_nsets + 1);
+		probe_split_find(&o, &out->split);
+	}
 	out->have_published = probe_published_detect(&out->published);
 	probe_instr_analyze(env, out);
 	out->incomplete = probe_opts_stopped(&o);

@@ -10,6 +10,7 @@
 #include "probe/memory.h"
 #include "probe/probe.h"
 #include "probe/published.h"
+#include "probe/split.h"
 
 /* One operation on one type. */
 struct probe_instr_op {
@@ -65,6 +66,7 @@ struct probe_instr_result {
 	struct published_cpu published;
 	int rows_compared, rows_within;  /* operations with figures; of them within 1 cy of a source */
 	int src_rows[PUBLISHED_SOURCES], src_within[PUBLISHED_SOURCES]; /* per source */
+	struct probe_split_result split; /* line-crossing vector loads and stores (split.h) */
 	int incomplete;                  /* stopped by env->interrupted */
 };
 

@@ -251,6 +251,80 @@ static void test_incore__codegen(void)
 	kernel_free(k);
 }
 
+/* Line-crossing accesses: which streams of a vector loop start off the vector width, per row */
+static struct kbound *bind2(struct kernel *k, int64_t m, int64_t n)
+{
+	int64_t v[2];
+	v[kernel_sym_find(k, "M")] = m;
+	v[kernel_sym_find(k, "N")] = n;
+	struct kbound *b = calloc(1, sizeof(*b));
+	struct as_error err = { 0 };
+	if (b && kernel_bind(k, v, 64, b, &err)) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void test_incore__split_count(void)
+{
+	struct kernel *k = parse(JACOBI);
+	CHECK(k != NULL);
+	double ld, st;
+	/* N = 184: every row starts on a line (184 x 8 B = 23 lines); i starts at 1, so a[j][i-1] is
+	 * aligned and a[j][i+1], a[j-1][i], a[j+1][i] and the store b[j][i] are not, with zmm */
+	struct kbound *b = bind2(k, 184, 184);
+	CHECK(b != NULL);
+	incore_split_count(k, b, 64, &ld, &st);
+	CHECK(fabs(ld - 3.0) < 1e-9 && fabs(st - 1.0) < 1e-9);
+	/* ymm: a[j][i+1] starts 16 B into the line, off the 32 B width; a[j][i-1] on it */
+	incore_split_count(k, b, 32, &ld, &st);
+	CHECK(fabs(ld - 3.0) < 1e-9 && fabs(st - 1.0) < 1e-9);
+	/* xmm: a[j][i+1] starts on 16 B, a[j][i-1] too; the odd offsets (a[j+-1][i], b) do not */
+	incore_split_count(k, b, 16, &ld, &st);
+	CHECK(fabs(ld - 2.0) < 1e-9 && fabs(st - 1.0) < 1e-9);
+	free(b);
+	/* N = 181: a row is 1448 B, 40 B past a line, so rows start on 8 different offsets and each
+	 * stream is on the 64 B width in one row of 8 (the 64 sampled rows: 8 of them) */
+	b = bind2(k, 181, 181);
+	CHECK(b != NULL);
+	incore_split_count(k, b, 64, &ld, &st);
+	CHECK(fabs(ld - 3.5) < 1e-9 && fabs(st - 0.875) < 1e-9);
+	incore_split_count(k, b, 0, &ld, &st); /* scalar: nothing spans two lines */
+	CHECK(ld == 0 && st == 0);
+	free(b);
+	kernel_free(k);
+	/* the triad: every stream starts on element 0 of an aligned array */
+	k = parse(TRIAD);
+	CHECK(k != NULL);
+	int64_t v[1] = { 1000 };
+	b = calloc(1, sizeof(*b));
+	struct as_error err = { 0 };
+	CHECK(b && kernel_bind(k, v, 64, b, &err) == 0);
+	incore_split_count(k, b, 64, &ld, &st);
+	CHECK(ld == 0 && st == 0);
+	free(b);
+	kernel_free(k);
+}
+
+static void test_incore__loop_vector_bytes(void)
+{
+	const char *files[2] = { "jacobi-clang-sandybridge.s", "triad-gcc-cooperlake.s" };
+	const int want[2] = { 16, 64 }; /* clang's loads are xmm halves (vinsertf128); gcc's zmm */
+	for (int i = 0; i < 2; i++) {
+		char *s = fixture(files[i]);
+		CHECK(s != NULL);
+		struct asm_loop l;
+		struct as_error err = { 0 };
+		CHECK(incore_find_loop(s, "archscope_kernel", &l, &err) == 0);
+		CHECK(incore_loop_vector_bytes(&l) == want[i]);
+		incore_loop_free(&l);
+		free(s);
+	}
+	struct asm_loop l = { .text = (char *)".L2:\n\tvmovsd (%rax), %xmm0\n\tvaddsd 8(%rax), %xmm0, %xmm0\n\tjne .L2\n" };
+	CHECK(incore_loop_vector_bytes(&l) == 0);
+}
+
 static void test_incore__config(void)
 {
 	/* Kerncraft's omap lists, a compiler the file does not list, probed latencies */
@@ -260,7 +334,10 @@ static void test_incore__config(void)
 				"non-overlapping model:\n  ports:\n    LLVM-MCA: [SKXPort2, SKXPort3]\n"
 				"archscope:\n  probes:\n    instr:\n      ops:\n"
 				"        - {op: add, type: double, width_bits: 64, latency_cy: 3.0}\n"
-				"        - {op: mul, type: double, width_bits: 64, latency_cy: bad}\n";
+				"        - {op: mul, type: double, width_bits: 64, latency_cy: bad}\n"
+				"      line_split:\n"
+				"        - {width_bits: 512, load_cy: 0.5, load_split_cy: 1.1, store_cy: 1.0, store_split_cy: 1.7}\n"
+				"        - {width_bits: 256, load_cy: 0.5, load_split_cy: -1, store_cy: 1.0, store_split_cy: 1.7}\n";
 	struct mtree t;
 	struct as_error err = { 0 };
 	CHECK(mtree_parse(y, strlen(y), "m.yml", &t, &err) == 0);
@@ -270,6 +347,8 @@ static void test_incore__config(void)
 	CHECK(!strcmp(cfg.mcpu, "skylake-avx512"));
 	CHECK(cfg.n_ol == 2 && !strcmp(cfg.ol[1], "SKXPort1") && cfg.n_nol == 2 && !strcmp(cfg.nol[0], "SKXPort2"));
 	CHECK(cfg.nops == 1 && !strcmp(cfg.op[0].op, "add") && cfg.op[0].width_bits == 64 && cfg.op[0].latency_cy == 3.0);
+	CHECK(cfg.nsplit == 1 && cfg.split[0].width_bits == 512 && cfg.split[0].load_split_cy == 1.1 &&
+	      cfg.split[0].store_split_cy == 1.7); /* the row with a negative cost is left out */
 	incore_config_read(&t, "no-such-cc-1", &cfg);
 	CHECK(!strcmp(cfg.compiler, "no-such-cc-1") && !strcmp(cfg.flags, "-O1"));
 	incore_config_read(&t, "icx", &cfg);
@@ -283,4 +362,5 @@ static void test_incore__config(void)
 
 TESTS(T(test_incore__config), T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
       T(test_incore__chain),       T(test_incore__mca_file_ports),
-      T(test_incore__mca_load_ports), T(test_incore__codegen))
+      T(test_incore__mca_load_ports), T(test_incore__codegen), T(test_incore__split_count),
+      T(test_incore__loop_vector_bytes))

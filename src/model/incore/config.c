@@ -1,6 +1,7 @@
 /* The in-core settings of a machine file: compiler and flags, llvm-mca's -mcpu, the port lists,
  * the probed latencies; see incore.h. */
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,5 +87,25 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		snprintf(o->op, sizeof(o->op), "%s", op->text);
 		snprintf(o->type, sizeof(o->type), "%s", ty->text);
 		cfg->nops++;
+	}
+	/* the costs of line-crossing vector accesses `probe instr` measured */
+	const struct mnode *sp = mnode_get(mnode_get(mnode_get(mnode_get(mt->root, "archscope"), "probes"), "instr"), "line_split");
+	for (size_t i = 0; sp && sp->kind == MN_SEQ && i < sp->n && cfg->nsplit < 3; i++) {
+		static const char *const keys_split[5] = { "width_bits", "load_cy", "load_split_cy", "store_cy", "store_split_cy" };
+		double v[5];
+		int ok = 1;
+		for (int k = 0; k < 5 && ok; k++) {
+			const struct mnode *x = mnode_get(sp->vals[i], keys_split[k]);
+			char *end;
+			ok = x && x->kind == MN_SCALAR && (v[k] = strtod(x->text, &end), !*end) && v[k] > 0 && isfinite(v[k]);
+		}
+		if (!ok)
+			continue;
+		struct incore_split *c = &cfg->split[cfg->nsplit++];
+		c->width_bits = (int)v[0];
+		c->load_cy = v[1];
+		c->load_split_cy = v[2];
+		c->store_cy = v[3];
+		c->store_split_cy = v[4];
 	}
 }

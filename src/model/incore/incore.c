@@ -52,6 +52,21 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 	r->t_ol_ports = r->mca.t_ol_pass * scale;
 	r->t_ol = r->t_ol_ports;
 	r->t_nol = r->mca.t_nol_pass * scale;
+	/* Line-crossing accesses: llvm-mca knows no addresses, so a load that spans two lines costs it
+	 * what an aligned one costs; probe instr measured both. Each such access per cache line of
+	 * work adds the difference to T_nOL, loads and stores alike: it occupies L1's data path for
+	 * a second line, time in which L1 serves no transfer from L2. */
+	int vb = incore_loop_vector_bytes(&r->loop);
+	for (int i = 0; vb > 0 && i < cfg->nsplit; i++) {
+		const struct incore_split *c = &cfg->split[i];
+		if (c->width_bits != 8 * vb)
+			continue;
+		r->split_width_bits = c->width_bits;
+		incore_split_count(k, b, vb, &r->split_loads, &r->split_stores);
+		r->t_split = r->split_loads * fmax(0.0, c->load_split_cy - c->load_cy) +
+			     r->split_stores * fmax(0.0, c->store_split_cy - c->store_cy);
+		r->t_nol += r->t_split;
+	}
 	double sim = r->mca.cycles_per_pass * scale;
 	/* a dependency chain (a reduction without reassociation) is slower than any port: llvm-mca's
 	 * simulated cycles say so, and the overlapping time is at least that */

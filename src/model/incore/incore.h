@@ -29,6 +29,13 @@ struct incore_op {
 	double latency_cy;  /* core cycles */
 };
 
+/* probe instr's vector loads and stores in L1 that stay in one line and that span two, in core
+ * cycles per access (archscope.probes.instr.line_split) */
+struct incore_split {
+	int width_bits;
+	double load_cy, load_split_cy, store_cy, store_split_cy;
+};
+
 struct incore_config {
 	char compiler[64];  /* gcc, clang, ... (a command in PATH) */
 	char flags[512];    /* the machine file's flags for it */
@@ -37,6 +44,8 @@ struct incore_config {
 	char ol[INCORE_MAX_PORTS][INCORE_PORT_LEN], nol[INCORE_MAX_PORTS][INCORE_PORT_LEN];
 	int nops;           /* probed latencies (0: the file has none) */
 	struct incore_op op[INCORE_MAX_OPS];
+	int nsplit;         /* probed costs of line-crossing vector accesses (0: the file has none) */
+	struct incore_split split[3];
 };
 
 struct mtree;
@@ -123,7 +132,23 @@ struct incore_result {
 	struct incore_chain chain;
 	int latency_probed;             /* latency-bound, and T_OL the recurrence with the probed
 	                                 * latencies (at least the ports' pressure) */
+	/* Line-crossing accesses (split.c): the loop's vector width, the loads and stores per cache
+	 * line of work that span two lines, and the cycles they add to T_nOL at probe instr's costs
+	 * (split_width 0: scalar loop, or the machine file has no costs for the width). */
+	int split_width_bits;
+	double split_loads, split_stores, t_split;
 };
+
+/* The accesses of the innermost loop that span two cache lines when it runs with vector_bytes
+ * wide accesses from the loop's first index (no peeling for alignment; arrays start on 64 B, as
+ * the benchmark allocates them): per cache line of work, the share of the outer iterations at
+ * which each access is not aligned to the vector width (one access per line then spans two,
+ * whatever the width). Unit-stride accesses only; identical accesses count once. */
+void incore_split_count(const struct kernel *k, const struct kbound *b, int vector_bytes, double *loads,
+			double *stores);
+/* The widest vector register of the loop's memory operands in bytes (xmm 16, ymm 32, zmm 64), 0
+ * for a scalar loop. */
+int incore_loop_vector_bytes(const struct asm_loop *l);
 /* On failure r holds nothing to free. */
 int incore_analyse(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
 		   const struct incore_config *cfg, double iterations_per_cl, struct incore_result *r, struct as_error *err);

@@ -1,0 +1,109 @@
+/* Line-crossing vector loads and stores, in L1: see split.h. Each loop makes 8 independent
+ * accesses per iteration to 8 different lines of a 2 KiB buffer (512 B per iteration, wrapping),
+ * so only the load or store pipes bound it; a split access starts 64 - width/2 bytes into its
+ * line, so it takes half of its bytes from each of two lines. */
+#include "probe/split.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "probe/clock.h"
+#include "probe/kernels.h"
+#include "probe/memory.h"
+
+#if defined(__x86_64__)
+
+static char split_buf[2048 + 128] __attribute__((aligned(64)));
+
+#define ACC8(INSN_FMT)                                                                                    \
+	INSN_FMT("0") INSN_FMT("64") INSN_FMT("128") INSN_FMT("192") INSN_FMT("256") INSN_FMT("320")   \
+		INSN_FMT("384") INSN_FMT("448")
+
+#define SPLIT_KERNEL(NAME, INSN_FMT, OFF, TAIL)                                                           \
+	static uint64_t NAME(uint64_t n)                                                                  \
+	{                                                                                                 \
+		char *b = split_buf + (OFF);                                                              \
+		for (uint64_t i = 0; i < n; i++) {                                                        \
+			char *p = b + (i & 3) * 512;                                                      \
+			__asm__ volatile(ACC8(INSN_FMT) : : "r"(p) : "xmm0", "memory");                   \
+		}                                                                                         \
+		__asm__ volatile(TAIL ::: "memory");                                                      \
+		return n;                                                                                 \
+	}
+
+#define LD128(o) "movups " o "(%0), %%xmm0\n\t"
+#define ST128(o) "movups %%xmm0, " o "(%0)\n\t"
+#define LD256(o) "vmovups " o "(%0), %%ymm0\n\t"
+#define ST256(o) "vmovups %%ymm0, " o "(%0)\n\t"
+#define LD512(o) "vmovups " o "(%0), %%zmm0\n\t"
+#define ST512(o) "vmovups %%zmm0, " o "(%0)\n\t"
+
+SPLIT_KERNEL(ld128, LD128, 0, "")
+SPLIT_KERNEL(ld128s, LD128, 56, "")
+SPLIT_KERNEL(st128, ST128, 0, "")
+SPLIT_KERNEL(st128s, ST128, 56, "")
+SPLIT_KERNEL(ld256, LD256, 0, "vzeroupper")
+SPLIT_KERNEL(ld256s, LD256, 48, "vzeroupper")
+SPLIT_KERNEL(st256, ST256, 0, "vzeroupper")
+SPLIT_KERNEL(st256s, ST256, 48, "vzeroupper")
+SPLIT_KERNEL(ld512, LD512, 0, "vzeroupper")
+SPLIT_KERNEL(ld512s, LD512, 32, "vzeroupper")
+SPLIT_KERNEL(st512, ST512, 0, "vzeroupper")
+SPLIT_KERNEL(st512s, ST512, 32, "vzeroupper")
+
+static const struct {
+	int bits;
+	const char *feature;
+	probe_kernel_fn fn[4]; /* load, split load, store, split store */
+} widths[SPLIT_MAX_WIDTHS] = {
+	{ 128, "sse2", { ld128, ld128s, st128, st128s } },
+	{ 256, "avx", { ld256, ld256s, st256, st256s } },
+	{ 512, "avx512f", { ld512, ld512s, st512, st512s } },
+};
+
+static int cpu_runs(const char *feature)
+{
+	__builtin_cpu_init();
+	if (!strcmp(feature, "sse2"))
+		return __builtin_cpu_supports("sse2");
+	if (!strcmp(feature, "avx"))
+		return __builtin_cpu_supports("avx");
+	return __builtin_cpu_supports("avx512f");
+}
+
+void probe_split_find(const struct probe_opts *o, struct probe_split_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	double target = o->quick ? 100e3 : 300e3;
+	int reps = o->quick ? 5 : 11;
+	for (int w = 0; w < SPLIT_MAX_WIDTHS && !probe_opts_stopped(o); w++) {
+		if (!cpu_runs(widths[w].feature))
+			continue;
+		double before = clock_window_ghz();
+		double ns[4];
+		for (int k = 0; k < 4; k++) {
+			uint64_t n = probe_kernel_calibrate(widths[w].fn[k], target);
+			ns[k] = probe_kernel_best_ns(widths[w].fn[k], n, reps) / ((double)n * 8);
+		}
+		double ghz = clock_window_between(before, clock_window_ghz());
+		if (!(ghz > 0))
+			continue;
+		struct probe_split_width *x = &r->w[r->nwidths++];
+		x->width_bits = widths[w].bits;
+		x->clock_ghz = ghz;
+		x->load_cy = ns[0] * ghz;
+		x->load_split_cy = ns[1] * ghz;
+		x->store_cy = ns[2] * ghz;
+		x->store_split_cy = ns[3] * ghz;
+	}
+}
+
+#else
+
+void probe_split_find(const struct probe_opts *o, struct probe_split_result *r)
+{
+	(void)o;
+	memset(r, 0, sizeof(*r));
+}
+
+#endif
