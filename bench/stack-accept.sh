@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # archscope stack on seven workloads written apart from examples/stack/ (by someone who had not
 # read the stack code), one per kind of issue 25: pthread spin lock, user spin lock (PAUSE loop),
-# mutex, barrier with rotating imbalance, end imbalance, memory-bound, embarrassingly parallel.
+# mutex, barrier with rotating imbalance, end imbalance, memory-bound, embarrassingly parallel;
+# membw (bandwidth-bound streams) was added later by a session that had read the stack code.
 # Each is strong-scaled (the same total work at any thread count, {T} its first argument). Prints,
 # per workload at N = the CPUs here: the actual and the estimated speedup, |S^ - S| / N, the
 # dominant delimiter with the expected one, and the components above 0.02.
@@ -14,7 +15,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 n=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 echo "# bench/stack-accept.sh $r on $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), load average $(cut -d' ' -f1 /proc/loadavg)"
 printf '%-12s %-15s %6s %6s %7s  %-15s %s\n' workload expected S S^ err/N dominant components
-for w in pspin:spinning uspin:spinning mutex:yielding barrier:yielding endimb:imbalance memory:work_inflation parallel:none; do
+for w in pspin:spinning uspin:spinning mutex:yielding barrier:yielding endimb:imbalance memory:work_inflation membw:work_inflation parallel:none; do
 	name=${w%%:*} want=${w#*:}
 	gcc -O2 -g -pthread -o "$tmp/w-$name" "bench/stack-workloads/w-$name.c" || { echo "$name: does not build"; continue; }
 	build/archscope stack -q -t "$n" -r "$r" --json -- "$tmp/w-$name" '{T}' >"$tmp/$name.json" 2>"$tmp/$name.err" ||
