@@ -277,6 +277,8 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
 			emit_text(e, "os_reported", "-");
 		emit_text(e, "", "%s", probe_differs(lv->ways.value, lv->ways.os_reported) ? PROBE_DIFFERS_TEXT : "");
 		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
+		if (lv->sweeps > 1) /* the curve is the pointwise fastest of these sweeps */
+			emit_int(e, "sweeps", NULL, lv->sweeps, NULL);
 		curve_render(e, "curve", "k", &lv->curve);
 		if (lv->evset_tried) { /* the congruent-pages witness, JSON only */
 			emit_number(e, "evset_ways", NULL, lv->evset.ways, "ways", NULL);
@@ -295,6 +297,9 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
 		if (r->level[i].evset_tried && isfinite(v->ways))
 			emit_text(e, "", "L%d: %.0f ways by congruent pages: %d pages evict each other, no %d of them do; %d such pages found (%d walks)",
 				  i + 1, v->ways, v->minimal_pages, v->minimal_pages - 1, v->class_pages, v->tests);
+		if (r->level[i].sweeps > 1)
+			emit_text(e, "", "L%d: the first sweep showed no step; the curve is the fastest of %d sweeps at each K",
+				  i + 1, r->level[i].sweeps);
 		if (r->level[i].ways.reason[0])
 			emit_text(e, "", "L%d: %s", i + 1, r->level[i].ways.reason);
 	}

@@ -18,6 +18,7 @@ struct probe_assoc_level {
 	double step_before_ns;     /* monotone latency per access on either side of the step */
 	double step_after_ns;
 	struct probe_curve curve;  /* x: K */
+	int sweeps;                /* sweeps run; the curve is their pointwise fastest (see probe_assoc_find) */
 	int evset_tried;           /* the sweep found no step and the congruent-pages witness ran */
 	struct probe_evset_result evset;
 };
@@ -27,6 +28,11 @@ struct probe_assoc_result {
 	struct probe_assoc_level level[PROBE_MAX_LEVELS];
 	int line_assumed;          /* no line size could be measured: 64 B assumed */
 };
+
+#define ASSOC_SWEEPS 3  /* sweeps of a level whose curve shows no step (1 with --quick) */
+
+/* Keeps in `into` the pointwise fastest of it and `other` (same K values; the common prefix). */
+void probe_curve_merge_min(struct probe_curve *into, const struct probe_curve *other);
 
 void probe_assoc_result_init(struct probe_assoc_result *r);
 void probe_assoc_result_release(struct probe_assoc_result *r);

@@ -422,6 +422,40 @@ static void test_probe_memory__zen5_assoc_l1(void)
 	}
 }
 
+/* An L1 sweep disturbed by another user of the core's L1 (seen on the Zen 5 guest: the curve
+ * climbed from K = 9, before the 12 ways were full) has no honest step; the pointwise fastest of
+ * it and an undisturbed sweep has the level's own step at 12. */
+static void test_probe_memory__assoc_fastest_of_sweeps(void)
+{
+	struct probe_env env;
+	CHECK(env_from_caches(zen5_runs[2], zen5_clock_ghz[2], &env) == 0);
+	struct probe_assoc_level l = { .step_index = -1 };
+	struct probe_curve clean;
+	probe_curve_init(&l.curve);
+	probe_curve_init(&clean);
+	CHECK(load(zen5_runs[2], "assoc-L1.csv", &l.curve) == 0);
+	CHECK(load(zen5_runs[2], "assoc-L1.csv", &clean) == 0);
+	const double raised[4] = { 1.8, 2.2, 2.5, 2.7 }; /* K = 9..12 */
+	for (int j = 0; j < 4; j++) {
+		CHECK(l.curve.x[8 + j] == 9 + j);
+		l.curve.min_ns[8 + j] = l.curve.median_ns[8 + j] = raised[j];
+	}
+	CHECK(probe_assoc_analyze(&env, 0, &l) == 0);
+	CHECK(l.ways.value != 12);
+	probe_curve_merge_min(&l.curve, &clean);
+	CHECK(probe_assoc_analyze(&env, 0, &l) == 0);
+	CHECK(l.ways.value == 12 && l.step_index >= 0);
+	/* curves over other K values: only the common prefix of equal K is merged */
+	struct probe_curve shorter;
+	probe_curve_init(&shorter);
+	CHECK(probe_curve_add(&shorter, 1, 0.5, 0.5) == 0 && probe_curve_add(&shorter, 3, 0.5, 0.5) == 0);
+	probe_curve_merge_min(&l.curve, &shorter);
+	CHECK(l.curve.min_ns[0] == 0.5 && l.curve.min_ns[1] > 1.0);
+	probe_curve_release(&shorter);
+	probe_curve_release(&clean);
+	probe_curve_release(&l.curve);
+}
+
 static void test_probe_memory__zen5_tlb(void)
 {
 	/* Runs 2 and 3 find the 4 KiB page and the 96-entry first level; run 3 the 4096-entry
@@ -439,4 +473,5 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb))
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb),
+      T(test_probe_memory__assoc_fastest_of_sweeps))
