@@ -244,7 +244,8 @@ static void test_incore__codegen(void)
 	CHECK(strstr(buf, "#define M 100L") && strstr(buf, "#define N 200L"));
 	CHECK(strstr(buf, "double (*restrict a)[(1L*N)]"));
 	CHECK(strstr(buf, "#line 5 \"k.c\"\nfor (int j = 1;"));
-	CHECK(strstr(buf, "aligned_alloc(64, 160000ULL)"));
+	CHECK(strstr(buf, "archscope_alloc(160000ULL, 0U)") && strstr(buf, "archscope_alloc(160000ULL, 256U)"));
+	CHECK(strstr(buf, "madvise(p, total, MADV_HUGEPAGE)"));
 	CHECK(strstr(buf, "seconds_per_call"));
 	free(buf);
 	free(b);
