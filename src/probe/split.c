@@ -38,18 +38,16 @@ static char split_buf[2048 + 128] __attribute__((aligned(64)));
 #define LD512(o) "vmovups " o "(%0), %%zmm0\n\t"
 #define ST512(o) "vmovups %%zmm0, " o "(%0)\n\t"
 
-SPLIT_KERNEL(ld128, LD128, 0, "")
-SPLIT_KERNEL(ld128s, LD128, 56, "")
-SPLIT_KERNEL(st128, ST128, 0, "")
-SPLIT_KERNEL(st128s, ST128, 56, "")
-SPLIT_KERNEL(ld256, LD256, 0, "vzeroupper")
-SPLIT_KERNEL(ld256s, LD256, 48, "vzeroupper")
-SPLIT_KERNEL(st256, ST256, 0, "vzeroupper")
-SPLIT_KERNEL(st256s, ST256, 48, "vzeroupper")
-SPLIT_KERNEL(ld512, LD512, 0, "vzeroupper")
-SPLIT_KERNEL(ld512s, LD512, 32, "vzeroupper")
-SPLIT_KERNEL(st512, ST512, 0, "vzeroupper")
-SPLIT_KERNEL(st512s, ST512, 32, "vzeroupper")
+/* the four loops of one width: load, split load, store, split store */
+#define SPLIT_WIDTH(W, SPLIT_OFF, TAIL)                                                                   \
+	SPLIT_KERNEL(ld##W, LD##W, 0, TAIL)                                                               \
+	SPLIT_KERNEL(ld##W##s, LD##W, SPLIT_OFF, TAIL)                                                    \
+	SPLIT_KERNEL(st##W, ST##W, 0, TAIL)                                                               \
+	SPLIT_KERNEL(st##W##s, ST##W, SPLIT_OFF, TAIL)
+
+SPLIT_WIDTH(128, 56, "")
+SPLIT_WIDTH(256, 48, "vzeroupper")
+SPLIT_WIDTH(512, 32, "vzeroupper")
 
 static const struct {
 	int bits;

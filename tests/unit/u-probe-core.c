@@ -2,6 +2,7 @@
  * timeslice on curves recorded on real machines (tests/fixtures), the published figures beside
  * instr, and the c2c locality tree of a sweep's matrices. No hardware is timed here. */
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,6 +585,29 @@ static void test_probe_core__c2c_sweep_concurrent_pairs(void)
 	CHECK(ok);
 }
 
+/* The line-crossing loops on this machine: only what holds under any load. x86-64 runs at least
+ * the 128-bit loops (SSE2 is part of the ISA); every cost is a positive, finite number of cycles
+ * at a measured clock; a split access costs at least half an aligned one (it moves the same bytes
+ * through two lines, never fewer). Elsewhere nothing is measured. */
+static void test_probe_core__split_live(void)
+{
+	struct probe_opts o = { .quick = 1 };
+	struct probe_split_result r;
+	probe_split_find(&o, &r);
+#if defined(__x86_64__)
+	CHECK(r.nwidths >= 1 && r.w[0].width_bits == 128);
+	for (int i = 0; i < r.nwidths; i++) {
+		const struct probe_split_width *w = &r.w[i];
+		CHECK(w->clock_ghz > 0.1 && w->clock_ghz < 10);
+		CHECK(w->load_cy > 0 && isfinite(w->load_cy) && w->store_cy > 0 && isfinite(w->store_cy));
+		CHECK(w->load_split_cy >= 0.5 * w->load_cy && w->store_split_cy >= 0.5 * w->store_cy);
+		CHECK(i == 0 || w->width_bits == 2 * r.w[i - 1].width_bits);
+	}
+#else
+	CHECK(r.nwidths == 0);
+#endif
+}
+
 TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(test_probe_core__xeon_instr),
       T(test_probe_core__published_beside_xeon_instr), T(test_probe_core__zen5_instr),
       T(test_probe_core__zen5_contexts), T(test_probe_core__contexts_flat_curve_has_no_answer),
@@ -591,4 +615,4 @@ TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(
       T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_witnesses), T(test_probe_core__timeslice_of_clean_slices),
       T(test_probe_core__c2c_tree_of_two_pairs), T(test_probe_core__zen5_c2c_one_clique),
       T(test_probe_core__c2c_sweep_needs_two_cpus), T(test_probe_core__c2c_round_robin),
-      T(test_probe_core__c2c_sweep_concurrent_pairs))
+      T(test_probe_core__c2c_sweep_concurrent_pairs), T(test_probe_core__split_live))
