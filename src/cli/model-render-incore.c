@@ -74,7 +74,11 @@ void model_render_incore(struct emit *e, const struct model_result *r)
 		emit_number(e, "loads_per_cl", "loads spanning two lines", ic->split_loads, "per CL", "%.2f");
 		emit_number(e, "stores_per_cl", "stores spanning two lines", ic->split_stores, "per CL", "%.2f");
 		emit_number(e, "added_cy_per_cl", "added to T_nOL", ic->t_split, "cy/CL", "%.2f");
-		emit_string(e, "costs", "costs", "probe instr's line_split: split minus aligned access, per access");
+		emit_number(e, "memops_cy_per_cl", "loads and stores at probed costs", ic->t_nol_memops, "cy/CL", "%.2f");
+		emit_bool(e, "memops_bound", "T_nOL from them", ic->t_nol_from_memops);
+		if (ic->t_nol_from_memops)
+			emit_annotate(e, " (more than llvm-mca's non-overlapping ports)");
+		emit_string(e, "costs", "costs", "probe instr's line_split: aligned access, and split minus aligned, per access");
 		emit_object_end(e);
 	}
 	emit_number(e, "T_OL_ports", "T_OL of the ports", ic->t_ol_ports, "cy/CL", "%.2f");

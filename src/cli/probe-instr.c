@@ -192,7 +192,7 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 	if (res->split.nwidths > 0) {
 		emit_table_begin(e, "line_split",
 				 "vector accesses in L1 within one line and across two (8 independent per iteration; split: "
-				 "64 - width/2 bytes into a line)");
+				 "64 - width/2 bytes into a line; load + store: 8 of each per iteration, per pair)");
 		for (int k = 0; k < res->split.nwidths; k++) {
 			const struct probe_split_width *w = &res->split.w[k];
 			emit_row_begin(e);
@@ -201,6 +201,7 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 			emit_number(e, "load_split_cy", "split load", w->load_split_cy, "cy", "%.2f");
 			emit_number(e, "store_cy", "store", w->store_cy, "cy", "%.2f");
 			emit_number(e, "store_split_cy", "split store", w->store_split_cy, "cy", "%.2f");
+			emit_number(e, "mixed_cy", "load + store", w->mixed_cy, "cy", "%.2f");
 			emit_number(e, "clock_ghz", "clock", w->clock_ghz, "GHz", "%.3f");
 			emit_row_end(e);
 		}

@@ -15,6 +15,7 @@ struct probe_split_width {
 	int width_bits;
 	/* core cycles per access, throughput of 8 independent accesses per iteration over 2 KiB */
 	double load_cy, load_split_cy, store_cy, store_split_cy;
+	double mixed_cy;    /* one load and one store, aligned, in a loop doing 8 of each per iteration */
 	double clock_ghz;   /* the clock bracketing this width's loops */
 };
 

@@ -326,6 +326,27 @@ static void test_incore__loop_vector_bytes(void)
 	CHECK(incore_loop_vector_bytes(&l) == 0);
 }
 
+/* Loads and stores at probed costs: the sum, less what the loop doing both showed to overlap */
+static void test_incore__memops(void)
+{
+	struct incore_split c = { .width_bits = 512, .load_cy = 0.5, .store_cy = 1.0, .mixed_cy = 1.0 };
+	/* a load and a store cost no more than the store: the loads hide under the stores */
+	CHECK(fabs(incore_memops_cy(&c, 4, 1) - 2.0) < 1e-12); /* 4 x 0.5 + 1 - 1 x min(2, 1) */
+	CHECK(fabs(incore_memops_cy(&c, 1, 1) - 1.0) < 1e-12);
+	/* they cost the sum: no overlap */
+	c.mixed_cy = 1.5;
+	CHECK(fabs(incore_memops_cy(&c, 4, 1) - 3.0) < 1e-12);
+	/* half overlapping; a mixed cost above the sum (noise) is no overlap, below the larger one full */
+	c.mixed_cy = 1.25;
+	CHECK(fabs(incore_memops_cy(&c, 1, 1) - 1.25) < 1e-12);
+	c.mixed_cy = 2.0;
+	CHECK(fabs(incore_memops_cy(&c, 1, 1) - 1.5) < 1e-12);
+	c.mixed_cy = 0.7;
+	CHECK(fabs(incore_memops_cy(&c, 1, 1) - 1.0) < 1e-12);
+	c.mixed_cy = 0; /* not measured: nothing to say */
+	CHECK(incore_memops_cy(&c, 4, 1) == 0);
+}
+
 static void test_incore__config(void)
 {
 	/* Kerncraft's omap lists, a compiler the file does not list, probed latencies */
@@ -337,7 +358,7 @@ static void test_incore__config(void)
 				"        - {op: add, type: double, width_bits: 64, latency_cy: 3.0}\n"
 				"        - {op: mul, type: double, width_bits: 64, latency_cy: bad}\n"
 				"      line_split:\n"
-				"        - {width_bits: 512, load_cy: 0.5, load_split_cy: 1.1, store_cy: 1.0, store_split_cy: 1.7}\n"
+				"        - {width_bits: 512, load_cy: 0.5, load_split_cy: 1.1, store_cy: 1.0, store_split_cy: 1.7, mixed_cy: 1.0}\n"
 				"        - {width_bits: 256, load_cy: 0.5, load_split_cy: -1, store_cy: 1.0, store_split_cy: 1.7}\n";
 	struct mtree t;
 	struct as_error err = { 0 };
@@ -350,6 +371,7 @@ static void test_incore__config(void)
 	CHECK(cfg.nops == 1 && !strcmp(cfg.op[0].op, "add") && cfg.op[0].width_bits == 64 && cfg.op[0].latency_cy == 3.0);
 	CHECK(cfg.nsplit == 1 && cfg.split[0].width_bits == 512 && cfg.split[0].load_split_cy == 1.1 &&
 	      cfg.split[0].store_split_cy == 1.7); /* the row with a negative cost is left out */
+	CHECK(cfg.split[0].mixed_cy == 1.0);
 	incore_config_read(&t, "no-such-cc-1", &cfg);
 	CHECK(!strcmp(cfg.compiler, "no-such-cc-1") && !strcmp(cfg.flags, "-O1"));
 	incore_config_read(&t, "icx", &cfg);
@@ -364,4 +386,4 @@ static void test_incore__config(void)
 TESTS(T(test_incore__config), T(test_incore__loop_clang_avx), T(test_incore__loop_gcc_avx512), T(test_incore__unroll_invariant_access),
       T(test_incore__chain),       T(test_incore__mca_file_ports),
       T(test_incore__mca_load_ports), T(test_incore__codegen), T(test_incore__split_count),
-      T(test_incore__loop_vector_bytes))
+      T(test_incore__loop_vector_bytes), T(test_incore__memops))

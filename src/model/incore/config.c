@@ -107,5 +107,10 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		c->load_split_cy = v[2];
 		c->store_cy = v[3];
 		c->store_split_cy = v[4];
+		const struct mnode *mx = mnode_get(sp->vals[i], "mixed_cy");
+		char *end;
+		c->mixed_cy = mx && mx->kind == MN_SCALAR ? strtod(mx->text, &end) : 0;
+		if (!(c->mixed_cy > 0) || !isfinite(c->mixed_cy) || (mx && *end))
+			c->mixed_cy = 0;
 	}
 }

@@ -34,6 +34,7 @@ struct incore_op {
 struct incore_split {
 	int width_bits;
 	double load_cy, load_split_cy, store_cy, store_split_cy;
+	double mixed_cy;    /* a load and a store in a loop doing both (0: not in the file) */
 };
 
 struct incore_config {
@@ -137,6 +138,8 @@ struct incore_result {
 	 * (split_width 0: scalar loop, or the machine file has no costs for the width). */
 	int split_width_bits;
 	double split_loads, split_stores, t_split;
+	double t_nol_memops;            /* the loop's loads and stores at probe instr's aligned costs */
+	int t_nol_from_memops;          /* T_nOL is that (more than llvm-mca's ports), before t_split */
 };
 
 /* The accesses of the innermost loop that span two cache lines when it runs with vector_bytes
@@ -146,6 +149,10 @@ struct incore_result {
  * whatever the width). Unit-stride accesses only; identical accesses count once. */
 void incore_split_count(const struct kernel *k, const struct kbound *b, int vector_bytes, double *loads,
 			double *stores);
+/* The cycles of `loads` and `stores` aligned vector accesses per cache line of work at probe
+ * instr's costs: their sum less the part of the cheaper kind that the loop doing both showed to
+ * overlap with the other (mixed_cy). 0 when the file has no mixed cost. */
+double incore_memops_cy(const struct incore_split *c, double loads, double stores);
 /* The widest vector register of the loop's memory operands in bytes (xmm 16, ymm 32, zmm 64), 0
  * for a scalar loop. */
 int incore_loop_vector_bytes(const struct asm_loop *l);
