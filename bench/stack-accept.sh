@@ -25,6 +25,12 @@ import json, sys
 run = json.load(open(sys.argv[1]))["results"]["runs"][-1]
 c = {k: round(v, 2) for k, v in run["components"].items() if abs(v) > 0.02}
 ok = "right" if run["dominant"] == sys.argv[3] else "WRONG"
+# A memory-bound kind that scales (S >= 0.9 N, measured from the 1-thread run) does not meet its
+# bottleneck at this N on this machine: there is no delimiter to name, and the check says so
+# instead of a verdict (2-CPU guests whose memory one core does not saturate).
+n = run["threads"]
+if sys.argv[3] == "work_inflation" and sys.argv[2] in ("memory", "membw") and run["speedup_actual"] >= 0.9 * n:
+    ok = "n/a: scales here (S >= 0.9 N), not memory-bound at N = %d" % n
 print("%-12s %-15s %6.2f %6.2f %6.1f%%  %-15s %s %s" % (sys.argv[2], sys.argv[3], run["speedup_actual"],
       run["speedup_estimated"], 100 * run["error"], run["dominant"], ok, c))
 PY
