@@ -68,7 +68,7 @@ for i in range(1, runs + 1):
     ts = d.get("timeslice", {})
     sl = val(ts.get("slice"))
     kern = val(ts.get("schedstat")) if isinstance(ts.get("schedstat"), dict) else None
-    check("time slice ms", sl, sl is not None and kern is not None and abs(sl / kern - 1) <= 0.25, f"schedstat {kern}")
+    check("time slice ms", sl, sl is not None and kern is not None and abs(sl / kern - 1) <= 0.25, f"schedstat {kern:.3f}" if kern is not None else "schedstat -")
     for k in ("fp", "int", "mem"):
         c = val(d.get("contexts", {}).get(k))
         check(f"contexts {k}", c, c == ncpu, ncpu)
@@ -77,7 +77,16 @@ def _get(d, ks):
     for k in ks:
         d = d.get(k, {}) if isinstance(d, dict) else {}
     return d
-fmt = lambda v: "-" if v is None else (f"{v:g}" if isinstance(v, (int, float)) else str(v))
+def fmt(v):
+    """Numbers for people: sizes of 1 KiB and more in binary units, others with up to 4 decimals."""
+    if v is None:
+        return "-"
+    if not isinstance(v, (int, float)):
+        return str(v)
+    for unit, b in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if v >= b and v == int(v):
+            return f"{v / b:g} {unit}"
+    return f"{v:#.4g}" if v != int(v) else f"{int(v)}"
 print(f"{'answer':<16} {'published':<14} " + " ".join(f"{'run ' + str(i):<10}" for i in range(1, runs + 1)) + " right")
 total = right = 0
 for name, rows in checks.items():
