@@ -25,7 +25,7 @@ static const struct probe_row probes[] = {
 	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", probe_row_caches },
 	{ "assoc", "associativity of each measured level (3.1.3)", probe_row_assoc },
 	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", probe_row_tlb },
-	{ "instr", "latency, throughput and ops in flight of add/sub/mul/div/fma, FLOPs per cycle (3.3)", probe_row_instr },
+	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", probe_row_instr },
 	{ "contexts", "FP, integer and memory execution contexts (3.4)", probe_row_contexts },
 	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", probe_row_registers },
 	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", probe_row_timeslice },

@@ -171,7 +171,7 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 {
 	const struct published_cpu *pc = &res->published;
 	emit_object_begin(e, "instr", "instr");
-	emit_text(e, "", "latency: chains of %d and %d, difference, 2nd lowest of 6; throughput: fastest of 1..%d streams;",
+	emit_text(e, "", "latency: chains of %d and %d, difference, median of 6; throughput: fastest of 1..%d streams;",
 		  instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
 	emit_text(e, "", "in flight: streams before the knee of the cost per iteration");
 	emit_table_begin(e, "ops", "");

@@ -190,8 +190,9 @@ int probe_assoc_find(struct probe_env *env, probe_progress_fn *progress, struct 
 		while (i == 0 && !isfinite(l->ways.value) && l->sweeps < (env->quick ? 1 : ASSOC_SWEEPS) &&
 		       !probe_opts_stopped(&o)) {
 			struct probe_curve again = { 0 };
-			o.seed += 0x9e3779b97f4a7c15ULL; /* another shuffle of the addresses */
-			rc = probe_assoc_run(&o, level, lower, line, max_k, &again, err);
+			struct probe_opts ro = o; /* another shuffle of the addresses; later levels keep the seed */
+			ro.seed += 0x9e3779b97f4a7c15ULL * (uint64_t)l->sweeps;
+			rc = probe_assoc_run(&ro, level, lower, line, max_k, &again, err);
 			if (rc == 0)
 				probe_curve_merge_min(&l->curve, &again);
 			probe_curve_release(&again);

@@ -90,6 +90,7 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 		r->t_split = r->split_loads * fmax(0.0, c->load_split_cy - c->load_cy) +
 			     r->split_stores * fmax(0.0, c->store_split_cy - c->store_cy);
 		r->t_nol += r->t_split;
+		break; /* one row per width (a file that repeats the width counts it once) */
 	}
 	double sim = r->mca.cycles_per_pass * scale;
 	/* a dependency chain (a reduction without reassociation) is slower than any port: llvm-mca's
