@@ -4,12 +4,15 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "analysis/order.h"
 #include "common/atomicfile.h"
 #include "common/buffer.h"
 #include "common/cpuset.h"
 #include "common/error.h"
+#include "common/interrupt.h"
 #include "common/rng.h"
 #include "common/spawn.h"
 #include "common/team.h"
@@ -294,9 +297,83 @@ static void test_common__spawn_stops(void)
 	CHECK(spawn_run_hooked(missing, NULL, NULL, 30, -1, &h, &r, &err) == -ENOENT);
 }
 
+/* The first signal goes to the watched program's process group (every process in it) and is
+ * remembered; archscope itself keeps running to report what it measured. */
+static void test_common__interrupt_forwards_to_group(void)
+{
+	interrupt_install();
+	interrupt_reset();
+	int p[2];
+	CHECK(pipe(p) == 0);
+	pid_t pid = fork();
+	if (pid == 0) {
+		interrupt_child_setup();
+		close(p[0]);
+		if (fork() == 0) { /* a grandchild in the same group */
+			pause();
+			_exit(0);
+		}
+		ssize_t w = write(p[1], "x", 1);
+		(void)w;
+		pause();
+		_exit(0);
+	}
+	close(p[1]);
+	interrupt_watch(pid);
+	char c;
+	CHECK(read(p[0], &c, 1) == 1);
+	close(p[0]);
+	CHECK(interrupt_signal() == 0);
+	raise(SIGTERM);
+	CHECK(interrupt_signal() == SIGTERM);
+	int st = 0;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	/* the grandchild got it too: the group is gone once init has reaped it (a zombie still counts) */
+	int gone = 0;
+	for (int i = 0; i < 500 && !gone; i++) {
+		gone = kill(-pid, 0) != 0;
+		if (!gone)
+			usleep(10000);
+	}
+	CHECK(gone);
+	interrupt_watch(0);
+	interrupt_reset();
+	interrupt_restore();
+}
+
+/* A second signal ends archscope at once with 130 and removes the registered temporary directory. */
+static void test_common__interrupt_second_signal_exits(void)
+{
+	char dir[] = "/tmp/archscope-u-common.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	char f[64];
+	snprintf(f, sizeof(f), "%s/a", dir);
+	FILE *fp = fopen(f, "w");
+	CHECK(fp != NULL);
+	if (fp)
+		fclose(fp);
+	pid_t pid = fork();
+	if (pid == 0) {
+		interrupt_install();
+		interrupt_cleanup_dir(dir);
+		raise(SIGINT);
+		if (interrupt_signal() != SIGINT)
+			_exit(3);
+		raise(SIGINT);
+		_exit(4);
+	}
+	int st = 0;
+	CHECK(waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == INTERRUPT_EXIT);
+	struct stat sb;
+	CHECK(stat(dir, &sb) != 0);
+}
+
 TESTS(T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
       T(test_common__cpulist_check_allowed), T(test_common__parse_size_units), T(test_common__format_size),
       T(test_common__buffer_too_large), T(test_common__rng_reproducible),
       T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write), T(test_common__input_output_safety),
       T(test_common__order_statistics), T(test_common__error_prefix), T(test_common__team_barrier),
-      T(test_common__spawn_stops))
+      T(test_common__spawn_stops), T(test_common__interrupt_forwards_to_group),
+      T(test_common__interrupt_second_signal_exits))
