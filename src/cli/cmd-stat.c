@@ -89,7 +89,7 @@ static void stat_render_event_json(struct emit *e, const struct stat_event *ev, 
 		    : ev->source == STAT_RUSAGE ? "rusage"
 		    : ev->source == STAT_SCHEDSTAT ? "schedstat (main thread)"
 						   : "clock");
-	emit_string(e, "encoding", NULL, ev->fq[0] ? ev->fq : NULL);
+	emit_string(e, "encoding", NULL, ev->fq);
 	emit_int(e, "pass", NULL, ev->pass, NULL);
 	emit_object_end(e);
 }

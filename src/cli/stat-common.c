@@ -67,6 +67,11 @@ int stat_select_from_args(const char *cmd, const struct stat_args *a, struct sta
 	} else if (a->events.n) {
 		for (int i = 0; i < a->events.n && !rc; i++)
 			rc = stat_select_add(sel, a->events.v[i], &err);
+		if (rc == -EINVAL) {
+			error_usage(cmd, "-e: %s", err.msg);
+			stat_select_release(sel);
+			return EXIT_USAGE;
+		}
 	} else
 		rc = stat_select_default(sel, &err);
 	if (rc) {

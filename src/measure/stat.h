@@ -16,8 +16,8 @@ enum stat_source {
 };
 
 struct stat_event {
-	char name[64];
-	char fq[192];         /* as libpfm4 qualified it ("" for rusage, schedstat, wall) */
+	char *name;           /* as asked for (owned; any length: libpfm4's names can be long) */
+	char *fq;             /* as libpfm4 qualified it (owned; NULL for rusage, schedstat, wall) */
 	const char *unit;     /* "ns", "events", "KiB", ... */
 	enum stat_source source;
 	int hardware;         /* needs a PMU (not a kernel software event) */
