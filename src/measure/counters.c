@@ -381,10 +381,20 @@ int counters_read_one(struct counter_set *s, int i, struct as_error *err)
 {
 	uint64_t v[3];
 	int rc = read_raw(s, i, v, err);
-	/* never ran: not counted, which is not 0 */
-	if (rc == 0 && v[2] == 0)
-		s->value[i] = NAN;
+	/* enabled but never on a counter (multiplexed out): not counted, which is not 0; never enabled
+	 * at all (its task did not run since): 0 events happened */
+	if (rc == 0 && v[2] == 0) {
+		s->value[i] = v[1] == 0 && v[0] == 0 ? 0 : NAN;
+		s->running[i] = v[1] == 0 ? 1 : 0;
+	}
 	return rc;
+}
+
+int counters_disable_one(struct counter_set *s, int i)
+{
+	if (i < 0 || i >= s->n || ioctl(s->fd[i], PERF_EVENT_IOC_DISABLE, 0) < 0)
+		return -errno;
+	return 0;
 }
 
 int counters_enable_one(struct counter_set *s, int i)

@@ -79,7 +79,11 @@ int counters_add(struct counter_set *s, const char *name, pid_t pid, const struc
 		 struct as_error *err);
 /* Enables event i alone (counters_add leaves events disabled). */
 int counters_enable_one(struct counter_set *s, int i);
-/* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
+/* Enables / disables event i alone (counters_add leaves events disabled). */
+int counters_disable_one(struct counter_set *s, int i);
+/* Reads event i into value[i] (scaled) and running[i]: NaN when it was enabled but never ran
+ * (multiplexed out: not counted); 0 (share 1) when it was never enabled at all (a task that did
+ * not run since: nothing happened). */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
 int counters_kernel_allowed(void);

@@ -236,6 +236,9 @@ void measure_stat_release(struct measure_stat *m)
 	}
 	free(m->ev);
 	free(m->run);
+	for (int i = 0; i < m->nint; i++)
+		free(m->intervals[i].delta);
+	free(m->intervals);
 	for (int i = 0; i < m->nthreads; i++)
 		free(m->threads[i].values);
 	free(m->threads);
