@@ -23,74 +23,6 @@ static const char *const stat_hw_hint =
 	"hardware events need a PMU: bare metal, a VM with PMU pass-through (KVM: -cpu host,pmu=on; "
 	"VMware: virtualize CPU performance counters), and kernel.perf_event_paranoid <= 2 (or root)";
 
-/* --- numbers for people ------------------------------------------------------------------- */
-
-/* A count as an integer with thousands grouped: "1,234,567" (counts are whole; a mean of counts
- * is rounded, as perf stat shows it). */
-static void fmt_count(double v, char *buf, size_t len)
-{
-	if (isnan(v)) {
-		snprintf(buf, len, "none");
-		return;
-	}
-	char digits[64];
-	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
-	size_t nd = strlen(digits), w = 0;
-	if (v < 0 && llround(v) != 0 && w + 1 < len)
-		buf[w++] = '-';
-	for (size_t i = 0; i < nd && w + 2 < len; i++) {
-		if (i && (nd - i) % 3 == 0)
-			buf[w++] = ',';
-		buf[w++] = digits[i];
-	}
-	buf[w] = 0;
-}
-
-/* How an event's values are shown: the scale and unit chosen once per event from its mean, so
- * min and max read in the same unit. */
-struct disp {
-	double k;             /* multiply the value by k */
-	const char *unit;
-	const char *fmt;      /* NULL: a grouped integer */
-};
-
-static struct disp disp_of(const char *unit, double mean)
-{
-	double a = fabs(mean);
-	if (!strcmp(unit, "ns") || !strcmp(unit, "us")) {
-		double ns = !strcmp(unit, "us") ? 1e3 : 1;
-		double v = a * ns;
-		if (v >= 1e9 || isnan(v))
-			return (struct disp){ ns * 1e-9, "s", "%.3f" };
-		if (v >= 1e6)
-			return (struct disp){ ns * 1e-6, "ms", "%.3f" };
-		if (v >= 1e3)
-			return (struct disp){ ns * 1e-3, "us", "%.3f" };
-		return (struct disp){ ns, "ns", NULL };
-	}
-	if (!strcmp(unit, "KiB")) {
-		double b = a * 1024;
-		if (b >= 1073741824.0)
-			return (struct disp){ 1.0 / 1048576, "GiB", "%.2f" };
-		if (b >= 1048576.0)
-			return (struct disp){ 1.0 / 1024, "MiB", "%.1f" };
-		return (struct disp){ 1, "KiB", NULL };
-	}
-	return (struct disp){ 1, !strcmp(unit, "events") ? "" : unit, NULL };
-}
-
-static void fmt_disp(const struct disp *d, double v, char *buf, size_t len, int with_unit)
-{
-	char num[64];
-	if (isnan(v))
-		snprintf(num, sizeof(num), "none");
-	else if (d->fmt)
-		snprintf(num, sizeof(num), d->fmt, v * d->k);
-	else
-		fmt_count(v * d->k, num, sizeof(num));
-	snprintf(buf, len, "%s%s%s", num, with_unit && d->unit[0] ? " " : "", with_unit ? d->unit : "");
-}
-
 /* --- derived rates (perf stat's comments) ---------------------------------------------------- */
 
 static const struct stat_event *find_alias(const struct measure_stat *m, const char *pfm)
@@ -188,7 +120,7 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 {
 	emit_row_begin(e);
 	emit_string(e, NULL, "event", ev->name);
-	struct disp d = disp_of(ev->unit, ev->mean);
+	struct stat_disp d = stat_disp_of(ev->unit, ev->mean);
 	char buf[128];
 	if (!ev->available || ev->n == 0) {
 		emit_text(e, "mean", "<not counted>");
@@ -196,16 +128,16 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 		emit_text(e, "min", "%s", "");
 		emit_text(e, "max", "%s", "");
 	} else {
-		fmt_disp(&d, ev->mean, buf, sizeof(buf), 1);
+		stat_fmt_disp(&d, ev->mean, buf, sizeof(buf), 1);
 		emit_text(e, "mean", "%s", buf);
 		double sem = sem_of(ev);
 		if (isnan(sem))
 			emit_text(e, "±", "-");
 		else
 			emit_text(e, "±", "%.2f %%", ev->mean != 0 ? 100 * sem / fabs(ev->mean) : 0.0);
-		fmt_disp(&d, ev->min, buf, sizeof(buf), 0);
+		stat_fmt_disp(&d, ev->min, buf, sizeof(buf), 0);
 		emit_text(e, "min", "%s", buf);
-		fmt_disp(&d, ev->max, buf, sizeof(buf), 0);
+		stat_fmt_disp(&d, ev->max, buf, sizeof(buf), 0);
 		emit_text(e, "max", "%s", buf);
 	}
 	emit_int(e, NULL, "n", ev->n, NULL);
@@ -223,7 +155,7 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 		char vals[1024] = "";
 		size_t used = 0;
 		for (int k = 0; k < runs && used < sizeof(vals) - 64; k++) {
-			fmt_disp(&d, ev->values[k], buf, sizeof(buf), 0);
+			stat_fmt_disp(&d, ev->values[k], buf, sizeof(buf), 0);
 			used += (size_t)snprintf(vals + used, sizeof(vals) - used, "%s%s", k ? " " : "",
 						 isnan(ev->values[k]) ? "<not counted>" : buf);
 		}
@@ -319,8 +251,8 @@ static void stat_render_threads(struct emit *e, const struct measure_stat *m)
 					n++;
 				}
 			char buf[64];
-			struct disp d = disp_of(m->ev[i].unit, n ? sum / n : NAN);
-			fmt_disp(&d, n ? sum / n : NAN, buf, sizeof(buf), 1);
+			struct stat_disp d = stat_disp_of(m->ev[i].unit, n ? sum / n : NAN);
+			stat_fmt_disp(&d, n ? sum / n : NAN, buf, sizeof(buf), 1);
 			emit_text(e, m->ev[i].name, "%s", buf);
 		}
 		emit_row_end(e);
@@ -519,9 +451,9 @@ void stat_interval_print(FILE *f, const struct measure_stat *m, const struct sta
 		if (sep) {
 			csv_line(f, m, ev, iv->delta[i], NAN, 1, sep, t);
 		} else {
-			struct disp d = disp_of(ev->unit, iv->delta[i]);
+			struct stat_disp d = stat_disp_of(ev->unit, iv->delta[i]);
 			char buf[64];
-			fmt_disp(&d, iv->delta[i], buf, sizeof(buf), 1);
+			stat_fmt_disp(&d, iv->delta[i], buf, sizeof(buf), 1);
 			fprintf(f, "%14s %22s  %s\n", t, isnan(iv->delta[i]) ? "<not counted>" : buf, ev->name);
 		}
 	}

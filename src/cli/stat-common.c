@@ -294,3 +294,64 @@ void stat_command_line(char **argv, char *buf, size_t len)
 	for (int i = 0; argv[i] && used + 2 < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
 }
+
+/* --- numbers for people ------------------------------------------------------------------ */
+
+/* A count as an integer with thousands grouped: "1,234,567" (counts are whole; a mean of counts
+ * is rounded, as perf stat shows it). */
+void stat_fmt_count(double v, char *buf, size_t len)
+{
+	if (isnan(v)) {
+		snprintf(buf, len, "none");
+		return;
+	}
+	char digits[64];
+	snprintf(digits, sizeof(digits), "%.0f", fabs(v));
+	size_t nd = strlen(digits), w = 0;
+	if (v < 0 && llround(v) != 0 && w + 1 < len)
+		buf[w++] = '-';
+	for (size_t i = 0; i < nd && w + 2 < len; i++) {
+		if (i && (nd - i) % 3 == 0)
+			buf[w++] = ',';
+		buf[w++] = digits[i];
+	}
+	buf[w] = 0;
+}
+
+struct stat_disp stat_disp_of(const char *unit, double mean)
+{
+	double a = fabs(mean);
+	if (!strcmp(unit, "ns") || !strcmp(unit, "us")) {
+		double ns = !strcmp(unit, "us") ? 1e3 : 1;
+		double v = a * ns;
+		if (v >= 1e9 || isnan(v))
+			return (struct stat_disp){ ns * 1e-9, "s", "%.3f" };
+		if (v >= 1e6)
+			return (struct stat_disp){ ns * 1e-6, "ms", "%.3f" };
+		if (v >= 1e3)
+			return (struct stat_disp){ ns * 1e-3, "us", "%.3f" };
+		return (struct stat_disp){ ns, "ns", NULL };
+	}
+	if (!strcmp(unit, "KiB")) {
+		double b = a * 1024;
+		if (b >= 1073741824.0)
+			return (struct stat_disp){ 1.0 / 1048576, "GiB", "%.2f" };
+		if (b >= 1048576.0)
+			return (struct stat_disp){ 1.0 / 1024, "MiB", "%.1f" };
+		return (struct stat_disp){ 1, "KiB", NULL };
+	}
+	return (struct stat_disp){ 1, !strcmp(unit, "events") ? "" : unit, NULL };
+}
+
+void stat_fmt_disp(const struct stat_disp *d, double v, char *buf, size_t len, int with_unit)
+{
+	char num[64];
+	if (isnan(v))
+		snprintf(num, sizeof(num), "none");
+	else if (d->fmt)
+		snprintf(num, sizeof(num), d->fmt, v * d->k);
+	else
+		stat_fmt_count(v * d->k, num, sizeof(num));
+	snprintf(buf, len, "%s%s%s", num, with_unit && d->unit[0] ? " " : "", with_unit ? d->unit : "");
+}
+

@@ -84,6 +84,18 @@ int report_deliver(const char *cmd, const char *out, int json, int interrupted, 
 /* fwrite to stderr, checked. */
 int report_to_stderr(const char *cmd, const char *buf, size_t len);
 
+/* Numbers for people: how an event's values are shown, the scale and unit chosen once from its
+ * mean so min and max read alike: times in s/ms/us/ns, sizes (KiB) in binary units, counts as
+ * integers with thousands grouped ("1,234,567"; a mean of counts rounded, as perf stat shows it). */
+struct stat_disp {
+	double k;             /* multiply the value by k */
+	const char *unit;
+	const char *fmt;      /* NULL: a grouped integer */
+};
+struct stat_disp stat_disp_of(const char *unit, double mean);
+void stat_fmt_disp(const struct stat_disp *d, double v, char *buf, size_t len, int with_unit);
+void stat_fmt_count(double v, char *buf, size_t len);
+
 /* The exit code of a command whose program run was interrupted: 130. */
 #define STAT_EXIT_INTERRUPTED 130
 

@@ -698,7 +698,7 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 	return 0;
 }
 
-int measure_stat_run(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err)
+int measure_stat_begin(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err)
 {
 	m->runs = o->runs > 0 ? o->runs : m->runs;
 	free(m->run);
@@ -725,14 +725,14 @@ int measure_stat_run(struct measure_stat *m, char *const argv[], const struct st
 	m->target = o->target;
 	m->attach_pid = o->attach_pid;
 	m->interval_s = o->interval_s;
-	int window = o->target == STAT_TARGET_ATTACH || (o->target == STAT_TARGET_SYSTEM && !(argv && argv[0]));
+	m->window = o->target == STAT_TARGET_ATTACH || (o->target == STAT_TARGET_SYSTEM && !(argv && argv[0]));
 	if (o->target != STAT_TARGET_PROGRAM) {
 		/* what wait4 and the main thread give: a process that is not our child has no rusage */
 		for (int i = 0; i < m->nevents; i++) {
 			struct stat_event *e = &m->ev[i];
-			int no_child = window && e->source == STAT_RUSAGE;
-			int no_main = e->source == STAT_SCHEDSTAT && o->target == STAT_TARGET_SYSTEM && window;
-			int later = e->source == STAT_PERF && window && e->pass > 0;
+			int no_child = m->window && e->source == STAT_RUSAGE;
+			int no_main = e->source == STAT_SCHEDSTAT && o->target == STAT_TARGET_SYSTEM && m->window;
+			int later = e->source == STAT_PERF && m->window && e->pass > 0;
 			if (no_child || no_main || later) {
 				e->available = 0;
 				snprintf(e->reason, sizeof(e->reason), "%s",
@@ -744,29 +744,44 @@ int measure_stat_run(struct measure_stat *m, char *const argv[], const struct st
 			}
 		}
 	}
-	if (window) {
-		if (interrupt_signal())
-			return as_error_set(err, -EINTR, "stat: interrupted before counting started");
-		int rc = count_window(m, argv, o, err);
-		if (rc)
-			return rc;
-	} else {
-		int total = m->runs * m->passes;
-		for (int p = 0; p < m->passes && !m->interrupted; p++)
-			for (int k = 0; k < m->runs && !m->interrupted; k++) {
-				if (interrupt_signal()) {
-					m->interrupted = 1;
-					m->signal = interrupt_signal();
-					break;
-				}
-				if (o->progress)
-					o->progress(o->ctx, m->nrun, total);
-				int rc = run_once(m, p, k, argv, o, err);
-				if (rc)
-					return rc;
-			}
+	return 0;
+}
+
+int measure_stat_step(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err)
+{
+	int total = m->window ? 1 : m->runs * m->passes;
+	if (m->interrupted || m->nrun >= total)
+		return 0;
+	if (interrupt_signal()) {
+		m->interrupted = 1;
+		m->signal = interrupt_signal();
+		return 0;
 	}
+	if (m->window) {
+		int rc = count_window(m, argv, o, err);
+		return rc ? rc : 0;
+	}
+	if (o->progress)
+		o->progress(o->ctx, m->nrun, total);
+	int rc = run_once(m, m->nrun / m->runs, m->nrun % m->runs, argv, o, err);
+	if (rc)
+		return rc;
+	return !m->interrupted && m->nrun < total;
+}
+
+void measure_stat_finish(struct measure_stat *m)
+{
 	for (int i = 0; i < m->nevents; i++)
 		measure_stat_summarise(&m->ev[i], m->runs);
+}
+
+int measure_stat_run(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err)
+{
+	int rc = measure_stat_begin(m, argv, o, err);
+	while (rc == 0 && (rc = measure_stat_step(m, argv, o, err)) > 0)
+		rc = 0;
+	if (rc < 0)
+		return rc;
+	measure_stat_finish(m);
 	return 0;
 }

@@ -96,6 +96,7 @@ struct measure_stat {
 	int interrupted;      /* a signal (SIGINT, SIGTERM, SIGHUP) stopped the runs; the run it cut is left out */
 	int signal;           /* that signal; with ATTACH or SYSTEM without a program the signal that ended a
 				 complete count (interrupted stays 0) */
+	int window;           /* ATTACH, or SYSTEM without a program: one window, not runs */
 	int nint;             /* -I: intervals recorded, in order */
 	struct stat_interval *intervals;
 	double interval_s;
@@ -121,6 +122,12 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err);
  * group, which gets the first SIGINT/SIGTERM/SIGHUP; the run it cuts is left out, the runs stop
  * and m->interrupted is set. */
 int measure_stat_run(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+/* measure_stat_run in steps, for two programs run in turn (compare -r: A B A B ...): begin, then
+ * step runs the next run (1: more to run; 0: all done, or interrupted; -errno), then finish
+ * summarises. */
+int measure_stat_begin(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+int measure_stat_step(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+void measure_stat_finish(struct measure_stat *m);
 /* Keeps run k's value (NaN: not counted) and the share of its enabled time it counted; a share
  * below 1 flags the event multiplexed. */
 void measure_stat_record(struct stat_event *e, int k, double value, double share);
