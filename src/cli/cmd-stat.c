@@ -685,7 +685,7 @@ int cmd_stat(int argc, char **argv)
 			rc = report_write_file(out, buf, len);
 		else {
 			if (out)
-				note("'%s' is left as it was: an interrupted result never replaces a saved one", out);
+				warning("'%s' is left as it was: an interrupted result never replaces a saved one", out);
 			rc = report_to_stderr("stat", buf, len);
 		}
 		free(buf);

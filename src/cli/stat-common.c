@@ -270,7 +270,7 @@ int report_deliver(const char *cmd, const char *out, int json, int interrupted, 
 			rc = report_write_file(out, buf, len);
 		} else {
 			if (out)
-				note("'%s' is left as it was: an interrupted result never replaces a saved one%s", out,
+				warning("'%s' is left as it was: an interrupted result never replaces a saved one%s", out,
 				     json ? " (the JSON follows here)" : "");
 			if (json)
 				rc = report_to_stderr(cmd, buf, len);

@@ -44,21 +44,40 @@ int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id)
 	return -ENOENT;
 }
 
-/* Kernel software events some libpfm4 versions do not list (4.13 lacks these). */
+/* perf's generic events by their libpfm4 names, for when libpfm4 does not list them: 4.13 lacks
+ * some software events, and under LIBPFM_FORCE_PMU it hides the whole perf:: table, while the
+ * kernel's software events count on any CPU (stat --all on a forced PMU still counts them). */
 static int software_attr(const char *name, int plm, struct perf_event_attr *attr)
 {
 	static const struct {
 		const char *name;
+		uint32_t type;
 		uint64_t config;
 	} sw[] = {
-		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS },
-		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_COUNT_SW_EMULATION_FAULTS },
-		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+		{ "perf::PERF_COUNT_SW_CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+		{ "perf::PERF_COUNT_SW_TASK_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+		{ "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+		{ "perf::PERF_COUNT_SW_CPU_MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MIN", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", PERF_TYPE_SOFTWARE, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+		{ "perf::PERF_COUNT_HW_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+		{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_CACHE_REFERENCES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+		{ "perf::PERF_COUNT_HW_CACHE_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+		{ "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_BRANCH_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_FRONTEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_BACKEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+		{ "perf::PERF_COUNT_HW_REF_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
 	};
 	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
 		if (!strcmp(name, sw[i].name) || !strcmp(name, sw[i].name + 6)) {
 			memset(attr, 0, sizeof(*attr));
-			attr->type = PERF_TYPE_SOFTWARE;
+			attr->type = sw[i].type;
 			attr->config = sw[i].config;
 			attr->exclude_kernel = !(plm & PFM_PLM0);
 			return 0;

@@ -356,6 +356,11 @@ static void test_measure_stat__json(void)
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"unit\":3}]}}", "unit is not a string" },
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":\"1\"}]}}", "values is not a list" },
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1,\"2\"]}]}}", "values[1] is not a number or null" },
+		/* issue 35: the last of two keys does not win silently, and an event is not compared twice */
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1],\"values\":[2]}]}}", "duplicate object key" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\"}],\"events\":[]}}", "duplicate object key" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"a\"}]}}",
+		  "results.events[0] and [2] are both named 'a'" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		as_error_clear(&err);
@@ -395,8 +400,54 @@ static void test_measure_stat__json(void)
 	}
 }
 
+/* The conditions stat records, read back flattened (arrays as KEY[i]); and 100k events found by
+ * name (compare's lookup once was a linear search: 32 s for 100k; bench/compare-speed.sh times it). */
+static void test_measure_stat__json_conditions_and_many(void)
+{
+	struct measure_stat_json s;
+	struct as_error err = { 0 };
+	const char *doc = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1]}],\"conditions\":"
+			  "{\"loadavg_before\":[0.5,0.25,0.125],\"governor\":\"performance\",\"cpu_mhz_os\":null,"
+			  "\"clock_ghz_before\":3.5}}}";
+	CHECK(measure_stat_json_parse(&s, doc, strlen(doc), "c.json", &err) == 0);
+	const struct measure_stat_json_cond *c = measure_stat_json_cond(&s, "loadavg_before[1]");
+	CHECK(c && !c->text && c->value == 0.25);
+	c = measure_stat_json_cond(&s, "governor");
+	CHECK(c && c->text && !strcmp(c->text, "performance"));
+	c = measure_stat_json_cond(&s, "cpu_mhz_os");
+	CHECK(c && !c->text && isnan(c->value));
+	CHECK(measure_stat_json_cond(&s, "clock_ghz_before")->value == 3.5 && !measure_stat_json_cond(&s, "none"));
+	measure_stat_json_release(&s);
+
+	enum { N = 100000 };
+	size_t cap = (size_t)N * 48 + 64, len = 0;
+	char *text = malloc(cap);
+	CHECK(text != NULL);
+	len += (size_t)snprintf(text + len, cap - len, "{\"results\":{\"events\":[");
+	for (int i = 0; i < N; i++) /* in an order that is not sorted */
+		len += (size_t)snprintf(text + len, cap - len, "%s{\"name\":\"ev%d\",\"values\":[%d,%d]}", i ? "," : "",
+					(i * 7919) % N, i, i + 1);
+	len += (size_t)snprintf(text + len, cap - len, "]}}");
+	int rc = measure_stat_json_parse(&s, text, len, "many.json", &err);
+	free(text);
+	CHECK(rc == 0 && s.n == N);
+	for (int i = 0; i < N; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "ev%d", i);
+		const struct measure_stat_json_event *e = measure_stat_json_find(&s, name);
+		if (!e || strcmp(e->name, name) != 0) {
+			measure_stat_json_release(&s);
+			CHECK(!"every event found by its name");
+		}
+	}
+	CHECK(!measure_stat_json_find(&s, "ev100000") && !measure_stat_json_find(&s, "") && !measure_stat_json_find(&s, "zz"));
+	/* the first and last in file order */
+	CHECK(measure_stat_json_find(&s, "ev0") == &s.ev[0] && measure_stat_json_find(&s, "ev0")->values[0] == 0);
+	measure_stat_json_release(&s);
+}
+
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
-      T(test_measure_stat__json))
+      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many))
