@@ -432,12 +432,22 @@ static void csv_line(FILE *f, const struct measure_stat *m, const struct stat_ev
 		snprintf(spread, sizeof(spread), "%.2f%%", spread_pct);
 	if (!isnan(v))
 		snprintf(pct, sizeof(pct), "%.2f", 100 * share);
-	if (!isnan(r.value))
+	char ru[32] = "";
+	if (!isnan(r.value) && !strcmp(r.unit, "/s")) {
+		/* as perf: "59.481,K/sec" */
+		double x = r.value;
+		const char *p = x >= 1e9 ? "G" : x >= 1e6 ? "M" : x >= 1e3 ? "K" : "";
+		double k = x >= 1e9 ? 1e-9 : x >= 1e6 ? 1e-6 : x >= 1e3 ? 1e-3 : 1;
+		snprintf(rv, sizeof(rv), "%.3f", x * k);
+		snprintf(ru, sizeof(ru), "%s/sec", p);
+	} else if (!isnan(r.value)) {
 		snprintf(rv, sizeof(rv), "%.3f", r.value);
+		snprintf(ru, sizeof(ru), "%s", r.unit);
+	}
 	if (prefix)
 		fprintf(f, "%s%s", prefix, sep);
 	fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", val, sep, unit, sep, ev->name, sep, spread, sep, "", sep, pct, sep, rv,
-		sep, isnan(r.value) ? "" : r.unit);
+		sep, ru);
 }
 
 void stat_interval_print(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep)
