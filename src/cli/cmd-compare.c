@@ -5,6 +5,7 @@
  * two commands run here in turn, A B A B ..., so that a drift of the machine hits both alike. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,6 +279,41 @@ static int compare_from_stat(struct measure_stat_json *j, const struct measure_s
 	return measure_stat_json_index(j, name, &err);
 }
 
+/* The two files are read at once, one in a thread of its own: reading (jansson) is most of the
+ * time of a large comparison (two files of 100k events: about 0.6 s each here). */
+struct compare_read {
+	struct measure_stat_json *s;
+	const char *path;
+	struct as_error err;
+	int rc;
+};
+
+static void *compare_read_thread(void *arg)
+{
+	struct compare_read *c = arg;
+	c->rc = measure_stat_json_read(c->s, c->path, &c->err);
+	return NULL;
+}
+
+static int compare_read_both(struct compare_result *r)
+{
+	struct compare_read ra = { .s = &r->a, .path = r->path_a }, rb = { .s = &r->b, .path = r->path_b };
+	pthread_t t;
+	/* standard input is read by one reader only: no thread when a file is "-" */
+	int threaded = strcmp(r->path_a, "-") && strcmp(r->path_b, "-") &&
+		       pthread_create(&t, NULL, compare_read_thread, &ra) == 0;
+	if (!threaded)
+		compare_read_thread(&ra);
+	compare_read_thread(&rb);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (ra.rc || rb.rc) {
+		error_err(ra.rc ? &ra.err : &rb.err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
 static int compare_interleaved(struct compare_result *r, const struct stat_args *sa, char **argv_a, char **argv_b)
 {
@@ -437,10 +473,8 @@ int cmd_compare(int argc, char **argv)
 		}
 		r.path_a = argv[0];
 		r.path_b = argv[1];
-		if (measure_stat_json_read(&r.a, r.path_a, &err) != 0 || measure_stat_json_read(&r.b, r.path_b, &err) != 0) {
-			error_err(&err);
-			rc = EXIT_USAGE;
-		} else {
+		rc = compare_read_both(&r);
+		if (rc == 0) {
 			r.nwarn = compare_conditions(&r);
 		}
 	}

@@ -417,9 +417,9 @@ static void csv_value(const struct stat_event *ev, double v, char *buf, size_t l
 	}
 }
 
-/* value SEP unit SEP event SEP ± SEP run time SEP % counted SEP rate SEP rate unit (perf stat -x's
- * fields; the run time, perf's time the counter ran in ns, is left empty), after "TIME SEP" for an
- * interval. */
+/* value SEP unit SEP event SEP [± SEP] run time SEP % counted SEP rate SEP rate unit (perf stat -x's
+ * fields: ± only with repeated runs; the run time, perf's time the counter ran in ns, is left
+ * empty), after "TIME SEP" for an interval. */
 static void csv_line(FILE *f, const struct measure_stat *m, const struct stat_event *ev, double v, double spread_pct,
 		     double share, const char *sep, const char *prefix)
 {
@@ -446,8 +446,11 @@ static void csv_line(FILE *f, const struct measure_stat *m, const struct stat_ev
 	}
 	if (prefix)
 		fprintf(f, "%s%s", prefix, sep);
-	fprintf(f, "%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s\n", val, sep, unit, sep, ev->name, sep, spread, sep, "", sep, pct, sep, rv,
-		sep, ru);
+	/* as perf: the ± field only where runs were repeated */
+	fprintf(f, "%s%s%s%s%s%s", val, sep, unit, sep, ev->name, sep);
+	if (!prefix && m->runs > 1)
+		fprintf(f, "%s%s", spread, sep);
+	fprintf(f, "%s%s%s%s%s%s%s\n", "", sep, pct, sep, rv, sep, ru);
 }
 
 void stat_interval_print(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep)
@@ -475,6 +478,9 @@ void stat_render_csv(FILE *f, const struct stat_result *r, const char *sep)
 	const struct measure_stat *m = r->m;
 	for (int k = 0; k < m->nint; k++)
 		stat_interval_print(f, m, &m->intervals[k], sep);
+	/* -I: the intervals are the output, as perf's (the totals are in the text and the JSON) */
+	if (m->interval_s > 0)
+		return;
 	for (int i = 0; i < m->nevents; i++) {
 		const struct stat_event *ev = &m->ev[i];
 		double share = 1;
