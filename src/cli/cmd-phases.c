@@ -344,7 +344,7 @@ int cmd_phases(int argc, char **argv)
 				 .keep_stdout = 1, .tick = phases_tick };
 	interrupt_install();
 	rc = series_record(argv, &so, &r.s, &err);
-	phases_interrupted = interrupt_signal();
+	phases_interrupted = interrupt_signal() ? interrupt_signal() : r.s.tty_sigint ? SIGINT : 0;
 	progress_done();
 	if (rc) {
 		interrupt_restore();

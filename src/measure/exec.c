@@ -6,10 +6,12 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "common/error.h"
@@ -140,4 +142,29 @@ int measure_exec_explain(const char *file, int e, char *buf, size_t len)
 	}
 	snprintf(buf, len, "cannot run '%s': %s", shown, eb);
 	return e == ENOENT ? -ENOENT : -e;
+}
+
+int measure_tty_give(pid_t pgid)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (!isatty(fd) || tcgetpgrp(fd) != getpgrp())
+			continue;
+		return tcsetpgrp(fd, pgid) == 0 ? fd : -1;
+	}
+	return -1;
+}
+
+void measure_tty_take(int fd)
+{
+	if (fd < 0)
+		return;
+	/* archscope is in the background of the terminal now: SIGTTOU would stop it */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (tcsetpgrp(fd, getpgrp()) != 0) {
+		/* nothing better to do: the terminal stays with a group that has ended */
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }

@@ -146,9 +146,10 @@ static double thread_cpu_s(void)
 /* own_group: the program gets its own process group and common/interrupt.h forwards signals to it
  * (phases); otherwise it stays in ours (memhist). keep_stdout: its stdout stays its own (phases,
  * whose report goes to stderr); otherwise it goes to our stderr. */
-static pid_t series_fork_how(char *const argv[], int own_group, int keep_stdout, int *gate_w, int *execd,
+static pid_t series_fork_how(char *const argv[], int own_group, int keep_stdout, int *gate_w, int *execd, int *tty,
 			     struct as_error *err)
 {
+	*tty = -1;
 	int gate[2], ex[2];
 	if (pipe2(gate, O_CLOEXEC) != 0)
 		return as_error_set(err, -errno, "pipe: %s", strerror(errno));
@@ -185,8 +186,10 @@ static pid_t series_fork_how(char *const argv[], int own_group, int keep_stdout,
 	}
 	int fe = errno;
 	if (own_group) {
-		if (pid > 0)
+		if (pid > 0) {
 			interrupt_watch(pid);
+			*tty = measure_tty_give(pid);
+		}
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 	if (pid < 0) {
@@ -205,7 +208,8 @@ static pid_t series_fork_how(char *const argv[], int own_group, int keep_stdout,
 
 pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
 {
-	return series_fork_how(argv, 0, 0, gate_w, execd, err);
+	int tty;
+	return series_fork_how(argv, 0, 0, gate_w, execd, &tty, err);
 }
 
 int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, struct as_error *err)
@@ -238,8 +242,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	s->interval_s = o->interval_s;
 	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
 		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
-	int gate = -1, execd = -1;
-	pid_t pid = series_fork_how(argv, o->own_group, o->keep_stdout, &gate, &execd, err);
+	int gate = -1, execd = -1, tty = -1;
+	pid_t pid = series_fork_how(argv, o->own_group, o->keep_stdout, &gate, &execd, &tty, err);
 	if (pid < 0)
 		return (int)pid;
 	int fd[COUNTERS_MAX];
@@ -357,8 +361,12 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	s->exited = WIFEXITED(st);
 	s->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
 out:
-	if (o->own_group)
+	if (o->own_group) {
 		interrupt_watch(0);
+		measure_tty_take(tty);
+	}
+	/* with the terminal, Ctrl-C went to the program alone */
+	s->tty_sigint = tty >= 0 && !s->exited && s->status == SIGINT;
 	series_tree_free(tree);
 	for (int j = 0; j < s->nev; j++)
 		close(fd[j]);

@@ -45,6 +45,7 @@ struct series {
 	double sampler_cpu_s;           /* CPU time the sampling loop took */
 	int procs_max;                  /* most processes in the tree at one sample */
 	int exited, status, timed_out;  /* as in spawn_result: exit code, or the signal that ended it */
+	int tty_sigint;                 /* it held the terminal and died of SIGINT: Ctrl-C (an interrupt) */
 	double interval_s;
 };
 

@@ -241,9 +241,10 @@ static void block_interrupts(sigset_t *old)
 
 /* Forks argv held at a gate, in its own process group (common/interrupt.h), its stderr into efd.
  * The pid (the gate's write end in *gate_w, exec's report pipe in *report_r), or -errno. */
-static pid_t fork_gated(char *const argv[], const struct stat_opts *o, int efd, int *gate_w, int *report_r,
+static pid_t fork_gated(char *const argv[], const struct stat_opts *o, int efd, int *gate_w, int *report_r, int *tty,
 			struct as_error *err)
 {
+	*tty = -1;
 	int gate[2], report[2];
 	if (pipe2(gate, O_CLOEXEC) != 0)
 		return as_error_set(err, -errno, "stat: pipe failed");
@@ -279,8 +280,10 @@ static pid_t fork_gated(char *const argv[], const struct stat_opts *o, int efd, 
 		_exit(127);
 	}
 	int fe = errno;
-	if (pid > 0)
+	if (pid > 0) {
 		interrupt_watch(pid);
+		*tty = measure_tty_give(pid);
+	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	close(gate[0]);
 	close(report[1]);
@@ -297,7 +300,7 @@ static pid_t fork_gated(char *const argv[], const struct stat_opts *o, int efd, 
 
 /* Lets the gated child exec: 0 once it has, or -errno with the reason when exec failed (the
  * child is then reaped). */
-static int release_gated(char *const argv[], pid_t pid, int gate_w, int report_r, struct as_error *err)
+static int release_gated(char *const argv[], pid_t pid, int gate_w, int report_r, int tty, struct as_error *err)
 {
 	ssize_t w = write(gate_w, "g", 1);
 	close(gate_w);
@@ -311,6 +314,7 @@ static int release_gated(char *const argv[], pid_t pid, int gate_w, int report_r
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	interrupt_watch(0);
+	measure_tty_take(tty);
 	if (w != 1)
 		return as_error_set(err, -EIO, "cannot start '%s': the gate closed", argv[0]);
 	char msg[sizeof(err->msg)];
@@ -319,7 +323,7 @@ static int release_gated(char *const argv[], pid_t pid, int gate_w, int report_r
 }
 
 /* Kills a gated child that will not run. */
-static void abort_gated(pid_t pid, int gate_w, int report_r)
+static void abort_gated(pid_t pid, int gate_w, int report_r, int tty)
 {
 	close(gate_w); /* the child exits 125 at the closed gate */
 	close(report_r);
@@ -327,6 +331,7 @@ static void abort_gated(pid_t pid, int gate_w, int report_r)
 	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 		;
 	interrupt_watch(0);
+	measure_tty_take(tty);
 }
 
 static int pidfd_open_pid(pid_t pid)
@@ -497,8 +502,8 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		return as_error_set(err, -errno, "stat: cannot create a file for the program's stderr in '%s': %s",
 				    dir && *dir ? dir : "/tmp", as_strerror(errno, eb, sizeof(eb)));
 	}
-	int gate_w, report_r;
-	pid_t pid = fork_gated(argv, o, efd, &gate_w, &report_r, err);
+	int gate_w, report_r, tty;
+	pid_t pid = fork_gated(argv, o, efd, &gate_w, &report_r, &tty, err);
 	if (pid < 0) {
 		close(efd);
 		return (int)pid;
@@ -523,7 +528,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	else if (m->per_thread)
 		rc = stat_thread_seize(m, pass, pid, err);
 	if (rc) {
-		abort_gated(pid, gate_w, report_r);
+		abort_gated(pid, gate_w, report_r, tty);
 		sets_close(&rs);
 		close(efd);
 		return rc;
@@ -534,7 +539,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	if (system)
 		sets_switch(&rs, 1);
 	uint64_t t0 = timer_now_ns();
-	rc = release_gated(argv, pid, gate_w, report_r, err);
+	rc = release_gated(argv, pid, gate_w, report_r, tty, err);
 	if (rc) {
 		free(prev);
 		sets_close(&rs);
@@ -567,19 +572,22 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 			;
 	}
 	interrupt_watch(0);
+	measure_tty_take(tty);
 	r->seconds = (double)(t1 - t0) / 1e9;
 	r->exited = WIFEXITED(st);
 	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
 	stderr_collect(efd, o->stderr_fd, r);
 	close(efd);
-	if (interrupt_signal()) {
+	/* with the terminal, Ctrl-C went to the program alone: its death by SIGINT is the interrupt */
+	int tty_sigint = tty >= 0 && !r->exited && r->status == SIGINT;
+	if (interrupt_signal() || tty_sigint) {
 		/* the signal cut this run: it never enters the statistics, nor do its intervals */
 		while (m->nint > 0 && m->intervals[m->nint - 1].run == m->nrun)
 			free(m->intervals[--m->nint].delta);
 		free(prev);
 		sets_close(&rs);
 		m->interrupted = 1;
-		m->signal = interrupt_signal();
+		m->signal = interrupt_signal() ? interrupt_signal() : SIGINT;
 		return 0;
 	}
 	if (o->interval_s > 0 && prev)
@@ -636,9 +644,9 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 		if (tfd >= 0)
 			fds[n++] = tfd;
 	}
-	int gate_w = -1, report_r = -1;
+	int gate_w = -1, report_r = -1, tty = -1;
 	if (argv && argv[0]) {
-		timer = fork_gated(argv, o, -1, &gate_w, &report_r, err);
+		timer = fork_gated(argv, o, -1, &gate_w, &report_r, &tty, err);
 		if (timer < 0) {
 			if (tfd >= 0)
 				close(tfd);
@@ -655,7 +663,7 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 	sets_switch(&rs, 1);
 	uint64_t t0 = timer_now_ns();
 	if (timer > 0) {
-		rc = release_gated(argv, timer, gate_w, report_r, err);
+		rc = release_gated(argv, timer, gate_w, report_r, tty, err);
 		if (rc) {
 			free(prev);
 			if (tfd >= 0)
@@ -678,6 +686,7 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 		while (waitpid(timer, NULL, 0) < 0 && errno == EINTR)
 			;
 		interrupt_watch(0);
+		measure_tty_take(tty);
 	}
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
