@@ -459,7 +459,7 @@ void stat_interval_print(FILE *f, const struct measure_stat *m, const struct sta
 	snprintf(t, sizeof(t), "%.6f", iv->t_s);
 	for (int i = 0; i < m->nevents; i++) {
 		const struct stat_event *ev = &m->ev[i];
-		if (ev->source != STAT_PERF || ev->pass != m->run[iv->run < m->nrun ? iv->run : 0].pass || !ev->available)
+		if (ev->source != STAT_PERF || ev->pass != m->run[iv->run].pass || !ev->available)
 			continue;
 		if (sep) {
 			csv_line(f, m, ev, iv->delta[i], NAN, 1, sep, t);
@@ -610,7 +610,7 @@ int cmd_stat(int argc, char **argv)
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
 		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/groups (FLOPS, MEM, L2, L3, BRANCH)"),
-		OPT_INT('r', "repeat", &runs, "RUNS", 1, 100000, "runs per batch of events (default 5; 1 with -p, -a)"),
+		OPT_INT('r', "repeat", &runs, "RUNS", 1, 100000, "runs per batch of events (default 5; 1 with -p, -a, -I)"),
 		OPT_INT('I', "interval-print", &interval_ms, "MS", 1, 3600000, "also print the counts of every MS milliseconds"),
 		OPT_INT('p', "pid", &pid, "PID", 1, 0x7fffffff, "count the running process PID (its threads) instead"),
 		OPT_FLAG('a', "all-cpus", &system, "count every CPU (system-wide; root or perf_event_paranoid <= 0)"),
@@ -628,7 +628,7 @@ int cmd_stat(int argc, char **argv)
 		return opt_exit_code(argc);
 	runs_given = runs > 0;
 	if (!runs_given)
-		runs = pid || system ? 1 : 5;
+		runs = pid || system || interval_ms ? 1 : 5;
 	if (pid && system)
 		return error_usage("stat", "give one of -p and -a"), EXIT_USAGE;
 	if (argc < 1 && !pid && !system)
