@@ -1,14 +1,19 @@
 /* archscope compare: two stat results (A, B) event by event with Welch's t-test, exact p values,
  * Benjamini–Hochberg q over every event compared, Hedges' g and the ratio B/A with its 95 %
- * interval, sorted by q then by size of change (EvSel's comparison, NUMA thesis §4.1.2, mended). */
+ * interval, sorted by q then by size of change (EvSel's comparison, NUMA thesis §4.1.2, mended).
+ * The two results are files `stat` wrote (their conditions compared, differences warned of), or
+ * two commands run here in turn, A B A B ..., so that a drift of the machine hits both alike. */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "cli/stat.h"
+#include "common/interrupt.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
 #include "report/emit.h"
@@ -29,6 +34,10 @@ struct compare_result {
 	int few_runs;      /* some event has fewer than 3 runs on a side */
 	struct measure_stat_json a, b; /* the results read (names point into them) */
 	char only_a[1024], only_b[1024];
+	/* -r: the two commands run here, interleaved */
+	int interleaved, runs, runs_a, runs_b, interrupted, signal;
+	const char *cmd_a, *cmd_b;
+	int nwarn;                     /* conditions that differ between the files */
 };
 
 static int wanted(const struct stat_select *only, const char *name)
@@ -63,11 +72,6 @@ static int cmp_order(const void *x, const void *y)
 
 static int compare_run(struct compare_result *r, const struct stat_select *only)
 {
-	struct as_error err = { 0 };
-	if (measure_stat_json_read(&r->a, r->path_a, &err) != 0 || measure_stat_json_read(&r->b, r->path_b, &err) != 0) {
-		error_err(&err);
-		return EXIT_USAGE;
-	}
 	r->ev = calloc(r->a.n + 1, sizeof(*r->ev));
 	if (!r->ev)
 		return error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
@@ -122,6 +126,14 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 {
 	emit_string(e, "a", "A", r->path_a);
 	emit_string(e, "b", "B", r->path_b);
+	emit_string(e, "mode", "runs", r->interleaved ? "interleaved" : "files");
+	if (r->interleaved) {
+		emit_annotate(e, ": A B A B ..., %d + %d runs, so that a drift of the machine hits both alike", r->runs_a,
+			      r->runs_b);
+		emit_int(e, "runs_a", NULL, r->runs_a, NULL);
+		emit_int(e, "runs_b", NULL, r->runs_b, NULL);
+	}
+	emit_int(e, "conditions_differ", NULL, r->nwarn, NULL);
 	emit_number(e, "alpha", "alpha (q below)", r->alpha, NULL, "%g");
 	emit_number(e, "min_change_pct", "min change", r->min_change_pct, "%", "%g");
 	emit_int(e, "tests", "events tested", r->tests, NULL);
@@ -134,8 +146,15 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 		const struct cmp_event *c = &r->ev[k];
 		emit_row_begin(e);
 		emit_string(e, "name", "event", c->name);
-		emit_number(e, "mean_a", "mean A", c->a.mean, c->unit, "%.6g");
-		emit_number(e, "mean_b", "mean B", c->b.mean, NULL, "%.6g");
+		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
+		struct stat_disp d = stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
+		char ma[64], mb[64];
+		stat_fmt_disp(&d, c->a.mean, ma, sizeof(ma), 1);
+		stat_fmt_disp(&d, c->b.mean, mb, sizeof(mb), 1);
+		emit_number(e, "mean_a", NULL, c->a.mean, NULL, NULL);
+		emit_text(e, "mean A", "%s", ma);
+		emit_number(e, "mean_b", NULL, c->b.mean, NULL, NULL);
+		emit_text(e, "mean B", "%s", mb);
 		emit_number(e, "ratio", "B/A", c->ratio, NULL, "%.4f");
 		emit_number(e, "ratio_low", "95 % low", c->lo, NULL, "%.4f");
 		emit_number(e, "ratio_high", "95 % high", c->hi, NULL, "%.4f");
@@ -157,34 +176,259 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 	emit_string(e, "only_in_a", r->only_a[0] ? "only in A" : NULL, r->only_a);
 	emit_string(e, "only_in_b", r->only_b[0] ? "only in B" : NULL, r->only_b);
 	emit_bool(e, "few_runs", NULL, r->few_runs);
+	emit_bool(e, "interrupted", NULL, r->interrupted);
+	if (r->interrupted)
+		emit_text(e, "interrupted", "by %s after %d + %d runs: the cut run is left out", strsignal(r->signal),
+			  r->runs_a, r->runs_b);
 }
 
-static const char *const compare_usage[] = { "archscope compare [--alpha Q] [--min-change PCT] [-e EVENT,...] [--json] A.json B.json",
-					     NULL };
+static void compare_render_cb(struct emit *e, const void *ctx)
+{
+	compare_render(e, ctx);
+}
+
+static void cond_text(const struct measure_stat_json_cond *c, char *buf, size_t len)
+{
+	if (c->text)
+		snprintf(buf, len, "'%.150s'", c->text);
+	else if (isnan(c->value))
+		snprintf(buf, len, "none");
+	else
+		snprintf(buf, len, "%g", c->value);
+}
+
+/* The conditions two stat results were measured under (results.conditions): a warning per field
+ * that differs, naming it and both values. Strings must be equal; the measured clock may move 5 %,
+ * the load average (1 minute, before the runs) by 1 (one busy CPU); times always differ. */
+static int compare_conditions(const struct compare_result *r)
+{
+	static const char *const same[] = { "cpu_model", "kernel", "archscope", "hostname", "governor", "cpus_allowed",
+					     "cpus_online" };
+	static const struct {
+		const char *key, *unit;
+		double rel, abs;
+	} near[] = {
+		{ "clock_ghz_before", "GHz", 0.05, 0 }, { "clock_ghz_after", "GHz", 0.05, 0 },
+		{ "cpu_mhz_os", "MHz", 0.05, 0 },       { "loadavg_before[0]", "", 0, 1.0 },
+		{ "loadavg_after[0]", "", 0, 1.0 },
+	};
+	int n = 0;
+	if (!r->a.ncond || !r->b.ncond) {
+		if (r->a.ncond || r->b.ncond)
+			warning("only %s records the conditions of its runs (load, clock, CPU, kernel): the other was "
+				"written by an older archscope; compare with care",
+				r->a.ncond ? "A" : "B");
+		return r->a.ncond || r->b.ncond;
+	}
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(&r->a, same[i]);
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(&r->b, same[i]);
+		if (!x || !y)
+			continue;
+		int differ = x->text && y->text ? strcmp(x->text, y->text) != 0
+			     : !x->text && !y->text ? !(x->value == y->value || (isnan(x->value) && isnan(y->value)))
+						    : 1;
+		if (!differ)
+			continue;
+		char va[160], vb[160];
+		cond_text(x, va, sizeof(va));
+		cond_text(y, vb, sizeof(vb));
+		warning("conditions differ: %s is %s in A and %s in B", same[i], va, vb);
+		n++;
+	}
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(&r->a, near[i].key);
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(&r->b, near[i].key);
+		if (!x || !y || isnan(x->value) || isnan(y->value))
+			continue;
+		double d = fabs(x->value - y->value), big = fmax(fabs(x->value), fabs(y->value));
+		if ((near[i].rel > 0 && d > near[i].rel * big) || (near[i].abs > 0 && d > near[i].abs)) {
+			warning("conditions differ: %s is %.3g%s%s in A and %.3g%s%s in B (more than %s apart)", near[i].key,
+				x->value, near[i].unit[0] ? " " : "", near[i].unit, y->value, near[i].unit[0] ? " " : "",
+				near[i].unit, near[i].rel > 0 ? "5 %" : "1");
+			n++;
+		}
+	}
+	if (n)
+		warning("%d condition%s differ between A and B: a change may come from the machine, not the program "
+			"('compare -r R -- A -- B' runs both in turn)", n, n == 1 ? "" : "s");
+	return n;
+}
+
+/* A stat measurement as compare reads a file: each event's name, unit and per-run values. */
+static int compare_from_stat(struct measure_stat_json *j, const struct measure_stat *m)
+{
+	memset(j, 0, sizeof(*j));
+	j->ev = calloc((size_t)m->nevents + 1, sizeof(*j->ev));
+	if (!j->ev)
+		return -ENOMEM;
+	for (int i = 0; i < m->nevents; i++) {
+		struct measure_stat_json_event *e = &j->ev[j->n++];
+		e->name = strdup(m->ev[i].name);
+		e->unit = strdup(m->ev[i].unit);
+		e->values = malloc(((size_t)m->runs + 1) * sizeof(double));
+		if (!e->name || !e->unit || !e->values)
+			return -ENOMEM;
+		for (int k = 0; k < m->runs; k++)
+			e->values[k] = m->ev[i].values ? m->ev[i].values[k] : NAN;
+		e->n = (size_t)m->runs;
+	}
+	/* the names are unique (stat keeps one of each); the index finds them */
+	char name[] = "-r";
+	struct as_error err = { 0 };
+	return measure_stat_json_index(j, name, &err);
+}
+
+/* The two files are read at once, one in a thread of its own: reading (jansson) is most of the
+ * time of a large comparison (two files of 100k events: about 0.6 s each here). */
+struct compare_read {
+	struct measure_stat_json *s;
+	const char *path;
+	struct as_error err;
+	int rc;
+};
+
+static void *compare_read_thread(void *arg)
+{
+	struct compare_read *c = arg;
+	c->rc = measure_stat_json_read(c->s, c->path, &c->err);
+	return NULL;
+}
+
+static int compare_read_both(struct compare_result *r)
+{
+	struct compare_read ra = { .s = &r->a, .path = r->path_a }, rb = { .s = &r->b, .path = r->path_b };
+	pthread_t t;
+	/* standard input is read by one reader only: no thread when a file is "-" */
+	int threaded = strcmp(r->path_a, "-") && strcmp(r->path_b, "-") &&
+		       pthread_create(&t, NULL, compare_read_thread, &ra) == 0;
+	if (!threaded)
+		compare_read_thread(&ra);
+	compare_read_thread(&rb);
+	if (threaded)
+		pthread_join(t, NULL);
+	if (ra.rc || rb.rc) {
+		error_err(ra.rc ? &ra.err : &rb.err);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
+static int compare_interleaved(struct compare_result *r, const struct stat_args *sa, char **argv_a, char **argv_b)
+{
+	struct stat_select sel;
+	int rc = stat_select_from_args("compare", sa, &sel);
+	if (rc)
+		return rc;
+	struct measure_stat ma, mb;
+	struct as_error err = { 0 };
+	memset(&ma, 0, sizeof(ma));
+	memset(&mb, 0, sizeof(mb));
+	if (measure_stat_init(&ma, (const char *const *)sel.names, sel.n, r->runs, &err) != 0 ||
+	    measure_stat_plan(&ma, &err) != 0 ||
+	    measure_stat_init(&mb, (const char *const *)sel.names, sel.n, r->runs, &err) != 0 ||
+	    measure_stat_plan(&mb, &err) != 0) {
+		error_err(&err);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	struct stat_opts o = { .runs = r->runs, .stdout_fd = -1, .stderr_fd = 2 };
+	interrupt_install();
+	if (measure_stat_begin(&ma, argv_a, &o, &err) != 0 || measure_stat_begin(&mb, argv_b, &o, &err) != 0) {
+		error_err(&err);
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	int total = ma.runs * ma.passes;
+	for (int k = 0; k < total && rc == 0; k++) {
+		progress("compare: run %d of %d (A, then B)", k + 1, total);
+		int ra = measure_stat_step(&ma, argv_a, &o, &err);
+		int rb = ra >= 0 && !ma.interrupted ? measure_stat_step(&mb, argv_b, &o, &err) : 0;
+		if (ra < 0 || rb < 0) {
+			progress_done();
+			error_err(&err);
+			rc = ra == -ENOENT || ra == -EACCES || ra == -ENOEXEC || rb == -ENOENT || rb == -EACCES || rb == -ENOEXEC
+				     ? EXIT_USAGE
+				     : EXIT_FAIL;
+		}
+		if (ma.interrupted || mb.interrupted)
+			break;
+	}
+	progress_done();
+	if (rc)
+		goto out;
+	/* the interleaving holds only for pairs: a cut B leaves its A without a partner, and out */
+	if (mb.nrun < ma.nrun) {
+		int k = ma.nrun - 1, pass = ma.run[k].pass;
+		for (int i = 0; i < ma.nevents; i++) {
+			struct stat_event *ev = &ma.ev[i];
+			if (ev->values && (ev->source == STAT_PERF ? ev->pass == pass : pass == 0))
+				ev->values[k % ma.runs] = NAN;
+		}
+		ma.nrun--;
+	}
+	measure_stat_finish(&ma);
+	measure_stat_finish(&mb);
+	r->runs_a = ma.nrun;
+	r->runs_b = mb.nrun;
+	r->interrupted = ma.interrupted || mb.interrupted || interrupt_signal();
+	r->signal = interrupt_signal();
+	for (int k = 0; k < ma.nrun; k++)
+		if (!ma.run[k].exited || ma.run[k].status)
+			warning("A ('%s') %s in run %d", r->cmd_a, ma.run[k].exited ? "exited non-zero" : "crashed", k + 1);
+	for (int k = 0; k < mb.nrun; k++)
+		if (!mb.run[k].exited || mb.run[k].status)
+			warning("B ('%s') %s in run %d", r->cmd_b, mb.run[k].exited ? "exited non-zero" : "crashed", k + 1);
+	if (compare_from_stat(&r->a, &ma) != 0 || compare_from_stat(&r->b, &mb) != 0)
+		rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+out:
+	measure_stat_release(&ma);
+	measure_stat_release(&mb);
+	stat_select_release(&sel);
+	return rc;
+}
+
+static const char *const compare_usage[] = {
+	"archscope compare [--alpha Q] [--min-change PCT] [-e EVENT,...] [-o FILE] [--json] A.json B.json",
+	"archscope compare -r RUNS [-e EVENT,...|--all|-M GROUP] [--alpha Q] [--min-change PCT] [-o FILE] [--json] -- COMMAND-A ... -- COMMAND-B ...",
+	NULL
+};
 static const struct opt_cmd compare_cmd = {
 	.name = "compare",
 	.usage = compare_usage,
 	.description =
-		"Compares two results of 'archscope stat -o FILE' (or --json) event by event: Welch's t-test (variances\n"
+		"Compares two results of 'archscope stat -o FILE' event by event: Welch's t-test (variances\n"
 		"may differ) with the exact p value of the t distribution and Welch-Satterthwaite degrees of freedom,\n"
 		"Benjamini-Hochberg q values over all events compared (so testing hundreds of events at once does\n"
 		"not flag dozens by chance), Hedges' g and the ratio B/A with a 95 % interval. An event is flagged\n"
 		"when q < alpha and it changed by at least --min-change percent. Two constants: equal ones are not\n"
-		"significant, different ones are (p 0). Sorted by q, then by size of change.\n",
-	.epilog = "Fewer than 3 runs on a side gives a warning: such a test has little power.\n",
+		"significant, different ones are (p 0). Sorted by q, then by size of change. The conditions the\n"
+		"files record (load, measured clock, governor, CPU, kernel, version, affinity) are compared too: a\n"
+		"warning names each that differs. With -r, the two commands run here in turn, A B A B ... RUNS\n"
+		"times each, so that a drift of the machine (load, clock) hits both alike; their report goes to\n"
+		"stderr (or -o FILE), never into the programs' stdout.\n",
+	.epilog = "Fewer than 3 runs on a side gives a warning: such a test has little power. Exit 2: bad files or\n"
+		  "options, or a command that cannot be started; 130: interrupted (-r; the pairs done are compared).\n",
 };
 
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_result r = { .alpha = 0.05, .min_change_pct = 1 };
-	struct opt_strings events = { 0 };
+	struct stat_args sa = { 0 };
+	const char *out = NULL;
 	int json = 0;
+	r.runs = 0;
 	const struct opt options[] = {
 		OPT_DOUBLE(0, "alpha", &r.alpha, "Q", 0, 1, "false discovery rate: flag events with q below Q (default 0.05)",
 			   .flags = OPT_F_ABOVE_MIN),
 		OPT_DOUBLE(0, "min-change", &r.min_change_pct, "PCT", 0, 1e9,
 			   "and a change of at least PCT percent (default 1; 0: statistical significance alone)"),
-		OPT_STRINGS('e', "event", &events, "EVENT", "compare only these events (repeatable, comma lists)"),
+		OPT_STRINGS('e', "event", &sa.events, "EVENT", "compare (with -r: count) only these events (repeatable, comma lists)"),
+		OPT_INT('r', "repeat", &r.runs, "RUNS", 2, 100000, "run COMMAND-A and COMMAND-B RUNS times each, in turn"),
+		OPT_FLAG(0, "all", &sa.all, "with -r: every event of this CPU's PMUs and every software event"),
+		OPT_STRING('M', "metrics", &sa.group, "GROUP", "with -r: the events of a metric group from share/groups"),
+		OPT_STRING('o', "output", &out, "FILE", "write the JSON result to FILE (atomically)"),
 		OPT_JSON(&json),
 		OPT_QUIET(),
 		OPT_HELP(),
@@ -193,38 +437,86 @@ int cmd_compare(int argc, char **argv)
 	argc = opt_parse(argc, argv, &compare_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (argc != 2) {
-		error_usage("compare", "two stat results are required (A.json B.json)");
+	if (out && cli_output_check("compare", out, 0) != 0)
 		return EXIT_USAGE;
-	}
-	r.path_a = argv[0];
-	r.path_b = argv[1];
+	int rc = 0;
 	struct stat_select only;
 	stat_select_init(&only);
 	struct as_error err = { 0 };
-	for (int i = 0; i < events.n; i++)
-		if (stat_select_add(&only, events.v[i], &err) != 0) {
-			error_err(&err);
-			stat_select_release(&only);
-			return EXIT_FAIL;
+	char cmd_a[1024], cmd_b[1024];
+	if (r.runs) {
+		/* -r R -- A ... -- B ...: opt_parse stopped at the first "--"; the second splits the two */
+		int sep = -1;
+		for (int i = 0; i < argc && sep < 0; i++)
+			if (!strcmp(argv[i], "--"))
+				sep = i;
+		if (sep <= 0 || sep == argc - 1)
+			return error_usage("compare", "-r runs two commands: compare -r RUNS -- COMMAND-A ... -- COMMAND-B ..."),
+			       EXIT_USAGE;
+		argv[sep] = NULL;
+		char **argv_a = argv, **argv_b = argv + sep + 1;
+		stat_command_line(argv_a, cmd_a, sizeof(cmd_a));
+		stat_command_line(argv_b, cmd_b, sizeof(cmd_b));
+		r.cmd_a = cmd_a;
+		r.cmd_b = cmd_b;
+		r.path_a = cmd_a;
+		r.path_b = cmd_b;
+		r.interleaved = 1;
+		rc = compare_interleaved(&r, &sa, argv_a, argv_b);
+	} else {
+		if (sa.all || sa.group)
+			return error_usage("compare", "--all and -M choose what -r counts; files are compared on every event they share"),
+			       EXIT_USAGE;
+		if (argc != 2) {
+			error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
+			return EXIT_USAGE;
 		}
-	int rc = compare_run(&r, &only);
+		r.path_a = argv[0];
+		r.path_b = argv[1];
+		rc = compare_read_both(&r);
+		if (rc == 0) {
+			r.nwarn = compare_conditions(&r);
+		}
+	}
+	for (int i = 0; rc == 0 && !r.interleaved && i < sa.events.n; i++)
+		if (stat_select_add(&only, sa.events.v[i], &err) != 0) {
+			error_usage("compare", "-e: %s", err.msg);
+			rc = EXIT_USAGE;
+		}
+	if (rc == 0)
+		rc = compare_run(&r, &only);
 	if (rc == 0) {
 		if (!r.n)
 			note("no event is in both results");
 		if (r.few_runs)
 			note("fewer than 3 runs on a side for some events: their tests have little power");
-		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (e) {
-			compare_render(e, &r);
-			rc = cli_emit_end(e, "compare");
+		if (r.interleaved) {
+			rc = report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
 		} else {
-			rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+			struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+			if (e) {
+				compare_render(e, &r);
+				rc = cli_emit_end(e, "compare");
+			} else {
+				rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+			}
+			if (rc == 0 && out) {
+				char *buf;
+				size_t len;
+				rc = report_render("compare", 1, compare_render_cb, &r, &buf, &len);
+				if (rc == 0)
+					rc = report_write_file(out, buf, len);
+				free(buf);
+			}
 		}
 	}
+	if (r.interleaved)
+		interrupt_restore();
 	stat_select_release(&only);
 	free(r.ev);
 	measure_stat_json_release(&r.a);
 	measure_stat_json_release(&r.b);
+	if (r.interrupted)
+		return STAT_EXIT_INTERRUPTED;
 	return rc;
 }

@@ -11,6 +11,8 @@
 #include "analysis/segments.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "cli/stat.h"
+#include "common/interrupt.h"
 #include "measure/series.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -26,6 +28,7 @@ struct phases_opts {
 	const char *segments;      /* "auto" or 1..SEGMENTS_MAX */
 	int json;
 	const char *plot;
+	const char *out;
 };
 
 struct phases_phase {
@@ -49,12 +52,8 @@ static void phases_tick(void *ctx, double t_s, double rss_bytes)
 	progress("phases: %.0f s, footprint %.1f MiB", t_s, rss_bytes / 1048576.0);
 }
 
-static volatile sig_atomic_t phases_interrupted;
-static void phases_on_sigint(int sig)
-{
-	(void)sig;
-	phases_interrupted = 1; /* the program gets SIGINT too; what was sampled is analysed */
-}
+/* The signal that interrupted the run (common/interrupt.h), 0: none. */
+static int phases_interrupted;
 
 /* The events asked for: every -e value split at commas, or the defaults. 0, or an exit code. */
 static int phases_event_list(const struct phases_opts *o, char *buf, size_t len, const char **names, int *n)
@@ -193,8 +192,15 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	emit_bool(e, "interrupted", NULL, phases_interrupted != 0);
 	if (phases_interrupted)
-		emit_bool(e, "interrupted", "interrupted", 1);
+		emit_text(e, "interrupted", "by %s: the phases of what was sampled until the program ended",
+			  strsignal(phases_interrupted));
+}
+
+static void phases_render_cb(struct emit *e, const void *ctx)
+{
+	phases_render(e, ctx);
 }
 
 /* --plot DIR: the footprint with the fitted segments, its breakpoints and their intervals; and
@@ -263,7 +269,7 @@ static void phases_plot(const struct phases_result *r, const char *dir)
 }
 
 static const char *const phases_usage[] = {
-	"archscope phases [-e EV,...] [--interval MS] [--segments K|auto] [--json] [--plot DIR] -- CMD [ARG...]",
+	"archscope phases [-e EV,...] [--interval MS] [--segments K|auto] [-o FILE] [--json] [--plot DIR] -- CMD [ARG...]",
 	NULL,
 };
 
@@ -274,11 +280,12 @@ static const struct opt_cmd phases_cmd = {
 		"Runs CMD and samples the resident set of its whole process tree (/proc/PID/statm) and its\n"
 		"counters at the same instants, every 10 ms by default. A continuous piecewise-linear fit of\n"
 		"the footprint splits the run into phases (2 by default: ramp-up and compute); each phase gets\n"
-		"its start, end, footprint slope, and every counter's total and rate within it. CMD's output\n"
-		"goes to stderr. The thesis' Phasenpruefer.\n",
+		"its start, end, footprint slope, and every counter's total and rate within it. The report goes\n"
+		"to stderr (or -o FILE as JSON); CMD's stdout stays its own. The thesis' Phasenpruefer.\n",
 	.epilog = "Counters are inherited by every thread and child of CMD and count from its exec; without -e\n"
 		  "phases counts task-clock, page-faults, context-switches and, where the machine has them,\n"
-		  "instructions and cycles. See docs/archscope-phases.md.\n",
+		  "instructions and cycles. Ctrl-C or SIGTERM goes to CMD's process group; what was sampled until\n"
+		  "it ended is analysed, marked interrupted, and phases exits 130. See docs/archscope-phases.md.\n",
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
@@ -289,6 +296,7 @@ int cmd_phases(int argc, char **argv)
 		OPT_STRINGS('e', "events", &o.events, "EV,...", "events to count (libpfm4 or perf names; repeatable)"),
 		OPT_DOUBLE(0, "interval", &o.interval_ms, "MS", 1, 10000, "sample every MS milliseconds (default 10)"),
 		OPT_STRING(0, "segments", &o.segments, "K|auto", "phases to fit: 1 to 6, or auto (BIC; default 2)"),
+		OPT_STRING('o', "output", &o.out, "FILE", "write the JSON result to FILE (atomically), not to stderr"),
 		OPT_JSON(&o.json),
 		OPT_PLOT(&o.plot),
 		OPT_QUIET(),
@@ -325,20 +333,26 @@ int cmd_phases(int argc, char **argv)
 		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
 			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
 	}
-	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
-	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .stop = &phases_interrupted,
-				 .tick = phases_tick };
+	/* where the results go is checked before anything runs */
+	if (o.out && cli_output_check("phases", o.out, 0) != 0)
+		return EXIT_USAGE;
 	struct as_error err = { 0 };
-	struct sigaction sa = { .sa_handler = phases_on_sigint }, old;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old);
+	if (o.plot && plot_dir_prepare(o.plot, &err) != 0)
+		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
+	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
+	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .own_group = 1,
+				 .keep_stdout = 1, .tick = phases_tick };
+	interrupt_install();
 	rc = series_record(argv, &so, &r.s, &err);
-	sigaction(SIGINT, &old, NULL);
+	phases_interrupted = interrupt_signal() ? interrupt_signal() : r.s.tty_sigint ? SIGINT : 0;
 	progress_done();
 	if (rc) {
+		interrupt_restore();
 		error_err(&err);
 		series_release(&r.s);
-		return EXIT_FAIL;
+		return phases_interrupted ? INTERRUPT_EXIT
+		       : rc == -ENOENT || rc == -EACCES || rc == -ENOEXEC ? EXIT_USAGE
+									: EXIT_FAIL;
 	}
 	for (int j = 0; j < r.s.nmissing; j++)
 		if (r.explicit_events)
@@ -369,14 +383,11 @@ int cmd_phases(int argc, char **argv)
 	phases_split(&r);
 	if (o.plot)
 		phases_plot(&r, o.plot);
-	struct emit *e = emit_new(o.json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		error("out of memory");
-		goto out;
-	}
-	phases_render(e, &r);
-	rc = cli_emit_end(e, "phases");
+	rc = report_deliver("phases", o.out, o.json, phases_interrupted != 0, phases_render_cb, &r);
 out:
+	interrupt_restore();
 	series_release(&r.s);
+	if (phases_interrupted)
+		return INTERRUPT_EXIT;
 	return rc;
 }

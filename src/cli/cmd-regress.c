@@ -14,6 +14,7 @@
 #include "cli/parse-options.h"
 #include "cli/stat.h"
 #include "common/atomicfile.h"
+#include "common/interrupt.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -41,6 +42,7 @@ struct regress_result {
 	struct regress_event *ev;
 	const char *plot_dir;
 	char command[1024];
+	int interrupted, signal;
 };
 
 /* "N=1,2,4" into the result. Returns 0 or -1 after error_usage(). */
@@ -58,9 +60,17 @@ static int parse_param(const char *s, struct regress_result *r)
 			return error_usage("regress", "empty or too long value in --param '%s'", s);
 		snprintf(r->text[r->nvalues], sizeof(r->text[0]), "%.*s", (int)n, p);
 		char *end;
+		errno = 0;
 		double v = strtod(r->text[r->nvalues], &end);
-		if (*end || !isfinite(v))
+		if (*end || end == r->text[r->nvalues] || !isfinite(v) || isspace((unsigned char)r->text[r->nvalues][0]))
 			return error_usage("regress", "parameter value '%s' is not a number", r->text[r->nvalues]);
+		/* a value given twice adds no information about the shape and, with as many values as
+		 * coefficients, leaves a fit singular: say so rather than fit it */
+		for (int j = 0; j < r->nvalues; j++)
+			if (r->values[j] == v)
+				return error_usage("regress", "--param %s: the value %s is given twice ('%s' and '%s'); give "
+							      "each value once (-r repeats the runs)",
+						   r->name, r->text[r->nvalues], r->text[j], r->text[r->nvalues]);
 		r->values[r->nvalues++] = v;
 		p += n;
 		if (*p == ',')
@@ -258,10 +268,19 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 	}
 	emit_list_end(e);
 	emit_string(e, "plots", r->plot_dir ? "plots" : NULL, r->plot_dir);
+	emit_bool(e, "interrupted", NULL, r->interrupted);
+	if (r->interrupted)
+		emit_text(e, "interrupted", "by %s: %d of %d values measured; the cut run is left out of every fit",
+			  strsignal(r->signal), r->measured, r->nvalues);
+}
+
+static void regress_render_cb(struct emit *e, const void *ctx)
+{
+	regress_render(e, ctx);
 }
 
 static const char *const regress_usage[] = {
-	"archscope regress --param NAME=v1,v2,... [-r RUNS] [-e EVENT,...|--all|-M GROUP] [--plot DIR] [--json] -- COMMAND ... {NAME} ...",
+	"archscope regress --param NAME=v1,v2,... [-r RUNS] [-e EVENT,...|--all|-M GROUP] [--plot DIR] [-o FILE] [--json] -- COMMAND ... {NAME} ...",
 	NULL
 };
 static const struct opt_cmd regress_cmd = {
@@ -271,7 +290,12 @@ static const struct opt_cmd regress_cmd = {
 		"Runs COMMAND with {NAME} replaced by each value of the parameter, RUNS times each (as 'stat' does),\n"
 		"and fits every event against the parameter's values (every counted run is a point): constant,\n"
 		"linear, quadratic, exponential (log-linear) and power (log-log), each with R² and AICc; the shape\n"
-		"with the lowest AICc is named best. --plot draws each event's runs and its best fit.\n",
+		"with the lowest AICc is named best. --plot draws each event's runs and its best fit.\n"
+		"The report goes to stderr (or -o FILE as JSON), never into the program's stdout.\n",
+	.epilog = "Ctrl-C or SIGTERM goes to the program's process group: the values and runs done are fitted, the\n"
+		  "cut run is left out, the result is marked interrupted and regress exits 130 (-o FILE is then\n"
+		  "left as it was). Exit 1: the program failed or crashed; 2: bad options, a program that cannot\n"
+		  "be started, or an unusable --plot DIR or -o FILE (checked before anything runs).\n",
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
@@ -279,7 +303,7 @@ int cmd_regress(int argc, char **argv)
 {
 	static struct regress_result r;
 	struct stat_args a = { 0 };
-	const char *param = NULL;
+	const char *param = NULL, *out = NULL;
 	int json = 0;
 	memset(&r, 0, sizeof(r));
 	r.runs = 5;
@@ -291,6 +315,7 @@ int cmd_regress(int argc, char **argv)
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
 		OPT_STRING('M', "metrics", &a.group, "GROUP", "the events of a metric group from share/groups"),
 		OPT_PLOT(&r.plot_dir),
+		OPT_STRING('o', "output", &out, "FILE", "write the JSON result to FILE (atomically), not to stderr"),
 		OPT_JSON(&json),
 		OPT_QUIET(),
 		OPT_HELP(),
@@ -315,12 +340,21 @@ int cmd_regress(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	stat_command_line(argv, r.command, sizeof(r.command));
+	/* where the results go is checked before anything runs */
+	if (out && cli_output_check("regress", out, 0) != 0)
+		return EXIT_USAGE;
+	if (r.plot_dir) {
+		struct as_error perr = { 0 };
+		if (plot_dir_prepare(r.plot_dir, &perr) != 0)
+			return error_usage("regress", "--plot: %s", perr.msg), EXIT_USAGE;
+	}
 	struct stat_select sel;
 	int rc = stat_select_from_args("regress", &a, &sel);
 	if (rc)
 		return rc;
 	int failed = 0;
-	for (int v = 0; v < r.nvalues && rc == 0; v++) {
+	interrupt_install();
+	for (int v = 0; v < r.nvalues && rc == 0 && !r.interrupted; v++) {
 		char **args = substitute(argv, argc, r.name, r.text[v]);
 		if (!args) {
 			rc = EXIT_FAIL;
@@ -329,9 +363,17 @@ int cmd_regress(int argc, char **argv)
 		}
 		if (!cli_quiet)
 			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
-		rc = stat_measure(&r.m[v], &sel, r.runs, args, json, 0);
+		struct stat_opts o = { .runs = r.runs, .stdout_fd = -1, .stderr_fd = 2 };
+		rc = stat_measure(&r.m[v], &sel, args, &o);
 		free_argv(args);
 		if (rc) {
+			measure_stat_release(&r.m[v]);
+			break;
+		}
+		r.interrupted = r.m[v].interrupted;
+		r.signal = r.m[v].signal;
+		/* a value whose runs were all cut adds no point */
+		if (r.m[v].nrun == 0) {
 			measure_stat_release(&r.m[v]);
 			break;
 		}
@@ -339,24 +381,22 @@ int cmd_regress(int argc, char **argv)
 		struct stat_result sr = { .command = r.command, .m = &r.m[v] };
 		stat_summarise_runs(&sr);
 		failed |= stat_report_program(&sr) != EXIT_OK;
-		if (r.m[v].interrupted)
-			break;
 	}
-	if (r.measured >= 2 && regress_fit(&r) == 0) {
+	if (!r.interrupted && interrupt_signal()) {
+		r.interrupted = 1;
+		r.signal = interrupt_signal();
+	}
+	if (rc == 0 && r.measured >= 2 && regress_fit(&r) == 0) {
 		int prc = r.plot_dir ? regress_plot(&r) : 0;
-		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (e) {
-			regress_render(e, &r);
-			rc = cli_emit_end(e, "regress");
-		} else {
-			rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-		}
+		rc = report_deliver("regress", out, json, r.interrupted, regress_render_cb, &r);
 		if (prc)
 			rc = EXIT_FAIL;
 	} else if (rc == 0) {
-		error("fewer than 2 parameter values were measured: nothing to fit");
+		error("%s: fewer than 2 parameter values were measured: nothing to fit",
+		      r.interrupted ? "interrupted" : "regress");
 		rc = EXIT_FAIL;
 	}
+	interrupt_restore();
 	for (int i = 0; i < r.nev; i++) {
 		free(r.ev[i].x);
 		free(r.ev[i].y);
@@ -365,5 +405,7 @@ int cmd_regress(int argc, char **argv)
 	for (int v = 0; v < r.measured; v++)
 		measure_stat_release(&r.m[v]);
 	stat_select_release(&sel);
+	if (r.interrupted)
+		return STAT_EXIT_INTERRUPTED;
 	return rc ? rc : failed ? EXIT_FAIL : EXIT_OK;
 }

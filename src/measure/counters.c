@@ -44,21 +44,40 @@ int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id)
 	return -ENOENT;
 }
 
-/* Kernel software events some libpfm4 versions do not list (4.13 lacks these). */
+/* perf's generic events by their libpfm4 names, for when libpfm4 does not list them: 4.13 lacks
+ * some software events, and under LIBPFM_FORCE_PMU it hides the whole perf:: table, while the
+ * kernel's software events count on any CPU (stat --all on a forced PMU still counts them). */
 static int software_attr(const char *name, int plm, struct perf_event_attr *attr)
 {
 	static const struct {
 		const char *name;
+		uint32_t type;
 		uint64_t config;
 	} sw[] = {
-		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_COUNT_SW_ALIGNMENT_FAULTS },
-		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_COUNT_SW_EMULATION_FAULTS },
-		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+		{ "perf::PERF_COUNT_SW_CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+		{ "perf::PERF_COUNT_SW_TASK_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+		{ "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+		{ "perf::PERF_COUNT_SW_CPU_MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MIN", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
+		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
+		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
+		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", PERF_TYPE_SOFTWARE, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
+		{ "perf::PERF_COUNT_HW_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+		{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_CACHE_REFERENCES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
+		{ "perf::PERF_COUNT_HW_CACHE_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
+		{ "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+		{ "perf::PERF_COUNT_HW_BRANCH_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
+		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_FRONTEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
+		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_BACKEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
+		{ "perf::PERF_COUNT_HW_REF_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
 	};
 	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
 		if (!strcmp(name, sw[i].name) || !strcmp(name, sw[i].name + 6)) {
 			memset(attr, 0, sizeof(*attr));
-			attr->type = PERF_TYPE_SOFTWARE;
+			attr->type = sw[i].type;
 			attr->config = sw[i].config;
 			attr->exclude_kernel = !(plm & PFM_PLM0);
 			return 0;
@@ -79,10 +98,12 @@ static int tracepoint_attr(const char *name, int plm, struct perf_event_attr *at
 	return 0;
 }
 
-/* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. */
-static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *attr, char *fq, size_t fqlen,
-			   struct as_error *err)
+/* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. *fq (may be
+ * NULL) gets the fully qualified name, malloc'd (any length: names are data, never cut). */
+static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *attr, char **fq, struct as_error *err)
 {
+	if (fq)
+		*fq = NULL;
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_status != PFM_SUCCESS)
 		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
@@ -94,16 +115,18 @@ static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *at
 	arg.fstr = &fstr;
 	arg.size = sizeof(arg);
 	int rc = pfm_get_os_event_encoding(name, plm, PFM_OS_PERF_EVENT_EXT, &arg);
-	if (rc == PFM_ERR_NOTFOUND && software_attr(name, plm, attr) == 0) {
+	const char *prefix = NULL;
+	if (rc == PFM_ERR_NOTFOUND && software_attr(name, plm, attr) == 0)
+		prefix = strncmp(name, "perf::", 6) ? "perf::" : "";
+	else if (rc == PFM_ERR_NOTFOUND && tracepoint_attr(name, plm, attr) == 0)
+		prefix = "tracepoint::";
+	if (prefix) {
 		free(fstr);
-		if (fq && fqlen)
-			snprintf(fq, fqlen, "%s%s", strncmp(name, "perf::", 6) ? "perf::" : "", name);
-		return 0;
-	}
-	if (rc == PFM_ERR_NOTFOUND && tracepoint_attr(name, plm, attr) == 0) {
-		free(fstr);
-		if (fq && fqlen)
-			snprintf(fq, fqlen, "tracepoint::%s", name);
+		fstr = NULL;
+		if (fq && asprintf(fq, "%s%s", prefix, name) < 0) {
+			*fq = NULL;
+			return as_error_set(err, -ENOMEM, "out of memory");
+		}
 		return 0;
 	}
 	if (rc != PFM_SUCCESS) {
@@ -111,9 +134,13 @@ static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *at
 		return as_error_set(err, rc == PFM_ERR_NOTFOUND ? -ENOENT : -EINVAL, "event '%s': %s", name,
 				    pfm_strerror(rc));
 	}
-	if (fq && fqlen)
-		snprintf(fq, fqlen, "%s", fstr ? fstr : name);
-	free(fstr);
+	if (fq) {
+		*fq = fstr ? fstr : strdup(name);
+		if (!*fq)
+			return as_error_set(err, -ENOMEM, "out of memory");
+	} else {
+		free(fstr);
+	}
 	return 0;
 }
 
@@ -146,21 +173,26 @@ const char *counters_why_not(int rc)
 	}
 }
 
-static int encode_attr(const char *name, struct perf_event_attr *attr, char *fq, size_t fqlen, struct as_error *err)
-{
-	return encode_attr_plm(name, PFM_PLM3, attr, fq, fqlen, err);
-}
-
 int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
 		    struct as_error *err)
 {
 	struct perf_event_attr attr;
-	int rc = encode_attr(name, &attr, fq, fqlen, err);
+	char *full = NULL;
+	int rc = encode_attr_plm(name, PFM_PLM3, &attr, fq && fqlen ? &full : NULL, err);
 	if (rc)
 		return rc;
+	if (fq && fqlen)
+		snprintf(fq, fqlen, "%s", full);
+	free(full);
 	*type = attr.type;
 	*config = attr.config;
 	return 0;
+}
+
+int counters_encode_name(const char *name, char **fq, struct as_error *err)
+{
+	struct perf_event_attr attr;
+	return encode_attr_plm(name, PFM_PLM3, &attr, fq, err);
 }
 
 /* how NULL: the classic set (user mode, one group, the leader disabled until enabled by ioctl). */
@@ -168,8 +200,8 @@ static int open_one(struct counter_set *s, int i, pid_t pid, const struct counte
 {
 	struct perf_event_attr attr;
 	int kernel = how && how->kernel;
-	int rc = encode_attr_plm(s->name[i], kernel ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3, &attr, s->fq[i],
-				 sizeof(s->fq[i]), err);
+	free(s->fq[i]);
+	int rc = encode_attr_plm(s->name[i], kernel ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3, &attr, &s->fq[i], err);
 	if (rc)
 		return rc;
 	int grouped = !how || how->grouped;
@@ -184,7 +216,15 @@ static int open_one(struct counter_set *s, int i, pid_t pid, const struct counte
 	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	s->type[i] = attr.type;
 	s->config[i] = attr.config;
-	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, -1, grouped && i > 0 ? s->fd[0] : -1,
+	int cpu = -1;
+	if (how && how->cpu_wide) {
+		/* system-wide on one CPU: every task there, no inheritance */
+		cpu = how->cpu;
+		pid = -1;
+		attr.inherit = 0;
+		attr.enable_on_exec = 0;
+	}
+	int fd = (int)syscall(SYS_perf_event_open, &attr, pid, cpu, grouped && i > 0 ? s->fd[0] : -1,
 			      PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0) {
 		int e = errno;
@@ -223,18 +263,16 @@ static int open_one(struct counter_set *s, int i, pid_t pid, const struct counte
 
 int counters_open(struct counter_set *s, const char *const names[], int n, pid_t pid, struct as_error *err)
 {
-	memset(s, 0, sizeof(*s));
-	for (int i = 0; i < COUNTERS_MAX; i++)
-		s->fd[i] = -1;
+	counters_init(s);
 	if (n < 1 || n > COUNTERS_MAX)
 		return as_error_set(err, -EINVAL, "counters: between 1 and %d events, not %d", COUNTERS_MAX, n);
 	for (int i = 0; i < n; i++) {
-		if (strlen(names[i]) >= sizeof(s->name[i])) {
-			counters_close(s);
-			return as_error_set(err, -EINVAL, "event name '%.40s...' is too long", names[i]);
-		}
-		snprintf(s->name[i], sizeof(s->name[i]), "%s", names[i]);
+		s->name[i] = strdup(names[i]);
 		s->n = i + 1;
+		if (!s->name[i]) {
+			counters_close(s);
+			return as_error_set(err, -ENOMEM, "out of memory");
+		}
 		int rc = open_one(s, i, pid, NULL, err);
 		if (rc) {
 			s->fd[i] = -1;
@@ -296,11 +334,15 @@ int counters_read(struct counter_set *s, struct as_error *err)
 
 void counters_close(struct counter_set *s)
 {
-	for (int i = s->n - 1; i >= 0; i--)
+	for (int i = COUNTERS_MAX - 1; i >= 0; i--) {
 		if (s->fd[i] >= 0) {
 			close(s->fd[i]);
 			s->fd[i] = -1;
 		}
+		free(s->name[i]);
+		free(s->fq[i]);
+		s->name[i] = s->fq[i] = NULL;
+	}
 	s->n = 0;
 }
 
@@ -324,14 +366,16 @@ int counters_add(struct counter_set *s, const char *name, pid_t pid, const struc
 {
 	if (s->n >= COUNTERS_MAX)
 		return as_error_set(err, -E2BIG, "counters: a set holds at most %d events", COUNTERS_MAX);
-	if (strlen(name) >= sizeof(s->name[0]))
-		return as_error_set(err, -EINVAL, "event name '%.40s...' is too long", name);
 	int i = s->n;
-	snprintf(s->name[i], sizeof(s->name[i]), "%s", name);
+	s->name[i] = strdup(name);
+	if (!s->name[i])
+		return as_error_set(err, -ENOMEM, "out of memory");
 	int rc = open_one(s, i, pid, how, err);
 	if (rc) {
 		s->fd[i] = -1;
-		s->name[i][0] = 0;
+		free(s->name[i]);
+		free(s->fq[i]);
+		s->name[i] = s->fq[i] = NULL;
 		return rc;
 	}
 	s->n = i + 1;
@@ -356,10 +400,20 @@ int counters_read_one(struct counter_set *s, int i, struct as_error *err)
 {
 	uint64_t v[3];
 	int rc = read_raw(s, i, v, err);
-	/* never ran: not counted, which is not 0 */
-	if (rc == 0 && v[2] == 0)
-		s->value[i] = NAN;
+	/* enabled but never on a counter (multiplexed out): not counted, which is not 0; never enabled
+	 * at all (its task did not run since): 0 events happened */
+	if (rc == 0 && v[2] == 0) {
+		s->value[i] = v[1] == 0 && v[0] == 0 ? 0 : NAN;
+		s->running[i] = v[1] == 0 ? 1 : 0;
+	}
 	return rc;
+}
+
+int counters_disable_one(struct counter_set *s, int i)
+{
+	if (i < 0 || i >= s->n || ioctl(s->fd[i], PERF_EVENT_IOC_DISABLE, 0) < 0)
+		return -errno;
+	return 0;
 }
 
 int counters_enable_one(struct counter_set *s, int i)

@@ -16,8 +16,8 @@
 struct counter_set {
 	int n;
 	int fd[COUNTERS_MAX];
-	char name[COUNTERS_MAX][64];    /* as asked for */
-	char fq[COUNTERS_MAX][192];     /* as libpfm4 qualified it, e.g. "perf::CYCLES:u" */
+	char *name[COUNTERS_MAX];       /* as asked for (owned; any length) */
+	char *fq[COUNTERS_MAX];         /* as libpfm4 qualified it, e.g. "perf::CYCLES:u" (owned) */
 	uint32_t type[COUNTERS_MAX];    /* perf_event_attr type and config, for the record */
 	uint64_t config[COUNTERS_MAX];
 	double value[COUNTERS_MAX];     /* last read, scaled */
@@ -28,6 +28,9 @@ struct counter_set {
  * fq (may be NULL) receives the fully qualified name. -ENOENT for an unknown event. */
 int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
 		    struct as_error *err);
+
+/* counters_encode's fully qualified name, malloc'd whatever its length (*fq NULL on failure). */
+int counters_encode_name(const char *name, char **fq, struct as_error *err);
 
 /* Opens the events, disabled, on thread `pid` (0: the caller; any CPU). The first event leads the
  * group, so all count over the same interval. Fails (and closes what it opened) when any event
@@ -51,6 +54,8 @@ struct counters_how {
 	int enable_on_exec; /* disabled until the target calls exec (a program measured from its start) */
 	int grouped;        /* the set's first event leads a group: all count together or not at all */
 	int kernel;         /* count kernel mode too (root, CAP_PERFMON or perf_event_paranoid <= 1) */
+	int cpu_wide;       /* count every task on CPU `cpu` (pid ignored, no inheritance): system-wide */
+	int cpu;
 };
 
 /* The id of tracepoint "sys:event" under tracefs/events (tracefs NULL: /sys/kernel/tracing, then
@@ -64,7 +69,7 @@ int counters_pfm_start(struct as_error *err);
  * event's name (one line for many events). */
 const char *counters_why_not(int rc);
 
-/* An empty set (n = 0, no descriptors), for counters_add. */
+/* An empty set (n = 0, no descriptors), for counters_add; counters_close releases it. */
 void counters_init(struct counter_set *s);
 /* Opens one more event into s on `pid`. With how->grouped the first event leads and later ones
  * join its group; -ENOSPC when the group no longer fits the counters. -EOPNOTSUPP/-ENOENT for a
@@ -74,7 +79,11 @@ int counters_add(struct counter_set *s, const char *name, pid_t pid, const struc
 		 struct as_error *err);
 /* Enables event i alone (counters_add leaves events disabled). */
 int counters_enable_one(struct counter_set *s, int i);
-/* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
+/* Enables / disables event i alone (counters_add leaves events disabled). */
+int counters_disable_one(struct counter_set *s, int i);
+/* Reads event i into value[i] (scaled) and running[i]: NaN when it was enabled but never ran
+ * (multiplexed out: not counted); 0 (share 1) when it was never enabled at all (a task that did
+ * not run since: nothing happened). */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
 int counters_kernel_allowed(void);

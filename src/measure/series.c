@@ -8,6 +8,7 @@
 #include <linux/perf_event.h>
 #include <math.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "common/spawn.h"
+#include "common/interrupt.h"
 #include "common/timer.h"
+#include "measure/exec.h"
 
 /* How often /proc is scanned for new processes of the tree: a scan reads the /proc directory
  * (about 0.2 ms with a hundred processes), too much for every 10 ms sample; a child appears in the
@@ -141,8 +143,13 @@ static double thread_cpu_s(void)
 	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
+/* own_group: the program gets its own process group and common/interrupt.h forwards signals to it
+ * (phases); otherwise it stays in ours (memhist). keep_stdout: its stdout stays its own (phases,
+ * whose report goes to stderr); otherwise it goes to our stderr. */
+static pid_t series_fork_how(char *const argv[], int own_group, int keep_stdout, int *gate_w, int *execd, int *tty,
+			     struct as_error *err)
 {
+	*tty = -1;
 	int gate[2], ex[2];
 	if (pipe2(gate, O_CLOEXEC) != 0)
 		return as_error_set(err, -errno, "pipe: %s", strerror(errno));
@@ -151,33 +158,58 @@ pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *
 		close(gate[1]);
 		return as_error_set(err, -errno, "pipe: %s", strerror(errno));
 	}
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	if (own_group)
+		sigprocmask(SIG_BLOCK, &block, &old);
 	pid_t pid = fork();
-	if (pid < 0) {
-		int e = errno;
-		close(gate[0]);
-		close(gate[1]);
-		close(ex[0]);
-		close(ex[1]);
-		return as_error_set(err, -e, "cannot start '%s': %s", argv[0], strerror(e));
-	}
 	if (pid == 0) {
+		if (own_group) {
+			interrupt_child_setup();
+			sigprocmask(SIG_SETMASK, &old, NULL);
+		}
 		close(gate[1]);
 		close(ex[0]);
 		char go;
 		if (read(gate[0], &go, 1) != 1)
 			_exit(125); /* the recorder gave up before the start */
-		dup2(2, 1);
+		if (!keep_stdout)
+			dup2(2, 1);
 		execvp(argv[0], argv);
 		int e = errno;
 		if (write(ex[1], &e, sizeof(e)) < 0)
 			_exit(127);
 		_exit(127);
 	}
+	int fe = errno;
+	if (own_group) {
+		if (pid > 0) {
+			interrupt_watch(pid);
+			*tty = measure_tty_give(pid);
+		}
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (pid < 0) {
+		close(gate[0]);
+		close(gate[1]);
+		close(ex[0]);
+		close(ex[1]);
+		return as_error_set(err, -fe, "cannot start '%s': %s", argv[0], strerror(fe));
+	}
 	close(gate[0]);
 	close(ex[1]);
 	*gate_w = gate[1];
 	*execd = ex[0];
 	return pid;
+}
+
+pid_t series_fork(char *const argv[], int *gate_w, int *execd, struct as_error *err)
+{
+	int tty;
+	return series_fork_how(argv, 0, 0, gate_w, execd, &tty, err);
 }
 
 int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, struct as_error *err)
@@ -195,8 +227,9 @@ int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, stru
 		;
 	close(execd);
 	if (!rc && got > 0) {
-		char eb[96];
-		rc = as_error_set(err, -exec_errno, "cannot run '%s': %s", argv[0], as_strerror(exec_errno, eb, sizeof(eb)));
+		char msg[sizeof(err->msg)];
+		rc = measure_exec_explain(argv[0], exec_errno, msg, sizeof(msg));
+		as_error_set(err, rc, "%s", msg);
 	}
 	if (rc)
 		waitpid(pid, NULL, 0);
@@ -209,10 +242,8 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	s->interval_s = o->interval_s;
 	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
 		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
-	if (!spawn_have(argv[0]))
-		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
-	int gate = -1, execd = -1;
-	pid_t pid = series_fork(argv, &gate, &execd, err);
+	int gate = -1, execd = -1, tty = -1;
+	pid_t pid = series_fork_how(argv, o->own_group, o->keep_stdout, &gate, &execd, &tty, err);
 	if (pid < 0)
 		return (int)pid;
 	int fd[COUNTERS_MAX];
@@ -287,6 +318,7 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 			kill(pid, SIGINT); /* from a terminal it has it already; from kill -INT only we do */
 			stopped = 1;
 		}
+		/* own_group: common/interrupt.h's handler sent the signal on; sample until it ends */
 		double t = (double)(timer_now_ns() - t0) / 1e9;
 		if (o->timeout_s > 0 && t > o->timeout_s) {
 			kill(pid, SIGKILL);
@@ -324,9 +356,17 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	int st = 0;
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
+	if (o->own_group)
+		interrupt_watch(0);
 	s->exited = WIFEXITED(st);
 	s->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
 out:
+	if (o->own_group) {
+		interrupt_watch(0);
+		measure_tty_take(tty);
+	}
+	/* with the terminal, Ctrl-C went to the program alone */
+	s->tty_sigint = tty >= 0 && !s->exited && s->status == SIGINT;
 	series_tree_free(tree);
 	for (int j = 0; j < s->nev; j++)
 		close(fd[j]);

@@ -20,6 +20,10 @@ struct series_opts {
 	/* when *stop turns nonzero (a signal handler's flag; may be NULL) the program gets SIGINT
 	 * once, and what was sampled until it ends is the result */
 	volatile sig_atomic_t *stop;
+	/* the program in its own process group, which common/interrupt.h's handler (installed by the
+	 * caller) sends SIGINT/SIGTERM/SIGHUP on to: what was sampled until it ended is the result */
+	int own_group;
+	int keep_stdout;                /* the program's stdout stays its own (else: to our stderr) */
 	/* called about once a second while the program runs (may be NULL) */
 	void (*tick)(void *ctx, double t_s, double rss_bytes);
 	void *ctx;
@@ -41,12 +45,14 @@ struct series {
 	double sampler_cpu_s;           /* CPU time the sampling loop took */
 	int procs_max;                  /* most processes in the tree at one sample */
 	int exited, status, timed_out;  /* as in spawn_result: exit code, or the signal that ended it */
+	int tty_sigint;                 /* it held the terminal and died of SIGINT: Ctrl-C (an interrupt) */
 	double interval_s;
 };
 
-/* Runs argv (its stdout goes to our stderr, so --json stays clean) and samples it every
+/* Runs argv (its stdout its own with o->keep_stdout, else on our stderr) and samples it every
  * o->interval_s until it ends. 0 when the program ran (whatever its exit status: see s),
- * -ENOENT when it is not there, another -errno on failure. s is released by series_release. */
+ * -ENOENT, -EACCES, -ENOEXEC when it cannot be started (the message says why: measure/exec.h),
+ * another -errno on failure. s is released by series_release. */
 int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err);
 void series_release(struct series *s);
 

@@ -17,8 +17,79 @@ void measure_stat_json_release(struct measure_stat_json *s)
 		free(s->ev[i].values);
 	}
 	free(s->ev);
-	s->ev = NULL;
-	s->n = 0;
+	free(s->by_name);
+	for (size_t i = 0; i < s->ncond; i++) {
+		free(s->cond[i].key);
+		free(s->cond[i].text);
+	}
+	free(s->cond);
+	memset(s, 0, sizeof(*s));
+}
+
+static int by_name_cmp(const void *a, const void *b, void *ctx)
+{
+	const struct measure_stat_json *s = ctx;
+	return strcmp(s->ev[*(const size_t *)a].name, s->ev[*(const size_t *)b].name);
+}
+
+/* The index by name, and an error for a name given twice (compare would test it twice). */
+int measure_stat_json_index(struct measure_stat_json *s, const char *name, struct as_error *err)
+{
+	s->by_name = malloc((s->n ? s->n : 1) * sizeof(size_t));
+	if (!s->by_name)
+		return as_error_set(err, -ENOMEM, "'%s': out of memory", name);
+	for (size_t i = 0; i < s->n; i++)
+		s->by_name[i] = i;
+	qsort_r(s->by_name, s->n, sizeof(size_t), by_name_cmp, s);
+	for (size_t i = 1; i < s->n; i++) {
+		size_t a = s->by_name[i - 1], b = s->by_name[i];
+		if (!strcmp(s->ev[a].name, s->ev[b].name))
+			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] and [%zu] are both named '%.64s'", name,
+					    a < b ? a : b, a < b ? b : a, s->ev[a].name);
+	}
+	return 0;
+}
+
+static int cond_add(struct measure_stat_json *s, const char *key, json_t *v)
+{
+	if (!json_is_string(v) && !json_is_number(v) && !json_is_null(v))
+		return 0;
+	struct measure_stat_json_cond *nc = realloc(s->cond, (s->ncond + 1) * sizeof(*nc));
+	if (!nc)
+		return -ENOMEM;
+	s->cond = nc;
+	struct measure_stat_json_cond *c = &s->cond[s->ncond];
+	c->key = strdup(key);
+	c->text = json_is_string(v) ? strdup(json_string_value(v)) : NULL;
+	c->value = json_is_number(v) ? json_number_value(v) : NAN;
+	if (!c->key || (json_is_string(v) && !c->text)) {
+		free(c->key);
+		free(c->text);
+		return -ENOMEM;
+	}
+	s->ncond++;
+	return 0;
+}
+
+/* results.conditions flattened: scalars by key, arrays' elements as KEY[i]. */
+static int read_conditions(struct measure_stat_json *s, json_t *obj)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach(obj, key, v)
+	{
+		if (json_is_array(v)) {
+			for (size_t i = 0; i < json_array_size(v); i++) {
+				char k[200];
+				snprintf(k, sizeof(k), "%.140s[%zu]", key, i);
+				if (cond_add(s, k, json_array_get(v, i)) != 0)
+					return -ENOMEM;
+			}
+		} else if (cond_add(s, key, v) != 0) {
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
 /* One element of results.events into e (zeroed by the caller). */
@@ -58,10 +129,10 @@ static int read_event(json_t *j, size_t i, struct measure_stat_json_event *e, co
 int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_t len, const char *name,
 			    struct as_error *err)
 {
-	s->ev = NULL;
-	s->n = 0;
+	memset(s, 0, sizeof(*s));
 	json_error_t je;
-	json_t *doc = json_loadb(text, len, 0, &je);
+	/* a key given twice is an error, not "the last one wins" */
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!doc) {
 		if (je.line > 0)
 			return as_error_set(err, -EINVAL, "cannot read '%s': %s (line %d)", name, je.text, je.line);
@@ -83,6 +154,11 @@ int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_
 		rc = read_event(json_array_get(arr, i), i, &s->ev[i], name, err);
 		s->n = i + 1; /* what read_event allocated is released below on failure */
 	}
+	if (rc == 0)
+		rc = measure_stat_json_index(s, name, err);
+	json_t *cond = json_object_get(json_object_get(doc, "results"), "conditions");
+	if (rc == 0 && json_is_object(cond) && read_conditions(s, cond) != 0)
+		rc = as_error_set(err, -ENOMEM, "'%s': out of memory", name);
 out:
 	json_decref(doc);
 	if (rc)
@@ -93,8 +169,7 @@ out:
 int measure_stat_json_read(struct measure_stat_json *s, const char *path, struct as_error *err)
 {
 	size_t len = 0;
-	s->ev = NULL;
-	s->n = 0;
+	memset(s, 0, sizeof(*s));
 	char *text = file_read_input(path, "stat result", MEASURE_STAT_JSON_MAX_BYTES, &len, err);
 	if (!text)
 		return err && err->code ? err->code : -EIO;
@@ -105,8 +180,24 @@ int measure_stat_json_read(struct measure_stat_json *s, const char *path, struct
 
 const struct measure_stat_json_event *measure_stat_json_find(const struct measure_stat_json *s, const char *name)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->ev[i].name, name))
-			return &s->ev[i];
+	size_t lo = 0, hi = s->by_name ? s->n : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->ev[s->by_name[mid]].name, name);
+		if (c == 0)
+			return &s->ev[s->by_name[mid]];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+const struct measure_stat_json_cond *measure_stat_json_cond(const struct measure_stat_json *s, const char *key)
+{
+	for (size_t i = 0; i < s->ncond; i++)
+		if (!strcmp(s->cond[i].key, key))
+			return &s->cond[i];
 	return NULL;
 }

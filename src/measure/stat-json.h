@@ -18,21 +18,38 @@ struct measure_stat_json_event {
 	size_t n;       /* entries of values */
 };
 
+/* One of results.conditions (what `stat` records of the machine around its runs): a string or a
+ * number; an array's elements as KEY[i]. */
+struct measure_stat_json_cond {
+	char *key;
+	char *text;     /* NULL for a number */
+	double value;   /* NaN for a string or null */
+};
+
 struct measure_stat_json {
 	struct measure_stat_json_event *ev; /* in the order of the file */
 	size_t n;
+	size_t *by_name;  /* indices of ev sorted by name, for measure_stat_json_find */
+	struct measure_stat_json_cond *cond; /* results.conditions, flattened ("" keys none) */
+	size_t ncond;
 };
 
 /* Parses len bytes of text (a stat result) into s; name is the file in messages. On failure
  * -EINVAL and a message ("cannot read 'NAME': ... (line L)", "'NAME' is not a result of
- * 'archscope stat --json' (no results.events)", "'NAME': results.events[I] ..."); s is then empty. */
+ * 'archscope stat --json' (no results.events)", "'NAME': results.events[I] ...", a key given twice
+ * in one object, an event named twice); s is then empty. */
 int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_t len, const char *name,
 			    struct as_error *err);
 /* Reads path ("-": standard input; only a regular file, at most MEASURE_STAT_JSON_MAX_BYTES) and
  * parses it. */
 int measure_stat_json_read(struct measure_stat_json *s, const char *path, struct as_error *err);
-/* The first event named name, or NULL. */
+/* Builds s->by_name for s->ev[0..n) (events filled by a caller, not parsed); -EINVAL naming both
+ * indices when two events share a name. */
+int measure_stat_json_index(struct measure_stat_json *s, const char *name, struct as_error *err);
+/* The event named name, or NULL (binary search: 100k events are found in microseconds). */
 const struct measure_stat_json_event *measure_stat_json_find(const struct measure_stat_json *s, const char *name);
+/* The condition named key (a flattened name such as "loadavg_before[0]"), or NULL. */
+const struct measure_stat_json_cond *measure_stat_json_cond(const struct measure_stat_json *s, const char *key);
 void measure_stat_json_release(struct measure_stat_json *s);
 
 #endif

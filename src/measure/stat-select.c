@@ -20,7 +20,10 @@ void stat_select_init(struct stat_select *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int add_one(struct stat_select *s, const char *name, size_t len, struct as_error *err)
+/* Adds one name. strict (names a user typed): an empty name or one given twice (also under another
+ * of perf's names for the same event, "faults" after "page-faults") is an error (-EINVAL);
+ * otherwise (lists archscope builds) a repeat is skipped. */
+static int add_one(struct stat_select *s, const char *name, size_t len, int quiet, struct as_error *err)
 {
 	while (len && isspace((unsigned char)*name)) {
 		name++;
@@ -29,18 +32,31 @@ static int add_one(struct stat_select *s, const char *name, size_t len, struct a
 	while (len && isspace((unsigned char)name[len - 1]))
 		len--;
 	if (!len)
-		return 0;
-	for (int i = 0; i < s->n; i++)
-		if (strlen(s->names[i]) == len && !strncmp(s->names[i], name, len))
-			return 0;
+		return quiet ? 0 : as_error_set(err, -EINVAL, "an empty event name (-e '' or a list with ',,')");
+	char *n = strndup(name, len);
+	if (!n)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	for (int i = 0; i < s->n; i++) {
+		if (strcmp(s->names[i], n) && strcmp(measure_stat_alias(s->names[i]), measure_stat_alias(n)))
+			continue;
+		int rc = 0;
+		if (quiet)
+			;
+		else if (!strcmp(s->names[i], n))
+			rc = as_error_set(err, -EINVAL, "event '%s' is given twice", n);
+		else
+			rc = as_error_set(err, -EINVAL, "events '%s' and '%s' are the same event (%s): give it once",
+					  s->names[i], n, measure_stat_alias(n));
+		free(n);
+		return rc;
+	}
 	char **nn = realloc(s->names, (size_t)(s->n + 1) * sizeof(char *));
-	if (!nn)
+	if (!nn) {
+		free(n);
 		return as_error_set(err, -ENOMEM, "out of memory");
+	}
 	s->names = nn;
-	s->names[s->n] = strndup(name, len);
-	if (!s->names[s->n])
-		return as_error_set(err, -ENOMEM, "out of memory");
-	s->n++;
+	s->names[s->n++] = n;
 	return 0;
 }
 
@@ -48,7 +64,7 @@ int stat_select_add(struct stat_select *s, const char *list, struct as_error *er
 {
 	for (const char *p = list;;) {
 		size_t n = strcspn(p, ",");
-		int rc = add_one(s, p, n, err);
+		int rc = add_one(s, p, n, 0, err);
 		if (rc)
 			return rc;
 		if (!p[n])
@@ -64,7 +80,8 @@ int stat_select_default(struct stat_select *s, struct as_error *err)
 }
 
 /* One PMU's events: "pmu::EVENT" with its default unit masks, or once per unit mask where the
- * event has no default. */
+ * event has no default. Names are built at their length: libpfm4's can be long
+ * ("amd64_fam19h_zen4::..."). */
 static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_error *err)
 {
 	for (int ev = pi->first_event; ev != -1; ev = pfm_get_event_next(ev)) {
@@ -73,28 +90,39 @@ static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_e
 		info.size = sizeof(info);
 		if (pfm_get_event_info(ev, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 			continue;
-		char name[256];
-		snprintf(name, sizeof(name), "%s::%s", pi->name, info.name);
+		char *name = NULL;
+		if (asprintf(&name, "%s::%s", pi->name, info.name) < 0)
+			return as_error_set(err, -ENOMEM, "out of memory");
 		uint32_t type;
 		uint64_t config;
 		struct as_error ee = { 0 };
+		int rc = 0;
 		if (counters_encode(name, &type, &config, NULL, 0, &ee) == 0) {
-			if (add_one(s, name, strlen(name), err))
-				return err->code;
+			rc = add_one(s, name, strlen(name), 1, err);
+			free(name);
+			if (rc)
+				return rc;
 			continue;
 		}
-		for (int a = 0; a < info.nattrs; a++) {
+		for (int a = 0; a < info.nattrs && !rc; a++) {
 			pfm_event_attr_info_t at;
 			memset(&at, 0, sizeof(at));
 			at.size = sizeof(at);
 			if (pfm_get_event_attr_info(ev, a, PFM_OS_PERF_EVENT_EXT, &at) != PFM_SUCCESS ||
 			    at.type != PFM_ATTR_UMASK)
 				continue;
-			char um[320];
-			snprintf(um, sizeof(um), "%s:%s", name, at.name);
-			if (counters_encode(um, &type, &config, NULL, 0, &ee) == 0 && add_one(s, um, strlen(um), err))
-				return err->code;
+			char *um = NULL;
+			if (asprintf(&um, "%s:%s", name, at.name) < 0) {
+				rc = as_error_set(err, -ENOMEM, "out of memory");
+				break;
+			}
+			if (counters_encode(um, &type, &config, NULL, 0, &ee) == 0)
+				rc = add_one(s, um, strlen(um), 1, err);
+			free(um);
 		}
+		free(name);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
@@ -106,10 +134,8 @@ int stat_select_all(struct stat_select *s, struct as_error *err)
 				 "cpu-migrations,alignment-faults,emulation-faults", err);
 	if (rc)
 		return rc;
-	uint32_t type;
-	uint64_t config;
-	if (counters_encode("cycles", &type, &config, NULL, 0, err) != 0)
-		return err->code;
+	if ((rc = counters_pfm_start(err)) != 0)
+		return rc;
 	int any = 0;
 	pfm_pmu_t p;
 	pfm_for_all_pmus(p)
@@ -270,7 +296,7 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		chosen = cur;
 	}
 	for (int i = 0; !rc && i < chosen->n; i++)
-		rc = add_one(s, chosen->ev[i], strlen(chosen->ev[i]), err);
+		rc = add_one(s, chosen->ev[i], strlen(chosen->ev[i]), 1, err);
 	if (!rc) {
 		snprintf(s->group_pmu, sizeof(s->group_pmu), "%s", chosen->label);
 		memcpy(s->metric, chosen->metric, sizeof(s->metric));

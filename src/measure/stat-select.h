@@ -28,7 +28,8 @@ struct stat_select {
 };
 
 void stat_select_init(struct stat_select *s);
-/* Adds one name or a comma-separated list. */
+/* Adds one name or a comma-separated list, as a user typed it: an empty name, or an event given
+ * twice (also by two of perf's names for it), is -EINVAL with a message naming it. */
 int stat_select_add(struct stat_select *s, const char *list, struct as_error *err);
 /* perf stat's default events (software and hardware). */
 int stat_select_default(struct stat_select *s, struct as_error *err);

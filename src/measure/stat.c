@@ -86,23 +86,27 @@ int measure_stat_init(struct measure_stat *m, const char *const names[], int n, 
 		return as_error_set(err, -ENOMEM, "stat: out of memory");
 	for (int i = 0; i < n; i++) {
 		struct stat_event *e = &m->ev[m->nevents];
-		if (strlen(names[i]) >= sizeof(e->name)) {
-			measure_stat_release(m);
-			return as_error_set(err, -EINVAL, "event name '%.40s...' is too long", names[i]);
-		}
 		int dup = 0;
-		for (int j = 0; j < m->nevents; j++)
-			dup |= !strcmp(m->ev[j].name, names[i]);
+		for (int j = 0; j < m->nevents && !dup; j++)
+			dup = !strcmp(m->ev[j].name, names[i]);
 		if (dup)
 			continue;
-		snprintf(e->name, sizeof(e->name), "%s", names[i]);
+		e->name = strdup(names[i]);
+		if (!e->name) {
+			measure_stat_release(m);
+			return as_error_set(err, -ENOMEM, "stat: out of memory");
+		}
 		e->source = STAT_PERF;
 		e->unit = "events";
 		m->nevents++;
 	}
 	for (int i = 0; i < NEXTRAS; i++) {
 		struct stat_event *e = &m->ev[m->nevents++];
-		snprintf(e->name, sizeof(e->name), "%s", extras[i].name);
+		e->name = strdup(extras[i].name);
+		if (!e->name) {
+			measure_stat_release(m);
+			return as_error_set(err, -ENOMEM, "stat: out of memory");
+		}
 		e->unit = extras[i].unit;
 		e->source = extras[i].source;
 		e->available = 1;
@@ -126,10 +130,10 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 		if (e->source != STAT_PERF)
 			continue;
 		struct as_error oe = { 0 };
-		uint32_t type;
-		uint64_t config;
 		e->pass = -1;
-		if (counters_encode(measure_stat_alias(e->name), &type, &config, e->fq, sizeof(e->fq), &oe) != 0) {
+		free(e->fq);
+		e->fq = NULL;
+		if (counters_encode_name(measure_stat_alias(e->name), &e->fq, &oe) != 0) {
 			snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
 			continue;
 		}
@@ -142,7 +146,9 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 				snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
 				continue;
 			}
-			snprintf(e->fq, sizeof(e->fq), "%s", one.fq[0]);
+			free(e->fq);
+			e->fq = one.fq[0];
+			one.fq[0] = NULL;
 			counters_close(&one);
 			e->available = 1;
 			e->pass = 0;
@@ -166,7 +172,11 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 		}
 		if (group.n == 1)
 			hw_groups++;
-		snprintf(e->fq, sizeof(e->fq), "%s", group.fq[group.n - 1]);
+		char *fq = strdup(group.fq[group.n - 1]);
+		if (fq) {
+			free(e->fq);
+			e->fq = fq;
+		}
 		e->available = 1;
 		e->pass = pass;
 		e->group = pass;
@@ -218,12 +228,17 @@ void measure_stat_summarise(struct stat_event *e, int nvalues)
 
 void measure_stat_release(struct measure_stat *m)
 {
-	for (int i = 0; i < m->nevents; i++) {
+	for (int i = 0; m->ev && i < m->nevents; i++) {
+		free(m->ev[i].name);
+		free(m->ev[i].fq);
 		free(m->ev[i].values);
 		free(m->ev[i].share);
 	}
 	free(m->ev);
 	free(m->run);
+	for (int i = 0; i < m->nint; i++)
+		free(m->intervals[i].delta);
+	free(m->intervals);
 	for (int i = 0; i < m->nthreads; i++)
 		free(m->threads[i].values);
 	free(m->threads);

@@ -16,8 +16,8 @@ enum stat_source {
 };
 
 struct stat_event {
-	char name[64];
-	char fq[192];         /* as libpfm4 qualified it ("" for rusage, schedstat, wall) */
+	char *name;           /* as asked for (owned; any length: libpfm4's names can be long) */
+	char *fq;             /* as libpfm4 qualified it (owned; NULL for rusage, schedstat, wall) */
 	const char *unit;     /* "ns", "events", "KiB", ... */
 	enum stat_source source;
 	int hardware;         /* needs a PMU (not a kernel software event) */
@@ -52,13 +52,33 @@ struct stat_thread {
 };
 
 struct stat_tracee;       /* a live thread's counters (stat-thread.c) */
+struct measure_stat;
+
+/* One interval of -I: every event's count in it (not since the start). */
+struct stat_interval {
+	int run;              /* index into measure_stat.run (the run it belongs to) */
+	double t_s;           /* its end, since the count started */
+	double *delta;        /* per event (nevents); NaN: not counted */
+};
+
+/* What is counted. */
+enum stat_target {
+	STAT_TARGET_PROGRAM,  /* the program argv, from its exec, with its threads and children */
+	STAT_TARGET_ATTACH,   /* a running process (-p): its threads from now on (argv, if any, only times it) */
+	STAT_TARGET_SYSTEM,   /* every CPU (-a): all tasks, while argv runs (argv NULL: until a signal) */
+};
 
 struct stat_opts {
 	int runs;             /* per pass */
 	int per_thread;       /* also count each thread and process by itself (ptrace) */
 	int stdout_fd;        /* where the program's stdout goes (-1: inherited) */
 	int stderr_fd;        /* where its stderr is copied after each run (-1: nowhere; it is kept) */
+	enum stat_target target;
+	pid_t attach_pid;     /* STAT_TARGET_ATTACH */
+	double interval_s;    /* > 0: read every event every interval_s too (-I) */
 	void (*progress)(void *ctx, int done, int total);
+	/* called after each interval is recorded (may be NULL) */
+	void (*on_interval)(void *ctx, const struct measure_stat *m, const struct stat_interval *iv);
 	void *ctx;
 };
 
@@ -70,7 +90,16 @@ struct measure_stat {
 	int nrun;             /* runs done */
 	struct stat_run *run; /* runs * passes */
 	int kernel;           /* kernel mode counted too */
-	int interrupted;      /* the program died of SIGINT: the runs stopped there */
+	enum stat_target target;
+	pid_t attach_pid;
+	int ncpus;            /* STAT_TARGET_SYSTEM: CPUs counted */
+	int interrupted;      /* a signal (SIGINT, SIGTERM, SIGHUP) stopped the runs; the run it cut is left out */
+	int signal;           /* that signal; with ATTACH or SYSTEM without a program the signal that ended a
+				 complete count (interrupted stays 0) */
+	int window;           /* ATTACH, or SYSTEM without a program: one window, not runs */
+	int nint;             /* -I: intervals recorded, in order */
+	struct stat_interval *intervals;
+	double interval_s;
 	char hw_reason[560];  /* once: why hardware events cannot be counted here ("" when they can) */
 	int per_thread;
 	int nthreads;
@@ -87,9 +116,18 @@ int measure_stat_init(struct measure_stat *m, const char *const names[], int n, 
  * packs hardware events into groups that open together (one group per pass) and records why an
  * event cannot be counted. */
 int measure_stat_plan(struct measure_stat *m, struct as_error *err);
-/* Runs argv passes * runs times. -ENOENT (and nothing run) when the program cannot be started.
- * Stops early, keeping what was measured, when the program dies of SIGINT. */
+/* Runs argv passes * runs times (or counts o->target). -ENOENT, -EACCES or -ENOEXEC (and nothing
+ * run) when the program cannot be started, with a message that says why (measure/exec.h).
+ * Signals follow common/interrupt.h (the caller installs it): the program runs in its own process
+ * group, which gets the first SIGINT/SIGTERM/SIGHUP; the run it cuts is left out, the runs stop
+ * and m->interrupted is set. */
 int measure_stat_run(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+/* measure_stat_run in steps, for two programs run in turn (compare -r: A B A B ...): begin, then
+ * step runs the next run (1: more to run; 0: all done, or interrupted; -errno), then finish
+ * summarises. */
+int measure_stat_begin(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+int measure_stat_step(struct measure_stat *m, char *const argv[], const struct stat_opts *o, struct as_error *err);
+void measure_stat_finish(struct measure_stat *m);
 /* Keeps run k's value (NaN: not counted) and the share of its enabled time it counted; a share
  * below 1 flags the event multiplexed. */
 void measure_stat_record(struct stat_event *e, int k, double value, double share);

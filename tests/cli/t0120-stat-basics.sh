@@ -1,9 +1,11 @@
 # stat runs a program R times with software events: per-run values, Bessel stddev, hardware
 # events never read as 0, exit status and crash reported, JSON names of the issue.
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE" stat --json -q -r 3 -e page-faults,task-clock,cycles -- sh -c 'echo out; echo oops >&2'
+run 0 "$ARCHSCOPE" stat --json -o "$TMP/j.json" -q -r 3 -e page-faults,task-clock,cycles -- sh -c 'echo out; echo oops >&2'
 contains "$TMP/err" oops
-contains "$TMP/err" out
+contains "$TMP/out" out # the program's stdout is its own
+grep -q oops "$TMP/out" && fail "the program's stderr went to stdout"
+cp "$TMP/j.json" "$TMP/out"
 json_get "d['command']" | grep -qx stat || fail "command"
 cat >"$TMP/check.py" <<'PY'
 import json, math, sys
@@ -35,7 +37,8 @@ assert all("oops" in r["stderr"] for r in runs)
 PY
 python3 "$TMP/check.py" "$TMP/out" || fail "stat JSON"
 
-# text: <not counted> for an event that cannot open, never a 0
+# text (on stderr, as perf stat): <not counted> for an event that cannot open, never a 0
 run 0 "$ARCHSCOPE" stat -q -r 2 -e page-faults,no_such_event_xyz -- true
-grep 'no_such_event_xyz' "$TMP/out" | grep -q '<not counted>' || fail "unknown event not shown as <not counted>"
+[ -s "$TMP/out" ] && fail "stat wrote on stdout, which is the program's"
+grep 'no_such_event_xyz' "$TMP/err" | grep -q '<not counted>' || fail "unknown event not shown as <not counted>"
 exit 0

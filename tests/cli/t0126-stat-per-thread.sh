@@ -1,7 +1,7 @@
 # stat --per-thread counts each thread and child process by itself: the tasks of a shell that
 # starts two programs, and perl threads touching 1, 2 and 3 times 4 MB (page faults in that ratio).
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE" stat -q -r 2 --per-thread --json -e page-faults,task-clock -- sh -c 'cat /dev/null; ls / >/dev/null'
+run 0 "$ARCHSCOPE" stat -q -r 2 --per-thread --json -o "$TMP/j.json" -e page-faults,task-clock -- sh -c 'cat /dev/null; ls / >/dev/null'
 cat >"$TMP/check.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"]
@@ -15,12 +15,12 @@ for run in (0, 1):
     assert abs(s - total[run]) <= 0.05 * total[run], (s, total[run])   # the parts make the whole
     assert sorted(t["index"] for t in th) == [0, 1, 2]
 PY
-python3 "$TMP/check.py" "$TMP/out" || fail "per-thread tasks"
-contains "$TMP/out" '"threads"'
+python3 "$TMP/check.py" "$TMP/j.json" || fail "per-thread tasks"
+contains "$TMP/j.json" '"threads"'
 if perl -Mthreads -e 1 2>/dev/null; then
-	run 0 "$ARCHSCOPE" stat -q -r 1 --per-thread --json -e page-faults -- perl -Mthreads -e \
+	run 0 "$ARCHSCOPE" stat -q -r 1 --per-thread --json -o "$TMP/j.json" -e page-faults -- perl -Mthreads -e \
 		'my @t = map { my $n = $_; threads->create(sub { my $x = "a" x ($n * 4000000); length $x }) } 1 .. 3; $_->join for @t'
-	python3 - "$TMP/out" <<'PY' || fail "perl threads"
+	python3 - "$TMP/j.json" <<'PY' || fail "perl threads"
 import json, sys
 d = json.load(open(sys.argv[1]))["results"]
 th = sorted((t["index"], t["events"]["page-faults"]) for t in d["threads"])

@@ -4,9 +4,10 @@
 # exit status and crash are reported, and the measurement is still printed
 run 1 "$ARCHSCOPE" stat -q -r 2 -e page-faults -- sh -c 'exit 3'
 contains "$TMP/err" "exited with status 3"
-contains "$TMP/out" "page-faults"
-run 1 "$ARCHSCOPE" stat -q -r 1 --json -e page-faults -- sh -c 'kill -SEGV $$'
+contains "$TMP/err" "page-faults"
+run 1 "$ARCHSCOPE" stat -q -r 1 --json -o "$TMP/j.json" -e page-faults -- sh -c 'kill -SEGV $$'
 contains "$TMP/err" "crashed"
+cp "$TMP/j.json" "$TMP/out"
 json_get "d['results']['runs_detail'][0]['signal']" | grep -qx 11 || fail "signal not recorded"
 
 # -o writes the same JSON atomically

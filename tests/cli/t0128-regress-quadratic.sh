@@ -2,9 +2,9 @@
 # N² × 0.4 MB) and draws a plot per event with the runs and the best fit.
 . "$(dirname "$0")/lib.sh"
 command -v perl >/dev/null || skip "needs perl"
-run 0 "$ARCHSCOPE" regress -q --json --param N=1,2,3,4,5 -r 2 -e page-faults --plot "$TMP/plots" -- \
+run 0 "$ARCHSCOPE" regress -q --json -o "$TMP/j.json" --param N=1,2,3,4,5 -r 2 -e page-faults --plot "$TMP/plots" -- \
 	perl -e '$x = "a" x ({N} * {N} * 400000)'
-python3 "$ROOT/tests/fixtures/measure/regress-check.py" "$TMP/out" quadratic >/dev/null || fail "quadratic growth not named quadratic"
+python3 "$ROOT/tests/fixtures/measure/regress-check.py" "$TMP/j.json" quadratic >/dev/null || fail "quadratic growth not named quadratic"
 # a plot per fitted event: the runs and the best fit
 if command -v gnuplot >/dev/null; then
 	[ -s "$TMP/plots/regress-page-faults.svg" ] || fail "no plot for page-faults"

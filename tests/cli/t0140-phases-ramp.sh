@@ -4,10 +4,10 @@
 RAMP="$(dirname "$ARCHSCOPE")/examples/ramp-compute"
 [ -x "$RAMP" ] || fail "no $RAMP (built by CMake from examples/phases/)"
 for n in 1 2; do
-	run 0 "$ARCHSCOPE" phases --json -e task-clock,page-faults -- "$RAMP" 32 0.4 0.5
+	run 0 "$ARCHSCOPE" phases --json -o "$TMP/j.json" -e task-clock,page-faults -- "$RAMP" 32 0.4 0.5
 	truth=$(sed -n 's/.*ramp ended at \([0-9.]*\) s.*/\1/p' "$TMP/err")
 	[ -n "$truth" ] || fail "run $n: ramp-compute did not report its ramp (stderr: $(cat "$TMP/err"))"
-	mv "$TMP/out" "$TMP/run$n.json"
+	mv "$TMP/j.json" "$TMP/run$n.json"
 	echo "$truth" >"$TMP/truth$n"
 done
 # one python for both runs (its start-up is most of this test's time on a loaded machine)
@@ -35,9 +35,9 @@ for n in (1, 2):
     assert ph[0]["events"]["page-faults"]["total"] > 10 * ph[1]["events"]["page-faults"]["total"], ph
     assert r["samples"] >= 3 and r["sampler_cpu_percent"] >= 0 and r["exit_status"] == 0
 PY
-# text for people, with units (a shorter run)
+# text for people, with units (a shorter run), on stderr: stdout is the program's
 run 0 "$ARCHSCOPE" phases -q -e page-faults -- "$RAMP" 8 0.1 0.2
-contains "$TMP/out" "breakpoints with 95 % confidence intervals"
-contains "$TMP/out" "footprint slope  *[-0-9.e+]* MiB/s"
-contains "$TMP/out" "page-faults  *[0-9]"
+contains "$TMP/err" "breakpoints with 95 % confidence intervals"
+contains "$TMP/err" "footprint slope  *[-0-9.e+]* MiB/s"
+contains "$TMP/err" "page-faults  *[0-9]"
 exit 0

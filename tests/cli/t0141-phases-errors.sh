@@ -1,5 +1,5 @@
 # phases: a program shorter than three sampling intervals gets a clear message; usage errors exit 2;
-# a program that is not there, 1; a flat program ends in a flat segment (the unit tests check that
+# a program that is not there, 2 (before anything is measured); a flat program ends in a flat segment (the unit tests check that
 # a flat series gets exactly one).
 . "$(dirname "$0")/lib.sh"
 run 1 "$ARCHSCOPE" phases --interval 1000 -- true
@@ -12,15 +12,15 @@ contains "$TMP/err" "give the program to run"
 run 2 "$ARCHSCOPE" phases --interval 0 -- true
 run 2 "$ARCHSCOPE" phases -e task-clock,nosuchevent -- true
 contains "$TMP/err" "unknown event 'nosuchevent'"
-run 1 "$ARCHSCOPE" phases -- /nonexistent/program
+run 2 "$ARCHSCOPE" phases -- /nonexistent/program
 contains "$TMP/err" "/nonexistent/program"
 # 4 samples cannot hold 3 segments
 run 1 "$ARCHSCOPE" phases --segments 3 --interval 100 -- sleep 0.45
 contains "$TMP/err" "3 segments need at least 7 samples"
 # sleep's footprint does not change after the loader is done (a few ms, longer under load):
 # auto may give the start-up its own segments, but the last one is flat and holds most of the run
-run 0 "$ARCHSCOPE" phases --json --segments auto -e task-clock -- sleep 0.8
-python3 - "$TMP/out" <<'PY' || fail "flat program"
+run 0 "$ARCHSCOPE" phases --json -o "$TMP/j.json" --segments auto -e task-clock -- sleep 0.8
+python3 - "$TMP/j.json" <<'PY' || fail "flat program"
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 last = r["phases"][-1]
@@ -30,6 +30,6 @@ assert r["bic_by_segments"][0] is not None
 PY
 # a program's failure is reported, not hidden
 run 0 "$ARCHSCOPE" phases -e task-clock -- sh -c 'sleep 0.2; exit 3'
-contains "$TMP/out" "exit status  *3"
+contains "$TMP/err" "exit status  *3"
 contains "$TMP/err" "exited with status 3"
 exit 0

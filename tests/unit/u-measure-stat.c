@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <math.h>
+#include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,10 +71,15 @@ static void test_measure_stat__names(void)
 	struct stat_select s;
 	struct as_error err = { 0 };
 	stat_select_init(&s);
-	CHECK(stat_select_add(&s, "page-faults, task-clock,,page-faults", &err) == 0);
+	CHECK(stat_select_add(&s, "page-faults, task-clock", &err) == 0);
 	CHECK(stat_select_add(&s, "cycles", &err) == 0);
 	CHECK(s.n == 3);
 	CHECK_STR(s.names[1], "task-clock");
+	/* what a user typed twice, or empty, is an error naming it (issue 35) */
+	CHECK(stat_select_add(&s, "cycles", &err) == -EINVAL && strstr(err.msg, "'cycles' is given twice"));
+	CHECK(stat_select_add(&s, "faults", &err) == -EINVAL && strstr(err.msg, "'page-faults' and 'faults'"));
+	CHECK(stat_select_add(&s, "", &err) == -EINVAL && strstr(err.msg, "empty event name"));
+	CHECK(stat_select_add(&s, "branches,,instructions", &err) == -EINVAL && strstr(err.msg, "empty"));
 	stat_select_release(&s);
 	/* --all: every software event first, then this CPU's PMUs (or perf's generic events) */
 	stat_select_init(&s);
@@ -226,6 +232,98 @@ static void test_measure_stat__forced_list(void)
 	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 }
 
+/* stat --all on every PMU libpfm4 knows, each forced in its own child (LIBPFM_FORCE_PMU is read
+ * once, when libpfm4 starts; the list itself comes from another child so that this process never
+ * starts it): the selection, the result's events and the plan succeed whatever the length of the
+ * PMU's names ("amd64_fam19h_zen4::..." once failed as too long). Exit 0: the forced PMU's
+ * events were selected; 1: libpfm4 did not force it (not a core PMU); above: a failure. */
+static int all_on_forced_pmu(const char *pmu)
+{
+	setenv("LIBPFM_FORCE_PMU", pmu, 1);
+	struct stat_select sel;
+	struct as_error err = { 0 };
+	stat_select_init(&sel);
+	if (stat_select_all(&sel, &err) != 0) {
+		printf("# %s: stat_select_all: %s\n", pmu, err.msg);
+		return 2;
+	}
+	size_t plen = strlen(pmu);
+	int mine = 0;
+	for (int i = 0; i < sel.n; i++)
+		mine += !strncmp(sel.names[i], pmu, plen) && !strncmp(sel.names[i] + plen, "::", 2);
+	struct measure_stat m;
+	if (measure_stat_init(&m, (const char *const *)sel.names, sel.n, 1, &err) != 0) {
+		printf("# %s: measure_stat_init: %s\n", pmu, err.msg);
+		return 3;
+	}
+	if (m.nevents < sel.n || measure_stat_plan(&m, &err) != 0) {
+		printf("# %s: measure_stat_plan: %s\n", pmu, err.msg);
+		return 4;
+	}
+	for (int i = 0; i < m.nevents; i++)
+		if (m.ev[i].source == STAT_PERF && !m.ev[i].available && !m.ev[i].reason[0]) {
+			printf("# %s: %s neither counted nor said why\n", pmu, m.ev[i].name);
+			return 5;
+		}
+	measure_stat_release(&m);
+	stat_select_release(&sel);
+	return mine > 0 ? 0 : 1;
+}
+
+static void test_measure_stat__all_every_pmu(void)
+{
+	int fd[2];
+	CHECK(pipe(fd) == 0);
+	pid_t pid = fork();
+	CHECK(pid >= 0);
+	if (pid == 0) {
+		close(fd[0]);
+		FILE *w = fdopen(fd[1], "w");
+		struct as_error err = { 0 };
+		if (!w || counters_pfm_start(&err) != 0)
+			_exit(2);
+		pfm_pmu_t p;
+		pfm_for_all_pmus(p)
+		{
+			pfm_pmu_info_t pi;
+			memset(&pi, 0, sizeof(pi));
+			pi.size = sizeof(pi);
+			if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.name && pi.type != PFM_PMU_TYPE_OS_GENERIC)
+				fprintf(w, "%s\n", pi.name);
+		}
+		fclose(w);
+		_exit(0);
+	}
+	close(fd[1]);
+	FILE *r = fdopen(fd[0], "r");
+	CHECK(r != NULL);
+	char name[256];
+	int tried = 0, forced = 0, zen4 = 0, bad = 0;
+	while (fgets(name, sizeof(name), r)) {
+		name[strcspn(name, "\n")] = 0;
+		fflush(stdout);
+		pid_t c = fork();
+		if (c == 0)
+			_exit(all_on_forced_pmu(name));
+		int st = 0;
+		if (c < 0 || waitpid(c, &st, 0) != c || !WIFEXITED(st) || WEXITSTATUS(st) > 1) {
+			printf("# --all under LIBPFM_FORCE_PMU=%s failed (status %d)\n", name, st);
+			bad++;
+			continue;
+		}
+		tried++;
+		forced += WEXITSTATUS(st) == 0;
+		zen4 |= WEXITSTATUS(st) == 0 && !strcmp(name, "amd64_fam19h_zen4");
+	}
+	fclose(r);
+	int st = 0;
+	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	printf("# --all: %d PMUs tried, %d forced with their events\n", tried, forced);
+	CHECK(bad == 0);
+	CHECK(tried >= 20 && forced >= 20);
+	CHECK(zen4);
+}
+
 /* A stat result read back: the recorded fixture, null as not counted, and each kind of bad file
  * failing with a message that names it. */
 static void test_measure_stat__json(void)
@@ -258,6 +356,11 @@ static void test_measure_stat__json(void)
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"unit\":3}]}}", "unit is not a string" },
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":\"1\"}]}}", "values is not a list" },
 		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1,\"2\"]}]}}", "values[1] is not a number or null" },
+		/* issue 35: the last of two keys does not win silently, and an event is not compared twice */
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1],\"values\":[2]}]}}", "duplicate object key" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\"}],\"events\":[]}}", "duplicate object key" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"a\"}]}}",
+		  "results.events[0] and [2] are both named 'a'" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		as_error_clear(&err);
@@ -297,8 +400,54 @@ static void test_measure_stat__json(void)
 	}
 }
 
+/* The conditions stat records, read back flattened (arrays as KEY[i]); and 100k events found by
+ * name (compare's lookup once was a linear search: 32 s for 100k; bench/compare-speed.sh times it). */
+static void test_measure_stat__json_conditions_and_many(void)
+{
+	struct measure_stat_json s;
+	struct as_error err = { 0 };
+	const char *doc = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1]}],\"conditions\":"
+			  "{\"loadavg_before\":[0.5,0.25,0.125],\"governor\":\"performance\",\"cpu_mhz_os\":null,"
+			  "\"clock_ghz_before\":3.5}}}";
+	CHECK(measure_stat_json_parse(&s, doc, strlen(doc), "c.json", &err) == 0);
+	const struct measure_stat_json_cond *c = measure_stat_json_cond(&s, "loadavg_before[1]");
+	CHECK(c && !c->text && c->value == 0.25);
+	c = measure_stat_json_cond(&s, "governor");
+	CHECK(c && c->text && !strcmp(c->text, "performance"));
+	c = measure_stat_json_cond(&s, "cpu_mhz_os");
+	CHECK(c && !c->text && isnan(c->value));
+	CHECK(measure_stat_json_cond(&s, "clock_ghz_before")->value == 3.5 && !measure_stat_json_cond(&s, "none"));
+	measure_stat_json_release(&s);
+
+	enum { N = 100000 };
+	size_t cap = (size_t)N * 48 + 64, len = 0;
+	char *text = malloc(cap);
+	CHECK(text != NULL);
+	len += (size_t)snprintf(text + len, cap - len, "{\"results\":{\"events\":[");
+	for (int i = 0; i < N; i++) /* in an order that is not sorted */
+		len += (size_t)snprintf(text + len, cap - len, "%s{\"name\":\"ev%d\",\"values\":[%d,%d]}", i ? "," : "",
+					(i * 7919) % N, i, i + 1);
+	len += (size_t)snprintf(text + len, cap - len, "]}}");
+	int rc = measure_stat_json_parse(&s, text, len, "many.json", &err);
+	free(text);
+	CHECK(rc == 0 && s.n == N);
+	for (int i = 0; i < N; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "ev%d", i);
+		const struct measure_stat_json_event *e = measure_stat_json_find(&s, name);
+		if (!e || strcmp(e->name, name) != 0) {
+			measure_stat_json_release(&s);
+			CHECK(!"every event found by its name");
+		}
+	}
+	CHECK(!measure_stat_json_find(&s, "ev100000") && !measure_stat_json_find(&s, "") && !measure_stat_json_find(&s, "zz"));
+	/* the first and last in file order */
+	CHECK(measure_stat_json_find(&s, "ev0") == &s.ev[0] && measure_stat_json_find(&s, "ev0")->values[0] == 0);
+	measure_stat_json_release(&s);
+}
+
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
-TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
+TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
-      T(test_measure_stat__json))
+      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many))
