@@ -181,7 +181,7 @@ static int bench_size(struct bench_ctx *c, struct model_eval *e)
 	}
 	if (c->ghz <= 0) {
 		if (cpu_pin_self(c->cpu, &err) != 0) {
-			snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
+			as_error_copy(e->bench_error, sizeof(e->bench_error), err.msg);
 			return 0;
 		}
 		c->ghz = 1; /* pinned; the clock itself is bracketed around each size */

@@ -318,7 +318,7 @@ static int gemm_main(const struct tune_cli *o)
 	}
 	r->have_openblas = tune_openblas_open(&r->blas, &err) == 0;
 	if (!r->have_openblas) {
-		snprintf(r->openblas_error, sizeof(r->openblas_error), "%s", err.msg);
+		as_error_copy(r->openblas_error, sizeof(r->openblas_error), err.msg);
 		note("%s: timing the tuned kernel alone", err.msg);
 	}
 	struct tune_gemm_opts *go = &r->go;
@@ -338,7 +338,7 @@ static int gemm_main(const struct tune_cli *o)
 	progress_done();
 	if (sr != 0) {
 		r->wrong = 1;
-		snprintf(r->wrong_msg, sizeof(r->wrong_msg), "%s", err.msg);
+		as_error_copy(r->wrong_msg, sizeof(r->wrong_msg), err.msg);
 		error_err(&err);
 	}
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);

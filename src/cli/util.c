@@ -11,6 +11,7 @@
 
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/number.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "report/emit.h"
@@ -218,15 +219,15 @@ json_t *cli_machine_json(void)
 	json_t *m = json_object();
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
-	json_object_set_new(m, "hostname", json_string(host));
+	json_object_set_new(m, "hostname", output_json_string(host, NULL));
 	struct utsname u;
 	if (uname(&u) == 0) {
-		json_object_set_new(m, "kernel", json_string(u.release));
-		json_object_set_new(m, "arch", json_string(u.machine));
+		json_object_set_new(m, "kernel", output_json_string(u.release, NULL));
+		json_object_set_new(m, "arch", output_json_string(u.machine, NULL));
 	}
 	char model[256];
 	if (topo_cpuinfo("model name", model, sizeof(model)) == 0)
-		json_object_set_new(m, "cpu_model_os", json_string(model));
+		json_object_set_new(m, "cpu_model_os", output_json_string(model, NULL));
 	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	struct as_cpulist allowed;
 	char buf[1024];
@@ -248,8 +249,12 @@ void cli_print_json(const char *command, json_t *results)
 int cli_emit_end(struct emit *e, const char *command)
 {
 	struct as_error err = { 0 };
+	size_t bad = emit_not_utf8(e);
 	int rc = emit_end(e, command, emit_is_text(e) ? NULL : cli_machine_json(), &err);
 	emit_free(e);
+	if (bad)
+		note("%zu byte%s in names or arguments %s not UTF-8: written as U+FFFD (\xef\xbf\xbd) in the JSON", bad,
+		     bad == 1 ? "" : "s", bad == 1 ? "was" : "were");
 	if (rc) {
 		error_err(&err);
 		return EXIT_FAIL;
@@ -259,13 +264,9 @@ int cli_emit_end(struct emit *e, const char *command)
 
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
 {
-	char *end;
-	errno = 0;
-	if (!text || !*text || *text == '-')
-		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text ? text : "");
-	unsigned long long v = strtoull(text, &end, 0);
-	if (errno || *end)
-		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text);
+	uint64_t v;
+	if (number_parse_u64(text, 0, UINT64_MAX, &v) != 0)
+		usage_error(cmd, "option '%s' needs a non-negative decimal integer, got '%s'", opt, text ? text : "");
 	return v;
 }
 

@@ -109,7 +109,8 @@ static void check_each(struct check *c, const struct mnode *n, const char *path,
 
 static void check_flops_value(struct check *c, const struct mnode *v, const char *path)
 {
-	EXPECT(c, v, path, machine_node_number(v, NULL) && strtod(v->text, NULL) >= 0, "a number of FLOPs per cycle >= 0");
+	double x;
+	EXPECT(c, v, path, machine_node_number(v, &x) && x >= 0, "a number of FLOPs per cycle >= 0");
 }
 
 static void check_flops_precision(struct check *c, const struct mnode *m, const char *path)
@@ -248,8 +249,8 @@ static void check_streams(struct check *c, const struct mnode *s, const char *pa
 	join(p, sizeof(p), path, "bytes");
 	EXPECT(c, b, p, machine_node_quantity(b, "B", 0, NULL), "a size such as 8.00 B");
 	join(p, sizeof(p), path, "streams");
-	EXPECT(c, n, p, machine_node_number(n, NULL) && strtod(n->text, NULL) >= 0 && strtod(n->text, NULL) == floor(strtod(n->text, NULL)),
-	       "a whole number of streams >= 0");
+	double x;
+	EXPECT(c, n, p, machine_node_number(n, &x) && x >= 0 && x == floor(x), "a whole number of streams >= 0");
 }
 
 static void check_kernel(struct check *c, const struct mnode *kv, const char *p)
@@ -259,7 +260,8 @@ static void check_kernel(struct check *c, const struct mnode *kv, const char *p)
 	char q[900];
 	struct mnode *f = need(c, kv, p, "FLOPs per iteration", 0);
 	join(q, sizeof(q), p, "FLOPs per iteration");
-	EXPECT(c, f, q, machine_node_number(f, NULL) && strtod(f->text, NULL) >= 0, "a number >= 0");
+	double x;
+	EXPECT(c, f, q, machine_node_number(f, &x) && x >= 0, "a number >= 0");
 	static const char *const st[] = { "read streams", "write streams", "read+write streams" };
 	for (int s = 0; s < 3; s++) {
 		struct mnode *sv = need(c, kv, p, st[s], 0);

@@ -109,7 +109,7 @@ static void open_pass(struct measure_stat *m, int pass, pid_t pid, struct counte
 		if (counters_add(&set[s], measure_stat_alias(e->name), pid, &how, &oe) == 0)
 			slot[i] = s * COUNTERS_MAX + set[s].n - 1;
 		else if (!e->reason[0])
-			snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
+			as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 	}
 }
 

@@ -107,7 +107,7 @@ static void test_machine__header_comments_kept(void)
 }
 
 /* The first problem reported for a document, or the parse error. */
-static char msg[2048];
+static char msg[AS_ERROR_MSG_MAX];
 static const char *first_problem(const char *src, size_t len)
 {
 	struct mtree t;
