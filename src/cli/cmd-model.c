@@ -255,6 +255,10 @@ static int model_main(struct model_opts *o)
 		error("out of memory");
 		goto out;
 	}
+	if (cli_output_dir_check("model", "--plot", o->plot) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
 	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
 	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &err)) {
@@ -320,13 +324,9 @@ static int model_main(struct model_opts *o)
 		r.blk = blk;
 	}
 	if (o->plot && !run.sweep)
-		note("--plot draws a sweep: give one constant as FROM:TO:STEP");
-	if (o->plot && run.sweep) {
-		if (model_plot_sweep(o->plot, &run, &err) < 0)
-			note("plot: %s", err.msg);
-		else
-			r.plot = o->plot;
-	}
+		warning("no picture: --plot draws a sweep; give one constant as FROM:TO:STEP");
+	if (o->plot && run.sweep && cli_plot_done(model_plot_sweep(o->plot, &run, &err), o->plot, "model-sweep", &err) == 0)
+		r.plot = o->plot;
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {
 		rc = EXIT_FAIL;

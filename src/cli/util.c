@@ -16,6 +16,7 @@
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/output.h"
+#include "report/plot.h"
 #include "topo/cpuinfo.h"
 
 int cli_quiet;
@@ -276,6 +277,25 @@ uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uin
 	if (v < lo || v > hi)
 		usage_error(cmd, "%s must be %llu to %llu, got '%s'", opt, (unsigned long long)lo, (unsigned long long)hi, text);
 	return v;
+}
+
+int cli_output_dir_check(const char *cmd, const char *opt, const char *dir)
+{
+	struct as_error err = { 0 };
+	if (!dir || plot_dir_prepare(dir, &err) == 0)
+		return 0;
+	return error_usage(cmd, "%s: %s", opt, err.msg);
+}
+
+int cli_plot_done(int pr, const char *dir, const char *name, const struct as_error *err)
+{
+	if (pr == 0)
+		return 0;
+	if (pr == 1)
+		warning("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", dir, name);
+	else
+		warning("no picture %s/%s.svg: %s", dir, name, err && err->msg[0] ? err->msg : "gnuplot failed");
+	return -1;
 }
 
 int cli_machine_open(const char *path, struct mtree *t)

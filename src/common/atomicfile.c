@@ -288,7 +288,7 @@ int file_text_check(const char *text, size_t len, const char *what, const char *
 			continue;
 		}
 		if (c == 0)
-			return as_error_set(err, -EINVAL, "%s '%s': line %ld: a NUL byte (column %zu): not a text file", what,
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld: a NUL byte (column %zu): a binary file, not text", what,
 					    name, line, i - col0 + 1);
 		if (c < 0x80) {
 			i++;
