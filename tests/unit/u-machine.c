@@ -375,7 +375,14 @@ static void test_machine__probed_file(void)
 	struct machine *m = calloc(1, sizeof(*m));
 	CHECK(p && m);
 	probed_sample(p);
+	/* the answers of a recorded probe run: every probe, as 'probe -o' writes them */
+	json_error_t je;
+	json_t *answers = json_load_file(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/kvm-xeon-6-207/probe-o/probe-results.json", 0, &je);
+	CHECK(answers != NULL);
+	p->answers = answers;
 	json_t *d = machine_probed_json(p);
+	p->answers = NULL;
+	json_decref(answers);
 	CHECK(d != NULL);
 	struct mtree t = { .root = mnode_from_json(d) };
 	json_decref(d);
