@@ -14,6 +14,7 @@
 #include "cli/parse-options.h"
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/number.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "measure/bracket.h"
@@ -43,9 +44,10 @@ static int parse_define(const struct opt *opt, const char *name, const char *val
 		if (!strcmp(o->defs[i].name, name))
 			return error("-D %s given twice", name);
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	long long a, b, c;
-	char tail;
-	if (sscanf(val, "%lld:%lld:%lld%c", &a, &b, &c, &tail) == 3) {
+	int64_t a, b, c;
+	const char *p1, *p2;
+	if (number_scan_i64(val, &a, &p1) == 0 && *p1 == ':' && number_scan_i64(p1 + 1, &b, &p2) == 0 && *p2 == ':' &&
+	    number_parse_i64(p2 + 1, INT64_MIN, INT64_MAX, &c) == 0) {
 		if (a <= 0 || b < a || c <= 0)
 			return error("-D %s %s: a sweep is FROM:TO:STEP with 0 < FROM <= TO and STEP > 0", name, val);
 		if ((b - a) / c >= 100000)
@@ -56,13 +58,11 @@ static int parse_define(const struct opt *opt, const char *name, const char *val
 		*d = (struct model_define){ .sweep = 1, .from = a, .to = b, .step = c, .v = a };
 		snprintf(d->name, sizeof(d->name), "%s", name);
 	} else {
-		char *end;
-		errno = 0;
-		long long v = strtoll(val, &end, 10);
-		if (errno || end == val || *end)
-			return error("-D %s '%s': expected an integer or FROM:TO:STEP", name, val);
+		int64_t v;
+		if (number_parse_i64(val, INT64_MIN, INT64_MAX, &v) != 0)
+			return error("-D %s '%s': expected a decimal integer or FROM:TO:STEP", name, val);
 		if (v <= 0)
-			return error("-D %s %lld: constants are sizes and must be positive", name, v);
+			return error("-D %s %lld: constants are sizes and must be positive", name, (long long)v);
 		d->v = v;
 	}
 	o->ndefs++;

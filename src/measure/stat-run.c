@@ -15,19 +15,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "common/timer.h"
 #include "measure/stat-thread.h"
 
 /* The program's stderr goes to an unlinked temporary file, kept and copied on. */
-static int tmpfile_fd(void)
+static int tmpfile_fd(struct as_error *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/archscope-stat-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkstemp(path);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
+	return tmp_file_unlinked("archscope-stat", err);
 }
 
 /* Copies what the program wrote to stderr on to out_fd and keeps the tail in the run. */
@@ -120,9 +115,9 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	memset(r, 0, sizeof(*r));
 	r->pass = pass;
 	int gate[2], report[2];
-	int efd = tmpfile_fd();
+	int efd = tmpfile_fd(err);
 	if (efd < 0)
-		return as_error_set(err, -errno, "stat: cannot create a file for the program's stderr");
+		return as_error_prefix(err, "stat: a file for the program's stderr: ");
 	if (pipe2(gate, O_CLOEXEC) != 0) {
 		close(efd);
 		return as_error_set(err, -errno, "stat: pipe failed");

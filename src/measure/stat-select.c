@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/atomicfile.h"
+#include "common/number.h"
 #include "measure/counters.h"
 #include "measure/stat.h"
 
@@ -210,9 +212,9 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		return as_error_set(err, -ENOENT, "no metric group '%s' in %s (there are: %s)", name, dir,
 				    have[0] ? have : "none");
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	FILE *f = fopen(path, "r");
+	FILE *f = file_open_input(path, "metric group", err); /* a regular file: never a FIFO's hang */
 	if (!f)
-		return as_error_set(err, -errno, "cannot read metric group '%s'", path);
+		return err && err->code ? err->code : -EINVAL;
 	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
 	struct group_block *cur = calloc(1, sizeof(*cur)), *chosen = NULL;
 	if (!cur) {
@@ -316,8 +318,12 @@ static double expr_atom(struct expr *x)
 		return -expr_atom(x);
 	}
 	if (isdigit((unsigned char)*x->p) || *x->p == '.') {
-		char *end;
-		double v = strtod(x->p, &end);
+		double v;
+		const char *end;
+		if (number_scan_double(x->p, &v, &end) != 0) {
+			x->bad = 1;
+			return NAN;
+		}
 		x->p = end;
 		return v;
 	}
@@ -333,8 +339,8 @@ static double expr_atom(struct expr *x)
 	snprintf(name, sizeof(name), "%.*s", (int)n, x->p);
 	x->p += n;
 	if (name[0] == '$') {
-		int k = atoi(name + 1);
-		if (!x->s || k < 1 || k > x->s->n)
+		int k = 0;
+		if (!x->s || number_parse_int(name + 1, 1, x->s->n, &k) != 0)
 			return NAN;
 		return x->value(x->ctx, x->s->names[k - 1]);
 	}
