@@ -332,6 +332,12 @@ int input_lines_next(struct input_lines *in, char **line, size_t *len, struct as
 	int c = EOF;
 	errno = 0;
 	while (in->bytes + got <= in->max_bytes && (c = getc_unlocked(in->f)) != EOF) {
+		if (c == 0) /* said at once: a stream of NUL bytes has no line end to wait for */
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld: a NUL byte (column %zu): a binary file, not text",
+					    in->what, in->name, in->line + 1, got + 1);
+		if (got >= INPUT_MAX_LINE)
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld is longer than %d bytes: not a text file of lines",
+					    in->what, in->name, in->line + 1, INPUT_MAX_LINE);
 		if (got + 2 > in->cap) {
 			size_t ncap = in->cap ? in->cap * 2 : 256;
 			char *nb = realloc(in->buf, ncap);

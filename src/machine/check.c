@@ -498,7 +498,10 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);
 	v = need(&c, r, "(top)", "archscope", 0);
-	EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
+	if (v && v->kind == MN_SCALAR && !v->text[0] && v->style == YAML_PLAIN_SCALAR_STYLE)
+		problem(&c, v->line, "archscope", "no value: the file looks cut here (a mapping of probe results was expected)");
+	else
+		EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
 	if (v)
 		check_archscope(&c, v);
 	struct mnode *inc = v ? mnode_get(v, "incomplete") : NULL;

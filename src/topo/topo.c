@@ -201,20 +201,20 @@ static void xml_on_error(void *ctx, xmlErrorPtr e)
 		f->msg[0] = (char)(f->msg[0] - 'A' + 'a');
 }
 
-static int xml_check(const char *buf, size_t len, const char *name, struct as_error *err)
+static int xml_check(const char *buf, size_t len, const char *what, const char *name, struct as_error *err)
 {
 	if (len > INT_MAX)
-		return as_error_set(err, -EFBIG, "topology file '%s' is too large", name);
+		return as_error_set(err, -EFBIG, "%s '%s' is too large", what, name);
 	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
 	if (!ctx)
-		return as_error_set(err, -ENOMEM, "topology file '%s': out of memory", name);
+		return as_error_set(err, -ENOMEM, "%s '%s': out of memory", what, name);
 	struct xml_first first = { 0 };
 	xmlSetStructuredErrorFunc(&first, xml_on_error);
 	xmlDocPtr doc = xmlCtxtReadMemory(ctx, buf, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
 	xmlSetStructuredErrorFunc(NULL, NULL);
 	int rc = 0;
 	if (!doc || first.msg[0]) {
-		rc = as_error_set(err, -EINVAL, "topology file '%s': line %d: not well-formed XML: %s", name, first.line,
+		rc = as_error_set(err, -EINVAL, "%s '%s': line %d: not well-formed XML: %s", what, name, first.line,
 				  first.msg[0] ? first.msg : "no document");
 	}
 	if (doc && !rc) {
@@ -223,13 +223,13 @@ static int xml_check(const char *buf, size_t len, const char *name, struct as_er
 			;
 		xmlChar *type = c ? xmlGetProp(c, (const xmlChar *)"type") : NULL;
 		if (!root || strcmp((const char *)root->name, "topology"))
-			rc = as_error_set(err, -EINVAL, "topology file '%s': the root element is <%s>, not <topology>: not an "
-					  "hwloc XML topology (lstopo --of xml writes one)", name,
+			rc = as_error_set(err, -EINVAL, "%s '%s': the root element is <%s>, not <topology>: not an "
+					  "hwloc XML topology (lstopo --of xml writes one)", what, name,
 					  root ? (const char *)root->name : "nothing");
 		else if (!c || strcmp((const char *)c->name, "object") || !type || strcmp((const char *)type, "Machine"))
-			rc = as_error_set(err, -EINVAL, "topology file '%s': line %d: <topology> does not start with "
+			rc = as_error_set(err, -EINVAL, "%s '%s': line %d: <topology> does not start with "
 					  "<object type=\"Machine\">: not an hwloc XML topology (lstopo --of xml writes one)",
-					  name, c ? (int)xmlGetLineNo(c) : (int)xmlGetLineNo(root));
+					  what, name, c ? (int)xmlGetLineNo(c) : (int)xmlGetLineNo(root));
 		xmlFree(type);
 	}
 	xmlFreeDoc(doc);
@@ -255,7 +255,7 @@ static int load(struct topo *t, const char *path, struct as_error *err)
 	size_t len = 0;
 	const char *name = xml && strcmp(xml, "-") ? xml : "<stdin>";
 	if (xml && (!(buf = file_read_input(xml, named, TOPO_MAX_XML_BYTES, &len, err)) ||
-		    xml_check(buf, len, name, err) != 0)) {
+		    xml_check(buf, len, named, name, err) != 0)) {
 		free(buf);
 		return err && err->code ? err->code : -EINVAL;
 	}
@@ -269,7 +269,7 @@ static int load(struct topo *t, const char *path, struct as_error *err)
 		hwloc_topology_destroy(h);
 		free(buf);
 		char b[96];
-		return as_error_set(err, -e, "topology file '%s': hwloc cannot import it: %s", name, as_strerror(e, b, sizeof(b)));
+		return as_error_set(err, -e, "%s '%s': hwloc cannot import it: %s", named, name, as_strerror(e, b, sizeof(b)));
 	}
 	hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
@@ -279,8 +279,8 @@ static int load(struct topo *t, const char *path, struct as_error *err)
 		free(buf);
 		char b[96];
 		if (xml)
-			return as_error_set(err, -e, "topology file '%s': hwloc cannot build a topology from it (%s): check "
-					  "its objects and cpusets (lstopo --of xml writes a valid one)", name,
+			return as_error_set(err, -e, "%s '%s': hwloc cannot build a topology from it (%s): check "
+					  "its objects and cpusets (lstopo --of xml writes a valid one)", named, name,
 					  as_strerror(e, b, sizeof(b)));
 		return as_error_set(err, -e, "hwloc cannot load the topology: %s", strerror(e));
 	}
