@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "common/spawn.h"
 #include "measure/memsample.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -227,6 +228,11 @@ int cmd_memhist(int argc, char **argv)
 		return error_usage("memhist", "--bins: %s", err.msg), EXIT_USAGE;
 	int rc = EXIT_FAIL;
 	char why[512];
+	/* the program first: a typing error is bad input whatever this machine can sample */
+	if (!o.from && !spawn_have(argv[0]))
+		return error_usage("memhist", "cannot run '%s': %s", argv[0],
+				   strchr(argv[0], '/') ? "no such file, or not executable" : "not found in PATH"),
+		       EXIT_USAGE;
 	if (!o.from && !memsample_live_probe(why, sizeof(why))) {
 		error("memhist: %s", why);
 		return EXIT_FAIL;
