@@ -276,7 +276,7 @@ c "tune-tmpdir" 35b err "$tmp/no/such" TMPDIR="$tmp/no/such" -- tune gemm -q --s
 
 # --- the report -----------------------------------------------------------------------------
 {
-	echo "# bench/bad-input-sweep.sh, $(date -u +%Y-%m-%d), archscope $(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet 2>/dev/null || echo +changes)"
+	echo "# bench/bad-input-sweep.sh, $(date -u +%Y-%m-%d), archscope $(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet -- . ':!bench/results' 2>/dev/null || echo +changes)"
 	echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs, $(uname -r); load $(cut -d' ' -f1-3 /proc/loadavg); binary $(basename "$(dirname "$bin")")/$(basename "$bin"); timeout $limit s"
 	echo "# areas: 35a stat/regress/phases/compare program handling, duplicates, stat's options; 35b readers, plots,"
 	echo "#        numbers, JSON, messages; 36 stack"
