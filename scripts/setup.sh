@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
 	gcc clang cmake ninja-build pkg-config   # toolchain (clang: the warning check in the tests)
 	libhwloc-dev hwloc                      # topology
+	libxml2-dev                             # topology XML checked before hwloc reads it
 	libjansson-dev libyaml-dev              # JSON and YAML output, machine files
 	libclang-19-dev                         # kernel parser of archscope model
 	llvm-19                                 # llvm-mca (Zen 5, Sapphire/Emerald/Granite Rapids models): the in-core model

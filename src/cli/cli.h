@@ -82,6 +82,16 @@ uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uin
  * symbolic link, device or FIFO is written only with force) and -1. */
 int cli_output_check(const char *cmd, const char *path, int force);
 
+/* For --plot DIR and --raw DIR (opt: "--plot"), before anything is measured: 0 when DIR is usable
+ * (report/plot.h's plot_dir_prepare: created when absent, its parent must exist, a directory and
+ * no symbolic link, writable); else an error naming the option, DIR and the reason, and -1 (the
+ * command exits 2). A NULL dir is fine. */
+int cli_output_dir_check(const char *cmd, const char *opt, const char *dir);
+/* After plot_render() (pr: its result) of DIR/NAME: says why a picture is missing, as a warning
+ * that --quiet does not hide (the user asked for it): gnuplot absent (the script and data are
+ * there) or failed. Returns 0 when drawn, -1 otherwise. */
+int cli_plot_done(int pr, const char *dir, const char *name, const struct as_error *err);
+
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
  * error: exit 2). */

@@ -262,10 +262,7 @@ static int runs_plot(const struct bench_runs *r, const char *dir)
 		     r->k->name, r->k->variant, r->cpulist) < 0)
 		return error("out of memory");
 	int pr = plot_render(dir, "bench-sweep", body, &err);
-	if (pr == 1)
-		note("gnuplot is not installed: wrote %s/bench-sweep.gp and its data, but no picture", dir);
-	else if (pr < 0)
-		error_err(&err);
+	cli_plot_done(pr, dir, "bench-sweep", &err);
 	free(body);
 	return pr < 0 ? -1 : 0;
 }
@@ -326,12 +323,12 @@ static int bench_plain(const struct bench_cli *o, int nnames, char **names)
 		return error_usage("bench", "give exactly one of -s SIZE, --level LEVEL, --sweep"), EXIT_USAGE;
 	if (o->plot_dir && !o->sweep)
 		return error_usage("bench", "--plot needs --sweep"), EXIT_USAGE;
+	if (cli_output_dir_check("bench", "--plot", o->plot_dir) != 0)
+		return EXIT_USAGE;
 	int rc = team_cpus(o, o->threads, &r.cpus);
 	if (rc || (rc = runs_sizes(o, &r)) != 0)
 		return rc;
 	struct as_error err = { 0 };
-	if (o->plot_dir && plot_dir_prepare(o->plot_dir, &err) != 0)
-		return error_err(&err), EXIT_FAIL;
 	cpulist_format(&r.cpus, r.cpulist, sizeof(r.cpulist));
 	r.reps = o->sweep ? 3 : o->reps;
 	r.min_time_s = o->sweep ? fmin(o->min_time_s, 0.05) : o->min_time_s;

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "common/spawn.h"
 #include "measure/memsample.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -105,15 +106,11 @@ static void memhist_render(struct emit *e, const struct memhist_result *r)
 static void memhist_plot(const struct memhist_result *r, const char *dir)
 {
 	struct as_error err = { 0 };
-	if (r->nthr || plot_dir_prepare(dir, &err) != 0) {
-		if (!r->nthr)
-			note("%s", err.msg);
-		return;
-	}
 	const struct memsample_hist *h = &r->h;
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/memhist.dat", dir);
-	FILE *f = fopen(path, "w");
+	struct atomic_file af;
+	FILE *f = plot_data_open(path, &af);
 	for (int i = 0; f && i < h->bins.n; i++) {
 		char lab[48];
 		memhist_bin_label(&h->bins, i, lab, sizeof(lab));
@@ -122,8 +119,8 @@ static void memhist_plot(const struct memhist_result *r, const char *dir)
 			fprintf(f, " %.6g", h->v[i][s]);
 		fprintf(f, "\n");
 	}
-	if (!f || fclose(f) != 0) {
-		note("cannot write %s", path);
+	if (!f || plot_data_close(&af) != 0) {
+		warning("cannot write '%s': %s: no picture", path, strerror(errno));
 		return;
 	}
 	char body[2048];
@@ -133,14 +130,13 @@ static void memhist_plot(const struct memhist_result *r, const char *dir)
 			   "set style histogram rowstacked\nset style fill solid 0.8 border -1\nset boxwidth 0.8\n"
 			   "set xtics rotate by -45\nset key outside right\nplot ",
 			   h->cost ? "cost" : "samples", h->cost ? "samples x latency (cycles)" : "samples");
-	for (int s = 0; s < MEMSAMPLE_NSRC && len < (int)sizeof(body); s++)
-		len += snprintf(body + len, sizeof(body) - (size_t)len, "%s'memhist.dat' using %d%s title '%s'",
-				s ? ", " : "", s + 2, s ? "" : ":xtic(1)", memsample_src_name(s));
+	for (int s = 0; s < MEMSAMPLE_NSRC && len < (int)sizeof(body); s++) {
+		char q[64];
+		len += snprintf(body + len, sizeof(body) - (size_t)len, "%s'memhist.dat' using %d%s title %s",
+				s ? ", " : "", s + 2, s ? "" : ":xtic(1)", plot_quote(memsample_src_name(s), q, sizeof(q)));
+	}
 	int pr = plot_render(dir, "memhist", body, &err);
-	if (pr == 1)
-		note("gnuplot is not installed: wrote %s/memhist.gp and its data, but no picture", dir);
-	else if (pr < 0)
-		note("%s", err.msg);
+	cli_plot_done(pr, dir, "memhist", &err);
 }
 
 static void memhist_tick(void *ctx, double t_s, size_t samples)
@@ -220,6 +216,11 @@ int cmd_memhist(int argc, char **argv)
 	if (o.thresholds && o.from)
 		return error_usage("memhist", "--thresholds runs the program once per threshold; it cannot read --from"),
 		       EXIT_USAGE;
+	if (o.thresholds && o.plot)
+		return error_usage("memhist", "--plot draws the latency histogram, which --thresholds does not make"),
+		       EXIT_USAGE;
+	if (cli_output_dir_check("memhist", "--plot", o.plot) != 0)
+		return EXIT_USAGE;
 	struct memhist_result r = { .o = &o };
 	struct memsample_bins bins;
 	struct as_error err = { 0 };
@@ -227,6 +228,11 @@ int cmd_memhist(int argc, char **argv)
 		return error_usage("memhist", "--bins: %s", err.msg), EXIT_USAGE;
 	int rc = EXIT_FAIL;
 	char why[512];
+	/* the program first: a typing error is bad input whatever this machine can sample */
+	if (!o.from && !spawn_have(argv[0]))
+		return error_usage("memhist", "cannot run '%s': %s", argv[0],
+				   strchr(argv[0], '/') ? "no such file, or not executable" : "not found in PATH"),
+		       EXIT_USAGE;
 	if (!o.from && !memsample_live_probe(why, sizeof(why))) {
 		error("memhist: %s", why);
 		return EXIT_FAIL;
@@ -236,7 +242,7 @@ int cmd_memhist(int argc, char **argv)
 		snprintf(r.method, sizeof(r.method), "recorded samples, data source decoded from perf_mem_data_src");
 		if (memsample_read_file(o.from, &r.set, &err) != 0) {
 			error_err(&err);
-			rc = err.code == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+			rc = err.code == -ENOMEM || err.code == -EIO ? EXIT_FAIL : EXIT_USAGE; /* the file is the bad input */
 			goto out;
 		}
 	} else if (o.thresholds) {

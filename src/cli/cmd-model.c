@@ -14,6 +14,7 @@
 #include "cli/parse-options.h"
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/number.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "measure/bracket.h"
@@ -43,9 +44,10 @@ static int parse_define(const struct opt *opt, const char *name, const char *val
 		if (!strcmp(o->defs[i].name, name))
 			return error("-D %s given twice", name);
 	snprintf(d->name, sizeof(d->name), "%s", name);
-	long long a, b, c;
-	char tail;
-	if (sscanf(val, "%lld:%lld:%lld%c", &a, &b, &c, &tail) == 3) {
+	int64_t a, b, c;
+	const char *p1, *p2;
+	if (number_scan_i64(val, &a, &p1) == 0 && *p1 == ':' && number_scan_i64(p1 + 1, &b, &p2) == 0 && *p2 == ':' &&
+	    number_parse_i64(p2 + 1, INT64_MIN, INT64_MAX, &c) == 0) {
 		if (a <= 0 || b < a || c <= 0)
 			return error("-D %s %s: a sweep is FROM:TO:STEP with 0 < FROM <= TO and STEP > 0", name, val);
 		if ((b - a) / c >= 100000)
@@ -56,13 +58,11 @@ static int parse_define(const struct opt *opt, const char *name, const char *val
 		*d = (struct model_define){ .sweep = 1, .from = a, .to = b, .step = c, .v = a };
 		snprintf(d->name, sizeof(d->name), "%s", name);
 	} else {
-		char *end;
-		errno = 0;
-		long long v = strtoll(val, &end, 10);
-		if (errno || end == val || *end)
-			return error("-D %s '%s': expected an integer or FROM:TO:STEP", name, val);
+		int64_t v;
+		if (number_parse_i64(val, INT64_MIN, INT64_MAX, &v) != 0)
+			return error("-D %s '%s': expected a decimal integer or FROM:TO:STEP", name, val);
 		if (v <= 0)
-			return error("-D %s %lld: constants are sizes and must be positive", name, v);
+			return error("-D %s %lld: constants are sizes and must be positive", name, (long long)v);
 		d->v = v;
 	}
 	o->ndefs++;
@@ -181,7 +181,7 @@ static int bench_size(struct bench_ctx *c, struct model_eval *e)
 	}
 	if (c->ghz <= 0) {
 		if (cpu_pin_self(c->cpu, &err) != 0) {
-			snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
+			as_error_copy(e->bench_error, sizeof(e->bench_error), err.msg);
 			return 0;
 		}
 		c->ghz = 1; /* pinned; the clock itself is bracketed around each size */
@@ -255,6 +255,10 @@ static int model_main(struct model_opts *o)
 		error("out of memory");
 		goto out;
 	}
+	if (cli_output_dir_check("model", "--plot", o->plot) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
 	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
 	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &err)) {
@@ -320,13 +324,9 @@ static int model_main(struct model_opts *o)
 		r.blk = blk;
 	}
 	if (o->plot && !run.sweep)
-		note("--plot draws a sweep: give one constant as FROM:TO:STEP");
-	if (o->plot && run.sweep) {
-		if (model_plot_sweep(o->plot, &run, &err) < 0)
-			note("plot: %s", err.msg);
-		else
-			r.plot = o->plot;
-	}
+		warning("no picture: --plot draws a sweep; give one constant as FROM:TO:STEP");
+	if (o->plot && run.sweep && cli_plot_done(model_plot_sweep(o->plot, &run, &err), o->plot, "model-sweep", &err) == 0)
+		r.plot = o->plot;
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {
 		rc = EXIT_FAIL;

@@ -1,9 +1,11 @@
 /* archscope numa matrix: latency and bandwidth for every pair (CPUs of node i, memory of node j),
  * with the firmware's SLIT beside the measured distances (thesis §4.4's adjacency matrices). */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -107,21 +109,17 @@ static void matrix_plot(const struct matrix_result *r, const char *dir)
 	const struct numa_matrix *m = &r->m;
 	struct as_error err = { 0 };
 	char path[4096];
-	if (plot_dir_prepare(dir, &err) != 0) {
-		note("%s", err.msg);
-		return;
-	}
 	snprintf(path, sizeof(path), "%s/numa-matrix.dat", dir);
-	FILE *f = fopen(path, "w");
+	struct atomic_file af;
+	FILE *f = plot_data_open(path, &af);
 	for (int i = 0; f && i < m->n; i++)
 		for (int j = 0; j < m->n; j++)
 			fprintf(f, "%d %d %.6g %.6g %.6g\n", i, j, m->latency_ns[i][j], m->bandwidth_1thread_gbs[i][j], m->bandwidth_gbs[i][j]);
-	if (!f || fclose(f) != 0) {
-		note("cannot write %s", path);
+	if (!f || plot_data_close(&af) != 0) {
+		warning("cannot write '%s': %s: no picture", path, strerror(errno));
 		return;
 	}
-	/* One picture per matrix (plot_render replots for PNG, which a multiplot would not survive):
-	 * a coloured square per pair with its figure written on it. */
+	/* One picture per matrix: a coloured square per pair with its figure written on it. */
 	static const struct { const char *name, *title, *fmt; int col; } pics[] = {
 		{ "numa-latency", "idle latency (ns)", "%.0f", 3 },
 		{ "numa-bandwidth-1thread", "bandwidth of one thread (GB/s)", "%.1f", 4 },
@@ -137,14 +135,8 @@ static void matrix_plot(const struct matrix_result *r, const char *dir)
 			 "'' using 2:1:(sprintf('%s', $%d)) with labels notitle",
 			 pics[p].title, m->n - 1, m->n - 1, pics[p].col, m->n > 8 ? 2 : 40 / m->n, pics[p].fmt, pics[p].col);
 		int pr = plot_render(dir, pics[p].name, body, &err);
-		if (pr < 0) {
-			note("plot: %s", err.msg);
+		if (cli_plot_done(pr, dir, pics[p].name, &err) != 0)
 			return;
-		}
-		if (pr == 1) {
-			note("plot skipped: gnuplot not found");
-			return;
-		}
 	}
 }
 
@@ -178,6 +170,8 @@ int cmd_numa_matrix(int argc, char **argv)
 		return opt_exit_code(argc);
 	if (argc > 0)
 		return error_usage("numa matrix", "unexpected argument '%s'", argv[0]), EXIT_USAGE;
+	if (cli_output_dir_check("numa matrix", "--plot", plot_dir) != 0)
+		return EXIT_USAGE;
 	struct as_error err = { 0 };
 	size_t size = 0;
 	if (size_text && (buffer_parse_size(size_text, &size, &err) != 0 || size < ((size_t)1 << 20)))

@@ -13,6 +13,7 @@
 #include "cli/parse-options.h"
 #include "cli/stat.h"
 #include "common/interrupt.h"
+#include "common/number.h"
 #include "measure/series.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -209,32 +210,34 @@ static void phases_plot(const struct phases_result *r, const char *dir)
 {
 	const struct series *s = &r->s;
 	struct as_error err = { 0 };
-	if (plot_dir_prepare(dir, &err) != 0) {
-		note("%s", err.msg);
-		return;
-	}
 	char path[4096];
+	struct atomic_file af;
 	snprintf(path, sizeof(path), "%s/phases.dat", dir);
-	FILE *f = fopen(path, "w");
+	FILE *f = plot_data_open(path, &af);
 	for (size_t i = 0; f && i < s->n; i++)
 		fprintf(f, "%.6f %.6f %.6f\n", s->t_s[i], s->rss_bytes[i] / 1048576.0, segments_eval(&r->fit, s->t_s[i]) / 1048576.0);
-	if (!f || fclose(f) != 0)
-		note("cannot write %s", path);
+	if (!f || plot_data_close(&af) != 0) {
+		warning("cannot write '%s': %s: no picture", path, strerror(errno));
+		return;
+	}
 	snprintf(path, sizeof(path), "%s/phases-events.dat", dir);
-	f = fopen(path, "w");
+	f = s->nev ? plot_data_open(path, &af) : NULL;
 	for (int p = 0; f && p < r->fit.k; p++) {
 		fprintf(f, "%d", p + 1);
 		for (int j = 0; j < s->nev; j++)
 			fprintf(f, " %.6g", r->ph[p].rate[j]);
 		fprintf(f, "\n");
 	}
-	if (!f || fclose(f) != 0)
-		note("cannot write %s", path);
-	char body[8192];
+	if (s->nev && (!f || plot_data_close(&af) != 0)) {
+		warning("cannot write '%s': %s: no picture of the counters", path, strerror(errno));
+		return;
+	}
+	char body[16384], title[600], qt[1300];
+	snprintf(title, sizeof(title), "archscope phases: footprint of %s", r->argv[0]);
 	int len = snprintf(body, sizeof(body),
-			   "set title 'archscope phases: footprint of %s'\nset xlabel 'time since exec (s)'\n"
+			   "set title %s noenhanced\nset xlabel 'time since exec (s)'\n"
 			   "set ylabel 'resident set of the process tree (MiB)'\nset grid\nset key top left\n",
-			   r->argv[0]);
+			   plot_quote(title, qt, sizeof(qt)));
 	for (int j = 0; j < r->fit.k - 1 && len < (int)sizeof(body); j++)
 		len += snprintf(body + len, sizeof(body) - (size_t)len,
 				"set object %d rect from %.6f, graph 0 to %.6f, graph 1 behind fc rgb '#e0e0e0' fs solid noborder\n"
@@ -245,27 +248,26 @@ static void phases_plot(const struct phases_result *r, const char *dir)
 			 "plot 'phases.dat' using 1:2 with points pt 7 ps 0.3 title 'sampled', "
 			 "'' using 1:3 with lines lw 2 title 'fitted segments (boundaries dashed, 95 %% intervals shaded)'\n");
 	int pr = plot_render(dir, "phases", body, &err);
-	if (pr == 1)
-		note("gnuplot is not installed: wrote %s/phases.gp and its data, but no picture", dir);
-	else if (pr < 0)
-		note("%s", err.msg);
-	if (s->nev == 0)
+	if (cli_plot_done(pr, dir, "phases", &err) != 0 || s->nev == 0)
 		return;
+	/* every counter in its own panel; plot_render draws the body once per terminal, so both
+	 * pictures show every panel */
 	len = snprintf(body, sizeof(body),
 		       "set multiplot layout %d,1 title 'archscope phases: counter rates per phase'\n"
 		       "set style fill solid 0.6\nset boxwidth 0.6\nset xtics 1\nset xrange [0.5:%d.5]\nset grid ytics\n",
 		       s->nev, r->fit.k);
 	for (int j = 0; j < s->nev && len < (int)sizeof(body); j++) {
 		const char *u = phases_event_unit(s->name[j]);
+		char yl[300], qy[700];
+		snprintf(yl, sizeof(yl), "%s %s/s", s->name[j], u ? u : "");
 		len += snprintf(body + len, sizeof(body) - (size_t)len,
-				"set ylabel '%s %s/s'\nplot 'phases-events.dat' using 1:%d with boxes notitle\n",
-				s->name[j], u ? u : "", j + 2);
+				"set ylabel %s noenhanced\nplot 'phases-events.dat' using 1:%d with boxes notitle\n",
+				plot_quote(yl, qy, sizeof(qy)), j + 2);
 	}
 	if (len < (int)sizeof(body))
 		snprintf(body + len, sizeof(body) - (size_t)len, "unset multiplot\n");
 	pr = plot_render(dir, "phases-events", body, &err);
-	if (pr < 0)
-		note("%s", err.msg);
+	cli_plot_done(pr, dir, "phases-events", &err);
 }
 
 static const char *const phases_usage[] = {
@@ -309,10 +311,11 @@ int cmd_phases(int argc, char **argv)
 	if (argc == 0)
 		return error_usage("phases", "give the program to run after --"), EXIT_USAGE;
 	int k = 0;
+	if (cli_output_dir_check("phases", "--plot", o.plot) != 0)
+		return EXIT_USAGE;
 	if (strcmp(o.segments, "auto") != 0) {
-		char *end;
-		long v = strtol(o.segments, &end, 10);
-		if (*end || v < 1 || v > SEGMENTS_MAX)
+		int v;
+		if (number_parse_int(o.segments, 1, SEGMENTS_MAX, &v) != 0)
 			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
 					   o.segments),
 			       EXIT_USAGE;

@@ -99,7 +99,7 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 	struct as_error err = { 0 };
 	int rc = plot_render(ctx->plot_dir, name, body, &err);
 	if (rc == 1)
-		note("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", ctx->plot_dir, name);
+		cli_plot_done(rc, ctx->plot_dir, name, &err);
 	else if (rc < 0) {
 		error_err(&err);
 		ctx->save_failed = 1;
@@ -241,8 +241,9 @@ static int setup(struct probe_ctx *ctx, int cpu)
 		error_usage("probe", "--cpu: %s", err.msg);
 		return EXIT_USAGE;
 	}
-	if ((ctx->raw_dir && plot_dir_prepare(ctx->raw_dir, &err) != 0) ||
-	    (ctx->plot_dir && plot_dir_prepare(ctx->plot_dir, &err) != 0) || cpu_pin_self(ctx->env.cpu, &err) != 0)
+	if (cli_output_dir_check("probe", "--raw", ctx->raw_dir) != 0 || cli_output_dir_check("probe", "--plot", ctx->plot_dir) != 0)
+		return EXIT_USAGE;
+	if (cpu_pin_self(ctx->env.cpu, &err) != 0)
 		goto fail;
 	return 0;
 fail:

@@ -3,6 +3,7 @@
  * best by AICc (EvSel's regression, NUMA thesis §4.1.2, beyond its linear fits on the run index). */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include "cli/stat.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
+#include "common/number.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -59,11 +61,9 @@ static int parse_param(const char *s, struct regress_result *r)
 		if (n == 0 || n >= sizeof(r->text[0]))
 			return error_usage("regress", "empty or too long value in --param '%s'", s);
 		snprintf(r->text[r->nvalues], sizeof(r->text[0]), "%.*s", (int)n, p);
-		char *end;
-		errno = 0;
-		double v = strtod(r->text[r->nvalues], &end);
-		if (*end || end == r->text[r->nvalues] || !isfinite(v) || isspace((unsigned char)r->text[r->nvalues][0]))
-			return error_usage("regress", "parameter value '%s' is not a number", r->text[r->nvalues]);
+		double v;
+		if (number_parse_double(r->text[r->nvalues], -DBL_MAX, DBL_MAX, &v) != 0)
+			return error_usage("regress", "parameter value '%s' is not a decimal number", r->text[r->nvalues]);
 		/* a value given twice adds no information about the shape and, with as many values as
 		 * coefficients, leaves a fit singular: say so rather than fit it */
 		for (int j = 0; j < r->nvalues; j++)
@@ -148,27 +148,43 @@ static int regress_fit(struct regress_result *r)
 	return 0;
 }
 
-/* One plot per fitted event: the runs as points, the best fit as a line. */
+/* "regress-NAME" with every byte of NAME but letters, digits, '-' and '_' as '_'. */
+static const char *plot_file_name(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "regress-%s", name);
+	for (char *p = buf; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
+			*p = '_';
+	return buf;
+}
+
+/* One plot per event with counted runs: the runs as points, the best fit as a line (the reason
+ * in the title when there is none). Names are data: every one goes through plot_quote(), file
+ * names are made of the event's letters and digits. 0, or -1 after a warning or an error. */
 static int regress_plot(const struct regress_result *r)
 {
 	struct as_error err = { 0 };
-	if (plot_dir_prepare(r->plot_dir, &err) != 0)
-		return error_err(&err);
+	int drawn = 0, empty = 0;
 	for (int i = 0; i < r->nev; i++) {
 		const struct regress_event *e = &r->ev[i];
-		if (!e->fitted)
+		if (e->npts < 1) {
+			empty++;
 			continue;
-		char safe[80], path[PATH_MAX], formula[256], body[2048];
-		snprintf(safe, sizeof(safe), "regress-%s", e->name);
-		for (char *p = safe; *p; p++)
-			if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
-				*p = '_';
+		}
+		char safe[80], other[80], path[PATH_MAX], formula[256], body[4096], c1[300], c2[300];
+		plot_file_name(e->name, safe, sizeof(safe));
+		for (int j = 0; j < i; j++) /* two names that differ only in what became '_' get two files */
+			if (!strcmp(plot_file_name(r->ev[j].name, other, sizeof(other)), safe)) {
+				snprintf(safe, sizeof(safe), "regress-%d", i + 1);
+				break;
+			}
 		char *data = NULL;
 		size_t len = 0;
 		FILE *ms = open_memstream(&data, &len);
 		if (!ms)
 			return error("out of memory");
-		fprintf(ms, "# %s  %s (%s)\n", r->name, e->name, e->unit);
+		fprintf(ms, "# %s  %s (%s)\n", plot_comment(r->name, c1, sizeof(c1)), plot_comment(e->name, c2, sizeof(c2)),
+			e->unit);
 		for (int k = 0; k < e->npts; k++)
 			fprintf(ms, "%.17g %.17g\n", e->x[k], e->y[k]);
 		fclose(ms);
@@ -177,21 +193,41 @@ static int regress_plot(const struct regress_result *r)
 		free(data);
 		if (rc)
 			return error_err(&err);
-		const struct fit_result *b = &e->fit.m[e->fit.best];
-		fit_formula((enum fit_model)e->fit.best, b->coef, formula, sizeof(formula));
+		char title[600], ylabel[600], qt[1300], qx[300], qy[1300], fit[1024], label[1024] = "";
+		snprintf(title, sizeof(title), "%s against %s", e->name, r->name);
+		snprintf(ylabel, sizeof(ylabel), "%s (%s)", e->name, e->unit);
+		if (e->fitted) {
+			const struct fit_result *b = &e->fit.m[e->fit.best];
+			char ft[300], qf[700];
+			fit_formula((enum fit_model)e->fit.best, b->coef, formula, sizeof(formula));
+			snprintf(ft, sizeof(ft), "best: %s, R² %.4f", fit_name((enum fit_model)e->fit.best), b->r2);
+			snprintf(fit, sizeof(fit), ", %s with lines lw 2 title %s", formula, plot_quote(ft, qf, sizeof(qf)));
+		} else {
+			char ft[300], qf[700];
+			snprintf(ft, sizeof(ft), "no fit: %s", e->reason ? e->reason : "too few points");
+			fit[0] = '\0';
+			snprintf(label, sizeof(label), "set label 1 %s at graph 0.02, graph 0.85 noenhanced\n",
+				 plot_quote(ft, qf, sizeof(qf)));
+		}
 		snprintf(body, sizeof(body),
-			 "set title '%s against %s'\nset xlabel '%s'\nset ylabel '%s (%s)'\nset key top left\n"
-			 "plot '%s.dat' using 1:2 with points pt 7 title 'runs', %s with lines lw 2 title 'best: %s, R^2 %.4f'\n",
-			 e->name, r->name, r->name, e->name, e->unit, safe, formula, fit_name((enum fit_model)e->fit.best),
-			 b->r2);
+			 "set title %s noenhanced\nset xlabel %s noenhanced\nset ylabel %s noenhanced\nset key top left\n"
+			 "%splot '%s.dat' using 1:2 with points pt 7 title 'runs'%s\n",
+			 plot_quote(title, qt, sizeof(qt)), plot_quote(r->name, qx, sizeof(qx)),
+			 plot_quote(ylabel, qy, sizeof(qy)), label, safe, fit);
 		rc = plot_render(r->plot_dir, safe, body, &err);
 		if (rc < 0)
 			return error_err(&err);
-		if (rc == 1) {
-			note("gnuplot is not installed: the plots' data and scripts are in %s", r->plot_dir);
+		if (rc == 1) { /* said once: the scripts and data are there */
+			cli_plot_done(rc, r->plot_dir, safe, &err);
 			return 0;
 		}
+		drawn++;
 	}
+	if (!drawn)
+		return warning("no picture in %s: no event was counted in any run", r->plot_dir), -1;
+	if (empty)
+		warning("%d event%s counted in no run: no picture for %s", empty, empty == 1 ? " was" : "s were",
+			empty == 1 ? "it" : "them");
 	return 0;
 }
 
@@ -324,7 +360,7 @@ int cmd_regress(int argc, char **argv)
 	argc = opt_parse(argc, argv, &regress_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (parse_param(param, &r) != 0)
+	if (parse_param(param, &r) != 0 || cli_output_dir_check("regress", "--plot", r.plot_dir) != 0)
 		return EXIT_USAGE;
 	if (argc < 1) {
 		error_usage("regress", "a command to run is required (archscope regress --param N=1,2 -- COMMAND {N})");

@@ -86,6 +86,8 @@ int cmd_stack(int argc, char **argv)
 		return opt_exit_code(n);
 	if (n == 0)
 		return error_usage("stack", "no program to run: archscope stack [options] -- CMD ARGS"), EXIT_USAGE;
+	if (cli_output_dir_check("stack", "--plot", plot) != 0)
+		return EXIT_USAGE;
 	so.argv = argv;
 	so.spin = !no_sample;
 	so.tracepoints = tracepoints;

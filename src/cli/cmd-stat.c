@@ -351,6 +351,14 @@ void stat_render(struct emit *e, const struct stat_result *r)
 		}
 		emit_table_end(e);
 	}
+	/* the reasons the table's notes point to ("see below"), one line per event (text only: JSON
+	 * has each event's reason) */
+	for (int i = 0; i < m->nevents; i++) {
+		const struct stat_event *ev = &m->ev[i];
+		if (ev->available || !ev->reason[0] || (ev->hardware && m->hw_reason[0]))
+			continue;
+		emit_text(e, "not counted", "%s: %s", ev->name, ev->reason);
+	}
 	if (m->hw_reason[0]) {
 		emit_string(e, "hardware_reason", "hardware events", m->hw_reason);
 		emit_string(e, "hardware_hint", "to count them", stat_hw_hint);

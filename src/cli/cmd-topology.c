@@ -1,4 +1,6 @@
 /* archscope topology: the machine as the OS reports it (hwloc), for people and as JSON. */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -168,7 +170,8 @@ int cmd_topology(int argc, char **argv)
 	struct as_error err = { 0 };
 	if (topo_load(&t, &err) != 0) {
 		error_err(&err);
-		return EXIT_FAIL;
+		/* a recorded topology named by HWLOC_XMLFILE that cannot be read is bad input */
+		return getenv("HWLOC_XMLFILE") && *getenv("HWLOC_XMLFILE") && err.code != -ENOMEM ? EXIT_USAGE : EXIT_FAIL;
 	}
 	int rc = EXIT_FAIL;
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);

@@ -10,6 +10,7 @@
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/mtree.h"
+#include "report/plot.h"
 #include "tune/stencil.h"
 
 static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu)
@@ -57,6 +58,44 @@ static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, co
 	emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
 }
 
+/* --plot DIR: updates per second of the naive and the blocked sweep, the bar at the median and
+ * the whisker from the slowest to the fastest sweep. */
+static void stencil_plot(const struct tune_stencil_plan *p, const struct tune_stencil_run *r, const char *dir)
+{
+	if (r->reps < 1 || !(r->naive_s[1] > 0) || !(r->blocked_s[1] > 0)) {
+		warning("no picture in %s: no sweep was timed", dir);
+		return;
+	}
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/tune-stencil.dat", dir);
+	struct atomic_file af;
+	FILE *f = plot_data_open(path, &af);
+	if (f) {
+		/* MLUP/s scale as 1/time: the median's rate times median/min (fastest) and median/max */
+		fprintf(f, "# sweep  MLUP/s: median  slowest  fastest\n");
+		fprintf(f, "\"naive\" %.6g %.6g %.6g\n", r->naive_mlups, r->naive_mlups * r->naive_s[1] / r->naive_s[2],
+			r->naive_mlups * r->naive_s[1] / r->naive_s[0]);
+		fprintf(f, "\"blocked (%lld columns)\" %.6g %.6g %.6g\n", (long long)p->block, r->blocked_mlups,
+			r->blocked_mlups * r->blocked_s[1] / r->blocked_s[2], r->blocked_mlups * r->blocked_s[1] / r->blocked_s[0]);
+	}
+	if (!f || plot_data_close(&af) != 0) {
+		warning("cannot write '%s': %s: no picture", path, strerror(errno));
+		return;
+	}
+	char title[256], qt[600], body[2048];
+	snprintf(title, sizeof(title), "archscope tune stencil: 2D 5-point Jacobi, %lld x %lld grid, blocked for %s",
+		 (long long)p->rows, (long long)p->cols, p->target >= 0 ? p->level[p->target].name : "no level");
+	snprintf(body, sizeof(body),
+		 "set title %s noenhanced\nset ylabel 'million lattice-site updates per second (MLUP/s)'\n"
+		 "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
+		 "set style fill solid 0.6 border -1\nset boxwidth 0.6\nset yrange [0:*]\nset grid ytics\n"
+		 "plot 'tune-stencil.dat' using 2:3:4:xtic(1) title 'median of %d sweeps (whisker: slowest to fastest)'",
+		 plot_quote(title, qt, sizeof(qt)), r->reps);
+	struct as_error err = { 0 };
+	int pr = plot_render(dir, "tune-stencil", body, &err);
+	cli_plot_done(pr, dir, "tune-stencil", &err);
+}
+
 int tune_stencil_main(const struct tune_cli *o)
 {
 	struct machine *m = calloc(1, sizeof(*m));
@@ -97,6 +136,8 @@ int tune_stencil_main(const struct tune_cli *o)
 	}
 	stencil_render(e, p, &r, cpu);
 	rc = cli_emit_end(e, "tune");
+	if (o->plot_dir)
+		stencil_plot(p, &r, o->plot_dir);
 	if (rc == EXIT_OK && mr != 0)
 		rc = EXIT_FAIL;
 out:

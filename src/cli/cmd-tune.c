@@ -1,6 +1,7 @@
 /* archscope tune: guided tuning from probed values (BlackjackBench §6). `tune gemm` solves the
  * paper's blocking optimisation from the machine file's registers, L1 and line size, generates
  * and compiles the register-blocked kernel, and times it against OpenBLAS dgemm, interleaved. */
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -164,17 +165,18 @@ static void gemm_plot(const struct gemm_result *r, const char *dir)
 {
 	char path[4096], *body = NULL;
 	struct as_error err = { 0 };
-	if (plot_dir_prepare(dir, &err) != 0) {
-		note("%s", err.msg);
+	if (r->run.n < 1) {
+		warning("no picture in %s: no matrix size was timed", dir);
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/tune-gemm.dat", dir);
-	FILE *dat = fopen(path, "w");
+	struct atomic_file af;
+	FILE *dat = plot_data_open(path, &af);
 	for (int i = 0; dat && i < r->run.n; i++)
 		fprintf(dat, "%ld %.6g %.6g %.6g %.6g\n", r->run.p[i].n, r->run.p[i].tuned.median, r->run.p[i].tuned.min,
 			r->run.p[i].openblas.median, r->run.p[i].openblas.min);
-	if (!dat || fclose(dat) != 0) {
-		note("cannot write %s", path);
+	if (!dat || plot_data_close(&af) != 0) {
+		warning("cannot write '%s': %s: no picture", path, strerror(errno));
 		return;
 	}
 	if (asprintf(&body,
@@ -190,10 +192,7 @@ static void gemm_plot(const struct gemm_result *r, const char *dir)
 		     r->b.predicted_best_n, r->b.predicted_best_n) < 0)
 		return;
 	int pr = plot_render(dir, "tune-gemm", body, &err);
-	if (pr == 1)
-		note("gnuplot is not installed: wrote %s/tune-gemm.gp and its data, but no picture", dir);
-	else if (pr < 0)
-		note("%s", err.msg);
+	cli_plot_done(pr, dir, "tune-gemm", &err);
 	free(body);
 }
 
@@ -318,7 +317,7 @@ static int gemm_main(const struct tune_cli *o)
 	}
 	r->have_openblas = tune_openblas_open(&r->blas, &err) == 0;
 	if (!r->have_openblas) {
-		snprintf(r->openblas_error, sizeof(r->openblas_error), "%s", err.msg);
+		as_error_copy(r->openblas_error, sizeof(r->openblas_error), err.msg);
 		note("%s: timing the tuned kernel alone", err.msg);
 	}
 	struct tune_gemm_opts *go = &r->go;
@@ -338,7 +337,7 @@ static int gemm_main(const struct tune_cli *o)
 	progress_done();
 	if (sr != 0) {
 		r->wrong = 1;
-		snprintf(r->wrong_msg, sizeof(r->wrong_msg), "%s", err.msg);
+		as_error_copy(r->wrong_msg, sizeof(r->wrong_msg), err.msg);
 		error_err(&err);
 	}
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
@@ -348,7 +347,7 @@ static int gemm_main(const struct tune_cli *o)
 	}
 	gemm_render(e, r);
 	rc = cli_emit_end(e, "tune");
-	if (o->plot_dir && r->run.n > 0)
+	if (o->plot_dir)
 		gemm_plot(r, o->plot_dir);
 	if (rc == EXIT_OK && (sr != 0 || tune_interrupted))
 		rc = tune_interrupted ? 130 : EXIT_FAIL;
@@ -422,6 +421,8 @@ int cmd_tune(int argc, char **argv)
 		error_usage("tune", "no machine file given (-m FILE; write one with 'archscope probe -o FILE')");
 		return EXIT_USAGE;
 	}
+	if (cli_output_dir_check("tune", "--plot", o.plot_dir) != 0)
+		return EXIT_USAGE;
 	o.stop = (volatile int *)&tune_interrupted;
 	signal(SIGINT, on_sigint);
 	if (!strcasecmp(argv[0], "gemm"))

@@ -408,9 +408,7 @@ int model_plot_sweep(const char *dir, const struct model_run *run, struct as_err
 {
 	const char *sym = run->sweep->name;
 	const struct model_eval *rows = run->rows;
-	int rc = plot_dir_prepare(dir, err);
-	if (rc)
-		return rc;
+	int rc;
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/model-sweep.dat", dir);
 	struct atomic_file af;
@@ -418,7 +416,8 @@ int model_plot_sweep(const char *dir, const struct model_run *run, struct as_err
 		return rc;
 	FILE *f = af.fp;
 	int nt = rows[0].have_ecm ? rows[0].ecm.n : 0;
-	fprintf(f, "# %s", sym);
+	char qs[300];
+	fprintf(f, "# %s", plot_comment(sym, qs, sizeof(qs)));
 	for (int j = 0; j < nt; j++)
 		fprintf(f, " cum_%s", rows[0].ecm.t[j].name);
 	fprintf(f, " roofline_cy_per_cl\n");
@@ -437,10 +436,10 @@ int model_plot_sweep(const char *dir, const struct model_run *run, struct as_err
 	char body[4096];
 	size_t w = (size_t)snprintf(body, sizeof(body),
 				    "set title 'ECM data transfers (stacked) and Roofline'\n"
-				    "set xlabel '%s'\nset ylabel 'core cycles per cache line of work'\n"
+				    "set xlabel %s noenhanced\nset ylabel 'core cycles per cache line of work'\n"
 				    "set key outside right\nset style fill solid 0.5 noborder\nset yrange [0:*]\n"
 				    "plot ",
-				    sym);
+				    plot_quote(sym, qs, sizeof(qs)));
 	for (int j = nt - 1; j >= 0 && w < sizeof(body); j--)
 		w += (size_t)snprintf(body + w, sizeof(body) - w,
 				      "'model-sweep.dat' using 1:%d with filledcurves x1 title 'T_{%s}', ", j + 2,
@@ -448,6 +447,5 @@ int model_plot_sweep(const char *dir, const struct model_run *run, struct as_err
 	if (w < sizeof(body))
 		snprintf(body + w, sizeof(body) - w,
 			 "'model-sweep.dat' using 1:%d with lines lw 2 dt 2 lc 'black' title 'Roofline'\n", nt + 2);
-	rc = plot_render(dir, "model-sweep", body, err);
-	return rc < 0 ? rc : 0;
+	return plot_render(dir, "model-sweep", body, err);
 }

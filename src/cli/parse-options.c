@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "cli/cli.h"
+#include "common/number.h"
 
 #define MAX_ROWS 256
 
@@ -74,32 +75,34 @@ static void value_noun(const struct opt *o, char *buf, size_t len)
 
 static int parse_number(const struct opt_cmd *cmd, const struct opt *o, const char *name, const char *arg)
 {
-	char *end;
-	errno = 0;
+	int rc;
 	if (o->kind == OPT_KIND_U64) {
-		unsigned long long v = strtoull(arg, &end, 0);
-		if (!*arg || *arg == '-' || errno || *end)
-			return usage_fail(cmd, "option '%s' needs a non-negative integer, got '%s'", name, arg);
-		if (v < o->umin || v > o->umax)
+		uint64_t v;
+		if ((rc = number_parse_u64(arg, o->umin, o->umax, &v)) == -EINVAL)
+			return usage_fail(cmd, "option '%s' needs a non-negative decimal integer, got '%s'", name, arg);
+		if (rc)
 			return usage_fail(cmd, "%s must be %llu to %llu, got '%s'", name, (unsigned long long)o->umin,
 					  (unsigned long long)o->umax, arg);
 		*(uint64_t *)o->value = v;
 		return 0;
 	}
 	if (o->kind == OPT_KIND_INT) {
-		long long v = strtoll(arg, &end, 0);
-		if (!*arg || errno || *end || (o->min >= 0 && *arg == '-'))
-			return usage_fail(cmd, "option '%s' needs %s integer, got '%s'", name,
-					  o->min >= 0 ? "a non-negative" : "an", arg);
-		if ((double)v < o->min || (double)v > o->max)
+		int64_t v;
+		/* the row's bounds, clamped to int */
+		int64_t lo = o->min > (double)INT32_MIN ? (int64_t)o->min : INT32_MIN;
+		int64_t hi = o->max < (double)INT32_MAX ? (int64_t)o->max : INT32_MAX;
+		if ((rc = number_parse_i64(arg, INT64_MIN, INT64_MAX, &v)) == -EINVAL || (o->min >= 0 && *arg == '-' && v != 0))
+			return usage_fail(cmd, "option '%s' needs %s decimal integer, got '%s'", name,
+					  o->min >= 0 ? "a non-negative" : "a", arg);
+		if (rc || v < lo || v > hi)
 			return usage_fail(cmd, "%s must be %.0f to %.0f, got '%s'", name, o->min, o->max, arg);
 		*(int *)o->value = (int)v;
 		return 0;
 	}
-	double v = strtod(arg, &end);
-	if (!*arg || *end || isnan(v))
-		return usage_fail(cmd, "option '%s' needs a number, got '%s'", name, arg);
-	if (o->flags & OPT_F_ABOVE_MIN ? !(v > o->min) || v > o->max : !(v >= o->min) || v > o->max)
+	double v;
+	if ((rc = number_parse_double(arg, -INFINITY, INFINITY, &v)) == -EINVAL)
+		return usage_fail(cmd, "option '%s' needs a decimal number, got '%s'", name, arg);
+	if (rc || (o->flags & OPT_F_ABOVE_MIN ? !(v > o->min) || v > o->max : !(v >= o->min) || v > o->max))
 		return usage_fail(cmd, "%s must be %s%g %s %g, got '%s'", name, o->flags & OPT_F_ABOVE_MIN ? "above " : "",
 				  o->min, o->flags & OPT_F_ABOVE_MIN ? "and at most" : "to", o->max, arg);
 	*(double *)o->value = v;

@@ -206,7 +206,7 @@ static json_t *saved_json_load(const char *path, char *why, size_t len)
 	size_t n = 0;
 	char *text = file_read_input(path, "saved results", (size_t)16 << 20, &n, &err);
 	if (!text) {
-		snprintf(why, len, "%s", err.msg);
+		as_error_copy(why, len, err.msg);
 		return NULL;
 	}
 	json_error_t je;

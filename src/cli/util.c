@@ -11,10 +11,12 @@
 
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/number.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "report/output.h"
+#include "report/plot.h"
 #include "topo/cpuinfo.h"
 
 int cli_quiet;
@@ -218,15 +220,15 @@ json_t *cli_machine_json(void)
 	json_t *m = json_object();
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
-	json_object_set_new(m, "hostname", json_string(host));
+	json_object_set_new(m, "hostname", output_json_string(host, NULL));
 	struct utsname u;
 	if (uname(&u) == 0) {
-		json_object_set_new(m, "kernel", json_string(u.release));
-		json_object_set_new(m, "arch", json_string(u.machine));
+		json_object_set_new(m, "kernel", output_json_string(u.release, NULL));
+		json_object_set_new(m, "arch", output_json_string(u.machine, NULL));
 	}
 	char model[256];
 	if (topo_cpuinfo("model name", model, sizeof(model)) == 0)
-		json_object_set_new(m, "cpu_model_os", json_string(model));
+		json_object_set_new(m, "cpu_model_os", output_json_string(model, NULL));
 	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	struct as_cpulist allowed;
 	char buf[1024];
@@ -248,8 +250,12 @@ void cli_print_json(const char *command, json_t *results)
 int cli_emit_end(struct emit *e, const char *command)
 {
 	struct as_error err = { 0 };
+	size_t bad = emit_not_utf8(e);
 	int rc = emit_end(e, command, emit_is_text(e) ? NULL : cli_machine_json(), &err);
 	emit_free(e);
+	if (bad)
+		note("%zu byte%s in names or arguments %s not UTF-8: written as U+FFFD (\xef\xbf\xbd) in the JSON", bad,
+		     bad == 1 ? "" : "s", bad == 1 ? "was" : "were");
 	if (rc) {
 		error_err(&err);
 		return EXIT_FAIL;
@@ -259,13 +265,9 @@ int cli_emit_end(struct emit *e, const char *command)
 
 uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
 {
-	char *end;
-	errno = 0;
-	if (!text || !*text || *text == '-')
-		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text ? text : "");
-	unsigned long long v = strtoull(text, &end, 0);
-	if (errno || *end)
-		usage_error(cmd, "option '%s' needs a non-negative integer, got '%s'", opt, text);
+	uint64_t v;
+	if (number_parse_u64(text, 0, UINT64_MAX, &v) != 0)
+		usage_error(cmd, "option '%s' needs a non-negative decimal integer, got '%s'", opt, text ? text : "");
 	return v;
 }
 
@@ -275,6 +277,25 @@ uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uin
 	if (v < lo || v > hi)
 		usage_error(cmd, "%s must be %llu to %llu, got '%s'", opt, (unsigned long long)lo, (unsigned long long)hi, text);
 	return v;
+}
+
+int cli_output_dir_check(const char *cmd, const char *opt, const char *dir)
+{
+	struct as_error err = { 0 };
+	if (!dir || plot_dir_prepare(dir, &err) == 0)
+		return 0;
+	return error_usage(cmd, "%s: %s", opt, err.msg);
+}
+
+int cli_plot_done(int pr, const char *dir, const char *name, const struct as_error *err)
+{
+	if (pr == 0)
+		return 0;
+	if (pr == 1)
+		warning("gnuplot is not installed: wrote %s/%s.gp and its data, but no picture", dir, name);
+	else
+		warning("no picture %s/%s.svg: %s", dir, name, err && err->msg[0] ? err->msg : "gnuplot failed");
+	return -1;
 }
 
 int cli_machine_open(const char *path, struct mtree *t)

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/buffer.h"
+#include "common/text.h"
 
 /* What a file that is not a regular one is, for messages. */
 static const char *kind_of(mode_t m)
@@ -184,8 +185,10 @@ FILE *file_open_input(const char *path, const char *what, struct as_error *err)
 {
 	struct stat st;
 	if (!strcmp(path, "-")) {
-		if (fstat(STDIN_FILENO, &st) == 0 && S_ISDIR(st.st_mode)) {
-			as_error_set(err, -EISDIR, "%s: standard input is a directory", what);
+		if (fstat(STDIN_FILENO, &st) == 0 && (S_ISDIR(st.st_mode) || ((S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) &&
+									   !isatty(STDIN_FILENO)))) {
+			as_error_set(err, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+				     "%s '-': standard input is %s: give a regular file or a pipe", what, kind_of(st.st_mode));
 			return NULL;
 		}
 		return stdin;
@@ -253,6 +256,8 @@ char *file_read_input(const char *path, const char *what, size_t max_bytes, size
 	}
 	if (ferror(f))
 		rc = as_error_set(err, -EIO, "cannot read %s '%s': %s", what, name, strerror(errno ? errno : EIO));
+	else
+		rc = file_text_check(buf, n, what, name, 1, err);
 out:
 	if (f != stdin)
 		fclose(f);
@@ -264,4 +269,163 @@ out:
 	if (len)
 		*len = n;
 	return buf;
+}
+
+int file_text_check(const char *text, size_t len, const char *what, const char *name, long first_line,
+		    struct as_error *err)
+{
+	const unsigned char *u = (const unsigned char *)text;
+	if (first_line == 1 && len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF)))
+		return as_error_set(err, -EINVAL, "%s '%s' is UTF-%s text: give it as UTF-8 (iconv -f UTF-%s -t UTF-8)", what,
+				    name, len >= 4 && !u[2] && !u[3] ? "32" : "16", len >= 4 && !u[2] && !u[3] ? "32" : "16");
+	long line = first_line;
+	size_t col0 = 0;
+	for (size_t i = 0; i < len;) {
+		unsigned char c = u[i];
+		if (c == '\n') {
+			line++;
+			col0 = ++i;
+			continue;
+		}
+		if (c == 0)
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld: a NUL byte (column %zu): a binary file, not text", what,
+					    name, line, i - col0 + 1);
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t k = text_utf8_seq(text + i, len - i);
+		if (!k)
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld: byte 0x%02X (column %zu) is not UTF-8: give the "
+					    "file as UTF-8 text", what, name, line, c, i - col0 + 1);
+		i += k;
+	}
+	return 0;
+}
+
+int input_lines_open(struct input_lines *in, const char *path, const char *what, size_t max_bytes,
+		     struct as_error *err)
+{
+	memset(in, 0, sizeof(*in));
+	in->what = what;
+	in->name = strcmp(path, "-") ? path : "<stdin>";
+	in->max_bytes = max_bytes;
+	in->f = file_open_input(path, what, err);
+	if (!in->f)
+		return err && err->code ? err->code : -EINVAL;
+	struct stat st;
+	if (fstat(fileno(in->f), &st) == 0 && S_ISREG(st.st_mode) && (uintmax_t)st.st_size > max_bytes) {
+		char lim[32];
+		int rc = as_error_set(err, -EFBIG, "%s '%s' is larger than %s (the limit)", what, in->name,
+				      buffer_format_size(max_bytes, lim, sizeof(lim)));
+		input_lines_close(in);
+		return rc;
+	}
+	return 0;
+}
+
+int input_lines_next(struct input_lines *in, char **line, size_t *len, struct as_error *err)
+{
+	/* getline() would read an endless line (/dev/zero on standard input) until memory runs out:
+	 * this reads at most what is left of max_bytes */
+	size_t got = 0;
+	int c = EOF;
+	errno = 0;
+	while (in->bytes + got <= in->max_bytes && (c = getc_unlocked(in->f)) != EOF) {
+		if (c == 0) /* said at once: a stream of NUL bytes has no line end to wait for */
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld: a NUL byte (column %zu): a binary file, not text",
+					    in->what, in->name, in->line + 1, got + 1);
+		if (got >= INPUT_MAX_LINE)
+			return as_error_set(err, -EINVAL, "%s '%s': line %ld is longer than %d bytes: not a text file of lines",
+					    in->what, in->name, in->line + 1, INPUT_MAX_LINE);
+		if (got + 2 > in->cap) {
+			size_t ncap = in->cap ? in->cap * 2 : 256;
+			char *nb = realloc(in->buf, ncap);
+			if (!nb)
+				return as_error_set(err, -ENOMEM, "%s '%s': out of memory", in->what, in->name);
+			in->buf = nb;
+			in->cap = ncap;
+		}
+		in->buf[got++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (c == EOF && ferror(in->f)) {
+		char b[96];
+		return as_error_set(err, -EIO, "cannot read %s '%s': %s", in->what, in->name,
+				    as_strerror(errno ? errno : EIO, b, sizeof(b)));
+	}
+	in->bytes += got;
+	if (in->bytes > in->max_bytes) {
+		char lim[32];
+		return as_error_set(err, -EFBIG, "%s '%s' is larger than %s (the limit)", in->what, in->name,
+				    buffer_format_size(in->max_bytes, lim, sizeof(lim)));
+	}
+	if (!got)
+		return 0;
+	in->buf[got] = '\0';
+	in->line++;
+	int rc = file_text_check(in->buf, got, in->what, in->name, in->line, err);
+	if (rc)
+		return rc;
+	*line = in->buf;
+	*len = got;
+	return 1;
+}
+
+void input_lines_close(struct input_lines *in)
+{
+	if (in->f && in->f != stdin)
+		fclose(in->f);
+	in->f = NULL;
+	free(in->buf);
+	in->buf = NULL;
+	in->cap = 0;
+}
+
+const char *tmp_dir(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : "/tmp";
+}
+
+/* "'/x' (TMPDIR)" or "'/tmp'", for messages. */
+static const char *tmp_dir_named(char *buf, size_t len)
+{
+	const char *t = getenv("TMPDIR");
+	snprintf(buf, len, "'%s'%s", tmp_dir(), t && *t ? " (TMPDIR)" : "");
+	return buf;
+}
+
+int tmp_dir_make(char *out, size_t len, const char *prefix, struct as_error *err)
+{
+	char named[4200], b[96];
+	if (snprintf(out, len, "%s/%s.XXXXXX", tmp_dir(), prefix) >= (int)len) {
+		out[0] = '\0';
+		return as_error_set(err, -ENAMETOOLONG, "cannot make a temporary directory in %s: the name is too long",
+				    tmp_dir_named(named, sizeof(named)));
+	}
+	if (!mkdtemp(out)) {
+		int e = errno;
+		out[0] = '\0';
+		return as_error_set(err, -e, "cannot make a temporary directory in %s: %s", tmp_dir_named(named, sizeof(named)),
+				    as_strerror(e, b, sizeof(b)));
+	}
+	return 0;
+}
+
+int tmp_file_unlinked(const char *prefix, struct as_error *err)
+{
+	char path[4200], named[4200], b[96];
+	if (snprintf(path, sizeof(path), "%s/%s-XXXXXX", tmp_dir(), prefix) >= (int)sizeof(path))
+		return as_error_set(err, -ENAMETOOLONG, "cannot make a temporary file in %s: the name is too long",
+				    tmp_dir_named(named, sizeof(named)));
+	int fd = mkstemp(path);
+	if (fd < 0) {
+		int e = errno;
+		return as_error_set(err, -e, "cannot make a temporary file in %s: %s", tmp_dir_named(named, sizeof(named)),
+				    as_strerror(e, b, sizeof(b)));
+	}
+	unlink(path);
+	return fd;
 }

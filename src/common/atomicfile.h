@@ -36,14 +36,49 @@ void atomic_file_abort(struct atomic_file *af);
  * files archscope wrote itself; read user input with file_read_input(). */
 char *file_read_all(const char *path, size_t *len);
 
-/* An input file for a parser: path, or standard input when path is "-". Refuses (-EINVAL) what
- * is not a regular file (a FIFO, a device such as /dev/zero, a directory; standard input may be
- * a pipe), and (-EFBIG) more than max_bytes. `what` names the input in messages ("kernel").
- * Never blocks on opening a FIFO. */
+/* The one checked reader of user input. Every file a command reads from a user goes through
+ * file_read_input() (whole) or input_lines_*() (line by line): path, or standard input when
+ * path is "-"; only a regular file (a FIFO, a device such as /dev/zero or /dev/null, a directory
+ * or a socket is refused, -EINVAL, without blocking; standard input may be a pipe); at most
+ * max_bytes (-EFBIG); text only (-EINVAL on a NUL byte or bytes that are not UTF-8, naming the
+ * line). `what` names the input in messages ("kernel", "curve", "matrix file"). */
 FILE *file_open_input(const char *path, const char *what, struct as_error *err);
-/* file_open_input() and the whole content, NUL-terminated (malloc; length in *len), or NULL
- * with err set. */
+/* The whole checked content, NUL-terminated (malloc; length in *len), or NULL with err set. */
 char *file_read_input(const char *path, const char *what, size_t max_bytes, size_t *len, struct as_error *err);
+/* 0 when text[0..len) is text (no NUL byte, valid UTF-8), else -EINVAL with a message naming
+ * WHAT 'NAME', the line (counted from first_line) and what is wrong; a UTF-16 or UTF-32
+ * byte-order mark is named as such. */
+int file_text_check(const char *text, size_t len, const char *what, const char *name, long first_line,
+		    struct as_error *err);
+
+/* Line by line, with the same checks on each line and on the running total; a line may be at most
+ * INPUT_MAX_LINE bytes long. */
+#define INPUT_MAX_LINE (1 << 20)
+struct input_lines {
+	FILE *f;
+	const char *what;
+	const char *name;     /* path, or "<stdin>" */
+	size_t max_bytes, bytes;
+	long line;            /* the number of the line last returned, from 1 */
+	char *buf;
+	size_t cap;
+};
+int input_lines_open(struct input_lines *in, const char *path, const char *what, size_t max_bytes,
+		     struct as_error *err);
+/* 1 with the next line in *line (NUL-terminated, its newline kept) and its length in *len; 0 at
+ * the end; a negative errno with err set (a NUL byte, not UTF-8, over max_bytes, a read error). */
+int input_lines_next(struct input_lines *in, char **line, size_t *len, struct as_error *err);
+void input_lines_close(struct input_lines *in);
+
+/* Temporary files and directories go into $TMPDIR when it is set and not empty, else /tmp. */
+const char *tmp_dir(void);
+/* Makes DIR/PREFIX.XXXXXX (mkdtemp) into out[len]; on failure a message naming the directory and
+ * where it came from ("cannot make a temporary directory in '/x' (TMPDIR): no such file or
+ * directory"). */
+int tmp_dir_make(char *out, size_t len, const char *prefix, struct as_error *err);
+/* An open, already unlinked temporary file (fd) in tmp_dir(), or a negative errno with err set
+ * as tmp_dir_make's. */
+int tmp_file_unlinked(const char *prefix, struct as_error *err);
 
 /* Writes len bytes to path atomically. */
 int atomic_file_write(const char *path, const void *data, size_t len, struct as_error *err);

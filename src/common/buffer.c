@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "common/number.h"
+
 static int alloc(struct buffer *buf, size_t size, enum huge_policy huge, int sparse, struct as_error *err)
 {
 	memset(buf, 0, sizeof(*buf));
@@ -114,11 +116,13 @@ int buffer_parse_size(const char *text, size_t *out, struct as_error *err)
 	};
 	if (!text || !*text)
 		return as_error_set(err, -EINVAL, "empty size");
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || errno || v < 0 || v != v)
-		return as_error_set(err, -EINVAL, "size '%s': expected a number with an optional unit (B, kB, KiB, MB, MiB, GB, GiB)", text);
+	const char *end;
+	double v;
+	int nrc = number_scan_double(text, &v, &end);
+	if (nrc == -ERANGE)
+		return as_error_set(err, -ERANGE, "size '%s' is too large", text);
+	if (nrc || *text == '-' || *text == '+')
+		return as_error_set(err, -EINVAL, "size '%s': expected a decimal number with an optional unit (B, kB, KiB, MB, MiB, GB, GiB)", text);
 	while (*end == ' ')
 		end++;
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {

@@ -6,14 +6,45 @@
 #include <stdio.h>
 #include <string.h>
 
+#define ELLIPSIS "\xe2\x80\xa6" /* "…" */
+
+/* buf (len bytes, NUL included) was cut: ends it in "…" at a UTF-8 character boundary. */
+static void mark_cut(char *buf, size_t len)
+{
+	size_t e = sizeof(ELLIPSIS) - 1;
+	if (len < e + 1)
+		return;
+	size_t at = len - 1 - e;
+	while (at > 0 && ((unsigned char)buf[at] & 0xC0) == 0x80) /* not inside a character */
+		at--;
+	memcpy(buf + at, ELLIPSIS, e + 1);
+}
+
+char *as_error_copy(char *dst, size_t len, const char *src)
+{
+	if (!len)
+		return dst;
+	size_t n = strlen(src);
+	if (n < len) {
+		memcpy(dst, src, n + 1);
+		return dst;
+	}
+	memcpy(dst, src, len - 1);
+	dst[len - 1] = '\0';
+	mark_cut(dst, len);
+	return dst;
+}
+
 int as_error_set(struct as_error *err, int code, const char *fmt, ...)
 {
 	if (!err)
 		return code;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	int n = vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(err->msg))
+		mark_cut(err->msg, sizeof(err->msg));
 	err->code = code;
 	return code;
 }
@@ -22,20 +53,24 @@ int as_error_prefix(struct as_error *err, const char *fmt, ...)
 {
 	if (!err)
 		return 0;
-	char prefix[256], old[sizeof(err->msg)];
+	char prefix[sizeof(err->msg)], old[sizeof(err->msg)];
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
 	memcpy(old, err->msg, sizeof(old));
-	size_t plen = strlen(prefix);
+	size_t plen = strlen(prefix), olen = strlen(old);
+	int cut = plen + olen >= sizeof(err->msg);
 	if (plen >= sizeof(err->msg))
 		plen = sizeof(err->msg) - 1;
 	memcpy(err->msg, prefix, plen);
 	size_t rest = sizeof(err->msg) - 1 - plen;
-	size_t olen = strnlen(old, rest);
+	if (olen > rest)
+		olen = rest;
 	memcpy(err->msg + plen, old, olen);
 	err->msg[plen + olen] = '\0';
+	if (cut)
+		mark_cut(err->msg, sizeof(err->msg));
 	return err->code;
 }
 

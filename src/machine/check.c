@@ -109,7 +109,8 @@ static void check_each(struct check *c, const struct mnode *n, const char *path,
 
 static void check_flops_value(struct check *c, const struct mnode *v, const char *path)
 {
-	EXPECT(c, v, path, machine_node_number(v, NULL) && strtod(v->text, NULL) >= 0, "a number of FLOPs per cycle >= 0");
+	double x;
+	EXPECT(c, v, path, machine_node_number(v, &x) && x >= 0, "a number of FLOPs per cycle >= 0");
 }
 
 static void check_flops_precision(struct check *c, const struct mnode *m, const char *path)
@@ -179,6 +180,64 @@ static void check_levels_across(struct check *c, const struct mnode *h)
 	}
 }
 
+/* A quantity's value with its decimal prefix read as binary ("32.00 kB" -> 32768 B), or the value
+ * itself when it has none. */
+static double binary_reading(const char *text, double v)
+{
+	static const struct { const char *p; double f; } pre[] = { { "k", 1.024 }, { "K", 1.024 }, { "M", 1.048576 },
+								     { "G", 1.073741824 }, { "T", 1.099511627776 } };
+	const char *u = text;
+	while (*u && (isdigit((unsigned char)*u) || *u == '.' || *u == '+' || *u == '-' || *u == 'e' || *u == 'E'))
+		u++;
+	while (*u == ' ')
+		u++;
+	for (size_t i = 0; i < sizeof(pre) / sizeof(pre[0]); i++)
+		if (!strncmp(u, pre[i].p, 1) && u[1] == 'B')
+			return v * pre[i].f;
+	return v;
+}
+
+/* The sizes of one cache level: a power-of-two line, a bounded size (the ways are bounded by it: a
+ * fully associative cache, as 'probe -o' writes an unmeasured one, has size / line ways), and
+ * "size per group"
+ * in agreement with sets x ways x cl_size. */
+static void check_cache_size(struct check *c, const struct mnode *lv, const char *path, int first)
+{
+	const struct mnode *cache = mnode_get(lv, "cache per group"), *size = mnode_get(lv, "size per group");
+	long s = 0, w = 0, l = 0;
+	char p[512], a[32], b[32];
+	int have = cache && machine_node_pos_int(mnode_get(cache, "sets"), &s) && machine_node_pos_int(mnode_get(cache, "ways"), &w) &&
+		   machine_node_pos_int(mnode_get(cache, "cl_size"), &l);
+	if (cache && machine_node_pos_int(mnode_get(cache, "cl_size"), &l) &&
+	    (l < MACHINE_MIN_LINE_BYTES || l > MACHINE_MAX_LINE_BYTES || (l & (l - 1)))) {
+		snprintf(p, sizeof(p), "%s.cache per group.cl_size", path);
+		problem(c, mnode_get(cache, "cl_size")->line, p, "a line of %ld B: expected a power of two from %d to %d B", l,
+			MACHINE_MIN_LINE_BYTES, MACHINE_MAX_LINE_BYTES);
+	}
+	double max = first ? MACHINE_MAX_L1_BYTES : MACHINE_MAX_CACHE_BYTES, bytes = have ? (double)s * (double)w * (double)l : 0;
+	if (have && bytes > max) {
+		snprintf(p, sizeof(p), "%s.cache per group", path);
+		problem(c, cache->line, p, "sets %ld x ways %ld x cl_size %ld = %s: more than %s, the most a %s cache may hold here",
+			s, w, l, buffer_format_size((size_t)fmin(bytes, 1e19), a, sizeof(a)),
+			buffer_format_size((size_t)max, b, sizeof(b)), first ? "first-level" : "");
+	}
+	double v;
+	if (!size || !machine_node_quantity(size, "B", 1, &v))
+		return;
+	join(p, sizeof(p), path, "size per group");
+	if (v > max) {
+		problem(c, size->line, p, "%s: more than %s, the most a %scache may hold here", size->text,
+			buffer_format_size((size_t)max, b, sizeof(b)), first ? "first-level " : "");
+		return;
+	}
+	if (!have || bytes > max)
+		return;
+	double bin = binary_reading(size->text, v);
+	if (fabs(v - bytes) > 0.01 * bytes && fabs(bin - bytes) > 0.01 * bytes)
+		problem(c, size->line, p, "%s contradicts cache per group: sets %ld x ways %ld x cl_size %ld = %.0f B (%s)",
+			size->text, s, w, l, bytes, buffer_format_size((size_t)bytes, a, sizeof(a)));
+}
+
 static void check_level(struct check *c, const struct mnode *lv, int i, int last)
 {
 	char path[64], p[512];
@@ -212,6 +271,7 @@ static void check_level(struct check *c, const struct mnode *lv, int i, int last
 	} else if (!last) {
 		problem(c, lv->line, path, "missing key 'cache per group' (only the last level, memory, may omit it)");
 	}
+	check_cache_size(c, lv, path, i == 0);
 	check_pos_int_key(c, lv, path, "groups", 0);
 	check_pos_int_key(c, lv, path, "cores per group", 0);
 	check_pos_int_key(c, lv, path, "threads per group", 0);
@@ -248,8 +308,8 @@ static void check_streams(struct check *c, const struct mnode *s, const char *pa
 	join(p, sizeof(p), path, "bytes");
 	EXPECT(c, b, p, machine_node_quantity(b, "B", 0, NULL), "a size such as 8.00 B");
 	join(p, sizeof(p), path, "streams");
-	EXPECT(c, n, p, machine_node_number(n, NULL) && strtod(n->text, NULL) >= 0 && strtod(n->text, NULL) == floor(strtod(n->text, NULL)),
-	       "a whole number of streams >= 0");
+	double x;
+	EXPECT(c, n, p, machine_node_number(n, &x) && x >= 0 && x == floor(x), "a whole number of streams >= 0");
 }
 
 static void check_kernel(struct check *c, const struct mnode *kv, const char *p)
@@ -259,7 +319,8 @@ static void check_kernel(struct check *c, const struct mnode *kv, const char *p)
 	char q[900];
 	struct mnode *f = need(c, kv, p, "FLOPs per iteration", 0);
 	join(q, sizeof(q), p, "FLOPs per iteration");
-	EXPECT(c, f, q, machine_node_number(f, NULL) && strtod(f->text, NULL) >= 0, "a number >= 0");
+	double x;
+	EXPECT(c, f, q, machine_node_number(f, &x) && x >= 0, "a number >= 0");
 	static const char *const st[] = { "read streams", "write streams", "read+write streams" };
 	for (int s = 0; s < 3; s++) {
 		struct mnode *sv = need(c, kv, p, st[s], 0);
@@ -309,6 +370,89 @@ static void check_benchmarks(struct check *c, const struct mnode *b)
 		check_each(c, m, "benchmarks.measurements", MN_MAP, "a mapping of levels", check_measured_level);
 }
 
+/* The archscope section, written whole by 'probe -o': what a file cut inside it lacks. Values
+ * the writer leaves empty are written as ~, so a key with nothing after it is a cut. */
+static void check_archscope_node(struct check *c, const struct mnode *n, const char *path, int depth, int probed)
+{
+	char p[700];
+	if (depth > 64)
+		return;
+	if (n->kind == MN_SCALAR) {
+		if (!n->text[0] && n->style == YAML_PLAIN_SCALAR_STYLE && !n->tag)
+			problem(c, n->line, path, "no value: the file looks cut here ('probe -o' writes ~ for an empty value)");
+		return;
+	}
+	if (n->kind == MN_MAP) {
+		if (probed && mnode_get(n, "value")) { /* 'probe -o' writes all four */
+			static const char *const keys[] = { "unit", "confidence", "method", "os_reported" };
+			for (int k = 0; k < 4; k++)
+				if (!mnode_get(n, keys[k]))
+					problem(c, n->line, path, "incomplete answer: missing key '%s' (the file looks cut here)", keys[k]);
+		}
+		for (size_t i = 0; i < n->n; i++) {
+			join(p, sizeof(p), path, n->keys[i]);
+			check_archscope_node(c, n->vals[i], p, depth + 1, probed);
+		}
+		return;
+	}
+	/* a list of mappings: its last item has every key all the others share */
+	if (n->n >= 2 && n->vals[n->n - 1]->kind == MN_MAP && n->vals[0]->kind == MN_MAP) {
+		const struct mnode *last = n->vals[n->n - 1], *first = n->vals[0];
+		for (size_t k = 0; k < first->n; k++) {
+			int shared = 1;
+			for (size_t i = 1; i + 1 < n->n && shared; i++)
+				shared = n->vals[i]->kind == MN_MAP && mnode_get(n->vals[i], first->keys[k]);
+			if (shared && !mnode_get(last, first->keys[k])) {
+				snprintf(p, sizeof(p), "%s[%zu]", path, n->n - 1);
+				problem(c, last->line, p, "incomplete: missing key '%s' that the items before it have (the file "
+					"looks cut here)", first->keys[k]);
+			}
+		}
+	}
+	for (size_t i = 0; i < n->n; i++) {
+		snprintf(p, sizeof(p), "%s[%zu]", path, i);
+		check_archscope_node(c, n->vals[i], p, depth + 1, probed);
+	}
+}
+
+static void check_archscope(struct check *c, const struct mnode *as)
+{
+	if (as->kind != MN_MAP)
+		return;
+	/* written by 'probe -o' (it writes the seed), not by hand: whole, as it writes it */
+	int probed = mnode_get(as, "seed") != NULL;
+	struct mnode *v = need(c, as, "archscope", "version", probed);
+	EXPECT(c, v, "archscope.version", machine_node_string(v) && v->kind == MN_SCALAR, "the version of archscope that wrote it");
+	v = need(c, as, "archscope", "probes", 1); /* a section without its probes holds nothing: a cut one */
+	EXPECT(c, v, "archscope.probes", v->kind == MN_MAP, "a mapping of probe results");
+	/* 'probe -o' runs every probe and writes them in this order: a file cut between two of them
+	 * lacks the later ones */
+	static const struct { const char *probe, *keys[3]; } written[] = {
+		{ "clock", { "value" } },	    { "line", { "value" } },	     { "caches", { "levels", "memory_latency" } },
+		{ "assoc", { "levels" } },	    { "tlb", { "page_size", "levels" } }, { "instr", { "ops" } },
+		{ "contexts", { "fp", "int", "mem" } }, { "registers", { "int", "fp" } }, { "timeslice", { "slice" } },
+		{ "c2c", { "tree" } }, /* ~ on a machine of one CPU */
+	};
+	if (probed && v && v->kind == MN_MAP)
+		for (size_t i = 0; i < sizeof(written) / sizeof(written[0]); i++) {
+			char p[128];
+			snprintf(p, sizeof(p), "archscope.probes.%s", written[i].probe);
+			const struct mnode *pr = mnode_get(v, written[i].probe);
+			if (!pr) {
+				problem(c, v->line, "archscope.probes", "incomplete: no '%s' ('probe -o' writes every probe: the "
+					"file looks cut)", written[i].probe);
+				break; /* the later ones are missing for the same reason */
+			}
+			for (int k = 0; k < 3 && written[i].keys[k] && pr->kind == MN_MAP; k++)
+				if (!mnode_get(pr, written[i].keys[k]))
+					problem(c, pr->line, p, "incomplete: missing key '%s' (the file looks cut)", written[i].keys[k]);
+		}
+	const struct mnode *tree = mnode_get(mnode_get(v, "c2c"), "tree");
+	if (probed && tree && tree->kind == MN_MAP && !mnode_get(tree, "leaves"))
+		problem(c, tree->line, "archscope.probes.c2c.tree", "incomplete: missing key 'leaves' (the file looks cut)");
+	check_archscope_node(c, as, "archscope", 0, probed);
+}
+
 int machine_check(const struct mtree *t, const char *name, char **report)
 {
 	char *buf = NULL;
@@ -354,7 +498,12 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);
 	v = need(&c, r, "(top)", "archscope", 0);
-	EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
+	if (v && v->kind == MN_SCALAR && !v->text[0] && v->style == YAML_PLAIN_SCALAR_STYLE)
+		problem(&c, v->line, "archscope", "no value: the file looks cut here (a mapping of probe results was expected)");
+	else
+		EXPECT(&c, v, "archscope", v->kind == MN_MAP, "a mapping of probe results");
+	if (v)
+		check_archscope(&c, v);
 	struct mnode *inc = v ? mnode_get(v, "incomplete") : NULL;
 	if (inc && machine_node_bool(inc) && (inc->text[0] == 't' || inc->text[0] == 'T'))
 		problem(&c, inc->line, "archscope.incomplete", "incomplete: written by an interrupted 'probe -o'");

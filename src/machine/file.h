@@ -15,11 +15,22 @@ int machine_quantity(const char *text, double *value, char *unit, size_t unit_le
 /* Checks a parsed machine file by shape and by meaning: the keys a model needs ("incomplete:
  * missing key 'clock'"), positive finite numbers, a clock of MACHINE_MIN_CLOCK_HZ to
  * MACHINE_MAX_CLOCK_HZ, cache sizes that do not shrink from one level to the next, load_from,
- * store_to and victims_to naming another level, no archscope.incomplete. Every problem is one
- * line "machine file 'NAME': line L: PATH: ..." appended to *report (malloc'd, NULL when there
- * is none). Returns the count. */
+ * store_to and victims_to naming another level, no archscope.incomplete; a cache's "size per
+ * group" that agrees with sets x ways x cl_size (within 1 %, its prefix read as decimal or as
+ * binary: Kerncraft's files write kB for KiB), a cl_size that is a power of two of
+ * MACHINE_MIN_LINE_BYTES to MACHINE_MAX_LINE_BYTES, a cache of at most MACHINE_MAX_CACHE_BYTES
+ * per group (the first level at most MACHINE_MAX_L1_BYTES); an
+ * archscope section that is whole (no key left without a value; in one 'probe -o' wrote:
+ * version, every probe in probes, every answer with unit, confidence, method and os_reported, the last item of a list with
+ * every key the others share: a file cut inside it fails). Every problem is one line
+ * "machine file 'NAME': line L: PATH: ..." appended to *report (malloc'd, NULL when there is
+ * none). Returns the count. */
 #define MACHINE_MIN_CLOCK_HZ 0.1e9
 #define MACHINE_MAX_CLOCK_HZ 10e9
+#define MACHINE_MIN_LINE_BYTES 8
+#define MACHINE_MAX_LINE_BYTES 4096
+#define MACHINE_MAX_CACHE_BYTES (4.0 * 1073741824.0)
+#define MACHINE_MAX_L1_BYTES (1.0 * 1073741824.0)
 int machine_check(const struct mtree *t, const char *name, char **report);
 
 /* Fills m from a tree that passed machine_check. */

@@ -2,19 +2,20 @@
 #include "machine/node.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "common/number.h"
 #include "machine/file.h"
 
 int machine_quantity(const char *text, double *value, char *unit, size_t unit_len)
 {
-	char *end;
-	errno = 0;
-	double v = strtod(text, &end);
-	if (end == text || errno || !isfinite(v))
+	const char *end;
+	double v;
+	if (number_scan_double(text, &v, &end) != 0)
 		return -1;
 	size_t digits = (size_t)(end - text);
 	while (*end == ' ')
@@ -45,7 +46,8 @@ int machine_quantity(const char *text, double *value, char *unit, size_t unit_le
 	if (exp10 && digits + 8 < sizeof(shifted) && !memchr(text, 'e', digits) && !memchr(text, 'E', digits) &&
 	    !memchr(text, 'x', digits) && !memchr(text, 'X', digits)) {
 		snprintf(shifted, sizeof(shifted), "%.*se%d", (int)digits, text, exp10);
-		v = strtod(shifted, NULL);
+		if (number_parse_double(shifted, -HUGE_VAL, HUGE_VAL, &v) != 0)
+			return -1;
 		scale = 1;
 	}
 	for (const char *c = u; *c; c++)
@@ -69,10 +71,8 @@ int machine_node_pos_int(const struct mnode *n, long *out)
 {
 	if (!plain(n))
 		return 0;
-	char *end;
-	errno = 0;
-	long v = strtol(n->text, &end, 10);
-	if (*end || end == n->text || errno || v <= 0)
+	int64_t v;
+	if (number_parse_i64(n->text, 1, LONG_MAX, &v) != 0)
 		return 0;
 	if (out)
 		*out = v;
@@ -89,9 +89,8 @@ int machine_node_number(const struct mnode *n, double *out)
 {
 	if (!plain(n))
 		return 0;
-	char *end;
-	double v = strtod(n->text, &end);
-	if (*end || end == n->text || !isfinite(v))
+	double v;
+	if (number_parse_double(n->text, -HUGE_VAL, HUGE_VAL, &v) != 0)
 		return 0;
 	if (out)
 		*out = v;

@@ -21,7 +21,7 @@ int measure_bracket_init(struct measure_bracket *b, const char *const names[], i
 static void fail(struct measure_bracket *b, const char *msg)
 {
 	b->failed = 1;
-	snprintf(b->reason, sizeof(b->reason), "%s", msg);
+	as_error_copy(b->reason, sizeof(b->reason), msg);
 }
 
 /* The program is stopped: before a repetition (even nth) the counters start, after it (odd) they

@@ -152,6 +152,22 @@ int counters_pfm_start(struct as_error *err)
 	return 0;
 }
 
+int counters_cpu_pmu_known(void)
+{
+	if (counters_pfm_start(NULL) != 0)
+		return 0;
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p)
+	{
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type != PFM_PMU_TYPE_OS_GENERIC)
+			return 1;
+	}
+	return 0;
+}
+
 const char *counters_why_not(int rc)
 {
 	switch (-rc) {

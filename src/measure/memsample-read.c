@@ -12,6 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/atomicfile.h"
+#include "common/number.h"
+
 /* One JSON line: {"latency_cy": N, "data_src": N | "0xHEX"}. */
 static int read_json_line(const char *line, double *lat, uint64_t *src, char *why, size_t len)
 {
@@ -30,10 +33,17 @@ static int read_json_line(const char *line, double *lat, uint64_t *src, char *wh
 	} else if (json_is_integer(d) && json_integer_value(d) >= 0) {
 		*src = (uint64_t)json_integer_value(d);
 	} else if (json_is_string(d)) {
-		char *end;
-		errno = 0;
-		*src = strtoull(json_string_value(d), &end, 0);
-		if (errno || *end || end == json_string_value(d)) {
+		/* "0x..." in hex (as perf writes data_src), else decimal */
+		const char *t = json_string_value(d);
+		int ok = 0;
+		if ((t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) && t[2] && strlen(t + 2) <= 16 &&
+		    strspn(t + 2, "0123456789abcdefABCDEF") == strlen(t + 2)) {
+			*src = strtoull(t + 2, NULL, 16);
+			ok = 1;
+		} else {
+			ok = number_parse_u64(t, 0, UINT64_MAX, src) == 0;
+		}
+		if (!ok) {
 			snprintf(why, len, "\"data_src\" '%s' is not a number", json_string_value(d));
 			rc = -1;
 		}
@@ -90,18 +100,15 @@ static int read_perf_line(char *line, double *lat, uint64_t *src, char *why, siz
 
 int memsample_read_file(const char *path, struct memsample_set *set, struct as_error *err)
 {
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		char eb[96];
-		return as_error_set(err, -errno, "cannot open '%s': %s", path, as_strerror(errno, eb, sizeof(eb)));
-	}
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t got;
-	int json = -1, rc = 0;
-	long no = 0;
-	while ((got = getline(&line, &cap, f)) >= 0) {
-		no++;
+	struct input_lines in;
+	int rc = input_lines_open(&in, path, "sample file", MEMSAMPLE_MAX_FILE_BYTES, err);
+	if (rc)
+		return rc;
+	char *line;
+	size_t len;
+	int json = -1;
+	while ((rc = input_lines_next(&in, &line, &len, err)) == 1) {
+		rc = 0;
 		char *p = line;
 		while (isspace((unsigned char)*p))
 			p++;
@@ -113,15 +120,21 @@ int memsample_read_file(const char *path, struct memsample_set *set, struct as_e
 		uint64_t src = 0;
 		char why[160];
 		if ((json ? read_json_line(p, &lat, &src, why, sizeof(why)) : read_perf_line(p, &lat, &src, why, sizeof(why))) != 0) {
-			rc = as_error_set(err, -EINVAL, "'%s' line %ld: %s", path, no, why);
+			rc = as_error_set(err, -EINVAL, "'%s' line %ld: %s", in.name, in.line, why);
+			break;
+		}
+		if (set->n >= MEMSAMPLE_MAX_SAMPLES) {
+			rc = as_error_set(err, -EFBIG, "'%s': more than %d samples (the limit)", in.name, MEMSAMPLE_MAX_SAMPLES);
 			break;
 		}
 		if (memsample_add(set, lat, src) != 0) {
-			rc = as_error_set(err, -ENOMEM, "out of memory reading '%s'", path);
+			rc = as_error_set(err, -ENOMEM, "out of memory reading '%s'", in.name);
 			break;
 		}
 	}
-	free(line);
-	fclose(f);
+	if (!rc && json < 0)
+		rc = as_error_set(err, -EINVAL, "'%s' holds no samples (%s)", in.name,
+				  in.line ? "only comments and blank lines" : "the file is empty");
+	input_lines_close(&in);
 	return rc;
 }

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/number.h"
+
 static const char *const src_names[MEMSAMPLE_NSRC] = { "L1", "LFB", "L2", "L3", "local DRAM", "remote DRAM",
 							"remote cache", "other" };
 static const char *const src_keys[MEMSAMPLE_NSRC] = { "l1", "lfb", "l2", "l3", "local_dram", "remote_dram",
@@ -104,8 +106,9 @@ int memsample_bins_parse(const char *spec, struct memsample_bins *b, struct as_e
 		return 0;
 	}
 	double step, max;
-	char tail;
-	if (sscanf(spec, "lin:%lf:%lf%c", &step, &max, &tail) == 2) {
+	const char *q;
+	if (!strncmp(spec, "lin:", 4) && number_scan_double(spec + 4, &step, &q) == 0 && *q == ':' &&
+	    number_parse_double(q + 1, -HUGE_VAL, HUGE_VAL, &max) == 0) {
 		if (!(step > 0) || !(max >= step) || max / step > MEMSAMPLE_BINS_MAX - 1)
 			return as_error_set(err, -EINVAL, "bins '%s': lin:STEP:MAX needs 0 < STEP <= MAX and at most %d bins",
 					    spec, MEMSAMPLE_BINS_MAX);
@@ -115,9 +118,9 @@ int memsample_bins_parse(const char *spec, struct memsample_bins *b, struct as_e
 	}
 	const char *p = spec;
 	while (*p) {
-		char *end;
-		double v = strtod(p, &end);
-		if (end == p || (*end && *end != ',') || !(v >= 0) || (b->n && !(v > b->edge[b->n - 1])) ||
+		const char *end;
+		double v;
+		if (number_scan_double(p, &v, &end) != 0 || (*end && *end != ',') || !(v >= 0) || (b->n && !(v > b->edge[b->n - 1])) ||
 		    b->n == MEMSAMPLE_BINS_MAX)
 			return as_error_set(err, -EINVAL,
 					    "bins '%s': give log2, lin:STEP:MAX, or increasing edges in cycles like "

@@ -47,10 +47,15 @@ struct memsample_set {
 int memsample_add(struct memsample_set *set, double latency_cy, uint64_t data_src);
 void memsample_set_release(struct memsample_set *set);
 
-/* Reads recorded samples: JSON lines ({"latency_cy": N, "data_src": N or "0xHEX"}, one object per
+/* The limits of a recorded file (memsample_read_file). */
+#define MEMSAMPLE_MAX_FILE_BYTES ((size_t)2 << 30)
+#define MEMSAMPLE_MAX_SAMPLES 40000000
+
+/* Reads recorded samples (through the checked reader of common/atomicfile.h: a regular file or
+ * "-", text, at most MEMSAMPLE_MAX_FILE_BYTES and MEMSAMPLE_MAX_SAMPLES): JSON lines ({"latency_cy": N, "data_src": N or "0xHEX"}, one object per
  * line) or the text of `perf script -F data_src,weight` after `perf mem record` (other fields may
  * stand before data_src and after the weight). The format is told by the first character that is not blank ('{': JSON lines).
- * -EINVAL with the file and line for a line that is neither. */
+ * -EINVAL with the file and line for a line that is neither, and for a file without samples. */
 int memsample_read_file(const char *path, struct memsample_set *set, struct as_error *err);
 
 #define MEMSAMPLE_BINS_MAX 64

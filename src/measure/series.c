@@ -252,7 +252,7 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		int f = series_counter_open(o->events[i], pid, s->nev ? fd[0] : -1, &e2);
 		if (f < 0) {
 			snprintf(s->missing[s->nmissing], sizeof(s->missing[0]), "%s", o->events[i]);
-			snprintf(s->missing_why[s->nmissing], sizeof(s->missing_why[0]), "%s", e2.msg);
+			as_error_copy(s->missing_why[s->nmissing], sizeof(s->missing_why[0]), e2.msg);
 			s->missing_code[s->nmissing] = f;
 			s->nmissing++;
 			continue;

@@ -22,20 +22,15 @@
 #include <unistd.h>
 
 #include "common/interrupt.h"
+#include "common/atomicfile.h"
 #include "common/timer.h"
 #include "measure/exec.h"
 #include "measure/stat-thread.h"
 
 /* The program's stderr goes to an unlinked temporary file, kept and copied on. */
-static int tmpfile_fd(void)
+static int tmpfile_fd(struct as_error *err)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/archscope-stat-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkostemp(path, O_CLOEXEC);
-	if (fd >= 0)
-		unlink(path);
-	return fd;
+	return tmp_file_unlinked("archscope-stat", err);
 }
 
 /* Copies what the program wrote to stderr on to out_fd and keeps the tail in the run. */
@@ -164,7 +159,7 @@ static int sets_open(struct measure_stat *m, int pass, const int *targets, int n
 			if (counters_add(s, measure_stat_alias(e->name), pid, &how, &oe) == 0)
 				*slot = si * COUNTERS_MAX + s->n - 1;
 			else if (t == 0 && !e->reason[0])
-				snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
+				as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 		}
 	}
 	return 0;
@@ -495,13 +490,9 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	struct stat_run *r = &m->run[m->nrun];
 	memset(r, 0, sizeof(*r));
 	r->pass = pass;
-	int efd = tmpfile_fd();
-	if (efd < 0) {
-		char eb[96];
-		const char *dir = getenv("TMPDIR");
-		return as_error_set(err, -errno, "stat: cannot create a file for the program's stderr in '%s': %s",
-				    dir && *dir ? dir : "/tmp", as_strerror(errno, eb, sizeof(eb)));
-	}
+	int efd = tmpfile_fd(err);
+	if (efd < 0)
+		return as_error_prefix(err, "stat: a file for the program's stderr: ");
 	int gate_w, report_r, tty;
 	pid_t pid = fork_gated(argv, o, efd, &gate_w, &report_r, &tty, err);
 	if (pid < 0) {

@@ -12,6 +12,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/atomicfile.h"
+#include "common/number.h"
 #include "measure/counters.h"
 #include "measure/stat.h"
 
@@ -49,6 +51,22 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 					  s->names[i], n, measure_stat_alias(n));
 		free(n);
 		return rc;
+	}
+	if (!quiet) {
+		/* a name nothing knows is a typo where libpfm4 knows this CPU's PMUs; elsewhere (a VM
+		 * that hides them) it may be this CPU's event, and it is reported as not counted */
+		char *fq = NULL;
+		struct as_error ee = { 0 };
+		int rc = counters_encode_name(measure_stat_alias(n), &fq, &ee);
+		free(fq);
+		if (rc == -ENOENT && counters_cpu_pmu_known()) {
+			rc = as_error_set(err, -EINVAL,
+					  "event '%s' is not known to libpfm4's PMUs for this CPU, perf's software "
+					  "events or the tracepoints: 'archscope events' lists them",
+					  n);
+			free(n);
+			return rc;
+		}
 	}
 	char **nn = realloc(s->names, (size_t)(s->n + 1) * sizeof(char *));
 	if (!nn) {
@@ -236,9 +254,9 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		return as_error_set(err, -ENOENT, "no metric group '%s' in %s (there are: %s)", name, dir,
 				    have[0] ? have : "none");
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	FILE *f = fopen(path, "r");
+	FILE *f = file_open_input(path, "metric group", err); /* a regular file: never a FIFO's hang */
 	if (!f)
-		return as_error_set(err, -errno, "cannot read metric group '%s'", path);
+		return err && err->code ? err->code : -EINVAL;
 	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
 	struct group_block *cur = calloc(1, sizeof(*cur)), *chosen = NULL;
 	if (!cur) {
@@ -342,8 +360,12 @@ static double expr_atom(struct expr *x)
 		return -expr_atom(x);
 	}
 	if (isdigit((unsigned char)*x->p) || *x->p == '.') {
-		char *end;
-		double v = strtod(x->p, &end);
+		double v;
+		const char *end;
+		if (number_scan_double(x->p, &v, &end) != 0) {
+			x->bad = 1;
+			return NAN;
+		}
 		x->p = end;
 		return v;
 	}
@@ -359,8 +381,8 @@ static double expr_atom(struct expr *x)
 	snprintf(name, sizeof(name), "%.*s", (int)n, x->p);
 	x->p += n;
 	if (name[0] == '$') {
-		int k = atoi(name + 1);
-		if (!x->s || k < 1 || k > x->s->n)
+		int k = 0;
+		if (!x->s || number_parse_int(name + 1, 1, x->s->n, &k) != 0)
 			return NAN;
 		return x->value(x->ctx, x->s->names[k - 1]);
 	}

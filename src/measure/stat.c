@@ -134,7 +134,7 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 		free(e->fq);
 		e->fq = NULL;
 		if (counters_encode_name(measure_stat_alias(e->name), &e->fq, &oe) != 0) {
-			snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
+			as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 			continue;
 		}
 		e->hardware = !measure_stat_is_software(e->fq);
@@ -143,7 +143,7 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 			struct counter_set one;
 			counters_init(&one);
 			if (counters_add(&one, measure_stat_alias(e->name), 0, &sw, &oe) != 0) {
-				snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
+				as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 				continue;
 			}
 			free(e->fq);
@@ -164,9 +164,9 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 			rc = counters_add(&group, measure_stat_alias(e->name), 0, &how, &oe);
 		}
 		if (rc != 0) {
-			snprintf(e->reason, sizeof(e->reason), "%s", oe.msg);
+			as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 			if (!m->hw_reason[0] && (rc == -EOPNOTSUPP || rc == -ENOENT || rc == -EACCES || rc == -EPERM)) {
-				snprintf(m->hw_reason, sizeof(m->hw_reason), "%s", oe.msg);
+				as_error_copy(m->hw_reason, sizeof(m->hw_reason), oe.msg);
 			}
 			continue;
 		}

@@ -32,7 +32,7 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
 	int lc_ok = lc_analyse(k, &e->b, cl, e->lc, &merr) == 0;
 	if (!lc_ok) {
-		snprintf(e->lc_error, sizeof(e->lc_error), "%s", merr.msg);
+		as_error_copy(e->lc_error, sizeof(e->lc_error), merr.msg);
 		as_error_clear(&merr);
 	}
 	if (req->predictor == MODEL_PRED_LC) {
@@ -46,14 +46,14 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 		if (model_ecm_data(m, &e->tr, req->fit, &e->ecm, &merr) == 0)
 			e->have_ecm = 1;
 		else
-			snprintf(e->ecm_error, sizeof(e->ecm_error), "%s", merr.msg);
+			as_error_copy(e->ecm_error, sizeof(e->ecm_error), merr.msg);
 		as_error_clear(&merr);
 	}
 	if (req->models & MODEL_ROOFLINE) {
 		if (model_roofline(m, &e->tr, kernel_flops(k), kernel_elsize(k), req->cores, &e->rl, &merr) == 0)
 			e->have_rl = 1;
 		else
-			snprintf(e->rl_error, sizeof(e->rl_error), "%s", merr.msg);
+			as_error_copy(e->rl_error, sizeof(e->rl_error), merr.msg);
 		as_error_clear(&merr);
 	}
 	return 0;
@@ -107,7 +107,7 @@ void model_eval_bench(struct model_eval *e, const struct model_request *req, con
 	if (incore_benchmark(k, &e->b, req->text, req->text_len, req->incore, cpu, min_seconds, reps, hooks, &e->bench, &err) == 0)
 		e->have_bench = 1;
 	else
-		snprintf(e->bench_error, sizeof(e->bench_error), "%s", err.msg);
+		as_error_copy(e->bench_error, sizeof(e->bench_error), err.msg);
 }
 
 int model_run_init(struct model_run *run, const struct kernel *k, const struct model_define *defs, int ndefs,
@@ -162,7 +162,7 @@ int model_run_all(struct model_run *run, const struct model_request *req, const 
 			if (incore_analyse(k, &e->b, req->text, req->text_len, req->incore, e->tr.iterations_per_cl, &run->ic, &ierr) == 0)
 				run->have_ic = 1;
 			else
-				snprintf(run->ic_error, sizeof(run->ic_error), "%s", ierr.msg);
+				as_error_copy(run->ic_error, sizeof(run->ic_error), ierr.msg);
 		}
 		e->ic = run->have_ic ? &run->ic : NULL;
 		if (hooks && hooks->after_size)

@@ -118,13 +118,10 @@ out:
 int numa_matrix_read(struct numa_matrix *m, const char *path, struct as_error *err)
 {
 	size_t len = 0;
-	char *text = file_read_all(path, &len);
-	if (!text) {
-		int e = errno ? errno : EIO;
-		char b[64];
-		return as_error_set(err, -e, "cannot read matrix file '%s': %s", path, as_strerror(e, b, sizeof(b)));
-	}
-	int rc = numa_matrix_parse(m, text, path, err);
+	char *text = file_read_input(path, "matrix file", NUMA_MATRIX_MAX_BYTES, &len, err);
+	if (!text)
+		return err && err->code ? err->code : -EIO;
+	int rc = numa_matrix_parse(m, text, strcmp(path, "-") ? path : "<stdin>", err);
 	free(text);
 	return rc;
 }

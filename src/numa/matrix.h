@@ -51,7 +51,10 @@ void numa_matrix_init(struct numa_matrix *m, const struct topo *t);
 int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struct numa_matrix_opts *o,
 			struct as_error *err);
 
-/* Reads a matrix back from `numa matrix --json` (the whole envelope or its "results"): nodes,
+#define NUMA_MATRIX_MAX_BYTES ((size_t)16 << 20)
+
+/* Reads a matrix back from `numa matrix --json` (the whole envelope or its "results"; through the
+ * checked reader: a regular file or "-", text, at most NUMA_MATRIX_MAX_BYTES): nodes,
  * bandwidth_gbs and bandwidth_1thread_gbs n x n are required, latency_ns and slit optional; a
  * wrong shape or a missing member is an error naming the file and the member. */
 int numa_matrix_read(struct numa_matrix *m, const char *path, struct as_error *err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/atomicfile.h"
+#include "common/number.h"
 
 int csv_write(const char *path, const char *header, const double *data, size_t n, int ncols,
 	      struct as_error *err)
@@ -23,22 +24,91 @@ int csv_write(const char *path, const char *header, const double *data, size_t n
 	return atomic_file_commit(&af, err);
 }
 
-/* Parses two comma- (or whitespace-) separated numbers; 0 on success. */
-static int parse_xy(char *line, double *x, double *y)
+/* Parses two comma- (or whitespace-) separated decimal numbers; 0 on success. */
+static int parse_xy(const char *line, double *x, double *y)
 {
-	char *end;
-	errno = 0;
-	*x = strtod(line, &end);
-	if (end == line || errno || !isfinite(*x))
+	const char *end;
+	if (number_scan_double(line, x, &end) != 0)
 		return -1;
-	char *p = end;
+	const char *p = end;
 	while (*p == ' ' || *p == '\t')
 		p++;
 	if (*p == ',' || *p == ';')
 		p++;
-	*y = strtod(p, &end);
-	if (end == p || errno || !isfinite(*y))
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (number_scan_double(p, y, &end) != 0)
 		return -1;
+	/* a third column may follow (after a separator), nothing else */
+	p = end;
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return !*p || *p == ',' || *p == ';' || end[0] == ' ' || end[0] == '\t' ? 0 : -1;
+}
+
+/* The rows read so far. */
+struct xy_reader {
+	const char *name;
+	double *x, *y;
+	size_t n, cap, lineno;
+	int seen_data;
+};
+
+/* One line (NUL-terminated, newline kept or not): 0, or a negative errno with err set. */
+static int xy_line(struct xy_reader *r, char *line, size_t len, struct as_error *err)
+{
+	r->lineno++;
+	if (memchr(line, '\0', len))
+		return as_error_set(err, -EINVAL, "'%s': line %zu: a NUL byte: not a text file", r->name, r->lineno);
+	char *s = line;
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
+		return 0;
+	double a, b;
+	if (parse_xy(s, &a, &b) != 0) {
+		if (!r->seen_data && r->lineno == 1)
+			return 0; /* header */
+		s[strcspn(s, "\r\n")] = '\0';
+		return as_error_set(err, -EINVAL, "'%s': line %zu: expected two decimal numbers 'x,y', got '%.40s'", r->name,
+				    r->lineno, s);
+	}
+	if (!isfinite(a) || !isfinite(b))
+		return as_error_set(err, -EINVAL, "'%s': line %zu: a number out of range", r->name, r->lineno);
+	r->seen_data = 1;
+	if (r->n == CSV_MAX_ROWS)
+		return as_error_set(err, -EFBIG, "'%s': more than %d data rows (the limit)", r->name, CSV_MAX_ROWS);
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		double *nx = realloc(r->x, cap * sizeof(double));
+		if (nx)
+			r->x = nx;
+		double *ny = nx ? realloc(r->y, cap * sizeof(double)) : NULL;
+		if (ny)
+			r->y = ny;
+		if (!nx || !ny)
+			return as_error_set(err, -ENOMEM, "'%s': out of memory", r->name);
+		r->cap = cap;
+	}
+	r->x[r->n] = a;
+	r->y[r->n] = b;
+	r->n++;
+	return 0;
+}
+
+/* The end: no data rows is an error, not an empty curve. */
+static int xy_finish(struct xy_reader *r, int rc, double **xs, double **ys, size_t *np, struct as_error *err)
+{
+	if (!rc && r->n == 0)
+		rc = as_error_set(err, -EINVAL, "'%s': no data rows%s", r->name, r->lineno ? "" : " (the file is empty)");
+	if (rc) {
+		free(r->x);
+		free(r->y);
+		return rc;
+	}
+	*xs = r->x;
+	*ys = r->y;
+	*np = r->n;
 	return 0;
 }
 
@@ -46,12 +116,23 @@ int csv_read_xy(const char *path, double **xs, double **ys, size_t *np, struct a
 {
 	*xs = *ys = NULL;
 	*np = 0;
-	FILE *f = file_open_input(path, "curve", err);
-	if (!f)
-		return err && err->code ? err->code : -EINVAL;
-	int rc = csv_read_xy_stream(f, strcmp(path, "-") ? path : "<stdin>", xs, ys, np, err);
-	if (f != stdin)
-		fclose(f);
+	struct input_lines in;
+	int rc = input_lines_open(&in, path, "curve", CSV_MAX_BYTES, err);
+	if (rc)
+		return rc;
+	struct xy_reader r = { .name = in.name };
+	char *line;
+	size_t len;
+	while ((rc = input_lines_next(&in, &line, &len, err)) == 1) {
+		if (len > 4096) {
+			rc = as_error_set(err, -EINVAL, "'%s': line %ld: line too long", in.name, in.line);
+			break;
+		}
+		if ((rc = xy_line(&r, line, len, err)) != 0)
+			break;
+	}
+	rc = xy_finish(&r, rc, xs, ys, np, err);
+	input_lines_close(&in);
 	return rc;
 }
 
@@ -59,65 +140,19 @@ int csv_read_xy_stream(FILE *f, const char *path, double **xs, double **ys, size
 {
 	*xs = *ys = NULL;
 	*np = 0;
-	size_t cap = 0, n = 0, lineno = 0;
-	double *x = NULL, *y = NULL;
+	struct xy_reader r = { .name = path };
 	char line[4096];
-	int rc = 0, seen_data = 0;
+	int rc = 0;
 	while (fgets(line, sizeof(line), f)) {
-		lineno++;
-		if (!memchr(line, '\n', strlen(line)) && !feof(f)) {
-			rc = as_error_set(err, -EINVAL, "'%s': line %zu: line too long", path, lineno);
+		size_t len = strlen(line);
+		if (!memchr(line, '\n', len) && !feof(f)) {
+			rc = as_error_set(err, -EINVAL, "'%s': line %zu: line too long", path, r.lineno + 1);
 			break;
 		}
-		if (memchr(line, '\0', strlen(line) + 1) != line + strlen(line)) {
-			rc = as_error_set(err, -EINVAL, "'%s': line %zu: not a text file", path, lineno);
+		if ((rc = xy_line(&r, line, len, err)) != 0)
 			break;
-		}
-		char *s = line;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s == '#' || *s == '\n' || *s == '\r' || !*s)
-			continue;
-		double a, b;
-		if (parse_xy(s, &a, &b) != 0) {
-			if (!seen_data && lineno == 1)
-				continue; /* header */
-			s[strcspn(s, "\r\n")] = '\0';
-			rc = as_error_set(err, -EINVAL, "'%s': line %zu: expected two numbers 'x,y', got '%.40s'",
-					  path, lineno, s);
-			break;
-		}
-		seen_data = 1;
-		if (n == CSV_MAX_ROWS) {
-			rc = as_error_set(err, -EFBIG, "'%s': more than %d data rows (the limit)", path, CSV_MAX_ROWS);
-			break;
-		}
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			double *nx = realloc(x, cap * sizeof(double)), *ny = nx ? realloc(y, cap * sizeof(double)) : NULL;
-			if (!nx || !ny) {
-				free(nx ? nx : x);
-				free(ny ? ny : y);
-				return as_error_set(err, -ENOMEM, "'%s': out of memory", path);
-			}
-			x = nx;
-			y = ny;
-		}
-		x[n] = a;
-		y[n] = b;
-		n++;
 	}
 	if (!rc && ferror(f))
 		rc = as_error_set(err, -EIO, "cannot read '%s'", path);
-	if (!rc && n == 0)
-		rc = as_error_set(err, -EINVAL, "'%s': no data rows", path);
-	if (rc) {
-		free(x);
-		free(y);
-		return rc;
-	}
-	*xs = x;
-	*ys = y;
-	*np = n;
-	return 0;
+	return xy_finish(&r, rc, xs, ys, np, err);
 }

@@ -13,10 +13,13 @@
 int csv_write(const char *path, const char *header, const double *data, size_t n, int ncols,
 	      struct as_error *err);
 
-/* Reads the first two numeric columns of a CSV (a regular file, or "-": standard input; at most
+/* Reads the first two numeric columns of a CSV (through the checked reader of
+ * common/atomicfile.h: a regular file, or "-": standard input; text only; at most CSV_MAX_BYTES,
  * CSV_MAX_ROWS rows of at most 4095 characters); a first line that is not numeric is a header.
- * Lines starting with '#' are comments. *x and *y are malloc'd. */
+ * Lines starting with '#' are comments. Numbers are decimal (common/number.h). *x and *y are
+ * malloc'd; a file without data rows is an error. */
 #define CSV_MAX_ROWS 10000000
+#define CSV_MAX_BYTES ((size_t)1 << 30)
 int csv_read_xy(const char *path, double **x, double **y, size_t *n, struct as_error *err);
 /* The same from an open stream; name is the file's name in messages. The stream stays open. */
 int csv_read_xy_stream(FILE *f, const char *name, double **x, double **y, size_t *n, struct as_error *err);

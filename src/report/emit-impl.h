@@ -43,6 +43,7 @@ struct emit {
 	int depth;          /* frames in use; stack[0] is "results" */
 	int overflow;       /* begins past EMIT_MAX_DEPTH, ignored with their ends */
 	json_t *results;
+	size_t not_utf8;    /* JSON: bytes of strings and keys that were not UTF-8 (written as U+FFFD) */
 	struct fields block; /* text: fields not printed yet */
 	struct fields *last; /* text: where the last field or cell went, for emit_annotate */
 	enum { LAST_NONE, LAST_TITLE, LAST_BLOCK } printed;

@@ -22,7 +22,9 @@ static void json_put(struct emit *e, const char *key, json_t *v)
 		e->err = -ENOMEM;
 		return;
 	}
-	int rc = json_is_array(f->json) ? json_array_append_new(f->json, v) : json_object_set_new(f->json, key, v);
+	char fixed[1024];
+	int rc = json_is_array(f->json) ? json_array_append_new(f->json, v)
+					: json_object_set_new(f->json, output_json_key(key, fixed, sizeof(fixed), &e->not_utf8), v);
 	if (rc)
 		e->err = -ENOMEM;
 }
@@ -241,7 +243,7 @@ void emit_size(struct emit *e, const char *key, const char *label, uint64_t byte
 void emit_string(struct emit *e, const char *key, const char *label, const char *s)
 {
 	if (emit_in_json(e, key))
-		json_put(e, key, s ? json_string(s) : json_null());
+		json_put(e, key, s ? output_json_string(s, &e->not_utf8) : json_null());
 	if (emit_in_text(e, label))
 		emit_layout_value(e, label, emit_format(e, "%s", s ? s : "none"));
 }
@@ -373,6 +375,11 @@ struct emit *emit_new(enum emit_mode mode, FILE *out)
 int emit_is_text(const struct emit *e)
 {
 	return e->mode == EMIT_TEXT;
+}
+
+size_t emit_not_utf8(const struct emit *e)
+{
+	return e->not_utf8;
 }
 
 json_t *emit_results(struct emit *e)

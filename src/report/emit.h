@@ -42,6 +42,9 @@ void emit_free(struct emit *e);
  * emit_free()), for a command that also keeps its results (probe -o saves them and writes the
  * machine file from them); NULL in text mode. */
 json_t *emit_results(struct emit *e);
+/* JSON mode: how many bytes of the strings and keys emitted so far were not UTF-8; each is written
+ * as U+FFFD (report/output.h), so the output stays valid JSON. The command says so in a note. */
+size_t emit_not_utf8(const struct emit *e);
 
 /* Containers; each *_begin has its *_end. */
 /* An object; in text a heading (title) with its members under it. */

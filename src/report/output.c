@@ -9,12 +9,61 @@
 #include <strings.h>
 
 #include "common/atomicfile.h"
+#include "common/text.h"
+
+/* Copies s[0..n) into out (room for 3 n + 1 bytes), each invalid byte as U+FFFD; returns the
+ * length written and adds the replaced bytes to *replaced. */
+static size_t utf8_fix(const char *s, size_t n, char *out, size_t *replaced)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < n;) {
+		size_t k = text_utf8_seq(s + i, n - i);
+		if (k) {
+			memcpy(out + w, s + i, k);
+			w += k;
+			i += k;
+		} else {
+			memcpy(out + w, "\xef\xbf\xbd", 3);
+			w += 3;
+			i++;
+			if (replaced)
+				(*replaced)++;
+		}
+	}
+	out[w] = '\0';
+	return w;
+}
+
+json_t *output_json_string(const char *s, size_t *replaced)
+{
+	size_t n = strlen(s);
+	if (text_utf8_valid(s, n) == n)
+		return json_stringn(s, n);
+	char *fixed = malloc(3 * n + 1);
+	if (!fixed)
+		return NULL;
+	size_t w = utf8_fix(s, n, fixed, replaced);
+	json_t *j = json_stringn(fixed, w);
+	free(fixed);
+	return j;
+}
+
+const char *output_json_key(const char *key, char *buf, size_t len, size_t *replaced)
+{
+	size_t n = strlen(key);
+	if (text_utf8_valid(key, n) == n || len < 4)
+		return key;
+	if (3 * n + 1 > len)
+		n = (len - 1) / 3;
+	utf8_fix(key, n, buf, replaced);
+	return buf;
+}
 
 json_t *output_envelope(const char *command, json_t *machine, json_t *results)
 {
 	json_t *doc = json_object();
 	json_object_set_new(doc, "archscope", json_string(ARCHSCOPE_VERSION));
-	json_object_set_new(doc, "command", json_string(command));
+	json_object_set_new(doc, "command", output_json_string(command, NULL));
 	json_object_set_new(doc, "machine", machine ? machine : json_object());
 	json_object_set_new(doc, "results", results ? results : json_object());
 	return doc;
@@ -25,9 +74,9 @@ json_t *output_answer(double value, const char *unit, double confidence, const c
 {
 	json_t *a = json_object();
 	json_object_set_new(a, "value", isfinite(value) ? json_real(value) : json_null());
-	json_object_set_new(a, "unit", json_string(unit));
+	json_object_set_new(a, "unit", output_json_string(unit, NULL));
 	json_object_set_new(a, "confidence", json_real(isfinite(confidence) ? confidence : 0.0));
-	json_object_set_new(a, "method", json_string(method ? method : ""));
+	json_object_set_new(a, "method", output_json_string(method ? method : "", NULL));
 	json_object_set_new(a, "os_reported", os_reported ? os_reported : json_null());
 	return a;
 }

@@ -9,6 +9,15 @@
 
 #include "common/error.h"
 
+/* Any byte string as a JSON string (jansson refuses bytes that are not UTF-8, which would lose a
+ * whole result for one path or program argument): valid UTF-8 is kept as it is; each byte that
+ * is not becomes U+FFFD (the replacement character), and *replaced (when not NULL) grows by the
+ * number of such bytes, so the caller can say so. NULL only when out of memory. */
+json_t *output_json_string(const char *s, size_t *replaced);
+/* key made valid UTF-8 the same way: key itself when it is, else a copy in buf[len] (cut when
+ * longer). */
+const char *output_json_key(const char *key, char *buf, size_t len, size_t *replaced);
+
 /* {"archscope": VERSION, "command": command, "machine": machine, "results": results}; steals both. */
 json_t *output_envelope(const char *command, json_t *machine, json_t *results);
 

@@ -1,13 +1,17 @@
 /* Topology through hwloc (see topo.h). */
 #include "topo/topo.h"
 
-#include "common/buffer.h"
-
 #include <errno.h>
 #include <hwloc.h>
+#include <limits.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "common/atomicfile.h"
+#include "common/buffer.h"
 
 static void bitmap_to_list(hwloc_const_bitmap_t bm, struct as_cpulist *out)
 {
@@ -175,27 +179,112 @@ static int load_from(struct topo *t, hwloc_topology_t h, int live, struct as_err
 	return 0;
 }
 
-/* Loads h (from the system or from path) with the filters topo wants, and fills t from it. */
+/* What is wrong with an XML text that is not an hwloc topology, before hwloc sees it (hwloc says
+ * only "Invalid argument", and libxml2 would print on stderr): libxml2's first error with its
+ * line, or the root that is not <topology> or holds no Machine object. */
+struct xml_first {
+	int line;
+	char msg[256];
+};
+
+/* libxml2's errors come here instead of stderr; the first one is kept (the later ones follow
+ * from it). */
+static void xml_on_error(void *ctx, xmlErrorPtr e)
+{
+	struct xml_first *f = ctx;
+	if (f->msg[0] || !e || e->level < XML_ERR_ERROR)
+		return;
+	f->line = e->line;
+	snprintf(f->msg, sizeof(f->msg), "%s", e->message ? e->message : "not XML");
+	f->msg[strcspn(f->msg, "\n")] = '\0';
+	if (f->msg[0] >= 'A' && f->msg[0] <= 'Z')
+		f->msg[0] = (char)(f->msg[0] - 'A' + 'a');
+}
+
+static int xml_check(const char *buf, size_t len, const char *what, const char *name, struct as_error *err)
+{
+	if (len > INT_MAX)
+		return as_error_set(err, -EFBIG, "%s '%s' is too large", what, name);
+	xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+	if (!ctx)
+		return as_error_set(err, -ENOMEM, "%s '%s': out of memory", what, name);
+	struct xml_first first = { 0 };
+	xmlSetStructuredErrorFunc(&first, xml_on_error);
+	xmlDocPtr doc = xmlCtxtReadMemory(ctx, buf, (int)len, name, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+	xmlSetStructuredErrorFunc(NULL, NULL);
+	int rc = 0;
+	if (!doc || first.msg[0]) {
+		rc = as_error_set(err, -EINVAL, "%s '%s': line %d: not well-formed XML: %s", what, name, first.line,
+				  first.msg[0] ? first.msg : "no document");
+	}
+	if (doc && !rc) {
+		xmlNodePtr root = xmlDocGetRootElement(doc), c = NULL;
+		for (c = root ? root->children : NULL; c && c->type != XML_ELEMENT_NODE; c = c->next)
+			;
+		xmlChar *type = c ? xmlGetProp(c, (const xmlChar *)"type") : NULL;
+		if (!root || strcmp((const char *)root->name, "topology"))
+			rc = as_error_set(err, -EINVAL, "%s '%s': the root element is <%s>, not <topology>: not an "
+					  "hwloc XML topology (lstopo --of xml writes one)", what, name,
+					  root ? (const char *)root->name : "nothing");
+		else if (!c || strcmp((const char *)c->name, "object") || !type || strcmp((const char *)type, "Machine"))
+			rc = as_error_set(err, -EINVAL, "%s '%s': line %d: <topology> does not start with "
+					  "<object type=\"Machine\">: not an hwloc XML topology (lstopo --of xml writes one)",
+					  what, name, c ? (int)xmlGetLineNo(c) : (int)xmlGetLineNo(root));
+		xmlFree(type);
+	}
+	xmlFreeDoc(doc);
+	xmlFreeParserCtxt(ctx);
+	return rc;
+}
+
+/* Loads h (from the system or from path) with the filters topo wants, and fills t from it. An
+ * XML file (path, or HWLOC_XMLFILE for the live topology) is read by the checked reader and
+ * checked before hwloc sees it. */
 static int load(struct topo *t, const char *path, struct as_error *err)
 {
 	memset(t, 0, sizeof(*t));
+	const char *xml = path, *env = getenv("HWLOC_XMLFILE");
+	char named[4200];
+	if (!xml && env && *env) {
+		xml = env;
+		snprintf(named, sizeof(named), "topology file (HWLOC_XMLFILE)");
+	} else {
+		snprintf(named, sizeof(named), "topology file");
+	}
+	char *buf = NULL;
+	size_t len = 0;
+	const char *name = xml && strcmp(xml, "-") ? xml : "<stdin>";
+	if (xml && (!(buf = file_read_input(xml, named, TOPO_MAX_XML_BYTES, &len, err)) ||
+		    xml_check(buf, len, named, name, err) != 0)) {
+		free(buf);
+		return err && err->code ? err->code : -EINVAL;
+	}
 	hwloc_topology_t h;
-	if (hwloc_topology_init(&h) != 0)
+	if (hwloc_topology_init(&h) != 0) {
+		free(buf);
 		return as_error_set(err, -ENOMEM, "cannot initialise hwloc");
-	if (path && hwloc_topology_set_xml(h, path) != 0) {
+	}
+	if (xml && hwloc_topology_set_xmlbuffer(h, buf, (int)len + 1) != 0) {
 		int e = errno ? errno : EINVAL;
 		hwloc_topology_destroy(h);
-		return as_error_set(err, -e, "cannot read topology file '%s': %s", path, strerror(e));
+		free(buf);
+		char b[96];
+		return as_error_set(err, -e, "%s '%s': hwloc cannot import it: %s", named, name, as_strerror(e, b, sizeof(b)));
 	}
 	hwloc_topology_set_flags(h, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
 	hwloc_topology_set_icache_types_filter(h, HWLOC_TYPE_FILTER_KEEP_ALL);
 	if (hwloc_topology_load(h) != 0) {
 		int e = errno ? errno : EINVAL;
 		hwloc_topology_destroy(h);
-		if (path)
-			return as_error_set(err, -e, "hwloc cannot load topology file '%s': %s", path, strerror(e));
+		free(buf);
+		char b[96];
+		if (xml)
+			return as_error_set(err, -e, "%s '%s': hwloc cannot build a topology from it (%s): check "
+					  "its objects and cpusets (lstopo --of xml writes a valid one)", named, name,
+					  as_strerror(e, b, sizeof(b)));
 		return as_error_set(err, -e, "hwloc cannot load the topology: %s", strerror(e));
 	}
+	free(buf);
 	int rc = load_from(t, h, path == NULL, err);
 	hwloc_topology_destroy(h);
 	if (rc)

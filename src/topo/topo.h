@@ -71,7 +71,11 @@ struct topo {
 /* The running machine. */
 int topo_load(struct topo *t, struct as_error *err);
 
-/* A recorded machine: an hwloc XML file (`lstopo --of xml`). Nothing of the running machine enters:
+#define TOPO_MAX_XML_BYTES ((size_t)64 << 20)
+
+/* A recorded machine: an hwloc XML file (`lstopo --of xml`; read by the checked reader of
+ * common/atomicfile.h, "-" for standard input, at most TOPO_MAX_XML_BYTES; an XML error is
+ * named with its line before hwloc sees the file). Nothing of the running machine enters:
  * allowed CPUs are the file's allowed set (no affinity mask), memtotal_bytes is 0 and distances are
  * the file's only (no sysfs). Errors name the file. Release with topo_release. */
 int topo_load_xml(struct topo *t, const char *path, struct as_error *err);

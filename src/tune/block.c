@@ -33,19 +33,29 @@ int tune_block_solve(long capacity, struct tune_block *out, struct as_error *err
 	if (capacity < 3)
 		return as_error_set(err, -EINVAL, "capacity %ld is too small for any block (needs 3: one element of each operand)",
 				    capacity);
+	if (capacity > TUNE_BLOCK_MAX_CAPACITY)
+		return as_error_set(err, -EINVAL, "capacity %ld is beyond what the optimisation handles (at most %ld)", capacity,
+				    (long)TUNE_BLOCK_MAX_CAPACITY);
 	memset(out, 0, sizeof(*out));
 	double best = -1;
-	/* k = 1: mn + m + n <= capacity, i.e. (m + 1)(n + 1) <= capacity + 1 */
-	for (long m = 1; m + m + 1 <= capacity; m++) {
-		long n = (capacity + 1) / (m + 1) - 1;
-		if (n < 1)
+	/* k = 1: mn + m + n <= capacity, i.e. (m + 1)(n + 1) <= capacity + 1. The best n for an m is
+	 * the largest that fits (the ratio grows with n), and the ratio is symmetric in m and n, so
+	 * the smaller side of an optimum is at most sqrt(capacity + 1) - 1: each small side is tried
+	 * as m and as n, O(sqrt(capacity)) steps instead of O(capacity). */
+	for (long a = 1; (a + 1) * (a + 1) <= capacity + 1; a++) {
+		long b = (capacity + 1) / (a + 1) - 1;
+		if (b < 1)
 			break;
-		double r = tune_block_ratio((int)m, (int)n, 1);
-		if (block_better(r, m, best, out->m)) {
-			best = r;
-			out->m = (int)m;
-			out->n = (int)n;
-			out->k = 1;
+		const long cand[2][2] = { { a, b }, { b, a } };
+		for (int c = 0; c < 2; c++) {
+			long m = cand[c][0], n = cand[c][1];
+			double r = tune_block_ratio((int)m, (int)n, 1);
+			if (block_better(r, m, best, out->m)) {
+				best = r;
+				out->m = (int)m;
+				out->n = (int)n;
+				out->k = 1;
+			}
 		}
 	}
 	return 0;

@@ -17,7 +17,9 @@ double tune_block_ratio(int m, int n, int k);
 /* The paper's optimisation: maximise tune_block_ratio over m, n >= 1 with k = 1 under the
  * storage constraint mn + mk + nk <= capacity (the resident m x n block plus one k-slice of each
  * streamed operand), in units of whatever capacity counts (registers, or elements of L1).
- * Ties go to the larger m (the unit-stride dimension). -EINVAL when capacity < 3. */
+ * Ties go to the larger m (the unit-stride dimension). O(sqrt(capacity)) steps. -EINVAL when
+ * capacity < 3 or above TUNE_BLOCK_MAX_CAPACITY (blocks count in int). */
+#define TUNE_BLOCK_MAX_CAPACITY 2147483647L
 int tune_block_solve(long capacity, struct tune_block *out, struct as_error *err);
 
 /* The input of the tuning: what the machine file (or the user) says. */

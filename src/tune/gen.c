@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "common/spawn.h"
 
 /* c_v_j -= a_v * b_j for one k step. */
@@ -104,13 +105,9 @@ int tune_kernel_build(struct tune_kernel *k, const char *compiler, enum tune_isa
 	snprintf(k->flags, sizeof(k->flags), "-O2 -fPIC -shared %s", t->cc_flags);
 	if (!spawn_have(compiler))
 		return as_error_set(err, -ENOENT, "compiler '%s' not found in PATH (give another with --compiler)", compiler);
-	const char *tmp = getenv("TMPDIR");
-	snprintf(k->dir, sizeof(k->dir), "%s/archscope-tune.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(k->dir)) {
-		int e = errno;
-		k->dir[0] = 0;
-		return as_error_set(err, -e, "cannot create a temporary directory: %s", strerror(e));
-	}
+	int rc = tmp_dir_make(k->dir, sizeof(k->dir), "archscope-tune", err);
+	if (rc)
+		return rc;
 	char *src = tune_gen_source(isa, mv, nr);
 	if (!src)
 		return as_error_set(err, -ENOMEM, "cannot generate the %s kernel", t->name);
@@ -138,7 +135,7 @@ int tune_kernel_build(struct tune_kernel *k, const char *compiler, enum tune_isa
 	argv[n++] = c_path;
 	argv[n] = NULL;
 	struct spawn_result r;
-	int rc = spawn_run(argv, NULL, err_path, 120, -1, &r, err);
+	rc = spawn_run(argv, NULL, err_path, 120, -1, &r, err);
 	if (rc == -ENOENT)
 		return as_error_set(err, -ENOENT, "compiler '%s' not found in PATH (give another with --compiler)", compiler);
 	if (rc)

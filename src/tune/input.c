@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <strings.h>
 
+#include "common/number.h"
+
 /* archscope.probes.registers[.narrow].fp.value, or NULL. */
 static const struct mnode *reg_node(const struct mtree *t, int narrow)
 {
@@ -37,11 +39,10 @@ int tune_input_read(const struct mtree *t, const struct machine *m, const char *
 					    "machine file '%s' has no register count (archscope.probes.registers.fp): "
 					    "write one with 'archscope probe -o FILE', or give --registers N",
 					    name);
-		char *end;
-		double x = strtod(v->text, &end);
-		if (end == v->text || !(x >= 1) || x > 1024)
-			return as_error_set(err, -EINVAL, "machine file '%s': line %d: register count '%s' is not a count",
-					    name, v->line, v->text);
+		double x;
+		if (number_parse_double(v->text, 1, 1024, &x) != 0 || x != floor(x))
+			return as_error_set(err, -EINVAL, "machine file '%s': line %d: %s: register count '%s' is not a whole "
+					    "number from 1 to 1024", name, v->line, *reg_path, v->text);
 		tm->registers = (int)lround(x);
 	}
 	tm->l1_bytes = 0;
@@ -54,5 +55,9 @@ int tune_input_read(const struct mtree *t, const struct machine *m, const char *
 		return as_error_set(err, -EINVAL, "machine file '%s' has no L1 cache (a first level named L1 with a size)", name);
 	if (!(tm->line_bytes > 0))
 		return as_error_set(err, -EINVAL, "machine file '%s' has no cache line size (cl_size of L1)", name);
+	if (tm->l1_bytes > TUNE_MAX_L1_BYTES || tm->line_bytes > TUNE_MAX_LINE_BYTES)
+		return as_error_set(err, -EINVAL, "machine file '%s': an L1 of %.0f B with %.0f B lines is beyond what tune "
+				    "plans for (at most %.0f B of L1, %.0f B lines)", name, tm->l1_bytes, tm->line_bytes,
+				    TUNE_MAX_L1_BYTES, TUNE_MAX_LINE_BYTES);
 	return 0;
 }

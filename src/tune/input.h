@@ -9,10 +9,15 @@
 #include "tune/block.h"
 #include "tune/isa.h"
 
+/* The largest L1 and line tune plans for (the machine file's checker bounds a first level at 1 GiB). */
+#define TUNE_MAX_L1_BYTES (1024.0 * 1048576.0)
+#define TUNE_MAX_LINE_BYTES 4096.0
+
 /* Fills tm for `isa` from the file (name for messages): registers from archscope.probes.registers
  * ("fp" for AVX-512's register file, "narrow.fp" for the 16-register ones, else "fp"), unless
  * registers_override > 0; L1 from the first cache level; the line from its cl_size. *reg_path
- * names where the count came from. -EINVAL naming what is missing. */
+ * names where the count came from. -EINVAL naming what is missing or out of bounds (a register
+ * count that is no whole number from 1 to 1024, as "32abc"; an L1 over TUNE_MAX_L1_BYTES). */
 int tune_input_read(const struct mtree *t, const struct machine *m, const char *name, enum tune_isa isa,
 		    int registers_override, struct tune_machine *tm, const char **reg_path, struct as_error *err);
 

@@ -42,7 +42,7 @@ contains "$TMP/out" ">= 2048"
 printf '{"latency_cy": 3, "data_src": 1}\n{"latency_cy": "x", "data_src": 1}\n' >"$TMP/bad.jsonl"
 run 2 "$ARCHSCOPE" memhist --from "$TMP/bad.jsonl"
 contains "$TMP/err" "bad.jsonl' line 2"
-run 1 "$ARCHSCOPE" memhist --from "$TMP/nonexistent"
+run 2 "$ARCHSCOPE" memhist --from "$TMP/nonexistent"
 run 2 "$ARCHSCOPE" memhist --bins 8,4 --from "$FIX/memhist-amd.jsonl"
 contains "$TMP/err" "increasing edges"
 exit 0

@@ -32,7 +32,7 @@ printf '{"results": {"nodes": [0, 1], "bandwidth_gbs": [[1, 2]], "bandwidth_1thr
 run 2 "$ARCHSCOPE" numa model --matrix "$TMP/short.json" --flow 0:0:1
 contains "$TMP/err" "results.bandwidth_gbs must be a 2 x 2 matrix (2 nodes), it has 1 rows"
 run 2 "$ARCHSCOPE" numa model --matrix "$TMP/missing.json" --flow 0:0:1
-contains "$TMP/err" "cannot read matrix file"
+contains "$TMP/err" "cannot open matrix file"
 run 2 "$ARCHSCOPE" numa matrix --size 1kB
 contains "$TMP/err" "at least 1MiB"
 run 2 "$ARCHSCOPE" numa matrix --kernel nosuch --size 8MiB

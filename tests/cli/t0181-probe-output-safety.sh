@@ -24,11 +24,11 @@ run 0 timeout 10 "$ARCHSCOPE" probe -o "$TMP/fifo" --force --from-raw "$R"
 wait $reader
 contains "$TMP/fifo.out" "written by archscope"
 run 2 "$ARCHSCOPE" probe --force clock
-# --raw and --plot into a directory nothing can be written to: exit 1 before measuring
-run 1 timeout 10 "$ARCHSCOPE" probe clock --plot /proc/sys/kernel
+# --raw and --plot into a directory nothing can be written to: exit 2 (bad input) before measuring
+run 2 timeout 10 "$ARCHSCOPE" probe clock --plot /proc/sys/kernel
 contains "$TMP/err" "cannot"
-run 1 timeout 10 "$ARCHSCOPE" probe clock --raw /proc/sys/kernel
-run 1 timeout 10 "$ARCHSCOPE" bench copy --sweep --plot /proc/sys/kernel
+run 2 timeout 10 "$ARCHSCOPE" probe clock --raw /proc/sys/kernel
+run 2 timeout 10 "$ARCHSCOPE" bench copy --sweep --plot /proc/sys/kernel
 # an interrupted probe -o keeps the complete file there and writes the partial one beside it
 cp "$TMP/target.yaml" "$TMP/complete.yaml"
 "$ARCHSCOPE" probe -o "$TMP/complete.yaml" >"$TMP/out" 2>"$TMP/err" &

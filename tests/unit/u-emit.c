@@ -5,6 +5,7 @@
 
 #include "common/cpuset.h"
 #include "report/emit.h"
+#include "report/output.h"
 #include "harness.h"
 
 typedef void (*render_fn)(struct emit *e);
@@ -281,5 +282,45 @@ static void test_emit__envelope(void)
 	CHECK(same);
 }
 
+/* Strings and keys that are not UTF-8 (a path, an event name, a program argument): the JSON stays
+ * valid, each bad byte is U+FFFD, and the count is there for the note. */
+static void not_utf8(struct emit *e)
+{
+	emit_string(e, "path", "path", "/tmp/caf\xe9.txt");                  /* Latin-1 */
+	emit_string(e, "ok", "ok", "caf\xc3\xa9");                           /* UTF-8, kept */
+	emit_string(e, "cut", "cut", "\xe2\x82");                            /* a sequence cut short */
+	emit_string(e, "surrogate", "surrogate", "\xed\xa0\x80");           /* an encoded surrogate */
+	emit_string(e, "ev\xff", "event", "x");                             /* a key */
+	emit_array_begin(e, "argv", "argv");
+	emit_string(e, NULL, "", "\xc0\xaf");                                /* overlong '/' */
+	emit_array_end(e);
+}
+
+static void test_emit__not_utf8(void)
+{
+	CHECK_RENDER(not_utf8,
+		     "  path       /tmp/caf\xe9.txt\n  ok         caf\xc3\xa9\n  cut        \xe2\x82\n  surrogate  \xed\xa0\x80\n"
+		     "  event      x\n  argv       \xc0\xaf\n",
+		     "{\"path\":\"/tmp/caf\xef\xbf\xbd.txt\",\"ok\":\"caf\xc3\xa9\",\"cut\":\"\xef\xbf\xbd\xef\xbf\xbd\","
+		     "\"surrogate\":\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\",\"ev\xef\xbf\xbd\":\"x\","
+		     "\"argv\":[\"\xef\xbf\xbd\xef\xbf\xbd\"]}");
+	CHECK(end_rc == 0); /* never "emit: out of memory" */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct emit *e = emit_new(EMIT_JSON, f);
+	not_utf8(e);
+	CHECK(emit_not_utf8(e) == 1 + 2 + 3 + 1 + 2);
+	struct as_error err = { 0 };
+	CHECK(emit_end(e, "test", NULL, &err) == 0);
+	emit_free(e);
+	fclose(f);
+	free(buf);
+	size_t r = 0;
+	json_t *j = output_json_string("a\x80z", &r);
+	CHECK(j && r == 1 && !strcmp(json_string_value(j), "a\xef\xbf\xbdz"));
+	json_decref(j);
+}
+
 TESTS(T(test_emit__fields), T(test_emit__headings_and_nesting), T(test_emit__tables), T(test_emit__values),
-      T(test_emit__answers_in_rows), T(test_emit__unbalanced), T(test_emit__envelope))
+      T(test_emit__answers_in_rows), T(test_emit__unbalanced), T(test_emit__envelope), T(test_emit__not_utf8))

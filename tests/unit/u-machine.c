@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "common/atomicfile.h"
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/write.h"
@@ -107,7 +108,7 @@ static void test_machine__header_comments_kept(void)
 }
 
 /* The first problem reported for a document, or the parse error. */
-static char msg[2048];
+static char msg[AS_ERROR_MSG_MAX];
 static const char *first_problem(const char *src, size_t len)
 {
 	struct mtree t;
@@ -168,6 +169,51 @@ static void test_machine__errors_name_line_and_key(void)
 	CHECK(strstr(first_problem(s, strlen(s)), "line 1: (top): incomplete: missing key 'FLOPs per cycle'") != NULL);
 	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP;
 	CHECK_STR(first_problem(s, strlen(s)), "");
+}
+
+/* Sizes that agree and stay in bounds (issue 35): size per group against sets x ways x cl_size
+ * (Kerncraft's kB for KiB accepted), a power-of-two line, at most 1 GiB of L1 and 4 GiB a cache. */
+static void test_machine__sizes_consistent_and_bounded(void)
+{
+	const char *s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "  size per group: 32.00 kB\n- level: MEM\n" UP;
+	CHECK_STR(first_problem(s, strlen(s)), ""); /* 64 x 8 x 64 = 32768 B: kB read as KiB */
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "  size per group: 32.77 kB\n- level: MEM\n" UP;
+	CHECK_STR(first_problem(s, strlen(s)), ""); /* ... or as 1000 B, to the written digits */
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "  size per group: 48 KiB\n- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "line 8: memory hierarchy[0].size per group: 48 KiB contradicts cache per "
+						  "group: sets 64 x ways 8 x cl_size 64 = 32768 B (32 KiB)") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: L1\n  cache per group: {sets: 64, ways: 8, cl_size: 48}\n- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "cl_size: a line of 48 B: expected a power of two from 8 to 4096 B") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: L1\n  cache per group: {sets: 16777216, ways: 1024, cl_size: 64}\n"
+			    "- level: MEM\n" UP; /* 1 TiB */
+	CHECK(strstr(first_problem(s, strlen(s)), "= 1 TiB: more than 1 GiB, the most a first-level cache may hold") != NULL);
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: L2\n  cache per group: {sets: 1, ways: 1, cl_size: 64}\n"
+			    "  size per group: 8 GB\n" UP "- level: MEM\n" UP;
+	CHECK(strstr(first_problem(s, strlen(s)), "size per group: 8 GB: more than 4 GiB") != NULL);
+}
+
+/* A probe -o file cut inside its archscope section fails, wherever the cut falls on a line
+ * boundary (the recorded file of the Xeon guest, cut after each of its archscope lines). */
+static void test_machine__cut_archscope_section(void)
+{
+	size_t len = 0;
+	struct as_error err = { 0 };
+	char *text = file_read_input(ARCHSCOPE_SOURCE_DIR "/machines/kvm-xeon-6-207.yaml", "machine file", 1 << 24, &len, &err);
+	CHECK(text != NULL);
+	CHECK_STR(first_problem(text, len), "");
+	char *as = strstr(text, "\narchscope:\n");
+	CHECK(as != NULL);
+	int cuts = 0, passed = 0;
+	for (char *p = as + 1; (p = strchr(p, '\n')) && (size_t)(p + 1 - text) < len; p++) {
+		size_t at = (size_t)(p + 1 - text);
+		cuts++;
+		if (!first_problem(text, at)[0]) {
+			passed++;
+			printf("# passes when cut after byte %zu\n", at);
+		}
+	}
+	free(text);
+	CHECK(cuts > 500 && passed == 0);
 }
 
 /* Validation by meaning (issue 29): what has the right shape but cannot be a machine. */
@@ -375,7 +421,14 @@ static void test_machine__probed_file(void)
 	struct machine *m = calloc(1, sizeof(*m));
 	CHECK(p && m);
 	probed_sample(p);
+	/* the answers of a recorded probe run: every probe, as 'probe -o' writes them */
+	json_error_t je;
+	json_t *answers = json_load_file(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/kvm-xeon-6-207/probe-o/probe-results.json", 0, &je);
+	CHECK(answers != NULL);
+	p->answers = answers;
 	json_t *d = machine_probed_json(p);
+	p->answers = NULL;
+	json_decref(answers);
 	CHECK(d != NULL);
 	struct mtree t = { .root = mnode_from_json(d) };
 	json_decref(d);
@@ -474,7 +527,8 @@ static void test_machine__diff(void)
 }
 
 TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
-      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__checks_by_meaning),
+      T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__sizes_consistent_and_bounded),
+      T(test_machine__cut_archscope_section), T(test_machine__checks_by_meaning),
       T(test_machine__quantities),
       T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
       T(test_machine__diff))

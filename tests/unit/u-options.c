@@ -158,13 +158,13 @@ static const char *parse_err(const struct opt *t, const char *const *w, int *rc)
 
 static void test_options__spellings(void)
 {
-	const char *w[] = { "test", "-m", "qt", "--cpu=3", "-ofile.txt", "--seed", "0x10", "-e", "a", "--event=b",
+	const char *w[] = { "test", "-m", "qt", "--cpu=3", "-ofile.txt", "--seed", "010", "-e", "a", "--event=b",
 			    "-ec", NULL };
 	CHECK(parse(w) == 0);
 	CHECK(v.method == 2);
 	CHECK(v.cpu == 3);
 	CHECK_STR(v.out, "file.txt");
-	CHECK(v.seed == 16);
+	CHECK(v.seed == 10); /* decimal: a leading zero is no octal */
 	CHECK(v.events.n == 3);
 	CHECK_STR(v.events.v[0], "a");
 	CHECK_STR(v.events.v[1], "b");
@@ -298,10 +298,26 @@ static void test_options__usage_errors(void)
 	CHECK(strstr(err, "--cores must be 1 to 4096, got '5000'\n") != NULL);
 	const char *w6[] = { "test", "--seed", "-1", NULL };
 	err = parse_err(opts, w6, &rc);
-	CHECK(strstr(err, "option '--seed' needs a non-negative integer, got '-1'\n") != NULL);
+	CHECK(strstr(err, "option '--seed' needs a non-negative decimal integer, got '-1'\n") != NULL);
 	const char *w7[] = { "test", "--diameter", "abc", NULL };
 	err = parse_err(opts, w7, &rc);
-	CHECK(strstr(err, "option '--diameter' needs a number, got 'abc'\n") != NULL);
+	CHECK(strstr(err, "option '--diameter' needs a decimal number, got 'abc'\n") != NULL);
+	/* one strict parser: no hex, no trailing text, no space, no inf */
+	static const char *const bad[][3] = { { "--seed", "0x10", "non-negative decimal integer" },
+					      { "--cores", "32abc", "non-negative decimal integer" },
+					      { "--cores", " 3", "non-negative decimal integer" },
+					      { "--cores", "", "non-negative decimal integer" },
+					      { "--diameter", "inf", "decimal number" },
+					      { "--diameter", "0x1p1", "decimal number" },
+					      { "--diameter", "1.5e", "decimal number" } };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *wb[] = { "test", bad[i][0], bad[i][1], NULL };
+		err = parse_err(opts, wb, &rc);
+		CHECK(rc == OPT_ERROR && strstr(err, bad[i][2]) != NULL);
+	}
+	const char *wr[] = { "test", "--cores", "99999999999999999999999", NULL };
+	err = parse_err(opts, wr, &rc);
+	CHECK(strstr(err, "--cores must be 1 to 4096") != NULL);
 	const char *w8[] = { "test", "--diameter", "11", NULL };
 	err = parse_err(opts, w8, &rc);
 	CHECK(strstr(err, "--diameter must be 0 to 10, got '11'\n") != NULL);

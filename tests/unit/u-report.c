@@ -1,5 +1,8 @@
 /* Unit tests of src/report: tables, answers, JSON envelope, YAML, CSV. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "report/csv.h"
@@ -111,7 +114,11 @@ static void test_report__plot_with_and_without_gnuplot(void)
 	char sub[300], path[400], cmd[500];
 	snprintf(sub, sizeof(sub), "%s/a/b", dir);
 	struct as_error err = { 0 };
+	/* a missing parent is an error (no tree of directories from a typing error) */
+	CHECK(plot_dir_prepare(sub, &err) == -ENOENT && strstr(err.msg, "its parent does not exist"));
+	snprintf(sub, sizeof(sub), "%s/a", dir);
 	CHECK(plot_dir_prepare(sub, &err) == 0);
+	CHECK(plot_dir_prepare(sub, &err) == 0); /* already there */
 	const char *body = "set xlabel 'x'\nplot '-' with lines title 'y'\n1 1\n2 4\ne";
 	/* Without gnuplot on PATH: the script is written, the return says "skipped". */
 	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
@@ -133,10 +140,69 @@ static void test_report__plot_with_and_without_gnuplot(void)
 		CHECK(access(path, R_OK) == 0);
 		CHECK(plot_render(sub, "broken", "plot nosuchfunction(x)", &err) < 0);
 		CHECK(strstr(err.msg, "gnuplot failed") != NULL);
+		/* a name is data: a quoted title that tries system() runs nothing */
+		char title[1024], q[2400], b2[5000], marker[400];
+		snprintf(marker, sizeof(marker), "%s/ran", dir);
+		snprintf(title, sizeof(title), "x'.system('touch %s').'`touch %s`", marker, marker);
+		snprintf(b2, sizeof(b2), "set title %s noenhanced\nplot x title %s", plot_quote(title, q, sizeof(q)), q);
+		CHECK(plot_render(sub, "hostile", b2, &err) == 0);
+		CHECK(access(marker, F_OK) != 0);
+		/* a picture's name that is a symbolic link is not written through */
+		char victim[400], link[400];
+		snprintf(victim, sizeof(victim), "%s/victim", dir);
+		snprintf(link, sizeof(link), "%s/curve2.svg", sub);
+		FILE *v = fopen(victim, "w");
+		CHECK(v && fputs("keep", v) >= 0 && fclose(v) == 0);
+		CHECK(symlink(victim, link) == 0);
+		CHECK(plot_render(sub, "curve2", body, &err) < 0 && strstr(err.msg, "symbolic link"));
+		v = fopen(victim, "r");
+		char got[16] = "";
+		CHECK(v && fgets(got, sizeof(got), v) && fclose(v) == 0);
+		CHECK_STR(got, "keep");
+		/* a multiplot: the body runs once per terminal, so the PNG has every panel too */
+		CHECK(plot_render(sub, "multi", "set multiplot layout 2,1\nplot x\nplot x*x\nunset multiplot", &err) == 0);
+		snprintf(path, sizeof(path), "%s/multi.gp", sub);
+		FILE *g = fopen(path, "r");
+		char line[256];
+		int multis = 0, replots = 0;
+		while (g && fgets(line, sizeof(line), g)) {
+			multis += !strncmp(line, "set multiplot", 13);
+			replots += strstr(line, "replot") != NULL;
+		}
+		CHECK(g && fclose(g) == 0);
+		CHECK(multis == 2 && replots == 0);
+		/* no private directory is left behind */
+		snprintf(cmd, sizeof(cmd), "ls -A '%s' | grep -q archscope-plot", sub);
+		CHECK(system(cmd) != 0);
 	}
+	CHECK(plot_render(sub, "../escape", body, &err) == -EINVAL);
+	/* not a directory, a symbolic link */
+	snprintf(path, sizeof(path), "%s/curve.gp", sub);
+	CHECK(plot_dir_prepare(path, &err) == -ENOTDIR && strstr(err.msg, "is not a directory"));
+	char ln[400];
+	snprintf(ln, sizeof(ln), "%s/link", dir);
+	CHECK(symlink(sub, ln) == 0);
+	CHECK(plot_dir_prepare(ln, &err) == -ELOOP && strstr(err.msg, "is a symbolic link"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
 }
 
-TESTS(T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
+/* plot_quote: single quotes doubled, control bytes and bytes that are not UTF-8 as '?', long
+ * names cut with "..." inside the quotes; plot_comment: no line break. */
+static void test_report__plot_quote(void)
+{
+	char b[64];
+	CHECK_STR(plot_quote("a'b", b, sizeof(b)), "'a''b'");
+	CHECK_STR(plot_quote("x\ny\r\t", b, sizeof(b)), "'x?y?" "?'");
+	CHECK_STR(plot_quote("caf\xe9 \xc3\xa9", b, sizeof(b)), "'caf? \xc3\xa9'");
+	CHECK_STR(plot_quote("`ls` @m \\", b, sizeof(b)), "'`ls` @m \\'");
+	CHECK_STR(plot_quote("", b, sizeof(b)), "''");
+	char small[12];
+	CHECK_STR(plot_quote("abcdefghijklmnop", small, sizeof(small)), "'abcdef...'");
+	CHECK_STR(plot_quote("abcdefg", small, sizeof(small)), "'abcdefg'");
+	CHECK(strlen(plot_quote("''''''''''''''''''''", small, sizeof(small))) < sizeof(small));
+	CHECK_STR(plot_comment("a\nb'c", b, sizeof(b)), "a?b'c");
+}
+
+TESTS(T(test_report__plot_quote), T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
       T(test_report__csv_roundtrip_and_errors))

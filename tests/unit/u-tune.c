@@ -46,6 +46,33 @@ static void test_tune__solve_hand_checked(void)
 	CHECK(strstr(err.msg, "too small") != NULL);
 }
 
+/* The O(sqrt(R)) solver finds what trying every m finds (ties to the larger m), and a huge
+ * capacity is answered at once or refused, never looped over for hours. */
+static void test_tune__solve_bounded(void)
+{
+	for (long r = 3; r <= 3000; r++) {
+		struct tune_block b, want = { 0, 0, 0 };
+		double best = -1;
+		for (long m = 1; m + m + 1 <= r; m++) {
+			long n = (r + 1) / (m + 1) - 1;
+			double q = tune_block_ratio((int)m, (int)n, 1);
+			if (q > best + 1e-12 || (fabs(q - best) <= 1e-12 && m > want.m)) {
+				best = q;
+				want = (struct tune_block){ (int)m, (int)n, 1 };
+			}
+		}
+		CHECK(tune_block_solve(r, &b, NULL) == 0);
+		if (b.m != want.m || b.n != want.n)
+			printf("# R = %ld: got %d x %d, every m gives %d x %d\n", r, b.m, b.n, want.m, want.n);
+		CHECK(b.m == want.m && b.n == want.n);
+	}
+	struct tune_block b;
+	struct as_error err = { 0 };
+	CHECK(tune_block_solve(TUNE_BLOCK_MAX_CAPACITY, &b, &err) == 0); /* 46341 steps, not 10^9 */
+	CHECK((long)b.m * b.n + b.m + b.n <= TUNE_BLOCK_MAX_CAPACITY && b.m >= 46000 && b.n >= 46000);
+	CHECK(tune_block_solve(TUNE_BLOCK_MAX_CAPACITY + 1, &b, &err) == -EINVAL && strstr(err.msg, "beyond"));
+}
+
 /* The paper's Core i7: 16 registers, 32 KiB L1, 64 B lines -> 3x3x1 and 63x63x1, adjusted to
  * 4x2x1 and m = n = 56 (59 with room for 8 doubles per strided element, 56 a multiple of 4). */
 static void test_tune__paper_core_i7(void)
@@ -182,6 +209,21 @@ static void test_tune__input(void)
 	CHECK(tune_input_read(&t, &m, "k.yaml", TUNE_ISA_AVX512, 0, &tm, &from, &err) == -EINVAL);
 	CHECK(strstr(err.msg, "'k.yaml' has no register count") != NULL);
 	mtree_free(&t);
+	/* a register count read strictly: "32abc" is no count */
+	snprintf(text, sizeof(text), "%sarchscope:\n  probes:\n    registers:\n      fp: {value: 32abc}\n", machine_text);
+	CHECK(mtree_parse(text, strlen(text), "x.yaml", &t, NULL) == 0);
+	machine_read(&t, &m);
+	CHECK(tune_input_read(&t, &m, "x.yaml", TUNE_ISA_AVX512, 0, &tm, &from, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "register count '32abc' is not a whole number") != NULL);
+	mtree_free(&t);
+	/* an L1 beyond what tune plans for */
+	struct machine big = m;
+	big.level[0].size_bytes = 1099511627776.0; /* 1 TiB */
+	snprintf(text, sizeof(text), "%sarchscope:\n  probes:\n    registers:\n      fp: {value: 32}\n", machine_text);
+	CHECK(mtree_parse(text, strlen(text), "x.yaml", &t, NULL) == 0);
+	CHECK(tune_input_read(&t, &big, "x.yaml", TUNE_ISA_AVX512, 0, &tm, &from, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "beyond what tune plans for") != NULL);
+	mtree_free(&t);
 }
 
 static void gemm_plain(long n, const double *a, const double *b, double *c)
@@ -260,6 +302,6 @@ static void test_tune__stencil_plan(void)
 	free(p);
 }
 
-TESTS(T(test_tune__ratio), T(test_tune__solve_hand_checked), T(test_tune__paper_core_i7), T(test_tune__vector_isas),
+TESTS(T(test_tune__ratio), T(test_tune__solve_hand_checked), T(test_tune__solve_bounded), T(test_tune__paper_core_i7), T(test_tune__vector_isas),
       T(test_tune__bad_input), T(test_tune__generated_source), T(test_tune__isa),
       T(test_tune__input), T(test_tune__sweep), T(test_tune__stencil_plan))

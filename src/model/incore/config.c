@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/number.h"
 #include "common/spawn.h"
 #include "model/incore/incore.h"
 #include "report/mtree.h"
@@ -79,10 +80,8 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		    l->kind != MN_SCALAR)
 			continue;
 		struct incore_op *o = &cfg->op[cfg->nops];
-		char *end;
-		o->latency_cy = strtod(l->text, &end);
-		o->width_bits = atoi(w->text);
-		if (*end || !(o->latency_cy > 0) || o->width_bits <= 0)
+		if (number_parse_double(l->text, 0, 1e6, &o->latency_cy) != 0 || !(o->latency_cy > 0) ||
+		    number_parse_int(w->text, 1, 4096, &o->width_bits) != 0)
 			continue;
 		snprintf(o->op, sizeof(o->op), "%s", op->text);
 		snprintf(o->type, sizeof(o->type), "%s", ty->text);
@@ -96,8 +95,7 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		int ok = 1;
 		for (int k = 0; k < 5 && ok; k++) {
 			const struct mnode *x = mnode_get(sp->vals[i], keys_split[k]);
-			char *end;
-			ok = x && x->kind == MN_SCALAR && (v[k] = strtod(x->text, &end), !*end) && v[k] > 0 && isfinite(v[k]);
+			ok = x && x->kind == MN_SCALAR && number_parse_double(x->text, 0, 1e6, &v[k]) == 0 && v[k] > 0;
 		}
 		if (!ok)
 			continue;
@@ -108,9 +106,7 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		c->store_cy = v[3];
 		c->store_split_cy = v[4];
 		const struct mnode *mx = mnode_get(sp->vals[i], "mixed_cy");
-		char *end;
-		c->mixed_cy = mx && mx->kind == MN_SCALAR ? strtod(mx->text, &end) : 0;
-		if (!(c->mixed_cy > 0) || !isfinite(c->mixed_cy) || (mx && *end))
+		if (!mx || mx->kind != MN_SCALAR || number_parse_double(mx->text, 0, 1e6, &c->mixed_cy) != 0 || !(c->mixed_cy > 0))
 			c->mixed_cy = 0;
 	}
 }

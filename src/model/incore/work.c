@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/atomicfile.h"
 #include "model/incore/work.h"
 
 static const char *const work_names[W_NFILES] = { "kernel.c", "kernel.s", "loop.s", "mca.json", "out.txt", "err.txt", "bench",
@@ -25,11 +26,9 @@ int incore_workdir_open(struct incore_workdir *w, struct as_error *err)
 			snprintf(w->path[i], sizeof(w->path[i]), "%s/%s", w->dir, work_names[i]);
 		return 0;
 	}
-	const char *t = getenv("TMPDIR");
-	snprintf(w->dir, sizeof(w->dir), "%s/archscope-model.XXXXXX", t && *t ? t : "/tmp");
-	if (!mkdtemp(w->dir))
-		return as_error_set(err, -errno, "cannot make a temporary directory in %s: %s", t && *t ? t : "/tmp",
-				    strerror(errno));
+	int rc = tmp_dir_make(w->dir, sizeof(w->dir), "archscope-model", err);
+	if (rc)
+		return rc;
 	for (int i = 0; i < W_NFILES; i++)
 		snprintf(w->path[i], sizeof(w->path[i]), "%s/%s", w->dir, work_names[i]);
 	return 0;
