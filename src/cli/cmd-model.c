@@ -19,7 +19,7 @@
 #include "measure/bracket.h"
 #include "probe/clock.h"
 #include "report/emit.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 _Static_assert(MODEL_MAX_COUNTERS >= COUNTERS_MAX, "a benchmark's counters fit in struct model_counts");
 _Static_assert(MODEL_LC == 1 << 0 && MODEL_BLOCK == 1 << 7, "-p sets bit i for model_names[i]");

@@ -9,7 +9,7 @@
 #include "cli/tune.h"
 #include "machine/file.h"
 #include "report/emit.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "tune/stencil.h"
 
 static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu)

@@ -18,7 +18,7 @@
 #include "machine/file.h"
 #include "machine/write.h"
 #include "model/mcpu.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "report/output.h"
 #include "topo/cpuinfo.h"
 
@@ -292,10 +292,10 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 	struct as_error err = { 0 };
 	if (ctx->raw_dir && !from_raw && !interrupted) { /* for a later --from-raw: the results, the benchmarks run here */
 		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
-		if (output_write_file(raw, results, 0, &err) != 0)
+		if (output_write_file(raw, results, &err) != 0)
 			ctx->save_failed = error_err(&err);
 		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
-		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
+		if (bench && !had_bench && output_write_file(raw, bench, &err) != 0)
 			ctx->save_failed = error_err(&err);
 	}
 	json_decref(bench);

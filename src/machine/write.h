@@ -12,7 +12,7 @@
 
 #include "common/error.h"
 #include "machine/machine.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 /* ECM rates measured with the load and store kernels (bench --ecm): transfer b moves lines from
  * level b + 1 to level b (0: L2 -> L1, the last: memory -> the last cache). */

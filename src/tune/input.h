@@ -5,7 +5,7 @@
 
 #include "common/error.h"
 #include "machine/machine.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "tune/block.h"
 #include "tune/isa.h"
 

@@ -11,7 +11,7 @@
 #include "harness.h"
 #include "model/incore/incore.h"
 #include "model/kernel.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 static char *fixture(const char *name)
 {

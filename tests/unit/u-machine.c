@@ -22,6 +22,27 @@ static int load_fixture(const char *name, struct mtree *t)
 	return rc;
 }
 
+/* A JSON document as YAML: key order kept, strings that would read back as something else quoted. */
+static void test_machine__mtree_from_json(void)
+{
+	json_t *doc = json_pack("{s:s,s:i,s:[i,i],s:{s:s,s:s,s:s}}", "command", "topology", "n", 2, "list", 1, 2, "inner",
+				"key", "va:lue", "num", "64", "word", "yes");
+	struct mtree t = { .root = mnode_from_json(doc) };
+	json_decref(doc);
+	CHECK(t.root != NULL);
+	struct as_error err = { 0 };
+	char *buf = mtree_emit_string(&t, &err);
+	mtree_free(&t);
+	CHECK(buf != NULL);
+	CHECK(strstr(buf, "command: topology") != NULL);
+	CHECK(strstr(buf, "list: [1, 2]") != NULL);
+	CHECK(strstr(buf, "key: va:lue") != NULL);
+	CHECK(strstr(buf, "num: '64'") != NULL); /* a string that reads as a number stays a string */
+	CHECK(strstr(buf, "word: 'yes'") != NULL);
+	CHECK(strstr(buf, "n: 2\n") != NULL);
+	free(buf);
+}
+
 static void test_machine__kerncraft_snb(void)
 {
 	struct mtree t;
@@ -473,7 +494,7 @@ static void test_machine__diff(void)
 	mtree_free(&tb);
 }
 
-TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
+TESTS(T(test_machine__mtree_from_json), T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
       T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__checks_by_meaning),
       T(test_machine__quantities),
       T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),

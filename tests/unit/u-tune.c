@@ -5,7 +5,7 @@
 
 #include "harness.h"
 #include "machine/file.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "tune/block.h"
 #include "tune/gemm.h"
 #include "tune/gen.h"

@@ -7,7 +7,7 @@
 
 #include "common/spawn.h"
 #include "model/incore/incore.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 /* The pairs of a mapping or an !!omap list (a sequence of one-key mappings), in order. */
 static int omap_pairs(const struct mnode *n, const char **keys, const struct mnode **vals, int max)

@@ -1,6 +1,6 @@
 /* Machine-file YAML trees out: the canonical emission through libyaml's emitter, and the
  * conversions from and to JSON; see mtree.h. */
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -3,8 +3,8 @@
  * problem and a writer can give back the same bytes. Parsed with libyaml's event API, emitted with
  * its emitter in one canonical style; the comment lines at the top of a file are kept (the
  * citation of a hand-written machine), other comments are not. */
-#ifndef ARCHSCOPE_REPORT_MTREE_H
-#define ARCHSCOPE_REPORT_MTREE_H
+#ifndef ARCHSCOPE_MACHINE_MTREE_H
+#define ARCHSCOPE_MACHINE_MTREE_H
 
 #include <jansson.h>
 #include <stddef.h>
