@@ -8,6 +8,25 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *const model_names[MODEL_COUNT + 1] = {
+#define X(id, name) name,
+	MODEL_LIST(X)
+#undef X
+	NULL
+};
+const char *const model_predictor_names[MODEL_PRED_COUNT + 1] = {
+#define X(id, name) name,
+	MODEL_PRED_LIST(X)
+#undef X
+	NULL
+};
+const char *const model_rates_names[MODEL_RATES_END] = {
+#define X(id, name) name,
+	MODEL_RATES_LIST(X)
+#undef X
+	NULL
+};
+
 int model_rates_choose(const struct machine *m, int rates, struct ecm_fit *fit, struct as_error *err)
 {
 	if (rates == MODEL_RATES_MACHINE)
