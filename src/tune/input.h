@@ -9,8 +9,9 @@
 #include "tune/block.h"
 #include "tune/isa.h"
 
-/* Fills tm for `isa` from the file (name for messages): registers from archscope.probes.registers
- * ("fp" for AVX-512's register file, "narrow.fp" for the 16-register ones, else "fp"), unless
+/* Fills tm for `isa` from the file (name for messages): registers from the probe answers
+ * (machine/probes.h: MP_REGISTERS_FP for AVX-512's register file, MP_REGISTERS_NARROW_FP for the
+ * 16-register ones where the file has it, else MP_REGISTERS_FP), unless
  * registers_override > 0; L1 from the first cache level; the line from its cl_size. *reg_path
  * names where the count came from. -EINVAL naming what is missing. */
 int tune_input_read(const struct mtree *t, const struct machine *m, const char *name, enum tune_isa isa,
