@@ -15,7 +15,9 @@ struct ecm_params;
 /* The options of `archscope bench`. */
 struct bench_cli {
 	const char *size_text;  /* -s SIZE */
-	int level;              /* --level: index in L1 L2 L3 MEM, -1: none */
+	const char *level;      /* --level: L1, L2, ... or MEM; NULL: none */
+	double line_bytes;      /* the cache line the cycles per line count (bench_line_bytes; 0: none) */
+	const char *line_from;  /* where it came from: "topology", "measured" */
 	int sweep, ecm, scaling, list, over, json;
 	int threads;            /* -t N, 0: not given */
 	const char *cpus_text;  /* --cpus LIST */
@@ -42,9 +44,10 @@ int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *
 
 /* The ECM machine rates from a sweep's one-thread runs: the fastest repetition of kernel `load`
  * (its index in the sweep) in each of the first nlev levels, fewer when a level has no load time,
- * and of kernel `store` in L1; 64-byte lines, loads and stores in the same cycle. Returns the
+ * and of kernel `store` in L1; lines of line_bytes, loads and stores in the same cycle. Returns the
  * count of transfers clamped to 0 (ecm_params_from_loads), or -1 without a load or store time in
  * L1. */
-int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, struct ecm_params *p);
+int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
+		    struct ecm_params *p);
 
 #endif

@@ -69,7 +69,9 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 		kernel_decl(ks[k], &p->kernel[p->nkernels++]);
 	}
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
-				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz }, .stop = env->interrupted,
+				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz,
+					   .line_bytes = isfinite(env->line_bytes) ? env->line_bytes : 0 },
+				  .stop = env->interrupted,
 				  .report = report };
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
@@ -93,7 +95,7 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 		}
 	}
 	struct ecm_params e;
-	if (bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, &e) >= 0) {
+	if (env->line_bytes > 0 && bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, env->line_bytes, &e) >= 0) {
 		p->has_ecm = 1;
 		p->ecm.l1_load_bytes_per_cy = e.l1_load_bpc;
 		p->ecm.l1_store_bytes_per_cy = e.l1_store_bpc;

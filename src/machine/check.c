@@ -347,9 +347,14 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	if (v && (v->kind != MN_SEQ || v->n == 0)) {
 		EXPECT(&c, v, "memory hierarchy", 0, "a non-empty list of levels");
 	} else if (v) {
-		for (size_t i = 0; i < v->n; i++)
+		int caches = 0;
+		for (size_t i = 0; i < v->n; i++) {
 			check_level(&c, v->vals[i], (int)i, i + 1 == v->n);
+			caches += mnode_get(v->vals[i], "cache per group") != NULL;
+		}
 		check_levels_across(&c, v);
+		if (!caches && !mnode_get(r, "cacheline size"))
+			problem(&c, v->line, "cacheline size", "incomplete: missing (and no cache level gives a cl_size): the models count cache lines");
 	}
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);

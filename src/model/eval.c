@@ -44,11 +44,11 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 	struct as_error merr = { 0 };
 	memset(e, 0, sizeof(*e));
 	e->lc = lc;
-	int64_t align = m->cacheline_bytes > 0 ? (int64_t)m->cacheline_bytes : 64;
+	int64_t align = (int64_t)machine_line_bytes(m);
 	int rc = kernel_bind(k, vals, align, &e->b, err);
 	if (rc)
 		return rc;
-	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
+	double cl = machine_line_bytes(m);
 	int lc_ok = lc_analyse(k, &e->b, cl, e->lc, &merr) == 0;
 	if (!lc_ok) {
 		snprintf(e->lc_error, sizeof(e->lc_error), "%s", merr.msg);

@@ -213,6 +213,9 @@ static void test_machine__checks_by_meaning(void)
 	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: missing 'DP.total'") != NULL);
 	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP "archscope: {incomplete: true}\n";
 	CHECK(strstr(first_problem(s, strlen(s)), "interrupted 'probe -o'") != NULL);
+	/* no line anywhere: the models would have to assume one */
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: MEM\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "cacheline size: incomplete: missing") != NULL);
 }
 
 static void test_machine__quantities(void)
