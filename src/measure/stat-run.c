@@ -113,22 +113,35 @@ static void open_pass(struct measure_stat *m, int pass, pid_t pid, struct counte
 	}
 }
 
-static int run_once(struct measure_stat *m, int pass, int k, char *const argv[], const struct stat_opts *o,
-		    struct as_error *err)
+/* The child of a run: stdout and stderr set up, held at the gate until its counters are open,
+ * then exec; an exec failure's errno goes back through report. */
+static void child_exec(char *const argv[], const struct stat_opts *o, int efd, const int gate[2], const int report[2])
 {
-	struct stat_run *r = &m->run[m->nrun];
-	memset(r, 0, sizeof(*r));
-	r->pass = pass;
+	close(gate[1]);
+	close(report[0]);
+	signal(SIGINT, SIG_DFL);
+	if (o->stdout_fd >= 0)
+		dup2(o->stdout_fd, 1);
+	dup2(efd, 2);
+	char c;
+	while (read(gate[0], &c, 1) < 0 && errno == EINTR)
+		;
+	execvp(argv[0], argv);
+	int e = errno;
+	ssize_t w = write(report[1], &e, sizeof(e));
+	(void)w;
+	_exit(127);
+}
+
+/* Forks the program held at a gate: its pid, with *gate_w (close it to let it exec) and
+ * *report_r (an exec failure's errno) open; or a negative errno, everything closed. */
+static pid_t gated_fork(char *const argv[], const struct stat_opts *o, int efd, int *gate_w, int *report_r,
+			struct as_error *err)
+{
 	int gate[2], report[2];
-	int efd = tmpfile_fd();
-	if (efd < 0)
-		return as_error_set(err, -errno, "stat: cannot create a file for the program's stderr");
-	if (pipe2(gate, O_CLOEXEC) != 0) {
-		close(efd);
+	if (pipe2(gate, O_CLOEXEC) != 0)
 		return as_error_set(err, -errno, "stat: pipe failed");
-	}
 	if (pipe2(report, O_CLOEXEC) != 0) {
-		close(efd);
 		close(gate[0]);
 		close(gate[1]);
 		return as_error_set(err, -errno, "stat: pipe failed");
@@ -136,97 +149,58 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	pid_t pid = fork();
 	if (pid < 0) {
 		int e = errno;
-		close(efd);
 		close(gate[0]);
 		close(gate[1]);
 		close(report[0]);
 		close(report[1]);
 		return as_error_set(err, -e, "stat: cannot start '%s': fork failed", argv[0]);
 	}
-	if (pid == 0) {
-		close(gate[1]);
-		close(report[0]);
-		signal(SIGINT, SIG_DFL);
-		if (o->stdout_fd >= 0)
-			dup2(o->stdout_fd, 1);
-		dup2(efd, 2);
-		char c;
-		while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-			;
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(report[1], &e, sizeof(e));
-		(void)w;
-		_exit(127);
-	}
+	if (pid == 0)
+		child_exec(argv, o, efd, gate, report);
 	close(gate[0]);
 	close(report[1]);
-	struct counter_set set[2];
-	int *slot = malloc((size_t)m->nevents * sizeof(int));
-	if (!slot) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		close(gate[1]);
-		close(report[0]);
-		close(efd);
-		return as_error_set(err, -ENOMEM, "stat: out of memory");
-	}
-	open_pass(m, pass, pid, set, slot);
-	if (m->per_thread) {
-		int rc = stat_thread_seize(m, pass, pid, err);
-		if (rc) {
-			kill(pid, SIGKILL);
-			waitpid(pid, NULL, 0);
-			counters_close(&set[0]);
-			counters_close(&set[1]);
-			free(slot);
-			close(gate[1]);
-			close(report[0]);
-			close(efd);
-			return rc;
-		}
-	}
+	*gate_w = gate[1];
+	*report_r = report[0];
+	return pid;
+}
+
+/* Lets the program exec and waits for it to end (Ctrl-C ignored meanwhile: it goes to the
+ * program): its status, rusage and schedstat, the times of its start and end. Returns the errno
+ * of a failed exec, else 0. */
+static int release_and_wait(struct measure_stat *m, int pass, pid_t pid, int gate_w, int report_r, int *st,
+			    struct rusage *ru, double ss[3], uint64_t *t0, uint64_t *t1)
+{
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	sigaction(SIGINT, &ign, &old);
-	uint64_t t0 = timer_now_ns();
-	close(gate[1]); /* the child execs now */
+	*t0 = timer_now_ns();
+	close(gate_w); /* the child execs now */
 	int exec_errno = 0;
 	ssize_t got;
-	while ((got = read(report[0], &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
+	while ((got = read(report_r, &exec_errno, sizeof(exec_errno))) < 0 && errno == EINTR)
 		;
-	close(report[0]);
-	double ss[3] = { NAN, NAN, NAN };
-	int st = 0;
-	struct rusage ru;
-	memset(&ru, 0, sizeof(ru));
-	uint64_t t1;
+	close(report_r);
+	*st = 0;
+	memset(ru, 0, sizeof(*ru));
 	if (m->per_thread) {
-		stat_thread_wait(m, pass, m->nrun, pid, &st, &ru, ss);
-		t1 = timer_now_ns();
+		stat_thread_wait(m, pass, m->nrun, pid, st, ru, ss);
+		*t1 = timer_now_ns();
 	} else {
 		siginfo_t si;
 		while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
 			;
-		t1 = timer_now_ns();
+		*t1 = timer_now_ns();
 		stat_read_schedstat(pid, ss);
-		while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
+		while (wait4(pid, st, 0, ru) < 0 && errno == EINTR)
 			;
 	}
 	sigaction(SIGINT, &old, NULL);
-	if (got == (ssize_t)sizeof(exec_errno)) {
-		counters_close(&set[0]);
-		counters_close(&set[1]);
-		free(slot);
-		close(efd);
-		char eb[96];
-		return as_error_set(err, exec_errno == ENOENT ? -ENOENT : -exec_errno, "cannot run '%s': %s", argv[0],
-				    as_strerror(exec_errno, eb, sizeof(eb)));
-	}
-	r->seconds = (double)(t1 - t0) / 1e9;
-	r->exited = WIFEXITED(st);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
-	if (!r->exited && r->status == SIGINT)
-		m->interrupted = 1;
+	return got == (ssize_t)sizeof(exec_errno) ? exec_errno : 0;
+}
+
+/* Run k's value of every event of this pass (the pseudo events with pass 0). */
+static void record_values(struct measure_stat *m, int pass, int k, struct counter_set set[2], const int *slot,
+			  const struct rusage *ru, const double ss[3], double wall_ns)
+{
 	for (int i = 0; i < m->nevents; i++) {
 		struct stat_event *e = &m->ev[i];
 		if (e->source == STAT_PERF) {
@@ -244,9 +218,67 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 			}
 			measure_stat_record(e, k, v, share);
 		} else if (pass == 0) {
-			measure_stat_record(e, k, extra_value(e->name, &ru, ss, (double)(t1 - t0)), 1);
+			measure_stat_record(e, k, extra_value(e->name, ru, ss, wall_ns), 1);
 		}
 	}
+}
+
+static int run_once(struct measure_stat *m, int pass, int k, char *const argv[], const struct stat_opts *o,
+		    struct as_error *err)
+{
+	struct stat_run *r = &m->run[m->nrun];
+	memset(r, 0, sizeof(*r));
+	r->pass = pass;
+	int gate_w = -1, report_r = -1;
+	int efd = tmpfile_fd();
+	if (efd < 0)
+		return as_error_set(err, -errno, "stat: cannot create a file for the program's stderr");
+	pid_t pid = gated_fork(argv, o, efd, &gate_w, &report_r, err);
+	if (pid < 0) {
+		close(efd);
+		return (int)pid;
+	}
+	struct counter_set set[2];
+	int *slot = malloc((size_t)m->nevents * sizeof(int)), rc = 0;
+	if (!slot)
+		rc = as_error_set(err, -ENOMEM, "stat: out of memory");
+	else
+		open_pass(m, pass, pid, set, slot);
+	if (slot && m->per_thread)
+		rc = stat_thread_seize(m, pass, pid, err);
+	if (rc) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		if (slot) {
+			counters_close(&set[0]);
+			counters_close(&set[1]);
+		}
+		free(slot);
+		close(gate_w);
+		close(report_r);
+		close(efd);
+		return rc;
+	}
+	double ss[3] = { NAN, NAN, NAN };
+	int st;
+	struct rusage ru;
+	uint64_t t0, t1;
+	int exec_errno = release_and_wait(m, pass, pid, gate_w, report_r, &st, &ru, ss, &t0, &t1);
+	if (exec_errno) {
+		counters_close(&set[0]);
+		counters_close(&set[1]);
+		free(slot);
+		close(efd);
+		char eb[96];
+		return as_error_set(err, exec_errno == ENOENT ? -ENOENT : -exec_errno, "cannot run '%s': %s", argv[0],
+				    as_strerror(exec_errno, eb, sizeof(eb)));
+	}
+	r->seconds = (double)(t1 - t0) / 1e9;
+	r->exited = WIFEXITED(st);
+	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	if (!r->exited && r->status == SIGINT)
+		m->interrupted = 1;
+	record_values(m, pass, k, set, slot, &ru, ss, (double)(t1 - t0));
 	counters_close(&set[0]);
 	counters_close(&set[1]);
 	free(slot);
