@@ -203,19 +203,10 @@ int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, stru
 	return rc;
 }
 
-int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err)
+/* The events of o opened on pid as one group (the first the leader) into fd[]; those that cannot
+ * be opened are listed in s as missing with the reason. */
+static void open_events(const struct series_opts *o, pid_t pid, struct series *s, int *fd)
 {
-	memset(s, 0, sizeof(*s));
-	s->interval_s = o->interval_s;
-	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
-		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
-	if (!spawn_have(argv[0]))
-		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
-	int gate = -1, execd = -1;
-	pid_t pid = series_fork(argv, &gate, &execd, err);
-	if (pid < 0)
-		return (int)pid;
-	int fd[COUNTERS_MAX];
 	for (int i = 0; i < o->nevents; i++) {
 		struct as_error e2 = { 0 };
 		int f = series_counter_open(o->events[i], pid, s->nev ? fd[0] : -1, &e2);
@@ -230,6 +221,137 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		snprintf(s->name[s->nev], sizeof(s->name[0]), "%s", o->events[i]);
 		s->nev++;
 	}
+}
+
+/* The sampling loop's state. */
+struct sampler {
+	const struct series_opts *o;
+	struct series *s;
+	struct series_tree *tree;
+	pid_t pid;
+	int pidfd;              /* -1 without pidfd_open: the loop only sleeps */
+	const int *fd;
+	uint64_t t0;            /* the exec */
+	long step_ns;
+	int scan_every;         /* the /proc scan every this many instants */
+	struct timespec next;   /* the next instant */
+	double last_tick;
+	int stopped;
+};
+
+/* Waits for the next instant; 1 when the program has ended (left a zombie: WNOWAIT keeps it
+ * until its counters are read for the last time). */
+static int sampler_wait(struct sampler *S)
+{
+	S->next.tv_nsec += S->step_ns;
+	while (S->next.tv_nsec >= 1000000000L) {
+		S->next.tv_nsec -= 1000000000L;
+		S->next.tv_sec++;
+	}
+	int ended = -1; /* -1: ask waitid */
+	if (S->pidfd >= 0) {
+		/* one wake-up both for the next instant and for the program's end */
+		struct timespec now, left;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		long ns = (S->next.tv_sec - now.tv_sec) * 1000000000L + (S->next.tv_nsec - now.tv_nsec);
+		if (ns > 0) {
+			left = (struct timespec){ ns / 1000000000L, ns % 1000000000L };
+			struct pollfd pfd = { .fd = S->pidfd, .events = POLLIN };
+			if (ppoll(&pfd, 1, &left, NULL) == 0)
+				ended = 0; /* timed out: still running, no need to ask */
+		}
+	} else {
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &S->next, NULL) == EINTR)
+			;
+	}
+	siginfo_t si;
+	memset(&si, 0, sizeof(si));
+	return ended && waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == S->pid;
+}
+
+/* The nth instant: Ctrl-C and the time limit passed on to the program, the process tree followed,
+ * one sample of footprint and counters appended. 0, or -ENOMEM (the program is killed). */
+static int sampler_take(struct sampler *S, long nth, struct as_error *err)
+{
+	const struct series_opts *o = S->o;
+	int rc = 0;
+	if (o->stop && *o->stop && !S->stopped) {
+		kill(S->pid, SIGINT); /* from a terminal it has it already; from kill -INT only we do */
+		S->stopped = 1;
+	}
+	double t = (double)(timer_now_ns() - S->t0) / 1e9, ev[COUNTERS_MAX];
+	if (o->timeout_s > 0 && t > o->timeout_s) {
+		kill(S->pid, SIGKILL);
+		S->s->timed_out = 1;
+		return 0;
+	}
+	if (series_tree_watching(S->tree))
+		series_tree_poll(S->tree);
+	if (nth % S->scan_every == 0)
+		series_tree_scan(S->tree);
+	int procs;
+	double rss = series_tree_rss(S->tree, &procs);
+	series_counters_read(S->fd[0], S->s->nev, ev);
+	if (procs > S->s->procs_max)
+		S->s->procs_max = procs;
+	if (procs > 0 && series_append(S->s, t, rss, ev) != 0) {
+		rc = as_error_set(err, -ENOMEM, "out of memory after %zu samples", S->s->n);
+		kill(S->pid, SIGKILL);
+	}
+	if (o->tick && t - S->last_tick >= 1.0) {
+		o->tick(o->ctx, t, rss);
+		S->last_tick = t;
+	}
+	/* fell behind (a loaded machine): skip the missed instants rather than bunching samples */
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if ((now.tv_sec - S->next.tv_sec) * 1000000000L + (now.tv_nsec - S->next.tv_nsec) > S->step_ns)
+		S->next = now;
+	return rc;
+}
+
+/* Samples from the exec (t0) until the program ends, then its last counts and its status. */
+static int sample(const struct series_opts *o, struct series *s, struct series_tree *tree, pid_t pid, const int *fd,
+		  uint64_t t0, double cpu0, struct as_error *err)
+{
+	struct sampler S = { .o = o, .s = s, .tree = tree, .pid = pid, .fd = fd, .t0 = t0,
+			     .pidfd = (int)syscall(SYS_pidfd_open, pid, 0), /* Linux 5.3 */
+			     .step_ns = (long)(o->interval_s * 1e9) };
+	clock_gettime(CLOCK_MONOTONIC, &S.next);
+	/* with the fork watch the scan only backs it up (records lost to a burst of forks) */
+	S.scan_every = (int)ceil((series_tree_watching(tree) ? 10 * SERIES_SCAN_S : SERIES_SCAN_S) / o->interval_s);
+	int rc = 0;
+	for (long nth = 1; !sampler_wait(&S); nth++) {
+		int r = sampler_take(&S, nth, err);
+		rc = rc ? rc : r;
+	}
+	s->end_s = (double)(timer_now_ns() - t0) / 1e9;
+	if (S.pidfd >= 0)
+		close(S.pidfd);
+	series_counters_read(fd[0], s->nev, s->ev_end);
+	s->sampler_cpu_s = thread_cpu_s() - cpu0;
+	int st = 0;
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	s->exited = WIFEXITED(st);
+	s->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	return rc;
+}
+
+int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval_s = o->interval_s;
+	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
+		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
+	if (!spawn_have(argv[0]))
+		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
+	int gate = -1, execd = -1;
+	pid_t pid = series_fork(argv, &gate, &execd, err);
+	if (pid < 0)
+		return (int)pid;
+	int fd[COUNTERS_MAX];
+	open_events(o, pid, s, fd);
 	struct series_tree *tree = series_tree_new(pid);
 	int rc = 0;
 	if (!tree) {
@@ -238,95 +360,15 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		close(execd);
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
-		goto out;
+	} else {
+		struct as_error werr = { 0 };
+		series_tree_watch(tree, &werr); /* without it the /proc scan finds new processes, later */
+		double cpu0 = thread_cpu_s();
+		rc = series_fork_release(argv, pid, gate, execd, err);
+		uint64_t t0 = timer_now_ns(); /* time starts at the exec */
+		if (!rc)
+			rc = sample(o, s, tree, pid, fd, t0, cpu0, err);
 	}
-	struct as_error werr = { 0 };
-	series_tree_watch(tree, &werr); /* without it the /proc scan finds new processes, later */
-	double cpu0 = thread_cpu_s();
-	rc = series_fork_release(argv, pid, gate, execd, err);
-	/* time starts at the exec */
-	uint64_t t0 = timer_now_ns();
-	if (rc)
-		goto out;
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3; without it the loop only sleeps */
-	struct timespec next;
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	long step_ns = (long)(o->interval_s * 1e9);
-	/* with the fork watch the scan only backs it up (records lost to a burst of forks) */
-	int scan_every = (int)ceil((series_tree_watching(tree) ? 10 * SERIES_SCAN_S : SERIES_SCAN_S) / o->interval_s);
-	double last_tick = 0, ev[COUNTERS_MAX];
-	int stopped = 0;
-	for (long nth = 1;; nth++) {
-		next.tv_nsec += step_ns;
-		while (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
-		int ended = -1; /* -1: ask waitid */
-		if (pidfd >= 0) {
-			/* one wake-up both for the next instant and for the program's end */
-			struct timespec now, left;
-			clock_gettime(CLOCK_MONOTONIC, &now);
-			long ns = (next.tv_sec - now.tv_sec) * 1000000000L + (next.tv_nsec - now.tv_nsec);
-			if (ns > 0) {
-				left = (struct timespec){ ns / 1000000000L, ns % 1000000000L };
-				struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
-				if (ppoll(&pfd, 1, &left, NULL) == 0)
-					ended = 0; /* timed out: still running, no need to ask */
-			}
-		} else {
-			while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
-				;
-		}
-		siginfo_t si;
-		memset(&si, 0, sizeof(si));
-		/* WNOWAIT: the program stays a zombie until its counters are read for the last time */
-		if (ended && waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid)
-			break;
-		if (o->stop && *o->stop && !stopped) {
-			kill(pid, SIGINT); /* from a terminal it has it already; from kill -INT only we do */
-			stopped = 1;
-		}
-		double t = (double)(timer_now_ns() - t0) / 1e9;
-		if (o->timeout_s > 0 && t > o->timeout_s) {
-			kill(pid, SIGKILL);
-			s->timed_out = 1;
-			continue;
-		}
-		if (series_tree_watching(tree))
-			series_tree_poll(tree);
-		if (nth % scan_every == 0)
-			series_tree_scan(tree);
-		int procs;
-		double rss = series_tree_rss(tree, &procs);
-		series_counters_read(fd[0], s->nev, ev);
-		if (procs > s->procs_max)
-			s->procs_max = procs;
-		if (procs > 0 && series_append(s, t, rss, ev) != 0) {
-			rc = as_error_set(err, -ENOMEM, "out of memory after %zu samples", s->n);
-			kill(pid, SIGKILL);
-		}
-		if (o->tick && t - last_tick >= 1.0) {
-			o->tick(o->ctx, t, rss);
-			last_tick = t;
-		}
-		/* fell behind (a loaded machine): skip the missed instants rather than bunching samples */
-		struct timespec now;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - next.tv_sec) * 1000000000L + (now.tv_nsec - next.tv_nsec) > step_ns)
-			next = now;
-	}
-	s->end_s = (double)(timer_now_ns() - t0) / 1e9;
-	if (pidfd >= 0)
-		close(pidfd);
-	series_counters_read(fd[0], s->nev, s->ev_end);
-	s->sampler_cpu_s = thread_cpu_s() - cpu0;
-	int st = 0;
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	s->exited = WIFEXITED(st);
-	s->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
-out:
 	series_tree_free(tree);
 	for (int j = 0; j < s->nev; j++)
 		close(fd[j]);
