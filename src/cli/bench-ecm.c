@@ -1,6 +1,6 @@
 /* archscope bench --ecm and --threads-scaling: the ECM paper's Table 4 (predicted against measured
  * cycles per cache-line update in every memory level) and Table 5 (bandwidth per level for 1..N
- * threads) on this machine. */
+ * threads) on this machine; and the machine's line and levels every bench run counts in. */
 #include <math.h>
 
 #include "bench/run.h"
@@ -8,8 +8,56 @@
 #include "cli/cli.h"
 #include "common/buffer.h"
 #include "model/ecm.h"
+#include "probe/caches.h"
 #include "probe/clock.h"
+#include "probe/line.h"
 #include "report/emit.h"
+#include "topo/topo.h"
+
+void cli_bench_line(struct bench_cli *o, int cpu)
+{
+	struct topo topo;
+	struct as_error err = { 0 };
+	o->line_bytes = 0;
+	if (topo_load(&topo, &err) == 0) {
+		o->line_bytes = topo_line_bytes(&topo);
+		topo_release(&topo);
+	}
+	o->line_from = "the topology's L1 line";
+	if (o->line_bytes > 0)
+		return;
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .interrupted = o->stop };
+	cpu_pin_self(cpu, NULL);
+	progress("bench: no line size in the topology: quick line probe ...");
+	int rc = probe_line_need(&env, NULL, &err);
+	progress_done();
+	o->line_bytes = rc == 0 ? env.line_bytes : 0;
+	o->line_from = "measured by a quick line probe";
+	if (rc != 0)
+		note("bench: no cache line size (the topology has none and the line probe found none): cycles per cache "
+		     "line are not reported");
+}
+
+int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out)
+{
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = o->line_bytes,
+				 .interrupted = o->stop };
+	struct probe_caches_result r;
+	struct as_error err = { 0 };
+	cpu_pin_self(cpu, NULL);
+	progress("bench: quick cache probe to size the memory levels ...");
+	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
+	progress_done();
+	probe_caches_result_release(&r);
+	if (rc != 0)
+		return error_err(&err), EXIT_FAIL;
+	if (*o->stop)
+		return error("bench: interrupted during the cache probe"), 130;
+	if (env.nlevels < 1)
+		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
+	bench_levels_from(env.level_bytes, env.nlevels, out);
+	return 0;
+}
 
 /* A sweep of either view, measured: what the renderers print. */
 struct bench_view {

@@ -1,6 +1,7 @@
 /* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
- * bench-ecm.c measures and renders --ecm and --threads-scaling, each over one working set per
- * memory level; and the ECM rates from a sweep's load and store runs, which probe -o uses too. */
+ * bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
+ * --threads-scaling, each over one working set per memory level; and the ECM rates from a sweep's
+ * load and store runs, which probe -o uses too. */
 #ifndef ARCHSCOPE_CLI_BENCH_H
 #define ARCHSCOPE_CLI_BENCH_H
 
@@ -30,6 +31,13 @@ struct bench_cli {
 	const char *plot_dir;
 	volatile int *stop;     /* set by Ctrl-C: print what was measured */
 };
+
+/* The cache line the cycles per line count, into o: the first level's line as the topology reports
+ * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
+void cli_bench_line(struct bench_cli *o, int cpu);
+/* One working set per memory level from a quick cache probe on `cpu` (slots a line apart, 4 KiB
+ * pages, up to 256 MiB). 0, or an exit code after error(). */
+int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out);
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One

@@ -15,10 +15,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
-#include "probe/caches.h"
 #include "probe/clock.h"
-#include "probe/line.h"
-#include "topo/topo.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -85,57 +82,6 @@ static void list_render(struct emit *e)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-}
-
-/* The cache line the cycles per line count, into o: the first level's line as the topology reports
- * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
-static void line_find(struct bench_cli *o, int cpu)
-{
-	struct topo topo;
-	struct as_error err = { 0 };
-	o->line_bytes = 0;
-	if (topo_load(&topo, &err) == 0) {
-		for (int i = 0; i < topo.ncaches && !o->line_bytes; i++)
-			if (topo.caches[i].level == 1 && strcmp(topo.caches[i].type, "instruction") && topo.caches[i].line_bytes > 0)
-				o->line_bytes = topo.caches[i].line_bytes;
-		topo_release(&topo);
-	}
-	o->line_from = "the topology's L1 line";
-	if (o->line_bytes > 0)
-		return;
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .interrupted = (volatile int *)&bench_interrupted };
-	cpu_pin_self(cpu, NULL);
-	progress("bench: no line size in the topology: quick line probe ...");
-	int rc = probe_line_need(&env, NULL, &err);
-	progress_done();
-	o->line_bytes = rc == 0 ? env.line_bytes : 0;
-	o->line_from = "measured by a quick line probe";
-	if (rc != 0)
-		note("bench: no cache line size (the topology has none and the line probe found none): cycles per cache "
-		     "line are not reported");
-}
-
-/* One working set per memory level from a quick cache probe on `cpu` (slots a line apart, 4 KiB
- * pages, up to 256 MiB). 0, or an exit code after error(). */
-static int levels_measure(const struct bench_cli *o, int cpu, struct bench_levels *out)
-{
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = o->line_bytes,
-				 .interrupted = (volatile int *)&bench_interrupted };
-	struct probe_caches_result r;
-	struct as_error err = { 0 };
-	cpu_pin_self(cpu, NULL);
-	progress("bench: quick cache probe to size the memory levels ...");
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
-	progress_done();
-	probe_caches_result_release(&r);
-	if (rc != 0)
-		return error_err(&err), EXIT_FAIL;
-	if (bench_interrupted)
-		return error("bench: interrupted during the cache probe"), 130;
-	if (env.nlevels < 1)
-		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
-	bench_levels_from(env.level_bytes, env.nlevels, out);
-	return 0;
 }
 
 /* Whether --level names a level: L1, L2, ... (up to L8) or MEM, in either case. */
@@ -215,10 +161,10 @@ static int bench_views(struct bench_cli *o, int nnames, char **names)
 			ks[nk++] = k;
 	}
 	struct bench_levels lv;
-	line_find(o, cpus.cpu[0]);
+	cli_bench_line(o, cpus.cpu[0]);
 	if (o->ecm && !(o->line_bytes > 0))
 		return error("bench --ecm: the model counts cache lines, and no line size is known"), EXIT_FAIL;
-	if ((rc = levels_measure(o, cpus.cpu[0], &lv)) != 0)
+	if ((rc = cli_bench_levels(o, cpus.cpu[0], &lv)) != 0)
 		return rc;
 	return o->ecm ? bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : bench_threads_scaling(o, ks[0], &lv, &cpus);
 }
@@ -328,7 +274,7 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 		r->nsizes = 1;
 	} else if (o->level) {
 		struct bench_levels lv;
-		int rc = levels_measure(o, r->cpus.cpu[0], &lv);
+		int rc = cli_bench_levels(o, r->cpus.cpu[0], &lv);
 		for (int i = 0; rc == 0 && i < lv.n && !r->nsizes; i++)
 			if (!strcasecmp(lv.name[i], o->level))
 				r->size[r->nsizes++] = lv.size[i];
@@ -372,7 +318,7 @@ static int bench_plain(struct bench_cli *o, int nnames, char **names)
 	int rc = team_cpus(o, o->threads, &r.cpus);
 	if (rc)
 		return rc;
-	line_find(o, r.cpus.cpu[0]);
+	cli_bench_line(o, r.cpus.cpu[0]);
 	if ((rc = runs_sizes(o, &r)) != 0)
 		return rc;
 	struct as_error err = { 0 };

@@ -247,9 +247,6 @@ static const struct opt_cmd answers_cmd = {
 
 static int machine_answers(int argc, char **argv)
 {
-	static const char *const kinds[] = { [MP_ANSWER] = "answer", [MP_OBJECT] = "object", [MP_TABLE] = "table",
-					     [MP_REAL] = "number", [MP_INT] = "integer", [MP_LONG] = "integer",
-					     [MP_TEXT] = "string", [MP_INTS] = "integers", [MP_MATRIX] = "matrix" };
 	int json = 0;
 	const struct opt options[] = { OPT_JSON(&json), OPT_HELP(), OPT_END() };
 	argc = opt_parse(argc, argv, &answers_cmd, options);
@@ -267,7 +264,7 @@ static int machine_answers(int argc, char **argv)
 		emit_row_begin(e);
 		emit_string(e, "path", "results", machine_probes_path(id, 0, path, sizeof(path)));
 		emit_string(e, "file_key", NULL, machine_probes_path(id, 1, file, sizeof(file)));
-		emit_string(e, "kind", "kind", kinds[f->kind]);
+		emit_string(e, "kind", "kind", machine_probe_kind_name(f->kind));
 		emit_string(e, "unit", "unit", f->unit);
 		emit_string(e, "kerncraft", "Kerncraft key", f->kerncraft ? f->kerncraft : "");
 		emit_string(e, "what", "what", f->what);

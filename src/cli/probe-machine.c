@@ -28,22 +28,6 @@ static const char *const mk_kernels[] = { "copy", "daxpy", "load", "store", "str
 #define NMK (sizeof(mk_kernels) / sizeof(mk_kernels[0]))
 enum { MK_LOAD = 2, MK_STORE = 3 }; /* indexes in mk_kernels */
 
-/* A kernel as Kerncraft declares it: read and write streams include the read+write ones, 8 bytes
- * each; likwid-bench's name (copy_avx512). */
-static void kernel_decl(const struct bench_kernel *bk, struct machine_bench_kernel *K)
-{
-	int reads = bk->reads + bk->rws, writes = bk->writes + bk->rws;
-	snprintf(K->name, sizeof(K->name), "%s", bk->name);
-	snprintf(K->bench_name, sizeof(K->bench_name), "%s_%s", bk->name, bk->variant);
-	K->flops_per_it = bk->flops;
-	K->read_bytes = 8.0 * reads;
-	K->read_streams = reads;
-	K->rw_bytes = 8.0 * bk->rws;
-	K->rw_streams = bk->rws;
-	K->write_bytes = 8.0 * writes;
-	K->write_streams = writes;
-}
-
 /* Progress, and a note for a failed run, which counts 0 GB/s; the sweep goes on. */
 static int report(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
 {
@@ -66,7 +50,8 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 	const struct bench_kernel *ks[NMK];
 	for (size_t k = 0; k < NMK; k++) {
 		ks[k] = bench_kernel_best(mk_kernels[k]);
-		kernel_decl(ks[k], &p->kernel[p->nkernels++]);
+		machine_bench_kernel_declare(&p->kernel[p->nkernels++], ks[k]->name, ks[k]->variant, ks[k]->reads, ks[k]->writes,
+					     ks[k]->rws, ks[k]->flops);
 	}
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
 				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz,
@@ -109,39 +94,6 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 
 /* --- the machine file --------------------------------------------------------------------- */
 
-/* The host CPU as LLVM names it (llc --version: "Host CPU: znver5"), the -mcpu for llvm-mca; else
- * the name GCC picks for -march=native (GCC 12 calls a Zen 5 "znver3"). A compiler setting for
- * the in-core model, not a probe answer. */
-static void native_cpu_name(char *out, size_t len)
-{
-	snprintf(out, len, "native");
-	static const char *const cmds[] = { "llc-19 --version 2>/dev/null", "llc --version 2>/dev/null" };
-	for (size_t c = 0; c < 2; c++) {
-		FILE *p = popen(cmds[c], "r");
-		if (!p)
-			continue;
-		char text[4096];
-		size_t n = fread(text, 1, sizeof(text) - 1, p);
-		text[n] = 0;
-		pclose(p);
-		if (mcpu_parse_host(text, out, len) == 0 && strcmp(out, "generic") != 0)
-			return;
-		snprintf(out, len, "native");
-	}
-	FILE *p = popen("cc -march=native -Q --help=target 2>/dev/null", "r");
-	if (!p)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), p)) {
-		char key[64], val[128];
-		if (sscanf(line, " %63s %127s", key, val) == 2 && !strcmp(key, "-march=")) {
-			snprintf(out, len, "%s", val);
-			break;
-		}
-	}
-	pclose(p);
-}
-
 /* The machine file of this run (or of the saved answers, --from-raw) as the writer's JSON
  * document; *bench_io as in probe_machine_write (the benchmarks run here are stored into it for
  * saving). NULL after error(). */
@@ -155,7 +107,7 @@ static json_t *machine_build(struct probe_ctx *ctx, json_t **bench_io, int from_
 	p->probes = ctx->rec;
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
 	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
-	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
+	mcpu_native_name(p->incore_cpu, sizeof(p->incore_cpu));
 	p->cpus = ctx->env.allowed.n;
 	p->seed = ctx->env.seed;
 	int rc = 0;
@@ -224,14 +176,7 @@ static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const
 				     n == 1 ? "" : "s");
 		}
 	}
-	char *text = mtree_emit_string(t, &err);
-	struct atomic_file af;
-	int rc = !text ? error_err(&err) : atomic_file_open_mode(&af, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
-	if (rc == 0) {
-		fputs(text, af.fp);
-		rc = atomic_file_commit(&af, &err) != 0 ? error_err(&err) : 0;
-	}
-	free(text);
+	int rc = mtree_write_file(t, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
 	if (rc == 0)
 		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
 	return rc;

@@ -43,8 +43,8 @@ void mtree_free(struct mtree *t);
 int mtree_emit(const struct mtree *t, FILE *out, struct as_error *err);
 /* The same into a malloc'd string. */
 char *mtree_emit_string(const struct mtree *t, struct as_error *err);
-/* Writes atomically (temporary file, then rename). */
-int mtree_write_file(const struct mtree *t, const char *path, struct as_error *err);
+/* Writes atomically (temporary file, then rename); flags as atomic_file_open_mode's (AF_FORCE). */
+int mtree_write_file(const struct mtree *t, const char *path, int flags, struct as_error *err);
 
 /* Lookups: the value under key in a mapping (NULL when absent or not a mapping). */
 struct mnode *mnode_get(const struct mnode *map, const char *key);

@@ -35,6 +35,14 @@ const struct machine_probe_field machine_probe_fields[MP_COUNT] = {
 #undef X
 };
 
+const char *machine_probe_kind_name(enum machine_probe_kind kind)
+{
+	static const char *const names[] = { [MP_ANSWER] = "answer", [MP_OBJECT] = "object", [MP_TABLE] = "table",
+					     [MP_REAL] = "number", [MP_INT] = "integer", [MP_LONG] = "integer",
+					     [MP_TEXT] = "string", [MP_INTS] = "integers", [MP_MATRIX] = "matrix" };
+	return kind <= MP_MATRIX ? names[kind] : "?";
+}
+
 static const struct machine_probe_field *F(int id)
 {
 	return &machine_probe_fields[id];

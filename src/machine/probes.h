@@ -307,6 +307,8 @@ struct machine_probe_field {
 };
 
 extern const struct machine_probe_field machine_probe_fields[MP_COUNT];
+/* "answer", "object", "table", "number", "integer", "string", "integers", "matrix". */
+const char *machine_probe_kind_name(enum machine_probe_kind kind);
 /* The JSON key of an entry: MP_KEY(CACHES_SIZE) is "size". */
 #define MP_KEY(id) (machine_probe_fields[MP_##id].key)
 

@@ -222,6 +222,20 @@ static double positive(double v)
 	return isfinite(v) && v > 0 ? v : NAN;
 }
 
+void machine_bench_kernel_declare(struct machine_bench_kernel *K, const char *name, const char *variant, int reads,
+				  int writes, int rws, int flops)
+{
+	snprintf(K->name, sizeof(K->name), "%s", name);
+	snprintf(K->bench_name, sizeof(K->bench_name), "%s_%s", name, variant);
+	K->flops_per_it = flops;
+	K->read_streams = reads + rws;
+	K->read_bytes = 8.0 * K->read_streams;
+	K->rw_streams = rws;
+	K->rw_bytes = 8.0 * rws;
+	K->write_streams = writes + rws;
+	K->write_bytes = 8.0 * K->write_streams;
+}
+
 int machine_probed_levels(const struct machine_probes *a, double *bytes, int max)
 {
 	int n = a->have[MP_CACHES] == MP_HAVE_YES ? a->ncaches : 0;

@@ -42,6 +42,11 @@ struct machine_probed {
 	struct machine_ecm_rates ecm;
 };
 
+/* A streaming kernel of doubles as Kerncraft declares it: read and write streams include the
+ * read+write ones, 8 bytes each; likwid-bench's name (copy_avx512). */
+void machine_bench_kernel_declare(struct machine_bench_kernel *K, const char *name, const char *variant, int reads,
+				  int writes, int rws, int flops);
+
 /* The cache levels the answers give (memory not counted), at most max: their count, and their
  * sizes in bytes into bytes[] unless it is NULL. */
 int machine_probed_levels(const struct machine_probes *a, double *bytes, int max);
