@@ -271,16 +271,19 @@ static void save_results(struct probe_ctx *ctx)
  * there already and are printed) and writes the machine file with -o. Returns 0 or an exit code. */
 static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
 {
-	if (from_raw) { /* the saved answers, cpu and seed replaced */
+	if (from_raw) { /* the saved answers, with the cpu and seed of the run that measured them */
 		json_t *saved = emit_is_text(ctx->e) ? NULL : machine_probes_json(ctx->rec);
 		if (saved)
 			json_object_update(emit_results(ctx->e), saved);
 		json_decref(saved);
 	}
-	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->env.cpu, (unsigned long long)ctx->env.seed);
-	ctx->rec->cpu = ctx->env.cpu;
-	ctx->rec->seed = (long long)ctx->env.seed;
+	if (!from_raw || ctx->rec->have[MP_CPU] != MP_HAVE_YES)
+		ctx->rec->cpu = ctx->env.cpu;
+	if (!from_raw || ctx->rec->have[MP_SEED] != MP_HAVE_YES)
+		ctx->rec->seed = (long long)ctx->env.seed;
+	ctx->env.seed = (uint64_t)ctx->rec->seed;
 	ctx->rec->have[MP_CPU] = ctx->rec->have[MP_SEED] = MP_HAVE_YES;
+	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->rec->cpu, (unsigned long long)ctx->rec->seed);
 	PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
 	PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
 	int rc = 0;

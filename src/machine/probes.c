@@ -288,13 +288,18 @@ static double number_or_nan(const json_t *v)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* An integer: a JSON integer, or a real with an integral value within range. */
+/* An integer within lo..hi: a JSON integer, or a real with an integral value (below 2^53). */
 static int integer_of(const json_t *v, long long lo, long long hi, long long *out)
 {
-	double x = json_is_integer(v) ? (double)json_integer_value(v) : json_is_real(v) ? json_real_value(v) : NAN;
-	if (!isfinite(x) || x != floor(x) || x < (double)lo || x > (double)hi)
+	if (json_is_integer(v)) {
+		long long x = (long long)json_integer_value(v);
+		*out = x;
+		return x >= lo && x <= hi;
+	}
+	double x = json_is_real(v) ? json_real_value(v) : NAN;
+	if (!isfinite(x) || x != floor(x) || fabs(x) > 9007199254740992.0 || x < (double)lo || x > (double)hi)
 		return 0;
-	*out = json_is_integer(v) ? (long long)json_integer_value(v) : (long long)x;
+	*out = (long long)x;
 	return 1;
 }
 
@@ -345,7 +350,7 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 			*(int *)(void *)at = (int)x;
 		return 0;
 	case MP_LONG:
-		if (integer_of(v, INT64_MIN / 2, INT64_MAX / 2, &x))
+		if (integer_of(v, INT64_MIN, INT64_MAX, &x))
 			*(long long *)(void *)at = x;
 		return 0;
 	case MP_TEXT: text_of(v, at, F(id)->max); return 0;
