@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const names[FIT_MODELS] = { "constant", "linear", "quadratic", "exponential", "power" };
+static const char *const names[FIT_MODELS] = {
+#define X(id, name) name,
+	FIT_LIST(X)
+#undef X
+};
 
 const char *fit_name(enum fit_model m)
 {

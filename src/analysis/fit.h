@@ -6,7 +6,14 @@
 
 #include <stddef.h>
 
-enum fit_model { FIT_CONSTANT, FIT_LINEAR, FIT_QUADRATIC, FIT_EXPONENTIAL, FIT_POWER, FIT_MODELS };
+/* The models, once: FIT_<ID> and its name (fit_name). */
+#define FIT_LIST(X) X(CONSTANT, "constant") X(LINEAR, "linear") X(QUADRATIC, "quadratic") X(EXPONENTIAL, "exponential") X(POWER, "power")
+enum fit_model {
+#define X(id, name) FIT_##id,
+	FIT_LIST(X)
+#undef X
+	FIT_MODELS
+};
 
 struct fit_result {
 	int valid;        /* 0: not fitted (too few points, y <= 0 for exponential/power, x <= 0 for power) */

@@ -22,15 +22,7 @@
 #endif
 #include "bench/kernels-simd.h"
 
-const struct bench_kernel bench_kernels_scalar[] = {
-	{ "load", "scalar", NULL, 1, 0, 0, 0, 0, "load a[i]", scalar_load },
-	{ "store", "scalar", NULL, 0, 1, 0, 0, 0, "a[i] = s", scalar_store },
-	{ "copy", "scalar", NULL, 1, 1, 0, 0, 0, "a[i] = b[i]", scalar_copy },
-	{ "update", "scalar", NULL, 0, 0, 1, 1, 0, "a[i] = s * a[i]", scalar_update },
-	{ "stream", "scalar", NULL, 2, 1, 0, 2, 0, "a[i] = b[i] + s * c[i]", scalar_stream },
-	{ "triad", "scalar", NULL, 3, 1, 0, 2, 0, "a[i] = b[i] + c[i] * d[i]", scalar_triad },
-	{ "daxpy", "scalar", NULL, 1, 0, 1, 2, 0, "a[i] = a[i] + s * b[i]", scalar_daxpy },
-	{ "sum", "scalar", NULL, 1, 0, 0, 1, 0, "s += a[i]", scalar_sum },
-	{ "ddot", "scalar", NULL, 2, 0, 0, 2, 0, "s += a[i] * b[i]", scalar_ddot },
-};
+/* The scalar rows of kernels-simd.h's list (no non-temporal twins: a scalar store is a store). */
+#define SCALAR_ROW(unused, name, r, w, rw, f, nt, formula) { #name, "scalar", NULL, r, w, rw, f, 0, formula, scalar_##name },
+const struct bench_kernel bench_kernels_scalar[] = { BENCH_KERNEL_LIST(SCALAR_ROW, 0) };
 const size_t bench_nkernels_scalar = sizeof(bench_kernels_scalar) / sizeof(bench_kernels_scalar[0]);

@@ -2,6 +2,25 @@
  * the macros below defined (VT vector type, W doubles per vector, LOAD/STORE aligned, NTSTORE
  * non-temporal, SET1, ADD, MUL, FMA (x*y + z; fused where the ISA has it), KEEP forces a loaded vector to exist, HSUM horizontal sum).
  * Four vectors per iteration: enough independent loads and stores to fill the ports. */
+#ifndef ARCHSCOPE_BENCH_KERNEL_LIST
+#define ARCHSCOPE_BENCH_KERNEL_LIST
+/* The kernels' metadata, once, beside their bodies below (struct bench_kernel, kernels.h): per
+ * kernel K(..., name, reads, writes, read+writes, flops, nt, formula), where ... are the caller's
+ * arguments passed through and nt 1 says the kernel has a non-temporal twin FN(name_nt) (the SIMD
+ * variants list it after the kernel, as "<variant>-nt"). kernels-scalar.c and kernels.c expand
+ * this list into their tables; a new kernel is a body below and a row here. */
+#define BENCH_KERNEL_LIST(K, ...)                                                                  \
+	K(__VA_ARGS__, load, 1, 0, 0, 0, 0, "load a[i]")                                           \
+	K(__VA_ARGS__, store, 0, 1, 0, 0, 1, "a[i] = s")                                           \
+	K(__VA_ARGS__, copy, 1, 1, 0, 0, 1, "a[i] = b[i]")                                         \
+	K(__VA_ARGS__, update, 0, 0, 1, 1, 0, "a[i] = s * a[i]")                                   \
+	K(__VA_ARGS__, stream, 2, 1, 0, 2, 0, "a[i] = b[i] + s * c[i]")                            \
+	K(__VA_ARGS__, triad, 3, 1, 0, 2, 1, "a[i] = b[i] + c[i] * d[i]")                          \
+	K(__VA_ARGS__, daxpy, 1, 0, 1, 2, 0, "a[i] = a[i] + s * b[i]")                             \
+	K(__VA_ARGS__, sum, 1, 0, 0, 1, 0, "s += a[i]")                                            \
+	K(__VA_ARGS__, ddot, 2, 0, 0, 2, 0, "s += a[i] * b[i]")
+#endif
+
 #define STEP (4 * W)
 /* body(o) for the four vectors at offsets 0, W, 2W, 3W: written out, not a loop, so -O2 unrolls. */
 #define UNROLL4(body) do { body(0); body(W); body(2 * W); body(3 * W); } while (0)

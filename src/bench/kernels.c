@@ -71,21 +71,16 @@ static __attribute__((target("avx2"))) double avx2_hsum(__m256d x)
 #define HSUM(x) _mm512_reduce_add_pd(x)
 #include "bench/kernels-simd.h"
 
-#define ROWS(v, isa)                                                                               \
-	{ "load", #v, isa, 1, 0, 0, 0, 0, "load a[i]", v##_load },                                 \
-	{ "store", #v, isa, 0, 1, 0, 0, 0, "a[i] = s", v##_store },                                \
-	{ "store", #v "-nt", isa, 0, 1, 0, 0, 1, "a[i] = s (non-temporal)", v##_store_nt },        \
-	{ "copy", #v, isa, 1, 1, 0, 0, 0, "a[i] = b[i]", v##_copy },                               \
-	{ "copy", #v "-nt", isa, 1, 1, 0, 0, 1, "a[i] = b[i] (non-temporal)", v##_copy_nt },       \
-	{ "update", #v, isa, 0, 0, 1, 1, 0, "a[i] = s * a[i]", v##_update },                       \
-	{ "stream", #v, isa, 2, 1, 0, 2, 0, "a[i] = b[i] + s * c[i]", v##_stream },                \
-	{ "triad", #v, isa, 3, 1, 0, 2, 0, "a[i] = b[i] + c[i] * d[i]", v##_triad },               \
-	{ "triad", #v "-nt", isa, 3, 1, 0, 2, 1, "a[i] = b[i] + c[i] * d[i] (non-temporal)", v##_triad_nt }, \
-	{ "daxpy", #v, isa, 1, 0, 1, 2, 0, "a[i] = a[i] + s * b[i]", v##_daxpy },                  \
-	{ "sum", #v, isa, 1, 0, 0, 1, 0, "s += a[i]", v##_sum },                                   \
-	{ "ddot", #v, isa, 2, 0, 0, 2, 0, "s += a[i] * b[i]", v##_ddot }
+/* A variant's rows from kernels-simd.h's list: each kernel, then its non-temporal twin where it
+ * has one. */
+#define SIMD_ROW(v, isa, name, r, w, rw, f, nt, formula) \
+	{ #name, #v, isa, r, w, rw, f, 0, formula, v##_##name }, SIMD_NT_##nt(v, isa, name, r, w, rw, f, formula)
+#define SIMD_NT_0(...)
+#define SIMD_NT_1(v, isa, name, r, w, rw, f, formula) \
+	{ #name, #v "-nt", isa, r, w, rw, f, 1, formula " (non-temporal)", v##_##name##_nt },
+#define ROWS(v, isa) BENCH_KERNEL_LIST(SIMD_ROW, v, isa)
 
-static const struct bench_kernel simd_kernels[] = { ROWS(sse, "sse2"), ROWS(avx2, "avx2"), ROWS(avx2fma, "avx2+fma"),
+static const struct bench_kernel simd_kernels[] = { ROWS(sse, "sse2") ROWS(avx2, "avx2") ROWS(avx2fma, "avx2+fma")
 						    ROWS(avx512, "avx512f") };
 #define NSIMD (sizeof(simd_kernels) / sizeof(simd_kernels[0]))
 #else

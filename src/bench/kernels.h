@@ -1,6 +1,7 @@
 /* Streaming kernels (ECM paper §2, likwid-bench and Kerncraft names). Each kernel declares its
- * streams, bytes and flops per iteration beside its code: every derived number (GB/s, write-
- * allocate traffic, cycles per cache line, flop/s) comes from this table. */
+ * streams, bytes and flops per iteration once, beside its code (BENCH_KERNEL_LIST in
+ * kernels-simd.h): every derived number (GB/s, write-allocate traffic, cycles per cache line,
+ * flop/s) comes from that list, expanded into one table per variant. */
 #ifndef ARCHSCOPE_BENCH_KERNELS_H
 #define ARCHSCOPE_BENCH_KERNELS_H
 

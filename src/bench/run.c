@@ -176,8 +176,10 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 		gbs[i] = iters * bench_bytes_app(k) / t * 1e-9;
 		real[i] = iters * bench_bytes_real(k) / t * 1e-9;
 		gf[i] = iters * k->flops / t * 1e-9;
-		/* Per thread: cache lines of 8 doubles it updates per sweep. */
-		cy[i] = o->clock_ghz > 0 ? t * o->clock_ghz * 1e9 / ((double)sh->n * (double)sh->sweeps / 8.0) : NAN;
+		/* Per thread: the cache lines of doubles it updates per sweep (line_bytes / 8 iterations each). */
+		double per_line = o->line_bytes / sizeof(double);
+		cy[i] = o->clock_ghz > 0 && per_line >= 1 ? t * o->clock_ghz * 1e9 / ((double)sh->n * (double)sh->sweeps / per_line)
+							 : NAN;
 	}
 	r->gbs = stat_of(gbs, o->reps);
 	r->gbs_real = stat_of(real, o->reps);

@@ -21,6 +21,7 @@ struct bench_opts {
 	int reps;                 /* repetitions (<= BENCH_MAX_REPS) */
 	double min_time_s;        /* each repetition runs at least this long */
 	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
+	double line_bytes;        /* the machine's cache line, for cycles per cache line (0: none) */
 	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
 	int stream_offset;        /* stream k starts k * this many bytes into its page; 0: the default
 	                           * BENCH_STREAM_OFFSET, < 0: none */
@@ -39,7 +40,8 @@ struct bench_result {
 	double time_s[BENCH_MAX_REPS]; /* slowest thread per repetition */
 	struct bench_stat gbs;    /* application bytes / s */
 	struct bench_stat gbs_real; /* with write-allocate reads */
-	struct bench_stat cy_per_cl; /* core cycles per cache line (8 iterations) per thread */
+	struct bench_stat cy_per_cl; /* core cycles per cache line (line_bytes / 8 iterations) per thread;
+	                              * NAN without a clock or a line */
 	struct bench_stat gflops;
 	double spread;            /* (max - min) / median of the times */
 };

@@ -1,6 +1,6 @@
 /* archscope bench --ecm and --threads-scaling: the ECM paper's Table 4 (predicted against measured
  * cycles per cache-line update in every memory level) and Table 5 (bandwidth per level for 1..N
- * threads) on this machine. */
+ * threads) on this machine; and the machine's line and levels every bench run counts in. */
 #include <math.h>
 
 #include "bench/run.h"
@@ -8,10 +8,56 @@
 #include "cli/cli.h"
 #include "common/buffer.h"
 #include "model/ecm.h"
+#include "probe/caches.h"
 #include "probe/clock.h"
+#include "probe/line.h"
 #include "report/emit.h"
+#include "topo/topo.h"
 
-#define CL_BYTES 64
+void cli_bench_line(struct bench_cli *o, int cpu)
+{
+	struct topo topo;
+	struct as_error err = { 0 };
+	o->line_bytes = 0;
+	if (topo_load(&topo, &err) == 0) {
+		o->line_bytes = topo_line_bytes(&topo);
+		topo_release(&topo);
+	}
+	o->line_from = "the topology's L1 line";
+	if (o->line_bytes > 0)
+		return;
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .interrupted = o->stop };
+	cpu_pin_self(cpu, NULL);
+	progress("bench: no line size in the topology: quick line probe ...");
+	int rc = probe_line_need(&env, NULL, &err);
+	progress_done();
+	o->line_bytes = rc == 0 ? env.line_bytes : 0;
+	o->line_from = "measured by a quick line probe";
+	if (rc != 0)
+		note("bench: no cache line size (the topology has none and the line probe found none): cycles per cache "
+		     "line are not reported");
+}
+
+int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out)
+{
+	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = o->line_bytes,
+				 .interrupted = o->stop };
+	struct probe_caches_result r;
+	struct as_error err = { 0 };
+	cpu_pin_self(cpu, NULL);
+	progress("bench: quick cache probe to size the memory levels ...");
+	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
+	progress_done();
+	probe_caches_result_release(&r);
+	if (rc != 0)
+		return error_err(&err), EXIT_FAIL;
+	if (*o->stop)
+		return error("bench: interrupted during the cache probe"), 130;
+	if (env.nlevels < 1)
+		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
+	bench_levels_from(env.level_bytes, env.nlevels, out);
+	return 0;
+}
 
 /* A sweep of either view, measured: what the renderers print. */
 struct bench_view {
@@ -52,7 +98,8 @@ static int view_measure(struct bench_view *v, struct bench_sweep *sw, const char
 	clock_measure(&clk, 5);
 	v->ghz = clk.ghz;
 	sw->run = (struct bench_opts){ .reps = o->reps, .min_time_s = o->min_time_s, .clock_ghz = clk.ghz,
-				       .small_pages = o->small_pages, .stream_offset = o->stream_offset };
+				       .line_bytes = o->line_bytes, .small_pages = o->small_pages,
+				       .stream_offset = o->stream_offset };
 	sw->stop = o->stop;
 	sw->report = report_run;
 	sw->arg = (void *)name;
@@ -84,7 +131,8 @@ static int view_end(struct bench_view *v, void (*render)(struct emit *, const st
 	return v->failed ? EXIT_FAIL : rc;
 }
 
-int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, struct ecm_params *p)
+int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
+		    struct ecm_params *p)
 {
 	double load_cy[BENCH_MAX_LEVELS] = { 0 };
 	int nl = 0;
@@ -92,7 +140,7 @@ int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, i
 	while (nl < nlev && nl < BENCH_MAX_LEVELS && (r = bench_sweep_get(res, nl, 1, load)) && r->cy_per_cl.min > 0)
 		load_cy[nl++] = r->cy_per_cl.min;
 	const struct bench_result *st = bench_sweep_get(res, 0, 1, store);
-	return ecm_params_from_loads(p, CL_BYTES, load_cy, nl, st ? st->cy_per_cl.min : 0, 1);
+	return ecm_params_from_loads(p, line_bytes, load_cy, nl, st ? st->cy_per_cl.min : 0, 1);
 }
 
 static void ecm_render_parameters(struct emit *e, const struct bench_view *v)
@@ -101,12 +149,14 @@ static void ecm_render_parameters(struct emit *e, const struct bench_view *v)
 	emit_object_begin(e, "parameters", "machine parameters (measured here: L1 rates from load and store in L1, each "
 					   "transfer\nfrom the load kernel's extra cycles one level further out)");
 	emit_number(e, "clock_ghz", "clock", v->ghz, "GHz", "%.3f");
+	emit_number(e, "line_bytes", "cache line", p->cl_bytes, "B", "%.0f");
+	emit_annotate(e, " (%s)", v->o->line_from);
 	emit_number(e, "l1_load_bytes_per_cy", "L1 load", p->l1_load_bpc, "B/cy", "%.1f");
 	emit_number(e, "l1_store_bytes_per_cy", "L1 store", p->l1_store_bpc, "B/cy", "%.1f");
 	emit_bool(e, "loads_stores_overlap", "loads and stores in the same cycle", 1);
 	emit_table_begin(e, "transfers", "");
 	for (int b = 0; b < p->ntransfers; b++) {
-		double bpc = p->cy_per_cl[b] > 0 ? CL_BYTES / p->cy_per_cl[b] : INFINITY;
+		double bpc = p->cy_per_cl[b] > 0 ? p->cl_bytes / p->cy_per_cl[b] : INFINITY;
 		emit_row_begin(e);
 		emit_string(e, "from", NULL, v->lv->name[b + 1]);
 		emit_string(e, "to", NULL, v->lv->name[b]);
@@ -130,9 +180,11 @@ static void ecm_render(struct emit *e, const struct bench_view *v)
 	emit_heading(e, "archscope bench --ecm: ECM model of the streaming kernels (ECM paper, Tables 2 and 4), one "
 			"thread on cpu %d", v->cpus->cpu[0]);
 	ecm_render_parameters(e, v);
-	emit_table_begin(e, "ecm", "prediction = L1 part max(loads x 64 B / load rate, stores x 64 B / store rate) + "
-				   "lines crossing each\nboundary (reads + write-allocate + evictions) x its cy/CL; "
-				   "pred/meas % as in Table 4");
+	char title[256];
+	snprintf(title, sizeof(title), "prediction = L1 part max(loads x %.0f B / load rate, stores x %.0f B / store rate) + "
+				       "lines crossing each\nboundary (reads + write-allocate + evictions) x its cy/CL; "
+				       "pred/meas %% as in Table 4", v->p.cl_bytes, v->p.cl_bytes);
+	emit_table_begin(e, "ecm", title);
 	for (int i = 0; i < v->nk; i++)
 		for (int l = 0; l < v->nlev; l++) {
 			const struct bench_kernel *k = v->ks[i];
@@ -158,8 +210,8 @@ static void ecm_render(struct emit *e, const struct bench_view *v)
 			emit_row_end(e);
 		}
 	emit_table_end(e);
-	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache-line update (8 iterations, one "
-					   "line per stream), fastest of the repetitions");
+	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache-line update (line / 8 B "
+					   "iterations, one line per stream), fastest of the repetitions");
 	emit_int(e, NULL, "repetitions", v->o->reps, NULL);
 	emit_string(e, "model", "model", "inclusive hierarchy, write-allocate and eviction per written line, no overlap "
 					 "of transfers; L1 loads and stores in the same cycle");
@@ -175,7 +227,7 @@ int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, i
 		return EXIT_FAIL;
 	v.nlev = v.stopped || v.failed ? (v.res.done - 1) / nk : lv->n; /* whole levels measured */
 	/* calibration: the fastest repetition of load in every level and of store in L1 */
-	v.clamped = v.nlev < 1 ? -1 : bench_ecm_rates(&v.res, 0, 1, v.nlev, &v.p);
+	v.clamped = v.nlev < 1 ? -1 : bench_ecm_rates(&v.res, 0, 1, v.nlev, o->line_bytes, &v.p);
 	if (v.clamped < 0) {
 		bench_sweep_release(&v.res);
 		error(v.nlev < 1 ? "bench --ecm: stopped before L1 was measured"

@@ -1,6 +1,7 @@
 /* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
- * bench-ecm.c measures and renders --ecm and --threads-scaling, each over one working set per
- * memory level; and the ECM rates from a sweep's load and store runs, which probe -o uses too. */
+ * bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
+ * --threads-scaling, each over one working set per memory level; and the ECM rates from a sweep's
+ * load and store runs, which probe -o uses too. */
 #ifndef ARCHSCOPE_CLI_BENCH_H
 #define ARCHSCOPE_CLI_BENCH_H
 
@@ -15,7 +16,9 @@ struct ecm_params;
 /* The options of `archscope bench`. */
 struct bench_cli {
 	const char *size_text;  /* -s SIZE */
-	int level;              /* --level: index in L1 L2 L3 MEM, -1: none */
+	const char *level;      /* --level: L1, L2, ... or MEM; NULL: none */
+	double line_bytes;      /* the cache line the cycles per line count (bench_line_bytes; 0: none) */
+	const char *line_from;  /* where it came from: "topology", "measured" */
 	int sweep, ecm, scaling, list, over, json;
 	int threads;            /* -t N, 0: not given */
 	const char *cpus_text;  /* --cpus LIST */
@@ -28,6 +31,13 @@ struct bench_cli {
 	const char *plot_dir;
 	volatile int *stop;     /* set by Ctrl-C: print what was measured */
 };
+
+/* The cache line the cycles per line count, into o: the first level's line as the topology reports
+ * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
+void cli_bench_line(struct bench_cli *o, int cpu);
+/* One working set per memory level from a quick cache probe on `cpu` (slots a line apart, 4 KiB
+ * pages, up to 256 MiB). 0, or an exit code after error(). */
+int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out);
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One
@@ -42,9 +52,10 @@ int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *
 
 /* The ECM machine rates from a sweep's one-thread runs: the fastest repetition of kernel `load`
  * (its index in the sweep) in each of the first nlev levels, fewer when a level has no load time,
- * and of kernel `store` in L1; 64-byte lines, loads and stores in the same cycle. Returns the
+ * and of kernel `store` in L1; lines of line_bytes, loads and stores in the same cycle. Returns the
  * count of transfers clamped to 0 (ecm_params_from_loads), or -1 without a load or store time in
  * L1. */
-int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, struct ecm_params *p);
+int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
+		    struct ecm_params *p);
 
 #endif

@@ -10,8 +10,21 @@
 #include "report/csv.h"
 #include "report/emit.h"
 
-enum analyze_method { AM_MONOTONE, AM_FIRST_STEP, AM_BIGGEST_STEP, AM_SCALED_STEP, AM_QT, AM_LEVELS };
-static const char *const method_names[] = { "monotone", "first-step", "biggest-step", "scaled-step", "qt", "levels", NULL };
+/* The methods, once: AM_<ID> and method_names[AM_<ID>], the name --method takes. */
+#define ANALYZE_METHODS(X)                                                                         \
+	X(MONOTONE, "monotone") X(FIRST_STEP, "first-step") X(BIGGEST_STEP, "biggest-step")        \
+	X(SCALED_STEP, "scaled-step") X(QT, "qt") X(LEVELS, "levels")
+enum analyze_method {
+#define X(id, name) AM_##id,
+	ANALYZE_METHODS(X)
+#undef X
+};
+static const char *const method_names[] = {
+#define X(id, name) name,
+	ANALYZE_METHODS(X)
+#undef X
+	NULL
+};
 
 struct analyze_opts {
 	int method;          /* enum analyze_method */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "bench/run.h"
@@ -14,7 +15,6 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
-#include "probe/caches.h"
 #include "probe/clock.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -28,8 +28,6 @@ static void on_sigint(int sig)
 		_exit(130);
 	bench_interrupted = 1;
 }
-
-static const char *const level_names[] = { "L1", "L2", "L3", "MEM", NULL };
 
 /* The kernels' names, from the table's scalar rows: "load store copy ...". */
 static const char *kernel_names(char *buf, size_t len)
@@ -86,27 +84,10 @@ static void list_render(struct emit *e)
 	emit_table_end(e);
 }
 
-/* One working set per memory level from a quick cache probe on `cpu` (64-byte lines, 4 KiB pages,
- * up to 256 MiB). 0, or an exit code after error(). */
-static int levels_measure(int cpu, struct bench_levels *out)
+/* Whether --level names a level: L1, L2, ... (up to L8) or MEM, in either case. */
+static int level_valid(const char *s)
 {
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = 64,
-				 .interrupted = (volatile int *)&bench_interrupted };
-	struct probe_caches_result r;
-	struct as_error err = { 0 };
-	cpu_pin_self(cpu, NULL);
-	progress("bench: quick cache probe to size the memory levels ...");
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
-	progress_done();
-	probe_caches_result_release(&r);
-	if (rc != 0)
-		return error_err(&err), EXIT_FAIL;
-	if (bench_interrupted)
-		return error("bench: interrupted during the cache probe"), 130;
-	if (env.nlevels < 1)
-		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
-	bench_levels_from(env.level_bytes, env.nlevels, out);
-	return 0;
+	return !strcasecmp(s, "MEM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '8' && !s[2]);
 }
 
 /* The team for `threads` threads or --cpus LIST (default one thread). 0, or an exit code after
@@ -140,11 +121,11 @@ static int team_cpus(const struct bench_cli *o, int threads, struct as_cpulist *
 /* --ecm [KERNEL...] and --threads-scaling [KERNEL]: the working sets come from the quick cache
  * probe, one per level. load and store calibrate the ECM model, so --ecm measures them always,
  * first. */
-static int bench_views(const struct bench_cli *o, int nnames, char **names)
+static int bench_views(struct bench_cli *o, int nnames, char **names)
 {
 	static const char *const ecm_default[] = { "load", "store", "copy", "stream", "triad" };
 	const char *what = o->ecm ? "--ecm" : "--threads-scaling";
-	if (o->size_text || o->level >= 0 || o->sweep || o->plot_dir)
+	if (o->size_text || o->level || o->sweep || o->plot_dir)
 		return error_usage("bench", "%s sizes the working sets itself (one per level): no -s, --level, --sweep or --plot",
 				   what), EXIT_USAGE;
 	if (o->ecm && (o->threads > 1 || (o->cpus_text && strpbrk(o->cpus_text, ",-"))))
@@ -180,7 +161,10 @@ static int bench_views(const struct bench_cli *o, int nnames, char **names)
 			ks[nk++] = k;
 	}
 	struct bench_levels lv;
-	if ((rc = levels_measure(cpus.cpu[0], &lv)) != 0)
+	cli_bench_line(o, cpus.cpu[0]);
+	if (o->ecm && !(o->line_bytes > 0))
+		return error("bench --ecm: the model counts cache lines, and no line size is known"), EXIT_FAIL;
+	if ((rc = cli_bench_levels(o, cpus.cpu[0], &lv)) != 0)
 		return rc;
 	return o->ecm ? bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : bench_threads_scaling(o, ks[0], &lv, &cpus);
 }
@@ -231,7 +215,10 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 	}
 	emit_table_end(e);
 	emit_number(e, "clock_ghz", "clock", r->clock_ghz, "GHz", "%.3f");
-	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache line (8 iterations) per thread");
+	emit_number(e, "line_bytes", "cache line", r->o->line_bytes > 0 ? r->o->line_bytes : NAN, "B", "%.0f");
+	if (r->o->line_bytes > 0)
+		emit_annotate(e, " (%s)", r->o->line_from);
+	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache line (line / 8 B iterations) per thread");
 	emit_string(e, "formula", NULL, k->formula);
 	emit_string(e, "pages", "pages", r->o->small_pages ? "4k" : "huge");
 	emit_int(e, "stream_offset_bytes", "stream offset", (long long)bench_stream_offset(r->o->stream_offset), "B");
@@ -282,16 +269,16 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 					   buffer_format_size(least, a, sizeof(a))), EXIT_USAGE;
 		}
 		r->nsizes = 1;
-	} else if (o->level >= 0) {
+	} else if (o->level) {
 		struct bench_levels lv;
-		int rc = levels_measure(r->cpus.cpu[0], &lv);
+		int rc = cli_bench_levels(o, r->cpus.cpu[0], &lv);
 		for (int i = 0; rc == 0 && i < lv.n && !r->nsizes; i++)
-			if (!strcmp(lv.name[i], level_names[o->level]))
+			if (!strcasecmp(lv.name[i], o->level))
 				r->size[r->nsizes++] = lv.size[i];
 		if (rc || r->nsizes)
 			return rc;
-		return error_usage("bench", "--level %s: the quick cache probe measured %d cache level%s",
-				   level_names[o->level], lv.n - 1, lv.n > 2 ? "s" : ""), EXIT_USAGE;
+		return error_usage("bench", "--level %s: the quick cache probe measured %d cache level%s (L1 to L%d, then MEM)",
+				   o->level, lv.n - 1, lv.n > 2 ? "s" : "", lv.n - 1), EXIT_USAGE;
 	} else {
 		/* 4 KiB x 1, 1.5, 2, 3, 4, ...: two sizes per octave. */
 		for (size_t s = 4096; s <= ((size_t)1 << 30) && r->nsizes < 64; s = r->nsizes % 2 ? s * 3 / 2 : s * 4 / 3)
@@ -309,7 +296,7 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 }
 
 /* KERNEL with -s, --level or --sweep: measures, renders, plots. Returns the exit code. */
-static int bench_plain(const struct bench_cli *o, int nnames, char **names)
+static int bench_plain(struct bench_cli *o, int nnames, char **names)
 {
 	char list[256];
 	if (nnames != 1)
@@ -319,14 +306,19 @@ static int bench_plain(const struct bench_cli *o, int nnames, char **names)
 	struct bench_runs r = { .o = o, .k = pick(names[0], o->variant) };
 	if (!r.k)
 		return EXIT_USAGE;
-	if (!!o->size_text + (o->level >= 0) + o->sweep != 1)
+	if (!!o->size_text + !!o->level + o->sweep != 1)
 		return error_usage("bench", "give exactly one of -s SIZE, --level LEVEL, --sweep"), EXIT_USAGE;
 	if (o->plot_dir && !o->sweep)
 		return error_usage("bench", "--plot needs --sweep"), EXIT_USAGE;
 	if (cli_output_dir_check("bench", "--plot", o->plot_dir) != 0)
 		return EXIT_USAGE;
+	if (o->level && !level_valid(o->level))
+		return error_usage("bench", "--level %s: a cache level L1, L2, ... or MEM", o->level), EXIT_USAGE;
 	int rc = team_cpus(o, o->threads, &r.cpus);
-	if (rc || (rc = runs_sizes(o, &r)) != 0)
+	if (rc)
+		return rc;
+	cli_bench_line(o, r.cpus.cpu[0]);
+	if ((rc = runs_sizes(o, &r)) != 0)
 		return rc;
 	struct as_error err = { 0 };
 	cpulist_format(&r.cpus, r.cpulist, sizeof(r.cpulist));
@@ -340,8 +332,8 @@ static int bench_plain(const struct bench_cli *o, int nnames, char **names)
 	r.clock_ghz = clk.ghz;
 	for (int i = 0; i < r.nsizes && !bench_interrupted && rc == 0; i++) {
 		struct bench_opts bo = { .kernel = r.k, .size_bytes = r.size[i], .cpus = r.cpus, .reps = r.reps,
-					 .min_time_s = r.min_time_s, .clock_ghz = clk.ghz, .small_pages = o->small_pages,
-					 .stream_offset = o->stream_offset };
+					 .min_time_s = r.min_time_s, .clock_ghz = clk.ghz, .line_bytes = o->line_bytes,
+					 .small_pages = o->small_pages, .stream_offset = o->stream_offset };
 		char sz[32];
 		progress("bench %s-%s: %s on cpus %s (%d/%d)", r.k->name, r.k->variant,
 			 buffer_format_size(r.size[i], sz, sizeof(sz)), r.cpulist, i + 1, r.nsizes);
@@ -382,7 +374,7 @@ static const struct opt_cmd bench_cmd = {
 	.usage = (const char *const[]){ "archscope bench [options] KERNEL", "archscope bench --ecm [KERNEL...]",
 					"archscope bench --threads-scaling [KERNEL]", "archscope bench --list", NULL },
 	.description = "Runs a streaming kernel on pinned threads and reports bandwidth (GB/s as the application\n"
-		       "sees it, and with write-allocate traffic), core cycles per cache line (8 iterations) at the\n"
+		       "sees it, and with write-allocate traffic), core cycles per cache line (line / 8 B iterations) at the\n"
 		       "measured clock, and GFLOP/s (median ± half the spread); --plot DIR draws a --sweep.\n",
 	.sections = bench_sections,
 };
@@ -390,11 +382,11 @@ static const struct opt_cmd bench_cmd = {
 int cmd_bench(int argc, char **argv)
 {
 	static const char *const pages[] = { "huge", "4k", NULL };
-	struct bench_cli o = { .level = -1, .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
+	struct bench_cli o = { .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
 			       .stop = (volatile int *)&bench_interrupted };
 	const struct opt options[] = {
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
-		OPT_CHOICE(0, "level", &o.level, "LEVEL", level_names, "L1, L2, L3 or MEM: a working set inside that level, from a quick cache probe"),
+		OPT_STRING(0, "level", &o.level, "LEVEL", "L1, L2, ... or MEM: a working set inside that level, from a quick cache probe"),
 		OPT_FLAG(0, "sweep", &o.sweep, "sizes from 4 KiB to 1 GiB (two per octave): a bandwidth-against-size curve"),
 		OPT_INT('t', "threads", &o.threads, "N", 1, 1 << 20, "N threads on the first N allowed CPUs"),
 		OPT_STRING(0, "cpus", &o.cpus_text, "LIST", "threads on these CPUs (e.g. 0,1 or 0-3)"),

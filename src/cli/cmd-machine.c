@@ -1,6 +1,6 @@
-/* archscope machine show|validate|diff: read machine files (archscope's own or Kerncraft's), check
- * them with errors that name the line and key, print a summary, the canonical YAML, or two
- * machines side by side. */
+/* archscope machine show|validate|diff|answers: read machine files (archscope's own or
+ * Kerncraft's), check them with errors that name the line and key, print a summary, the canonical
+ * YAML, or two machines side by side; list the probe answers a file's archscope section holds. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +10,7 @@
 #include "common/buffer.h"
 #include "machine/diff.h"
 #include "machine/file.h"
+#include "machine/probes.h"
 #include "report/emit.h"
 
 /* A number of the level table, or "-" where the file has none. */
@@ -236,12 +237,50 @@ static int machine_diff(int argc, char **argv)
 	return rc;
 }
 
+static const struct opt_cmd answers_cmd = {
+	.name = "machine answers",
+	.usage = (const char *const[]){ "archscope machine answers [--json]", NULL },
+	.description = "The probe answers 'probe --json' prints and 'probe -o' writes under archscope.probes, from\n"
+		       "their one description (src/machine/probes.h): path, kind, unit, the Kerncraft key derived\n"
+		       "from each, and what it is.\n",
+};
+
+static int machine_answers(int argc, char **argv)
+{
+	int json = 0;
+	const struct opt options[] = { OPT_JSON(&json), OPT_HELP(), OPT_END() };
+	argc = opt_parse(argc, argv, &answers_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 0)
+		return error_usage(answers_cmd.name, "answers takes no file ('%s')", argv[0]), EXIT_USAGE;
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	emit_table_begin(e, "answers", "");
+	for (int id = 0; id < MP_COUNT; id++) {
+		const struct machine_probe_field *f = &machine_probe_fields[id];
+		char path[256], file[300];
+		emit_row_begin(e);
+		emit_string(e, "path", "results", machine_probes_path(id, 0, path, sizeof(path)));
+		emit_string(e, "file_key", NULL, machine_probes_path(id, 1, file, sizeof(file)));
+		emit_string(e, "kind", "kind", machine_probe_kind_name(f->kind));
+		emit_string(e, "unit", "unit", f->unit);
+		emit_string(e, "kerncraft", "Kerncraft key", f->kerncraft ? f->kerncraft : "");
+		emit_string(e, "what", "what", f->what);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	return cli_emit_end(e, "machine");
+}
+
 static const struct opt_section machine_sections[] = {
 	{ "sub-commands",
 	  "  show       a readable summary; --yaml prints the file as archscope writes it (reading that\n"
 	  "             back and writing it again gives the same bytes), --json as JSON\n"
 	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
 	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
+	  "  answers    the probe answers of archscope's section: path, kind, unit, Kerncraft key\n"
 	  "Each has its own --help: 'archscope machine show --help'.\n",
 	  NULL },
 	{ NULL, NULL, NULL },
@@ -249,7 +288,8 @@ static const struct opt_section machine_sections[] = {
 static const struct opt_cmd machine_cmd = {
 	.name = "machine",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
-					"archscope machine diff [--all] [--json] FILE_A FILE_B", NULL },
+					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
+					NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
@@ -263,15 +303,16 @@ int cmd_machine(int argc, char **argv)
 		{ "show", machine_show, NULL },
 		{ "validate", machine_validate, NULL },
 		{ "diff", machine_diff, NULL },
+		{ "answers", machine_answers, NULL },
 	};
 	const struct opt options[] = { OPT_HELP(), OPT_END() };
 	argc = opt_parse(argc, argv, &machine_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
 	if (argc == 0)
-		return error_usage("machine", "no subcommand (show, validate, diff)"), EXIT_USAGE;
+		return error_usage("machine", "no subcommand (show, validate, diff, answers)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff)", argv[0]), EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers)", argv[0]), EXIT_USAGE;
 }

@@ -20,15 +20,9 @@
 #include "measure/bracket.h"
 #include "probe/clock.h"
 #include "report/emit.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 _Static_assert(MODEL_MAX_COUNTERS >= COUNTERS_MAX, "a benchmark's counters fit in struct model_counts");
-_Static_assert(MODEL_LC == 1 << 0 && MODEL_BLOCK == 1 << 7, "-p sets bit i for model_names[i]");
-_Static_assert(MODEL_RATES_FIT == 1 && MODEL_RATES_MACHINE == 2, "--ecm-rates: rates_names[i] is i + 1");
-
-static const char *const model_names[] = { "LC", "ECMData", "Roofline", "ECMCPU", "ECM", "RooflineASM", "Benchmark", "Blocking", NULL };
-static const char *const predictor_names[] = { "lc", "sim", NULL }; /* MODEL_PRED_* */
-static const char *const rates_names[] = { "fit", "machine", NULL };
 
 /* -D NAME VALUE: a constant's value, or the sweep FROM:TO:STEP of one constant. */
 static int parse_define(const struct opt *opt, const char *name, const char *val)
@@ -357,7 +351,7 @@ int cmd_model(int argc, char **argv)
 		OPT_CHOICE_SET('p', "pmodel", &models, "MODEL", model_names, "one of the models above (case-insensitive)"),
 		OPT_PAIR('D', "define", &o, "NAME VALUE", "binds a constant; VALUE may be a sweep FROM:TO:STEP (one constant)",
 			 parse_define),
-		OPT_CHOICE(0, "cache-predictor", &o.req.predictor, NULL, predictor_names,
+		OPT_CHOICE(0, "cache-predictor", &o.req.predictor, NULL, model_predictor_names,
 			   "layer conditions (default) or the cache simulator"),
 		OPT_INT(0, "cores", &o.req.cores, "N", 1, 4096, "cores in use: shared caches are divided among them (default 1)"),
 		OPT_U64(0, "seed", &o.req.seed, "N", 0, UINT64_MAX, "seed of the simulator's random replacement (default 1)"),
@@ -372,7 +366,7 @@ int cmd_model(int argc, char **argv)
 		OPT_CALLBACK(0, "events", &o.events, "LIST", "benchmark: counters to read besides cycles and instructions, by libpfm4\n"
 			     "name, comma-separated (e.g. L1D:REPLACEMENT,L2_LINES_IN:ALL), per CL", parse_events),
 		OPT_FLAG(0, "no-counters", &o.no_counters, "benchmark: read no counters, take cycles from time x measured clock"),
-		OPT_CHOICE(0, "ecm-rates", &rates, NULL, rates_names, "ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
+		OPT_CHOICE(0, "ecm-rates", &rates, NULL, model_rates_names, "ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
 			   "(default for files from 'probe -o') or its upstream throughputs\n(default for Kerncraft's files)"),
 		OPT_JSON(&o.json),
 		OPT_QUIET(),

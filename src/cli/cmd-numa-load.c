@@ -173,6 +173,52 @@ static const struct opt_cmd load_cmd = {
 	.epilog = "example: archscope numa load 0:1:4 1:0:4 --duration 10 --predict matrix.json\n",
 };
 
+/* --predict FILE: the model's rates of the flows together and of each alone into l (pred and
+ * pred_alone hold them). 0, or an exit code after error(). */
+static int load_predict(struct load_result *l, struct numa_matrix *m, const struct bench_kernel *bk,
+			struct numa_prediction *pred, struct numa_prediction *pred_alone)
+{
+	struct as_error err = { 0 };
+	if (numa_matrix_read(m, l->predict_path, &err) != 0 || numa_model_predict(m, l->f, l->n, pred, &err) != 0)
+		return error_err(&err), EXIT_USAGE;
+	for (int k = 0; k < l->n; k++)
+		if (numa_model_predict(m, &l->f[k], 1, &pred_alone[k], &err) != 0)
+			return error_err(&err), EXIT_USAGE;
+	l->pred = pred;
+	l->pred_alone = pred_alone;
+	char ours[40];
+	snprintf(ours, sizeof(ours), "%s-%s", bk->name, bk->variant);
+	if (m->kernel[0] && strcmp(m->kernel, ours) != 0)
+		note("the matrix was measured with %s, this load runs %s: the prediction is for the matrix's traffic",
+		     m->kernel, ours);
+	return 0;
+}
+
+/* Runs the flows placed in l (alone first unless no_alone), sampled every second into the
+ * ncurses view on a terminal, else a line per second. 0, or an exit code after error(). */
+static int load_measure(struct load_result *l, const char *kernel, size_t size, int no_alone, int json)
+{
+	struct as_error err = { 0 };
+	struct load_ctx c = { .f = l->f, .n = l->n };
+	int tty = !json && isatty(STDOUT_FILENO);
+	c.view = tty ? numa_view_begin(l->f, l->n, l->duration_s, !no_alone) : NULL;
+	c.lines = c.view ? NULL : json ? (cli_quiet ? NULL : stderr) : stdout;
+	struct numa_load_opts o = {
+		.flows = l->f, .n = l->n, .cpus = l->cpus, .kernel = kernel, .bytes_per_thread = size,
+		.duration_s = l->duration_s, .interval_s = 1.0, .alone = !no_alone,
+		.stop = (volatile int *)&load_interrupted, .sample = on_sample, .arg = &c,
+	};
+	signal(SIGINT, on_sigint);
+	int lrc = numa_load_run(&o, &l->r, &err);
+	signal(SIGINT, SIG_DFL);
+	numa_view_end(c.view);
+	if (lrc)
+		return error_err(&err), EXIT_FAIL;
+	if (load_interrupted)
+		note("interrupted: the figures measured so far follow");
+	return 0;
+}
+
 int cmd_numa_load(int argc, char **argv)
 {
 	int json = 0, no_alone = 0, dry_run = 0;
@@ -228,65 +274,23 @@ int cmd_numa_load(int argc, char **argv)
 		return rc;
 	}
 	l->nodes = t->nnodes;
-	rc = EXIT_OK;
-	if (numa_flows_place(t, f, argc, l->cpus, &err) != 0) {
-		error_err(&err);
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	if (predict) {
-		if (numa_matrix_read(m, predict, &err) != 0 || numa_model_predict(m, f, argc, pred, &err) != 0) {
-			error_err(&err);
-			rc = EXIT_USAGE;
-			goto out;
+	if (numa_flows_place(t, f, argc, l->cpus, &err) != 0)
+		rc = (error_err(&err), EXIT_USAGE);
+	else if (predict)
+		rc = load_predict(l, m, bk, pred, pred_alone);
+	if (!rc && !dry_run)
+		rc = load_measure(l, kernel, size, no_alone, json);
+	if (!rc) {
+		struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+		if (!e) {
+			rc = (error("out of memory"), EXIT_FAIL);
+		} else {
+			load_render(e, l);
+			rc = cli_emit_end(e, "numa load");
+			if (!rc && load_interrupted)
+				rc = 130;
 		}
-		for (int k = 0; k < argc; k++)
-			if (numa_model_predict(m, &f[k], 1, &pred_alone[k], &err) != 0) {
-				error_err(&err);
-				rc = EXIT_USAGE;
-				goto out;
-			}
-		l->pred = pred;
-		l->pred_alone = pred_alone;
-		char ours[40];
-		snprintf(ours, sizeof(ours), "%s-%s", bk->name, bk->variant);
-		if (m->kernel[0] && strcmp(m->kernel, ours) != 0)
-			note("the matrix was measured with %s, this load runs %s: the prediction is for the matrix's traffic",
-			     m->kernel, ours);
 	}
-	if (!dry_run) {
-		struct load_ctx c = { .f = f, .n = argc };
-		int tty = !json && isatty(STDOUT_FILENO);
-		c.view = tty ? numa_view_begin(f, argc, duration, !no_alone) : NULL;
-		c.lines = c.view ? NULL : json ? (cli_quiet ? NULL : stderr) : stdout;
-		struct numa_load_opts o = {
-			.flows = f, .n = argc, .cpus = l->cpus, .kernel = kernel, .bytes_per_thread = size,
-			.duration_s = duration, .interval_s = 1.0, .alone = !no_alone,
-			.stop = (volatile int *)&load_interrupted, .sample = on_sample, .arg = &c,
-		};
-		signal(SIGINT, on_sigint);
-		int lrc = numa_load_run(&o, &l->r, &err);
-		signal(SIGINT, SIG_DFL);
-		numa_view_end(c.view);
-		if (lrc) {
-			error_err(&err);
-			rc = EXIT_FAIL;
-			goto out;
-		}
-		if (load_interrupted)
-			note("interrupted: the figures measured so far follow");
-	}
-	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		error("out of memory");
-		rc = EXIT_FAIL;
-		goto out;
-	}
-	load_render(e, l);
-	rc = cli_emit_end(e, "numa load");
-	if (!rc && load_interrupted)
-		rc = 130;
-out:
 	numa_load_result_release(&l->r);
 	topo_release(t);
 	free(t);

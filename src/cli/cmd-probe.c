@@ -17,6 +17,7 @@
 #include "probe/memory.h"
 #include "report/csv.h"
 #include "report/emit.h"
+#include "report/output.h"
 #include "report/plot.h"
 
 static const struct probe_row probes[] = {
@@ -117,23 +118,24 @@ int probe_differs(double measured, double os)
 	return os > 0 && measured > 0 && fabs(measured - os) / os > 0.05;
 }
 
-void probe_answer_render_begin(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+void probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
 			       const char *fmt, unsigned flags)
 {
-	emit_answer_begin(e, key, label,
-			  &(struct emit_answer){ .value = a->value, .unit = a->unit, .confidence = a->confidence,
+	const struct machine_probe_field *f = &machine_probe_fields[id];
+	emit_answer_begin(e, f->key, label,
+			  &(struct emit_answer){ .value = a->value, .unit = f->unit, .confidence = a->confidence,
 						 .method = a->method, .os_reported = a->os_reported,
-						 .os_integer = !!(flags & PROBE_ANSWER_OS_INT), .fmt = fmt });
+						 .os_integer = !!(f->flags & MP_F_OS_INT), .fmt = fmt });
 	if ((flags & PROBE_ANSWER_DIFFERS) && probe_differs(a->value, a->os_reported))
 		emit_annotate(e, "  " PROBE_DIFFERS_TEXT);
 	if (a->reason[0])
 		emit_string(e, "reason", flags & PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
 }
 
-void probe_answer_render(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
-			 const char *fmt, unsigned flags)
+void probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
+			 unsigned flags)
 {
-	probe_answer_render_begin(e, key, label, a, fmt, flags);
+	probe_answer_render_begin(e, id, label, a, fmt, flags);
 	emit_object_end(e);
 }
 
@@ -141,12 +143,12 @@ void probe_answer_render(struct emit *e, const char *key, const char *label, con
 
 /* The clock; text 0: in JSON only (the quick clock other rows need), so no heading and no
  * annotations either. */
-static void clock_render(struct emit *e, const struct probe_clock_result *r, int text)
+static void clock_render(struct emit *e, const struct probe_clock_result *r, const struct machine_probes *rec, int text)
 {
-	const struct probe_answer *a = &r->clock;
+	const struct machine_answer *a = &rec->clock;
 	if (text)
 		emit_heading(e, "clock");
-	probe_answer_render_begin(e, "clock", text ? "core clock" : NULL, a, "%.3f", 0);
+	probe_answer_render_begin(e, MP_CLOCK, text ? "core clock" : NULL, a, "%.3f", 0);
 	if (text && probe_differs(a->value, a->os_reported))
 		emit_annotate(e, "  <- differs from the measured clock");
 	emit_string(e, NULL, "method", a->method);
@@ -155,7 +157,7 @@ static void clock_render(struct emit *e, const struct probe_clock_result *r, int
 	if (text)
 		emit_annotate(e, " per repetition");
 	emit_int(e, "repetitions", "repetitions", r->reps, NULL);
-	emit_number(e, "tsc_ghz", "TSC rate", r->tsc_ghz > 0 ? r->tsc_ghz : NAN, "GHz", "%.3f");
+	emit_number(e, MP_KEY(CLOCK_TSC), "TSC rate", rec->tsc_ghz, "GHz", "%.3f");
 	if (text && r->tsc_ghz > 0)
 		emit_annotate(e, " (time-stamp counter ticks, not core cycles)");
 	emit_int(e, "cpu", NULL, r->cpu, NULL);
@@ -174,7 +176,8 @@ static void clock_run(struct probe_ctx *ctx, int quick_first)
 	progress_done();
 	ctx->env.clock_ghz = env.clock_ghz;
 	ctx->env.tsc_ghz = env.tsc_ghz;
-	PROBE_RENDER(ctx, clock_render, &r, !quick_first);
+	probe_record_clock(ctx->rec, &r);
+	PROBE_RENDER(ctx, clock_render, &r, ctx->rec, !quick_first);
 }
 
 int probe_row_clock(struct probe_ctx *ctx)
@@ -251,18 +254,41 @@ fail:
 	return EXIT_FAIL;
 }
 
-/* Runs the selected rows into ctx's emitters (the saved results instead with --from-raw) and
- * writes the machine file with -o. Returns 0 or an exit code. */
-static int probe_run(struct probe_ctx *ctx, const int *selected, json_t *loaded, json_t *bench, const char *out_path)
+/* probe-results.json in the --raw directory: the answers of this run, for a later --from-raw. */
+static void save_results(struct probe_ctx *ctx)
 {
-	struct emit *json = ctx->doc ? ctx->doc : emit_is_text(ctx->e) ? NULL : ctx->e;
-	if (loaded) /* --from-raw: the saved results, cpu and seed replaced in place */
-		json_object_update(emit_results(json), loaded);
-	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->env.cpu, (unsigned long long)ctx->env.seed);
-	PROBE_RENDER(ctx, emit_int, "cpu", NULL, ctx->env.cpu, NULL);
-	PROBE_RENDER(ctx, emit_int, "seed", NULL, (long long)ctx->env.seed, NULL);
+	char path[4096];
+	struct as_error err = { 0 };
+	json_t *j = machine_probes_json(ctx->rec);
+	snprintf(path, sizeof(path), "%s/probe-results.json", ctx->raw_dir);
+	if (!j)
+		ctx->save_failed = error("%s: out of memory", path);
+	else if (output_write_file(path, j, &err) != 0)
+		ctx->save_failed = error_err(&err);
+	json_decref(j);
+}
+
+/* Runs the selected rows into ctx's emitters and ctx->rec (with --from-raw the saved answers are
+ * there already and are printed) and writes the machine file with -o. Returns 0 or an exit code. */
+static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
+{
+	if (from_raw) { /* the saved answers, with the cpu and seed of the run that measured them */
+		json_t *saved = emit_is_text(ctx->e) ? NULL : machine_probes_json(ctx->rec);
+		if (saved)
+			json_object_update(emit_results(ctx->e), saved);
+		json_decref(saved);
+	}
+	if (!from_raw || ctx->rec->have[MP_CPU] != MP_HAVE_YES)
+		ctx->rec->cpu = ctx->env.cpu;
+	if (!from_raw || ctx->rec->have[MP_SEED] != MP_HAVE_YES)
+		ctx->rec->seed = (long long)ctx->env.seed;
+	ctx->env.seed = (uint64_t)ctx->rec->seed;
+	ctx->rec->have[MP_CPU] = ctx->rec->have[MP_SEED] = MP_HAVE_YES;
+	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->rec->cpu, (unsigned long long)ctx->rec->seed);
+	PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
+	PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
 	int rc = 0;
-	if (!selected[0] && !loaded)
+	if (!selected[0] && !from_raw)
 		clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
@@ -275,8 +301,10 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, json_t *loaded,
 	if (interrupted) {
 		PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
 		note("interrupted: printing what was measured so far");
+	} else if (ctx->raw_dir && !from_raw) {
+		save_results(ctx);
 	}
-	if (out_path && probe_machine_write(ctx, emit_results(json), bench, loaded != NULL, out_path) != 0)
+	if (out_path && probe_machine_write(ctx, bench, from_raw, out_path) != 0)
 		rc = EXIT_FAIL;
 	return rc;
 }
@@ -326,9 +354,16 @@ int cmd_probe(int argc, char **argv)
 	}
 	if (out_path && cli_output_check("probe", out_path, ctx.force) != 0)
 		return EXIT_USAGE;
-	json_t *loaded = NULL, *bench = NULL;
-	if (from_raw && probe_machine_load(from_raw, &loaded, &bench) != 0)
+	json_t *bench = NULL;
+	struct machine_probes *rec = malloc(sizeof(*rec));
+	if (!rec)
+		return error("out of memory"), EXIT_FAIL;
+	machine_probes_init(rec);
+	ctx.rec = rec;
+	if (from_raw && probe_machine_load(from_raw, rec, &bench) != 0) {
+		free(rec);
 		return EXIT_USAGE;
+	}
 	if (from_raw) /* nothing is measured: the saved results stand for every group */
 		memset(selected, 0, sizeof(selected));
 	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
@@ -336,7 +371,8 @@ int cmd_probe(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	int rc = setup(&ctx, cpu);
 	if (rc != 0) {
-		json_decref(loaded);
+		machine_probes_release(rec);
+		free(rec);
 		json_decref(bench);
 		return rc;
 	}
@@ -349,20 +385,18 @@ int cmd_probe(int argc, char **argv)
 	ctx.env.topo = &topo;
 	ctx.env.interrupted = (volatile int *)&interrupted;
 	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	/* the JSON results of -o with text output: never printed, so no stream */
-	ctx.doc = out_path && !json ? emit_new(EMIT_JSON, NULL) : NULL;
-	if (!ctx.e || (out_path && !json && !ctx.doc)) {
+	if (!ctx.e) {
 		error("out of memory");
 		emit_free(ctx.e);
 		json_decref(bench);
 		rc = EXIT_FAIL;
 	} else {
-		rc = probe_run(&ctx, selected, loaded, bench, out_path); /* takes bench */
+		rc = probe_run(&ctx, selected, from_raw != NULL, bench, out_path); /* takes bench */
 		int end = cli_emit_end(ctx.e, "probe");
 		rc = rc ? rc : end ? end : ctx.save_failed ? EXIT_FAIL : 0;
 	}
-	emit_free(ctx.doc);
-	json_decref(loaded);
+	machine_probes_release(rec);
+	free(rec);
 	topo_release(&topo);
 	return interrupted ? 130 : rc;
 }

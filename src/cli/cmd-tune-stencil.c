@@ -9,7 +9,7 @@
 #include "cli/tune.h"
 #include "machine/file.h"
 #include "report/emit.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "report/plot.h"
 #include "tune/stencil.h"
 

@@ -19,7 +19,7 @@
 #include "probe/caches.h"
 #include "probe/registers.h"
 #include "report/emit.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "report/plot.h"
 #include "tune/block.h"
 #include "tune/gemm.h"

@@ -16,15 +16,16 @@
 #include "report/emit.h"
 #include "report/plot.h"
 
-static void contexts_render(struct emit *e, const struct probe_contexts_result *r)
+static void contexts_render(struct emit *e, const struct probe_contexts_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, "contexts", "contexts (threads not pinned; the OS reports hardware threads)");
+	emit_object_begin(e, MP_KEY(CONTEXTS), "contexts (threads not pinned; the OS reports hardware threads)");
 	for (int k = 0; k < r->nkinds; k++) {
 		const struct probe_contexts_kind *kr = &r->kind[k];
 		const struct probe_curve *c = &kr->curve;
-		const char *name = probe_contexts_kind_name((enum contexts_kind)k);
-		probe_answer_render_begin(e, name, name, &kr->contexts, "%.0f", PROBE_ANSWER_OS_INT);
-		if (!isfinite(kr->contexts.value))
+		int id = probe_record_contexts_id(k);
+		const struct machine_answer *a = machine_probes_at(rec, id);
+		probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
+		if (!isfinite(a->value))
 			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
 		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
 		emit_table_begin(e, "curve", NULL);
@@ -64,26 +65,27 @@ int probe_row_contexts(struct probe_ctx *ctx)
 		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
 		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
 	}
-	PROBE_RENDER(ctx, contexts_render, &r);
+	probe_record_contexts(ctx->rec, &r);
+	PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
 	probe_contexts_result_release(&r);
 	return rc;
 }
 
-static void timeslice_render(struct emit *e, const struct probe_timeslice_result *r)
+static void timeslice_render(struct emit *e, const struct probe_timeslice_result *r, const struct machine_probes *rec)
 {
 	static const char *const key[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
 	static const char *const label[TIMESLICE_NQUANTILES] = { "p10", "p25", "median", "p75", "p90" };
-	emit_object_begin(e, "timeslice", "timeslice");
-	probe_answer_render_begin(e, "slice", "time slice", &r->slice, "%.2f", 0);
+	emit_object_begin(e, MP_KEY(TIMESLICE), "timeslice");
+	probe_answer_render_begin(e, MP_TIMESLICE_SLICE, "time slice", &rec->timeslice, "%.2f", 0);
 	if (r->have_mode)
 		emit_text(e, "gaps' mode", "%.2f ms: %zu gaps holding %.0f %% of the lost time, between %.2f and %.2f ms",
 			  r->mode.value / 1000, r->mode.count, r->mode.share * 100, r->mode.lo / 1000, r->mode.hi / 1000);
 	else
 		emit_text(e, "gaps' mode", "no gaps above the threshold, no preemption seen");
-	if (r->slice.reason[0])
-		emit_text(e, "note", "%s", r->slice.reason);
+	if (rec->timeslice.reason[0])
+		emit_text(e, "note", "%s", rec->timeslice.reason);
 	emit_object_end(e);
-	probe_answer_render(e, "schedstat", "kernel's slice", &r->schedstat, "%.2f", PROBE_ANSWER_NOTE);
+	probe_answer_render(e, MP_TIMESLICE_SCHEDSTAT, "kernel's slice", &rec->schedstat, "%.2f", PROBE_ANSWER_NOTE);
 	emit_int(e, "threads", "threads", r->threads, NULL);
 	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
 	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");
@@ -108,7 +110,8 @@ int probe_row_timeslice(struct probe_ctx *ctx)
 	}
 	if (r.n)
 		probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
-	PROBE_RENDER(ctx, timeslice_render, &r);
+	probe_record_timeslice(ctx->rec, &r);
+	PROBE_RENDER(ctx, timeslice_render, &r, ctx->rec);
 	probe_timeslice_result_release(&r);
 	return 0;
 }
@@ -134,82 +137,82 @@ static void c2c_tree_text(struct emit *e, const struct probe_c2c_matrix *m, cons
 			c2c_tree_text(e, m, t, j, indent + 1);
 }
 
-/* The clique tree: its nodes in JSON ({cpus, parent, depth, split_at_block_bytes}), indented in
- * text; null when none was built. */
-static void c2c_tree_render(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *tree)
+/* The clique tree: its recorded nodes in JSON ({cpus, parent, depth, split_at_block_bytes}),
+ * indented in text; null when none was built. */
+static void c2c_tree_render(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *tree,
+			    const struct machine_probes_c2c *c)
 {
 	const char *title = "locality tree (cliques of cores that communicate faster with each other)";
 	if (!tree) {
-		emit_null(e, "tree", title, "none");
+		emit_null(e, MP_KEY(C2C_TREE), title, "none");
 		return;
 	}
-	emit_object_begin(e, "tree", title);
-	emit_table_begin(e, "nodes", NULL);
-	for (int i = 0; i < tree->nnodes; i++) {
-		const struct clique_node *nd = &tree->node[i];
+	emit_object_begin(e, MP_KEY(C2C_TREE), title);
+	emit_table_begin(e, MP_KEY(C2C_NODES), NULL);
+	for (int i = 0; i < c->nnodes; i++) {
+		const struct machine_probes_node *nd = &c->node[i];
 		emit_row_begin(e);
-		emit_array_begin(e, "cpus", NULL);
-		for (int a = 0; a < nd->n; a++)
-			emit_int(e, NULL, NULL, m->cpus.cpu[nd->member[a]], NULL);
+		emit_array_begin(e, MP_KEY(C2C_NODE_CPUS), NULL);
+		for (int a = 0; a < nd->ncpus; a++)
+			emit_int(e, NULL, NULL, nd->cpus[a], NULL);
 		emit_array_end(e);
-		emit_int(e, "parent", NULL, nd->parent, NULL);
-		emit_int(e, "depth", NULL, nd->depth, NULL);
-		if (nd->split_at >= 0)
-			emit_int(e, "split_at_block_bytes", NULL, (long long)probe_c2c_split_bytes(m, tree, i), NULL);
+		emit_int(e, MP_KEY(C2C_NODE_PARENT), NULL, nd->parent, NULL);
+		emit_int(e, MP_KEY(C2C_NODE_DEPTH), NULL, nd->depth, NULL);
+		if (nd->split_at_block_bytes >= 0)
+			emit_int(e, MP_KEY(C2C_NODE_SPLIT), NULL, nd->split_at_block_bytes, NULL);
 		else
-			emit_null(e, "split_at_block_bytes", NULL, NULL);
+			emit_null(e, MP_KEY(C2C_NODE_SPLIT), NULL, NULL);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_int(e, "leaves", NULL, clique_tree_leaves(tree), NULL);
+	emit_int(e, MP_KEY(C2C_LEAVES), NULL, c->leaves, NULL);
 	c2c_tree_text(e, m, tree, 0, 0);
 	emit_object_end(e);
 }
 
-/* An n x n matrix, one block's bandwidths (GB/s; k >= 0) or the latencies (ns; k < 0): rows of
- * numbers in JSON with null on the diagonal, in text a table with a column per CPU (title NULL:
- * JSON only). */
-static void c2c_matrix_render(struct emit *e, const char *key, const char *title, const struct probe_c2c_matrix *m,
-			      int k)
+/* An n x n matrix x of the CPUs cpu[] (GB/s, or ns with latency): rows of numbers in JSON with
+ * null on the diagonal, in text a table with a column per CPU (title NULL: JSON only). */
+static void c2c_matrix_render(struct emit *e, const char *key, const char *title, const int *cpu, int n, const double *x,
+			      int latency)
 {
-	int n = m->cpus.n;
 	emit_table_begin(e, key, title);
 	for (int i = 0; i < n; i++) {
 		emit_tuple_begin(e);
-		emit_text(e, "", "cpu %d", m->cpus.cpu[i]);
+		emit_text(e, "", "cpu %d", cpu[i]);
 		for (int j = 0; j < n; j++) {
 			char label[32];
-			snprintf(label, sizeof(label), "cpu %d", m->cpus.cpu[j]);
+			double v = x[(size_t)i * (size_t)n + (size_t)j];
+			snprintf(label, sizeof(label), "cpu %d", cpu[j]);
 			if (i == j)
 				emit_null(e, NULL, label, "-");
-			else if (k < 0)
-				emit_number(e, NULL, label, probe_c2c_lat(m, i, j), "ns", "%.1f");
 			else
-				emit_number(e, NULL, label, probe_c2c_bw(m, k, i, j), "GB/s", "%.2f");
+				emit_number(e, NULL, label, v, latency ? "ns" : "GB/s", latency ? "%.1f" : "%.2f");
 		}
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 }
 
-static void c2c_render(struct emit *e, const struct probe_c2c_result *r)
+static void c2c_render(struct emit *e, const struct probe_c2c_result *r, const struct machine_probes *rec)
 {
 	const struct probe_c2c_matrix *m = &r->m;
+	const struct machine_probes_c2c *c = &rec->c2c;
 	int n = m->cpus.n, nb = m->nblocks;
-	emit_object_begin(e, "c2c", "c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)");
-	emit_cpulist(e, "cpus", "cpus", &m->cpus);
-	if (nb)
-		c2c_matrix_render(e, "bandwidth_gbs", NULL, m, nb - 1);
+	emit_object_begin(e, MP_KEY(C2C), "c2c (one-way bandwidth of two pinned threads taking turns on a block; line ping-pong latency)");
+	emit_cpulist(e, MP_KEY(C2C_CPUS), "cpus", &m->cpus);
+	if (c->bandwidth_gbs)
+		c2c_matrix_render(e, MP_KEY(C2C_BANDWIDTH), NULL, c->cpus, c->ncpus, c->bandwidth_gbs, 0);
 	else
-		emit_null(e, "bandwidth_gbs", NULL, NULL);
-	emit_int(e, "bandwidth_block_bytes", NULL, nb ? (long long)m->block_bytes[nb - 1] : 0, NULL);
-	c2c_matrix_render(e, "latency_ns", "latency (half the round trip of a cache line)", m, -1);
+		emit_null(e, MP_KEY(C2C_BANDWIDTH), NULL, NULL);
+	emit_int(e, MP_KEY(C2C_BLOCK), NULL, c->block_bytes, NULL);
+	c2c_matrix_render(e, MP_KEY(C2C_LATENCY), "latency (half the round trip of a cache line)", c->cpus, c->ncpus,
+			  c->latency_ns, 1);
 	/* per block: the matrix in JSON, a column per pair in text */
 	emit_table_begin(e, "blocks", "one-way bandwidth per block size");
 	for (int k = 0; k < nb; k++) {
 		emit_row_begin(e);
 		emit_size(e, "block_bytes", "block", m->block_bytes[k]);
-		c2c_matrix_render(e, "bandwidth_gbs", NULL, m, k);
+		c2c_matrix_render(e, "bandwidth_gbs", NULL, m->cpus.cpu, n, &m->bandwidth_gbs[(size_t)k * (size_t)n * (size_t)n], 0);
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++) {
 				char pair[32];
@@ -225,7 +228,7 @@ static void c2c_render(struct emit *e, const struct probe_c2c_result *r)
 		    "of disjoint pairs measured at once; tree by clique splitting from the largest block down");
 	emit_int(e, "rounds", "rounds", probe_c2c_rounds(n), NULL);
 	emit_int(e, "concurrent_pairs", "pairs at once", m->concurrent_pairs, NULL);
-	c2c_tree_render(e, m, r->tree);
+	c2c_tree_render(e, m, r->tree, c);
 	emit_object_end(e);
 }
 
@@ -314,14 +317,16 @@ int probe_row_c2c(struct probe_ctx *ctx)
 		probe_c2c_result_release(&r);
 		return error_err(&err);
 	}
-	if (r.m.cpus.n == 0) {
+	if (probe_record_c2c(ctx->rec, &r) != 0) {
+		rc = -1;
+	} else if (r.m.cpus.n == 0) {
 		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
-		PROBE_RENDER(ctx, emit_null, "c2c", NULL, NULL);
+		PROBE_RENDER(ctx, emit_null, MP_KEY(C2C), NULL, NULL);
 	} else {
 		if (ctx->raw_dir || ctx->plot_dir)
 			c2c_evidence(ctx, &r.m);
-		PROBE_RENDER(ctx, c2c_render, &r);
+		PROBE_RENDER(ctx, c2c_render, &r, ctx->rec);
 	}
 	probe_c2c_result_release(&r);
-	return 0;
+	return rc;
 }

@@ -71,21 +71,25 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 	}
 }
 
-/* FLOPs per cycle: {"SP": {"scalar": {"total", "ADD", "MUL", "FMA"}, "vector": ...}, "DP": ...} in
- * JSON, a line per precision and shape in text. */
-static void flops_render(struct emit *e, const double (*f)[2][4])
+/* FLOPs per cycle as the description nests them: {"SP": {"scalar": {"total", "ADD", "MUL", "FMA"},
+ * "vector": ...}, "DP": ...} in JSON, a line per precision and shape in text. */
+static void flops_render(struct emit *e, const struct machine_probes *rec)
 {
-	static const char *const prec[2] = { "SP", "DP" }, *const shape[2] = { "scalar", "vector" };
-	static const char *const kind[4] = { "total", "ADD", "MUL", "FMA" };
-	emit_object_begin(e, "flops_per_cycle", "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
-	for (int d = 0; d < 2; d++) {
-		emit_object_begin(e, prec[d], "");
-		for (int v = 0; v < 2; v++) {
-			emit_object_begin(e, shape[v], "");
-			for (int k = 0; k < 4; k++)
-				emit_number(e, kind[k], NULL, f[d][v][k], NULL, NULL);
-			emit_text(e, "", "%s %-6s  total %6.2f  ADD %6.2f  MUL %6.2f  FMA %6.2f", prec[d], shape[v], f[d][v][0],
-				  f[d][v][1], f[d][v][2], f[d][v][3]);
+	const struct machine_probe_field *f = machine_probe_fields;
+	emit_object_begin(e, MP_KEY(FLOPS), "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
+	for (int d = machine_probes_child(MP_FLOPS, MP_FLOPS); d < MP_COUNT; d = machine_probes_child(MP_FLOPS, d)) {
+		emit_object_begin(e, f[d].key, "");
+		for (int v = machine_probes_child(d, d); v < MP_COUNT; v = machine_probes_child(d, v)) {
+			char line[160];
+			int n = snprintf(line, sizeof(line), "%s %-6s", f[d].key, f[v].key);
+			emit_object_begin(e, f[v].key, "");
+			for (int k = machine_probes_child(v, v); k < MP_COUNT; k = machine_probes_child(v, k)) {
+				double x = *(const double *)machine_probes_at(rec, k);
+				emit_number(e, f[k].key, NULL, x, NULL, NULL);
+				if (n > 0 && (size_t)n < sizeof(line))
+					n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s %6.2f", f[k].key, x);
+			}
+			emit_text(e, "", "%s", line);
 			emit_object_end(e);
 		}
 		emit_object_end(e);
@@ -138,20 +142,20 @@ static void published_render(struct emit *e, const struct probe_instr_op *r, con
 	emit_text(e, "within 1 cy of", "%s", r->within_any ? who : "NO");
 }
 
-static void instr_op_render(struct emit *e, const struct probe_instr_op *r, const struct published_cpu *pc, double ghz)
+static void instr_op_render(struct emit *e, const struct probe_instr_op *r, const struct machine_probes_op *a,
+			    const struct published_cpu *pc, double ghz)
 {
-	const struct instr_set *s = r->set;
 	emit_row_begin(e);
-	emit_string(e, "op", "op", s->op);
-	emit_string(e, "type", "type", s->type);
-	emit_int(e, "width_bits", "width", s->width_bits, "bits");
-	emit_int(e, "lanes", NULL, s->lanes, NULL);
-	emit_number(e, "latency_cy", "latency", r->latency_cy, "cy", "%.2f");
+	emit_string(e, MP_KEY(INSTR_OP), "op", a->op);
+	emit_string(e, MP_KEY(INSTR_TYPE), "type", a->type);
+	emit_int(e, MP_KEY(INSTR_WIDTH), "width", a->width_bits, "bits");
+	emit_int(e, "lanes", NULL, r->set->lanes, NULL);
+	emit_number(e, MP_KEY(INSTR_LATENCY), "latency", a->latency_cy, "cy", "%.2f");
 	emit_number(e, "latency_ns", NULL, r->lat_ns, "ns", NULL);
-	emit_number(e, "throughput_per_cy", "throughput", r->throughput_per_cy, "/cy", "%.2f");
+	emit_number(e, MP_KEY(INSTR_THROUGHPUT), "throughput", a->throughput_per_cy, "/cy", "%.2f");
 	emit_number(e, NULL, "cost", r->cy_per_op, "cy/op", "%.2f");
-	emit_int(e, "in_flight", NULL, r->in_flight, NULL);
-	emit_text(e, "in flight", "%s%d", r->in_flight >= r->nstreams ? ">=" : "", r->in_flight);
+	emit_int(e, MP_KEY(INSTR_IN_FLIGHT), NULL, a->in_flight, NULL);
+	emit_text(e, "in flight", "%s%d", a->in_flight >= r->nstreams ? ">=" : "", a->in_flight);
 	emit_number(e, "in_flight_confidence", NULL, r->in_flight_conf, NULL, NULL);
 	emit_number(e, "relative_to_int32_add", "rel. int32 add", r->relative_to_int32_add, NULL, "%.2f");
 	emit_int(e, "best_streams", NULL, r->best_streams, NULL);
@@ -167,16 +171,16 @@ static void instr_op_render(struct emit *e, const struct probe_instr_op *r, cons
 	emit_row_end(e);
 }
 
-static void instr_render(struct emit *e, const struct probe_instr_result *res)
+static void instr_render(struct emit *e, const struct probe_instr_result *res, const struct machine_probes *rec)
 {
 	const struct published_cpu *pc = &res->published;
-	emit_object_begin(e, "instr", "instr");
+	emit_object_begin(e, MP_KEY(INSTR), "instr");
 	emit_text(e, "", "latency: chains of %d and %d, difference, median of 6; throughput: fastest of 1..%d streams;",
 		  instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
 	emit_text(e, "", "in flight: streams before the knee of the cost per iteration");
-	emit_table_begin(e, "ops", "");
-	for (size_t i = 0; i < res->nops; i++)
-		instr_op_render(e, &res->op[i], pc, res->clock_ghz);
+	emit_table_begin(e, MP_KEY(INSTR_OPS), "");
+	for (int i = 0; i < rec->nops; i++)
+		instr_op_render(e, &res->op[i], &rec->op[i], pc, res->clock_ghz);
 	emit_table_end(e);
 	emit_number(e, "clock_ghz", "clock", res->clock_ghz, "GHz", "%.3f");
 	emit_object_begin(e, "clock_window", "clock brackets");
@@ -188,21 +192,21 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res)
 	emit_string(e, "compiler", "compiler", instr_compiler);
 	emit_string(e, "flags", "flags", instr_flags);
 	emit_number(e, "int32_add_latency_ns", "int32 add latency", res->int32_add_latency_ns, "ns", "%.3f");
-	flops_render(e, res->flops_per_cy);
-	if (res->split.nwidths > 0) {
-		emit_table_begin(e, "line_split",
+	flops_render(e, rec);
+	if (rec->nsplit > 0) {
+		emit_table_begin(e, MP_KEY(SPLIT),
 				 "vector accesses in L1 within one line and across two (8 independent per iteration; split: "
 				 "64 - width/2 bytes into a line; load + store: 8 of each per iteration, per pair)");
-		for (int k = 0; k < res->split.nwidths; k++) {
-			const struct probe_split_width *w = &res->split.w[k];
+		for (int k = 0; k < rec->nsplit; k++) {
+			const struct machine_probes_split *w = &rec->split[k];
 			emit_row_begin(e);
-			emit_int(e, "width_bits", "width", w->width_bits, "bit");
-			emit_number(e, "load_cy", "load", w->load_cy, "cy", "%.2f");
-			emit_number(e, "load_split_cy", "split load", w->load_split_cy, "cy", "%.2f");
-			emit_number(e, "store_cy", "store", w->store_cy, "cy", "%.2f");
-			emit_number(e, "store_split_cy", "split store", w->store_split_cy, "cy", "%.2f");
-			emit_number(e, "mixed_cy", "load + store", w->mixed_cy, "cy", "%.2f");
-			emit_number(e, "clock_ghz", "clock", w->clock_ghz, "GHz", "%.3f");
+			emit_int(e, MP_KEY(SPLIT_WIDTH), "width", w->width_bits, "bit");
+			emit_number(e, MP_KEY(SPLIT_LOAD), "load", w->load_cy, "cy", "%.2f");
+			emit_number(e, MP_KEY(SPLIT_LOAD_SPLIT), "split load", w->load_split_cy, "cy", "%.2f");
+			emit_number(e, MP_KEY(SPLIT_STORE), "store", w->store_cy, "cy", "%.2f");
+			emit_number(e, MP_KEY(SPLIT_STORE_SPLIT), "split store", w->store_split_cy, "cy", "%.2f");
+			emit_number(e, MP_KEY(SPLIT_MIXED), "load + store", w->mixed_cy, "cy", "%.2f");
+			emit_number(e, MP_KEY(SPLIT_CLOCK), "clock", w->clock_ghz, "GHz", "%.3f");
 			emit_row_end(e);
 		}
 		emit_table_end(e);
@@ -250,19 +254,22 @@ int probe_row_instr(struct probe_ctx *ctx)
 		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	PROBE_RENDER(ctx, instr_render, &res);
+	probe_record_instr(ctx->rec, &res);
+	PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
 	probe_instr_result_release(&res);
 	return rc;
 }
 
 /* One build's answer: the registers, its flags and the curve of core cycles per addition. */
-static void registers_build_render(struct emit *e, const struct probe_registers_build *b, double ghz)
+static void registers_build_render(struct emit *e, const struct probe_registers_build *b, const struct machine_probes *rec,
+				   double ghz)
 {
 	const struct regs_set *s = b->set;
 	const struct probe_curve *c = &b->curve;
-	probe_answer_render_begin(e, s->kind, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", &b->regs,
-				  "%.0f", PROBE_ANSWER_OS_INT);
-	if (!isfinite(b->regs.value))
+	int id = probe_record_registers_id(b);
+	const struct machine_answer *a = machine_probes_at(rec, id);
+	probe_answer_render_begin(e, id, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
+	if (!isfinite(a->value))
 		emit_annotate(e, " (no step)");
 	emit_string(e, "flags", "flags", s->flags);
 	emit_number(e, "step_relative", NULL, b->step_relative, NULL, NULL);
@@ -282,16 +289,17 @@ static void registers_build_render(struct emit *e, const struct probe_registers_
 }
 
 /* The wide builds' answers, then the narrow ones' under "narrow"; ghz: the cycles' clock. */
-static void registers_render(struct emit *e, const struct probe_registers_result *res, double ghz)
+static void registers_render(struct emit *e, const struct probe_registers_result *res, const struct machine_probes *rec,
+			     double ghz)
 {
-	emit_object_begin(e, "registers", "registers (live variables a C loop keeps in registers)");
+	emit_object_begin(e, MP_KEY(REGISTERS), "registers (live variables a C loop keeps in registers)");
 	for (int i = 0; i < res->nbuilds; i++)
 		if (!res->build[i].narrow)
-			registers_build_render(e, &res->build[i], ghz);
-	emit_object_begin(e, "narrow", "narrow builds");
+			registers_build_render(e, &res->build[i], rec, ghz);
+	emit_object_begin(e, MP_KEY(REGISTERS_NARROW), "narrow builds");
 	for (int i = 0; i < res->nbuilds; i++)
 		if (res->build[i].narrow)
-			registers_build_render(e, &res->build[i], ghz);
+			registers_build_render(e, &res->build[i], rec, ghz);
 	emit_object_end(e);
 	emit_string(e, "compiler", "compiler", res->compiler);
 	emit_text(e, "", "os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);");
@@ -357,7 +365,8 @@ int probe_row_registers(struct probe_ctx *ctx)
 	}
 	if (ctx->plot_dir)
 		plot_registers(ctx, &res);
-	PROBE_RENDER(ctx, registers_render, &res, ctx->env.clock_ghz);
+	probe_record_registers(ctx->rec, &res);
+	PROBE_RENDER(ctx, registers_render, &res, ctx->rec, ctx->env.clock_ghz);
 	probe_registers_result_release(&res);
 	return rc;
 }

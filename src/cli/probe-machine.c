@@ -1,5 +1,5 @@
-/* archscope probe -o FILE.yaml: fills the machine file writer's struct machine_probed from this
- * run's answers (struct probe_env; for --from-raw, from the saved probe-results.json) and from
+/* archscope probe -o FILE.yaml: fills the machine file writer's struct machine_probed with this
+ * run's typed answers (ctx->rec; for --from-raw, read from the saved probe-results.json) and the
  * streaming benchmarks per level and core count run here (or saved in benchmarks.json), hands it
  * to machine/write.c and writes the file. */
 #include <math.h>
@@ -18,7 +18,7 @@
 #include "machine/file.h"
 #include "machine/write.h"
 #include "model/mcpu.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "report/output.h"
 #include "topo/cpuinfo.h"
 
@@ -27,22 +27,6 @@
 static const char *const mk_kernels[] = { "copy", "daxpy", "load", "store", "stream", "triad", "update" };
 #define NMK (sizeof(mk_kernels) / sizeof(mk_kernels[0]))
 enum { MK_LOAD = 2, MK_STORE = 3 }; /* indexes in mk_kernels */
-
-/* A kernel as Kerncraft declares it: read and write streams include the read+write ones, 8 bytes
- * each; likwid-bench's name (copy_avx512). */
-static void kernel_decl(const struct bench_kernel *bk, struct machine_bench_kernel *K)
-{
-	int reads = bk->reads + bk->rws, writes = bk->writes + bk->rws;
-	snprintf(K->name, sizeof(K->name), "%s", bk->name);
-	snprintf(K->bench_name, sizeof(K->bench_name), "%s_%s", bk->name, bk->variant);
-	K->flops_per_it = bk->flops;
-	K->read_bytes = 8.0 * reads;
-	K->read_streams = reads;
-	K->rw_bytes = 8.0 * bk->rws;
-	K->rw_streams = bk->rws;
-	K->write_bytes = 8.0 * writes;
-	K->write_streams = writes;
-}
 
 /* Progress, and a note for a failed run, which counts 0 GB/s; the sweep goes on. */
 static int report(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
@@ -66,10 +50,13 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 	const struct bench_kernel *ks[NMK];
 	for (size_t k = 0; k < NMK; k++) {
 		ks[k] = bench_kernel_best(mk_kernels[k]);
-		kernel_decl(ks[k], &p->kernel[p->nkernels++]);
+		machine_bench_kernel_declare(&p->kernel[p->nkernels++], ks[k]->name, ks[k]->variant, ks[k]->reads, ks[k]->writes,
+					     ks[k]->rws, ks[k]->flops);
 	}
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
-				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz }, .stop = env->interrupted,
+				  .run = { .reps = 3, .min_time_s = 0.05, .clock_ghz = env->clock_ghz,
+					   .line_bytes = isfinite(env->line_bytes) ? env->line_bytes : 0 },
+				  .stop = env->interrupted,
 				  .report = report };
 	struct bench_sweep_result res;
 	struct as_error err = { 0 };
@@ -93,7 +80,7 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 		}
 	}
 	struct ecm_params e;
-	if (bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, &e) >= 0) {
+	if (env->line_bytes > 0 && bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, env->line_bytes, &e) >= 0) {
 		p->has_ecm = 1;
 		p->ecm.l1_load_bytes_per_cy = e.l1_load_bpc;
 		p->ecm.l1_store_bytes_per_cy = e.l1_store_bpc;
@@ -107,87 +94,32 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 
 /* --- the machine file --------------------------------------------------------------------- */
 
-/* The host CPU as LLVM names it (llc --version: "Host CPU: znver5"), the -mcpu for llvm-mca; else
- * the name GCC picks for -march=native (GCC 12 calls a Zen 5 "znver3"). A compiler setting for
- * the in-core model, not a probe answer. */
-static void native_cpu_name(char *out, size_t len)
-{
-	snprintf(out, len, "native");
-	static const char *const cmds[] = { "llc-19 --version 2>/dev/null", "llc --version 2>/dev/null" };
-	for (size_t c = 0; c < 2; c++) {
-		FILE *p = popen(cmds[c], "r");
-		if (!p)
-			continue;
-		char text[4096];
-		size_t n = fread(text, 1, sizeof(text) - 1, p);
-		text[n] = 0;
-		pclose(p);
-		if (mcpu_parse_host(text, out, len) == 0 && strcmp(out, "generic") != 0)
-			return;
-		snprintf(out, len, "native");
-	}
-	FILE *p = popen("cc -march=native -Q --help=target 2>/dev/null", "r");
-	if (!p)
-		return;
-	char line[512];
-	while (fgets(line, sizeof(line), p)) {
-		char key[64], val[128];
-		if (sscanf(line, " %63s %127s", key, val) == 2 && !strcmp(key, "-march=")) {
-			snprintf(out, len, "%s", val);
-			break;
-		}
-	}
-	pclose(p);
-}
-
-/* The typed answers a probe left (0 until measured) as the writer takes them (NAN: none). */
-static void probed_from_env(const struct probe_env *env, struct machine_probed *p)
-{
-	p->clock_ghz = env->clock_ghz;
-	p->contexts_fp = env->contexts_fp > 0 ? env->contexts_fp : NAN;
-	p->contexts_int = env->contexts_int > 0 ? env->contexts_int : NAN;
-	for (int i = 0; i < 2; i++)
-		for (int k = 0; k < 4; k++) {
-			p->flops_per_cy[i][k] = env->flops_per_cy[i][k];
-			p->has_flops |= env->flops_per_cy[i][k] > 0;
-		}
-	p->line_bytes = env->line_bytes > 0 ? env->line_bytes : NAN;
-	p->nlevels = env->nlevels < MACHINE_MAX_LEVELS - 1 ? env->nlevels : MACHINE_MAX_LEVELS - 1;
-	for (int i = 0; i < p->nlevels; i++) {
-		p->level_bytes[i] = env->level_bytes[i];
-		p->level_ways[i] = env->level_ways[i];
-	}
-}
-
 /* The machine file of this run (or of the saved answers, --from-raw) as the writer's JSON
  * document; *bench_io as in probe_machine_write (the benchmarks run here are stored into it for
  * saving). NULL after error(). */
-static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_t **bench_io)
+static json_t *machine_build(struct probe_ctx *ctx, json_t **bench_io, int from_raw)
 {
-	const struct probe_env *env = &ctx->env;
 	struct machine_probed *p = calloc(1, sizeof(*p));
 	if (!p) {
 		error("out of memory");
 		return NULL;
 	}
-	if (!(env->line_bytes > 0) && env->nlevels == 0) /* no memory probe ran here: --from-raw */
-		machine_probed_from_results(results, p);
-	else
-		probed_from_env(env, p);
+	p->probes = ctx->rec;
 	snprintf(p->model_name, sizeof(p->model_name), "unknown");
 	topo_cpuinfo("model name", p->model_name, sizeof(p->model_name));
-	native_cpu_name(p->incore_cpu, sizeof(p->incore_cpu));
+	mcpu_native_name(p->incore_cpu, sizeof(p->incore_cpu));
 	p->cpus = ctx->env.allowed.n;
 	p->seed = ctx->env.seed;
-	p->answers = results;
 	int rc = 0;
+	double level_bytes[MACHINE_MAX_LEVELS];
+	int nlevels = machine_probed_levels(ctx->rec, level_bytes, MACHINE_MAX_LEVELS - 1);
 	if (*bench_io) { /* --from-raw: the benchmarks of the earlier run */
 		struct as_error err = { 0 };
 		if ((rc = machine_probed_bench_from_saved(*bench_io, p, &err)) != 0)
 			error_err(&err);
-	} else if (p->nlevels > 0 && !*ctx->env.interrupted) {
+	} else if (!from_raw && nlevels > 0 && !*ctx->env.interrupted) { /* --from-raw measures nothing */
 		struct bench_levels lv;
-		bench_levels_from(p->level_bytes, p->nlevels, &lv);
+		bench_levels_from(level_bytes, nlevels, &lv);
 		rc = run_benchmarks(&ctx->env, &lv, p);
 		if (rc == 0 && !*ctx->env.interrupted)
 			*bench_io = machine_probed_bench_json(p);
@@ -199,43 +131,25 @@ static json_t *machine_build(struct probe_ctx *ctx, const json_t *results, json_
 	return m;
 }
 
-/* A saved JSON object (a regular file of at most 16 MiB), or NULL with the reason in why. */
-static json_t *saved_json_load(const char *path, char *why, size_t len)
+int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench)
 {
+	char path[4096];
 	struct as_error err = { 0 };
-	size_t n = 0;
-	char *text = file_read_input(path, "saved results", (size_t)16 << 20, &n, &err);
-	if (!text) {
-		as_error_copy(why, len, err.msg);
-		return NULL;
-	}
-	json_error_t je;
-	json_t *j = json_loadb(text, n, 0, &je);
-	free(text);
-	if (!j)
-		snprintf(why, len, "line %d: %s", je.line, je.text);
-	else if (!json_is_object(j)) {
-		snprintf(why, len, "not a JSON object");
-		json_decref(j);
-		j = NULL;
-	}
-	return j;
-}
-
-int probe_machine_load(const char *dir, json_t **results, json_t **bench)
-{
-	char path[4096], why[600];
 	snprintf(path, sizeof(path), "%s/probe-results.json", dir);
-	*results = saved_json_load(path, why, sizeof(why));
+	json_t *results = machine_saved_load(path, &err);
 	*bench = NULL;
-	if (!*results) {
-		error_usage("probe", "--from-raw: %s: %s", path, why);
+	if (!results) {
+		error_usage("probe", "--from-raw: %s", err.msg);
 		return -1;
 	}
+	int rc = machine_probes_from_json(results, rec, &err);
+	json_decref(results);
+	if (rc)
+		return error_err(&err);
 	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
-	*bench = saved_json_load(path, why, sizeof(why));
+	*bench = machine_saved_load(path, &err);
 	if (!*bench)
-		note("--from-raw: no %s (%s): the file will have no benchmarks section", path, why);
+		note("--from-raw: %s: the file will have no benchmarks section", err.msg);
 	return 0;
 }
 
@@ -262,25 +176,16 @@ static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const
 				     n == 1 ? "" : "s");
 		}
 	}
-	char *text = mtree_emit_string(t, &err);
-	struct atomic_file af;
-	int rc = !text ? error_err(&err) : atomic_file_open_mode(&af, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
-	if (rc == 0) {
-		fputs(text, af.fp);
-		rc = atomic_file_commit(&af, &err) != 0 ? error_err(&err) : 0;
-	}
-	free(text);
+	int rc = mtree_write_file(t, path, ctx->force ? AF_FORCE : 0, &err) != 0 ? error_err(&err) : 0;
 	if (rc == 0)
 		note("wrote the machine file %s%s", path, interrupted ? " (incomplete: interrupted)" : "");
 	return rc;
 }
 
-int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path)
+int probe_machine_write(struct probe_ctx *ctx, json_t *bench, int from_raw, const char *path)
 {
 	int had_bench = bench != NULL;
-	if (ctx->env.clock_ghz == 0)
-		ctx->env.clock_ghz = json_number_value(json_object_get(json_object_get(results, "clock"), "value"));
-	json_t *m = machine_build(ctx, results, &bench);
+	json_t *m = machine_build(ctx, &bench, from_raw);
 	if (!m) {
 		json_decref(bench);
 		return -1;
@@ -290,12 +195,9 @@ int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, i
 		json_object_set_new(json_object_get(m, "archscope"), "incomplete", json_true());
 	char raw[4096];
 	struct as_error err = { 0 };
-	if (ctx->raw_dir && !from_raw && !interrupted) { /* for a later --from-raw: the results, the benchmarks run here */
-		snprintf(raw, sizeof(raw), "%s/probe-results.json", ctx->raw_dir);
-		if (output_write_file(raw, results, 0, &err) != 0)
-			ctx->save_failed = error_err(&err);
+	if (ctx->raw_dir && !from_raw && !interrupted) { /* for a later --from-raw: the benchmarks run here */
 		snprintf(raw, sizeof(raw), "%s/benchmarks.json", ctx->raw_dir);
-		if (bench && !had_bench && output_write_file(raw, bench, 0, &err) != 0)
+		if (bench && !had_bench && output_write_file(raw, bench, &err) != 0)
 			ctx->save_failed = error_err(&err);
 	}
 	json_decref(bench);

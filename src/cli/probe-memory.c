@@ -125,22 +125,22 @@ static void size_text(struct emit *e, const char *label, double bytes)
 
 /* --- line -------------------------------------------------------------------------------- */
 
-static void line_render(struct emit *e, const struct probe_line_result *r)
+static void line_render(struct emit *e, const struct probe_line_result *r, const struct machine_probes *rec)
 {
 	const struct probe_curve *c = &r->curve;
 	emit_heading(e, "line");
-	probe_answer_render_begin(e, "line", "cache line", &r->line, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	probe_answer_render_begin(e, MP_LINE, "cache line", &rec->line, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
 	curve_render(e, "curve", "d_bytes", c);
-	emit_object_begin(e, "witnesses", "");
-	probe_answer_render_begin(e, "stride", "stride", &r->stride, "%.0f", 0);
-	if (isfinite(r->stride.value))
+	emit_object_begin(e, MP_KEY(LINE_WITNESSES), "");
+	probe_answer_render_begin(e, MP_LINE_STRIDE, "stride", &rec->line_stride, "%.0f", 0);
+	if (isfinite(rec->line_stride.value))
 		emit_annotate(e, ": latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B", r->step_before_ns,
 			      c->x[r->step_index], r->step_after_ns, c->x[r->step_index + 1]);
 	else
 		emit_annotate(e, ": no step found (the curve is flat: %zu points)", c->n);
 	emit_object_end(e);
-	int shared = isfinite(r->coherence.value);
-	probe_answer_render_begin(e, "coherence", "coherence unit", &r->coherence, "%.0f", PROBE_ANSWER_NOTE);
+	int shared = isfinite(rec->line_coherence.value);
+	probe_answer_render_begin(e, MP_LINE_COHERENCE, "coherence unit", &rec->line_coherence, "%.0f", PROBE_ANSWER_NOTE);
 	emit_array_begin(e, "cpus", shared ? "coherence CPUs" : NULL);
 	emit_int(e, NULL, "", r->sharing_cpus[0], NULL);
 	emit_int(e, NULL, "", r->sharing_cpus[1], NULL);
@@ -166,7 +166,8 @@ int probe_row_line(struct probe_ctx *ctx)
 				       .median_ns = r.sharing.median_ns };
 	if (sharing.n)
 		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
-	PROBE_RENDER(ctx, line_render, &r);
+	probe_record_line(ctx->rec, &r);
+	PROBE_RENDER(ctx, line_render, &r, ctx->rec);
 	probe_line_result_release(&r);
 	return 0;
 }
@@ -187,35 +188,37 @@ static void need_line(struct probe_ctx *ctx)
 		note("no cache line size could be measured; assuming 64 B for the slot spacing");
 }
 
-static void caches_render(struct emit *e, const struct probe_caches_result *r)
+static void caches_render(struct emit *e, const struct probe_caches_result *r, const struct machine_probes *rec)
 {
 	const struct probe_curve *c = &r->curve;
-	emit_object_begin(e, "caches", "caches");
-	emit_table_begin(e, "levels", "");
-	for (int i = 0; i < r->nlevels; i++) {
+	emit_object_begin(e, MP_KEY(CACHES), "caches");
+	emit_table_begin(e, MP_KEY(CACHES_LEVELS), "");
+	for (int i = 0; i < rec->ncaches; i++) {
 		const struct probe_cache_level *lv = &r->level[i];
+		const struct machine_probes_cache *a = &rec->cache[i];
 		emit_row_begin(e);
-		emit_int(e, "level", NULL, i + 1, NULL);
-		emit_text(e, "level", "L%d", i + 1);
-		probe_answer_render(e, "size", NULL, &lv->size, NULL, PROBE_ANSWER_OS_INT);
-		size_text(e, "size", lv->size.value);
+		emit_int(e, MP_KEY(CACHES_LEVEL), NULL, a->level, NULL);
+		emit_text(e, "level", "L%d", a->level);
+		probe_answer_render(e, MP_CACHES_SIZE, NULL, &a->size, NULL, 0);
+		size_text(e, "size", a->size.value);
 		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "B", NULL);
-		probe_answer_render(e, "latency", "latency", &lv->latency, "%.2f", 0);
-		emit_number(e, "latency_cy", "latency", lv->latency_cy, "cy", "%.1f");
+		probe_answer_render(e, MP_CACHES_LATENCY, "latency", &a->latency, "%.2f", 0);
+		emit_number(e, MP_KEY(CACHES_LATENCY_CY), "latency", a->latency_cy, "cy", "%.1f");
 		emit_int(e, "points", "points", (long long)lv->points, NULL);
-		size_text(e, "os_reported size", lv->size.os_reported);
-		emit_text(e, "", "%s", probe_differs(lv->size.value, lv->size.os_reported) ? PROBE_DIFFERS_TEXT : "");
+		size_text(e, "os_reported size", a->size.os_reported);
+		emit_text(e, "", "%s", probe_differs(a->size.value, a->size.os_reported) ? PROBE_DIFFERS_TEXT : "");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	probe_answer_render_begin(e, "memory_latency", "memory latency", &r->memory, "%.2f", 0);
-	if (!isfinite(r->memory.value)) {
+	probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency", &rec->memory_latency, "%.2f", 0);
+	if (!isfinite(rec->memory_latency.value)) {
 		char max[32];
 		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
 			      buffer_format_size(r->max_bytes, max, sizeof(max)));
 	}
 	emit_object_end(e);
-	emit_number(e, "memory_latency_cy", isfinite(r->memory_cy) ? "memory latency" : NULL, r->memory_cy, "cy", "%.1f");
+	emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_CY), isfinite(rec->memory_latency_cy) ? "memory latency" : NULL,
+		    rec->memory_latency_cy, "cy", "%.1f");
 	emit_number(e, "clock_ghz", "clock", r->clock_ghz > 0 ? r->clock_ghz : NAN, "GHz", "%.3f");
 	if (r->clock_ghz > 0)
 		emit_annotate(e, " (cycles are core cycles at this measured clock)");
@@ -247,35 +250,37 @@ int probe_row_caches(struct probe_ctx *ctx)
 	curve_evidence(ctx, "caches", "size_bytes", &r.curve, "buffer size (bytes)", 1);
 	ctx->plot_dir = plot_dir;
 	caches_plot(ctx, &r);
-	PROBE_RENDER(ctx, caches_render, &r);
+	probe_record_caches(ctx->rec, &r);
+	PROBE_RENDER(ctx, caches_render, &r, ctx->rec);
 	probe_caches_result_release(&r);
 	return 0;
 }
 
 /* --- associativity ---------------------------------------------------------------------------- */
 
-static void assoc_render(struct emit *e, const struct probe_assoc_result *r)
+static void assoc_render(struct emit *e, const struct probe_assoc_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, "assoc", "assoc");
-	emit_table_begin(e, "levels", "");
-	for (int i = 0; i < r->nlevels; i++) {
+	emit_object_begin(e, MP_KEY(ASSOC), "assoc");
+	emit_table_begin(e, MP_KEY(ASSOC_LEVELS), "");
+	for (int i = 0; i < rec->nassoc; i++) {
 		const struct probe_assoc_level *lv = &r->level[i];
+		const struct machine_answer *ways = &rec->assoc[i].ways;
 		emit_row_begin(e);
-		emit_int(e, "level", NULL, i + 1, NULL);
-		emit_text(e, "level", "L%d", i + 1);
-		probe_answer_render(e, "ways", "ways", &lv->ways, "%.0f", PROBE_ANSWER_OS_INT);
-		emit_number(e, NULL, "confidence", lv->ways.confidence, NULL, "%.2f");
+		emit_int(e, MP_KEY(ASSOC_LEVEL), NULL, rec->assoc[i].level, NULL);
+		emit_text(e, "level", "L%d", rec->assoc[i].level);
+		probe_answer_render(e, MP_ASSOC_WAYS, "ways", ways, "%.0f", 0);
+		emit_number(e, NULL, "confidence", ways->confidence, NULL, "%.2f");
 		if (lv->step_index >= 0)
 			emit_text(e, "step", "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
 		else if (lv->evset_tried && isfinite(lv->evset.ways))
 			emit_text(e, "step", "%.2f -> %.2f ns (congruent pages)", lv->evset.hit_ns, lv->evset.miss_ns);
 		else
 			emit_text(e, "step", "no step to the next level");
-		if (isfinite(lv->ways.os_reported))
-			emit_number(e, NULL, "os_reported", lv->ways.os_reported, "ways", "%.0f");
+		if (isfinite(ways->os_reported))
+			emit_number(e, NULL, "os_reported", ways->os_reported, "ways", "%.0f");
 		else
 			emit_text(e, "os_reported", "-");
-		emit_text(e, "", "%s", probe_differs(lv->ways.value, lv->ways.os_reported) ? PROBE_DIFFERS_TEXT : "");
+		emit_text(e, "", "%s", probe_differs(ways->value, ways->os_reported) ? PROBE_DIFFERS_TEXT : "");
 		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
 		if (lv->sweeps > 1) /* the curve is the pointwise fastest of these sweeps */
 			emit_int(e, "sweeps", NULL, lv->sweeps, NULL);
@@ -334,43 +339,45 @@ int probe_row_assoc(struct probe_ctx *ctx)
 			curve_evidence(ctx, name, "k", &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
 		}
 	}
-	if (rc == 0)
-		PROBE_RENDER(ctx, assoc_render, &r);
+	if (rc == 0) {
+		probe_record_assoc(ctx->rec, &r);
+		PROBE_RENDER(ctx, assoc_render, &r, ctx->rec);
+	}
 	probe_assoc_result_release(&r);
 	return rc == 0 ? 0 : curve_fail("assoc", &err);
 }
 
 /* --- TLB -------------------------------------------------------------------------------------- */
 
-static void tlb_render(struct emit *e, const struct probe_tlb_result *r)
+static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, "tlb", "tlb");
-	probe_answer_render(e, "page_size", "page size", &r->page, "%.0f",
-			    PROBE_ANSWER_OS_INT | PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	emit_object_begin(e, MP_KEY(TLB), "tlb");
+	probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
 	curve_render(e, "page_curve", "stride_bytes", &r->page_curve);
-	emit_object_begin(e, "page_witnesses", "");
-	probe_answer_render_begin(e, "pairs", "pairs", &r->page_pairs, "%.0f", PROBE_ANSWER_OS_INT);
-	if (isfinite(r->page_pairs.value))
+	emit_object_begin(e, MP_KEY(TLB_WITNESSES), "");
+	probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
+	if (isfinite(rec->page_pairs.value))
 		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
 	else
 		emit_annotate(e, ": no step found");
 	emit_object_end(e);
-	probe_answer_render_begin(e, "faults", "faults", &r->page_faults, "%.0f", PROBE_ANSWER_OS_INT | PROBE_ANSWER_NOTE);
-	if (isfinite(r->page_faults.value))
+	probe_answer_render_begin(e, MP_TLB_FAULTS, "faults", &rec->page_faults, "%.0f", PROBE_ANSWER_NOTE);
+	if (isfinite(rec->page_faults.value))
 		emit_annotate(e, ": the time per first touch stops doubling");
 	curve_render(e, "curve", "stride_bytes", &r->fault_curve);
 	emit_object_end(e);
 	emit_object_end(e);
-	int nlevels = r->entries_measured ? r->nlevels : 0;
-	emit_table_begin(e, "levels", nlevels ? "" : NULL);
+	int nlevels = rec->ntlb;
+	emit_table_begin(e, MP_KEY(TLB_LEVELS), nlevels ? "" : NULL);
 	for (int i = 0; i < nlevels; i++) {
 		const struct probe_tlb_level *lv = &r->level[i];
+		const struct machine_probes_tlb *a = &rec->tlb[i];
 		emit_row_begin(e);
-		emit_int(e, "level", NULL, i + 1, NULL);
-		emit_text(e, "level", "L%d", i + 1);
-		probe_answer_render(e, "entries", "entries", &lv->entries, "%.0f", PROBE_ANSWER_OS_INT);
+		emit_int(e, MP_KEY(TLB_LEVEL), NULL, a->level, NULL);
+		emit_text(e, "level", "L%d", a->level);
+		probe_answer_render(e, MP_TLB_ENTRIES, "entries", &a->entries, "%.0f", 0);
 		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "pages", NULL);
-		emit_number(e, "cost_ns", "TLB cost per access", lv->cost_ns, "ns", "%.2f");
+		emit_number(e, MP_KEY(TLB_COST), "TLB cost per access", a->cost_ns, "ns", "%.2f");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -412,7 +419,8 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
 		curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	}
-	PROBE_RENDER(ctx, tlb_render, &r);
+	probe_record_tlb(ctx->rec, &r);
+	PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
 	probe_tlb_result_release(&r);
 	return 0;
 }

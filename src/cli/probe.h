@@ -1,31 +1,43 @@
 /* The probe family: each row of the probe table is a name, a one-line summary and a function
- * that runs the library probe, saves its evidence (--raw CSV, --plot pictures) and renders its
- * result struct once through the emitter (report/emit.h), for text and JSON alike. */
+ * that runs the library probe, records its answers in the typed struct machine_probes
+ * (machine/probes.h, probe-record.c), saves its evidence (--raw CSV, --plot pictures) and renders
+ * the answers and the evidence once through the emitter (report/emit.h), for text and JSON alike.
+ * The answers' JSON keys and units are the description's (MP_KEY); probe -o writes the machine
+ * file from the struct, never from the rendered JSON. */
 #ifndef ARCHSCOPE_CLI_PROBE_H
 #define ARCHSCOPE_CLI_PROBE_H
 
 #include <jansson.h>
 
+#include "machine/probes.h"
 #include "probe/probe.h"
 
 struct emit;
 struct probe_curve;
+struct probe_clock_result;
+struct probe_line_result;
+struct probe_caches_result;
+struct probe_assoc_result;
+struct probe_tlb_result;
+struct probe_instr_result;
+struct probe_contexts_result;
+struct probe_registers_result;
+struct probe_timeslice_result;
+struct probe_c2c_result;
+struct probe_registers_build;
 
 struct probe_ctx {
 	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
 	const char *raw_dir;     /* NULL: no raw CSV */
 	const char *plot_dir;    /* NULL: no plots */
 	struct emit *e;          /* the output: text or JSON */
-	struct emit *doc;        /* -o with text output: the same results as JSON, for the machine
-				  * file and probe-results.json; else NULL (e holds them) */
+	struct machine_probes *rec; /* the answers so far, typed: what -o and --raw write */
 	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
 	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
 };
 
-/* Renders a result into every emitter of ctx: fn(e, args...) for the output, and again for the
- * machine file's JSON (-o). */
-#define PROBE_RENDER(ctx, fn, ...) \
-	do { fn((ctx)->e, __VA_ARGS__); if ((ctx)->doc) fn((ctx)->doc, __VA_ARGS__); } while (0)
+/* Renders a result into ctx's output: fn(e, args...). */
+#define PROBE_RENDER(ctx, fn, ...) fn((ctx)->e, __VA_ARGS__)
 
 struct probe_row {
 	const char *name;
@@ -48,19 +60,36 @@ int probe_row_c2c(struct probe_ctx *ctx);
 void probe_progress(void *unused, const char *probe, const char *point, int done, int total);
 
 enum {
-	PROBE_ANSWER_OS_INT = 1 << 0,  /* os_reported is an integer count in JSON (bytes, ways) */
 	PROBE_ANSWER_NOTE = 1 << 1,    /* text: the reason as a "note" field after the answer (else
 					* the reason is in JSON only) */
 	PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
 };
-/* An answer through emit_answer_begin(): {value, unit, confidence, method, os_reported} and
- * "reason" when there is one; further members follow up to emit_object_end(). fmt: the text
- * format of the value (NULL: "%g"); flags: PROBE_ANSWER_*. */
-void probe_answer_render_begin(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
+/* The recorded answer id (an MP_* of machine/probes.h) through emit_answer_begin(): {value, unit,
+ * confidence, method, os_reported} under the description's key and unit, and "reason" when there
+ * is one; further members follow up to emit_object_end(). fmt: the text format of the value
+ * (NULL: "%g"); flags: PROBE_ANSWER_*. */
+void probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
 			       const char *fmt, unsigned flags);
 /* probe_answer_render_begin() and emit_object_end(). */
-void probe_answer_render(struct emit *e, const char *key, const char *label, const struct probe_answer *a,
-			 const char *fmt, unsigned flags);
+void probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
+			 unsigned flags);
+
+/* probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
+ * matrices are copied: 0, or -1 after error() (no memory). */
+void probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
+void probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
+void probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r);
+void probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r);
+void probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r);
+void probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r);
+void probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r);
+void probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r);
+void probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r);
+int probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r);
+/* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind). */
+int probe_record_contexts_id(int kind);
+/* The entry (MP_REGISTERS_*) of a registers build's answer. */
+int probe_record_registers_id(const struct probe_registers_build *b);
 /* Whether measured and OS-reported values are both positive and more than 5 % apart. */
 int probe_differs(double measured, double os);
 #define PROBE_DIFFERS_TEXT "<- differs from the OS"
@@ -75,14 +104,13 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
 void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
-/* probe -o (probe-machine.c). The saved run of --from-raw DIR: *results from
- * DIR/probe-results.json (a usage error when missing), *bench from DIR/benchmarks.json (NULL,
- * with a note, when missing). 0, or -1 after error_usage(). */
-int probe_machine_load(const char *dir, json_t **results, json_t **bench);
-/* Writes the machine file to path from results (this run's, or the loaded ones) and the
+/* probe -o (probe-machine.c). The saved run of --from-raw DIR: the answers of
+ * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json
+ * (NULL, with a note, when missing). 0, or -1 after error_usage(). */
+int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench);
+/* Writes the machine file to path from ctx->rec (this run's answers, or the loaded ones) and the
  * streaming benchmarks: bench (loaded; stolen) or, when NULL, run here per level and core count.
- * With --raw (and no --from-raw) saves probe-results.json and benchmarks.json beside the curves.
- * 0, or -1 after error(). */
-int probe_machine_write(struct probe_ctx *ctx, json_t *results, json_t *bench, int from_raw, const char *path);
+ * With --raw (and no --from-raw) saves benchmarks.json beside the curves. 0, or -1 after error(). */
+int probe_machine_write(struct probe_ctx *ctx, json_t *bench, int from_raw, const char *path);
 
 #endif

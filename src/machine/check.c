@@ -9,6 +9,7 @@
 #endif
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@
 
 #include "common/buffer.h"
 #include "machine/node.h"
+#include "machine/probes.h"
 
 struct check {
 	const char *name;
@@ -415,6 +417,57 @@ static void check_archscope_node(struct check *c, const struct mnode *n, const c
 	}
 }
 
+/* The node of entry id under the file's archscope.probes (NULL: absent, or inside a table). */
+static const struct mnode *probes_node(const struct mnode *probes, int id)
+{
+	if (id == MP_ROOT)
+		return probes;
+	const struct machine_probe_field *f = &machine_probe_fields[id];
+	if (f->parent != MP_ROOT && machine_probe_fields[f->parent].kind == MP_TABLE)
+		return NULL;
+	const struct mnode *parent = probes_node(probes, f->parent);
+	return parent && parent->kind == MN_MAP ? mnode_get(parent, f->key) : NULL;
+}
+
+/* 'probe -o' runs every probe and writes the table's MP_F_REQ entries, groups in the table's
+ * order: a file cut between two groups lacks the later ones, one cut inside a group lacks a key.
+ * An entry is looked for where its parent is an object in the file (c2c and its tree are ~ on a
+ * machine of one CPU). */
+static void check_probes_complete(struct check *c, const struct mnode *probes)
+{
+	for (int id = 0; id < MP_COUNT; id++) {
+		const struct machine_probe_field *f = &machine_probe_fields[id];
+		if (!(f->flags & MP_F_REQ))
+			continue;
+		const struct mnode *parent = f->parent == MP_ROOT ? probes : probes_node(probes, f->parent);
+		if (!parent || parent->kind != MN_MAP || mnode_get(parent, f->key))
+			continue;
+		char path[256];
+		if (f->parent == MP_ROOT) {
+			problem(c, probes->line, "archscope.probes", "incomplete: no '%s' ('probe -o' writes every probe: the "
+				"file looks cut)", f->key);
+			return; /* the later ones are missing for the same reason */
+		}
+		machine_probes_path(f->parent, 1, path, sizeof(path));
+		problem(c, parent->line, path, "incomplete: missing key '%s' (the file looks cut)", f->key);
+	}
+}
+
+/* The answers read through the table (machine/probes.h) as model and tune read them: a value of
+ * the wrong type (a number written "32abc") is a problem here rather than an answer they skip. */
+static void check_probes_values(struct check *c, const struct mnode *probes)
+{
+	json_t *j = mnode_to_json(probes);
+	struct machine_probes *p = malloc(sizeof(*p));
+	struct as_error err = { 0 };
+	if (j && p && machine_probes_from_json(j, p, &err) != 0 && err.code != -ENOMEM)
+		problem(c, probes->line, "archscope.probes", "%s", err.msg);
+	if (p)
+		machine_probes_release(p);
+	free(p);
+	json_decref(j);
+}
+
 static void check_archscope(struct check *c, const struct mnode *as)
 {
 	if (as->kind != MN_MAP)
@@ -425,31 +478,10 @@ static void check_archscope(struct check *c, const struct mnode *as)
 	EXPECT(c, v, "archscope.version", machine_node_string(v) && v->kind == MN_SCALAR, "the version of archscope that wrote it");
 	v = need(c, as, "archscope", "probes", 1); /* a section without its probes holds nothing: a cut one */
 	EXPECT(c, v, "archscope.probes", v->kind == MN_MAP, "a mapping of probe results");
-	/* 'probe -o' runs every probe and writes them in this order: a file cut between two of them
-	 * lacks the later ones */
-	static const struct { const char *probe, *keys[3]; } written[] = {
-		{ "clock", { "value" } },	    { "line", { "value" } },	     { "caches", { "levels", "memory_latency" } },
-		{ "assoc", { "levels" } },	    { "tlb", { "page_size", "levels" } }, { "instr", { "ops" } },
-		{ "contexts", { "fp", "int", "mem" } }, { "registers", { "int", "fp" } }, { "timeslice", { "slice" } },
-		{ "c2c", { "tree" } }, /* ~ on a machine of one CPU */
-	};
 	if (probed && v && v->kind == MN_MAP)
-		for (size_t i = 0; i < sizeof(written) / sizeof(written[0]); i++) {
-			char p[128];
-			snprintf(p, sizeof(p), "archscope.probes.%s", written[i].probe);
-			const struct mnode *pr = mnode_get(v, written[i].probe);
-			if (!pr) {
-				problem(c, v->line, "archscope.probes", "incomplete: no '%s' ('probe -o' writes every probe: the "
-					"file looks cut)", written[i].probe);
-				break; /* the later ones are missing for the same reason */
-			}
-			for (int k = 0; k < 3 && written[i].keys[k] && pr->kind == MN_MAP; k++)
-				if (!mnode_get(pr, written[i].keys[k]))
-					problem(c, pr->line, p, "incomplete: missing key '%s' (the file looks cut)", written[i].keys[k]);
-		}
-	const struct mnode *tree = mnode_get(mnode_get(v, "c2c"), "tree");
-	if (probed && tree && tree->kind == MN_MAP && !mnode_get(tree, "leaves"))
-		problem(c, tree->line, "archscope.probes.c2c.tree", "incomplete: missing key 'leaves' (the file looks cut)");
+		check_probes_complete(c, v);
+	if (v && v->kind == MN_MAP)
+		check_probes_values(c, v);
 	check_archscope_node(c, as, "archscope", 0, probed);
 }
 
@@ -491,9 +523,14 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	if (v && (v->kind != MN_SEQ || v->n == 0)) {
 		EXPECT(&c, v, "memory hierarchy", 0, "a non-empty list of levels");
 	} else if (v) {
-		for (size_t i = 0; i < v->n; i++)
+		int caches = 0;
+		for (size_t i = 0; i < v->n; i++) {
 			check_level(&c, v->vals[i], (int)i, i + 1 == v->n);
+			caches += mnode_get(v->vals[i], "cache per group") != NULL;
+		}
 		check_levels_across(&c, v);
+		if (!caches && !mnode_get(r, "cacheline size"))
+			problem(&c, v->line, "cacheline size", "incomplete: missing (and no cache level gives a cl_size): the models count cache lines");
 	}
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "common/error.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 struct machine_diff_row {
 	char *path;

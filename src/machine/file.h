@@ -6,7 +6,7 @@
 #define ARCHSCOPE_MACHINE_FILE_H
 
 #include "machine/machine.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 /* A number with an optional SI (k M G T: powers of 1000) or binary (Ki Mi Gi Ti) prefix and
  * unit: "2.4 GHz" -> 2.4e9 "Hz"; "32 KiB" -> 32768 "B"; "64 B/cy"; "8" -> 8 "". 0 or -1. */

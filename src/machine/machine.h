@@ -79,4 +79,16 @@ struct machine {
 	int probed; /* the file has archscope's section: written by archscope probe -o */
 };
 
+/* The cache line: the file's "cacheline size", else the first cache level's cl_size; 0 when it
+ * gives neither (machine_check refuses such a file). Never assumed. */
+static inline double machine_line_bytes(const struct machine *m)
+{
+	if (m->cacheline_bytes > 0)
+		return m->cacheline_bytes;
+	for (int i = 0; i < m->nlevels; i++)
+		if (m->level[i].has_cache && m->level[i].cl_size > 0)
+			return (double)m->level[i].cl_size;
+	return 0;
+}
+
 #endif

@@ -4,7 +4,7 @@
 #ifndef ARCHSCOPE_MACHINE_NODE_H
 #define ARCHSCOPE_MACHINE_NODE_H
 
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 int machine_node_pos_int(const struct mnode *n, long *out);
 /* true, false, True or False. */

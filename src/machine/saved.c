@@ -1,5 +1,6 @@
-/* A saved probe run read back (probe -o --from-raw): the answers of probe-results.json and the
- * streaming benchmarks of benchmarks.json into the writer's struct machine_probed; see write.h. */
+/* A saved probe run read back (probe -o --from-raw): its JSON files, and the streaming benchmarks
+ * of benchmarks.json into the writer's struct machine_probed (the answers of probe-results.json
+ * are machine_probes_from_json's); see write.h. */
 #include "machine/write.h"
 
 #include <errno.h>
@@ -7,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/atomicfile.h"
 #include "machine/file.h"
 
 /* An answer's value ({"value": ...}) or a plain number under key; NAN when there is none. */
@@ -18,41 +20,23 @@ static double num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* A count or size that must be positive and finite to mean anything: else NAN. */
-static double positive(double v)
+json_t *machine_saved_load(const char *path, struct as_error *err)
 {
-	return isfinite(v) && v > 0 ? v : NAN;
-}
-
-void machine_probed_from_results(const json_t *R, struct machine_probed *p)
-{
-	p->clock_ghz = num(R, "clock");
-	p->line_bytes = positive(num(R, "line"));
-	const json_t *levels = json_object_get(json_object_get(R, "caches"), "levels");
-	const json_t *assoc = json_object_get(json_object_get(R, "assoc"), "levels");
-	size_t n = json_array_size(levels);
-	p->nlevels = n < MACHINE_MAX_LEVELS - 1 ? (int)n : MACHINE_MAX_LEVELS - 1;
-	for (int i = 0; i < p->nlevels; i++) {
-		p->level_bytes[i] = num(json_array_get(levels, (size_t)i), "size");
-		p->level_ways[i] = NAN;
+	size_t n = 0;
+	char *text = file_read_input(path, "saved results", (size_t)16 << 20, &n, err);
+	if (!text)
+		return NULL;
+	json_error_t je;
+	json_t *j = json_loadb(text, n, 0, &je);
+	free(text);
+	if (!j)
+		as_error_set(err, -EINVAL, "%s: line %d: %s", path, je.line, je.text);
+	else if (!json_is_object(j)) {
+		as_error_set(err, -EINVAL, "%s: not a JSON object", path);
+		json_decref(j);
+		j = NULL;
 	}
-	for (size_t a = 0; a < json_array_size(assoc); a++) {
-		const json_t *al = json_array_get(assoc, a);
-		json_int_t level = json_integer_value(json_object_get(al, "level"));
-		if (level >= 1 && level <= p->nlevels)
-			p->level_ways[level - 1] = num(al, "ways");
-	}
-	const json_t *ctxs = json_object_get(R, "contexts");
-	p->contexts_fp = positive(num(ctxs, "fp"));
-	p->contexts_int = positive(num(ctxs, "int"));
-	const json_t *fpc = json_object_get(json_object_get(R, "instr"), "flops_per_cycle");
-	static const char *const prec[] = { "SP", "DP" }, *const ks[] = { "total", "ADD", "MUL", "FMA" };
-	for (int i = 0; i < 2; i++)
-		for (int k = 0; k < 4; k++) {
-			double v = fpc ? num(json_object_get(json_object_get(fpc, prec[i]), "vector"), ks[k]) : 0;
-			p->flops_per_cy[i][k] = v;
-			p->has_flops |= v > 0;
-		}
+	return j;
 }
 
 int machine_probed_bench_from_saved(const json_t *saved, struct machine_probed *p, struct as_error *err)

@@ -206,10 +206,74 @@ int machine_write_tree(const struct machine *m, struct mtree *t, struct as_error
 /* The flags the model compiles kernels with; a setting, not a probe answer. */
 #define PROBED_FLAGS "-O3 -march=native -ffp-contract=fast -D_POSIX_C_SOURCE=200809L -fopenmp -lm"
 
-/* "L1", "L2", ..., "MEM" (after the nlevels caches). */
-static void level_name(const struct machine_probed *p, int i, char *out, size_t len)
+/* The answers the Kerncraft values come from, NAN (0 levels) where the run has none. */
+struct derived {
+	double clock_ghz, line_bytes, contexts_fp, contexts_int;
+	int nlevels;            /* cache levels; memory comes after them */
+	double level_bytes[MACHINE_MAX_LEVELS - 1];
+	double level_ways[MACHINE_MAX_LEVELS - 1];
+	int has_flops;
+	double flops_per_cy[2][4]; /* widest vector, [SP, DP][total, ADD, MUL, FMA] */
+};
+
+/* A count or size that must be positive and finite to mean anything: else NAN. */
+static double positive(double v)
 {
-	snprintf(out, len, i < p->nlevels ? "L%d" : "MEM", i + 1);
+	return isfinite(v) && v > 0 ? v : NAN;
+}
+
+void machine_bench_kernel_declare(struct machine_bench_kernel *K, const char *name, const char *variant, int reads,
+				  int writes, int rws, int flops)
+{
+	snprintf(K->name, sizeof(K->name), "%s", name);
+	snprintf(K->bench_name, sizeof(K->bench_name), "%s_%s", name, variant);
+	K->flops_per_it = flops;
+	K->read_streams = reads + rws;
+	K->read_bytes = 8.0 * K->read_streams;
+	K->rw_streams = rws;
+	K->rw_bytes = 8.0 * rws;
+	K->write_streams = writes + rws;
+	K->write_bytes = 8.0 * K->write_streams;
+}
+
+int machine_probed_levels(const struct machine_probes *a, double *bytes, int max)
+{
+	int n = a->have[MP_CACHES] == MP_HAVE_YES ? a->ncaches : 0;
+	n = n < max ? n : max;
+	for (int i = 0; bytes && i < n; i++)
+		bytes[i] = a->cache[i].size.value;
+	return n;
+}
+
+static void derive(const struct machine_probes *a, struct derived *d)
+{
+	*d = (struct derived){ .clock_ghz = NAN, .line_bytes = NAN, .contexts_fp = NAN, .contexts_int = NAN };
+	if (a->have[MP_CLOCK] == MP_HAVE_YES)
+		d->clock_ghz = a->clock.value;
+	if (a->have[MP_LINE] == MP_HAVE_YES)
+		d->line_bytes = positive(a->line.value);
+	if (a->have[MP_CONTEXTS] == MP_HAVE_YES) {
+		d->contexts_fp = positive(a->contexts_fp.value);
+		d->contexts_int = positive(a->contexts_int.value);
+	}
+	d->nlevels = machine_probed_levels(a, d->level_bytes, MACHINE_MAX_LEVELS - 1);
+	for (int i = 0; i < d->nlevels; i++)
+		d->level_ways[i] = NAN;
+	for (int r = 0; a->have[MP_ASSOC] == MP_HAVE_YES && r < a->nassoc; r++)
+		if (a->assoc[r].level >= 1 && a->assoc[r].level <= d->nlevels)
+			d->level_ways[a->assoc[r].level - 1] = a->assoc[r].ways.value;
+	for (int i = 0; a->have[MP_INSTR] == MP_HAVE_YES && i < 2; i++)
+		for (int k = 0; k < 4; k++) {
+			double v = a->flops_per_cy[i][1][k];
+			d->flops_per_cy[i][k] = isfinite(v) ? v : 0;
+			d->has_flops |= v > 0;
+		}
+}
+
+/* "L1", "L2", ..., "MEM" (after the nlevels caches). */
+static void level_name(int nlevels, int i, char *out, size_t len)
+{
+	snprintf(out, len, i < nlevels ? "L%d" : "MEM", i + 1);
 }
 
 static void add_setting(struct machine_setting *s, int *n, const char *name, const char *value)
@@ -222,20 +286,23 @@ static void add_setting(struct machine_setting *s, int *n, const char *name, con
 /* The memory hierarchy: sets from the measured size and ways (fully associative where the ways
  * are missing or do not divide the lines), the last cache and memory shared by all cores, the
  * levels above private; upstream rates from the ECM transfers. */
-static void probed_levels(const struct machine_probed *p, long cores, long tpc, struct machine *m, json_t *assumed)
+static void probed_levels(const struct machine_probed *p, const struct derived *d, long cores, long tpc,
+			  struct machine *m, json_t *assumed)
 {
-	double line = p->line_bytes;
+	double line = d->line_bytes;
 	long cl = isfinite(line) && line >= 8 ? lround(line) : 64;
-	int nl = p->nlevels;
+	int nl = d->nlevels;
+	if (!(isfinite(line) && line >= 8) && nl > 0)
+		json_array_append_new(assumed, json_string("cache line not measured: 64 B lines (cl_size) assumed"));
 	m->nlevels = nl + 1;
 	for (int i = 0; i <= nl; i++) {
 		struct machine_level *L = &m->level[i];
-		level_name(p, i, L->name, sizeof(L->name));
+		level_name(nl, i, L->name, sizeof(L->name));
 		L->write_allocate = L->write_back = 1;
 		if (i < nl) {
-			double ways = p->level_ways[i];
+			double ways = d->level_ways[i];
 			long w = isfinite(ways) && ways >= 1 ? lround(ways) : 0;
-			long lines = lround(p->level_bytes[i] / (double)cl);
+			long lines = lround(d->level_bytes[i] / (double)cl);
 			if (w == 0 || lines < 1 || lines % w) {
 				/* not measured here: fully associative, the assumption a cache simulator handles */
 				char msg[128];
@@ -247,9 +314,9 @@ static void probed_levels(const struct machine_probed *p, long cores, long tpc, 
 			L->sets = lines / w;
 			L->ways = w;
 			L->cl_size = cl;
-			L->size_bytes = p->level_bytes[i];
-			level_name(p, i + 1, L->load_from, sizeof(L->load_from));
-			level_name(p, i + 1, L->store_to, sizeof(L->store_to));
+			L->size_bytes = d->level_bytes[i];
+			level_name(nl, i + 1, L->load_from, sizeof(L->load_from));
+			level_name(nl, i + 1, L->store_to, sizeof(L->store_to));
 		}
 		int shared = i >= nl - 1; /* the last cache and memory: all cores */
 		L->groups = shared ? 1 : cores;
@@ -271,14 +338,16 @@ static void probed_levels(const struct machine_probed *p, long cores, long tpc, 
 /* The Kerncraft values of a probe run; the assumptions made on the way are appended to assumed. */
 static void probed_machine(const struct machine_probed *p, struct machine *m, json_t *assumed)
 {
+	struct derived dv, *d = &dv;
+	derive(p->probes, d);
 	*m = (struct machine){ 0 };
 	snprintf(m->kerncraft_version, sizeof(m->kerncraft_version), "0.8.11.dev0");
 	snprintf(m->model_name, sizeof(m->model_name), "%s", p->model_name);
 	snprintf(m->model_type, sizeof(m->model_type), "measured by archscope " ARCHSCOPE_VERSION
 									" (model name as the OS reports it)");
-	m->clock_hz = isfinite(p->clock_ghz) ? p->clock_ghz * 1e9 : 0;
+	m->clock_hz = isfinite(d->clock_ghz) ? d->clock_ghz * 1e9 : 0;
 	/* cores: contexts that run FP work side by side (BlackjackBench); threads: integer ones */
-	double fp = p->contexts_fp, in = p->contexts_int;
+	double fp = d->contexts_fp, in = d->contexts_int;
 	long cores = isfinite(fp) && fp >= 1 ? lround(fp) : p->cpus;
 	long tpc = isfinite(in) && isfinite(fp) && fp > 0 && in >= fp && cores > 0 ? lround(in / fp) : 1;
 	m->sockets = 1;
@@ -292,15 +361,15 @@ static void probed_machine(const struct machine_probed *p, struct machine *m, js
 #elif defined(__aarch64__)
 	snprintf(m->isa, sizeof(m->isa), "aarch64");
 #endif
-	for (int k = 0; p->has_flops && k < 4; k++) {
-		m->flops_sp[k] = round(p->flops_per_cy[0][k] * 10) / 10;
-		m->flops_dp[k] = round(p->flops_per_cy[1][k] * 10) / 10;
+	for (int k = 0; d->has_flops && k < 4; k++) {
+		m->flops_sp[k] = round(d->flops_per_cy[0][k] * 10) / 10;
+		m->flops_dp[k] = round(d->flops_per_cy[1][k] * 10) / 10;
 	}
 	add_setting(m->compiler, &m->ncompiler, "gcc", PROBED_FLAGS);
 	add_setting(m->compiler, &m->ncompiler, "clang", PROBED_FLAGS);
-	if (isfinite(p->line_bytes))
-		m->cacheline_bytes = p->line_bytes;
-	probed_levels(p, cores, tpc, m, assumed);
+	if (isfinite(d->line_bytes))
+		m->cacheline_bytes = d->line_bytes;
+	probed_levels(p, d, cores, tpc, m, assumed);
 	json_array_append_new(assumed, json_string("cache sharing: the last cache level and memory shared by all cores, "
 						   "the levels above private"));
 	json_array_append_new(assumed, json_string("replacement LRU, write-allocate and write-back caches (Kerncraft's defaults)"));
@@ -311,38 +380,13 @@ static void probed_machine(const struct machine_probed *p, struct machine *m, js
 	memcpy(m->bench, p->bench, sizeof(m->bench));
 }
 
-/* A copy of the probe results without the curves (they stay in --raw files): answers only. */
-static json_t *answers_only(const json_t *j)
-{
-	if (json_is_object(j)) {
-		json_t *o = json_object();
-		const char *k;
-		json_t *v;
-		json_object_foreach((json_t *)j, k, v) {
-			if (strstr(k, "curve") || !strcmp(k, "cost_per_iteration") || !strcmp(k, "blocks") || !strcmp(k, "points"))
-				continue;
-			json_object_set_new(o, k, answers_only(v));
-		}
-		return o;
-	}
-	if (json_is_array(j)) {
-		json_t *a = json_array();
-		size_t i;
-		json_t *v;
-		json_array_foreach(j, i, v)
-			json_array_append_new(a, answers_only(v));
-		return a;
-	}
-	return json_deep_copy(j);
-}
-
 /* The level the benchmarks measured as level i (they name the ECM transfers' ends). */
 static void bench_level_name(const struct machine_probed *p, int i, char *out, size_t len)
 {
 	if (i < p->nbench)
 		snprintf(out, len, "%s", p->bench[i].level);
 	else
-		level_name(p, i, out, len);
+		level_name(machine_probed_levels(p->probes, NULL, MACHINE_MAX_LEVELS - 1), i, out, len);
 }
 
 static json_t *ecm_json(const struct machine_probed *p)
@@ -379,7 +423,13 @@ json_t *machine_probed_json(const struct machine_probed *p)
 	json_object_set_new(as, "assumed", assumed);
 	if (p->has_ecm)
 		json_object_set_new(as, "ecm", ecm_json(p));
-	json_object_set_new(as, "probes", answers_only(p->answers));
+	json_t *answers = machine_probes_json(p->probes);
+	if (!answers) {
+		json_decref(d);
+		json_decref(as);
+		return NULL;
+	}
+	json_object_set_new(as, "probes", answers);
 	json_object_set_new(d, "archscope", as);
 	return d;
 }

@@ -12,7 +12,8 @@
 
 #include "common/error.h"
 #include "machine/machine.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
+#include "machine/probes.h"
 
 /* ECM rates measured with the load and store kernels (bench --ecm): transfer b moves lines from
  * level b + 1 to level b (0: L2 -> L1, the last: memory -> the last cache). */
@@ -22,21 +23,15 @@ struct machine_ecm_rates {
 	double cy_per_cl[MACHINE_MAX_LEVELS];
 };
 
-/* What one probe run found, as the writer takes it. NAN where a probe found nothing. */
+/* What one probe run found, as the writer takes it. */
 struct machine_probed {
 	char model_name[128];   /* as the OS reports it (no probe measures a name) */
 	char incore_cpu[128];   /* llvm-mca's -mcpu: the CPU the compiler picks for -march=native */
-	double clock_ghz;       /* measured core clock */
-	double contexts_fp;     /* contexts that run FP work side by side: the cores */
-	double contexts_int;    /* ... integer work: the hardware threads */
-	int cpus;               /* CPUs the run could use: the cores when contexts_fp is missing */
+	int cpus;               /* CPUs the run could use: the cores when contexts.fp is missing */
 	uint64_t seed;
-	int has_flops;
-	double flops_per_cy[2][4]; /* widest vector, [SP, DP][total, ADD, MUL, FMA] per core cycle */
-	double line_bytes;
-	int nlevels;            /* cache levels; memory comes after them */
-	double level_bytes[MACHINE_MAX_LEVELS - 1];
-	double level_ways[MACHINE_MAX_LEVELS - 1]; /* NAN or 0: not measured */
+	/* The answers (probes.h): the Kerncraft values derive from clock, line, caches, assoc,
+	 * contexts and instr.flops_per_cycle; archscope.probes is their JSON. */
+	const struct machine_probes *probes;
 	/* Streaming benchmarks (none: nkernels 0): the kernels, and per level (memory last) and core
 	 * count the bandwidths and working sets. */
 	int nkernels;
@@ -45,9 +40,16 @@ struct machine_probed {
 	struct machine_bench_level bench[MACHINE_MAX_LEVELS];
 	int has_ecm;
 	struct machine_ecm_rates ecm;
-	const json_t *answers;  /* the probe results document: archscope.probes is its copy without
-	                         * the curves (they stay in --raw files) */
 };
+
+/* A streaming kernel of doubles as Kerncraft declares it: read and write streams include the
+ * read+write ones, 8 bytes each; likwid-bench's name (copy_avx512). */
+void machine_bench_kernel_declare(struct machine_bench_kernel *K, const char *name, const char *variant, int reads,
+				  int writes, int rws, int flops);
+
+/* The cache levels the answers give (memory not counted), at most max: their count, and their
+ * sizes in bytes into bytes[] unless it is NULL. */
+int machine_probed_levels(const struct machine_probes *a, double *bytes, int max);
 
 /* m's keys, in Kerncraft's order, as the JSON document the tree is made from (mnode_from_json).
  * NULL on no memory. */
@@ -56,15 +58,16 @@ json_t *machine_write_json(const struct machine *m);
 int machine_write_tree(const struct machine *m, struct mtree *t, struct as_error *err);
 
 /* The machine file of a probe run as a JSON document (mnode_from_json makes it the tree): the
- * Kerncraft values derived from p (cache sets from size and ways, private levels above the last
- * cache, upstream rates from the ECM transfers) and the 'archscope:' section {version, cpus,
- * seed, assumed, ecm, probes}. NULL on no memory. */
+ * Kerncraft values derived from p's answers (cache sets from size and ways, private levels above
+ * the last cache, upstream rates from the ECM transfers) and the 'archscope:' section {version,
+ * cpus, seed, assumed, ecm, probes}. NULL on no memory. */
 json_t *machine_probed_json(const struct machine_probed *p);
-/* A saved run (probe -o --raw DIR, read back by --from-raw DIR): the answers of
- * probe-results.json into p (clock, line, cache sizes and ways, contexts, FLOPs per cycle; NAN or
- * 0 where the document has none or nonsense), and the benchmarks of benchmarks.json (0, or
- * -ENOMEM). Any JSON is accepted: what the writer then makes of it is checked by machine_check. */
-void machine_probed_from_results(const json_t *results, struct machine_probed *p);
+/* A saved run (probe --raw DIR, read back by probe -o --from-raw DIR): a JSON object from a regular
+ * file of at most 16 MiB (probe-results.json, which machine_probes_from_json reads, or
+ * benchmarks.json); NULL with the reason in err. */
+json_t *machine_saved_load(const char *path, struct as_error *err);
+/* The benchmarks of benchmarks.json into p (0, or -ENOMEM). Any JSON is accepted: what the writer
+ * then makes of it is checked by machine_check. */
 int machine_probed_bench_from_saved(const json_t *saved, struct machine_probed *p, struct as_error *err);
 
 /* p's streaming benchmarks as probe -o saves them beside the raw curves (benchmarks.json):

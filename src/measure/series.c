@@ -236,17 +236,10 @@ int series_fork_release(char *const argv[], pid_t pid, int gate, int execd, stru
 	return rc;
 }
 
-int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err)
+/* Opens o's events on the program held at its gate, grouped under the first that opens: their
+ * fds into fd[] (s->nev of them), the ones that do not open into s->missing with why. */
+static void series_events_open(const struct series_opts *o, pid_t pid, struct series *s, int fd[COUNTERS_MAX])
 {
-	memset(s, 0, sizeof(*s));
-	s->interval_s = o->interval_s;
-	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
-		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
-	int gate = -1, execd = -1, tty = -1;
-	pid_t pid = series_fork_how(argv, o->own_group, o->keep_stdout, &gate, &execd, &tty, err);
-	if (pid < 0)
-		return (int)pid;
-	int fd[COUNTERS_MAX];
 	for (int i = 0; i < o->nevents; i++) {
 		struct as_error e2 = { 0 };
 		int f = series_counter_open(o->events[i], pid, s->nev ? fd[0] : -1, &e2);
@@ -261,24 +254,15 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		snprintf(s->name[s->nev], sizeof(s->name[0]), "%s", o->events[i]);
 		s->nev++;
 	}
-	struct series_tree *tree = series_tree_new(pid);
+}
+
+/* Samples the running program every o->interval_s from t0 until it ends (a zombie: its counters
+ * still read), stopping it on *o->stop and killing it past o->timeout_s: the samples into s,
+ * s->end_s. 0, or -ENOMEM when the samples no longer fit (the program is killed). */
+static int series_sample_until_end(const struct series_opts *o, struct series *s, pid_t pid, struct series_tree *tree,
+				   const int fd[COUNTERS_MAX], uint64_t t0, struct as_error *err)
+{
 	int rc = 0;
-	if (!tree) {
-		rc = as_error_set(err, -ENOMEM, "cannot follow process %d", (int)pid);
-		close(gate);
-		close(execd);
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto out;
-	}
-	struct as_error werr = { 0 };
-	series_tree_watch(tree, &werr); /* without it the /proc scan finds new processes, later */
-	double cpu0 = thread_cpu_s();
-	rc = series_fork_release(argv, pid, gate, execd, err);
-	/* time starts at the exec */
-	uint64_t t0 = timer_now_ns();
-	if (rc)
-		goto out;
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0); /* Linux 5.3; without it the loop only sleeps */
 	struct timespec next;
 	clock_gettime(CLOCK_MONOTONIC, &next);
@@ -351,6 +335,40 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 	s->end_s = (double)(timer_now_ns() - t0) / 1e9;
 	if (pidfd >= 0)
 		close(pidfd);
+	return rc;
+}
+
+int series_record(char *const argv[], const struct series_opts *o, struct series *s, struct as_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->interval_s = o->interval_s;
+	if (!(o->interval_s > 0) || o->nevents < 0 || o->nevents > COUNTERS_MAX)
+		return as_error_set(err, -EINVAL, "series: an interval above 0 and at most %d events", COUNTERS_MAX);
+	int gate = -1, execd = -1, tty = -1;
+	pid_t pid = series_fork_how(argv, o->own_group, o->keep_stdout, &gate, &execd, &tty, err);
+	if (pid < 0)
+		return (int)pid;
+	int fd[COUNTERS_MAX];
+	series_events_open(o, pid, s, fd);
+	struct series_tree *tree = series_tree_new(pid);
+	int rc = 0;
+	if (!tree) {
+		rc = as_error_set(err, -ENOMEM, "cannot follow process %d", (int)pid);
+		close(gate);
+		close(execd);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
+	struct as_error werr = { 0 };
+	series_tree_watch(tree, &werr); /* without it the /proc scan finds new processes, later */
+	double cpu0 = thread_cpu_s();
+	rc = series_fork_release(argv, pid, gate, execd, err);
+	/* time starts at the exec */
+	uint64_t t0 = timer_now_ns();
+	if (rc)
+		goto out;
+	rc = series_sample_until_end(o, s, pid, tree, fd, t0, err);
 	series_counters_read(fd[0], s->nev, s->ev_end);
 	s->sampler_cpu_s = thread_cpu_s() - cpu0;
 	int st = 0;

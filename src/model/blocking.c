@@ -25,7 +25,7 @@ static int next_condition(const struct kernel *k, const struct machine *m, const
 			memcpy(v, vals0, sizeof(v));
 			v[sy] = t;
 			struct as_error berr = { 0 };
-			if (kernel_bind(k, v, m->cacheline_bytes > 0 ? (int64_t)m->cacheline_bytes : 64, kb, &berr) == 0) {
+			if (kernel_bind(k, v, (int64_t)machine_line_bytes(m), kb, &berr) == 0) {
 				best_c = c;
 				*best_s = sy;
 				*best_t = t;

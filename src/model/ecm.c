@@ -76,7 +76,7 @@ static double one_core_bw(const struct machine_bench_level *B, int kernel)
 int model_ecm_fit(const struct machine *m, struct ecm_fit *fit, struct as_error *err)
 {
 	memset(fit, 0, sizeof(*fit));
-	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64, ipcl = cl / 8; /* the kernels stream doubles */
+	double cl = machine_line_bytes(m), ipcl = cl / 8; /* the kernels stream doubles */
 	int fitted = 0;
 	for (int i = 1; i < m->nlevels; i++) {
 		const struct machine_bench_level *lo = model_bench_level(m, m->level[i - 1].name), *hi = model_bench_level(m, m->level[i].name);
@@ -129,7 +129,7 @@ int model_ecm_data(const struct machine *m, const struct cache_traffic *t, const
 		   struct ecm_data *out, struct as_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
+	double cl = machine_line_bytes(m);
 	int ci = 0; /* index into t->level: the cache above the current level */
 	for (int i = 0; i < m->nlevels; i++) {
 		if (i == 0) {

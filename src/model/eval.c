@@ -8,6 +8,25 @@
 #include <string.h>
 #include <unistd.h>
 
+const char *const model_names[MODEL_COUNT + 1] = {
+#define X(id, name) name,
+	MODEL_LIST(X)
+#undef X
+	NULL
+};
+const char *const model_predictor_names[MODEL_PRED_COUNT + 1] = {
+#define X(id, name) name,
+	MODEL_PRED_LIST(X)
+#undef X
+	NULL
+};
+const char *const model_rates_names[MODEL_RATES_END] = {
+#define X(id, name) name,
+	MODEL_RATES_LIST(X)
+#undef X
+	NULL
+};
+
 int model_rates_choose(const struct machine *m, int rates, struct ecm_fit *fit, struct as_error *err)
 {
 	if (rates == MODEL_RATES_MACHINE)
@@ -25,11 +44,11 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 	struct as_error merr = { 0 };
 	memset(e, 0, sizeof(*e));
 	e->lc = lc;
-	int64_t align = m->cacheline_bytes > 0 ? (int64_t)m->cacheline_bytes : 64;
+	int64_t align = (int64_t)machine_line_bytes(m);
 	int rc = kernel_bind(k, vals, align, &e->b, err);
 	if (rc)
 		return rc;
-	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
+	double cl = machine_line_bytes(m);
 	int lc_ok = lc_analyse(k, &e->b, cl, e->lc, &merr) == 0;
 	if (!lc_ok) {
 		as_error_copy(e->lc_error, sizeof(e->lc_error), merr.msg);

@@ -14,21 +14,46 @@
 #include "model/roofline.h"
 #include "model/sim.h"
 
-/* The models, as flags. */
+/* The models, once: X(ID, name) gives the flag MODEL_<ID>, bit i for the i-th row, and
+ * model_names[i], the name -p takes (Kerncraft's). */
+#define MODEL_LIST(X)                                                                              \
+	X(LC, "LC") X(ECMDATA, "ECMData") X(ROOFLINE, "Roofline") X(ECMCPU, "ECMCPU") X(ECM, "ECM") \
+	X(ROOFASM, "RooflineASM") X(BENCH, "Benchmark") X(BLOCK, "Blocking")
+enum model_index {
+#define X(id, name) MODEL_INDEX_##id,
+	MODEL_LIST(X)
+#undef X
+	MODEL_COUNT
+};
 enum {
-	MODEL_LC = 1,
-	MODEL_ECMDATA = 2,
-	MODEL_ROOFLINE = 4,
-	MODEL_ECMCPU = 8,
-	MODEL_ECM = 16,
-	MODEL_ROOFASM = 32,
-	MODEL_BENCH = 64,
-	MODEL_BLOCK = 128
+#define X(id, name) MODEL_##id = 1 << MODEL_INDEX_##id,
+	MODEL_LIST(X)
+#undef X
 };
 #define MODEL_INCORE (MODEL_ECMCPU | MODEL_ECM | MODEL_ROOFASM)
+extern const char *const model_names[MODEL_COUNT + 1]; /* NULL-terminated */
 
-enum { MODEL_PRED_LC, MODEL_PRED_SIM };          /* the cache predictor */
-enum { MODEL_RATES_AUTO, MODEL_RATES_FIT, MODEL_RATES_MACHINE }; /* the ECM's transfer costs */
+/* The cache predictor: MODEL_PRED_<ID> and model_predictor_names[MODEL_PRED_<ID>]. */
+#define MODEL_PRED_LIST(X) X(LC, "lc") X(SIM, "sim")
+enum {
+#define X(id, name) MODEL_PRED_##id,
+	MODEL_PRED_LIST(X)
+#undef X
+	MODEL_PRED_COUNT
+};
+extern const char *const model_predictor_names[MODEL_PRED_COUNT + 1];
+
+/* The ECM's transfer costs: MODEL_RATES_AUTO (none asked for), then one value per row, named
+ * model_rates_names[MODEL_RATES_<ID> - 1]. */
+#define MODEL_RATES_LIST(X) X(FIT, "fit") X(MACHINE, "machine")
+enum {
+	MODEL_RATES_AUTO,
+#define X(id, name) MODEL_RATES_##id,
+	MODEL_RATES_LIST(X)
+#undef X
+	MODEL_RATES_END
+};
+extern const char *const model_rates_names[MODEL_RATES_END];
 
 /* What to evaluate, and with what. */
 struct model_request {

@@ -27,99 +27,106 @@ static int off_cmp(const void *x, const void *y)
 	return (a->v > b->v) - (a->v < b->v);
 }
 
-int lc_analyse(const struct kernel *k, const struct kbound *b, double cl_bytes, struct lc_analysis *a, struct as_error *err)
+/* The distinct offsets of array ar's accesses into offs (with their symbolic form and whether
+ * each is read or written), *first its first access (-1: none). The count, or -EINVAL when two
+ * accesses to the array move differently with a loop. */
+static int array_offsets(const struct kernel *k, const struct kbound *b, int ar, struct off *offs, int *first,
+			 struct as_error *err)
 {
-	memset(a, 0, sizeof(*a));
-	int inner = k->nloops - 1;
-	int elsize = kernel_elsize(k);
-	a->iterations_per_cl = cl_bytes / elsize;
-	int64_t written[KERNEL_MAX_ARRAYS] = { 0 };
+	int n = 0;
+	*first = -1;
 	for (int i = 0; i < k->naccesses; i++) {
-		if (k->acc[i].write)
-			a->writes++;
-		else
-			a->reads++;
-	}
-	for (int ar = 0; ar < k->narrays; ar++) {
-		struct off offs[KERNEL_MAX_ACCESSES];
-		int n = 0, first = -1;
-		for (int i = 0; i < k->naccesses; i++) {
-			if (k->acc[i].array != ar)
-				continue;
-			if (first < 0)
-				first = i;
-			for (int l = 0; l < k->nloops; l++)
-				if (b->coef[i][l] != b->coef[first][l]) {
-					char s1[160], s2[160];
-					kernel_access_format(k, first, s1, sizeof(s1));
-					kernel_access_format(k, i, s2, sizeof(s2));
-					return as_error_set(err, -EINVAL,
-							    "%s:%d:%d: layer conditions need the accesses to one array to move alike, but "
-							    "%s and %s do not (use --cache-predictor sim)",
-							    k->file, k->acc[i].pos.line, k->acc[i].pos.col, s1, s2);
-				}
-			int j;
-			for (j = 0; j < n; j++)
-				if (offs[j].v == b->off[i])
-					break;
-			if (j == n) {
-				offs[n] = (struct off){ b->off[i], k->acc[i].idx.c, 0, 0 };
-				n++;
+		if (k->acc[i].array != ar)
+			continue;
+		if (*first < 0)
+			*first = i;
+		for (int l = 0; l < k->nloops; l++)
+			if (b->coef[i][l] != b->coef[*first][l]) {
+				char s1[160], s2[160];
+				kernel_access_format(k, *first, s1, sizeof(s1));
+				kernel_access_format(k, i, s2, sizeof(s2));
+				return as_error_set(err, -EINVAL,
+						    "%s:%d:%d: layer conditions need the accesses to one array to move alike, but "
+						    "%s and %s do not (use --cache-predictor sim)",
+						    k->file, k->acc[i].pos.line, k->acc[i].pos.col, s1, s2);
 			}
-			if (k->acc[i].write)
-				offs[j].write = 1;
-			else
-				offs[j].read = 1;
+		int j;
+		for (j = 0; j < n; j++)
+			if (offs[j].v == b->off[i])
+				break;
+		if (j == n) {
+			offs[n] = (struct off){ b->off[i], k->acc[i].idx.c, 0, 0 };
+			n++;
 		}
-		if (first < 0)
-			continue;
-		int64_t ci = inner >= 0 ? b->coef[first][inner] : 0;
-		int any_write = 0;
+		if (k->acc[i].write)
+			offs[j].write = 1;
+		else
+			offs[j].read = 1;
+	}
+	return n;
+}
+
+/* Array ar's reuse entries, in the inner loop's direction: the first reuses across the next
+ * outer loop (or never), each further one the offset before it; an array the inner loop does
+ * not move is all hits. *written: the array is written and moves. 0 or a negative errno. */
+static int array_entries(const struct kernel *k, const struct kbound *b, int ar, struct lc_analysis *a,
+			 int64_t *written, double cl_bytes, struct as_error *err)
+{
+	int inner = k->nloops - 1, first;
+	struct off offs[KERNEL_MAX_ACCESSES];
+	int n = array_offsets(k, b, ar, offs, &first, err);
+	if (n <= 0)
+		return n;
+	int64_t ci = inner >= 0 ? b->coef[first][inner] : 0;
+	int any_write = 0;
+	for (int j = 0; j < n; j++)
+		any_write |= offs[j].write;
+	if (ci == 0) {
+		/* the same elements in every inner iteration: hits (the first miss is amortised) */
+		a->zero_hits += n;
+		return 0;
+	}
+	if (ci < 0)
 		for (int j = 0; j < n; j++)
-			any_write |= offs[j].write;
-		if (ci == 0) {
-			/* the same elements in every inner iteration: hits (the first miss is amortised) */
-			a->zero_hits += n;
-			continue;
-		}
-		if (ci < 0)
-			for (int j = 0; j < n; j++)
-				offs[j].v = -offs[j].v;
-		qsort(offs, (size_t)n, sizeof(offs[0]), off_cmp);
-		double stride_bytes = fabs((double)ci * (double)k->loop[inner].step) * k->array[ar].elsize;
-		double lines = a->iterations_per_cl * (stride_bytes < cl_bytes ? stride_bytes / cl_bytes : 1.0);
-		/* reuse across the next outer loop: the array does not move with it */
-		int outer_reuse = inner >= 1 && b->coef[first][inner - 1] == 0;
-		for (int j = 0; j < n; j++) {
-			if (a->nentries >= LC_MAX_ENTRIES)
-				return as_error_set(err, -E2BIG, "too many accesses for the layer conditions");
-			struct lc_entry *e = &a->e[a->nentries++];
-			e->array = ar;
-			e->write_only = offs[j].write && !offs[j].read;
-			e->lines = lines;
-			if (j == 0) {
-				if (outer_reuse) {
-					const struct kloop *L = &k->loop[inner];
-					e->dist_val = b->trips[inner] * L->step * (ci < 0 ? -ci : ci);
-					struct poly ext;
-					e->sym = L->step == 1 && !poly_sub(&ext, &L->end, &L->start) &&
-						 !poly_mul(&e->dist, &ext, &k->acc[first].idx.coef[inner]);
-					if (e->sym && ci < 0)
-						e->sym = !poly_scale(&e->dist, &e->dist, -1);
-				} else {
-					e->inf = 1;
-				}
-			} else {
-				e->dist_val = offs[j].v - offs[j - 1].v;
-				e->sym = !poly_sub(&e->dist, &offs[j].p, &offs[j - 1].p);
+			offs[j].v = -offs[j].v;
+	qsort(offs, (size_t)n, sizeof(offs[0]), off_cmp);
+	double stride_bytes = fabs((double)ci * (double)k->loop[inner].step) * k->array[ar].elsize;
+	double lines = a->iterations_per_cl * (stride_bytes < cl_bytes ? stride_bytes / cl_bytes : 1.0);
+	/* reuse across the next outer loop: the array does not move with it */
+	int outer_reuse = inner >= 1 && b->coef[first][inner - 1] == 0;
+	for (int j = 0; j < n; j++) {
+		if (a->nentries >= LC_MAX_ENTRIES)
+			return as_error_set(err, -E2BIG, "too many accesses for the layer conditions");
+		struct lc_entry *e = &a->e[a->nentries++];
+		e->array = ar;
+		e->write_only = offs[j].write && !offs[j].read;
+		e->lines = lines;
+		if (j == 0) {
+			if (outer_reuse) {
+				const struct kloop *L = &k->loop[inner];
+				e->dist_val = b->trips[inner] * L->step * (ci < 0 ? -ci : ci);
+				struct poly ext;
+				e->sym = L->step == 1 && !poly_sub(&ext, &L->end, &L->start) &&
+					 !poly_mul(&e->dist, &ext, &k->acc[first].idx.coef[inner]);
 				if (e->sym && ci < 0)
 					e->sym = !poly_scale(&e->dist, &e->dist, -1);
+			} else {
+				e->inf = 1;
 			}
+		} else {
+			e->dist_val = offs[j].v - offs[j - 1].v;
+			e->sym = !poly_sub(&e->dist, &offs[j].p, &offs[j - 1].p);
+			if (e->sym && ci < 0)
+				e->sym = !poly_scale(&e->dist, &e->dist, -1);
 		}
-		written[ar] = any_write;
 	}
-	/* distinct finite distances, ascending */
-	int64_t ts[LC_MAX_ENTRIES];
+	*written = any_write;
+	return 0;
+}
+
+/* The distinct finite reuse distances of a's entries into ts, ascending; their count. */
+static int distances(const struct lc_analysis *a, int64_t *ts)
+{
 	int nt = 0;
 	for (int i = 0; i < a->nentries; i++) {
 		if (a->e[i].inf || a->e[i].dist_val <= 0)
@@ -136,84 +143,117 @@ int lc_analyse(const struct kernel *k, const struct kbound *b, double cl_bytes, 
 			ts[j] = ts[j - 1];
 			ts[j - 1] = x;
 		}
+	return nt;
+}
+
+/* The condition where everything fits: the bytes of every array the kernel uses. */
+static void condition_all_fit(const struct kernel *k, const struct kbound *b, struct lc_condition *C)
+{
+	poly_const(&C->req, 0);
+	C->req_bytes = 0;
+	for (int ar = 0; ar < k->narrays; ar++) {
+		int used = 0;
+		for (int i = 0; i < k->naccesses; i++)
+			used |= k->acc[i].array == ar;
+		if (!used)
+			continue;
+		C->req_bytes += (double)b->bytes[ar];
+		struct poly p;
+		poly_const(&p, k->array[ar].elsize);
+		for (int d = 0; d < k->array[ar].ndims && C->sym; d++)
+			if (poly_mul(&p, &p, &k->array[ar].dim[d]))
+				C->sym = 0;
+		if (C->sym && poly_add(&C->req, &C->req, &p))
+			C->sym = 0;
+	}
+}
+
+/* Condition C for reuse distance C->t (C->all_fit: everything fits): which entries hit and miss,
+ * the lines they bring in and the written arrays' lines evicted, and what the condition needs. */
+static void condition_fill(const struct kernel *k, const struct kbound *b, const struct lc_analysis *a,
+			   const int64_t *written, struct lc_condition *C)
+{
+	C->hits = a->zero_hits;
+	C->sym = 1;
+	poly_const(&C->req, 0);
+	int64_t tsum = 0; /* elements */
+	struct poly tpoly;
+	int have_tpoly = 0;
+	for (int i = 0; i < a->nentries; i++) {
+		const struct lc_entry *e = &a->e[i];
+		if (!C->all_fit && !e->inf && e->dist_val == C->t && e->sym) {
+			tpoly = e->dist;
+			have_tpoly = 1;
+		}
+	}
+	int leading_miss[KERNEL_MAX_ARRAYS] = { 0 };
+	for (int i = 0; i < a->nentries; i++) {
+		const struct lc_entry *e = &a->e[i];
+		int hit = C->all_fit || (!e->inf && e->dist_val <= C->t);
+		if (hit) {
+			C->hits++;
+			if (!C->all_fit) {
+				tsum += e->dist_val;
+				if (!e->sym || poly_add(&C->req, &C->req, &e->dist))
+					C->sym = 0;
+			}
+		} else {
+			C->misses++;
+			C->lines_in += e->lines;
+			if (!e->write_only)
+				C->lines_in_nowa += e->lines;
+			if (C->t > 0) {
+				tsum += C->t;
+				if (!have_tpoly || poly_add(&C->req, &C->req, &tpoly))
+					C->sym = 0;
+			}
+			if (e->inf || (i == 0 || a->e[i - 1].array != e->array))
+				leading_miss[e->array] = 1;
+		}
+	}
+	for (int ar = 0; ar < k->narrays; ar++)
+		if (written[ar] && leading_miss[ar]) {
+			C->evicts++;
+			for (int i = 0; i < a->nentries; i++)
+				if (a->e[i].array == ar) {
+					C->lines_out += a->e[i].lines;
+					break;
+				}
+		}
+	if (C->all_fit) {
+		condition_all_fit(k, b, C);
+	} else {
+		C->req_bytes = (double)tsum * kernel_elsize(k);
+		if (C->sym && poly_scale(&C->req, &C->req, kernel_elsize(k)))
+			C->sym = 0;
+	}
+}
+
+int lc_analyse(const struct kernel *k, const struct kbound *b, double cl_bytes, struct lc_analysis *a, struct as_error *err)
+{
+	memset(a, 0, sizeof(*a));
+	a->iterations_per_cl = cl_bytes / kernel_elsize(k);
+	int64_t written[KERNEL_MAX_ARRAYS] = { 0 };
+	for (int i = 0; i < k->naccesses; i++) {
+		if (k->acc[i].write)
+			a->writes++;
+		else
+			a->reads++;
+	}
+	for (int ar = 0; ar < k->narrays; ar++) {
+		int rc = array_entries(k, b, ar, a, &written[ar], cl_bytes, err);
+		if (rc)
+			return rc;
+	}
+	int64_t ts[LC_MAX_ENTRIES];
+	int nt = distances(a, ts);
 	/* condition 0: nothing reused; then one per distance; then everything fits */
 	for (int c = -1; c <= nt && a->ncond < LC_MAX_COND; c++) {
 		struct lc_condition *C = &a->cond[a->ncond++];
 		memset(C, 0, sizeof(*C));
 		C->all_fit = c == nt;
 		C->t = c < 0 ? 0 : c == nt ? -1 : ts[c];
-		C->hits = a->zero_hits;
-		C->sym = 1;
-		poly_const(&C->req, 0);
-		int64_t tsum = 0; /* elements */
-		int over = 0;
-		struct poly tpoly;
-		int have_tpoly = 0;
-		for (int i = 0; i < a->nentries; i++) {
-			const struct lc_entry *e = &a->e[i];
-			if (!C->all_fit && !e->inf && e->dist_val == C->t && e->sym) {
-				tpoly = e->dist;
-				have_tpoly = 1;
-			}
-		}
-		int leading_miss[KERNEL_MAX_ARRAYS] = { 0 };
-		for (int i = 0; i < a->nentries; i++) {
-			const struct lc_entry *e = &a->e[i];
-			int hit = C->all_fit || (!e->inf && e->dist_val <= C->t);
-			if (hit) {
-				C->hits++;
-				if (!C->all_fit) {
-					tsum += e->dist_val;
-					if (!e->sym || poly_add(&C->req, &C->req, &e->dist))
-						C->sym = 0;
-				}
-			} else {
-				C->misses++;
-				C->lines_in += e->lines;
-				if (!e->write_only)
-					C->lines_in_nowa += e->lines;
-				if (C->t > 0) {
-					tsum += C->t;
-					if (!have_tpoly || poly_add(&C->req, &C->req, &tpoly))
-						C->sym = 0;
-				}
-				if (e->inf || (i == 0 || a->e[i - 1].array != e->array))
-					leading_miss[e->array] = 1;
-			}
-		}
-		(void)over;
-		for (int ar = 0; ar < k->narrays; ar++)
-			if (written[ar] && leading_miss[ar]) {
-				C->evicts++;
-				for (int i = 0; i < a->nentries; i++)
-					if (a->e[i].array == ar) {
-						C->lines_out += a->e[i].lines;
-						break;
-					}
-			}
-		if (C->all_fit) {
-			poly_const(&C->req, 0);
-			C->req_bytes = 0;
-			for (int ar = 0; ar < k->narrays; ar++) {
-				int used = 0;
-				for (int i = 0; i < k->naccesses; i++)
-					used |= k->acc[i].array == ar;
-				if (!used)
-					continue;
-				C->req_bytes += (double)b->bytes[ar];
-				struct poly p;
-				poly_const(&p, k->array[ar].elsize);
-				for (int d = 0; d < k->array[ar].ndims && C->sym; d++)
-					if (poly_mul(&p, &p, &k->array[ar].dim[d]))
-						C->sym = 0;
-				if (C->sym && poly_add(&C->req, &C->req, &p))
-					C->sym = 0;
-			}
-		} else {
-			C->req_bytes = (double)tsum * elsize;
-			if (C->sym && poly_scale(&C->req, &C->req, elsize))
-				C->sym = 0;
-		}
+		condition_fill(k, b, a, written, C);
 	}
 	return 0;
 }

@@ -124,3 +124,33 @@ int mcpu_parse_host(const char *text, char *out, size_t len)
 	snprintf(out, len, "%s", name);
 	return 0;
 }
+
+void mcpu_native_name(char *out, size_t len)
+{
+	snprintf(out, len, "native");
+	static const char *const cmds[] = { "llc-19 --version 2>/dev/null", "llc --version 2>/dev/null" };
+	for (size_t c = 0; c < 2; c++) {
+		FILE *p = popen(cmds[c], "r");
+		if (!p)
+			continue;
+		char text[4096];
+		size_t n = fread(text, 1, sizeof(text) - 1, p);
+		text[n] = 0;
+		pclose(p);
+		if (mcpu_parse_host(text, out, len) == 0 && strcmp(out, "generic") != 0)
+			return;
+		snprintf(out, len, "native");
+	}
+	FILE *p = popen("cc -march=native -Q --help=target 2>/dev/null", "r");
+	if (!p)
+		return;
+	char line[512];
+	while (fgets(line, sizeof(line), p)) {
+		char key[64], val[128];
+		if (sscanf(line, " %63s %127s", key, val) == 2 && !strcmp(key, "-march=")) {
+			snprintf(out, len, "%s", val);
+			break;
+		}
+	}
+	pclose(p);
+}

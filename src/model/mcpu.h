@@ -29,4 +29,9 @@ size_t mcpu_parse_help(const char *text, char **names, size_t max);
 /* Parses "Host CPU: NAME" out of `llc --version` output; 0, or -1 when absent. */
 int mcpu_parse_host(const char *text, char *out, size_t len);
 
+/* The host CPU as LLVM names it (llc --version: "Host CPU: znver5"), the -mcpu for llvm-mca; else
+ * the name GCC picks for -march=native (GCC 12 calls a Zen 5 "znver3"); else "native". A compiler
+ * setting for the in-core model that probe -o writes, not a probe answer. */
+void mcpu_native_name(char *out, size_t len);
+
 #endif

@@ -11,7 +11,7 @@ int model_roofline(const struct machine *m, const struct cache_traffic *t, doubl
 		   struct roofline *out, struct as_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	double cl = m->cacheline_bytes > 0 ? m->cacheline_bytes : 64;
+	double cl = machine_line_bytes(m);
 	double ipcl = t->iterations_per_cl;
 	double clock = m->clock_hz;
 	const double *fl = elsize == 4 ? m->flops_sp : m->flops_dp;

@@ -253,7 +253,7 @@ int sim_predict(const struct kernel *k, const struct kbound *b, const struct mac
 	info->warmup_iterations = warm;
 	info->measured_iterations = meas;
 	memset(out, 0, sizeof(*out));
-	out->iterations_per_cl = m->cacheline_bytes > 0 ? m->cacheline_bytes / kernel_elsize(k) : 64.0 / kernel_elsize(k);
+	out->iterations_per_cl = machine_line_bytes(m) / kernel_elsize(k);
 	double units = (double)meas / out->iterations_per_cl;
 	for (int i = 0; i < n; i++) {
 		struct level_traffic *T = &out->level[out->nlevels++];

@@ -16,7 +16,12 @@
 
 const char *probe_contexts_kind_name(enum contexts_kind k)
 {
-	return k == CONTEXTS_FP ? "fp" : k == CONTEXTS_INT ? "int" : "mem";
+	static const char *const names[CONTEXTS_KINDS] = {
+#define X(id, name) name,
+		CONTEXTS_LIST(X)
+#undef X
+	};
+	return k >= 0 && k < CONTEXTS_KINDS ? names[k] : "?";
 }
 
 /* Operands come from a volatile, so the compiler cannot fold x / 1 away; the values stay 1. */

@@ -8,7 +8,14 @@
 #include "probe/memory.h"
 #include "probe/probe.h"
 
-enum contexts_kind { CONTEXTS_FP, CONTEXTS_INT, CONTEXTS_MEM, CONTEXTS_KINDS };
+/* The kinds, once: CONTEXTS_<ID> and its name. */
+#define CONTEXTS_LIST(X) X(FP, "fp") X(INT, "int") X(MEM, "mem")
+enum contexts_kind {
+#define X(id, name) CONTEXTS_##id,
+	CONTEXTS_LIST(X)
+#undef X
+	CONTEXTS_KINDS
+};
 
 /* "fp", "int", "mem" */
 const char *probe_contexts_kind_name(enum contexts_kind k);

@@ -1,6 +1,5 @@
-/* JSON and YAML emitters over one jansson tree (see output.h). */
+/* The JSON envelope, answers and files (see output.h). */
 #include "report/output.h"
-#include "report/mtree.h"
 
 #include <errno.h>
 #include <math.h>
@@ -89,25 +88,13 @@ int output_json_print(FILE *out, const json_t *doc, struct as_error *err)
 	return 0;
 }
 
-/* --- YAML: the machine-file writer over the same tree ----------------------------------- */
-
-int output_yaml_print(FILE *out, const json_t *doc, struct as_error *err)
-{
-	struct mtree t = { .root = mnode_from_json(doc) };
-	if (!t.root)
-		return as_error_set(err, -ENOMEM, "out of memory");
-	int rc = mtree_emit(&t, out, err);
-	mtree_free(&t);
-	return rc;
-}
-
-int output_write_file(const char *path, const json_t *doc, int yaml, struct as_error *err)
+int output_write_file(const char *path, const json_t *doc, struct as_error *err)
 {
 	struct atomic_file af;
 	int rc = atomic_file_open(&af, path, err);
 	if (rc)
 		return rc;
-	rc = yaml ? output_yaml_print(af.fp, doc, err) : output_json_print(af.fp, doc, err);
+	rc = output_json_print(af.fp, doc, err);
 	if (rc) {
 		atomic_file_abort(&af);
 		return rc;

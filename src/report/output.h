@@ -1,6 +1,6 @@
 /* One document model for every output: commands build a jansson tree; this module wraps it in the
- * envelope {"archscope", "command", "machine", "results"}, prints it as JSON, writes it as YAML, and
- * builds the "answer" objects every measured value is reported as. */
+ * envelope {"archscope", "command", "machine", "results"}, prints it as JSON, and builds the
+ * "answer" objects every measured value is reported as. YAML (machine files) is machine/mtree.h's. */
 #ifndef ARCHSCOPE_REPORT_OUTPUT_H
 #define ARCHSCOPE_REPORT_OUTPUT_H
 
@@ -29,10 +29,7 @@ json_t *output_answer(double value, const char *unit, double confidence, const c
 /* Pretty JSON with a trailing newline. */
 int output_json_print(FILE *out, const json_t *doc, struct as_error *err);
 
-/* Block-style YAML of the same tree (object key order kept). */
-int output_yaml_print(FILE *out, const json_t *doc, struct as_error *err);
-
-/* Writes doc as JSON or YAML to path atomically. */
-int output_write_file(const char *path, const json_t *doc, int yaml, struct as_error *err);
+/* Writes doc as pretty JSON to path atomically. */
+int output_write_file(const char *path, const json_t *doc, struct as_error *err);
 
 #endif

@@ -315,3 +315,11 @@ const struct topo_cache *topo_data_cache(const struct topo *t, int level)
 			return &t->caches[i];
 	return NULL;
 }
+
+int topo_line_bytes(const struct topo *t)
+{
+	for (int i = 0; i < t->ncaches; i++)
+		if (t->caches[i].level == 1 && strcmp(t->caches[i].type, "instruction") && t->caches[i].line_bytes > 0)
+			return t->caches[i].line_bytes;
+	return 0;
+}

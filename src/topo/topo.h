@@ -82,6 +82,9 @@ int topo_load_xml(struct topo *t, const char *path, struct as_error *err);
 
 void topo_release(struct topo *t);
 
+/* The line of the first data (or unified) cache level as the OS reports it; 0 when unknown. */
+int topo_line_bytes(const struct topo *t);
+
 /* The OS-reported data cache of a level (type data or unified), first instance; NULL if none. */
 const struct topo_cache *topo_data_cache(const struct topo *t, int level);
 

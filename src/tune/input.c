@@ -6,16 +6,25 @@
 #include <stdlib.h>
 #include <strings.h>
 
-#include "common/number.h"
+#include "machine/probes.h"
 
-/* archscope.probes.registers[.narrow].fp.value, or NULL. */
-static const struct mnode *reg_node(const struct mtree *t, int narrow)
+/* The FP register count the file's probe answers give (wide or narrow builds): 1 with a whole
+ * number from 1 to 1024 in *value, 0 when there is none, -1 when it is no such count; -ENOMEM, or
+ * -EINVAL with err filled when the answers do not read (a value that is not a number, as "32abc"). */
+static int registers_read(const struct mtree *t, int id, double *value, struct as_error *err)
 {
-	const struct mnode *r = mnode_get(mnode_get(mnode_get(t->root, "archscope"), "probes"), "registers");
-	if (narrow)
-		r = mnode_get(r, "narrow");
-	const struct mnode *v = mnode_get(mnode_get(r, "fp"), "value");
-	return v && v->kind == MN_SCALAR && !mnode_is_null(v) ? v : NULL;
+	struct machine_probes *p = malloc(sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	int rc = machine_probes_read(t, p, err);
+	*value = NAN;
+	if (rc > 0 && p->have[MP_REGISTERS] == MP_HAVE_YES)
+		*value = ((const struct machine_answer *)machine_probes_at(p, id))->value;
+	machine_probes_release(p);
+	free(p);
+	if (rc < 0)
+		return rc;
+	return isnan(*value) ? 0 : *value >= 1 && *value <= 1024 && *value == floor(*value) ? 1 : -1;
 }
 
 int tune_input_read(const struct mtree *t, const struct machine *m, const char *name, enum tune_isa isa,
@@ -28,21 +37,28 @@ int tune_input_read(const struct mtree *t, const struct machine *m, const char *
 		tm->registers = registers_override;
 		*reg_path = "--registers";
 	} else {
-		const struct mnode *v = NULL;
-		*reg_path = "archscope.probes.registers.fp";
-		if (info && !info->wide_registers && (v = reg_node(t, 1)) != NULL)
-			*reg_path = "archscope.probes.registers.narrow.fp";
-		else
-			v = reg_node(t, 0);
-		if (!v)
+		/* the narrow builds' count for a 16-register ISA where the file has one, else the wide */
+		static char path[2][128];
+		double x = NAN;
+		int narrow = info && !info->wide_registers;
+		struct as_error re = { 0 };
+		int rc = narrow ? registers_read(t, MP_REGISTERS_NARROW_FP, &x, &re) : 0;
+		narrow &= rc != 0;
+		if (!narrow)
+			rc = registers_read(t, MP_REGISTERS_FP, &x, &re);
+		*reg_path = machine_probes_path(narrow ? MP_REGISTERS_NARROW_FP : MP_REGISTERS_FP, 1, path[narrow], sizeof(path[0]));
+		if (rc == -ENOMEM)
+			return as_error_set(err, rc, "machine file '%s': out of memory", name);
+		if (rc < -1)
+			return as_error_set(err, rc, "machine file '%s': %s", name, re.msg);
+		if (rc == 0)
 			return as_error_set(err, -EINVAL,
-					    "machine file '%s' has no register count (archscope.probes.registers.fp): "
+					    "machine file '%s' has no register count (%s): "
 					    "write one with 'archscope probe -o FILE', or give --registers N",
-					    name);
-		double x;
-		if (number_parse_double(v->text, 1, 1024, &x) != 0 || x != floor(x))
-			return as_error_set(err, -EINVAL, "machine file '%s': line %d: %s: register count '%s' is not a whole "
-					    "number from 1 to 1024", name, v->line, *reg_path, v->text);
+					    name, *reg_path);
+		if (rc < 0)
+			return as_error_set(err, -EINVAL, "machine file '%s': %s: %g is not a register count (a whole number from 1 to 1024)", name,
+					    *reg_path, x);
 		tm->registers = (int)lround(x);
 	}
 	tm->l1_bytes = 0;

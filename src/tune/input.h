@@ -5,7 +5,7 @@
 
 #include "common/error.h"
 #include "machine/machine.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "tune/block.h"
 #include "tune/isa.h"
 
@@ -13,8 +13,9 @@
 #define TUNE_MAX_L1_BYTES (1024.0 * 1048576.0)
 #define TUNE_MAX_LINE_BYTES 4096.0
 
-/* Fills tm for `isa` from the file (name for messages): registers from archscope.probes.registers
- * ("fp" for AVX-512's register file, "narrow.fp" for the 16-register ones, else "fp"), unless
+/* Fills tm for `isa` from the file (name for messages): registers from the probe answers
+ * (machine/probes.h: MP_REGISTERS_FP for AVX-512's register file, MP_REGISTERS_NARROW_FP for the
+ * 16-register ones where the file has it, else MP_REGISTERS_FP), unless
  * registers_override > 0; L1 from the first cache level; the line from its cl_size. *reg_path
  * names where the count came from. -EINVAL naming what is missing or out of bounds (a register
  * count that is no whole number from 1 to 1024, as "32abc"; an L1 over TUNE_MAX_L1_BYTES). */

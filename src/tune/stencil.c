@@ -93,7 +93,7 @@ int tune_stencil_plan(const struct machine *m, int64_t rows, int64_t cols, int q
 	if (!p->nlevels)
 		return as_error_set(err, -EINVAL, "the machine file has no cache levels with sizes");
 	p->last_cache_bytes = p->level[p->nlevels - 1].size_bytes;
-	struct lc_ctx c = { .line = m->level[0].cl_size > 0 ? (double)m->level[0].cl_size : 64 };
+	struct lc_ctx c = { .line = m->level[0].cl_size > 0 ? (double)m->level[0].cl_size : machine_line_bytes(m) };
 	c.k = kernel_new();
 	c.a = calloc(1, sizeof(*c.a));
 	int rc = 0;

@@ -27,6 +27,8 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   LIKWID    likwid-bench in PATH
 #   LIBCLANG  the libclang model loads: $ARCHSCOPE_LIBCLANG, else the one the build recorded
 #   SPECS     tests/specs/cpus.tsv has a row for this CPU's vendor/family/model (sets $SPECS_ROW)
+#   SYSFS_CACHES  /sys/devices/system/cpu/cpu0/cache lists a data or unified cache with its size
+#   MEMINFO   (unit tests only) /proc/meminfo gives MemAvailable
 #   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
 #             answers compared with published specs only hold on a machine that is not busy)
 PREREQ_WHY=
@@ -47,6 +49,10 @@ prereq() {
 	LIBCLANG) prereq_libclang ;;
 	SPECS) prereq_specs ;;
 	QUIET) prereq_quiet ;;
+	SYSFS_CACHES)
+		grep -qsvx Instruction /sys/devices/system/cpu/cpu0/cache/index*/type &&
+			ls /sys/devices/system/cpu/cpu0/cache/index*/size >/dev/null 2>&1 ||
+			{ PREREQ_WHY="no data or unified cache with a size under /sys/devices/system/cpu/cpu0/cache"; return 1; } ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }

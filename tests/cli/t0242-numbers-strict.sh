@@ -33,7 +33,7 @@ done <<<"$bad"
 # a register count in the machine file read strictly
 sed 's/value: 32.0/value: 32abc/' "$fx/tune/zen5-published.yaml" >"$TMP/regs.yaml"
 run 2 timeout 20 "$ARCHSCOPE" tune gemm -m "$TMP/regs.yaml" --short
-contains "$TMP/err" "register count '32abc'"
+contains "$TMP/err" "registers.fp.value: '32abc' is not a number"
 
 # machine files: size per group against sets x ways x cl_size, bounds
 m=$ROOT/machines/kvm-xeon-6-207.yaml

@@ -8,7 +8,7 @@
 #include "harness.h"
 #include "machine/file.h"
 #include "model/blocking.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 static const char JACOBI[] = "double a[M][N];\ndouble b[M][N];\ndouble s;\n"
 			     "for (int j = 1; j < M - 1; ++j)\n"

@@ -11,7 +11,7 @@
 #include "harness.h"
 #include "model/incore/incore.h"
 #include "model/kernel.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 static char *fixture(const char *name)
 {
@@ -356,7 +356,7 @@ static void test_incore__config(void)
 				"non-overlapping model:\n  ports:\n    LLVM-MCA: [SKXPort2, SKXPort3]\n"
 				"archscope:\n  probes:\n    instr:\n      ops:\n"
 				"        - {op: add, type: double, width_bits: 64, latency_cy: 3.0}\n"
-				"        - {op: mul, type: double, width_bits: 64, latency_cy: bad}\n"
+				"        - {op: mul, type: double, width_bits: 64, latency_cy: -2}\n"
 				"      line_split:\n"
 				"        - {width_bits: 512, load_cy: 0.5, load_split_cy: 1.1, store_cy: 1.0, store_split_cy: 1.7, mixed_cy: 1.0}\n"
 				"        - {width_bits: 256, load_cy: 0.5, load_split_cy: -1, store_cy: 1.0, store_split_cy: 1.7}\n";

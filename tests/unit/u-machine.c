@@ -9,6 +9,7 @@
 #include "common/atomicfile.h"
 #include "machine/diff.h"
 #include "machine/file.h"
+#include "machine/probes.h"
 #include "machine/write.h"
 #include "harness.h"
 
@@ -21,6 +22,27 @@ static int load_fixture(const char *name, struct mtree *t)
 	if (rc)
 		printf("# %s\n", err.msg);
 	return rc;
+}
+
+/* A JSON document as YAML: key order kept, strings that would read back as something else quoted. */
+static void test_machine__mtree_from_json(void)
+{
+	json_t *doc = json_pack("{s:s,s:i,s:[i,i],s:{s:s,s:s,s:s}}", "command", "topology", "n", 2, "list", 1, 2, "inner",
+				"key", "va:lue", "num", "64", "word", "yes");
+	struct mtree t = { .root = mnode_from_json(doc) };
+	json_decref(doc);
+	CHECK(t.root != NULL);
+	struct as_error err = { 0 };
+	char *buf = mtree_emit_string(&t, &err);
+	mtree_free(&t);
+	CHECK(buf != NULL);
+	CHECK(strstr(buf, "command: topology") != NULL);
+	CHECK(strstr(buf, "list: [1, 2]") != NULL);
+	CHECK(strstr(buf, "key: va:lue") != NULL);
+	CHECK(strstr(buf, "num: '64'") != NULL); /* a string that reads as a number stays a string */
+	CHECK(strstr(buf, "word: 'yes'") != NULL);
+	CHECK(strstr(buf, "n: 2\n") != NULL);
+	free(buf);
 }
 
 static void test_machine__kerncraft_snb(void)
@@ -237,6 +259,9 @@ static void test_machine__checks_by_meaning(void)
 	CHECK(strstr(first_problem(s, strlen(s)), "incomplete: missing 'DP.total'") != NULL);
 	s = GOOD_HEAD FLOPS "memory hierarchy:\n" L1 "- level: MEM\n" UP "archscope: {incomplete: true}\n";
 	CHECK(strstr(first_problem(s, strlen(s)), "interrupted 'probe -o'") != NULL);
+	/* no line anywhere: the models would have to assume one */
+	s = GOOD_HEAD FLOPS "memory hierarchy:\n- level: MEM\n";
+	CHECK(strstr(first_problem(s, strlen(s)), "cacheline size: incomplete: missing") != NULL);
 }
 
 static void test_machine__quantities(void)
@@ -394,25 +419,193 @@ static void test_machine__struct_roundtrip(void)
 }
 
 /* A probe run of 2 cores with 48 KiB 12-way L1, 2 MiB L2 of unknown ways and a 20 MiB L3. */
+static struct machine_probes sample_answers;
+
 static void probed_sample(struct machine_probed *p)
 {
-	*p = (struct machine_probed){ .clock_ghz = 2.9412, .contexts_fp = 2, .contexts_int = 4, .cpus = 2, .seed = 7,
-				      .has_flops = 1, .line_bytes = 64, .nlevels = 3 };
+	struct machine_probes *a = &sample_answers;
+	machine_probes_release(a);
+	machine_probes_init(a);
+	*p = (struct machine_probed){ .cpus = 2, .seed = 7, .probes = a };
 	snprintf(p->model_name, sizeof(p->model_name), "Test CPU");
 	snprintf(p->incore_cpu, sizeof(p->incore_cpu), "skylake");
+	a->have[MP_CLOCK] = a->have[MP_LINE] = a->have[MP_CACHES] = a->have[MP_ASSOC] = MP_HAVE_YES;
+	a->have[MP_CONTEXTS] = a->have[MP_INSTR] = MP_HAVE_YES;
+	/* the probes the sample leaves out ran and found nothing (probe -o writes every probe) */
+	a->have[MP_TLB] = a->have[MP_REGISTERS] = a->have[MP_TIMESLICE] = a->have[MP_C2C] = MP_HAVE_NULL;
+	a->clock.value = 2.9412;
+	a->contexts_fp.value = 2;
+	a->contexts_int.value = 4;
+	a->line.value = 64;
 	const double bytes[] = { 49152, 2097152, 20971520 }, ways[] = { 12, NAN, 20 };
+	a->ncaches = a->nassoc = 3;
 	for (int i = 0; i < 3; i++) {
-		p->level_bytes[i] = bytes[i];
-		p->level_ways[i] = ways[i];
+		machine_probes_row_init(MP_CACHES_LEVELS, &a->cache[i]);
+		machine_probes_row_init(MP_ASSOC_LEVELS, &a->assoc[i]);
+		a->cache[i].level = a->assoc[i].level = i + 1;
+		a->cache[i].size.value = bytes[i];
+		a->assoc[i].ways.value = ways[i];
 	}
 	for (int k = 0; k < 4; k++) {
-		p->flops_per_cy[0][k] = 32.04;
-		p->flops_per_cy[1][k] = 16.02;
+		a->flops_per_cy[0][1][k] = 32.04;
+		a->flops_per_cy[1][1][k] = 16.02;
 	}
 	p->has_ecm = 1;
 	p->ecm = (struct machine_ecm_rates){ .l1_load_bytes_per_cy = 128, .l1_store_bytes_per_cy = 64, .ntransfers = 3,
 					     .cy_per_cl = { 1, 4, 8 } };
-	p->answers = NULL;
+}
+
+/* --- the probe answers' description (machine/probes.h) ----------------------------------- */
+
+/* The table is a tree: parents before children, containers as parents, keys unique among
+ * siblings, optional entries outside table rows, a unit on every answer, each entry said. */
+static void test_machine__probes_table(void)
+{
+	const struct machine_probe_field *f = machine_probe_fields;
+	for (int id = 0; id < MP_COUNT; id++) {
+		CHECK(f[id].id == id && f[id].key && *f[id].key && f[id].what && *f[id].what && f[id].unit);
+		int p = f[id].parent;
+		CHECK(p < id);
+		CHECK(p == MP_ROOT || f[p].kind == MP_OBJECT || f[p].kind == MP_ANSWER || f[p].kind == MP_TABLE);
+		CHECK(f[id].kind != MP_ANSWER || *f[id].unit);
+		for (int q = 0; q < id; q++)
+			CHECK(f[q].parent != p || strcmp(f[q].key, f[id].key) != 0);
+		int in_row = 0;
+		for (int a = p; a != MP_ROOT; a = f[a].parent)
+			in_row |= f[a].kind == MP_TABLE;
+		CHECK(!(in_row && (f[id].flags & MP_F_OPT)));
+		CHECK(!in_row || machine_probes_at(&sample_answers, id) == NULL);
+	}
+	char path[256];
+	CHECK_STR(machine_probes_path(MP_CACHES_SIZE, 0, path, sizeof(path)), "caches.levels[].size");
+	CHECK_STR(machine_probes_path(MP_SPLIT, 1, path, sizeof(path)), "archscope.probes.instr.line_split");
+	CHECK_STR(MP_KEY(INSTR_LATENCY), "latency_cy");
+}
+
+/* Every entry of a record (root or one table row) set to a value of its own, two rows per table. */
+static void probes_fill(int table, char *base, struct machine_probes *p)
+{
+	const struct machine_probe_field *f = machine_probe_fields;
+	for (int id = 0; id < MP_COUNT; id++) {
+		int t = MP_ROOT;
+		for (int a = f[id].parent; a != MP_ROOT && t == MP_ROOT; a = f[a].parent)
+			if (f[a].kind == MP_TABLE)
+				t = a;
+		if (t != table)
+			continue;
+		if (f[id].flags & MP_F_OPT)
+			p->have[id] = MP_HAVE_YES;
+		char *at = base + f[id].offset;
+		int *count = (int *)(void *)(base + f[id].count);
+		switch (f[id].kind) {
+		case MP_ANSWER: {
+			struct machine_answer *a = (struct machine_answer *)(void *)at;
+			*a = (struct machine_answer){ .value = id + 0.25, .confidence = 0.5, .os_reported = id };
+			snprintf(a->method, sizeof(a->method), "method %d", id);
+			snprintf(a->reason, sizeof(a->reason), "reason %d", id);
+			break;
+		}
+		case MP_REAL: *(double *)(void *)at = id + 0.5; break;
+		case MP_INT: *(int *)(void *)at = id; break;
+		case MP_LONG: *(long long *)(void *)at = 1000LL * id; break;
+		case MP_TEXT: snprintf(at, f[id].max, "t%d", id); break;
+		case MP_INTS:
+			*(int **)(void *)at = calloc(2, sizeof(int));
+			(*(int **)(void *)at)[1] = id;
+			*count = 2;
+			break;
+		case MP_MATRIX: {
+			double *m = malloc(4 * sizeof(double));
+			m[0] = m[3] = NAN;
+			m[1] = id;
+			m[2] = id + 1;
+			*(double **)(void *)at = m;
+			break;
+		}
+		case MP_TABLE: {
+			char *rows = at;
+			if (f[id].flags & MP_F_HEAP)
+				rows = *(char **)(void *)at = calloc(2, f[id].row_size);
+			for (int r = 0; r < 2; r++) {
+				machine_probes_row_init(id, rows + r * f[id].row_size);
+				probes_fill(id, rows + r * f[id].row_size, p);
+			}
+			*count = 2;
+			break;
+		}
+		case MP_OBJECT: break;
+		}
+	}
+}
+
+/* The JSON at an entry's path (row 0 of every table on the way), or NULL. */
+static const json_t *probes_lookup(const json_t *doc, int id)
+{
+	const struct machine_probe_field *f = machine_probe_fields;
+	if (id == MP_ROOT)
+		return doc;
+	const json_t *up = probes_lookup(doc, f[id].parent);
+	if (f[id].parent != MP_ROOT && f[f[id].parent].kind == MP_TABLE)
+		up = json_array_get(up, 0);
+	return json_object_get(up, f[id].key);
+}
+
+/* A record with every entry set: its JSON holds each at its path, reads back to the same JSON, and
+ * is the machine file's archscope.probes, also after YAML and back; the Kerncraft keys derived
+ * from answers are there. */
+static void test_machine__probes_roundtrip(void)
+{
+	struct machine_probes *a = calloc(1, sizeof(*a)), *b = calloc(1, sizeof(*b));
+	struct machine_probed *p = calloc(1, sizeof(*p));
+	CHECK(a && b && p);
+	machine_probes_init(a);
+	probes_fill(MP_ROOT, (char *)a, a);
+	a->have[MP_C2C_TREE] = MP_HAVE_YES;
+	json_t *j = machine_probes_json(a);
+	CHECK(j != NULL);
+	for (int id = 0; id < MP_COUNT; id++) {
+		const json_t *v = probes_lookup(j, id);
+		if (!v) {
+			char path[256];
+			printf("# no %s\n", machine_probes_path(id, 0, path, sizeof(path)));
+		}
+		CHECK(v != NULL);
+	}
+	CHECK(json_real_value(json_object_get(probes_lookup(j, MP_CACHES_SIZE), "value")) == MP_CACHES_SIZE + 0.25);
+	CHECK(json_is_integer(json_object_get(probes_lookup(j, MP_CACHES_SIZE), "os_reported")));
+	CHECK(json_is_null(json_array_get(json_array_get(probes_lookup(j, MP_C2C_LATENCY), 0), 0)));
+	struct as_error err = { 0 };
+	CHECK(machine_probes_from_json(j, b, &err) == 0);
+	json_t *again = machine_probes_json(b);
+	CHECK(json_equal(j, again));
+	json_decref(again);
+	/* the machine file */
+	p->probes = a;
+	p->cpus = 2;
+	snprintf(p->model_name, sizeof(p->model_name), "Test CPU");
+	json_t *d = machine_probed_json(p);
+	CHECK(d != NULL);
+	CHECK(json_equal(json_object_get(json_object_get(d, "archscope"), "probes"), j));
+	for (int id = 0; id < MP_COUNT; id++)
+		CHECK(!machine_probe_fields[id].kerncraft || json_object_get(d, machine_probe_fields[id].kerncraft));
+	struct mtree t = { .root = mnode_from_json(d) }, u;
+	json_decref(d);
+	char *text = mtree_emit_string(&t, &err);
+	mtree_free(&t);
+	CHECK(text && mtree_parse(text, strlen(text), "probes", &u, &err) == 0);
+	free(text);
+	machine_probes_release(b);
+	CHECK(machine_probes_read(&u, b, &err) == 1);
+	mtree_free(&u);
+	again = machine_probes_json(b);
+	CHECK(json_equal(j, again));
+	json_decref(again);
+	json_decref(j);
+	machine_probes_release(a);
+	machine_probes_release(b);
+	free(a);
+	free(b);
+	free(p);
 }
 
 static void test_machine__probed_file(void)
@@ -421,14 +614,7 @@ static void test_machine__probed_file(void)
 	struct machine *m = calloc(1, sizeof(*m));
 	CHECK(p && m);
 	probed_sample(p);
-	/* the answers of a recorded probe run: every probe, as 'probe -o' writes them */
-	json_error_t je;
-	json_t *answers = json_load_file(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/kvm-xeon-6-207/probe-o/probe-results.json", 0, &je);
-	CHECK(answers != NULL);
-	p->answers = answers;
 	json_t *d = machine_probed_json(p);
-	p->answers = NULL;
-	json_decref(answers);
 	CHECK(d != NULL);
 	struct mtree t = { .root = mnode_from_json(d) };
 	json_decref(d);
@@ -526,9 +712,10 @@ static void test_machine__diff(void)
 	mtree_free(&tb);
 }
 
-TESTS(T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
+TESTS(T(test_machine__mtree_from_json), T(test_machine__kerncraft_snb), T(test_machine__roundtrip_skx), T(test_machine__roundtrip_snb),
       T(test_machine__header_comments_kept), T(test_machine__errors_name_line_and_key), T(test_machine__sizes_consistent_and_bounded),
       T(test_machine__cut_archscope_section), T(test_machine__checks_by_meaning),
       T(test_machine__quantities),
-      T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
+      T(test_machine__struct_roundtrip), T(test_machine__fuzz_cases), T(test_machine__probes_table), T(test_machine__probes_roundtrip),
+      T(test_machine__probed_file), T(test_machine__probed_benchmarks_roundtrip),
       T(test_machine__diff))

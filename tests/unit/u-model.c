@@ -104,7 +104,7 @@ static void test_model__parse_rejects(void)
 	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = f(a[i]);\n", "k.c:3:10", "function calls");
 	expect_error("double *a;\nfor (int i = 0; i < N; i++)\n  a[i] = 1;\n", "k.c:1:9", "pointers");
 	expect_error("double a[N]; double b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[i*i];\n", "k.c:3:12", "affine");
-	expect_error("double a[N]; double b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[b[i]];\n", "k.c:3", "");
+	expect_error("double a[N]; double b[N];\nfor (int i = 0; i < N; i++)\n  a[i] = b[b[i]];\n", "k.c:3:11", "subscript is not an integer");
 	expect_error("double a[N]\nfor (int i = 0; i < N; i++)\n  a[i] = 1;\n", "k.c:1:12", "expected ';'");
 	expect_error("double a[N][N];\nfor (int j = 0; j < N; j++)\n for (int i = 0; i < j; i++)\n  a[j][i] = 1;\n", "k.c:3:",
 		     "other loop indices");
@@ -112,7 +112,7 @@ static void test_model__parse_rejects(void)
 	expect_error("double a[N];\nfor (int i = 0; i < N; i--)\n  a[i] = 1;\n", "k.c:2:", "positive constant");
 	expect_error("double a[N];\nfor (int i = 0; i < N; i++) {\n  a[i] = 1;\n  for (int j = 0; j < N; j++) a[j] = 2;\n}\n",
 		     "k.c:", "loop");
-	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = a[i] % 2;\n", "k.c:3", "");
+	expect_error("double a[N];\nfor (int i = 0; i < N; i++)\n  a[i] = a[i] % 2;\n", "k.c:3:15", "invalid operands");
 	expect_error("double a[N];\n", "k.c", "no loop nest");
 }
 

@@ -1,4 +1,4 @@
-/* Unit tests of src/report: tables, answers, JSON envelope, YAML, CSV. */
+/* Unit tests of src/report: tables, answers, JSON envelope, CSV, plot quoting. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,26 +52,12 @@ static void test_report__answer_fields(void)
 	json_decref(a);
 }
 
-static void test_report__envelope_and_yaml(void)
+static void test_report__envelope(void)
 {
-	json_t *res = json_pack("{s:i,s:[i,i],s:{s:s,s:s,s:s}}", "n", 2, "list", 1, 2, "inner", "key", "va:lue",
-				"num", "64", "word", "yes");
-	json_t *doc = output_envelope("topology", json_object(), res);
+	json_t *doc = output_envelope("topology", json_object(), json_pack("{s:i}", "n", 2));
 	CHECK_STR(json_string_value(json_object_get(doc, "command")), "topology");
 	CHECK_STR(json_string_value(json_object_get(doc, "archscope")), ARCHSCOPE_VERSION);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct as_error err = { 0 };
-	CHECK(output_yaml_print(f, doc, &err) == 0);
-	fclose(f);
-	CHECK(strstr(buf, "command: topology") != NULL);
-	CHECK(strstr(buf, "list: [1, 2]") != NULL);
-	CHECK(strstr(buf, "key: va:lue") != NULL);
-	CHECK(strstr(buf, "num: '64'") != NULL);   /* a string that reads as a number stays a string */
-	CHECK(strstr(buf, "word: 'yes'") != NULL);
-	CHECK(strstr(buf, "n: 2\n") != NULL);
-	free(buf);
+	CHECK(json_integer_value(json_object_get(json_object_get(doc, "results"), "n")) == 2);
 	json_decref(doc);
 }
 
@@ -204,5 +190,5 @@ static void test_report__plot_quote(void)
 	CHECK_STR(plot_comment("a\nb'c", b, sizeof(b)), "a?b'c");
 }
 
-TESTS(T(test_report__plot_quote), T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope_and_yaml),
+TESTS(T(test_report__plot_quote), T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope),
       T(test_report__csv_roundtrip_and_errors))

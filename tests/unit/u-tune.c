@@ -5,7 +5,7 @@
 
 #include "harness.h"
 #include "machine/file.h"
-#include "report/mtree.h"
+#include "machine/mtree.h"
 #include "tune/block.h"
 #include "tune/gemm.h"
 #include "tune/gen.h"
@@ -214,7 +214,7 @@ static void test_tune__input(void)
 	CHECK(mtree_parse(text, strlen(text), "x.yaml", &t, NULL) == 0);
 	machine_read(&t, &m);
 	CHECK(tune_input_read(&t, &m, "x.yaml", TUNE_ISA_AVX512, 0, &tm, &from, &err) == -EINVAL);
-	CHECK(strstr(err.msg, "register count '32abc' is not a whole number") != NULL);
+	CHECK(strstr(err.msg, "registers.fp.value: '32abc' is not a number") != NULL);
 	mtree_free(&t);
 	/* an L1 beyond what tune plans for */
 	struct machine big = m;

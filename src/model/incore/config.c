@@ -7,8 +7,8 @@
 
 #include "common/number.h"
 #include "common/spawn.h"
+#include "machine/probes.h"
 #include "model/incore/incore.h"
-#include "report/mtree.h"
 
 /* The pairs of a mapping or an !!omap list (a sequence of one-key mappings), in order. */
 static int omap_pairs(const struct mnode *n, const char **keys, const struct mnode **vals, int max)
@@ -42,6 +42,41 @@ static void read_ports(const struct mnode *root, const char *section, char list[
 			snprintf(list[(*n)++], INCORE_PORT_LEN, "%s", ports->vals[i]->text);
 }
 
+/* The latencies and the line-crossing costs `probe instr` measured (files from probe -o), where
+ * they are positive and finite. */
+static void probed_read(const struct mtree *mt, struct incore_config *cfg)
+{
+	struct machine_probes *p = malloc(sizeof(*p));
+	if (!p || machine_probes_read(mt, p, NULL) <= 0) {
+		free(p);
+		return;
+	}
+	for (int i = 0; i < p->nops && cfg->nops < INCORE_MAX_OPS; i++) {
+		const struct machine_probes_op *o = &p->op[i];
+		if (!(o->latency_cy > 0) || !isfinite(o->latency_cy) || o->width_bits <= 0 || !o->op[0] || !o->type[0])
+			continue;
+		struct incore_op *d = &cfg->op[cfg->nops++];
+		snprintf(d->op, sizeof(d->op), "%s", o->op);
+		snprintf(d->type, sizeof(d->type), "%s", o->type);
+		d->width_bits = o->width_bits;
+		d->latency_cy = o->latency_cy;
+	}
+	for (int i = 0; i < p->nsplit && cfg->nsplit < 3; i++) {
+		const struct machine_probes_split *w = &p->split[i];
+		const double v[] = { w->width_bits, w->load_cy, w->load_split_cy, w->store_cy, w->store_split_cy };
+		int ok = 1;
+		for (int k = 0; k < 5; k++)
+			ok &= v[k] > 0 && isfinite(v[k]);
+		if (!ok)
+			continue;
+		cfg->split[cfg->nsplit++] = (struct incore_split){ w->width_bits, w->load_cy, w->load_split_cy, w->store_cy,
+								   w->store_split_cy,
+								   w->mixed_cy > 0 && isfinite(w->mixed_cy) ? w->mixed_cy : 0 };
+	}
+	machine_probes_release(p);
+	free(p);
+}
+
 void incore_config_read(const struct mtree *mt, const char *want, struct incore_config *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
@@ -71,42 +106,5 @@ void incore_config_read(const struct mtree *mt, const char *want, struct incore_
 		}
 	read_ports(mt->root, "overlapping model", cfg->ol, &cfg->n_ol);
 	read_ports(mt->root, "non-overlapping model", cfg->nol, &cfg->n_nol);
-	/* the latencies `probe instr` measured (files from probe -o) */
-	const struct mnode *ops = mnode_get(mnode_get(mnode_get(mnode_get(mt->root, "archscope"), "probes"), "instr"), "ops");
-	for (size_t i = 0; ops && ops->kind == MN_SEQ && i < ops->n && cfg->nops < INCORE_MAX_OPS; i++) {
-		const struct mnode *e = ops->vals[i], *op = mnode_get(e, "op"), *ty = mnode_get(e, "type"),
-				   *w = mnode_get(e, "width_bits"), *l = mnode_get(e, "latency_cy");
-		if (!op || !ty || !w || !l || op->kind != MN_SCALAR || ty->kind != MN_SCALAR || w->kind != MN_SCALAR ||
-		    l->kind != MN_SCALAR)
-			continue;
-		struct incore_op *o = &cfg->op[cfg->nops];
-		if (number_parse_double(l->text, 0, 1e6, &o->latency_cy) != 0 || !(o->latency_cy > 0) ||
-		    number_parse_int(w->text, 1, 4096, &o->width_bits) != 0)
-			continue;
-		snprintf(o->op, sizeof(o->op), "%s", op->text);
-		snprintf(o->type, sizeof(o->type), "%s", ty->text);
-		cfg->nops++;
-	}
-	/* the costs of line-crossing vector accesses `probe instr` measured */
-	const struct mnode *sp = mnode_get(mnode_get(mnode_get(mnode_get(mt->root, "archscope"), "probes"), "instr"), "line_split");
-	for (size_t i = 0; sp && sp->kind == MN_SEQ && i < sp->n && cfg->nsplit < 3; i++) {
-		static const char *const keys_split[5] = { "width_bits", "load_cy", "load_split_cy", "store_cy", "store_split_cy" };
-		double v[5];
-		int ok = 1;
-		for (int k = 0; k < 5 && ok; k++) {
-			const struct mnode *x = mnode_get(sp->vals[i], keys_split[k]);
-			ok = x && x->kind == MN_SCALAR && number_parse_double(x->text, 0, 1e6, &v[k]) == 0 && v[k] > 0;
-		}
-		if (!ok)
-			continue;
-		struct incore_split *c = &cfg->split[cfg->nsplit++];
-		c->width_bits = (int)v[0];
-		c->load_cy = v[1];
-		c->load_split_cy = v[2];
-		c->store_cy = v[3];
-		c->store_split_cy = v[4];
-		const struct mnode *mx = mnode_get(sp->vals[i], "mixed_cy");
-		if (!mx || mx->kind != MN_SCALAR || number_parse_double(mx->text, 0, 1e6, &c->mixed_cy) != 0 || !(c->mixed_cy > 0))
-			c->mixed_cy = 0;
-	}
+	probed_read(mt, cfg);
 }

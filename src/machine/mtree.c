@@ -1,6 +1,6 @@
 /* Machine-file YAML trees: nodes, parsing with line numbers, lookups; see mtree.h (emission and
  * the JSON conversions are in mtree-emit.c). */
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* Machine-file YAML trees out: the canonical emission through libyaml's emitter, and the
  * conversions from and to JSON; see mtree.h. */
-#include "report/mtree.h"
+#include "machine/mtree.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -103,12 +103,19 @@ char *mtree_emit_string(const struct mtree *t, struct as_error *err)
 	return buf;
 }
 
-int mtree_write_file(const struct mtree *t, const char *path, struct as_error *err)
+int mtree_write_file(const struct mtree *t, const char *path, int flags, struct as_error *err)
 {
 	char *s = mtree_emit_string(t, err);
 	if (!s)
-		return -1;
-	int rc = atomic_file_write(path, s, strlen(s), err);
+		return err ? err->code : -ENOMEM;
+	struct atomic_file af;
+	int rc = atomic_file_open_mode(&af, path, flags, err);
+	if (rc == 0 && fputs(s, af.fp) == EOF) {
+		rc = as_error_set(err, -EIO, "cannot write '%s'", path);
+		atomic_file_abort(&af);
+	} else if (rc == 0) {
+		rc = atomic_file_commit(&af, err);
+	}
 	free(s);
 	return rc;
 }

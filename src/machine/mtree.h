@@ -3,8 +3,8 @@
  * problem and a writer can give back the same bytes. Parsed with libyaml's event API, emitted with
  * its emitter in one canonical style; the comment lines at the top of a file are kept (the
  * citation of a hand-written machine), other comments are not. */
-#ifndef ARCHSCOPE_REPORT_MTREE_H
-#define ARCHSCOPE_REPORT_MTREE_H
+#ifndef ARCHSCOPE_MACHINE_MTREE_H
+#define ARCHSCOPE_MACHINE_MTREE_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -43,8 +43,8 @@ void mtree_free(struct mtree *t);
 int mtree_emit(const struct mtree *t, FILE *out, struct as_error *err);
 /* The same into a malloc'd string. */
 char *mtree_emit_string(const struct mtree *t, struct as_error *err);
-/* Writes atomically (temporary file, then rename). */
-int mtree_write_file(const struct mtree *t, const char *path, struct as_error *err);
+/* Writes atomically (temporary file, then rename); flags as atomic_file_open_mode's (AF_FORCE). */
+int mtree_write_file(const struct mtree *t, const char *path, int flags, struct as_error *err);
 
 /* Lookups: the value under key in a mapping (NULL when absent or not a mapping). */
 struct mnode *mnode_get(const struct mnode *map, const char *key);

@@ -1,0 +1,481 @@
+/* The probe answers' table and the one writer and reader that walk it (see probes.h): a struct
+ * machine_probes to JSON, and JSON (probe-results.json, `probe --json`, a machine file's
+ * archscope.probes as JSON) back to the struct. */
+#include "machine/probes.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/output.h"
+
+#define MP_AT(field)                                                                                       \
+	.offset = offsetof(struct machine_probes, field), .max = sizeof(((struct machine_probes *)0)->field)
+#define MP_ROW(type, field) .offset = offsetof(type, field), .max = sizeof(((type *)0)->field)
+#define MP_TABLE(count_field, rows)                                                                        \
+	.offset = offsetof(struct machine_probes, rows), .count = offsetof(struct machine_probes, count_field), \
+	.row_size = sizeof(((struct machine_probes *)0)->rows[0]),                                             \
+	.max = sizeof(((struct machine_probes *)0)->rows) / sizeof(((struct machine_probes *)0)->rows[0])
+#define MP_HEAP(count_field, rows, row_type, most)                                                         \
+	.offset = offsetof(struct machine_probes, rows), .count = offsetof(struct machine_probes, count_field), \
+	.row_size = sizeof(row_type), .max = (most)
+#define MP_LIST(count_field, field)                                                                        \
+	.offset = offsetof(struct machine_probes, field), .count = offsetof(struct machine_probes, count_field)
+#define MP_LIST_ROW(type, count_field, field) .offset = offsetof(type, field), .count = offsetof(type, count_field)
+#define MP_NONE .offset = 0
+
+const struct machine_probe_field machine_probe_fields[MP_COUNT] = {
+#define X(ID, PARENT, KIND, KEY, UNIT, FLAGS, KERNCRAFT, WHAT, ...)                                        \
+	[MP_##ID] = { .id = MP_##ID, .parent = MP_##PARENT, .kind = MP_##KIND, .key = KEY, .unit = UNIT,     \
+		      .flags = FLAGS, .kerncraft = KERNCRAFT, .what = WHAT, __VA_ARGS__ },
+	MACHINE_PROBES(X)
+#undef X
+};
+
+const char *machine_probe_kind_name(enum machine_probe_kind kind)
+{
+	static const char *const names[] = { [MP_ANSWER] = "answer", [MP_OBJECT] = "object", [MP_TABLE] = "table",
+					     [MP_REAL] = "number", [MP_INT] = "integer", [MP_LONG] = "integer",
+					     [MP_TEXT] = "string", [MP_INTS] = "integers", [MP_MATRIX] = "matrix" };
+	return kind <= MP_MATRIX ? names[kind] : "?";
+}
+
+static const struct machine_probe_field *F(int id)
+{
+	return &machine_probe_fields[id];
+}
+
+/* The table an entry's row belongs to (the nearest TABLE above it), or MP_ROOT. */
+static int row_table(int id)
+{
+	for (int p = F(id)->parent; p != MP_ROOT; p = F(p)->parent)
+		if (F(p)->kind == MP_TABLE)
+			return p;
+	return MP_ROOT;
+}
+
+const char *machine_probes_path(int id, int in_file, char *buf, size_t len)
+{
+	char tmp[512] = "";
+	for (int i = id; i != MP_ROOT; i = F(i)->parent) {
+		char part[512];
+		snprintf(part, sizeof(part), "%s%s%s%s", F(i)->key, F(i)->kind == MP_TABLE && i != id ? "[]" : "",
+			 *tmp ? "." : "", tmp);
+		snprintf(tmp, sizeof(tmp), "%s", part);
+	}
+	snprintf(buf, len, "%s%s", in_file ? "archscope.probes." : "", tmp);
+	return buf;
+}
+
+void *machine_probes_at(const struct machine_probes *p, int id)
+{
+	if (id < 0 || id >= MP_COUNT || F(id)->kind == MP_OBJECT || row_table(id) != MP_ROOT)
+		return NULL;
+	return (char *)p + F(id)->offset;
+}
+
+int machine_probes_child(int parent, int prev)
+{
+	int c = prev < parent ? parent + 1 : prev + 1;
+	while (c < MP_COUNT && F(c)->parent != parent)
+		c++;
+	return c;
+}
+
+/* --- "none" everywhere ---------------------------------------------------------------------- */
+
+static void answer_none(struct machine_answer *a)
+{
+	*a = (struct machine_answer){ .value = NAN, .os_reported = NAN };
+}
+
+/* Sets the storage of every entry whose row is `table` (MP_ROOT: the struct itself) in base. */
+static void init_in(int table, char *base)
+{
+	for (int id = 0; id < MP_COUNT; id++) {
+		if (row_table(id) != table)
+			continue;
+		char *at = base + F(id)->offset;
+		switch (F(id)->kind) {
+		case MP_ANSWER: answer_none((struct machine_answer *)(void *)at); break;
+		case MP_REAL: *(double *)(void *)at = NAN; break;
+		case MP_LONG: *(long long *)(void *)at = F(id)->flags & MP_F_NULL_NEG ? -1 : 0; break;
+		default: break; /* zero from the memset */
+		}
+	}
+}
+
+void machine_probes_row_init(int table, void *row)
+{
+	memset(row, 0, F(table)->row_size);
+	init_in(table, row);
+}
+
+void machine_probes_init(struct machine_probes *p)
+{
+	memset(p, 0, sizeof(*p));
+	init_in(MP_ROOT, (char *)p);
+}
+
+/* The rows of a table entry in base, and their count. */
+static char *rows_of(int id, char *base, int **count)
+{
+	*count = (int *)(void *)(base + F(id)->count);
+	return F(id)->flags & MP_F_HEAP ? *(char **)(void *)(base + F(id)->offset) : base + F(id)->offset;
+}
+
+static void release_in(int table, char *base)
+{
+	for (int id = 0; id < MP_COUNT; id++) {
+		if (row_table(id) != table)
+			continue;
+		void **at = (void **)(void *)(base + F(id)->offset);
+		if (F(id)->kind == MP_INTS || F(id)->kind == MP_MATRIX) {
+			free(*at);
+			*at = NULL;
+		} else if (F(id)->kind == MP_TABLE) {
+			int *n;
+			char *rows = rows_of(id, base, &n);
+			for (int i = 0; rows && i < *n; i++)
+				release_in(id, rows + (size_t)i * F(id)->row_size);
+			if (F(id)->flags & MP_F_HEAP) {
+				free(*at);
+				*at = NULL;
+			}
+			*n = 0;
+		}
+	}
+}
+
+void machine_probes_release(struct machine_probes *p)
+{
+	release_in(MP_ROOT, (char *)p);
+}
+
+/* --- writing -------------------------------------------------------------------------------- */
+
+static json_t *real_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}
+
+static json_t *write_entry(int id, const char *base, const struct machine_probes *p);
+
+/* The children of id (object or answer), in table order, into o. 0, or -1 on no memory. */
+static int write_children(int id, const char *base, const struct machine_probes *p, json_t *o)
+{
+	for (int c = id + 1; c < MP_COUNT; c++) {
+		if (F(c)->parent != id)
+			continue;
+		if (F(c)->flags & MP_F_OPT) {
+			if (p->have[c] == MP_HAVE_NO)
+				continue;
+			if (p->have[c] == MP_HAVE_NULL) {
+				if (put(o, F(c)->key, json_null()))
+					return -1;
+				continue;
+			}
+		}
+		if (put(o, F(c)->key, write_entry(c, base, p)))
+			return -1;
+	}
+	return 0;
+}
+
+static json_t *write_answer(int id, const struct machine_answer *a)
+{
+	json_t *os = NULL;
+	if (isfinite(a->os_reported))
+		os = F(id)->flags & MP_F_OS_INT ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
+	json_t *o = output_answer(a->value, F(id)->unit, a->confidence, a->method, os);
+	if (o && a->reason[0] && put(o, "reason", json_string(a->reason))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *write_entry(int id, const char *base, const struct machine_probes *p)
+{
+	const char *at = base + F(id)->offset;
+	json_t *v = NULL;
+	switch (F(id)->kind) {
+	case MP_ANSWER: v = write_answer(id, (const struct machine_answer *)(const void *)at); break;
+	case MP_OBJECT: v = json_object(); break;
+	case MP_REAL: return real_or_null(*(const double *)(const void *)at);
+	case MP_INT: return json_integer(*(const int *)(const void *)at);
+	case MP_LONG: {
+		long long x = *(const long long *)(const void *)at;
+		return x < 0 && (F(id)->flags & MP_F_NULL_NEG) ? json_null() : json_integer((json_int_t)x);
+	}
+	case MP_TEXT: return json_string(at);
+	case MP_INTS: {
+		const int *x = *(int *const *)(const void *)at;
+		int n = *(const int *)(const void *)(base + F(id)->count);
+		v = json_array();
+		for (int i = 0; v && x && i < n; i++)
+			if (json_array_append_new(v, json_integer(x[i]))) {
+				json_decref(v);
+				return NULL;
+			}
+		return v;
+	}
+	case MP_MATRIX: {
+		const double *x = *(double *const *)(const void *)at;
+		int n = *(const int *)(const void *)(base + F(id)->count);
+		if (!x)
+			return json_null();
+		v = json_array();
+		for (int i = 0; v && i < n; i++) {
+			json_t *row = json_array();
+			for (int j = 0; row && j < n; j++)
+				if (json_array_append_new(row, real_or_null(x[(size_t)i * (size_t)n + (size_t)j]))) {
+					json_decref(row);
+					row = NULL;
+				}
+			if (json_array_append_new(v, row)) {
+				json_decref(v);
+				return NULL;
+			}
+		}
+		return v;
+	}
+	case MP_TABLE: {
+		int *n;
+		const char *rows = rows_of(id, (char *)base, &n);
+		v = json_array();
+		for (int i = 0; v && rows && i < *n; i++) {
+			json_t *row = json_object();
+			if (!row || write_children(id, rows + (size_t)i * F(id)->row_size, p, row) ||
+			    json_array_append_new(v, row)) {
+				json_decref(row);
+				json_decref(v);
+				return NULL;
+			}
+		}
+		return v;
+	}
+	}
+	if (v && write_children(id, base, p, v)) {
+		json_decref(v);
+		return NULL;
+	}
+	return v;
+}
+
+json_t *machine_probes_json(const struct machine_probes *p)
+{
+	json_t *o = json_object();
+	if (o && write_children(MP_ROOT, (const char *)p, p, o)) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* --- reading -------------------------------------------------------------------------------- */
+
+static double number_or_nan(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* An integer within lo..hi: a JSON integer, or a real with an integral value (below 2^53). */
+static int integer_of(const json_t *v, long long lo, long long hi, long long *out)
+{
+	if (json_is_integer(v)) {
+		long long x = (long long)json_integer_value(v);
+		*out = x;
+		return x >= lo && x <= hi;
+	}
+	double x = json_is_real(v) ? json_real_value(v) : NAN;
+	if (!isfinite(x) || x != floor(x) || fabs(x) > 9007199254740992.0 || x < (double)lo || x > (double)hi)
+		return 0;
+	*out = (long long)x;
+	return 1;
+}
+
+void machine_probes_text(char *buf, size_t len, const char *text)
+{
+	size_t n = strlen(text ? text : "");
+	if (!len)
+		return;
+	if (n >= len) { /* cut before a UTF-8 sequence that would not fit whole */
+		n = len - 1;
+		while (n > 0 && ((unsigned char)text[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(buf, text ? text : "", n);
+	buf[n] = 0;
+}
+
+static void text_of(const json_t *v, char *buf, size_t len)
+{
+	if (json_is_string(v))
+		machine_probes_text(buf, len, json_string_value(v));
+}
+
+static int read_children(int id, const json_t *o, char *base, struct machine_probes *p, struct as_error *err);
+
+/* A number of entry id (its member `sub` of an answer, or NULL): NaN for null or absent; a value
+ * of another type (a YAML scalar such as "32abc" reaches here as a string) is -EINVAL naming the
+ * path and the text, never read as a number or as no answer. */
+static int number_strict(int id, const char *sub, const json_t *v, double *out, struct as_error *err)
+{
+	*out = NAN;
+	if (!v || json_is_null(v))
+		return 0;
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	char path[256];
+	machine_probes_path(id, 1, path, sizeof(path));
+	return as_error_set(err, -EINVAL, "%s%s%s: '%s' is not a number", path, sub ? "." : "", sub ? sub : "",
+			    json_is_string(v) ? json_string_value(v) : json_is_boolean(v) ? "true/false" : "a list or mapping");
+}
+
+static int read_entry(int id, const json_t *v, char *base, struct machine_probes *p, struct as_error *err)
+{
+	char *at = base + F(id)->offset;
+	long long x;
+	switch (F(id)->kind) {
+	case MP_ANSWER: {
+		struct machine_answer *a = (struct machine_answer *)(void *)at;
+		if (!json_is_object(v))
+			return 0;
+		int rc = number_strict(id, "value", json_object_get(v, "value"), &a->value, err);
+		if (!rc)
+			rc = number_strict(id, "confidence", json_object_get(v, "confidence"), &a->confidence, err);
+		if (!rc)
+			rc = number_strict(id, "os_reported", json_object_get(v, "os_reported"), &a->os_reported, err);
+		if (rc)
+			return rc;
+		if (!(a->confidence >= 0 && a->confidence <= 1))
+			a->confidence = 0;
+		text_of(json_object_get(v, "method"), a->method, sizeof(a->method));
+		text_of(json_object_get(v, "reason"), a->reason, sizeof(a->reason));
+		return read_children(id, v, base, p, err);
+	}
+	case MP_OBJECT: return json_is_object(v) ? read_children(id, v, base, p, err) : 0;
+	case MP_REAL: return number_strict(id, NULL, v, (double *)(void *)at, err);
+	case MP_INT:
+		if (integer_of(v, INT32_MIN, INT32_MAX, &x))
+			*(int *)(void *)at = (int)x;
+		return 0;
+	case MP_LONG:
+		if (integer_of(v, INT64_MIN, INT64_MAX, &x))
+			*(long long *)(void *)at = x;
+		return 0;
+	case MP_TEXT: text_of(v, at, F(id)->max); return 0;
+	case MP_INTS: {
+		size_t n = json_array_size(v);
+		if (!n || n > MACHINE_PROBES_MAX_CPUS)
+			return 0;
+		int *list = calloc(n, sizeof(int));
+		if (!list)
+			return as_error_set(err, -ENOMEM, "out of memory");
+		for (size_t i = 0; i < n; i++)
+			if (integer_of(json_array_get(v, i), INT32_MIN, INT32_MAX, &x))
+				list[i] = (int)x;
+		free(*(int **)(void *)at);
+		*(int **)(void *)at = list;
+		*(int *)(void *)(base + F(id)->count) = (int)n;
+		return 0;
+	}
+	case MP_MATRIX: {
+		/* count x count, the count from the list read before it (c2c.cpus) */
+		int n = *(int *)(void *)(base + F(id)->count);
+		if (n <= 0 || json_array_size(v) == 0)
+			return 0;
+		double *m = malloc((size_t)n * (size_t)n * sizeof(double));
+		if (!m)
+			return as_error_set(err, -ENOMEM, "out of memory");
+		for (int i = 0; i < n; i++)
+			for (int j = 0; j < n; j++)
+				m[(size_t)i * (size_t)n + (size_t)j] = number_or_nan(json_array_get(json_array_get(v, (size_t)i), (size_t)j));
+		free(*(double **)(void *)at);
+		*(double **)(void *)at = m;
+		return 0;
+	}
+	case MP_TABLE: {
+		int *count;
+		size_t n = json_array_size(v);
+		if (n > F(id)->max)
+			n = F(id)->max;
+		char *rows = rows_of(id, base, &count);
+		if (F(id)->flags & MP_F_HEAP) {
+			if (n == 0)
+				return 0;
+			if (!(rows = calloc(n, F(id)->row_size)))
+				return as_error_set(err, -ENOMEM, "out of memory");
+			*(char **)(void *)at = rows;
+		}
+		for (size_t i = 0; i < n; i++) {
+			char *row = rows + i * F(id)->row_size;
+			machine_probes_row_init(id, row);
+			*count = (int)i + 1;
+			const json_t *o = json_array_get(v, i);
+			if (json_is_object(o) && read_children(id, o, row, p, err))
+				return err ? err->code : -ENOMEM;
+		}
+		return 0;
+	}
+	}
+	return 0;
+}
+
+static int read_children(int id, const json_t *o, char *base, struct machine_probes *p, struct as_error *err)
+{
+	for (int c = id + 1; c < MP_COUNT; c++) {
+		if (F(c)->parent != id)
+			continue;
+		const json_t *v = json_object_get(o, F(c)->key);
+		if (!v)
+			continue;
+		if (F(c)->flags & MP_F_OPT) {
+			p->have[c] = json_is_null(v) ? MP_HAVE_NULL : MP_HAVE_YES;
+			if (json_is_null(v))
+				continue;
+		}
+		int rc = read_entry(c, v, base, p, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int machine_probes_from_json(const json_t *j, struct machine_probes *p, struct as_error *err)
+{
+	machine_probes_init(p);
+	if (!json_is_object(j))
+		return 0;
+	int rc = read_children(MP_ROOT, j, (char *)p, p, err);
+	if (rc) {
+		machine_probes_release(p);
+		machine_probes_init(p);
+	}
+	return rc;
+}
+
+int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct as_error *err)
+{
+	machine_probes_init(p);
+	const struct mnode *n = mnode_get(mnode_get(t->root, "archscope"), "probes");
+	if (!n || n->kind != MN_MAP)
+		return 0;
+	json_t *j = mnode_to_json(n);
+	if (!j)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	int rc = machine_probes_from_json(j, p, err);
+	json_decref(j);
+	return rc ? rc : 1;
+}

@@ -1,0 +1,346 @@
+/* The probe answers, described once: for each its C field in struct machine_probes, its JSON key
+ * (and so its path in `probe --json` results and in the machine file's archscope.probes), its
+ * unit, the Kerncraft key derived from it, and what it means. The JSON of `probe`, probe -o's
+ * machine file and probe-results.json, --from-raw, and the readers of model (instr.ops,
+ * instr.line_split) and tune (registers) all go through this table: a probe fills the struct,
+ * machine/probes.c writes and reads it, and no other library file spells a probe key.
+ *
+ * Adding an answer (say caches.memory_latency_random, an answer in ns):
+ *   1. a field in struct machine_probes (or in a row struct, for a per-level value):
+ *      `struct machine_answer memory_latency_random;`
+ *   2. a row in MACHINE_PROBES below, after its parent and in the order the output shows it:
+ *      `X(CACHES_MEMORY_LATENCY_RANDOM, CACHES, ANSWER, "memory_latency_random", "ns", 0, NULL,
+ *         "latency of random accesses over the largest buffer", MP_AT(memory_latency_random))`
+ *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field));
+ *   3. cli/probe-record.c copies it from the probe's result into the struct, and the group's
+ *      renderer (cli/probe-*.c) emits it under MP_KEY(CACHES_MEMORY_LATENCY_RANDOM);
+ *   4. nothing else: the machine file, probe-results.json, --from-raw, `machine answers` and
+ *      the tests (u-machine's probes cases, t0291) follow the table.
+ * A new table (c2c.classes[]): a row struct, a count and an array (or MP_F_HEAP rows) in the
+ * struct, a TABLE row with MP_TABLE(...), then one row per member with MP_ROW(...). */
+#ifndef ARCHSCOPE_MACHINE_PROBES_H
+#define ARCHSCOPE_MACHINE_PROBES_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "common/error.h"
+#include "machine/mtree.h"
+
+/* Kinds of entries: ANSWER {value, unit, confidence, method, os_reported[, reason]} (struct
+ * machine_answer), OBJECT (a JSON object, no storage), TABLE (an array of rows), REAL (double, NAN
+ * is null), INT (int), LONG (long long), TEXT (char[]), INTS (int *, a count beside it), MATRIX
+ * (double *, count x count, NAN is null). */
+enum machine_probe_kind { MP_ANSWER, MP_OBJECT, MP_TABLE, MP_REAL, MP_INT, MP_LONG, MP_TEXT, MP_INTS, MP_MATRIX };
+
+enum {
+	MP_F_OPT = 1 << 0,      /* present only where have[id] says so (a probe group that ran), or null */
+	MP_F_OS_INT = 1 << 1,   /* ANSWER: os_reported is an integer in JSON (bytes, ways, counts) */
+	MP_F_HEAP = 1 << 2,     /* TABLE: the rows are a malloc'd array (a pointer at the offset) */
+	MP_F_NULL_NEG = 1 << 3, /* LONG: a negative value is null */
+	MP_F_REQ = 1 << 4,      /* probe -o has always written it (in its parent, where that is an object
+				 * in the file): a file without it is cut (machine_check) */
+};
+
+/* X(ID, PARENT, KIND, key, unit, flags, kerncraft, what, location): MP_<ID> is the entry's id,
+ * PARENT the id of the object, answer or table it sits in (ROOT: the results object). kerncraft:
+ * the Kerncraft key of the machine file derived from this answer, or NULL. location: MP_AT(field)
+ * in struct machine_probes, MP_ROW(row struct, field) in a table's row, MP_TABLE/MP_HEAP for a
+ * table, MP_LIST for INTS and MATRIX, MP_NONE for an object. Parents come before children. */
+#define MP_FLOPS_ROWS(X, P, p, S, s)                                                                       \
+	X(FLOPS_##P##_##S##_TOTAL, FLOPS_##P##_##S, REAL, "total", "flop/cy", 0, "FLOPs per cycle",               \
+	  "best of ADD, MUL and FMA", MP_AT(flops_per_cy[p][s][0]))                                              \
+	X(FLOPS_##P##_##S##_ADD, FLOPS_##P##_##S, REAL, "ADD", "flop/cy", 0, "FLOPs per cycle", "additions",      \
+	  MP_AT(flops_per_cy[p][s][1]))                                                                          \
+	X(FLOPS_##P##_##S##_MUL, FLOPS_##P##_##S, REAL, "MUL", "flop/cy", 0, "FLOPs per cycle", "multiplications", \
+	  MP_AT(flops_per_cy[p][s][2]))                                                                          \
+	X(FLOPS_##P##_##S##_FMA, FLOPS_##P##_##S, REAL, "FMA", "flop/cy", 0, "FLOPs per cycle",                   \
+	  "fused multiply-adds (2 flops each)", MP_AT(flops_per_cy[p][s][3]))
+
+#define MACHINE_PROBES(X)                                                                                  \
+	X(CPU, ROOT, INT, "cpu", "", MP_F_OPT, NULL, "the CPU the probes ran on", MP_AT(cpu))                      \
+	X(SEED, ROOT, LONG, "seed", "", MP_F_OPT, NULL, "the seed of the random permutations", MP_AT(seed))        \
+	X(CLOCK, ROOT, ANSWER, "clock", "GHz", MP_F_OPT | MP_F_REQ, "clock", "core clock, by a dependent add chain",          \
+	  MP_AT(clock))                                                                                          \
+	X(CLOCK_TSC, CLOCK, REAL, "tsc_ghz", "GHz", 0, NULL, "time-stamp counter rate (not core cycles)",        \
+	  MP_AT(tsc_ghz))                                                                                        \
+	X(LINE, ROOT, ANSWER, "line", "B", MP_F_OPT | MP_F_REQ, "cacheline size", "cache line", MP_AT(line))                  \
+	X(LINE_WITNESSES, LINE, OBJECT, "witnesses", "", 0, NULL, "the line's two witnesses", MP_NONE)            \
+	X(LINE_STRIDE, LINE_WITNESSES, ANSWER, "stride", "B", 0, NULL, "step of pairs D bytes apart",            \
+	  MP_AT(line_stride))                                                                                    \
+	X(LINE_COHERENCE, LINE_WITNESSES, ANSWER, "coherence", "B", 0, NULL, "coherence unit of two cores",      \
+	  MP_AT(line_coherence))                                                                                 \
+	X(CACHES, ROOT, OBJECT, "caches", "", MP_F_OPT | MP_F_REQ, NULL, "cache levels by pointer chasing", MP_NONE)          \
+	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",          \
+	  MP_TABLE(ncaches, cache))                                                                              \
+	X(CACHES_LEVEL, CACHES_LEVELS, INT, "level", "", 0, NULL, "1, 2, ...",                                  \
+	  MP_ROW(struct machine_probes_cache, level))                                                            \
+	X(CACHES_SIZE, CACHES_LEVELS, ANSWER, "size", "B", MP_F_OS_INT, "memory hierarchy", "effective size",     \
+	  MP_ROW(struct machine_probes_cache, size))                                                             \
+	X(CACHES_LATENCY, CACHES_LEVELS, ANSWER, "latency", "ns", 0, NULL, "load-to-use latency",                \
+	  MP_ROW(struct machine_probes_cache, latency))                                                          \
+	X(CACHES_LATENCY_CY, CACHES_LEVELS, REAL, "latency_cy", "cy", 0, NULL, "the latency in core cycles",     \
+	  MP_ROW(struct machine_probes_cache, latency_cy))                                                       \
+	X(CACHES_MEMORY_LATENCY, CACHES, ANSWER, "memory_latency", "ns", MP_F_REQ, NULL, "memory latency",              \
+	  MP_AT(memory_latency))                                                                                 \
+	X(CACHES_MEMORY_LATENCY_CY, CACHES, REAL, "memory_latency_cy", "cy", 0, NULL,                           \
+	  "memory latency in core cycles", MP_AT(memory_latency_cy))                                             \
+	X(ASSOC, ROOT, OBJECT, "assoc", "", MP_F_OPT | MP_F_REQ, NULL, "associativity per cache level", MP_NONE)             \
+	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",            \
+	  MP_TABLE(nassoc, assoc))                                                                               \
+	X(ASSOC_LEVEL, ASSOC_LEVELS, INT, "level", "", 0, NULL, "1, 2, ...",                                    \
+	  MP_ROW(struct machine_probes_assoc, level))                                                            \
+	X(ASSOC_WAYS, ASSOC_LEVELS, ANSWER, "ways", "ways", MP_F_OS_INT, "memory hierarchy", "associativity",     \
+	  MP_ROW(struct machine_probes_assoc, ways))                                                             \
+	X(TLB, ROOT, OBJECT, "tlb", "", MP_F_OPT | MP_F_REQ, NULL, "page size and TLB levels", MP_NONE)                      \
+	X(TLB_PAGE_SIZE, TLB, ANSWER, "page_size", "B", MP_F_OS_INT | MP_F_REQ, NULL, "page size", MP_AT(page_size))        \
+	X(TLB_WITNESSES, TLB, OBJECT, "page_witnesses", "", 0, NULL, "the page size's two witnesses", MP_NONE)    \
+	X(TLB_PAIRS, TLB_WITNESSES, ANSWER, "pairs", "B", MP_F_OS_INT, NULL, "step of pairs s bytes apart",      \
+	  MP_AT(page_pairs))                                                                                     \
+	X(TLB_FAULTS, TLB_WITNESSES, ANSWER, "faults", "B", MP_F_OS_INT, NULL, "end of the fault cost doubling", \
+	  MP_AT(page_faults))                                                                                    \
+	X(TLB_LEVELS, TLB, TABLE, "levels", "", MP_F_REQ, NULL, "one row per TLB level", MP_TABLE(ntlb, tlb))            \
+	X(TLB_LEVEL, TLB_LEVELS, INT, "level", "", 0, NULL, "1, 2, ...", MP_ROW(struct machine_probes_tlb, level)) \
+	X(TLB_ENTRIES, TLB_LEVELS, ANSWER, "entries", "entries", MP_F_OS_INT, NULL, "entries user code can use", \
+	  MP_ROW(struct machine_probes_tlb, entries))                                                            \
+	X(TLB_COST, TLB_LEVELS, REAL, "cost_ns", "ns", 0, NULL, "the TLB's share of an access at this level",   \
+	  MP_ROW(struct machine_probes_tlb, cost_ns))                                                            \
+	X(INSTR, ROOT, OBJECT, "instr", "", MP_F_OPT | MP_F_REQ, NULL, "instruction latencies and throughputs", MP_NONE)     \
+	X(INSTR_OPS, INSTR, TABLE, "ops", "", MP_F_REQ, NULL, "one row per operation, type and width",                 \
+	  MP_TABLE(nops, op))                                                                                    \
+	X(INSTR_OP, INSTR_OPS, TEXT, "op", "", 0, NULL, "add, sub, mul, div, fma", MP_ROW(struct machine_probes_op, op)) \
+	X(INSTR_TYPE, INSTR_OPS, TEXT, "type", "", 0, NULL, "int32, int64, float, double",                     \
+	  MP_ROW(struct machine_probes_op, type))                                                                \
+	X(INSTR_WIDTH, INSTR_OPS, INT, "width_bits", "bits", 0, NULL, "operand width",                          \
+	  MP_ROW(struct machine_probes_op, width_bits))                                                          \
+	X(INSTR_LATENCY, INSTR_OPS, REAL, "latency_cy", "cy", 0, NULL, "latency in core cycles",                \
+	  MP_ROW(struct machine_probes_op, latency_cy))                                                          \
+	X(INSTR_THROUGHPUT, INSTR_OPS, REAL, "throughput_per_cy", "/cy", 0, NULL, "operations per core cycle",   \
+	  MP_ROW(struct machine_probes_op, throughput_per_cy))                                                   \
+	X(INSTR_IN_FLIGHT, INSTR_OPS, INT, "in_flight", "", 0, NULL, "independent operations in flight",        \
+	  MP_ROW(struct machine_probes_op, in_flight))                                                           \
+	X(FLOPS, INSTR, OBJECT, "flops_per_cycle", "", 0, "FLOPs per cycle", "peak FLOPs per core cycle",        \
+	  MP_NONE)                                                                                               \
+	X(FLOPS_SP, FLOPS, OBJECT, "SP", "", 0, NULL, "single precision", MP_NONE)                               \
+	X(FLOPS_SP_SCALAR, FLOPS_SP, OBJECT, "scalar", "", 0, NULL, "scalar operations", MP_NONE)                \
+	MP_FLOPS_ROWS(X, SP, 0, SCALAR, 0)                                                                     \
+	X(FLOPS_SP_VECTOR, FLOPS_SP, OBJECT, "vector", "", 0, NULL, "the widest vectors", MP_NONE)               \
+	MP_FLOPS_ROWS(X, SP, 0, VECTOR, 1)                                                                     \
+	X(FLOPS_DP, FLOPS, OBJECT, "DP", "", 0, NULL, "double precision", MP_NONE)                               \
+	X(FLOPS_DP_SCALAR, FLOPS_DP, OBJECT, "scalar", "", 0, NULL, "scalar operations", MP_NONE)                \
+	MP_FLOPS_ROWS(X, DP, 1, SCALAR, 0)                                                                     \
+	X(FLOPS_DP_VECTOR, FLOPS_DP, OBJECT, "vector", "", 0, NULL, "the widest vectors", MP_NONE)               \
+	MP_FLOPS_ROWS(X, DP, 1, VECTOR, 1)                                                                     \
+	X(SPLIT, INSTR, TABLE, "line_split", "", 0, NULL, "vector accesses within a line and across two",      \
+	  MP_TABLE(nsplit, split))                                                                               \
+	X(SPLIT_WIDTH, SPLIT, INT, "width_bits", "bits", 0, NULL, "vector width",                               \
+	  MP_ROW(struct machine_probes_split, width_bits))                                                       \
+	X(SPLIT_LOAD, SPLIT, REAL, "load_cy", "cy", 0, NULL, "a load within a line",                            \
+	  MP_ROW(struct machine_probes_split, load_cy))                                                          \
+	X(SPLIT_LOAD_SPLIT, SPLIT, REAL, "load_split_cy", "cy", 0, NULL, "a load across two lines",            \
+	  MP_ROW(struct machine_probes_split, load_split_cy))                                                    \
+	X(SPLIT_STORE, SPLIT, REAL, "store_cy", "cy", 0, NULL, "a store within a line",                         \
+	  MP_ROW(struct machine_probes_split, store_cy))                                                         \
+	X(SPLIT_STORE_SPLIT, SPLIT, REAL, "store_split_cy", "cy", 0, NULL, "a store across two lines",         \
+	  MP_ROW(struct machine_probes_split, store_split_cy))                                                   \
+	X(SPLIT_MIXED, SPLIT, REAL, "mixed_cy", "cy", 0, NULL, "a load and a store, aligned",                   \
+	  MP_ROW(struct machine_probes_split, mixed_cy))                                                         \
+	X(SPLIT_CLOCK, SPLIT, REAL, "clock_ghz", "GHz", 0, NULL, "the clock the cycles are at",                 \
+	  MP_ROW(struct machine_probes_split, clock_ghz))                                                        \
+	X(CONTEXTS, ROOT, OBJECT, "contexts", "", MP_F_OPT | MP_F_REQ, NULL, "execution contexts", MP_NONE)                  \
+	X(CONTEXTS_FP, CONTEXTS, ANSWER, "fp", "contexts", MP_F_OS_INT | MP_F_REQ, "cores per socket",                     \
+	  "contexts running FP work side by side: the cores", MP_AT(contexts_fp))                                \
+	X(CONTEXTS_INT, CONTEXTS, ANSWER, "int", "contexts", MP_F_OS_INT | MP_F_REQ, "threads per core",                   \
+	  "contexts running integer work side by side: the hardware threads", MP_AT(contexts_int))               \
+	X(CONTEXTS_MEM, CONTEXTS, ANSWER, "mem", "contexts", MP_F_OS_INT | MP_F_REQ, NULL,                                 \
+	  "contexts chasing pointers side by side", MP_AT(contexts_mem))                                         \
+	X(REGISTERS, ROOT, OBJECT, "registers", "", MP_F_OPT | MP_F_REQ, NULL, "registers a C loop keeps live", MP_NONE)     \
+	X(REGISTERS_INT, REGISTERS, ANSWER, "int", "registers", MP_F_OS_INT | MP_F_REQ, NULL, "integer (uint64_t)",        \
+	  MP_AT(registers_int))                                                                                  \
+	X(REGISTERS_FP, REGISTERS, ANSWER, "fp", "registers", MP_F_OS_INT | MP_F_REQ, NULL, "FP (double), widest vectors", \
+	  MP_AT(registers_fp))                                                                                   \
+	X(REGISTERS_NARROW, REGISTERS, OBJECT, "narrow", "", 0, NULL, "built without AVX-512", MP_NONE)           \
+	X(REGISTERS_NARROW_INT, REGISTERS_NARROW, ANSWER, "int", "registers", MP_F_OS_INT, NULL,                \
+	  "integer (uint64_t)", MP_AT(registers_narrow_int))                                                     \
+	X(REGISTERS_NARROW_FP, REGISTERS_NARROW, ANSWER, "fp", "registers", MP_F_OS_INT, NULL, "FP (double)",   \
+	  MP_AT(registers_narrow_fp))                                                                            \
+	X(TIMESLICE, ROOT, OBJECT, "timeslice", "", MP_F_OPT | MP_F_REQ, NULL, "the scheduler's time slice", MP_NONE)        \
+	X(TIMESLICE_SLICE, TIMESLICE, ANSWER, "slice", "ms", MP_F_REQ, NULL, "time slice, from the gaps",               \
+	  MP_AT(timeslice))                                                                                      \
+	X(TIMESLICE_SCHEDSTAT, TIMESLICE, ANSWER, "schedstat", "ms", 0, NULL, "the kernel's slice (schedstat)",  \
+	  MP_AT(schedstat))                                                                                      \
+	X(C2C, ROOT, OBJECT, "c2c", "", MP_F_OPT | MP_F_REQ, NULL, "core-to-core bandwidth and latency (null: one CPU)",     \
+	  MP_NONE)                                                                                               \
+	X(C2C_CPUS, C2C, INTS, "cpus", "", 0, NULL, "the CPUs of the matrices' rows and columns",               \
+	  MP_LIST(c2c.ncpus, c2c.cpus))                                                                          \
+	X(C2C_BANDWIDTH, C2C, MATRIX, "bandwidth_gbs", "GB/s", 0, NULL, "one-way bandwidth at the largest block", \
+	  MP_LIST(c2c.ncpus, c2c.bandwidth_gbs))                                                                 \
+	X(C2C_BLOCK, C2C, LONG, "bandwidth_block_bytes", "B", 0, NULL, "the block of the bandwidths",           \
+	  MP_AT(c2c.block_bytes))                                                                                \
+	X(C2C_LATENCY, C2C, MATRIX, "latency_ns", "ns", 0, NULL, "one-way latency of a cache line",             \
+	  MP_LIST(c2c.ncpus, c2c.latency_ns))                                                                    \
+	X(C2C_TREE, C2C, OBJECT, "tree", "", MP_F_OPT | MP_F_REQ, NULL, "locality tree (null: none built)", MP_NONE)         \
+	X(C2C_NODES, C2C_TREE, TABLE, "nodes", "", MP_F_HEAP, NULL, "cliques, the root first",                  \
+	  MP_HEAP(c2c.nnodes, c2c.node, struct machine_probes_node, MACHINE_PROBES_MAX_NODES))                   \
+	X(C2C_NODE_CPUS, C2C_NODES, INTS, "cpus", "", 0, NULL, "the clique's CPUs",                             \
+	  MP_LIST_ROW(struct machine_probes_node, ncpus, cpus))                                                  \
+	X(C2C_NODE_PARENT, C2C_NODES, INT, "parent", "", 0, NULL, "index of the parent clique, -1: the root",   \
+	  MP_ROW(struct machine_probes_node, parent))                                                            \
+	X(C2C_NODE_DEPTH, C2C_NODES, INT, "depth", "", 0, NULL, "0 for the root",                               \
+	  MP_ROW(struct machine_probes_node, depth))                                                             \
+	X(C2C_NODE_SPLIT, C2C_NODES, LONG, "split_at_block_bytes", "B", MP_F_NULL_NEG, NULL,                    \
+	  "the block whose bandwidths split it off (null: the root)",                                            \
+	  MP_ROW(struct machine_probes_node, split_at_block_bytes))                                              \
+	X(C2C_LEAVES, C2C_TREE, INT, "leaves", "", MP_F_REQ, NULL, "cliques without children", MP_AT(c2c.leaves))
+
+enum machine_probe_id {
+	MP_ROOT = -1,
+#define X(id, ...) MP_##id,
+	MACHINE_PROBES(X)
+#undef X
+	MP_COUNT
+};
+
+#define MACHINE_PROBES_MAX_LEVELS 8
+#define MACHINE_PROBES_MAX_OPS 64
+#define MACHINE_PROBES_MAX_SPLIT 4
+#define MACHINE_PROBES_MAX_NODES 1024
+#define MACHINE_PROBES_MAX_CPUS 1024
+
+/* One answer; its unit is the table's. */
+struct machine_answer {
+	double value;           /* NAN: no answer */
+	double confidence;      /* 0..1 */
+	double os_reported;     /* NAN: the OS reports nothing */
+	char method[512];
+	char reason[400];       /* "": none */
+};
+
+struct machine_probes_cache {
+	int level;
+	struct machine_answer size, latency;
+	double latency_cy;
+};
+
+struct machine_probes_assoc {
+	int level;
+	struct machine_answer ways;
+};
+
+struct machine_probes_tlb {
+	int level;
+	struct machine_answer entries;
+	double cost_ns;
+};
+
+struct machine_probes_op {
+	char op[16], type[16];
+	int width_bits;
+	double latency_cy, throughput_per_cy;
+	int in_flight;
+};
+
+struct machine_probes_split {
+	int width_bits;
+	double load_cy, load_split_cy, store_cy, store_split_cy, mixed_cy, clock_ghz;
+};
+
+struct machine_probes_node {
+	int ncpus;
+	int *cpus;
+	int parent, depth;
+	long long split_at_block_bytes;  /* -1: none (the root) */
+};
+
+struct machine_probes_c2c {
+	int ncpus;
+	int *cpus;
+	double *bandwidth_gbs, *latency_ns;  /* ncpus x ncpus, row-major; NULL: none */
+	long long block_bytes;
+	int nnodes;
+	struct machine_probes_node *node;
+	int leaves;
+};
+
+/* What a probe run found, typed. Set up with machine_probes_init (every value "none", every
+ * group absent), free with machine_probes_release. */
+struct machine_probes {
+	unsigned char have[MP_COUNT];   /* MP_F_OPT entries: MP_HAVE_* */
+	int cpu;
+	long long seed;
+	struct machine_answer clock;
+	double tsc_ghz;
+	struct machine_answer line, line_stride, line_coherence;
+	int ncaches;
+	struct machine_probes_cache cache[MACHINE_PROBES_MAX_LEVELS];
+	struct machine_answer memory_latency;
+	double memory_latency_cy;
+	int nassoc;
+	struct machine_probes_assoc assoc[MACHINE_PROBES_MAX_LEVELS];
+	struct machine_answer page_size, page_pairs, page_faults;
+	int ntlb;
+	struct machine_probes_tlb tlb[MACHINE_PROBES_MAX_LEVELS];
+	int nops;
+	struct machine_probes_op op[MACHINE_PROBES_MAX_OPS];
+	double flops_per_cy[2][2][4];   /* [SP, DP][scalar, vector][total, ADD, MUL, FMA] */
+	int nsplit;
+	struct machine_probes_split split[MACHINE_PROBES_MAX_SPLIT];
+	struct machine_answer contexts_fp, contexts_int, contexts_mem;
+	struct machine_answer registers_int, registers_fp, registers_narrow_int, registers_narrow_fp;
+	struct machine_answer timeslice, schedstat;
+	struct machine_probes_c2c c2c;
+};
+
+enum { MP_HAVE_NO, MP_HAVE_YES, MP_HAVE_NULL };
+
+/* One entry of the table. */
+struct machine_probe_field {
+	int id, parent;
+	enum machine_probe_kind kind;
+	const char *key;
+	const char *unit;
+	unsigned flags;
+	const char *kerncraft;
+	const char *what;
+	size_t offset;      /* in struct machine_probes, or in the row of the enclosing table */
+	size_t count;       /* TABLE, INTS, MATRIX: offset of the int count (a MATRIX is count x count) */
+	size_t row_size;    /* TABLE: one row */
+	size_t max;         /* TABLE: rows at most; TEXT: the buffer */
+};
+
+extern const struct machine_probe_field machine_probe_fields[MP_COUNT];
+/* "answer", "object", "table", "number", "integer", "string", "integers", "matrix". */
+const char *machine_probe_kind_name(enum machine_probe_kind kind);
+/* The JSON key of an entry: MP_KEY(CACHES_SIZE) is "size". */
+#define MP_KEY(id) (machine_probe_fields[MP_##id].key)
+
+/* The path of an entry: "caches.levels[].size"; with in_file, its key path in the machine file
+ * ("archscope.probes.caches.levels[].size"). */
+const char *machine_probes_path(int id, int in_file, char *buf, size_t len);
+
+/* Copies text into a buffer of len bytes, cut at a character boundary (UTF-8) where it is longer. */
+void machine_probes_text(char *buf, size_t len, const char *text);
+
+/* The storage of entry id in p (a struct machine_answer for an ANSWER, a double for a REAL...),
+ * or NULL for an object or an entry inside a table's rows. */
+void *machine_probes_at(const struct machine_probes *p, int id);
+/* The next child of parent after prev (prev = parent: the first), in table order; MP_COUNT after
+ * the last: for (int c = machine_probes_child(id, id); c < MP_COUNT; c = machine_probes_child(id, c)). */
+int machine_probes_child(int parent, int prev);
+
+void machine_probes_init(struct machine_probes *p);
+void machine_probes_release(struct machine_probes *p);
+/* Sets a new row of table (an MP_TABLE id) to "none" everywhere. */
+void machine_probes_row_init(int table, void *row);
+
+/* p as JSON: probe -o's archscope.probes and probe-results.json. NULL on no memory. */
+json_t *machine_probes_json(const struct machine_probes *p);
+/* Reads the entries of the table from JSON (what machine_probes_json or `probe --json` wrote)
+ * into p (initialised here): what is missing or of the wrong type stays "none". Any JSON is
+ * accepted. 0, or -ENOMEM. */
+int machine_probes_from_json(const json_t *j, struct machine_probes *p, struct as_error *err);
+/* The same from a machine file's archscope.probes. Returns 1 when the file has that section, 0
+ * when not (p is "none"), or -ENOMEM. */
+int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct as_error *err);
+
+#endif

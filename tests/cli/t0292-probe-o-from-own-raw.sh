@@ -1,0 +1,33 @@
+# probe -o writes its machine file from the typed answers, and --raw saves exactly those: a quick
+# `probe -o FILE --raw DIR` on at most two CPUs, then `probe -o AGAIN --from-raw DIR`, give the
+# same bytes, and FILE's archscope.probes is DIR/probe-results.json. Skips (needs QUIET) when
+# machine_check refuses what this run measured (on a loaded machine an ECM transfer can come out
+# no slower than the level above, leaving a level without upstream throughput: nothing written).
+. "$(dirname "$0")/lib.sh"
+cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
+taskset -c "$cpus" "$ARCHSCOPE" probe -o "$TMP/live.yaml" --quick --seed 7 --raw "$TMP/raw" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ "$rc" -eq 1 ] && grep -q "^archscope: error: not writing '$TMP/live.yaml'" "$TMP/err" && [ ! -e "$TMP/live.yaml" ]; then
+	skip "needs QUIET (machine_check refused the file this run measured: $(grep -m1 'incomplete' "$TMP/err" | sed 's/.*: incomplete/incomplete/'))"
+fi
+[ "$rc" -eq 0 ] || { cat "$TMP/err" >&2; fail "probe -o --quick --raw exited $rc"; }
+[ -s "$TMP/raw/probe-results.json" ] && [ -s "$TMP/raw/benchmarks.json" ] || fail "--raw saved no probe-results.json or benchmarks.json"
+run 0 "$ARCHSCOPE" probe -o "$TMP/again.yaml" --from-raw "$TMP/raw"
+cmp "$TMP/live.yaml" "$TMP/again.yaml" || fail "probe -o --from-raw of the run's own --raw wrote another file"
+run 0 "$ARCHSCOPE" machine show --json "$TMP/live.yaml"
+python3 - "$TMP" <<'PY' || fail "the machine file's archscope.probes is not probe-results.json"
+import json, math, sys
+tmp = sys.argv[1]
+live = json.load(open(tmp + "/out"))["results"]["machine"]["archscope"]["probes"]
+saved = json.load(open(tmp + "/raw/probe-results.json"))
+def close(x, y):  # the file keeps 10 digits
+    if isinstance(x, dict) and isinstance(y, dict):
+        return x.keys() == y.keys() and all(close(x[k], y[k]) for k in x)
+    if isinstance(x, list) and isinstance(y, list):
+        return len(x) == len(y) and all(close(u, v) for u, v in zip(x, y))
+    if isinstance(x, float) or isinstance(y, float):
+        return x is not None and y is not None and math.isclose(x, y, rel_tol=1e-9, abs_tol=1e-12)
+    return x == y
+sys.exit(0 if close(live, saved) else 1)
+PY
+exit 0
