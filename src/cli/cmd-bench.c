@@ -376,6 +376,15 @@ static void kernels_print(FILE *out)
 		kernel_names(names, sizeof(names)));
 }
 
+/* The kernel names, one a line, for the shell completion. */
+static void kernel_words(FILE *out)
+{
+	char names[256], *save = NULL;
+	kernel_names(names, sizeof(names));
+	for (char *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		fprintf(out, "%s\n", w);
+}
+
 static const struct opt_section bench_sections[] = {
 	{ "kernels", NULL, kernels_print },
 	{ NULL, NULL, NULL },
@@ -388,6 +397,7 @@ static const struct opt_cmd bench_cmd = {
 		       "sees it, and with write-allocate traffic), core cycles per cache line (8 iterations) at the\n"
 		       "measured clock, and GFLOP/s (median ± half the spread); --plot DIR draws a --sweep.\n",
 	.sections = bench_sections,
+	.words = kernel_words,
 };
 
 int cmd_bench(int argc, char **argv)
