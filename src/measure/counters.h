@@ -76,6 +76,10 @@ int counters_add(struct counter_set *s, const char *name, pid_t pid, const struc
 int counters_enable_one(struct counter_set *s, int i);
 /* Reads event i into value[i] (scaled; NaN when it never ran: not counted) and running[i]. */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
+/* 0 when a hardware counter (retired instructions, user mode) opens for this process, else the
+ * negative errno of perf_event_open (counters_why_not() says why): whether this machine has a PMU
+ * archscope can use. */
+int counters_hw_check(void);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
 int counters_kernel_allowed(void);
 
