@@ -3,6 +3,7 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -248,6 +249,7 @@ json_t *cli_machine_json(void)
 	json_object_set_new(m, "smt", sys.smt[0] ? json_string(sys.smt) : json_null());
 	json_object_set_new(m, "smt_active", sys.smt_active < 0 ? json_null() : json_boolean(sys.smt_active));
 	json_object_set_new(m, "pmu", json_boolean(counters_hw_check() == 0));
+	json_object_set_new(m, "loadavg", isfinite(sys.loadavg1) ? json_real(sys.loadavg1) : json_null());
 	return m;
 }
 

@@ -132,10 +132,9 @@ int page_source_check(const json_t *doc, const char *name, struct as_error *err)
 		return as_error_set(err, -EINVAL, "'%s': its \"results\" is not an object", name);
 	if (!strcmp(cmd, "topology") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench") || !strcmp(cmd, "model"))
 		return 0;
-	if (!strcmp(cmd, "numa") && json_object_get(res, "latency_ns"))
-		return 0;
-	return as_error_set(err, -EINVAL, "'%s' is a result of '%s'%s: the report reads %s results", name, cmd,
-			    !strcmp(cmd, "numa") ? " (not of 'numa matrix')" : "", kinds);
+	if (!strncmp(cmd, "numa", 4) && json_object_get(res, "latency_ns"))
+		return 0; /* "numa matrix" */
+	return as_error_set(err, -EINVAL, "'%s' is a result of '%s': the report reads %s results", name, cmd, kinds);
 }
 
 static int classify(struct page_ctx *c, struct as_error *err)
@@ -155,13 +154,14 @@ static int classify(struct page_ctx *c, struct as_error *err)
 		} else if (!strcmp(cmd, "probe")) {
 			one = &c->probe;
 			one_name = &c->probe_name;
-		} else if (!strcmp(cmd, "numa")) {
+		} else if (!strncmp(cmd, "numa", 4)) {
 			one = &c->numa;
 			one_name = &c->numa_name;
 		}
 		if (one) {
 			if (*one)
-				return as_error_set(err, -EINVAL, "two %s results ('%s' and '%s'): give one", cmd, *one_name, name);
+				return as_error_set(err, -EINVAL, "two %s results ('%s' and '%s'): give one", one == &c->numa ? "numa matrix" : cmd,
+						    *one_name, name);
 			*one = doc;
 			*one_name = name;
 		} else if (!strcmp(cmd, "bench")) {
@@ -218,6 +218,13 @@ static void find_warnings(struct page_ctx *c)
 	if (isfinite(c->in->loadavg_start) && c->in->cpus > 0 && c->in->loadavg_start > 0.75 * c->in->cpus)
 		page_warn(c, "Noisy run: the load average was %.2f on %d CPUs when the run started: other processes "
 			     "shared the machine.", c->in->loadavg_start, c->in->cpus);
+	else {
+		/* saved results: the load average when the probe result was written */
+		double load = page_num(m, "loadavg"), cpus = page_num(m, "cpus_online");
+		if (isfinite(load) && cpus > 0 && load > 0.75 * cpus)
+			page_warn(c, "Noisy run: the load average was %.2f on %.0f CPUs when the results were written: "
+				     "other processes shared the machine.", load, cpus);
+	}
 	/* results of different machines on one page */
 	const char *host = page_str(m, "hostname");
 	for (size_t i = 0; host && i < c->in->n; i++) {
@@ -676,8 +683,8 @@ int page_write(FILE *out, const struct page_input *in, struct page_summary *sum,
 		page_esc(out, page_str(c.machine, "date"));
 	}
 	fputs("</p>\n<nav><a href=\"#warnings\">warnings</a> <a href=\"#machine\">machine</a> <a href=\"#topology\">topology</a> "
-	      "<a href=\"#latency\">latency</a> <a href=\"#bandwidth\">bandwidth</a> <a href=\"#heatmaps\">c2c and NUMA</a> "
-	      "<a href=\"#instr\">instructions</a> <a href=\"#roofline\">Roofline</a> <a href=\"#answers\">answers</a> "
+	      "<a href=\"#latency\">latency</a> <a href=\"#bandwidth\">bandwidth</a> <a href=\"#roofline\">Roofline</a> "
+	      "<a href=\"#heatmaps\">c2c and NUMA</a> <a href=\"#instr\">instructions</a> <a href=\"#answers\">answers</a> "
 	      "<a href=\"#curves\">curves</a> <a href=\"#sources\">inputs</a></nav>\n",
 	      out);
 	section_warnings(&c);
@@ -685,10 +692,10 @@ int page_write(FILE *out, const struct page_input *in, struct page_summary *sum,
 	page_topology(&c);
 	page_latency(&c);
 	page_bandwidth(&c);
-	page_heatmaps(&c);
-	section_instr(&c);
 	page_roofline(&c);
 	section_models(&c);
+	page_heatmaps(&c);
+	section_instr(&c);
 	section_answers(&c);
 	page_curves(&c);
 	section_sources(&c);
