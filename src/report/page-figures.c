@@ -347,7 +347,7 @@ void page_latency(struct page_ctx *c)
 		}
 	}
 	double mem = page_num(c->probe, "results.caches.memory_latency.value");
-	static char memlbl[48];
+	char memlbl[48];
 	if (pts && isfinite(mem) && n) {
 		snprintf(memlbl, sizeof(memlbl), "memory %.3g ns", mem);
 		pts[np++] = (struct svg_point){ .x = x[n - 1], .y = mem, .label = memlbl };
@@ -752,7 +752,8 @@ void page_roofline(struct page_ctx *c)
 		const char *k = page_str(r, "kernel");
 		const char *base = k && strrchr(k, '/') ? strrchr(k, '/') + 1 : k;
 		snprintf(plbl[np], sizeof(plbl[0]), "%s (%s-bound, model)", base ? base : "kernel", bn);
-		pts[np++] = (struct svg_point){ .x = inten, .y = gf, .label = plbl[np - 1] };
+		pts[np] = (struct svg_point){ .x = inten, .y = gf, .label = plbl[np] };
+		np++;
 	}
 	double ylo = NAN;
 	for (size_t i = 0; i < ns; i++)
