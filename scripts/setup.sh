@@ -20,6 +20,9 @@ packages=(
 	linux-perf                              # perf stat, the side-by-side reference of stat
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
+	pandoc man-db                           # man pages from docs/ (build), man -l in their test
+	dpkg-dev                                # the Debian package: dpkg-shlibdeps, dpkg-deb
+	chromium                                # the report test loads report.html in headless Chromium
 )
 
 missing=()

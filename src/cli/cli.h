@@ -115,5 +115,6 @@ int cmd_regress(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

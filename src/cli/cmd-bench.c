@@ -84,6 +84,9 @@ static void list_render(struct emit *e)
 	emit_table_end(e);
 }
 
+/* What completion offers for --level (any level the quick probe finds is taken). */
+static const char *const level_suggest[] = { "L1", "L2", "L3", "MEM", NULL };
+
 /* Whether --level names a level: L1, L2, ... (up to L8) or MEM, in either case. */
 static int level_valid(const char *s)
 {
@@ -365,6 +368,15 @@ static void kernels_print(FILE *out)
 		kernel_names(names, sizeof(names)));
 }
 
+/* The kernel names, one a line, for the shell completion. */
+static void kernel_words(FILE *out)
+{
+	char names[256], *save = NULL;
+	kernel_names(names, sizeof(names));
+	for (char *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save))
+		fprintf(out, "%s\n", w);
+}
+
 static const struct opt_section bench_sections[] = {
 	{ "kernels", NULL, kernels_print },
 	{ NULL, NULL, NULL },
@@ -377,6 +389,7 @@ static const struct opt_cmd bench_cmd = {
 		       "sees it, and with write-allocate traffic), core cycles per cache line (line / 8 B iterations) at the\n"
 		       "measured clock, and GFLOP/s (median ± half the spread); --plot DIR draws a --sweep.\n",
 	.sections = bench_sections,
+	.words = kernel_words,
 };
 
 int cmd_bench(int argc, char **argv)
@@ -386,7 +399,8 @@ int cmd_bench(int argc, char **argv)
 			       .stop = (volatile int *)&bench_interrupted };
 	const struct opt options[] = {
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
-		OPT_STRING(0, "level", &o.level, "LEVEL", "L1, L2, ... or MEM: a working set inside that level, from a quick cache probe"),
+		OPT_STRING(0, "level", &o.level, "LEVEL", "L1, L2, ... or MEM: a working set inside that level, from a quick cache probe",
+			   .choices = level_suggest),
 		OPT_FLAG(0, "sweep", &o.sweep, "sizes from 4 KiB to 1 GiB (two per octave): a bandwidth-against-size curve"),
 		OPT_INT('t', "threads", &o.threads, "N", 1, 1 << 20, "N threads on the first N allowed CPUs"),
 		OPT_STRING(0, "cpus", &o.cpus_text, "LIST", "threads on these CPUs (e.g. 0,1 or 0-3)"),

@@ -194,6 +194,14 @@ static void print_groups(FILE *out)
 		fprintf(out, "  %-10s %s\n", probes[i].name, probes[i].summary);
 }
 
+/* The group names, one a line, for the shell completion. */
+static void group_words(FILE *out)
+{
+	for (size_t i = 0; i < NPROBES; i++)
+		fprintf(out, "%s\n", probes[i].name);
+	fprintf(out, "all\n");
+}
+
 static const char *const probe_usage[] = { "archscope probe [options] [GROUP...]", NULL };
 static const struct opt_section probe_sections[] = {
 	{ .title = "groups", .print = print_groups },
@@ -205,6 +213,7 @@ static const struct opt_cmd probe_cmd = {
 	.description = "Measures the effective hardware. With no GROUP, runs them all. The OS-reported value is\n"
 		       "printed beside each answer (os_reported); it never decides the answer.\n",
 	.sections = probe_sections,
+	.words = group_words,
 };
 
 /* Marks the groups named in argv[0..n) ("all": every one; none named: every one). 0, or -1

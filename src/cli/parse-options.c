@@ -235,6 +235,10 @@ static int parse_long(const struct opt_cmd *cmd, const struct opt *opts, int arg
 	size_t len = eq ? (size_t)(eq - word) : strlen(word);
 	if (len == 0)
 		return usage_fail(cmd, "unknown option '%s'", argv[*i]);
+	if (!strcmp(word, OPT_COMPLETION_HELPER)) {
+		opt_completion_print(stdout, cmd, opts);
+		return OPT_HELP_SHOWN;
+	}
 	const struct opt *o = find_long(cmd, opts, word, len);
 	if (!o)
 		return -1;
@@ -405,4 +409,50 @@ void opt_help_print(FILE *out, const struct opt_cmd *cmd, const struct opt *opts
 	}
 	if (cmd->epilog)
 		fprintf(out, "\n%s", cmd->epilog);
+}
+
+/* --- the table for the shell completion ------------------------------------------------- */
+
+void opt_completion_print(FILE *out, const struct opt_cmd *cmd, const struct opt *opts)
+{
+	for (int k = 0; cmd->usage && cmd->usage[k]; k++) {
+		/* a usage line continued on the next (numa load's) is one line here */
+		fputs("usage\t", out);
+		for (const char *p = cmd->usage[k]; *p; p++)
+			fputc(*p == '\n' || *p == '\t' ? ' ' : *p, out);
+		fputc('\n', out);
+	}
+	for (const struct opt *o = opts; o->kind != OPT_KIND_END; o++) {
+		if (o->kind == OPT_KIND_GROUP || !o->help)
+			continue;
+		const char *kind = o->kind == OPT_KIND_PAIR ? "pair" : takes_value(o) ? "value" : "flag";
+		char s[3] = { '-', o->short_name, '\0' };
+		fprintf(out, "option\t%s\t%s%s\t%s\t%s\t", o->short_name ? s : "", o->long_name ? "--" : "",
+			o->long_name ? o->long_name : "", kind, o->argh && takes_value(o) ? o->argh : "");
+		/* a STRING option's choices are suggestions for completion only (bench --level: any level
+		 * the probe finds, commonly these) */
+		for (int i = 0;
+		     o->choices && (o->kind == OPT_KIND_CHOICE || o->kind == OPT_KIND_CHOICE_SET || o->kind == OPT_KIND_STRING) &&
+		     o->choices[i];
+		     i++)
+			fprintf(out, "%s%s", i ? " " : "", o->choices[i]);
+		fputc('\n', out);
+	}
+	if (cmd->words) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *m = open_memstream(&buf, &len);
+		if (m) {
+			cmd->words(m);
+			fclose(m);
+			for (char *line = buf, *next; line && *line; line = next) {
+				next = strchr(line, '\n');
+				if (next)
+					*next++ = '\0';
+				if (*line)
+					fprintf(out, "word\t%s\n", line);
+			}
+			free(buf);
+		}
+	}
 }

@@ -47,7 +47,8 @@ struct opt {
 	int set;                     /* SET_INT: the value stored */
 	double min, max;             /* INT, DOUBLE: the range, inclusive */
 	uint64_t umin, umax;         /* U64: the range, inclusive */
-	const char *const *choices;  /* CHOICE, CHOICE_SET: the words, NULL-terminated */
+	const char *const *choices;  /* CHOICE, CHOICE_SET: the words, NULL-terminated; STRING: words
+					completion suggests (not checked) */
 	opt_cb cb;                   /* CALLBACK, PAIR */
 };
 
@@ -80,6 +81,9 @@ struct opt_cmd {
 	const struct opt_section *sections;    /* NULL or ended by a { NULL } row */
 	const char *epilog;                    /* text after the option list, or NULL */
 	unsigned flags;                        /* OPT_CMD_* */
+	void (*words)(FILE *out);              /* the words a positional may be (probe groups, bench
+						  kernels), one a line, for the shell completion;
+						  NULL: none */
 };
 
 /* Row constructors: s short name (0: none), l long name (NULL: none), v target, a value name,
@@ -106,6 +110,18 @@ struct opt_cmd {
 #define OPT_RAW(v) OPT_STRING(0, "raw", v, "DIR", "save every measured curve as CSV in DIR (for `archscope analyze`)")
 #define OPT_QUIET() OPT_FLAG('q', "quiet", &cli_quiet, "no progress lines or notes on stderr (errors still print)")
 #define OPT_HELP() { .kind = OPT_KIND_HELP, .short_name = 'h', .long_name = "help", .help = "this help" }
+
+/* The hidden option `--archscope-completion` (an exact word where an option may stand) prints the
+ * table for the shell completion instead of parsing (opt_parse returns OPT_HELP_SHOWN), one line
+ * an item, fields separated by tabs:
+ *   usage   LINE                                  each usage line
+ *   option  SHORT LONG KIND VALUE CHOICES         a listed row: "-x" or "", "--long" or "", KIND
+ *                                                 flag|value|pair, the value's name ("FILE"),
+ *                                                 choices joined by ' ' (CHOICE rows)
+ *   word    WORD                                  each word of cmd->words
+ * cmake/gen-completion.py reads it at build time to write the bash completion. */
+#define OPT_COMPLETION_HELPER "archscope-completion"
+void opt_completion_print(FILE *out, const struct opt_cmd *cmd, const struct opt *opts);
 
 /* opt_parse's results besides a count. */
 enum { OPT_ERROR = -1, OPT_HELP_SHOWN = -2 };

@@ -17,41 +17,15 @@
 #include "cli/cli.h"
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
+#include "common/paths.h"
 #include "probe/clock.h"
 #include "report/emit.h"
 #include "topo/cpuinfo.h"
 
-static int is_dir(const char *p)
-{
-	struct stat st;
-	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
 const char *stat_groups_dir(char *buf, size_t len)
 {
-	const char *env = getenv("ARCHSCOPE_SHARE_DIR");
-	if (env && *env) {
-		snprintf(buf, len, "%s/groups", env);
-		return buf;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = 0;
-		char *slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = 0;
-		snprintf(buf, len, "%s/share/archscope/groups", exe);
-		if (is_dir(buf))
-			return buf;
-		snprintf(buf, len, "%s/share/groups", exe);
-		if (is_dir(buf))
-			return buf;
-	}
-	snprintf(buf, len, "/usr/share/archscope/groups");
+	/* when it is nowhere, buf holds the installed place, which the error about the group names */
+	paths_find_data("groups", buf, len, NULL);
 	return buf;
 }
 

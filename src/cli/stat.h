@@ -48,8 +48,9 @@ struct stat_args {
 	const char *group;
 };
 
-/* The directory of the metric groups: $ARCHSCOPE_SHARE_DIR/groups, else share/archscope/groups
- * or share/groups beside the binary's parent directory. */
+/* The directory of the metric groups: $ARCHSCOPE_SHARE_DIR/groups, else the installed
+ * share/archscope/groups relative to the binary, else the source tree's share/groups beside a build
+ * directory (common/paths.h). */
 const char *stat_groups_dir(char *buf, size_t len);
 /* Fills sel from the options (defaults without any). Returns 0, or an exit code after error(). */
 int stat_select_from_args(const char *cmd, const struct stat_args *a, struct stat_select *sel);

@@ -3,10 +3,12 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/atomicfile.h"
@@ -18,6 +20,8 @@
 #include "report/output.h"
 #include "report/plot.h"
 #include "topo/cpuinfo.h"
+#include "topo/system.h"
+#include "measure/counters.h"
 
 int cli_quiet;
 
@@ -232,8 +236,22 @@ json_t *cli_machine_json(void)
 	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	struct as_cpulist allowed;
 	char buf[1024];
+	allowed.n = 0;
 	if (cpulist_allowed(&allowed, NULL) == 0)
 		json_object_set_new(m, "cpus_allowed", json_string(cpulist_format(&allowed, buf, sizeof(buf))));
+	/* when, and the settings that change what measurements mean (null: the OS does not say) */
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		json_object_set_new(m, "date", json_string(buf));
+	struct topo_system sys;
+	topo_system_read(&sys, allowed.n > 0 ? allowed.cpu[0] : 0, NULL);
+	json_object_set_new(m, "governor", sys.governor[0] ? json_string(sys.governor) : json_null());
+	json_object_set_new(m, "thp", sys.thp[0] ? json_string(sys.thp) : json_null());
+	json_object_set_new(m, "smt", sys.smt[0] ? json_string(sys.smt) : json_null());
+	json_object_set_new(m, "smt_active", sys.smt_active < 0 ? json_null() : json_boolean(sys.smt_active));
+	json_object_set_new(m, "pmu", json_boolean(counters_hw_check() == 0));
+	json_object_set_new(m, "loadavg", isfinite(sys.loadavg1) ? json_real(sys.loadavg1) : json_null());
 	return m;
 }
 

@@ -89,6 +89,10 @@ int counters_disable_one(struct counter_set *s, int i);
  * (multiplexed out: not counted); 0 (share 1) when it was never enabled at all (a task that did
  * not run since: nothing happened). */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
+/* 0 when a hardware counter (retired instructions, user mode) opens for this process, else the
+ * negative errno of perf_event_open (counters_why_not() says why): whether this machine has a PMU
+ * archscope can use. */
+int counters_hw_check(void);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
 int counters_kernel_allowed(void);
 

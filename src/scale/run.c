@@ -14,32 +14,13 @@
 #include <unistd.h>
 
 #include "analysis/order.h"
+#include "common/paths.h"
 #include "scale/sched.h"
 #include "scale/spin.h"
 
 int scale_preload_find(char *path, size_t len, struct as_error *err)
 {
-	const char *env = getenv(SCALE_ENV_PRELOAD);
-	if (env && *env) {
-		if (access(env, R_OK) != 0)
-			return as_error_set(err, -ENOENT, "$%s names '%s', which cannot be read", SCALE_ENV_PRELOAD, env);
-		snprintf(path, len, "%s", env);
-		return 0;
-	}
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n <= 0)
-		return as_error_set(err, -ENOENT, "cannot read /proc/self/exe to find %s (set $%s)", SCALE_PRELOAD_NAME,
-				    SCALE_ENV_PRELOAD);
-	exe[n] = 0;
-	char *slash = strrchr(exe, '/');
-	if (slash)
-		slash[1] = 0;
-	snprintf(path, len, "%s%s", exe, SCALE_PRELOAD_NAME);
-	if (access(path, R_OK) != 0)
-		return as_error_set(err, -ENOENT, "no %s beside archscope ('%s'); build it or set $%s",
-				    SCALE_PRELOAD_NAME, path, SCALE_ENV_PRELOAD);
-	return 0;
+	return paths_find_lib(SCALE_PRELOAD_NAME, SCALE_ENV_PRELOAD, path, len, err);
 }
 
 /* 1 when the program (looked up in PATH) is an ELF file without an interpreter: a static binary,

@@ -92,7 +92,8 @@ struct scale_result {
 };
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
- * executable (/proc/self/exe). 0, or -ENOENT with err saying where it looked. */
+ * executable (a build tree), else in the installed lib/archscope relative to it
+ * (common/paths.h). 0, or -ENOENT with err saying where it looked. */
 int scale_preload_find(char *path, size_t len, struct as_error *err);
 
 /* Runs everything and fills res. Returns 0 when every run started (problems of the program are

@@ -31,6 +31,11 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   MEMINFO   (unit tests only) /proc/meminfo gives MemAvailable
 #   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
 #             answers compared with published specs only hold on a machine that is not busy)
+#   MOUNT_NS  a private mount namespace can be made (unshare -m as root, unshare -rm otherwise),
+#             to hide the source and build trees from an installed archscope
+#   DPKG      dpkg-deb and dpkg-shlibdeps (Debian package dpkg-dev): the Debian package is built
+#   PANDOC    the build made the manual pages (pandoc was found when it was configured)
+#   CHROMIUM  a headless Chromium (Debian package chromium) to load the HTML report
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -53,6 +58,15 @@ prereq() {
 		grep -qsvx Instruction /sys/devices/system/cpu/cpu0/cache/index*/type &&
 			ls /sys/devices/system/cpu/cpu0/cache/index*/size >/dev/null 2>&1 ||
 			{ PREREQ_WHY="no data or unified cache with a size under /sys/devices/system/cpu/cpu0/cache"; return 1; } ;;
+	MOUNT_NS)
+		unshare -m true 2>/dev/null || unshare -rm true 2>/dev/null ||
+			{ PREREQ_WHY="unshare -m and unshare -rm fail: no mount namespaces for this user"; return 1; } ;;
+	DPKG) command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null ||
+		{ PREREQ_WHY="no dpkg-deb or dpkg-shlibdeps in PATH; Debian package dpkg-dev"; return 1; } ;;
+	PANDOC) [ -f "$(dirname "${ARCHSCOPE:-/nonexistent}")/man/pages.txt" ] ||
+		{ PREREQ_WHY="no manual pages in the build: pandoc was not found when it was configured; Debian package pandoc"; return 1; } ;;
+	CHROMIUM) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
+		{ PREREQ_WHY="no chromium in PATH; Debian package chromium"; return 1; } ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }

@@ -1,0 +1,792 @@
+/* The report page's figures (page-impl.h): the topology tree with measured sizes, latency against
+ * working set, the other probe curves, bandwidth per level and thread count, c2c and NUMA heatmaps,
+ * and the Roofline with the measured ceilings. Each reads the documents by their JSON names. */
+#include "report/page-impl.h"
+#include "report/svg.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buffer.h"
+
+/* --- topology ------------------------------------------------------------------------------ */
+
+#define TOPO_MAX_CPUS 1024
+#define TOPO_WORDS (TOPO_MAX_CPUS / 64)
+#define TOPO_SHOWN 8 /* more children than this: the first few and "+N more" */
+
+struct tgroup {
+	int depth;                  /* 0 machine, 1 package, 2 NUMA node, 3.. caches from the top, core */
+	uint64_t set[TOPO_WORDS];
+	int count;
+	char label[64], note[96], note2[96];
+	const char *cls;
+	int parent;
+};
+
+static int set_from(json_t *cpus, uint64_t *set)
+{
+	memset(set, 0, sizeof(uint64_t) * TOPO_WORDS);
+	int n = 0;
+	size_t i;
+	json_t *v;
+	json_array_foreach(cpus, i, v) {
+		json_int_t c = json_integer_value(v);
+		if (c >= 0 && c < TOPO_MAX_CPUS) {
+			set[c / 64] |= 1ull << (c % 64);
+			n++;
+		}
+	}
+	return n;
+}
+
+static int set_within(const uint64_t *a, const uint64_t *b)
+{
+	for (int i = 0; i < TOPO_WORDS; i++)
+		if (a[i] & ~b[i])
+			return 0;
+	return 1;
+}
+
+static void set_list(const uint64_t *set, char *buf, size_t len)
+{
+	size_t w = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < TOPO_MAX_CPUS && w + 8 < len; c++)
+		if (set[c / 64] >> (c % 64) & 1) {
+			int e = c;
+			while (e + 1 < TOPO_MAX_CPUS && (set[(e + 1) / 64] >> ((e + 1) % 64) & 1))
+				e++;
+			w += (size_t)snprintf(buf + w, len - w, "%s%d", w ? "," : "", c);
+			if (e > c)
+				w += (size_t)snprintf(buf + w, len - w, "%s%d", e > c + 1 ? "-" : ",", e);
+			c = e;
+		}
+}
+
+/* The measured size of cache level L (probe caches), NaN when not measured. */
+static double measured_size(struct page_ctx *c, int level, double *conf)
+{
+	size_t i;
+	json_t *lv;
+	json_array_foreach(page_get(c->probe, "results.caches.levels"), i, lv) {
+		if (page_num(lv, "level") == level) {
+			*conf = page_num(lv, "size.confidence");
+			return page_num(lv, "size.value");
+		}
+	}
+	return NAN;
+}
+
+/* The boxes of a topology: groups, and room for the boxes and the "+N more" labels. */
+struct tboxes {
+	struct tgroup *g;
+	int n;
+	struct svg_box *pool;
+	int used, max;
+	char (*more)[48];
+	int nmore;
+};
+
+/* Builds the children of box (group `parent`), recursively. */
+static void topo_boxes(struct tboxes *t, int parent, struct svg_box *box)
+{
+	int nk = 0;
+	for (int i = 0; i < t->n; i++)
+		nk += t->g[i].parent == parent && i != parent;
+	int shown = nk > TOPO_SHOWN ? TOPO_SHOWN - 2 : nk;
+	int nbox = shown + (shown < nk);
+	if (t->used + nbox > t->max)
+		return;
+	box->children = t->pool + t->used;
+	box->nchildren = (size_t)nbox;
+	t->used += nbox;
+	int k = 0;
+	for (int i = 0; i < t->n && k < shown; i++) {
+		if (t->g[i].parent != parent || i == parent)
+			continue;
+		struct svg_box *b = &box->children[k++];
+		struct tgroup *gr = &t->g[i];
+		b->label = gr->label;
+		b->note = gr->note[0] ? gr->note : NULL;
+		b->note2 = gr->note2[0] ? gr->note2 : NULL;
+		b->cls = gr->cls;
+		topo_boxes(t, i, b);
+	}
+	if (shown < nk) {
+		char *m = t->more[t->nmore++];
+		snprintf(m, 48, "+%d more like these", nk - shown);
+		box->children[shown].label = m;
+		box->children[shown].cls = "box";
+	}
+}
+
+void page_topology(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"topology\">Topology</h2>\n", f);
+	json_t *r = page_get(c->topo, "results");
+	json_t *cpus = page_get(r, "cpus");
+	if (!json_is_array(cpus) || !json_array_size(cpus)) {
+		fputs("<p class=\"note\">No topology result given.</p>\n", f);
+		return;
+	}
+	size_t ncpus = json_array_size(cpus);
+	size_t max = 8 + json_array_size(page_get(r, "numa_nodes")) + json_array_size(page_get(r, "caches")) + 2 * ncpus;
+	struct tgroup *g = calloc(max, sizeof(*g));
+	if (!g)
+		return;
+	int n = 0;
+	/* machine */
+	struct tgroup *m = &g[n++];
+	m->depth = 0;
+	m->cls = "box mach";
+	set_from(page_get(r, "allowed_cpus"), m->set);
+	size_t i;
+	json_t *v;
+	json_array_foreach(cpus, i, v) {
+		json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
+		if (cpu >= 0 && cpu < TOPO_MAX_CPUS)
+			m->set[cpu / 64] |= 1ull << (cpu % 64);
+	}
+	char mem[32], lat[32];
+	buffer_format_size((size_t)fmax(0, page_num(r, "memory_bytes")), mem, sizeof(mem));
+	snprintf(m->label, sizeof(m->label), "Machine %s", page_str(c->machine, "hostname") ? page_str(c->machine, "hostname") : "");
+	snprintf(m->note, sizeof(m->note), "memory %s", mem);
+	double ml = page_num(c->probe, "results.caches.memory_latency.value");
+	if (isfinite(ml)) {
+		page_fmt_value(ml, "ns", lat, sizeof(lat));
+		snprintf(m->note2, sizeof(m->note2), "measured memory latency %s", lat);
+	}
+	/* packages from the CPUs' package numbers */
+	int npk = (int)page_num(r, "packages");
+	for (int p = 0; p < npk && p < 64 && n < (int)max; p++) {
+		struct tgroup *t = &g[n];
+		memset(t->set, 0, sizeof(t->set));
+		json_array_foreach(cpus, i, v) {
+			json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
+			if (json_integer_value(json_object_get(v, "package")) == p && cpu >= 0 && cpu < TOPO_MAX_CPUS) {
+				t->set[cpu / 64] |= 1ull << (cpu % 64);
+				t->count++;
+			}
+		}
+		if (!t->count)
+			continue;
+		t->depth = 1;
+		t->cls = "box pkg";
+		snprintf(t->label, sizeof(t->label), "Package %d", p);
+		n++;
+	}
+	/* NUMA nodes */
+	json_t *nodes = page_get(r, "numa_nodes");
+	json_array_foreach(nodes, i, v) {
+		if (n >= (int)max)
+			break;
+		struct tgroup *t = &g[n];
+		t->count = set_from(json_object_get(v, "cpus"), t->set);
+		if (!t->count)
+			continue;
+		t->depth = 2;
+		t->cls = "box numa";
+		buffer_format_size((size_t)fmax(0, page_num(v, "memory_bytes")), mem, sizeof(mem));
+		snprintf(t->label, sizeof(t->label), "NUMA node %.0f", page_num(v, "node"));
+		snprintf(t->note, sizeof(t->note), "%s", mem);
+		n++;
+	}
+	/* data and unified caches, the highest level nearest the package */
+	int maxlevel = 0;
+	json_array_foreach(page_get(r, "caches"), i, v) {
+		const char *type = page_str(v, "type");
+		if (type && !strcmp(type, "instruction"))
+			continue;
+		int lv = (int)page_num(v, "level");
+		if (lv > maxlevel && lv < 8)
+			maxlevel = lv;
+	}
+	json_array_foreach(page_get(r, "caches"), i, v) {
+		const char *type = page_str(v, "type");
+		int lv = (int)page_num(v, "level");
+		if ((type && !strcmp(type, "instruction")) || lv < 1 || lv > maxlevel || n >= (int)max)
+			continue;
+		struct tgroup *t = &g[n];
+		t->count = set_from(json_object_get(v, "cpus"), t->set);
+		if (!t->count)
+			continue;
+		t->depth = 3 + (maxlevel - lv);
+		t->cls = "box cache";
+		char size[32];
+		buffer_format_size((size_t)fmax(0, page_num(v, "size_bytes")), size, sizeof(size));
+		snprintf(t->label, sizeof(t->label), "L%d%s %s", lv, type && !strcmp(type, "data") ? "d" : "", size);
+		double ways = page_num(v, "ways"), line = page_num(v, "line_bytes");
+		if (isfinite(ways) && ways > 0)
+			snprintf(t->note, sizeof(t->note), "%.0f-way, %.0f B lines (OS)", ways, line);
+		double conf = NAN, ms = measured_size(c, lv, &conf);
+		if (isfinite(ms)) {
+			char s2[32];
+			buffer_format_size((size_t)ms, s2, sizeof(s2));
+			snprintf(t->note2, sizeof(t->note2), "measured %s (%.2f)", s2, conf);
+		}
+		n++;
+	}
+	/* cores, with their hardware threads */
+	json_array_foreach(cpus, i, v) {
+		json_int_t core = json_integer_value(json_object_get(v, "core"));
+		json_int_t pkg = json_integer_value(json_object_get(v, "package"));
+		json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
+		if (cpu < 0 || cpu >= TOPO_MAX_CPUS)
+			continue;
+		int found = -1;
+		for (int k = 0; k < n; k++)
+			if (g[k].depth == 3 + maxlevel && g[k].parent == (int)pkg && !strncmp(g[k].label, "Core ", 5) &&
+			    atoi(g[k].label + 5) == (int)core)
+				found = k;
+		if (found < 0) {
+			if (n >= (int)max)
+				continue;
+			found = n++;
+			memset(&g[found], 0, sizeof(g[found]));
+			g[found].depth = 3 + maxlevel;
+			g[found].parent = (int)pkg; /* the package number, until parents are set below */
+			g[found].cls = "box core";
+			snprintf(g[found].label, sizeof(g[found].label), "Core %lld", (long long)core);
+		}
+		g[found].set[cpu / 64] |= 1ull << (cpu % 64);
+		g[found].count++;
+	}
+	for (int k = 0; k < n; k++)
+		if (g[k].depth == 3 + maxlevel) {
+			char list[80];
+			set_list(g[k].set, list, sizeof(list));
+			snprintf(g[k].note, sizeof(g[k].note), "PU %s", list);
+		}
+	/* parents: the smallest group of a lower depth holding all of a group's CPUs */
+	for (int k = 0; k < n; k++) {
+		g[k].parent = -1;
+		if (g[k].depth == 0)
+			continue;
+		int best = 0, bestd = -1;
+		for (int j = 0; j < n; j++)
+			if (g[j].depth < g[k].depth && g[j].depth > bestd && set_within(g[k].set, g[j].set)) {
+				best = j;
+				bestd = g[j].depth;
+			}
+		g[k].parent = best;
+	}
+	struct tboxes tb = { .g = g, .n = n, .max = n + 1 };
+	tb.pool = calloc((size_t)tb.max, sizeof(*tb.pool));
+	tb.more = calloc((size_t)tb.max, sizeof(*tb.more));
+	if (tb.pool && tb.more) {
+		struct svg_box root = { .label = m->label, .note = m->note, .note2 = m->note2[0] ? m->note2 : NULL, .cls = m->cls };
+		topo_boxes(&tb, 0, &root);
+		page_figure_open(c, "topology");
+		svg_boxes(f, "topology: packages, NUMA nodes, caches and cores as the OS reports them, with the measured cache sizes", &root);
+		page_figure_close(c, "The machine as the OS reports it (hwloc: archscope topology), each data cache annotated in "
+				     "green with the size probe caches measured for its level and that answer's confidence. "
+				     "PU: the hardware threads (CPU numbers) of a core.");
+	}
+	free(tb.pool);
+	free(tb.more);
+	free(g);
+}
+
+/* --- curves ---------------------------------------------------------------------------------- */
+
+/* Arrays x[] and y[] from an array of objects (keys xk, yk); returns the count (malloc'ed arrays). */
+static size_t curve_arrays(json_t *arr, const char *xk, const char *yk, double **x, double **y)
+{
+	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+	*x = calloc(n ? n : 1, sizeof(double));
+	*y = calloc(n ? n : 1, sizeof(double));
+	if (!*x || !*y)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		json_t *p = json_array_get(arr, i);
+		(*x)[i] = page_num(p, xk);
+		(*y)[i] = page_num(p, yk);
+	}
+	return n;
+}
+
+void page_latency(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"latency\">Latency against working set</h2>\n", f);
+	json_t *curve = page_get(c->probe, "results.caches.curve");
+	if (!json_is_array(curve) || !json_array_size(curve)) {
+		fputs("<p class=\"note\">No probe caches result given.</p>\n", f);
+		return;
+	}
+	double *x, *ymin, *x2, *ymed;
+	size_t n = curve_arrays(curve, "size_bytes", "min_ns", &x, &ymin);
+	curve_arrays(curve, "size_bytes", "median_ns", &x2, &ymed);
+	json_t *levels = page_get(c->probe, "results.caches.levels");
+	size_t nl = json_array_size(levels);
+	struct svg_mark *marks = calloc(2 * nl + 1, sizeof(*marks));
+	struct svg_point *pts = calloc(nl + 2, sizeof(*pts));
+	char (*labels)[64] = calloc(3 * nl + 2, sizeof(*labels));
+	size_t nm = 0, np = 0;
+	for (size_t i = 0; marks && pts && labels && i < nl; i++) {
+		json_t *lv = json_array_get(levels, i);
+		int level = (int)page_num(lv, "level");
+		double size = page_num(lv, "size.value"), os = page_num(lv, "size.os_reported");
+		char s[32];
+		if (isfinite(size)) {
+			buffer_format_size((size_t)size, s, sizeof(s));
+			snprintf(labels[3 * i], 64, "L%d %s", level, s);
+			marks[nm++] = (struct svg_mark){ .x = size, .label = labels[3 * i], .os = 0 };
+			double lat = page_num(lv, "latency.value");
+			snprintf(labels[3 * i + 2], 64, "%.3g ns", lat);
+			pts[np++] = (struct svg_point){ .x = size, .y = lat, .label = labels[3 * i + 2] };
+		}
+		if (isfinite(os) && os > 0) {
+			buffer_format_size((size_t)os, s, sizeof(s));
+			snprintf(labels[3 * i + 1], 64, "L%d %s (OS)", level, s);
+			marks[nm++] = (struct svg_mark){ .x = os, .label = labels[3 * i + 1], .os = 1 };
+		}
+	}
+	double mem = page_num(c->probe, "results.caches.memory_latency.value");
+	char memlbl[48];
+	if (pts && isfinite(mem) && n) {
+		snprintf(memlbl, sizeof(memlbl), "memory %.3g ns", mem);
+		pts[np++] = (struct svg_point){ .x = x[n - 1], .y = mem, .label = memlbl };
+	}
+	struct svg_series s[2] = { { .name = "fastest pass (min)", .x = x, .y = ymin, .n = n },
+				   { .name = "median", .x = x2, .y = ymed, .n = n, .dashed = 1 } };
+	struct svg_chart ch = {
+		.label = "memory latency against working set, with the cache sizes found and the OS-reported ones",
+		.w = 760, .h = 400,
+		.x = { .lo = NAN, .hi = NAN, .log = 2, .label = "working set", .fmt = svg_fmt_bytes },
+		.y = { .lo = NAN, .hi = NAN, .log = 10, .label = "latency per access (ns)" },
+		.series = s, .nseries = 2, .marks = marks, .nmarks = nm, .points = pts, .npoints = np,
+	};
+	page_figure_open(c, "latency");
+	svg_chart_lines(f, &ch);
+	char cap[400];
+	snprintf(cap, sizeof(cap), "Pointer chasing in page-segmented random order (probe caches, %s): solid green lines "
+				   "mark the level sizes found from the curve's steps, dashed orange lines the sizes the OS "
+				   "reports; points give each level's latency.",
+		 page_str(c->probe, "results.caches.pages") ? page_str(c->probe, "results.caches.pages") : "pages as given");
+	page_figure_close(c, cap);
+	free(x);
+	free(ymin);
+	free(x2);
+	free(ymed);
+	free(marks);
+	free(pts);
+	free(labels);
+}
+
+/* A small curve chart of one probe's evidence, with the answer marked. */
+static void small_curve(struct page_ctx *c, const char *id, const char *title, json_t *arr, const char *xk, const char *yk,
+			int xlog, const char *xlabel, const char *ylabel, int bytes, double answer, const char *answer_label)
+{
+	double *x, *y;
+	size_t n = curve_arrays(arr, xk, yk, &x, &y);
+	if (n >= 2) {
+		struct svg_mark mk = { .x = answer, .label = answer_label, .os = 0 };
+		struct svg_series s = { .name = NULL, .x = x, .y = y, .n = n };
+		struct svg_chart ch = {
+			.label = title, .w = 420, .h = 260,
+			.x = { .lo = NAN, .hi = NAN, .log = xlog, .label = xlabel, .fmt = bytes ? svg_fmt_bytes : NULL },
+			.y = { .lo = NAN, .hi = NAN, .log = 0, .label = ylabel },
+			.series = &s, .nseries = 1, .marks = &mk, .nmarks = isfinite(answer) ? 1 : 0,
+		};
+		page_figure_open(c, id);
+		svg_chart_lines(c->f, &ch);
+		page_figure_close(c, title);
+	}
+	free(x);
+	free(y);
+}
+
+void page_curves(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	json_t *r = page_get(c->probe, "results");
+	if (!r)
+		return;
+	fputs("<h2 id=\"curves\">The other probes' curves</h2>\n<div class=\"grid2\">\n", f);
+	char lbl[64];
+	double v = page_num(r, "line.witnesses.coherence.value");
+	snprintf(lbl, sizeof(lbl), "%.0f B", v);
+	small_curve(c, "line", "line: coherence unit, time per increment against counter distance",
+		    page_get(r, "line.witnesses.coherence.curve"), "d_bytes", "median_ns", 2, "distance of the counters",
+		    "ns per increment", 1, v, lbl);
+	v = page_num(r, "line.witnesses.stride.value");
+	snprintf(lbl, sizeof(lbl), "%.0f B", v);
+	small_curve(c, "line-stride", "line: access pairs D bytes apart (stride witness)", page_get(r, "line.curve"), "d_bytes",
+		    "min_ns", 2, "D", "ns per pair", 1, v, lbl);
+	size_t i;
+	json_t *lv;
+	json_array_foreach(page_get(r, "assoc.levels"), i, lv) {
+		char id[32], title[96], l2[32];
+		int level = (int)page_num(lv, "level");
+		snprintf(id, sizeof(id), "assoc-l%d", level);
+		snprintf(title, sizeof(title), "assoc L%d: K addresses a level-size apart", level);
+		snprintf(l2, sizeof(l2), "%.0f ways", page_num(lv, "ways.value"));
+		small_curve(c, id, title, page_get(lv, "curve"), "k", "min_ns", 0, "K", "ns per access", 0,
+			    page_num(lv, "ways.value"), l2);
+	}
+	json_t *tl = json_array_get(page_get(r, "tlb.levels"), 0);
+	snprintf(lbl, sizeof(lbl), "%.0f entries", page_num(tl, "entries.value"));
+	small_curve(c, "tlb", "tlb: pages touched at a different line each", page_get(r, "tlb.entries_curve"), "pages",
+		    "min_ns", 2, "pages", "ns per access", 0, page_num(tl, "entries.value"), lbl);
+	v = page_num(r, "tlb.page_size.value");
+	snprintf(lbl, sizeof(lbl), "%.0f B", v);
+	small_curve(c, "tlb-page", "tlb page size: first touches every s bytes (fault witness)",
+		    page_get(r, "tlb.page_witnesses.faults.curve"), "stride_bytes", "min_ns", 2, "s", "ns per touch", 1, v, lbl);
+	static const char *const ctx[] = { "fp", "int", "mem" };
+	for (int k = 0; k < 3; k++) {
+		char path[48], id[24], title[96];
+		snprintf(id, sizeof(id), "contexts-%s", ctx[k]);
+		snprintf(title, sizeof(title), "contexts %s: time of M threads, normalised to one", ctx[k]);
+		snprintf(path, sizeof(path), "contexts.%s.value", ctx[k]);
+		v = page_num(r, path);
+		snprintf(lbl, sizeof(lbl), "%.0f", v);
+		snprintf(path, sizeof(path), "contexts.%s.curve", ctx[k]);
+		small_curve(c, id, title, page_get(r, path), "threads", "normalised_min", 0, "threads M", "time / time(1)", 0, v,
+			    lbl);
+	}
+	static const char *const regs[] = { "int", "fp" };
+	for (int k = 0; k < 2; k++) {
+		char path[48], id[24], title[96];
+		snprintf(path, sizeof(path), "registers.%s.value", regs[k]);
+		v = page_num(r, path);
+		snprintf(lbl, sizeof(lbl), "%.0f registers", v);
+		snprintf(path, sizeof(path), "registers.%s.curve", regs[k]);
+		snprintf(id, sizeof(id), "registers-%s", regs[k]);
+		snprintf(title, sizeof(title), "registers %s: cycles per addition with K live variables", regs[k]);
+		small_curve(c, id, title, page_get(r, path), "k", "add_cy", 0, "K", "cy per add", 0, v, lbl);
+	}
+	fputs("</div>\n", f);
+}
+
+/* --- bandwidth ----------------------------------------------------------------------------- */
+
+void page_bandwidth(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"bandwidth\">Bandwidth per level and thread count</h2>\n", f);
+	int shown = 0;
+	for (size_t b = 0; b < c->nbench; b++) {
+		json_t *r = page_get(c->bench[b], "results");
+		json_t *sc = page_get(r, "scaling");
+		if (json_is_array(sc) && json_array_size(sc)) {
+			/* groups: the levels of the first thread count; bars: the thread counts */
+			json_t *first = page_get(json_array_get(sc, 0), "levels");
+			size_t ng = json_array_size(first), nb = json_array_size(sc);
+			if (ng == 0 || ng > 16 || nb > 64)
+				continue;
+			const char *groups[16];
+			char (*bl)[24] = calloc(nb, sizeof(*bl));
+			const char **bars = calloc(nb, sizeof(*bars));
+			double *vals = calloc(ng * nb, sizeof(double));
+			if (!bl || !bars || !vals) {
+				free(bl);
+				free(bars);
+				free(vals);
+				continue;
+			}
+			for (size_t g = 0; g < ng; g++)
+				groups[g] = page_str(json_array_get(first, g), "level") ? page_str(json_array_get(first, g), "level") : "?";
+			for (size_t t = 0; t < nb; t++) {
+				json_t *row = json_array_get(sc, t);
+				double th = page_num(row, "threads");
+				snprintf(bl[t], sizeof(bl[t]), "%.0f thread%s", th, th == 1 ? "" : "s");
+				bars[t] = bl[t];
+				for (size_t g = 0; g < ng; g++) {
+					vals[g * nb + t] = NAN;
+					size_t k;
+					json_t *lv;
+					json_array_foreach(page_get(row, "levels"), k, lv) {
+						const char *name = page_str(lv, "level");
+						if (name && !strcmp(name, groups[g]))
+							vals[g * nb + t] = page_num(lv, "gbs");
+					}
+				}
+			}
+			char label[160], cap[400];
+			snprintf(label, sizeof(label), "bandwidth of the %s kernel per memory level and thread count (GB/s)",
+				 page_str(r, "kernel") ? page_str(r, "kernel") : "?");
+			page_figure_open(c, "bandwidth");
+			svg_chart_bars(f, label, groups, ng, bars, nb, vals, "GB/s", 0);
+			snprintf(cap, sizeof(cap), "bench --threads-scaling (%s): GB/s of the %s kernel (%s) as the application sees "
+						   "it, per level and thread count; the caches' working sets are private per "
+						   "thread, the last cache's and memory's shared.",
+				 c->bench_name[b], page_str(r, "kernel") ? page_str(r, "kernel") : "?",
+				 page_str(r, "variant") ? page_str(r, "variant") : "?");
+			page_figure_close(c, cap);
+			shown++;
+			free(bl);
+			free(bars);
+			free(vals);
+			continue;
+		}
+		json_t *runs = page_get(r, "runs");
+		size_t nr = json_array_size(runs);
+		if (!nr)
+			continue;
+		/* a sweep: GB/s against size, one series per kernel and thread count */
+		double *x = calloc(nr, sizeof(double)), *y = calloc(nr, sizeof(double));
+		if (!x || !y) {
+			free(x);
+			free(y);
+			continue;
+		}
+		for (size_t i = 0; i < nr; i++) {
+			x[i] = page_num(json_array_get(runs, i), "size_bytes");
+			y[i] = page_num(json_array_get(runs, i), "gbs.median");
+		}
+		if (nr >= 4) {
+			struct svg_series s = { .name = NULL, .x = x, .y = y, .n = nr };
+			struct svg_chart ch = {
+				.label = "bandwidth against working set (GB/s)", .w = 760, .h = 360,
+				.x = { .lo = NAN, .hi = NAN, .log = 2, .label = "working set", .fmt = svg_fmt_bytes },
+				.y = { .lo = NAN, .hi = NAN, .log = 0, .label = "GB/s (median)" },
+				.series = &s, .nseries = 1,
+			};
+			page_figure_open(c, "bandwidth-sweep");
+			svg_chart_lines(f, &ch);
+			char cap[300];
+			snprintf(cap, sizeof(cap), "bench (%s): median GB/s of the %s kernel against the working set.", c->bench_name[b],
+				 page_str(json_array_get(runs, 0), "kernel") ? page_str(json_array_get(runs, 0), "kernel") : "?");
+			page_figure_close(c, cap);
+			shown++;
+		} else {
+			fputs("<div class=\"tw\"><table><thead><tr><th>kernel</th><th>variant</th><th class=\"n\">working set</th>"
+			      "<th class=\"n\">threads</th><th class=\"n\">GB/s</th><th class=\"n\">cy/CL</th></tr></thead><tbody>\n", f);
+			for (size_t i = 0; i < nr; i++) {
+				json_t *run = json_array_get(runs, i);
+				char size[32];
+				buffer_format_size((size_t)fmax(0, x[i]), size, sizeof(size));
+				fprintf(f, "<tr><td>");
+				page_esc(f, page_str(run, "kernel"));
+				fprintf(f, "</td><td>");
+				page_esc(f, page_str(run, "variant"));
+				fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%.0f</td><td class=\"n\">%.3g</td><td class=\"n\">%.3g</td></tr>\n",
+					size, page_num(run, "threads"), y[i], page_num(run, "cy_per_cl.median"));
+			}
+			fputs("</tbody></table></div>\n", f);
+			c->sum->tables++;
+			shown++;
+		}
+		free(x);
+		free(y);
+	}
+	if (!shown)
+		fputs("<p class=\"note\">No bench result given (archscope bench --threads-scaling --json).</p>\n", f);
+}
+
+/* --- heatmaps ------------------------------------------------------------------------------ */
+
+/* An n x n matrix of numbers (null: NaN) from a JSON array of arrays; NULL when it is not one. */
+static double *matrix(json_t *m, size_t *n)
+{
+	*n = json_is_array(m) ? json_array_size(m) : 0;
+	if (!*n || *n > 1024)
+		return NULL;
+	double *v = malloc(*n * *n * sizeof(double));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < *n; i++) {
+		json_t *row = json_array_get(m, i);
+		if (json_array_size(row) != *n) {
+			free(v);
+			return NULL;
+		}
+		for (size_t j = 0; j < *n; j++) {
+			json_t *x = json_array_get(row, j);
+			v[i * *n + j] = json_is_number(x) ? json_number_value(x) : NAN;
+		}
+	}
+	return v;
+}
+
+static void heat(struct page_ctx *c, const char *id, json_t *mat, json_t *names, const char *prefix, const char *label,
+		 const char *unit, const char *corner, const char *caption)
+{
+	size_t n;
+	double *v = matrix(mat, &n);
+	if (!v)
+		return;
+	char (*lb)[24] = calloc(n, sizeof(*lb));
+	const char **l = calloc(n, sizeof(*l));
+	if (lb && l) {
+		for (size_t i = 0; i < n; i++) {
+			json_t *nm = json_array_get(names, i);
+			if (json_is_number(nm))
+				snprintf(lb[i], sizeof(lb[i]), "%s%.0f", prefix, json_number_value(nm));
+			else
+				snprintf(lb[i], sizeof(lb[i]), "%s%zu", prefix, i);
+			l[i] = lb[i];
+		}
+		page_figure_open(c, id);
+		svg_heatmap(c->f, label, n, n, v, l, l, unit, corner);
+		page_figure_close(c, caption);
+	}
+	free(lb);
+	free(l);
+	free(v);
+}
+
+void page_heatmaps(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"heatmaps\">Core to core and NUMA</h2>\n<div class=\"grid2\">\n", f);
+	int shown = c->sum->figures;
+	json_t *c2c = page_get(c->probe, "results.c2c");
+	json_t *cpus = page_get(c2c, "cpus");
+	heat(c, "c2c-bandwidth", page_get(c2c, "bandwidth_gbs"), cpus, "CPU ", "core-to-core bandwidth (GB/s)", "GB/s",
+	     "from \\ to", "probe c2c: one-way bandwidth between each pair of CPUs (GB/s, the largest block); the "
+			    "diagonal is not measured.");
+	heat(c, "c2c-latency", page_get(c2c, "latency_ns"), cpus, "CPU ", "core-to-core latency (ns)", "ns", "from \\ to",
+	     "probe c2c: half the round trip of a cache line bounced between two CPUs (ns).");
+	json_t *nodes = page_get(c->numa, "results.nodes");
+	heat(c, "numa-latency", page_get(c->numa, "results.latency_ns"), nodes, "node ", "NUMA latency (ns)", "ns",
+	     "CPUs \\ memory", "numa matrix: idle latency from the CPUs of node i (row) to the memory of node j (ns).");
+	heat(c, "numa-bandwidth", page_get(c->numa, "results.bandwidth_gbs"), nodes, "node ", "NUMA bandwidth (GB/s)", "GB/s",
+	     "CPUs \\ memory", "numa matrix: bandwidth of all CPUs of node i reading the memory of node j (GB/s).");
+	if (!c->numa && page_get(c->topo, "results.distances")) {
+		json_t *tn = json_array();
+		size_t i;
+		json_t *v;
+		json_array_foreach(page_get(c->topo, "results.numa_nodes"), i, v)
+			json_array_append(tn, json_object_get(v, "node"));
+		heat(c, "numa-slit", page_get(c->topo, "results.distances"), tn, "node ", "NUMA distances (SLIT, OS-reported)", "",
+		     "CPUs \\ memory", "The firmware's SLIT distances as the OS reports them (relative, 10 = local); "
+				       "archscope numa matrix measures latency and bandwidth instead.");
+		json_decref(tn);
+	}
+	fputs("</div>\n", f);
+	if (c->sum->figures == shown)
+		fputs("<p class=\"note\">No c2c, numa matrix or topology distances given.</p>\n", f);
+}
+
+/* --- Roofline ------------------------------------------------------------------------------ */
+
+void page_roofline(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"roofline\">Roofline</h2>\n", f);
+	double ghz = page_num(c->probe, "results.clock.value");
+	double levels[4];
+	char ltext[4][96];
+	const char *llabels[4];
+	size_t nlev = 0;
+	static const char *const prec[][2] = { { "DP.vector.total", "DP vector" }, { "DP.scalar.total", "DP scalar" } };
+	for (int k = 0; k < 2; k++) {
+		char path[80];
+		snprintf(path, sizeof(path), "results.instr.flops_per_cycle.%s", prec[k][0]);
+		double fpc = page_num(c->probe, path);
+		if (isfinite(fpc) && isfinite(ghz) && fpc > 0) {
+			levels[nlev] = fpc * ghz;
+			snprintf(ltext[nlev], sizeof(ltext[0]), "%s peak %.3g GFLOP/s (%.3g flop/cy x %.3g GHz)", prec[k][1],
+				 fpc * ghz, fpc, ghz);
+			llabels[nlev] = ltext[nlev];
+			nlev++;
+		}
+	}
+	/* bandwidth ceilings: one thread's GB/s per level (bench --threads-scaling), else the models'
+	 * machine-file bandwidths */
+	double slopes[8];
+	char stext[8][64];
+	const char *slabels[8];
+	size_t ns = 0;
+	const char *bw_from = NULL;
+	for (size_t b = 0; b < c->nbench && !ns; b++) {
+		json_t *row = json_array_get(page_get(c->bench[b], "results.scaling"), 0);
+		if (page_num(row, "threads") != 1)
+			continue;
+		size_t i;
+		json_t *lv;
+		json_array_foreach(page_get(row, "levels"), i, lv) {
+			if (ns >= 8)
+				break;
+			double gbs = page_num(lv, "gbs");
+			if (!(gbs > 0))
+				continue;
+			slopes[ns] = gbs;
+			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", page_str(lv, "level") ? page_str(lv, "level") : "?", gbs);
+			slabels[ns] = stext[ns];
+			ns++;
+		}
+		bw_from = "bench --threads-scaling, one thread";
+	}
+	for (size_t m = 0; m < c->nmodel && !ns; m++) {
+		size_t i;
+		json_t *lv;
+		json_array_foreach(page_get(c->model[m], "results.roofline.levels"), i, lv) {
+			double gbs = page_num(lv, "bandwidth_gbs");
+			if (ns >= 8 || !(gbs > 0))
+				continue;
+			slopes[ns] = gbs;
+			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", page_str(lv, "level") ? page_str(lv, "level") : "?", gbs);
+			slabels[ns] = stext[ns];
+			ns++;
+		}
+		bw_from = "the machine file of the first model";
+	}
+	if (!nlev && !ns) {
+		fputs("<p class=\"note\">No probe instr (compute ceilings), bench --threads-scaling or model result "
+		      "(bandwidth ceilings) given.</p>\n", f);
+		return;
+	}
+	struct svg_point *pts = calloc(c->nmodel + 1, sizeof(*pts));
+	char (*plbl)[96] = calloc(c->nmodel + 1, sizeof(*plbl));
+	size_t np = 0;
+	for (size_t m = 0; pts && plbl && m < c->nmodel; m++) {
+		json_t *r = page_get(c->model[m], "results");
+		const char *bn = page_str(r, "roofline.bottleneck");
+		double gf = page_num(r, "roofline.gflops"), inten = NAN;
+		size_t i;
+		json_t *lv;
+		json_array_foreach(page_get(r, "roofline.levels"), i, lv) {
+			const char *name = page_str(lv, "level");
+			if (bn && name && !strcmp(bn, name))
+				inten = page_num(lv, "intensity_flop_per_byte");
+		}
+		if (!isfinite(inten) || !isfinite(gf))
+			continue;
+		const char *k = page_str(r, "kernel");
+		const char *base = k && strrchr(k, '/') ? strrchr(k, '/') + 1 : k;
+		snprintf(plbl[np], sizeof(plbl[0]), "%s (%s-bound, model)", base ? base : "kernel", bn);
+		pts[np] = (struct svg_point){ .x = inten, .y = gf, .label = plbl[np] };
+		np++;
+	}
+	double ylo = NAN;
+	for (size_t i = 0; i < ns; i++)
+		if (!(slopes[i] * 0.01 >= ylo))
+			ylo = slopes[i] * 0.01;
+	struct svg_chart ch = {
+		.label = "Roofline: GFLOP/s against operational intensity, with the measured ceilings",
+		.w = 760, .h = 420,
+		.x = { .lo = 0.01, .hi = 100, .log = 10, .label = "operational intensity (flop/byte)" },
+		.y = { .lo = isfinite(ylo) ? ylo : NAN, .hi = NAN, .log = 10, .label = "GFLOP/s" },
+		.points = pts, .npoints = np,
+		.slopes = slopes, .nslopes = ns, .slope_labels = slabels,
+		.levels = levels, .nlevels = nlev, .level_labels = llabels,
+	};
+	if (isfinite(ch.y.lo)) {
+		double top = nlev ? levels[0] : slopes[0] * 100;
+		for (size_t i = 0; i < nlev; i++)
+			if (levels[i] > top)
+				top = levels[i];
+		ch.y.hi = top * 2;
+		for (size_t i = 0; i < np; i++)
+			if (pts[i].y < ch.y.lo)
+				ch.y.lo = pts[i].y / 2;
+	}
+	page_figure_open(c, "roofline");
+	svg_chart_lines(f, &ch);
+	char cap[480];
+	snprintf(cap, sizeof(cap), "One core. Compute ceilings from probe instr (FLOPs per cycle at the measured clock); "
+				   "bandwidth ceilings from %s. %s",
+		 bw_from ? bw_from : "(none given)",
+		 np ? "Points: each model's kernel at the intensity of its bottleneck level, at its predicted GFLOP/s."
+		    : "No model result given: no kernel points.");
+	page_figure_close(c, cap);
+	free(pts);
+	free(plbl);
+}

@@ -1,0 +1,710 @@
+/* The HTML report page (see page.h): the page itself, the machine, the warnings, the tables (answers,
+ * instructions, models, sources) and the embedded data; the figures are in page-figures.c. */
+#include "report/page.h"
+#include "report/page-impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buffer.h"
+
+/* --- helpers ------------------------------------------------------------------------------- */
+
+json_t *page_get(json_t *o, const char *path)
+{
+	char key[128];
+	while (o && path && *path) {
+		size_t n = strcspn(path, ".");
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		o = json_is_object(o) ? json_object_get(o, key) : NULL;
+		path += n + (path[n] == '.');
+	}
+	return o;
+}
+
+double page_num(json_t *o, const char *path)
+{
+	json_t *v = page_get(o, path);
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+const char *page_str(json_t *o, const char *path)
+{
+	json_t *v = page_get(o, path);
+	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+int page_is_answer(const json_t *o)
+{
+	return json_is_object(o) && json_object_get(o, "value") && json_object_get(o, "confidence") &&
+	       json_object_get(o, "method");
+}
+
+void page_esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		default: fputc((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? ' ' : *s, f);
+		}
+	}
+}
+
+void page_fmt_value(double v, const char *unit, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "not found");
+		return;
+	}
+	if (unit && !strcmp(unit, "B") && v >= 1 && v < 1e18) {
+		buffer_format_size((size_t)(v + 0.5), buf, len);
+		return;
+	}
+	snprintf(buf, len, "%.4g%s%s", v, unit && *unit ? " " : "", unit ? unit : "");
+}
+
+void page_warn(struct page_ctx *c, const char *fmt, ...)
+{
+	if (c->sum->nwarnings >= PAGE_MAX_WARNINGS)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(c->sum->warnings[c->sum->nwarnings++], sizeof(c->sum->warnings[0]), fmt, ap);
+	va_end(ap);
+}
+
+void page_figure_open(struct page_ctx *c, const char *id)
+{
+	fprintf(c->f, "<figure id=\"fig-%s\"><div class=\"fig\">\n", id);
+}
+
+void page_figure_close(struct page_ctx *c, const char *caption)
+{
+	fputs("</div><figcaption>", c->f);
+	page_esc(c->f, caption);
+	fputs("</figcaption></figure>\n", c->f);
+	c->sum->figures++;
+}
+
+/* "<td>TEXT</td>" and a numeric cell. */
+static void td(FILE *f, const char *text)
+{
+	fputs("<td>", f);
+	page_esc(f, text ? text : "");
+	fputs("</td>", f);
+}
+
+static void tdn(FILE *f, double v, const char *fmt)
+{
+	if (!isfinite(v)) {
+		fputs("<td class=\"n\">–</td>", f);
+		return;
+	}
+	fputs("<td class=\"n\">", f);
+	fprintf(f, fmt, v);
+	fputs("</td>", f);
+}
+
+/* --- inputs -------------------------------------------------------------------------------- */
+
+static const char *const kinds = "topology, probe, bench, model and numa matrix";
+
+int page_source_check(const json_t *doc, const char *name, struct as_error *err)
+{
+	if (!json_is_object(doc))
+		return as_error_set(err, -EINVAL, "'%s' is not an archscope result: not a JSON object", name);
+	const char *cmd = json_string_value(json_object_get(doc, "command"));
+	json_t *res = json_object_get(doc, "results");
+	if (!cmd || !json_object_get(doc, "archscope"))
+		return as_error_set(err, -EINVAL, "'%s' is not an archscope result: no \"archscope\" and \"command\" "
+						  "(the output of a command's --json)", name);
+	if (!json_is_object(res))
+		return as_error_set(err, -EINVAL, "'%s': its \"results\" is not an object", name);
+	if (!strcmp(cmd, "topology") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench") || !strcmp(cmd, "model"))
+		return 0;
+	if (!strncmp(cmd, "numa", 4) && json_object_get(res, "latency_ns"))
+		return 0; /* "numa matrix" */
+	return as_error_set(err, -EINVAL, "'%s' is a result of '%s': the report reads %s results", name, cmd, kinds);
+}
+
+static int classify(struct page_ctx *c, struct as_error *err)
+{
+	for (size_t i = 0; i < c->in->n; i++) {
+		json_t *doc = c->in->sources[i].doc;
+		const char *name = c->in->sources[i].name;
+		int rc = page_source_check(doc, name, err);
+		if (rc)
+			return rc;
+		const char *cmd = page_str(doc, "command");
+		json_t **one = NULL;
+		const char **one_name = NULL;
+		if (!strcmp(cmd, "topology")) {
+			one = &c->topo;
+			one_name = &c->topo_name;
+		} else if (!strcmp(cmd, "probe")) {
+			one = &c->probe;
+			one_name = &c->probe_name;
+		} else if (!strncmp(cmd, "numa", 4)) {
+			one = &c->numa;
+			one_name = &c->numa_name;
+		}
+		if (one) {
+			if (*one)
+				return as_error_set(err, -EINVAL, "two %s results ('%s' and '%s'): give one", one == &c->numa ? "numa matrix" : cmd,
+						    *one_name, name);
+			*one = doc;
+			*one_name = name;
+		} else if (!strcmp(cmd, "bench")) {
+			if (c->nbench >= PAGE_MAX_DOCS)
+				return as_error_set(err, -EINVAL, "more than %d bench results", PAGE_MAX_DOCS);
+			c->bench_name[c->nbench] = name;
+			c->bench[c->nbench++] = doc;
+		} else {
+			if (c->nmodel >= PAGE_MAX_DOCS)
+				return as_error_set(err, -EINVAL, "more than %d model results", PAGE_MAX_DOCS);
+			c->model_name[c->nmodel] = name;
+			c->model[c->nmodel++] = doc;
+		}
+	}
+	/* the machine the page describes: the probe's, else the topology's, else any */
+	json_t *m = c->probe ? page_get(c->probe, "machine") : NULL;
+	if (!json_is_object(m) && c->topo)
+		m = page_get(c->topo, "machine");
+	for (size_t i = 0; !json_is_object(m) && i < c->in->n; i++)
+		m = page_get(c->in->sources[i].doc, "machine");
+	c->machine = json_is_object(m) ? m : NULL;
+	return 0;
+}
+
+/* --- warnings ------------------------------------------------------------------------------ */
+
+static void find_warnings(struct page_ctx *c)
+{
+	json_t *m = c->machine;
+	json_t *pmu = page_get(m, "pmu");
+	if (json_is_false(pmu))
+		page_warn(c, "No PMU: hardware counters do not open here (a virtual machine without a virtual PMU, or "
+			     "perf_event_paranoid): stat, memhist and model's benchmark counters cannot count cycles "
+			     "or cache events; times are converted with the measured clock.");
+	const char *gov = page_str(m, "governor");
+	if (gov && !strcmp(gov, "powersave"))
+		page_warn(c, "The CPU frequency governor is 'powersave': the core clock may change between and during "
+			     "measurements; cycles are converted with the clock measured in the same window, but "
+			     "bandwidths and times are those of a slowed core ('performance' for benchmarks).");
+	const char *thp = page_str(m, "thp");
+	if (thp && !strcmp(thp, "never"))
+		page_warn(c, "Transparent huge pages are off ('never'): buffers use 4 KiB pages, so TLB misses enter "
+			     "the latency curve and the bandwidths of large working sets.");
+	/* a noisy run: the clock's own confidence, its spread during instr, the load when it started */
+	double conf = page_num(c->probe, "results.clock.confidence");
+	if (isfinite(conf) && conf < 0.6)
+		page_warn(c, "Noisy run: the core clock measurement has confidence %.2f (its repetitions disagree): "
+			     "another process or the hypervisor took the core during the run.", conf);
+	double lo = page_num(c->probe, "results.instr.clock_window.min_ghz");
+	double hi = page_num(c->probe, "results.instr.clock_window.max_ghz");
+	if (isfinite(lo) && isfinite(hi) && lo > 0 && hi / lo > 1.10)
+		page_warn(c, "Noisy run: the clock brackets of instr range from %.3g to %.3g GHz (%.0f %% apart).", lo, hi,
+			  (hi / lo - 1) * 100);
+	if (isfinite(c->in->loadavg_start) && c->in->cpus > 0 && c->in->loadavg_start > 0.75 * c->in->cpus)
+		page_warn(c, "Noisy run: the load average was %.2f on %d CPUs when the run started: other processes "
+			     "shared the machine.", c->in->loadavg_start, c->in->cpus);
+	else {
+		/* saved results: the load average when the probe result was written */
+		double load = page_num(m, "loadavg"), cpus = page_num(m, "cpus_online");
+		if (isfinite(load) && cpus > 0 && load > 0.75 * cpus)
+			page_warn(c, "Noisy run: the load average was %.2f on %.0f CPUs when the results were written: "
+				     "other processes shared the machine.", load, cpus);
+	}
+	/* results of different machines on one page */
+	const char *host = page_str(m, "hostname");
+	for (size_t i = 0; host && i < c->in->n; i++) {
+		const char *h = page_str(c->in->sources[i].doc, "machine.hostname");
+		if (h && strcmp(h, host) != 0) {
+			page_warn(c, "The inputs come from different machines: '%s' is from '%s', the page describes '%s'.",
+				  c->in->sources[i].name, h, host);
+			break;
+		}
+	}
+}
+
+/* --- the page ------------------------------------------------------------------------------ */
+
+static const char css[] =
+	":root{--fg:#1b1b1b;--mut:#5f6368;--line:#d5d8dc;--acc:#0072b2}"
+	"*{box-sizing:border-box}"
+	"html{-webkit-text-size-adjust:100%}"
+	"body{margin:0;font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;color:var(--fg);background:#fff}"
+	"main{max-width:1120px;margin:0 auto;padding:12px 18px 48px}"
+	"h1{font-size:1.55em;margin:.3em 0 .1em}h2{font-size:1.2em;margin:1.8em 0 .5em;padding-bottom:.2em;border-bottom:1px solid var(--line)}"
+	"h3{font-size:1em;margin:1.2em 0 .3em}p{margin:.5em 0}.sub,.note{color:var(--mut)}.note{font-size:.9em}"
+	"nav{font-size:.9em;margin:.6em 0}nav a{margin-right:.8em;white-space:nowrap}a{color:var(--acc)}"
+	"figure{margin:1em 0;break-inside:avoid;min-width:0}.fig{overflow-x:auto}"
+	"figure svg{display:block;max-width:100%;height:auto}"
+	"figcaption{color:var(--mut);font-size:.88em;margin-top:.3em}"
+	".grid2{display:grid;grid-template-columns:repeat(auto-fit,minmax(340px,1fr));gap:4px 18px}.grid2>*{min-width:0}"
+	"td,dd,figcaption,p{overflow-wrap:break-word}"
+	".tw{overflow-x:auto}table{border-collapse:collapse;font-size:.88em;margin:.4em 0}"
+	"th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;vertical-align:top}"
+	"th{font-weight:600;background:#f6f7f8}td.n,th.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+	"td.m{font-size:.92em;color:#333;min-width:16em}"
+	".warn{border-left:4px solid #c5221f;background:#fdecea;padding:6px 12px;margin:.5em 0}"
+	".ok{border-left:4px solid #188038;background:#e6f4ea;padding:6px 12px;margin:.5em 0}"
+	".conf{display:inline-block;width:54px;height:8px;background:#e3e5e8;margin-right:5px;vertical-align:middle}"
+	".conf i{display:block;height:100%;background:var(--acc)}.conf.low i{background:#d55e00}"
+	"dl.kv{display:grid;grid-template-columns:max-content 1fr;gap:2px 14px;margin:.4em 0}dl.kv dt{color:var(--mut)}dl.kv dd{margin:0}"
+	"ul.wit{margin:.2em 0;padding-left:1.1em}code{font-size:.92em}"
+	"svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif;font-size:12px;fill:#333}"
+	"svg .tick{font-size:11px;fill:#555}svg .leg{font-size:11px}svg .val,svg .cval{font-size:10px}"
+	"svg .grid{stroke:#eceef0}svg .ax{fill:none;stroke:#8a8f95}svg polyline{fill:none;stroke-width:2}"
+	"svg .s0{stroke:#0072b2}svg .s1{stroke:#e69f00}svg .s2{stroke:#009e73}svg .s3{stroke:#cc79a7}"
+	"svg .s4{stroke:#56b4e9}svg .s5{stroke:#d55e00}svg .s6{stroke:#8c6d00}svg .s7{stroke:#000}"
+	"svg .f0{fill:#0072b2}svg .f1{fill:#e69f00}svg .f2{fill:#009e73}svg .f3{fill:#cc79a7}"
+	"svg .f4{fill:#56b4e9}svg .f5{fill:#d55e00}svg .f6{fill:#8c6d00}svg .f7{fill:#444}"
+	"svg line.s0,svg line.s1,svg line.s2,svg line.s3,svg line.s4,svg line.s5,svg line.s6,svg line.s7{stroke-width:2}"
+	"svg .dash{stroke-dasharray:6 4}svg .mark{stroke-width:1.5}svg .mark.meas{stroke:#009e73}"
+	"svg .mark.os{stroke:#d55e00;stroke-dasharray:4 3}svg .mlbl{font-size:10px}svg .mlbl.meas{fill:#00704f}svg .mlbl.os{fill:#a84300}"
+	"svg .pt{fill:#cc79a7;stroke:#fff;stroke-width:1.5}svg .plbl{font-size:11px}"
+	"svg .roof{stroke-width:2.5}svg .ceil{stroke:#333;stroke-width:2}svg .clbl{font-size:11px}"
+	"svg rect.none{fill:#f1f3f4;stroke:#dadce0}svg rect.cell{stroke:#fff}svg .cval{fill:#fff}svg .cval.dark{fill:#111}"
+	"svg .box{fill:#f8f9fa;stroke:#9aa0a6}svg .box.mach{fill:#fff}svg .box.pkg{fill:#eef3f8}svg .box.numa{fill:#f4ecf7}"
+	"svg .box.cache{fill:#fff7e0}svg .box.core{fill:#e8f5e9}svg .blbl{font-weight:600}svg .bnote{font-size:11px;fill:#555}"
+	"svg .bnote.meas{fill:#00704f}"
+	"@media (max-width:640px){body{font-size:15px}main{padding:8px 10px 32px}.fig svg.wide{max-width:none;width:600px}"
+	"th,td{padding:3px 5px}.grid2{grid-template-columns:1fr}dl.kv{grid-template-columns:1fr}dl.kv dd{margin-bottom:.3em}}"
+	"@media print{body{font-size:10.5pt}main{max-width:none;padding:0}nav{display:none}.fig{overflow:visible}"
+	".fig svg.wide{max-width:100%;width:auto}h2{break-after:avoid}figure,tr,.warn{break-inside:avoid}"
+	"*{-webkit-print-color-adjust:exact;print-color-adjust:exact}a{color:inherit;text-decoration:none}@page{margin:14mm}}";
+
+static void fact(FILE *f, const char *name, const char *value)
+{
+	fputs("<dt>", f);
+	page_esc(f, name);
+	fputs("</dt><dd>", f);
+	page_esc(f, value && *value ? value : "not recorded");
+	fputs("</dd>\n", f);
+}
+
+static void section_machine(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	json_t *m = c->machine;
+	char buf[256];
+	fputs("<h2 id=\"machine\">Machine</h2>\n<dl class=\"kv\">\n", f);
+	const char *cpu = page_str(m, "cpu_model_os");
+	if (!cpu)
+		cpu = page_str(c->topo, "results.cpu_model");
+	fact(f, "CPU (as the OS names it)", cpu);
+	double clock = page_num(c->probe, "results.clock.value"), tsc = page_num(c->probe, "results.clock.tsc_ghz");
+	if (isfinite(clock)) {
+		snprintf(buf, sizeof(buf), "%.3f GHz measured (TSC %.3f GHz)", clock, tsc);
+		fact(f, "core clock", buf);
+	}
+	if (c->topo) {
+		snprintf(buf, sizeof(buf), "%.0f package%s, %.0f cores, %.0f hardware threads",
+			 page_num(c->topo, "results.packages"), page_num(c->topo, "results.packages") == 1 ? "" : "s",
+			 page_num(c->topo, "results.cores"), page_num(c->topo, "results.threads"));
+		fact(f, "cores", buf);
+	} else if (isfinite(page_num(m, "cpus_online"))) {
+		snprintf(buf, sizeof(buf), "%.0f online", page_num(m, "cpus_online"));
+		fact(f, "CPUs", buf);
+	}
+	snprintf(buf, sizeof(buf), "%s %s", page_str(m, "kernel") ? page_str(m, "kernel") : "",
+		 page_str(m, "arch") ? page_str(m, "arch") : "");
+	fact(f, "kernel", buf[0] != ' ' ? buf : NULL);
+	json_t *gov = page_get(m, "governor");
+	fact(f, "frequency governor", json_is_string(gov) ? json_string_value(gov) : json_is_null(gov) ? "none (no cpufreq)" : NULL);
+	fact(f, "transparent huge pages", page_str(m, "thp"));
+	json_t *smt = page_get(m, "smt"), *act = page_get(m, "smt_active");
+	double tpc = page_num(c->topo, "results.threads_per_core");
+	if (json_is_string(smt) || isfinite(tpc)) {
+		snprintf(buf, sizeof(buf), "%s%s%s", json_is_string(smt) ? json_string_value(smt) : "",
+			 json_is_boolean(act) ? (json_is_true(act) ? ", active" : ", inactive") : "",
+			 isfinite(tpc) ? (tpc > 1 ? " (threads per core: 2+)" : " (one thread per core)") : "");
+		fact(f, "SMT", buf);
+	} else {
+		fact(f, "SMT", NULL);
+	}
+	json_t *pmu = page_get(m, "pmu");
+	fact(f, "hardware counters (PMU)", json_is_true(pmu) ? "yes" : json_is_false(pmu) ? "no" : NULL);
+	fact(f, "host", page_str(m, "hostname"));
+	json_t *first = c->probe ? c->probe : c->in->n ? c->in->sources[0].doc : NULL;
+	const char *made = page_str(first, "archscope");
+	snprintf(buf, sizeof(buf), "%s (results made by %s)", c->in->version, made ? made : "?");
+	fact(f, "archscope", buf);
+	fact(f, "measured", page_str(m, "date"));
+	fact(f, "page made", c->in->date);
+	if (c->in->run)
+		fact(f, "inputs", c->in->run);
+	fputs("</dl>\n", f);
+}
+
+static void section_warnings(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"warnings\">Warnings</h2>\n", f);
+	if (c->sum->nwarnings == 0) {
+		fputs("<p class=\"ok\">None: a governor that is not powersave, transparent huge pages available, hardware "
+		      "counters, and a quiet clock.</p>\n", f);
+		return;
+	}
+	for (int i = 0; i < c->sum->nwarnings; i++) {
+		fputs("<p class=\"warn\">", f);
+		page_esc(f, c->sum->warnings[i]);
+		fputs("</p>\n", f);
+	}
+}
+
+/* --- answers ------------------------------------------------------------------------------- */
+
+static void conf_cell(FILE *f, double conf)
+{
+	if (!isfinite(conf)) {
+		fputs("<td class=\"n\">–</td>", f);
+		return;
+	}
+	fprintf(f, "<td class=\"n\"><span class=\"conf%s\"><i style=\"width:%.0f%%\"></i></span>%.2f</td>",
+		conf < 0.5 ? " low" : "", conf * 100 < 0 ? 0 : conf * 100 > 100 ? 100 : conf * 100, conf);
+}
+
+static void answer_row(struct page_ctx *c, const char *name, json_t *a, json_t *sibling_witnesses)
+{
+	FILE *f = c->f;
+	char val[64], os[64];
+	const char *unit = page_str(a, "unit");
+	page_fmt_value(page_num(a, "value"), unit, val, sizeof(val));
+	json_t *o = json_object_get(a, "os_reported");
+	if (json_is_number(o))
+		page_fmt_value(json_number_value(o), unit, os, sizeof(os));
+	else if (json_is_string(o))
+		snprintf(os, sizeof(os), "%s", json_string_value(o));
+	else
+		snprintf(os, sizeof(os), "–");
+	fputs("<tr>", f);
+	td(f, name);
+	fputs("<td class=\"n\">", f);
+	page_esc(f, val);
+	fputs("</td><td class=\"n\">", f);
+	page_esc(f, os);
+	fputs("</td>", f);
+	conf_cell(f, page_num(a, "confidence"));
+	fputs("<td class=\"m\">", f);
+	page_esc(f, page_str(a, "method"));
+	const char *reason = page_str(a, "reason");
+	if (reason) {
+		fputs("<br><b>Reason:</b> ", f);
+		page_esc(f, reason);
+	}
+	json_t *w = json_object_get(a, "witnesses");
+	if (!json_is_object(w))
+		w = sibling_witnesses;
+	if (json_is_object(w) && json_object_size(w)) {
+		fputs("<ul class=\"wit\">", f);
+		const char *k;
+		json_t *v;
+		json_object_foreach(w, k, v) {
+			if (!page_is_answer(v))
+				continue;
+			page_fmt_value(page_num(v, "value"), page_str(v, "unit"), val, sizeof(val));
+			fputs("<li><b>witness ", f);
+			page_esc(f, k);
+			fputs("</b>: ", f);
+			page_esc(f, val);
+			fprintf(f, " (confidence %.2f): ", page_num(v, "confidence"));
+			page_esc(f, page_str(v, "method"));
+			if (page_str(v, "reason")) {
+				fputs(" — ", f);
+				page_esc(f, page_str(v, "reason"));
+			}
+			fputs("</li>", f);
+		}
+		fputs("</ul>", f);
+	}
+	fputs("</td></tr>\n", f);
+	c->sum->answers++;
+}
+
+/* Walks the results for answers, naming each by its path ("caches L2 size"); the witnesses are
+ * shown under the answer they back. */
+static void answers_walk(struct page_ctx *c, const char *path, json_t *o, int depth)
+{
+	if (depth > 8)
+		return;
+	char sub[256];
+	if (json_is_object(o)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach(o, k, v) {
+			if (!strcmp(k, "witnesses") || !strcmp(k, "page_witnesses"))
+				continue;
+			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? " " : "", k);
+			if (page_is_answer(v)) {
+				/* witnesses beside the answer: "page_witnesses" for "page_size" */
+				json_t *sw = NULL;
+				const char *k2;
+				json_t *v2;
+				json_object_foreach(o, k2, v2) {
+					size_t pl = strlen(k2) > 10 ? strlen(k2) - 10 : 0;
+					if (pl && !strcmp(k2 + pl, "_witnesses") && !strncmp(k, k2, pl) && k[pl] == '_')
+						sw = v2;
+				}
+				answer_row(c, sub, v, sw);
+			}
+			else if (json_is_object(v) || json_is_array(v))
+				answers_walk(c, sub, v, depth + 1);
+		}
+	} else if (json_is_array(o)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(o, i, v) {
+			if (!json_is_object(v))
+				return; /* a curve or a matrix */
+			json_t *lv = json_object_get(v, "level");
+			if (json_is_integer(lv))
+				snprintf(sub, sizeof(sub), "%s L%lld", path, (long long)json_integer_value(lv));
+			else
+				snprintf(sub, sizeof(sub), "%s %zu", path, i + 1);
+			answers_walk(c, sub, v, depth + 1);
+		}
+	}
+}
+
+static void section_answers(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"answers\">Every answer</h2>\n", f);
+	if (!c->probe) {
+		fputs("<p class=\"note\">No probe result given.</p>\n", f);
+		return;
+	}
+	fputs("<p class=\"note\">Each measured answer with the value the OS reports beside it (it never decides "
+	      "the answer), its confidence (0 to 1), the method, and the reason and witnesses where they "
+	      "disagree or the answer was not found.</p>\n<div class=\"tw\"><table><thead><tr><th>answer</th>"
+	      "<th class=\"n\">measured</th><th class=\"n\">OS reported</th><th class=\"n\">confidence</th>"
+	      "<th>method, reason, witnesses</th></tr></thead><tbody>\n", f);
+	answers_walk(c, "", page_get(c->probe, "results"), 0);
+	fputs("</tbody></table></div>\n", f);
+	c->sum->tables++;
+}
+
+/* --- tables -------------------------------------------------------------------------------- */
+
+static void section_instr(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	json_t *ops = page_get(c->probe, "results.instr.ops");
+	fputs("<h2 id=\"instr\">Instructions</h2>\n", f);
+	if (!json_is_array(ops) || !json_array_size(ops)) {
+		fputs("<p class=\"note\">No probe instr result given.</p>\n", f);
+		return;
+	}
+	const char *cyc = page_str(c->probe, "results.instr.cycles");
+	fputs("<p class=\"note\">Latency, throughput and operations in flight in core cycles of the measured clock", f);
+	if (cyc) {
+		fputs(" (", f);
+		page_esc(f, cyc);
+		fputs(")", f);
+	}
+	fputs("; published figures beside them.</p>\n<div class=\"tw\"><table><thead><tr><th>op</th><th>type</th>"
+	      "<th class=\"n\">bits</th><th class=\"n\">latency (cy)</th><th class=\"n\">throughput (/cy)</th>"
+	      "<th class=\"n\">in flight</th><th class=\"n\">published lat. (cy)</th><th class=\"n\">published thr. (/cy)</th>"
+	      "<th>instruction, source</th></tr></thead><tbody>\n", f);
+	size_t i;
+	json_t *op;
+	json_array_foreach(ops, i, op) {
+		fputs("<tr>", f);
+		td(f, page_str(op, "op"));
+		td(f, page_str(op, "type"));
+		tdn(f, page_num(op, "width_bits"), "%.0f");
+		tdn(f, page_num(op, "latency_cy"), "%.2f");
+		tdn(f, page_num(op, "throughput_per_cy"), "%.2f");
+		tdn(f, page_num(op, "in_flight"), "%.0f");
+		json_t *src = json_array_get(page_get(op, "published.sources"), 0);
+		tdn(f, page_num(src, "latency_cy"), "%.2f");
+		tdn(f, page_num(src, "throughput_per_cy"), "%.2f");
+		fputs("<td class=\"m\">", f);
+		if (page_str(op, "published.instruction")) {
+			fputs("<code>", f);
+			page_esc(f, page_str(op, "published.instruction"));
+			fputs("</code> ", f);
+		}
+		page_esc(f, page_str(src, "source"));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	c->sum->tables++;
+	json_t *fpc = page_get(c->probe, "results.instr.flops_per_cycle");
+	if (!json_is_object(fpc))
+		return;
+	double ghz = page_num(c->probe, "results.clock.value");
+	fputs("<h3>FLOPs per cycle (one core)</h3>\n<div class=\"tw\"><table><thead><tr><th>precision</th><th>width</th>"
+	      "<th class=\"n\">ADD</th><th class=\"n\">MUL</th><th class=\"n\">FMA</th><th class=\"n\">total</th>"
+	      "<th class=\"n\">GFLOP/s at the measured clock</th></tr></thead><tbody>\n", f);
+	static const char *const prec[] = { "SP", "DP" }, *const width[] = { "scalar", "vector" };
+	for (int p = 0; p < 2; p++)
+		for (int w = 0; w < 2; w++) {
+			char path[64];
+			snprintf(path, sizeof(path), "%s.%s", prec[p], width[w]);
+			json_t *r = page_get(fpc, path);
+			if (!json_is_object(r))
+				continue;
+			fputs("<tr>", f);
+			td(f, prec[p]);
+			td(f, width[w]);
+			tdn(f, page_num(r, "ADD"), "%.2f");
+			tdn(f, page_num(r, "MUL"), "%.2f");
+			tdn(f, page_num(r, "FMA"), "%.2f");
+			tdn(f, page_num(r, "total"), "%.2f");
+			tdn(f, page_num(r, "total") * ghz, "%.1f");
+			fputs("</tr>\n", f);
+		}
+	fputs("</tbody></table></div>\n", f);
+	c->sum->tables++;
+}
+
+static void section_models(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	if (!c->nmodel)
+		return;
+	fputs("<h2 id=\"models\">Models</h2>\n<div class=\"tw\"><table><thead><tr><th>kernel</th><th>machine file</th>"
+	      "<th>constants</th><th class=\"n\">flops/it</th><th>ECMData (cy/CL)</th><th>Roofline bottleneck</th>"
+	      "<th class=\"n\">GFLOP/s</th></tr></thead><tbody>\n", f);
+	for (size_t i = 0; i < c->nmodel; i++) {
+		json_t *r = page_get(c->model[i], "results");
+		char buf[256] = "";
+		fputs("<tr>", f);
+		td(f, page_str(r, "kernel"));
+		td(f, page_str(r, "machine_file"));
+		json_t *d = page_get(r, "defines");
+		size_t w = 0;
+		const char *k;
+		json_t *v;
+		json_object_foreach(d, k, v) {
+			if (w < sizeof(buf))
+				w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s=%g", w ? " " : "", k,
+						      json_is_number(v) ? json_number_value(v) : NAN);
+		}
+		td(f, buf);
+		tdn(f, page_num(r, "flops_per_it"), "%.0f");
+		snprintf(buf, sizeof(buf), "L2 %.3g | L3 %.3g | MEM %.3g", page_num(r, "ecm_data.L2"), page_num(r, "ecm_data.L3"),
+			 page_num(r, "ecm_data.MEM"));
+		td(f, isfinite(page_num(r, "ecm_data.L2")) ? buf : NULL);
+		td(f, page_str(r, "roofline.bottleneck"));
+		tdn(f, page_num(r, "roofline.gflops"), "%.3g");
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	c->sum->tables++;
+}
+
+static void section_sources(struct page_ctx *c)
+{
+	FILE *f = c->f;
+	fputs("<h2 id=\"sources\">Inputs</h2>\n<div class=\"tw\"><table><thead><tr><th>input</th><th>command</th>"
+	      "<th>archscope</th><th>host</th><th>measured</th></tr></thead><tbody>\n", f);
+	for (size_t i = 0; i < c->in->n; i++) {
+		json_t *d = c->in->sources[i].doc;
+		fputs("<tr>", f);
+		td(f, c->in->sources[i].name);
+		td(f, page_str(d, "command"));
+		td(f, page_str(d, "archscope"));
+		td(f, page_str(d, "machine.hostname"));
+		td(f, page_str(d, "machine.date"));
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n<p class=\"note\">Every input is embedded in this page as JSON "
+	      "(<code>script#archscope-data</code>), as the command printed it with <code>--json</code>.</p>\n", f);
+}
+
+/* The inputs as one JSON object inside <script type="application/json">: every '<' is written
+ * \u003c (the same string in JSON), so no input can end the element or open another. */
+static int section_data(struct page_ctx *c, struct as_error *err)
+{
+	json_t *all = json_object();
+	json_t *list = json_array();
+	json_object_set_new(all, "archscope", json_string(c->in->version));
+	json_object_set_new(all, "generated", json_string(c->in->date ? c->in->date : ""));
+	for (size_t i = 0; i < c->in->n; i++) {
+		json_t *s = json_object();
+		json_object_set_new(s, "name", json_string(c->in->sources[i].name));
+		json_object_set(s, "document", c->in->sources[i].doc);
+		json_array_append_new(list, s);
+	}
+	json_object_set_new(all, "sources", list);
+	char *text = json_dumps(all, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
+	json_decref(all);
+	if (!text)
+		return as_error_set(err, -ENOMEM, "cannot serialise the inputs as JSON");
+	fputs("<script type=\"application/json\" id=\"archscope-data\">", c->f);
+	for (const char *p = text; *p; p++) {
+		if (*p == '<')
+			fputs("\\u003c", c->f); /* only inside strings: the same string in JSON */
+		else
+			fputc(*p, c->f);
+	}
+	fputs("</script>\n", c->f);
+	free(text);
+	return 0;
+}
+
+int page_write(FILE *out, const struct page_input *in, struct page_summary *sum, struct as_error *err)
+{
+	memset(sum, 0, sizeof(*sum));
+	struct page_ctx c = { .f = out, .in = in, .sum = sum };
+	int rc = classify(&c, err);
+	if (rc)
+		return rc;
+	find_warnings(&c);
+	const char *host = page_str(c.machine, "hostname");
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+	      "img-src data:\">\n",
+	      out);
+	fprintf(out, "<meta name=\"generator\" content=\"archscope %s\">\n<title>archscope report: ", in->version);
+	page_esc(out, host ? host : "a machine");
+	fprintf(out, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>archscope report: ", css);
+	page_esc(out, host ? host : "a machine");
+	fputs("</h1>\n<p class=\"sub\">", out);
+	const char *cpu = page_str(c.machine, "cpu_model_os");
+	page_esc(out, cpu ? cpu : page_str(c.topo, "results.cpu_model"));
+	if (page_str(c.machine, "date")) {
+		fputs(" · measured ", out);
+		page_esc(out, page_str(c.machine, "date"));
+	}
+	fputs("</p>\n<nav><a href=\"#warnings\">warnings</a> <a href=\"#machine\">machine</a> <a href=\"#topology\">topology</a> "
+	      "<a href=\"#latency\">latency</a> <a href=\"#bandwidth\">bandwidth</a> <a href=\"#roofline\">Roofline</a> "
+	      "<a href=\"#heatmaps\">c2c and NUMA</a> <a href=\"#instr\">instructions</a> <a href=\"#answers\">answers</a> "
+	      "<a href=\"#curves\">curves</a> <a href=\"#sources\">inputs</a></nav>\n",
+	      out);
+	section_warnings(&c);
+	section_machine(&c);
+	page_topology(&c);
+	page_latency(&c);
+	page_bandwidth(&c);
+	page_roofline(&c);
+	section_models(&c);
+	page_heatmaps(&c);
+	section_instr(&c);
+	section_answers(&c);
+	page_curves(&c);
+	section_sources(&c);
+	rc = section_data(&c, err);
+	if (rc)
+		return rc;
+	fprintf(out, "<p class=\"note\">Made by archscope %s. Figures are inline SVG; this page loads nothing.</p>\n"
+		     "</main></body></html>\n", in->version);
+	if (ferror(out))
+		return as_error_set(err, -EIO, "cannot write the page");
+	return 0;
+}
