@@ -324,14 +324,14 @@ static int check_place(const struct cluster_place *p)
 		if (root) {
 			const struct cluster_rank *a = &p->ranks[0], *b = &p->ranks[first];
 			if (strcmp(a->version, b->version) != 0)
-				error("cluster: rank %d on %s runs archscope %s, rank 0 on %s runs %s (%d rank%s differ): install one "
+				error("cluster: rank %d on %s runs archscope %s, rank 0 on %s runs %s (%d rank%s): install one "
 				      "version on every node",
-				      first, b->host, b->version, a->host, a->version, n, n > 1 ? "s" : "");
+				      first, b->host, b->version, a->host, a->version, n, n > 1 ? "s differ" : " differs");
 			else
 				error("cluster: rank %d on %s runs another build of archscope %s than rank 0 on %s (executable digest "
-				      "%016llx, not %016llx; %d rank%s differ): install one build on every node",
+				      "%016llx, not %016llx; %d rank%s): install one build on every node",
 				      first, b->host, b->version, a->host, (unsigned long long)b->digest, (unsigned long long)a->digest,
-				      n, n > 1 ? "s" : "");
+				      n, n > 1 ? "s differ" : " differs");
 		}
 		return EXIT_USAGE;
 	}
@@ -432,9 +432,14 @@ int main(int argc, char **argv)
 				"answers only at the scheduler's tick (4 ms at 250 Hz); start mpirun with --bind-to none or give "
 				"the nodes different CPUs",
 				r->shared_cpu_a, place.ranks[r->shared_cpu_a].host, r->shared_cpu_b, place.ranks[r->shared_cpu_b].host);
-		if (r->over_ranks)
-			note("a machine runs %d ranks on %d CPUs: pairs are measured one at a time, the others wait asleep",
-			     r->over_ranks, r->over_cpus);
+		if (r->over_ranks) {
+			const char *y = getenv("OMPI_MCA_mpi_yield_when_idle");
+			note("a machine runs %d ranks on %d CPUs: pairs are measured one at a time, the others wait asleep%s",
+			     r->over_ranks, r->over_cpus,
+			     y && strcmp(y, "0") != 0 ? ""
+						      : "; give mpirun --mca mpi_yield_when_idle 1, or a rank spinning for its "
+							"message keeps its partner off a shared CPU for a time slice");
+		}
 		if (place.nnodes == 1)
 			note("every rank is on one node (%s): no network between nodes is measured, only shared memory",
 			     place.ranks[0].host);

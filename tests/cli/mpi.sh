@@ -1,16 +1,32 @@
-# Nodes of a cluster on one machine, for the cluster tests and bench/cluster-vs-netpipe.sh: each
-# node is a network namespace (and a UTS namespace, so its host name differs) joined to the others
-# by a veth pair on a bridge that lives in a namespace of its own. Nothing is added to the
-# namespace the test runs in: addresses exist only on the links made here (10.231.0.0/24), and
-# the traffic of the MPI runs stays on them and on loopback (the network rule).
+# MPI runs for the cluster tests and bench/cluster-vs-netpipe.sh, on one machine: mpi_local runs
+# ranks on this machine only (shared memory), and netns_up makes nodes of a cluster: each node a
+# network namespace (and a UTS namespace, so its host name differs, and a mount namespace) joined to
+# the others by a veth pair on a bridge that lives in a namespace of its own. Nothing is added to the
+# namespace the test runs in: addresses exist only on the links made here (10.231.0.0/24), and the
+# traffic of the MPI runs stays on them and on loopback (the network rule).
 #
-# Use: . tests/cli/netns.sh; netns_up N; netns_mpirun NP_PER_NODE ARGS...; netns_down (a trap
-# runs it on exit, also after a failure). netns_up returns 1, with the reason in $NETNS_WHY, when
-# namespaces cannot be made here (no root, no ip, no veth).
+# Use: . tests/cli/mpi.sh; netns_up N || skip ...; netns_mpirun PER_NODE ARGS...; netns_down runs
+# from a trap on exit, also after a failure. netns_up returns 1, with the reason in $NETNS_WHY,
+# when namespaces cannot be made here.
 #
-# How Open MPI reaches the nodes: mpirun runs inside node 0's namespaces; for the others its
-# rsh launcher (plm_rsh_agent) is $NETNS_DIR/agent, which maps the node's address to its
-# namespace and starts Open MPI's daemon there (`ip netns exec NS unshare --uts ...`).
+# How Open MPI reaches the nodes: mpirun runs inside node 0's namespaces; for the others its rsh
+# launcher (plm_rsh_agent) is $NETNS_DIR/agent, which maps the node's address to its namespaces and
+# starts Open MPI's daemon there (`ip netns exec NS unshare --uts --mount ...`). Ranks are not bound
+# (--bind-to none; NETNS_BIND=core for the default): each node's daemon would pin its first rank to CPU 0 of the one machine they
+# share, and two ranks spinning on one CPU answer each other only at the scheduler's tick (4 ms).
+# And a rank waiting for a message yields its CPU (mpi_yield_when_idle, MPI_YIELD=0 to leave it
+# off): this one machine runs more ranks than it has CPUs, beside other work, and a spinning rank
+# would keep its partner off the CPU for a time slice.
+
+# Open MPI's own allocations are not archscope's leaks: the sanitized build's leak check is off here.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+
+# mpi_local NP ARGS...: NP ranks on this machine, shared memory only.
+mpi_local() {
+	local np=$1; shift
+	mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,vader \
+		--mca mpi_yield_when_idle "${MPI_YIELD:-1}" --mca oob_tcp_if_include lo -np "$np" "$@"
+}
 
 NETNS_PFX=${NETNS_PFX:-as$$}
 NETNS_NET=10.231.0
@@ -57,15 +73,22 @@ netns_up() {
 			return 1
 		fi
 	done
-	# The launcher: "agent HOST CMD..." runs CMD in HOST's namespaces with HOST's name.
+	# The launcher: "agent HOST CMD..." runs CMD in HOST's namespaces with HOST's name, in a mount
+	# namespace of its own, after the node's hook ($NETNS_DIR/hookI, see netns_hook) if there is one.
 	cat >"$NETNS_DIR/agent" <<AGENT
 #!/bin/sh
 host=\$1; shift
 i=\${host##*.}; i=\$((i - 1))
-exec ip netns exec ${NETNS_PFX}n\$i unshare --uts sh -c "hostname node\$i; \$*"
+exec ip netns exec ${NETNS_PFX}n\$i unshare --uts --mount sh -c "hostname node\$i; [ -f $NETNS_DIR/hook\$i ] && . $NETNS_DIR/hook\$i; \$*"
 AGENT
 	chmod +x "$NETNS_DIR/agent"
 	return 0
+}
+
+# netns_hook I TEXT: shell lines node I (not node 0, where mpirun runs) runs before Open MPI's
+# daemon starts there: fewer CPUs (taskset -pc 0 $$), another executable (mount --bind A B).
+netns_hook() {
+	printf '%s\n' "$2" >"$NETNS_DIR/hook$1"
 }
 
 # netns_exec I CMD...: runs CMD in node I's namespaces (host name nodeI).
@@ -85,7 +108,8 @@ netns_hosts() {
 # numbered node by node; ARGS are mpirun's further options and the program.
 netns_mpirun() {
 	local per=$1; shift
-	netns_exec 0 mpirun --allow-run-as-root --oversubscribe \
+	netns_exec 0 mpirun --allow-run-as-root --oversubscribe --bind-to "${NETNS_BIND:-none}" --mca btl self,vader,tcp \
+		--mca mpi_yield_when_idle "${MPI_YIELD:-1}" \
 		--mca plm_rsh_agent "$NETNS_DIR/agent" \
 		--mca oob_tcp_if_include "$NETNS_NET.0/24" --mca btl_tcp_if_include "$NETNS_NET.0/24" \
 		--host "$(netns_hosts "$per")" -np $((per * NETNS_N)) --map-by "ppr:$per:node" "$@"
