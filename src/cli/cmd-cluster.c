@@ -31,7 +31,17 @@ static const struct opt_section cluster_sections[] = {
 	  "           mpiGraph's shift pattern (every rank sends to rank+k at once, P-1 steps)\n"
 	  "layers     the locality tree (BlackjackBench 3.1.4) of the matrices, innermost group first\n"
 	  "loggp      L, o_s, o_r, g, G of one pair per layer by netgauge's PRTT method\n"
-	  "contention bandwidth per pair as 1, 2, ... pairs of two nodes send at once\n",
+	  "contention bandwidth per pair as 1, 2, 4, ... pairs of two nodes send at once\n",
+	  NULL },
+	{ "mpirun",
+	  "--host H1:N,H2:N  the nodes and ranks per node (or --hostfile FILE): one rank per node compares the\n"
+	  "                  nodes, more see inside them\n"
+	  "--bind-to none    where nodes share one machine (namespaces, containers): by default each node's\n"
+	  "                  daemon pins its first rank to CPU 0, and two ranks spinning on one CPU answer\n"
+	  "                  each other at the scheduler's tick (4 ms at 250 Hz); archscope warns of it\n"
+	  "--mca mpi_yield_when_idle 1\n"
+	  "                  where a machine runs more ranks than CPUs (--oversubscribe) or other work: a\n"
+	  "                  rank waiting for a message leaves the CPU (about 0.1 us more in shared memory)\n",
 	  NULL },
 	{ NULL, NULL, NULL },
 };

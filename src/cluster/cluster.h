@@ -199,8 +199,9 @@ struct cluster_contention {
 };
 
 /* Collective. Nodes paired (0 with 1, 2 with 3, ...; one node: its ranks paired among
- * themselves); for k = 1, 2, ... the first k ranks of each node stream at once to the ranks of
- * the same place on the other node. out[k-1] on rank 0; returns the count of k (0: no pair). */
+ * themselves); for k = 1, 2, 4, ... and the most pairs the nodes have, the first k ranks of each
+ * node stream at once to the ranks of the same place on the other node. out[] on rank 0, one per
+ * k; returns their count (0: no pair) or -errno. */
 int cluster_contention_measure(struct cluster_run *run, const struct cluster_place *p, struct cluster_contention *out,
 			       int max, struct as_error *err);
 

@@ -1,4 +1,4 @@
-/* Contention: how the bandwidth of one pair falls as 1, 2, ... pairs of the same two nodes send
+/* Contention: how the bandwidth of one pair falls as 1, 2, 4, ... pairs of the same two nodes send
  * at once (the nodes' links and NICs shared), every node pair at the same time. */
 #include "cluster/cluster-impl.h"
 
@@ -72,9 +72,14 @@ int cluster_contention_measure(struct cluster_run *run, const struct cluster_pla
 	double *v = malloc((size_t)p->size * sizeof(double));
 	double *tot = malloc((size_t)p->size * sizeof(double));
 	int rc = c.bw && gbs && v && tot ? 0 : -ENOMEM;
-	for (int k = 1; k <= K && rc == 0; k++) {
+	/* k = 1, 2, 4, ... and K itself: log2(K) + 1 steps, not K */
+	int steps = 0, step = 0;
+	for (int k = 1; k <= K; k = k * 2 > K && k < K ? K : k * 2)
+		steps++;
+	for (int k = 1; k <= K && rc == 0; k = k * 2 > K && k < K ? K : k * 2) {
 		int sender, peer = partner_of(p, run->rank, k, &sender);
-		cluster_step_begin(run, "contention", k, K, -1);
+		step++;
+		cluster_step_begin(run, "contention", step, steps, -1);
 		for (int q = 0; q < p->size; q++)
 			c.bw[q] = NAN;
 		double rec[CLUSTER_REC] = { peer, NAN, NAN, NAN, NAN };
@@ -86,7 +91,7 @@ int cluster_contention_measure(struct cluster_run *run, const struct cluster_pla
 		if (rc == 0 && peer >= 0 && sender)
 			rec[1] = order_median(gbs, (size_t)o->bursts);
 		if (rc == 0)
-			rc = cluster_step_end(run, "contention", k, K, rec, cont_store, &c);
+			rc = cluster_step_end(run, "contention", step, steps, rec, cont_store, &c);
 		if (rc == 0 && run->rank == 0) {
 			int n = 0, nt = 0;
 			for (int q = 0; q < p->size; q++)
@@ -100,7 +105,7 @@ int cluster_contention_measure(struct cluster_run *run, const struct cluster_pla
 						s += c.bw[q];
 				tot[nt++] = s;
 			}
-			out[k - 1] = (struct cluster_contention){ .pairs_per_node = k, .npairs = n,
+			out[step - 1] = (struct cluster_contention){ .pairs_per_node = k, .npairs = n,
 								  .bandwidth_gbs = order_median(v, (size_t)n),
 								  .total_gbs = order_median(tot, (size_t)nt) };
 		}
@@ -111,5 +116,5 @@ int cluster_contention_measure(struct cluster_run *run, const struct cluster_pla
 	free(tot);
 	if (rc)
 		return as_error_set(err, rc, "contention runs failed%s", rc == -ENOMEM ? ": out of memory" : ": an MPI call returned an error");
-	return K;
+	return rc ? rc : steps;
 }
