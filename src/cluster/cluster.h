@@ -15,7 +15,7 @@
 #include "common/error.h"
 
 #define CLUSTER_HOST_MAX 64
-#define CLUSTER_MAX_RANKS 2048          /* P x P matrices on rank 0: 32 MiB each at this size */
+#define CLUSTER_MAX_RANKS AS_MAX_CPUS   /* P x P matrices on rank 0 (8 MiB each at 1,024); rank lists are as_cpulists */
 #define CLUSTER_MASK_WORDS (AS_MAX_CPUS / 64)
 #define CLUSTER_MAX_LEVELS 8
 #define CLUSTER_MAX_SIZES 16
@@ -267,7 +267,8 @@ struct cluster_outlier {
 
 /* Every node whose figure is off the nodes' median by more than the run's own noise of it (at
  * least `floor`, relative); *alike: groups of nodes whose figures all agree within that noise,
- * alike[node] = its group's lowest node. Returns the number of outliers written (<= max). */
+ * alike[node] = its group's lowest node (up to 256 nodes; beyond, each node its own). Returns the
+ * number of outliers written (<= max). */
 int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor, struct cluster_outlier *out, int max,
 			  int *alike);
 

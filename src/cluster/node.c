@@ -175,94 +175,105 @@ int cluster_node_figures(const struct cluster_node_fig *f, struct cluster_figure
 
 #define MAX_FIGS 48
 
+/* The index of figure `name` among node i's, or -1. */
+static int fig_index(const struct cluster_figure *figs, int nf, const char *name)
+{
+	for (int m = 0; m < nf; m++)
+		if (strcmp(figs[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
 int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor, struct cluster_outlier *out, int max,
 			  int *alike)
 {
-	struct cluster_figure (*figs)[MAX_FIGS] = calloc((size_t)(n > 0 ? n : 1), sizeof(*figs));
-	double (*spread)[MAX_FIGS] = calloc((size_t)(n > 0 ? n : 1), sizeof(*spread));
-	double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof(double));
-	int *nf = calloc((size_t)(n > 0 ? n : 1), sizeof(int));
-	int count = 0;
+	size_t nn = (size_t)(n > 0 ? n : 1);
+	struct cluster_figure (*figs)[MAX_FIGS] = calloc(nn, sizeof(*figs));
+	double (*spread)[MAX_FIGS] = calloc(nn, sizeof(*spread));
+	double *v = malloc(nn * sizeof(double));
+	int *nf = calloc(nn, sizeof(int)), *at = malloc(nn * sizeof(int)), *idx = malloc(nn * sizeof(int));
+	/* per figure (by name), per node: the threshold it was judged by and its value, for the
+	 * alike groups; only for up to 256 nodes (the pairwise check is quadratic) */
+	int pairwise = n <= 256;
+	unsigned char *differ = pairwise ? calloc(nn * nn, 1) : NULL;
+	char names[2 * MAX_FIGS][40];
+	int nnames = 0, count = 0;
 	for (int i = 0; i < n; i++)
 		alike[i] = i;
-	if (!figs || !spread || !v || !nf || n < 2)
+	if (!figs || !spread || !v || !nf || !at || !idx || (pairwise && !differ) || n < 2)
 		goto done;
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
 		nf[i] = cluster_node_figures(&f[i], figs[i], spread[i], MAX_FIGS);
-	/* figure by figure, by name (nodes may lack a level the others have) */
-	/* noise[i][k]: the threshold each node's figure k was judged by */
-	int differ[64][64];
-	int small = n <= 64;
-	if (small)
-		memset(differ, 0, sizeof(differ));
-	for (int i0 = 0; i0 < n; i0++)
-		for (int k = 0; k < nf[i0]; k++) {
-			const char *name = figs[i0][k].name;
+		for (int k = 0; k < nf[i]; k++) {
 			int seen = 0;
-			for (int i = 0; i < i0 && !seen; i++)
-				for (int m = 0; m < nf[i] && !seen; m++)
-					seen = strcmp(figs[i][m].name, name) == 0;
-			if (seen)
-				continue;
-			int nv = 0, at[256];
-			double noise = floor;
-			for (int i = 0; i < n && nv < 256; i++)
-				for (int m = 0; m < nf[i]; m++)
-					if (strcmp(figs[i][m].name, name) == 0 && isfinite(figs[i][m].value)) {
-						v[nv] = figs[i][m].value;
-						at[nv++] = i * MAX_FIGS + m;
-						if (isfinite(spread[i][m]) && spread[i][m] > noise)
-							noise = spread[i][m];
-					}
-			if (nv < 2)
-				continue;
-			double med = order_median(v, (size_t)nv);
-			for (int q = 0; q < nv; q++) {
-				int i = at[q] / MAX_FIGS, m = at[q] % MAX_FIGS;
-				double d = med != 0 ? (v[q] - med) / fabs(med) : (v[q] != 0 ? INFINITY : 0);
-				/* integers (cpus, contexts) differ by a whole one or not at all */
-				int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
-				int off = integral ? fabs(v[q] - med) >= 0.5 : fabs(d) > noise;
-				if (!off)
-					continue;
-				if (count < max) {
-					out[count] = (struct cluster_outlier){ .node = i, .unit = figs[i][m].unit, .value = v[q],
-									       .median = med, .difference = d,
-									       .noise = integral ? 0 : noise };
-					snprintf(out[count].figure, sizeof(out[count].figure), "%s", name);
-					count++;
-				}
-			}
-			/* pairwise: which nodes disagree on this figure */
-			if (small)
-				for (int a = 0; a < nv; a++)
-					for (int b = a + 1; b < nv; b++) {
-						int i = at[a] / MAX_FIGS, j = at[b] / MAX_FIGS, m = at[a] % MAX_FIGS;
-						double base = fmax(fabs(v[a]), fabs(v[b]));
-						int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
-						if (integral ? fabs(v[a] - v[b]) >= 0.5 : base > 0 && fabs(v[a] - v[b]) / base > noise)
-							differ[i][j] = differ[j][i] = 1;
-					}
+			for (int u = 0; u < nnames && !seen; u++)
+				seen = strcmp(names[u], figs[i][k].name) == 0;
+			if (!seen && nnames < 2 * MAX_FIGS)
+				snprintf(names[nnames++], sizeof(names[0]), "%s", figs[i][k].name);
 		}
-	/* alike: each node joins the first earlier node it agrees with, and with all of its group */
-	if (small)
-		for (int i = 1; i < n; i++)
-			for (int g = 0; g < i; g++) {
-				if (alike[g] != g)
-					continue;
-				int ok = 1;
-				for (int j = 0; j < i && ok; j++)
-					if (alike[j] == g && differ[i][j])
-						ok = 0;
-				if (ok) {
-					alike[i] = g;
-					break;
-				}
+	}
+	/* figure by figure, by name (a node may lack a level the others have) */
+	for (int u = 0; u < nnames; u++) {
+		const char *name = names[u];
+		int nv = 0;
+		double noise = floor;
+		for (int i = 0; i < n; i++) {
+			int m = fig_index(figs[i], nf[i], name);
+			if (m < 0 || !isfinite(figs[i][m].value))
+				continue;
+			v[nv] = figs[i][m].value;
+			at[nv] = i;
+			idx[nv++] = m;
+			if (isfinite(spread[i][m]) && spread[i][m] > noise)
+				noise = spread[i][m];
+		}
+		if (nv < 2)
+			continue;
+		double med = order_median(v, (size_t)nv);
+		for (int q = 0; q < nv; q++) {
+			int i = at[q], m = idx[q];
+			double d = med != 0 ? (v[q] - med) / fabs(med) : (v[q] != 0 ? INFINITY : 0);
+			/* integers (cpus, contexts) differ by a whole one or not at all */
+			int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
+			int off = integral ? fabs(v[q] - med) >= 0.5 : fabs(d) > noise;
+			if (!off || count >= max)
+				continue;
+			out[count] = (struct cluster_outlier){ .node = i, .unit = figs[i][m].unit, .value = v[q], .median = med,
+							       .difference = d, .noise = integral ? 0 : noise };
+			snprintf(out[count].figure, sizeof(out[count].figure), "%.39s", name);
+			count++;
+		}
+		/* pairwise: which nodes disagree on this figure */
+		for (int a = 0; pairwise && a < nv; a++)
+			for (int b = a + 1; b < nv; b++) {
+				int i = at[a], j = at[b], m = idx[a];
+				double base = fmax(fabs(v[a]), fabs(v[b]));
+				int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
+				if (integral ? fabs(v[a] - v[b]) >= 0.5 : base > 0 && fabs(v[a] - v[b]) / base > noise)
+					differ[(size_t)i * nn + j] = differ[(size_t)j * nn + i] = 1;
 			}
+	}
+	/* alike: each node joins the first earlier group all of whose members it agrees with */
+	for (int i = 1; pairwise && i < n; i++)
+		for (int g = 0; g < i; g++) {
+			if (alike[g] != g)
+				continue;
+			int ok = 1;
+			for (int j = g; j < i && ok; j++)
+				if (alike[j] == g && differ[(size_t)i * nn + j])
+					ok = 0;
+			if (ok) {
+				alike[i] = g;
+				break;
+			}
+		}
 done:
 	free(figs);
 	free(spread);
 	free(v);
 	free(nf);
+	free(at);
+	free(idx);
+	free(differ);
 	return count;
 }

@@ -252,23 +252,29 @@ static void render_condensed(struct emit *e, const struct cluster_result *r, con
 	const struct cluster_layer *y = &L->layer[k];
 	int P = r->size, G = y->ngroups;
 	double *v = malloc((size_t)P * P * sizeof(double));
-	if (!v)
+	struct as_cpulist *members = malloc((size_t)G * sizeof(*members));
+	if (!v || !members) {
+		free(v);
+		free(members);
 		return;
+	}
+	for (int a = 0; a < G; a++)
+		rank_list(r->place, y->group, a, &members[a]);
 	char t[200];
 	snprintf(t, sizeof(t), "%s, condensed to the %d groups of layer %d (median over their pairs)", title, G, k + 1);
 	emit_table_begin(e, NULL, t);
 	for (int a = 0; a < G; a++) {
-		struct as_cpulist ra;
-		rank_list(r->place, y->group, a, &ra);
 		char buf[128];
 		emit_row_begin(e);
-		emit_text(e, "group (ranks)", "%s", cpulist_format(&ra, buf, sizeof(buf)));
+		emit_text(e, "group (ranks)", "%s", cpulist_format(&members[a], buf, sizeof(buf)));
 		for (int b = 0; b < G; b++) {
 			size_t n = 0;
-			for (int i = 0; i < P; i++)
-				for (int j = 0; j < P; j++)
-					if (i != j && y->group[i] == a && y->group[j] == b && !isnan(m[(size_t)i * P + j]))
+			for (int x = 0; x < members[a].n; x++)
+				for (int z = 0; z < members[b].n; z++) {
+					int i = members[a].cpu[x], j = members[b].cpu[z];
+					if (i != j && !isnan(m[(size_t)i * P + j]))
 						v[n++] = m[(size_t)i * P + j];
+				}
 			char label[16];
 			snprintf(label, sizeof(label), "g%d", b);
 			emit_number(e, NULL, label, order_median(v, n), unit, fmt);
@@ -277,6 +283,7 @@ static void render_condensed(struct emit *e, const struct cluster_result *r, con
 	}
 	emit_table_end(e);
 	free(v);
+	free(members);
 }
 
 static void render_layers(struct emit *e, const struct cluster_result *r)
