@@ -174,10 +174,20 @@ struct cluster_layer {
 	int rep_a, rep_b;        /* a representative pair (the lowest ranks), -1 none */
 };
 
+/* A level of the pair latencies by QT clustering (BlackjackBench §4.2.3), beside the tree. */
+struct cluster_level {
+	double min_us, max_us;
+	int pairs;
+};
+
 struct cluster_layers {
 	int size, n;             /* ranks; layers from the innermost out (the last holds every rank) */
 	struct cluster_layer layer[CLUSTER_MAX_LAYERS];
 	char method[160];
+	/* the latencies of all pairs in QT clusters of 25 % diameter, fastest first; -1: not
+	 * clustered (more pairs than STEPS_QT_MAX_POINTS) */
+	int nlevels;
+	struct cluster_level level[2 * CLUSTER_MAX_LAYERS];
 };
 
 /* Layers of the locality tree (BlackjackBench §3.1.4, clique_tree_build, now across nodes) of the

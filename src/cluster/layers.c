@@ -11,6 +11,7 @@
 
 #include "analysis/clique.h"
 #include "analysis/order.h"
+#include "analysis/steps.h"
 
 void cluster_layers_release(struct cluster_layers *l)
 {
@@ -69,6 +70,43 @@ static int layer_figures(struct cluster_layers *L, int k, const double *lat, con
 	y->shift_gbs = order_median(d, nd);
 	free(a), free(b), free(c), free(d);
 	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The QT levels of the pair latencies (the paper's clustering of a sorted curve), a witness of the
+ * layers that does not depend on the tree's gap. */
+static void qt_levels(struct cluster_layers *L, const double *lat)
+{
+	int p = L->size;
+	size_t n = 0, cap = (size_t)p * (p - 1) / 2;
+	L->nlevels = -1;
+	if (!lat || cap > STEPS_QT_MAX_POINTS)
+		return;
+	double *y = malloc((cap ? cap : 1) * sizeof(double)), *x = malloc((cap ? cap : 1) * sizeof(double));
+	struct qt_cluster *c = malloc((cap ? cap : 1) * sizeof(*c));
+	if (y && x && c) {
+		for (int i = 0; i < p; i++)
+			for (int j = i + 1; j < p; j++)
+				if (isfinite(lat[(size_t)i * p + j]))
+					y[n++] = lat[(size_t)i * p + j];
+		qsort(y, n, sizeof(double), cmp_double);
+		for (size_t k = 0; k < n; k++)
+			x[k] = (double)k;
+		int k = n ? steps_qt_cluster(x, y, n, 0.25, c, (int)n) : 0;
+		if (k >= 0) {
+			L->nlevels = k < 2 * CLUSTER_MAX_LAYERS ? k : 2 * CLUSTER_MAX_LAYERS;
+			for (int q = 0; q < L->nlevels; q++)
+				L->level[q] = (struct cluster_level){ c[q].min_y, c[q].max_y, (int)c[q].points };
+		}
+	}
+	free(y);
+	free(x);
+	free(c);
 }
 
 int cluster_layers_build(int size, const double *lat_us, const double *p99_us, const double *bw_gbs,
@@ -172,6 +210,7 @@ int cluster_layers_build(int size, const double *lat_us, const double *p99_us, c
 		snprintf(out->method, sizeof(out->method), "more than %d ranks: the nodes (MPI_COMM_TYPE_SHARED), then all",
 			 CLIQUE_MAX_CORES);
 	}
+	qt_levels(out, lat_us);
 	for (int k = 0; k < out->n; k++)
 		if (layer_figures(out, k, lat_us, p99_us, bw_gbs, shift_gbs) != 0) {
 			cluster_layers_release(out);

@@ -351,6 +351,17 @@ static void render_layers(struct emit *e, const struct cluster_result *r)
 		}
 		emit_heading(e, "  layer %d: %s%s", k + 1, line, y->ngroups > 16 ? " ..." : "");
 	}
+	if (r->have_layers && L->nlevels >= 0) {
+		emit_table_begin(e, "latency_levels", "levels of the pair latencies (QT clustering, 25 % diameter), fastest first");
+		for (int q = 0; q < L->nlevels; q++) {
+			emit_row_begin(e);
+			emit_number(e, "min_us", "from", L->level[q].min_us, "us", "%.3g");
+			emit_number(e, "max_us", "to", L->level[q].max_us, "us", "%.3g");
+			emit_int(e, "pairs", "pairs", L->level[q].pairs, NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
 	if (r->loggp_measured && r->have_layers) {
 		emit_table_begin(e, NULL, "LogGP per layer (netgauge's PRTT method, one pair each)");
 		for (int k = 0; k < L->n; k++) {

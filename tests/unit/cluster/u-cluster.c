@@ -125,6 +125,10 @@ static void test_cluster__layers_nest_sockets_in_nodes(void)
 	CHECK(L.layer[0].ngroups == 4 && L.layer[1].ngroups == 2 && L.layer[2].ngroups == 1);
 	CHECK(L.layer[0].latency_us < L.layer[1].latency_us && L.layer[1].latency_us < L.layer[2].latency_us);
 	CHECK(L.layer[2].bandwidth_gbs == 1 && L.layer[1].bandwidth_gbs == 10);
+	/* the QT levels of the pair latencies agree with the tree: three, of 4, 8 and 16 pairs */
+	CHECK(L.nlevels == 3);
+	CHECK(L.level[0].pairs == 4 && L.level[1].pairs == 8 && L.level[2].pairs == 16);
+	CHECK(L.level[0].max_us < L.level[1].min_us && L.level[1].max_us < L.level[2].min_us);
 	for (int r = 0; r < 8; r++) {
 		CHECK(L.layer[0].group[r] == L.layer[0].group[r / 2 * 2]);
 		CHECK(L.layer[1].group[r] == L.layer[1].group[r / 4 * 4]);
@@ -149,6 +153,7 @@ static void test_cluster__layers_beyond_the_tree_are_nodes(void)
 	CHECK(cluster_layers_build(p, lat, NULL, NULL, NULL, node, 1.5, &L, &err) == 0);
 	CHECK(L.n == 2 && L.layer[0].ngroups == 3 && L.layer[1].ngroups == 1);
 	CHECK(L.layer[0].latency_us == 1 && L.layer[1].latency_us == 5);
+	CHECK(L.nlevels == -1); /* 44,850 pairs: too many for QT clustering */
 	cluster_layers_release(&L);
 	free(lat);
 	free(node);
