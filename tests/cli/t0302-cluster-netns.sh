@@ -25,6 +25,9 @@ inter = [lat[i][j] for i in (0, 1) for j in (2, 3)]
 print("# intra-node %s us, inter-node %s us" % (intra, inter))
 assert max(intra) * 1.5 < min(inter), (intra, inter)
 assert L[0]["latency_us"] < L[-1]["latency_us"]
+lv = r["latency_levels"]
+assert len(lv) >= 2 and sum(x["pairs"] for x in lv) == 6, lv
+assert all(lv[k]["max_us"] < lv[k + 1]["min_us"] for k in range(len(lv) - 1)), lv
 assert all(r["bandwidth_gbs"][i][j] > 0 for i in range(4) for j in range(4) if i != j)
 for k in ("outliers", "contention"):
     assert isinstance(r[k], list), k
