@@ -100,8 +100,9 @@ set y2label 'steps'
 set logscale y2
 set y2tics
 set ytics nomirror
-set key top left
+set key below maxrows 3
 set grid
+set xrange [1.6:1300]
 set xtics (2,4,8,16,32,64,128,256,512,1024)
 plot 'cluster-scale.dat' using 1:4 with linespoints lw 2 title 'full P x P, step times measured here', \
      '' using 1:6 with linespoints lw 2 title 'nodes schedule, step times measured here', \
@@ -110,7 +111,7 @@ plot 'cluster-scale.dat' using 1:4 with linespoints lw 2 title 'full P x P, step
      '' using 1:5 axes x1y2 with lines dt 2 title 'nodes: steps', \
      60 with lines lc rgb 'gray' title '1 minute', 3600 with lines lc rgb 'black' title '1 hour'
 GP
-gnuplot -e "set terminal svg size 800,480 dynamic enhanced font 'sans,11'; set output 'cluster-scale.svg'" cluster-scale.gp &&
-	gnuplot -e "set terminal pngcairo size 800,480 enhanced font 'sans,10'; set output 'cluster-scale.png'" cluster-scale.gp ||
+gnuplot -e "set terminal svg size 800,560 dynamic enhanced font 'sans,11'; set output 'cluster-scale.svg'" cluster-scale.gp &&
+	gnuplot -e "set terminal pngcairo size 800,560 enhanced font 'sans,10'; set output 'cluster-scale.png'" cluster-scale.gp ||
 	echo "cluster-scale: gnuplot failed"
 echo "figure: docs/figures/cluster-scale.svg, .png"

@@ -6,15 +6,15 @@
 #   shm: two ranks on one machine: Open MPI's shared memory (vader).
 # ROUNDS interleaved rounds (NetPIPE, archscope, NetPIPE, ...). Compared at 8 B and 1 MiB: the
 # one-way latency (half the round trip) and the ping-pong bandwidth (bytes / one-way time), NetPIPE's
-# as it reports them (the fastest of its 7 trials, each the mean of -n round trips: -n 1000 at 8 B,
-# -n 100 at 1 MiB; its default sizes each trial to 0.25 s, which on this shared machine averages the
-# other processes' time slices in), archscope's from `cluster --sizes 8,1MiB --reps 1000` (the median
-# of its timed round trips). The verdict per
+# as it reports them (the fastest of its 7 trials, each the mean of -n round trips: NP_N8=100 at
+# 8 B, NP_N1M=3 at 1 MiB; its default sizes each trial to 0.25 s, which on this shared machine
+# averages the other processes' time slices in), archscope's from `cluster --sizes 8,1MiB
+# --reps 1000` (the median of its timed round trips). The verdict per
 # path and figure: the median over the rounds of archscope / NetPIPE, "within 10 %" or not. Beside:
 # archscope's windowed bandwidth (osu_bw's method, --size 1MiB --window 64), which NetPIPE does not
 # measure. First: NetPIPE's 8 B latency between the namespace nodes under three settings, the
 # question of the 4 ms (Open MPI's default binding pins both nodes' rank to CPU 0 of this machine).
-#   ROUNDS=5 (default)
+#   ROUNDS=5 NP_N8=100 NP_N1M=3 (defaults)
 set -uo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
@@ -24,13 +24,15 @@ command -v NPopenmpi >/dev/null || { echo "cluster-vs-netpipe: no NPopenmpi (Deb
 [ -x build/archscope-cluster ] || { echo "cluster-vs-netpipe: no build/archscope-cluster (built when Open MPI is found)"; exit 1; }
 bin=$root/build/archscope
 ROUNDS=${ROUNDS:-5}
+NP_N8=${NP_N8:-100}
+NP_N1M=${NP_N1M:-3}
 tmp=$(mktemp -d)
 TMP=$tmp
 . "$root/tests/cli/mpi.sh"
 netns_up 2 || { echo "cluster-vs-netpipe: cannot make namespace nodes: $NETNS_WHY"; exit 1; }
 cd "$tmp"
 
-echo "# $(date -u +%F) $(git -C "$root" log -1 --format=%h): bash bench/cluster-vs-netpipe.sh (ROUNDS=$ROUNDS)"
+echo "# $(date -u +%F) $(git -C "$root" log -1 --format=%h): bash bench/cluster-vs-netpipe.sh (ROUNDS=$ROUNDS NP_N8=$NP_N8 NP_N1M=$NP_N1M)"
 echo "# load average before: $(cat /proc/loadavg)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; $(mpirun --version | head -1); NetPIPE $(dpkg-query -W -f='${Version}' netpipe-openmpi 2>/dev/null)"
 
@@ -78,8 +80,8 @@ echo "the comparison below: --bind-to none, mpi_yield_when_idle ${MPI_YIELD:-1} 
 declare -A v
 for ((round = 1; round <= ROUNDS; round++)); do
 	for path in tcp shm; do
-		read -r _ np8 _ < <(np "$path" 8 8 -n 1000 | awk '$1 == 8')
-		read -r _ np1m npbw < <(np "$path" 1048576 1048576 -n 100 | awk '$1 == 1048576')
+		read -r _ np8 _ < <(np "$path" 8 8 -n "$NP_N8" | awk '$1 == 8')
+		read -r _ np1m npbw < <(np "$path" 1048576 1048576 -n "$NP_N1M" | awk '$1 == 1048576')
 		read -r as8 as1m asbw aswin < <(as "$path")
 		v[$path,$round]="${np8:-nan} ${np1m:-nan} ${npbw:-nan} ${as8:-nan} ${as1m:-nan} ${asbw:-nan} ${aswin:-nan}"
 	done
