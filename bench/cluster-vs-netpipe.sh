@@ -14,7 +14,7 @@
 # archscope's windowed bandwidth (osu_bw's method, --size 1MiB --window 64), which NetPIPE does not
 # measure. First: NetPIPE's 8 B latency between the namespace nodes under three settings, the
 # question of the 4 ms (Open MPI's default binding pins both nodes' rank to CPU 0 of this machine).
-#   ROUNDS=5 NP_N8=100 NP_N1M=3 (defaults)
+#   ROUNDS=5 NP_N8=100 NP_N1M=3 MPI_YIELD=0 (defaults)
 set -uo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
@@ -36,15 +36,23 @@ echo "# $(date -u +%F) $(git -C "$root" log -1 --format=%h): bash bench/cluster-
 echo "# load average before: $(cat /proc/loadavg)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; $(mpirun --version | head -1); NetPIPE $(dpkg-query -W -f='${Version}' netpipe-openmpi 2>/dev/null)"
 
+# Each rank on a CPU of its own, as on a cluster, so that no run depends on where the kernel put two
+# unbound ranks: tcp: node 0 (mpirun and its rank) on CPU 0, node 1's daemon and rank on CPU 1;
+# shm: --bind-to core.
+netns_hook 1 'taskset -pc 1 $$ >/dev/null'
+on_cpu0() { # node 0 on CPU 0 when node 1 has its own CPU
+	if [ -f "$NETNS_DIR/hook1" ]; then ( taskset -pc 0 $BASHPID >/dev/null && "$@" ); else "$@"; fi
+}
+
 # np PATH LO HI [NPOPTS]: NetPIPE from LO to HI bytes; prints "bytes one_way_us gbs" per size
 np() {
 	local path=$1 lo=$2 hi=$3
 	shift 3
 	rm -f np.out
 	if [ "$path" = tcp ]; then
-		netns_mpirun 1 NPopenmpi -l "$lo" -u "$hi" -p 0 "$@" -o "$tmp/np.out" >np.log 2>&1
+		on_cpu0 netns_mpirun 1 NPopenmpi -l "$lo" -u "$hi" -p 0 "$@" -o "$tmp/np.out" >np.log 2>&1
 	else
-		mpi_local 2 NPopenmpi -l "$lo" -u "$hi" -p 0 "$@" -o "$tmp/np.out" >np.log 2>&1
+		MPI_BIND=core mpi_local 2 NPopenmpi -l "$lo" -u "$hi" -p 0 "$@" -o "$tmp/np.out" >np.log 2>&1
 	fi || { echo "NetPIPE failed: $(tail -3 np.log)" >&2; return 1; }
 	awk '{ printf "%d %.6g %.6g\n", $1, $3 * 1e6, $2 / 8e3 }' np.out
 }
@@ -54,9 +62,9 @@ as() {
 	local path=$1
 	local args=(--json -q --skip nodes,shift,loggp,contention --reps 1000 --sizes 8,1MiB --size 1MiB --window 64 --bursts 5)
 	if [ "$path" = tcp ]; then
-		netns_mpirun 1 "$bin" cluster "${args[@]}" >as.json 2>as.err
+		on_cpu0 netns_mpirun 1 "$bin" cluster "${args[@]}" >as.json 2>as.err
 	else
-		mpi_local 2 "$bin" cluster "${args[@]}" >as.json 2>as.err
+		MPI_BIND=core mpi_local 2 "$bin" cluster "${args[@]}" >as.json 2>as.err
 	fi || { echo "archscope failed: $(tail -3 as.err)" >&2; return 1; }
 	python3 - as.json <<'PY'
 import json, sys
@@ -71,11 +79,16 @@ echo
 echo "NetPIPE 8 B one-way latency between the two namespace nodes (tcp), by mpirun setting:"
 for setting in "core 0" "none 0" "none 1"; do
 	set -- $setting
+	rm -f "$NETNS_DIR/hook1" # as a first try runs it: neither node pinned by hand
 	r=$(NETNS_BIND=$1 MPI_YIELD=$2 np tcp 8 8 -n 100 | awk '$1 == 8 { print $2 }')
 	printf '  --bind-to %-4s mpi_yield_when_idle %s  %10s us\n' "$1" "$2" "${r:-failed}"
 done
 echo "  (core: Open MPI's default; each node's daemon pins its rank to CPU 0 of this one machine)"
-echo "the comparison below: --bind-to none, mpi_yield_when_idle ${MPI_YIELD:-1} for both tools"
+netns_hook 1 'taskset -pc 1 $$ >/dev/null'
+export MPI_YIELD=${MPI_YIELD:-0}
+echo "the comparison below, the same for both tools: each rank on a CPU of its own (tcp: --bind-to none, node 0"
+echo "on CPU 0 and node 1 on CPU 1 by taskset; shm: --bind-to core), mpi_yield_when_idle $MPI_YIELD (no rank shares"
+echo "its CPU with another; a rank that yields hands its CPU to the other work on this machine for a time slice)"
 
 declare -A v
 for ((round = 1; round <= ROUNDS; round++)); do

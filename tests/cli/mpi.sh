@@ -21,10 +21,10 @@
 # Open MPI's own allocations are not archscope's leaks: the sanitized build's leak check is off here.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-# mpi_local NP ARGS...: NP ranks on this machine, shared memory only.
+# mpi_local NP ARGS...: NP ranks on this machine, shared memory only (MPI_BIND=core to pin them).
 mpi_local() {
 	local np=$1; shift
-	mpirun --allow-run-as-root --oversubscribe --bind-to none --mca btl self,vader \
+	mpirun --allow-run-as-root --oversubscribe --bind-to "${MPI_BIND:-none}" --mca btl self,vader \
 		--mca mpi_yield_when_idle "${MPI_YIELD:-1}" --mca oob_tcp_if_include lo -np "$np" "$@"
 }
 
