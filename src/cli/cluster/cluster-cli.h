@@ -52,6 +52,8 @@ void cluster_render(struct emit *e, const struct cluster_result *r);
 int cluster_save_place(const struct cluster_result *r, const char *dir);
 int cluster_save_matrices(const struct cluster_result *r, const char *dir);
 int cluster_save_all(const struct cluster_result *r, const char *dir);
+/* DIR/NAME holding text, written whole. 0, or -1 after error(). */
+int cluster_save_text(const char *dir, const char *name, const char *text);
 /* --plot: heatmaps of the matrices. */
 void cluster_plot(struct cluster_result *r, const char *dir);
 /* --machine-files: one per node with node figures. 0, or -1 after error(). */

@@ -2,11 +2,13 @@
  * rank runs the same sequence of collective phases (placement, nodes, latency, bandwidth, shift,
  * sizes, LogGP, contention); rank 0 gathers, renders and saves. */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -21,6 +23,7 @@
 static struct cluster_status status;
 static const struct cluster_place *status_place;
 static const char *status_raw;
+static char status_stopped[4200];
 
 static size_t put(char *b, size_t n, size_t cap, const char *s)
 {
@@ -56,14 +59,14 @@ static size_t put_rank(char *b, size_t n, size_t cap, int r)
 	return n;
 }
 
-/* Async-signal-safe: says where the run was, which ranks had not reported the step, and exits. */
-static void on_stop(int sig)
+/* Async-signal-safe: says why and where the run ended and which ranks had not reported the step,
+ * on stderr and in --raw DIR/stopped.txt (which outlives mpirun's forwarding of stderr). */
+static void report_stop(const char *cause)
 {
 	char b[2048];
 	size_t n = 0, cap = sizeof(b);
 	n = put(b, n, cap, "archscope: error: the run ended by ");
-	n = put(b, n, cap, sig == SIGINT ? "SIGINT" : "SIGTERM");
-	n = put(b, n, cap, " (mpirun ends every rank when one dies or the run is interrupted)");
+	n = put(b, n, cap, cause);
 	if (status.phase) {
 		n = put(b, n, cap, " during ");
 		n = put(b, n, cap, status.phase);
@@ -92,8 +95,26 @@ static void on_stop(int sig)
 		n = put(b, n, cap, " holds what was measured before");
 	}
 	n = put(b, n, cap, "\n");
-	ssize_t w = write(2, b, n);
+	ssize_t w = 0;
+	/* the file first: stderr is a pipe to mpirun, which may have stopped reading it */
+	if (status_stopped[0]) {
+		int fd = open(status_stopped, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			w = write(fd, b, n);
+			close(fd);
+		}
+	}
+	w = write(2, b, n);
 	(void)w;
+}
+
+static void on_stop(int sig)
+{
+	report_stop(sig == SIGINT ? "SIGINT (mpirun ends every rank when one dies or the run is interrupted)"
+				  : "SIGTERM (mpirun ends every rank when one dies or the run is interrupted)");
+	/* a moment for mpirun to read the line from the pipe before this rank is gone */
+	struct timespec ts = { 0, 300000000 };
+	nanosleep(&ts, NULL);
 	_exit(130);
 }
 
@@ -112,11 +133,17 @@ static void on_progress(void *arg, const char *phase, int step, int steps)
 
 static void on_step_done(void *arg, const char *phase, int step, int steps)
 {
-	(void)phase;
 	struct run_ctx *c = arg;
 	const char *dir = c->r->o->raw_dir;
+	if (!dir)
+		return;
+	/* where the run is, every step (a rank 0 that mpirun kills outright cannot say it later) */
+	char text[256];
+	snprintf(text, sizeof(text), "%s step %d of %d done\n", phase, step, steps);
+	if (cluster_save_text(dir, "progress.txt", text) != 0)
+		c->r->save_failed = 1;
 	uint64_t now = timer_now_ns();
-	if (!dir || (step < steps && now - c->last_save_ns < 1000000000ull))
+	if (step < steps && now - c->last_save_ns < 1000000000ull)
 		return;
 	c->last_save_ns = now;
 	if (cluster_save_matrices(c->r, dir) != 0)
@@ -460,6 +487,8 @@ int main(int argc, char **argv)
 			static char rawmsg[4200];
 			snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o.raw_dir);
 			status_raw = rawmsg;
+			snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o.raw_dir);
+			unlink(status_stopped); /* a file from an earlier run is not this one's */
 			if (cluster_save_place(r, o.raw_dir) != 0)
 				r->save_failed = 1;
 		}
@@ -473,11 +502,16 @@ int main(int argc, char **argv)
 	}
 	rc = run_all(r, &place, &o, &co, &err);
 	if (rc) {
-		/* an MPI call failed: the ranks are out of step; what rank 0 has is saved */
+		/* an MPI call failed (a rank died, the run is being torn down): the ranks are out of
+		 * step; rank 0 says where it was and saves what it has */
 		progress_done();
 		error_err(&err);
-		if (root && o.raw_dir)
-			cluster_save_matrices(r, o.raw_dir);
+		if (root) {
+			signal(SIGTERM, SIG_IGN); /* what follows is the report mpirun's SIGTERM would give */
+			report_stop("an MPI call that failed (a rank died or mpirun is ending the run)");
+			if (o.raw_dir)
+				cluster_save_matrices(r, o.raw_dir);
+		}
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
 		return EXIT_FAIL;
 	}

@@ -108,6 +108,16 @@ static void contention_csv(FILE *f, const struct cluster_result *r, const void *
 			r->cont[k].total_gbs);
 }
 
+int cluster_save_text(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	struct as_error err = { 0 };
+	if (atomic_file_write(path, text, strlen(text), &err) != 0)
+		return error_err(&err);
+	return 0;
+}
+
 int cluster_save_place(const struct cluster_result *r, const char *dir)
 {
 	return save_text(dir, "ranks.csv", ranks_csv, r, NULL);
