@@ -19,6 +19,8 @@ packages=(
 	linux-perf                              # perf stat, the side-by-side reference of stat
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
+	openmpi-bin libopenmpi-dev              # archscope cluster (built when CMake finds Open MPI)
+	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests
 )
 
 missing=()
