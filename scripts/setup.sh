@@ -23,6 +23,8 @@ packages=(
 	pandoc man-db                           # man pages from docs/ (build), man -l in their test
 	dpkg-dev                                # the Debian package: dpkg-shlibdeps, dpkg-deb
 	chromium                                # the report test loads report.html in headless Chromium
+	openmpi-bin libopenmpi-dev              # archscope cluster (built when CMake finds Open MPI)
+	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests
 )
 
 missing=()

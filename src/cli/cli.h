@@ -116,5 +116,6 @@ int cmd_events(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_cluster(int argc, char **argv);
 
 #endif

@@ -28,6 +28,7 @@ static const struct cli_command commands[] = {
 	{ "numa", cmd_numa, "NUMA latency and bandwidth matrices, load on the links between nodes, a contention model" },
 	{ "tune", cmd_tune, "register and L1 blocking from probed values, a generated kernel vs OpenBLAS (BlackjackBench)" },
 	{ "report", cmd_report, "one self-contained HTML page of the machine: answers with evidence, curves, heatmaps, Roofline" },
+	{ "cluster", cmd_cluster, "nodes of a cluster compared, latency and bandwidth between ranks, layers, LogGP (under mpirun)" },
 	{ "analyze", cmd_analyze, "re-derive an answer from a saved curve (CSV) with the probes' statistics" },
 	{ "help", cmd_help, "list the commands, or show one command's help" },
 	{ "version", cmd_version, "print the version" },

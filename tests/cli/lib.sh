@@ -29,6 +29,10 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   SPECS     tests/specs/cpus.tsv has a row for this CPU's vendor/family/model (sets $SPECS_ROW)
 #   SYSFS_CACHES  /sys/devices/system/cpu/cpu0/cache lists a data or unified cache with its size
 #   MEMINFO   (unit tests only) /proc/meminfo gives MemAvailable
+#   MPI       Open MPI's mpirun in PATH and archscope-cluster beside $ARCHSCOPE (built when CMake finds
+#             Open MPI; Debian openmpi-bin libopenmpi-dev)
+#   NETNS     nodes as network, UTS and mount namespaces joined by veth pairs on a bridge can be made
+#             here (root, iproute2, util-linux unshare; tests/cli/netns.sh)
 #   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
 #             answers compared with published specs only hold on a machine that is not busy)
 #   MOUNT_NS  a private mount namespace can be made (unshare -m as root, unshare -rm otherwise),
@@ -67,6 +71,8 @@ prereq() {
 		{ PREREQ_WHY="no manual pages in the build: pandoc was not found when it was configured; Debian package pandoc"; return 1; } ;;
 	CHROMIUM) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||
 		{ PREREQ_WHY="no chromium in PATH; Debian package chromium"; return 1; } ;;
+	MPI) prereq_mpi ;;
+	NETNS) prereq_netns ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }
@@ -128,5 +134,25 @@ prereq_quiet() {
 	cpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 	python3 -c "import sys; sys.exit(0 if $load < 0.75 * $cpus else 1)" && return 0
 	PREREQ_WHY="load average $load on $cpus CPUs"
+	return 1
+}
+prereq_mpi() {
+	command -v mpirun >/dev/null || { PREREQ_WHY="no mpirun in PATH; Debian package openmpi-bin"; return 1; }
+	mpirun --version 2>/dev/null | grep -q 'Open MPI' || { PREREQ_WHY="mpirun is not Open MPI's"; return 1; }
+	[ -x "$(dirname "${ARCHSCOPE:-/nonexistent}")/archscope-cluster" ] ||
+		{ PREREQ_WHY="no archscope-cluster beside $ARCHSCOPE: built without Open MPI (libopenmpi-dev)"; return 1; }
+}
+prereq_netns() {
+	[ "$(id -u)" -eq 0 ] || { PREREQ_WHY="network namespaces need root (uid $(id -u))"; return 1; }
+	command -v ip >/dev/null && command -v unshare >/dev/null ||
+		{ PREREQ_WHY="no ip or unshare in PATH; Debian packages iproute2 util-linux"; return 1; }
+	local ns=asprobe$$ out
+	if out=$(ip netns add $ns 2>&1 && ip -n $ns link add eth0 type veth peer name eth1 2>&1 &&
+		 ip netns exec $ns unshare --uts --mount true 2>&1); then
+		ip netns del $ns 2>/dev/null
+		return 0
+	fi
+	ip netns del $ns 2>/dev/null
+	PREREQ_WHY="cannot make a namespace with a veth pair here: $(head -c 160 <<<"$out")"
 	return 1
 }

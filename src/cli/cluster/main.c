@@ -1,0 +1,547 @@
+/* archscope-cluster: the executable of `archscope cluster`, the only one that links Open MPI. Every
+ * rank runs the same sequence of collective phases (placement, nodes, latency, bandwidth, shift,
+ * sizes, LogGP, contention); rank 0 gathers, renders and saves. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cluster/cluster-cli.h"
+#include "cli/parse-options.h"
+#include "common/timer.h"
+#include "report/emit.h"
+#include "report/plot.h"
+
+/* --- what rank 0 says when mpirun ends the run ------------------------------------------------ */
+
+static struct cluster_status status;
+static const struct cluster_place *status_place;
+static const char *status_raw;
+static char status_stopped[4200];
+
+static size_t put(char *b, size_t n, size_t cap, const char *s)
+{
+	while (*s && n + 1 < cap)
+		b[n++] = *s++;
+	return n;
+}
+
+static size_t put_int(char *b, size_t n, size_t cap, long v)
+{
+	char d[24];
+	int k = 0;
+	if (v < 0) {
+		n = put(b, n, cap, "-");
+		v = -v;
+	}
+	do
+		d[k++] = (char)('0' + v % 10);
+	while ((v /= 10) && k < 23);
+	while (k > 0 && n + 1 < cap)
+		b[n++] = d[--k];
+	return n;
+}
+
+static size_t put_rank(char *b, size_t n, size_t cap, int r)
+{
+	n = put_int(b, n, cap, r);
+	if (status_place && r >= 0 && r < status_place->size) {
+		n = put(b, n, cap, " (");
+		n = put(b, n, cap, status_place->ranks[r].host);
+		n = put(b, n, cap, ")");
+	}
+	return n;
+}
+
+/* Async-signal-safe: says why and where the run ended and which ranks had not reported the step,
+ * on stderr and in --raw DIR/stopped.txt (which outlives mpirun's forwarding of stderr). */
+static void report_stop(const char *cause)
+{
+	char b[2048];
+	size_t n = 0, cap = sizeof(b);
+	n = put(b, n, cap, "archscope: error: the run ended by ");
+	n = put(b, n, cap, cause);
+	if (status.phase) {
+		n = put(b, n, cap, " during ");
+		n = put(b, n, cap, status.phase);
+		n = put(b, n, cap, " step ");
+		n = put_int(b, n, cap, status.step);
+		n = put(b, n, cap, " of ");
+		n = put_int(b, n, cap, status.steps);
+		if (!status.waiting && status.peer >= 0) {
+			n = put(b, n, cap, ": rank 0 was measuring with rank ");
+			n = put_rank(b, n, cap, status.peer);
+		}
+		if (status.waiting && status.answered && status_place) {
+			n = put(b, n, cap, ": no record yet from rank ");
+			int shown = 0;
+			for (int r = 0; r < status_place->size && shown < 8; r++)
+				if (!status.answered[r]) {
+					if (shown++)
+						n = put(b, n, cap, ", ");
+					n = put_rank(b, n, cap, r);
+				}
+		}
+	}
+	if (status_raw) {
+		n = put(b, n, cap, "; ");
+		n = put(b, n, cap, status_raw);
+		n = put(b, n, cap, " holds what was measured before");
+	}
+	n = put(b, n, cap, "\n");
+	ssize_t w = 0;
+	/* the file first: stderr is a pipe to mpirun, which may have stopped reading it */
+	if (status_stopped[0]) {
+		int fd = open(status_stopped, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			w = write(fd, b, n);
+			close(fd);
+		}
+	}
+	w = write(2, b, n);
+	(void)w;
+}
+
+static void on_stop(int sig)
+{
+	report_stop(sig == SIGINT ? "SIGINT (mpirun ends every rank when one dies or the run is interrupted)"
+				  : "SIGTERM (mpirun ends every rank when one dies or the run is interrupted)");
+	/* a moment for mpirun to read the line from the pipe before this rank is gone */
+	struct timespec ts = { 0, 300000000 };
+	nanosleep(&ts, NULL);
+	_exit(130);
+}
+
+/* --- progress and --raw as the run goes (rank 0) ------------------------------------------------ */
+
+struct run_ctx {
+	struct cluster_result *r;
+	uint64_t last_save_ns;
+};
+
+static void on_progress(void *arg, const char *phase, int step, int steps)
+{
+	(void)arg;
+	progress("cluster: %s, step %d of %d", phase, step, steps);
+}
+
+static void on_step_done(void *arg, const char *phase, int step, int steps)
+{
+	struct run_ctx *c = arg;
+	const char *dir = c->r->o->raw_dir;
+	if (!dir)
+		return;
+	/* where the run is, every step (a rank 0 that mpirun kills outright cannot say it later) */
+	char text[256];
+	snprintf(text, sizeof(text), "%s step %d of %d done\n", phase, step, steps);
+	if (cluster_save_text(dir, "progress.txt", text) != 0)
+		c->r->save_failed = 1;
+	uint64_t now = timer_now_ns();
+	if (step < steps && now - c->last_save_ns < 1000000000ull)
+		return;
+	c->last_save_ns = now;
+	if (cluster_save_matrices(c->r, dir) != 0)
+		c->r->save_failed = 1;
+}
+
+/* --- the phases ------------------------------------------------------------------------------- */
+
+static int launched_by_mpi(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE", NULL };
+	for (int i = 0; vars[i]; i++)
+		if (getenv(vars[i]))
+			return 1;
+	return 0;
+}
+
+/* The CPU a leader probes on: leaders on one machine (namespaces of one kernel) take different
+ * CPUs of their sets, the others their first. */
+static int leader_cpu(const struct cluster_place *p)
+{
+	const struct cluster_rank *me = &p->ranks[p->rank];
+	struct as_cpulist cpus;
+	cluster_rank_cpus(me, &cpus);
+	if (cpus.n == 0)
+		return 0;
+	int idx = 0;
+	for (int n = 0; n < me->node; n++)
+		if (strcmp(p->ranks[p->leader[n]].boot_id, me->boot_id) == 0)
+			idx++;
+	return cpus.cpu[idx % cpus.n];
+}
+
+static int phase_nodes(struct cluster_result *r, const struct cluster_place *p, const struct cluster_cli_opts *o,
+		       struct as_error *err)
+{
+	const struct cluster_rank *me = &p->ranks[p->rank];
+	struct cluster_node_fig fig;
+	memset(&fig, 0, sizeof(fig));
+	int rc = 0;
+	if (me->node_rank == 0) {
+		struct cluster_node_opts no = { .figures = o->figures, .cpu = leader_cpu(p), .max_bytes = o->node_bytes,
+						.seed = o->seed };
+		struct as_error e = { 0 };
+		if (cluster_node_measure(&no, &fig, &e) != 0 && !fig.failed[0])
+			snprintf(fig.failed, sizeof(fig.failed), "%.190s", e.msg);
+		fig.pmu = me->pmu;
+		/* the leader's thread is pinned now; the pair sweeps run where MPI placed the rank */
+		struct as_cpulist mine;
+		cluster_rank_cpus(me, &mine);
+		cpu_allow_self(&mine, &e);
+	}
+	if (p->rank == 0) {
+		r->nodes[0] = fig;
+		MPI_Request *rq = malloc((size_t)p->nnodes * sizeof(*rq));
+		if (!rq)
+			return as_error_set(err, -ENOMEM, "out of memory");
+		rq[0] = MPI_REQUEST_NULL;
+		for (int n = 1; n < p->nnodes; n++)
+			if (MPI_Irecv(&r->nodes[n], (int)sizeof(fig), MPI_BYTE, p->leader[n], 77, MPI_COMM_WORLD, &rq[n]) != MPI_SUCCESS)
+				rc = -EIO;
+		if (rc == 0)
+			status.phase = "nodes", status.waiting = 0, status.peer = -1;
+		if (rc == 0 && cluster_wait_idle(rq, p->nnodes) != 0)
+			rc = -EIO;
+		free(rq);
+	} else if (me->node_rank == 0) {
+		if (MPI_Send(&fig, (int)sizeof(fig), MPI_BYTE, 0, 77, MPI_COMM_WORLD) != MPI_SUCCESS)
+			rc = -EIO;
+	}
+	if (rc == 0 && cluster_barrier_idle(MPI_COMM_WORLD) != 0)
+		rc = -EIO;
+	if (rc)
+		return as_error_set(err, rc, "gathering the node figures failed");
+	return 0;
+}
+
+static void phase_time(struct cluster_result *r, const char *phase, int steps, uint64_t t0)
+{
+	if (r->nphases < CLUSTER_MAX_PHASES)
+		r->phase[r->nphases++] = (struct cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
+}
+
+static double *matrix_new(int p, int root)
+{
+	return root ? malloc((size_t)p * p * sizeof(double)) : NULL;
+}
+
+/* Runs every phase; returns 0, or -errno with err filled (an MPI failure leaves the ranks out of
+ * step: the caller aborts). */
+static int run_all(struct cluster_result *r, const struct cluster_place *p, const struct cluster_cli_opts *o,
+		   struct cluster_opts *co, struct as_error *err)
+{
+	int root = p->rank == 0, P = p->size, rc;
+	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = P, .o = co };
+	uint64_t t0;
+	if (!(o->skip & CLUSTER_SKIP_NODES) && o->figures) {
+		t0 = timer_now_ns();
+		if (root)
+			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
+		if ((rc = phase_nodes(r, p, o, err)) != 0)
+			return rc;
+		phase_time(r, "nodes", 1, t0);
+		if (root) {
+			r->nodes_measured = 1;
+			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLUSTER_MAX_OUTLIERS, r->alike);
+		}
+	}
+	int rounds = co->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
+	t0 = timer_now_ns();
+	if ((rc = cluster_sweep_latency(&run, 8, r->lat, r->p99, err)) != 0)
+		return rc;
+	phase_time(r, "latency", rounds, t0);
+	if (!(o->skip & CLUSTER_SKIP_BANDWIDTH)) {
+		t0 = timer_now_ns();
+		if ((rc = cluster_sweep_bandwidth(&run, r->bw, err)) != 0)
+			return rc;
+		phase_time(r, "bandwidth", rounds, t0);
+	}
+	if (!(o->skip & CLUSTER_SKIP_SHIFT)) {
+		t0 = timer_now_ns();
+		if ((rc = cluster_sweep_shift(&run, r->shift, err)) != 0)
+			return rc;
+		phase_time(r, "shift", P - 1, t0);
+	}
+	for (int s = 0; s < o->nsizes; s++) {
+		t0 = timer_now_ns();
+		if ((rc = cluster_sweep_latency(&run, o->sizes[s], r->size_lat[s], NULL, err)) != 0)
+			return rc;
+		phase_time(r, "latency per size", rounds, t0);
+	}
+	/* layers on rank 0; their representative pairs to everyone for LogGP */
+	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
+	if (root) {
+		struct as_error e = { 0 };
+		int *node_of = malloc((size_t)P * sizeof(int));
+		for (int i = 0; node_of && i < P; i++)
+			node_of[i] = p->ranks[i].node;
+		r->have_layers = cluster_layers_build(P, r->lat, r->p99, r->bw, r->shift, node_of, o->gap, &r->layers, &e) == 0;
+		free(node_of);
+		if (!r->have_layers)
+			note("no layers: %s", e.msg);
+		for (int k = 0; r->have_layers && k < r->layers.n; k++)
+			if (r->layers.layer[k].rep_a >= 0) {
+				reps[1 + 3 * reps[0]] = k;
+				reps[2 + 3 * reps[0]] = r->layers.layer[k].rep_a;
+				reps[3 + 3 * reps[0]] = r->layers.layer[k].rep_b;
+				reps[0]++;
+			}
+	}
+	if (MPI_Bcast(reps, 3 * CLUSTER_MAX_LAYERS + 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return as_error_set(err, -EIO, "MPI_Bcast of the layers failed");
+	if (!(o->skip & CLUSTER_SKIP_LOGGP)) {
+		t0 = timer_now_ns();
+		for (int k = 0; k < reps[0]; k++) {
+			struct cluster_prtt m;
+			int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
+			if (root) {
+				status.phase = "loggp", status.step = k + 1, status.steps = reps[0], status.waiting = 0;
+				status.peer = a == 0 ? b : b == 0 ? a : -1;
+				progress("cluster: LogGP (PRTT) between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
+			}
+			if ((rc = cluster_prtt_measure(&run, a, b, o->reps, &m, err)) != 0)
+				return rc;
+			if (root) {
+				cluster_loggp_derive(&m, &r->loggp[li]);
+				r->loggp[li].a = a;
+				r->loggp[li].b = b;
+			}
+		}
+		r->loggp_measured = 1;
+		phase_time(r, "loggp", reps[0], t0);
+	}
+	if (!(o->skip & CLUSTER_SKIP_CONTENTION)) {
+		t0 = timer_now_ns();
+		rc = cluster_contention_measure(&run, p, r->cont, CLUSTER_MAX_CONTENTION, err);
+		if (rc < 0)
+			return rc;
+		if (root)
+			r->ncont = rc;
+		phase_time(r, "contention", rc, t0);
+	}
+	if (root)
+		progress_done();
+	return 0;
+}
+
+/* The checks all ranks make the same way from the gathered placement: one rank, versions. 0, or
+ * the exit code (rank 0 said why). */
+static int check_place(const struct cluster_place *p)
+{
+	int root = p->rank == 0, first;
+	if (p->size < 2) {
+		error("cluster: one rank has no pairs to measure: start it as 'mpirun -np P archscope cluster' with P >= 2 "
+		      "(one rank per node to compare nodes, more to see inside them)");
+		return EXIT_USAGE;
+	}
+	if (p->size > CLUSTER_MAX_RANKS) {
+		if (root)
+			error("cluster: %d ranks: at most %d (the P x P matrices are gathered on rank 0)", p->size, CLUSTER_MAX_RANKS);
+		return EXIT_USAGE;
+	}
+	int n = cluster_place_mismatch(p, &first);
+	if (n > 0) {
+		if (root) {
+			const struct cluster_rank *a = &p->ranks[0], *b = &p->ranks[first];
+			if (strcmp(a->version, b->version) != 0)
+				error("cluster: rank %d on %s runs archscope %s, rank 0 on %s runs %s (%d rank%s): install one "
+				      "version on every node",
+				      first, b->host, b->version, a->host, a->version, n, n > 1 ? "s differ" : " differs");
+			else
+				error("cluster: rank %d on %s runs another build of archscope %s than rank 0 on %s (executable digest "
+				      "%016llx, not %016llx; %d rank%s): install one build on every node",
+				      first, b->host, b->version, a->host, (unsigned long long)b->digest, (unsigned long long)a->digest,
+				      n, n > 1 ? "s differ" : " differs");
+		}
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* Rank 0 prepares the output directories before the long run; everyone learns whether it can go. */
+static int prepare_dirs(const struct cluster_cli_opts *o, int root)
+{
+	int ok = 1;
+	if (root) {
+		const char *dirs[3] = { o->raw_dir, o->plot_dir, o->machine_dir };
+		for (int i = 0; i < 3 && ok; i++) {
+			struct as_error err = { 0 };
+			if (dirs[i] && plot_dir_prepare(dirs[i], &err) != 0) {
+				error_err(&err);
+				ok = 0;
+			}
+		}
+	}
+	MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	struct cluster_cli_opts o;
+	char *name = argv[0];
+	argv[0] = "cluster";
+	int rc = cluster_cli_parse(argc, argv, &o);
+	argv[0] = name;
+	if (rc < 0)
+		return opt_exit_code(rc);
+	if (!launched_by_mpi()) {
+		error("cluster: not started by mpirun: run it as 'mpirun -np P [--host H1:N,H2:N] archscope cluster ...' with P >= 2");
+		return EXIT_USAGE;
+	}
+	if (MPI_Init(NULL, NULL) != MPI_SUCCESS) {
+		error("cluster: MPI_Init failed");
+		return EXIT_FAIL;
+	}
+	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	uint64_t t_start = timer_now_ns();
+	struct cluster_place place;
+	struct as_error err = { 0 };
+	if (cluster_place_init(&place, MPI_COMM_WORLD, ARCHSCOPE_VERSION, &err) != 0) {
+		error_err(&err);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+		return EXIT_FAIL;
+	}
+	int root = place.rank == 0;
+	if (!root)
+		cli_quiet = 1; /* only rank 0 talks; errors still print */
+	rc = check_place(&place);
+	if (rc) {
+		cluster_place_release(&place);
+		MPI_Finalize();
+		return rc;
+	}
+	int P = place.size;
+	struct cluster_result *r = calloc(1, sizeof(*r));
+	if (!r) {
+		error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+	}
+	r->o = &o;
+	r->place = &place;
+	r->size = P;
+	r->shared_cpu_a = r->shared_cpu_b = -1;
+	cluster_place_shared_cpu(&place, &r->shared_cpu_a, &r->shared_cpu_b);
+	int over = cluster_place_oversubscribed(&place, &r->over_ranks, &r->over_cpus);
+	if (over <= 0)
+		r->over_ranks = r->over_cpus = 0;
+	r->one_pair = o.one_pair || over > 0;
+	r->one_pair_why = o.one_pair ? "asked for (--one-pair)" : over > 0 ? "a machine has more ranks than CPUs" : NULL;
+	if (root) {
+		r->nodes = calloc((size_t)place.nnodes, sizeof(*r->nodes));
+		r->alike = calloc((size_t)place.nnodes, sizeof(int));
+		r->lat = matrix_new(P, 1);
+		r->p99 = matrix_new(P, 1);
+		r->bw = matrix_new(P, 1);
+		r->shift = matrix_new(P, 1);
+		int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift;
+		for (int s = 0; s < o.nsizes && ok; s++)
+			ok = (r->size_lat[s] = matrix_new(P, 1)) != NULL;
+		if (!ok) {
+			error("out of memory for %d ranks' matrices", P);
+			MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+		}
+		cluster_matrix_clear(r->lat, P);
+		cluster_matrix_clear(r->p99, P);
+		cluster_matrix_clear(r->bw, P);
+		cluster_matrix_clear(r->shift, P);
+		for (int s = 0; s < o.nsizes; s++)
+			cluster_matrix_clear(r->size_lat[s], P);
+		if (r->shared_cpu_a >= 0)
+			warning("ranks %d (%s) and %d (%s) are nodes of one machine pinned to the same CPU: a busy-polling MPI "
+				"answers only at the scheduler's tick (4 ms at 250 Hz); start mpirun with --bind-to none or give "
+				"the nodes different CPUs",
+				r->shared_cpu_a, place.ranks[r->shared_cpu_a].host, r->shared_cpu_b, place.ranks[r->shared_cpu_b].host);
+		if (r->over_ranks) {
+			const char *y = getenv("OMPI_MCA_mpi_yield_when_idle");
+			note("a machine runs %d ranks on %d CPUs: pairs are measured one at a time, the others wait asleep%s",
+			     r->over_ranks, r->over_cpus,
+			     y && strcmp(y, "0") != 0 ? ""
+						      : "; give mpirun --mca mpi_yield_when_idle 1, or a rank spinning for its "
+							"message keeps its partner off a shared CPU for a time slice");
+		}
+		if (place.nnodes == 1)
+			note("every rank is on one node (%s): no network between nodes is measured, only shared memory",
+			     place.ranks[0].host);
+	}
+	if (!prepare_dirs(&o, root)) {
+		cluster_place_release(&place);
+		MPI_Finalize();
+		return EXIT_FAIL;
+	}
+	struct run_ctx ctx = { .r = r };
+	struct cluster_opts co = { .reps = o.reps, .bw_bytes = o.bw_bytes, .window = o.window, .bursts = o.bursts,
+				   .one_pair = r->one_pair };
+	if (root) {
+		status.answered = calloc((size_t)P, 1);
+		status.peer = -1;
+		status_place = &place;
+		if (o.raw_dir) {
+			static char rawmsg[4200];
+			snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o.raw_dir);
+			status_raw = rawmsg;
+			snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o.raw_dir);
+			unlink(status_stopped); /* a file from an earlier run is not this one's */
+			if (cluster_save_place(r, o.raw_dir) != 0)
+				r->save_failed = 1;
+		}
+		struct sigaction sa = { .sa_handler = on_stop };
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGINT, &sa, NULL);
+		co.progress = on_progress;
+		co.step_done = on_step_done;
+		co.arg = &ctx;
+		co.status = &status;
+	}
+	rc = run_all(r, &place, &o, &co, &err);
+	if (rc) {
+		/* an MPI call failed (a rank died, the run is being torn down): the ranks are out of
+		 * step; rank 0 says where it was and saves what it has */
+		progress_done();
+		error_err(&err);
+		if (root) {
+			signal(SIGTERM, SIG_IGN); /* what follows is the report mpirun's SIGTERM would give */
+			report_stop("an MPI call that failed (a rank died or mpirun is ending the run)");
+			if (o.raw_dir)
+				cluster_save_matrices(r, o.raw_dir);
+		}
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+		return EXIT_FAIL;
+	}
+	int code = EXIT_OK;
+	if (root) {
+		r->seconds = (double)(timer_now_ns() - t_start) * 1e-9;
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		struct emit *e = emit_new(o.json ? EMIT_JSON : EMIT_TEXT, stdout);
+		if (!e) {
+			error("out of memory");
+			code = EXIT_FAIL;
+		} else {
+			cluster_render(e, r);
+			if (o.raw_dir && cluster_save_all(r, o.raw_dir) != 0)
+				r->save_failed = 1;
+			if (o.plot_dir)
+				cluster_plot(r, o.plot_dir);
+			if (o.machine_dir && cluster_machine_files(r, o.machine_dir) != 0)
+				r->save_failed = 1;
+			code = cli_emit_end(e, "cluster");
+			if (fflush(stdout) != 0 || ferror(stdout)) {
+				error("write error on standard output");
+				code = EXIT_FAIL;
+			}
+			if (!code && r->save_failed)
+				code = EXIT_FAIL;
+		}
+	}
+	MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	MPI_Finalize();
+	return code;
+}

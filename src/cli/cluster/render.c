@@ -1,0 +1,498 @@
+/* archscope cluster's renderer: one sequence of emit calls for text and JSON (report/emit.h).
+ * Text: placement, the node table with its outliers, the layers with LogGP, the matrices (in full up
+ * to 16 ranks, condensed to the innermost groups beyond), contention, the time of each phase. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/order.h"
+#include "cli/cli.h"
+#include "cli/cluster/cluster-cli.h"
+#include "report/emit.h"
+
+#define FULL_MATRIX_RANKS 16
+#define MAX_FIGS 48
+
+static void rank_list(const struct cluster_place *p, const int *group, int g, struct as_cpulist *out)
+{
+	out->n = 0;
+	for (int r = 0; r < p->size && out->n < AS_MAX_CPUS; r++)
+		if (group[r] == g)
+			out->cpu[out->n++] = r;
+}
+
+static void render_ranks(struct emit *e, const struct cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	emit_table_begin(e, "ranks", "placement (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and hwloc)");
+	for (int i = 0; i < p->size; i++) {
+		const struct cluster_rank *k = &p->ranks[i];
+		struct as_cpulist cpus;
+		cluster_rank_cpus(k, &cpus);
+		emit_row_begin(e);
+		emit_int(e, "rank", "rank", k->rank, NULL);
+		emit_string(e, "host", "host", k->host);
+		emit_int(e, "node", "node", k->node, NULL);
+		emit_cpulist(e, "cpus", "cpus", &cpus);
+		if (k->numa_node >= 0)
+			emit_int(e, "numa_node", "NUMA node", k->numa_node, NULL);
+		else
+			emit_null(e, "numa_node", "NUMA node", "several");
+		emit_text(e, "role", "%s", k->node_rank == 0 ? "leader" : "");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void render_node_json(struct emit *e, const struct cluster_result *r, int n)
+{
+	const struct cluster_place *p = r->place;
+	const struct cluster_node_fig *f = &r->nodes[n];
+	struct as_cpulist ranks = { 0 };
+	for (int i = 0; i < p->size; i++)
+		if (p->ranks[i].node == n)
+			ranks.cpu[ranks.n++] = i;
+	emit_row_begin(e);
+	emit_int(e, "node", NULL, n, NULL);
+	emit_string(e, "host", NULL, p->ranks[p->leader[n]].host);
+	emit_int(e, "leader", NULL, p->leader[n], NULL);
+	emit_cpulist(e, "ranks", NULL, &ranks);
+	emit_string(e, "version", NULL, p->ranks[p->leader[n]].version);
+	emit_bool(e, "pmu", NULL, p->ranks[p->leader[n]].pmu);
+	if (r->nodes_measured) {
+		emit_int(e, "cpus", NULL, f->cpus, NULL);
+		emit_int(e, "cpu", NULL, f->cpu, NULL);
+		emit_number(e, "clock_ghz", NULL, f->clock_ghz, "GHz", NULL);
+		emit_number(e, "line_bytes", NULL, f->line_bytes, "B", NULL);
+		emit_table_begin(e, "caches", NULL);
+		for (int l = 0; l < f->nlevels; l++) {
+			emit_row_begin(e);
+			emit_int(e, "level", NULL, l + 1, NULL);
+			emit_number(e, "size_bytes", NULL, f->level_bytes[l], "B", NULL);
+			emit_number(e, "latency_ns", NULL, f->level_ns[l], "ns", NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_number(e, "memory_latency_ns", NULL, f->memory_ns, "ns", NULL);
+		emit_table_begin(e, "bandwidth", NULL);
+		for (int b = 0; b < f->nbw; b++) {
+			emit_row_begin(e);
+			emit_string(e, "level", NULL, f->bw_level[b]);
+			emit_int(e, "size_bytes", NULL, (long long)f->bw_bytes[b], "B");
+			emit_number(e, "gbs", NULL, f->bw_gbs[b], "GB/s", NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_object_begin(e, "contexts", NULL);
+		emit_number(e, "fp", NULL, f->contexts[0], NULL, NULL);
+		emit_number(e, "int", NULL, f->contexts[1], NULL, NULL);
+		emit_number(e, "mem", NULL, f->contexts[2], NULL, NULL);
+		emit_object_end(e);
+		emit_int(e, "alike", NULL, r->alike[n], NULL);
+		emit_number(e, "seconds", NULL, f->seconds, "s", NULL);
+		if (f->failed[0])
+			emit_string(e, "failed", NULL, f->failed);
+	}
+	emit_row_end(e);
+}
+
+static void render_nodes(struct emit *e, const struct cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	emit_table_begin(e, "nodes", NULL);
+	for (int n = 0; n < p->nnodes; n++)
+		render_node_json(e, r, n);
+	emit_table_end(e);
+	if (!r->nodes_measured) {
+		emit_heading(e, "nodes: %d (not probed: --skip nodes or --probes none)", p->nnodes);
+		return;
+	}
+	/* text: a figure a row, a node a column (at most 8 nodes shown; the JSON has every one) */
+	struct cluster_figure (*figs)[MAX_FIGS] = calloc((size_t)p->nnodes, sizeof(*figs));
+	double spread[MAX_FIGS];
+	int *nf = calloc((size_t)p->nnodes, sizeof(int));
+	if (!figs || !nf) {
+		free(figs);
+		free(nf);
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		nf[n] = cluster_node_figures(&r->nodes[n], figs[n], spread, MAX_FIGS);
+	int shown = p->nnodes < 8 ? p->nnodes : 8;
+	char title[200];
+	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s)", p->nnodes,
+		 shown < p->nnodes ? "; the first 8 shown" : "");
+	emit_table_begin(e, NULL, title);
+	emit_row_begin(e);
+	emit_text(e, "figure", "host");
+	for (int n = 0; n < shown; n++) {
+		char label[16];
+		snprintf(label, sizeof(label), "node %d", n);
+		emit_text(e, label, "%s", p->ranks[p->leader[n]].host);
+	}
+	emit_row_end(e);
+	for (int k = 0; k < nf[0]; k++) {
+		emit_row_begin(e);
+		emit_text(e, "figure", "%s", figs[0][k].name);
+		for (int n = 0; n < shown; n++) {
+			char label[16];
+			snprintf(label, sizeof(label), "node %d", n);
+			double v = NAN;
+			const char *unit = figs[0][k].unit;
+			for (int m = 0; m < nf[n]; m++)
+				if (strcmp(figs[n][m].name, figs[0][k].name) == 0)
+					v = figs[n][m].value;
+			if (strcmp(unit, "B") == 0 && isfinite(v))
+				emit_size(e, NULL, label, (uint64_t)v);
+			else
+				emit_number(e, NULL, label, v, unit[0] ? unit : NULL, strcmp(unit, "GHz") == 0 ? "%.3f" : "%.3g");
+		}
+		emit_row_end(e);
+	}
+	emit_row_begin(e);
+	emit_text(e, "figure", "PMU");
+	for (int n = 0; n < shown; n++) {
+		char label[16];
+		snprintf(label, sizeof(label), "node %d", n);
+		emit_text(e, label, "%s", p->ranks[p->leader[n]].pmu ? "yes" : "no");
+	}
+	emit_row_end(e);
+	emit_table_end(e);
+	free(figs);
+	free(nf);
+	for (int n = 0; n < p->nnodes; n++)
+		if (r->nodes[n].failed[0])
+			emit_heading(e, "  node %d (%s): %s", n, p->ranks[p->leader[n]].host, r->nodes[n].failed);
+	/* alike groups */
+	emit_table_begin(e, "alike", "nodes alike (every figure within the run's noise)");
+	for (int g = 0; g < p->nnodes; g++) {
+		if (r->alike[g] != g)
+			continue;
+		struct as_cpulist members = { 0 };
+		for (int n = 0; n < p->nnodes; n++)
+			if (r->alike[n] == g)
+				members.cpu[members.n++] = n;
+		emit_row_begin(e);
+		emit_cpulist(e, "nodes", "nodes", &members);
+		char hosts[256] = "";
+		for (int i = 0; i < members.n && strlen(hosts) < 200; i++)
+			snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s", i ? " " : "",
+				 p->ranks[p->leader[members.cpu[i]]].host);
+		emit_text(e, "hosts", "%s", hosts);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void render_outliers(struct emit *e, const struct cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	if (r->noutliers == 0) {
+		emit_table_begin(e, "outliers", NULL);
+		emit_table_end(e);
+		if (r->nodes_measured && p->nnodes > 1)
+			emit_heading(e, "outliers: none (no node's figure is off the median by more than the run's noise)");
+		return;
+	}
+	emit_table_begin(e, "outliers", "outliers (off the nodes' median by more than the run's noise of that figure)");
+	for (int i = 0; i < r->noutliers; i++) {
+		const struct cluster_outlier *o = &r->outliers[i];
+		emit_row_begin(e);
+		emit_int(e, "node", "node", o->node, NULL);
+		emit_string(e, "host", "host", p->ranks[p->leader[o->node]].host);
+		emit_string(e, "figure", "figure", o->figure);
+		emit_number(e, "value", "value", o->value, o->unit[0] ? o->unit : NULL, "%.4g");
+		emit_number(e, "median", "median", o->median, o->unit[0] ? o->unit : NULL, "%.4g");
+		emit_string(e, "unit", NULL, o->unit);
+		emit_number(e, "difference", NULL, o->difference, NULL, NULL);
+		emit_number(e, NULL, "difference", 100 * o->difference, "%", "%+.1f");
+		emit_number(e, "noise", NULL, o->noise, NULL, NULL);
+		emit_number(e, NULL, "noise", 100 * o->noise, "%", "%.1f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (p->nnodes == 2)
+		emit_heading(e, "  (two nodes: the median is between them, so both differ; a third node tells which one is off)");
+}
+
+/* A P x P matrix: JSON rows of numbers; text only when P is small. */
+static void render_matrix(struct emit *e, const struct cluster_result *r, const char *key, const char *title,
+			  const double *m, const char *unit, const char *fmt)
+{
+	int P = r->size, text = P <= FULL_MATRIX_RANKS;
+	emit_table_begin(e, key, text ? title : NULL);
+	for (int i = 0; i < P; i++) {
+		emit_tuple_begin(e);
+		emit_text(e, "from \\ to", "%d %s", i, r->place->ranks[i].host);
+		for (int j = 0; j < P; j++) {
+			char label[16];
+			snprintf(label, sizeof(label), "%d", j);
+			double v = m ? m[(size_t)i * P + j] : NAN;
+			if (i == j)
+				emit_null(e, NULL, text ? label : NULL, "-");
+			else
+				emit_number(e, NULL, text ? label : NULL, v, unit, fmt);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+/* Text only: the matrix condensed to the groups of a layer (median over the pairs of two groups). */
+static void render_condensed(struct emit *e, const struct cluster_result *r, const char *title, const double *m,
+			     const char *unit, const char *fmt)
+{
+	const struct cluster_layers *L = &r->layers;
+	int k = 0;
+	while (k < L->n && L->layer[k].ngroups > 32)
+		k++;
+	if (!m || k >= L->n || L->layer[k].ngroups < 2)
+		return;
+	const struct cluster_layer *y = &L->layer[k];
+	int P = r->size, G = y->ngroups;
+	double *v = malloc((size_t)P * P * sizeof(double));
+	struct as_cpulist *members = malloc((size_t)G * sizeof(*members));
+	if (!v || !members) {
+		free(v);
+		free(members);
+		return;
+	}
+	for (int a = 0; a < G; a++)
+		rank_list(r->place, y->group, a, &members[a]);
+	char t[200];
+	snprintf(t, sizeof(t), "%s, condensed to the %d groups of layer %d (median over their pairs)", title, G, k + 1);
+	emit_table_begin(e, NULL, t);
+	for (int a = 0; a < G; a++) {
+		char buf[128];
+		emit_row_begin(e);
+		emit_text(e, "group (ranks)", "%s", cpulist_format(&members[a], buf, sizeof(buf)));
+		for (int b = 0; b < G; b++) {
+			size_t n = 0;
+			for (int x = 0; x < members[a].n; x++)
+				for (int z = 0; z < members[b].n; z++) {
+					int i = members[a].cpu[x], j = members[b].cpu[z];
+					if (i != j && !isnan(m[(size_t)i * P + j]))
+						v[n++] = m[(size_t)i * P + j];
+				}
+			char label[16];
+			snprintf(label, sizeof(label), "g%d", b);
+			emit_number(e, NULL, label, order_median(v, n), unit, fmt);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	free(v);
+	free(members);
+}
+
+static void render_layers(struct emit *e, const struct cluster_result *r)
+{
+	const struct cluster_layers *L = &r->layers;
+	char title[300];
+	snprintf(title, sizeof(title), "layers, innermost first (%s)", r->have_layers ? L->method : "none");
+	emit_table_begin(e, "layers", title);
+	for (int k = 0; r->have_layers && k < L->n; k++) {
+		const struct cluster_layer *y = &L->layer[k];
+		emit_row_begin(e);
+		emit_int(e, NULL, "layer", k + 1, NULL);
+		emit_array_begin(e, "groups", "groups (ranks)");
+		for (int g = 0; g < y->ngroups; g++) {
+			struct as_cpulist ra;
+			rank_list(r->place, y->group, g, &ra);
+			emit_cpulist(e, NULL, "group", &ra);
+		}
+		emit_array_end(e);
+		emit_int(e, "pairs", "pairs", y->npairs, NULL);
+		emit_number(e, "latency_us", "latency", y->latency_us, "us", "%.3g");
+		emit_number(e, "latency_p99_us", "p99", y->latency_p99_us, "us", "%.3g");
+		emit_number(e, "bandwidth_gbs", "bandwidth", y->bandwidth_gbs, "GB/s", "%.3g");
+		emit_number(e, "bandwidth_shift_gbs", "all at once", y->shift_gbs, "GB/s", "%.3g");
+		const struct cluster_loggp *g = &r->loggp[k];
+		if (r->loggp_measured && y->rep_a >= 0 && g->a != g->b) {
+			emit_object_begin(e, "loggp", NULL);
+			emit_array_begin(e, "pair", NULL);
+			emit_int(e, NULL, NULL, g->a, NULL);
+			emit_int(e, NULL, NULL, g->b, NULL);
+			emit_array_end(e);
+			emit_number(e, "L_us", NULL, g->L_us, "us", NULL);
+			emit_number(e, "o_s_us", NULL, g->o_s_us, "us", NULL);
+			emit_number(e, "o_r_us", NULL, g->o_r_us, "us", NULL);
+			emit_number(e, "g_us", NULL, g->g_us, "us", NULL);
+			emit_number(e, "G_ns_per_byte", NULL, g->G_ns_per_byte, "ns/B", NULL);
+			emit_number(e, "o_prtt_us", NULL, g->o_prtt_us, "us", NULL);
+			emit_number(e, "rtt_us", NULL, g->rtt_us, "us", NULL);
+			emit_object_end(e);
+		} else {
+			emit_null(e, "loggp", NULL, NULL);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	/* the hosts of each group, for people */
+	for (int k = 0; r->have_layers && k < L->n; k++) {
+		const struct cluster_layer *y = &L->layer[k];
+		char line[1024];
+		size_t w = 0;
+		for (int g = 0; g < y->ngroups && g < 16 && w < sizeof(line) - 80; g++) {
+			struct as_cpulist ra;
+			rank_list(r->place, y->group, g, &ra);
+			char buf[128], hosts[200] = "";
+			for (int i = 0; i < ra.n; i++) {
+				const char *h = r->place->ranks[ra.cpu[i]].host;
+				int dup = 0;
+				for (int j = 0; j < i && !dup; j++)
+					dup = strcmp(r->place->ranks[ra.cpu[j]].host, h) == 0;
+				if (!dup && strlen(hosts) + strlen(h) + 2 < sizeof(hosts))
+					snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s", hosts[0] ? "+" : "", h);
+			}
+			w += (size_t)snprintf(line + w, sizeof(line) - w, "%s[%s on %s]", g ? " " : "", cpulist_format(&ra, buf, sizeof(buf)),
+					      hosts);
+		}
+		emit_heading(e, "  layer %d: %s%s", k + 1, line, y->ngroups > 16 ? " ..." : "");
+	}
+	if (r->have_layers && L->nlevels >= 0) {
+		emit_table_begin(e, "latency_levels", "levels of the pair latencies (QT clustering, 25 % diameter), fastest first");
+		for (int q = 0; q < L->nlevels; q++) {
+			emit_row_begin(e);
+			emit_number(e, "min_us", "from", L->level[q].min_us, "us", "%.3g");
+			emit_number(e, "max_us", "to", L->level[q].max_us, "us", "%.3g");
+			emit_int(e, "pairs", "pairs", L->level[q].pairs, NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
+	if (r->loggp_measured && r->have_layers) {
+		emit_table_begin(e, NULL, "LogGP per layer (netgauge's PRTT method, one pair each)");
+		for (int k = 0; k < L->n; k++) {
+			const struct cluster_loggp *g = &r->loggp[k];
+			if (L->layer[k].rep_a < 0 || g->a == g->b)
+				continue;
+			emit_row_begin(e);
+			emit_text(e, "layer", "%d", k + 1);
+			emit_text(e, "pair", "%d-%d", g->a, g->b);
+			emit_number(e, NULL, "L", g->L_us, "us", "%.3g");
+			emit_number(e, NULL, "o_s", g->o_s_us, "us", "%.3g");
+			emit_number(e, NULL, "o_r", g->o_r_us, "us", "%.3g");
+			emit_number(e, NULL, "g", g->g_us, "us", "%.3g");
+			emit_number(e, NULL, "G", g->G_ns_per_byte, "ns/B", "%.3g");
+			emit_number(e, NULL, "o (PRTT)", g->o_prtt_us, "us", "%.3g");
+			emit_number(e, NULL, "RTT", g->rtt_us, "us", "%.3g");
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
+}
+
+static void render_contention(struct emit *e, const struct cluster_result *r)
+{
+	if (r->o->skip & CLUSTER_SKIP_CONTENTION)
+		return;
+	const char *title = r->place->nnodes > 1 ? "contention: node i's first k ranks stream to node i^1's at once"
+						 : "contention: k pairs of the node's ranks stream at once";
+	emit_table_begin(e, "contention", title);
+	for (int k = 0; k < r->ncont; k++) {
+		const struct cluster_contention *c = &r->cont[k];
+		emit_row_begin(e);
+		emit_int(e, "pairs_per_node", "pairs per node", c->pairs_per_node, NULL);
+		emit_int(e, "pairs", "pairs in all", c->npairs, NULL);
+		emit_number(e, "bandwidth_gbs", "per pair", c->bandwidth_gbs, "GB/s", "%.3g");
+		emit_number(e, "total_gbs", "per node pair", c->total_gbs, "GB/s", "%.3g");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+void cluster_render(struct emit *e, const struct cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	const struct cluster_cli_opts *o = r->o;
+	emit_heading(e, "archscope cluster: %d ranks on %d node%s (%.1f s)", p->size, p->nnodes, p->nnodes > 1 ? "s" : "", r->seconds);
+	emit_int(e, "size", NULL, p->size, NULL);
+	render_ranks(e, r);
+	render_nodes(e, r);
+	render_outliers(e, r);
+	render_layers(e, r);
+	if (r->size > FULL_MATRIX_RANKS) {
+		render_condensed(e, r, "latency (us)", r->lat, "us", "%.3g");
+		if (!(o->skip & CLUSTER_SKIP_BANDWIDTH))
+			render_condensed(e, r, "bandwidth (GB/s)", r->bw, "GB/s", "%.3g");
+	}
+	render_matrix(e, r, "latency_us", "latency: half the round trip of 8 B, median (us)", r->lat, "us", "%.3g");
+	render_matrix(e, r, "latency_p99_us", NULL, r->p99, "us", "%.3g");
+	if (!(o->skip & CLUSTER_SKIP_BANDWIDTH))
+		render_matrix(e, r, "bandwidth_gbs", "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", "%.3g");
+	else
+		emit_null(e, "bandwidth_gbs", NULL, NULL);
+	if (!(o->skip & CLUSTER_SKIP_SHIFT))
+		render_matrix(e, r, "bandwidth_shift_gbs", "bandwidth with every rank sending at once, mpiGraph's shift (GB/s)", r->shift,
+			      "GB/s", "%.3g");
+	if (o->nsizes) {
+		emit_list_begin(e, "sizes", NULL);
+		for (int s = 0; s < o->nsizes; s++) {
+			emit_object_begin(e, NULL, NULL);
+			emit_int(e, "bytes", NULL, (long long)o->sizes[s], "B");
+			int P = r->size;
+			render_matrix(e, r, "latency_us", NULL, r->size_lat[s], "us", NULL);
+			double *bw = malloc((size_t)P * P * sizeof(double));
+			for (size_t k = 0; bw && k < (size_t)P * P; k++)
+				bw[k] = (double)o->sizes[s] / (r->size_lat[s][k] * 1e3);
+			render_matrix(e, r, "bandwidth_gbs", NULL, bw, "GB/s", NULL);
+			free(bw);
+			emit_object_end(e);
+		}
+		emit_list_end(e);
+		emit_table_begin(e, NULL, "ping-pong per message size (median over every pair of each layer)");
+		for (int s = 0; s < o->nsizes; s++) {
+			for (int k = 0; r->have_layers && k < r->layers.n; k++) {
+				const struct cluster_layer *y = &r->layers.layer[k];
+				int P = r->size;
+				double *v = malloc((size_t)P * P * sizeof(double));
+				size_t n = 0;
+				for (int i = 0; v && i < P; i++)
+					for (int j = i + 1; j < P; j++)
+						if (y->group[i] == y->group[j] && (k == 0 || r->layers.layer[k - 1].group[i] != r->layers.layer[k - 1].group[j]) &&
+						    !isnan(r->size_lat[s][(size_t)i * P + j]))
+							v[n++] = r->size_lat[s][(size_t)i * P + j];
+				double med = order_median(v, n);
+				free(v);
+				emit_row_begin(e);
+				emit_size(e, NULL, "message", o->sizes[s]);
+				emit_text(e, "layer", "%d", k + 1);
+				emit_number(e, NULL, "latency", med, "us", "%.4g");
+				emit_number(e, NULL, "bandwidth", (double)o->sizes[s] / (med * 1e3), "GB/s", "%.4g");
+				emit_row_end(e);
+			}
+		}
+		emit_table_end(e);
+	}
+	render_contention(e, r);
+	emit_table_begin(e, "timing", "time of each phase");
+	for (int k = 0; k < r->nphases; k++) {
+		emit_row_begin(e);
+		emit_string(e, "phase", "phase", r->phase[k].phase);
+		emit_int(e, "steps", "steps", r->phase[k].steps, NULL);
+		emit_number(e, "seconds", "time", r->phase[k].seconds, "s", "%.3g");
+		emit_number(e, "per_step_ms", "per step", r->phase[k].steps ? 1e3 * r->phase[k].seconds / r->phase[k].steps : NAN,
+			    "ms", "%.3g");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_object_begin(e, "settings", "settings");
+	emit_int(e, "reps", "ping-pongs per pair", o->reps, NULL);
+	emit_size(e, "message_bytes", "bandwidth message", o->bw_bytes);
+	emit_int(e, "window", "window", o->window, "messages");
+	emit_int(e, "bursts", "windows per pair", o->bursts, NULL);
+	emit_bool(e, "one_pair", "pairs one at a time", r->one_pair);
+	if (r->one_pair_why)
+		emit_annotate(e, " (%s)", r->one_pair_why);
+	emit_number(e, "gap", "layer gap", o->gap, NULL, "%.2f");
+	emit_int(e, "seed", "seed", (long long)o->seed, NULL);
+	emit_number(e, "seconds", "run time", r->seconds, "s", "%.3g");
+	emit_object_end(e);
+	if (r->shared_cpu_a >= 0) {
+		emit_array_begin(e, "warnings", "warnings");
+		emit_string(e, NULL, "warning", "nodes of one machine pinned to the same CPU: latencies are scheduler ticks");
+		emit_array_end(e);
+	}
+}

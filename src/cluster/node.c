@@ -1,0 +1,279 @@
+/* The nodes compared: each node's leader runs the quick probes (probe/: clock, caches, contexts)
+ * and bench's load kernel per level (bench/), and rank 0 flags every node whose figure is off the
+ * median by more than the run's own noise of that figure. */
+#include "cluster/cluster.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/order.h"
+#include "bench/levels.h"
+#include "bench/run.h"
+#include "common/timer.h"
+#include "probe/caches.h"
+#include "probe/clock.h"
+#include "probe/contexts.h"
+
+/* (median - min) / min of the curve's point nearest below x. */
+static double curve_spread_at(const struct probe_curve *c, double x)
+{
+	size_t best = c->n;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->x[i] <= x)
+			best = i;
+	if (best == c->n || !(c->min_ns[best] > 0))
+		return NAN;
+	return (c->median_ns[best] - c->min_ns[best]) / c->min_ns[best];
+}
+
+static void fig_init(struct cluster_node_fig *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->clock_ghz = f->clock_spread = f->line_bytes = f->memory_ns = f->memory_spread = f->size_step = NAN;
+	for (int i = 0; i < CLUSTER_MAX_LEVELS; i++)
+		f->level_bytes[i] = f->level_ns[i] = f->level_spread[i] = NAN;
+	for (int i = 0; i <= CLUSTER_MAX_LEVELS; i++)
+		f->bw_gbs[i] = f->bw_spread[i] = NAN;
+	for (int i = 0; i < 3; i++)
+		f->contexts[i] = NAN;
+}
+
+int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_fig *out, struct as_error *err)
+{
+	fig_init(out);
+	uint64_t t0 = timer_now_ns();
+	struct probe_env env;
+	memset(&env, 0, sizeof(env));
+	if (cpulist_allowed(&env.allowed, err) != 0)
+		return err->code ? err->code : -EIO;
+	out->cpus = env.allowed.n;
+	out->seed = o->seed;
+	env.cpu = o->cpu;
+	env.quick = 1;
+	env.seed = o->seed;
+	env.interrupted = o->stop;
+	out->cpu = o->cpu;
+	if (cpu_pin_self(o->cpu, err) != 0)
+		return err->code ? err->code : -EINVAL;
+	int rc = 0;
+	if (o->figures & CLUSTER_FIG_CLOCK) {
+		struct probe_clock_result c;
+		probe_clock_find(&env, &c);
+		out->clock_ghz = c.clock.value;
+		out->clock_spread = c.clock.value > 0 ? (c.clock.value - c.median_ghz) / c.clock.value : NAN;
+		out->measured |= CLUSTER_FIG_CLOCK;
+	}
+	if (o->figures & (CLUSTER_FIG_CACHES | CLUSTER_FIG_BANDWIDTH)) {
+		struct probe_caches_result cr;
+		struct probe_caches_params params = { .huge = HUGE_ALWAYS, .max_bytes = o->max_bytes };
+		rc = probe_caches_find(&env, NULL, &params, &cr, err);
+		if (rc == 0) {
+			out->measured |= CLUSTER_FIG_CACHES;
+			out->line_bytes = (double)cr.line_bytes;
+			out->nlevels = cr.nlevels < CLUSTER_MAX_LEVELS ? cr.nlevels : CLUSTER_MAX_LEVELS;
+			for (int l = 0; l < out->nlevels; l++) {
+				out->level_bytes[l] = cr.level[l].size.value;
+				out->level_ns[l] = cr.level[l].latency.value;
+				out->level_spread[l] = curve_spread_at(&cr.curve, cr.level[l].size.value / 2);
+			}
+			out->memory_ns = cr.memory.value;
+			out->memory_spread = cr.curve.n ? curve_spread_at(&cr.curve, cr.curve.x[cr.curve.n - 1]) : NAN;
+			out->size_step = 1 / 3.0; /* the quick size series: 1 and 1.5 per octave */
+		} else {
+			snprintf(out->failed, sizeof(out->failed), "caches: %.180s", err->msg);
+		}
+		probe_caches_result_release(&cr);
+	}
+	if (rc == 0 && (o->figures & CLUSTER_FIG_BANDWIDTH) && !(o->stop && *o->stop)) {
+		struct bench_levels lv;
+		bench_levels_from(out->level_bytes, out->nlevels, &lv);
+		const struct bench_kernel *k = bench_kernel_best("load");
+		for (int l = 0; l < lv.n && k && rc == 0 && !(o->stop && *o->stop); l++) {
+			size_t size = lv.size[l];
+			int is_mem = l == lv.n - 1;
+			if (is_mem && o->max_bytes && size > o->max_bytes)
+				continue; /* memory's working set does not fit the limit: not measured */
+			struct bench_opts bo = { .kernel = k, .size_bytes = size, .reps = 3, .min_time_s = 0.02,
+						 .clock_ghz = out->clock_ghz > 0 ? out->clock_ghz : 0 };
+			bo.cpus.n = 1;
+			bo.cpus.cpu[0] = o->cpu;
+			struct bench_result br;
+			rc = bench_run(&bo, &br, err);
+			if (rc != 0) {
+				snprintf(out->failed, sizeof(out->failed), "bandwidth in %s: %.170s", lv.name[l], err->msg);
+				break;
+			}
+			int b = out->nbw++;
+			snprintf(out->bw_level[b], sizeof(out->bw_level[b]), "%s", lv.name[l]);
+			out->bw_bytes[b] = br.size_bytes;
+			out->bw_gbs[b] = br.gbs.median;
+			out->bw_spread[b] = br.gbs.median > 0 ? (br.gbs.max - br.gbs.min) / br.gbs.median : NAN;
+		}
+		if (rc == 0)
+			out->measured |= CLUSTER_FIG_BANDWIDTH;
+		/* pinning back: bench pins its own threads, this one stays */
+	}
+	if (rc == 0 && (o->figures & CLUSTER_FIG_CONTEXTS) && !(o->stop && *o->stop)) {
+		struct probe_contexts_result xr;
+		rc = probe_contexts_find(&env, NULL, &xr, err);
+		if (rc == 0) {
+			out->measured |= CLUSTER_FIG_CONTEXTS;
+			for (int k = 0; k < xr.nkinds && k < 3; k++)
+				out->contexts[k] = xr.kind[k].contexts.value;
+		} else {
+			snprintf(out->failed, sizeof(out->failed), "contexts: %.180s", err->msg);
+		}
+		probe_contexts_result_release(&xr);
+	}
+	out->seconds = (double)(timer_now_ns() - t0) * 1e-9;
+	return rc;
+}
+
+static int fig_add(struct cluster_figure *out, double *spread, int n, int max, const char *name, const char *unit,
+		   double v, double s)
+{
+	if (n >= max)
+		return n;
+	snprintf(out[n].name, sizeof(out[n].name), "%s", name);
+	out[n].unit = unit;
+	out[n].value = v;
+	spread[n] = s;
+	return n + 1;
+}
+
+int cluster_node_figures(const struct cluster_node_fig *f, struct cluster_figure *out, double *spread, int max)
+{
+	int n = 0;
+	char name[40];
+	n = fig_add(out, spread, n, max, "cpus", "", f->cpus, 0);
+	if (f->measured & CLUSTER_FIG_CLOCK)
+		n = fig_add(out, spread, n, max, "clock", "GHz", f->clock_ghz, f->clock_spread);
+	if (f->measured & CLUSTER_FIG_CACHES) {
+		for (int l = 0; l < f->nlevels; l++) {
+			snprintf(name, sizeof(name), "L%d size", l + 1);
+			n = fig_add(out, spread, n, max, name, "B", f->level_bytes[l], f->size_step);
+			snprintf(name, sizeof(name), "L%d latency", l + 1);
+			n = fig_add(out, spread, n, max, name, "ns", f->level_ns[l], f->level_spread[l]);
+		}
+		n = fig_add(out, spread, n, max, "memory latency", "ns", f->memory_ns, f->memory_spread);
+	}
+	if (f->measured & CLUSTER_FIG_BANDWIDTH)
+		for (int b = 0; b < f->nbw; b++) {
+			snprintf(name, sizeof(name), "%s bandwidth", f->bw_level[b]);
+			n = fig_add(out, spread, n, max, name, "GB/s", f->bw_gbs[b], f->bw_spread[b]);
+		}
+	if (f->measured & CLUSTER_FIG_CONTEXTS) {
+		static const char *const kinds[3] = { "fp contexts", "int contexts", "mem contexts" };
+		for (int k = 0; k < 3; k++)
+			n = fig_add(out, spread, n, max, kinds[k], "", f->contexts[k], 0);
+	}
+	return n;
+}
+
+#define MAX_FIGS 48
+
+/* The index of figure `name` among node i's, or -1. */
+static int fig_index(const struct cluster_figure *figs, int nf, const char *name)
+{
+	for (int m = 0; m < nf; m++)
+		if (strcmp(figs[m].name, name) == 0)
+			return m;
+	return -1;
+}
+
+int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor, struct cluster_outlier *out, int max,
+			  int *alike)
+{
+	size_t nn = (size_t)(n > 0 ? n : 1);
+	struct cluster_figure (*figs)[MAX_FIGS] = calloc(nn, sizeof(*figs));
+	double (*spread)[MAX_FIGS] = calloc(nn, sizeof(*spread));
+	double *v = malloc(nn * sizeof(double));
+	int *nf = calloc(nn, sizeof(int)), *at = malloc(nn * sizeof(int)), *idx = malloc(nn * sizeof(int));
+	/* per figure (by name), per node: the threshold it was judged by and its value, for the
+	 * alike groups; only for up to 256 nodes (the pairwise check is quadratic) */
+	int pairwise = n <= 256;
+	unsigned char *differ = pairwise ? calloc(nn * nn, 1) : NULL;
+	char names[2 * MAX_FIGS][40];
+	int nnames = 0, count = 0;
+	for (int i = 0; i < n; i++)
+		alike[i] = i;
+	if (!figs || !spread || !v || !nf || !at || !idx || (pairwise && !differ) || n < 2)
+		goto done;
+	for (int i = 0; i < n; i++) {
+		nf[i] = cluster_node_figures(&f[i], figs[i], spread[i], MAX_FIGS);
+		for (int k = 0; k < nf[i]; k++) {
+			int seen = 0;
+			for (int u = 0; u < nnames && !seen; u++)
+				seen = strcmp(names[u], figs[i][k].name) == 0;
+			if (!seen && nnames < 2 * MAX_FIGS)
+				snprintf(names[nnames++], sizeof(names[0]), "%s", figs[i][k].name);
+		}
+	}
+	/* figure by figure, by name (a node may lack a level the others have) */
+	for (int u = 0; u < nnames; u++) {
+		const char *name = names[u];
+		int nv = 0;
+		double noise = floor;
+		for (int i = 0; i < n; i++) {
+			int m = fig_index(figs[i], nf[i], name);
+			if (m < 0 || !isfinite(figs[i][m].value))
+				continue;
+			v[nv] = figs[i][m].value;
+			at[nv] = i;
+			idx[nv++] = m;
+			if (isfinite(spread[i][m]) && spread[i][m] > noise)
+				noise = spread[i][m];
+		}
+		if (nv < 2)
+			continue;
+		double med = order_median(v, (size_t)nv);
+		for (int q = 0; q < nv; q++) {
+			int i = at[q], m = idx[q];
+			double d = med != 0 ? (v[q] - med) / fabs(med) : (v[q] != 0 ? INFINITY : 0);
+			/* integers (cpus, contexts) differ by a whole one or not at all */
+			int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
+			int off = integral ? fabs(v[q] - med) >= 0.5 : fabs(d) > noise;
+			if (!off || count >= max)
+				continue;
+			out[count] = (struct cluster_outlier){ .node = i, .unit = figs[i][m].unit, .value = v[q], .median = med,
+							       .difference = d, .noise = integral ? 0 : noise };
+			snprintf(out[count].figure, sizeof(out[count].figure), "%.39s", name);
+			count++;
+		}
+		/* pairwise: which nodes disagree on this figure */
+		for (int a = 0; pairwise && a < nv; a++)
+			for (int b = a + 1; b < nv; b++) {
+				int i = at[a], j = at[b], m = idx[a];
+				double base = fmax(fabs(v[a]), fabs(v[b]));
+				int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
+				if (integral ? fabs(v[a] - v[b]) >= 0.5 : base > 0 && fabs(v[a] - v[b]) / base > noise)
+					differ[(size_t)i * nn + j] = differ[(size_t)j * nn + i] = 1;
+			}
+	}
+	/* alike: each node joins the first earlier group all of whose members it agrees with */
+	for (int i = 1; pairwise && i < n; i++)
+		for (int g = 0; g < i; g++) {
+			if (alike[g] != g)
+				continue;
+			int ok = 1;
+			for (int j = g; j < i && ok; j++)
+				if (alike[j] == g && differ[(size_t)i * nn + j])
+					ok = 0;
+			if (ok) {
+				alike[i] = g;
+				break;
+			}
+		}
+done:
+	free(figs);
+	free(spread);
+	free(v);
+	free(nf);
+	free(at);
+	free(idx);
+	free(differ);
+	return count;
+}

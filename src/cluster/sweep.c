@@ -1,0 +1,404 @@
+/* The rank-pair sweeps: ping-pong latency, windowed bandwidth (osu_bw) and mpiGraph's shift pattern,
+ * in steps of disjoint pairs. After each step every rank sends rank 0 one record of what it
+ * measured, so rank 0 holds the matrices so far (for --raw, and to name who did not answer when a
+ * run is cut), then all wait on a barrier that does not spin. */
+#include "cluster/cluster-impl.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis/order.h"
+#include "common/timer.h"
+
+int cluster_barrier_idle(MPI_Comm comm)
+{
+	MPI_Request rq;
+	if (MPI_Ibarrier(comm, &rq) != MPI_SUCCESS)
+		return -EIO;
+	return cluster_wait_idle(&rq, 1);
+}
+
+int cluster_wait_idle(MPI_Request *rq, int n)
+{
+	long ns = 2000;
+	for (;;) {
+		int done = 0;
+		if (MPI_Testall(n, rq, &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+			return -EIO;
+		if (done)
+			return 0;
+		struct timespec ts = { 0, ns };
+		nanosleep(&ts, NULL);
+		if (ns < 1000000)
+			ns *= 2;
+	}
+}
+
+double cluster_now_us(void)
+{
+	return (double)timer_now_ns() * 1e-3;
+}
+
+char *cluster_buffer(struct cluster_run *run, size_t bytes)
+{
+	(void)run;
+	char *b = malloc(bytes ? bytes : 1);
+	if (b)
+		memset(b, 1, bytes);
+	return b;
+}
+
+int cluster_pingpong(MPI_Comm c, int peer, int initiator, char *buf, size_t bytes, int warm, int reps, double *half_us)
+{
+	for (int i = -warm; i < reps; i++) {
+		if (initiator) {
+			double t0 = cluster_now_us();
+			if (MPI_Send(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS ||
+			    MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+				return -EIO;
+			if (i >= 0)
+				half_us[i] = (cluster_now_us() - t0) / 2;
+		} else if (MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+			   MPI_Send(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Receive slots of a window: distinct buffers up to 64 MiB in all, reused in turn beyond (osu_bw
+ * receives the whole window into one buffer; the bytes are never read). */
+static int slots_of(size_t bytes, int window)
+{
+	size_t fit = bytes ? ((size_t)64 << 20) / bytes : (size_t)window;
+	return fit < 1 ? 1 : fit < (size_t)window ? (int)fit : window;
+}
+
+int cluster_stream(MPI_Comm c, int peer, int sender, size_t bytes, int window, int bursts, double *gbs)
+{
+	int slots = slots_of(bytes, window);
+	char *buf = malloc((sender ? 1 : (size_t)slots) * (bytes ? bytes : 1));
+	MPI_Request *rq = malloc((size_t)window * sizeof(*rq));
+	int rc = buf && rq ? 0 : -ENOMEM;
+	char ack = 0;
+	if (buf)
+		memset(buf, 1, (sender ? 1 : (size_t)slots) * (bytes ? bytes : 1));
+	for (int b = -1; b < bursts && rc == 0; b++) { /* one burst to warm up */
+		double t0 = cluster_now_us();
+		for (int w = 0; w < window && rc == 0; w++)
+			rc = sender ? MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_BW, c, &rq[w])
+				    : MPI_Irecv(buf + (size_t)(w % slots) * bytes, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_BW, c, &rq[w]);
+		if (rc == 0)
+			rc = MPI_Waitall(window, rq, MPI_STATUSES_IGNORE);
+		if (rc == 0)
+			rc = sender ? MPI_Recv(&ack, 1, MPI_BYTE, peer, CLUSTER_TAG_ACK, c, MPI_STATUS_IGNORE)
+				    : MPI_Send(&ack, 1, MPI_BYTE, peer, CLUSTER_TAG_ACK, c);
+		if (rc != 0)
+			rc = -EIO;
+		else if (sender && b >= 0)
+			gbs[b] = (double)bytes * window / ((cluster_now_us() - t0) * 1e3);
+	}
+	free(buf);
+	free(rq);
+	return rc;
+}
+
+/* --- steps and their records ------------------------------------------------------------------- */
+
+int cluster_step_end(struct cluster_run *run, const char *phase, int step, int steps, const double *mine,
+		     cluster_store_fn *store, void *ctx)
+{
+	const struct cluster_opts *o = run->o;
+	int rc = 0;
+	if (run->rank != 0) {
+		if (MPI_Send(mine, CLUSTER_REC, MPI_DOUBLE, 0, CLUSTER_TAG_REC, run->comm) != MPI_SUCCESS)
+			return -EIO;
+	} else {
+		int p = run->size;
+		double *recs = malloc((size_t)p * CLUSTER_REC * sizeof(double));
+		MPI_Request *rq = malloc((size_t)p * sizeof(*rq));
+		int *idx = malloc((size_t)p * sizeof(int));
+		if (!recs || !rq || !idx) {
+			free(recs);
+			free(rq);
+			free(idx);
+			return -ENOMEM;
+		}
+		struct cluster_status *st = o->status;
+		if (st && st->answered) {
+			memset(st->answered, 0, (size_t)p);
+			st->answered[0] = 1;
+			st->waiting = 1;
+		}
+		store(ctx, 0, mine);
+		rq[0] = MPI_REQUEST_NULL;
+		for (int r = 1; r < p && rc == 0; r++)
+			if (MPI_Irecv(recs + (size_t)r * CLUSTER_REC, CLUSTER_REC, MPI_DOUBLE, r, CLUSTER_TAG_REC, run->comm, &rq[r]) !=
+			    MPI_SUCCESS)
+				rc = -EIO;
+		long ns = 2000;
+		for (int left = p - 1; left > 0 && rc == 0;) {
+			int got = 0;
+			if (MPI_Testsome(p, rq, &got, idx, MPI_STATUSES_IGNORE) != MPI_SUCCESS) {
+				rc = -EIO;
+				break;
+			}
+			if (got == MPI_UNDEFINED)
+				break;
+			for (int k = 0; k < got; k++) {
+				if (st && st->answered)
+					st->answered[idx[k]] = 1;
+				store(ctx, idx[k], recs + (size_t)idx[k] * CLUSTER_REC);
+			}
+			left -= got;
+			if (got == 0) {
+				struct timespec ts = { 0, ns };
+				nanosleep(&ts, NULL);
+				if (ns < 1000000)
+					ns *= 2;
+			} else {
+				ns = 2000;
+			}
+		}
+		if (st)
+			st->waiting = 0;
+		free(recs);
+		free(rq);
+		free(idx);
+		if (rc == 0 && o->step_done)
+			o->step_done(o->arg, phase, step, steps);
+	}
+	if (rc == 0 && cluster_barrier_idle(run->comm) != 0)
+		rc = -EIO;
+	return rc;
+}
+
+void cluster_step_begin(struct cluster_run *run, const char *phase, int step, int steps, int peer)
+{
+	const struct cluster_opts *o = run->o;
+	if (run->rank != 0)
+		return;
+	if (o->status) {
+		o->status->phase = phase;
+		o->status->step = step;
+		o->status->steps = steps;
+		o->status->peer = peer;
+	}
+	if (o->progress)
+		o->progress(o->arg, phase, step, steps);
+}
+
+/* The pairs of tournament round r as a list of disjoint pairs (lower rank first); returns the count. */
+static int round_pairs(int p, int r, int (*pairs)[2])
+{
+	int n = 0;
+	for (int i = 0; i < p; i++) {
+		int j = cluster_round_partner(p, r, i);
+		if (j > i) {
+			pairs[n][0] = i;
+			pairs[n][1] = j;
+			n++;
+		}
+	}
+	return n;
+}
+
+int cluster_pair_steps(struct cluster_run *run, const char *phase, cluster_pair_fn *fn, void *fnctx,
+		       cluster_store_fn *store, void *ctx)
+{
+	int p = run->size, rounds = cluster_rounds(p);
+	int (*pairs)[2] = malloc(sizeof(*pairs) * (size_t)(p / 2 + 1));
+	if (!pairs)
+		return -ENOMEM;
+	int steps = run->o->one_pair ? p * (p - 1) / 2 : rounds, step = 0, rc = 0;
+	for (int r = 0; r < rounds && rc == 0; r++) {
+		int np = round_pairs(p, r, pairs);
+		int per_step = run->o->one_pair ? 1 : np;
+		for (int first = 0; first < np && rc == 0; first += per_step) {
+			int peer = -1, initiator = 0;
+			for (int k = first; k < first + per_step && k < np; k++) {
+				if (pairs[k][0] == run->rank)
+					peer = pairs[k][1], initiator = 1;
+				else if (pairs[k][1] == run->rank)
+					peer = pairs[k][0];
+			}
+			step++;
+			cluster_step_begin(run, phase, step, steps, run->rank == 0 ? peer : -1);
+			double rec[CLUSTER_REC];
+			for (int k = 0; k < CLUSTER_REC; k++)
+				rec[k] = NAN;
+			rec[0] = peer;
+			if (peer >= 0)
+				rc = fn(run, peer, initiator, rec, fnctx);
+			if (rc == 0)
+				rc = cluster_step_end(run, phase, step, steps, rec, store, ctx);
+		}
+	}
+	free(pairs);
+	return rc;
+}
+
+/* --- latency --------------------------------------------------------------------------------- */
+
+struct lat_ctx {
+	size_t bytes;
+	char *buf;
+	double *samples;
+	double *med, *p99;
+	int p;
+};
+
+static int lat_pair(struct cluster_run *run, int peer, int initiator, double *rec, void *arg)
+{
+	struct lat_ctx *c = arg;
+	int reps = run->o->reps;
+	int warm = reps / 10 > 5 ? reps / 10 : 5;
+	if (cluster_pingpong(run->comm, peer, initiator, c->buf, c->bytes, warm, reps, c->samples) != 0)
+		return -EIO;
+	if (initiator) {
+		rec[1] = order_median(c->samples, (size_t)reps);
+		rec[2] = order_kth(c->samples, (size_t)reps, (size_t)(0.99 * (reps - 1) + 0.5));
+	}
+	return 0;
+}
+
+static void lat_store(void *arg, int from, const double *rec)
+{
+	struct lat_ctx *c = arg;
+	int peer = (int)rec[0];
+	if (peer < 0 || peer >= c->p || isnan(rec[1]))
+		return;
+	c->med[(size_t)from * c->p + peer] = c->med[(size_t)peer * c->p + from] = rec[1];
+	if (c->p99)
+		c->p99[(size_t)from * c->p + peer] = c->p99[(size_t)peer * c->p + from] = rec[2];
+}
+
+void cluster_matrix_clear(double *m, int p)
+{
+	if (m)
+		for (size_t k = 0; k < (size_t)p * p; k++)
+			m[k] = NAN;
+}
+
+int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us, double *p99_us, struct as_error *err)
+{
+	struct lat_ctx c = { .bytes = bytes, .med = med_us, .p99 = p99_us, .p = run->size };
+	if (run->rank == 0) {
+		cluster_matrix_clear(med_us, run->size);
+		cluster_matrix_clear(p99_us, run->size);
+	}
+	c.buf = cluster_buffer(run, bytes);
+	c.samples = malloc((size_t)run->o->reps * sizeof(double));
+	int rc = c.buf && c.samples ? 0 : -ENOMEM;
+	if (rc == 0)
+		rc = cluster_pair_steps(run, bytes <= 8 ? "latency" : "latency per size", lat_pair, &c, lat_store, &c);
+	free(c.buf);
+	free(c.samples);
+	if (rc)
+		return as_error_set(err, rc, "latency sweep (%zu B messages) failed%s", bytes,
+				    rc == -ENOMEM ? ": out of memory" : ": an MPI call returned an error");
+	return 0;
+}
+
+/* --- bandwidth, one pair at a time ------------------------------------------------------------ */
+
+struct bw_ctx {
+	double *gbs, *bw;
+	int p;
+};
+
+static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec, void *arg)
+{
+	struct bw_ctx *c = arg;
+	const struct cluster_opts *o = run->o;
+	/* lower rank sends first, then the other way; each reports the direction it sent */
+	for (int dir = 0; dir < 2; dir++) {
+		int sender = initiator == (dir == 0);
+		if (cluster_stream(run->comm, peer, sender, o->bw_bytes, o->window, o->bursts, c->gbs) != 0)
+			return -EIO;
+		if (sender)
+			rec[1] = order_median(c->gbs, (size_t)o->bursts);
+	}
+	return 0;
+}
+
+static void bw_store(void *arg, int from, const double *rec)
+{
+	struct bw_ctx *c = arg;
+	int peer = (int)rec[0];
+	if (peer >= 0 && peer < c->p)
+		c->bw[(size_t)from * c->p + peer] = rec[1];
+}
+
+int cluster_sweep_bandwidth(struct cluster_run *run, double *bw_gbs, struct as_error *err)
+{
+	struct bw_ctx c = { .bw = bw_gbs, .p = run->size };
+	if (run->rank == 0)
+		cluster_matrix_clear(bw_gbs, run->size);
+	c.gbs = malloc((size_t)run->o->bursts * sizeof(double));
+	int rc = c.gbs ? cluster_pair_steps(run, "bandwidth", bw_pair, &c, bw_store, &c) : -ENOMEM;
+	free(c.gbs);
+	if (rc)
+		return as_error_set(err, rc, "bandwidth sweep failed%s", rc == -ENOMEM ? ": out of memory" : ": an MPI call returned an error");
+	return 0;
+}
+
+/* --- mpiGraph's shift pattern ----------------------------------------------------------------- */
+
+static void shift_store(void *arg, int from, const double *rec)
+{
+	struct bw_ctx *c = arg;
+	int src = (int)rec[0];
+	if (src >= 0 && src < c->p)
+		c->bw[(size_t)src * c->p + from] = rec[1];
+}
+
+int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error *err)
+{
+	const struct cluster_opts *o = run->o;
+	int p = run->size, slots = slots_of(o->bw_bytes, o->window);
+	struct bw_ctx c = { .bw = bw_gbs, .p = p };
+	if (run->rank == 0)
+		cluster_matrix_clear(bw_gbs, p);
+	char *sbuf = cluster_buffer(run, o->bw_bytes);
+	char *rbuf = malloc((size_t)slots * (o->bw_bytes ? o->bw_bytes : 1));
+	MPI_Request *rq = malloc(2 * (size_t)o->window * sizeof(*rq));
+	double *gbs = malloc((size_t)o->bursts * sizeof(double));
+	int rc = sbuf && rbuf && rq && gbs ? 0 : -ENOMEM;
+	for (int k = 1; k < p && rc == 0; k++) {
+		int dst = (run->rank + k) % p, src = (run->rank - k + p) % p;
+		cluster_step_begin(run, "shift", k, p - 1, -1);
+		for (int b = -1; b < o->bursts && rc == 0; b++) {
+			if (MPI_Barrier(run->comm) != MPI_SUCCESS) {
+				rc = -EIO;
+				break;
+			}
+			double t0 = cluster_now_us();
+			for (int w = 0; w < o->window && rc == 0; w++)
+				if (MPI_Irecv(rbuf + (size_t)(w % slots) * o->bw_bytes, (int)o->bw_bytes, MPI_BYTE, src, CLUSTER_TAG_SHIFT,
+					      run->comm, &rq[w]) != MPI_SUCCESS ||
+				    MPI_Isend(sbuf, (int)o->bw_bytes, MPI_BYTE, dst, CLUSTER_TAG_SHIFT, run->comm, &rq[o->window + w]) !=
+					    MPI_SUCCESS)
+					rc = -EIO;
+			if (rc == 0 && MPI_Waitall(o->window, rq, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+				rc = -EIO;
+			double t1 = cluster_now_us();
+			if (rc == 0 && MPI_Waitall(o->window, rq + o->window, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+				rc = -EIO;
+			if (b >= 0)
+				gbs[b] = (double)o->bw_bytes * o->window / ((t1 - t0) * 1e3);
+		}
+		double rec[CLUSTER_REC] = { src, rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN, NAN, NAN, NAN };
+		if (rc == 0)
+			rc = cluster_step_end(run, "shift", k, p - 1, rec, shift_store, &c);
+	}
+	free(sbuf);
+	free(rbuf);
+	free(rq);
+	free(gbs);
+	if (rc)
+		return as_error_set(err, rc, "shift sweep failed%s", rc == -ENOMEM ? ": out of memory" : ": an MPI call returned an error");
+	return 0;
+}

@@ -1,0 +1,42 @@
+# archscope cluster across two nodes made of namespaces (tests/cli/mpi.sh): ranks on one node talk
+# through shared memory, ranks on two nodes through TCP over a veth pair. The rank -> node map
+# follows the namespaces, the layer tree puts the two nodes apart and their ranks together, and a
+# pair on one node answers faster than a pair across (by far more than a busy machine's noise).
+. "$(dirname "$0")/lib.sh"
+require MPI NETNS
+. "$ROOT/tests/cli/mpi.sh"
+netns_up 2 || skip "needs NETNS ($NETNS_WHY)"
+
+run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+python3 - "$TMP/out" <<'PY' || fail "JSON of the two-node run (above)"
+import json, statistics, sys
+r = json.load(open(sys.argv[1]))["results"]
+hosts = [x["host"] for x in r["ranks"]]
+assert hosts == ["node0", "node0", "node1", "node1"], hosts
+assert [x["node"] for x in r["ranks"]] == [0, 0, 1, 1]
+assert [(n["host"], n["leader"], n["ranks"]) for n in r["nodes"]] == [("node0", 0, [0, 1]), ("node1", 2, [2, 3])], r["nodes"]
+assert all(n["clock_ghz"] > 0.1 for n in r["nodes"])
+L = r["layers"]
+assert L[0]["groups"] == [[0, 1], [2, 3]], L[0]["groups"]
+assert L[-1]["groups"] == [[0, 1, 2, 3]], L[-1]["groups"]
+lat = r["latency_us"]
+intra = [lat[0][1], lat[2][3]]
+inter = [lat[i][j] for i in (0, 1) for j in (2, 3)]
+print("# intra-node %s us, inter-node %s us" % (intra, inter))
+assert max(intra) * 1.5 < min(inter), (intra, inter)
+assert L[0]["latency_us"] < L[-1]["latency_us"]
+lv = r["latency_levels"]
+assert len(lv) >= 2 and sum(x["pairs"] for x in lv) == 6, lv
+assert all(lv[k]["max_us"] < lv[k + 1]["min_us"] for k in range(len(lv) - 1)), lv
+assert all(r["bandwidth_gbs"][i][j] > 0 for i in range(4) for j in range(4) if i != j)
+for k in ("outliers", "contention"):
+    assert isinstance(r[k], list), k
+assert [c["pairs_per_node"] for c in r["contention"]] == [1, 2], r["contention"]
+PY
+cat "$TMP/err" | grep -q "warning: ranks .* pinned to the same CPU" && fail "unbound ranks reported as sharing a CPU"
+
+# the default binding of Open MPI pins each node's first rank to CPU 0 of the one machine: said
+NETNS_BIND=core run 0 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention --reps 10
+contains "$TMP/err" "warning: ranks 0 (node0) and 1 (node1) are nodes of one machine pinned to the same CPU"
+contains "$TMP/out" "layer 1: \[0-1 on node0+node1\]"
+exit 0
