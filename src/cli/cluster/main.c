@@ -23,7 +23,7 @@
 static struct cluster_status status;
 static const struct cluster_place *status_place;
 static const char *status_raw;
-static char status_stopped[4200];
+static char status_stopped[4200], status_stopped_tmp[4210];
 
 static size_t put(char *b, size_t n, size_t cap, const char *s)
 {
@@ -98,10 +98,15 @@ static void report_stop(const char *cause)
 	ssize_t w = 0;
 	/* the file first: stderr is a pipe to mpirun, which may have stopped reading it */
 	if (status_stopped[0]) {
-		int fd = open(status_stopped, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		/* whole or not at all: mpirun's SIGKILL may follow at any moment */
+		int fd = open(status_stopped_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (fd >= 0) {
 			w = write(fd, b, n);
 			close(fd);
+			if (w == (ssize_t)n)
+				rename(status_stopped_tmp, status_stopped);
+			else
+				unlink(status_stopped_tmp);
 		}
 	}
 	w = write(2, b, n);
@@ -488,11 +493,16 @@ int main(int argc, char **argv)
 			snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o.raw_dir);
 			status_raw = rawmsg;
 			snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o.raw_dir);
+			snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "%s.tmp", status_stopped);
 			unlink(status_stopped); /* a file from an earlier run is not this one's */
 			if (cluster_save_place(r, o.raw_dir) != 0)
 				r->save_failed = 1;
 		}
+		/* one report: the other signal (mpirun sends SIGTERM after the SIGINT) waits */
 		struct sigaction sa = { .sa_handler = on_stop };
+		sigemptyset(&sa.sa_mask);
+		sigaddset(&sa.sa_mask, SIGINT);
+		sigaddset(&sa.sa_mask, SIGTERM);
 		sigaction(SIGTERM, &sa, NULL);
 		sigaction(SIGINT, &sa, NULL);
 		co.progress = on_progress;
