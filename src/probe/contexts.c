@@ -325,13 +325,16 @@ int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struc
 	for (size_t i = 0; i + 1 < c->n; i++)
 		big = fmax(big, unit_step(c->x, y, i));
 	const char *shape = "jump";
-	if (big >= 0.3) {
+	/* flat: the time never rose by more than the noise (10 %) over the threads tried */
+	if (c->n < 2 || !(y[c->n - 1] > 1.1 * y[0])) {
+		/* no answer */
+	} else if (big >= 0.3) {
 		struct step_answer a = first_significant(c->x, y, c->n, 0.5);
 		if (a.index >= 0) {
 			value = c->x[a.index];
 			conf = a.confidence;
 		}
-	} else if (big > 0.02) {
+	} else {
 		int f = knee(c->x, y, c->n, &conf);
 		if (f >= 1 && c->n && f < c->x[c->n - 1])
 			value = f;

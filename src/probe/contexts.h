@@ -62,8 +62,8 @@ int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, stru
  * per thread added (y[i+1] / y[i] - 1) / (x[i+1] - x[i]); a jump (the biggest at least 0.3) is the
  * first step above their mean and at least half the biggest, and the answer the M before it; a
  * ramp is the knee C of max(1, M / C) fitted to every point, and the answer C; a curve flat to
- * the end has no step (at least as many contexts as threads tried). On a curve of every M these
- * are the steps of §4.2.1. os_reported from env->topo, else env->allowed (NAN when neither).
+ * the end (the time never 10 % above M = 1) has no step (at least as many contexts as threads
+ * tried). On a curve of every M these are the steps of §4.2.1. os_reported from env->topo, else env->allowed (NAN when neither).
  * Records the env slot of the kind. 0 or -ENOMEM. */
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k);
 

@@ -177,6 +177,8 @@ static int batch_push(struct probe_c2c_batch *b, int q)
 	return 0;
 }
 
+static int64_t refine_key(const struct probe_c2c_plan *p, int q, int level, char *label, size_t len);
+
 /* First fit into rounds of pairs on disjoint cores; b->nrounds. 0 or -ENOMEM. */
 static int batch_pack(const struct probe_c2c_plan *p, struct probe_c2c_batch *b)
 {
@@ -237,7 +239,10 @@ static int *members_index(const struct probe_c2c_plan *p, int **off_out)
 }
 
 /* Picks up to want unmeasured, unpicked pairs of a class (its members mem[0..nm), shuffled here)
- * with the given role, preferring pairs whose cores no pair picked so far uses (core_busy). */
+ * with the given role: each the first of the shuffled pairs that best spreads the class's picks
+ * over pairs of packages, then of nodes, then of last-level caches not yet covered by its pairs
+ * picked before (so a class that spans two sockets is sampled on both), and whose cores no pair
+ * picked so far uses (core_busy: the pairs pack into fewer rounds). */
 static int pick(struct probe_c2c_plan *p, int *mem, int nm, int want, enum probe_c2c_role role,
 		unsigned char *core_busy, struct probe_c2c_batch *out)
 {
@@ -246,22 +251,52 @@ static int pick(struct probe_c2c_plan *p, int *mem, int nm, int want, enum probe
 		mem[k] = mem[r];
 		mem[r] = x;
 	}
+	enum { KEYS = 64 };
+	int64_t seen[3][KEYS];
+	int nseen = 0;
+	for (int k = 0; k < nm && nseen < KEYS; k++)
+		if (p->role[mem[k]] != PROBE_C2C_UNMEASURED) {
+			for (int l = 0; l < 3; l++)
+				seen[l][nseen] = refine_key(p, mem[k], PROBE_C2C_LEVEL_PACKAGES + l, NULL, 0);
+			nseen++;
+		}
 	int got = 0;
-	for (int pass = 0; pass < 2 && got < want; pass++)
-		for (int k = 0; k < nm && got < want; k++) {
+	while (got < want) {
+		int best = -1, best_score = -1;
+		for (int k = 0; k < nm; k++) {
 			int q = mem[k], i, j;
 			if (p->role[q] != PROBE_C2C_UNMEASURED)
 				continue;
 			probe_c2c_pair_of(p->n, q, &i, &j);
-			int ci = p->core_key[i], cj = p->core_key[j];
-			if (pass == 0 && (core_busy[ci] || core_busy[cj]))
-				continue;
-			if (batch_push(out, q) != 0)
-				return -ENOMEM;
-			p->role[q] = (unsigned char)role;
-			core_busy[ci] = core_busy[cj] = 1;
-			got++;
+			int score = !core_busy[p->core_key[i]] && !core_busy[p->core_key[j]];
+			for (int l = 0; l < 3; l++) {
+				int64_t key = refine_key(p, q, PROBE_C2C_LEVEL_PACKAGES + l, NULL, 0), fresh = 1;
+				for (int x = 0; x < nseen && fresh; x++)
+					fresh = seen[l][x] != key;
+				score += fresh ? 8 >> l : 0;
+			}
+			if (score > best_score) {
+				best_score = score;
+				best = q;
+				if (score == 15)
+					break;
+			}
 		}
+		if (best < 0)
+			break;
+		if (batch_push(out, best) != 0)
+			return -ENOMEM;
+		p->role[best] = (unsigned char)role;
+		int i, j;
+		probe_c2c_pair_of(p->n, best, &i, &j);
+		core_busy[p->core_key[i]] = core_busy[p->core_key[j]] = 1;
+		if (nseen < KEYS) {
+			for (int l = 0; l < 3; l++)
+				seen[l][nseen] = refine_key(p, best, PROBE_C2C_LEVEL_PACKAGES + l, NULL, 0);
+			nseen++;
+		}
+		got++;
+	}
 	return got;
 }
 
@@ -274,10 +309,15 @@ int probe_c2c_plan_first(struct probe_c2c_plan *p, struct probe_c2c_batch *out)
 	for (int c = 0; c < p->nclasses && !rc; c++)
 		if (pick(p, idx + off[c], off[c + 1] - off[c], p->samples, PROBE_C2C_SAMPLE, busy, out) < 0)
 			rc = -ENOMEM;
-	/* one pair per class beyond its samples, then a handful at random over all pairs */
-	for (int c = 0; c < p->nclasses && !rc; c++)
-		if (pick(p, idx + off[c], off[c + 1] - off[c], 1, PROBE_C2C_VERIFY, busy, out) < 0)
+	/* pairs of each class beyond its samples: one, and in a large class as many more as
+	 * log2 of its pairs exceeds the samples (a minority of its pairs that behave otherwise, a
+	 * difference the topology does not show, is then likely to be hit); then a handful at
+	 * random over all pairs */
+	for (int c = 0; c < p->nclasses && !rc; c++) {
+		int v = (int)ceil(log2((double)p->cls[c].npairs + 1)) - p->samples;
+		if (pick(p, idx + off[c], off[c + 1] - off[c], p->quick || v < 1 ? 1 : v, PROBE_C2C_VERIFY, busy, out) < 0)
 			rc = -ENOMEM;
+	}
 	int unmeasured = 0;
 	for (int q = 0; q < p->npairs; q++)
 		unmeasured += p->role[q] == PROBE_C2C_UNMEASURED;
@@ -432,9 +472,21 @@ static int cmp_keyed(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key ? 1 : x->q - y->q;
 }
 
-/* Splits class c (members mem[0..nm)) at the first level past its own that separates its pairs:
- * new classes appended, pair_class updated. Returns the number of new classes (0: none
- * separates), -ENOMEM. */
+/* Whether pairs q and r were measured alike (within the gap at every block and in latency). */
+static int pairs_agree(const struct probe_c2c_plan *p, int q, int r)
+{
+	if (ratio_out(p->lat[q], p->lat[r], p->gap))
+		return 0;
+	for (int b = 0; b < p->nblocks; b++)
+		if (ratio_out(p->bw[(size_t)q * p->nblocks + b], p->bw[(size_t)r * p->nblocks + b], p->gap))
+			return 0;
+	return 1;
+}
+
+/* Splits class c (members mem[0..nm)) at the coarsest level past its own whose keys explain its
+ * measured pairs (the pairs measured under one key agree; the finest, one class per pair, always
+ * does), skipping levels that would not separate anything. New classes appended, pair_class
+ * updated. Returns the number of new classes (0: no level separates its pairs), -ENOMEM. */
 static int class_split(struct probe_c2c_plan *p, int c, const int *mem, int nm)
 {
 	struct keyed *kv = malloc((size_t)nm * sizeof(*kv));
@@ -445,10 +497,20 @@ static int class_split(struct probe_c2c_plan *p, int c, const int *mem, int nm)
 		for (int k = 0; k < nm; k++)
 			kv[k] = (struct keyed){ refine_key(p, mem[k], level, NULL, 0), mem[k] };
 		qsort(kv, (size_t)nm, sizeof(*kv), cmp_keyed);
-		int groups = 1;
+		int groups = 1, explains = 1;
 		for (int k = 1; k < nm; k++)
 			groups += kv[k].key != kv[k - 1].key;
 		if (groups < 2)
+			continue;
+		/* the measured pairs of each key agree with each other */
+		for (int k = 0; k < nm && explains && level < PROBE_C2C_LEVEL_PAIR; k++) {
+			if (!pair_measured(p, kv[k].q))
+				continue;
+			for (int l = k + 1; l < nm && kv[l].key == kv[k].key && explains; l++)
+				if (pair_measured(p, kv[l].q) && !pairs_agree(p, kv[k].q, kv[l].q))
+					explains = 0;
+		}
+		if (!explains)
 			continue;
 		for (int k = 0; k < nm; k++) {
 			if (k == 0 || kv[k].key != kv[k - 1].key) {
@@ -484,10 +546,12 @@ int probe_c2c_plan_next(struct probe_c2c_plan *p, struct probe_c2c_batch *out)
 {
 	memset(out, 0, sizeof(*out));
 	int *off = NULL, *idx = members_index(p, &off);
-	unsigned char *busy = calloc((size_t)p->n, 1);
+	unsigned char *busy = calloc((size_t)p->n, 1), *busy_before = malloc((size_t)p->n);
 	int *copy = malloc((size_t)p->npairs * sizeof(int));
-	int rc = idx && busy && copy ? 0 : -ENOMEM, nold = p->nclasses;
-	for (int c = 0; c < nold && !rc; c++) {
+	int rc = idx && busy && busy_before && copy ? 0 : -ENOMEM;
+	/* Classes made here are checked in turn too: a finer class whose pairs were already measured
+	 * (in the class it came from) may disagree again at once. */
+	for (int c = 0; c < p->nclasses && !rc; c++) {
 		struct probe_c2c_class *cl = &p->cls[c];
 		if (cl->split)
 			continue;
@@ -502,57 +566,57 @@ int probe_c2c_plan_next(struct probe_c2c_plan *p, struct probe_c2c_batch *out)
 			rc = made;
 			break;
 		}
-		int n_before = out->n;
-		unsigned char *busy_before = malloc((size_t)p->n);
-		if (!busy_before) {
-			rc = -ENOMEM;
-			break;
+		if (!made) {
+			p->cls[c].unresolved = 1;
+			continue;
 		}
+		int n_before = out->n, rounds_before = out->nrounds;
 		memcpy(busy_before, busy, (size_t)p->n);
-		int *sub_off = NULL, *sub_idx = made ? members_index(p, &sub_off) : NULL;
-		if (made && !sub_idx) {
-			free(busy_before);
+		free(off);
+		free(idx);
+		if (!(idx = members_index(p, &off))) {
 			rc = -ENOMEM;
 			break;
 		}
-		for (int s = first; s < p->nclasses && !rc; s++) {
-			int have = 0, sn = sub_off[s + 1] - sub_off[s];
+		for (int sc = first; sc < p->nclasses && !rc; sc++) {
+			int have = 0, sn = off[sc + 1] - off[sc];
 			for (int k = 0; k < sn; k++)
-				have += pair_measured(p, sub_idx[sub_off[s] + k]);
+				have += p->role[idx[off[sc] + k]] != PROBE_C2C_UNMEASURED;
 			int want = (p->samples < sn ? p->samples : sn) - have;
-			if (want > 0 && pick(p, sub_idx + sub_off[s], sn, want, PROBE_C2C_SPLIT, busy, out) < 0)
+			if (want > 0 && pick(p, idx + off[sc], sn, want, PROBE_C2C_SPLIT, busy, out) < 0)
 				rc = -ENOMEM;
 		}
-		free(sub_off);
-		free(sub_idx);
-		if (!rc && made && (rc = batch_pack(p, out)) == 0 && p->spent_s + probe_c2c_plan_batch_s(p, out) > p->budget_s) {
-			/* over the budget: this class stays as it is, marked */
+		if (rc || (rc = batch_pack(p, out)) != 0)
+			break;
+		/* finer classes that need no new pair cost nothing; others must fit the budget */
+		if (out->nrounds > rounds_before && p->spent_s + probe_c2c_plan_batch_s(p, out) > p->budget_s) {
 			for (int k = n_before; k < out->n; k++)
 				p->role[out->pair[k]] = PROBE_C2C_UNMEASURED;
 			out->n = n_before;
+			out->nrounds = rounds_before;
 			memcpy(busy, busy_before, (size_t)p->n);
 			class_unsplit(p, c, copy, nm, made);
-			made = 0;
+			/* tried again after this batch, while the budget lasts */
+			p->cls[c].unresolved = 2;
+			free(off);
+			free(idx);
+			if (!(idx = members_index(p, &off)))
+				rc = -ENOMEM;
 		}
-		free(busy_before);
-		if (!made)
-			p->cls[c].unresolved = 1;
 	}
 	if (!rc && (rc = batch_pack(p, out)) == 0) {
 		p->rounds += out->nrounds;
 		p->spent_s += probe_c2c_plan_batch_s(p, out);
 	}
+	/* classes the budget left out: unresolved when nothing else runs, else tried again later */
+	for (int c = 0; c < p->nclasses; c++)
+		if (p->cls[c].unresolved == 2)
+			p->cls[c].unresolved = out->n == 0;
 	free(off);
 	free(idx);
 	free(busy);
+	free(busy_before);
 	free(copy);
-	/* the classes made here: their figures from the pairs they already hold */
-	if (!rc && (idx = members_index(p, &off)) != NULL) {
-		for (int c = nold; c < p->nclasses; c++)
-			class_stats(p, c, idx + off[c], off[c + 1] - off[c]);
-		free(off);
-		free(idx);
-	}
 	return rc;
 }
 
