@@ -323,7 +323,7 @@ int cmd_probe(int argc, char **argv)
 					   "and the pairs measured in each, contexts' team sizes) and its predicted\n"
 					   "time from step costs measured beforehand"),
 		OPT_STRING(0, "topology", &topology, "FILE", "with --plan: plan for the machine of an hwloc XML file\n"
-							     "(lstopo --of xml) instead of this one"),
+							     "(as lstopo writes it) instead of this one"),
 		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
