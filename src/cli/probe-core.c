@@ -203,7 +203,9 @@ static void c2c_classes_render(struct emit *e, const struct probe_c2c_result *r)
 	const struct probe_c2c_matrix *m = &r->m;
 	int nb = p->nblocks, measured = probe_c2c_plan_measured(p);
 	emit_string(e, "mode", "pairs", r->all_pairs ? "all_pairs" : "classes");
-	emit_annotate(e, r->all_pairs ? ": every pair measured" : ": a few pairs per topology class, the matrices filled by class");
+	emit_annotate(e, r->all_pairs_chosen ? ": every pair measured (fewer rounds than by class)"
+		      : r->all_pairs ? ": every pair measured" : ": a few pairs per topology class, the matrices filled by class");
+	emit_bool(e, "all_pairs_chosen", NULL, r->all_pairs_chosen);
 	emit_int(e, "pairs_measured", "measured", measured, "pairs");
 	emit_annotate(e, " of %d, in %d steps", p->npairs, r->steps);
 	emit_int(e, "steps", NULL, r->steps, NULL);

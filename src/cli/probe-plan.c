@@ -49,6 +49,9 @@ static void plan_render(struct emit *e, const struct probe_plan *p, const char *
 	if (c->n < 2) {
 		emit_null(e, "classes", "classes", "none (fewer than two CPUs)");
 	} else {
+		emit_string(e, "mode", "mode", p->c2c_all_pairs ? "all_pairs" : "classes");
+		if (p->c2c_all_pairs)
+			emit_annotate(e, " (every pair: fewer rounds than by class)");
 		emit_int(e, "pairs", "pairs", c->npairs, NULL);
 		emit_int(e, "measured_pairs", "measured", p->c2c_batch.n, "pairs");
 		emit_int(e, "rounds", "rounds", p->c2c_batch.nrounds, NULL);

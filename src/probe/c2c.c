@@ -524,11 +524,14 @@ int probe_c2c_run(const struct probe_opts *o, const struct topo *t, const struct
 	struct threads_backend tb = { .o = o, .concurrent = &m->concurrent_pairs };
 	struct probe_c2c_backend threads = { .measure = threads_measure, .ctx = &tb };
 	be = be ? be : &threads;
-	out->all_pairs = all_pairs;
 	struct probe_c2c_batch bt;
-	rc = all_pairs ? probe_c2c_plan_all(&out->plan, &bt) : probe_c2c_plan_first(&out->plan, &bt);
+	int chosen = 0;
+	rc = all_pairs ? probe_c2c_plan_all(&out->plan, &bt) : probe_c2c_plan_start(&out->plan, &bt, &chosen);
 	if (rc)
 		rc = as_error_set(err, rc, "c2c: out of memory");
+	out->all_pairs = all_pairs || chosen;
+	out->all_pairs_chosen = chosen;
+	all_pairs = out->all_pairs;
 	int done = 0, widest = 0;
 	while (!rc && bt.n > 0) {
 		for (int r = 0; r < bt.nrounds; r++) {

@@ -83,6 +83,8 @@ struct probe_c2c_result {
 	struct probe_c2c_plan plan;    /* the classes of pairs and which pairs were measured (n 0:
 					* none ran) */
 	int all_pairs;                 /* every pair measured (--all-pairs), each with its own figures */
+	int all_pairs_chosen;          /* ... without --all-pairs: predicted to take less time than by
+					* class (a small machine) */
 	int rounds;                    /* rounds of pairs on disjoint cores run */
 	int steps;                     /* measurement steps (one block size or the latency, a round) */
 	int skipped;                   /* block sizes of a pair not measured: its class's curve had
@@ -102,7 +104,8 @@ struct probe_c2c_backend {
 };
 
 /* c2c by class (all_pairs 0): the classes of probe_c2c_plan_init on topology t (NULL: one class),
- * their samples and verifying pairs in rounds, finer classes where pairs disagree, the matrices
+ * their samples and verifying pairs in rounds (every pair where probe_c2c_plan_start predicts
+ * that to take less time), finer classes where pairs disagree, the matrices
  * filled by class; a pair skips the block sizes where its class's curve has settled
  * (probe_c2c_plan_settled) unless its largest block then disagrees by more than 10 %. With
  * all_pairs, every pair in the round-robin rounds of probe_c2c_sweep, each with its own figures.

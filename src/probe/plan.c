@@ -345,6 +345,32 @@ int probe_c2c_plan_first(struct probe_c2c_plan *p, struct probe_c2c_batch *out)
 	return rc;
 }
 
+double probe_c2c_plan_all_s(const struct probe_c2c_plan *p)
+{
+	double s = 0;
+	for (int k = 0; k <= p->nblocks; k++)
+		s += probe_plan_c2c_step_s(p->costs, p->quick, k, k < p->nblocks ? p->block_bytes[k] : 0, p->n / 2,
+					   p->concurrent_bytes);
+	return s * probe_c2c_rounds(p->n);
+}
+
+int probe_c2c_plan_start(struct probe_c2c_plan *p, struct probe_c2c_batch *out, int *all)
+{
+	*all = 0;
+	int rc = probe_c2c_plan_first(p, out);
+	if (rc || !(probe_c2c_plan_all_s(p) < p->spent_s))
+		return rc;
+	/* every pair costs less: start again with the round robin */
+	probe_c2c_batch_release(out);
+	memset(p->role, 0, (size_t)p->npairs);
+	p->rounds = 0;
+	p->spent_s = 0;
+	*all = 1;
+	rc = probe_c2c_plan_all(p, out);
+	p->budget_s = p->spent_s;
+	return rc;
+}
+
 double probe_c2c_plan_batch_s(const struct probe_c2c_plan *p, const struct probe_c2c_batch *b)
 {
 	double s = 0;
@@ -975,7 +1001,7 @@ int probe_plan_make(const struct topo *t, const struct as_cpulist *cpus, int qui
 			struct as_cpulist sub = *list;
 			sub.n = n;
 			int rc = probe_c2c_plan_init(&out->c2c, t, &sub, blocks, nb, quick, seed, err);
-			if (rc == 0 && (rc = probe_c2c_plan_first(&out->c2c, &out->c2c_batch)) != 0)
+			if (rc == 0 && (rc = probe_c2c_plan_start(&out->c2c, &out->c2c_batch, &out->c2c_all_pairs)) != 0)
 				as_error_set(err, rc, "plan: out of memory");
 			if (rc)
 				return rc;
@@ -995,9 +1021,14 @@ int probe_plan_make(const struct topo *t, const struct as_cpulist *cpus, int qui
 			for (int k = 0; k <= nb; k++)
 				out->c2c_all_pairs_s += rr * probe_plan_c2c_step_s(c, quick, k, k < nb ? blocks[k] : 0, n / 2, cap);
 			char what[200];
-			snprintf(what, sizeof(what),
-				 "%d classes, %d of %d pairs in %d rounds x (%d block sizes + latency); all pairs: %d rounds",
-				 out->c2c.nclasses, out->c2c_batch.n, out->c2c.npairs, out->c2c_batch.nrounds, nb, rr);
+			if (out->c2c_all_pairs)
+				snprintf(what, sizeof(what),
+					 "every pair (fewer rounds than by class): %d pairs in %d rounds x (%d block sizes + latency)",
+					 out->c2c.npairs, rr, nb);
+			else
+				snprintf(what, sizeof(what),
+					 "%d classes, %d of %d pairs in %d rounds x (%d block sizes + latency); all pairs: %d rounds",
+					 out->c2c.nclasses, out->c2c_batch.n, out->c2c.npairs, out->c2c_batch.nrounds, nb, rr);
 			step_add(out, g, steps, sec, what);
 			continue;
 		}

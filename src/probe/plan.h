@@ -119,6 +119,13 @@ int probe_c2c_plan_all(struct probe_c2c_plan *p, struct probe_c2c_batch *out);
 
 /* The predicted seconds of a batch's rounds (p->costs, p->concurrent_bytes). */
 double probe_c2c_plan_batch_s(const struct probe_c2c_plan *p, const struct probe_c2c_batch *b);
+/* The predicted seconds of every pair in round robin. */
+double probe_c2c_plan_all_s(const struct probe_c2c_plan *p);
+
+/* The first batch: probe_c2c_plan_first, or every pair (probe_c2c_plan_all) where that is
+ * predicted to take less time (a small machine, whose pairs on disjoint cores need more rounds
+ * than the round robin's disjoint CPUs); *all says which. 0 or -ENOMEM. */
+int probe_c2c_plan_start(struct probe_c2c_plan *p, struct probe_c2c_batch *out, int *all);
 
 /* The class's figure at block k: its median, or where no pair of it measured that block
  * (skipped where the curve had settled), interpolated in log(block) between its nearest
@@ -207,6 +214,7 @@ struct probe_plan {
 	/* c2c: classes and the first batch (what runs when the classes hold) */
 	struct probe_c2c_plan c2c;
 	struct probe_c2c_batch c2c_batch;
+	int c2c_all_pairs;                 /* every pair is planned: fewer predicted seconds */
 	int c2c_all_pairs_rounds;          /* rounds of the full sweep, for comparison */
 	double c2c_all_pairs_s;
 	double contexts_all_teams_s;

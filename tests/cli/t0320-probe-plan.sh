@@ -23,7 +23,7 @@ if p["cpus"] >= 2:
         assert k["name"] and len(k["pairs"]) >= 1, k["name"]
         for q in k["pairs"]:
             a, b = q["cpus"]
-            assert a != b and q["role"] in ("sample", "verify") and 0 <= q["round"] < c["rounds"]
+            assert a != b and q["role"] in ("sample", "verify", "all") and 0 <= q["round"] < c["rounds"]
             seen.add((a, b))
     assert len(seen) == c["measured_pairs"]
 t = p["contexts"]["teams"]
