@@ -25,7 +25,32 @@ for q in full quick; do
 	"$as" probe --plan $flag --json >"$tmp/plan-$q.json"
 	echo "$s $e" >"$tmp/$q.wall"
 done
+# This machine: c2c by class against every pair (the trees), contexts' search against every team
+# size (the answers and the team sizes), three times each.
+for i in 1 2 3; do
+	"$as" probe c2c --json -q >"$tmp/c2c-cls-$i.json"
+	"$as" probe c2c --all-pairs --json -q >"$tmp/c2c-all-$i.json"
+	"$as" probe contexts --json -q >"$tmp/ctx-search-$i.json"
+	"$as" probe contexts --all-teams --json -q >"$tmp/ctx-all-$i.json"
+done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+python3 - "$tmp" <<'PY'
+import json, sys
+tmp = sys.argv[1]
+def tree(c):
+    return sorted(tuple(sorted(n["cpus"])) for n in c["tree"]["nodes"]) if c["tree"] else None
+for i in (1, 2, 3):
+    a = json.load(open(f"{tmp}/c2c-cls-{i}.json"))["results"]["c2c"]
+    b = json.load(open(f"{tmp}/c2c-all-{i}.json"))["results"]["c2c"]
+    print(f"# c2c run {i}: by class ({a['mode']}) {a['pairs_measured']} pairs in {a['steps']} steps, tree {tree(a)}; "
+          f"--all-pairs {b['pairs_measured']} pairs in {b['steps']} steps, tree {tree(b)}: "
+          f"{'the same tree' if tree(a) == tree(b) else 'trees differ'}")
+    x = json.load(open(f"{tmp}/ctx-search-{i}.json"))["results"]["contexts"]
+    y = json.load(open(f"{tmp}/ctx-all-{i}.json"))["results"]["contexts"]
+    print(f"# contexts run {i}: " + "; ".join(
+        f"{k} search {x[k]['value']} in {x[k]['teams']} team sizes, every size {y[k]['value']} in {y[k]['teams']}"
+        for k in ("fp", "int", "mem")))
+PY
 python3 - "$tmp" <<'PY'
 import json, sys
 tmp = sys.argv[1]

@@ -38,7 +38,7 @@ static void plan_render(struct emit *e, const struct probe_plan *p, const char *
 	emit_object_begin(e, "contexts", "contexts");
 	emit_array_begin(e, "teams", "team sizes");
 	for (int i = 0; i < p->teams; i++)
-		emit_int(e, NULL, NULL, p->team[i], NULL);
+		emit_int(e, NULL, "", p->team[i], NULL);
 	emit_array_end(e);
 	emit_annotate(e, " (per kind, when the time ramps past %d contexts)", p->cpus);
 	emit_int(e, "all_teams_steps", "every size", p->all_teams_steps, NULL);

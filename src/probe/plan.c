@@ -1035,7 +1035,11 @@ int probe_plan_make(const struct topo *t, const struct as_cpulist *cpus, int qui
 		step_add(out, g, 1, c->group_s[quick][g], fixed_what[g]);
 	}
 	out->predicted_all_s = out->predicted_max_s = out->predicted_s;
-	if (out->c2c.n >= 2 && out->c2c.spent_s < out->c2c.budget_s)
+	/* finer classes only where a class has pairs its first batch does not measure */
+	int more = 0;
+	for (int q = 0; q < out->c2c.npairs && !more; q++)
+		more = out->c2c.role[q] == PROBE_C2C_UNMEASURED;
+	if (more && out->c2c.spent_s < out->c2c.budget_s)
 		out->predicted_max_s += out->c2c.budget_s - out->c2c.spent_s;
 	for (int i = 0; i < out->nsteps; i++) {
 		if (!strcmp(out->step[i].group, "c2c"))
