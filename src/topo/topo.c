@@ -320,9 +320,11 @@ void topo_pair_share(const struct topo *t, const struct topo_pu *a, const struct
 	if (out->same_node) {
 		/* A node smaller than the innermost CPU-side object they share names the pair (an EPYC
 		 * node of two L3s inside a package; a cluster-on-die node). */
-		if (t->nodes[a->node].cpus.n < out->pus) {
+		/* (a group of just the node's CPUs is hwloc's place for the node: the node too) */
+		int n = t->nodes[a->node].cpus.n;
+		if (n < out->pus || (n == out->pus && lca && lca->type == TOPO_ANC_GROUP && !lca->cluster)) {
 			snprintf(out->what, sizeof(out->what), "node");
-			out->pus = t->nodes[a->node].cpus.n;
+			out->pus = n;
 		}
 	} else if (t->has_distances) {
 		out->distance = t->distance[a->node][b->node];
