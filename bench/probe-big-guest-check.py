@@ -81,11 +81,17 @@ if probe:
     check(c["mode"] == "classes" and (c["pairs_measured"] < pairs or n <= 4),
           f"c2c: {c['pairs_measured']} of {pairs} pairs measured in {c['rounds']} rounds, {c['steps']} steps")
     planned = {k["name"] for k in pc["classes"]} if pc else set()
+    finer = [k for k in c["classes"] if k["level"] > 0]
     check(planned == {k["name"] for k in c["classes"] if k["level"] == 0},
-          "c2c: classes " + ", ".join(f"{k['name']} ({k['pairs']} pairs, {k['measured']} measured, "
-                                      f"{k['bandwidth_gbs'] or 0:.2f} GB/s, {k['latency_ns'] or 0:.0f} ns"
-                                      f"{', split' if k['split'] else ''}{'' if k['resolved'] else ', unresolved'})"
-                                      for k in c["classes"]))
+          "c2c: the plan's classes: " + ", ".join(f"{k['name']} ({k['pairs']} pairs, {k['measured']} measured, "
+                                                  f"{k['bandwidth_gbs'] or 0:.2f} GB/s, {k['latency_ns'] or 0:.0f} ns"
+                                                  f"{', split' if k['split'] else ''}{'' if k['resolved'] else ', unresolved'})"
+                                                  for k in c["classes"] if k["level"] == 0)
+          + f"; {len(finer)} finer classes ({sum(k['split'] for k in finer)} split again, "
+          f"{sum(not k['resolved'] for k in finer)} unresolved)")
+    lat = sorted(p["latency_ns"] for p in c["measured_pairs"])
+    print(f"  c2c: measured latencies {lat[0]:.0f} .. {lat[-1]:.0f} ns, skipped {c['skipped_blocks']} block sizes, "
+          f"step seconds " + ", ".join(f"{x:.0f}" for x in c["step_seconds"]["blocks"]) + f", latency {c['step_seconds']['latency']:.0f}")
     root = c["tree"]["nodes"][0] if c["tree"] else None
     check(root is not None and sorted(root["cpus"]) == sorted(c["cpus"]),
           f"c2c: tree of {c['tree'] and c['tree']['leaves']} leaves over all {n} CPUs")

@@ -720,14 +720,6 @@ void probe_c2c_plan_fill(const struct probe_c2c_plan *p, double *bw, double *lat
 	free(cb);
 }
 
-int probe_c2c_plan_classes_used(const struct probe_c2c_plan *p)
-{
-	int u = 0;
-	for (int c = 0; c < p->nclasses; c++)
-		u += !p->cls[c].split;
-	return u;
-}
-
 int probe_c2c_plan_measured(const struct probe_c2c_plan *p)
 {
 	int m = 0;

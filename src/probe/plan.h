@@ -141,8 +141,7 @@ int probe_c2c_plan_settled(const struct probe_c2c_plan *p, int cls, int k);
  * its class's figures (probe_c2c_plan_class_bw; the class median latency); 0 on the diagonal. */
 void probe_c2c_plan_fill(const struct probe_c2c_plan *p, double *bw, double *lat);
 
-/* Classes in use (not split), pairs measured. */
-int probe_c2c_plan_classes_used(const struct probe_c2c_plan *p);
+/* Pairs measured. */
 int probe_c2c_plan_measured(const struct probe_c2c_plan *p);
 
 /* --- the block sizes ------------------------------------------------------------------------ */
