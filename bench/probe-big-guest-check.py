@@ -106,6 +106,12 @@ if ca and probe:
     check(all(a[k]["value"] is not None and 1 <= a[k]["value"] <= host for k in ("fp", "int", "mem")),
           f"contexts with every team size: at most the host's {host} CPUs too "
           f"({'the same answers as the search' if same else 'not the same answers as the search: a busy host moves them'})")
+elif ca:
+    a = ca["contexts"]
+    check(all(a[k]["value"] is not None and 1 <= a[k]["value"] <= host for k in ("fp", "int", "mem")),
+          "contexts with every team size: the trap: " + ", ".join(f"{k} {a[k]['value']} in {a[k]['teams']} team sizes"
+                                                                  for k in ("fp", "int", "mem"))
+          + f" (at most the host's {host} CPUs, not {vcpus} vCPUs)")
 else:
     check(False, f"contexts with every team size ran ({st})")
 

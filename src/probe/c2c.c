@@ -161,19 +161,23 @@ static int measure(const struct probe_opts *o, const int *a, const int *b, int n
 		rc = as_error_set(err, -ENOMEM, "probe c2c: out of memory");
 		goto out;
 	}
-	uint64_t rounds = 4, target = o->quick ? 2000000 : 5000000;
+	uint64_t rounds = 4, target = o->quick ? 2000000 : 5000000, slow;
 	for (;;) {
 		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
-		uint64_t slow = 0;
+		slow = 0;
 		for (int p = 0; p < np; p++)
 			slow = ns[p] > slow ? ns[p] : slow;
 		if (slow >= target || rounds > (1ull << 32))
 			break;
 		rounds = slow < target / 16 ? rounds * 16 : rounds * target / (slow ? slow : 1) + 1;
 	}
-	int reps = o->quick ? 3 : 5;
-	for (int i = 0; i < reps; i++) {
+	/* The calibration's last run, of these rounds, is the first repetition. Runs of 50 ms or
+	 * more (large blocks) stand far above the noise: 3 repetitions (2 quick), else 5 (3). */
+	int reps = slow >= 50000000 ? (o->quick ? 2 : 3) : (o->quick ? 3 : 5);
+	for (int p = 0; p < np; p++)
+		v[p * 8] = (double)ns[p] / (double)rounds;
+	for (int i = 1; i < reps; i++) {
 		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
 		for (int p = 0; p < np; p++)
