@@ -337,10 +337,10 @@ int probe_c2c_plan_first(struct probe_c2c_plan *p, struct probe_c2c_batch *out)
 		/* finer classes may take what the whole probe's budget leaves */
 		int all = p->topo && p->topo->allowed.n > p->n ? p->topo->allowed.n : p->n;
 		double rest = probe_plan_rest_s(p->costs, p->quick, all);
-		/* what the probe's budget leaves after the other groups; where they leave (almost)
-		 * nothing (a small machine), half the first batch more, at most 3 s (1 s quick) */
+		/* what the probe's budget leaves after the other groups and this batch; where they
+		 * leave nothing (a small machine), half the first batch more, at most 3 s (1 s quick) */
 		double room = probe_plan_budget_s(p->quick, all) - rest - p->spent_s;
-		p->budget_s = p->spent_s + fmax(room, fmin(0.5 * p->spent_s, p->quick ? 1.0 : 3.0));
+		p->budget_s = p->spent_s + (room > 0 ? room : fmin(0.5 * p->spent_s, p->quick ? 1.0 : 3.0));
 	}
 	free(off);
 	free(idx);
@@ -818,29 +818,28 @@ enum { G_CLOCK, G_LINE, G_CACHES, G_ASSOC, G_TLB, G_INSTR, G_CONTEXTS, G_REGISTE
 static const char *const group_name[G_N] = { "clock", "line", "caches", "assoc", "tlb",
 					     "instr", "contexts", "registers", "timeslice", "c2c" };
 
-/* Measured by bench/probe-plan.sh on the 2-vCPU KVM guest of a Xeon family 6 model 207, four
- * runs at load averages 1.7 to 8 (bench/results/probe-plan-kvm-xeon-6-207.txt): each group's wall
+/* Measured by bench/probe-plan.sh on the 2-vCPU KVM guest of a Xeon family 6 model 207, five
+ * runs at load averages 1.4 to 8 (bench/results/probe-plan-kvm-xeon-6-207.txt): each group's wall
  * time in a full probe (JSON timing_s) and c2c's steps per block size for one pair (JSON
- * step_seconds), the fastest of the runs (other processes only add time). Except caches: it
- * stops three flat octaves past the last level it finds (320 MiB to 1 GiB here from run to run, 5
- * to 21 s), servers with a last level of 8 MiB or more sweep to 1 GiB, and the fastest 1 GiB sweep
- * stands for them (quick: the slowest run); quick assoc, whose runs measured different levels:
- * the median. c2c beyond 64 MiB: 9.8e-9 s per byte, the 64 -> 256 MiB step of a run before
- * c2c counted its calibration run (1.88e-8) halved as its 64 MiB step was (0.622 -> 0.325 s). */
+ * step_seconds), the fastest of the runs (other processes only add time; c2c from the runs since
+ * it counts its calibration run as a repetition). Except caches: it stops three flat octaves past
+ * the last level it finds (320 MiB to 1 GiB here from run to run, 5 to 21 s), servers with a last
+ * level of 8 MiB or more sweep to 1 GiB, and the fastest 1 GiB sweep stands for them (quick: the
+ * slowest run); and quick assoc, whose runs measured different levels: the median. */
 static const struct probe_plan_costs default_costs = {
 	.source = "bench/probe-plan.sh on a 2-vCPU KVM guest of a Xeon family 6 model 207",
 	.group_s = {
 		/* clock line caches assoc tlb instr contexts registers timeslice c2c */
-		{ 0.24, 0.57, 10.73, 4.14, 0.86, 2.03, 0, 0.31, 3.01, 0 },
-		{ 0.08, 0.27, 2.67, 0.70, 0.28, 0.35, 0, 0.33, 0.81, 0 },
+		{ 0.24, 0.57, 10.73, 4.04, 0.86, 2.03, 0, 0.31, 3.01, 0 },
+		{ 0.08, 0.26, 2.67, 0.70, 0.28, 0.35, 0, 0.31, 0.81, 0 },
 	},
 	.contexts_calib_s = { 0.05, 0.015 },
 	.contexts_thread_s = 30e-6, /* pthread_create and join: 26-28 us here */
 	.c2c_step_s = {
-		{ 0.039, 0.027, 0.028, 0.034, 0.025, 0.034, 0.081, 0.325 },
-		{ 0.028, 0.008, 0.010, 0.102 },
+		{ 0.029, 0.027, 0.028, 0.029, 0.025, 0.034, 0.080, 0.310, 1.286 },
+		{ 0.011, 0.008, 0.008, 0.050 },
 	},
-	.c2c_bytes_s = { 9.8e-9, 5.83e-9 },
+	.c2c_bytes_s = { 4.85e-9, 2.68e-9 },
 	.c2c_latency_s = { 0.032, 0.013 },
 	.c2c_thread_s = 40e-6,
 	.c2c_runs = { 6, 4 },

@@ -62,8 +62,8 @@ struct probe_c2c_plan {
 	size_t concurrent_bytes;      /* blocks of the pairs measured at once stay within it */
 	double budget_s;              /* predicted seconds all rounds may take: what the probe's budget
 				       * (probe_plan_budget_s) leaves after the other groups
-				       * (probe_plan_rest_s), or where that is less, the first batch's
-				       * and half of it more, at most 3 s more (1 s quick); finer classes
+				       * (probe_plan_rest_s), or where that is less than the first
+				       * batch's, half of it more, at most 3 s (1 s quick); finer classes
 				       * beyond it are not made */
 	double spent_s;               /* predicted seconds of the rounds planned so far */
 	double gap;                   /* pairs of a class agree when within this ratio (the tree's) */
