@@ -13,6 +13,7 @@
 #include "cli/probe.h"
 #include "common/cpuset.h"
 #include "common/rng.h"
+#include "common/timer.h"
 #include "probe/clock.h"
 #include "probe/memory.h"
 #include "report/csv.h"
@@ -297,6 +298,7 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, j
 	PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
 	PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
 	int rc = 0;
+	double took[NPROBES];
 	if (!selected[0] && !from_raw)
 		clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
@@ -304,8 +306,18 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, j
 			continue;
 		if (out_path)
 			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
+		uint64_t t0 = timer_now_ns();
 		if (probes[k].run(ctx) != 0)
 			rc = EXIT_FAIL;
+		took[k] = (double)(timer_now_ns() - t0) * 1e-9;
+	}
+	/* each group's wall time (what bench/probe-plan.sh takes as step costs) */
+	if (!from_raw) {
+		PROBE_RENDER(ctx, emit_object_begin, "timing_s", NULL);
+		for (size_t k = 0; k < NPROBES; k++)
+			if (selected[k] && (k == 0 || !interrupted || took[k] > 0))
+				PROBE_RENDER(ctx, emit_number, probes[k].name, NULL, took[k], "s", NULL);
+		emit_object_end(ctx->e);
 	}
 	if (interrupted) {
 		PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
@@ -321,8 +333,8 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, j
 int cmd_probe(int argc, char **argv)
 {
 	struct probe_ctx ctx = { .env = { .seed = rng_seed_from_time() } };
-	const char *out_path = NULL, *from_raw = NULL;
-	int cpu = -1, json = 0;
+	const char *out_path = NULL, *from_raw = NULL, *topology = NULL;
+	int cpu = -1, json = 0, plan = 0;
 	const struct opt options[] = {
 		OPT_INT(0, "cpu", &cpu, "N", 0, AS_MAX_CPUS - 1, "pin the probe thread to CPU N (default: the first allowed CPU)"),
 		OPT_FLAG(0, "quick", &ctx.env.quick, "fewer repetitions and passes: an answer in a few seconds"),
@@ -339,6 +351,15 @@ int cmd_probe(int argc, char **argv)
 		OPT_STRING(0, "from-raw", &from_raw, "DIR",
 			   "with -o: write the machine file from DIR/probe-results.json and\n"
 			   "DIR/benchmarks.json of an earlier 'probe -o FILE --raw DIR', measuring nothing"),
+		OPT_FLAG(0, "all-pairs", &ctx.env.all_pairs, "c2c: measure every pair of CPUs (round robin), not a few per\n"
+							    "topology class with the matrices filled by class"),
+		OPT_FLAG(0, "all-teams", &ctx.env.all_teams, "contexts: every team size 1, 2, ... until the time doubles, not\n"
+							    "doubling then bisection at the knee"),
+		OPT_FLAG(0, "plan", &plan, "measure nothing: print what a full probe would run (steps, c2c classes\n"
+					   "and the pairs measured in each, contexts' team sizes) and its predicted\n"
+					   "time from step costs measured beforehand"),
+		OPT_STRING(0, "topology", &topology, "FILE", "with --plan: plan for the machine of an hwloc XML file\n"
+							     "(as lstopo writes it) instead of this one"),
 		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
@@ -360,6 +381,27 @@ int cmd_probe(int argc, char **argv)
 	if (ctx.force && !out_path) {
 		error_usage("probe", "--force needs -o FILE");
 		return EXIT_USAGE;
+	}
+	if (topology && !plan) {
+		error_usage("probe", "--topology needs --plan (a recorded machine can be planned, not measured)");
+		return EXIT_USAGE;
+	}
+	if (plan && (argc > 0 || out_path || from_raw)) {
+		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
+		return EXIT_USAGE;
+	}
+	if (plan) {
+		ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+		if (!ctx.e) {
+			error("out of memory");
+			return EXIT_FAIL;
+		}
+		int prc = probe_plan_cmd(ctx.e, topology, ctx.env.quick, ctx.env.seed);
+		if (prc != 0) {
+			emit_free(ctx.e);
+			return prc;
+		}
+		return cli_emit_end(ctx.e, "probe"); /* frees the emitter */
 	}
 	if (out_path && cli_output_check("probe", out_path, ctx.force) != 0)
 		return EXIT_USAGE;

@@ -19,6 +19,7 @@
 static void contexts_render(struct emit *e, const struct probe_contexts_result *r, const struct machine_probes *rec)
 {
 	emit_object_begin(e, MP_KEY(CONTEXTS), "contexts (threads not pinned; the OS reports hardware threads)");
+	emit_string(e, "search", NULL, r->all_teams ? "every team size" : "doubling, then bisection");
 	for (int k = 0; k < r->nkinds; k++) {
 		const struct probe_contexts_kind *kr = &r->kind[k];
 		const struct probe_curve *c = &kr->curve;
@@ -37,11 +38,13 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 			emit_row_end(e);
 		}
 		emit_table_end(e);
+		emit_int(e, "teams", "team sizes measured", kr->teams, NULL);
+		emit_annotate(e, r->all_teams ? " (every size)" : " (doubling, then bisection at the knee)");
 		emit_array_begin(e, NULL, "time / time at M = 1");
 		for (size_t i = 0; i < c->n; i++)
-			emit_number(e, NULL, "", c->min_ns[i], NULL, "%.2f");
+			emit_text(e, "", "%.0f: %.2f", c->x[i], c->min_ns[i]);
 		emit_array_end(e);
-		emit_annotate(e, " for M = 1, 2, ... threads");
+		emit_annotate(e, " (M threads: time)");
 		emit_object_end(e);
 	}
 	emit_object_end(e);
@@ -193,6 +196,75 @@ static void c2c_matrix_render(struct emit *e, const char *key, const char *title
 	emit_table_end(e);
 }
 
+/* How the pairs were chosen: the classes (their pairs, how many were measured, their figures)
+ * and every pair measured with its own figures, the steps and their time. */
+static void c2c_classes_render(struct emit *e, const struct probe_c2c_result *r)
+{
+	const struct probe_c2c_plan *p = &r->plan;
+	const struct probe_c2c_matrix *m = &r->m;
+	int nb = p->nblocks, measured = probe_c2c_plan_measured(p);
+	emit_string(e, "mode", "pairs", r->all_pairs ? "all_pairs" : "classes");
+	emit_annotate(e, r->all_pairs_chosen ? ": every pair measured (fewer rounds than by class)"
+		      : r->all_pairs ? ": every pair measured" : ": a few pairs per topology class, the matrices filled by class");
+	emit_bool(e, "all_pairs_chosen", NULL, r->all_pairs_chosen);
+	emit_int(e, "pairs_measured", "measured", measured, "pairs");
+	emit_annotate(e, " of %d, in %d steps", p->npairs, r->steps);
+	emit_int(e, "steps", NULL, r->steps, NULL);
+	emit_int(e, "skipped_blocks", "blocks skipped", r->skipped, NULL);
+	emit_annotate(e, " (a class's curve settled; %d measured after all)", r->backfilled);
+	emit_int(e, "backfilled_blocks", NULL, r->backfilled, NULL);
+	emit_object_begin(e, "step_seconds", NULL);
+	emit_array_begin(e, "blocks", NULL);
+	for (int k = 0; k < nb; k++)
+		emit_number(e, NULL, NULL, r->step_s[k], "s", NULL);
+	emit_array_end(e);
+	emit_number(e, "latency", NULL, r->step_s[nb], "s", NULL);
+	emit_object_end(e);
+	emit_table_begin(e, "classes", "classes of pairs (what the two CPUs share per the topology)");
+	for (int c = 0; c < p->nclasses; c++) {
+		const struct probe_c2c_class *cl = &p->cls[c];
+		emit_row_begin(e);
+		emit_string(e, "name", "class", cl->name);
+		emit_int(e, "pairs", "pairs", cl->npairs, NULL);
+		emit_int(e, "measured", "measured", cl->nmeasured, NULL);
+		emit_number(e, "bandwidth_gbs", nb ? "GB/s" : NULL, nb ? probe_c2c_plan_class_bw(p, c, nb - 1) : NAN, "GB/s", "%.2f");
+		emit_number(e, "latency_ns", "latency", cl->lat_ns, "ns", "%.1f");
+		int got = 0;
+		for (int k = 0; k < nb; k++)
+			got += !isnan(cl->bw_gbs[k]);
+		emit_int(e, "blocks_measured", "blocks", got, NULL);
+		emit_int(e, "level", NULL, cl->level, NULL);
+		if (cl->parent >= 0)
+			emit_string(e, "split_from", NULL, p->cls[cl->parent].name);
+		else
+			emit_null(e, "split_from", NULL, NULL);
+		emit_bool(e, "split", NULL, cl->split);
+		emit_bool(e, "resolved", NULL, !cl->unresolved);
+		emit_text(e, "note", "%s", cl->split ? "split (its pairs disagreed)" : cl->unresolved ? "pairs disagree; no budget to split" : "");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	/* JSON only: every pair measured, with its own figures at the largest block */
+	emit_table_begin(e, "measured_pairs", NULL);
+	for (int q = 0; q < p->npairs; q++) {
+		if (isnan(p->lat[q]) || p->role[q] == PROBE_C2C_UNMEASURED)
+			continue;
+		int i, j;
+		probe_c2c_pair_of(p->n, q, &i, &j);
+		emit_row_begin(e);
+		emit_array_begin(e, "cpus", NULL);
+		emit_int(e, NULL, NULL, m->cpus.cpu[i], NULL);
+		emit_int(e, NULL, NULL, m->cpus.cpu[j], NULL);
+		emit_array_end(e);
+		emit_string(e, "class", NULL, p->cls[p->pair_class[q]].name);
+		emit_string(e, "role", NULL, probe_c2c_role_name((enum probe_c2c_role)p->role[q]));
+		emit_number(e, "bandwidth_gbs", NULL, nb ? p->bw[(size_t)q * nb + nb - 1] : NAN, "GB/s", NULL);
+		emit_number(e, "latency_ns", NULL, p->lat[q], "ns", NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
 static void c2c_render(struct emit *e, const struct probe_c2c_result *r, const struct machine_probes *rec)
 {
 	const struct probe_c2c_matrix *m = &r->m;
@@ -224,10 +296,13 @@ static void c2c_render(struct emit *e, const struct probe_c2c_result *r, const s
 	emit_table_end(e);
 	emit_string(e, "method", NULL,
 		    "two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
-		    "latency = half the round trip of a cache line bounced between them; every pair once in round-robin rounds "
-		    "of disjoint pairs measured at once; tree by clique splitting from the largest block down");
-	emit_int(e, "rounds", "rounds", probe_c2c_rounds(n), NULL);
+		    "latency = half the round trip of a cache line bounced between them; pairs in rounds of disjoint pairs "
+		    "measured at once: by class, a few pairs per topology class and random pairs to verify them, finer "
+		    "classes where they disagree, the matrices filled by class (--all-pairs: every pair, round robin); "
+		    "tree by clique splitting from the largest block down");
+	emit_int(e, "rounds", "rounds", r->rounds, NULL);
 	emit_int(e, "concurrent_pairs", "pairs at once", m->concurrent_pairs, NULL);
+	c2c_classes_render(e, r);
 	c2c_tree_render(e, m, r->tree, c);
 	emit_object_end(e);
 }

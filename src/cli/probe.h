@@ -56,6 +56,10 @@ int probe_row_registers(struct probe_ctx *ctx);
 int probe_row_timeslice(struct probe_ctx *ctx);
 int probe_row_c2c(struct probe_ctx *ctx);
 
+/* probe --plan (probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
+ * NULL: this machine) into e. 0, or an exit code after error(). */
+int probe_plan_cmd(struct emit *e, const char *topology, int quick, uint64_t seed);
+
 /* Progress callback of struct probe_opts: one updating line on a terminal. */
 void probe_progress(void *unused, const char *probe, const char *point, int done, int total);
 

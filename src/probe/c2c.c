@@ -4,6 +4,7 @@
 #include "probe/c2c.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -160,19 +161,23 @@ static int measure(const struct probe_opts *o, const int *a, const int *b, int n
 		rc = as_error_set(err, -ENOMEM, "probe c2c: out of memory");
 		goto out;
 	}
-	uint64_t rounds = 4, target = o->quick ? 2000000 : 5000000;
+	uint64_t rounds = 4, target = o->quick ? 2000000 : 5000000, slow;
 	for (;;) {
 		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
-		uint64_t slow = 0;
+		slow = 0;
 		for (int p = 0; p < np; p++)
 			slow = ns[p] > slow ? ns[p] : slow;
 		if (slow >= target || rounds > (1ull << 32))
 			break;
 		rounds = slow < target / 16 ? rounds * 16 : rounds * target / (slow ? slow : 1) + 1;
 	}
-	int reps = o->quick ? 3 : 5;
-	for (int i = 0; i < reps; i++) {
+	/* The calibration's last run, of these rounds, is the first repetition. Runs of 50 ms or
+	 * more (large blocks) stand far above the noise: 3 repetitions (2 quick), else 5 (3). */
+	int reps = slow >= 50000000 ? (o->quick ? 2 : 3) : (o->quick ? 3 : 5);
+	for (int p = 0; p < np; p++)
+		v[p * 8] = (double)ns[p] / (double)rounds;
+	for (int i = 1; i < reps; i++) {
 		if ((rc = run_round(a, b, np, latency, words, rounds, runs, ns, err)) != 0)
 			goto out;
 		for (int p = 0; p < np; p++)
@@ -347,8 +352,221 @@ void probe_c2c_result_init(struct probe_c2c_result *r)
 void probe_c2c_result_release(struct probe_c2c_result *r)
 {
 	probe_c2c_matrix_release(&r->m);
+	probe_c2c_plan_release(&r->plan);
 	free(r->tree);
 	probe_c2c_result_init(r);
+}
+
+/* The probe's threads as a backend: pairs whose blocks together would pass
+ * c2c_concurrent_bytes() go in batches; *concurrent the fewest pairs measured at once. */
+struct threads_backend {
+	const struct probe_opts *o;
+	int *concurrent;
+};
+
+static int threads_measure(void *ctx, const int *a, const int *b, int np, size_t block_bytes, double *value,
+			   struct as_error *err)
+{
+	struct threads_backend *tb = ctx;
+	double *best = malloc((size_t)np * 2 * sizeof(double));
+	if (!best)
+		return as_error_set(err, -ENOMEM, "c2c: out of memory");
+	double *med = best + np;
+	size_t words = block_bytes / sizeof(uint64_t);
+	int rc = 0;
+	if (block_bytes && words == 0) {
+		free(best);
+		return as_error_set(err, -EINVAL, "probe c2c: block of %zu bytes is too small", block_bytes);
+	}
+	int batch = block_bytes ? (int)(c2c_concurrent_bytes() / block_bytes) : np;
+	batch = batch < 1 ? 1 : batch;
+	if (batch < *tb->concurrent)
+		*tb->concurrent = batch;
+	for (int p0 = 0; p0 < np && !rc; p0 += batch)
+		rc = measure(tb->o, a + p0, b + p0, np - p0 < batch ? np - p0 : batch, block_bytes == 0, words, best + p0,
+			     med + p0, err);
+	for (int p = 0; p < np && !rc; p++) /* one block per round, as the paper counts; a line's
+					       * round trip is two one-way moves */
+		value[p] = block_bytes ? (double)block_bytes / best[p] : best[p] / 2;
+	free(best);
+	return rc;
+}
+
+/* Runs one step of a round: the pairs q[0..np) at block k (k == nblocks: latency) through be,
+ * their figures into the plan. */
+static int run_step(const struct probe_opts *o, struct probe_c2c_plan *p, const struct probe_c2c_backend *be, const int *q,
+		    int np, int k, int r, int nrounds, int *done, int total, struct probe_c2c_result *out, struct as_error *err)
+{
+	if (np == 0)
+		return 0;
+	int *a = malloc((size_t)np * 2 * sizeof(int));
+	double *v = malloc((size_t)np * sizeof(double));
+	if (!a || !v) {
+		free(a);
+		free(v);
+		return as_error_set(err, -ENOMEM, "c2c: out of memory");
+	}
+	int *b = a + np;
+	for (int i = 0; i < np; i++) {
+		int ci, cj;
+		probe_c2c_pair_of(p->n, q[i], &ci, &cj);
+		a[i] = p->cpu[ci];
+		b[i] = p->cpu[cj];
+	}
+	char label[112], sz[32];
+	if (k < p->nblocks)
+		snprintf(label, sizeof(label), "round %d/%d (%d pair%s at once), %s blocks", r + 1, nrounds, np, np == 1 ? "" : "s",
+			 buffer_format_size(p->block_bytes[k], sz, sizeof(sz)));
+	else
+		snprintf(label, sizeof(label), "round %d/%d (%d pair%s at once), line ping-pong", r + 1, nrounds, np,
+			 np == 1 ? "" : "s");
+	int d = (*done)++;
+	probe_opts_report(o, "c2c", label, d, total > d ? total : d + 1);
+	uint64_t t0 = timer_now_ns();
+	int rc = be->measure(be->ctx, a, b, np, k < p->nblocks ? p->block_bytes[k] : 0, v, err);
+	out->step_s[k] += (double)(timer_now_ns() - t0) * 1e-9;
+	out->steps++;
+	for (int i = 0; i < np && !rc; i++) {
+		if (k < p->nblocks)
+			p->bw[(size_t)q[i] * p->nblocks + k] = v[i];
+		else
+			p->lat[q[i]] = v[i];
+	}
+	free(a);
+	free(v);
+	return rc;
+}
+
+/* Measures a batch, round by round: each round's pairs at every block size (a pair skips the
+ * sizes where its class's curve has settled), the latency, then the skipped sizes of the pairs
+ * whose largest block disagrees with their settled level. */
+static int run_batch(const struct probe_opts *o, struct probe_c2c_plan *p, const struct probe_c2c_backend *be,
+		     const struct probe_c2c_batch *bt, int skip, int *done, struct probe_c2c_result *out,
+		     struct as_error *err)
+{
+	int nb = p->nblocks, rc = 0;
+	int *q = malloc((size_t)(bt->n ? bt->n : 1) * sizeof(int));
+	int *from = malloc((size_t)(bt->n ? bt->n : 1) * sizeof(int)); /* first block skipped; nb none */
+	if (!q || !from) {
+		free(q);
+		free(from);
+		return as_error_set(err, -ENOMEM, "c2c: out of memory");
+	}
+	int total = *done + bt->nrounds * (nb + 1);
+	for (int r = 0; r < bt->nrounds && !rc && !probe_opts_stopped(o); r++) {
+		int np = 0;
+		for (int k = 0; k < bt->n; k++)
+			if (bt->round[k] == r) {
+				q[np] = bt->pair[k];
+				from[np++] = nb;
+			}
+		for (int k = 0; k <= nb && !rc && !probe_opts_stopped(o); k++) {
+			int *sel = malloc((size_t)np * sizeof(int)), ns = 0;
+			if (!sel) {
+				rc = as_error_set(err, -ENOMEM, "c2c: out of memory");
+				break;
+			}
+			for (int i = 0; i < np; i++) {
+				if (skip && k < nb && from[i] == nb && probe_c2c_plan_settled(p, p->pair_class[q[i]], k))
+					from[i] = k;
+				if (k == nb || from[i] > k || k == nb - 1)
+					sel[ns++] = q[i];
+			}
+			rc = run_step(o, p, be, sel, ns, k, r, bt->nrounds, done, total, out, err);
+			free(sel);
+		}
+		/* the skipped sizes of a pair whose largest block left its settled level */
+		for (int k = 0; k < nb - 1 && !rc && !probe_opts_stopped(o); k++) {
+			int *sel = malloc((size_t)np * sizeof(int)), ns = 0;
+			if (!sel) {
+				rc = as_error_set(err, -ENOMEM, "c2c: out of memory");
+				break;
+			}
+			for (int i = 0; i < np; i++) {
+				if (from[i] > k)
+					continue;
+				double level = p->bw[(size_t)q[i] * nb + from[i] - 1], top = p->bw[(size_t)q[i] * nb + nb - 1];
+				if (!(fabs(top / level - 1) <= 0.10))
+					sel[ns++] = q[i];
+				else if (k == from[i])
+					out->skipped += nb - 1 - from[i];
+			}
+			out->backfilled += ns;
+			rc = run_step(o, p, be, sel, ns, k, r, bt->nrounds, done, total, out, err);
+			free(sel);
+		}
+		out->rounds++;
+	}
+	free(q);
+	free(from);
+	return rc;
+}
+
+int probe_c2c_run(const struct probe_opts *o, const struct topo *t, const struct as_cpulist *cpus,
+		  const size_t *block_bytes, int nblocks, int all_pairs, const struct probe_c2c_backend *be,
+		  struct probe_c2c_result *out, struct as_error *err)
+{
+	probe_c2c_result_init(out);
+	int n = cpus->n, nb = nblocks;
+	if (n < 2 || n > PROBE_C2C_MAX_CPUS || nb < 0 || nb > PROBE_C2C_MAX_BLOCKS)
+		return as_error_set(err, -EINVAL, "c2c: %d CPUs and %d block sizes (2..%d CPUs, 0..%d sizes)", n, nb,
+				    PROBE_C2C_MAX_CPUS, PROBE_C2C_MAX_BLOCKS);
+	int rc = probe_c2c_plan_init(&out->plan, t, cpus, block_bytes, nb, o->quick, o->seed, err);
+	if (rc)
+		return rc;
+	out->plan.concurrent_bytes = c2c_concurrent_bytes();
+	struct probe_c2c_matrix *m = &out->m;
+	m->cpus = *cpus;
+	m->nblocks = nb;
+	for (int k = 0; k < nb; k++)
+		m->block_bytes[k] = block_bytes[k];
+	m->bandwidth_gbs = calloc((size_t)(nb ? nb : 1) * (size_t)n * (size_t)n, sizeof(double));
+	m->latency_ns = calloc((size_t)n * (size_t)n, sizeof(double));
+	if (!m->bandwidth_gbs || !m->latency_ns)
+		return as_error_set(err, -ENOMEM, "c2c: out of memory");
+	m->concurrent_pairs = n / 2;
+	struct threads_backend tb = { .o = o, .concurrent = &m->concurrent_pairs };
+	struct probe_c2c_backend threads = { .measure = threads_measure, .ctx = &tb };
+	be = be ? be : &threads;
+	struct probe_c2c_batch bt;
+	int chosen = 0;
+	rc = all_pairs ? probe_c2c_plan_all(&out->plan, &bt) : probe_c2c_plan_start(&out->plan, &bt, &chosen);
+	if (rc)
+		rc = as_error_set(err, rc, "c2c: out of memory");
+	out->all_pairs = all_pairs || chosen;
+	out->all_pairs_chosen = chosen;
+	all_pairs = out->all_pairs;
+	int done = 0, widest = 0;
+	while (!rc && bt.n > 0) {
+		for (int r = 0; r < bt.nrounds; r++) {
+			int np = 0;
+			for (int k = 0; k < bt.n; k++)
+				np += bt.round[k] == r;
+			widest = np > widest ? np : widest;
+		}
+		rc = run_batch(o, &out->plan, be, &bt, !all_pairs, &done, out, err);
+		probe_c2c_batch_release(&bt);
+		if (rc || all_pairs || probe_opts_stopped(o))
+			break;
+		if ((rc = probe_c2c_plan_next(&out->plan, &bt)) != 0)
+			rc = as_error_set(err, rc, "c2c: out of memory");
+	}
+	probe_c2c_batch_release(&bt);
+	if (widest < m->concurrent_pairs)
+		m->concurrent_pairs = widest;
+	if (!rc) {
+		/* the classes' figures from every pair measured, then the matrices by class */
+		struct probe_c2c_batch none;
+		double saved = out->plan.budget_s;
+		out->plan.budget_s = 0; /* no further splits: only the figures */
+		rc = probe_c2c_plan_next(&out->plan, &none);
+		out->plan.budget_s = saved;
+		probe_c2c_batch_release(&none);
+		if (rc)
+			return as_error_set(err, rc, "c2c: out of memory");
+		probe_c2c_plan_fill(&out->plan, m->bandwidth_gbs, m->latency_ns);
+	}
+	return rc;
 }
 
 int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct probe_c2c_result *out,
@@ -364,14 +582,13 @@ int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct pr
 	/* Block sizes from below any L1 to past the last level: 4 KiB x 4^k up to 4x the measured
 	 * last level (64 MiB when no level was measured), at most 256 MiB. */
 	size_t top = env->nlevels ? (size_t)(4 * env->level_bytes[env->nlevels - 1]) : (64u << 20);
-	if (top > (256u << 20))
-		top = 256u << 20;
 	size_t blocks[PROBE_C2C_MAX_BLOCKS];
-	int nb = 0;
-	for (size_t b = 4096; b <= top && nb < PROBE_C2C_MAX_BLOCKS; b *= env->quick ? 16 : 4)
-		blocks[nb++] = b;
+	int nb = probe_c2c_blocks(top, env->quick, blocks);
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
-	int rc = probe_c2c_sweep(&o, &cpus, blocks, nb, &out->m, err);
+	int allowed = out->allowed;
+	int rc = probe_c2c_run(&o, env->topo && env->topo->pu ? env->topo : NULL, &cpus, blocks, nb, env->all_pairs, NULL,
+			       out, err);
+	out->allowed = allowed;
 	if (rc == 0)
 		out->tree = probe_c2c_tree(&out->m);
 	return rc;

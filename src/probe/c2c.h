@@ -11,6 +11,7 @@
 #include "common/cpuset.h"
 #include "common/error.h"
 #include "probe/memory.h"
+#include "probe/plan.h"
 #include "probe/probe.h"
 
 #define PROBE_C2C_MAX_CPUS 256    /* the probe measures the first 256 allowed CPUs */
@@ -79,16 +80,51 @@ struct probe_c2c_result {
 	int allowed;                   /* CPUs allowed; fewer than two: nothing measured (m.cpus.n 0) */
 	struct probe_c2c_matrix m;
 	struct clique_tree *tree;      /* NULL: none */
+	struct probe_c2c_plan plan;    /* the classes of pairs and which pairs were measured (n 0:
+					* none ran) */
+	int all_pairs;                 /* every pair measured (--all-pairs), each with its own figures */
+	int all_pairs_chosen;          /* ... without --all-pairs: predicted to take less time than by
+					* class (a small machine) */
+	int rounds;                    /* rounds of pairs on disjoint cores run */
+	int steps;                     /* measurement steps (one block size or the latency, a round) */
+	int skipped;                   /* block sizes of a pair not measured: its class's curve had
+					* settled (three sizes within 10 %) and its largest block agreed */
+	int backfilled;                /* block sizes measured after all: the largest block disagreed */
+	double step_s[PROBE_C2C_MAX_BLOCKS + 1]; /* wall seconds per block size over all rounds;
+						  * [nblocks]: the latency */
 };
+
+/* What measures a step: np pairs on disjoint cores at once, CPUs a[p] and b[p]; block_bytes > 0:
+ * one-way GB/s of each pair into value[p]; 0: one-way latency in ns. The probe's threads, or a
+ * model of a machine in the unit tests. Returns 0 or a negative errno (err says what failed). */
+struct probe_c2c_backend {
+	int (*measure)(void *ctx, const int *a, const int *b, int np, size_t block_bytes, double *value,
+		       struct as_error *err);
+	void *ctx;
+};
+
+/* c2c by class (all_pairs 0): the classes of probe_c2c_plan_init on topology t (NULL: one class),
+ * their samples and verifying pairs in rounds (every pair where probe_c2c_plan_start predicts
+ * that to take less time), finer classes where pairs disagree, the matrices
+ * filled by class; a pair skips the block sizes where its class's curve has settled
+ * (probe_c2c_plan_settled) unless its largest block then disagrees by more than 10 %. With
+ * all_pairs, every pair in the round-robin rounds of probe_c2c_sweep, each with its own figures.
+ * Measures through be (NULL: the probe's threads). *out is initialised here (allowed stays 0);
+ * release it also after an error. 0 (also when stopped: the pairs not reached stay 0) or a
+ * negative errno. */
+int probe_c2c_run(const struct probe_opts *o, const struct topo *t, const struct as_cpulist *cpus,
+		  const size_t *block_bytes, int nblocks, int all_pairs, const struct probe_c2c_backend *be,
+		  struct probe_c2c_result *out, struct as_error *err);
 
 void probe_c2c_result_init(struct probe_c2c_result *r);
 void probe_c2c_result_release(struct probe_c2c_result *r);
 
-/* Sweeps the first PROBE_C2C_MAX_CPUS allowed CPUs with blocks from below any L1 to past the
- * last level: 4 KiB x 4^k (x 16^k with env->quick) up to 4x env's last level (64 MiB when no
- * level was measured), at most 256 MiB; then builds the tree. With fewer than two allowed CPUs
- * measures nothing and returns 0. *out is initialised here; release it also after an error.
- * Returns 0 (also when interrupted: the pairs not reached stay 0) or a negative errno. */
+/* Measures the first PROBE_C2C_MAX_CPUS allowed CPUs with probe_c2c_run (by class, on env->topo;
+ * every pair with env->all_pairs) and blocks from below any L1 to past the last level: 4 KiB x 4^k
+ * (x 16^k with env->quick) up to 4x env's last level (64 MiB when no level was measured), at most
+ * 256 MiB; then builds the tree. With fewer than two allowed CPUs measures nothing and returns 0.
+ * *out is initialised here; release it also after an error. Returns 0 (also when interrupted:
+ * the pairs not reached stay 0) or a negative errno. */
 int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct probe_c2c_result *out,
 		   struct as_error *err);
 

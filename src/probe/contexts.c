@@ -13,6 +13,7 @@
 #include "common/team.h"
 #include "common/timer.h"
 #include "probe/chase.h"
+#include "probe/plan.h"
 
 const char *probe_contexts_kind_name(enum contexts_kind k)
 {
@@ -98,39 +99,102 @@ static int timed_team(int m, struct ctx_run *r, double *ns, struct as_error *err
 	return rc;
 }
 
+/* Calibrates one thread's work to about 20 ms (5 ms with --quick): long against thread start-up
+ * (tens of us), short against the scheduler's balancing. */
+static int calibrate(const struct probe_opts *o, struct ctx_run *r, struct as_error *err)
+{
+	double ns, target = o->quick ? 5e6 : 20e6;
+	for (;;) {
+		int rc = timed_team(1, r, &ns, err);
+		if (rc != 0)
+			return rc;
+		if (ns >= target || r->iters > (1ull << 40))
+			return 0;
+		r->iters = ns < target / 16 ? r->iters * 16 : (uint64_t)((double)r->iters * target / ns) + 1;
+	}
+}
+
+/* The fastest and the median wall time of a team of m threads over the repetitions. */
+static int measure_team(const struct probe_opts *o, int m, struct ctx_run *r, double *best, double *med,
+			struct as_error *err)
+{
+	int reps = o->quick ? 3 : 5;
+	double t[8];
+	for (int i = 0; i < reps; i++) {
+		int rc = timed_team(m, r, &t[i], err);
+		if (rc != 0)
+			return rc;
+	}
+	*best = order_kth(t, (size_t)reps, 0);
+	*med = order_median(t, (size_t)reps);
+	return 0;
+}
+
 int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
 		       struct probe_curve *out, struct as_error *err)
 {
 	struct ctx_run r = { .kind = kind, .iters = 1000, .seed = o->seed };
-	double ns;
-	int rc;
-	/* Calibrate one thread's work to about 20 ms (5 ms with --quick): long against thread
-	 * start-up (tens of us), short against the scheduler's balancing. */
-	double target = o->quick ? 5e6 : 20e6;
-	for (;;) {
-		if ((rc = timed_team(1, &r, &ns, err)) != 0)
-			return rc;
-		if (ns >= target || r.iters > (1ull << 40))
-			break;
-		r.iters = ns < target / 16 ? r.iters * 16 : (uint64_t)((double)r.iters * target / ns) + 1;
-	}
-	int reps = o->quick ? 3 : 5;
+	int rc = calibrate(o, &r, err);
+	if (rc != 0)
+		return rc;
 	double base = 0;
 	for (int m = 1; m <= max_threads && !probe_opts_stopped(o); m++) {
 		char label[48];
 		snprintf(label, sizeof(label), "%s, %d thread%s", probe_contexts_kind_name(kind), m, m == 1 ? "" : "s");
 		probe_opts_report(o, "contexts", label, m - 1, max_threads);
-		double t[8];
-		for (int i = 0; i < reps; i++)
-			if ((rc = timed_team(m, &r, &t[i], err)) != 0)
-				return rc;
-		double best = order_kth(t, (size_t)reps, 0), med = order_median(t, (size_t)reps);
+		double best, med;
+		if ((rc = measure_team(o, m, &r, &best, &med, err)) != 0)
+			return rc;
 		if (m == 1)
 			base = best;
 		if ((rc = probe_curve_add(out, m, best / base, med / base)) != 0)
 			return as_error_set(err, rc, "probe contexts: out of memory");
 		if (best / base > 2.0)
 			break;
+	}
+	return 0;
+}
+
+int probe_contexts_search_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
+			      struct probe_curve *out, int *teams, struct as_error *err)
+{
+	struct ctx_run r = { .kind = kind, .iters = 1000, .seed = o->seed };
+	*teams = 0;
+	int rc = calibrate(o, &r, err);
+	if (rc != 0)
+		return rc;
+	struct probe_contexts_search s;
+	probe_contexts_search_init(&s, max_threads);
+	double base = 0, medv[64];
+	int m;
+	while ((m = probe_contexts_search_next(&s)) > 0 && !probe_opts_stopped(o)) {
+		char label[64];
+		snprintf(label, sizeof(label), "%s, %d thread%s (team size %d)", probe_contexts_kind_name(kind), m,
+			 m == 1 ? "" : "s", *teams + 1);
+		probe_opts_report(o, "contexts", label, *teams, *teams + 1);
+		double best, med;
+		if ((rc = measure_team(o, m, &r, &best, &med, err)) != 0)
+			return rc;
+		if (m == 1)
+			base = best;
+		int i = 0;
+		while (i < s.n && s.m[i] != m)
+			i++;
+		if (i == s.n || med / base < medv[i])
+			medv[i < 64 ? i : 63] = med / base;
+		probe_contexts_search_add(&s, m, best / base);
+		(*teams)++;
+	}
+	/* the curve in increasing M */
+	for (int k = 0; k < s.n; k++) {
+		int lo = -1;
+		for (int i = 0; i < s.n; i++)
+			if ((lo < 0 || s.m[i] < s.m[lo]) && (k == 0 || s.m[i] > (int)out->x[out->n - 1]))
+				lo = i;
+		if (lo < 0)
+			break;
+		if ((rc = probe_curve_add(out, s.m[lo], s.y[lo], fmax(medv[lo], s.y[lo]))) != 0)
+			return as_error_set(err, rc, "probe contexts: out of memory");
 	}
 	return 0;
 }
@@ -153,6 +217,102 @@ static const char *const kind_method[CONTEXTS_KINDS] = {
 	"M unpinned threads chasing pointers in an L1-resident block, time normalised to M = 1; first big step, or the knee of max(1, M/C) where the time ramps",
 };
 
+static double clamp01(double v)
+{
+	return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* The relative step from point i to i + 1 per thread added. */
+static double unit_step(const double *x, const double *y, size_t i)
+{
+	double dx = x[i + 1] - x[i] > 0 ? x[i + 1] - x[i] : 1;
+	if (y[i] <= 0)
+		return y[i + 1] > y[i] ? INFINITY : 0;
+	return (y[i + 1] - y[i]) / y[i] / dx;
+}
+
+/* steps_first_significant (§4.2.1 with small bumps passed over) on steps per thread added: the
+ * first step above the mean step, passing over steps below share x the biggest. */
+static struct step_answer first_significant(const double *x, const double *y, size_t n, double share)
+{
+	struct step_answer a = { .index = -1 };
+	if (n < 2)
+		return a;
+	double mean = 0, big = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		mean += unit_step(x, y, i);
+		big = fmax(big, unit_step(x, y, i));
+	}
+	mean /= (double)(n - 1);
+	a.threshold = mean;
+	int equal_ok = 1;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (unit_step(x, y, i) > mean && unit_step(x, y, i) > 0)
+			equal_ok = 0;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double st = unit_step(x, y, i);
+		if ((st > mean || (equal_ok && st >= mean)) && st > 0) {
+			a.index = (int)i;
+			a.size = st;
+			double noise = 0;
+			for (size_t k = 0; k < i; k++)
+				noise = fmax(noise, fabs(unit_step(x, y, k)));
+			a.confidence = clamp01(1.0 - fmax(noise, mean * 0.5) / st);
+			break;
+		}
+	}
+	if (a.index < 0)
+		return a;
+	for (size_t i = (size_t)a.index; i + 1 < n; i++) {
+		double st = unit_step(x, y, i);
+		if (st > a.threshold && st >= share * big && st > 0) {
+			if ((int)i != a.index) {
+				double bump = 0;
+				for (size_t k = 0; k < i; k++)
+					bump = fmax(bump, unit_step(x, y, k));
+				a.index = (int)i;
+				a.size = st;
+				a.confidence = clamp01(1.0 - fmax(bump, a.threshold * 0.5) / st);
+			}
+			break;
+		}
+	}
+	return a;
+}
+
+/* The knee C (1 .. the largest M) of y = flat x max(1, M / C), flat the median of the points at
+ * M <= C, best in relative least squares; -1 when none fits. *confidence = 1 - 4 x rms error. */
+static int knee(const double *x, const double *y, size_t n, double *confidence)
+{
+	int best = -1;
+	double best_err = INFINITY, *v = malloc((n ? n : 1) * sizeof(double));
+	if (!v)
+		return -1;
+	for (int c = 1; n && c <= (int)x[n - 1]; c++) {
+		size_t m = 0;
+		for (size_t i = 0; i < n && x[i] <= c; i++)
+			v[m++] = y[i];
+		if (m == 0)
+			continue;
+		double flat = order_median(v, m);
+		if (!(flat > 0))
+			continue;
+		double e = 0;
+		for (size_t i = 0; i < n; i++) {
+			double pred = flat * (x[i] > c ? x[i] / c : 1.0), r = (y[i] - pred) / pred;
+			e += r * r;
+		}
+		e = sqrt(e / (double)n);
+		if (e < best_err) {
+			best_err = e;
+			best = c;
+		}
+	}
+	free(v);
+	*confidence = best < 0 ? 0 : clamp01(1.0 - 4.0 * best_err);
+	return best;
+}
+
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k)
 {
 	const struct probe_curve *c = &k->curve;
@@ -163,31 +323,38 @@ int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struc
 	 * doubles; two contexts share out three threads as 1.5) or, where the scheduler spreads
 	 * M > C threads evenly, a gentle ramp M / C whose first step is only 1/C: 6 % at 16 CPUs, no
 	 * bigger than a VM's noise. A jump is the first step of at least half the biggest one;
-	 * a ramp is the knee of the proportional model y = max(1, M / C), fitted to the whole curve. */
-	double big = 0;
+	 * a ramp is the knee of the proportional model y = max(1, M / C), fitted to the whole curve.
+	 * Steps are per thread added, so the search's sparse points (doubling far from the knee,
+	 * neighbours at it) read as the full curve does. */
+	double big = 0, value = NAN, conf = 0;
 	for (size_t i = 0; i + 1 < c->n; i++)
-		big = fmax(big, (y[i + 1] - y[i]) / y[i]);
-	struct step_answer a = { .index = -1 };
+		big = fmax(big, unit_step(c->x, y, i));
 	const char *shape = "jump";
-	if (big >= 0.3) {
-		a = steps_first_significant(y, c->n, 0.5);
-	} else if (big > 0.02) {
-		double conf = 0;
-		int f = steps_knee_proportional(y, c->n, &conf);
-		if (f >= 1 && (size_t)f < c->n) {
-			a.index = f - 1;
-			a.confidence = conf;
+	/* flat: the time never rose by more than the noise (10 %) over the threads tried */
+	if (c->n < 2 || !(y[c->n - 1] > 1.1 * y[0])) {
+		/* no answer */
+	} else if (big >= 0.3) {
+		struct step_answer a = first_significant(c->x, y, c->n, 0.5);
+		if (a.index >= 0) {
+			value = c->x[a.index];
+			conf = a.confidence;
 		}
+	} else {
+		int f = knee(c->x, y, c->n, &conf);
+		if (f >= 1 && c->n && f < c->x[c->n - 1])
+			value = f;
+		else
+			conf = 0;
 		shape = "ramp";
 	}
 	free(y);
-	snprintf(k->shape, sizeof(k->shape), "%s", a.index >= 0 ? shape : "flat");
+	snprintf(k->shape, sizeof(k->shape), "%s", isfinite(value) ? shape : "flat");
 	int os = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
 	k->contexts = (struct probe_answer){
 		/* Flat to the end: at least as many contexts as threads tried, no answer. */
-		.value = a.index >= 0 ? c->x[a.index] : NAN,
+		.value = value,
 		.unit = "contexts",
-		.confidence = a.index >= 0 ? a.confidence : 0,
+		.confidence = isfinite(value) ? conf : 0,
 		.method = kind_method[kind],
 		.os_reported = os ? os : NAN,
 	};
@@ -204,14 +371,20 @@ int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, stru
 	if (rc != 0)
 		return rc;
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_DEFAULT);
-	/* Enough threads to see the time double on any machine of up to max CPUs. */
+	/* Enough threads to see the time double on any machine of up to 256 CPUs. */
 	out->max_threads = 2 * env->allowed.n + 2;
-	if (out->max_threads > 64)
-		out->max_threads = 64;
+	if (out->max_threads > AS_MAX_CPUS)
+		out->max_threads = AS_MAX_CPUS;
+	out->all_teams = env->all_teams;
 	out->os_threads = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
 	for (int k = 0; k < CONTEXTS_KINDS && !probe_opts_stopped(&o); k++) {
 		struct probe_contexts_kind *r = &out->kind[k];
-		rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, err);
+		if (env->all_teams) {
+			rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, err);
+			r->teams = (int)r->curve.n;
+		} else {
+			rc = probe_contexts_search_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, &r->teams, err);
+		}
 		if (rc == 0 && (rc = probe_contexts_analyze(env, (enum contexts_kind)k, r)) != 0)
 			as_error_set(err, rc, "probe contexts: out of memory");
 		if (rc != 0) {

@@ -27,15 +27,25 @@ const char *probe_contexts_kind_name(enum contexts_kind k);
 int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
 		       struct probe_curve *out, struct as_error *err);
 
+/* The same with the team sizes of probe_contexts_search (plan.h): doubling M until the time
+ * exceeds 1.5, then bisection between the last flat M and the next one measured, down to
+ * neighbours: O(log N) team sizes where the full sweep takes 2N. The curve holds each size once,
+ * in increasing M (an ambiguous size measured twice keeps its faster figure); *teams counts the
+ * team sizes measured, those measured twice included. */
+int probe_contexts_search_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,
+			      struct probe_curve *out, int *teams, struct as_error *err);
+
 struct probe_contexts_kind {
 	struct probe_answer contexts;  /* "contexts"; os_reported: the hardware threads the OS reports
 					* (the allowed CPUs without a topology) */
 	struct probe_curve curve;      /* x: threads M; min/median: time normalised to M = 1 */
 	char shape[8];                 /* past the last context: "jump", "ramp" (M / C), "flat" (none) */
+	int teams;                     /* team sizes measured */
 };
 
 struct probe_contexts_result {
 	int max_threads;               /* threads tried at most; 0 when nothing ran */
+	int all_teams;                 /* every team size 1, 2, ... (env->all_teams), not the search */
 	int nkinds;                    /* kinds measured, in enum order */
 	struct probe_contexts_kind kind[CONTEXTS_KINDS];
 	int os_threads;                /* hardware threads the OS reports (allowed CPUs without a
@@ -46,17 +56,22 @@ void probe_contexts_result_init(struct probe_contexts_result *r);
 void probe_contexts_result_release(struct probe_contexts_result *r);
 
 /* Widens the calling thread's CPU set to env->allowed, measures each kind (progress before each
- * point; may be NULL) with up to 2 x allowed + 2 threads (at most 64), answers it, and pins the
+ * point; may be NULL) with up to 2 x allowed + 2 threads (at most AS_MAX_CPUS) by the search (every team
+ * size with env->all_teams), answers it, and pins the
  * thread back to env->cpu. Records env->contexts_fp, _int, _mem (NAN: no step). *out is
  * initialised here; release it also after an error, which keeps the kinds measured before it
  * (none when out->max_threads is 0). Returns 0 (also when interrupted) or a negative errno. */
 int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, struct probe_contexts_result *out,
 			struct as_error *err);
 
-/* The statistics of probe_contexts_find on k->curve, already measured (recorded curves in tests):
- * the M before the first step (mean relative increase) of the monotone curve; a curve flat to
- * the end has no step (at least as many contexts as threads tried). os_reported from env->topo,
- * else env->allowed (NAN when neither). Records the env slot of the kind. 0 or -ENOMEM. */
+/* The statistics of probe_contexts_find on k->curve, already measured (recorded curves in tests;
+ * x increasing, every M or the search's sparse ones): on the monotone curve, steps relative and
+ * per thread added (y[i+1] / y[i] - 1) / (x[i+1] - x[i]); a jump (the biggest at least 0.3) is the
+ * first step above their mean and at least half the biggest, and the answer the M before it; a
+ * ramp is the knee C of max(1, M / C) fitted to every point, and the answer C; a curve flat to
+ * the end (the time never 10 % above M = 1) has no step (at least as many contexts as threads
+ * tried). On a curve of every M these are the steps of §4.2.1. os_reported from env->topo, else env->allowed (NAN when neither).
+ * Records the env slot of the kind. 0 or -ENOMEM. */
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k);
 
 #endif

@@ -36,6 +36,8 @@ struct probe_env {
 	uint64_t seed;
 	struct topo *topo;         /* OS-reported values, only for os_reported */
 	volatile int *interrupted; /* set by Ctrl-C: return what was measured so far */
+	int all_pairs;             /* c2c: every pair, not a few per topology class */
+	int all_teams;             /* contexts: every team size 1, 2, ..., not doubling and bisection */
 	/* Answers later probes build on (0 until measured). */
 	double clock_ghz;          /* measured core clock */
 	double tsc_ghz;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/atomicfile.h"
 #include "common/buffer.h"
@@ -115,6 +116,39 @@ static void load_kinds(struct topo *t, hwloc_topology_t h)
 	hwloc_bitmap_free(set);
 }
 
+/* The PU's CPU-side objects from its core up to its package (groups above the package, such as
+ * hwloc's groups made from NUMA distances, are left out: the node distance says that). */
+static void load_ancestors(struct topo_pu *pu, hwloc_obj_t o)
+{
+	pu->nanc = 0;
+	for (hwloc_obj_t p = o->parent; p && p->type != HWLOC_OBJ_MACHINE && pu->nanc < TOPO_PU_ANCESTORS; p = p->parent) {
+		struct topo_anc a = { .id = (int)p->gp_index, .pus = hwloc_bitmap_weight(p->cpuset) };
+		if (p->type == HWLOC_OBJ_CORE) {
+			a.type = TOPO_ANC_CORE;
+		} else if (hwloc_obj_type_is_dcache(p->type)) {
+			if (p->attr->cache.type == HWLOC_OBJ_CACHE_INSTRUCTION)
+				continue;
+			a.type = TOPO_ANC_CACHE;
+			a.level = (int)p->attr->cache.depth;
+			a.bytes = p->attr->cache.size;
+		} else if (p->type == HWLOC_OBJ_GROUP) {
+			a.type = TOPO_ANC_GROUP;
+			a.cluster = p->subtype && !strcasecmp(p->subtype, "Cluster");
+#if HWLOC_API_VERSION >= 0x00020100
+		} else if (p->type == HWLOC_OBJ_DIE) {
+			a.type = TOPO_ANC_DIE;
+#endif
+		} else if (p->type == HWLOC_OBJ_PACKAGE) {
+			a.type = TOPO_ANC_PACKAGE;
+		} else {
+			continue;
+		}
+		pu->anc[pu->nanc++] = a;
+		if (a.type == TOPO_ANC_PACKAGE)
+			break;
+	}
+}
+
 /* Fills t from a loaded topology; live: h is the running machine (affinity, meminfo, sysfs). */
 static int load_from(struct topo *t, hwloc_topology_t h, int live, struct as_error *err)
 {
@@ -174,6 +208,11 @@ static int load_from(struct topo *t, hwloc_topology_t h, int live, struct as_err
 		for (int k = 0; k < t->nkinds; k++)
 			if (list_has(&t->kinds[k].cpus, (int)o->os_index))
 				t->pu[i].kind = k;
+		t->pu[i].node = -1;
+		for (int k = 0; k < t->nnodes && t->pu[i].node < 0; k++)
+			if (list_has(&t->nodes[k].cpus, (int)o->os_index))
+				t->pu[i].node = k;
+		load_ancestors(&t->pu[i], o);
 	}
 	t->npus_listed = t->pus;
 	return 0;
@@ -322,4 +361,89 @@ int topo_line_bytes(const struct topo *t)
 		if (t->caches[i].level == 1 && strcmp(t->caches[i].type, "instruction") && t->caches[i].line_bytes > 0)
 			return t->caches[i].line_bytes;
 	return 0;
+}
+
+const struct topo_pu *topo_pu_find(const struct topo *t, int os_index)
+{
+	for (int i = 0; t->pu && i < t->npus_listed; i++)
+		if (t->pu[i].os_index == os_index)
+			return &t->pu[i];
+	return NULL;
+}
+
+int topo_pu_llc(const struct topo_pu *p, uint64_t *bytes)
+{
+	int id = -1;
+	uint64_t b = 0;
+	for (int i = 0; i < p->nanc; i++)
+		if (p->anc[i].type == TOPO_ANC_CACHE) {
+			id = p->anc[i].id;
+			b = p->anc[i].bytes;
+		}
+	if (bytes)
+		*bytes = b;
+	return id;
+}
+
+void topo_pair_share(const struct topo *t, const struct topo_pu *a, const struct topo_pu *b, struct topo_share *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind_a = a->kind < b->kind ? a->kind : b->kind;
+	out->kind_b = a->kind < b->kind ? b->kind : a->kind;
+	/* The innermost object of a's chain that b's chain holds too (chains are nested). */
+	const struct topo_anc *lca = NULL;
+	for (int i = 0; i < a->nanc && !lca; i++)
+		for (int j = 0; j < b->nanc && !lca; j++)
+			if (a->anc[i].id == b->anc[j].id)
+				lca = &a->anc[i];
+	out->pus = lca ? lca->pus : t->pus;
+	if (!lca)
+		snprintf(out->what, sizeof(out->what), "machine");
+	else if (lca->type == TOPO_ANC_CORE)
+		snprintf(out->what, sizeof(out->what), "smt");
+	else if (lca->type == TOPO_ANC_CACHE)
+		snprintf(out->what, sizeof(out->what), "L%d", lca->level);
+	else if (lca->type == TOPO_ANC_GROUP)
+		snprintf(out->what, sizeof(out->what), "%s", lca->cluster ? "cluster" : "group");
+	else if (lca->type == TOPO_ANC_DIE)
+		snprintf(out->what, sizeof(out->what), "die");
+	else
+		snprintf(out->what, sizeof(out->what), "package");
+	if (a->node < 0 || b->node < 0) {
+		out->same_node = -1;
+		return;
+	}
+	out->same_node = a->node == b->node;
+	if (out->same_node) {
+		/* A node smaller than the innermost CPU-side object they share names the pair (an EPYC
+		 * node of two L3s inside a package; a cluster-on-die node). */
+		/* (a group of just the node's CPUs is hwloc's place for the node: the node too) */
+		int n = t->nodes[a->node].cpus.n;
+		if (n < out->pus || (n == out->pus && lca && lca->type == TOPO_ANC_GROUP && !lca->cluster)) {
+			snprintf(out->what, sizeof(out->what), "node");
+			out->pus = n;
+		}
+	} else if (t->has_distances) {
+		out->distance = t->distance[a->node][b->node];
+	}
+}
+
+char *topo_share_name(const struct topo *t, const struct topo_share *s, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s", s->what);
+	if (s->distance && n >= 0 && (size_t)n < len)
+		n += snprintf(buf + n, len - (size_t)n, " d=%llu", (unsigned long long)s->distance);
+	if (t->nkinds > 1 && s->kind_a >= 0 && n >= 0 && (size_t)n < len) {
+		const char *ka = t->kinds[s->kind_a].core_type, *kb = t->kinds[s->kind_b].core_type;
+		char na[16], nb[16];
+		if (!ka[0])
+			snprintf(na, sizeof(na), "kind%d", s->kind_a), ka = na;
+		if (!kb[0])
+			snprintf(nb, sizeof(nb), "kind%d", s->kind_b), kb = nb;
+		if (s->kind_a == s->kind_b)
+			snprintf(buf + n, len - (size_t)n, " %s", ka);
+		else
+			snprintf(buf + n, len - (size_t)n, " %s-%s", ka, kb);
+	}
+	return buf;
 }

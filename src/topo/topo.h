@@ -38,6 +38,20 @@ struct topo_cpukind {
 	struct as_cpulist cpus;
 };
 
+/* One CPU-side object holding a PU (its core, a data or unified cache, a group such as a cluster
+ * of cores, a die, its package): what two CPUs share is the innermost object in both chains. */
+enum topo_anc_type { TOPO_ANC_CORE, TOPO_ANC_CACHE, TOPO_ANC_GROUP, TOPO_ANC_DIE, TOPO_ANC_PACKAGE };
+#define TOPO_PU_ANCESTORS 12
+
+struct topo_anc {
+	enum topo_anc_type type;
+	int level;              /* cache level (1, 2, ...); 0 for the other types */
+	int cluster;            /* a group whose hwloc subtype is "Cluster" */
+	int id;                 /* hwloc's global index of the object: equal ids, the same object */
+	int pus;                /* PUs it holds */
+	uint64_t bytes;         /* cache size; 0 for the other types */
+};
+
 struct topo_pu {
 	int os_index;
 	int core;               /* logical index of its core */
@@ -45,6 +59,10 @@ struct topo_pu {
 	int kind;               /* index into topo.kinds, -1 when the machine lists no kinds */
 	int allowed;            /* in the process's affinity mask and hwloc's allowed set (a file's:
 				 * in its allowed set) */
+	int node;               /* index into topo.nodes of the NUMA node holding it, -1 none */
+	int nanc;               /* its CPU-side objects from the core outwards (up to the package;
+				 * the machine is not listed), innermost first */
+	struct topo_anc anc[TOPO_PU_ANCESTORS];
 };
 
 struct topo {
@@ -87,5 +105,29 @@ int topo_line_bytes(const struct topo *t);
 
 /* The OS-reported data cache of a level (type data or unified), first instance; NULL if none. */
 const struct topo_cache *topo_data_cache(const struct topo *t, int level);
+
+/* The PU with OS index os_index; NULL when the topology does not list it. */
+const struct topo_pu *topo_pu_find(const struct topo *t, int os_index);
+
+/* What two PUs share according to the topology: the innermost object holding both (their core,
+ * a cache, a cluster or other group, a die, their NUMA node, their package, or nothing), the
+ * SLIT distance between their nodes when these differ, and their kinds of core. Planning data
+ * (which pairs of CPUs behave alike); never a measured answer. */
+struct topo_share {
+	char what[16];          /* "smt", "L1" .. "L5", "cluster", "group", "die", "node", "package",
+				 * "machine" (nothing shared) */
+	int same_node;          /* 1, 0, or -1 when either PU has no node */
+	uint64_t distance;      /* SLIT between their nodes when different and known; else 0 */
+	int kind_a, kind_b;     /* kinds (kind_a <= kind_b), -1 when the machine lists none */
+	int pus;                /* PUs of the innermost shared object (of the machine: all) */
+};
+void topo_pair_share(const struct topo *t, const struct topo_pu *a, const struct topo_pu *b, struct topo_share *out);
+
+/* The name of a share for people and JSON: what, then " d=DIST" across nodes of known distance,
+ * then the kinds of core on a machine with several ("IntelCore", "IntelAtom-IntelCore"). */
+char *topo_share_name(const struct topo *t, const struct topo_share *s, char *buf, size_t len);
+
+/* The id of the outermost cache holding the PU (its last level; -1 none) and that cache's size. */
+int topo_pu_llc(const struct topo_pu *p, uint64_t *bytes);
 
 #endif

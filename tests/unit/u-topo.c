@@ -181,7 +181,42 @@ static void test_topo__this_machine_loads(void)
 	topo_release(&t);
 }
 
+/* What two CPUs share (topo_pair_share, topo_share_name): the innermost object of both, the SLIT
+ * between their nodes, their kinds of core. */
+static const char *share_of(int a, int b, struct topo_share *s)
+{
+	static char name[112];
+	const struct topo_pu *pa = topo_pu_find(&t, a), *pb = topo_pu_find(&t, b);
+	if (!pa || !pb)
+		return "(no such CPU)";
+	topo_pair_share(&t, pa, pb, s);
+	return topo_share_name(&t, s, name, sizeof(name));
+}
+
+static void test_topo__pair_share(void)
+{
+	struct topo_share s;
+	CHECK(load("synthetic-2pack-4numa.xml") == 0);
+	CHECK_STR(share_of(0, 1, &s), "smt");
+	CHECK(s.same_node == 1 && s.pus == 2);
+	CHECK_STR(share_of(0, 2, &s), "L3"); /* one L3 per node */
+	CHECK_STR(share_of(0, 8, &s), "package d=12");
+	CHECK(s.same_node == 0 && s.distance == 12);
+	CHECK_STR(share_of(0, 16, &s), "machine d=32");
+	CHECK(s.pus == 32);
+	uint64_t llc;
+	CHECK(topo_pu_llc(topo_pu_find(&t, 0), &llc) >= 0 && llc == 32 * MiB);
+	CHECK(topo_pu_find(&t, 99) == NULL);
+	topo_release(&t);
+	CHECK(load("hybrid-i5-12600k.xml") == 0);
+	CHECK_STR(share_of(0, 1, &s), "smt IntelCore");
+	CHECK_STR(share_of(12, 13, &s), "L2 IntelAtom");
+	CHECK_STR(share_of(0, 12, &s), "L3 IntelAtom-IntelCore");
+	CHECK(s.kind_a == 0 && s.kind_b == 1 && s.distance == 0);
+	topo_release(&t);
+}
+
 TESTS(T(test_topo__recorded_kvm_zen5_two_cores), T(test_topo__one_node_two_cores),
       T(test_topo__smt_two_threads_per_core), T(test_topo__two_sockets_four_nodes),
       T(test_topo__hybrid_kinds_are_visible), T(test_topo__missing_file_is_an_error_naming_it),
-      T(test_topo__this_machine_loads))
+      T(test_topo__this_machine_loads), T(test_topo__pair_share))

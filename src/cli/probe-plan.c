@@ -1,0 +1,131 @@
+/* probe --plan: what a full probe would run on a topology (this machine's, or an hwloc XML file's),
+ * measuring nothing: each group's steps and predicted time from step costs measured beforehand,
+ * c2c's classes of pairs with the pairs measured in each, contexts' team sizes. probe/plan.c
+ * plans; this renders it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/probe.h"
+#include "probe/plan.h"
+#include "report/emit.h"
+
+static void plan_render(struct emit *e, const struct probe_plan *p, const char *source)
+{
+	const struct probe_c2c_plan *c = &p->c2c;
+	emit_object_begin(e, "plan", "plan of a full probe (nothing measured)");
+	emit_string(e, "topology", "topology", source);
+	emit_int(e, "cpus", "CPUs", p->cpus, NULL);
+	emit_int(e, "pus", NULL, p->pus, NULL);
+	emit_bool(e, "quick", NULL, p->quick);
+	emit_number(e, "predicted_s", "predicted", p->predicted_s, "s", "%.1f");
+	emit_annotate(e, " (with --all-pairs and every team size: %.1f s)", p->predicted_all_s);
+	emit_number(e, "predicted_all_s", NULL, p->predicted_all_s, "s", NULL);
+	emit_number(e, "predicted_max_s", "at most", p->predicted_max_s, "s", "%.1f");
+	emit_annotate(e, " (when c2c's classes disagree and finer ones take its budget)");
+	emit_string(e, "costs", "step costs", probe_plan_costs_default()->source);
+	emit_table_begin(e, "steps", "steps");
+	for (int i = 0; i < p->nsteps; i++) {
+		emit_row_begin(e);
+		emit_string(e, "group", "group", p->step[i].group);
+		emit_int(e, "steps", "steps", p->step[i].steps, NULL);
+		emit_number(e, "predicted_s", "predicted", p->step[i].seconds, "s", "%.1f");
+		emit_string(e, "what", "what", p->step[i].what);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_object_begin(e, "contexts", "contexts");
+	emit_array_begin(e, "teams", "team sizes");
+	for (int i = 0; i < p->teams; i++)
+		emit_int(e, NULL, "", p->team[i], NULL);
+	emit_array_end(e);
+	emit_annotate(e, " (per kind, when the time ramps past %d contexts)", p->cpus);
+	emit_int(e, "all_teams_steps", "every size", p->all_teams_steps, NULL);
+	emit_annotate(e, " team sizes per kind");
+	emit_number(e, "all_teams_s", NULL, p->contexts_all_teams_s, "s", NULL);
+	emit_object_end(e);
+	emit_object_begin(e, "c2c", "c2c");
+	if (c->n < 2) {
+		emit_null(e, "classes", "classes", "none (fewer than two CPUs)");
+	} else {
+		emit_string(e, "mode", "mode", p->c2c_all_pairs ? "all_pairs" : "classes");
+		if (p->c2c_all_pairs)
+			emit_annotate(e, " (every pair: fewer rounds than by class)");
+		emit_int(e, "pairs", "pairs", c->npairs, NULL);
+		emit_int(e, "measured_pairs", "measured", p->c2c_batch.n, "pairs");
+		emit_int(e, "rounds", "rounds", p->c2c_batch.nrounds, NULL);
+		emit_int(e, "blocks", "block sizes", c->nblocks, NULL);
+		emit_size(e, "llc_bytes", "largest cache", p->llc_bytes);
+		emit_number(e, "budget_s", "budget", c->budget_s, "s", "%.0f");
+		emit_annotate(e, " for finer classes where pairs disagree");
+		emit_int(e, "all_pairs_rounds", "all pairs", p->c2c_all_pairs_rounds, "rounds");
+		emit_number(e, "all_pairs_s", NULL, p->c2c_all_pairs_s, "s", NULL);
+		emit_table_begin(e, "classes", "classes (pairs measured: CPU a-b, r = round)");
+		for (int k = 0; k < c->nclasses; k++) {
+			emit_row_begin(e);
+			emit_string(e, "name", "class", c->cls[k].name);
+			emit_int(e, "total_pairs", "pairs", c->cls[k].npairs, NULL);
+			char text[512] = "";
+			emit_table_begin(e, "pairs", NULL);
+			for (int b = 0; b < p->c2c_batch.n; b++) {
+				int q = p->c2c_batch.pair[b], i, j;
+				if (c->pair_class[q] != k)
+					continue;
+				probe_c2c_pair_of(c->n, q, &i, &j);
+				emit_row_begin(e);
+				emit_array_begin(e, "cpus", NULL);
+				emit_int(e, NULL, NULL, c->cpu[i], NULL);
+				emit_int(e, NULL, NULL, c->cpu[j], NULL);
+				emit_array_end(e);
+				emit_string(e, "role", NULL, probe_c2c_role_name((enum probe_c2c_role)c->role[q]));
+				emit_int(e, "round", NULL, p->c2c_batch.round[b], NULL);
+				emit_row_end(e);
+				size_t len = strlen(text);
+				if (len < sizeof(text) - 40)
+					snprintf(text + len, sizeof(text) - len, "%s%d-%d%s r%d", len ? ", " : "", c->cpu[i], c->cpu[j],
+						 c->role[q] == PROBE_C2C_VERIFY ? " (verify)" : "", p->c2c_batch.round[b] + 1);
+			}
+			emit_table_end(e);
+			emit_text(e, "measured", "%s", text);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
+	emit_object_end(e);
+	emit_object_end(e);
+}
+
+int probe_plan_cmd(struct emit *e, const char *topology, int quick, uint64_t seed)
+{
+	struct topo *t = calloc(1, sizeof(*t));
+	struct as_error err = { 0 };
+	if (!t) {
+		error("out of memory");
+		return EXIT_FAIL;
+	}
+	int rc = topology ? topo_load_xml(t, topology, &err) : topo_load(t, &err);
+	if (rc != 0) {
+		free(t);
+		if (topology) {
+			error_usage("probe", "--topology: %s", err.msg);
+			return EXIT_USAGE;
+		}
+		error_err(&err);
+		return EXIT_FAIL;
+	}
+	struct probe_plan p;
+	rc = probe_plan_make(t, NULL, quick, seed, NULL, &p, &err);
+	if (rc == 0) {
+		char src[1100];
+		snprintf(src, sizeof(src), "%s (%d packages, %d cores, %d PUs, %d NUMA nodes)",
+			 topology ? topology : "this machine", t->packages, t->cores, t->pus, t->nnodes);
+		plan_render(e, &p, src);
+	} else {
+		error_err(&err);
+	}
+	probe_plan_release(&p);
+	topo_release(t);
+	free(t);
+	return rc ? EXIT_FAIL : 0;
+}
