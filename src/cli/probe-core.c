@@ -203,11 +203,11 @@ static void c2c_classes_render(struct emit *e, const struct probe_c2c_result *r)
 	const struct probe_c2c_plan *p = &r->plan;
 	const struct probe_c2c_matrix *m = &r->m;
 	int nb = p->nblocks, measured = probe_c2c_plan_measured(p);
-	emit_string(e, "mode", "pairs", r->all_pairs ? "all_pairs" : "classes");
+	emit_string(e, MP_KEY(C2C_MODE), "pairs", r->all_pairs ? "all_pairs" : "classes");
 	emit_annotate(e, r->all_pairs_chosen ? ": every pair measured (fewer rounds than by class)"
 		      : r->all_pairs ? ": every pair measured" : ": a few pairs per topology class, the matrices filled by class");
 	emit_bool(e, "all_pairs_chosen", NULL, r->all_pairs_chosen);
-	emit_int(e, "pairs_measured", "measured", measured, "pairs");
+	emit_int(e, MP_KEY(C2C_PAIRS_MEASURED), "measured", measured, "pairs");
 	emit_annotate(e, " of %d, in %d steps", p->npairs, r->steps);
 	emit_int(e, "steps", NULL, r->steps, NULL);
 	emit_int(e, "skipped_blocks", "blocks skipped", r->skipped, NULL);
@@ -220,13 +220,13 @@ static void c2c_classes_render(struct emit *e, const struct probe_c2c_result *r)
 	emit_array_end(e);
 	emit_number(e, "latency", NULL, r->step_s[nb], "s", NULL);
 	emit_object_end(e);
-	emit_table_begin(e, "classes", "classes of pairs (what the two CPUs share per the topology)");
+	emit_table_begin(e, MP_KEY(C2C_CLASSES), "classes of pairs (what the two CPUs share per the topology)");
 	for (int c = 0; c < p->nclasses; c++) {
 		const struct probe_c2c_class *cl = &p->cls[c];
 		emit_row_begin(e);
-		emit_string(e, "name", "class", cl->name);
-		emit_int(e, "pairs", "pairs", cl->npairs, NULL);
-		emit_int(e, "measured", "measured", cl->nmeasured, NULL);
+		emit_string(e, MP_KEY(C2C_CLASS_NAME), "class", cl->name);
+		emit_int(e, MP_KEY(C2C_CLASS_PAIRS), "pairs", cl->npairs, NULL);
+		emit_int(e, MP_KEY(C2C_CLASS_MEASURED), "measured", cl->nmeasured, NULL);
 		emit_number(e, "bandwidth_gbs", nb ? "GB/s" : NULL, nb ? probe_c2c_plan_class_bw(p, c, nb - 1) : NAN, "GB/s", "%.2f");
 		emit_number(e, "latency_ns", "latency", cl->lat_ns, "ns", "%.1f");
 		int got = 0;

@@ -190,5 +190,22 @@ int probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r)
 		}
 		c->leaves = clique_tree_leaves(t);
 	}
+	/* how the pairs were measured: the classes the matrices were filled by */
+	const struct probe_c2c_plan *pl = &r->plan;
+	machine_probes_text(c->mode, sizeof(c->mode), r->all_pairs ? "all_pairs" : "classes");
+	c->pairs_measured = probe_c2c_plan_measured(pl);
+	if (ok && pl->nclasses > 0) {
+		c->cls = calloc((size_t)pl->nclasses, sizeof(*c->cls));
+		ok = c->cls != NULL;
+		for (int k = 0; ok && k < pl->nclasses; k++) {
+			if (pl->cls[k].split) /* its pairs belong to the finer classes now */
+				continue;
+			struct machine_probes_c2c_class *d = &c->cls[c->nclasses++];
+			machine_probes_row_init(MP_C2C_CLASSES, d);
+			machine_probes_text(d->name, sizeof(d->name), pl->cls[k].name);
+			d->pairs = pl->cls[k].npairs;
+			d->measured = pl->cls[k].nmeasured;
+		}
+	}
 	return ok ? 0 : error("c2c: out of memory for the record of the matrices");
 }

@@ -179,6 +179,20 @@ enum {
 	  MP_AT(c2c.block_bytes))                                                                                \
 	X(C2C_LATENCY, C2C, MATRIX, "latency_ns", "ns", 0, NULL, "one-way latency of a cache line",             \
 	  MP_LIST(c2c.ncpus, c2c.latency_ns))                                                                    \
+	X(C2C_MODE, C2C, TEXT, "mode", "", 0, NULL,                                                             \
+	  "classes (a few pairs per topology class, the matrices filled by class) or all_pairs",                \
+	  MP_AT(c2c.mode))                                                                                       \
+	X(C2C_PAIRS_MEASURED, C2C, INT, "pairs_measured", "pairs", 0, NULL, "pairs measured with their own figures", \
+	  MP_AT(c2c.pairs_measured))                                                                             \
+	X(C2C_CLASSES, C2C, TABLE, "classes", "", MP_F_HEAP, NULL,                                              \
+	  "classes of pairs by what the topology says the two CPUs share",                                      \
+	  MP_HEAP(c2c.nclasses, c2c.cls, struct machine_probes_c2c_class, MACHINE_PROBES_MAX_NODES))             \
+	X(C2C_CLASS_NAME, C2C_CLASSES, TEXT, "name", "", 0, NULL, "smt, L2, L3, node, package, machine d=21, ...", \
+	  MP_ROW(struct machine_probes_c2c_class, name))                                                         \
+	X(C2C_CLASS_PAIRS, C2C_CLASSES, INT, "pairs", "pairs", 0, NULL, "pairs of CPUs in the class",            \
+	  MP_ROW(struct machine_probes_c2c_class, pairs))                                                        \
+	X(C2C_CLASS_MEASURED, C2C_CLASSES, INT, "measured", "pairs", 0, NULL, "of them measured",               \
+	  MP_ROW(struct machine_probes_c2c_class, measured))                                                     \
 	X(C2C_TREE, C2C, OBJECT, "tree", "", MP_F_OPT | MP_F_REQ, NULL, "locality tree (null: none built)", MP_NONE)         \
 	X(C2C_NODES, C2C_TREE, TABLE, "nodes", "", MP_F_HEAP, NULL, "cliques, the root first",                  \
 	  MP_HEAP(c2c.nnodes, c2c.node, struct machine_probes_node, MACHINE_PROBES_MAX_NODES))                   \
@@ -252,6 +266,11 @@ struct machine_probes_node {
 	long long split_at_block_bytes;  /* -1: none (the root) */
 };
 
+struct machine_probes_c2c_class {
+	char name[112];
+	int pairs, measured;
+};
+
 struct machine_probes_c2c {
 	int ncpus;
 	int *cpus;
@@ -260,6 +279,10 @@ struct machine_probes_c2c {
 	int nnodes;
 	struct machine_probes_node *node;
 	int leaves;
+	char mode[16];           /* "classes" or "all_pairs" ("": not said, files before classes) */
+	int pairs_measured;
+	int nclasses;
+	struct machine_probes_c2c_class *cls;
 };
 
 /* What a probe run found, typed. Set up with machine_probes_init (every value "none", every
