@@ -15,6 +15,7 @@
 #include "cli/parse-options.h"
 #include "common/buffer.h"
 #include "probe/caches.h"
+#include "probe/env.h"
 #include "probe/clock.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -86,19 +87,24 @@ static void list_render(struct emit *e)
 	emit_table_end(e);
 }
 
-/* One working set per memory level from a quick cache probe on `cpu` (64-byte lines, 4 KiB pages,
- * up to 256 MiB). 0, or an exit code after error(). */
+/* One working set per memory level from a quick cache probe on `cpu` in the environment `probe`
+ * builds (probe/env.h; the line measured as `probe line --quick` does, 4 KiB pages, up to 256 MiB).
+ * 0, or an exit code after error(). */
 static int levels_measure(int cpu, struct bench_levels *out)
 {
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = 64,
-				 .interrupted = (volatile int *)&bench_interrupted };
+	struct probe_env env;
 	struct probe_caches_result r;
 	struct as_error err = { 0 };
-	cpu_pin_self(cpu, NULL);
+	if (probe_env_init(&env, cpu, 1, 1, (volatile int *)&bench_interrupted, NULL, 0, &err) != 0 ||
+	    probe_env_pin(&env, &err) != 0) {
+		probe_env_release(&env);
+		return error_err(&err), EXIT_FAIL;
+	}
 	progress("bench: quick cache probe to size the memory levels ...");
 	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
 	progress_done();
 	probe_caches_result_release(&r);
+	probe_env_release(&env);
 	if (rc != 0)
 		return error_err(&err), EXIT_FAIL;
 	if (bench_interrupted)

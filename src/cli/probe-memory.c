@@ -148,7 +148,15 @@ static void line_render(struct emit *e, const struct probe_line_result *r)
 	emit_number(e, "contrast", shared ? "contrast" : NULL, r->sharing_ratio, NULL, "%.1fx slower per increment below the unit");
 	points_render(e, "curve", "d_bytes", r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns, (size_t)r->sharing.n);
 	emit_object_end(e);
+	int flushed = isfinite(r->flush.value);
+	probe_answer_render_begin(e, "flush", "flush witness", &r->flush, "%.0f", PROBE_ANSWER_NOTE);
+	emit_number(e, "contrast", flushed ? "contrast" : NULL, r->flush_ratio, NULL, "%.1fx slower reload below the line");
+	curve_render(e, "curve", "d_bytes", &r->flush_curve);
 	emit_object_end(e);
+	emit_object_end(e);
+	emit_int(e, "witnesses_used", "witnesses the answer rests on", r->witnesses, NULL);
+	emit_annotate(e, r->witnesses == 2 ? " (coherence unit and flush witness)"
+			 : r->witnesses == 1 ? " (one prefetcher-proof witness)" : " (the stride witness alone)");
 	emit_object_end(e);
 }
 
@@ -166,6 +174,8 @@ int probe_row_line(struct probe_ctx *ctx)
 				       .median_ns = r.sharing.median_ns };
 	if (sharing.n)
 		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
+	if (r.flush_curve.n)
+		probe_save_curve(ctx, "line-flush", "d_bytes,min_ns,median_ns", &r.flush_curve);
 	PROBE_RENDER(ctx, line_render, &r);
 	probe_line_result_release(&r);
 	return 0;
