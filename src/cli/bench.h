@@ -11,6 +11,7 @@
 #include "common/cpuset.h"
 
 struct ecm_params;
+struct probe_env;
 
 /* The options of `archscope bench`. */
 struct bench_cli {
@@ -28,6 +29,14 @@ struct bench_cli {
 	const char *plot_dir;
 	volatile int *stop;     /* set by Ctrl-C: print what was measured */
 };
+
+/* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
+ * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),
+ * as bench --level, --ecm and --threads-scaling and numa matrix size their streams. Pins the
+ * calling thread to cpu. env_out (may be NULL) receives the probe's environment after the run
+ * (line, witnesses, levels; no topology). cmd names the command in messages. 0, or an exit code
+ * after error(). */
+int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One

@@ -87,32 +87,35 @@ static void list_render(struct emit *e)
 	emit_table_end(e);
 }
 
-/* One working set per memory level from a quick cache probe on `cpu` in the environment `probe`
- * builds (probe/env.h; the line measured as `probe line --quick` does, 4 KiB pages, up to 256 MiB).
- * 0, or an exit code after error(). */
-static int levels_measure(int cpu, struct bench_levels *out)
+int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out)
 {
 	struct probe_env env;
 	struct probe_caches_result r;
 	struct as_error err = { 0 };
-	if (probe_env_init(&env, cpu, 1, 1, (volatile int *)&bench_interrupted, NULL, 0, &err) != 0 ||
-	    probe_env_pin(&env, &err) != 0) {
+	if (probe_env_init(&env, cpu, 1, 1, stop, NULL, 0, &err) != 0 || probe_env_pin(&env, &err) != 0) {
 		probe_env_release(&env);
 		return error_err(&err), EXIT_FAIL;
 	}
-	progress("bench: quick cache probe to size the memory levels ...");
+	progress("%s: quick cache probe to size the memory levels ...", cmd);
 	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
 	progress_done();
 	probe_caches_result_release(&r);
 	probe_env_release(&env);
+	if (env_out)
+		*env_out = env;
 	if (rc != 0)
 		return error_err(&err), EXIT_FAIL;
-	if (bench_interrupted)
-		return error("bench: interrupted during the cache probe"), 130;
+	if (stop && *stop)
+		return error("%s: interrupted during the cache probe", cmd), 130;
 	if (env.nlevels < 1)
-		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
+		return error("%s: the quick cache probe found no cache level; give -s SIZE", cmd), EXIT_FAIL;
 	bench_levels_from(env.level_bytes, env.nlevels, out);
 	return 0;
+}
+
+static int levels_measure(int cpu, struct bench_levels *out)
+{
+	return bench_levels_measure("bench", cpu, (volatile int *)&bench_interrupted, out, NULL);
 }
 
 /* The team for `threads` threads or --cpus LIST (default one thread). 0, or an exit code after

@@ -218,14 +218,27 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	probe_answer_render_begin(e, "memory_latency", "memory latency", &r->memory, "%.2f", 0);
+	probe_answer_render_begin(e, "memory_latency", "memory latency, page-local", &r->memory, "%.2f", 0);
 	if (!isfinite(r->memory.value)) {
 		char max[32];
 		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
 			      buffer_format_size(r->max_bytes, max, sizeof(max)));
 	}
 	emit_object_end(e);
-	emit_number(e, "memory_latency_cy", isfinite(r->memory_cy) ? "memory latency" : NULL, r->memory_cy, "cy", "%.1f");
+	emit_number(e, "memory_latency_cy", isfinite(r->memory_cy) ? "memory latency, page-local" : NULL, r->memory_cy, "cy",
+		    "%.1f");
+	if (r->memory_random_bytes) {
+		char sz[32];
+		probe_answer_render_begin(e, "memory_latency_random", "memory latency, random", &r->memory_random, "%.2f",
+					  PROBE_ANSWER_NOTE);
+		emit_annotate(e, " (every line of %s in one random cycle, huge pages)",
+			      buffer_format_size(r->memory_random_bytes, sz, sizeof(sz)));
+		emit_object_end(e);
+		emit_number(e, "memory_latency_random_cy", isfinite(r->memory_random_cy) ? "memory latency, random" : NULL,
+			    r->memory_random_cy, "cy", "%.1f");
+		emit_size(e, "memory_latency_random_bytes", NULL, r->memory_random_bytes);
+		emit_number(e, "memory_latency_random_huge_fraction", NULL, r->memory_random_huge, NULL, NULL);
+	}
 	emit_number(e, "clock_ghz", "clock", r->clock_ghz > 0 ? r->clock_ghz : NAN, "GHz", "%.3f");
 	if (r->clock_ghz > 0)
 		emit_annotate(e, " (cycles are core cycles at this measured clock)");
@@ -249,6 +262,11 @@ int probe_row_caches(struct probe_ctx *ctx)
 	if (probe_caches_find(&ctx->env, probe_progress, NULL, &r, &err) != 0) {
 		probe_caches_result_release(&r);
 		return curve_fail("caches", &err);
+	}
+	/* the random-pattern memory latency beside the page-local one; its failure is a note */
+	if (probe_caches_random(&ctx->env, probe_progress, &r, &err) != 0) {
+		progress_done();
+		note("%s", err.msg);
 	}
 	progress_done();
 	/* raw CSV through the common path; the plot is the coloured one */
