@@ -24,6 +24,7 @@ def run(*args):
     return json.loads(p.stdout)["results"]
 
 rows = {k: [] for k in ("numa1", "bench1", "numaN", "benchN", "lat", "latr")}
+huge = []
 print(f"kernel {K}; GB/s of real bytes (write-allocate reads counted), median of each command's repetitions")
 print(f"{'round':5}  {'numa 1t':>8} {'bench 1t':>8} {'ratio':>6}  {'numa all':>8} {'bench all':>9} {'ratio':>6}"
       f"  {'sizes (numa/bench)':>20}  {'lat page-local':>14} {'lat random':>10}")
@@ -38,6 +39,7 @@ for r in range(R):
     for k in rows:
         rows[k].append(v[k])
     sizes = f"{m['bandwidth_bytes'] >> 20}/{b1['size_bytes'] >> 20} MiB"
+    huge.append(min(m["bandwidth_huge_fraction"], b1["huge_fraction"], bn["huge_fraction"]))
     print(f"{r + 1:5}  {v['numa1']:8.2f} {v['bench1']:8.2f} {v['numa1'] / v['bench1']:6.3f}  {v['numaN']:8.2f} "
           f"{v['benchN']:9.2f} {v['numaN'] / v['benchN']:6.3f}  {sizes:>20}  {v['lat']:11.1f} ns {v['latr']:7.1f} ns",
           flush=True)
@@ -59,5 +61,6 @@ for a, b, what in (("numa1", "bench1", "one thread"), ("numaN", "benchN", "all C
           f"{'agrees' if agree else 'DISAGREES'} within the larger spread ({100 * s:.1f} %)")
 print(f"memory latency (numa matrix, node 0): page-local {med(rows['lat']):.1f} ns, fully random {med(rows['latr']):.1f} ns "
       f"(ratio {med(rows['latr']) / med(rows['lat']):.2f})")
+print(f"streams on huge pages: at least {100 * min(huge):.0f} % in every run of both commands")
 print("numa matrix and bench agree" if ok else "numa matrix and bench DISAGREE")
 PY

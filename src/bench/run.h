@@ -42,6 +42,8 @@ struct bench_result {
 	struct bench_stat cy_per_cl; /* core cycles per cache line (8 iterations) per thread */
 	struct bench_stat gflops;
 	double spread;            /* (max - min) / median of the times */
+	double huge_fraction;     /* the streams' bytes on huge pages after the first touch (the least of
+	                           * the threads; NAN: unknown) */
 };
 
 /* The bytes between the streams' starts that `stream_offset` (struct bench_opts) asks for. */

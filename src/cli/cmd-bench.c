@@ -234,6 +234,7 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		stat_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
 		stat_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
 		emit_number(e, "spread", NULL, x->spread, NULL, NULL);
+		emit_number(e, "huge_fraction", NULL, x->huge_fraction, NULL, NULL);
 		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
 		emit_int(e, "reps", NULL, x->reps, NULL);
 		emit_row_end(e);

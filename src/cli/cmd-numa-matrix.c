@@ -106,6 +106,8 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 	emit_number(e, "min_time_s", NULL, m->min_time_s, "s", NULL);
 	emit_size(e, "bandwidth_bytes", "streams", m->bandwidth_bytes);
 	emit_string(e, "bandwidth_size_from", "streams' size from", r->size_from);
+	emit_number(e, "bandwidth_huge_fraction", "on huge pages", m->bandwidth_huge_fraction, NULL, "%.2f");
+	emit_annotate(e, " of the streams at least (bench asks for them with madvise)");
 	emit_size(e, "latency_bytes", "chase buffer", m->latency_bytes);
 	emit_number(e, "line_bytes", "chase slots", m->line_bytes, "B", "%.0f");
 	emit_annotate(e, " apart (the probed line)");

@@ -159,6 +159,7 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 	m->bandwidth_bytes = o->bandwidth_bytes ? o->bandwidth_bytes : DEFAULT_BYTES;
 	m->line_bytes = o->line_bytes >= 8 && o->line_bytes <= 4096 ? (double)o->line_bytes : 64;
 	m->reps = o->quick ? 3 : 5;
+	m->bandwidth_huge_fraction = 1;
 	m->min_time_s = o->quick ? 0.05 : 0.1;
 	enum { WHATS = 4 };
 	int total = WHATS * m->n * m->n, done = 0;
@@ -205,8 +206,10 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 					m->latency_random_ns[i][j] = jb.min_ns;
 					m->latency_random_median_ns[i][j] = jb.median_ns;
 				} else if (what == 2) {
+					m->bandwidth_huge_fraction = fmin(m->bandwidth_huge_fraction, jb.res.huge_fraction);
 					m->bandwidth_1thread_gbs[i][j] = jb.res.gbs_real.median;
 				} else {
+					m->bandwidth_huge_fraction = fmin(m->bandwidth_huge_fraction, jb.res.huge_fraction);
 					m->bandwidth_gbs[i][j] = jb.res.gbs_real.median;
 				}
 			}

@@ -33,6 +33,7 @@ struct numa_matrix {
 	int write_allocate;                      /* the kernel's stores read their line first */
 	size_t latency_bytes, bandwidth_bytes;   /* working sets */
 	double line_bytes;                       /* the chases' slot spacing */
+	double bandwidth_huge_fraction;          /* the least share of a run's streams on huge pages (NAN: unknown) */
 	int reps;                                /* bandwidth: repetitions of >= min_time_s, median */
 	double min_time_s;
 	uint64_t seed;
