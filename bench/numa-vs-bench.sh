@@ -53,11 +53,12 @@ print()
 ok = True
 for a, b, what in (("numa1", "bench1", "one thread"), ("numaN", "benchN", "all CPUs of node 0")):
     ra = med(rows[a]) / med(rows[b])
+    rr = med([x / y for x, y in zip(rows[a], rows[b])])
     s = max(spread(rows[a]), spread(rows[b]))
     agree = abs(ra - 1) <= s
     ok &= agree
     print(f"{what:20}: numa {med(rows[a]):6.2f} GB/s (spread {100 * spread(rows[a]):4.1f} %), bench {med(rows[b]):6.2f} GB/s "
-          f"(spread {100 * spread(rows[b]):4.1f} %); ratio of medians {ra:.3f}: "
+          f"(spread {100 * spread(rows[b]):4.1f} %); ratio of medians {ra:.3f}, median of the rounds' ratios {rr:.3f}: "
           f"{'agrees' if agree else 'DISAGREES'} within the larger spread ({100 * s:.1f} %)")
 print(f"memory latency (numa matrix, node 0): page-local {med(rows['lat']):.1f} ns, fully random {med(rows['latr']):.1f} ns "
       f"(ratio {med(rows['latr']) / med(rows['lat']):.2f})")
