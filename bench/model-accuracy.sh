@@ -2,8 +2,9 @@
 # Accuracy of archscope model (issue: model II): for every kernel in kernels/, at sizes whose data
 # lands in L1, L2, L3 and memory of this machine, the ECM prediction (layer conditions + llvm-mca)
 # against benchmark mode (the kernel compiled and run pinned, cy/CL in core cycles of the measured
-# clock), with this machine's probed file. Prints every row, the median |error| per kernel and per
-# family, and last `median |error|: streams X %, stencils Y %`.
+# clock), with this machine's probed file. Prints every row (with `L3 +-`: how far the prediction
+# moves with the file's L3 halved or doubled, the model's llc_sensitivity), the median |error| per
+# kernel and per family, and last `median |error|: streams X %, stencils Y %`.
 # Usage: bench/model-accuracy.sh [MACHINE.yaml]   (default machines/kvm-xeon-6-207.yaml)
 #        BENCH_SECONDS=0.01 BENCH_REPS=50 KERNELS="copy jacobi-2d-5pt" LEVELS="L1 MEM" to narrow it down.
 set -u
@@ -43,7 +44,7 @@ target = {"L1": sizes["L1"] * 0.5, "L2": sizes["L2"] * 0.5, "L3": sizes["L3"] * 
 levels = os.environ["LEVELS"].split()
 rows = []
 print(f"machine: {MACHINE}; benchmark: fastest of {os.environ['BENCH_REPS']} repetitions of >= {os.environ['BENCH_SECONDS']} s, cy/CL in core cycles of the measured clock")
-print(f"{'kernel':15} {'level':5} {'defines':22} {'T_OL':>6} {'T_nOL':>6} {'mca':>6} {'ECM':>8} {'measured':>9} {'error':>8}")
+print(f"{'kernel':15} {'level':5} {'defines':22} {'T_OL':>6} {'T_nOL':>6} {'mca':>6} {'ECM':>8} {'measured':>9} {'error':>8} {'L3 +-':>6}")
 for name, (fam, dims, arrays, es) in KERNELS.items():
     if want and name not in want:
         continue
@@ -75,8 +76,10 @@ for name, (fam, dims, arrays, es) in KERNELS.items():
         pred, meas = ecm["prediction_cy_per_cl"], b["cy_per_cl"]
         err = (pred - meas) / meas
         mca = ic["mca_cycles_per_pass"] * r["iterations_per_cl"] / ic["iterations_per_pass"]
-        rows.append((name, fam, lv, err))
-        print(f"{name:15} {lv:5} {dstr:22} {ecm['T_OL']:6.2f} {ecm['T_nOL']:6.2f} {mca:6.2f} {pred:8.2f} {meas:9.2f} {100 * err:+7.1f}%")
+        sens = ecm.get("llc_sensitivity") or {}
+        moves = max(abs(sens.get("half_cy_per_cl", pred) - pred), abs(sens.get("double_cy_per_cl", pred) - pred)) / pred
+        rows.append((name, fam, lv, err, moves))
+        print(f"{name:15} {lv:5} {dstr:22} {ecm['T_OL']:6.2f} {ecm['T_nOL']:6.2f} {mca:6.2f} {pred:8.2f} {meas:9.2f} {100 * err:+7.1f}% {100 * moves:5.1f}%")
         sys.stdout.flush()
 print()
 def med(xs):
@@ -88,6 +91,11 @@ for name in KERNELS:
 fams = {f: [abs(x[3]) for x in rows if x[1] == f] for f in ("streams", "stencils", "matvec")}
 if fams["matvec"]:
     print(f"matvec (neither family): median |error| {100 * med(fams['matvec']):.1f} %")
-print("(T_OL, T_nOL, mca: llvm-mca's port pressure and simulated cycles per CL; ECM: the prediction; error = (ECM - measured) / measured)")
+print("(T_OL, T_nOL, mca: llvm-mca's port pressure and simulated cycles per CL; ECM: the prediction; error = (ECM - measured) / measured;")
+print(" L3 +-: the largest change of the prediction with the file's L3 halved or doubled)")
+for f in ("streams", "stencils"):
+    mv = [x[4] for x in rows if x[1] == f]
+    if mv:
+        print(f"L3 sensitivity {f}: median {100 * med(mv):.1f} %, largest {100 * max(mv):.1f} %")
 print(f"median |error|: streams {100 * med(fams['streams']):.1f} %, stencils {100 * med(fams['stencils']):.1f} %")
 PY

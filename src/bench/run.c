@@ -23,6 +23,7 @@ struct shared {
 	size_t n;               /* elements per stream per thread */
 	uint64_t sweeps;        /* decided by thread 0 */
 	double t[BENCH_MAX_REPS][64]; /* per repetition, per thread */
+	double huge[64];        /* per thread: fraction of its streams on huge pages */
 	int failed;
 	struct as_error err;
 	int sink;
@@ -61,6 +62,13 @@ static void member(struct team *team, int tid, int cpu, void *arg)
 		for (size_t i = 0; i < sh->n; i++)
 			arr[a][i] = 1.0 + (double)(i & 7) * 0.125;
 	}
+	double huge = 0, mapped = 0;
+	for (int a = 0; a < na && ok; a++) {
+		double f = buffer_huge_fraction(&buf[a]);
+		huge += isnan(f) ? NAN : f * (double)buf[a].mapped;
+		mapped += (double)buf[a].mapped;
+	}
+	sh->huge[tid] = ok && mapped > 0 ? huge / mapped : NAN;
 	team_barrier(team);
 	if (!__atomic_load_n(&sh->failed, __ATOMIC_SEQ_CST) && ok) {
 		double acc = sweep(k, arr, sh->n, 1); /* warm-up */
@@ -187,6 +195,14 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 	r->cy_per_cl = stat_of(cy, o->reps);
 	struct bench_stat ts = stat_of(r->time_s, o->reps);
 	r->spread = (ts.max - ts.min) / ts.median;
+	r->huge_fraction = 1;
+	for (int t = 0; t < threads && t < 64; t++) {
+		if (isnan(sh->huge[t])) {
+			r->huge_fraction = NAN;
+			break;
+		}
+		r->huge_fraction = fmin(r->huge_fraction, sh->huge[t]);
+	}
 	free(sh);
 	return 0;
 }

@@ -44,6 +44,8 @@ struct bench_result {
 	                              * NAN without a clock or a line */
 	struct bench_stat gflops;
 	double spread;            /* (max - min) / median of the times */
+	double huge_fraction;     /* the streams' bytes on huge pages after the first touch (the least of
+	                           * the threads; NAN: unknown) */
 };
 
 /* The bytes between the streams' starts that `stream_offset` (struct bench_opts) asks for. */

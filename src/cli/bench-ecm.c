@@ -38,27 +38,6 @@ void cli_bench_line(struct bench_cli *o, int cpu)
 		     "line are not reported");
 }
 
-int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out)
-{
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = 1, .line_bytes = o->line_bytes,
-				 .interrupted = o->stop };
-	struct probe_caches_result r;
-	struct as_error err = { 0 };
-	cpu_pin_self(cpu, NULL);
-	progress("bench: quick cache probe to size the memory levels ...");
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
-	progress_done();
-	probe_caches_result_release(&r);
-	if (rc != 0)
-		return error_err(&err), EXIT_FAIL;
-	if (*o->stop)
-		return error("bench: interrupted during the cache probe"), 130;
-	if (env.nlevels < 1)
-		return error("bench: the quick cache probe found no cache level; give -s SIZE"), EXIT_FAIL;
-	bench_levels_from(env.level_bytes, env.nlevels, out);
-	return 0;
-}
-
 /* A sweep of either view, measured: what the renderers print. */
 struct bench_view {
 	const struct bench_cli *o;

@@ -12,6 +12,7 @@
 #include "common/cpuset.h"
 
 struct ecm_params;
+struct probe_env;
 
 /* The options of `archscope bench`. */
 struct bench_cli {
@@ -35,9 +36,13 @@ struct bench_cli {
 /* The cache line the cycles per line count, into o: the first level's line as the topology reports
  * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
 void cli_bench_line(struct bench_cli *o, int cpu);
-/* One working set per memory level from a quick cache probe on `cpu` (slots a line apart, 4 KiB
- * pages, up to 256 MiB). 0, or an exit code after error(). */
-int cli_bench_levels(const struct bench_cli *o, int cpu, struct bench_levels *out);
+/* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
+ * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),
+ * as bench --level, --ecm and --threads-scaling and numa matrix size their streams. Pins the
+ * calling thread to cpu. env_out (may be NULL) receives the probe's environment after the run
+ * (line, witnesses, levels; no topology). cmd names the command in messages. 0, or an exit code
+ * after error(). */
+int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One

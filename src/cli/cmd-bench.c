@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
+#include "probe/caches.h"
+#include "probe/env.h"
 #include "probe/clock.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -93,6 +95,32 @@ static int level_valid(const char *s)
 	return !strcasecmp(s, "MEM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '8' && !s[2]);
 }
 
+int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out)
+{
+	struct probe_env env;
+	struct probe_caches_result r;
+	struct as_error err = { 0 };
+	if (probe_env_init(&env, cpu, 1, 1, stop, NULL, 0, &err) != 0 || probe_env_pin(&env, &err) != 0) {
+		probe_env_release(&env);
+		return error_err(&err), EXIT_FAIL;
+	}
+	progress("%s: quick cache probe to size the memory levels ...", cmd);
+	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
+	progress_done();
+	probe_caches_result_release(&r);
+	probe_env_release(&env);
+	if (env_out)
+		*env_out = env;
+	if (rc != 0)
+		return error_err(&err), EXIT_FAIL;
+	if (stop && *stop)
+		return error("%s: interrupted during the cache probe", cmd), 130;
+	if (env.nlevels < 1)
+		return error("%s: the quick cache probe found no cache level; give -s SIZE", cmd), EXIT_FAIL;
+	bench_levels_from(env.level_bytes, env.nlevels, out);
+	return 0;
+}
+
 /* The team for `threads` threads or --cpus LIST (default one thread). 0, or an exit code after
  * error(). */
 static int team_cpus(const struct bench_cli *o, int threads, struct as_cpulist *cpus)
@@ -167,7 +195,7 @@ static int bench_views(struct bench_cli *o, int nnames, char **names)
 	cli_bench_line(o, cpus.cpu[0]);
 	if (o->ecm && !(o->line_bytes > 0))
 		return error("bench --ecm: the model counts cache lines, and no line size is known"), EXIT_FAIL;
-	if ((rc = cli_bench_levels(o, cpus.cpu[0], &lv)) != 0)
+	if ((rc = bench_levels_measure("bench", cpus.cpu[0], o->stop, &lv, NULL)) != 0)
 		return rc;
 	return o->ecm ? bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : bench_threads_scaling(o, ks[0], &lv, &cpus);
 }
@@ -212,6 +240,7 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		stat_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
 		stat_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
 		emit_number(e, "spread", NULL, x->spread, NULL, NULL);
+		emit_number(e, "huge_fraction", NULL, x->huge_fraction, NULL, NULL);
 		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
 		emit_int(e, "reps", NULL, x->reps, NULL);
 		emit_row_end(e);
@@ -274,7 +303,7 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 		r->nsizes = 1;
 	} else if (o->level) {
 		struct bench_levels lv;
-		int rc = cli_bench_levels(o, r->cpus.cpu[0], &lv);
+		int rc = bench_levels_measure("bench", r->cpus.cpu[0], o->stop, &lv, NULL);
 		for (int i = 0; rc == 0 && i < lv.n && !r->nsizes; i++)
 			if (!strcasecmp(lv.name[i], o->level))
 				r->size[r->nsizes++] = lv.size[i];

@@ -278,6 +278,9 @@ static int model_main(struct model_opts *o)
 		error("machine file '%s' has no memory hierarchy", o->machine);
 		goto out;
 	}
+	/* the last-level cache's capacity band: --llc-band, else by the file's kind */
+	o->req.llc.band = o->llc_band > 0 ? o->llc_band : model_llc_band_default(m);
+	o->req.llc.scale = 1;
 	if (o->req.models & MODEL_ECMDATA) {
 		int fit = model_rates_choose(m, o->ecm_rates, &o->fit, &err);
 		if (fit < 0) {
@@ -366,6 +369,10 @@ int cmd_model(int argc, char **argv)
 		OPT_CALLBACK(0, "events", &o.events, "LIST", "benchmark: counters to read besides cycles and instructions, by libpfm4\n"
 			     "name, comma-separated (e.g. L1D:REPLACEMENT,L2_LINES_IN:ALL), per CL", parse_events),
 		OPT_FLAG(0, "no-counters", &o.no_counters, "benchmark: read no counters, take cycles from time x measured clock"),
+		OPT_DOUBLE(0, "llc-band", &o.llc_band, "F", 1, 64, "layer conditions: the last-level cache holds between size/sqrt(F)\n"
+			   "and size x sqrt(F), the traffic averaged over that band (default 4,\n"
+			   "half to double, for files from 'probe -o', whose L3 is one measurement\n"
+			   "on a shared host; 1, a sharp transition, for Kerncraft's files)"),
 		OPT_CHOICE(0, "ecm-rates", &rates, NULL, model_rates_names, "ECM transfer costs: fitted to the machine file's one-core benchmarks\n"
 			   "(default for files from 'probe -o') or its upstream throughputs\n(default for Kerncraft's files)"),
 		OPT_JSON(&o.json),

@@ -8,11 +8,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli/bench.h"
 #include "cli/cli.h"
 #include "cli/numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"
+#include "common/cpuset.h"
+#include "probe/probe.h"
 #include "report/plot.h"
 
 static volatile sig_atomic_t matrix_interrupted;
@@ -54,6 +57,9 @@ struct matrix_result {
 	double slit_measured[NUMA_MAX_NODES][NUMA_MAX_NODES]; /* 10 x latency / local latency */
 	double over_slit[NUMA_MAX_NODES][NUMA_MAX_NODES];     /* slit_measured / slit */
 	int has_slit;
+	char size_from[200];      /* where the streams' working set came from */
+	int line_witnesses;       /* of the probed line the chases are spaced by (probe/line.h) */
+	char line_note[400];      /* why fewer than two */
 };
 
 static void matrix_render(struct emit *e, const struct matrix_result *r)
@@ -64,8 +70,12 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 		emit_int(e, NULL, "node", m->node[i], NULL);
 	emit_array_end(e);
 	numa_cli_one_node_note(e, m->n);
-	square_render(e, m, "latency_ns", "idle latency by pointer chase (fastest repetition)", (double (*)[NUMA_MAX_NODES])m->latency_ns, "ns", "%.1f");
+	square_render(e, m, "latency_ns", "idle latency, page-local chase (the lines of each 4 KiB page in a row; fastest repetition)",
+		      (double (*)[NUMA_MAX_NODES])m->latency_ns, "ns", "%.1f");
 	square_render(e, m, "latency_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_median_ns, "ns", "%.1f");
+	square_render(e, m, "latency_random_ns", "idle latency, fully random chase (every line in one random cycle; fastest repetition)",
+		      (double (*)[NUMA_MAX_NODES])m->latency_random_ns, "ns", "%.1f");
+	square_render(e, m, "latency_random_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_random_median_ns, "ns", "%.1f");
 	square_render(e, m, "bandwidth_1thread_gbs", "bandwidth of one thread (median, real bytes)",
 		      (double (*)[NUMA_MAX_NODES])m->bandwidth_1thread_gbs, "GB/s", "%.2f");
 	square_render(e, m, "bandwidth_gbs", "bandwidth of all CPUs of node i (median, real bytes)",
@@ -93,13 +103,27 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 	emit_bool(e, "write_allocate", "write-allocate", m->write_allocate);
 	emit_annotate(e, m->write_allocate ? " (the kernel's stores read their lines first; GB/s count those reads)"
 					   : " (the kernel only reads: real bytes = application bytes)");
-	emit_size(e, "latency_bytes", "chase buffer", m->latency_bytes);
+	emit_int(e, "reps", "repetitions", m->reps, NULL);
+	emit_annotate(e, " of >= %.2g s each, median (as bench)", m->min_time_s);
+	emit_number(e, "min_time_s", NULL, m->min_time_s, "s", NULL);
 	emit_size(e, "bandwidth_bytes", "streams", m->bandwidth_bytes);
+	emit_string(e, "bandwidth_size_from", "streams' size from", r->size_from);
+	emit_number(e, "bandwidth_huge_fraction", "on huge pages", m->bandwidth_huge_fraction, NULL, "%.2f");
+	emit_annotate(e, " of the streams at least (bench asks for them with madvise)");
+	emit_size(e, "latency_bytes", "chase buffer", m->latency_bytes);
+	emit_number(e, "line_bytes", "chase slots", m->line_bytes, "B", "%.0f");
+	emit_annotate(e, " apart (the probed line)");
+	emit_int(e, "line_witnesses", NULL, r->line_witnesses, NULL);
+	if (r->line_witnesses < 2)
+		emit_string(e, "line_note", "line note", r->line_note);
 	emit_int(e, "seed", "seed", (long long)m->seed, NULL);
 	emit_string(e, "placement", "memory placement", m->placement ? "libnuma (mbind / set_mempolicy MPOL_BIND)" : "none: the kernel has no NUMA support");
 	emit_string(e, "method", "method",
-		    "latency: page-segmented random pointer chase on huge pages bound to node j, thread pinned to the first CPU of node i; "
-		    "bandwidth: bench's streaming kernel, threads pinned to node i, streams first-touched under a policy binding node j");
+		    "latency: pointer chases on huge pages bound to node j, thread pinned to the first CPU of node i, in two patterns: "
+		    "page-local (pages in random order, the lines of each 4 KiB page in random order: DRAM pages stay open, as the "
+		    "probe's caches curve) and fully random (every line of the buffer in one random cycle); "
+		    "bandwidth: bench's streaming kernel, runner, repetitions, huge pages and stream offset (as bench KERNEL "
+		    "--level MEM), threads pinned to node i, streams first-touched under a policy binding node j");
 	if (!m->complete)
 		emit_bool(e, "incomplete", "incomplete", 1);
 }
@@ -143,10 +167,11 @@ static void matrix_plot(const struct matrix_result *r, const char *dir)
 static const struct opt_cmd matrix_cmd = {
 	.name = "numa matrix",
 	.usage = (const char *const[]){ "archscope numa matrix [--kernel NAME] [--size BYTES] [--quick] [--seed N] [--json] [--plot DIR]", NULL },
-	.description = "For every pair (CPUs of node i, memory of node j): idle latency by the probe's pointer chase,\n"
-		       "bandwidth of one thread and of all CPUs of node i by bench's streaming kernel (GB/s of real\n"
-		       "bytes), and the firmware's SLIT beside, with the measured distance over it. Memory is bound\n"
-		       "with libnuma, threads are pinned. 'numa model --matrix' reads what --json writes.\n",
+	.description = "For every pair (CPUs of node i, memory of node j): idle latency by the probe's pointer chase in\n"
+		       "two patterns (page-local and fully random), bandwidth of one thread and of all CPUs of node i\n"
+		       "by bench's streaming kernel at bench's memory working set (GB/s of real bytes, as 'bench\n"
+		       "KERNEL --level MEM'), and the firmware's SLIT beside, with the measured distance over it.\n"
+		       "Memory is bound with libnuma, threads are pinned. 'numa model --matrix' reads what --json writes.\n",
 };
 
 int cmd_numa_matrix(int argc, char **argv)
@@ -156,7 +181,8 @@ int cmd_numa_matrix(int argc, char **argv)
 	uint64_t seed = 1;
 	const struct opt options[] = {
 		OPT_STRING('k', "kernel", &kernel, "NAME", "bench's streaming kernel for the bandwidths (default load: reads only)"),
-		OPT_STRING('s', "size", &size_text, "BYTES", "working set of the chase and of the streams (default 1GiB; at most a quarter of the free memory)"),
+		OPT_STRING('s', "size", &size_text, "BYTES", "working set of the chases and of the streams (default: chases 1GiB,\n"
+							     "streams bench's MEM size; at most a quarter of the free memory)"),
 		OPT_FLAG(0, "quick", &quick, "fewer repetitions"),
 		OPT_U64(0, "seed", &seed, "N", 0, UINT64_MAX, "seed of the chase's random order (default 1)"),
 		OPT_JSON(&json),
@@ -191,8 +217,38 @@ int cmd_numa_matrix(int argc, char **argv)
 		return rc;
 	}
 	signal(SIGINT, on_sigint);
+	/* bench's working set for memory and the probed line, in the environment probe builds; the
+	 * quick cache probe pins this thread, so the whole allowed set is given back after it */
+	struct as_cpulist allowed;
+	struct bench_levels lv;
+	struct probe_env env;
+	if (cpulist_allowed(&allowed, &err) != 0 || allowed.n == 0) {
+		topo_release(t);
+		free(t);
+		free(r);
+		return error_err(&err), EXIT_FAIL;
+	}
+	rc = bench_levels_measure("numa matrix", allowed.cpu[0], (volatile int *)&matrix_interrupted, &lv, &env);
+	if (rc == 0 && cpu_allow_self(&allowed, &err) != 0)
+		rc = (error_err(&err), EXIT_FAIL);
+	if (rc) {
+		topo_release(t);
+		free(t);
+		free(r);
+		return matrix_interrupted ? 130 : rc;
+	}
+	r->line_witnesses = env.line_witnesses;
+	snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
+	char last[32];
+	if (size)
+		snprintf(r->size_from, sizeof(r->size_from), "--size");
+	else
+		snprintf(r->size_from, sizeof(r->size_from),
+			 "bench's MEM working set: 8 x the last cache (%s by a quick cache probe), at least 512 MiB, at most a "
+			 "quarter of the free memory", buffer_format_size((size_t)lv.level_bytes[lv.n - 2], last, sizeof(last)));
 	struct numa_matrix_opts o = {
-		.kernel = kernel, .latency_bytes = size, .bandwidth_bytes = size, .quick = quick, .seed = seed,
+		.kernel = kernel, .latency_bytes = size, .bandwidth_bytes = size ? size : lv.size[lv.n - 1], .quick = quick,
+		.seed = seed, .line_bytes = env.line_bytes > 0 ? (size_t)env.line_bytes : 64,
 		.stop = (volatile int *)&matrix_interrupted, .progress = matrix_progress, .arg = &r->m,
 	};
 	int mrc = numa_matrix_measure(&r->m, t, &o, &err);

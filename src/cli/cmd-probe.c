@@ -15,6 +15,7 @@
 #include "common/rng.h"
 #include "common/timer.h"
 #include "probe/clock.h"
+#include "probe/env.h"
 #include "probe/memory.h"
 #include "report/csv.h"
 #include "report/emit.h"
@@ -241,23 +242,29 @@ static int groups_select(int n, char **argv, int *selected)
 	return 0;
 }
 
-/* The CPU to pin to (--cpu, checked against the allowed set; else the first allowed), the output
- * directories, the pinning. Returns 0, or an exit code after error(). */
+/* The probe environment (probe/env.h: the CPU, --cpu checked against the allowed set, else the
+ * first allowed; the topology), the output directories, the pinning. Returns 0, or an exit code
+ * after error(). */
 static int setup(struct probe_ctx *ctx, int cpu)
 {
 	struct as_error err = { 0 };
-	if (cpulist_allowed(&ctx->env.allowed, &err) != 0)
-		goto fail;
-	ctx->env.cpu = cpu >= 0 ? cpu : ctx->env.allowed.cpu[0];
-	struct as_cpulist one = { .n = 1, .cpu = { ctx->env.cpu } };
-	if (cpulist_check_allowed(&one, &ctx->env.allowed, &err) != 0) {
+	char topo_note[600];
+	uint64_t seed = ctx->env.seed;
+	int rc = probe_env_init(&ctx->env, cpu, ctx->env.quick, seed, (volatile int *)&interrupted, topo_note,
+				sizeof(topo_note), &err);
+	if (rc == -EINVAL) {
 		error_usage("probe", "--cpu: %s", err.msg);
 		return EXIT_USAGE;
 	}
 	if (cli_output_dir_check("probe", "--raw", ctx->raw_dir) != 0 || cli_output_dir_check("probe", "--plot", ctx->plot_dir) != 0)
 		return EXIT_USAGE;
-	if (cpu_pin_self(ctx->env.cpu, &err) != 0)
+	if (rc)
 		goto fail;
+	if ((ctx->raw_dir && plot_dir_prepare(ctx->raw_dir, &err) != 0) ||
+	    (ctx->plot_dir && plot_dir_prepare(ctx->plot_dir, &err) != 0) || probe_env_pin(&ctx->env, &err) != 0)
+		goto fail;
+	if (topo_note[0])
+		note("%s", topo_note);
 	return 0;
 fail:
 	error_err(&err);
@@ -424,17 +431,10 @@ int cmd_probe(int argc, char **argv)
 	if (rc != 0) {
 		machine_probes_release(rec);
 		free(rec);
+		probe_env_release(&ctx.env);
 		json_decref(bench);
 		return rc;
 	}
-	struct topo topo;
-	struct as_error err = { 0 };
-	if (topo_load(&topo, &err) != 0) {
-		note("no OS-reported topology (%s); answers are measured anyway", err.msg);
-		memset(&topo, 0, sizeof(topo));
-	}
-	ctx.env.topo = &topo;
-	ctx.env.interrupted = (volatile int *)&interrupted;
 	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!ctx.e) {
 		error("out of memory");
@@ -448,6 +448,6 @@ int cmd_probe(int argc, char **argv)
 	}
 	machine_probes_release(rec);
 	free(rec);
-	topo_release(&topo);
+	probe_env_release(&ctx.env);
 	return interrupted ? 130 : rc;
 }

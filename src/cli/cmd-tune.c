@@ -17,6 +17,7 @@
 #include "common/spawn.h"
 #include "machine/file.h"
 #include "probe/caches.h"
+#include "probe/env.h"
 #include "probe/registers.h"
 #include "report/emit.h"
 #include "machine/mtree.h"
@@ -43,6 +44,9 @@ struct gemm_result {
 	struct tune_machine tm;
 	const char *reg_path;
 	char probed_from[96];    /* without -m: what the quick probes found the inputs with */
+	int line_probed;         /* the line size comes from this run's line probe */
+	int line_witnesses;      /* its prefetcher-proof witnesses (probe/line.h): 2, 1, 0 */
+	char line_note[400];     /* why fewer than two */
 	struct tune_blocking b;
 	struct tune_kernel k;
 	int have_openblas;
@@ -101,6 +105,13 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_string(e, "registers_from", "from", r->reg_path);
 	emit_size(e, "l1_bytes", "L1", (long long)r->tm.l1_bytes);
 	emit_int(e, "line_bytes", "line", (long long)r->tm.line_bytes, "B");
+	if (r->line_probed) {
+		emit_int(e, "line_witnesses", NULL, r->line_witnesses, NULL);
+		if (r->line_witnesses < 2)
+			emit_string(e, "line_note", "line note", r->line_note);
+		else
+			emit_annotate(e, " (two witnesses agree)");
+	}
 	emit_string(e, "isa", "ISA", r->isa->name);
 	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
 	emit_object_end(e);
@@ -214,10 +225,11 @@ static const char *pick_compiler(const struct tune_cli *o, const struct machine 
 }
 
 /* Without a machine file: the registers and the caches probed now (quick runs, as `probe
- * registers caches --quick`), pinned to `cpu`. 0, or -1 after error(). */
-static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, int cpu, volatile int *stop)
+ * registers caches --quick`) in env, the probe environment `probe` builds (probe/env.h), pinned to
+ * its CPU. 0, or -1 after error(). */
+static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct probe_env *envp)
 {
-	struct probe_env env = { .cpu = cpu, .quick = 1, .seed = r->o->seed, .interrupted = stop };
+	struct probe_env env = *envp;
 	struct as_error err = { 0 };
 	struct probe_registers_result regs;
 	r->tm.vector_doubles = r->isa->vector_doubles;
@@ -247,6 +259,9 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, int cpu, 
 		r->tm.l1_bytes = c.level[0].size.value;
 		/* the line probe's answer (probe_line_need), not the chase's slot spacing */
 		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : (double)c.line_bytes;
+		r->line_probed = 1;
+		r->line_witnesses = env.line_witnesses;
+		snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
 	}
 	probe_caches_result_release(&c);
 	if (rc != 0)
@@ -265,6 +280,7 @@ static int gemm_main(const struct tune_cli *o)
 	struct machine *m = calloc(1, sizeof(*m));
 	struct mtree mt = { 0 };
 	struct as_error err = { 0 };
+	struct probe_env env = { 0 };
 	int rc = EXIT_FAIL;
 	if (!r || !m) {
 		error("out of memory");
@@ -302,8 +318,23 @@ static int gemm_main(const struct tune_cli *o)
 			goto out;
 		}
 	}
-	if (tune_cli_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, r->cpu, o->stop) != 0))
+	/* the probe environment before the pinning: the line's coherence witness needs the allowed CPUs */
+	char topo_note[600];
+	if (!o->machine && (rc = probe_env_init(&env, o->cpu, 1, o->seed, o->stop, topo_note, sizeof(topo_note), &err)) != 0) {
+		if (rc == -EINVAL) {
+			rc = EXIT_USAGE;
+			error_usage("tune", "--cpu: %s", err.msg);
+		} else {
+			rc = EXIT_FAIL;
+			error_err(&err);
+		}
 		goto out;
+	}
+	rc = EXIT_FAIL;
+	if (tune_cli_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, &env) != 0))
+		goto out;
+	if (r->line_probed && r->line_witnesses < 2)
+		note("tune gemm: the line size %.0f B: %s", r->tm.line_bytes, r->line_note);
 	if (tune_blocking_plan(&r->tm, &r->b, &err) != 0) {
 		rc = o->machine ? EXIT_USAGE : EXIT_FAIL;
 		error_err(&err);
@@ -359,6 +390,7 @@ out:
 	}
 	if (mt.root)
 		mtree_free(&mt);
+	probe_env_release(&env);
 	free(r);
 	free(m);
 	return rc;

@@ -129,6 +129,25 @@ static void render_ecm(struct emit *e, const struct model_result *r, const struc
 	emit_number(e, "prediction_cy_per_cl", "prediction", f.prediction, "cy/CL", "%.2f");
 	emit_number(e, "mlups", "performance", m->clock_hz / (f.prediction / ipcl) / 1e6, "MLUP/s", "%.1f");
 	emit_annotate(e, " at %.2f GHz (core cycles at the machine file's clock)", m->clock_hz / 1e9);
+	if (ev->have_sens) {
+		struct ecm_full h, d;
+		model_eval_ecm_sens(ev, 0, &h);
+		model_eval_ecm_sens(ev, 1, &d);
+		emit_object_begin(e, "llc_sensitivity", NULL);
+		emit_string(e, "level", NULL, ev->sens_level);
+		emit_number(e, "band", NULL, r->o->req.llc.band, NULL, NULL);
+		emit_number(e, "half_cy_per_cl", NULL, h.prediction, "cy/CL", NULL);
+		emit_number(e, "double_cy_per_cl", NULL, d.prediction, "cy/CL", NULL);
+		emit_object_end(e);
+		double band = r->o->req.llc.band;
+		if (band > 1)
+			emit_text(e, "with the file's", "%s halved: %.2f, doubled: %.2f cy/CL (its capacity taken as uncertain "
+				  "within x%.2g either way of the size, the traffic averaged over that band: --llc-band %g)",
+				  ev->sens_level, h.prediction, d.prediction, sqrt(band), band);
+		else
+			emit_text(e, "with the file's", "%s halved: %.2f, doubled: %.2f cy/CL (a sharp transition at its size, "
+				  "--llc-band 1)", ev->sens_level, h.prediction, d.prediction);
+	}
 	if (f.n_s > 0) {
 		emit_int(e, "saturation_cores", "saturation", f.n_s, "cores");
 		emit_annotate(e, ": n_S = ceil(T_ECM / %s%s) = ceil(%.2f / %.2f)", f.name[f.n - 1],

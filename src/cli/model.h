@@ -13,6 +13,7 @@ struct model_opts {
 	int shown;                   /* the models asked for, to print (req.models adds what they need) */
 	int json, cpu, no_counters;
 	int ecm_rates;               /* MODEL_RATES_* */
+	double llc_band;             /* --llc-band; 0: model_llc_band_default */
 	struct model_request req;
 	struct ecm_fit fit;          /* the fitted transfer costs (req.fit points here when used) */
 	double bench_seconds;

@@ -148,7 +148,15 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 	emit_number(e, "contrast", shared ? "contrast" : NULL, r->sharing_ratio, NULL, "%.1fx slower per increment below the unit");
 	points_render(e, "curve", "d_bytes", r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns, (size_t)r->sharing.n);
 	emit_object_end(e);
+	int flushed = isfinite(rec->line_flush.value);
+	probe_answer_render_begin(e, MP_LINE_FLUSH, "flush witness", &rec->line_flush, "%.0f", PROBE_ANSWER_NOTE);
+	emit_number(e, "contrast", flushed ? "contrast" : NULL, r->flush_ratio, NULL, "%.1fx slower reload below the line");
+	curve_render(e, "curve", "d_bytes", &r->flush_curve);
 	emit_object_end(e);
+	emit_object_end(e);
+	emit_int(e, MP_KEY(LINE_WITNESSES_USED), "witnesses the answer rests on", rec->line_witnesses_used, NULL);
+	emit_annotate(e, rec->line_witnesses_used == 2 ? " (coherence unit and flush witness)"
+			 : rec->line_witnesses_used == 1 ? " (one prefetcher-proof witness)" : " (the stride witness alone)");
 	emit_object_end(e);
 }
 
@@ -166,6 +174,8 @@ int probe_row_line(struct probe_ctx *ctx)
 				       .median_ns = r.sharing.median_ns };
 	if (sharing.n)
 		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
+	if (r.flush_curve.n)
+		probe_save_curve(ctx, "line-flush", "d_bytes,min_ns,median_ns", &r.flush_curve);
 	probe_record_line(ctx->rec, &r);
 	PROBE_RENDER(ctx, line_render, &r, ctx->rec);
 	probe_line_result_release(&r);
@@ -210,15 +220,27 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency", &rec->memory_latency, "%.2f", 0);
+	probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency, page-local", &rec->memory_latency, "%.2f", 0);
 	if (!isfinite(rec->memory_latency.value)) {
 		char max[32];
 		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
 			      buffer_format_size(r->max_bytes, max, sizeof(max)));
 	}
 	emit_object_end(e);
-	emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_CY), isfinite(rec->memory_latency_cy) ? "memory latency" : NULL,
+	emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_CY), isfinite(rec->memory_latency_cy) ? "memory latency, page-local" : NULL,
 		    rec->memory_latency_cy, "cy", "%.1f");
+	if (r->memory_random_bytes) {
+		char sz[32];
+		probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY_RANDOM, "memory latency, random", &rec->memory_latency_random,
+					  "%.2f", PROBE_ANSWER_NOTE);
+		emit_annotate(e, " (every line of %s in one random cycle, huge pages)",
+			      buffer_format_size(r->memory_random_bytes, sz, sizeof(sz)));
+		emit_object_end(e);
+		emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_RANDOM_CY), isfinite(rec->memory_latency_random_cy) ? "memory latency, random" : NULL,
+			    rec->memory_latency_random_cy, "cy", "%.1f");
+		emit_size(e, "memory_latency_random_bytes", NULL, r->memory_random_bytes);
+		emit_number(e, "memory_latency_random_huge_fraction", NULL, r->memory_random_huge, NULL, NULL);
+	}
 	emit_number(e, "clock_ghz", "clock", r->clock_ghz > 0 ? r->clock_ghz : NAN, "GHz", "%.3f");
 	if (r->clock_ghz > 0)
 		emit_annotate(e, " (cycles are core cycles at this measured clock)");
@@ -242,6 +264,11 @@ int probe_row_caches(struct probe_ctx *ctx)
 	if (probe_caches_find(&ctx->env, probe_progress, NULL, &r, &err) != 0) {
 		probe_caches_result_release(&r);
 		return curve_fail("caches", &err);
+	}
+	/* the random-pattern memory latency beside the page-local one; its failure is a note */
+	if (probe_caches_random(&ctx->env, probe_progress, &r, &err) != 0) {
+		progress_done();
+		note("%s", err.msg);
 	}
 	progress_done();
 	/* raw CSV through the common path; the plot is the coloured one */

@@ -45,6 +45,8 @@ void probe_record_line(struct machine_probes *p, const struct probe_line_result 
 	answer(&p->line, &r->line);
 	answer(&p->line_stride, &r->stride);
 	answer(&p->line_coherence, &r->coherence);
+	answer(&p->line_flush, &r->flush);
+	p->line_witnesses_used = r->witnesses;
 }
 
 void probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r)
@@ -61,6 +63,8 @@ void probe_record_caches(struct machine_probes *p, const struct probe_caches_res
 	}
 	answer(&p->memory_latency, &r->memory);
 	p->memory_latency_cy = r->memory_cy;
+	answer(&p->memory_latency_random, &r->memory_random);
+	p->memory_latency_random_cy = r->memory_random_cy;
 }
 
 void probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r)

@@ -2,6 +2,7 @@
 #include "common/buffer.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,31 @@ void buffer_release(struct buffer *buf)
 	if (buf->data)
 		munmap(buf->data, buf->mapped);
 	memset(buf, 0, sizeof(*buf));
+}
+
+double buffer_huge_fraction(const struct buffer *buf)
+{
+	if (!buf->data || !buf->mapped)
+		return NAN;
+	FILE *f = fopen("/proc/self/smaps", "r");
+	if (!f)
+		return NAN;
+	uintptr_t lo = (uintptr_t)buf->data, hi = lo + buf->mapped;
+	char line[512];
+	int inside = 0, seen = 0;
+	unsigned long long kb, huge_kb = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a, b;
+		if (sscanf(line, "%llx-%llx ", &a, &b) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+			/* the mapping may have been split in several entries (madvise, partial THP) */
+			inside = a >= lo && b <= hi;
+			seen |= inside;
+		} else if (inside && sscanf(line, "AnonHugePages: %llu kB", &kb) == 1) {
+			huge_kb += kb;
+		}
+	}
+	fclose(f);
+	return seen ? (double)huge_kb * 1024 / (double)buf->mapped : NAN;
 }
 
 static size_t meminfo_bytes(const char *key)

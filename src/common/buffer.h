@@ -34,6 +34,11 @@ int buffer_alloc_sparse(struct buffer *buf, size_t size, size_t touched, enum hu
 			struct as_error *err);
 void buffer_release(struct buffer *buf);
 
+/* The fraction of buf's mapping the kernel backs with transparent huge pages now (AnonHugePages
+ * of its /proc/self/smaps entries over the mapped bytes); NAN when it cannot be read. Call it after
+ * the buffer was touched. */
+double buffer_huge_fraction(const struct buffer *buf);
+
 /* MemAvailable from /proc/meminfo in bytes (0 when unknown). */
 size_t buffer_mem_available(void);
 /* MemTotal from /proc/meminfo in bytes (0 when unknown). */

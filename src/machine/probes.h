@@ -70,6 +70,10 @@ enum {
 	  MP_AT(line_stride))                                                                                    \
 	X(LINE_COHERENCE, LINE_WITNESSES, ANSWER, "coherence", "B", 0, NULL, "coherence unit of two cores",      \
 	  MP_AT(line_coherence))                                                                                 \
+	X(LINE_FLUSH, LINE_WITNESSES, ANSWER, "flush", "B", 0, NULL,                                            \
+	  "reload of a line after a flush D bytes further (one CPU)", MP_AT(line_flush))                         \
+	X(LINE_WITNESSES_USED, LINE, INT, "witnesses_used", "", 0, NULL,                                        \
+	  "prefetcher-proof witnesses (coherence, flush) the answer rests on: 2, 1 or 0", MP_AT(line_witnesses_used)) \
 	X(CACHES, ROOT, OBJECT, "caches", "", MP_F_OPT | MP_F_REQ, NULL, "cache levels by pointer chasing", MP_NONE)          \
 	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",          \
 	  MP_TABLE(ncaches, cache))                                                                              \
@@ -85,6 +89,11 @@ enum {
 	  MP_AT(memory_latency))                                                                                 \
 	X(CACHES_MEMORY_LATENCY_CY, CACHES, REAL, "memory_latency_cy", "cy", 0, NULL,                           \
 	  "memory latency in core cycles", MP_AT(memory_latency_cy))                                             \
+	X(CACHES_MEMORY_LATENCY_RANDOM, CACHES, ANSWER, "memory_latency_random", "ns", 0, NULL,                  \
+	  "memory latency of a fully random chase over a large buffer on huge pages",                           \
+	  MP_AT(memory_latency_random))                                                                          \
+	X(CACHES_MEMORY_LATENCY_RANDOM_CY, CACHES, REAL, "memory_latency_random_cy", "cy", 0, NULL,             \
+	  "the random memory latency in core cycles", MP_AT(memory_latency_random_cy))                           \
 	X(ASSOC, ROOT, OBJECT, "assoc", "", MP_F_OPT | MP_F_REQ, NULL, "associativity per cache level", MP_NONE)             \
 	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",            \
 	  MP_TABLE(nassoc, assoc))                                                                               \
@@ -293,11 +302,14 @@ struct machine_probes {
 	long long seed;
 	struct machine_answer clock;
 	double tsc_ghz;
-	struct machine_answer line, line_stride, line_coherence;
+	struct machine_answer line, line_stride, line_coherence, line_flush;
+	int line_witnesses_used;
 	int ncaches;
 	struct machine_probes_cache cache[MACHINE_PROBES_MAX_LEVELS];
 	struct machine_answer memory_latency;
 	double memory_latency_cy;
+	struct machine_answer memory_latency_random;
+	double memory_latency_random_cy;
 	int nassoc;
 	struct machine_probes_assoc assoc[MACHINE_PROBES_MAX_LEVELS];
 	struct machine_answer page_size, page_pairs, page_faults;

@@ -57,7 +57,7 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 	if (req->predictor == MODEL_PRED_LC) {
 		if (!lc_ok)
 			return as_error_set(err, -EINVAL, "%s", e->lc_error);
-		lc_predict(e->lc, m, req->cores, &e->tr);
+		lc_predict_opts(e->lc, m, req->cores, &req->llc, &e->tr);
 	} else if ((rc = sim_predict(k, &e->b, m, req->cores, req->seed, req->sim_iterations, &e->tr, &e->si, &merr))) {
 		return as_error_set(err, rc, "cache simulator: %s", merr.msg);
 	}
@@ -67,6 +67,19 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 		else
 			as_error_copy(e->ecm_error, sizeof(e->ecm_error), merr.msg);
 		as_error_clear(&merr);
+		int llc = lc_llc_level(m);
+		if (e->have_ecm && req->predictor == MODEL_PRED_LC && llc >= 0) {
+			e->have_sens = 1;
+			snprintf(e->sens_level, sizeof(e->sens_level), "%s", m->level[llc].name);
+			for (int w = 0; w < 2 && e->have_sens; w++) {
+				struct lc_llc o = req->llc;
+				o.scale = (o.scale > 0 ? o.scale : 1) * (w ? 2.0 : 0.5);
+				struct cache_traffic tr;
+				lc_predict_opts(e->lc, m, req->cores, &o, &tr);
+				e->have_sens = model_ecm_data(m, &tr, req->fit, &e->ecm_sens[w], &merr) == 0;
+				as_error_clear(&merr);
+			}
+		}
 	}
 	if (req->models & MODEL_ROOFLINE) {
 		if (model_roofline(m, &e->tr, kernel_flops(k), kernel_elsize(k), req->cores, &e->rl, &merr) == 0)
@@ -83,6 +96,18 @@ void model_eval_ecm(const struct model_eval *e, struct ecm_full *f)
 	memset(f, 0, sizeof(*f));
 	if (e->ic && e->have_ecm)
 		ecm_full_compute(&e->ecm, e->ic->t_ol, e->ic->t_nol, f);
+}
+
+void model_eval_ecm_sens(const struct model_eval *e, int which, struct ecm_full *f)
+{
+	memset(f, 0, sizeof(*f));
+	if (e->ic && e->have_sens && which >= 0 && which < 2)
+		ecm_full_compute(&e->ecm_sens[which], e->ic->t_ol, e->ic->t_nol, f);
+}
+
+double model_llc_band_default(const struct machine *m)
+{
+	return m->probed ? 4.0 : 1.0;
 }
 
 double model_eval_roofline_asm(const struct model_eval *e, int *bottleneck)

@@ -63,6 +63,8 @@ struct model_request {
 	uint64_t seed;              /* the simulator's random replacement */
 	int64_t sim_iterations;     /* iterations the simulator measures after its warm-up */
 	const struct ecm_fit *fit;  /* the ECM's fitted transfer costs, or NULL: the machine file's rates */
+	struct lc_llc llc;          /* layer conditions: the last-level cache's capacity band (lc.h);
+				     * zero: a sharp transition at the file's size */
 	const char *text;           /* the kernel's source (in-core analysis), and its length */
 	size_t text_len;
 	const struct incore_config *incore;
@@ -103,6 +105,11 @@ struct model_eval {
 	struct ecm_data ecm;
 	int have_ecm;
 	char ecm_error[512];
+	/* the sensitivity to the last-level cache's size (layer conditions only): ECMData with that
+	 * size halved ([0]) and doubled ([1]), the band as in the request */
+	int have_sens;
+	struct ecm_data ecm_sens[2];
+	char sens_level[16];
 	struct roofline rl;
 	int have_rl;
 	char rl_error[512];
@@ -123,6 +130,16 @@ int model_eval_size(const struct model_request *req, const struct kernel *k, con
 
 /* The full ECM of a size (ok = 0 without the in-core analysis or the data transfers). */
 void model_eval_ecm(const struct model_eval *e, struct ecm_full *f);
+
+/* The same with the last-level cache halved (which 0) or doubled (1); ok = 0 without
+ * e->have_sens. */
+void model_eval_ecm_sens(const struct model_eval *e, int which, struct ecm_full *f);
+
+/* The band model chooses by default (lc.h): 4 (half to double the size) for the last-level cache
+ * of a file 'probe -o' wrote (its size is one measurement on a host whose other tenants share that
+ * cache: 14 and 28 MiB on one Zen 5 guest, 20 to 48 MiB on one Xeon guest), 1 (sharp, as
+ * Kerncraft) for a file written by hand. */
+double model_llc_band_default(const struct machine *m);
 
 /* RooflineASM: the core's ceiling is llvm-mca's (max of T_OL, T_nOL), the data ceilings the
  * Roofline's. Cycles per cache line of work; *bottleneck the Roofline level, or -1 for the core.

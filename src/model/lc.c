@@ -295,10 +295,61 @@ int64_t lc_transition(const struct lc_analysis *a, int c, const struct kbound *b
 	return lo;
 }
 
-void lc_predict(const struct lc_analysis *a, const struct machine *m, int cores, struct cache_traffic *out)
+int lc_llc_level(const struct machine *m)
+{
+	for (int i = m->nlevels - 1; i >= 0; i--)
+		if (m->level[i].has_cache)
+			return i;
+	return -1;
+}
+
+/* The traffic of condition C into T (the accesses of the kernel, the condition's hits, misses and
+ * lines), weighted by w and added. */
+static void traffic_add(const struct lc_analysis *a, const struct lc_condition *C, int write_allocate, double w,
+			struct level_traffic *T)
+{
+	T->hits += w * C->hits;
+	T->misses += w * C->misses;
+	T->loads += w * a->reads;
+	T->stores += w * a->writes;
+	/* a write miss is loaded all the way up when the first level allocates on writes */
+	T->lines_in += w * (write_allocate ? C->lines_in : C->lines_in_nowa);
+	T->lines_out += w * C->lines_out;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* The traffic averaged over capacities log-uniform in [lo, hi]: the conditions change only at
+ * their requirements, so the average is exact: each condition weighted by the share of the band
+ * (on a log scale) in which it is the one lc_active chooses. */
+static void traffic_band(const struct lc_analysis *a, double lo, double hi, int write_allocate, struct level_traffic *T)
+{
+	double x[LC_MAX_COND + 2];
+	int n = 0;
+	x[n++] = lo;
+	for (int c = 0; c < a->ncond; c++)
+		if (a->cond[c].req_bytes > lo && a->cond[c].req_bytes < hi)
+			x[n++] = a->cond[c].req_bytes;
+	x[n++] = hi;
+	qsort(x, (size_t)n, sizeof(x[0]), cmp_double);
+	double span = log(hi / lo);
+	for (int i = 0; i + 1 < n; i++) {
+		double w = log(x[i + 1] / x[i]) / span;
+		if (w > 0)
+			traffic_add(a, &a->cond[lc_active(a, x[i])], write_allocate, w, T);
+	}
+}
+
+void lc_predict_opts(const struct lc_analysis *a, const struct machine *m, int cores, const struct lc_llc *llc,
+		     struct cache_traffic *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->iterations_per_cl = a->iterations_per_cl;
+	int last = lc_llc_level(m);
 	for (int i = 0; i < m->nlevels && out->nlevels < MACHINE_MAX_LEVELS; i++) {
 		const struct machine_level *L = &m->level[i];
 		if (!L->has_cache)
@@ -306,13 +357,20 @@ void lc_predict(const struct lc_analysis *a, const struct machine *m, int cores,
 		struct level_traffic *T = &out->level[out->nlevels++];
 		snprintf(T->name, sizeof(T->name), "%s", L->name);
 		T->size_bytes = predict_share(L, cores);
-		const struct lc_condition *C = &a->cond[lc_active(a, T->size_bytes)];
-		T->hits = C->hits;
-		T->misses = C->misses;
-		T->loads = a->reads;
-		T->stores = a->writes;
-		/* a write miss is loaded all the way up when the first level allocates on writes */
-		T->lines_in = m->level[0].write_allocate ? C->lines_in : C->lines_in_nowa;
-		T->lines_out = C->lines_out;
+		double band = 1;
+		if (i == last && llc) {
+			if (llc->scale > 0)
+				T->size_bytes *= llc->scale;
+			band = llc->band > 1 ? llc->band : 1;
+		}
+		if (band > 1 && T->size_bytes > 0)
+			traffic_band(a, T->size_bytes / sqrt(band), T->size_bytes * sqrt(band), m->level[0].write_allocate, T);
+		else
+			traffic_add(a, &a->cond[lc_active(a, T->size_bytes)], m->level[0].write_allocate, 1, T);
 	}
+}
+
+void lc_predict(const struct lc_analysis *a, const struct machine *m, int cores, struct cache_traffic *out)
+{
+	lc_predict_opts(a, m, cores, NULL, out);
 }

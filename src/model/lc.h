@@ -58,4 +58,23 @@ int64_t lc_transition(const struct lc_analysis *a, int c, const struct kbound *b
 /* Fills a cache_traffic for the machine's cache levels with `cores` cores in use. */
 void lc_predict(const struct lc_analysis *a, const struct machine *m, int cores, struct cache_traffic *out);
 
+/* How lc_predict_opts treats the last-level cache (LLC), whose effective size a probe measures
+ * with the host's other tenants in it (the same Zen 5 guest gave 14 and 28 MiB in two runs). */
+struct lc_llc {
+	double band;   /* >= 1: the LLC's capacity is taken as uncertain, log-uniform in [size /
+			* sqrt(band), size x sqrt(band)] (band 4: half to double the size); the traffic
+			* is its average over that band, so a working set near the probed size moves
+			* the prediction gradually, never a whole kernel at once. 1: a sharp transition
+			* at the size (Kerncraft's layer conditions) */
+	double scale;  /* the LLC's size is multiplied by this (1: as the file says); for the
+			* sensitivity of a prediction to the probed size */
+};
+
+/* The index in m->level of the last level with a cache, or -1. */
+int lc_llc_level(const struct machine *m);
+
+/* lc_predict with the last-level cache treated as llc says (NULL: as lc_predict). */
+void lc_predict_opts(const struct lc_analysis *a, const struct machine *m, int cores, const struct lc_llc *llc,
+		     struct cache_traffic *out);
+
 #endif

@@ -50,6 +50,7 @@ void numa_matrix_init(struct numa_matrix *m, const struct topo *t)
 	for (int i = 0; i < NUMA_MAX_NODES; i++)
 		for (int j = 0; j < NUMA_MAX_NODES; j++) {
 			m->latency_ns[i][j] = m->latency_median_ns[i][j] = NAN;
+			m->latency_random_ns[i][j] = m->latency_random_median_ns[i][j] = NAN;
 			m->bandwidth_gbs[i][j] = m->bandwidth_1thread_gbs[i][j] = NAN;
 			m->slit[i][j] = m->placed[i][j] = NAN;
 		}
@@ -103,6 +104,7 @@ int numa_matrix_parse(struct numa_matrix *m, const char *text, const char *name,
 	if ((rc = read_square(res, "bandwidth_gbs", m->n, 1, m->bandwidth_gbs, name, err)) < 0 ||
 	    (rc = read_square(res, "bandwidth_1thread_gbs", m->n, 1, m->bandwidth_1thread_gbs, name, err)) < 0 ||
 	    (rc = read_square(res, "latency_ns", m->n, 0, m->latency_ns, name, err)) < 0 ||
+	    (rc = read_square(res, "latency_random_ns", m->n, 0, m->latency_random_ns, name, err)) < 0 ||
 	    (rc = read_square(res, "slit", m->n, 0, m->slit, name, err)) < 0)
 		goto out;
 	rc = 0;

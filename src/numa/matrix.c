@@ -1,7 +1,8 @@
-/* Measuring the NUMA matrices (see matrix.h): the probe's page-segmented pointer chase on memory
- * bound to node j from a thread pinned on node i, and bench's streaming runner with its team
- * started from a thread whose memory policy binds node j, so every stream its members first-touch
- * lands there. */
+/* Measuring the NUMA matrices (see matrix.h): the probe's pointer chase in two patterns (page-
+ * segmented as the caches curve, and one random cycle over every line) on memory bound to node j
+ * from a thread pinned on node i, and bench's streaming runner with bench's repetitions and pages,
+ * its team started from a thread whose memory policy binds node j, so every stream its members
+ * first-touch lands there. */
 #include "numa/matrix.h"
 
 #include <errno.h>
@@ -25,6 +26,8 @@
 struct job {
 	const struct numa_matrix_opts *o;
 	int cpu;                   /* latency: pin here */
+	int random;                /* latency: one random cycle over every line (else page-segmented) */
+	size_t line;               /* latency: slot spacing */
 	int node;                  /* OS node of the memory */
 	size_t bytes;
 	struct as_cpulist cpus;    /* bandwidth: the team */
@@ -46,7 +49,8 @@ static int latency_pass(struct job *j, size_t *off, size_t line, struct rng *r, 
 		return rc;
 	probe_curve_init(&c);
 	if ((rc = numa_place_memory(buf.data, buf.mapped, j->node, &j->err)) == 0) {
-		size_t count = chase_order_segmented(r, j->bytes, line, page, off);
+		/* random: one segment as large as the buffer, a single random order over every line */
+		size_t count = chase_order_segmented(r, j->bytes, line, j->random ? j->bytes : page, off);
 		struct probe_opts po = { .quick = j->o->quick, .seed = j->o->seed, .stop = j->o->stop, .huge = HUGE_ALWAYS };
 		if (count == 0 || probe_slots_measure(&po, buf.data, off, count, (double)j->bytes, &c) != 0 || c.n != 1) {
 			rc = as_error_set(&j->err, -ENOMEM, "out of memory for the chase");
@@ -68,9 +72,9 @@ static int latency_pass(struct job *j, size_t *off, size_t line, struct rng *r, 
 static void *latency_job(void *p)
 {
 	struct job *j = p;
-	long l = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
-	size_t line = l >= 32 && l <= 256 ? (size_t)l : 64;
-	int passes = j->o->quick ? 2 : 3;
+	size_t line = j->line;
+	/* the random pattern takes a second or more per GiB just to link: fewer passes */
+	int passes = j->random ? (j->o->quick ? 1 : 2) : (j->o->quick ? 2 : 3);
 	double med[3];
 	j->min_ns = INFINITY;
 	j->placed = INFINITY;
@@ -107,8 +111,8 @@ static void *bandwidth_job(void *p)
 	if ((j->rc = numa_place_thread_memory(j->node, &j->err)) != 0)
 		return NULL;
 	struct bench_opts bo = {
-		.kernel = j->k, .size_bytes = j->bytes, .cpus = j->cpus, .reps = j->o->quick ? 3 : 7,
-		.min_time_s = j->o->quick ? 0.05 : 0.1,
+		.kernel = j->k, .size_bytes = j->bytes, .cpus = j->cpus, .reps = j->o->quick ? 3 : 5,
+		.min_time_s = j->o->quick ? 0.05 : 0.1, /* bench's defaults; huge pages, stream offset 256 B */
 	};
 	j->rc = bench_run(&bo, &j->res, &j->err);
 	return NULL;
@@ -153,7 +157,12 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 	m->placement = numa_place_available();
 	m->latency_bytes = o->latency_bytes ? o->latency_bytes : DEFAULT_BYTES;
 	m->bandwidth_bytes = o->bandwidth_bytes ? o->bandwidth_bytes : DEFAULT_BYTES;
-	int total = 3 * m->n * m->n, done = 0;
+	m->line_bytes = o->line_bytes >= 8 && o->line_bytes <= 4096 ? (double)o->line_bytes : 64;
+	m->reps = o->quick ? 3 : 5;
+	m->bandwidth_huge_fraction = 1;
+	m->min_time_s = o->quick ? 0.05 : 0.1;
+	enum { WHATS = 4 };
+	int total = WHATS * m->n * m->n, done = 0;
 	for (int i = 0; i < m->n; i++) {
 		struct as_cpulist cpus;
 		numa_node_cpus(t, i, &cpus);
@@ -164,7 +173,7 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 			/* A node without CPUs (memory only, as CXL memory) reads nothing; a node without
 			 * memory (CPUs only) is read from nowhere: their pairs stay NAN (null). */
 			if (cpus.n == 0 || (t->nnodes > 1 && t->nodes[j].memory_bytes == 0)) {
-				done += 3;
+				done += WHATS;
 				continue;
 			}
 			size_t lat = cut(m->latency_bytes, t, j), bw = cut(m->bandwidth_bytes, t, j);
@@ -172,17 +181,19 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 				m->latency_bytes = lat;
 			if (bw < m->bandwidth_bytes)
 				m->bandwidth_bytes = bw;
-			for (int what = 0; what < 3; what++, done++) {
+			for (int what = 0; what < WHATS; what++, done++) {
 				if (o->stop && *o->stop)
 					return 0;
-				static const char *const names[] = { "latency", "bandwidth, 1 thread", "bandwidth, all CPUs" };
+				static const char *const names[] = { "latency, page-local", "latency, random", "bandwidth, 1 thread",
+								     "bandwidth, all CPUs" };
 				if (o->progress)
 					o->progress(o->arg, i, j, names[what], done, total);
-				struct job jb = { .o = o, .cpu = cpus.cpu[0], .node = m->node[j], .k = k, .cpus = cpus };
-				jb.bytes = what == 0 ? lat : bw;
-				if (what == 1)
+				struct job jb = { .o = o, .cpu = cpus.cpu[0], .node = m->node[j], .k = k, .cpus = cpus,
+						  .random = what == 1, .line = (size_t)m->line_bytes };
+				jb.bytes = what <= 1 ? lat : bw;
+				if (what == 2)
 					jb.cpus.n = 1;
-				int rc = job_run(what == 0 ? latency_job : bandwidth_job, &jb, err);
+				int rc = job_run(what <= 1 ? latency_job : bandwidth_job, &jb, err);
 				if (rc) {
 					as_error_prefix(err, "node %d reading node %d, %s: ", m->node[i], m->node[j], names[what]);
 					return rc;
@@ -192,8 +203,13 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 					m->latency_median_ns[i][j] = jb.median_ns;
 					m->placed[i][j] = jb.placed;
 				} else if (what == 1) {
+					m->latency_random_ns[i][j] = jb.min_ns;
+					m->latency_random_median_ns[i][j] = jb.median_ns;
+				} else if (what == 2) {
+					m->bandwidth_huge_fraction = fmin(m->bandwidth_huge_fraction, jb.res.huge_fraction);
 					m->bandwidth_1thread_gbs[i][j] = jb.res.gbs_real.median;
 				} else {
+					m->bandwidth_huge_fraction = fmin(m->bandwidth_huge_fraction, jb.res.huge_fraction);
 					m->bandwidth_gbs[i][j] = jb.res.gbs_real.median;
 				}
 			}

@@ -108,7 +108,9 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 
 void probe_caches_result_init(struct probe_caches_result *r)
 {
-	*r = (struct probe_caches_result){ .memory = probe_answer_none("ns"), .memory_cy = NAN }; /* zeroed curves are empty */
+	*r = (struct probe_caches_result){ .memory = probe_answer_none("ns"), .memory_cy = NAN,
+					   .memory_random = probe_answer_none("ns"), .memory_random_cy = NAN,
+					   .memory_random_huge = NAN }; /* zeroed curves are empty */
 }
 
 void probe_caches_result_release(struct probe_caches_result *r)
@@ -184,7 +186,9 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 	int has_mem = isfinite(mem_ns);
 	r->memory = (struct probe_answer){
 		.value = mem_ns, .unit = "ns", .confidence = has_mem ? 0.9 : 0,
-		.method = "latency of the largest buffer, on the last plateau", .os_reported = NAN,
+		.method = "page-local pattern: latency of the largest buffer of the page-segmented chase (pages in random "
+			  "order, the lines of each 4 KiB page in random order), on the last plateau",
+		.os_reported = NAN,
 	};
 	r->memory_cy = has_mem && ghz > 0 ? mem_ns * ghz : NAN;
 	env->nlevels = n;
@@ -214,6 +218,66 @@ int probe_caches_find(struct probe_env *env, probe_progress_fn *progress, const 
 	out->window_ghz[1] = clock_window_ghz();
 	if (rc == 0 && (rc = probe_caches_analyze(env, out)) != 0)
 		as_error_set(err, rc, "probe caches: out of memory");
+	return rc;
+}
+
+int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, struct probe_caches_result *r,
+			struct as_error *err)
+{
+	size_t bytes = env->quick ? ((size_t)256 << 20) : ((size_t)1 << 30);
+	if (r->curve.n && r->curve.x[r->curve.n - 1] > (double)bytes)
+		bytes = (size_t)r->curve.x[r->curve.n - 1];
+	size_t avail = buffer_mem_available();
+	if (avail && bytes > avail / 4)
+		bytes = avail / 4;
+	size_t line = env->line_bytes >= 8 && env->line_bytes <= 4096 ? (size_t)env->line_bytes : 64;
+	bytes = bytes / BUFFER_HUGE_BYTES * BUFFER_HUGE_BYTES;
+	if (bytes < BUFFER_HUGE_BYTES)
+		return as_error_set(err, -ENOMEM, "probe caches: too little memory for the random chase");
+	struct buffer buf;
+	int rc = buffer_alloc(&buf, bytes, HUGE_ALWAYS, err);
+	if (rc)
+		return as_error_prefix(err, "probe caches, random chase: "), rc;
+	size_t *off = malloc((bytes / line + 1) * sizeof(size_t));
+	if (!off) {
+		buffer_release(&buf);
+		return as_error_set(err, -ENOMEM, "probe caches: out of memory for %zu slots", bytes / line);
+	}
+	struct probe_opts o = probe_opts_of(env, progress, HUGE_ALWAYS);
+	char sz[32], label[64];
+	snprintf(label, sizeof(label), "random chase over %s", buffer_format_size(bytes, sz, sizeof(sz)));
+	probe_opts_report(&o, "caches", label, 0, 1);
+	struct rng rg;
+	rng_init(&rg, env->seed ^ 0x72616e646f6dull);
+	/* one segment as large as the buffer: a single random order over every line */
+	size_t count = chase_order_segmented(&rg, bytes, line, bytes, off);
+	struct probe_curve c;
+	probe_curve_init(&c);
+	if (count == 0 || probe_slots_measure(&o, buf.data, off, count, (double)bytes, &c) != 0 || c.n != 1)
+		rc = as_error_set(err, -ENOMEM, "probe caches: out of memory for the random chase");
+	r->memory_random_huge = buffer_huge_fraction(&buf);
+	free(off);
+	buffer_release(&buf);
+	if (rc == 0 && !probe_opts_stopped(&o)) {
+		r->memory_random_bytes = bytes;
+		r->memory_random = (struct probe_answer){
+			.value = c.min_ns[0], .unit = "ns", .confidence = 0.9,
+			.method = "fully random pattern: one random cycle over every line of the buffer on huge pages (each access "
+				  "opens another DRAM page; no prefetcher follows), fastest repetition",
+			.os_reported = NAN,
+		};
+		if (isnan(r->memory_random_huge)) {
+			snprintf(r->memory_random.reason, sizeof(r->memory_random.reason),
+				 "whether the buffer was on huge pages is unknown (/proc/self/smaps unreadable)");
+		} else if (r->memory_random_huge < 0.5) {
+			r->memory_random.confidence = 0.6;
+			snprintf(r->memory_random.reason, sizeof(r->memory_random.reason),
+				 "only %.0f %% of the buffer was on huge pages: TLB misses add to the latency",
+				 100 * r->memory_random_huge);
+		}
+		r->memory_random_cy = r->clock_ghz > 0 ? c.min_ns[0] * r->clock_ghz : NAN;
+	}
+	probe_curve_release(&c);
 	return rc;
 }
 

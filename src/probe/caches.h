@@ -28,8 +28,15 @@ struct probe_caches_result {
 	int nlevels;
 	struct probe_cache_level level[PROBE_MAX_LEVELS];
 	struct probe_answer memory;   /* ns: the largest buffer's latency, NAN when no memory plateau
-				       * was reached within max_bytes */
+				       * was reached within max_bytes: the page-local pattern (the lines
+				       * of a 4 KiB page one after another in random order, so DRAM pages
+				       * stay open and prefetchers help), JSON caches.memory_latency */
 	double memory_cy;             /* NAN without a memory plateau or a measured clock */
+	struct probe_answer memory_random; /* ns: fully random chase over memory_random_bytes on huge
+					    * pages (probe_caches_random); NAN when not measured */
+	double memory_random_cy;
+	size_t memory_random_bytes;
+	double memory_random_huge;    /* fraction of that buffer on huge pages (NAN: unknown) */
 	double clock_ghz;             /* the clock the cycles are at: clock_window_between() of the brackets, else
 				       * env->clock_ghz; 0: none measured */
 	double window_ghz[2];         /* the clock brackets before and after the run (0: none) */
@@ -58,6 +65,15 @@ int probe_caches_find(struct probe_env *env, probe_progress_fn *progress, const 
  * with env->clock_ghz for cycles: fills the levels and records them in env; env->topo may be
  * NULL. 0 or -ENOMEM. */
 int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r);
+
+/* The memory latency of the other pattern, beside the caches curve's page-local one: every line
+ * of a buffer of max(1 GiB, r->curve's largest size) (256 MiB with quick; at most a quarter of the
+ * available memory) on huge pages in one random cycle, so every access opens another DRAM page and
+ * no prefetcher can follow (2 MiB pages keep the TLB out of it). Fills r->memory_random (with
+ * cycles at r->clock_ghz). Costs about 3 s for 1 GiB (linking 16 M lines in random order). 0 or
+ * a negative errno (err says what failed). */
+int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, struct probe_caches_result *r,
+			struct as_error *err);
 
 /* The cache levels later probes build on: nothing when env has them, else a quick caches probe
  * whose levels are recorded in env (its evidence dropped). 0 or the probe's negative errno. */

@@ -4,12 +4,15 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/plateaus.h"
 #include "analysis/steps.h"
 #include "common/rng.h"
+#include "common/timer.h"
 
 int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err)
 {
@@ -31,7 +34,7 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 	size_t *off = order + blocks;
 	/* D starts at 16 B: with 8-byte pointers a pair 8 B apart is one word, which cannot hold
 	 * the two links a pair needs. */
-	int total = 6, done = 0;
+	int total = 8, done = 0; /* 6 strides, then the coherence and flush witnesses (probe_line_find) */
 	for (size_t d = 16; d <= block && !probe_opts_stopped(o); d *= 2, done++) {
 		char label[32];
 		snprintf(label, sizeof(label), "D = %zu B", d);
@@ -53,13 +56,15 @@ void probe_line_result_init(struct probe_line_result *r)
 {
 	*r = (struct probe_line_result){
 		.line = probe_answer_none("B"), .stride = probe_answer_none("B"), .coherence = probe_answer_none("B"),
-		.step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
+		.flush = probe_answer_none("B"), .step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
+		.flush_ratio = NAN,
 	}; /* zeroed curves are empty (memory.h) */
 }
 
 void probe_line_result_release(struct probe_line_result *r)
 {
 	probe_curve_release(&r->curve);
+	probe_curve_release(&r->flush_curve);
 }
 
 /* The coherence witness's answer from r->sharing: where the median time per increment falls to
@@ -88,25 +93,104 @@ static void line_coherence_analyze(struct probe_line_result *r)
 	a->confidence = sp.confidence;
 }
 
-/* The answer from the two witnesses. */
+/* The flush witness's answer from r->flush_curve: where the median reload time falls from the
+ * memory miss to the L1 hit (at least a 2x contrast). */
+static void line_flush_analyze(struct probe_line_result *r)
+{
+	struct probe_answer *a = &r->flush;
+	a->method = "load a line, flush (clflush) the line D bytes further, time the reload of the first; the smallest D "
+		    "at which the reload hits (median reload time on the fast plateau)";
+	const struct probe_curve *c = &r->flush_curve;
+	if (c->n == 0) {
+		if (!a->reason[0])
+			snprintf(a->reason, sizeof(a->reason), "not measured");
+		return;
+	}
+	struct plateau_split sp;
+	plateaus_split_falling(c->median_ns, c->n, 2.0, &sp);
+	r->flush_ratio = sp.ratio;
+	if (sp.index < 0) {
+		snprintf(a->reason, sizeof(a->reason),
+			 "no contrast (under 2x between D = %.0f and %.0f B): the flush did not evict the loaded line, or "
+			 "every reload missed", c->x[0], c->x[c->n - 1]);
+		return;
+	}
+	a->value = c->x[sp.index];
+	a->confidence = sp.confidence;
+}
+
+static const char METHOD_TWO[] =
+	"two witnesses agree: the coherence unit (two cores contending for counters D bytes apart) and the flush "
+	"witness (the reload of a line after flushing the line D bytes away); prefetchers move neither";
+static const char METHOD_FLUSH[] =
+	"one witness: the flush witness (load a line, flush the line D bytes further, time the reload: it misses "
+	"while D is inside the line); prefetchers cannot move it";
+static const char METHOD_COHERENCE[] =
+	"one witness: the coherence unit (two cores doing atomic increments of counters D bytes apart contend while "
+	"D is inside the line); prefetchers cannot move it";
+
+/* Appends to a reason (truncated at its size). */
+static void reason_add(char *buf, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void reason_add(char *buf, size_t size, const char *fmt, ...)
+{
+	size_t len = strlen(buf);
+	if (len + 1 >= size)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+}
+
+/* The answer from the witnesses: the prefetcher-proof ones (coherence, flush) decide; the stride
+ * witness stands alone only when neither answered. Two that agree: their combined confidence; one:
+ * its confidence x 0.85 and a reason naming the missing one; two that disagree: the one the
+ * stride witness agrees with (else the coherence unit), confidence halved. A stride witness that
+ * disagrees with the answer costs a little more (x 0.9 beside two witnesses, x 0.75 beside one). */
 static void line_decide(struct probe_line_result *r)
 {
-	struct probe_answer *l = &r->line, *s = &r->stride, *c = &r->coherence;
+	struct probe_answer *l = &r->line, *s = &r->stride, *c = &r->coherence, *f = &r->flush;
 	double os = l->os_reported;
-	if (isfinite(c->value)) {
+	int hc = isfinite(c->value), hf = isfinite(f->value);
+	char *why = l->reason;
+	size_t wsz = sizeof(l->reason);
+	if (hc && hf && c->value == f->value) {
 		*l = *c;
-		if (isfinite(s->value) && s->value != c->value) {
-			l->confidence *= 0.75;
-			snprintf(l->reason, sizeof(l->reason),
-				 "the witnesses disagree: the stride witness sees %.0f B (a spatial prefetcher brings in "
-				 "the neighbouring lines with the first access), the coherence unit is %.0f B",
-				 s->value, c->value);
-		}
+		l->reason[0] = 0;
+		l->method = METHOD_TWO;
+		l->confidence = 1 - (1 - c->confidence) * (1 - f->confidence);
+		r->witnesses = 2;
+	} else if (hc && hf) {
+		int pick_flush = isfinite(s->value) && s->value == f->value;
+		*l = pick_flush ? *f : *c;
+		l->reason[0] = 0;
+		l->method = pick_flush ? METHOD_FLUSH : METHOD_COHERENCE;
+		l->confidence *= 0.5;
+		r->witnesses = 1;
+		reason_add(why, wsz, "the witnesses disagree: the coherence unit is %.0f B, the flush witness %.0f B; taking the %s",
+			   c->value, f->value, pick_flush ? "flush witness, which the stride witness agrees with" : "coherence unit");
+	} else if (hc || hf) {
+		const struct probe_answer *one = hc ? c : f, *other = hc ? f : c;
+		*l = *one;
+		l->reason[0] = 0;
+		l->method = hc ? METHOD_COHERENCE : METHOD_FLUSH;
+		l->confidence *= 0.85;
+		r->witnesses = 1;
+		reason_add(why, wsz, "rests on one witness, the %s (the %s: %.150s)", hc ? "coherence unit" : "flush witness",
+			   hc ? "flush witness" : "coherence witness", other->reason);
 	} else {
 		*l = *s;
+		l->reason[0] = 0;
 		l->confidence *= 0.75;
-		snprintf(l->reason, sizeof(l->reason), "stride witness only (coherence witness: %.100s); prefetchers can "
-			 "make it a multiple of the line", c->reason);
+		r->witnesses = 0;
+		snprintf(why, wsz,
+			 "stride witness only (coherence witness: %.100s; flush witness: %.100s); prefetchers can make it a "
+			 "multiple of the line", c->reason, f->reason);
+	}
+	if (r->witnesses > 0 && isfinite(s->value) && s->value != l->value) {
+		l->confidence *= r->witnesses == 2 ? 0.9 : 0.75;
+		reason_add(why, wsz, "%sthe stride witness disagrees: it sees %.0f B (a spatial prefetcher brings in the "
+			   "neighbouring lines with the first access)", why[0] ? "; " : "", s->value);
 	}
 	l->os_reported = os;
 }
@@ -130,9 +214,14 @@ int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
 	r->step_before_ns = a.index >= 0 ? y[a.index] : NAN;
 	r->step_after_ns = a.index >= 0 ? y[a.index + 1] : NAN;
 	line_coherence_analyze(r);
+	line_flush_analyze(r);
 	r->line.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN;
 	line_decide(r);
 	env->line_bytes = r->line.value;
+	env->line_witnesses = r->witnesses;
+	env->line_note[0] = 0;
+	if (r->witnesses < 2)
+		snprintf(env->line_note, sizeof(env->line_note), "%s", r->line.reason);
 	free(y);
 	return 0;
 }
@@ -173,12 +262,20 @@ int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct p
 			 "needs two CPUs, and this process may use only CPU %d", env->cpu);
 	if (rc == 0 && partner >= 0 && !probe_opts_stopped(&o)) {
 		struct as_error serr = { 0 };
-		probe_opts_report(&o, "line", "coherence unit", 6, 7);
+		probe_opts_report(&o, "line", "coherence unit", 6, 8);
 		out->sharing_cpus[0] = env->cpu;
 		out->sharing_cpus[1] = partner;
 		if (probe_sharing_run(env->cpu, partner, env->quick ? 5 : 9, 2000000, env->interrupted, &out->sharing,
 				      &serr) != 0)
 			snprintf(out->coherence.reason, sizeof(out->coherence.reason), "%.180s", serr.msg);
+	}
+	if (rc == 0 && !probe_opts_stopped(&o)) {
+		struct as_error ferr = { 0 };
+		double tsc = env->tsc_ghz > 0 ? env->tsc_ghz : timer_tsc_calibrate_ghz(20);
+		probe_opts_report(&o, "line", "flush witness", 7, 8);
+		if (probe_flush_run(env->quick ? 5 : 9, env->quick ? 256 : 512, tsc, env->seed, env->interrupted,
+				    &out->flush_curve, &ferr) != 0)
+			snprintf(out->flush.reason, sizeof(out->flush.reason), "%.180s", ferr.msg);
 	}
 	if (rc == 0 && (rc = probe_line_analyze(env, out)) != 0)
 		as_error_set(err, rc, "probe line: out of memory");
@@ -196,8 +293,12 @@ int probe_line_need(struct probe_env *env, probe_progress_fn *progress, struct a
 	probe_line_result_release(&r);
 	if (rc == 0 && quick.line_bytes > 0) {
 		env->line_bytes = quick.line_bytes;
+		env->line_witnesses = quick.line_witnesses;
+		snprintf(env->line_note, sizeof(env->line_note), "%s", quick.line_note);
 		return 0;
 	}
 	env->line_bytes = 64;
+	env->line_witnesses = 0;
+	snprintf(env->line_note, sizeof(env->line_note), "no line size measured: 64 B assumed");
 	return rc < 0 ? rc : 1;
 }

@@ -42,6 +42,9 @@ struct probe_env {
 	double clock_ghz;          /* measured core clock */
 	double tsc_ghz;
 	double line_bytes;
+	int line_witnesses;        /* prefetcher-proof witnesses behind line_bytes (probe/line.h): 2, 1,
+				    * or 0 (the stride witness alone, or assumed) */
+	char line_note[400];       /* when line_witnesses < 2: why, for commands to say so */
 	int nlevels;
 	double level_bytes[PROBE_MAX_LEVELS];
 	double level_ns[PROBE_MAX_LEVELS];

@@ -31,7 +31,10 @@ if [ "$nodes" -eq 1 ]; then
 	contains "$TMP/out" "memory of node 0"
 	contains "$TMP/out" " ns"
 	contains "$TMP/out" " GB/s"
-	contains "$TMP/out" "write-allocate    yes"
+	grep -Eq "write-allocate +yes" "$TMP/out" || fail "triad: write-allocate not said"
+	contains "$TMP/out" "idle latency, page-local chase"
+	contains "$TMP/out" "idle latency, fully random chase"
+	grep -Eq "streams' size from +--size" "$TMP/out" || fail "--size not named as the streams' size"
 fi
 # what --json wrote is a matrix numa model reads
 run 0 "$ARCHSCOPE" numa model --matrix "$TMP/m.json" --flow "$first:$first:1"

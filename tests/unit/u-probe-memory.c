@@ -240,6 +240,185 @@ static void test_probe_memory__zen5_line_two_witnesses(void)
 	CHECK(line == 256 && said);
 }
 
+/* The coherence curve of a recorded run into r->sharing (minima as medians, as load() does). */
+static int load_sharing(const char *dir, struct probe_line_result *r)
+{
+	struct probe_curve sh;
+	probe_curve_init(&sh);
+	int rc = load(dir, "line-sharing.csv", &sh);
+	for (size_t i = 0; rc == 0 && i < sh.n && i < SHARING_MAX_POINTS; i++) {
+		r->sharing.d_bytes[i] = sh.x[i];
+		r->sharing.min_ns[i] = r->sharing.median_ns[i] = sh.min_ns[i];
+	}
+	r->sharing.n = rc == 0 ? (int)sh.n : 0;
+	probe_curve_release(&sh);
+	return rc;
+}
+
+/* This Xeon's flush witness, recorded with two CPUs and under taskset -c 0 (tests/fixtures/probe):
+ * 64 B either way; with one CPU the answer rests on the flush witness and says so, with two the
+ * coherence unit agrees. */
+static void test_probe_memory__xeon_line_flush_witness(void)
+{
+	struct probe_env env = env_of(3.002);
+	struct probe_line_result r;
+	probe_line_result_init(&r);
+	CHECK(load("probe/kvm-xeon-6-207-one-cpu", "line.csv", &r.curve) == 0);
+	CHECK(load("probe/kvm-xeon-6-207-one-cpu", "line-flush.csv", &r.flush_curve) == 0);
+	snprintf(r.coherence.reason, sizeof(r.coherence.reason), "needs two CPUs");
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	CHECK(r.flush.value == 64 && r.flush_ratio > 4);
+	CHECK(r.line.value == 64 && r.witnesses == 1 && env.line_witnesses == 1);
+	CHECK(strstr(r.line.method, "one witness") != NULL);
+	CHECK(strstr(r.line.reason, "rests on one witness, the flush witness") != NULL);
+	CHECK(strstr(env.line_note, "needs two CPUs") != NULL);
+	double one = r.line.confidence;
+	CHECK(one > 0.5 && one < 0.9);
+	probe_line_result_release(&r);
+
+	env = env_of(3.002);
+	probe_line_result_init(&r);
+	CHECK(load("probe/kvm-xeon-6-207-two-cpus", "line.csv", &r.curve) == 0);
+	CHECK(load("probe/kvm-xeon-6-207-two-cpus", "line-flush.csv", &r.flush_curve) == 0);
+	CHECK(load_sharing("probe/kvm-xeon-6-207-two-cpus", &r) == 0);
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	CHECK(r.line.value == 64 && r.witnesses == 2 && env.line_witnesses == 2 && !env.line_note[0]);
+	CHECK(strstr(r.line.method, "two witnesses") != NULL);
+	CHECK(r.line.confidence > one);
+	probe_line_result_release(&r);
+}
+
+/* --- synthetic line curves with the prefetchers of other CPUs ---------------------------------
+ * Made up here, not measured: M is a miss to memory, h an L1 hit, h2 an L2 hit, all in ns. The
+ * stride witness's pair at distance D costs (M + cost of the second access) / 2; the flush
+ * witness's reload costs M while D is inside the line and the fences (f) plus h beyond it. */
+#define SYN_M 110.0
+#define SYN_H 1.2
+#define SYN_H2 4.5
+#define SYN_F 18.0
+
+/* Stride curve D = 16..512: the second access hits L1 inside the line, L2 inside the region an
+ * adjacent-line or region prefetcher brings with the first miss (0: none), memory beyond; the
+ * stride witness answers the last D before the miss, the region. */
+static void syn_stride(struct probe_curve *c, double line, double region)
+{
+	for (double d = 16, k = 0; d <= 512; d *= 2, k++) {
+		/* the pair's second access lies D - 8 bytes after the first, at a 512 B-aligned start */
+		double second = d <= line ? SYN_H : d <= region ? SYN_H2 : SYN_M;
+		double y = (SYN_M + second) / 2 * (1 + 0.01 * fmod(k * 7, 3)); /* a little noise */
+		CHECK(probe_curve_add(c, d, y, y) == 0);
+	}
+}
+
+/* Flush curve D = 8..512: the reload misses (cost `same`) inside the line, hits beyond it. */
+static void syn_flush(struct probe_curve *c, double line, double same)
+{
+	for (double d = 8, k = 0; d <= 512; d *= 2, k++) {
+		double y = (d < line ? same : SYN_F + SYN_H) * (1 + 0.02 * fmod(k * 5, 3));
+		CHECK(probe_curve_add(c, d, y, y) == 0);
+	}
+}
+
+/* Coherence curve D = 8..1024: contended inside the line. */
+static void syn_sharing(struct probe_line_result *r, double line)
+{
+	r->sharing.n = 0;
+	for (double d = 8; d <= 1024; d *= 2, r->sharing.n++) {
+		r->sharing.d_bytes[r->sharing.n] = d;
+		r->sharing.min_ns[r->sharing.n] = r->sharing.median_ns[r->sharing.n] = d < line ? 21.0 : 5.8;
+	}
+}
+
+struct syn_case {
+	const char *what;
+	double line, region;   /* the truth; the stride witness's prefetch region (0: none) */
+	double same_ns;        /* the flush witness's reload inside the line */
+	int sharing;           /* a coherence curve (two CPUs) */
+	double want;           /* the answer; NAN: none of the prefetcher-proof witnesses answers */
+	int witnesses;
+};
+
+static void test_probe_memory__line_synthetic_prefetchers(void)
+{
+	static const struct syn_case cases[] = {
+		/* Intel (Sandy Bridge .. Emerald Rapids): the L2 spatial prefetcher completes the 128 B pair */
+		{ "intel pair, one CPU", 64, 128, SYN_M, 0, 64, 1 },
+		{ "intel pair, two CPUs", 64, 128, SYN_M, 1, 64, 2 },
+		/* AMD Zen 4 / Zen 5: the stride witness sees a 256 B region (the recorded Zen 5 curves) */
+		{ "zen region, one CPU", 64, 256, SYN_M, 0, 64, 1 },
+		{ "zen region, two CPUs", 64, 256, SYN_M, 1, 64, 2 },
+		/* a prefetcher that brings the flushed line back into L3 (40 ns) before the reload: a 3x
+		 * contrast instead of 6x */
+		{ "flushed line refetched to L3", 64, 256, SYN_F + 40, 0, 64, 1 },
+		/* 128 B lines (IBM POWER, Apple M1's L2 line; the flush is one line) and 32 B lines */
+		{ "128 B line", 128, 0, SYN_M, 0, 128, 1 },
+		{ "32 B line", 32, 64, SYN_M, 1, 32, 2 },
+		/* the flush evicts nothing (a hypervisor that ignores it): no contrast, stride alone */
+		{ "flush without effect", 64, 256, SYN_F + SYN_H, 0, NAN, 0 },
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		const struct syn_case *t = &cases[k];
+		struct probe_env env = env_of(3.0);
+		struct probe_line_result r;
+		probe_line_result_init(&r);
+		syn_stride(&r.curve, t->line, t->region);
+		syn_flush(&r.flush_curve, t->line, t->same_ns);
+		if (t->sharing)
+			syn_sharing(&r, t->line);
+		else
+			snprintf(r.coherence.reason, sizeof(r.coherence.reason), "needs two CPUs");
+		CHECK(probe_line_analyze(&env, &r) == 0);
+		double stride = t->region > t->line ? t->region : t->line;
+		printf("# %s: line %.0f (want %.0f), stride %.0f, witnesses %d, confidence %.2f\n", t->what, r.line.value,
+		       t->want, r.stride.value, r.witnesses, r.line.confidence);
+		CHECK(r.witnesses == t->witnesses);
+		if (isnan(t->want)) {
+			CHECK(r.line.value == stride && strstr(r.line.reason, "stride witness only") != NULL);
+			CHECK(strstr(r.line.reason, "no contrast") != NULL);
+		} else {
+			CHECK(r.line.value == t->want && env.line_bytes == t->want);
+			CHECK(strstr(r.line.method, t->witnesses == 2 ? "two witnesses" : "one witness") != NULL);
+			/* a stride witness fooled by the prefetcher is named beside the answer */
+			CHECK((r.stride.value != t->want) == (strstr(r.line.reason, "stride witness disagrees") != NULL));
+			CHECK(r.line.confidence > 0.4 && r.line.confidence <= 1);
+		}
+		probe_line_result_release(&r);
+	}
+	/* two prefetcher-proof witnesses that disagree: said, confidence halved */
+	struct probe_env env = env_of(3.0);
+	struct probe_line_result r;
+	probe_line_result_init(&r);
+	syn_stride(&r.curve, 64, 0);
+	syn_flush(&r.flush_curve, 128, SYN_M);
+	syn_sharing(&r, 64);
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	CHECK(r.line.value == 64 && r.witnesses == 1 && r.line.confidence <= 0.5);
+	CHECK(strstr(r.line.reason, "the witnesses disagree") != NULL);
+	probe_line_result_release(&r);
+}
+
+/* The Zen 5 guest with one CPU: its recorded stride curve (256 B) beside a flush curve made up at
+ * that run's own levels (memory ~117 ns from its line.csv; no Zen 5 flush curve was recorded):
+ * 64 B resting on the flush witness, the stride witness's 256 B named. With its coherence curve
+ * as well, two witnesses. */
+static void test_probe_memory__zen5_line_one_cpu(void)
+{
+	for (int two = 0; two < 2; two++) {
+		struct probe_env env = env_of(3.5);
+		struct probe_line_result r;
+		probe_line_result_init(&r);
+		CHECK(load("amd-zen5-26-2/run1", "line.csv", &r.curve) == 0);
+		syn_flush(&r.flush_curve, 64, 117.0);
+		if (two)
+			CHECK(load_sharing("amd-zen5-26-2/run1", &r) == 0);
+		CHECK(probe_line_analyze(&env, &r) == 0);
+		CHECK(r.stride.value == 256);
+		CHECK(r.line.value == 64 && r.witnesses == 1 + two);
+		CHECK(strstr(r.line.reason, "the stride witness disagrees: it sees 256 B") != NULL);
+		probe_line_result_release(&r);
+	}
+}
+
 /* The caches answer of a recorded run into env (what assoc builds on). */
 static int analyze_caches(const char *dir, struct probe_env *env, struct probe_caches_result *r)
 {
@@ -473,5 +652,6 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb),
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__xeon_line_flush_witness),
+      T(test_probe_memory__line_synthetic_prefetchers), T(test_probe_memory__zen5_line_one_cpu), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb),
       T(test_probe_memory__assoc_fastest_of_sweeps))
