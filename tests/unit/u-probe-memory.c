@@ -397,6 +397,54 @@ static void test_probe_memory__line_synthetic_prefetchers(void)
 	probe_line_result_release(&r);
 }
 
+/* A coherence curve with both of its columns (min and median per D), as probe --raw writes it. */
+static int load_sharing_both(const char *dir, struct probe_line_result *r)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/%s/line-sharing.csv", ARCHSCOPE_SOURCE_DIR, dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	char line[256];
+	int n = 0;
+	while (fgets(line, sizeof(line), f) && n < SHARING_MAX_POINTS) {
+		double d, mn, md;
+		if (sscanf(line, "%lf,%lf,%lf", &d, &mn, &md) == 3) {
+			r->sharing.d_bytes[n] = d;
+			r->sharing.min_ns[n] = mn;
+			r->sharing.median_ns[n] = md;
+			n++;
+		}
+	}
+	fclose(f);
+	r->sharing.n = n;
+	return n > 0 ? 0 : -1;
+}
+
+/* A run of this Xeon while other work shared its 2 CPUs (t0260 in CI): the coherence curve lost
+ * its uncontended plateau above 128 B and read 1024 B with no confidence, the flush witness 64 B
+ * with full confidence, the stride witness 32 B. The witnesses disagree and neither is the stride
+ * witness's: the more confident one answers, 64 B, and the disagreement is said. */
+static void test_probe_memory__xeon_line_loaded_coherence(void)
+{
+	struct probe_env env = env_of(3.19);
+	struct probe_line_result r;
+	probe_line_result_init(&r);
+	CHECK(load("probe/kvm-xeon-6-207-loaded", "line.csv", &r.curve) == 0);
+	CHECK(load("probe/kvm-xeon-6-207-loaded", "line-flush.csv", &r.flush_curve) == 0);
+	CHECK(load_sharing_both("probe/kvm-xeon-6-207-loaded", &r) == 0);
+	CHECK(probe_line_analyze(&env, &r) == 0);
+	printf("# loaded: line %.0f B (coherence %.0f B conf %.2f, flush %.0f B conf %.2f, stride %.0f B)\n", r.line.value,
+	       r.coherence.value, r.coherence.confidence, r.flush.value, r.flush.confidence, r.stride.value);
+	CHECK(r.flush.value == 64);
+	CHECK(r.line.value == 64 && env.line_bytes == 64);
+	CHECK(r.coherence.value == 1024 && r.coherence.confidence < 0.1); /* as the run read it */
+	CHECK(r.line.confidence > 0 && r.line.confidence <= 0.5);
+	CHECK(strstr(r.line.reason, "the witnesses disagree") != NULL);
+	CHECK(strstr(r.line.reason, "flush witness, the more confident") != NULL);
+	probe_line_result_release(&r);
+}
+
 /* The Zen 5 guest with one CPU: its recorded stride curve (256 B) beside a flush curve made up at
  * that run's own levels (memory ~117 ns from its line.csv; no Zen 5 flush curve was recorded):
  * 64 B resting on the flush witness, the stride witness's 256 B named. With its coherence curve
@@ -652,6 +700,6 @@ static void test_probe_memory__zen5_tlb(void)
 TESTS(T(test_probe_memory__chase_one_cycle_page_segmented), T(test_probe_memory__chase_deterministic_per_seed),
       T(test_probe_memory__chase_bad_geometry), T(test_probe_memory__xeon_line), T(test_probe_memory__xeon_caches),
       T(test_probe_memory__caches_without_clock), T(test_probe_memory__xeon_assoc), T(test_probe_memory__xeon_tlb),
-      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__xeon_line_flush_witness),
+      T(test_probe_memory__zen5_caches), T(test_probe_memory__creeping_memory_is_no_level), T(test_probe_memory__zen5_loaded), T(test_probe_memory__zen5_line_two_witnesses), T(test_probe_memory__xeon_line_flush_witness), T(test_probe_memory__xeon_line_loaded_coherence),
       T(test_probe_memory__line_synthetic_prefetchers), T(test_probe_memory__zen5_line_one_cpu), T(test_probe_memory__zen5_assoc_l1), T(test_probe_memory__zen5_tlb),
       T(test_probe_memory__assoc_fastest_of_sweeps))
