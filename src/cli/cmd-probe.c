@@ -250,8 +250,11 @@ static int setup(struct probe_ctx *ctx, int cpu)
 	struct as_error err = { 0 };
 	char topo_note[600];
 	uint64_t seed = ctx->env.seed;
+	int all_pairs = ctx->env.all_pairs, all_teams = ctx->env.all_teams; /* options the init does not take */
 	int rc = probe_env_init(&ctx->env, cpu, ctx->env.quick, seed, (volatile int *)&interrupted, topo_note,
 				sizeof(topo_note), &err);
+	ctx->env.all_pairs = all_pairs;
+	ctx->env.all_teams = all_teams;
 	if (rc == -EINVAL) {
 		error_usage("probe", "--cpu: %s", err.msg);
 		return EXIT_USAGE;

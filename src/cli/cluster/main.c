@@ -23,7 +23,8 @@
 static struct cluster_status status;
 static const struct cluster_place *status_place;
 static const char *status_raw;
-static char status_stopped[4200], status_stopped_tmp[4210];
+static char status_stopped[4200], status_stopped_tmp[64]; /* the report, /proc/self/fd/N of its unnamed file */
+static int status_stopped_fd = -1;
 
 static size_t put(char *b, size_t n, size_t cap, const char *s)
 {
@@ -97,17 +98,14 @@ static void report_stop(const char *cause)
 	n = put(b, n, cap, "\n");
 	ssize_t w = 0;
 	/* the file first: stderr is a pipe to mpirun, which may have stopped reading it */
-	if (status_stopped[0]) {
-		/* whole or not at all: mpirun's SIGKILL may follow at any moment */
-		int fd = open(status_stopped_tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (fd >= 0) {
-			w = write(fd, b, n);
-			close(fd);
-			if (w == (ssize_t)n)
-				rename(status_stopped_tmp, status_stopped);
-			else
-				unlink(status_stopped_tmp);
-		}
+	if (status_stopped[0] && status_stopped_fd >= 0) {
+		/* whole or not at all, and nothing else left behind: mpirun's SIGKILL may follow at any
+		 * moment, so the text goes into a file without a name (O_TMPFILE, opened at the start),
+		 * which gets its name only when it is complete */
+		w = pwrite(status_stopped_fd, b, n, 0);
+		if (w == (ssize_t)n)
+			linkat(AT_FDCWD, status_stopped_tmp, AT_FDCWD, status_stopped, AT_SYMLINK_FOLLOW);
+		status_stopped_fd = -1;
 	}
 	w = write(2, b, n);
 	(void)w;
@@ -493,7 +491,8 @@ int main(int argc, char **argv)
 			snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o.raw_dir);
 			status_raw = rawmsg;
 			snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o.raw_dir);
-			snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "%s.tmp", status_stopped);
+			status_stopped_fd = open(o.raw_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+			snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "/proc/self/fd/%d", status_stopped_fd);
 			unlink(status_stopped); /* a file from an earlier run is not this one's */
 			if (cluster_save_place(r, o.raw_dir) != 0)
 				r->save_failed = 1;
