@@ -2,6 +2,7 @@
  * without root or counters: runs it under the preload library at each thread count and renders
  * the stacks, the dominant delimiter and its call sites. The renderer is in cmd-stack-render.c. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "cli/cmd-stack.h"
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
+#include "common/interrupt.h"
 #include "report/emit.h"
 
 /* -t N or -t 1,2,4: the thread counts, into the opts. */
@@ -106,7 +108,11 @@ int cmd_stack(int argc, char **argv)
 	struct scale_result *res = calloc(1, sizeof(*res));
 	if (!res)
 		return error("out of memory"), EXIT_FAIL;
+	/* Ctrl-C or SIGTERM: forwarded to the program; the runs already measured are printed, the
+	 * temporary files removed, exit 130; a second one ends at once (common/interrupt.h) */
+	interrupt_install();
 	int rc = scale_run(&so, res, &err);
+	interrupt_restore();
 	progress_done();
 	if (rc) {
 		free(res);
@@ -123,7 +129,11 @@ int cmd_stack(int argc, char **argv)
 	int code = cli_emit_end(e, "stack");
 	if (plot)
 		stack_plot(plot, res);
-	if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
+	if (res->interrupted) {
+		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
+		      strsignal(res->interrupted));
+		code = INTERRUPT_EXIT;
+	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
 		stack_report_failure(&so, res);
 		code = EXIT_FAIL;
 	}

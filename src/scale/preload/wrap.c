@@ -21,25 +21,8 @@
 	if (!real_)                                                                                \
 		real_ = (__typeof__(name) *)preload_real(#name)
 
-/* Begin/end of a timed wait; begin returns 0 when this call is not counted. The counter of
- * another core may read a little behind (a thread moved during its wait): such a difference
- * counts as 0. */
-static inline uint64_t wait_begin(void)
-{
-	if (!preload_counted())
-		return 0;
-	preload_inside = 1;
-	return preload_ticks();
-}
-
-static inline void wait_end(int prim, uint64_t t0, void *site)
-{
-	if (!t0)
-		return;
-	uint64_t t1 = preload_ticks();
-	preload_account(preload_me, prim, t1 > t0 ? t1 - t0 : 0, (uintptr_t)site);
-	preload_inside = 0;
-}
+#define wait_begin preload_wait_begin
+#define wait_end preload_wait_end
 
 /* Threads */
 

@@ -1,0 +1,177 @@
+/* GCC's OpenMP runtime (libgomp), which has no OMPT: its exported entry points are wrapped. The
+ * waits a program calls (GOMP_barrier, the end of a worksharing loop or sections, taskwait,
+ * taskgroup, critical, atomic, ordered, omp_set_lock) are timed as "omp_barrier",
+ * "omp_taskwait" and "omp_lock" at the program's call site, spin phase (GOMP_SPINCOUNT) and
+ * futex sleep alike. The waits no call shows (the implicit barrier at the end of a parallel
+ * region, and a worker's idle time before the next one) are found by running the region's
+ * outlined function through a trampoline: after it returns, the thread waits until the master
+ * leaves the region (omp_barrier) and a worker then until its next region (omp_idle). Known
+ * limit: a task libgomp runs inside a barrier counts as that barrier's wait (libgomp says
+ * nothing when it starts one; OMPT does, ompt.c). Nested regions pass through untimed. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scale/preload/preload.h"
+
+#define REAL(name)                                                                                 \
+	static __typeof__(name) *real_;                                                            \
+	if (!real_)                                                                                \
+		real_ = (__typeof__(name) *)preload_real(#name)
+
+/* The declarations of libgomp's ABI (libgomp/libgomp_g.h, GCC 4.9 to 14). */
+typedef void (*gomp_fn)(void *);
+void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
+unsigned GOMP_parallel_reductions(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);
+void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsigned count, unsigned flags);
+void GOMP_parallel_loop_static(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c, unsigned f);
+void GOMP_parallel_loop_dynamic(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c, unsigned f);
+void GOMP_parallel_loop_guided(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c, unsigned f);
+void GOMP_parallel_loop_nonmonotonic_dynamic(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c,
+					     unsigned f);
+void GOMP_parallel_loop_nonmonotonic_guided(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c,
+					    unsigned f);
+void GOMP_parallel_loop_runtime(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, unsigned f);
+void GOMP_parallel_loop_nonmonotonic_runtime(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, unsigned f);
+void GOMP_parallel_loop_maybe_nonmonotonic_runtime(gomp_fn fn, void *data, unsigned nt, long s, long e, long i,
+						   unsigned f);
+void GOMP_barrier(void);
+bool GOMP_barrier_cancel(void);
+void GOMP_loop_end(void);
+bool GOMP_loop_end_cancel(void);
+void GOMP_sections_end(void);
+bool GOMP_sections_end_cancel(void);
+void GOMP_taskwait(void);
+void GOMP_taskgroup_end(void);
+void GOMP_critical_start(void);
+void GOMP_critical_name_start(void **pptr);
+void GOMP_atomic_start(void);
+void GOMP_ordered_start(void);
+typedef struct {
+	int lock[16]; /* opaque: passed through */
+} gomp_lock_t;
+void omp_set_lock(gomp_lock_t *lock);
+void omp_set_nest_lock(gomp_lock_t *lock);
+
+/* One region: what the trampoline runs, and who runs it as master. */
+struct region {
+	gomp_fn fn;
+	void *data;
+	struct preload_thread *master;
+	uintptr_t site; /* the GOMP_parallel call in the program */
+};
+
+/* The region's outlined function, on every thread of the team. Before it: a worker closes its
+ * wait since its last region (barrier up to that region's end, idle after). After it: the wait
+ * for the region's end begins (the master's ends when GOMP_parallel returns). */
+static void trampoline(void *p)
+{
+	struct region *r = p;
+	struct preload_thread *t = preload_me ? preload_me : preload_self();
+	if (t && t != r->master)
+		while (t->nws > 0 && t->ws[t->nws - 1].prim == PRIM_OMP_BARRIER && t->ws[t->nws - 1].split)
+			preload_rt_end(t);
+	if (t)
+		t->rt_region++;
+	r->fn(r->data);
+	if (t) {
+		t->rt_region--;
+		preload_rt_begin(t, PRIM_OMP_BARRIER, r->site, t != r->master);
+	}
+}
+
+/* Runs a parallel entry point through the trampoline when the caller is not inside a region. */
+#define PARALLEL(call_real)                                                                        \
+	struct preload_thread *t_ = preload_counted();                                             \
+	if (!t_ || t_->rt_region > 0) {                                                            \
+		call_real;                                                                         \
+		return;                                                                            \
+	}                                                                                          \
+	struct region r_ = { fn, data, t_, (uintptr_t)__builtin_return_address(0) };               \
+	fn = trampoline;                                                                           \
+	data = &r_;                                                                                \
+	call_real;                                                                                 \
+	preload_rt_end(t_); /* the master's end-of-region barrier */                               \
+	__atomic_store_n(&preload_region_end, preload_ticks(), __ATOMIC_RELEASE);
+
+void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
+{
+	REAL(GOMP_parallel);
+	PARALLEL(real_(fn, data, num_threads, flags))
+}
+
+unsigned GOMP_parallel_reductions(gomp_fn fn, void *data, unsigned num_threads, unsigned flags)
+{
+	REAL(GOMP_parallel_reductions);
+	struct preload_thread *t_ = preload_counted();
+	if (!t_ || t_->rt_region > 0)
+		return real_(fn, data, num_threads, flags);
+	struct region r_ = { fn, data, t_, (uintptr_t)__builtin_return_address(0) };
+	unsigned ret = real_(trampoline, &r_, num_threads, flags);
+	preload_rt_end(t_);
+	__atomic_store_n(&preload_region_end, preload_ticks(), __ATOMIC_RELEASE);
+	return ret;
+}
+
+void GOMP_parallel_sections(gomp_fn fn, void *data, unsigned num_threads, unsigned count, unsigned flags)
+{
+	REAL(GOMP_parallel_sections);
+	PARALLEL(real_(fn, data, num_threads, count, flags))
+}
+
+#define PARALLEL_LOOP(name)                                                                        \
+	void name(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, long c, unsigned f) \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		PARALLEL(real_(fn, data, nt, s, e, i, c, f))                                       \
+	}
+PARALLEL_LOOP(GOMP_parallel_loop_static)
+PARALLEL_LOOP(GOMP_parallel_loop_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_guided)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_dynamic)
+PARALLEL_LOOP(GOMP_parallel_loop_nonmonotonic_guided)
+
+#define PARALLEL_LOOP_RUNTIME(name)                                                                \
+	void name(gomp_fn fn, void *data, unsigned nt, long s, long e, long i, unsigned f)         \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		PARALLEL(real_(fn, data, nt, s, e, i, f))                                          \
+	}
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_nonmonotonic_runtime)
+PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
+
+/* The waits a program calls. */
+#define WAIT_VOID(name, prim, decl, args)                                                          \
+	void name decl                                                                             \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		struct preload_thread *t_ = preload_counted();                                     \
+		preload_rt_begin(t_, prim, (uintptr_t)__builtin_return_address(0), 0);             \
+		real_ args;                                                                        \
+		preload_rt_end(t_);                                                                \
+	}
+#define WAIT_BOOL(name, prim)                                                                      \
+	bool name(void)                                                                            \
+	{                                                                                          \
+		REAL(name);                                                                        \
+		struct preload_thread *t_ = preload_counted();                                     \
+		preload_rt_begin(t_, prim, (uintptr_t)__builtin_return_address(0), 0);             \
+		bool r_ = real_();                                                                 \
+		preload_rt_end(t_);                                                                \
+		return r_;                                                                         \
+	}
+
+WAIT_VOID(GOMP_barrier, PRIM_OMP_BARRIER, (void), ())
+WAIT_BOOL(GOMP_barrier_cancel, PRIM_OMP_BARRIER)
+WAIT_VOID(GOMP_loop_end, PRIM_OMP_BARRIER, (void), ())
+WAIT_BOOL(GOMP_loop_end_cancel, PRIM_OMP_BARRIER)
+WAIT_VOID(GOMP_sections_end, PRIM_OMP_BARRIER, (void), ())
+WAIT_BOOL(GOMP_sections_end_cancel, PRIM_OMP_BARRIER)
+WAIT_VOID(GOMP_taskwait, PRIM_OMP_TASKWAIT, (void), ())
+WAIT_VOID(GOMP_taskgroup_end, PRIM_OMP_TASKWAIT, (void), ())
+WAIT_VOID(GOMP_critical_start, PRIM_OMP_LOCK, (void), ())
+WAIT_VOID(GOMP_critical_name_start, PRIM_OMP_LOCK, (void **pptr), (pptr))
+WAIT_VOID(GOMP_atomic_start, PRIM_OMP_LOCK, (void), ())
+WAIT_VOID(GOMP_ordered_start, PRIM_OMP_LOCK, (void), ())
+WAIT_VOID(omp_set_lock, PRIM_OMP_LOCK, (gomp_lock_t * lock), (lock))
+WAIT_VOID(omp_set_nest_lock, PRIM_OMP_LOCK, (gomp_lock_t * lock), (lock))
