@@ -64,7 +64,7 @@ static int site_in_part(int prim, int part)
 
 static int site_waits_for_others(int prim)
 {
-	return prim == PRIM_JOIN || prim == PRIM_CHILD || prim == PRIM_POLL || prim == PRIM_OMP_IDLE;
+	return prim == PRIM_JOIN || prim == PRIM_CHILD || prim == PRIM_POLL || prim == PRIM_OMP_IDLE || prim == PRIM_MPI_INIT;
 }
 
 /* The dominant component and its largest part (-1: none, or not spinning/yielding). */
@@ -260,7 +260,7 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 			 "the work grows with N: this run did %.2f x the 1-thread run's work (%s), as a program of fixed "
 			 "time or fixed work per thread does; base is the scaled speedup (Gustafson) %.2f x, the "
 			 "strong-scaling one is %.2f x",
-			 p->work_ratio, m->have_counts ? "instructions" : "CPU time", p->speedup_scaled, p->speedup_strong);
+			 p->work_ratio, m->have_counts ? "instructions" : "CPU time outside waits and spinning", p->speedup_scaled, p->speedup_strong);
 		notes[nn++] = growth;
 	}
 	if (s->comp[COMP_FOREIGN] > 0.0005 && nn < 12) {

@@ -312,10 +312,11 @@ double scale_foreign_cpu(const char *stat0, const char *stat1, const struct as_c
 	return f > 0 ? f : 0;
 }
 
-int scale_work_grows(double ratio, int threads, int cpus)
+int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 {
 	int eff = threads < cpus ? threads : cpus;
-	return threads > 1 && ratio >= 1.5 && ratio >= 0.75 * eff;
+	double slower = threads > cpus ? (double)threads / cpus : 1; /* fixed work per thread, oversubscribed */
+	return threads > 1 && ratio >= 1.5 && ratio >= 0.75 * eff && speedup >= 1 / (1.5 * slower);
 }
 
 /* One execution of argv with N threads; records go to dir/rec.PID.START. */
@@ -526,7 +527,8 @@ static void point_answers(struct scale_result *res, struct scale_point *p)
 }
 
 /* Work that grows with N (item 8): the N-thread run's work against the 1-thread run's, by
- * instructions where counters counted both, else by CPU time of every thread. */
+ * instructions where counters counted both, else by base time (CPU time less spinning, of every
+ * thread: a spinning thread is on the CPU without doing work). */
 static void point_work(struct scale_result *res, struct scale_point *p)
 {
 	const struct scale_point *one = &res->pt[res->one];
@@ -538,14 +540,12 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 		wn = m->counts.instructions;
 		w1 = o->counts.instructions;
 	} else if (m->have_record && o->have_record) {
-		for (size_t t = 0; t < m->rec.nth; t++)
-			wn += m->rec.th[t].run_s;
-		for (size_t t = 0; t < o->rec.nth; t++)
-			w1 += o->rec.th[t].run_s;
+		wn = m->stack.base_s;
+		w1 = o->stack.base_s;
 	}
 	p->work_ratio = w1 > 0 ? wn / w1 : NAN;
 	p->speedup_scaled = p->work_ratio * p->speedup_strong;
-	p->work_grows = scale_work_grows(p->work_ratio, p->threads, res->cpus);
+	p->work_grows = scale_work_grows(p->work_ratio, p->speedup_strong, p->threads, res->cpus);
 	if (!p->work_grows)
 		return;
 	/* base is the scaled speedup, in every run of the point */

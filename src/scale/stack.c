@@ -17,7 +17,7 @@ const char *const scale_part_names[PART_COUNT] = {
 	"pthread_spin", "user_spin", "blocked_other", "taskwait", "mpi", "barrier_spin", "taskwait_spin", "lock_spin",
 };
 
-const char *const scale_other_names[OTHER_COUNT] = { "join", "wait_child", "poll", "omp_idle" };
+const char *const scale_other_names[OTHER_COUNT] = { "join", "wait_child", "poll", "omp_idle", "mpi_init" };
 
 int scale_part_is_spin(int part)
 {
@@ -32,7 +32,7 @@ static const int prim_part[PRIM_COUNT] = {
 	[PRIM_FUTEX] = PART_FUTEX, [PRIM_YIELD] = PART_YIELD, [PRIM_PTHREAD_SPIN] = PART_PTHREAD_SPIN,
 	[PRIM_JOIN] = -1, [PRIM_OMP_BARRIER] = PART_BARRIER, [PRIM_OMP_TASKWAIT] = PART_TASKWAIT,
 	[PRIM_OMP_LOCK] = PART_MUTEX, [PRIM_OMP_IDLE] = -1, [PRIM_MPI] = PART_MPI, [PRIM_CHILD] = -1,
-	[PRIM_POLL] = -1,
+	[PRIM_POLL] = -1, [PRIM_MPI_INIT] = -1,
 };
 
 static double pos(double x)
@@ -98,6 +98,7 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	a->other[OTHER_CHILD] = w[PRIM_CHILD];
 	a->other[OTHER_POLL] = w[PRIM_POLL];
 	a->other[OTHER_IDLE] = widle;
+	a->other[OTHER_MPI_INIT] = w[PRIM_MPI_INIT];
 	(void)rt_idle;
 	a->sched = rq;
 	a->base = rest - spin;
@@ -151,7 +152,7 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 		out->part[k] = sum.part[k] * (k == PART_OTHER ? f3 : scale_part_is_spin(k) ? f1 : f2) / span_s;
 	double sched = sum.sched * f1;
 	double imbalance = pos(left - other * f3);
-	out->scaled = fmin(f1, other > 0 ? fmin(f2, f3) : f2);
+	out->scaled = fmin(f1, f2); /* blocked_other sharing with the waits for others is by design */
 	for (int k = 0; k < PART_COUNT; k++)
 		out->comp[scale_part_is_spin(k) ? COMP_SPINNING : COMP_YIELDING] += out->part[k];
 	out->comp[COMP_SCHEDULING] = sched / span_s;

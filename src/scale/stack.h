@@ -62,8 +62,8 @@ enum scale_part {
 int scale_part_is_spin(int part);
 
 /* Waiting for other tasks, not a delimiter of its own: the slots it leaves idle are imbalance. */
-enum scale_wait_other { OTHER_JOIN, OTHER_CHILD, OTHER_POLL, OTHER_IDLE, OTHER_COUNT };
-extern const char *const scale_other_names[OTHER_COUNT]; /* "join", "wait_child", "poll", "omp_idle" */
+enum scale_wait_other { OTHER_JOIN, OTHER_CHILD, OTHER_POLL, OTHER_IDLE, OTHER_MPI_INIT, OTHER_COUNT };
+extern const char *const scale_other_names[OTHER_COUNT]; /* "join", "wait_child", "poll", "omp_idle", "mpi_init" */
 extern const char *const scale_part_names[PART_COUNT];
 
 struct scale_stack {

@@ -24,7 +24,7 @@ ls "$TMP/rec" | grep -q '^rec\.[0-9]*\.[0-9]*$' || fail "no record written"
 "$PY" - "$TMP"/rec/rec.* <<'PY' || fail "record content"
 import sys
 names = ["mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield", "pthread_spin", "join",
-         "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi", "wait_child", "poll"]
+         "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi", "wait_child", "poll", "mpi_init"]
 lines = open(sys.argv[1]).read().split("\n")
 T = [l.split() for l in lines if l.startswith("T ")]
 assert len(T) == 3, T

@@ -190,24 +190,27 @@ static void test_scale__spin_loop_with_pause_out_of_line(void)
 		CHECK(scale_spin_code_is_spin(nop, n, at) == 0);
 }
 
-static void test_scale__spin_classify_needs_a_short_loop(void)
+static void test_scale__spin_classify_by_code_alone(void)
 {
-	/* thread 1: three samples in a 16-byte PAUSE loop (spin); thread 2: a PAUSE once, its
-	 * neighbours far away (not parked); thread 3: a tight loop without a hint (compute) */
+	/* thread 1: three samples in a PAUSE loop; thread 2: one sample in a spin loop between work
+	 * samples (a short wait between critical sections, sampled once: spinning all the same);
+	 * thread 3: a tight loop without a hint (compute); thread 4: code that could not be read */
 	struct spin_sample s[] = {
 		{ .tid = 1, .ip = 0x1000, .time_ns = 1, .hint = 1 }, { .tid = 1, .ip = 0x1008, .time_ns = 2, .hint = 1 },
 		{ .tid = 1, .ip = 0x1004, .time_ns = 3, .hint = 1 }, { .tid = 2, .ip = 0x5000, .time_ns = 1, .hint = 0 },
 		{ .tid = 2, .ip = 0x9000, .time_ns = 2, .hint = 1 }, { .tid = 2, .ip = 0x2000, .time_ns = 3, .hint = 0 },
 		{ .tid = 3, .ip = 0x3000, .time_ns = 1, .hint = 0 }, { .tid = 3, .ip = 0x3004, .time_ns = 2, .hint = 0 },
+		{ .tid = 4, .ip = 0x4000, .time_ns = 1, .hint = -1 },
 	};
-	uint8_t spin[8];
-	scale_spin_classify(s, 8, spin);
-	int per_tid[4] = { 0 };
-	for (int i = 0; i < 8; i++)
+	uint8_t spin[9];
+	scale_spin_classify(s, 9, spin);
+	int per_tid[5] = { 0 };
+	for (int i = 0; i < 9; i++)
 		per_tid[s[i].tid] += spin[i];
 	CHECK(per_tid[1] == 3);
-	CHECK(per_tid[2] == 0);
+	CHECK(per_tid[2] == 1);
 	CHECK(per_tid[3] == 0);
+	CHECK(per_tid[4] == 0);
 }
 
 static void test_scale__recorded_barrier_run(void)
@@ -360,6 +363,6 @@ TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_loop_with_pause_out_of_line),
-      T(test_scale__spin_classify_needs_a_short_loop),
+      T(test_scale__spin_classify_by_code_alone),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
       T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs))

@@ -1,8 +1,9 @@
 /* MPI (C bindings, the PMPI way without PMPI: the library comes first in the symbol search): the
  * time a rank spends in a blocking point-to-point or collective call is "mpi". On one node Open
  * MPI and MPICH poll shared memory until the message is there (busy polling: spinning); the time
- * includes the copy of the message itself. MPI_Init and MPI_Finalize are not timed (start-up and
- * shutdown, in the 1-rank run too). Every argument is passed through as a machine word, so no
+ * includes the copy of the message itself. MPI_Init and MPI_Finalize are "mpi_init": start-up and
+ * shutdown (the ranks wait for each other and for the launcher, in the 1-rank run too), counted
+ * as waiting for other tasks, not as a delimiter. Every argument is passed through as a machine word, so no
  * mpi.h is needed and Open MPI (handles are pointers) and MPICH (handles are ints) both work on
  * x86-64 and arm64, where integer and pointer arguments travel alike in registers and 8-byte
  * stack slots. Fortran bindings do not go through these names and are not timed. */
@@ -12,7 +13,7 @@
 
 typedef long w; /* one machine word of argument */
 
-#define MPI_WRAP(name, params, args)                                                               \
+#define MPI_WRAP_PRIM(name, prim, params, args)                                                     \
 	int name params;                                                                           \
 	int name params                                                                            \
 	{                                                                                          \
@@ -20,11 +21,12 @@ typedef long w; /* one machine word of argument */
 		if (!real_)                                                                        \
 			real_ = (int (*) params)preload_real(#name);                               \
 		struct preload_thread *t_ = preload_counted();                                     \
-		preload_rt_begin(t_, PRIM_MPI, (uintptr_t)__builtin_return_address(0), 0);         \
+		preload_rt_begin(t_, prim, (uintptr_t)__builtin_return_address(0), 0);             \
 		int r_ = real_ args;                                                               \
 		preload_rt_end(t_);                                                                \
 		return r_;                                                                         \
 	}
+#define MPI_WRAP(name, params, args) MPI_WRAP_PRIM(name, PRIM_MPI, params, args)
 
 #define P1 (w a1)
 #define P2 (w a1, w a2)
@@ -46,6 +48,11 @@ typedef long w; /* one machine word of argument */
 #define A8 (a1, a2, a3, a4, a5, a6, a7, a8)
 #define A9 (a1, a2, a3, a4, a5, a6, a7, a8, a9)
 #define A12 (a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12)
+
+/* start-up and shutdown: the runtime's own sleeps and polls inside them are not counted again */
+MPI_WRAP_PRIM(MPI_Init, PRIM_MPI_INIT, P2, A2)
+MPI_WRAP_PRIM(MPI_Init_thread, PRIM_MPI_INIT, P4, A4)
+MPI_WRAP_PRIM(MPI_Finalize, PRIM_MPI_INIT, (void), ())
 
 MPI_WRAP(MPI_Send, P6, A6)
 MPI_WRAP(MPI_Ssend, P6, A6)

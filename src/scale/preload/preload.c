@@ -22,6 +22,8 @@ static int enabled;                  /* $ARCHSCOPE_STACK_DIR is set */
 static char dir[512];
 static uint64_t process_start_ns, process_start_ticks;
 static pid_t self_pid;               /* this process (a vfork child shares our memory, not our pid) */
+static pthread_key_t thread_key;     /* its destructor closes a thread's account */
+static int key_ok;
 __thread int preload_inside __attribute__((tls_model("initial-exec")));
 __thread struct preload_thread *preload_me __attribute__((tls_model("initial-exec")));
 int preload_counter;
@@ -104,6 +106,17 @@ void preload_thread_begin(struct preload_thread *t)
 	}
 	alive_add(1);
 	preload_me = t;
+	/* closed at the thread's end however it ends (return, pthread_exit, cancellation, a runtime's
+	 * own exit path): the key's destructor runs in the exiting thread */
+	if (key_ok)
+		pthread_setspecific(thread_key, t);
+}
+
+static void key_end(void *p)
+{
+	struct preload_thread *t = p;
+	if (t && t == preload_me)
+		preload_thread_end(t);
 }
 
 /* Adds ticks (and `calls` calls) of prim at addr to t. */
@@ -472,6 +485,7 @@ __attribute__((constructor)) static void preload_init(void)
 	process_start_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	self_pid = getpid();
+	key_ok = pthread_key_create(&thread_key, key_end) == 0;
 	enabled = 1;
 	preload_self();
 	pthread_atfork(NULL, NULL, atfork_child);

@@ -32,6 +32,8 @@ enum scale_prim {
 	PRIM_MPI,          /* blocking MPI calls: the ranks poll (spin) until the message is there */
 	PRIM_CHILD,        /* waiting for a child process (wait*, system, pclose) */
 	PRIM_POLL,         /* waiting for an event (poll, select, epoll_wait, sigsuspend ...) */
+	PRIM_MPI_INIT,     /* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, waiting
+			      for the other ranks (and the launcher) */
 	PRIM_COUNT
 };
 #define PRIM_V1 10 /* the primitives of a version-1 record */
@@ -39,11 +41,11 @@ enum scale_prim {
 #define SCALE_PRIM_NAMES                                                                          \
 	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
 	  "pthread_spin", "join", "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi",    \
-	  "wait_child", "poll" }
+	  "wait_child", "poll", "mpi_init" }
 #define SCALE_PRIM_NAMES_USER                                                                     \
 	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
 	  "pthread_spin", "join", "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi",    \
-	  "wait_child", "poll", "user_spin" }
+	  "wait_child", "poll", "mpi_init", "user_spin" }
 
 /* The environment: where records go, and the variable that points archscope at the library. */
 #define SCALE_ENV_DIR "ARCHSCOPE_STACK_DIR"
