@@ -19,6 +19,7 @@ packages=(
 	linux-perf                              # perf stat, the side-by-side reference of stat
 	gnuplot-nox                             # --plot
 	python3                                 # tests read JSON with python3 -m json.tool
+	make libomp-dev openmpi-bin libopenmpi-dev  # stack's tests: make -j, clang -fopenmp, mpirun
 )
 
 missing=()

@@ -162,11 +162,11 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_number(e, "wall_s", "wall time", m->wall_s, "s", "%.3f");
 	emit_number(e, "span_s", "program span", m->span_s, "s", "%.3f");
 	emit_number(e, "speedup_actual", "speedup actual (T1/TN)", p->speedup_strong, "x", "%.2f");
-	if (p->work_grows) {
+	if (p->work_grows)
 		emit_number(e, "speedup_scaled", "speedup scaled (Gustafson: work ratio x T1/TN)", p->speedup_scaled, "x",
 			    "%.2f");
+	if (p->work_ratio == p->work_ratio && p->threads > 1)
 		emit_number(e, "work_ratio", "work of this run / the 1-thread run's", p->work_ratio, "x", "%.2f");
-	}
 	emit_number(e, "speedup_estimated", "speedup estimated (this run)", s->estimated, "x", "%.2f");
 	emit_number(e, "error", p->work_grows ? "|S^-S_scaled|/N" : "|S^-S|/N", p->error, NULL, "%.3f");
 	if (p->error == p->error)

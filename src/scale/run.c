@@ -545,7 +545,10 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 	}
 	p->work_ratio = w1 > 0 ? wn / w1 : NAN;
 	p->speedup_scaled = p->work_ratio * p->speedup_strong;
-	p->work_grows = scale_work_grows(p->work_ratio, p->speedup_strong, p->threads, res->cpus);
+	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
+	 * the work itself */
+	double waited = m->stack.comp[COMP_SCHEDULING] + m->stack.comp[COMP_FOREIGN];
+	p->work_grows = scale_work_grows(p->work_ratio, p->speedup_strong + waited, p->threads, res->cpus);
 	if (!p->work_grows)
 		return;
 	/* base is the scaled speedup, in every run of the point */

@@ -131,10 +131,11 @@ void scale_result_release(struct scale_result *res);
  * scale_run; separate so that recorded counts can be tested. */
 void scale_run_tier2(struct scale_result *res);
 /* Whether a run that did `ratio` times the 1-thread run's work at N threads on `cpus` CPUs, with
- * the strong-scaling speedup `speedup` (T1/TN), grew its work with N (fixed time, or fixed work
- * per thread): ratio >= 1.5 and >= 0.75 min(N, cpus), and it took no longer than 1.5 T1 (1.5 T1
- * N / cpus when N > cpus). A strong-scaled program does about the same work (ratio near 1); one
- * whose threads all ran slower under other load took longer too. Pure; unit-tested. */
+ * the speedup `speedup` (T1/TN plus the slots its threads spent waiting for a CPU), grew its work
+ * with N (fixed time, or fixed work per thread): ratio >= 1.5 and >= 0.75 min(N, cpus), and it
+ * took no longer than 1.5 T1 (1.5 T1 N / cpus when N > cpus). A strong-scaled program does about
+ * the same work (ratio near 1); one whose every thread ran slower took longer too. Pure;
+ * unit-tested. */
 int scale_work_grows(double ratio, double speedup, int threads, int cpus);
 /* The other processes' CPU time on the CPUs in `cpus` between two /proc/stat texts (busy:
  * user, nice, system, irq, softirq, steal), less own_cpu_s; NaN when a text cannot be read.

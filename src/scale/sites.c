@@ -58,18 +58,24 @@ int scale_addr_lookup(const char *path, uint64_t map_start, uint64_t map_offset,
 	Dwfl_Module *mod = dwfl_report_elf(dwfl, base_name(path), path, -1, map_start - map_offset, false);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (mod) {
-		Dwarf_Addr pc = addr;
-		const char *fn = dwfl_module_addrname(mod, pc);
+		const char *fn = dwfl_module_addrname(mod, addr);
 		int lineno = 0;
 		const char *src = NULL;
-		Dwfl_Line *line = dwfl_module_getsrc(mod, pc);
+		Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
 		if (line) {
 			src = dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL);
 		} else {
-			Dwarf_Line *dl = line_from_cus(mod, pc);
+			Dwarf_Line *dl = line_from_cus(mod, addr);
 			src = dl ? dwarf_linesrc(dl, NULL, NULL) : NULL;
 			if (!dl || dwarf_lineno(dl, &lineno) != 0)
 				src = NULL;
+		}
+		/* line 0: code of no one line (clang merges identical calls of several branches into
+		 * one): the file and function, without a line it does not have */
+		if (src && lineno == 0) {
+			snprintf(out, len, "%.120s:? (%.100s)", base_name(src), fn ? fn : "?");
+			dwfl_end(dwfl);
+			return 0;
 		}
 		if (src && lineno > 0) {
 			snprintf(out, len, "%.120s:%d (%.100s)", base_name(src), lineno, fn ? fn : "?");

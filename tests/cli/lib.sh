@@ -29,6 +29,10 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   SPECS     tests/specs/cpus.tsv has a row for this CPU's vendor/family/model (sets $SPECS_ROW)
 #   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
 #             answers compared with published specs only hold on a machine that is not busy)
+#   MPIRUN    mpicc builds an MPI program and mpirun starts 2 ranks of it on this node (Debian
+#             openmpi-bin, libopenmpi-dev); as root with --allow-run-as-root
+#   OPENMP_GCC, OPENMP_CLANG  gcc -fopenmp (libgomp), clang -fopenmp (libomp: libomp-dev) build
+#             and run an OpenMP program
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -47,6 +51,9 @@ prereq() {
 	LIBCLANG) prereq_libclang ;;
 	SPECS) prereq_specs ;;
 	QUIET) prereq_quiet ;;
+	MPIRUN) prereq_mpirun ;;
+	OPENMP_GCC) prereq_openmp gcc ;;
+	OPENMP_CLANG) prereq_openmp clang ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }
@@ -108,5 +115,31 @@ prereq_quiet() {
 	cpus=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
 	python3 -c "import sys; sys.exit(0 if $load < 0.75 * $cpus else 1)" && return 0
 	PREREQ_WHY="load average $load on $cpus CPUs"
+	return 1
+}
+prereq_mpirun() {
+	command -v mpicc >/dev/null && command -v mpirun >/dev/null ||
+		{ PREREQ_WHY="no mpicc or mpirun in PATH; Debian packages openmpi-bin libopenmpi-dev"; return 1; }
+	local d; d=$(mktemp -d)
+	printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >"$d/m.c"
+	if mpicc -o "$d/m" "$d/m.c" 2>/dev/null &&
+		timeout 60 mpirun $( [ "$(id -u)" -eq 0 ] && echo --allow-run-as-root) --oversubscribe -np 2 "$d/m" >/dev/null 2>&1; then
+		rm -rf "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	PREREQ_WHY="mpicc or mpirun -np 2 of a minimal MPI program fails here"
+	return 1
+}
+prereq_openmp() {
+	command -v "$1" >/dev/null || { PREREQ_WHY="no $1 in PATH"; return 1; }
+	local d; d=$(mktemp -d)
+	printf '#include <omp.h>\nint main(void) { int n = 0;\n#pragma omp parallel reduction(+:n)\nn++;\nreturn n < 1; }\n' >"$d/o.c"
+	if "$1" -fopenmp -o "$d/o" "$d/o.c" 2>/dev/null && OMP_NUM_THREADS=2 "$d/o"; then
+		rm -rf "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	PREREQ_WHY="$1 -fopenmp does not build and run a program (Debian: libgomp for gcc, libomp-dev for clang)"
 	return 1
 }

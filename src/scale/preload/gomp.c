@@ -8,6 +8,8 @@
  * leaves the region (omp_barrier) and a worker then until its next region (omp_idle). Known
  * limit: a task libgomp runs inside a barrier counts as that barrier's wait (libgomp says
  * nothing when it starts one; OMPT does, ompt.c). Nested regions pass through untimed. */
+#include <dlfcn.h>
+#include <link.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,6 +62,49 @@ struct region {
 	uintptr_t site; /* the GOMP_parallel call in the program */
 };
 
+/* The site of the region the calling thread runs (its GOMP_parallel call): a wait the outlined
+ * function makes as a tail call (gcc ends a region body with `jmp GOMP_barrier`) returns into
+ * the trampoline, which is no place in the program. */
+static __thread uintptr_t region_site;
+
+struct bounds {
+	uintptr_t base, lo, hi;
+};
+
+static int segments(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct bounds *b = arg;
+	if (info->dlpi_addr != b->base)
+		return 0;
+	for (int i = 0; i < info->dlpi_phnum; i++)
+		if (info->dlpi_phdr[i].p_type == PT_LOAD) {
+			uintptr_t a = info->dlpi_addr + info->dlpi_phdr[i].p_vaddr;
+			uintptr_t e = a + info->dlpi_phdr[i].p_memsz;
+			b->lo = !b->lo || a < b->lo ? a : b->lo;
+			b->hi = e > b->hi ? e : b->hi;
+		}
+	return 1;
+}
+
+static uintptr_t wait_site(uintptr_t ret);
+static uintptr_t wait_site(uintptr_t ret)
+{
+	static struct bounds self; /* this library's segments: the same for every thread */
+	static int known;
+	if (!__atomic_load_n(&known, __ATOMIC_ACQUIRE)) {
+		Dl_info info;
+		struct bounds b = { 0, 0, 0 };
+		if (dladdr((void *)wait_site, &info) && info.dli_fbase) {
+			b.base = (uintptr_t)info.dli_fbase;
+			dl_iterate_phdr(segments, &b);
+		}
+		self = b;
+		__atomic_store_n(&known, 1, __ATOMIC_RELEASE);
+	}
+	return ret >= self.lo && ret < self.hi && region_site ? region_site : ret;
+}
+
 /* The region's outlined function, on every thread of the team. Before it: a worker closes its
  * wait since its last region (barrier up to that region's end, idle after). After it: the wait
  * for the region's end begins (the master's ends when GOMP_parallel returns). */
@@ -72,7 +117,10 @@ static void trampoline(void *p)
 			preload_rt_end(t);
 	if (t)
 		t->rt_region++;
+	uintptr_t outer = region_site;
+	region_site = r->site;
 	r->fn(r->data);
+	region_site = outer;
 	if (t) {
 		t->rt_region--;
 		preload_rt_begin(t, PRIM_OMP_BARRIER, r->site, t != r->master);
@@ -146,7 +194,7 @@ PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 	{                                                                                          \
 		REAL(name);                                                                        \
 		struct preload_thread *t_ = preload_counted();                                     \
-		preload_rt_begin(t_, prim, (uintptr_t)__builtin_return_address(0), 0);             \
+		preload_rt_begin(t_, prim, wait_site((uintptr_t)__builtin_return_address(0)), 0);  \
 		real_ args;                                                                        \
 		preload_rt_end(t_);                                                                \
 	}
@@ -155,7 +203,7 @@ PARALLEL_LOOP_RUNTIME(GOMP_parallel_loop_maybe_nonmonotonic_runtime)
 	{                                                                                          \
 		REAL(name);                                                                        \
 		struct preload_thread *t_ = preload_counted();                                     \
-		preload_rt_begin(t_, prim, (uintptr_t)__builtin_return_address(0), 0);             \
+		preload_rt_begin(t_, prim, wait_site((uintptr_t)__builtin_return_address(0)), 0);  \
 		bool r_ = real_();                                                                 \
 		preload_rt_end(t_);                                                                \
 		return r_;                                                                         \

@@ -26,6 +26,7 @@ typedef struct {
 } ompt_start_tool_result_t;
 
 enum {
+	OMPT_CALLBACK_PARALLEL_BEGIN = 3,
 	OMPT_CALLBACK_TASK_CREATE = 5,
 	OMPT_CALLBACK_TASK_SCHEDULE = 6,
 	OMPT_CALLBACK_IMPLICIT_TASK = 7,
@@ -57,15 +58,30 @@ static struct preload_thread *me(void)
 	return preload_me ? preload_me : preload_self();
 }
 
+/* The region's call site in the program, kept in its tool data: an implicit barrier's own code
+ * pointer is the runtime's (libomp: inside __kmp_invoke_microtask). */
+static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel, unsigned requested,
+			      int flags, const void *codeptr)
+{
+	(void)task;
+	(void)frame;
+	(void)requested;
+	(void)flags;
+	if (parallel)
+		parallel->value = (uint64_t)(uintptr_t)codeptr;
+}
+
 static void on_sync_wait(int kind, int endpoint, ompt_data_t *parallel, ompt_data_t *task, const void *codeptr)
 {
-	(void)parallel;
 	(void)task;
 	if (endpoint == OMPT_SCOPE_BEGIN) {
 		int prim = kind == OMPT_SYNC_TASKWAIT || kind == OMPT_SYNC_TASKGROUP ? PRIM_OMP_TASKWAIT : PRIM_OMP_BARRIER;
 		int implicit = kind == OMPT_SYNC_BARRIER_IMPLICIT || kind == OMPT_SYNC_BARRIER_IMPLICIT_PARALLEL ||
 			       kind == OMPT_SYNC_BARRIER;
-		preload_rt_begin(me(), prim, (uintptr_t)codeptr, implicit && team_index != 0);
+		uintptr_t site = (uintptr_t)codeptr;
+		if ((implicit || !site) && parallel && parallel->value)
+			site = (uintptr_t)parallel->value;
+		preload_rt_begin(me(), prim, site, implicit && team_index != 0);
 	} else if (endpoint == OMPT_SCOPE_END) {
 		preload_rt_end(preload_me);
 	}
@@ -133,6 +149,7 @@ static int ompt_init(ompt_function_lookup_t lookup, int initial_device_num, ompt
 	ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
 	if (!set)
 		return 0;
+	set(OMPT_CALLBACK_PARALLEL_BEGIN, (ompt_callback_t)on_parallel_begin);
 	set(OMPT_CALLBACK_SYNC_REGION_WAIT, (ompt_callback_t)on_sync_wait);
 	set(OMPT_CALLBACK_MUTEX_ACQUIRE, (ompt_callback_t)on_mutex_acquire);
 	set(OMPT_CALLBACK_MUTEX_ACQUIRED, (ompt_callback_t)on_mutex_acquired);
