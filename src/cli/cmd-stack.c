@@ -136,6 +136,10 @@ int cmd_stack(int argc, char **argv)
 	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
 		stack_report_failure(&so, res);
 		code = EXIT_FAIL;
+	} else if (code == EXIT_OK && (res->bad & SCALE_BAD_REJECTED)) {
+		error("'%s': every run of a thread count was rejected (%d tries each: see \"rejected\"); its stack "
+		      "cannot be right", so.argv[0], SCALE_TRIES);
+		code = EXIT_FAIL;
 	}
 	scale_result_release(res);
 	free(res);
