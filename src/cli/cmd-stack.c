@@ -55,10 +55,12 @@ static const struct opt_cmd stack_cmd = {
 		"Runs CMD at each thread count N (\"{T}\" in ARGS becomes N, and OMP_NUM_THREADS=N) R times,\n"
 		"and once more with one thread for the actual speedup S = T1/TN, under a preload library that\n"
 		"times every wait in pthread locks, condition variables, barriers, semaphores, spin locks,\n"
-		"sched_yield, sleeps and futex calls; run and run-queue time come from schedstat, and spinning\n"
-		"in user code from sampling. Each stack splits N into the base speedup and one component per\n"
-		"scaling delimiter (speedup units), and names the dominant one with its call sites. Needs\n"
-		"neither root nor hardware counters. The program's own output is not shown.\n",
+		"sched_yield, sleeps and futex calls, OpenMP (libomp through OMPT, libgomp) and MPI waits,\n"
+		"and follows every process CMD starts; run and run-queue time come from schedstat, spinning\n"
+		"in user code from sampling, other processes' load from /proc/stat. Each stack splits N into\n"
+		"the base speedup and one component per scaling delimiter (speedup units), and names the\n"
+		"dominant one with its call sites. Needs neither root nor hardware counters. The program's\n"
+		"own output is not shown. Ctrl-C prints the runs measured so far and exits 130.\n",
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
