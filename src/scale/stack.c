@@ -44,6 +44,7 @@ static double pos(double x)
  * (thread-seconds, summing to its time alive). */
 struct account {
 	double part[PART_COUNT], sched, other[OTHER_COUNT], base;
+	double part_rq[PART_COUNT]; /* the wake-up queueing inside each blocking part */
 };
 
 static void thread_account(const struct scale_thread *t, struct account *a)
@@ -75,8 +76,11 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	 * to their time (checked against each spin wait timed with the thread's CPU clock). */
 	double runq = pos(t->runq_s);
 	double rq_blocked = fmin(pos(blocked - off), runq);
-	double oncpu = alive - blocked, spin_wait = wspin + rt;
-	double rq = oncpu > 0 ? (runq - rq_blocked) * pos(1 - spin_wait / oncpu) : 0;
+	/* outside the blocking waits and the OpenMP waits' spin phase (CPU time, no queueing: the
+	 * rest of those waits, woken and queueing included, counts as blocking above), the thread
+	 * was on the CPU or runnable: the spin waits' share of it holds their queueing */
+	double oncpu = alive - blocked - rt;
+	double rq = oncpu > 0 ? (runq - rq_blocked) * pos(1 - wspin / oncpu) : 0;
 	double rest = pos(alive - wsum - other - rq);
 	double spin = fmin(pos(t->spin_s), rest);
 	memset(a, 0, sizeof(*a));
@@ -100,6 +104,12 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	a->other[OTHER_IDLE] = widle;
 	a->other[OTHER_MPI_INIT] = w[PRIM_MPI_INIT];
 	(void)rt_idle;
+	/* the wake-up queueing, spread over all the waits off the CPU by their time (those for
+	 * other tasks among them), kept for the blocking parts (for foreign_load) */
+	if (blocked > 0)
+		for (int k = 0; k < PART_COUNT; k++)
+			if (!scale_part_is_spin(k) && k != PART_OTHER)
+				a->part_rq[k] = fmin(rq_blocked * a->part[k] / blocked, a->part[k]);
 	a->sched = rq;
 	a->base = rest - spin;
 }
@@ -119,8 +129,10 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 			continue;
 		struct account a;
 		thread_account(&th[i], &a);
-		for (int k = 0; k < PART_COUNT; k++)
+		for (int k = 0; k < PART_COUNT; k++) {
 			sum.part[k] += a.part[k];
+			sum.part_rq[k] += a.part_rq[k];
+		}
 		for (int k = 0; k < OTHER_COUNT; k++)
 			sum.other[k] += a.other[k];
 		sum.sched += a.sched;
@@ -148,8 +160,10 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 		others += sum.other[k];
 	double other = sum.part[PART_OTHER];
 	double f3 = f2 < 1 ? 0 : other + others > left && other > 0 ? left / (other + others) : 1;
-	for (int k = 0; k < PART_COUNT; k++)
+	for (int k = 0; k < PART_COUNT; k++) {
 		out->part[k] = sum.part[k] * (k == PART_OTHER ? f3 : scale_part_is_spin(k) ? f1 : f2) / span_s;
+		out->part_rq[k] = sum.part_rq[k] * f2 / span_s;
+	}
 	double sched = sum.sched * f1;
 	double imbalance = pos(left - other * f3);
 	out->scaled = fmin(f1, f2); /* blocked_other sharing with the waits for others is by design */
@@ -183,9 +197,25 @@ void scale_stack_foreign(struct scale_stack *s, double foreign_cpu_s)
 {
 	if (!(foreign_cpu_s > 0) || !(s->span_s > 0))
 		return;
-	double f = fmin(s->comp[COMP_SCHEDULING], foreign_cpu_s / s->span_s);
+	/* first the run-queue wait outside the waits, then the wake-up queueing inside the blocking
+	 * waits (a woken thread that other processes keep off the CPU waits longer at its barrier:
+	 * that longer is theirs, not the barrier's) */
+	double left = foreign_cpu_s / s->span_s;
+	double f = fmin(s->comp[COMP_SCHEDULING], left);
 	s->comp[COMP_SCHEDULING] -= f;
 	s->comp[COMP_FOREIGN] += f;
+	left -= f;
+	double rq = 0;
+	for (int k = 0; k < PART_COUNT; k++)
+		rq += s->part_rq[k];
+	double g = fmin(rq, left);
+	for (int k = 0; k < PART_COUNT && g > 0; k++) {
+		double x = g * s->part_rq[k] / rq;
+		s->part[k] -= x;
+		s->part_rq[k] -= x;
+		s->comp[COMP_YIELDING] -= x;
+		s->comp[COMP_FOREIGN] += x;
+	}
 }
 
 const char *scale_stack_class(double speedup, int threads)

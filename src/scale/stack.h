@@ -73,6 +73,7 @@ struct scale_stack {
 	double actual;          /* S = T_1 / T_N; NaN when no 1-thread run */
 	double comp[COMP_COUNT];
 	double part[PART_COUNT];
+	double part_rq[PART_COUNT]; /* the wake-up queueing inside each blocking part (speedup units) */
 	double join_s;          /* seconds threads spent in pthread_join (shown inside imbalance) */
 	double other_s[OTHER_COUNT]; /* thread-seconds waiting for other tasks (join, children,
 				   events, a runtime's idle workers) */
@@ -90,8 +91,9 @@ struct scale_stack {
  * Returns 0, or -EINVAL. */
 int scale_stack_build(const struct scale_thread *th, size_t n, int threads, double span_s, double t1_s,
 		      struct scale_stack *out);
-/* Moves the part of scheduling that other processes explain into foreign_load: foreign_cpu_s
- * is their CPU time on the CPUs the program could use during its span. */
+/* Moves the run-queue wait that other processes explain into foreign_load: foreign_cpu_s is
+ * their CPU time on the CPUs the program could use during its span; it explains scheduling
+ * first, then the wake-up queueing inside the blocking waits. */
 void scale_stack_foreign(struct scale_stack *s, double foreign_cpu_s);
 /* Sets the actual speedup (base) to `actual` and work_inflation to S^ - actual (the scaled
  * speedup of a program whose work grows with N). */

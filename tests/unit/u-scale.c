@@ -504,6 +504,19 @@ static void test_scale__foreign_cpu_from_proc_stat(void)
 	CHECK_NEAR(s.comp[COMP_FOREIGN], 0.8, 1e-9);
 	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0, 1e-9);
 	CHECK_STR(scale_stack_dominant(s.comp, 2), "none"); /* S + foreign_load = N: nothing of its own */
+	/* then the wake-up queueing inside blocking waits: a thread 0.3 s on the CPU, 0.3 s runnable
+	 * (0.2 s of it woken in its 0.6 s of barrier waits, 0.1 s outside), other processes took
+	 * 0.25 CPU-s: 0.1 from scheduling, 0.15 from the barrier's queueing */
+	struct scale_thread bt[1] = { worker(0, 1, 0.3, 0.3) };
+	bt[0].wait_s[PRIM_BARRIER] = 0.6;
+	CHECK(scale_stack_build(bt, 1, 1, 1.0, 0.3, &s) == 0);
+	CHECK_NEAR(s.part_rq[PART_BARRIER], 0.2, 1e-9);
+	scale_stack_foreign(&s, 0.25);
+	CHECK_NEAR(s.comp[COMP_FOREIGN], 0.25, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.45, 1e-9);
+	CHECK_NEAR(s.comp[COMP_YIELDING], 0.45, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
 }
 
 static void test_scale__work_that_grows_with_n(void)
