@@ -162,15 +162,25 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_number(e, "wall_s", "wall time", m->wall_s, "s", "%.3f");
 	emit_number(e, "span_s", "program span", m->span_s, "s", "%.3f");
 	emit_number(e, "speedup_actual", "speedup actual (T1/TN)", p->speedup_strong, "x", "%.2f");
+	int unloaded = res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s;
+	if (unloaded)
+		emit_number(e, "speedup_unloaded", "speedup without the other load (T1 less its wait for them)",
+			    p->speedup_unloaded, "x", "%.2f");
 	if (p->work_grows)
 		emit_number(e, "speedup_scaled", "speedup scaled (Gustafson: work ratio x T1/TN)", p->speedup_scaled, "x",
 			    "%.2f");
 	if (p->work_ratio == p->work_ratio && p->threads > 1)
 		emit_number(e, "work_ratio", "work of this run / the 1-thread run's", p->work_ratio, "x", "%.2f");
 	emit_number(e, "speedup_estimated", "speedup estimated (this run)", s->estimated, "x", "%.2f");
-	emit_number(e, "error", p->work_grows ? "|S^-S_scaled|/N" : "|S^-S|/N", p->error, NULL, "%.3f");
+	emit_number(e, "error", p->work_grows ? "|S^-S_scaled|/N" : unloaded ? "|S^-S_unloaded|/N" : "|S^-S|/N", p->error,
+		    NULL, "%.3f");
 	if (p->error == p->error)
 		emit_annotate(e, " (%.1f %%)", 100 * p->error);
+	if (unloaded || p->work_grows) {
+		emit_number(e, "error_raw", "|S^-T1/TN|/N", p->error_raw, NULL, "%.3f");
+		if (p->error_raw == p->error_raw)
+			emit_annotate(e, " (%.1f %%)", 100 * p->error_raw);
+	}
 	emit_array_begin(e, "error_per_run", "|S^-S|/N of each run");
 	for (int r = 0; r < p->nex; r++) {
 		const struct scale_stack *x = &p->ex[r].stack;
@@ -287,6 +297,9 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 		k += (size_t)snprintf(cmd + k, sizeof(cmd) - k, "%s%s", i ? " " : "", o->argv[i]);
 	emit_string(e, "program", "program", cmd);
 	emit_number(e, "t1_s", "1-thread span (T1)", res->t1_s, "s", "%.3f");
+	if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s)
+		emit_number(e, "t1_unloaded_s", "T1 less its wait for CPUs other processes held", res->t1_unloaded_s, "s",
+			    "%.3f");
 	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
 	emit_string(e, "method", "method",
 		    res->tier1 ? "tier 0 (preload wrappers, schedstat, sampling), tier 1 (sched tracepoints) where tier 0 saw nothing"

@@ -515,11 +515,55 @@ static void point_finish(struct scale_result *res, struct scale_point *p)
 		scale_record_sites_resolve((struct scale_record *)&m->rec, 16 * SCALE_TOP_SITES);
 }
 
+/* Recomputes the spread of base and work_inflation over the runs kept. */
+static void spread_actual(struct scale_point *p)
+{
+	for (int k = 0; k < COMP_COUNT; k++)
+		if (k == COMP_BASE || k == COMP_INFLATION) {
+			p->comp_min[k] = INFINITY;
+			p->comp_max[k] = -INFINITY;
+			for (int r = 0; r < p->nex; r++)
+				if (!p->ex[r].rejected) {
+					p->comp_min[k] = fmin(p->comp_min[k], p->ex[r].stack.comp[k]);
+					p->comp_max[k] = fmax(p->comp_max[k], p->ex[r].stack.comp[k]);
+				}
+		}
+}
+
+/* The 1-thread time without the other load (issue 36 item 7): a 1-thread run that waited for a
+ * CPU other processes held (its foreign_load, the share of its one slot they took) was that
+ * much longer than the program alone; S^ counts those slots as foreign_load in the N-thread run,
+ * so S is T1 less that wait over TN. Where no other load was measured, T1 is unchanged. */
+static void points_unloaded(struct scale_result *res)
+{
+	const struct scale_point *one = &res->pt[res->one];
+	double t1[SCALE_REPS_MAX];
+	int n = 0;
+	for (int r = 0; r < one->nex; r++) {
+		const struct scale_exec *x = &one->ex[r];
+		if (x->sr.exited && x->sr.status == 0 && !x->rejected)
+			t1[n++] = x->span_s * (1 - fmin(fmax(x->stack.comp[COMP_FOREIGN], 0), 1));
+	}
+	res->t1_unloaded_s = n ? order_median(t1, (size_t)n) : NAN;
+	for (int i = 0; i < res->npoints; i++) {
+		struct scale_point *p = &res->pt[i];
+		if (!p->nex)
+			continue;
+		if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s) {
+			for (int r = 0; r < p->nex; r++)
+				scale_stack_set_actual(&p->ex[r].stack, res->t1_unloaded_s / p->ex[r].span_s);
+			spread_actual(p);
+		}
+		p->speedup_unloaded = p->ex[p->median].stack.actual;
+	}
+}
+
 /* The answers of a point once its stack is final (work growth may have changed base). */
 static void point_answers(struct scale_result *res, struct scale_point *p)
 {
 	const struct scale_exec *m = &p->ex[p->median];
 	p->error = res->t1_s > 0 ? fabs(m->stack.estimated - m->stack.actual) / p->threads : NAN;
+	p->error_raw = res->t1_s > 0 ? fabs(m->stack.estimated - p->speedup_strong) / p->threads : NAN;
 	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
 	double sp = res->t1_s > 0 ? m->stack.actual : m->stack.estimated;
 	p->cls = scale_stack_class(sp, p->threads);
@@ -544,7 +588,7 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 		w1 = o->stack.base_s;
 	}
 	p->work_ratio = w1 > 0 ? wn / w1 : NAN;
-	p->speedup_scaled = p->work_ratio * p->speedup_strong;
+	p->speedup_scaled = p->work_ratio * p->speedup_unloaded;
 	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
 	 * the work itself */
 	double waited = m->stack.comp[COMP_SCHEDULING] + m->stack.comp[COMP_FOREIGN];
@@ -554,16 +598,7 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 	/* base is the scaled speedup, in every run of the point */
 	for (int r = 0; r < p->nex; r++)
 		scale_stack_set_actual(&p->ex[r].stack, p->ex[r].stack.actual * p->work_ratio);
-	for (int k = 0; k < COMP_COUNT; k++)
-		if (k == COMP_BASE || k == COMP_INFLATION) {
-			p->comp_min[k] = INFINITY;
-			p->comp_max[k] = -INFINITY;
-			for (int r = 0; r < p->nex; r++)
-				if (!p->ex[r].rejected) {
-					p->comp_min[k] = fmin(p->comp_min[k], p->ex[r].stack.comp[k]);
-					p->comp_max[k] = fmax(p->comp_max[k], p->ex[r].stack.comp[k]);
-				}
-		}
+	spread_actual(p);
 }
 
 /* The median of the 1-thread runs' spans that exited well and were not rejected. */
@@ -676,6 +711,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 	for (int i = 0; i < res->npoints; i++)
 		if (res->pt[i].nex)
 			point_finish(res, &res->pt[i]);
+	points_unloaded(res);
 	scale_run_tier2(res);
 	for (int i = 0; i < res->npoints; i++)
 		if (res->pt[i].nex) {

@@ -88,10 +88,13 @@ struct scale_point {
 	int nrejected;             /* runs rejected (and repeated) */
 	unsigned rejects;          /* their SCALE_REJECT_* */
 	double speedup_strong;     /* S = T1/TN, always */
+	double speedup_unloaded;   /* T1 less the 1-thread runs' wait for CPUs other processes held,
+				      over TN: what base is (unless the work grows) */
+	double error_raw;          /* |S^ - T1/TN| / N, T1 as measured */
 	double work_ratio;         /* the N-thread run's work / the 1-thread run's (instructions where
 				      counted, else CPU time) */
 	int work_grows;            /* the work grows with N: base is the scaled speedup */
-	double speedup_scaled;     /* Gustafson: work_ratio x T1/TN */
+	double speedup_scaled;     /* Gustafson: work_ratio x speedup_unloaded */
 	double foreign_cpu_s;      /* of the median run */
 	const char *cls_program;   /* the class of S + foreign_load: the program's, without the other load */
 };
@@ -102,6 +105,7 @@ struct scale_result {
 	int one;                   /* index of the 1-thread point (added when not asked for) */
 	int one_added;             /* the 1-thread point was added for S only */
 	double t1_s;               /* median span of the 1-thread runs */
+	double t1_unloaded_s;      /* median of their spans less their foreign_load share */
 	int reps;
 	unsigned bad;              /* union over points */
 	int first_status, first_signal; /* of the first bad run, for the message */

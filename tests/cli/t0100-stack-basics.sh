@@ -35,7 +35,10 @@ assert set(r["components"]) in (names, names | t2), r["components"]
 assert abs(sum(r["components"].values()) - 2) < 1e-6
 assert set(r["spread"]) == names and all(s["min"] <= r["components"][k] + 1e-12 <= s["max"] + 2e-12 for k, s in r["spread"].items())
 assert r["wall_s"] > 0 and r["speedup_actual"] > 0 and r["speedup_estimated"] >= 0
-assert abs(r["error"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+# the error is against base: S, or S without the other load where the 1-thread runs waited for it
+assert abs(r["error"] - abs(r["speedup_estimated"] - r["components"]["base"]) / 2) < 1e-9
+assert "error_raw" not in r or abs(r["error_raw"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+assert ("speedup_unloaded" in r) == ("t1_unloaded_s" in d["results"])
 assert r["class"] in ("good", "moderate", "poor")
 assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference", "foreign_load"}
 others = [v for k, v in r["components"].items() if k not in ("base", "positive_interference", "foreign_load")]
