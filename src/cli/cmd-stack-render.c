@@ -261,16 +261,18 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 		emit_number(e, "spin_samples", "samples in spin loops", m->spin_samples, NULL, "%.0f");
 	}
 	const char *notes[12];
-	char growth[320], foreign[320];
+	char growth[400], foreign[320];
 	int nn = bad_notes(p->bad, notes, 8);
 	if (s->scaled < 0.999 && nn < 12)
 		notes[nn++] = "more threads waited or ran than N slots hold: the waits that cost no slot were scaled down to fit the bar";
 	if (p->work_grows && nn < 12) {
 		snprintf(growth, sizeof(growth),
 			 "the work grows with N: this run did %.2f x the 1-thread run's work (%s), as a program of fixed "
-			 "time or fixed work per thread does; base is the scaled speedup (Gustafson) %.2f x, the "
+			 "time or fixed work per thread does%s; base is the scaled speedup (Gustafson) %.2f x, the "
 			 "strong-scaling one is %.2f x",
-			 p->work_ratio, m->have_counts ? "instructions" : "CPU time outside waits and spinning", p->speedup_scaled, p->speedup_strong);
+			 p->work_ratio, m->have_counts ? "instructions" : "CPU time outside waits and spinning",
+			 m->have_counts ? "" : " (or every thread ran that much slower: counters tell which)",
+			 p->speedup_scaled, p->speedup_strong);
 		notes[nn++] = growth;
 	}
 	if (s->comp[COMP_FOREIGN] > 0.0005 && nn < 12) {

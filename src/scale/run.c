@@ -316,7 +316,7 @@ int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 {
 	int eff = threads < cpus ? threads : cpus;
 	double slower = threads > cpus ? (double)threads / cpus : 1; /* fixed work per thread, oversubscribed */
-	return threads > 1 && ratio >= 1.5 && ratio >= 0.75 * eff && speedup >= 1 / (1.5 * slower);
+	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && speedup >= 1 / (1.5 * slower);
 }
 
 /* One execution of argv with N threads; records go to dir/rec.PID.START. */

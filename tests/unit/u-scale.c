@@ -532,6 +532,7 @@ static void test_scale__work_that_grows_with_n(void)
 	CHECK(!scale_work_grows(2.0, 0.5, 2, 2));
 	CHECK(!scale_work_grows(2.0, 1.0, 1, 2));
 	CHECK(!scale_work_grows(2.5, 1.0, 8, 8)); /* 8 threads that did only 2.5x */
+	CHECK(!scale_work_grows(1.78, 1.1, 2, 2)); /* a memory-bound sweep's threads, slower under load */
 	/* base becomes the scaled speedup, work_inflation what S^ leaves */
 	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
 	struct scale_stack s;
