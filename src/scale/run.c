@@ -189,9 +189,10 @@ static int redirect(int fd, const char *path)
  * waits for it and for every process it leaves behind (archscope is their subreaper), at most
  * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT / -errno. */
 static int tree_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s,
-		    struct spawn_result *r, struct as_error *err)
+		    struct spawn_result *r, int *cut, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
+	*cut = 0;
 	if (!spawn_have(argv[0]))
 		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
 	uint64_t t0 = timer_now_ns();
@@ -261,6 +262,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 	}
 	if (pfd >= 0)
 		close(pfd);
+	*cut = interrupt_signal(); /* a signal before the last exit cut the run */
 	interrupt_watch(0);
 	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
 	if (WIFEXITED(st)) {
@@ -316,7 +318,9 @@ int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 {
 	int eff = threads < cpus ? threads : cpus;
 	double slower = threads > cpus ? (double)threads / cpus : 1; /* fixed work per thread, oversubscribed */
-	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && speedup >= 1 / (1.5 * slower);
+	/* no more than 2 N: work that grows with N grows about N-fold (more only where the 1-thread
+	 * run had less of a CPU than the N-thread run had of each) */
+	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && ratio <= 2.0 * threads && speedup >= 1 / (1.5 * slower);
 }
 
 /* One execution of argv with N threads; records go to dir/rec.PID.START. */
@@ -366,7 +370,7 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	}
 	char *stat0 = file_read_all("/proc/stat", NULL);
 	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
-	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, err);
+	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
 	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
 	char *stat1 = file_read_all("/proc/stat", NULL);
 	if (counting) {
@@ -587,7 +591,9 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 		wn = m->stack.base_s;
 		w1 = o->stack.base_s;
 	}
-	p->work_ratio = w1 > 0 ? wn / w1 : NAN;
+	/* a 1-thread run whose work is almost all inside waits (a runtime that ran the program's
+	 * tasks inside one) gives no ratio to judge by */
+	p->work_ratio = w1 > 0 && (m->have_counts || w1 >= 0.2 * o->span_s) ? wn / w1 : NAN;
 	p->speedup_scaled = p->work_ratio * p->speedup_unloaded;
 	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
 	 * the work itself */
@@ -667,15 +673,17 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 					o->progress(o->ctx, p->threads, r, o->reps);
 				struct scale_exec *x = &p->ex[p->nex];
 				rc = exec_one(o, res, &cpus, dir, p->threads, x, err);
-				if (rc == 0 && interrupt_signal()) { /* the cut run never counts */
-					res->interrupted = interrupt_signal();
+				if (rc == 0 && x->cut) { /* the cut run never counts */
+					res->interrupted = x->cut;
 					scale_record_release(&x->rec);
 					break;
 				}
+				if (rc == 0 && interrupt_signal()) /* after the run ended: it counts, then stop */
+					res->interrupted = interrupt_signal();
 				if (rc)
 					break;
 				x->rejected = exec_reject(x, &res->pt[res->one]);
-				if (!x->rejected || try == SCALE_TRIES - 1) {
+				if (!x->rejected || try == SCALE_TRIES - 1 || res->interrupted) {
 					p->nex++; /* the last try stands, rejected or not */
 					if (x->rejected) {
 						p->nrejected++;

@@ -65,6 +65,7 @@ struct scale_exec {
 				     minus its own and archscope's), NaN when unknown */
 	double cpu_s;             /* its CPU time, every process of it (getrusage of the children) */
 	unsigned rejected;        /* SCALE_REJECT_* */
+	int cut;                  /* a signal arrived before the program's last process ended */
 	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
 	int have_counts;          /* tier 2: counts holds the program's counter totals */
 	struct scale_counts counts;

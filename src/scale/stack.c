@@ -105,11 +105,15 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	a->other[OTHER_MPI_INIT] = w[PRIM_MPI_INIT];
 	(void)rt_idle;
 	/* the wake-up queueing, spread over all the waits off the CPU by their time (those for
-	 * other tasks among them), kept for the blocking parts (for foreign_load) */
+	 * other tasks among them), kept for the blocking waits of the pthread primitives (for
+	 * foreign_load): asleep, then woken, their queueing is the wait's end delayed. An OpenMP
+	 * wait's run-queue time is mostly its spinning thread preempted while it still waits, which
+	 * other processes do not lengthen: it stays the construct's. */
 	if (blocked > 0)
-		for (int k = 0; k < PART_COUNT; k++)
-			if (!scale_part_is_spin(k) && k != PART_OTHER)
-				a->part_rq[k] = fmin(rq_blocked * a->part[k] / blocked, a->part[k]);
+		for (int p = 0; p <= PRIM_YIELD; p++) {
+			int k = prim_part[p];
+			a->part_rq[k] += fmin(rq_blocked * w[p] / blocked, w[p]);
+		}
 	a->sched = rq;
 	a->base = rest - spin;
 }

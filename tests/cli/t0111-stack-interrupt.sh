@@ -29,11 +29,12 @@ left() { # nothing of ours may be left: no directory, no program
 	return 0
 }
 for sig in INT TERM; do
-	# after the first repetition of both N (each run appends a line to the log), a signal
+	# after the first repetition of both N and the second one's 1-thread run (each run appends a
+	# line to the log when it ends), a signal
 	rm -f "$TMP/log"
 	TMPDIR=$TMP/tmpd "$ARCHSCOPE" stack -t 1,2 -r 3 --json -- "$TMP/worker" "{T}" 1500 work "$TMP/log" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
-	wait_until lines_at_least "$TMP/log" 2
+	wait_until lines_at_least "$TMP/log" 3
 	kill -$sig $pid
 	wait $pid
 	rc=$?

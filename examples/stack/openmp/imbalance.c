@@ -48,16 +48,25 @@ int main(int argc, char **argv)
 			for (int i = 0; i < ITERS; i++) {
 				uint64_t x = work((uint64_t)(i + r), 1);
 #pragma omp critical
-				shared = work(shared + x, 2);
+				shared += work(x, 2); /* a sum: the same whatever order the threads come in */
 				part[i] = x;
 			}
 		} else {
 #pragma omp parallel
 #pragma omp single
 			{
+#if defined(__clang__)
+				enum { nseed = 3 }; /* clang takes no variably-modified firstprivate */
+#else
+				int nseed = 2 + r % 3; /* a VLA firstprivate: gcc copies the task's arguments
+							* with a copy function (GOMP_task's cpyfn) */
+#endif
+				uint64_t seed[nseed];
+				for (int k = 0; k < nseed; k++)
+					seed[k] = (uint64_t)(r + k);
 				for (int t = 0; t < 2; t++) {
-#pragma omp task firstprivate(t) shared(part)
-					part[t] = work((uint64_t)(t + r), t ? 3 * ITERS / 2 : ITERS / 2);
+#pragma omp task firstprivate(t, seed) shared(part)
+					part[t] = work(seed[nseed - 1] + (uint64_t)t, t ? 3 * ITERS / 2 : ITERS / 2);
 				}
 #pragma omp taskwait
 				for (int i = 2; i < ITERS; i++)

@@ -5,13 +5,16 @@
  * futex sleep alike. The waits no call shows (the implicit barrier at the end of a parallel
  * region, and a worker's idle time before the next one) are found by running the region's
  * outlined function through a trampoline: after it returns, the thread waits until the master
- * leaves the region (omp_barrier) and a worker then until its next region (omp_idle). Known
- * limit: a task libgomp runs inside a barrier counts as that barrier's wait (libgomp says
- * nothing when it starts one; OMPT does, ompt.c). Nested regions pass through untimed. */
+ * leaves the region (omp_barrier) and a worker then until its next region (omp_idle). A task
+ * (GOMP_task) runs through a trampoline too, which pauses the wait it runs inside (a barrier, a
+ * taskwait: libgomp runs deferred tasks there), since running it is work. Nested regions pass
+ * through untimed. */
 #include <dlfcn.h>
 #include <link.h>
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "scale/preload/preload.h"
 
@@ -53,6 +56,9 @@ typedef struct {
 } gomp_lock_t;
 void omp_set_lock(gomp_lock_t *lock);
 void omp_set_nest_lock(gomp_lock_t *lock);
+/* GCC 11 and later; earlier ones pass fewer arguments, which are passed on as they came */
+void GOMP_task(gomp_fn fn, void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align, bool if_clause,
+	       unsigned flags, void **depend, int priority, void *detach);
 
 /* One region: what the trampoline runs, and who runs it as master. */
 struct region {
@@ -223,3 +229,56 @@ WAIT_VOID(GOMP_atomic_start, PRIM_OMP_LOCK, (void), ())
 WAIT_VOID(GOMP_ordered_start, PRIM_OMP_LOCK, (void), ())
 WAIT_VOID(omp_set_lock, PRIM_OMP_LOCK, (gomp_lock_t * lock), (lock))
 WAIT_VOID(omp_set_nest_lock, PRIM_OMP_LOCK, (gomp_lock_t * lock), (lock))
+
+/* Tasks: the task's argument block gets a header in front, which libgomp copies with the block
+ * (memcpy, or the program's copy function through ours), so that the trampoline it calls knows
+ * the task's own function and where its argument starts. */
+struct task_head {
+	gomp_fn fn;
+	void (*cpyfn)(void *, void *);
+	const void *src;  /* the program's argument block, for its copy function (during GOMP_task) */
+	long off;         /* the program's block starts this far into ours */
+};
+
+#define TASK_ARG_MAX 2048 /* larger argument blocks pass through untimed (the copy is on the stack, and
+			    * a task runs nested GOMP_task calls when libgomp runs it at once) */
+
+static void task_trampoline(void *arg)
+{
+	struct task_head *h = arg;
+	struct preload_thread *t = preload_me ? preload_me : preload_self();
+	preload_rt_task_enter(t);
+	h->fn((char *)arg + h->off);
+	preload_rt_task_leave(t);
+}
+
+static void task_copy(void *dst, void *src)
+{
+	struct task_head *h = src;
+	memcpy(dst, h, sizeof(*h));
+	h->cpyfn((char *)dst + h->off, (void *)h->src);
+}
+
+void GOMP_task(gomp_fn fn, void *data, void (*cpyfn)(void *, void *), long arg_size, long arg_align, bool if_clause,
+	       unsigned flags, void **depend, int priority, void *detach)
+{
+	REAL(GOMP_task);
+	long align = arg_align > (long)alignof(struct task_head) ? arg_align : (long)alignof(struct task_head);
+	long off = ((long)sizeof(struct task_head) + align - 1) / align * align;
+	if (!fn || arg_size < 0 || arg_size > TASK_ARG_MAX || align > 256 || (align & (align - 1))) {
+		real_(fn, data, cpyfn, arg_size, arg_align, if_clause, flags, depend, priority, detach);
+		return;
+	}
+	/* our block on the stack, aligned as the task's argument asks */
+	char raw[off + arg_size + align];
+	char *block = (char *)(((uintptr_t)raw + (uintptr_t)align - 1) & ~((uintptr_t)align - 1));
+	struct task_head *h = (struct task_head *)block;
+	h->fn = fn;
+	h->cpyfn = cpyfn;
+	h->src = data;
+	h->off = off;
+	if (!cpyfn && arg_size > 0)
+		memcpy(block + off, data, (size_t)arg_size);
+	real_(task_trampoline, block, cpyfn ? task_copy : NULL, off + arg_size, align, if_clause, flags, depend, priority,
+	      detach);
+}
