@@ -407,6 +407,12 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 		if (x->rec.end_s > x->rec.start_s)
 			x->span_s = x->rec.end_s - x->rec.start_s;
 		scale_spin_assign(spin, &x->rec, &x->spin_samples, &x->samples);
+		/* the share of its slots other processes took, for judging the next runs by it */
+		struct scale_stack st;
+		if (scale_stack_build(x->rec.th, x->rec.nth, n, x->span_s, NAN, &st) == 0) {
+			scale_stack_foreign(&st, x->foreign_cpu_s);
+			x->foreign_share = st.comp[COMP_FOREIGN] / n;
+		}
 	}
 	scale_spin_free(spin);
 	dir_clean(dir);
@@ -449,10 +455,13 @@ static unsigned exec_reject(const struct scale_exec *x, const struct scale_point
 	double walls[SCALE_REPS_MAX];
 	int printed = 1;
 	for (int r = 0; r < one->nex; r++) {
-		walls[r] = one->ex[r].wall_s;
+		walls[r] = one->ex[r].wall_s * (1 - fmin(fmax(one->ex[r].foreign_share, 0), 1));
 		printed &= one->ex[r].stdout_bytes > 0;
 	}
 	unsigned why = 0;
+	/* the 1-thread runs' wall less their wait for CPUs other processes held: a 1-thread run
+	 * that other load slowed fivefold must not make an N-thread run that had the CPUs look
+	 * impossibly fast */
 	if (x->wall_s < order_median(walls, (size_t)one->nex) / (2.0 * x->threads))
 		why |= SCALE_REJECT_FAST;
 	if (printed && x->stdout_bytes == 0)
@@ -591,9 +600,12 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 		wn = m->stack.base_s;
 		w1 = o->stack.base_s;
 	}
-	/* a 1-thread run whose work is almost all inside waits (a runtime that ran the program's
-	 * tasks inside one) gives no ratio to judge by */
-	p->work_ratio = w1 > 0 && (m->have_counts || w1 >= 0.2 * o->span_s) ? wn / w1 : NAN;
+	/* a 1-thread run whose CPU time is almost all inside waits (a runtime that ran the
+	 * program's tasks inside one) gives no ratio to judge by */
+	double cpu1 = 0;
+	for (size_t t = 0; o->have_record && t < o->rec.nth; t++)
+		cpu1 += o->rec.th[t].run_s;
+	p->work_ratio = w1 > 0 && (m->have_counts || w1 >= 0.2 * cpu1) ? wn / w1 : NAN;
 	p->speedup_scaled = p->work_ratio * p->speedup_unloaded;
 	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
 	 * the work itself */

@@ -66,6 +66,7 @@ struct scale_exec {
 	double cpu_s;             /* its CPU time, every process of it (getrusage of the children) */
 	unsigned rejected;        /* SCALE_REJECT_* */
 	int cut;                  /* a signal arrived before the program's last process ended */
+	double foreign_share;     /* foreign_load / N of its stack, right after the run */
 	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
 	int have_counts;          /* tier 2: counts holds the program's counter totals */
 	struct scale_counts counts;
