@@ -145,6 +145,11 @@ void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr
 	account_n(t, prim, ticks, addr, 1);
 }
 
+void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls)
+{
+	account_n(t, prim, ticks, addr, calls);
+}
+
 /* Runtime waits (preload.h). A worker's implicit barrier that ran on past its region's end is
  * split there: the barrier until the master left the region, idle after. */
 static void rt_charge(struct preload_thread *t, struct preload_wait *w, uint64_t now, uint64_t calls)

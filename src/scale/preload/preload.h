@@ -46,7 +46,18 @@ struct preload_thread {
 	struct preload_wait ws[PRELOAD_WAITS]; /* runtime waits (preload_rt_*), innermost last */
 	int nws;
 	int rt_region;     /* depth of OpenMP regions this thread runs (libgomp wrappers) */
+	unsigned lock_hot; /* recent lock calls that had to wait, less those that did not (wrap.c) */
+	unsigned lock_turn; /* counts the lock calls of the hot regime, to time one in PRELOAD_LOCK_EVERY */
 };
+
+/* A thread whose lock calls keep contending (lock_hot >= PRELOAD_LOCK_HOT: a failed try adds
+ * 4, a successful one takes 1, so about one try in five failing lately) calls the real lock directly and looks at one call in
+ * PRELOAD_LOCK_EVERY, whose try and timed wait stand for that many: a failed trylock before each
+ * contended lock costs another access to the lock's line, and timing each one two counter reads,
+ * 12 % and 6 % of bench/stack-overhead.sh's lock-heavy run with both threads on their CPUs
+ * (SCHED_FIFO, 31 rounds). A successful try cools the regime down. */
+#define PRELOAD_LOCK_HOT 8
+#define PRELOAD_LOCK_EVERY 8
 
 /* Names shared by the library's files only: hidden, so that calls between them are direct (no
  * PLT, no interposition) and nothing of ours enters the program's namespace. */
@@ -107,6 +118,8 @@ struct preload_thread *preload_thread_new(void) PRELOAD_HIDDEN;
 void preload_thread_begin(struct preload_thread *t) PRELOAD_HIDDEN;
 /* Adds one wait of `ticks` (preload_ticks()) to account t for prim, at call site addr. */
 void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr) PRELOAD_HIDDEN;
+/* Adds `calls` waits of `ticks` in all (a sampled wait standing for several). */
+void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls) PRELOAD_HIDDEN;
 /* Closes the calling thread's account: end time and schedstat. */
 void preload_thread_end(struct preload_thread *t) PRELOAD_HIDDEN;
 /* The real function behind a wrapped name (dlsym RTLD_NEXT). */
