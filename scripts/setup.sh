@@ -25,6 +25,7 @@ packages=(
 	chromium                                # the report test loads report.html in headless Chromium
 	openmpi-bin libopenmpi-dev              # archscope cluster (built when CMake finds Open MPI)
 	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests
+	make libomp-dev                         # stack's tests: make -j, clang -fopenmp (mpirun: openmpi-bin above)
 )
 
 missing=()

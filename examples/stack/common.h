@@ -15,7 +15,7 @@ static int example_threads = 1;
 static long example_units = EXAMPLE_UNITS;
 
 /* "PROGRAM THREADS [UNITS]" */
-static void example_args(int argc, char **argv)
+static inline void example_args(int argc, char **argv)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: %s THREADS [UNITS]\n", argv[0]);
@@ -54,7 +54,7 @@ static inline uint64_t example_work_between(uint64_t x)
 }
 
 /* Runs fn(i) on example_threads threads and joins them. */
-static void example_fork_join(void *(*fn)(void *))
+static inline void example_fork_join(void *(*fn)(void *))
 {
 	pthread_t th[1024];
 	for (long i = 0; i < example_threads; i++)

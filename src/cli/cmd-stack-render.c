@@ -30,12 +30,71 @@ static int bad_notes(unsigned bad, const char *notes[], int max)
 		{ SCALE_BAD_NOTHREADS, "the program started no threads at N > 1" },
 		{ SCALE_BAD_IGNORES_T, "the program ignores {T} and OMP_NUM_THREADS: it ran as many threads at every N" },
 		{ SCALE_BAD_NOSCHEDSTAT, "no schedstat in /proc: run-queue time unknown (scheduling counted as base)" },
+		{ SCALE_BAD_REJECTED, "every run at this N was rejected (see rejected): the stack shown cannot be right" },
 	};
 	int n = 0;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && n < max; i++)
 		if (bad & rows[i].flag)
 			notes[n++] = rows[i].text;
 	return n;
+}
+
+/* Whether a site (its primitive; PRIM_COUNT: user spinning) belongs to a part of the stack. */
+static int site_in_part(int prim, int part)
+{
+	switch (part) {
+	case PART_MUTEX: return prim == PRIM_MUTEX || prim == PRIM_OMP_LOCK;
+	case PART_RWLOCK: return prim == PRIM_RWLOCK;
+	case PART_COND: return prim == PRIM_COND;
+	case PART_BARRIER: return prim == PRIM_BARRIER || prim == PRIM_OMP_BARRIER;
+	case PART_SEM: return prim == PRIM_SEM;
+	case PART_SLEEP: return prim == PRIM_SLEEP;
+	case PART_FUTEX: return prim == PRIM_FUTEX;
+	case PART_YIELD: return prim == PRIM_YIELD;
+	case PART_PTHREAD_SPIN: return prim == PRIM_PTHREAD_SPIN;
+	case PART_USER_SPIN: return prim == PRIM_COUNT;
+	case PART_TASKWAIT: return prim == PRIM_OMP_TASKWAIT;
+	case PART_MPI: return prim == PRIM_MPI;
+	case PART_BARRIER_SPIN: return prim == PRIM_OMP_BARRIER;
+	case PART_TASKWAIT_SPIN: return prim == PRIM_OMP_TASKWAIT;
+	case PART_LOCK_SPIN: return prim == PRIM_OMP_LOCK;
+	default: return 0; /* blocked_other: no wrapper saw it, so no site */
+	}
+}
+
+static int site_waits_for_others(int prim)
+{
+	return prim == PRIM_JOIN || prim == PRIM_CHILD || prim == PRIM_POLL || prim == PRIM_OMP_IDLE || prim == PRIM_MPI_INIT;
+}
+
+/* The dominant component and its largest part (-1: none, or not spinning/yielding). */
+static int dominant_comp(const struct scale_point *p, int *part)
+{
+	const struct scale_stack *s = &p->ex[p->median].stack;
+	int comp = -1;
+	for (int c = 0; c < COMP_COUNT; c++)
+		if (!strcmp(scale_comp_names[c], p->dominant))
+			comp = c;
+	*part = -1;
+	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
+		for (int q = 0; q < PART_COUNT; q++) {
+			if (scale_part_is_spin(q) != (comp == COMP_SPINNING))
+				continue;
+			if (*part < 0 || s->part[q] > s->part[*part])
+				*part = q;
+		}
+	return comp;
+}
+
+/* The sites shown for the dominant delimiter: those of its largest part (spinning, yielding),
+ * the waits for other tasks (imbalance), else every wait site; none for blocked_other. */
+static int site_shown(const struct scale_site *st, int comp, int part)
+{
+	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
+		return site_in_part(st->prim, part);
+	if (comp == COMP_IMBALANCE)
+		return site_waits_for_others(st->prim);
+	return !site_waits_for_others(st->prim);
 }
 
 /* The sentence of item 6 for one point. */
@@ -52,19 +111,9 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 		snprintf(buf + k, len - (size_t)k, "no delimiter stands out (base >= 0.9 N)");
 		return;
 	}
-	int comp = 0;
-	for (int c = 0; c < COMP_COUNT; c++)
-		if (!strcmp(scale_comp_names[c], p->dominant))
-			comp = c;
-	int part = -1;
-	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
-		for (int q = 0; q < PART_COUNT; q++) {
-			int in_spin = q == PART_PTHREAD_SPIN || q == PART_USER_SPIN;
-			if (in_spin != (comp == COMP_SPINNING))
-				continue;
-			if (part < 0 || s->part[q] > s->part[part])
-				part = q;
-		}
+	int part, comp = dominant_comp(p, &part);
+	if (comp < 0)
+		return;
 	k += snprintf(buf + k, len - (size_t)k, "the dominant delimiter is %s (%.2f x, %.0f %% of the bar", p->dominant,
 		      s->comp[comp], 100 * s->comp[comp] / p->threads);
 	if (part >= 0 && (size_t)k < len)
@@ -74,12 +123,32 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 	if (comp == COMP_INFLATION && (size_t)k < len)
 		snprintf(buf + k, len - (size_t)k, ": the threads did more work, or the same work slower, than one "
 			 "thread alone (memory, caches, coherence, parallelization overhead; tier 0 cannot split it)");
+	else if (part == PART_OTHER && (size_t)k < len)
+		snprintf(buf + k, len - (size_t)k, ": off the CPU outside every wrapped call (I/O, a pipe, raw futex calls)");
 	else if (m->have_record && (comp == COMP_SPINNING || comp == COMP_YIELDING || comp == COMP_IMBALANCE))
 		for (size_t q = 0; q < m->rec.nsites && (size_t)k < len; q++)
-			if ((m->rec.sites[q].prim == PRIM_JOIN) == (comp == COMP_IMBALANCE) && m->rec.sites[q].where[0]) {
+			if (site_shown(&m->rec.sites[q], comp, part) && m->rec.sites[q].where[0]) {
 				snprintf(buf + k, len - (size_t)k, "; top wait site %s", m->rec.sites[q].where);
 				break;
 			}
+}
+
+/* The reasons runs were rejected, as one string. */
+static void reject_text(unsigned why, char *buf, size_t len)
+{
+	static const struct {
+		unsigned flag;
+		const char *text;
+	} rows[] = {
+		{ SCALE_REJECT_FAST, "wall time under T1 / (2 N)" },
+		{ SCALE_REJECT_SILENT, "printed nothing on stdout where the 1-thread runs did" },
+		{ SCALE_REJECT_SUM, "components that do not sum to N" },
+	};
+	size_t k = 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && k < len; i++)
+		if (why & rows[i].flag)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "; " : "", rows[i].text);
 }
 
 static void point_render(struct emit *e, const struct scale_point *p, const struct scale_result *res)
@@ -92,11 +161,26 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_int(e, "threads", "threads", p->threads, NULL);
 	emit_number(e, "wall_s", "wall time", m->wall_s, "s", "%.3f");
 	emit_number(e, "span_s", "program span", m->span_s, "s", "%.3f");
-	emit_number(e, "speedup_actual", "speedup actual (T1/TN)", s->actual, "x", "%.2f");
+	emit_number(e, "speedup_actual", "speedup actual (T1/TN)", p->speedup_strong, "x", "%.2f");
+	int unloaded = res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s;
+	if (unloaded)
+		emit_number(e, "speedup_unloaded", "speedup without the other load (T1 less its wait for them)",
+			    p->speedup_unloaded, "x", "%.2f");
+	if (p->work_grows)
+		emit_number(e, "speedup_scaled", "speedup scaled (Gustafson: work ratio x T1/TN)", p->speedup_scaled, "x",
+			    "%.2f");
+	if (p->work_ratio == p->work_ratio && p->threads > 1)
+		emit_number(e, "work_ratio", "work of this run / the 1-thread run's", p->work_ratio, "x", "%.2f");
 	emit_number(e, "speedup_estimated", "speedup estimated (this run)", s->estimated, "x", "%.2f");
-	emit_number(e, "error", "|S^-S|/N", p->error, NULL, "%.3f");
+	emit_number(e, "error", p->work_grows ? "|S^-S_scaled|/N" : unloaded ? "|S^-S_unloaded|/N" : "|S^-S|/N", p->error,
+		    NULL, "%.3f");
 	if (p->error == p->error)
 		emit_annotate(e, " (%.1f %%)", 100 * p->error);
+	if (unloaded || p->work_grows) {
+		emit_number(e, "error_raw", "|S^-T1/TN|/N", p->error_raw, NULL, "%.3f");
+		if (p->error_raw == p->error_raw)
+			emit_annotate(e, " (%.1f %%)", 100 * p->error_raw);
+	}
 	emit_array_begin(e, "error_per_run", "|S^-S|/N of each run");
 	for (int r = 0; r < p->nex; r++) {
 		const struct scale_stack *x = &p->ex[r].stack;
@@ -104,7 +188,17 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	}
 	emit_array_end(e);
 	emit_int(e, "repetitions", "repetitions", p->nex, NULL);
+	if (p->nrejected) {
+		char why[256];
+		reject_text(p->rejects, why, sizeof(why));
+		emit_object_begin(e, "rejected", "runs rejected and repeated");
+		emit_int(e, "runs", "runs", p->nrejected, NULL);
+		emit_string(e, "why", "why", why);
+		emit_object_end(e);
+	}
 	emit_int(e, "threads_max", m->tier ? "threads seen" : "threads at once (most)", p->threads_max, NULL);
+	if (m->have_record)
+		emit_int(e, "processes", "processes (images recorded)", m->rec.processes, NULL);
 	emit_int(e, "tier", "tier", m->tier, NULL);
 
 	emit_object_begin(e, "components", "components (speedup units, sum N)");
@@ -132,18 +226,26 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 			emit_number(e, scale_part_names[q], scale_part_names[q], s->part[q], "x", "%.3f");
 	emit_object_end(e);
 	emit_number(e, "join_s", "time in pthread_join (all threads)", s->join_s, "s", "%.3f");
-	emit_string(e, "dominant", "dominant", p->dominant);
+	emit_object_begin(e, "waiting_for_others_s", "waiting for other tasks (thread-seconds, inside imbalance)");
+	for (int k = 0; k < OTHER_COUNT; k++)
+		if (!emit_is_text(e) || s->other_s[k] >= 0.0005)
+			emit_number(e, scale_other_names[k], scale_other_names[k], s->other_s[k], "s", "%.3f");
+	emit_object_end(e);
+	emit_number(e, "foreign_cpu_s", "other processes' CPU time on these CPUs", p->foreign_cpu_s, "s", "%.3f");
+	emit_string(e, "dominant", "dominant (of the program)", p->dominant);
 	emit_string(e, "class", "class (paper Fig. 6, scaled to N)", p->cls);
+	if (s->comp[COMP_FOREIGN] > 0.0005)
+		emit_string(e, "class_program", "class without the other load (S + foreign_load)", p->cls_program);
 	char sentence[640];
 	answer_sentence(p, sentence, sizeof(sentence));
 	emit_string(e, "answer", "answer", sentence);
 
-	/* the waits of the dominant delimiter: join sites only when it is the imbalance */
-	int want_join = !strcmp(p->dominant, "imbalance");
+	/* the waits of the dominant delimiter (its largest part) */
+	int part, comp = dominant_comp(p, &part);
 	emit_table_begin(e, "sites", "top wait sites");
 	for (size_t k = 0, shown = 0; m->have_record && k < m->rec.nsites && shown < SCALE_TOP_SITES; k++) {
 		const struct scale_site *st = &m->rec.sites[k];
-		if ((st->prim == PRIM_JOIN) != want_join)
+		if (comp >= 0 ? !site_shown(st, comp, part) : site_waits_for_others(st->prim))
 			continue;
 		shown++;
 		emit_row_begin(e);
@@ -158,12 +260,31 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 		emit_number(e, "samples", "samples (all threads)", m->samples, NULL, "%.0f");
 		emit_number(e, "spin_samples", "samples in spin loops", m->spin_samples, NULL, "%.0f");
 	}
-	const char *notes[8];
+	const char *notes[12];
+	char growth[400], foreign[320];
 	int nn = bad_notes(p->bad, notes, 8);
-	if (s->scaled < 0.999 && nn < 8)
-		notes[nn++] = "more threads waited than N slots: waits scaled down to fit the bar";
+	if (s->scaled < 0.999 && nn < 12)
+		notes[nn++] = "more threads waited or ran than N slots hold: the waits that cost no slot were scaled down to fit the bar";
+	if (p->work_grows && nn < 12) {
+		snprintf(growth, sizeof(growth),
+			 "the work grows with N: this run did %.2f x the 1-thread run's work (%s), as a program of fixed "
+			 "time or fixed work per thread does%s; base is the scaled speedup (Gustafson) %.2f x, the "
+			 "strong-scaling one is %.2f x",
+			 p->work_ratio, m->have_counts ? "instructions" : "CPU time outside waits and spinning",
+			 m->have_counts ? "" : " (or every thread ran that much slower: counters tell which)",
+			 p->speedup_scaled, p->speedup_strong);
+		notes[nn++] = growth;
+	}
+	if (s->comp[COMP_FOREIGN] > 0.0005 && nn < 12) {
+		snprintf(foreign, sizeof(foreign),
+			 "other processes ran %.3f CPU-s on these CPUs during the run (%.0f %% of %d CPUs): foreign_load "
+			 "%.2f x of the scheduling is theirs; the class without it is %s",
+			 p->foreign_cpu_s, 100 * p->foreign_cpu_s / (m->span_s * res->cpus), res->cpus,
+			 s->comp[COMP_FOREIGN], p->cls_program);
+		notes[nn++] = foreign;
+	}
 	emit_array_begin(e, "notes", "notes");
-	for (int i = 0; i < nn; i++)
+	for (int i = 0; i < nn && i < 12; i++)
 		emit_string(e, NULL, "", notes[i]);
 	emit_array_end(e);
 	emit_object_end(e);
@@ -178,6 +299,9 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 		k += (size_t)snprintf(cmd + k, sizeof(cmd) - k, "%s%s", i ? " " : "", o->argv[i]);
 	emit_string(e, "program", "program", cmd);
 	emit_number(e, "t1_s", "1-thread span (T1)", res->t1_s, "s", "%.3f");
+	if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s)
+		emit_number(e, "t1_unloaded_s", "T1 less its wait for CPUs other processes held", res->t1_unloaded_s, "s",
+			    "%.3f");
 	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
 	emit_string(e, "method", "method",
 		    res->tier1 ? "tier 0 (preload wrappers, schedstat, sampling), tier 1 (sched tracepoints) where tier 0 saw nothing"
@@ -194,9 +318,11 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 	else if (res->tier2)
 		emit_string(e, "counters", "tier 2 counters",
 			    "every run counted: work_inflation split into llc, memory, coherency, parallelization_overhead");
+	if (res->interrupted)
+		emit_string(e, "interrupted", "interrupted", strsignal(res->interrupted));
 	emit_list_begin(e, "runs", "");
 	for (int i = 0; i < res->npoints; i++)
-		if (!(res->one_added && i == res->one))
+		if (!(res->one_added && i == res->one) && res->pt[i].nex)
 			point_render(e, &res->pt[i], res);
 	emit_list_end(e);
 }

@@ -2,6 +2,7 @@
  * without root or counters: runs it under the preload library at each thread count and renders
  * the stacks, the dominant delimiter and its call sites. The renderer is in cmd-stack-render.c. */
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "cli/cmd-stack.h"
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
+#include "common/interrupt.h"
 #include "report/emit.h"
 
 /* -t N or -t 1,2,4: the thread counts, into the opts. */
@@ -53,10 +55,12 @@ static const struct opt_cmd stack_cmd = {
 		"Runs CMD at each thread count N (\"{T}\" in ARGS becomes N, and OMP_NUM_THREADS=N) R times,\n"
 		"and once more with one thread for the actual speedup S = T1/TN, under a preload library that\n"
 		"times every wait in pthread locks, condition variables, barriers, semaphores, spin locks,\n"
-		"sched_yield, sleeps and futex calls; run and run-queue time come from schedstat, and spinning\n"
-		"in user code from sampling. Each stack splits N into the base speedup and one component per\n"
-		"scaling delimiter (speedup units), and names the dominant one with its call sites. Needs\n"
-		"neither root nor hardware counters. The program's own output is not shown.\n",
+		"sched_yield, sleeps and futex calls, OpenMP (libomp through OMPT, libgomp) and MPI waits,\n"
+		"and follows every process CMD starts; run and run-queue time come from schedstat, spinning\n"
+		"in user code from sampling, other processes' load from /proc/stat. Each stack splits N into\n"
+		"the base speedup and one component per scaling delimiter (speedup units), and names the\n"
+		"dominant one with its call sites. Needs neither root nor hardware counters. The program's\n"
+		"own output is not shown. Ctrl-C prints the runs measured so far and exits 130.\n",
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
@@ -108,7 +112,11 @@ int cmd_stack(int argc, char **argv)
 	struct scale_result *res = calloc(1, sizeof(*res));
 	if (!res)
 		return error("out of memory"), EXIT_FAIL;
+	/* Ctrl-C or SIGTERM: forwarded to the program; the runs already measured are printed, the
+	 * temporary files removed, exit 130; a second one ends at once (common/interrupt.h) */
+	interrupt_install();
 	int rc = scale_run(&so, res, &err);
+	interrupt_restore();
 	progress_done();
 	if (rc) {
 		free(res);
@@ -125,8 +133,16 @@ int cmd_stack(int argc, char **argv)
 	int code = cli_emit_end(e, "stack");
 	if (plot)
 		stack_plot(plot, res);
-	if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
+	if (res->interrupted) {
+		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
+		      strsignal(res->interrupted));
+		code = INTERRUPT_EXIT;
+	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
 		stack_report_failure(&so, res);
+		code = EXIT_FAIL;
+	} else if (code == EXIT_OK && (res->bad & SCALE_BAD_REJECTED)) {
+		error("'%s': every run of a thread count was rejected (%d tries each: see \"rejected\"); its stack "
+		      "cannot be right", so.argv[0], SCALE_TRIES);
 		code = EXIT_FAIL;
 	}
 	scale_result_release(res);

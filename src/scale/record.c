@@ -9,6 +9,7 @@
 
 void scale_record_release(struct scale_record *r)
 {
+	free(r->procs);
 	free(r->th);
 	free(r->sites);
 	free(r->maps);
@@ -40,31 +41,35 @@ void scale_record_sites_sort(struct scale_record *r)
 		qsort(r->sites, r->nsites, sizeof(*r->sites), site_cmp);
 }
 
-/* One "T" line: tid start end run runq wait[PRIM_COUNT] calls[PRIM_COUNT]. */
-static int thread_parse(char *s, struct scale_thread *t)
+/* One "T" line: tid start end run runq wait[nprim] calls[nprim] (nprim: the version's). */
+static int thread_parse(char *s, struct scale_thread *t, int nprim)
 {
 	memset(t, 0, sizeof(*t));
 	char *e;
 	t->tid = (int)strtol(s, &e, 10);
 	double v[4 + PRIM_COUNT];
-	for (int k = 0; k < 4 + PRIM_COUNT; k++) {
+	for (int k = 0; k < 4 + nprim; k++) {
 		s = e;
 		unsigned long long x = strtoull(s, &e, 10);
 		if (e == s)
 			return -1;
 		v[k] = (double)x * 1e-9;
 	}
-	for (int k = 0; k < PRIM_COUNT; k++) {
+	for (int k = 0; k < nprim; k++) {
 		s = e;
 		t->calls[k] = strtoull(s, &e, 10);
 		if (e == s)
 			return -1;
 	}
+	while (*e == ' ' || *e == '\t')
+		e++;
+	if (*e && *e != '\n')
+		return -1;
 	t->start_s = v[0];
 	t->end_s = v[1];
 	t->run_s = v[2];
 	t->runq_s = v[3];
-	for (int k = 0; k < PRIM_COUNT; k++)
+	for (int k = 0; k < nprim; k++)
 		t->wait_s[k] = v[4 + k];
 	return 0;
 }
@@ -77,21 +82,36 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 		return as_error_set(err, -errno, "cannot open record '%s'", path);
 	size_t cth = 0, csi = 0, cma = 0;
 	char line[2048];
-	int lineno = 0, rc = 0, have_p = 0;
+	int lineno = 0, rc = 0, have_p = 0, nprim = PRIM_V1;
+	struct scale_process proc = { 0 };
 	while (rc == 0 && fgets(line, sizeof(line), f)) {
 		lineno++;
 		unsigned long long a, b, c;
-		int i1, i2, i3;
+		int i1, i2, i3, i4, off = 0;
 		switch (line[0]) {
+		case 'V':
+			if (sscanf(line + 1, "%d", &i1) != 1 || i1 != 2 || lineno != 1)
+				rc = -EINVAL;
+			nprim = PRIM_COUNT;
+			break;
 		case 'P':
-			if (sscanf(line + 1, "%d %llu %llu %d %d", &i1, &a, &b, &i2, &i3) != 5) {
+			if (nprim == PRIM_V1 && sscanf(line + 1, "%d %llu %llu %d %d", &i1, &a, &b, &i2, &i3) == 5) {
+				i4 = 0;
+			} else if (nprim == PRIM_COUNT &&
+				   sscanf(line + 1, "%d %d %llu %llu %d %d %n", &i1, &i4, &a, &b, &i2, &i3, &off) >= 6) {
+				char *nl = strchr(line, '\n');
+				if (nl)
+					*nl = 0;
+				snprintf(proc.comm, sizeof(proc.comm), "%s", line + 1 + off);
+			} else {
 				rc = -EINVAL;
 				break;
 			}
-			r->pid = i1;
-			r->start_s = (double)a * 1e-9;
-			r->end_s = (double)b * 1e-9;
-			r->threads_max = i2;
+			proc.pid = i1;
+			proc.ppid = i4;
+			proc.start_s = (double)a * 1e-9;
+			proc.end_s = (double)b * 1e-9;
+			proc.threads_max = i2;
 			r->schedstat_ok = i3;
 			have_p = 1;
 			break;
@@ -100,14 +120,14 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 				rc = -ENOMEM;
 				break;
 			}
-			if (thread_parse(line + 1, &r->th[r->nth]) != 0)
+			if (thread_parse(line + 1, &r->th[r->nth], nprim) != 0)
 				rc = -EINVAL;
 			else
 				r->nth++;
 			break;
 		case 'S': {
 			struct scale_site s = { 0 };
-			if (sscanf(line + 1, "%d %llx %llu %llu", &i1, &a, &b, &c) != 4 || i1 < 0 || i1 >= PRIM_COUNT) {
+			if (sscanf(line + 1, "%d %llx %llu %llu", &i1, &a, &b, &c) != 4 || i1 < 0 || i1 >= nprim) {
 				rc = -EINVAL;
 				break;
 			}
@@ -151,20 +171,119 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 	fclose(f);
 	if (rc == 0 && !have_p)
 		rc = -EINVAL;
+	if (rc == 0) {
+		proc.nmaps = r->nmaps;
+		r->procs = malloc(sizeof(*r->procs));
+		if (!r->procs)
+			rc = -ENOMEM;
+	}
 	if (rc) {
 		scale_record_release(r);
 		return as_error_set(err, rc, "record '%s': malformed line %d", path, lineno);
 	}
+	r->procs[0] = proc;
+	r->nprocs = r->processes = 1;
+	r->pid = proc.pid;
+	r->start_s = proc.start_s;
+	r->end_s = proc.end_s;
+	r->threads_max = proc.threads_max;
 	scale_record_sites_sort(r);
 	return 0;
 }
 
-static double thread_time(const struct scale_record *r)
+/* Most threads alive at once, over every process (a sweep over the starts and ends). */
+static int ev_cmp(const void *a, const void *b)
 {
-	double s = 0;
-	for (size_t i = 0; i < r->nth; i++)
-		s += r->th[i].end_s - r->th[i].start_s;
-	return s;
+	const double *x = a, *y = b;
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return x[1] < y[1] ? -1 : x[1] > y[1]; /* an end (-1) before a start (+1) at the same time */
+}
+
+static int threads_at_once(const struct scale_record *r)
+{
+	double *ev = malloc(2 * r->nth * 2 * sizeof(double));
+	if (!ev)
+		return r->threads_max;
+	for (size_t i = 0; i < r->nth; i++) {
+		ev[4 * i] = r->th[i].start_s;
+		ev[4 * i + 1] = 1;
+		ev[4 * i + 2] = r->th[i].end_s;
+		ev[4 * i + 3] = -1;
+	}
+	qsort(ev, 2 * r->nth, 2 * sizeof(double), ev_cmp);
+	int now = 0, max = 0;
+	for (size_t i = 0; i < 2 * r->nth; i++) {
+		now += (int)ev[2 * i + 1];
+		max = now > max ? now : max;
+	}
+	free(ev);
+	return max;
+}
+
+int scale_record_merge(struct scale_record *dst, struct scale_record *src)
+{
+	if (!dst->nprocs) {
+		*dst = *src;
+		memset(src, 0, sizeof(*src));
+		return 0;
+	}
+	int rc = 0;
+	void *p = realloc(dst->procs, (dst->nprocs + src->nprocs) * sizeof(*dst->procs));
+	if (p)
+		dst->procs = p;
+	void *t = p ? realloc(dst->th, (dst->nth + src->nth + 1) * sizeof(*dst->th)) : NULL;
+	if (t)
+		dst->th = t;
+	void *s = t ? realloc(dst->sites, (dst->nsites + src->nsites + 1) * sizeof(*dst->sites)) : NULL;
+	if (s)
+		dst->sites = s;
+	void *m = s ? realloc(dst->maps, (dst->nmaps + src->nmaps + 1) * sizeof(*dst->maps)) : NULL;
+	if (m)
+		dst->maps = m;
+	if (!m) {
+		rc = -ENOMEM;
+	} else {
+		int p0 = (int)dst->nprocs;
+		for (size_t k = 0; k < src->nprocs; k++) {
+			dst->procs[dst->nprocs] = src->procs[k];
+			dst->procs[dst->nprocs++].map0 += dst->nmaps;
+		}
+		for (size_t k = 0; k < src->nth; k++) {
+			dst->th[dst->nth] = src->th[k];
+			dst->th[dst->nth++].proc += p0;
+		}
+		for (size_t k = 0; k < src->nsites; k++) {
+			dst->sites[dst->nsites] = src->sites[k];
+			dst->sites[dst->nsites++].proc += p0;
+		}
+		memcpy(dst->maps + dst->nmaps, src->maps, src->nmaps * sizeof(*src->maps));
+		dst->nmaps += src->nmaps;
+		dst->processes = (int)dst->nprocs;
+		dst->schedstat_ok &= src->schedstat_ok;
+		if (src->start_s < dst->start_s) {
+			dst->start_s = src->start_s;
+			dst->pid = src->pid;
+		}
+		dst->end_s = src->end_s > dst->end_s ? src->end_s : dst->end_s;
+		dst->threads_max = threads_at_once(dst);
+		scale_record_sites_sort(dst);
+	}
+	scale_record_release(src);
+	return rc;
+}
+
+int scale_record_proc_of(const struct scale_record *r, int pid, double time_s)
+{
+	int best = -1;
+	for (size_t k = 0; k < r->nprocs; k++) {
+		if (r->procs[k].pid != pid)
+			continue;
+		if (time_s >= r->procs[k].start_s - 1e-3 && time_s <= r->procs[k].end_s + 1e-3)
+			return (int)k;
+		best = (int)k;
+	}
+	return best;
 }
 
 int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_error *err)
@@ -173,7 +292,7 @@ int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_err
 	DIR *d = opendir(dir);
 	if (!d)
 		return as_error_set(err, -errno, "cannot open '%s'", dir);
-	int found = 0, rc = 0;
+	int rc = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		if (strncmp(de->d_name, "rec.", 4) != 0)
@@ -182,23 +301,17 @@ int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_err
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		struct scale_record one;
 		rc = scale_record_read(path, &one, err);
+		if (rc == 0 && (rc = scale_record_merge(r, &one)) != 0)
+			as_error_set(err, rc, "out of memory");
 		if (rc)
 			break;
-		found++;
-		if (found == 1 || thread_time(&one) > thread_time(r)) {
-			scale_record_release(r);
-			*r = one;
-		} else {
-			scale_record_release(&one);
-		}
 	}
 	closedir(d);
 	if (rc) {
 		scale_record_release(r);
 		return rc;
 	}
-	if (!found)
+	if (!r->nprocs)
 		return as_error_set(err, -ENOENT, "no record in '%s'", dir);
-	r->processes = found;
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 struct scale_site {
 	int prim;             /* enum scale_prim; PRIM_COUNT: spinning in user code (spin.h) */
+	int proc;             /* its process (index in scale_record.procs) */
 	uint64_t addr;        /* return address in the process */
 	double wait_s;
 	uint64_t calls;
@@ -22,12 +23,23 @@ struct scale_map {
 	char path[256];
 };
 
+/* One process image (a process, or the part of it before an exec). */
+struct scale_process {
+	int pid, ppid;
+	double start_s, end_s;
+	int threads_max;
+	char comm[32];
+	size_t map0, nmaps;   /* its mappings: maps[map0 .. map0 + nmaps) */
+};
+
 struct scale_record {
-	int pid;
-	double start_s, end_s; /* CLOCK_MONOTONIC seconds */
-	int threads_max;       /* most threads alive at once */
+	int pid;               /* the first process (the program archscope started) */
+	double start_s, end_s; /* CLOCK_MONOTONIC seconds: first start to last end over the processes */
+	int threads_max;       /* most threads alive at once, over all processes */
 	int schedstat_ok;      /* every thread's schedstat was read (else no run-queue time) */
-	int processes;         /* records found in the directory (the program's children too) */
+	int processes;         /* process images recorded (the program's children too) */
+	struct scale_process *procs;
+	size_t nprocs;
 	struct scale_thread *th;
 	size_t nth;
 	struct scale_site *sites; /* merged over threads, by wait time, longest first */
@@ -36,18 +48,28 @@ struct scale_record {
 	size_t nmaps;
 };
 
-/* Reads one record file. Returns 0, -ENOENT, or -EINVAL for a malformed file (err names it). */
+/* Reads one record file (one process image). Returns 0, -ENOENT, or -EINVAL for a malformed file
+ * (err names it). */
 int scale_record_read(const char *path, struct scale_record *r, struct as_error *err);
-/* Reads the records in dir and keeps the program's own process: the one with the most thread
- * time (a shell that started the program has one thread, mostly waiting). -ENOENT when there is
- * none (a static binary, or a program that crashed before exit). */
+/* Appends src's processes, threads, sites and mappings to dst (merged by time: dst's span and
+ * threads_max cover both) and releases src. -ENOMEM (src released all the same). */
+int scale_record_merge(struct scale_record *dst, struct scale_record *src);
+/* Reads every record in dir (every process image of the program's tree) into one. -ENOENT when
+ * there is none (a static binary, or a program killed before it could write one). */
 int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_error *err);
+/* The process of r that pid was at time_s (an exec starts a new image with the same pid), or -1. */
+int scale_record_proc_of(const struct scale_record *r, int pid, double time_s);
 void scale_record_release(struct scale_record *r);
 /* Sorts the sites by wait time, longest first. */
 void scale_record_sites_sort(struct scale_record *r);
 
-/* Fills where[] of the first `top` sites from the mappings and the binaries' debug information
- * (libdw); sites without it get "binary+0xOFFSET". */
+/* Fills where[] of the first `top` sites from their process's mappings and the binaries' debug
+ * information (libdw: the address ranges table, else the compile units' own ranges, which clang
+ * and split DWARF leave without .debug_aranges); sites without it get "binary+0xOFFSET". Sites of
+ * different processes at the same place are then merged and the list sorted again. */
 void scale_record_sites_resolve(struct scale_record *r, size_t top);
+/* "file.c:42 (function)" for address addr of a mapping of `path` that starts at map_start with
+ * file offset map_offset; 0, or -1 when the binary has no symbol for it. */
+int scale_addr_lookup(const char *path, uint64_t map_start, uint64_t map_offset, uint64_t addr, char *out, size_t len);
 
 #endif

@@ -1,5 +1,7 @@
 /* Runs the program under the preload library for each thread count, R times interleaved, and
- * builds the stacks (run.h). */
+ * builds the stacks (run.h): the whole process tree is followed (archscope is the subreaper of
+ * its orphans, and a run ends when the last of them has), runs that cannot be right are repeated,
+ * other processes' load is measured beside each run, and an interruption keeps what was measured. */
 #include "scale/run.h"
 
 #include <dirent.h>
@@ -13,8 +15,20 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+
 #include "analysis/order.h"
 #include "common/paths.h"
+#include "common/atomicfile.h"
+#include "common/interrupt.h"
+#include "common/timer.h"
 #include "scale/sched.h"
 #include "scale/spin.h"
 
@@ -124,7 +138,7 @@ static void dir_clean(const char *dir)
 	if (!d)
 		return;
 	struct dirent *de;
-	char path[4200];
+	char path[4096 + 512];
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.') {
 			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
@@ -133,12 +147,170 @@ static void dir_clean(const char *dir)
 	closedir(d);
 }
 
-/* One execution of argv with N threads; records go to dir/rec.PID. */
-static int exec_one(const struct scale_opts *o, struct scale_result *res, const char *dir, int n, struct scale_exec *x,
-		    struct as_error *err)
+static double rusage_s(int who)
+{
+	struct rusage ru;
+	if (getrusage(who, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec * 1e-6;
+}
+
+static int redirect(int fd, const char *path)
+{
+	int f = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (f < 0)
+		return -1;
+	int rc = dup2(f, fd);
+	close(f);
+	return rc < 0 ? -1 : 0;
+}
+
+/* Runs argv as its own process group (interrupt.h: the first signal is forwarded to it) and
+ * waits for it and for every process it leaves behind (archscope is their subreaper), at most
+ * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT / -errno. */
+static int tree_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s,
+		    struct spawn_result *r, int *cut, struct as_error *err)
+{
+	memset(r, 0, sizeof(*r));
+	*cut = 0;
+	if (!spawn_have(argv[0]))
+		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
+	uint64_t t0 = timer_now_ns();
+	pid_t pid = fork();
+	if (pid < 0)
+		return as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
+	if (pid == 0) {
+		interrupt_child_setup();
+		int in = open("/dev/null", O_RDONLY);
+		if (in >= 0)
+			dup2(in, 0);
+		if (redirect(1, out_path) || redirect(2, err_path))
+			_exit(126);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	interrupt_watch(pid);
+	int pfd = -1;
+#ifdef SYS_pidfd_open
+	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	int st = 0, root_done = 0;
+	for (;;) {
+		int s2;
+		pid_t w = waitpid(-1, &s2, WNOHANG);
+		if (w == pid) {
+			st = s2;
+			root_done = 1;
+			continue; /* then the orphans it left */
+		}
+		if (w > 0)
+			continue;
+		if (w < 0 && errno == ECHILD)
+			break;
+		if (w < 0 && errno != EINTR) {
+			int e = errno;
+			kill(-pid, SIGKILL);
+			while (waitpid(-1, NULL, 0) > 0)
+				;
+			if (pfd >= 0)
+				close(pfd);
+			interrupt_watch(0);
+			return as_error_set(err, -e, "waiting for '%s': %s", argv[0], strerror(e));
+		}
+		double el = (double)(timer_now_ns() - t0) / 1e9;
+		if (timeout_s > 0 && el > timeout_s) {
+			kill(-pid, SIGKILL);
+			if (!root_done)
+				kill(pid, SIGKILL);
+			r->timed_out = 1;
+			while ((w = waitpid(-1, &s2, 0)) > 0)
+				if (w == pid)
+					st = s2;
+			break;
+		}
+		/* the root on its pidfd (its end seen at once, no periodic wake-up); the orphans it
+		 * left (rare) every 2 ms */
+		double left_ms = timeout_s > 0 ? (timeout_s - el) * 1e3 + 1 : 1000;
+		int ms = left_ms > 1000 ? 1000 : left_ms < 0 ? 0 : (int)left_ms;
+		if (pfd >= 0 && !root_done) {
+			struct pollfd pf = { .fd = pfd, .events = POLLIN };
+			poll(&pf, 1, ms);
+		} else {
+			struct timespec ts = { 0, 2000000 };
+			nanosleep(&ts, NULL);
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	*cut = interrupt_signal(); /* a signal before the last exit cut the run */
+	interrupt_watch(0);
+	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
+	if (WIFEXITED(st)) {
+		r->exited = 1;
+		r->status = WEXITSTATUS(st);
+	} else {
+		r->status = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	}
+	return 0;
+}
+
+static double stat_field_sum(const char *line, int *ok)
+{
+	/* cpuN user nice system idle iowait irq softirq steal: busy = all but idle and iowait */
+	unsigned long long v[8] = { 0 };
+	int n = sscanf(line, "%*s %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		       &v[6], &v[7]);
+	*ok = n >= 7;
+	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]);
+}
+
+/* Busy ticks of the listed CPUs in a /proc/stat text; -1 when a CPU's line is missing. */
+static double stat_busy(const char *text, const struct as_cpulist *cpus)
+{
+	double sum = 0;
+	for (int i = 0; i < cpus->n; i++) {
+		char key[32];
+		int k = snprintf(key, sizeof(key), "\ncpu%d ", cpus->cpu[i]);
+		const char *p = strstr(text, key);
+		int ok = 0;
+		if (!p)
+			return -1;
+		sum += stat_field_sum(p + 1, &ok);
+		if (!ok || k <= 0)
+			return -1;
+	}
+	return sum;
+}
+
+double scale_foreign_cpu(const char *stat0, const char *stat1, const struct as_cpulist *cpus, double own_cpu_s,
+			 long ticks_per_s)
+{
+	if (!stat0 || !stat1 || !cpus || cpus->n < 1 || ticks_per_s <= 0)
+		return NAN;
+	double b0 = stat_busy(stat0, cpus), b1 = stat_busy(stat1, cpus);
+	if (b0 < 0 || b1 < 0 || b1 < b0)
+		return NAN;
+	double f = (b1 - b0) / (double)ticks_per_s - own_cpu_s;
+	return f > 0 ? f : 0;
+}
+
+int scale_work_grows(double ratio, double speedup, int threads, int cpus)
+{
+	int eff = threads < cpus ? threads : cpus;
+	double slower = threads > cpus ? (double)threads / cpus : 1; /* fixed work per thread, oversubscribed */
+	/* no more than 2 N: work that grows with N grows about N-fold (more only where the 1-thread
+	 * run had less of a CPU than the N-thread run had of each) */
+	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && ratio <= 2.0 * threads && speedup >= 1 / (1.5 * slower);
+}
+
+/* One execution of argv with N threads; records go to dir/rec.PID.START. */
+static int exec_one(const struct scale_opts *o, struct scale_result *res, const struct as_cpulist *cpus,
+		    const char *dir, int n, struct scale_exec *x, struct as_error *err)
 {
 	memset(x, 0, sizeof(*x));
 	x->threads = n;
+	x->foreign_cpu_s = NAN;
 	char **argv = argv_subst(o->argv, n);
 	if (!argv)
 		return as_error_set(err, -ENOMEM, "out of memory");
@@ -177,7 +349,11 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 			snprintf(res->tier2_why, sizeof(res->tier2_why), "%.250s", cerr.msg);
 		}
 	}
-	int rc = spawn_run(argv, out, errp, o->timeout_s, -1, &x->sr, err);
+	char *stat0 = file_read_all("/proc/stat", NULL);
+	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
+	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
+	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
+	char *stat1 = file_read_all("/proc/stat", NULL);
 	if (counting) {
 		x->have_counts = rc == 0 && scale_counts_read(&counts, &x->counts) == 0;
 		scale_counts_close(&counts);
@@ -188,16 +364,18 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	env_pop(SCALE_ENV_DIR, old_dir);
 	env_pop("OMP_NUM_THREADS", old_omp);
 	argv_free(argv);
-	if (rc == -ETIMEDOUT) {
-		rc = 0;
-		x->sr.timed_out = 1;
-	}
+	x->cpu_s = kids1 - kids0;
+	x->foreign_cpu_s = scale_foreign_cpu(stat0, stat1, cpus, (kids1 - kids0) + (self1 - self0), sysconf(_SC_CLK_TCK));
+	free(stat0);
+	free(stat1);
 	if (rc) {
 		scale_spin_free(spin);
 		scale_sched_free(sched);
 		return rc;
 	}
 	spawn_head(errp, x->err_head, sizeof(x->err_head));
+	struct stat so;
+	x->stdout_bytes = stat(out, &so) == 0 ? (long long)so.st_size : 0;
 	x->wall_s = x->sr.seconds;
 	x->span_s = x->wall_s;
 	struct as_error rerr = { 0 };
@@ -210,6 +388,12 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 		if (x->rec.end_s > x->rec.start_s)
 			x->span_s = x->rec.end_s - x->rec.start_s;
 		scale_spin_assign(spin, &x->rec, &x->spin_samples, &x->samples);
+		/* the share of its slots other processes took, for judging the next runs by it */
+		struct scale_stack st;
+		if (scale_stack_build(x->rec.th, x->rec.nth, n, x->span_s, NAN, &st) == 0) {
+			scale_stack_foreign(&st, x->foreign_cpu_s);
+			x->foreign_share = st.comp[COMP_FOREIGN] / n;
+		}
 	}
 	scale_spin_free(spin);
 	dir_clean(dir);
@@ -242,15 +426,57 @@ static unsigned exec_bad(const struct scale_exec *x)
 	return bad;
 }
 
+/* Why a finished run cannot be right, judged against the 1-thread runs so far (item 6): a wall
+ * time under T1 / (2 N) (more than twice a perfect speedup: the program did not do its work), or
+ * nothing on stdout where every 1-thread run printed something. */
+static unsigned exec_reject(const struct scale_exec *x, const struct scale_point *one)
+{
+	if (x->threads == 1 || !one || one->nex < 1 || x->sr.timed_out || !x->sr.exited)
+		return 0;
+	double walls[SCALE_REPS_MAX];
+	int printed = 1;
+	for (int r = 0; r < one->nex; r++) {
+		walls[r] = one->ex[r].wall_s * (1 - fmin(fmax(one->ex[r].foreign_share, 0), 1));
+		printed &= one->ex[r].stdout_bytes > 0;
+	}
+	unsigned why = 0;
+	/* the 1-thread runs' wall less their wait for CPUs other processes held: a 1-thread run
+	 * that other load slowed fivefold must not make an N-thread run that had the CPUs look
+	 * impossibly fast */
+	if (x->wall_s < order_median(walls, (size_t)one->nex) / (2.0 * x->threads))
+		why |= SCALE_REJECT_FAST;
+	if (printed && x->stdout_bytes == 0)
+		why |= SCALE_REJECT_SILENT;
+	return why;
+}
+
+static double comp_sum(const struct scale_stack *s)
+{
+	double t = 0;
+	for (int k = 0; k < COMP_COUNT; k++)
+		t += s->comp[k];
+	return t;
+}
+
 /* The stacks of one thread count, its median run and the spread. */
 static void point_finish(struct scale_result *res, struct scale_point *p)
 {
 	const struct scale_exec *by[SCALE_REPS_MAX];
+	int nby = 0;
 	for (int r = 0; r < p->nex; r++) {
 		struct scale_exec *x = &p->ex[r];
 		const struct scale_thread *th = x->have_record ? x->rec.th : NULL;
 		scale_stack_build(th, x->have_record ? x->rec.nth : 0, p->threads, x->span_s, res->t1_s, &x->stack);
-		by[r] = x;
+		scale_stack_foreign(&x->stack, x->foreign_cpu_s);
+		double sum = comp_sum(&x->stack);
+		if (!(fabs(sum - p->threads) < 1e-6) && x->stack.span_s > 0) { /* NaN included */
+			x->rejected |= SCALE_REJECT_SUM;
+			p->nrejected++;
+			p->rejects |= SCALE_REJECT_SUM;
+		}
+		if (x->rejected)
+			continue;
+		by[nby++] = x;
 		unsigned bad = exec_bad(x);
 		if ((bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH)) && !(res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH))) {
 			res->first_status = x->sr.exited ? x->sr.status : 0;
@@ -259,24 +485,130 @@ static void point_finish(struct scale_result *res, struct scale_point *p)
 		p->bad |= bad;
 		res->bad |= bad;
 	}
-	qsort(by, (size_t)p->nex, sizeof(by[0]), span_cmp);
-	p->median = (int)(by[(p->nex - 1) / 2] - p->ex);
+	if (!nby) { /* every run rejected: the first one stands for the point, named as such */
+		by[nby++] = &p->ex[0];
+		p->bad |= SCALE_BAD_REJECTED;
+		res->bad |= SCALE_BAD_REJECTED;
+	}
+	qsort(by, (size_t)nby, sizeof(by[0]), span_cmp);
+	p->median = (int)(by[(nby - 1) / 2] - p->ex);
 	for (int k = 0; k < COMP_COUNT; k++) {
 		p->comp_min[k] = INFINITY;
 		p->comp_max[k] = -INFINITY;
-		for (int r = 0; r < p->nex; r++) {
-			p->comp_min[k] = fmin(p->comp_min[k], p->ex[r].stack.comp[k]);
-			p->comp_max[k] = fmax(p->comp_max[k], p->ex[r].stack.comp[k]);
+		for (int r = 0; r < nby; r++) {
+			p->comp_min[k] = fmin(p->comp_min[k], by[r]->stack.comp[k]);
+			p->comp_max[k] = fmax(p->comp_max[k], by[r]->stack.comp[k]);
 		}
 	}
 	const struct scale_exec *m = &p->ex[p->median];
 	p->threads_max = m->have_record ? m->rec.threads_max : 0;
 	p->threads_seen = m->have_record ? (int)m->rec.nth : 0;
-	p->error = res->t1_s > 0 ? fabs(m->stack.estimated - m->stack.actual) / p->threads : NAN;
-	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
-	p->cls = scale_stack_class(res->t1_s > 0 ? m->stack.actual : m->stack.estimated, p->threads);
+	p->foreign_cpu_s = m->foreign_cpu_s;
+	p->speedup_strong = m->stack.actual;
 	if (m->have_record)
-		scale_record_sites_resolve((struct scale_record *)&m->rec, 4 * SCALE_TOP_SITES);
+		scale_record_sites_resolve((struct scale_record *)&m->rec, 16 * SCALE_TOP_SITES);
+}
+
+/* Recomputes the spread of base and work_inflation over the runs kept. */
+static void spread_actual(struct scale_point *p)
+{
+	for (int k = 0; k < COMP_COUNT; k++)
+		if (k == COMP_BASE || k == COMP_INFLATION) {
+			p->comp_min[k] = INFINITY;
+			p->comp_max[k] = -INFINITY;
+			for (int r = 0; r < p->nex; r++)
+				if (!p->ex[r].rejected) {
+					p->comp_min[k] = fmin(p->comp_min[k], p->ex[r].stack.comp[k]);
+					p->comp_max[k] = fmax(p->comp_max[k], p->ex[r].stack.comp[k]);
+				}
+		}
+}
+
+/* The 1-thread time without the other load (issue 36 item 7): a 1-thread run that waited for a
+ * CPU other processes held (its foreign_load, the share of its one slot they took) was that
+ * much longer than the program alone; S^ counts those slots as foreign_load in the N-thread run,
+ * so S is T1 less that wait over TN. Where no other load was measured, T1 is unchanged. */
+static void points_unloaded(struct scale_result *res)
+{
+	const struct scale_point *one = &res->pt[res->one];
+	double t1[SCALE_REPS_MAX];
+	int n = 0;
+	for (int r = 0; r < one->nex; r++) {
+		const struct scale_exec *x = &one->ex[r];
+		if (x->sr.exited && x->sr.status == 0 && !x->rejected)
+			t1[n++] = x->span_s * (1 - fmin(fmax(x->stack.comp[COMP_FOREIGN], 0), 1));
+	}
+	res->t1_unloaded_s = n ? order_median(t1, (size_t)n) : NAN;
+	for (int i = 0; i < res->npoints; i++) {
+		struct scale_point *p = &res->pt[i];
+		if (!p->nex)
+			continue;
+		if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s) {
+			for (int r = 0; r < p->nex; r++)
+				scale_stack_set_actual(&p->ex[r].stack, res->t1_unloaded_s / p->ex[r].span_s);
+			spread_actual(p);
+		}
+		p->speedup_unloaded = p->ex[p->median].stack.actual;
+	}
+}
+
+/* The answers of a point once its stack is final (work growth may have changed base). */
+static void point_answers(struct scale_result *res, struct scale_point *p)
+{
+	const struct scale_exec *m = &p->ex[p->median];
+	p->error = res->t1_s > 0 ? fabs(m->stack.estimated - m->stack.actual) / p->threads : NAN;
+	p->error_raw = res->t1_s > 0 ? fabs(m->stack.estimated - p->speedup_strong) / p->threads : NAN;
+	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
+	double sp = res->t1_s > 0 ? m->stack.actual : m->stack.estimated;
+	p->cls = scale_stack_class(sp, p->threads);
+	p->cls_program = scale_stack_class(fmin(sp + m->stack.comp[COMP_FOREIGN], p->threads), p->threads);
+}
+
+/* Work that grows with N (item 8): the N-thread run's work against the 1-thread run's, by
+ * instructions where counters counted both, else by base time (CPU time less spinning, of every
+ * thread: a spinning thread is on the CPU without doing work). */
+static void point_work(struct scale_result *res, struct scale_point *p)
+{
+	const struct scale_point *one = &res->pt[res->one];
+	if (p == one || !one->nex || !p->nex || !(res->t1_s > 0))
+		return;
+	const struct scale_exec *m = &p->ex[p->median], *o = &one->ex[one->median];
+	double wn = 0, w1 = 0;
+	if (m->have_counts && o->have_counts) {
+		wn = m->counts.instructions;
+		w1 = o->counts.instructions;
+	} else if (m->have_record && o->have_record) {
+		wn = m->stack.base_s;
+		w1 = o->stack.base_s;
+	}
+	/* a 1-thread run whose CPU time is almost all inside waits (a runtime that ran the
+	 * program's tasks inside one) gives no ratio to judge by */
+	double cpu1 = 0;
+	for (size_t t = 0; o->have_record && t < o->rec.nth; t++)
+		cpu1 += o->rec.th[t].run_s;
+	p->work_ratio = w1 > 0 && (m->have_counts || w1 >= 0.2 * cpu1) ? wn / w1 : NAN;
+	p->speedup_scaled = p->work_ratio * p->speedup_unloaded;
+	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
+	 * the work itself */
+	double waited = m->stack.comp[COMP_SCHEDULING] + m->stack.comp[COMP_FOREIGN];
+	p->work_grows = scale_work_grows(p->work_ratio, p->speedup_strong + waited, p->threads, res->cpus);
+	if (!p->work_grows)
+		return;
+	/* base is the scaled speedup, in every run of the point */
+	for (int r = 0; r < p->nex; r++)
+		scale_stack_set_actual(&p->ex[r].stack, p->ex[r].stack.actual * p->work_ratio);
+	spread_actual(p);
+}
+
+/* The median of the 1-thread runs' spans that exited well and were not rejected. */
+static double t1_median(const struct scale_point *one)
+{
+	double spans[SCALE_REPS_MAX];
+	int ns = 0;
+	for (int r = 0; r < one->nex; r++)
+		if (one->ex[r].sr.exited && one->ex[r].sr.status == 0 && !one->ex[r].rejected)
+			spans[ns++] = one->ex[r].span_s;
+	return ns ? order_median(spans, (size_t)ns) : NAN;
 }
 
 int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_error *err)
@@ -303,46 +635,111 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 		res->one_added = 1;
 		res->npoints++;
 	}
+	struct as_cpulist cpus;
+	if (cpulist_allowed(&cpus, err) != 0)
+		return err->code ? err->code : -EINVAL;
+	res->cpus = cpus.n;
 	const char *tmp = getenv("TMPDIR");
-	char dir[4096];
+	static char dir[4096]; /* static: the interrupt handler may remove it */
 	snprintf(dir, sizeof(dir), "%s/archscope-stack.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir))
 		return as_error_set(err, -errno, "cannot make a temporary directory '%s'", dir);
+	interrupt_cleanup_dir(dir);
+	/* orphans of the program (a process whose parent ended first) come to archscope, so that a
+	 * run ends with the last of them and their CPU time is in the children's usage */
+	int was_subreaper = 0;
+	prctl(PR_GET_CHILD_SUBREAPER, &was_subreaper);
+	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	int rc = 0;
-	/* interleaved: rep 1 of every N, then rep 2 ..., so a change of machine load hits all N */
-	for (int r = 0; r < o->reps && rc == 0; r++)
-		for (int i = 0; i < res->npoints && rc == 0; i++) {
-			struct scale_point *p = &res->pt[i];
-			if (o->progress)
-				o->progress(o->ctx, p->threads, r, o->reps);
-			rc = exec_one(o, res, dir, p->threads, &p->ex[r], err);
-			if (rc == 0)
-				p->nex++;
+	/* interleaved: rep 1 of every N, then rep 2 ..., the 1-thread point first in each, so a
+	 * change of machine load hits all N and each run can be judged against T1 */
+	int order[SCALE_POINTS_MAX], no = 0;
+	order[no++] = res->one;
+	for (int i = 0; i < res->npoints; i++)
+		if (i != res->one)
+			order[no++] = i;
+	for (int r = 0; r < o->reps && rc == 0 && !res->interrupted; r++)
+		for (int j = 0; j < no && rc == 0 && !res->interrupted; j++) {
+			struct scale_point *p = &res->pt[order[j]];
+			for (int try = 0; try < SCALE_TRIES; try++) {
+				if (o->progress)
+					o->progress(o->ctx, p->threads, r, o->reps);
+				struct scale_exec *x = &p->ex[p->nex];
+				rc = exec_one(o, res, &cpus, dir, p->threads, x, err);
+				if (rc == 0 && x->cut) { /* the cut run never counts */
+					res->interrupted = x->cut;
+					scale_record_release(&x->rec);
+					break;
+				}
+				if (rc == 0 && interrupt_signal()) /* after the run ended: it counts, then stop */
+					res->interrupted = interrupt_signal();
+				if (rc)
+					break;
+				x->rejected = exec_reject(x, &res->pt[res->one]);
+				if (!x->rejected || try == SCALE_TRIES - 1 || res->interrupted) {
+					p->nex++; /* the last try stands, rejected or not */
+					if (x->rejected) {
+						p->nrejected++;
+						p->rejects |= x->rejected;
+					}
+					break;
+				}
+				p->nrejected++;
+				p->rejects |= x->rejected;
+				scale_record_release(&x->rec);
+			}
 		}
+	prctl(PR_SET_CHILD_SUBREAPER, was_subreaper);
 	dir_clean(dir);
 	rmdir(dir);
+	interrupt_cleanup_dir(NULL);
 	if (rc)
 		return rc;
-	double spans[SCALE_REPS_MAX];
-	int ns = 0;
-	struct scale_point *one = &res->pt[res->one];
-	for (int r = 0; r < one->nex; r++)
-		if (one->ex[r].sr.exited && one->ex[r].sr.status == 0)
-			spans[ns++] = one->ex[r].span_s;
-	res->t1_s = ns ? order_median(spans, (size_t)ns) : NAN;
-	for (int i = 0; i < res->npoints; i++)
-		point_finish(res, &res->pt[i]);
-	scale_run_tier2(res);
-	/* a program that ignores {T} and OMP_NUM_THREADS starts as many threads whatever N is (threads
-	 * started, not alive at once: a short thread may end before the next starts) */
-	int distinct = 0, same = 1;
+	/* points without a run (interrupted before them) are dropped */
+	int kept = 0;
 	for (int i = 0; i < res->npoints; i++) {
-		if (res->pt[i].threads != res->pt[0].threads)
+		if (!res->pt[i].nex && i != res->one)
+			continue;
+		if (i == res->one)
+			res->one = kept;
+		if (kept != i)
+			res->pt[kept] = res->pt[i];
+		kept++;
+	}
+	res->npoints = kept;
+	struct scale_point *one = &res->pt[res->one];
+	res->t1_s = t1_median(one);
+	for (int i = 0; i < res->npoints; i++)
+		if (res->pt[i].nex)
+			point_finish(res, &res->pt[i]);
+	points_unloaded(res);
+	scale_run_tier2(res);
+	for (int i = 0; i < res->npoints; i++)
+		if (res->pt[i].nex) {
+			point_work(res, &res->pt[i]);
+			point_answers(res, &res->pt[i]);
+		}
+	/* a program that ignores {T} and OMP_NUM_THREADS starts as many threads whatever N is (threads
+	 * started, not alive at once: a short thread may end before the next starts); a tree of
+	 * processes also runs as many at once (make -j1 and make -j2 start the same processes, not
+	 * as many at once) */
+	int distinct = 0, same = 1;
+	const struct scale_point *ref = NULL;
+	for (int i = 0; i < res->npoints; i++) {
+		const struct scale_point *q = &res->pt[i];
+		if (!q->nex)
+			continue;
+		if (!ref) {
+			ref = q;
+			continue;
+		}
+		if (q->threads != ref->threads)
 			distinct = 1;
-		if (res->pt[i].threads_seen != res->pt[0].threads_seen)
+		int procs = q->ex[q->median].rec.processes > 1 || ref->ex[ref->median].rec.processes > 1;
+		if (q->threads_seen != ref->threads_seen || (procs && q->threads_max != ref->threads_max))
 			same = 0;
 	}
-	if (distinct && same && res->pt[0].threads_seen > 0) {
+	if (ref && distinct && same && ref->threads_seen > 0) {
 		res->bad |= SCALE_BAD_IGNORES_T;
 		for (int i = 0; i < res->npoints; i++)
 			res->pt[i].bad |= SCALE_BAD_IGNORES_T;

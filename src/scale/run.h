@@ -5,6 +5,7 @@
 #define ARCHSCOPE_SCALE_RUN_H
 
 #include "common/error.h"
+#include "common/cpuset.h"
 #include "common/spawn.h"
 #include "scale/record.h"
 #include "scale/stack.h"
@@ -39,7 +40,14 @@ enum {
 	SCALE_BAD_IGNORES_T = 1 << 5,  /* the same number of threads whatever N */
 	SCALE_BAD_TIMEOUT = 1 << 6,
 	SCALE_BAD_NOSCHEDSTAT = 1 << 7, /* no schedstat: no run-queue time (scheduling is 0) */
+	/* runs that cannot be right (item 6): repeated, and left out of the stack */
+	SCALE_REJECT_FAST = 1 << 8,    /* wall time under the 1-thread run's / (2 N) */
+	SCALE_REJECT_SILENT = 1 << 9,  /* printed nothing on stdout where the 1-thread runs did */
+	SCALE_REJECT_SUM = 1 << 10,    /* components that do not sum to N */
+	SCALE_BAD_REJECTED = 1 << 11,  /* every run of the point was rejected: the one shown too */
 };
+#define SCALE_REJECTS (SCALE_REJECT_FAST | SCALE_REJECT_SILENT | SCALE_REJECT_SUM)
+#define SCALE_TRIES 3 /* a rejected run is tried again, at most this often in all */
 
 /* One execution. */
 struct scale_exec {
@@ -52,6 +60,13 @@ struct scale_exec {
 	struct scale_stack stack; /* built once the 1-thread time is known */
 	double spin_samples, samples; /* spin.h: samples taken in spin loops / in all */
 	char err_head[256];       /* the first lines of its stderr */
+	long long stdout_bytes;   /* what it printed on stdout */
+	double foreign_cpu_s;     /* other processes' CPU time on the CPUs it could use (/proc/stat
+				     minus its own and archscope's), NaN when unknown */
+	double cpu_s;             /* its CPU time, every process of it (getrusage of the children) */
+	unsigned rejected;        /* SCALE_REJECT_* */
+	int cut;                  /* a signal arrived before the program's last process ended */
+	double foreign_share;     /* foreign_load / N of its stack, right after the run */
 	int tier;                 /* 0: the preload library's record; 1: the scheduler's tracepoints */
 	int have_counts;          /* tier 2: counts holds the program's counter totals */
 	struct scale_counts counts;
@@ -72,6 +87,18 @@ struct scale_point {
 	int have_t2;               /* tier 2 split work_inflation of the median run: */
 	double t2[T2_COUNT];       /* llc, memory, coherency, parallelization_overhead (speedup units) */
 	double t2_rest;            /* what the counters do not explain: work_inflation at tier 2 */
+	int nrejected;             /* runs rejected (and repeated) */
+	unsigned rejects;          /* their SCALE_REJECT_* */
+	double speedup_strong;     /* S = T1/TN, always */
+	double speedup_unloaded;   /* T1 less the 1-thread runs' wait for CPUs other processes held,
+				      over TN: what base is (unless the work grows) */
+	double error_raw;          /* |S^ - T1/TN| / N, T1 as measured */
+	double work_ratio;         /* the N-thread run's work / the 1-thread run's (instructions where
+				      counted, else CPU time) */
+	int work_grows;            /* the work grows with N: base is the scaled speedup */
+	double speedup_scaled;     /* Gustafson: work_ratio x speedup_unloaded */
+	double foreign_cpu_s;      /* of the median run */
+	const char *cls_program;   /* the class of S + foreign_load: the program's, without the other load */
 };
 
 struct scale_result {
@@ -80,6 +107,7 @@ struct scale_result {
 	int one;                   /* index of the 1-thread point (added when not asked for) */
 	int one_added;             /* the 1-thread point was added for S only */
 	double t1_s;               /* median span of the 1-thread runs */
+	double t1_unloaded_s;      /* median of their spans less their foreign_load share */
 	int reps;
 	unsigned bad;              /* union over points */
 	int first_status, first_signal; /* of the first bad run, for the message */
@@ -89,6 +117,8 @@ struct scale_result {
 	char tier1_why[160];
 	int tier2;                 /* counters counted every run (else why in tier2_why) */
 	char tier2_why[256];
+	int interrupted;           /* the signal that stopped the runs (0: none); the cut run is left out */
+	int cpus;                  /* the CPUs the program could use */
 };
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
@@ -97,12 +127,29 @@ struct scale_result {
 int scale_preload_find(char *path, size_t len, struct as_error *err);
 
 /* Runs everything and fills res. Returns 0 when every run started (problems of the program are
- * in res->bad), or a negative errno (the program is not there, a temporary directory failed). */
+ * in res->bad), or a negative errno (the program is not there, a temporary directory failed).
+ * A SIGINT, SIGTERM or SIGHUP (common/interrupt.h, installed by the caller) is forwarded to the
+ * program; the runs stop, the cut one is left out, the others give the stacks, and
+ * res->interrupted names the signal. The temporary directory is removed on every path. */
 int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_error *err);
 void scale_result_release(struct scale_result *res);
 /* Tier 2: splits the work_inflation of each point's median run with its counts and those of the
  * 1-thread point's median run (scale_tier2_split); have_t2 where both were counted. Part of
  * scale_run; separate so that recorded counts can be tested. */
 void scale_run_tier2(struct scale_result *res);
+/* Whether a run that did `ratio` times the 1-thread run's work at N threads on `cpus` CPUs, with
+ * the speedup `speedup` (T1/TN plus the slots its threads spent waiting for a CPU), grew its work
+ * with N (fixed time, or fixed work per thread): ratio >= 1.5 and >= 0.9 min(N, cpus), and it
+ * took no longer than 1.5 T1 (1.5 T1 N / cpus when N > cpus). A strong-scaled program does about
+ * the same work (ratio near 1). By time alone (no counters) a program whose every thread ran about
+ * N times slower (memory bandwidth, false sharing) looks the same; 0.9 N rather than less keeps
+ * the usual slowdowns out (a memory-bound Jacobi sweep under other load: 1.78 at N = 2). Pure;
+ * unit-tested. */
+int scale_work_grows(double ratio, double speedup, int threads, int cpus);
+/* The other processes' CPU time on the CPUs in `cpus` between two /proc/stat texts (busy:
+ * user, nice, system, irq, softirq, steal), less own_cpu_s; NaN when a text cannot be read.
+ * Pure; unit-tested. */
+double scale_foreign_cpu(const char *stat0, const char *stat1, const struct as_cpulist *cpus, double own_cpu_s,
+			 long ticks_per_s);
 
 #endif

@@ -9,7 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <poll.h>
 #include <pthread.h>
+#include <sys/eventfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,18 +19,20 @@
 #include <unistd.h>
 
 #define SPIN_CPUS_MAX 1024
-#define SPIN_PAGES 16 /* data pages per ring buffer (a power of two) */
-#define SPIN_CACHE 8192
+#define SPIN_PAGES 32 /* data pages per ring buffer (a power of two): 128 KiB, 3000 samples, 12 s
+		       * of one CPU at 250 samples a second */
+#define SPIN_DRAIN_NS 200000000 /* drained every 200 ms: the code is read from the binaries
+				 * after the run, so nothing needs the process alive */
 
 struct scale_spin {
 	int ncpu;
 	struct scale_ring ring[SPIN_CPUS_MAX];
 	pthread_t drain;
 	int stop;              /* atomic */
+	int wake;              /* an eventfd: written to stop the drain at once */
 	int self_pid;
 	struct spin_sample *s; /* the samples of the program (not of archscope) */
 	size_t n, cap;
-	struct { uint64_t ip; int pid; int hint; } cache[SPIN_CACHE];
 };
 
 int scale_spin_code_has_hint(const uint8_t *b, size_t n)
@@ -103,49 +107,14 @@ static int near(uint64_t a, uint64_t b)
 
 void scale_spin_classify(struct spin_sample *s, size_t n, uint8_t *spin)
 {
+	/* The code decides alone. A rule that also wanted a neighbouring sample (in time) in the
+	 * same loop lost every isolated spin sample: a thread that spins in short waits between
+	 * work (a lock held ~100 us, sampled every 4 ms) rarely has two consecutive samples in the
+	 * loop, and at 2 threads `examples/stack/spin-timed.c` had 2 of its ~14 spinning samples
+	 * counted (0.08 of the 0.51 slots it timed itself with its CPU clock). */
 	qsort(s, n, sizeof(*s), sample_cmp);
-	for (size_t i = 0; i < n; i++) {
-		int prev = i > 0 && s[i - 1].tid == s[i].tid && near(s[i - 1].ip, s[i].ip);
-		int next = i + 1 < n && s[i + 1].tid == s[i].tid && near(s[i + 1].ip, s[i].ip);
-		spin[i] = s[i].hint == 1 && (prev || next);
-	}
-}
-
-/* Whether the code around ip in process pid holds a spin hint; cached per address. */
-static int hint_of(struct scale_spin *sp, int pid, uint64_t ip)
-{
-	unsigned h = (unsigned)((ip * 0x9e3779b97f4a7c15ull) >> 51) % SPIN_CACHE;
-	for (unsigned k = 0; k < 16; k++) {
-		unsigned j = (h + k) % SPIN_CACHE;
-		if (sp->cache[j].ip == ip && sp->cache[j].pid == pid)
-			return sp->cache[j].hint;
-		if (sp->cache[j].ip == 0) {
-			h = j;
-			break;
-		}
-	}
-	/* opened for each new address: an fd opened before the child's exec would show the old
-	 * address space */
-	char path[64];
-	snprintf(path, sizeof(path), "/proc/%d/mem", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	uint8_t code[2 * SPIN_SCAN_BYTES];
-	int hint = -1;
-	/* the wide window, else (near the end of a mapping) the narrow one */
-	if (fd >= 0 && ip > SPIN_SCAN_BYTES &&
-	    pread(fd, code, sizeof(code), (off_t)(ip - SPIN_SCAN_BYTES)) == (ssize_t)sizeof(code))
-		hint = scale_spin_code_is_spin(code, sizeof(code), SPIN_SCAN_BYTES);
-	else if (fd >= 0 && ip > SPIN_HINT_WINDOW &&
-		 pread(fd, code, 2 * SPIN_HINT_WINDOW, (off_t)(ip - SPIN_HINT_WINDOW)) == 2 * SPIN_HINT_WINDOW)
-		hint = scale_spin_code_has_hint(code, 2 * SPIN_HINT_WINDOW);
-	if (fd >= 0)
-		close(fd);
-	if (hint >= 0) { /* an unreadable page may become readable: not cached */
-		sp->cache[h].ip = ip;
-		sp->cache[h].pid = pid;
-		sp->cache[h].hint = hint;
-	}
-	return hint;
+	for (size_t i = 0; i < n; i++)
+		spin[i] = s[i].hint == 1;
 }
 
 /* One record of a ring buffer: keeps the program's samples. */
@@ -172,22 +141,19 @@ static void sample_take(void *ctx, const struct perf_event_header *h, const uint
 		sp->cap = cap;
 	}
 	sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
-					       .hint = hint_of(sp, (int)v.pid, v.ip) };
+					       .hint = -1 };
 }
 
 static void *drain_main(void *arg)
 {
 	struct scale_spin *sp = arg;
-	for (int round = 0; !__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE); round++) {
+	while (!__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE)) {
 		for (int c = 0; c < sp->ncpu; c++)
 			scale_ring_drain(&sp->ring[c], sample_take, sp);
-		/* every 50 ms: often enough to read the code of new addresses while the program
-		 * lives (and far from filling a ring: at most 250 samples a second per CPU), rarely
-		 * enough that waking up does not take the program's CPU (5 ms cost 1.5-6 % more).
-		 * The first 250 ms every 5 ms: a sample's code is read from the living process, and a
-		 * program of 40 ms drained only after its exit had none of its spinning seen. */
-		struct timespec ts = { 0, round < 50 ? 5000000 : 50000000 };
-		nanosleep(&ts, NULL);
+		/* rarely: waking up takes the program's CPU (every 5 ms cost 1.5-6 % more); the stop
+		 * comes through the eventfd, at once */
+		struct pollfd pf = { .fd = sp->wake, .events = POLLIN };
+		poll(&pf, 1, SPIN_DRAIN_NS / 1000000);
 	}
 	for (int c = 0; c < sp->ncpu; c++)
 		scale_ring_drain(&sp->ring[c], sample_take, sp);
@@ -198,6 +164,8 @@ void scale_spin_free(struct scale_spin *sp)
 {
 	if (!sp)
 		return;
+	if (sp->wake >= 0)
+		close(sp->wake);
 	for (int c = 0; c < sp->ncpu; c++)
 		scale_ring_close(&sp->ring[c]);
 	free(sp->s);
@@ -211,6 +179,12 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	if (!sp)
 		return as_error_set(err, -ENOMEM, "out of memory");
 	sp->self_pid = getpid();
+	sp->wake = eventfd(0, EFD_CLOEXEC);
+	if (sp->wake < 0) {
+		int e = errno;
+		free(sp);
+		return as_error_set(err, -e, "eventfd: %s", strerror(e));
+	}
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	sp->ncpu = ncpu < 1 ? 1 : ncpu > SPIN_CPUS_MAX ? SPIN_CPUS_MAX : (int)ncpu;
 	for (int c = 0; c < sp->ncpu; c++)
@@ -222,6 +196,8 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	a.sample_period = SPIN_PERIOD_NS;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	a.inherit = 1;
+	a.use_clockid = 1; /* sample times on the records' clock */
+	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = 1;
 	a.exclude_hv = 1;
 	a.wakeup_events = 1 << 20;
@@ -252,60 +228,194 @@ void scale_spin_stop(struct scale_spin *sp)
 	if (!sp)
 		return;
 	__atomic_store_n(&sp->stop, 1, __ATOMIC_RELEASE);
+	uint64_t one = 1;
+	if (write(sp->wake, &one, sizeof(one)) != (ssize_t)sizeof(one)) {
+		/* the drain notices the flag within SPIN_DRAIN_NS */
+	}
 	pthread_join(sp->drain, NULL);
 	for (int c = 0; c < sp->ncpu; c++)
 		scale_ring_close(&sp->ring[c]); /* the children inherit no more events */
 }
 
-static int in_libc(const struct scale_record *rec, uint64_t ip)
+/* Which runtime a mapping belongs to: its spin loops are the spin phase of waits the preload
+ * library times (so never user spinning counted twice). */
+enum lib_kind { LIB_OTHER, LIB_LIBC, LIB_OMP, LIB_MPI };
+
+static int lib_kind(const char *path)
 {
-	for (size_t k = 0; k < rec->nmaps; k++)
-		if (ip >= rec->maps[k].start && ip < rec->maps[k].end) {
-			const char *b = strrchr(rec->maps[k].path, '/');
-			b = b ? b + 1 : rec->maps[k].path;
-			return strncmp(b, "libc.so", 7) == 0 || strncmp(b, "libc-", 5) == 0;
+	const char *b = strrchr(path, '/');
+	b = b ? b + 1 : path;
+	if (!strncmp(b, "libc.so", 7) || !strncmp(b, "libc-", 5))
+		return LIB_LIBC;
+	if (!strncmp(b, "libomp.so", 9) || !strncmp(b, "libomp-", 7) || !strncmp(b, "libgomp.so", 10) ||
+	    !strncmp(b, "libgomp-", 8) || !strncmp(b, "libiomp5", 8))
+		return LIB_OMP;
+	if (!strncmp(b, "libmpi", 6) || !strncmp(b, "libopen-pal", 11) || !strncmp(b, "libopen-rte", 11) ||
+	    !strncmp(b, "libpmix", 7) || !strncmp(b, "libucp", 6) || !strncmp(b, "libuct", 6) ||
+	    !strncmp(b, "libucs", 6) || !strncmp(b, "libfabric", 9) || !strncmp(b, "mca_", 4))
+		return LIB_MPI;
+	return LIB_OTHER;
+}
+
+/* Open binaries, by path, for reading the code around samples after the run. */
+#define FILES_MAX 256
+struct files {
+	const char *path[FILES_MAX];
+	int fd[FILES_MAX];
+	int n;
+};
+
+static int file_fd(struct files *f, const char *path)
+{
+	for (int i = 0; i < f->n; i++)
+		if (!strcmp(f->path[i], path))
+			return f->fd[i];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->n < FILES_MAX) {
+		f->path[f->n] = path;
+		f->fd[f->n++] = fd;
+	}
+	return fd;
+}
+
+/* Whether the code at ip, in a mapping of a binary, is a spin loop (scale_spin_code_is_spin):
+ * read from the file the mapping came from, so it does not matter that the process is gone. */
+static int hint_from_file(struct files *f, const struct scale_map *m, uint64_t ip)
+{
+	int fd = file_fd(f, m->path);
+	if (fd < 0)
+		return -1;
+	uint8_t code[2 * SPIN_SCAN_BYTES];
+	uint64_t off = ip - m->start + m->offset;
+	/* the wide window, else (near the start or end of the file) the narrow one */
+	if (off > SPIN_SCAN_BYTES && pread(fd, code, sizeof(code), (off_t)(off - SPIN_SCAN_BYTES)) == (ssize_t)sizeof(code))
+		return scale_spin_code_is_spin(code, sizeof(code), SPIN_SCAN_BYTES);
+	if (off > SPIN_HINT_WINDOW &&
+	    pread(fd, code, 2 * SPIN_HINT_WINDOW, (off_t)(off - SPIN_HINT_WINDOW)) == 2 * SPIN_HINT_WINDOW)
+		return scale_spin_code_has_hint(code, 2 * SPIN_HINT_WINDOW);
+	return -1;
+}
+
+static const struct scale_map *map_at(const struct scale_record *rec, int proc, uint64_t ip)
+{
+	const struct scale_process *p = &rec->procs[proc];
+	for (size_t k = p->map0; k < p->map0 + p->nmaps && k < rec->nmaps; k++)
+		if (ip >= rec->maps[k].start && ip < rec->maps[k].end)
+			return &rec->maps[k];
+	return NULL;
+}
+
+static int thread_of(const struct scale_record *rec, int proc, int tid, double time_s)
+{
+	int best = -1;
+	for (size_t t = 0; t < rec->nth; t++)
+		if (rec->th[t].tid == tid && rec->th[t].proc == proc) {
+			if (time_s >= rec->th[t].start_s - 1e-3 && time_s <= rec->th[t].end_s + 1e-3)
+				return (int)t;
+			best = (int)t;
 		}
-	return 0;
+	return best;
+}
+
+static int thread_has(const struct scale_thread *t, int kind)
+{
+	if (kind == LIB_OMP)
+		return t->wait_s[PRIM_OMP_BARRIER] + t->wait_s[PRIM_OMP_TASKWAIT] + t->wait_s[PRIM_OMP_LOCK] +
+			       t->wait_s[PRIM_OMP_IDLE] > 0;
+	if (kind == LIB_MPI)
+		return t->wait_s[PRIM_MPI] > 0;
+	return kind == LIB_LIBC; /* pthread_spin_lock: its wrapper timed it */
+}
+
+/* The spinning code as a site of its process; addr + 1 so that the call-site lookup (addr - 1)
+ * lands on the sampled instruction. */
+static void site_add(struct scale_record *rec, int proc, uint64_t ip, double s)
+{
+	size_t k;
+	for (k = 0; k < rec->nsites; k++)
+		if (rec->sites[k].prim == PRIM_COUNT && rec->sites[k].proc == proc && near(rec->sites[k].addr, ip + 1))
+			break;
+	if (k < rec->nsites) {
+		rec->sites[k].wait_s += s;
+		rec->sites[k].calls++;
+		return;
+	}
+	void *q = realloc(rec->sites, (rec->nsites + 1) * sizeof(*rec->sites));
+	if (!q)
+		return;
+	rec->sites = q;
+	rec->sites[rec->nsites++] =
+		(struct scale_site){ .prim = PRIM_COUNT, .proc = proc, .addr = ip + 1, .wait_s = s, .calls = 1 };
 }
 
 void scale_spin_assign(struct scale_spin *sp, struct scale_record *rec, double *spin, double *all)
 {
 	*spin = *all = 0;
-	if (!sp || !sp->n)
+	if (!sp || !sp->n || !rec->nprocs)
 		return;
 	uint8_t *flag = calloc(sp->n, 1);
-	if (!flag)
-		return;
-	scale_spin_classify(sp->s, sp->n, flag);
+	int *thr = malloc(sp->n * sizeof(int)), *kind = malloc(sp->n * sizeof(int));
+	double *cnt = calloc(3 * rec->nth + 1, sizeof(double)); /* per thread: samples, user spin, runtime spin */
+	struct files *files = calloc(1, sizeof(*files));
+	if (!flag || !thr || !kind || !cnt || !files)
+		goto out;
+	/* the code of each sample, from its process's binaries */
+	for (size_t i = 0; i < sp->n; i++) {
+		struct spin_sample *s = &sp->s[i];
+		double ts = (double)s->time_ns * 1e-9;
+		int proc = scale_record_proc_of(rec, s->pid, ts);
+		const struct scale_map *m = proc >= 0 ? map_at(rec, proc, s->ip) : NULL;
+		s->hint = m ? hint_from_file(files, m, s->ip) : -1;
+	}
+	scale_spin_classify(sp->s, sp->n, flag); /* sorts the samples */
 	for (size_t i = 0; i < sp->n; i++) {
 		const struct spin_sample *s = &sp->s[i];
-		if (s->pid != rec->pid)
+		double ts = (double)s->time_ns * 1e-9;
+		int proc = scale_record_proc_of(rec, s->pid, ts);
+		thr[i] = proc >= 0 ? thread_of(rec, proc, s->tid, ts) : -1;
+		const struct scale_map *m = proc >= 0 ? map_at(rec, proc, s->ip) : NULL;
+		kind[i] = m ? lib_kind(m->path) : LIB_OTHER;
+		if (thr[i] < 0)
 			continue;
 		*all += 1;
-		if (!flag[i] || in_libc(rec, s->ip))
+		cnt[3 * thr[i]] += 1;
+		/* An OpenMP runtime's code, where its waits were timed: the CPU time of their spin
+		 * phase. Every sample counts, not only those that look like a spin loop: libomp's wait
+		 * loop calls out to read the time stamp counter and to yield, too far from its PAUSE
+		 * for the loop rule; the rest of the runtime's own time (dispatching, forking) is
+		 * small and stays inside the waits' time by the cap in stack.c. */
+		if (kind[i] == LIB_OMP && thread_has(&rec->th[thr[i]], LIB_OMP)) {
+			cnt[3 * thr[i] + 2] += 1;
 			continue;
-		*spin += 1;
-		for (size_t t = 0; t < rec->nth; t++)
-			if (rec->th[t].tid == s->tid)
-				rec->th[t].spin_s += SPIN_PERIOD_NS * 1e-9;
-		/* the spinning code as a site; addr + 1 so that the call-site lookup (addr - 1)
-		 * lands on the sampled instruction */
-		size_t k;
-		for (k = 0; k < rec->nsites; k++)
-			if (rec->sites[k].prim == PRIM_COUNT && near(rec->sites[k].addr, s->ip + 1))
-				break;
-		if (k < rec->nsites) {
-			rec->sites[k].wait_s += SPIN_PERIOD_NS * 1e-9;
-			rec->sites[k].calls++;
-		} else {
-			void *q = realloc(rec->sites, (rec->nsites + 1) * sizeof(*rec->sites));
-			if (!q)
-				continue;
-			rec->sites = q;
-			rec->sites[rec->nsites++] = (struct scale_site){ .prim = PRIM_COUNT, .addr = s->ip + 1,
-									 .wait_s = SPIN_PERIOD_NS * 1e-9, .calls = 1 };
 		}
+		if (!flag[i])
+			continue;
+		if (kind[i] != LIB_OTHER && thread_has(&rec->th[thr[i]], kind[i]))
+			continue; /* inside a wait timed whole (pthread_spin_lock, MPI) */
+		cnt[3 * thr[i] + 1] += 1;
+		*spin += 1;
 	}
-	free(flag);
+	/* in time: each thread's CPU time x the share of its samples in spin loops */
+	for (size_t t = 0; t < rec->nth; t++) {
+		double n = cnt[3 * t];
+		rec->th[t].spin_s = n > 0 ? rec->th[t].run_s * cnt[3 * t + 1] / n : 0;
+		rec->th[t].rt_spin_s = n > 0 ? rec->th[t].run_s * cnt[3 * t + 2] / n : 0;
+	}
+	for (size_t i = 0; i < sp->n; i++) {
+		int t = thr[i];
+		if (t < 0 || !flag[i] || (kind[i] != LIB_OTHER && thread_has(&rec->th[t], kind[i])))
+			continue;
+		site_add(rec, rec->th[t].proc, sp->s[i].ip, rec->th[t].spin_s / cnt[3 * t + 1]);
+	}
 	scale_record_sites_sort(rec);
+out:
+	if (files)
+		for (int i = 0; i < files->n; i++)
+			if (files->fd[i] >= 0)
+				close(files->fd[i]);
+	free(files);
+	free(cnt);
+	free(kind);
+	free(thr);
+	free(flag);
 }

@@ -1,9 +1,10 @@
 /* Spinning that no wrapper sees (a hand-written spin lock, an OpenMP runtime's busy wait), found
- * without hardware counters: every thread of the program is sampled on the software task clock
- * (perf_event_open, no root needed at perf_event_paranoid <= 2), and a sample counts as spinning
- * when the thread is parked in a short loop (its neighbouring samples lie within SPIN_LOOP_BYTES of
- * it) whose code holds a spin-wait hint (x86 PAUSE, arm64 YIELD/WFE/ISB). See
- * docs/archscope-stack.md for the method and its false-positive rate. */
+ * without hardware counters: every thread of every process of the program is sampled on the
+ * software task clock (perf_event_open, no root needed at perf_event_paranoid <= 2); after the run
+ * a sample counts as spinning when its code (read from the binary its process had mapped there)
+ * is a spin loop: a spin-wait hint (x86 PAUSE, arm64 YIELD/WFE/ISB) near it, or a PAUSE that jumps
+ * back to it. A thread's spin time is its CPU time x the share of its samples in spin loops (in
+ * time, not in samples). See docs/archscope-stack.md for the method and its false-positive rate. */
 #ifndef ARCHSCOPE_SCALE_SPIN_H
 #define ARCHSCOPE_SCALE_SPIN_H
 
@@ -16,7 +17,7 @@
 #define SPIN_PERIOD_NS 4000000u /* one sample per 4 ms of a thread's CPU time: a sample costs about
 				 * 60 us of the program's CPU time in a KVM guest (perf record -e task-clock
 				 * on stack-lock-heavy: +3 % at 2 ms, +10 % at 0.5 ms) */
-#define SPIN_LOOP_BYTES 64     /* a "short loop": consecutive samples this close */
+#define SPIN_LOOP_BYTES 64     /* samples this close are one spin site */
 #define SPIN_HINT_WINDOW 24    /* bytes either side of a sample searched for the hint */
 #define SPIN_SCAN_BYTES 128    /* bytes either side searched for an out-of-line hint (below) */
 #define SPIN_HEAD_BYTES 16     /* a loop head: the poll's load, compare and branch */
@@ -38,9 +39,9 @@ int scale_spin_code_has_hint(const uint8_t *bytes, size_t n);
  * (bench/stack-workloads/w-uspin.c at -O2: 61 of 767 spinning samples, 8 %). Pure; unit-tested. */
 int scale_spin_code_is_spin(const uint8_t *bytes, size_t n, size_t at);
 
-/* Marks which samples are spinning: hint set and a neighbouring sample of the same thread (in
- * time order) within SPIN_LOOP_BYTES. spin[i] = 1 or 0. Samples are sorted by (tid, time) first.
- * Pure; unit-tested on synthetic and recorded samples. */
+/* Marks which samples are spinning: those whose code is a spin loop (hint 1, from
+ * scale_spin_code_is_spin). spin[i] = 1 or 0. Samples are sorted by (tid, time) first. Pure;
+ * unit-tested. */
 void scale_spin_classify(struct spin_sample *s, size_t n, uint8_t *spin);
 
 struct scale_spin;
@@ -49,9 +50,11 @@ struct scale_spin;
 int scale_spin_start(struct scale_spin **out, struct as_error *err);
 /* Stops sampling (the child has exited) and keeps the samples. */
 void scale_spin_stop(struct scale_spin *s);
-/* Adds each thread's spin time (spin_s) to the record's threads, and the spinning code as call
- * sites (prim PRIM_COUNT: "user_spin"), leaving out samples in libc (pthread_spin_lock, which its
- * wrapper already times). *spin and *all: the samples counted. */
+/* Sets each thread's spin time (spin_s: its CPU time x the share of its samples in spin loops)
+ * and, where an OpenMP runtime's waits were timed, the CPU time in that runtime's code (rt_spin_s:
+ * the waits' spin phase), and adds the spinning code as call sites (prim PRIM_COUNT: "user_spin").
+ * Spin loops inside waits a wrapper times whole are left out (libc: pthread_spin_lock; MPI's
+ * libraries where the thread's MPI calls were timed). *spin and *all: the samples counted. */
 void scale_spin_assign(struct scale_spin *s, struct scale_record *rec, double *spin, double *all);
 void scale_spin_free(struct scale_spin *s);
 

@@ -8,25 +8,114 @@
 #include <string.h>
 
 const char *const scale_comp_names[COMP_COUNT] = {
-	"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "work_inflation",
+	"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "foreign_load",
+	"work_inflation",
 };
 
 const char *const scale_part_names[PART_COUNT] = {
-	"mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield", "pthread_spin",
-	"user_spin", "blocked_other",
+	"mutex",        "rwlock",   "cond", "barrier",      "semaphore",     "sleep",     "futex", "sched_yield",
+	"pthread_spin", "user_spin", "blocked_other", "taskwait", "mpi", "barrier_spin", "taskwait_spin", "lock_spin",
 };
 
-/* The part of each yielding primitive (spinning ones are PART_PTHREAD_SPIN, join is imbalance). */
+const char *const scale_other_names[OTHER_COUNT] = { "join", "wait_child", "poll", "omp_idle", "mpi_init" };
+
+int scale_part_is_spin(int part)
+{
+	return part == PART_PTHREAD_SPIN || part == PART_USER_SPIN || part == PART_MPI || part == PART_BARRIER_SPIN ||
+	       part == PART_TASKWAIT_SPIN || part == PART_LOCK_SPIN;
+}
+
+/* The yielding part of each blocking primitive (the others are handled one by one below). */
 static const int prim_part[PRIM_COUNT] = {
 	[PRIM_MUTEX] = PART_MUTEX, [PRIM_RWLOCK] = PART_RWLOCK, [PRIM_COND] = PART_COND,
 	[PRIM_BARRIER] = PART_BARRIER, [PRIM_SEM] = PART_SEM, [PRIM_SLEEP] = PART_SLEEP,
 	[PRIM_FUTEX] = PART_FUTEX, [PRIM_YIELD] = PART_YIELD, [PRIM_PTHREAD_SPIN] = PART_PTHREAD_SPIN,
-	[PRIM_JOIN] = -1,
+	[PRIM_JOIN] = -1, [PRIM_OMP_BARRIER] = PART_BARRIER, [PRIM_OMP_TASKWAIT] = PART_TASKWAIT,
+	[PRIM_OMP_LOCK] = PART_MUTEX, [PRIM_OMP_IDLE] = -1, [PRIM_MPI] = PART_MPI, [PRIM_CHILD] = -1,
+	[PRIM_POLL] = -1, [PRIM_MPI_INIT] = -1,
 };
 
 static double pos(double x)
 {
 	return x > 0 ? x : 0;
+}
+
+/* One thread's time split into the parts, scheduling, the waits for other tasks and base
+ * (thread-seconds, summing to its time alive). */
+struct account {
+	double part[PART_COUNT], sched, other[OTHER_COUNT], base;
+	double part_rq[PART_COUNT]; /* the wake-up queueing inside each blocking part */
+};
+
+static void thread_account(const struct scale_thread *t, struct account *a)
+{
+	double alive = pos(t->end_s - t->start_s);
+	double w[PRIM_COUNT], wsum = 0;
+	for (int p = 0; p < PRIM_COUNT; p++)
+		wsum += w[p] = pos(t->wait_s[p]);
+	if (wsum > alive) /* clock granularity: never more than the thread lived */
+		for (int p = 0; p < PRIM_COUNT; p++)
+			w[p] *= alive / wsum;
+	wsum = fmin(wsum, alive);
+	/* waits on the CPU throughout (pthread spin locks, MPI's polling); the OpenMP waits, which
+	 * spin, then sleep: their spin phase is the runtime's share of the thread's CPU time */
+	double wspin = w[PRIM_PTHREAD_SPIN] + w[PRIM_MPI];
+	double womp = w[PRIM_OMP_BARRIER] + w[PRIM_OMP_TASKWAIT] + w[PRIM_OMP_LOCK];
+	double widle = w[PRIM_OMP_IDLE];
+	double rt = fmin(pos(t->rt_spin_s), womp + widle);
+	double rt_omp = womp + widle > 0 ? rt * womp / (womp + widle) : 0, rt_idle = rt - rt_omp;
+	/* the waits off the CPU (asleep, then runnable once woken) */
+	double blocked = wsum - wspin - rt;
+	/* Off the CPU and not runnable, outside every wrapper: blocked on something no wrapper
+	 * sees. */
+	double off = pos(alive - t->run_s - t->runq_s);
+	double other = pos(off - blocked);
+	/* Run-queue time inside the blocking waits is part of those waits, not scheduling: what they
+	 * last beyond the thread's off-CPU time is their wake-up queueing (under load, every wake-up
+	 * queues). The rest of the run-queue time falls in spin waits and in the work in proportion
+	 * to their time (checked against each spin wait timed with the thread's CPU clock). */
+	double runq = pos(t->runq_s);
+	double rq_blocked = fmin(pos(blocked - off), runq);
+	/* outside the blocking waits and the OpenMP waits' spin phase (CPU time, no queueing: the
+	 * rest of those waits, woken and queueing included, counts as blocking above), the thread
+	 * was on the CPU or runnable: the spin waits' share of it holds their queueing */
+	double oncpu = alive - blocked - rt;
+	double rq = oncpu > 0 ? (runq - rq_blocked) * pos(1 - wspin / oncpu) : 0;
+	double rest = pos(alive - wsum - other - rq);
+	double spin = fmin(pos(t->spin_s), rest);
+	memset(a, 0, sizeof(*a));
+	for (int p = 0; p < PRIM_COUNT; p++)
+		if (p <= PRIM_YIELD || p == PRIM_PTHREAD_SPIN || p == PRIM_MPI)
+			a->part[prim_part[p]] += w[p];
+	/* the OpenMP waits: spin phase in spinning, the rest (asleep) in yielding, by construct */
+	static const int omp[3][3] = { { PRIM_OMP_BARRIER, PART_BARRIER_SPIN, PART_BARRIER },
+				       { PRIM_OMP_TASKWAIT, PART_TASKWAIT_SPIN, PART_TASKWAIT },
+				       { PRIM_OMP_LOCK, PART_LOCK_SPIN, PART_MUTEX } };
+	for (int k = 0; k < 3; k++) {
+		double x = womp > 0 ? rt_omp * w[omp[k][0]] / womp : 0;
+		a->part[omp[k][1]] += x;
+		a->part[omp[k][2]] += w[omp[k][0]] - x;
+	}
+	a->part[PART_OTHER] = other;
+	a->part[PART_USER_SPIN] = spin;
+	a->other[OTHER_JOIN] = w[PRIM_JOIN];
+	a->other[OTHER_CHILD] = w[PRIM_CHILD];
+	a->other[OTHER_POLL] = w[PRIM_POLL];
+	a->other[OTHER_IDLE] = widle;
+	a->other[OTHER_MPI_INIT] = w[PRIM_MPI_INIT];
+	(void)rt_idle;
+	/* the wake-up queueing, spread over all the waits off the CPU by their time (those for
+	 * other tasks among them), kept for the blocking waits of the pthread primitives (for
+	 * foreign_load): asleep, then woken, their queueing is the wait's end delayed. An OpenMP
+	 * wait's run-queue time is mostly its spinning thread preempted while it still waits, which
+	 * other processes do not lengthen: it stays the construct's. */
+	if (blocked > 0)
+		for (int p = 0; p <= PRIM_YIELD; p++) {
+			int k = prim_part[p];
+			a->part_rq[k] += fmin(rq_blocked * w[p] / blocked, w[p]);
+		}
+	a->sched = rq;
+	a->base = rest - spin;
 }
 
 int scale_stack_build(const struct scale_thread *th, size_t n, int threads, double span_s, double t1_s,
@@ -38,82 +127,99 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 	out->threads = threads;
 	out->span_s = span_s;
 	out->scaled = 1;
-	double base = 0, part[PART_COUNT] = { 0 }, sched = 0;
+	struct account sum = { 0 };
 	for (size_t i = 0; i < n; i++) {
-		const struct scale_thread *t = &th[i];
-		double alive = pos(t->end_s - t->start_s);
-		if (alive <= 0)
+		if (!(th[i].end_s > th[i].start_s))
 			continue;
-		double waits = 0, blocked = 0; /* all wrapped waits; those that leave the CPU */
-		for (int p = 0; p < PRIM_COUNT; p++) {
-			double w = pos(t->wait_s[p]);
-			waits += w;
-			if (p == PRIM_JOIN)
-				out->join_s += w;
-			else
-				part[prim_part[p]] += w;
-			if (p != PRIM_PTHREAD_SPIN)
-				blocked += w;
+		struct account a;
+		thread_account(&th[i], &a);
+		for (int k = 0; k < PART_COUNT; k++) {
+			sum.part[k] += a.part[k];
+			sum.part_rq[k] += a.part_rq[k];
 		}
-		if (waits > alive) { /* clock granularity: never more than the thread lived */
-			waits = alive;
-			blocked = fmin(blocked, alive);
-		}
-		/* Off the CPU and not runnable, outside every wrapper: blocked on something no
-		 * wrapper sees. */
-		double off = pos(alive - t->run_s - t->runq_s);
-		double other = pos(off - blocked);
-		/* Run-queue time inside wrapped waits is part of those waits, not scheduling. A blocking
-		 * wait is off the CPU, then runnable from its wake-up until it runs: what the blocking
-		 * waits last beyond the thread's off-CPU time is their wake-up run-queue wait (under
-		 * load, every wake-up queues; a share in proportion to time missed most of it). The
-		 * rest of the run-queue time falls in spin waits and in the work in proportion to
-		 * their time (checked against each spin wait timed with the thread's CPU clock). */
-		double runq = pos(t->runq_s);
-		double rq_blocked = fmin(pos(blocked - off), runq);
-		double oncpu = alive - blocked, spin_wait = waits - blocked;
-		double rq = oncpu > 0 ? (runq - rq_blocked) * pos(1 - spin_wait / oncpu) : 0;
-		double rest = pos(alive - waits - other - rq);
-		double spin = fmin(pos(t->spin_s), rest);
-		part[PART_OTHER] += other;
-		part[PART_USER_SPIN] += spin;
-		sched += rq;
-		base += rest - spin;
+		for (int k = 0; k < OTHER_COUNT; k++)
+			sum.other[k] += a.other[k];
+		sum.sched += a.sched;
+		sum.base += a.base;
 	}
 	double cap = threads * span_s;
-	if (base > cap)
-		base = cap;
-	double over = sched;
+	double base = fmin(sum.base, cap);
+	/* The slots base leaves, in order: spinning and scheduling (threads that wanted a CPU), the
+	 * blocking waits, then blocked_other and the waits for other tasks share the rest. Where
+	 * one level does not fit, it is scaled to what is left and the later ones get nothing. */
+	double left = cap - base, spin = sum.sched, block = 0;
 	for (int k = 0; k < PART_COUNT; k++)
-		over += part[k];
-	double imbalance = cap - base - over;
-	if (imbalance < 0) {
-		/* More threads wanted a CPU than there are slots: scale the waits to fit. */
-		out->scaled = over > 0 ? (cap - base) / over : 1;
-		for (int k = 0; k < PART_COUNT; k++)
-			part[k] *= out->scaled;
-		sched *= out->scaled;
-		imbalance = 0;
+		if (scale_part_is_spin(k))
+			spin += sum.part[k];
+		else if (k != PART_OTHER)
+			block += sum.part[k];
+	double f1 = spin > left ? (spin > 0 ? left / spin : 1) : 1;
+	left = pos(left - spin * f1);
+	double f2 = block > left ? (block > 0 ? left / block : 1) : 1;
+	if (f1 < 1)
+		f2 = 0;
+	left = pos(left - block * f2);
+	double others = 0;
+	for (int k = 0; k < OTHER_COUNT; k++)
+		others += sum.other[k];
+	double other = sum.part[PART_OTHER];
+	double f3 = f2 < 1 ? 0 : other + others > left && other > 0 ? left / (other + others) : 1;
+	for (int k = 0; k < PART_COUNT; k++) {
+		out->part[k] = sum.part[k] * (k == PART_OTHER ? f3 : scale_part_is_spin(k) ? f1 : f2) / span_s;
+		out->part_rq[k] = sum.part_rq[k] * f2 / span_s;
 	}
+	double sched = sum.sched * f1;
+	double imbalance = pos(left - other * f3);
+	out->scaled = fmin(f1, f2); /* blocked_other sharing with the waits for others is by design */
 	for (int k = 0; k < PART_COUNT; k++)
-		out->part[k] = part[k] / span_s;
-	out->comp[COMP_SPINNING] = out->part[PART_PTHREAD_SPIN] + out->part[PART_USER_SPIN];
-	for (int k = 0; k < PART_COUNT; k++)
-		if (k != PART_PTHREAD_SPIN && k != PART_USER_SPIN)
-			out->comp[COMP_YIELDING] += out->part[k];
+		out->comp[scale_part_is_spin(k) ? COMP_SPINNING : COMP_YIELDING] += out->part[k];
 	out->comp[COMP_SCHEDULING] = sched / span_s;
 	out->comp[COMP_IMBALANCE] = imbalance / span_s;
+	for (int k = 0; k < OTHER_COUNT; k++)
+		out->other_s[k] = sum.other[k];
+	out->join_s = sum.other[OTHER_JOIN];
+	out->base_s = base;
 	out->estimated = base / span_s;
 	out->comp[COMP_POSITIVE] = 0; /* needs counters (tier 2) */
-	if (t1_s > 0) {
-		out->actual = t1_s / span_s;
-		out->comp[COMP_BASE] = out->actual;
-		out->comp[COMP_INFLATION] = out->estimated - out->actual;
-	} else {
-		out->actual = NAN;
-		out->comp[COMP_BASE] = out->estimated;
-	}
+	scale_stack_set_actual(out, t1_s > 0 ? t1_s / span_s : NAN);
 	return 0;
+}
+
+void scale_stack_set_actual(struct scale_stack *s, double actual)
+{
+	s->actual = actual;
+	if (actual == actual) {
+		s->comp[COMP_BASE] = actual;
+		s->comp[COMP_INFLATION] = s->estimated - actual;
+	} else {
+		s->comp[COMP_BASE] = s->estimated;
+		s->comp[COMP_INFLATION] = 0;
+	}
+}
+
+void scale_stack_foreign(struct scale_stack *s, double foreign_cpu_s)
+{
+	if (!(foreign_cpu_s > 0) || !(s->span_s > 0))
+		return;
+	/* first the run-queue wait outside the waits, then the wake-up queueing inside the blocking
+	 * waits (a woken thread that other processes keep off the CPU waits longer at its barrier:
+	 * that longer is theirs, not the barrier's) */
+	double left = foreign_cpu_s / s->span_s;
+	double f = fmin(s->comp[COMP_SCHEDULING], left);
+	s->comp[COMP_SCHEDULING] -= f;
+	s->comp[COMP_FOREIGN] += f;
+	left -= f;
+	double rq = 0;
+	for (int k = 0; k < PART_COUNT; k++)
+		rq += s->part_rq[k];
+	double g = fmin(rq, left);
+	for (int k = 0; k < PART_COUNT && g > 0; k++) {
+		double x = g * s->part_rq[k] / rq;
+		s->part[k] -= x;
+		s->part_rq[k] -= x;
+		s->comp[COMP_YIELDING] -= x;
+		s->comp[COMP_FOREIGN] += x;
+	}
 }
 
 const char *scale_stack_class(double speedup, int threads)
@@ -129,11 +235,11 @@ const char *scale_stack_class(double speedup, int threads)
 
 const char *scale_stack_dominant(const double comp[COMP_COUNT], int threads)
 {
-	if (comp[COMP_BASE] >= 0.9 * threads)
+	if (comp[COMP_BASE] + comp[COMP_FOREIGN] >= 0.9 * threads)
 		return "none";
 	int best = -1;
 	for (int k = 0; k < COMP_COUNT; k++) {
-		if (k == COMP_BASE || k == COMP_POSITIVE)
+		if (k == COMP_BASE || k == COMP_POSITIVE || k == COMP_FOREIGN)
 			continue;
 		if (best < 0 || comp[k] > comp[best])
 			best = k;

@@ -17,7 +17,11 @@ struct scale_thread {
 	double run_s, runq_s;   /* on a CPU; runnable but waiting for one (schedstat) */
 	double wait_s[PRIM_COUNT];
 	uint64_t calls[PRIM_COUNT];
-	double spin_s;          /* spinning in user code no wrapper sees (sampling, spin.h) */
+	double spin_s;          /* spinning in user code no wrapper sees: the thread's CPU time x the
+				   share of its samples in spin loops (spin.h) */
+	double rt_spin_s;       /* CPU time in an OpenMP runtime's spin loops (its samples' share),
+				   the spin phase of the runtime waits the record timed */
+	int proc;               /* the process it belongs to (index in scale_record.procs) */
 };
 
 /* The components, in the order they stack. */
@@ -28,6 +32,7 @@ enum scale_comp {
 	COMP_YIELDING,
 	COMP_IMBALANCE,
 	COMP_SCHEDULING,
+	COMP_FOREIGN,   /* foreign_load: the part of scheduling other processes' CPU time explains */
 	COMP_INFLATION, /* work_inflation: what tier 0 cannot attribute, S^ - S (signed) */
 	COMP_COUNT
 };
@@ -46,8 +51,19 @@ enum scale_part {
 	PART_PTHREAD_SPIN,
 	PART_USER_SPIN,    /* spinning found by sampling */
 	PART_OTHER,        /* blocked outside every wrapper (I/O, calls no wrapper sees) */
+	PART_TASKWAIT,     /* OpenMP taskwait/taskgroup, asleep */
+	PART_MPI,          /* blocking MPI calls (busy polling) */
+	PART_BARRIER_SPIN, /* the spin phase of OpenMP barriers (KMP_BLOCKTIME, GOMP_SPINCOUNT) */
+	PART_TASKWAIT_SPIN,
+	PART_LOCK_SPIN,    /* ... of OpenMP locks and critical sections */
 	PART_COUNT
 };
+/* Whether a part belongs to spinning (else yielding). */
+int scale_part_is_spin(int part);
+
+/* Waiting for other tasks, not a delimiter of its own: the slots it leaves idle are imbalance. */
+enum scale_wait_other { OTHER_JOIN, OTHER_CHILD, OTHER_POLL, OTHER_IDLE, OTHER_MPI_INIT, OTHER_COUNT };
+extern const char *const scale_other_names[OTHER_COUNT]; /* "join", "wait_child", "poll", "omp_idle", "mpi_init" */
 extern const char *const scale_part_names[PART_COUNT];
 
 struct scale_stack {
@@ -57,20 +73,37 @@ struct scale_stack {
 	double actual;          /* S = T_1 / T_N; NaN when no 1-thread run */
 	double comp[COMP_COUNT];
 	double part[PART_COUNT];
+	double part_rq[PART_COUNT]; /* the wake-up queueing inside each blocking part (speedup units) */
 	double join_s;          /* seconds threads spent in pthread_join (shown inside imbalance) */
+	double other_s[OTHER_COUNT]; /* thread-seconds waiting for other tasks (join, children,
+				   events, a runtime's idle workers) */
+	double base_s;          /* thread-seconds of base (useful work) */
 	double scaled;          /* 1, or the factor the overheads were scaled by to fit N (more
-				   threads wanted a CPU than N: not every wait was a lost slot) */
+				   threads wanted a CPU, or waited, than N slots hold) */
 };
 
-/* Builds the stack of one run of N threads lasting span_s from its threads' accounts. Without a
- * 1-thread time (t1_s NaN) base = S^ and work_inflation = 0. Returns 0, or -EINVAL. */
+/* Builds the stack of one run of N threads lasting span_s from its threads' accounts (every
+ * thread of every process of the program). Without a 1-thread time (t1_s NaN) base = S^ and
+ * work_inflation = 0. The N x span_s slots go first to base, then to spinning and scheduling,
+ * then to the blocking waits, then blocked_other shares what is left with the waits for other
+ * tasks (join, children, events, idle workers), whose share is imbalance: threads beyond N
+ * (a launcher, a runtime's helper threads) that sleep while the others work cost no slot.
+ * Returns 0, or -EINVAL. */
 int scale_stack_build(const struct scale_thread *th, size_t n, int threads, double span_s, double t1_s,
 		      struct scale_stack *out);
+/* Moves the run-queue wait that other processes explain into foreign_load: foreign_cpu_s is
+ * their CPU time on the CPUs the program could use during its span; it explains scheduling
+ * first, then the wake-up queueing inside the blocking waits. */
+void scale_stack_foreign(struct scale_stack *s, double foreign_cpu_s);
+/* Sets the actual speedup (base) to `actual` and work_inflation to S^ - actual (the scaled
+ * speedup of a program whose work grows with N). */
+void scale_stack_set_actual(struct scale_stack *s, double actual);
 
 /* The paper's Fig. 6 class scaled to N: "good" (S >= 10/16 N), "poor" (S < 5/16 N), else
  * "moderate". */
 const char *scale_stack_class(double speedup, int threads);
-/* The largest component other than base (and positive_interference), or "none" when base >=
+/* The largest component other than base, positive_interference and foreign_load (other
+ * programs' load is not the program's delimiter), or "none" when base (plus foreign_load) >=
  * 0.9 N. */
 const char *scale_stack_dominant(const double comp[COMP_COUNT], int threads);
 

@@ -40,6 +40,10 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   DPKG      dpkg-deb and dpkg-shlibdeps (Debian package dpkg-dev): the Debian package is built
 #   PANDOC    the build made the manual pages (pandoc was found when it was configured)
 #   CHROMIUM  a headless Chromium (Debian package chromium) to load the HTML report
+#   MPIRUN    mpicc builds an MPI program and mpirun starts 2 ranks of it on this node (Debian
+#             openmpi-bin, libopenmpi-dev); as root with --allow-run-as-root
+#   OPENMP_GCC, OPENMP_CLANG  gcc -fopenmp (libgomp), clang -fopenmp (libomp: libomp-dev) build
+#             and run an OpenMP program
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -73,6 +77,9 @@ prereq() {
 		{ PREREQ_WHY="no chromium in PATH; Debian package chromium"; return 1; } ;;
 	MPI) prereq_mpi ;;
 	NETNS) prereq_netns ;;
+	MPIRUN) prereq_mpirun ;;
+	OPENMP_GCC) prereq_openmp gcc ;;
+	OPENMP_CLANG) prereq_openmp clang ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }
@@ -154,5 +161,31 @@ prereq_netns() {
 	fi
 	ip netns del $ns 2>/dev/null
 	PREREQ_WHY="cannot make a namespace with a veth pair here: $(head -c 160 <<<"$out")"
+	return 1
+}
+prereq_mpirun() {
+	command -v mpicc >/dev/null && command -v mpirun >/dev/null ||
+		{ PREREQ_WHY="no mpicc or mpirun in PATH; Debian packages openmpi-bin libopenmpi-dev"; return 1; }
+	local d; d=$(mktemp -d)
+	printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' >"$d/m.c"
+	if mpicc -o "$d/m" "$d/m.c" 2>/dev/null &&
+		timeout 60 mpirun $( [ "$(id -u)" -eq 0 ] && echo --allow-run-as-root) --oversubscribe -np 2 "$d/m" >/dev/null 2>&1; then
+		rm -rf "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	PREREQ_WHY="mpicc or mpirun -np 2 of a minimal MPI program fails here"
+	return 1
+}
+prereq_openmp() {
+	command -v "$1" >/dev/null || { PREREQ_WHY="no $1 in PATH"; return 1; }
+	local d; d=$(mktemp -d)
+	printf '#include <omp.h>\nint main(void) { int n = 0;\n#pragma omp parallel reduction(+:n)\nn++;\nreturn n < 1; }\n' >"$d/o.c"
+	if "$1" -fopenmp -o "$d/o" "$d/o.c" 2>/dev/null && OMP_NUM_THREADS=2 "$d/o"; then
+		rm -rf "$d"
+		return 0
+	fi
+	rm -rf "$d"
+	PREREQ_WHY="$1 -fopenmp does not build and run a program (Debian: libgomp for gcc, libomp-dev for clang)"
 	return 1
 }

@@ -29,16 +29,20 @@ assert [r["threads"] for r in runs] == [2], runs
 r = runs[0]
 for k in ("threads", "wall_s", "speedup_actual", "speedup_estimated", "error", "components", "by_primitive", "dominant", "class"):
     assert k in r, k
-names = {"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "work_inflation"}
+names = {"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "foreign_load", "work_inflation"}
 t2 = {"llc", "memory", "coherency", "parallelization_overhead"}  # tier 2, where counters open
 assert set(r["components"]) in (names, names | t2), r["components"]
 assert abs(sum(r["components"].values()) - 2) < 1e-6
 assert set(r["spread"]) == names and all(s["min"] <= r["components"][k] + 1e-12 <= s["max"] + 2e-12 for k, s in r["spread"].items())
 assert r["wall_s"] > 0 and r["speedup_actual"] > 0 and r["speedup_estimated"] >= 0
-assert abs(r["error"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+# the error is against base: S, or S without the other load where the 1-thread runs waited for it
+assert abs(r["error"] - abs(r["speedup_estimated"] - r["components"]["base"]) / 2) < 1e-9
+assert "error_raw" not in r or abs(r["error_raw"] - abs(r["speedup_estimated"] - r["speedup_actual"]) / 2) < 1e-9
+assert ("speedup_unloaded" in r) == ("t1_unloaded_s" in d["results"])
 assert r["class"] in ("good", "moderate", "poor")
-assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference"}
-assert (r["dominant"] == "none") == (r["components"]["base"] >= 1.8 or max(v for k, v in r["components"].items() if k not in ("base", "positive_interference")) <= 0)
+assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference", "foreign_load"}
+others = [v for k, v in r["components"].items() if k not in ("base", "positive_interference", "foreign_load")]
+assert (r["dominant"] == "none") == (r["components"]["base"] + r["components"]["foreign_load"] >= 1.8 or max(others) <= 0)
 assert r["repetitions"] == 2 and r["threads_max"] in (2, 3)  # a worker may end before the next starts
 PY
 # text: every number with its unit, the answer sentence; --plot: the stacked bars' data, one row

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "scale/record.h"
@@ -190,24 +191,27 @@ static void test_scale__spin_loop_with_pause_out_of_line(void)
 		CHECK(scale_spin_code_is_spin(nop, n, at) == 0);
 }
 
-static void test_scale__spin_classify_needs_a_short_loop(void)
+static void test_scale__spin_classify_by_code_alone(void)
 {
-	/* thread 1: three samples in a 16-byte PAUSE loop (spin); thread 2: a PAUSE once, its
-	 * neighbours far away (not parked); thread 3: a tight loop without a hint (compute) */
+	/* thread 1: three samples in a PAUSE loop; thread 2: one sample in a spin loop between work
+	 * samples (a short wait between critical sections, sampled once: spinning all the same);
+	 * thread 3: a tight loop without a hint (compute); thread 4: code that could not be read */
 	struct spin_sample s[] = {
 		{ .tid = 1, .ip = 0x1000, .time_ns = 1, .hint = 1 }, { .tid = 1, .ip = 0x1008, .time_ns = 2, .hint = 1 },
 		{ .tid = 1, .ip = 0x1004, .time_ns = 3, .hint = 1 }, { .tid = 2, .ip = 0x5000, .time_ns = 1, .hint = 0 },
 		{ .tid = 2, .ip = 0x9000, .time_ns = 2, .hint = 1 }, { .tid = 2, .ip = 0x2000, .time_ns = 3, .hint = 0 },
 		{ .tid = 3, .ip = 0x3000, .time_ns = 1, .hint = 0 }, { .tid = 3, .ip = 0x3004, .time_ns = 2, .hint = 0 },
+		{ .tid = 4, .ip = 0x4000, .time_ns = 1, .hint = -1 },
 	};
-	uint8_t spin[8];
-	scale_spin_classify(s, 8, spin);
-	int per_tid[4] = { 0 };
-	for (int i = 0; i < 8; i++)
+	uint8_t spin[9];
+	scale_spin_classify(s, 9, spin);
+	int per_tid[5] = { 0 };
+	for (int i = 0; i < 9; i++)
 		per_tid[s[i].tid] += spin[i];
 	CHECK(per_tid[1] == 3);
-	CHECK(per_tid[2] == 0);
+	CHECK(per_tid[2] == 1);
 	CHECK(per_tid[3] == 0);
+	CHECK(per_tid[4] == 0);
 }
 
 static void test_scale__recorded_barrier_run(void)
@@ -355,11 +359,199 @@ static void test_scale__tier2_wired_to_the_median_runs(void)
 	free(res);
 }
 
+
+static void test_scale__tree_of_processes_make(void)
+{
+	/* make -j2 of six jobs, each a shell that starts stack-fork-tasks, which forks one worker
+	 * (recorded under load: a worker ran 32 ms of its 200 ms): every process image is in the
+	 * record, the parents' waits are waits for their children, none is a delimiter */
+	struct scale_record r;
+	struct as_error err = { 0 };
+	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/tree-make-2", &r, &err) == 0);
+	CHECK(r.nprocs == 19 && r.processes == 19);
+	CHECK(r.nth == 19);
+	CHECK(r.threads_max >= 5); /* make, two shells, two jobs and their workers at once */
+	int make = -1, workers = 0;
+	for (size_t k = 0; k < r.nprocs; k++) {
+		if (!strcmp(r.procs[k].comm, "make"))
+			make = (int)k;
+		CHECK(r.procs[k].end_s > r.procs[k].start_s);
+	}
+	CHECK(make >= 0 && r.pid == r.procs[make].pid); /* the first process is the root */
+	double run = 0;
+	for (size_t t = 0; t < r.nth; t++) {
+		CHECK(r.th[t].proc >= 0 && (size_t)r.th[t].proc < r.nprocs);
+		workers += r.th[t].run_s > 0.02;
+		run += r.th[t].run_s;
+	}
+	CHECK(workers == 6);
+	struct scale_stack s;
+	CHECK(scale_stack_build(r.th, r.nth, 2, r.end_s - r.start_s, NAN, &s) == 0);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK(s.other_s[OTHER_CHILD] > 1.0 && s.other_s[OTHER_POLL] > 0.1);
+	CHECK(s.comp[COMP_YIELDING] < 0.02); /* the parents' waits are not yielding */
+	/* base is the jobs' CPU time, within the waits' clock granularity */
+	CHECK(fabs(s.estimated - run / (r.end_s - r.start_s)) < 0.02);
+	scale_record_release(&r);
+}
+
+static void test_scale__mpi_ranks_and_their_runtime(void)
+{
+	/* mpirun -np 2 of examples/stack/mpi/phases.c: mpirun (4 threads), each rank's image before
+	 * its exec, and the two ranks (3 threads: main and the runtime's two asleep in poll) */
+	struct scale_record r;
+	struct as_error err = { 0 };
+	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/mpi-2", &r, &err) == 0);
+	CHECK(r.nprocs == 5);
+	double mpi = 0, init = 0;
+	for (size_t t = 0; t < r.nth; t++) {
+		mpi += r.th[t].wait_s[PRIM_MPI];
+		init += r.th[t].wait_s[PRIM_MPI_INIT];
+	}
+	CHECK(mpi > 0.05 && init > 0.05);
+	struct scale_stack s;
+	CHECK(scale_stack_build(r.th, r.nth, 2, r.end_s - r.start_s, NAN, &s) == 0);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK(s.part[PART_MPI] > 0.05);
+	CHECK(s.comp[COMP_SPINNING] >= s.part[PART_MPI]);
+	CHECK(s.comp[COMP_YIELDING] < 0.1); /* the runtime's threads asleep in poll cost no slot */
+	CHECK(s.other_s[OTHER_POLL] > 1.0 && s.other_s[OTHER_MPI_INIT] > 0.05);
+	scale_record_release(&r);
+}
+
+static void test_scale__threads_asleep_beyond_n_cost_no_slot(void)
+{
+	/* two workers busy the whole second, three helper threads asleep on something no wrapper
+	 * sees, and a launcher in poll: N = 2 slots are all base, nothing else */
+	struct scale_thread th[6] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0), worker(0, 1, 0, 0),
+				      worker(0, 1, 0, 0), worker(0, 1, 0, 0), worker(0, 1, 0.01, 0) };
+	th[5].wait_s[PRIM_POLL] = 0.99;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 6, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.estimated, 2, 0.011);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK(s.part[PART_OTHER] < 0.011);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "none");
+	/* one worker blocked half its time on I/O: half a slot idle, shared by blocked_other and the
+	 * waits for others in proportion (3 s asleep outside wrappers + 0.5 s, against 0.99 s in poll) */
+	th[1].run_s = 0.5;
+	CHECK(scale_stack_build(th, 6, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_NEAR(s.estimated, 1.5, 0.011);
+	CHECK_NEAR(s.part[PART_OTHER] + s.comp[COMP_IMBALANCE], 0.5, 0.011);
+	CHECK_NEAR(s.part[PART_OTHER] / (s.part[PART_OTHER] + s.comp[COMP_IMBALANCE]), 3.5 / 4.49, 0.01);
+	/* a wrapped wait comes first: a barrier of 0.5 s takes the idle half-slot whole (less the
+	 * launcher's 0.01 s of work) */
+	th[1].wait_s[PRIM_BARRIER] = 0.5;
+	CHECK(scale_stack_build(th, 6, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.49, 1e-9);
+	CHECK_NEAR(s.part[PART_OTHER] + s.comp[COMP_IMBALANCE], 0, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "yielding");
+}
+
+static void test_scale__openmp_wait_spin_phase(void)
+{
+	/* a thread alive 1 s, 0.7 s on the CPU, 0.6 s in OpenMP barriers of which its samples put
+	 * 0.2 s in the runtime's code (the spin phase), the rest asleep; no user spinning */
+	struct scale_thread th[1] = { worker(0, 1, 0.7, 0) };
+	th[0].wait_s[PRIM_OMP_BARRIER] = 0.6;
+	th[0].rt_spin_s = 0.2;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 1, 1, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_BARRIER_SPIN], 0.2, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.4, 1e-9);
+	CHECK_NEAR(s.part[PART_USER_SPIN], 0, 1e-9);
+	CHECK_NEAR(s.estimated, 0.4, 1e-9); /* its work: the CPU time outside the waits */
+	CHECK_NEAR(s.comp[COMP_SPINNING], 0.2, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
+	/* the idle time between regions is waiting for the serial part: imbalance, and the spin
+	 * phase splits between barrier and idle by their time */
+	th[0].wait_s[PRIM_OMP_BARRIER] = 0.3;
+	th[0].wait_s[PRIM_OMP_IDLE] = 0.3;
+	CHECK(scale_stack_build(th, 1, 1, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_BARRIER_SPIN], 0.1, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.2, 1e-9);
+	CHECK_NEAR(s.other_s[OTHER_IDLE], 0.3, 1e-9);
+	CHECK_NEAR(s.comp[COMP_IMBALANCE], 0.3, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
+}
+
+static void test_scale__foreign_cpu_from_proc_stat(void)
+{
+	/* 100 ticks a second; CPUs 0 and 1 busy 150 + 130 ticks more (steal included, idle and
+	 * iowait not), of which 1.2 CPU-s were the program's and archscope's: 1.6 s foreign */
+	const char *a = "cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 100 0 50 1000 5 0 0 0 0 0\ncpu1 200 10 20 900 0 1 1 2 0 0\n"
+			"cpu2 0 0 0 0 0 0 0 0 0 0\nintr 1\n";
+	const char *b = "cpu  1 2 3 4 5 6 7 8 0 0\ncpu0 200 0 100 1100 50 0 0 0 0 0\ncpu1 300 10 40 950 0 1 1 12 0 0\n"
+			"cpu2 9000 0 0 0 0 0 0 0 0 0\nintr 1\n";
+	struct as_cpulist cpus = { .n = 2, .cpu = { 0, 1 } };
+	CHECK_NEAR(scale_foreign_cpu(a, b, &cpus, 1.2, 100), 1.6, 1e-9);
+	CHECK_NEAR(scale_foreign_cpu(a, b, &cpus, 5, 100), 0, 1e-12); /* never negative */
+	struct as_cpulist three = { .n = 1, .cpu = { 3 } };
+	CHECK(isnan(scale_foreign_cpu(a, b, &three, 0, 100)));
+	CHECK(isnan(scale_foreign_cpu(a, NULL, &cpus, 0, 100)));
+	/* into the stack: the run-queue wait they explain moves from scheduling to foreign_load */
+	struct scale_thread th[2] = { worker(0, 1, 0.6, 0.4), worker(0, 1, 0.6, 0.4) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.2, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.8, 1e-9);
+	scale_stack_foreign(&s, 0.5);
+	CHECK_NEAR(s.comp[COMP_FOREIGN], 0.5, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0.3, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "scheduling"); /* the program's own share */
+	scale_stack_foreign(&s, 5); /* more than the wait: all of it, no more */
+	CHECK_NEAR(s.comp[COMP_FOREIGN], 0.8, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0, 1e-9);
+	CHECK_STR(scale_stack_dominant(s.comp, 2), "none"); /* S + foreign_load = N: nothing of its own */
+	/* then the wake-up queueing inside blocking waits: a thread 0.3 s on the CPU, 0.3 s runnable
+	 * (0.2 s of it woken in its 0.6 s of barrier waits, 0.1 s outside), other processes took
+	 * 0.25 CPU-s: 0.1 from scheduling, 0.15 from the barrier's queueing */
+	struct scale_thread bt[1] = { worker(0, 1, 0.3, 0.3) };
+	bt[0].wait_s[PRIM_BARRIER] = 0.6;
+	CHECK(scale_stack_build(bt, 1, 1, 1.0, 0.3, &s) == 0);
+	CHECK_NEAR(s.part_rq[PART_BARRIER], 0.2, 1e-9);
+	scale_stack_foreign(&s, 0.25);
+	CHECK_NEAR(s.comp[COMP_FOREIGN], 0.25, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SCHEDULING], 0, 1e-9);
+	CHECK_NEAR(s.part[PART_BARRIER], 0.45, 1e-9);
+	CHECK_NEAR(s.comp[COMP_YIELDING], 0.45, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
+}
+
+static void test_scale__work_that_grows_with_n(void)
+{
+	/* fixed work per thread at 2 threads (twice the work, same time), fixed time at 4 threads on
+	 * 2 CPUs (twice the work: only 2 CPUs), strong scaling (the same work), and each thread
+	 * twice as slow (twice the CPU time, twice the time: not growth) */
+	CHECK(scale_work_grows(2.0, 1.0, 2, 2));
+	CHECK(scale_work_grows(2.0, 1.0, 4, 2));
+	CHECK(scale_work_grows(4.0, 0.5, 4, 2)); /* fixed work per thread, oversubscribed: 2x the time */
+	CHECK(!scale_work_grows(1.05, 1.9, 2, 2));
+	CHECK(!scale_work_grows(1.3, 1.5, 2, 2));
+	CHECK(!scale_work_grows(2.0, 0.5, 2, 2));
+	CHECK(!scale_work_grows(2.0, 1.0, 1, 2));
+	CHECK(!scale_work_grows(2.5, 1.0, 8, 8)); /* 8 threads that did only 2.5x */
+	CHECK(!scale_work_grows(1.78, 1.1, 2, 2)); /* a memory-bound sweep's threads, slower under load */
+	/* base becomes the scaled speedup, work_inflation what S^ leaves */
+	struct scale_thread th[2] = { worker(0, 1, 1, 0), worker(0, 1, 1, 0) };
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.0, &s) == 0);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 1.0, 1e-9);
+	scale_stack_set_actual(&s, s.actual * 2.0);
+	CHECK_NEAR(s.comp[COMP_BASE], 2.0, 1e-9);
+	CHECK_NEAR(s.comp[COMP_INFLATION], 0, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+}
+
 TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_loop_with_pause_out_of_line),
-      T(test_scale__spin_classify_needs_a_short_loop),
+      T(test_scale__spin_classify_by_code_alone),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
-      T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs))
+      T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs),
+      T(test_scale__tree_of_processes_make), T(test_scale__mpi_ranks_and_their_runtime),
+      T(test_scale__threads_asleep_beyond_n_cost_no_slot), T(test_scale__openmp_wait_spin_phase),
+      T(test_scale__foreign_cpu_from_proc_stat), T(test_scale__work_that_grows_with_n))

@@ -21,9 +21,13 @@ static int alive, alive_max;         /* threads running now, and the most at onc
 static int enabled;                  /* $ARCHSCOPE_STACK_DIR is set */
 static char dir[512];
 static uint64_t process_start_ns, process_start_ticks;
+static pid_t self_pid;               /* this process (a vfork child shares our memory, not our pid) */
+static pthread_key_t thread_key;     /* its destructor closes a thread's account */
+static int key_ok;
 __thread int preload_inside __attribute__((tls_model("initial-exec")));
 __thread struct preload_thread *preload_me __attribute__((tls_model("initial-exec")));
 int preload_counter;
+uint64_t preload_region_end;
 
 uint64_t preload_now_ns(void)
 {
@@ -102,12 +106,24 @@ void preload_thread_begin(struct preload_thread *t)
 	}
 	alive_add(1);
 	preload_me = t;
+	/* closed at the thread's end however it ends (return, pthread_exit, cancellation, a runtime's
+	 * own exit path): the key's destructor runs in the exiting thread */
+	if (key_ok)
+		pthread_setspecific(thread_key, t);
 }
 
-void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr)
+static void key_end(void *p)
+{
+	struct preload_thread *t = p;
+	if (t && t == preload_me)
+		preload_thread_end(t);
+}
+
+/* Adds ticks (and `calls` calls) of prim at addr to t. */
+static void account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls)
 {
 	t->wait_ticks[prim] += ticks;
-	t->calls[prim]++;
+	t->calls[prim] += calls;
 	/* the call site: open addressing on the return address */
 	unsigned h = (unsigned)((addr >> 2) * 2654435761u) % PRELOAD_SITES;
 	for (int k = 0; k < 8; k++) {
@@ -118,10 +134,94 @@ void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr
 		}
 		if (s->addr == addr && s->prim == prim) {
 			s->wait_ticks += ticks;
-			s->calls++;
+			s->calls += calls;
 			return;
 		}
 	}
+}
+
+void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr)
+{
+	account_n(t, prim, ticks, addr, 1);
+}
+
+void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls)
+{
+	account_n(t, prim, ticks, addr, calls);
+}
+
+/* Runtime waits (preload.h). A worker's implicit barrier that ran on past its region's end is
+ * split there: the barrier until the master left the region, idle after. */
+static void rt_charge(struct preload_thread *t, struct preload_wait *w, uint64_t now, uint64_t calls)
+{
+	if (!w->counted || w->prim < 0)
+		return;
+	uint64_t t0 = w->t0 ? w->t0 : now;
+	uint64_t end = __atomic_load_n(&preload_region_end, __ATOMIC_ACQUIRE);
+	if (w->split && end > t0 && end < now) {
+		account_n(t, w->prim, end - t0, w->site, calls);
+		account_n(t, PRIM_OMP_IDLE, now - end, w->site, calls);
+	} else {
+		account_n(t, w->prim, now > t0 ? now - t0 : 0, w->site, calls);
+	}
+}
+
+void preload_rt_begin(struct preload_thread *t, int prim, uintptr_t site, int split)
+{
+	if (!t || t->nws >= PRELOAD_WAITS)
+		return;
+	struct preload_wait *w = &t->ws[t->nws++];
+	w->prim = (signed char)prim;
+	w->site = site;
+	w->split = (char)split;
+	w->prev_inside = (char)preload_inside;
+	w->counted = !preload_inside;
+	w->t0 = preload_ticks();
+	preload_inside = 1;
+}
+
+void preload_rt_end(struct preload_thread *t)
+{
+	if (!t || t->nws <= 0 || t->ws[t->nws - 1].prim < 0)
+		return;
+	struct preload_wait *w = &t->ws[--t->nws];
+	rt_charge(t, w, preload_ticks(), 1);
+	preload_inside = w->prev_inside;
+}
+
+void preload_rt_task_enter(struct preload_thread *t)
+{
+	if (!t || t->nws >= PRELOAD_WAITS)
+		return;
+	if (t->nws > 0 && t->ws[t->nws - 1].prim >= 0 && t->ws[t->nws - 1].t0) {
+		struct preload_wait *w = &t->ws[t->nws - 1];
+		rt_charge(t, w, preload_ticks(), 0); /* the wait so far; its call counts at its end */
+		w->t0 = 0;
+	}
+	struct preload_wait *m = &t->ws[t->nws++];
+	m->prim = -1;
+	m->prev_inside = (char)preload_inside;
+	m->counted = 0;
+	preload_inside = 0; /* the task's own waits count */
+}
+
+void preload_rt_task_leave(struct preload_thread *t)
+{
+	if (!t || t->nws <= 0 || t->ws[t->nws - 1].prim >= 0)
+		return;
+	preload_inside = t->ws[--t->nws].prev_inside;
+	if (t->nws > 0 && t->ws[t->nws - 1].prim >= 0 && !t->ws[t->nws - 1].t0)
+		t->ws[t->nws - 1].t0 = preload_ticks();
+}
+
+void preload_rt_close(struct preload_thread *t, uint64_t now)
+{
+	for (int i = t->nws - 1; i >= 0; i--)
+		if (t->ws[i].prim >= 0 && t->ws[i].t0) {
+			rt_charge(t, &t->ws[i], now, 1);
+			t->ws[i].t0 = 0;
+			t->ws[i].counted = 0;
+		}
 }
 
 /* Reads "run_ns runq_ns slices" from a schedstat file; 0 on success. */
@@ -165,6 +265,7 @@ void preload_thread_end(struct preload_thread *t)
 {
 	if (!t || t->ended)
 		return;
+	preload_rt_close(t, preload_ticks());
 	t->end_ns = preload_now_ns();
 	uint64_t run0 = t->run_ns, runq0 = t->runq_ns;
 	uint64_t ignored;
@@ -244,18 +345,33 @@ static void maps_write(struct out *o)
 	close(fd);
 }
 
-static void record_write(void)
+/* This process's parent and name, for the record. */
+static void comm_read(char *buf, size_t len)
 {
-	if (!enabled)
+	buf[0] = 0;
+	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	ssize_t n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	for (char *p = buf; *p; p++)
+		if (*p == '\n' || *p < ' ')
+			*p = *p == '\n' ? 0 : '_';
+}
+
+void preload_record_write(int final)
+{
+	if (!enabled || getpid() != self_pid) /* a vfork child: the accounts are its parent's */
 		return;
 	int saved = errno;
-	uint64_t now = preload_now_ns();
+	uint64_t now = preload_now_ns(), now_ticks = preload_ticks();
 	/* ns per tick of preload_ticks(), over this process's run (1 when ticks are ns) */
-	uint64_t dticks = preload_ticks() - process_start_ticks, dns = now - process_start_ns;
+	uint64_t dticks = now_ticks - process_start_ticks, dns = now - process_start_ns;
 	double ns_per_tick = preload_counter && dticks > 0 ? (double)dns / (double)dticks : 1.0;
 	struct out *o = &(struct out){ .fd = -1 };
 	char path[600];
-	snprintf(path, sizeof(path), "%s/rec.%d", dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/rec.%d.%llu", dir, (int)self_pid, (unsigned long long)process_start_ns);
 	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (o->fd < 0) {
 		errno = saved;
@@ -264,39 +380,52 @@ static void record_write(void)
 	int n = __atomic_load_n(&nthreads, __ATOMIC_RELAXED);
 	if (n > PRELOAD_THREADS_MAX)
 		n = PRELOAD_THREADS_MAX;
-	/* threads still running (the caller of exit among them): their end is now */
-	for (int i = 0; i < n; i++) {
-		struct preload_thread *t = &threads[i];
-		if (t->ended || t->tid == 0)
-			continue;
-		char sp[96];
-		snprintf(sp, sizeof(sp), "/proc/self/task/%d/schedstat", (int)t->tid);
-		t->end_ns = now;
-		uint64_t run0 = t->run_ns, runq0 = t->runq_ns, ignored;
-		t->schedstat_ok = schedstat_read(sp, &ignored, &t->runq_ns) == 0;
-		uint64_t cpu = thread_cpu_ns(t->tid, t == preload_me);
-		if (t->schedstat_ok && cpu) {
-			t->runq_ns -= runq0 < t->runq_ns ? runq0 : t->runq_ns;
-			t->run_ns = cpu > run0 ? cpu - run0 : 0;
-		} else {
-			t->run_ns = t->runq_ns = 0; /* gone without a word (cancelled): unknown */
-		}
-		t->ended = 1;
-	}
 	int ok = 1;
-	for (int i = 0; i < n; i++)
-		ok &= threads[i].schedstat_ok || threads[i].tid == 0;
-	out_printf(o, "P %d %llu %llu %d %d\n", (int)getpid(), (unsigned long long)process_start_ns,
-		   (unsigned long long)now, alive_max, ok);
+	char comm[64];
+	comm_read(comm, sizeof(comm));
+	out_printf(o, "V 2\n");
+	/* the P line's schedstat flag is known only after the threads: written in place below */
 	for (int i = 0; i < n; i++) {
 		struct preload_thread *t = &threads[i];
 		if (t->tid == 0)
 			continue;
+		uint64_t end = t->end_ns, run = t->run_ns, runq = t->runq_ns;
+		uint64_t wait_ticks[PRIM_COUNT];
+		int sok = t->schedstat_ok;
+		if (!t->ended) {
+			/* still running (the caller of exit among them): its end is now */
+			char sp[96];
+			snprintf(sp, sizeof(sp), "/proc/self/task/%d/schedstat", (int)t->tid);
+			end = now;
+			uint64_t ignored, rq;
+			sok = schedstat_read(sp, &ignored, &rq) == 0;
+			uint64_t cpu = thread_cpu_ns(t->tid, t == preload_me);
+			if (sok && cpu) {
+				runq = rq > t->runq_ns ? rq - t->runq_ns : 0;
+				run = cpu > t->run_ns ? cpu - t->run_ns : 0;
+			} else {
+				run = runq = 0; /* gone without a word (cancelled): unknown */
+			}
+			if (final) {
+				preload_rt_close(t, now_ticks);
+				t->end_ns = end;
+				t->run_ns = run;
+				t->runq_ns = runq;
+				t->schedstat_ok = sok;
+				t->ended = 1;
+			}
+		}
+		memcpy(wait_ticks, t->wait_ticks, sizeof(wait_ticks));
+		if (!final) { /* the waits still open, up to now, in this record only */
+			struct preload_thread copy = *t;
+			preload_rt_close(&copy, now_ticks);
+			memcpy(wait_ticks, copy.wait_ticks, sizeof(wait_ticks));
+		}
+		ok &= sok;
 		out_printf(o, "T %d %llu %llu %llu %llu", (int)t->tid, (unsigned long long)t->start_ns,
-			   (unsigned long long)t->end_ns, (unsigned long long)t->run_ns,
-			   (unsigned long long)t->runq_ns);
+			   (unsigned long long)end, (unsigned long long)run, (unsigned long long)runq);
 		for (int p = 0; p < PRIM_COUNT; p++)
-			out_printf(o, " %llu", (unsigned long long)((double)t->wait_ticks[p] * ns_per_tick));
+			out_printf(o, " %llu", (unsigned long long)((double)wait_ticks[p] * ns_per_tick));
 		for (int p = 0; p < PRIM_COUNT; p++)
 			out_printf(o, " %llu", (unsigned long long)t->calls[p]);
 		out_printf(o, "\n");
@@ -308,6 +437,8 @@ static void record_write(void)
 					   (unsigned long long)s->calls);
 		}
 	}
+	out_printf(o, "P %d %d %llu %llu %d %d %s\n", (int)self_pid, (int)getppid(),
+		   (unsigned long long)process_start_ns, (unsigned long long)now, alive_max, ok, comm);
 	maps_write(o);
 	out_flush(o);
 	close(o->fd);
@@ -317,10 +448,14 @@ static void record_write(void)
 /* After fork() the child is a new process with one thread: its accounts start afresh. */
 static void atfork_child(void)
 {
-	memset(threads, 0, sizeof(threads));
+	self_pid = getpid();
+	/* only the slots the parent used: the rest are still untouched zero pages */
+	int used = __atomic_load_n(&nthreads, __ATOMIC_RELAXED);
+	memset(threads, 0, (size_t)(used < PRELOAD_THREADS_MAX ? used : PRELOAD_THREADS_MAX) * sizeof(threads[0]));
 	nthreads = 0;
 	alive = alive_max = 0;
 	preload_me = NULL;
+	preload_inside = 0; /* forked inside a wrapper (system, popen): the child is not in it */
 	process_start_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	preload_self();
@@ -354,6 +489,8 @@ __attribute__((constructor)) static void preload_init(void)
 	preload_counter = counter_usable();
 	process_start_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
+	self_pid = getpid();
+	key_ok = pthread_key_create(&thread_key, key_end) == 0;
 	enabled = 1;
 	preload_self();
 	pthread_atfork(NULL, NULL, atfork_child);
@@ -361,6 +498,6 @@ __attribute__((constructor)) static void preload_init(void)
 
 __attribute__((destructor)) static void preload_fini(void)
 {
-	record_write();
+	preload_record_write(1);
 	enabled = 0;
 }

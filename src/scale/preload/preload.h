@@ -11,6 +11,19 @@
 
 #define PRELOAD_THREADS_MAX 4096
 #define PRELOAD_SITES 64 /* call sites kept per thread (open addressing; the rest are dropped) */
+#define PRELOAD_WAITS 8  /* nested runtime waits and tasks run inside them (preload_rt_*) */
+
+/* A runtime's wait in progress (OpenMP, MPI): opened and closed by separate calls, it may pause
+ * while the thread runs a task inside it, and a worker's end-of-region barrier may run on into
+ * the idle time before the next region (split at the region's end). */
+struct preload_wait {
+	uint64_t t0;       /* preload_ticks() at its start or last resume; 0: paused */
+	uintptr_t site;
+	signed char prim;  /* enum scale_prim; -1: a task running inside the wait below */
+	char counted;      /* 0: begun inside another wait, not counted */
+	char prev_inside;  /* preload_inside before it */
+	char split;        /* a worker's implicit barrier: the part after the region's end is idle */
+};
 
 struct preload_site {
 	uintptr_t addr; /* return address of the wrapped call; 0: free slot */
@@ -30,7 +43,21 @@ struct preload_thread {
 	struct preload_site sites[PRELOAD_SITES];
 	void *(*start_fn)(void *); /* what pthread_create was asked to run */
 	void *start_arg;
+	struct preload_wait ws[PRELOAD_WAITS]; /* runtime waits (preload_rt_*), innermost last */
+	int nws;
+	int rt_region;     /* depth of OpenMP regions this thread runs (libgomp wrappers) */
+	unsigned lock_hot; /* recent lock calls that had to wait, less those that did not (wrap.c) */
+	unsigned lock_turn; /* counts the lock calls of the hot regime, to time one in PRELOAD_LOCK_EVERY */
 };
+
+/* A thread whose lock calls keep contending (lock_hot >= PRELOAD_LOCK_HOT: a failed try adds
+ * 4, a successful one takes 1, so about one try in five failing lately) calls the real lock directly and looks at one call in
+ * PRELOAD_LOCK_EVERY, whose try and timed wait stand for that many: a failed trylock before each
+ * contended lock costs another access to the lock's line, and timing each one two counter reads,
+ * 12 % and 6 % of bench/stack-overhead.sh's lock-heavy run with both threads on their CPUs
+ * (SCHED_FIFO, 31 rounds). A successful try cools the regime down. */
+#define PRELOAD_LOCK_HOT 8
+#define PRELOAD_LOCK_EVERY 8
 
 /* Names shared by the library's files only: hidden, so that calls between them are direct (no
  * PLT, no interposition) and nothing of ours enters the program's namespace. */
@@ -47,6 +74,9 @@ extern __thread struct preload_thread *preload_me __attribute__((tls_model("init
 extern int preload_counter PRELOAD_HIDDEN;
 
 uint64_t preload_now_ns(void) PRELOAD_HIDDEN;
+/* preload_ticks() when the last outermost OpenMP parallel region ended (the master's end of it);
+ * a worker's end-of-region barrier wait is barrier up to it and idle after it. */
+extern uint64_t preload_region_end PRELOAD_HIDDEN;
 
 /* The clock of the wrappers' waits, in ticks: a read of the CPU's counter costs a fraction of a
  * clock_gettime (11-14 ns against 34-38 ns in a KVM guest), which matters on every contended
@@ -88,9 +118,46 @@ struct preload_thread *preload_thread_new(void) PRELOAD_HIDDEN;
 void preload_thread_begin(struct preload_thread *t) PRELOAD_HIDDEN;
 /* Adds one wait of `ticks` (preload_ticks()) to account t for prim, at call site addr. */
 void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr) PRELOAD_HIDDEN;
+/* Adds `calls` waits of `ticks` in all (a sampled wait standing for several). */
+void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls) PRELOAD_HIDDEN;
 /* Closes the calling thread's account: end time and schedstat. */
 void preload_thread_end(struct preload_thread *t) PRELOAD_HIDDEN;
 /* The real function behind a wrapped name (dlsym RTLD_NEXT). */
 void *preload_real(const char *name) PRELOAD_HIDDEN;
+
+/* Runtime waits (OpenMP through OMPT or libgomp's entry points, MPI): begin pushes a wait of the
+ * calling thread (counted unless it is inside another wait) and sets preload_inside, so the
+ * runtime's own calls inside it are not counted again; end pops and charges it; task_enter
+ * pauses the wait below (a task run inside a barrier is work), task_leave resumes it. All do
+ * nothing when t is NULL. */
+void preload_rt_begin(struct preload_thread *t, int prim, uintptr_t site, int split) PRELOAD_HIDDEN;
+void preload_rt_end(struct preload_thread *t) PRELOAD_HIDDEN;
+void preload_rt_task_enter(struct preload_thread *t) PRELOAD_HIDDEN;
+void preload_rt_task_leave(struct preload_thread *t) PRELOAD_HIDDEN;
+/* Charges the waits still open in t up to `now` (a thread or process ending inside them). */
+void preload_rt_close(struct preload_thread *t, uint64_t now) PRELOAD_HIDDEN;
+/* Writes this process image's record now (exit, _exit, exec). final: the threads' accounts are
+ * closed for good (else only the record shows them ended). Not in a vfork child. */
+void preload_record_write(int final) PRELOAD_HIDDEN;
+
+/* Begin/end of a timed wait of the wrappers; begin returns 0 when this call is not counted. The
+ * counter of another core may read a little behind (a thread moved during its wait): such a
+ * difference counts as 0. */
+static inline uint64_t preload_wait_begin(void)
+{
+	if (!preload_counted())
+		return 0;
+	preload_inside = 1;
+	return preload_ticks();
+}
+
+static inline void preload_wait_end(int prim, uint64_t t0, void *site)
+{
+	if (!t0)
+		return;
+	uint64_t t1 = preload_ticks();
+	preload_account(preload_me, prim, t1 > t0 ? t1 - t0 : 0, (uintptr_t)site);
+	preload_inside = 0;
+}
 
 #endif

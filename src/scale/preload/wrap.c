@@ -21,25 +21,8 @@
 	if (!real_)                                                                                \
 		real_ = (__typeof__(name) *)preload_real(#name)
 
-/* Begin/end of a timed wait; begin returns 0 when this call is not counted. The counter of
- * another core may read a little behind (a thread moved during its wait): such a difference
- * counts as 0. */
-static inline uint64_t wait_begin(void)
-{
-	if (!preload_counted())
-		return 0;
-	preload_inside = 1;
-	return preload_ticks();
-}
-
-static inline void wait_end(int prim, uint64_t t0, void *site)
-{
-	if (!t0)
-		return;
-	uint64_t t1 = preload_ticks();
-	preload_account(preload_me, prim, t1 > t0 ? t1 - t0 : 0, (uintptr_t)site);
-	preload_inside = 0;
-}
+#define wait_begin preload_wait_begin
+#define wait_end preload_wait_end
 
 /* Threads */
 
@@ -80,7 +63,25 @@ int pthread_join(pthread_t th, void **ret)
 	return r;
 }
 
-/* Locks: the try variant first; EBUSY means a wait is coming. */
+/* Locks: the try variant first; EBUSY means a wait is coming. A thread whose locks keep
+ * contending skips the try and times one call in PRELOAD_LOCK_EVERY (preload.h). */
+
+static inline int lock_hot(struct preload_thread *t)
+{
+	return t && !preload_inside && t->lock_hot >= PRELOAD_LOCK_HOT;
+}
+
+static inline void lock_cooler(struct preload_thread *t)
+{
+	if (t && t->lock_hot)
+		t->lock_hot--;
+}
+
+static inline void lock_hotter(struct preload_thread *t)
+{
+	if (t)
+		t->lock_hot = t->lock_hot + 4 < 4 * PRELOAD_LOCK_HOT ? t->lock_hot + 4 : 4 * PRELOAD_LOCK_HOT;
+}
 
 #define LOCK_WRAPPER(name, tryname, prim, decl, args)                                              \
 	int name decl                                                                              \
@@ -89,12 +90,27 @@ int pthread_join(pthread_t th, void **ret)
 		static __typeof__(tryname) *try_;                                                  \
 		if (!try_)                                                                         \
 			try_ = (__typeof__(tryname) *)preload_real(#tryname);                      \
+		struct preload_thread *me_ = preload_me;                                           \
+		uint64_t weight = 1;                                                               \
+		if (lock_hot(me_)) {                                                               \
+			if (++me_->lock_turn % PRELOAD_LOCK_EVERY)                                  \
+				return real_ args;                                                 \
+			weight = PRELOAD_LOCK_EVERY; /* this one stands for the calls not looked at */ \
+		}                                                                                  \
 		int rc = try_ args;                                                                \
-		if (rc != EBUSY)                                                                   \
+		if (rc != EBUSY) {                                                                 \
+			lock_cooler(me_);                                                          \
 			return rc == 0 || rc == EOWNERDEAD ? rc : real_ args; /* robust: taken */ \
+		}                                                                                  \
+		lock_hotter(me_);                                                                  \
 		uint64_t t0 = wait_begin();                                                        \
 		int r = real_ args;                                                                \
-		wait_end(prim, t0, __builtin_return_address(0));                                   \
+		if (t0) {                                                                          \
+			uint64_t t1 = preload_ticks();                                             \
+			preload_account_n(preload_me, prim, (t1 > t0 ? t1 - t0 : 0) * weight,       \
+					  (uintptr_t)__builtin_return_address(0), weight);         \
+			preload_inside = 0;                                                        \
+		}                                                                                  \
 		return r;                                                                          \
 	}
 

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# archscope stack on programs nobody here wrote (issue 36 item 9): pigz, zstd, xz, sort, sysbench
+# (cpu with a fixed number of events, cpu for a fixed time, mutex), stress-ng (one process per
+# worker), make -j (a C build: a process per compiler), and an OpenMP program (a Jacobi sweep,
+# bench/stack-workloads/omp-jacobi.c) built with gcc (libgomp) and with clang (libomp). For each:
+# the actual speedup S = T1/TN and the estimated one S^ from the N-thread run alone, |S^ - S| / N,
+# the dominant delimiter with its largest part, the class, whether the work grows with N (then
+# the scaled speedup), the other load (foreign_load) and the overhead: the median wall time of the
+# N-thread runs under `stack` against that of plain runs of the same command, interleaved.
+#   flock /tmp/archscope-quiet.lock nice -n 0 bench/stack-real.sh [R] [PROGRAM...]
+# R repetitions (default 3), N = the CPUs this process may use. A program that is not installed
+# is installed with apt-get when running as root and ARCHSCOPE_BENCH_INSTALL=1, else skipped with
+# a line that says so. The load average is printed before and after each program: on a shared
+# machine the other programs' load is in every number (foreign_load shows how much).
+set -uo pipefail
+cd "$(dirname "$0")/.."
+A=${ARCHSCOPE:-build/archscope}
+[ -x "$A" ] || { echo "build first: bash scripts/setup.sh" >&2; exit 1; }
+R=${1:-3}
+shift || true
+ONLY=" $* "
+N=$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')
+export N
+tmp=$(mktemp -d /tmp/stack-real.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+export LC_ALL=C
+
+have() { # have PROGRAM PACKAGE: installed, or installed now, or a skip line
+	command -v "$1" >/dev/null && return 0
+	if [ "$(id -u)" -eq 0 ] && [ "${ARCHSCOPE_BENCH_INSTALL:-0}" = 1 ]; then
+		apt-get install -y -qq --no-install-recommends "$2" >/dev/null 2>&1 && command -v "$1" >/dev/null && return 0
+	fi
+	printf '%-16s skipped: %s is not installed (Debian package %s; ARCHSCOPE_BENCH_INSTALL=1 as root installs it)\n' "$3" "$1" "$2"
+	return 1
+}
+
+# inputs: 48 MiB of text made of a 4096-word vocabulary (compressible like prose), seeded
+python3 - "$tmp" <<'PY'
+import random, sys
+d = sys.argv[1]
+rng = random.Random(36)
+words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10))) for _ in range(4096)]
+with open(d + "/text", "w") as f:
+    size = 0
+    while size < 48 << 20:
+        line = " ".join(rng.choice(words) for _ in range(rng.randint(4, 14))) + "\n"
+        f.write(line)
+        size += len(line)
+PY
+head -c $((16 << 20)) "$tmp/text" >"$tmp/text16"
+# a C build: archscope's own common/ and analysis/ sources, one object each
+mkdir -p "$tmp/obj"
+{
+	echo "SRC := $(ls src/common/*.c src/analysis/*.c | tr '\n' ' ')"
+	echo 'OBJ := $(patsubst %.c,'"$tmp"'/obj/%.o,$(notdir $(SRC)))'
+	echo 'all: $(OBJ)'
+	echo 'vpath %.c src/common src/analysis'
+	echo "$tmp/obj/%.o: %.c"
+	printf '\t@gcc -O2 -std=c11 -D_GNU_SOURCE -Isrc -c $< -o $@\n'
+} >"$tmp/Makefile"
+omp_src=bench/stack-workloads/omp-jacobi.c
+have_gcc_omp=0 have_clang_omp=0
+gcc -O2 -fopenmp -o "$tmp/jacobi-gcc" $omp_src -lm 2>/dev/null && have_gcc_omp=1
+clang -O2 -fopenmp -o "$tmp/jacobi-clang" $omp_src -lm 2>/dev/null && have_clang_omp=1
+
+echo "# bench/stack-real.sh $R on $N CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%dT%H:%MZ)"
+printf '%-16s %6s %6s %7s %-26s %-9s %8s %7s  %s\n' program S S^ err/N "dominant (largest part)" class overhead load notes
+
+# one program: NAME COMMAND... ({T} is the thread count); a clean command for each run
+bench_one() {
+	local name=$1
+	shift
+	case "$ONLY" in "  ") ;; *" $name "*) ;; *) return ;; esac
+	local load0
+	load0=$(cut -d' ' -f1 /proc/loadavg)
+	# plain runs of the N-thread command, interleaved with the stack runs (the plain ones first
+	# in each pair: stack's own 1-thread runs sit between)
+	local plain=() i
+	local cmd=()
+	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); done
+	for ((i = 0; i < R; i++)); do
+		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+		plain+=("$(python3 -c '
+import os, subprocess, sys, time
+t = time.perf_counter()
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS=os.environ["N"]))
+print("%.6f" % (time.perf_counter() - t))' "${cmd[@]}")")
+	done
+	find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+	# make rebuilds nothing once the objects exist: each stack run starts from none (a phony
+	# clean would be part of the measured command)
+	if [ "$name" = make ]; then
+		set -- sh -c "rm -f $tmp/obj/*.o; exec make -s -j\$0 -f $tmp/Makefile" "{T}"
+	fi
+	"$A" stack -q -t "$N" -r "$R" --json -- "$@" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	local rc=$?
+	if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+		printf '%-16s stack exited %d: %s\n' "$name" $rc "$(tail -1 "$tmp/$name.err")"
+		return
+	fi
+	N=$N python3 - "$tmp/$name.json" "$name" "$load0" "${plain[@]}" <<'PY'
+import json, statistics, sys
+path, name, load0, plain = sys.argv[1], sys.argv[2], sys.argv[3], [float(x) for x in sys.argv[4:]]
+res = json.load(open(path))["results"]
+r = res["runs"][-1]
+c, b = r["components"], r["by_primitive"]
+dom = r["dominant"]
+if dom in ("spinning", "yielding"):
+    spin = dom == "spinning"
+    parts = {k: v for k, v in b.items() if (k in ("pthread_spin", "user_spin", "mpi", "barrier_spin", "taskwait_spin", "lock_spin")) == spin}
+    dom += " (%s)" % max(parts, key=parts.get)
+notes = []
+if "speedup_scaled" in r:
+    notes.append("work grows %.2fx: scaled S %.2f" % (r["work_ratio"], r["speedup_scaled"]))
+if c.get("foreign_load", 0) > 0.005:
+    notes.append("foreign_load %.2f" % c["foreign_load"])
+if r.get("processes", 1) > 1:
+    notes.append("%d processes" % r["processes"])
+if r.get("rejected"):
+    notes.append("%d runs rejected" % r["rejected"]["runs"])
+for x in r["notes"]:
+    if "exited" in x or "crashed" in x or "no record" in x:
+        notes.append(x)
+top = [p for p in r["sites"][:1]]
+if top:
+    notes.append("site %s" % top[0]["where"])
+# overhead: the stack's N-thread wall time (its median run) against the plain runs' median
+over = r["wall_s"] / statistics.median(plain)
+load1 = open("/proc/loadavg").read().split()[0]
+print("%-16s %6.2f %6.2f %6.1f%% %-26s %-9s %8.3f %7s  %s" % (name, r["speedup_actual"], r["speedup_estimated"],
+      100 * r["error"], dom, r["class"], over, load0 + "/" + load1, "; ".join(notes)))
+print("  components", {k: round(v, 3) for k, v in c.items() if abs(v) > 0.005})
+PY
+}
+
+have pigz pigz pigz && bench_one pigz pigz -p "{T}" -6 -c "$tmp/text"
+have zstd zstd zstd && bench_one zstd zstd -q -T"{T}" -3 -c "$tmp/text"
+have xz xz-utils xz && bench_one xz xz -T"{T}" -2 -c "$tmp/text16"
+have sort coreutils sort && bench_one sort sort --parallel="{T}" -S 512M "$tmp/text" -o /dev/null
+if have sysbench sysbench sysbench; then
+	bench_one sysbench-cpu sysbench cpu --threads="{T}" --events=4000 --time=0 run
+	bench_one sysbench-time sysbench cpu --threads="{T}" --time=3 run
+	bench_one sysbench-mutex sysbench mutex --threads="{T}" --mutex-locks=20000 run
+fi
+have stress-ng stress-ng stress-ng && bench_one stress-ng stress-ng --cpu "{T}" --cpu-ops 3000 --quiet
+have make make make && bench_one make make -s -j"{T}" -f "$tmp/Makefile"
+[ $have_gcc_omp = 1 ] && bench_one omp-gcc "$tmp/jacobi-gcc" 1000
+[ $have_gcc_omp = 1 ] || echo "omp-gcc          skipped: gcc -fopenmp does not build $omp_src"
+[ $have_clang_omp = 1 ] && bench_one omp-clang "$tmp/jacobi-clang" 1000
+[ $have_clang_omp = 1 ] || echo "omp-clang        skipped: clang -fopenmp does not build $omp_src (Debian package libomp-dev)"
+echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,89 @@
+/* A hand-written spin lock (a ticket polled with PAUSE) whose threads time their own spinning with
+ * their CPU clock, to check `stack`'s sampled spinning against (t0109): "spin-timed THREADS UNITS
+ * MODE LOG" with MODE "join" (THREADS workers, main only joins them) or "work" (main is one of the
+ * THREADS workers); each run appends "THREADS SPIN_CPU_S" to LOG: the CPU seconds all threads
+ * spent waiting for the lock (clock_gettime(CLOCK_THREAD_CPUTIME_ID) around each wait that did
+ * not get the lock at once). */
+#include <string.h>
+#include <time.h>
+
+#include "common.h"
+
+static unsigned next_ticket, now_serving;
+static uint64_t shared;
+static double spin_cpu[1024];
+
+static double cpu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void spin_lock(long id)
+{
+	unsigned my = __atomic_fetch_add(&next_ticket, 1, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) == my)
+		return;
+	double t0 = cpu_now();
+	while (__atomic_load_n(&now_serving, __ATOMIC_ACQUIRE) != my)
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#elif defined(__aarch64__)
+		__asm__ volatile("yield");
+#else
+		;
+#endif
+	spin_cpu[id] += cpu_now() - t0;
+}
+
+static void spin_unlock(void)
+{
+	__atomic_store_n(&now_serving, now_serving + 1, __ATOMIC_RELEASE);
+}
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+	uint64_t local = (uint64_t)id;
+	for (long u = id; u < example_units; u += example_threads) {
+		local = example_work_between(local); /* work outside the lock */
+		spin_lock(id);
+		shared = example_work(shared + (uint64_t)u);
+		spin_unlock();
+	}
+	return (void *)(uintptr_t)(local & 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 5 || (strcmp(argv[3], "join") && strcmp(argv[3], "work"))) {
+		fprintf(stderr, "usage: %s THREADS UNITS join|work LOG\n", argv[0]);
+		return 2;
+	}
+	example_args(3, argv);
+	int main_works = !strcmp(argv[3], "work");
+	pthread_t th[1024];
+	long first = main_works ? 1 : 0;
+	for (long i = first; i < example_threads; i++)
+		if (pthread_create(&th[i], NULL, worker, (void *)i) != 0) {
+			perror("pthread_create");
+			return 1;
+		}
+	if (main_works)
+		worker((void *)0);
+	for (long i = first; i < example_threads; i++)
+		pthread_join(th[i], NULL);
+	double total = 0;
+	for (int i = 0; i < example_threads; i++)
+		total += spin_cpu[i];
+	FILE *log = fopen(argv[4], "a");
+	if (!log) {
+		perror(argv[4]);
+		return 1;
+	}
+	fprintf(log, "%d %.6f\n", example_threads, total);
+	fclose(log);
+	printf("spin-timed: %ld units, %d threads (%s), %.6f s spinning\n", example_units, example_threads, argv[3], total);
+	return 0;
+}
