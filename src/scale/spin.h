@@ -14,9 +14,13 @@
 #include "common/error.h"
 #include "scale/record.h"
 
-#define SPIN_PERIOD_NS 4000000u /* one sample per 4 ms of a thread's CPU time: a sample costs about
+#define SPIN_PERIOD_NS 3236068u /* one sample per 3.24 ms of a thread's CPU time: a sample costs about
 				 * 60 us of the program's CPU time in a KVM guest (perf record -e task-clock
-				 * on stack-lock-heavy: +3 % at 2 ms, +10 % at 0.5 ms) */
+				 * on stack-lock-heavy: +3 % at 2 ms, +10 % at 0.5 ms). Not a multiple or
+				 * simple fraction of a scheduler tick (1, 3.33, 4, 10 ms): at 4 ms, the tick
+				 * of HZ=250, the samples of threads that spin whole time slices behind a
+				 * preempted lock holder fell at one phase of the slice, and 4 threads on 2
+				 * CPUs read 1.63-1.80 of the 1.95 they spun; at 3.24 ms 1.94-1.97 */
 #define SPIN_LOOP_BYTES 64     /* samples this close are one spin site */
 #define SPIN_HINT_WINDOW 24    /* bytes either side of a sample searched for the hint */
 #define SPIN_SCAN_BYTES 128    /* bytes either side searched for an out-of-line hint (below) */
