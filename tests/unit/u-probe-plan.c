@@ -534,12 +534,14 @@ static void test_probe_plan__settled_curves_skip_blocks(void)
 /* --- contexts: doubling, then bisection --------------------------------------------------- */
 
 /* A curve shape: the normalised time of M threads on C contexts. */
-enum shape { JUMP, RAMP, VM_TWO_CORES };
+enum shape { JUMP, RAMP, VM_TWO_CORES, TURBO };
 
 static double shape_y(enum shape s, int C, int m, int draw)
 {
 	static const double noise[8] = { 0.012, -0.018, 0.004, 0.019, -0.007, 0.015, -0.013, 0.001 };
 	double y = s == JUMP ? (m <= C ? 1.0 : 2.0) : fmax(1.0, (double)m / C);
+	if (s == TURBO) /* the clock falls as more cores run: 13 % slower with all C busy */
+		y = (1.0 + 0.13 * fmin(m, C) / C) * (m <= C ? 1.0 : 2.0);
 	return y * (1 + noise[(m + draw) % 8]);
 }
 
@@ -620,6 +622,23 @@ static void test_probe_plan__contexts_vm_on_two_cores(void)
 	}
 }
 
+/* A server whose clock falls as more of its cores run: the 16-vCPU Xeon guest of the device run
+ * (bench/results/probe-device-16cpu-kvm-xeon-6-207.txt, tests/fixtures/kvm-xeon-6-207-16cpu) timed
+ * FP divisions at 1.08 x with 8 threads, 1.12 x at 9-12, 2.10 x at 16; the search took every point
+ * past 1.1 x for "above", bisected down to 9 and answered 9 contexts. The shape here: 13 % slower
+ * with all C cores busy, double past C. */
+static void test_probe_plan__contexts_search_through_turbo(void)
+{
+	for (int C = 8; C <= 128; C *= 2) {
+		int steps, full_steps;
+		double full, searched;
+		both_answers(TURBO, C, 2 * C + 2, 0, &full, &searched, &steps, &full_steps);
+		printf("# turbo C=%d: full sweep %g in %d steps, search %g in %d\n", C, full, full_steps, searched, steps);
+		CHECK(searched == C);
+		CHECK(steps <= 2 * (int)ceil(log2(2 * C + 2)) + 4);
+	}
+}
+
 /* The recorded curves of a 2-vCPU Zen 5 guest (M = 1..4, tests/fixtures/amd-zen5-26-2): the
  * search reads the same points and gives the same answer. */
 static void test_probe_plan__contexts_search_on_recorded_curves(void)
@@ -674,4 +693,4 @@ TESTS(T(test_probe_plan__big_machines_within_budget), T(test_probe_plan__classes
       T(test_probe_plan__c2c_by_class_same_tree_as_all_pairs), T(test_probe_plan__disagreeing_class_splits),
       T(test_probe_plan__hidden_dies_found_by_sampling), T(test_probe_plan__splits_stop_at_the_budget),
       T(test_probe_plan__settled_curves_skip_blocks), T(test_probe_plan__contexts_search_same_answer_fewer_steps),
-      T(test_probe_plan__contexts_vm_on_two_cores), T(test_probe_plan__contexts_search_on_recorded_curves))
+      T(test_probe_plan__contexts_vm_on_two_cores), T(test_probe_plan__contexts_search_through_turbo), T(test_probe_plan__contexts_search_on_recorded_curves))
