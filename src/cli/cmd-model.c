@@ -260,7 +260,10 @@ static int model_main(struct model_opts *o)
 		goto out;
 	}
 	struct mtree mt;
-	cli_machine_load(o->machine, &mt);
+	if (cli_machine_open(o->machine, &mt) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	machine_read(&mt, m);
 	struct incore_config icfg;
 	incore_config_read(&mt, o->compiler, &icfg);
