@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"

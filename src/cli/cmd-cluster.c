@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster.h"
+#include "cli/cmd-cluster.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
 

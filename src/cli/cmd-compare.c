@@ -12,7 +12,7 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"

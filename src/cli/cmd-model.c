@@ -2,7 +2,7 @@
  * analysis, layer conditions, the cache simulator as the alternative predictor, ECMData, the
  * Roofline, the in-core analysis with llvm-mca, the full ECM, benchmark mode and blocking advice —
  * for one size or a sweep of sizes. Options here; the models in src/model/ (eval.h), the counters
- * around the benchmark in src/measure/bracket.h, the output in model-render.c. */
+ * around the benchmark in src/measure/bracket.h, the output in cmd-model-render.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "cli/parse-options.h"
 #include "common/atomicfile.h"
 #include "common/cpuset.h"

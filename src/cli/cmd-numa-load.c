@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"

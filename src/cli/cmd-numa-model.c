@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 
 static const struct opt_cmd model_cmd = {

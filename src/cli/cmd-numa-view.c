@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 
 struct numa_view {
 	SCREEN *scr;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 
 int numa_cli_flows(const char *cmd, const char *const *text, int n, struct numa_flow *f)

@@ -11,7 +11,7 @@
 #include "analysis/segments.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
 #include "common/number.h"
 #include "measure/series.h"

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/cpuset.h"
 #include "common/rng.h"
 #include "common/timer.h"

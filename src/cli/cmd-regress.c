@@ -13,7 +13,7 @@
 #include "analysis/fit.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/number.h"

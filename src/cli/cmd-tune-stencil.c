@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tune.h"
+#include "cli/cmd-tune.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "machine/mtree.h"

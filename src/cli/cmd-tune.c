@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/tune.h"
+#include "cli/cmd-tune.h"
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "machine/file.h"

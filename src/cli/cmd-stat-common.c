@@ -1,6 +1,6 @@
 /* Event selection from the options and the measurement of a program, shared by stat and
  * regress; see stat.h. */
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 
 #include <errno.h>
 #include <limits.h>

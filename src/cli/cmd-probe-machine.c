@@ -11,9 +11,9 @@
 
 #include "model/ecm.h"
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/write.h"

@@ -1,8 +1,8 @@
 /* archscope tune in two files: cmd-tune.c reads the options and runs `tune gemm` (blocking from
  * the machine file, generated kernel, sweep against OpenBLAS); cmd-tune-stencil.c runs
  * `tune stencil` (spatial blocking of a 2D 5-point stencil from the layer conditions). */
-#ifndef ARCHSCOPE_CLI_TUNE_H
-#define ARCHSCOPE_CLI_TUNE_H
+#ifndef ARCHSCOPE_CLI_CMD_TUNE_H
+#define ARCHSCOPE_CLI_CMD_TUNE_H
 
 #include <stdint.h>
 

@@ -1,8 +1,8 @@
 /* archscope cluster's options, shared by the command in archscope (which checks them, prints
  * --help and runs archscope-cluster) and by archscope-cluster itself (src/cli/cluster/, the only
  * executable that links Open MPI). No MPI header here. */
-#ifndef ARCHSCOPE_CLI_CLUSTER_H
-#define ARCHSCOPE_CLI_CLUSTER_H
+#ifndef ARCHSCOPE_CLI_CMD_CLUSTER_H
+#define ARCHSCOPE_CLI_CMD_CLUSTER_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
 #include "model/ecm.h"

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "cli/parse-options.h"
 #include "common/timer.h"
 #include "report/emit.h"

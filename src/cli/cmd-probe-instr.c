@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/instr.h"
 #include "probe/registers.h"
 #include "report/emit.h"

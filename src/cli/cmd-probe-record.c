@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/assoc.h"
 #include "probe/c2c.h"
 #include "probe/caches.h"

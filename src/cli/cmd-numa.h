@@ -1,7 +1,7 @@
 /* What the files of `archscope numa` share: its sub-commands, reading flows and the topology,
  * the flows table of `load` and `model`, and the live ncurses view of `load`. */
-#ifndef ARCHSCOPE_CLI_NUMA_H
-#define ARCHSCOPE_CLI_NUMA_H
+#ifndef ARCHSCOPE_CLI_CMD_NUMA_H
+#define ARCHSCOPE_CLI_CMD_NUMA_H
 
 #include "numa/load.h"
 #include "numa/matrix.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "report/emit.h"
 
 void model_render_incore(struct emit *e, const struct model_result *r)

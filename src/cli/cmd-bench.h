@@ -1,9 +1,9 @@
 /* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
- * bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
+ * cmd-bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
  * --threads-scaling, each over one working set per memory level; and the ECM rates from a sweep's
  * load and store runs, which probe -o uses too. */
-#ifndef ARCHSCOPE_CLI_BENCH_H
-#define ARCHSCOPE_CLI_BENCH_H
+#ifndef ARCHSCOPE_CLI_CMD_BENCH_H
+#define ARCHSCOPE_CLI_CMD_BENCH_H
 
 #include <stdint.h>
 

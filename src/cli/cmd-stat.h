@@ -1,8 +1,8 @@
 /* Shared by stat, compare, regress and phases: the event selection from the options, the
  * measurement of a program, stat's renderer, the conditions of a measurement, and where the
  * report of a command that runs a program goes (never into the program's stdout). */
-#ifndef ARCHSCOPE_CLI_STAT_H
-#define ARCHSCOPE_CLI_STAT_H
+#ifndef ARCHSCOPE_CLI_CMD_STAT_H
+#define ARCHSCOPE_CLI_CMD_STAT_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,9 +1,9 @@
 /* Private to archscope-cluster (src/cli/cluster/): what rank 0 found, its renderer, and the files
  * it writes (--raw as the run goes, --plot, --machine-files). */
-#ifndef ARCHSCOPE_CLI_CLUSTER_CLUSTER_CLI_H
-#define ARCHSCOPE_CLI_CLUSTER_CLUSTER_CLI_H
+#ifndef ARCHSCOPE_CLI_CLUSTER_CMD_CLUSTER_IMPL_H
+#define ARCHSCOPE_CLI_CLUSTER_CMD_CLUSTER_IMPL_H
 
-#include "cli/cluster.h"
+#include "cli/cmd-cluster.h"
 #include "cluster/cluster.h"
 
 struct emit;

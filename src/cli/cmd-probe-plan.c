@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/plan.h"
 #include "report/emit.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/buffer.h"
 #include "probe/assoc.h"
 #include "probe/caches.h"

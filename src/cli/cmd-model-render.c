@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "common/buffer.h"
 #include "common/atomicfile.h"
 #include "report/emit.h"

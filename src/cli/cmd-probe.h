@@ -1,11 +1,11 @@
 /* The probe family: each row of the probe table is a name, a one-line summary and a function
  * that runs the library probe, records its answers in the typed struct machine_probes
- * (machine/probes.h, probe-record.c), saves its evidence (--raw CSV, --plot pictures) and renders
+ * (machine/probes.h, cmd-probe-record.c), saves its evidence (--raw CSV, --plot pictures) and renders
  * the answers and the evidence once through the emitter (report/emit.h), for text and JSON alike.
  * The answers' JSON keys and units are the description's (MP_KEY); probe -o writes the machine
  * file from the struct, never from the rendered JSON. */
-#ifndef ARCHSCOPE_CLI_PROBE_H
-#define ARCHSCOPE_CLI_PROBE_H
+#ifndef ARCHSCOPE_CLI_CMD_PROBE_H
+#define ARCHSCOPE_CLI_CMD_PROBE_H
 
 #include <jansson.h>
 
@@ -56,7 +56,7 @@ int probe_row_registers(struct probe_ctx *ctx);
 int probe_row_timeslice(struct probe_ctx *ctx);
 int probe_row_c2c(struct probe_ctx *ctx);
 
-/* probe --plan (probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
+/* probe --plan (cmd-probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
  * NULL: this machine) into e. 0, or an exit code after error(). */
 int probe_plan_cmd(struct emit *e, const char *topology, int quick, uint64_t seed);
 
@@ -78,7 +78,7 @@ void probe_answer_render_begin(struct emit *e, int id, const char *label, const 
 void probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
 			 unsigned flags);
 
-/* probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
+/* cmd-probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
  * matrices are copied: 0, or -1 after error() (no memory). */
 void probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
 void probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
@@ -108,7 +108,7 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
 void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
-/* probe -o (probe-machine.c). The saved run of --from-raw DIR: the answers of
+/* probe -o (cmd-probe-machine.c). The saved run of --from-raw DIR: the answers of
  * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json
  * (NULL, with a note, when missing). 0, or -1 after error_usage(). */
 int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench);

@@ -1,7 +1,7 @@
-/* Shared by cmd-model.c and its renderer (model-render.c): the options of `archscope model`, the
+/* Shared by cmd-model.c and its renderer (cmd-model-render.c): the options of `archscope model`, the
  * result of a run and the one function that prints it as text or JSON. */
-#ifndef ARCHSCOPE_CLI_MODEL_H
-#define ARCHSCOPE_CLI_MODEL_H
+#ifndef ARCHSCOPE_CLI_CMD_MODEL_H
+#define ARCHSCOPE_CLI_CMD_MODEL_H
 
 #include "model/blocking.h"
 #include "model/eval.h"
@@ -36,7 +36,7 @@ struct model_result {
 /* The one renderer: the run's inputs, then each model of the size, or the sweep's table. */
 void model_render(struct emit *e, const struct model_result *r);
 
-/* Inside the renderer (model-render.c, model-render-incore.c). A model that does not apply: its
+/* Inside the renderer (cmd-model-render.c, cmd-model-render-incore.c). A model that does not apply: its
  * reason as the section's only member, and the section's end. Where the ECM's transfer costs come
  * from (key: the JSON member, NULL: text only). The in-core analysis. The sections of ECM,
  * RooflineASM and Benchmark as asked for, after the in-core analysis when in_core. */

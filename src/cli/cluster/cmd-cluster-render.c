@@ -8,7 +8,7 @@
 
 #include "analysis/order.h"
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "report/emit.h"
 
 #define FULL_MATRIX_RANKS 16

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
