@@ -386,7 +386,7 @@ int cmd_phases(int argc, char **argv)
 	phases_split(&r);
 	if (o.plot)
 		phases_plot(&r, o.plot);
-	rc = report_deliver("phases", o.out, o.json, phases_interrupted != 0, phases_render_cb, &r);
+	rc = cli_report_deliver("phases", o.out, o.json, phases_interrupted != 0, phases_render_cb, &r);
 out:
 	interrupt_restore();
 	series_release(&r.s);

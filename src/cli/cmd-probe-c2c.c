@@ -23,9 +23,9 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 	for (int k = 0; k < r->nkinds; k++) {
 		const struct probe_contexts_kind *kr = &r->kind[k];
 		const struct probe_curve *c = &kr->curve;
-		int id = probe_record_contexts_id(k);
+		int id = cli_probe_record_contexts_id(k);
 		const struct machine_answer *a = machine_probes_at(rec, id);
-		probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
+		cli_probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
 		if (!isfinite(a->value))
 			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
 		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
@@ -50,11 +50,11 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 	emit_object_end(e);
 }
 
-int probe_row_contexts(struct probe_ctx *ctx)
+int cli_probe_row_contexts(struct cli_probe_ctx *ctx)
 {
 	struct probe_contexts_result r;
 	struct as_error err = { 0 };
-	int rc = probe_contexts_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_contexts_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc != 0) {
 		rc = error_err(&err);
@@ -66,10 +66,10 @@ int probe_row_contexts(struct probe_ctx *ctx)
 	for (int k = 0; k < r.nkinds; k++) {
 		char file[32];
 		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
-		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
+		cli_probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
 	}
-	probe_record_contexts(ctx->rec, &r);
-	PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
+	cli_probe_record_contexts(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
 	probe_contexts_result_release(&r);
 	return rc;
 }
@@ -79,7 +79,7 @@ static void timeslice_render(struct emit *e, const struct probe_timeslice_result
 	static const char *const key[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
 	static const char *const label[TIMESLICE_NQUANTILES] = { "p10", "p25", "median", "p75", "p90" };
 	emit_object_begin(e, MP_KEY(TIMESLICE), "timeslice");
-	probe_answer_render_begin(e, MP_TIMESLICE_SLICE, "time slice", &rec->timeslice, "%.2f", 0);
+	cli_probe_answer_render_begin(e, MP_TIMESLICE_SLICE, "time slice", &rec->timeslice, "%.2f", 0);
 	if (r->have_mode)
 		emit_text(e, "gaps' mode", "%.2f ms: %zu gaps holding %.0f %% of the lost time, between %.2f and %.2f ms",
 			  r->mode.value / 1000, r->mode.count, r->mode.share * 100, r->mode.lo / 1000, r->mode.hi / 1000);
@@ -88,7 +88,7 @@ static void timeslice_render(struct emit *e, const struct probe_timeslice_result
 	if (rec->timeslice.reason[0])
 		emit_text(e, "note", "%s", rec->timeslice.reason);
 	emit_object_end(e);
-	probe_answer_render(e, MP_TIMESLICE_SCHEDSTAT, "kernel's slice", &rec->schedstat, "%.2f", PROBE_ANSWER_NOTE);
+	cli_probe_answer_render(e, MP_TIMESLICE_SCHEDSTAT, "kernel's slice", &rec->schedstat, "%.2f", CLI_PROBE_ANSWER_NOTE);
 	emit_int(e, "threads", "threads", r->threads, NULL);
 	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
 	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");
@@ -101,20 +101,20 @@ static void timeslice_render(struct emit *e, const struct probe_timeslice_result
 	emit_object_end(e);
 }
 
-int probe_row_timeslice(struct probe_ctx *ctx)
+int cli_probe_row_timeslice(struct cli_probe_ctx *ctx)
 {
 	struct probe_timeslice_result r;
 	struct as_error err = { 0 };
-	int rc = probe_timeslice_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_timeslice_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc) {
 		probe_timeslice_result_release(&r);
 		return error_err(&err);
 	}
 	if (r.n)
-		probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
-	probe_record_timeslice(ctx->rec, &r);
-	PROBE_RENDER(ctx, timeslice_render, &r, ctx->rec);
+		cli_probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
+	cli_probe_record_timeslice(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, timeslice_render, &r, ctx->rec);
 	probe_timeslice_result_release(&r);
 	return 0;
 }
@@ -309,7 +309,7 @@ static void c2c_render(struct emit *e, const struct probe_c2c_result *r, const s
 
 /* --raw: block size, then one column of GB/s per pair; --plot: those curves and a heat map of the
  * largest block's matrix. */
-static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m)
+static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matrix *m)
 {
 	int n = m->cpus.n, nb = m->nblocks;
 	const int *cpu = m->cpus.cpu;
@@ -331,7 +331,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 			for (int j = i + 1; j < n; j++)
 				rows[(size_t)k * cols + c++] = probe_c2c_bw(m, k, i, j);
 	}
-	probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
+	cli_probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
 	if (ctx->plot_dir) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
@@ -347,7 +347,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				for (int c = 0; c < cols; c++)
 					fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
 			}
-			probe_data_done(ctx, &af);
+			cli_probe_data_done(ctx, &af);
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
@@ -355,7 +355,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				     "set logscale x 2\nset grid\nset key top right\n"
 				     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
 				     cols) >= 0) {
-				probe_plot(ctx, "c2c", body);
+				cli_probe_plot(ctx, "c2c", body);
 				free(body);
 			}
 			snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
@@ -365,13 +365,13 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 					for (int j = 0; j < n; j++)
 						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : probe_c2c_bw(m, nb - 1, i, j),
 							j + 1 < n ? "\n" : "\n\n");
-				probe_data_done(ctx, &af);
+				cli_probe_data_done(ctx, &af);
 				if (asprintf(&body,
 					     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
 					     "set view map\nset palette rgb 33,13,10\n"
 					     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
 					     buffer_format_size(m->block_bytes[nb - 1], sz, sizeof(sz))) >= 0) {
-					probe_plot(ctx, "c2c-heatmap", body);
+					cli_probe_plot(ctx, "c2c-heatmap", body);
 					free(body);
 				}
 			}
@@ -380,27 +380,27 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 	free(rows);
 }
 
-int probe_row_c2c(struct probe_ctx *ctx)
+int cli_probe_row_c2c(struct cli_probe_ctx *ctx)
 {
 	if (ctx->env.allowed.n > PROBE_C2C_MAX_CPUS)
 		note("c2c: measuring the first %d of %d allowed CPUs", PROBE_C2C_MAX_CPUS, ctx->env.allowed.n);
 	struct probe_c2c_result r;
 	struct as_error err = { 0 };
-	int rc = probe_c2c_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_c2c_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc) {
 		probe_c2c_result_release(&r);
 		return error_err(&err);
 	}
-	if (probe_record_c2c(ctx->rec, &r) != 0) {
+	if (cli_probe_record_c2c(ctx->rec, &r) != 0) {
 		rc = -1;
 	} else if (r.m.cpus.n == 0) {
 		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
-		PROBE_RENDER(ctx, emit_null, MP_KEY(C2C), NULL, NULL);
+		CLI_PROBE_RENDER(ctx, emit_null, MP_KEY(C2C), NULL, NULL);
 	} else {
 		if (ctx->raw_dir || ctx->plot_dir)
 			c2c_evidence(ctx, &r.m);
-		PROBE_RENDER(ctx, c2c_render, &r, ctx->rec);
+		CLI_PROBE_RENDER(ctx, c2c_render, &r, ctx->rec);
 	}
 	probe_c2c_result_release(&r);
 	return rc;

@@ -22,7 +22,7 @@ static void join(char *buf, size_t size, const char *sep, const char *text)
 	snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
 }
 
-static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r)
+static void save_instr_raw(struct cli_probe_ctx *ctx, const struct probe_instr_op *r)
 {
 	double rows[INSTR_MAX_STREAMS * 3];
 	for (int s = 0; s < r->nstreams; s++) {
@@ -32,12 +32,12 @@ static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r
 	}
 	char name[64];
 	snprintf(name, sizeof(name), "instr-%s-%s-%d", r->set->op, r->set->type, r->set->width_bits);
-	probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
+	cli_probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
 }
 
 /* Cost per iteration against streams, normalised to one stream, for every operation: flat while
  * the core keeps the streams in flight, then rising in proportion. */
-static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, size_t n)
+static void plot_instr(struct cli_probe_ctx *ctx, const struct probe_instr_op *res, size_t n)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
@@ -59,14 +59,14 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 		snprintf(plots + len, sizeof(plots) - len, "%s'instr.dat' index %zu using 1:2 with linespoints title '%s %s/%d (F=%d)'",
 			 i ? ", " : "plot ", i, r->set->op, r->set->type, r->set->width_bits, r->in_flight);
 	}
-	probe_data_done(ctx, &af);
+	cli_probe_data_done(ctx, &af);
 	char *body = NULL;
 	if (asprintf(&body,
 		     "set title 'archscope probe instr: cost per iteration against independent streams'\n"
 		     "set xlabel 'independent streams of 8 chained operations'\nset ylabel 'cost per iteration / cost of one stream'\n"
 		     "set grid\nset key outside right font ',7'\n%s\n",
 		     plots) >= 0) {
-		probe_plot(ctx, "instr", body);
+		cli_probe_plot(ctx, "instr", body);
 		free(body);
 	}
 }
@@ -237,11 +237,11 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res, c
 	emit_object_end(e);
 }
 
-int probe_row_instr(struct probe_ctx *ctx)
+int cli_probe_row_instr(struct cli_probe_ctx *ctx)
 {
 	struct probe_instr_result res;
 	struct as_error err = { 0 };
-	int rc = probe_instr_find(&ctx->env, probe_progress, &res, &err);
+	int rc = probe_instr_find(&ctx->env, cli_probe_progress, &res, &err);
 	progress_done();
 	if (rc != 0) {
 		rc = error_err(&err);
@@ -254,8 +254,8 @@ int probe_row_instr(struct probe_ctx *ctx)
 		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	probe_record_instr(ctx->rec, &res);
-	PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
+	cli_probe_record_instr(ctx->rec, &res);
+	CLI_PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
 	probe_instr_result_release(&res);
 	return rc;
 }
@@ -266,9 +266,9 @@ static void registers_build_render(struct emit *e, const struct probe_registers_
 {
 	const struct regs_set *s = b->set;
 	const struct probe_curve *c = &b->curve;
-	int id = probe_record_registers_id(b);
+	int id = cli_probe_record_registers_id(b);
 	const struct machine_answer *a = machine_probes_at(rec, id);
-	probe_answer_render_begin(e, id, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
+	cli_probe_answer_render_begin(e, id, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
 	if (!isfinite(a->value))
 		emit_annotate(e, " (no step)");
 	emit_string(e, "flags", "flags", s->flags);
@@ -308,7 +308,7 @@ static void registers_render(struct emit *e, const struct probe_registers_result
 }
 
 /* Time per addition against live variables for every build, the answers marked. */
-static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_result *res)
+static void plot_registers(struct cli_probe_ctx *ctx, const struct probe_registers_result *res)
 {
 	char path[4096], plots[2048] = "", marks[1024] = "";
 	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
@@ -338,22 +338,22 @@ static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_r
 		if (isfinite(regs))
 			snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
 	}
-	probe_data_done(ctx, &af);
+	cli_probe_data_done(ctx, &af);
 	char *body = NULL;
 	if (plots[0] && asprintf(&body,
 			    "set title 'archscope probe registers: time per addition against live variables'\n"
 			    "set xlabel 'live variables K'\nset ylabel 'core cycles per addition'\nset grid\nset key top left\n%s%s\n",
 			    marks, plots) >= 0) {
-		probe_plot(ctx, "registers", body);
+		cli_probe_plot(ctx, "registers", body);
 		free(body);
 	}
 }
 
-int probe_row_registers(struct probe_ctx *ctx)
+int cli_probe_row_registers(struct cli_probe_ctx *ctx)
 {
 	struct probe_registers_result res;
 	struct as_error err = { 0 };
-	int rc = probe_registers_find(&ctx->env, probe_progress, &res, &err);
+	int rc = probe_registers_find(&ctx->env, cli_probe_progress, &res, &err);
 	progress_done();
 	if (rc != 0)
 		rc = error_err(&err);
@@ -361,12 +361,12 @@ int probe_row_registers(struct probe_ctx *ctx)
 		const struct regs_set *s = res.build[i].set;
 		char name[64];
 		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
-		probe_save_curve(ctx, name, "k,min_ns,median_ns", &res.build[i].curve);
+		cli_probe_save_curve(ctx, name, "k,min_ns,median_ns", &res.build[i].curve);
 	}
 	if (ctx->plot_dir)
 		plot_registers(ctx, &res);
-	probe_record_registers(ctx->rec, &res);
-	PROBE_RENDER(ctx, registers_render, &res, ctx->rec, ctx->env.clock_ghz);
+	cli_probe_record_registers(ctx->rec, &res);
+	CLI_PROBE_RENDER(ctx, registers_render, &res, ctx->rec, ctx->env.clock_ghz);
 	probe_registers_result_release(&res);
 	return rc;
 }

@@ -26,7 +26,7 @@ static int curve_fail(const char *probe, const struct as_error *err)
 
 /* The caches plot colours each point by its QT cluster (of the monotone curve) and marks the
  * detected level edges. */
-static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result *r)
+static void caches_plot(struct cli_probe_ctx *ctx, const struct probe_caches_result *r)
 {
 	const struct probe_curve *c = &r->curve;
 	if (!ctx->plot_dir || c->n == 0)
@@ -39,7 +39,7 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 		return;
 	for (size_t i = 0; i < c->n; i++)
 		fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], r->monotone_ns[i], r->cluster[i]);
-	probe_data_done(ctx, &af);
+	cli_probe_data_done(ctx, &af);
 	char marks[2048] = "";
 	for (int i = 0; i < r->nlevels; i++) {
 		size_t len = strlen(marks);
@@ -59,18 +59,18 @@ static void caches_plot(struct probe_ctx *ctx, const struct probe_caches_result 
 		     "plot 'caches-clusters.dat' using 1:2 with lines lc rgb '#bbbbbb' title 'min per size', "
 		     "'' using 1:3:4 with points pt 7 ps 0.8 lc palette title 'monotone, by cluster'",
 		     marks) >= 0) {
-		probe_plot(ctx, "caches", body);
+		cli_probe_plot(ctx, "caches", body);
 		free(body);
 	}
 }
 
 /* Saves the curve (x, min, median) as CSV and plots it; xlabel and logx describe the axis. */
-static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *xname,
+static void curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname,
 			   const struct probe_curve *c, const char *xlabel, int logx)
 {
 	char header[96];
 	snprintf(header, sizeof(header), "%s,min_ns,median_ns", xname);
-	probe_save_curve(ctx, name, header, c);
+	cli_probe_save_curve(ctx, name, header, c);
 	if (ctx->plot_dir) {
 		char datapath[4096];
 		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
@@ -79,7 +79,7 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 		if (f) {
 			for (size_t i = 0; i < c->n; i++)
 				fprintf(f, "%.10g %.10g %.10g\n", c->x[i], c->min_ns[i], c->median_ns[i]);
-			probe_data_done(ctx, &af);
+			cli_probe_data_done(ctx, &af);
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
@@ -87,7 +87,7 @@ static void curve_evidence(struct probe_ctx *ctx, const char *name, const char *
 				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
 				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
 				     name, xlabel, logx ? "set logscale x 2\n" : "", name, name) >= 0) {
-				probe_plot(ctx, name, body);
+				cli_probe_plot(ctx, name, body);
 				free(body);
 			}
 		}
@@ -129,10 +129,10 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 {
 	const struct probe_curve *c = &r->curve;
 	emit_heading(e, "line");
-	probe_answer_render_begin(e, MP_LINE, "cache line", &rec->line, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	cli_probe_answer_render_begin(e, MP_LINE, "cache line", &rec->line, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
 	curve_render(e, "curve", "d_bytes", c);
 	emit_object_begin(e, MP_KEY(LINE_WITNESSES), "");
-	probe_answer_render_begin(e, MP_LINE_STRIDE, "stride", &rec->line_stride, "%.0f", 0);
+	cli_probe_answer_render_begin(e, MP_LINE_STRIDE, "stride", &rec->line_stride, "%.0f", 0);
 	if (isfinite(rec->line_stride.value))
 		emit_annotate(e, ": latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B", r->step_before_ns,
 			      c->x[r->step_index], r->step_after_ns, c->x[r->step_index + 1]);
@@ -140,7 +140,7 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 		emit_annotate(e, ": no step found (the curve is flat: %zu points)", c->n);
 	emit_object_end(e);
 	int shared = isfinite(rec->line_coherence.value);
-	probe_answer_render_begin(e, MP_LINE_COHERENCE, "coherence unit", &rec->line_coherence, "%.0f", PROBE_ANSWER_NOTE);
+	cli_probe_answer_render_begin(e, MP_LINE_COHERENCE, "coherence unit", &rec->line_coherence, "%.0f", CLI_PROBE_ANSWER_NOTE);
 	emit_array_begin(e, "cpus", shared ? "coherence CPUs" : NULL);
 	emit_int(e, NULL, "", r->sharing_cpus[0], NULL);
 	emit_int(e, NULL, "", r->sharing_cpus[1], NULL);
@@ -149,7 +149,7 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 	points_render(e, "curve", "d_bytes", r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns, (size_t)r->sharing.n);
 	emit_object_end(e);
 	int flushed = isfinite(rec->line_flush.value);
-	probe_answer_render_begin(e, MP_LINE_FLUSH, "flush witness", &rec->line_flush, "%.0f", PROBE_ANSWER_NOTE);
+	cli_probe_answer_render_begin(e, MP_LINE_FLUSH, "flush witness", &rec->line_flush, "%.0f", CLI_PROBE_ANSWER_NOTE);
 	emit_number(e, "contrast", flushed ? "contrast" : NULL, r->flush_ratio, NULL, "%.1fx slower reload below the line");
 	curve_render(e, "curve", "d_bytes", &r->flush_curve);
 	emit_object_end(e);
@@ -160,11 +160,11 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 	emit_object_end(e);
 }
 
-int probe_row_line(struct probe_ctx *ctx)
+int cli_probe_row_line(struct cli_probe_ctx *ctx)
 {
 	struct probe_line_result r;
 	struct as_error err = { 0 };
-	if (probe_line_find(&ctx->env, probe_progress, &r, &err) != 0) {
+	if (probe_line_find(&ctx->env, cli_probe_progress, &r, &err) != 0) {
 		probe_line_result_release(&r);
 		return curve_fail("line", &err);
 	}
@@ -173,11 +173,11 @@ int probe_row_line(struct probe_ctx *ctx)
 	struct probe_curve sharing = { .n = (size_t)r.sharing.n, .x = r.sharing.d_bytes, .min_ns = r.sharing.min_ns,
 				       .median_ns = r.sharing.median_ns };
 	if (sharing.n)
-		probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
+		cli_probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
 	if (r.flush_curve.n)
-		probe_save_curve(ctx, "line-flush", "d_bytes,min_ns,median_ns", &r.flush_curve);
-	probe_record_line(ctx->rec, &r);
-	PROBE_RENDER(ctx, line_render, &r, ctx->rec);
+		cli_probe_save_curve(ctx, "line-flush", "d_bytes,min_ns,median_ns", &r.flush_curve);
+	cli_probe_record_line(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, line_render, &r, ctx->rec);
 	probe_line_result_release(&r);
 	return 0;
 }
@@ -186,10 +186,10 @@ int probe_row_line(struct probe_ctx *ctx)
 
 /* The line size later probes space their slots by (probe_line_need), with its error and note
  * printed here, before the probe that needs it runs (the probe then finds it in env). */
-static void need_line(struct probe_ctx *ctx)
+static void need_line(struct cli_probe_ctx *ctx)
 {
 	struct as_error err = { 0 };
-	int rc = probe_line_need(&ctx->env, probe_progress, &err);
+	int rc = probe_line_need(&ctx->env, cli_probe_progress, &err);
 	if (rc < 0)
 		curve_fail("line", &err);
 	else
@@ -209,18 +209,18 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 		emit_row_begin(e);
 		emit_int(e, MP_KEY(CACHES_LEVEL), NULL, a->level, NULL);
 		emit_text(e, "level", "L%d", a->level);
-		probe_answer_render(e, MP_CACHES_SIZE, NULL, &a->size, NULL, 0);
+		cli_probe_answer_render(e, MP_CACHES_SIZE, NULL, &a->size, NULL, 0);
 		size_text(e, "size", a->size.value);
 		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "B", NULL);
-		probe_answer_render(e, MP_CACHES_LATENCY, "latency", &a->latency, "%.2f", 0);
+		cli_probe_answer_render(e, MP_CACHES_LATENCY, "latency", &a->latency, "%.2f", 0);
 		emit_number(e, MP_KEY(CACHES_LATENCY_CY), "latency", a->latency_cy, "cy", "%.1f");
 		emit_int(e, "points", "points", (long long)lv->points, NULL);
 		size_text(e, "os_reported size", a->size.os_reported);
-		emit_text(e, "", "%s", probe_differs(a->size.value, a->size.os_reported) ? PROBE_DIFFERS_TEXT : "");
+		emit_text(e, "", "%s", cli_probe_differs(a->size.value, a->size.os_reported) ? CLI_PROBE_DIFFERS_TEXT : "");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency, page-local", &rec->memory_latency, "%.2f", 0);
+	cli_probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency, page-local", &rec->memory_latency, "%.2f", 0);
 	if (!isfinite(rec->memory_latency.value)) {
 		char max[32];
 		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
@@ -231,8 +231,8 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 		    rec->memory_latency_cy, "cy", "%.1f");
 	if (r->memory_random_bytes) {
 		char sz[32];
-		probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY_RANDOM, "memory latency, random", &rec->memory_latency_random,
-					  "%.2f", PROBE_ANSWER_NOTE);
+		cli_probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY_RANDOM, "memory latency, random", &rec->memory_latency_random,
+					  "%.2f", CLI_PROBE_ANSWER_NOTE);
 		emit_annotate(e, " (every line of %s in one random cycle, huge pages)",
 			      buffer_format_size(r->memory_random_bytes, sz, sizeof(sz)));
 		emit_object_end(e);
@@ -256,17 +256,17 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 	emit_object_end(e);
 }
 
-int probe_row_caches(struct probe_ctx *ctx)
+int cli_probe_row_caches(struct cli_probe_ctx *ctx)
 {
 	need_line(ctx);
 	struct probe_caches_result r;
 	struct as_error err = { 0 };
-	if (probe_caches_find(&ctx->env, probe_progress, NULL, &r, &err) != 0) {
+	if (probe_caches_find(&ctx->env, cli_probe_progress, NULL, &r, &err) != 0) {
 		probe_caches_result_release(&r);
 		return curve_fail("caches", &err);
 	}
 	/* the random-pattern memory latency beside the page-local one; its failure is a note */
-	if (probe_caches_random(&ctx->env, probe_progress, &r, &err) != 0) {
+	if (probe_caches_random(&ctx->env, cli_probe_progress, &r, &err) != 0) {
 		progress_done();
 		note("%s", err.msg);
 	}
@@ -277,8 +277,8 @@ int probe_row_caches(struct probe_ctx *ctx)
 	curve_evidence(ctx, "caches", "size_bytes", &r.curve, "buffer size (bytes)", 1);
 	ctx->plot_dir = plot_dir;
 	caches_plot(ctx, &r);
-	probe_record_caches(ctx->rec, &r);
-	PROBE_RENDER(ctx, caches_render, &r, ctx->rec);
+	cli_probe_record_caches(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, caches_render, &r, ctx->rec);
 	probe_caches_result_release(&r);
 	return 0;
 }
@@ -295,7 +295,7 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r, con
 		emit_row_begin(e);
 		emit_int(e, MP_KEY(ASSOC_LEVEL), NULL, rec->assoc[i].level, NULL);
 		emit_text(e, "level", "L%d", rec->assoc[i].level);
-		probe_answer_render(e, MP_ASSOC_WAYS, "ways", ways, "%.0f", 0);
+		cli_probe_answer_render(e, MP_ASSOC_WAYS, "ways", ways, "%.0f", 0);
 		emit_number(e, NULL, "confidence", ways->confidence, NULL, "%.2f");
 		if (lv->step_index >= 0)
 			emit_text(e, "step", "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
@@ -307,7 +307,7 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r, con
 			emit_number(e, NULL, "os_reported", ways->os_reported, "ways", "%.0f");
 		else
 			emit_text(e, "os_reported", "-");
-		emit_text(e, "", "%s", probe_differs(ways->value, ways->os_reported) ? PROBE_DIFFERS_TEXT : "");
+		emit_text(e, "", "%s", cli_probe_differs(ways->value, ways->os_reported) ? CLI_PROBE_DIFFERS_TEXT : "");
 		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
 		if (lv->sweeps > 1) /* the curve is the pointwise fastest of these sweeps */
 			emit_int(e, "sweeps", NULL, lv->sweeps, NULL);
@@ -340,13 +340,13 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r, con
 	emit_object_end(e);
 }
 
-int probe_row_assoc(struct probe_ctx *ctx)
+int cli_probe_row_assoc(struct cli_probe_ctx *ctx)
 {
 	struct as_error err = { 0 };
 	if (ctx->env.nlevels == 0) {
 		note("assoc needs the cache sizes: running a quick caches probe first");
 		need_line(ctx);
-		if (probe_caches_need(&ctx->env, probe_progress, &err) != 0)
+		if (probe_caches_need(&ctx->env, cli_probe_progress, &err) != 0)
 			curve_fail("caches", &err);
 		else
 			progress_done();
@@ -355,7 +355,7 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		return error("assoc: no cache level was measured, nothing to probe");
 	need_line(ctx);
 	struct probe_assoc_result r;
-	int rc = probe_assoc_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_assoc_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
@@ -367,8 +367,8 @@ int probe_row_assoc(struct probe_ctx *ctx)
 		}
 	}
 	if (rc == 0) {
-		probe_record_assoc(ctx->rec, &r);
-		PROBE_RENDER(ctx, assoc_render, &r, ctx->rec);
+		cli_probe_record_assoc(ctx->rec, &r);
+		CLI_PROBE_RENDER(ctx, assoc_render, &r, ctx->rec);
 	}
 	probe_assoc_result_release(&r);
 	return rc == 0 ? 0 : curve_fail("assoc", &err);
@@ -379,16 +379,16 @@ int probe_row_assoc(struct probe_ctx *ctx)
 static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const struct machine_probes *rec)
 {
 	emit_object_begin(e, MP_KEY(TLB), "tlb");
-	probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", PROBE_ANSWER_NOTE | PROBE_ANSWER_DIFFERS);
+	cli_probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
 	curve_render(e, "page_curve", "stride_bytes", &r->page_curve);
 	emit_object_begin(e, MP_KEY(TLB_WITNESSES), "");
-	probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
+	cli_probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
 	if (isfinite(rec->page_pairs.value))
 		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
 	else
 		emit_annotate(e, ": no step found");
 	emit_object_end(e);
-	probe_answer_render_begin(e, MP_TLB_FAULTS, "faults", &rec->page_faults, "%.0f", PROBE_ANSWER_NOTE);
+	cli_probe_answer_render_begin(e, MP_TLB_FAULTS, "faults", &rec->page_faults, "%.0f", CLI_PROBE_ANSWER_NOTE);
 	if (isfinite(rec->page_faults.value))
 		emit_annotate(e, ": the time per first touch stops doubling");
 	curve_render(e, "curve", "stride_bytes", &r->fault_curve);
@@ -402,7 +402,7 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 		emit_row_begin(e);
 		emit_int(e, MP_KEY(TLB_LEVEL), NULL, a->level, NULL);
 		emit_text(e, "level", "L%d", a->level);
-		probe_answer_render(e, MP_TLB_ENTRIES, "entries", &a->entries, "%.0f", 0);
+		cli_probe_answer_render(e, MP_TLB_ENTRIES, "entries", &a->entries, "%.0f", 0);
 		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "pages", NULL);
 		emit_number(e, MP_KEY(TLB_COST), "TLB cost per access", a->cost_ns, "ns", "%.2f");
 		emit_row_end(e);
@@ -424,12 +424,12 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 	emit_object_end(e);
 }
 
-int probe_row_tlb(struct probe_ctx *ctx)
+int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 {
 	need_line(ctx);
 	struct probe_tlb_result r;
 	struct as_error err = { 0 };
-	int rc = probe_tlb_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
 		curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
@@ -446,8 +446,8 @@ int probe_row_tlb(struct probe_ctx *ctx)
 		curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
 		curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
 	}
-	probe_record_tlb(ctx->rec, &r);
-	PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
+	cli_probe_record_tlb(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
 	probe_tlb_result_release(&r);
 	return 0;
 }

@@ -26,7 +26,7 @@ struct probe_timeslice_result;
 struct probe_c2c_result;
 struct probe_registers_build;
 
-struct probe_ctx {
+struct cli_probe_ctx {
 	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
 	const char *raw_dir;     /* NULL: no raw CSV */
 	const char *plot_dir;    /* NULL: no plots */
@@ -37,84 +37,84 @@ struct probe_ctx {
 };
 
 /* Renders a result into ctx's output: fn(e, args...). */
-#define PROBE_RENDER(ctx, fn, ...) fn((ctx)->e, __VA_ARGS__)
+#define CLI_PROBE_RENDER(ctx, fn, ...) fn((ctx)->e, __VA_ARGS__)
 
-struct probe_row {
+struct cli_probe_row {
 	const char *name;
 	const char *summary;
-	int (*run)(struct probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
+	int (*run)(struct cli_probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
 };
 
-int probe_row_clock(struct probe_ctx *ctx);
-int probe_row_line(struct probe_ctx *ctx);
-int probe_row_caches(struct probe_ctx *ctx);
-int probe_row_assoc(struct probe_ctx *ctx);
-int probe_row_tlb(struct probe_ctx *ctx);
-int probe_row_instr(struct probe_ctx *ctx);
-int probe_row_contexts(struct probe_ctx *ctx);
-int probe_row_registers(struct probe_ctx *ctx);
-int probe_row_timeslice(struct probe_ctx *ctx);
-int probe_row_c2c(struct probe_ctx *ctx);
+int cli_probe_row_clock(struct cli_probe_ctx *ctx);
+int cli_probe_row_line(struct cli_probe_ctx *ctx);
+int cli_probe_row_caches(struct cli_probe_ctx *ctx);
+int cli_probe_row_assoc(struct cli_probe_ctx *ctx);
+int cli_probe_row_tlb(struct cli_probe_ctx *ctx);
+int cli_probe_row_instr(struct cli_probe_ctx *ctx);
+int cli_probe_row_contexts(struct cli_probe_ctx *ctx);
+int cli_probe_row_registers(struct cli_probe_ctx *ctx);
+int cli_probe_row_timeslice(struct cli_probe_ctx *ctx);
+int cli_probe_row_c2c(struct cli_probe_ctx *ctx);
 
 /* probe --plan (cmd-probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
  * NULL: this machine) into e. 0, or an exit code after error(). */
-int probe_plan_cmd(struct emit *e, const char *topology, int quick, uint64_t seed);
+int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t seed);
 
 /* Progress callback of struct probe_opts: one updating line on a terminal. */
-void probe_progress(void *unused, const char *probe, const char *point, int done, int total);
+void cli_probe_progress(void *unused, const char *probe, const char *point, int done, int total);
 
 enum {
-	PROBE_ANSWER_NOTE = 1 << 1,    /* text: the reason as a "note" field after the answer (else
+	CLI_PROBE_ANSWER_NOTE = 1 << 1,    /* text: the reason as a "note" field after the answer (else
 					* the reason is in JSON only) */
-	PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
+	CLI_PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
 };
 /* The recorded answer id (an MP_* of machine/probes.h) through emit_answer_begin(): {value, unit,
  * confidence, method, os_reported} under the description's key and unit, and "reason" when there
  * is one; further members follow up to emit_object_end(). fmt: the text format of the value
  * (NULL: "%g"); flags: PROBE_ANSWER_*. */
-void probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
+void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
 			       const char *fmt, unsigned flags);
-/* probe_answer_render_begin() and emit_object_end(). */
-void probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
+/* cli_probe_answer_render_begin() and emit_object_end(). */
+void cli_probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
 			 unsigned flags);
 
 /* cmd-probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
  * matrices are copied: 0, or -1 after error() (no memory). */
-void probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
-void probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
-void probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r);
-void probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r);
-void probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r);
-void probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r);
-void probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r);
-void probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r);
-void probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r);
-int probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r);
+void cli_probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
+void cli_probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
+void cli_probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r);
+void cli_probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r);
+void cli_probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r);
+void cli_probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r);
+void cli_probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r);
+void cli_probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r);
+void cli_probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r);
+int cli_probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r);
 /* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind). */
-int probe_record_contexts_id(int kind);
+int cli_probe_record_contexts_id(int kind);
 /* The entry (MP_REGISTERS_*) of a registers build's answer. */
-int probe_record_registers_id(const struct probe_registers_build *b);
+int cli_probe_record_registers_id(const struct probe_registers_build *b);
 /* Whether measured and OS-reported values are both positive and more than 5 % apart. */
-int probe_differs(double measured, double os);
-#define PROBE_DIFFERS_TEXT "<- differs from the OS"
+int cli_probe_differs(double measured, double os);
+#define CLI_PROBE_DIFFERS_TEXT "<- differs from the OS"
 
 struct atomic_file;
 /* Commits a plot data file opened with plot_data_open(); a failure is error() and exit 1. */
-void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af);
+void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af);
 /* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
-void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
+void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);
-void probe_plot(struct probe_ctx *ctx, const char *name, const char *body);
+void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *body);
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
-void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
+void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
 
 /* probe -o (cmd-probe-machine.c). The saved run of --from-raw DIR: the answers of
  * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json
  * (NULL, with a note, when missing). 0, or -1 after error_usage(). */
-int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench);
+int cli_probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench);
 /* Writes the machine file to path from ctx->rec (this run's answers, or the loaded ones) and the
  * streaming benchmarks: bench (loaded; stolen) or, when NULL, run here per level and core count.
  * With --raw (and no --from-raw) saves benchmarks.json beside the curves. 0, or -1 after error(). */
-int probe_machine_write(struct probe_ctx *ctx, json_t *bench, int from_raw, const char *path);
+int cli_probe_machine_write(struct cli_probe_ctx *ctx, json_t *bench, int from_raw, const char *path);
 
 #endif

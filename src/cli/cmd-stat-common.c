@@ -22,14 +22,17 @@
 #include "report/emit.h"
 #include "topo/cpuinfo.h"
 
-const char *stat_groups_dir(char *buf, size_t len)
+/* The directory of the metric groups: $ARCHSCOPE_SHARE_DIR/groups, else the installed
+ * share/archscope/groups relative to the binary, else the source tree's share/groups beside a build
+ * directory (common/paths.h). */
+static const char *groups_dir(char *buf, size_t len)
 {
 	/* when it is nowhere, buf holds the installed place, which the error about the group names */
 	paths_find_data("groups", buf, len, NULL);
 	return buf;
 }
 
-int stat_select_from_args(const char *cmd, const struct stat_args *a, struct stat_select *sel)
+int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_select *sel)
 {
 	struct as_error err = { 0 };
 	int rc = 0;
@@ -42,7 +45,7 @@ int stat_select_from_args(const char *cmd, const struct stat_args *a, struct sta
 		rc = stat_select_all(sel, &err);
 	else if (a->group) {
 		char dir[PATH_MAX];
-		rc = stat_select_group(sel, stat_groups_dir(dir, sizeof(dir)), a->group, &err);
+		rc = stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
 		if (rc == -ENOENT || rc == -EINVAL) {
 			error_err(&err);
 			return EXIT_USAGE;
@@ -70,7 +73,7 @@ static void measure_progress(void *ctx, int done, int total)
 	progress("running: %d of %d", done + 1, total);
 }
 
-int stat_measure(struct measure_stat *m, const struct stat_select *sel, char **argv, const struct stat_opts *o)
+int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char **argv, const struct stat_opts *o)
 {
 	struct as_error err = { 0 };
 	if (measure_stat_init(m, (const char *const *)sel->names, sel->n, o->runs, &err) != 0 ||
@@ -151,7 +154,7 @@ void stat_conditions_after(struct stat_conditions *c)
 	c->clock_after_ghz = clock_window_ghz();
 }
 
-void stat_conditions_render(struct emit *e, const struct stat_conditions *c)
+void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
 {
 	emit_object_begin(e, "conditions", NULL);
 	emit_string(e, "started", NULL, c->started);
@@ -182,7 +185,7 @@ void stat_conditions_render(struct emit *e, const struct stat_conditions *c)
 		  c->started);
 }
 
-int report_render(const char *cmd, int json, report_render_fn fn, const void *ctx, char **buf, size_t *len)
+int cli_report_render(const char *cmd, int json, cli_report_render_fn fn, const void *ctx, char **buf, size_t *len)
 {
 	*buf = NULL;
 	*len = 0;
@@ -204,7 +207,7 @@ int report_render(const char *cmd, int json, report_render_fn fn, const void *ct
 	return rc;
 }
 
-int report_write_file(const char *path, const char *buf, size_t len)
+int cli_report_write_file(const char *path, const char *buf, size_t len)
 {
 	sigset_t block, old;
 	sigemptyset(&block);
@@ -220,7 +223,7 @@ int report_write_file(const char *path, const char *buf, size_t len)
 	return EXIT_OK;
 }
 
-int report_to_stderr(const char *cmd, const char *buf, size_t len)
+int cli_report_to_stderr(const char *cmd, const char *buf, size_t len)
 {
 	progress_done();
 	if ((len && fwrite(buf, 1, len, stderr) != len) || fflush(stderr) != 0) {
@@ -231,31 +234,31 @@ int report_to_stderr(const char *cmd, const char *buf, size_t len)
 	return EXIT_OK;
 }
 
-int report_deliver(const char *cmd, const char *out, int json, int interrupted, report_render_fn fn, const void *ctx)
+int cli_report_deliver(const char *cmd, const char *out, int json, int interrupted, cli_report_render_fn fn, const void *ctx)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	int rc = EXIT_OK;
 	if (out || json) {
-		rc = report_render(cmd, 1, fn, ctx, &buf, &len);
+		rc = cli_report_render(cmd, 1, fn, ctx, &buf, &len);
 		if (rc)
 			return rc;
 		if (out && !interrupted) {
-			rc = report_write_file(out, buf, len);
+			rc = cli_report_write_file(out, buf, len);
 		} else {
 			if (out)
 				warning("'%s' is left as it was: an interrupted result never replaces a saved one%s", out,
 				     json ? " (the JSON follows here)" : "");
 			if (json)
-				rc = report_to_stderr(cmd, buf, len);
+				rc = cli_report_to_stderr(cmd, buf, len);
 		}
 		free(buf);
 		buf = NULL;
 	}
 	if (!json && rc == EXIT_OK) {
-		rc = report_render(cmd, 0, fn, ctx, &buf, &len);
+		rc = cli_report_render(cmd, 0, fn, ctx, &buf, &len);
 		if (rc == EXIT_OK)
-			rc = report_to_stderr(cmd, buf, len);
+			rc = cli_report_to_stderr(cmd, buf, len);
 		free(buf);
 	}
 	return rc;

@@ -306,7 +306,7 @@ static const char *target_name(const struct measure_stat *m, char *buf, size_t l
 	return buf;
 }
 
-void stat_render(struct emit *e, const struct stat_result *r)
+void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 {
 	const struct measure_stat *m = r->m;
 	char buf[160];
@@ -390,7 +390,7 @@ void stat_render(struct emit *e, const struct stat_result *r)
 	if (m->interval_s > 0)
 		stat_render_intervals(e, m);
 	if (r->cond)
-		stat_conditions_render(e, r->cond);
+		cli_stat_conditions_render(e, r->cond);
 	emit_int(e, "failed_runs", NULL, r->failed, NULL);
 	emit_int(e, "crashed_runs", NULL, r->crashed, NULL);
 	emit_bool(e, "interrupted", NULL, m->interrupted);
@@ -461,7 +461,8 @@ static void csv_line(FILE *f, const struct measure_stat *m, const struct stat_ev
 	fprintf(f, "%s%s%s%s%s%s%s\n", "", sep, pct, sep, rv, sep, ru);
 }
 
-void stat_interval_print(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep)
+/* One -I interval as text or CSV lines. */
+static void stat_interval_csv(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep)
 {
 	char t[32];
 	snprintf(t, sizeof(t), "%.6f", iv->t_s);
@@ -481,11 +482,13 @@ void stat_interval_print(FILE *f, const struct measure_stat *m, const struct sta
 	fflush(f);
 }
 
-void stat_render_csv(FILE *f, const struct stat_result *r, const char *sep)
+/* perf stat -x SEP's lines: value, unit, event, variance, run time, % counted, metric, metric unit
+ * (a leading time for each -I interval). */
+static void stat_csv_render(FILE *f, const struct cli_stat_result *r, const char *sep)
 {
 	const struct measure_stat *m = r->m;
 	for (int k = 0; k < m->nint; k++)
-		stat_interval_print(f, m, &m->intervals[k], sep);
+		stat_interval_csv(f, m, &m->intervals[k], sep);
 	/* -I: the intervals are the output, as perf's (the totals are in the text and the JSON) */
 	if (m->interval_s > 0)
 		return;
@@ -501,7 +504,7 @@ void stat_render_csv(FILE *f, const struct stat_result *r, const char *sep)
 	}
 }
 
-void stat_summarise_runs(struct stat_result *r)
+void stat_summarise_runs(struct cli_stat_result *r)
 {
 	r->failed = r->crashed = 0;
 	for (int k = 0; k < r->m->nrun; k++) {
@@ -512,7 +515,7 @@ void stat_summarise_runs(struct stat_result *r)
 }
 
 /* The program's outcome as errors; EXIT_FAIL when a run failed or crashed. */
-int stat_report_program(const struct stat_result *r)
+int cli_stat_report_program(const struct cli_stat_result *r)
 {
 	const struct measure_stat *m = r->m;
 	int rc = EXIT_OK;
@@ -574,12 +577,12 @@ static void stat_on_interval(void *ctx, const struct measure_stat *m, const stru
 		fprintf(stderr, "%14s %22s  %s\n", "time (s)", "count in interval", "event");
 		l->header = 1;
 	}
-	stat_interval_print(stderr, m, iv, l->sep);
+	stat_interval_csv(stderr, m, iv, l->sep);
 }
 
 static void stat_render_cb(struct emit *e, const void *ctx)
 {
-	stat_render(e, ctx);
+	cli_stat_render(e, ctx);
 }
 
 /* -a needs system-wide counting: root, CAP_PERFMON or perf_event_paranoid <= 0. Tried on CPU 0
@@ -611,7 +614,7 @@ static int stat_check_system_wide(void)
 
 int cmd_stat(int argc, char **argv)
 {
-	struct stat_args a = { 0 };
+	struct cli_stat_args a = { 0 };
 	int runs = -1, runs_given = 0, json = 0, verbose = 0, per_thread = 0, interval_ms = 0, pid = 0, system = 0;
 	const char *out = NULL, *sep = NULL;
 	const struct opt options[] = {
@@ -657,7 +660,7 @@ int cmd_stat(int argc, char **argv)
 	if (out && cli_output_check("stat", out, 0) != 0)
 		return EXIT_USAGE;
 	struct stat_select sel;
-	int rc = stat_select_from_args("stat", &a, &sel);
+	int rc = cli_stat_select("stat", &a, &sel);
 	if (rc)
 		return rc;
 	if (system && stat_check_system_wide() != 0) {
@@ -680,15 +683,15 @@ int cmd_stat(int argc, char **argv)
 	stat_conditions_before(&cond);
 	struct measure_stat m;
 	interrupt_install();
-	rc = stat_measure(&m, &sel, argc >= 1 ? argv : NULL, &o);
+	rc = cli_stat_measure(&m, &sel, argc >= 1 ? argv : NULL, &o);
 	if (rc) {
 		interrupt_restore();
 		measure_stat_release(&m);
 		stat_select_release(&sel);
-		return interrupt_signal() && rc == EXIT_FAIL ? STAT_EXIT_INTERRUPTED : rc;
+		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
 	}
 	stat_conditions_after(&cond);
-	struct stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond };
+	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond };
 	stat_summarise_runs(&r);
 	if (sep) {
 		char *buf = NULL;
@@ -699,34 +702,34 @@ int cmd_stat(int argc, char **argv)
 			int nint = m.nint;
 			if (live_print)
 				m.nint = 0;
-			stat_render_csv(ms, &r, sep);
+			stat_csv_render(ms, &r, sep);
 			m.nint = nint;
 			fclose(ms);
 		}
 		if (!buf)
 			rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
 		else if (out && !m.interrupted)
-			rc = report_write_file(out, buf, len);
+			rc = cli_report_write_file(out, buf, len);
 		else {
 			if (out)
 				warning("'%s' is left as it was: an interrupted result never replaces a saved one", out);
-			rc = report_to_stderr("stat", buf, len);
+			rc = cli_report_to_stderr("stat", buf, len);
 		}
 		free(buf);
 	} else {
-		rc = report_deliver("stat", out, json, m.interrupted, stat_render_cb, &r);
+		rc = cli_report_deliver("stat", out, json, m.interrupted, stat_render_cb, &r);
 	}
 	interrupt_restore();
 	if (rc == EXIT_OK)
-		rc = stat_report_program(&r);
+		rc = cli_stat_report_program(&r);
 	else
-		stat_report_program(&r);
+		cli_stat_report_program(&r);
 	int interrupted = m.interrupted;
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
 	measure_stat_release(&m);
 	stat_select_release(&sel);
 	if (interrupted)
-		return STAT_EXIT_INTERRUPTED;
+		return INTERRUPT_EXIT;
 	return rc ? EXIT_FAIL : EXIT_OK;
 }
