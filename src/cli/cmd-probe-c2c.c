@@ -1,7 +1,6 @@
-/* The core and OS rows of the probe table: execution contexts, the scheduler time slice and
- * core-to-core communication (BlackjackBench §3.4, §3.6, §3.1.4). probe/contexts.c, timeslice.c
- * and c2c.c measure and answer; this saves their curves (raw CSV, plots) and renders each result
- * once through the emitter. */
+/* probe c2c: core-to-core communication (BlackjackBench §3.1.4). probe/c2c.c measures and answers
+ * (latency and bandwidth matrices, the locality tree, the classes of pairs); this saves the
+ * matrices (raw CSV, plots) and renders the result once through the emitter. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,115 +10,8 @@
 #include "cli/cmd-probe.h"
 #include "common/buffer.h"
 #include "probe/c2c.h"
-#include "probe/contexts.h"
-#include "probe/timeslice.h"
 #include "report/emit.h"
 #include "report/plot.h"
-
-static void contexts_render(struct emit *e, const struct probe_contexts_result *r, const struct machine_probes *rec)
-{
-	emit_object_begin(e, MP_KEY(CONTEXTS), "contexts (threads not pinned; the OS reports hardware threads)");
-	emit_string(e, "search", NULL, r->all_teams ? "every team size" : "doubling, then bisection");
-	for (int k = 0; k < r->nkinds; k++) {
-		const struct probe_contexts_kind *kr = &r->kind[k];
-		const struct probe_curve *c = &kr->curve;
-		int id = cli_probe_record_contexts_id(k);
-		const struct machine_answer *a = machine_probes_at(rec, id);
-		cli_probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
-		if (!isfinite(a->value))
-			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
-		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
-		emit_table_begin(e, "curve", NULL);
-		for (size_t i = 0; i < c->n; i++) {
-			emit_row_begin(e);
-			emit_int(e, "threads", NULL, (long long)c->x[i], NULL);
-			emit_number(e, "normalised_min", NULL, c->min_ns[i], NULL, NULL);
-			emit_number(e, "normalised_median", NULL, c->median_ns[i], NULL, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_int(e, "teams", "team sizes measured", kr->teams, NULL);
-		emit_annotate(e, r->all_teams ? " (every size)" : " (doubling, then bisection at the knee)");
-		emit_array_begin(e, NULL, "time / time at M = 1");
-		for (size_t i = 0; i < c->n; i++)
-			emit_text(e, "", "%.0f: %.2f", c->x[i], c->min_ns[i]);
-		emit_array_end(e);
-		emit_annotate(e, " (M threads: time)");
-		emit_object_end(e);
-	}
-	emit_object_end(e);
-}
-
-int cli_probe_row_contexts(struct cli_probe_ctx *ctx)
-{
-	struct probe_contexts_result r;
-	struct as_error err = { 0 };
-	int rc = probe_contexts_find(&ctx->env, cli_probe_progress, &r, &err);
-	progress_done();
-	if (rc != 0) {
-		rc = error_err(&err);
-		if (r.max_threads == 0) { /* the CPU set could not be widened: nothing ran */
-			probe_contexts_result_release(&r);
-			return rc;
-		}
-	}
-	for (int k = 0; k < r.nkinds; k++) {
-		char file[32];
-		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
-		cli_probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
-	}
-	cli_probe_record_contexts(ctx->rec, &r);
-	CLI_PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
-	probe_contexts_result_release(&r);
-	return rc;
-}
-
-static void timeslice_render(struct emit *e, const struct probe_timeslice_result *r, const struct machine_probes *rec)
-{
-	static const char *const key[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
-	static const char *const label[TIMESLICE_NQUANTILES] = { "p10", "p25", "median", "p75", "p90" };
-	emit_object_begin(e, MP_KEY(TIMESLICE), "timeslice");
-	cli_probe_answer_render_begin(e, MP_TIMESLICE_SLICE, "time slice", &rec->timeslice, "%.2f", 0);
-	if (r->have_mode)
-		emit_text(e, "gaps' mode", "%.2f ms: %zu gaps holding %.0f %% of the lost time, between %.2f and %.2f ms",
-			  r->mode.value / 1000, r->mode.count, r->mode.share * 100, r->mode.lo / 1000, r->mode.hi / 1000);
-	else
-		emit_text(e, "gaps' mode", "no gaps above the threshold, no preemption seen");
-	if (rec->timeslice.reason[0])
-		emit_text(e, "note", "%s", rec->timeslice.reason);
-	emit_object_end(e);
-	cli_probe_answer_render(e, MP_TIMESLICE_SCHEDSTAT, "kernel's slice", &rec->schedstat, "%.2f", CLI_PROBE_ANSWER_NOTE);
-	emit_int(e, "threads", "threads", r->threads, NULL);
-	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
-	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");
-	emit_int(e, "gaps", "gaps", (long long)r->n, NULL);
-	emit_number(e, "threshold_us", "threshold", r->threshold_us, "us", "%.0f");
-	emit_object_begin(e, "distribution", "");
-	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
-		emit_number(e, key[i], label[i], r->quantile_ms[i], "ms", "%.2f");
-	emit_object_end(e);
-	emit_object_end(e);
-}
-
-int cli_probe_row_timeslice(struct cli_probe_ctx *ctx)
-{
-	struct probe_timeslice_result r;
-	struct as_error err = { 0 };
-	int rc = probe_timeslice_find(&ctx->env, cli_probe_progress, &r, &err);
-	progress_done();
-	if (rc) {
-		probe_timeslice_result_release(&r);
-		return error_err(&err);
-	}
-	if (r.n)
-		cli_probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
-	cli_probe_record_timeslice(ctx->rec, &r);
-	CLI_PROBE_RENDER(ctx, timeslice_render, &r, ctx->rec);
-	probe_timeslice_result_release(&r);
-	return 0;
-}
-
-/* --- core to core ------------------------------------------------------------------------- */
 
 /* The locality tree for people: each clique indented under its parent (text only). */
 static void c2c_tree_text(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *t, int node,

@@ -56,6 +56,10 @@ int cli_probe_row_registers(struct cli_probe_ctx *ctx);
 int cli_probe_row_timeslice(struct cli_probe_ctx *ctx);
 int cli_probe_row_c2c(struct cli_probe_ctx *ctx);
 
+/* The clock (cmd-probe-clock.c); quick_first: the quick clock cycle counts need when the clock
+ * group does not run (in the JSON, not the text). */
+void cli_probe_clock_run(struct cli_probe_ctx *ctx, int quick_first);
+
 /* probe --plan (cmd-probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
  * NULL: this machine) into e. 0, or an exit code after error(). */
 int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t seed);
@@ -97,6 +101,19 @@ int cli_probe_record_registers_id(const struct probe_registers_build *b);
 /* Whether measured and OS-reported values are both positive and more than 5 % apart. */
 int cli_probe_differs(double measured, double os);
 #define CLI_PROBE_DIFFERS_TEXT "<- differs from the OS"
+
+/* What the memory rows share (cmd-probe-memory.c). -1 after error(): the probe's message, or its
+ * name. A curve (x, min, median) saved as CSV and plotted (xlabel and logx describe the axis). The
+ * points of a curve as JSON only: [{xname, "min_ns", "median_ns"}]. The line size later probes
+ * space their slots by (probe_line_need), its error and note printed before the probe that needs it
+ * runs (the probe then finds it in env). */
+int cli_probe_fail(const char *probe, const struct as_error *err);
+void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
+			      const char *xlabel, int logx);
+void cli_probe_points_render(struct emit *e, const char *key, const char *xname, const double *x, const double *min_ns,
+			     const double *median_ns, size_t n);
+void cli_probe_curve_render(struct emit *e, const char *key, const char *xname, const struct probe_curve *c);
+void cli_probe_need_line(struct cli_probe_ctx *ctx);
 
 struct atomic_file;
 /* Commits a plot data file opened with plot_data_open(); a failure is error() and exit 1. */
