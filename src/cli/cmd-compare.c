@@ -147,10 +147,10 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 		emit_row_begin(e);
 		emit_string(e, "name", "event", c->name);
 		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
-		struct stat_disp d = stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
+		struct stat_disp d = measure_stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
 		char ma[64], mb[64];
-		stat_fmt_disp(&d, c->a.mean, ma, sizeof(ma), 1);
-		stat_fmt_disp(&d, c->b.mean, mb, sizeof(mb), 1);
+		measure_stat_disp_format(&d, c->a.mean, ma, sizeof(ma), 1);
+		measure_stat_disp_format(&d, c->b.mean, mb, sizeof(mb), 1);
 		emit_number(e, "mean_a", NULL, c->a.mean, NULL, NULL);
 		emit_text(e, "mean A", "%s", ma);
 		emit_number(e, "mean_b", NULL, c->b.mean, NULL, NULL);
@@ -455,8 +455,8 @@ int cmd_compare(int argc, char **argv)
 			       EXIT_USAGE;
 		argv[sep] = NULL;
 		char **argv_a = argv, **argv_b = argv + sep + 1;
-		stat_command_line(argv_a, cmd_a, sizeof(cmd_a));
-		stat_command_line(argv_b, cmd_b, sizeof(cmd_b));
+		cli_command_line(argv_a, cmd_a, sizeof(cmd_a));
+		cli_command_line(argv_b, cmd_b, sizeof(cmd_b));
 		r.cmd_a = cmd_a;
 		r.cmd_b = cmd_b;
 		r.path_a = cmd_a;

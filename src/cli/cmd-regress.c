@@ -375,7 +375,7 @@ int cmd_regress(int argc, char **argv)
 		error_usage("regress", "the command does not use %s: write it where the value goes", key);
 		return EXIT_USAGE;
 	}
-	stat_command_line(argv, r.command, sizeof(r.command));
+	cli_command_line(argv, r.command, sizeof(r.command));
 	/* where the results go is checked before anything runs */
 	if (out && cli_output_check("regress", out, 0) != 0)
 		return EXIT_USAGE;
@@ -415,7 +415,7 @@ int cmd_regress(int argc, char **argv)
 		}
 		r.measured = v + 1;
 		struct cli_stat_result sr = { .command = r.command, .m = &r.m[v] };
-		stat_summarise_runs(&sr);
+		measure_stat_failures(sr.m, &sr.failed, &sr.crashed);
 		failed |= cli_stat_report_program(&sr) != EXIT_OK;
 	}
 	if (!r.interrupted && interrupt_signal()) {

@@ -17,6 +17,7 @@
 #include "measure/counters.h"
 #include "measure/stat-select.h"
 #include "measure/stat.h"
+#include "probe/clock.h"
 #include "report/emit.h"
 
 static const char *const stat_hw_hint =
@@ -25,94 +26,6 @@ static const char *const stat_hw_hint =
 
 /* --- derived rates (perf stat's comments) ---------------------------------------------------- */
 
-static const struct stat_event *find_alias(const struct measure_stat *m, const char *pfm)
-{
-	for (int i = 0; i < m->nevents; i++)
-		if (m->ev[i].source == STAT_PERF && m->ev[i].n && !strcmp(measure_stat_alias(m->ev[i].name), pfm))
-			return &m->ev[i];
-	return NULL;
-}
-
-static const struct stat_event *find_name(const struct measure_stat *m, const char *name)
-{
-	for (int i = 0; i < m->nevents; i++)
-		if (!strcmp(m->ev[i].name, name) && m->ev[i].n)
-			return &m->ev[i];
-	return NULL;
-}
-
-struct rate {
-	double value;         /* NaN: none */
-	const char *unit;
-	const char *formula;
-};
-
-/* The rate perf stat prints beside an event: CPUs utilized for task-clock, GHz for cycles (core
- * cycles over task-clock), IPC for instructions, a share of branches or cache references for
- * their misses, and per second of task-clock for other counts. Only from counted means. */
-static struct rate rate_of(const struct measure_stat *m, const struct stat_event *ev)
-{
-	struct rate r = { NAN, NULL, NULL };
-	if (!ev->n || ev->source != STAT_PERF)
-		return r;
-	const char *id = measure_stat_alias(ev->name);
-	const struct stat_event *tc = find_alias(m, "perf::PERF_COUNT_SW_TASK_CLOCK");
-	const struct stat_event *wall = find_name(m, "wall-time");
-	if (!strcmp(id, "perf::PERF_COUNT_SW_TASK_CLOCK") || !strcmp(id, "perf::PERF_COUNT_SW_CPU_CLOCK")) {
-		if (wall && wall->mean > 0)
-			r = (struct rate){ ev->mean / wall->mean, "CPUs utilized", "task-clock / wall-time" };
-		return r;
-	}
-	if (!strcmp(id, "perf::PERF_COUNT_HW_CPU_CYCLES")) {
-		if (tc && tc->mean > 0)
-			r = (struct rate){ ev->mean / tc->mean, "GHz", "cycles / task-clock (core cycles per ns on a CPU)" };
-		return r;
-	}
-	if (!strcmp(id, "perf::PERF_COUNT_HW_INSTRUCTIONS")) {
-		const struct stat_event *cy = find_alias(m, "perf::PERF_COUNT_HW_CPU_CYCLES");
-		if (cy && cy->mean > 0)
-			r = (struct rate){ ev->mean / cy->mean, "IPC", "instructions / cycles" };
-		return r;
-	}
-	if (!strcmp(id, "perf::PERF_COUNT_HW_BRANCH_MISSES")) {
-		const struct stat_event *br = find_alias(m, "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS");
-		if (br && br->mean > 0)
-			r = (struct rate){ 100 * ev->mean / br->mean, "% of branches", "branch-misses / branches" };
-		return r;
-	}
-	if (!strcmp(id, "perf::PERF_COUNT_HW_CACHE_MISSES")) {
-		const struct stat_event *cr = find_alias(m, "perf::PERF_COUNT_HW_CACHE_REFERENCES");
-		if (cr && cr->mean > 0)
-			r = (struct rate){ 100 * ev->mean / cr->mean, "% of cache refs", "cache-misses / cache-references" };
-		return r;
-	}
-	if (!strcmp(ev->unit, "events") && tc && tc->mean > 0)
-		r = (struct rate){ ev->mean / (tc->mean * 1e-9), "/s", "per second of task-clock" };
-	return r;
-}
-
-static void fmt_rate(const struct rate *r, char *buf, size_t len)
-{
-	if (isnan(r->value)) {
-		buf[0] = 0;
-		return;
-	}
-	if (!strcmp(r->unit, "/s")) {
-		double v = r->value;
-		const char *p = v >= 1e9 ? "G" : v >= 1e6 ? "M" : v >= 1e3 ? "K" : "";
-		double k = v >= 1e9 ? 1e-9 : v >= 1e6 ? 1e-6 : v >= 1e3 ? 1e-3 : 1;
-		snprintf(buf, len, "%.3f %s/s", v * k, p);
-	} else {
-		snprintf(buf, len, "%.3f %s", r->value, r->unit);
-	}
-}
-
-/* The standard error of the mean, the ± perf stat shows: stddev / sqrt(n). */
-static double sem_of(const struct stat_event *ev)
-{
-	return ev->n >= 2 ? ev->stddev / sqrt((double)ev->n) : NAN;
-}
-
 /* --- the report --------------------------------------------------------------------------- */
 
 static void stat_render_event_text(struct emit *e, const struct measure_stat *m, const struct stat_event *ev, int verbose,
@@ -120,7 +33,7 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 {
 	emit_row_begin(e);
 	emit_string(e, NULL, "event", ev->name);
-	struct stat_disp d = stat_disp_of(ev->unit, ev->mean);
+	struct stat_disp d = measure_stat_disp_of(ev->unit, ev->mean);
 	char buf[128];
 	if (!ev->available || ev->n == 0) {
 		emit_text(e, "mean", "<not counted>");
@@ -128,21 +41,21 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 		emit_text(e, "min", "%s", "");
 		emit_text(e, "max", "%s", "");
 	} else {
-		stat_fmt_disp(&d, ev->mean, buf, sizeof(buf), 1);
+		measure_stat_disp_format(&d, ev->mean, buf, sizeof(buf), 1);
 		emit_text(e, "mean", "%s", buf);
-		double sem = sem_of(ev);
+		double sem = measure_stat_sem(ev);
 		if (isnan(sem))
 			emit_text(e, "±", "-");
 		else
 			emit_text(e, "±", "%.2f %%", ev->mean != 0 ? 100 * sem / fabs(ev->mean) : 0.0);
-		stat_fmt_disp(&d, ev->min, buf, sizeof(buf), 0);
+		measure_stat_disp_format(&d, ev->min, buf, sizeof(buf), 0);
 		emit_text(e, "min", "%s", buf);
-		stat_fmt_disp(&d, ev->max, buf, sizeof(buf), 0);
+		measure_stat_disp_format(&d, ev->max, buf, sizeof(buf), 0);
 		emit_text(e, "max", "%s", buf);
 	}
 	emit_int(e, NULL, "n", ev->n, NULL);
-	struct rate r = rate_of(m, ev);
-	fmt_rate(&r, buf, sizeof(buf));
+	struct stat_rate r = measure_stat_rate(m, ev);
+	measure_stat_rate_format(&r, buf, sizeof(buf));
 	emit_text(e, "rate", "%s", buf);
 	const char *note = !ev->available ? (ev->hardware ? "no PMU here (see below)" : "cannot count (see below)")
 			   : ev->n == 0 ? "not counted"
@@ -155,7 +68,7 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 		char vals[1024] = "";
 		size_t used = 0;
 		for (int k = 0; k < runs && used < sizeof(vals) - 64; k++) {
-			stat_fmt_disp(&d, ev->values[k], buf, sizeof(buf), 0);
+			measure_stat_disp_format(&d, ev->values[k], buf, sizeof(buf), 0);
 			used += (size_t)snprintf(vals + used, sizeof(vals) - used, "%s%s", k ? " " : "",
 						 isnan(ev->values[k]) ? "<not counted>" : buf);
 		}
@@ -175,7 +88,7 @@ static void stat_render_event_json(struct emit *e, const struct measure_stat *m,
 	emit_array_end(e);
 	emit_number(e, "mean", NULL, ev->mean, NULL, NULL);
 	emit_number(e, "stddev", NULL, ev->stddev, NULL, NULL);
-	emit_number(e, "sem", NULL, sem_of(ev), NULL, NULL);
+	emit_number(e, "sem", NULL, measure_stat_sem(ev), NULL, NULL);
 	emit_int(e, "n", NULL, ev->n, NULL);
 	emit_bool(e, "available", NULL, ev->available);
 	if (ev->reason[0])
@@ -198,7 +111,7 @@ static void stat_render_event_json(struct emit *e, const struct measure_stat *m,
 						   : "clock");
 	emit_string(e, "encoding", NULL, ev->fq);
 	emit_int(e, "pass", NULL, ev->pass, NULL);
-	struct rate r = rate_of(m, ev);
+	struct stat_rate r = measure_stat_rate(m, ev);
 	if (isnan(r.value)) {
 		emit_null(e, "rate", NULL, NULL);
 	} else {
@@ -209,15 +122,6 @@ static void stat_render_event_json(struct emit *e, const struct measure_stat *m,
 		emit_object_end(e);
 	}
 	emit_object_end(e);
-}
-
-static double metric_value(void *ctx, const char *name)
-{
-	const struct measure_stat *m = ctx;
-	for (int i = 0; i < m->nevents; i++)
-		if (!strcmp(m->ev[i].name, name))
-			return m->ev[i].n ? m->ev[i].mean : NAN;
-	return NAN;
 }
 
 /* Per thread: for people, per creation index the mean over runs of each perf event; for
@@ -251,8 +155,8 @@ static void stat_render_threads(struct emit *e, const struct measure_stat *m)
 					n++;
 				}
 			char buf[64];
-			struct stat_disp d = stat_disp_of(m->ev[i].unit, n ? sum / n : NAN);
-			stat_fmt_disp(&d, n ? sum / n : NAN, buf, sizeof(buf), 1);
+			struct stat_disp d = measure_stat_disp_of(m->ev[i].unit, n ? sum / n : NAN);
+			measure_stat_disp_format(&d, n ? sum / n : NAN, buf, sizeof(buf), 1);
 			emit_text(e, m->ev[i].name, "%s", buf);
 		}
 		emit_row_end(e);
@@ -345,7 +249,7 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 			const struct stat_metric *mt = &r->sel->metric[i];
 			emit_row_begin(e);
 			emit_string(e, "name", "metric", mt->label);
-			emit_number(e, "value", "value", stat_metric_eval(r->sel, mt, metric_value, (void *)m), mt->unit, "%.4g");
+			emit_number(e, "value", "value", measure_stat_metric(r->sel, mt, m), mt->unit, "%.4g");
 			emit_string(e, "formula", "formula", mt->expr);
 			emit_row_end(e);
 		}
@@ -401,117 +305,6 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 		emit_string(e, "signal_received", m->interrupted ? NULL : "ended by", strsignal(m->signal));
 	else
 		emit_null(e, "signal_received", NULL, NULL);
-}
-
-/* --- CSV (perf stat -x) ------------------------------------------------------------------- */
-
-/* A value as perf writes it: counts as integers, task-clock in msec, "<not counted>". */
-static void csv_value(const struct stat_event *ev, double v, char *buf, size_t len, const char **unit)
-{
-	*unit = "";
-	if (isnan(v)) {
-		snprintf(buf, len, "<not counted>");
-		return;
-	}
-	if (!strcmp(ev->unit, "ns")) {
-		*unit = "msec";
-		snprintf(buf, len, "%.2f", v / 1e6);
-	} else if (!strcmp(ev->unit, "us")) {
-		*unit = "msec";
-		snprintf(buf, len, "%.2f", v / 1e3);
-	} else {
-		*unit = strcmp(ev->unit, "events") ? ev->unit : "";
-		snprintf(buf, len, "%.0f", v);
-	}
-}
-
-/* value SEP unit SEP event SEP [± SEP] run time SEP % counted SEP rate SEP rate unit (perf stat -x's
- * fields: ± only with repeated runs; the run time, perf's time the counter ran in ns, is left
- * empty), after "TIME SEP" for an interval. */
-static void csv_line(FILE *f, const struct measure_stat *m, const struct stat_event *ev, double v, double spread_pct,
-		     double share, const char *sep, const char *prefix)
-{
-	char val[64];
-	const char *unit;
-	csv_value(ev, v, val, sizeof(val), &unit);
-	struct rate r = prefix ? (struct rate){ NAN, NULL, NULL } : rate_of(m, ev);
-	char spread[32] = "", pct[32] = "", rv[32] = "";
-	if (!isnan(spread_pct))
-		snprintf(spread, sizeof(spread), "%.2f%%", spread_pct);
-	if (!isnan(v))
-		snprintf(pct, sizeof(pct), "%.2f", 100 * share);
-	char ru[32] = "";
-	if (!isnan(r.value) && !strcmp(r.unit, "/s")) {
-		/* as perf: "59.481,K/sec" */
-		double x = r.value;
-		const char *p = x >= 1e9 ? "G" : x >= 1e6 ? "M" : x >= 1e3 ? "K" : "";
-		double k = x >= 1e9 ? 1e-9 : x >= 1e6 ? 1e-6 : x >= 1e3 ? 1e-3 : 1;
-		snprintf(rv, sizeof(rv), "%.3f", x * k);
-		snprintf(ru, sizeof(ru), "%s/sec", p);
-	} else if (!isnan(r.value)) {
-		snprintf(rv, sizeof(rv), "%.3f", r.value);
-		snprintf(ru, sizeof(ru), "%s", r.unit);
-	}
-	if (prefix)
-		fprintf(f, "%s%s", prefix, sep);
-	/* as perf: the ± field only where runs were repeated */
-	fprintf(f, "%s%s%s%s%s%s", val, sep, unit, sep, ev->name, sep);
-	if (!prefix && m->runs > 1)
-		fprintf(f, "%s%s", spread, sep);
-	fprintf(f, "%s%s%s%s%s%s%s\n", "", sep, pct, sep, rv, sep, ru);
-}
-
-/* One -I interval as text or CSV lines. */
-static void stat_interval_csv(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep)
-{
-	char t[32];
-	snprintf(t, sizeof(t), "%.6f", iv->t_s);
-	for (int i = 0; i < m->nevents; i++) {
-		const struct stat_event *ev = &m->ev[i];
-		if (ev->source != STAT_PERF || ev->pass != m->run[iv->run].pass || !ev->available)
-			continue;
-		if (sep) {
-			csv_line(f, m, ev, iv->delta[i], NAN, 1, sep, t);
-		} else {
-			struct stat_disp d = stat_disp_of(ev->unit, iv->delta[i]);
-			char buf[64];
-			stat_fmt_disp(&d, iv->delta[i], buf, sizeof(buf), 1);
-			fprintf(f, "%14s %22s  %s\n", t, isnan(iv->delta[i]) ? "<not counted>" : buf, ev->name);
-		}
-	}
-	fflush(f);
-}
-
-/* perf stat -x SEP's lines: value, unit, event, variance, run time, % counted, metric, metric unit
- * (a leading time for each -I interval). */
-static void stat_csv_render(FILE *f, const struct cli_stat_result *r, const char *sep)
-{
-	const struct measure_stat *m = r->m;
-	for (int k = 0; k < m->nint; k++)
-		stat_interval_csv(f, m, &m->intervals[k], sep);
-	/* -I: the intervals are the output, as perf's (the totals are in the text and the JSON) */
-	if (m->interval_s > 0)
-		return;
-	for (int i = 0; i < m->nevents; i++) {
-		const struct stat_event *ev = &m->ev[i];
-		double share = 1;
-		for (int k = 0; ev->share && k < m->runs; k++)
-			if (!isnan(ev->values[k]))
-				share = fmin(share, ev->share[k]);
-		double sem = sem_of(ev);
-		csv_line(f, m, ev, ev->n ? ev->mean : NAN, ev->mean != 0 && !isnan(sem) ? 100 * sem / fabs(ev->mean) : NAN,
-			 share, sep, NULL);
-	}
-}
-
-void stat_summarise_runs(struct cli_stat_result *r)
-{
-	r->failed = r->crashed = 0;
-	for (int k = 0; k < r->m->nrun; k++) {
-		const struct stat_run *run = &r->m->run[k];
-		r->failed += run->exited && run->status != 0;
-		r->crashed += !run->exited;
-	}
 }
 
 /* The program's outcome as errors; EXIT_FAIL when a run failed or crashed. */
@@ -577,39 +370,12 @@ static void stat_on_interval(void *ctx, const struct measure_stat *m, const stru
 		fprintf(stderr, "%14s %22s  %s\n", "time (s)", "count in interval", "event");
 		l->header = 1;
 	}
-	stat_interval_csv(stderr, m, iv, l->sep);
+	measure_stat_interval_write(stderr, m, iv, l->sep);
 }
 
 static void stat_render_cb(struct emit *e, const void *ctx)
 {
 	cli_stat_render(e, ctx);
-}
-
-/* -a needs system-wide counting: root, CAP_PERFMON or perf_event_paranoid <= 0. Tried on CPU 0
- * with a software event, so the error comes before the program runs. */
-static int stat_check_system_wide(void)
-{
-	struct counter_set s;
-	counters_init(&s);
-	struct counters_how how = { .cpu_wide = 1, .cpu = 0 };
-	struct as_error err = { 0 };
-	int rc = counters_add(&s, "perf::PERF_COUNT_SW_TASK_CLOCK", -1, &how, &err);
-	counters_close(&s);
-	if (rc == -EACCES || rc == -EPERM) {
-		char par[16] = "?";
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (f) {
-			if (!fgets(par, sizeof(par), f))
-				snprintf(par, sizeof(par), "?");
-			par[strcspn(par, "\n")] = 0;
-			fclose(f);
-		}
-		return error("-a counts every CPU, which needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 "
-			     "(it is %s here; sysctl kernel.perf_event_paranoid=0)", par);
-	}
-	if (rc)
-		return error("-a: cannot count system-wide: %s", err.msg);
-	return 0;
 }
 
 int cmd_stat(int argc, char **argv)
@@ -663,13 +429,15 @@ int cmd_stat(int argc, char **argv)
 	int rc = cli_stat_select("stat", &a, &sel);
 	if (rc)
 		return rc;
-	if (system && stat_check_system_wide() != 0) {
+	struct as_error err = { 0 };
+	if (system && counters_system_wide_check(&err) != 0) {
+		error("-a: %s", err.msg);
 		stat_select_release(&sel);
 		return EXIT_FAIL;
 	}
 	char cmdline[1024];
 	if (argc >= 1)
-		stat_command_line(argv, cmdline, sizeof(cmdline));
+		cli_command_line(argv, cmdline, sizeof(cmdline));
 	else
 		snprintf(cmdline, sizeof(cmdline), pid ? "-p %d" : "-a", pid);
 	struct stat_live live = { .sep = sep };
@@ -680,7 +448,7 @@ int cmd_stat(int argc, char **argv)
 			       .attach_pid = (pid_t)pid, .interval_s = interval_ms / 1e3,
 			       .on_interval = live_print ? stat_on_interval : NULL, .ctx = &live };
 	struct stat_conditions cond;
-	stat_conditions_before(&cond);
+	measure_stat_conditions_before(&cond, clock_window_ghz());
 	struct measure_stat m;
 	interrupt_install();
 	rc = cli_stat_measure(&m, &sel, argc >= 1 ? argv : NULL, &o);
@@ -690,9 +458,9 @@ int cmd_stat(int argc, char **argv)
 		stat_select_release(&sel);
 		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
 	}
-	stat_conditions_after(&cond);
+	measure_stat_conditions_after(&cond, clock_window_ghz());
 	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond };
-	stat_summarise_runs(&r);
+	measure_stat_failures(&m, &r.failed, &r.crashed);
 	if (sep) {
 		char *buf = NULL;
 		size_t len = 0;
@@ -702,7 +470,7 @@ int cmd_stat(int argc, char **argv)
 			int nint = m.nint;
 			if (live_print)
 				m.nint = 0;
-			stat_csv_render(ms, &r, sep);
+			measure_stat_csv_write(ms, &m, sep);
 			m.nint = nint;
 			fclose(ms);
 		}

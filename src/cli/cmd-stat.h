@@ -1,6 +1,7 @@
 /* Shared by stat, compare, regress and phases: the event selection from the options, the
- * measurement of a program, stat's renderer, the conditions of a measurement, and where the
- * report of a command that runs a program goes (never into the program's stdout). */
+ * measurement of a program, stat's renderer, the conditions of a measurement (measure/stat-show.h)
+ * rendered, and where the report of a command that runs a program goes (never into the
+ * program's stdout). */
 #ifndef ARCHSCOPE_CLI_CMD_STAT_H
 #define ARCHSCOPE_CLI_CMD_STAT_H
 
@@ -9,26 +10,11 @@
 
 #include "cli/parse-options.h"
 #include "measure/stat-select.h"
+#include "measure/stat-show.h"
 #include "measure/stat.h"
 
 struct emit;
 
-/* What the machine was doing around a measurement, so that two results taken under different
- * conditions are not compared silently (issue 35): load, clock, CPU, kernel, version, time,
- * affinity. Numbers NaN and strings "" when unknown. */
-struct stat_conditions {
-	char started[40], ended[40];  /* UTC, ISO 8601 */
-	double load_before[3], load_after[3]; /* /proc/loadavg: 1, 5, 15 minutes */
-	double clock_before_ghz, clock_after_ghz; /* measured: dependent adds on archscope's CPU, ~1 ms */
-	double cpu_mhz_os;            /* /proc/cpuinfo's "cpu MHz" of the first CPU (OS-reported) */
-	char governor[32];            /* cpufreq governor of CPU 0 ("" without cpufreq) */
-	char cpu_model[128], kernel[256], hostname[128];
-	char cpus_allowed[256];       /* the affinity the program inherits */
-	int cpus_online;
-};
-
-void stat_conditions_before(struct stat_conditions *c);
-void stat_conditions_after(struct stat_conditions *c);
 /* results.conditions in JSON; one line for people in text. */
 void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c);
 
@@ -55,10 +41,9 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
  * the program cannot be started (its message says why). */
 int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char **argv, const struct stat_opts *o);
 /* Joins argv for people ("./a.out 10"). */
-void stat_command_line(char **argv, char *buf, size_t len);
+void cli_command_line(char **argv, char *buf, size_t len);
 
 void cli_stat_render(struct emit *e, const struct cli_stat_result *r);
-void stat_summarise_runs(struct cli_stat_result *r);
 /* Errors for runs that failed or crashed; EXIT_FAIL then, else EXIT_OK. */
 int cli_stat_report_program(const struct cli_stat_result *r);
 
@@ -75,17 +60,5 @@ int cli_report_write_file(const char *path, const char *buf, size_t len);
 int cli_report_deliver(const char *cmd, const char *out, int json, int interrupted, cli_report_render_fn fn, const void *ctx);
 /* fwrite to stderr, checked. */
 int cli_report_to_stderr(const char *cmd, const char *buf, size_t len);
-
-/* Numbers for people: how an event's values are shown, the scale and unit chosen once from its
- * mean so min and max read alike: times in s/ms/us/ns, sizes (KiB) in binary units, counts as
- * integers with thousands grouped ("1,234,567"; a mean of counts rounded, as perf stat shows it). */
-struct stat_disp {
-	double k;             /* multiply the value by k */
-	const char *unit;
-	const char *fmt;      /* NULL: a grouped integer */
-};
-struct stat_disp stat_disp_of(const char *unit, double mean);
-void stat_fmt_disp(const struct stat_disp *d, double v, char *buf, size_t len, int with_unit);
-void stat_fmt_count(double v, char *buf, size_t len);
 
 #endif
