@@ -264,6 +264,38 @@ void measure_stat_csv_write(FILE *f, const struct measure_stat *m, const char *s
 	}
 }
 
+int measure_stat_thread_last(const struct measure_stat *m)
+{
+	int last = -1;
+	for (int t = 0; t < m->nthreads; t++)
+		last = m->threads[t].index > last ? m->threads[t].index : last;
+	return last;
+}
+
+int measure_stat_thread_runs(const struct measure_stat *m, int idx, const char **comm)
+{
+	int runs = 0;
+	*comm = "";
+	for (int t = 0; t < m->nthreads; t++)
+		if (m->threads[t].index == idx) {
+			*comm = m->threads[t].comm;
+			runs++;
+		}
+	return runs;
+}
+
+double measure_stat_thread_mean(const struct measure_stat *m, int idx, int i)
+{
+	double sum = 0;
+	int n = 0;
+	for (int t = 0; t < m->nthreads; t++)
+		if (m->threads[t].index == idx && !isnan(m->threads[t].values[i])) {
+			sum += m->threads[t].values[i];
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
 void measure_stat_failures(const struct measure_stat *m, int *failed, int *crashed)
 {
 	*failed = *crashed = 0;

@@ -46,6 +46,13 @@ void measure_stat_csv_write(FILE *f, const struct measure_stat *m, const char *s
 /* One -I interval: CSV lines after "TIME SEP" (sep), or aligned text lines (sep NULL). */
 void measure_stat_interval_write(FILE *f, const struct measure_stat *m, const struct stat_interval *iv, const char *sep);
 
+/* --per-thread: the highest creation index of a thread (-1: none); how many runs had a thread of
+ * index idx, with its name in *comm ("" without); the mean over them of event i (NaN: not
+ * counted). */
+int measure_stat_thread_last(const struct measure_stat *m);
+int measure_stat_thread_runs(const struct measure_stat *m, int idx, const char **comm);
+double measure_stat_thread_mean(const struct measure_stat *m, int idx, int i);
+
 /* The runs that exited non-zero and the runs that died of a signal. */
 void measure_stat_failures(const struct measure_stat *m, int *failed, int *crashed);
 
