@@ -41,24 +41,14 @@ int cli_edit_distance(const char *a, const char *b);
  * characters); returns how many were printed. */
 int cli_suggest(const char *word, const char *const *names, size_t n, const char *prefix);
 
-/* Prints "archscope: error: MSG" and exits with code. Commands only; prefer error() + return. */
-void die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
-/* Deprecated (goes when every command uses parse-options): error_usage() and exit 2. */
-void usage_error(const char *cmd, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
 /* A one-line note on stderr ("archscope: note: ..."); --quiet silences it. */
 void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "archscope: warning: ..." on stderr, also with --quiet: a result the user should doubt
  * (the command still succeeds). */
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints the library error and exits with code (2 for -EINVAL-like input errors if code < 0). */
-void die_err(int code, const struct as_error *err) __attribute__((noreturn));
 
 /* Hostname, kernel, OS-reported CPU model and CPU counts, for the JSON envelope. */
 json_t *cli_machine_json(void);
-
-/* Deprecated (goes when every command renders through report/emit.h): prints the envelope as
- * JSON to stdout (steals results). */
-void cli_print_json(const char *command, json_t *results);
 
 struct emit;
 /* Ends a command's output (report/emit.h): in JSON mode prints the envelope with this machine's
@@ -70,12 +60,6 @@ int cli_emit_end(struct emit *e, const char *command);
  * step, at most one a second. */
 void progress(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void progress_done(void);
-
-/* Deprecated (go when every command uses parse-options: OPT_U64 and OPT_INT rows): parses an
- * unsigned integer option value or exits 2 naming the option. */
-uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text);
-/* parse_u64_opt, and a usage error (exit 2) unless lo <= value <= hi. */
-uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi);
 
 /* For an option writing FILE (-o): 0 when FILE may be replaced (absent or a regular file, and
  * its directory writable: tried now, before a long run); else a usage error naming why (a
@@ -96,8 +80,6 @@ struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
  * error: exit 2). */
 int cli_machine_open(const char *path, struct mtree *t);
-/* cli_machine_open(), exiting 2 on failure. Commands only; prefer cli_machine_open(). */
-void cli_machine_load(const char *path, struct mtree *t);
 
 /* The commands. */
 int cmd_topology(int argc, char **argv);

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
@@ -95,7 +95,7 @@ static int level_valid(const char *s)
 	return !strcasecmp(s, "MEM") || ((s[0] == 'L' || s[0] == 'l') && s[1] >= '1' && s[1] <= '8' && !s[2]);
 }
 
-int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out)
+int cli_bench_levels(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out)
 {
 	struct probe_env env;
 	struct probe_caches_result r;
@@ -123,7 +123,7 @@ int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct be
 
 /* The team for `threads` threads or --cpus LIST (default one thread). 0, or an exit code after
  * error(). */
-static int team_cpus(const struct bench_cli *o, int threads, struct as_cpulist *cpus)
+static int team_cpus(const struct cli_bench_opts *o, int threads, struct as_cpulist *cpus)
 {
 	struct as_error err = { 0 };
 	struct as_cpulist allowed;
@@ -152,7 +152,7 @@ static int team_cpus(const struct bench_cli *o, int threads, struct as_cpulist *
 /* --ecm [KERNEL...] and --threads-scaling [KERNEL]: the working sets come from the quick cache
  * probe, one per level. load and store calibrate the ECM model, so --ecm measures them always,
  * first. */
-static int bench_views(struct bench_cli *o, int nnames, char **names)
+static int bench_views(struct cli_bench_opts *o, int nnames, char **names)
 {
 	static const char *const ecm_default[] = { "load", "store", "copy", "stream", "triad" };
 	const char *what = o->ecm ? "--ecm" : "--threads-scaling";
@@ -195,14 +195,14 @@ static int bench_views(struct bench_cli *o, int nnames, char **names)
 	cli_bench_line(o, cpus.cpu[0]);
 	if (o->ecm && !(o->line_bytes > 0))
 		return error("bench --ecm: the model counts cache lines, and no line size is known"), EXIT_FAIL;
-	if ((rc = bench_levels_measure("bench", cpus.cpu[0], o->stop, &lv, NULL)) != 0)
+	if ((rc = cli_bench_levels("bench", cpus.cpu[0], o->stop, &lv, NULL)) != 0)
 		return rc;
-	return o->ecm ? bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : bench_threads_scaling(o, ks[0], &lv, &cpus);
+	return o->ecm ? cli_bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : cli_bench_threads_scaling(o, ks[0], &lv, &cpus);
 }
 
 /* Plain runs: one kernel at one size, or a sweep of sizes. */
 struct bench_runs {
-	const struct bench_cli *o;
+	const struct cli_bench_opts *o;
 	const struct bench_kernel *k;
 	struct as_cpulist cpus;
 	char cpulist[256];
@@ -214,7 +214,7 @@ struct bench_runs {
 	struct bench_result run[64];
 };
 
-static void stat_render(struct emit *e, const char *key, const char *label, const struct bench_stat *s, const char *unit)
+static void stat_cell_render(struct emit *e, const char *key, const char *label, const struct bench_stat *s, const char *unit)
 {
 	emit_stat(e, key, label, &(struct emit_stat){ s->min, s->median, s->max }, unit, "%.2f");
 }
@@ -235,10 +235,10 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		emit_size(e, "size_bytes", "size", x->size_bytes);
 		emit_int(e, "threads", "threads", x->threads, NULL);
 		emit_string(e, "cpus", NULL, r->cpulist);
-		stat_render(e, "gbs", "bandwidth", &x->gbs, "GB/s");
-		stat_render(e, "gbs_real", "with write-allocate", &x->gbs_real, "GB/s");
-		stat_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
-		stat_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
+		stat_cell_render(e, "gbs", "bandwidth", &x->gbs, "GB/s");
+		stat_cell_render(e, "gbs_real", "with write-allocate", &x->gbs_real, "GB/s");
+		stat_cell_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
+		stat_cell_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
 		emit_number(e, "spread", NULL, x->spread, NULL, NULL);
 		emit_number(e, "huge_fraction", NULL, x->huge_fraction, NULL, NULL);
 		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
@@ -287,7 +287,7 @@ static int runs_plot(const struct bench_runs *r, const char *dir)
 }
 
 /* The working sets of a plain run: -s SIZE, --level LEVEL, or --sweep. 0, or an exit code. */
-static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
+static int runs_sizes(const struct cli_bench_opts *o, struct bench_runs *r)
 {
 	struct as_error err = { 0 };
 	if (o->size_text) {
@@ -303,7 +303,7 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 		r->nsizes = 1;
 	} else if (o->level) {
 		struct bench_levels lv;
-		int rc = bench_levels_measure("bench", r->cpus.cpu[0], o->stop, &lv, NULL);
+		int rc = cli_bench_levels("bench", r->cpus.cpu[0], o->stop, &lv, NULL);
 		for (int i = 0; rc == 0 && i < lv.n && !r->nsizes; i++)
 			if (!strcasecmp(lv.name[i], o->level))
 				r->size[r->nsizes++] = lv.size[i];
@@ -328,7 +328,7 @@ static int runs_sizes(const struct bench_cli *o, struct bench_runs *r)
 }
 
 /* KERNEL with -s, --level or --sweep: measures, renders, plots. Returns the exit code. */
-static int bench_plain(struct bench_cli *o, int nnames, char **names)
+static int bench_plain(struct cli_bench_opts *o, int nnames, char **names)
 {
 	char list[256];
 	if (nnames != 1)
@@ -424,7 +424,7 @@ static const struct opt_cmd bench_cmd = {
 int cmd_bench(int argc, char **argv)
 {
 	static const char *const pages[] = { "huge", "4k", NULL };
-	struct bench_cli o = { .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
+	struct cli_bench_opts o = { .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
 			       .stop = (volatile int *)&bench_interrupted };
 	const struct opt options[] = {
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster.h"
+#include "cli/cmd-cluster.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
 
@@ -62,7 +62,7 @@ static const struct opt_cmd cluster_cmd = {
 static int parse_sizes(const struct opt *opt, const char *arg, const char *value)
 {
 	(void)value;
-	struct cluster_cli_opts *o = opt->value;
+	struct cli_cluster_opts *o = opt->value;
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s", arg);
 	o->nsizes = 0;
@@ -71,8 +71,8 @@ static int parse_sizes(const struct opt *opt, const char *arg, const char *value
 		struct as_error err = { 0 };
 		if (buffer_parse_size(w, &s, &err) != 0 || s < 1 || s > ((size_t)1 << 30))
 			return error("--sizes: '%s' is not a message size from 1 B to 1 GiB", w);
-		if (o->nsizes == CLUSTER_CLI_MAX_SIZES)
-			return error("--sizes: at most %d sizes", CLUSTER_CLI_MAX_SIZES);
+		if (o->nsizes == CLI_CLUSTER_MAX_SIZES)
+			return error("--sizes: at most %d sizes", CLI_CLUSTER_MAX_SIZES);
 		o->sizes[o->nsizes++] = s;
 	}
 	if (o->nsizes == 0)
@@ -113,7 +113,7 @@ static int parse_skip(const struct opt *opt, const char *arg, const char *value)
 static int parse_probes(const struct opt *opt, const char *arg, const char *value)
 {
 	(void)value;
-	struct cluster_cli_opts *o = opt->value;
+	struct cli_cluster_opts *o = opt->value;
 	if (strcmp(arg, "none") == 0) {
 		o->figures = 0;
 		return 0;
@@ -141,7 +141,7 @@ static int parse_node_memory(const struct opt *opt, const char *arg, const char 
 	return parse_bytes("--node-memory", arg, (size_t)1 << 20, (size_t)1 << 40, opt->value);
 }
 
-int cluster_cli_parse(int argc, char **argv, struct cluster_cli_opts *o)
+int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->reps = 200;
@@ -212,8 +212,8 @@ int cmd_cluster(int argc, char **argv)
 	if (!copy)
 		return error("out of memory"), EXIT_FAIL;
 	memcpy(copy, argv, (size_t)argc * sizeof(char *));
-	struct cluster_cli_opts o;
-	int rc = cluster_cli_parse(argc, copy, &o);
+	struct cli_cluster_opts o;
+	int rc = cli_cluster_parse(argc, copy, &o);
 	free(copy);
 	if (rc < 0)
 		return opt_exit_code(rc);

@@ -12,7 +12,7 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
@@ -147,10 +147,10 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 		emit_row_begin(e);
 		emit_string(e, "name", "event", c->name);
 		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
-		struct stat_disp d = stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
+		struct stat_disp d = measure_stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
 		char ma[64], mb[64];
-		stat_fmt_disp(&d, c->a.mean, ma, sizeof(ma), 1);
-		stat_fmt_disp(&d, c->b.mean, mb, sizeof(mb), 1);
+		measure_stat_disp_format(&d, c->a.mean, ma, sizeof(ma), 1);
+		measure_stat_disp_format(&d, c->b.mean, mb, sizeof(mb), 1);
 		emit_number(e, "mean_a", NULL, c->a.mean, NULL, NULL);
 		emit_text(e, "mean A", "%s", ma);
 		emit_number(e, "mean_b", NULL, c->b.mean, NULL, NULL);
@@ -315,10 +315,10 @@ static int compare_read_both(struct compare_result *r)
 }
 
 /* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
-static int compare_interleaved(struct compare_result *r, const struct stat_args *sa, char **argv_a, char **argv_b)
+static int compare_interleaved(struct compare_result *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
 {
 	struct stat_select sel;
-	int rc = stat_select_from_args("compare", sa, &sel);
+	int rc = cli_stat_select("compare", sa, &sel);
 	if (rc)
 		return rc;
 	struct measure_stat ma, mb;
@@ -415,7 +415,7 @@ static const struct opt_cmd compare_cmd = {
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_result r = { .alpha = 0.05, .min_change_pct = 1 };
-	struct stat_args sa = { 0 };
+	struct cli_stat_args sa = { 0 };
 	const char *out = NULL;
 	int json = 0;
 	r.runs = 0;
@@ -455,8 +455,8 @@ int cmd_compare(int argc, char **argv)
 			       EXIT_USAGE;
 		argv[sep] = NULL;
 		char **argv_a = argv, **argv_b = argv + sep + 1;
-		stat_command_line(argv_a, cmd_a, sizeof(cmd_a));
-		stat_command_line(argv_b, cmd_b, sizeof(cmd_b));
+		cli_command_line(argv_a, cmd_a, sizeof(cmd_a));
+		cli_command_line(argv_b, cmd_b, sizeof(cmd_b));
 		r.cmd_a = cmd_a;
 		r.cmd_b = cmd_b;
 		r.path_a = cmd_a;
@@ -491,7 +491,7 @@ int cmd_compare(int argc, char **argv)
 		if (r.few_runs)
 			note("fewer than 3 runs on a side for some events: their tests have little power");
 		if (r.interleaved) {
-			rc = report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
+			rc = cli_report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
 		} else {
 			struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 			if (e) {
@@ -503,9 +503,9 @@ int cmd_compare(int argc, char **argv)
 			if (rc == 0 && out) {
 				char *buf;
 				size_t len;
-				rc = report_render("compare", 1, compare_render_cb, &r, &buf, &len);
+				rc = cli_report_render("compare", 1, compare_render_cb, &r, &buf, &len);
 				if (rc == 0)
-					rc = report_write_file(out, buf, len);
+					rc = cli_report_write_file(out, buf, len);
 				free(buf);
 			}
 		}
@@ -517,6 +517,6 @@ int cmd_compare(int argc, char **argv)
 	measure_stat_json_release(&r.a);
 	measure_stat_json_release(&r.b);
 	if (r.interrupted)
-		return STAT_EXIT_INTERRUPTED;
+		return INTERRUPT_EXIT;
 	return rc;
 }

@@ -2,7 +2,7 @@
  * analysis, layer conditions, the cache simulator as the alternative predictor, ECMData, the
  * Roofline, the in-core analysis with llvm-mca, the full ECM, benchmark mode and blocking advice —
  * for one size or a sweep of sizes. Options here; the models in src/model/ (eval.h), the counters
- * around the benchmark in src/measure/bracket.h, the output in model-render.c. */
+ * around the benchmark in src/measure/bracket.h, the output in cmd-model-render.c. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "cli/parse-options.h"
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
@@ -27,7 +27,7 @@ _Static_assert(MODEL_MAX_COUNTERS >= COUNTERS_MAX, "a benchmark's counters fit i
 /* -D NAME VALUE: a constant's value, or the sweep FROM:TO:STEP of one constant. */
 static int parse_define(const struct opt *opt, const char *name, const char *val)
 {
-	struct model_opts *o = opt->value;
+	struct cli_model_opts *o = opt->value;
 	if (o->ndefs >= POLY_MAX_SYMS)
 		return error("more than %d constants", POLY_MAX_SYMS);
 	struct model_define *d = &o->defs[o->ndefs];
@@ -118,8 +118,8 @@ static const struct opt_cmd model_cmd = {
 };
 
 /* Benchmark mode's state across the sizes: the clock measured once, the events to count. */
-struct bench_ctx {
-	const struct model_opts *o;
+struct cli_model_bench {
+	const struct cli_model_opts *o;
 	const struct kernel *k;
 	double t0;                       /* the run's start, s */
 	double ghz;                      /* 1 once pinned to the benchmark's CPU; 0: not yet */
@@ -131,7 +131,7 @@ struct bench_ctx {
 };
 
 /* The counters to read: checks --events (a usage error names the bad one). */
-static int bench_events(struct bench_ctx *c)
+static int bench_events(struct cli_model_bench *c)
 {
 	const char *cyc = getenv("ARCHSCOPE_CYCLES_EVENT");
 	struct as_error err = { 0 };
@@ -165,9 +165,9 @@ static double bench_clock_ghz(void)
 /* Benchmark mode for one size: the clock bracketed on the benchmark's CPU, the counters read
  * around each timed repetition (measure/bracket.h), the run itself in model/. Returns 0, or an
  * exit code after error(). */
-static int bench_size(struct bench_ctx *c, struct model_eval *e)
+static int bench_size(struct cli_model_bench *c, struct model_eval *e)
 {
-	const struct model_opts *o = c->o;
+	const struct cli_model_opts *o = c->o;
 	struct as_error err = { 0 };
 	if (model_bench_check_memory(&e->b, &err)) {
 		error_err(&err);
@@ -213,8 +213,8 @@ static int bench_size(struct bench_ctx *c, struct model_eval *e)
 /* After each size: its benchmark, and progress on a terminal. */
 static void after_size(void *vctx, struct model_run *run, int i)
 {
-	struct bench_ctx *c = vctx;
-	const struct model_opts *o = c->o;
+	struct cli_model_bench *c = vctx;
+	const struct cli_model_opts *o = c->o;
 	if ((o->req.models & MODEL_BENCH) && !c->rc) {
 		if (run->sweep)
 			progress("model: benchmark %s = %lld (%d of %d)", run->sweep->name, (long long)run->xs[i], i + 1, run->n);
@@ -235,7 +235,7 @@ static int fail(const struct as_error *err)
 }
 
 /* Reads the kernel and the machine file, evaluates every size, renders. Returns the exit code. */
-static int model_main(struct model_opts *o)
+static int model_main(struct cli_model_opts *o)
 {
 	struct as_error err = { 0 };
 	struct kernel *k = kernel_new();
@@ -260,7 +260,10 @@ static int model_main(struct model_opts *o)
 		goto out;
 	}
 	struct mtree mt;
-	cli_machine_load(o->machine, &mt);
+	if (cli_machine_open(o->machine, &mt) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	machine_read(&mt, m);
 	struct incore_config icfg;
 	incore_config_read(&mt, o->compiler, &icfg);
@@ -294,7 +297,7 @@ static int model_main(struct model_opts *o)
 				     "those transfers overlap with the level above, or they are noisy; compare with --ecm-rates "
 					"machine", m->level[i].name, o->fit.in[i], o->fit.out[i]);
 	}
-	struct bench_ctx ctx = { .o = o, .k = k, .t0 = timer_now_ns() / 1e9, .cpu = o->cpu };
+	struct cli_model_bench ctx = { .o = o, .k = k, .t0 = timer_now_ns() / 1e9, .cpu = o->cpu };
 	struct as_cpulist l;
 	if ((o->req.models & MODEL_BENCH) && ctx.cpu < 0) /* the last CPU this process may use */
 		ctx.cpu = cpulist_allowed(&l, &err) == 0 && l.n > 0 ? l.cpu[l.n - 1] : 0;
@@ -307,7 +310,7 @@ static int model_main(struct model_opts *o)
 	progress_done();
 	if (rc)
 		goto out;
-	struct model_result r = { .o = o, .k = k, .m = m, .run = &run, .seconds = timer_now_ns() / 1e9 - ctx.t0 };
+	struct cli_model_result r = { .o = o, .k = k, .m = m, .run = &run, .seconds = timer_now_ns() / 1e9 - ctx.t0 };
 	if (!run.sweep && (o->shown & MODEL_BLOCK)) {
 		if (!(blk = calloc(1, sizeof(*blk)))) {
 			rc = EXIT_FAIL;
@@ -322,7 +325,7 @@ static int model_main(struct model_opts *o)
 	}
 	if (o->plot && !run.sweep)
 		warning("no picture: --plot draws a sweep; give one constant as FROM:TO:STEP");
-	if (o->plot && run.sweep && cli_plot_done(model_plot_sweep(o->plot, &run, &err), o->plot, "model-sweep", &err) == 0)
+	if (o->plot && run.sweep && cli_plot_done(cli_model_plot_sweep(o->plot, &run, &err), o->plot, "model-sweep", &err) == 0)
 		r.plot = o->plot;
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {
@@ -330,7 +333,7 @@ static int model_main(struct model_opts *o)
 		error("out of memory");
 		goto out;
 	}
-	model_render(e, &r);
+	cli_model_render(e, &r);
 	rc = cli_emit_end(e, "model");
 out:
 	if (have_run)
@@ -344,7 +347,7 @@ out:
 
 int cmd_model(int argc, char **argv)
 {
-	struct model_opts o = { .cpu = -1, .bench_seconds = 0.05, .bench_reps = 20,
+	struct cli_model_opts o = { .cpu = -1, .bench_seconds = 0.05, .bench_reps = 20,
 				.req = { .cores = 1, .seed = 1, .sim_iterations = 100000 } };
 	unsigned models = 0;
 	int rates = -1;

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"
@@ -27,7 +27,7 @@ static void on_sigint(int sig)
 struct load_ctx {
 	const struct numa_flow *f;
 	int n;
-	struct numa_view *view;
+	struct cli_numa_view *view;
 	FILE *lines;                   /* a line per interval (NULL: none) */
 };
 
@@ -35,7 +35,7 @@ static void on_sample(void *arg, const struct numa_load_sample *s)
 {
 	struct load_ctx *c = arg;
 	if (c->view) {
-		numa_view_sample(c->view, s);
+		cli_numa_view_sample(c->view, s);
 		return;
 	}
 	if (!c->lines)
@@ -118,14 +118,14 @@ static void crosstalk_render(struct emit *e, const struct load_result *l)
 
 static void load_render(struct emit *e, const struct load_result *l)
 {
-	numa_cli_one_node_note(e, l->nodes);
+	cli_numa_one_node_note(e, l->nodes);
 	if (l->dry_run) {
 		emit_bool(e, "dry_run", "dry run", 1);
 		emit_annotate(e, " (placement only, nothing ran)");
-		numa_cli_flows_render(e, l->f, l->n, l->pred, NULL, l->cpus);
+		cli_numa_flows_render(e, l->f, l->n, l->pred, NULL, l->cpus);
 		return;
 	}
-	numa_cli_flows_render(e, l->f, l->n, l->pred, l->r.together_gbs, l->cpus);
+	cli_numa_flows_render(e, l->f, l->n, l->pred, l->r.together_gbs, l->cpus);
 	links_render(e, l);
 	if (l->n == 1)
 		emit_text(e, "cross-talk", "one flow: alone and together are the same run");
@@ -201,7 +201,7 @@ static int load_measure(struct load_result *l, const char *kernel, size_t size, 
 	struct as_error err = { 0 };
 	struct load_ctx c = { .f = l->f, .n = l->n };
 	int tty = !json && isatty(STDOUT_FILENO);
-	c.view = tty ? numa_view_begin(l->f, l->n, l->duration_s, !no_alone) : NULL;
+	c.view = tty ? cli_numa_view_begin(l->f, l->n, l->duration_s, !no_alone) : NULL;
 	c.lines = c.view ? NULL : json ? (cli_quiet ? NULL : stderr) : stdout;
 	struct numa_load_opts o = {
 		.flows = l->f, .n = l->n, .cpus = l->cpus, .kernel = kernel, .bytes_per_thread = size,
@@ -211,7 +211,7 @@ static int load_measure(struct load_result *l, const char *kernel, size_t size, 
 	signal(SIGINT, on_sigint);
 	int lrc = numa_load_run(&o, &l->r, &err);
 	signal(SIGINT, SIG_DFL);
-	numa_view_end(c.view);
+	cli_numa_view_end(c.view);
 	if (lrc)
 		return error_err(&err), EXIT_FAIL;
 	if (load_interrupted)
@@ -241,7 +241,7 @@ int cmd_numa_load(int argc, char **argv)
 	if (argc < 0)
 		return opt_exit_code(argc);
 	struct numa_flow f[NUMA_MAX_FLOWS];
-	int rc = numa_cli_flows("numa load", (const char *const *)argv, argc, f);
+	int rc = cli_numa_flows("numa load", (const char *const *)argv, argc, f);
 	if (rc)
 		return rc;
 	if (topology && !dry_run)
@@ -269,7 +269,7 @@ int cmd_numa_load(int argc, char **argv)
 	l->predict_path = predict;
 	for (int k = 0; k < NUMA_MAX_FLOWS; k++)
 		l->r.alone_gbs[k] = l->r.together_gbs[k] = l->r.placed[k] = NAN;
-	if ((rc = numa_cli_topology(topology, t)) != 0) {
+	if ((rc = cli_numa_topology(topology, t)) != 0) {
 		free(l), free(t), free(m);
 		return rc;
 	}

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"
@@ -69,7 +69,7 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 	for (int i = 0; i < m->n; i++)
 		emit_int(e, NULL, "node", m->node[i], NULL);
 	emit_array_end(e);
-	numa_cli_one_node_note(e, m->n);
+	cli_numa_one_node_note(e, m->n);
 	square_render(e, m, "latency_ns", "idle latency, page-local chase (the lines of each 4 KiB page in a row; fastest repetition)",
 		      (double (*)[NUMA_MAX_NODES])m->latency_ns, "ns", "%.1f");
 	square_render(e, m, "latency_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_median_ns, "ns", "%.1f");
@@ -210,7 +210,7 @@ int cmd_numa_matrix(int argc, char **argv)
 	struct matrix_result *r = malloc(sizeof(*r));
 	if (!t || !r)
 		return free(t), free(r), error("out of memory"), EXIT_FAIL;
-	int rc = numa_cli_topology(NULL, t);
+	int rc = cli_numa_topology(NULL, t);
 	if (rc) {
 		free(t);
 		free(r);
@@ -228,7 +228,7 @@ int cmd_numa_matrix(int argc, char **argv)
 		free(r);
 		return error_err(&err), EXIT_FAIL;
 	}
-	rc = bench_levels_measure("numa matrix", allowed.cpu[0], (volatile int *)&matrix_interrupted, &lv, &env);
+	rc = cli_bench_levels("numa matrix", allowed.cpu[0], (volatile int *)&matrix_interrupted, &lv, &env);
 	if (rc == 0 && cpu_allow_self(&allowed, &err) != 0)
 		rc = (error_err(&err), EXIT_FAIL);
 	if (rc) {

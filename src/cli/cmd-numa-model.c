@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 
 static const struct opt_cmd model_cmd = {
@@ -34,7 +34,7 @@ int cmd_numa_model(int argc, char **argv)
 	if (argc > 0)
 		return error_usage("numa model", "unexpected argument '%s' (flows are given with --flow)", argv[0]), EXIT_USAGE;
 	struct numa_flow f[NUMA_MAX_FLOWS];
-	int rc = numa_cli_flows("numa model", flows.v, flows.n, f);
+	int rc = cli_numa_flows("numa model", flows.v, flows.n, f);
 	if (rc)
 		return rc;
 	struct numa_matrix *m = malloc(sizeof(*m));
@@ -53,7 +53,7 @@ int cmd_numa_model(int argc, char **argv)
 	}
 	emit_string(e, "matrix", "matrix", matrix_path);
 	emit_int(e, "node_count", "nodes in the matrix", m->n, NULL);
-	numa_cli_flows_render(e, f, flows.n, pred, NULL, NULL);
+	cli_numa_flows_render(e, f, flows.n, pred, NULL, NULL);
 	emit_string(e, "method", "method",
 		    "max-min fair sharing over threads by progressive filling; limits: bandwidth_1thread_gbs[i][j] per thread, "
 		    "bandwidth_gbs[j][j] for memory j, bandwidth_gbs[i][j] for the path i->j");

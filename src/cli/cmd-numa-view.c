@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 
-struct numa_view {
+struct cli_numa_view {
 	SCREEN *scr;
 	const struct numa_flow *f;
 	int n, alone;
@@ -17,9 +17,9 @@ struct numa_view {
 	double last[NUMA_MAX_FLOWS];
 };
 
-struct numa_view *numa_view_begin(const struct numa_flow *f, int n, double duration_s, int alone)
+struct cli_numa_view *cli_numa_view_begin(const struct numa_flow *f, int n, double duration_s, int alone)
 {
-	struct numa_view *v = calloc(1, sizeof(*v));
+	struct cli_numa_view *v = calloc(1, sizeof(*v));
 	if (!v)
 		return NULL;
 	v->scr = newterm(NULL, stdout, stdin);
@@ -37,7 +37,7 @@ struct numa_view *numa_view_begin(const struct numa_flow *f, int n, double durat
 	return v;
 }
 
-void numa_view_sample(struct numa_view *v, const struct numa_load_sample *s)
+void cli_numa_view_sample(struct cli_numa_view *v, const struct numa_load_sample *s)
 {
 	if (!v)
 		return;
@@ -70,7 +70,7 @@ void numa_view_sample(struct numa_view *v, const struct numa_load_sample *s)
 	refresh();
 }
 
-void numa_view_end(struct numa_view *v)
+void cli_numa_view_end(struct cli_numa_view *v)
 {
 	if (!v)
 		return;

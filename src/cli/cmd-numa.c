@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/numa.h"
+#include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 
-int numa_cli_flows(const char *cmd, const char *const *text, int n, struct numa_flow *f)
+int cli_numa_flows(const char *cmd, const char *const *text, int n, struct numa_flow *f)
 {
 	if (n < 1)
 		return error_usage(cmd, "no flow: give one or more SRC:DST:THREADS"), EXIT_USAGE;
@@ -22,7 +22,7 @@ int numa_cli_flows(const char *cmd, const char *const *text, int n, struct numa_
 	return 0;
 }
 
-int numa_cli_topology(const char *xml, struct topo *t)
+int cli_numa_topology(const char *xml, struct topo *t)
 {
 	struct as_error err = { 0 };
 	int rc = xml ? topo_load_xml(t, xml, &err) : topo_load(t, &err);
@@ -37,14 +37,14 @@ int numa_cli_topology(const char *xml, struct topo *t)
 	return 0;
 }
 
-void numa_cli_one_node_note(struct emit *e, int nodes)
+void cli_numa_one_node_note(struct emit *e, int nodes)
 {
 	emit_int(e, "node_count", "NUMA nodes", nodes, NULL);
 	if (nodes == 1)
 		emit_annotate(e, " (this machine has one NUMA node: every figure is node 0 reading its own memory)");
 }
 
-void numa_cli_flows_render(struct emit *e, const struct numa_flow *f, int n, const struct numa_prediction *pred,
+void cli_numa_flows_render(struct emit *e, const struct numa_flow *f, int n, const struct numa_prediction *pred,
 			   const double *measured, const struct as_cpulist *cpus)
 {
 	emit_table_begin(e, "flows", "flows (GB/s of real bytes)");

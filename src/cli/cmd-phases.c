@@ -11,7 +11,7 @@
 #include "analysis/segments.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
 #include "common/number.h"
 #include "measure/series.h"
@@ -386,7 +386,7 @@ int cmd_phases(int argc, char **argv)
 	phases_split(&r);
 	if (o.plot)
 		phases_plot(&r, o.plot);
-	rc = report_deliver("phases", o.out, o.json, phases_interrupted != 0, phases_render_cb, &r);
+	rc = cli_report_deliver("phases", o.out, o.json, phases_interrupted != 0, phases_render_cb, &r);
 out:
 	interrupt_restore();
 	series_release(&r.s);

@@ -10,7 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/cpuset.h"
 #include "common/rng.h"
 #include "common/timer.h"
@@ -22,17 +22,17 @@
 #include "report/output.h"
 #include "report/plot.h"
 
-static const struct probe_row probes[] = {
-	{ "clock", "core clock by a dependent add chain, and the TSC rate", probe_row_clock },
-	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", probe_row_line },
-	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", probe_row_caches },
-	{ "assoc", "associativity of each measured level (3.1.3)", probe_row_assoc },
-	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", probe_row_tlb },
-	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", probe_row_instr },
-	{ "contexts", "FP, integer and memory execution contexts (3.4)", probe_row_contexts },
-	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", probe_row_registers },
-	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", probe_row_timeslice },
-	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", probe_row_c2c },
+static const struct cli_probe_row probes[] = {
+	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock },
+	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line },
+	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches },
+	{ "assoc", "associativity of each measured level (3.1.3)", cli_probe_row_assoc },
+	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb },
+	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr },
+	{ "contexts", "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts },
+	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers },
+	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice },
+	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -48,7 +48,7 @@ static void on_sigint(int sig)
 
 /* --- what the rows share ----------------------------------------------------------------- */
 
-void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header, const double *data,
+void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols)
 {
 	if (!ctx->raw_dir)
@@ -66,7 +66,7 @@ void probe_save_raw(struct probe_ctx *ctx, const char *name, const char *header,
 	}
 }
 
-void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c)
+void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c)
 {
 	if (!ctx->raw_dir)
 		return;
@@ -81,11 +81,11 @@ void probe_save_curve(struct probe_ctx *ctx, const char *name, const char *heade
 		rows[3 * i + 1] = c->min_ns[i];
 		rows[3 * i + 2] = c->median_ns[i];
 	}
-	probe_save_raw(ctx, name, header, rows, c->n, 3);
+	cli_probe_save_raw(ctx, name, header, rows, c->n, 3);
 	free(rows);
 }
 
-void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af)
+void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af)
 {
 	char path[sizeof(af->path)];
 	snprintf(path, sizeof(path), "%s", af->path);
@@ -95,7 +95,7 @@ void probe_data_done(struct probe_ctx *ctx, struct atomic_file *af)
 	}
 }
 
-void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
+void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *body)
 {
 	if (!ctx->plot_dir)
 		return;
@@ -109,18 +109,18 @@ void probe_plot(struct probe_ctx *ctx, const char *name, const char *body)
 	}
 }
 
-void probe_progress(void *unused, const char *probe, const char *point, int done, int total)
+void cli_probe_progress(void *unused, const char *probe, const char *point, int done, int total)
 {
 	(void)unused;
 	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
 }
 
-int probe_differs(double measured, double os)
+int cli_probe_differs(double measured, double os)
 {
 	return os > 0 && measured > 0 && fabs(measured - os) / os > 0.05;
 }
 
-void probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
+void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
 			       const char *fmt, unsigned flags)
 {
 	const struct machine_probe_field *f = &machine_probe_fields[id];
@@ -128,64 +128,17 @@ void probe_answer_render_begin(struct emit *e, int id, const char *label, const 
 			  &(struct emit_answer){ .value = a->value, .unit = f->unit, .confidence = a->confidence,
 						 .method = a->method, .os_reported = a->os_reported,
 						 .os_integer = !!(f->flags & MP_F_OS_INT), .fmt = fmt });
-	if ((flags & PROBE_ANSWER_DIFFERS) && probe_differs(a->value, a->os_reported))
-		emit_annotate(e, "  " PROBE_DIFFERS_TEXT);
+	if ((flags & CLI_PROBE_ANSWER_DIFFERS) && cli_probe_differs(a->value, a->os_reported))
+		emit_annotate(e, "  " CLI_PROBE_DIFFERS_TEXT);
 	if (a->reason[0])
-		emit_string(e, "reason", flags & PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
+		emit_string(e, "reason", flags & CLI_PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
 }
 
-void probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
+void cli_probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
 			 unsigned flags)
 {
-	probe_answer_render_begin(e, id, label, a, fmt, flags);
+	cli_probe_answer_render_begin(e, id, label, a, fmt, flags);
 	emit_object_end(e);
-}
-
-/* --- clock ------------------------------------------------------------------------------- */
-
-/* The clock; text 0: in JSON only (the quick clock other rows need), so no heading and no
- * annotations either. */
-static void clock_render(struct emit *e, const struct probe_clock_result *r, const struct machine_probes *rec, int text)
-{
-	const struct machine_answer *a = &rec->clock;
-	if (text)
-		emit_heading(e, "clock");
-	probe_answer_render_begin(e, MP_CLOCK, text ? "core clock" : NULL, a, "%.3f", 0);
-	if (text && probe_differs(a->value, a->os_reported))
-		emit_annotate(e, "  <- differs from the measured clock");
-	emit_string(e, NULL, "method", a->method);
-	emit_number(e, "median_ghz", "median", r->median_ghz, "GHz", "%.3f");
-	emit_int(e, "adds_per_repetition", "dependent adds", (long long)r->adds, NULL);
-	if (text)
-		emit_annotate(e, " per repetition");
-	emit_int(e, "repetitions", "repetitions", r->reps, NULL);
-	emit_number(e, MP_KEY(CLOCK_TSC), "TSC rate", rec->tsc_ghz, "GHz", "%.3f");
-	if (text && r->tsc_ghz > 0)
-		emit_annotate(e, " (time-stamp counter ticks, not core cycles)");
-	emit_int(e, "cpu", NULL, r->cpu, NULL);
-	emit_object_end(e);
-}
-
-/* The clock; quick_first: the quick clock cycle counts need when the clock group does not run
- * (in the JSON, not the text). */
-static void clock_run(struct probe_ctx *ctx, int quick_first)
-{
-	struct probe_env env = ctx->env;
-	env.quick |= quick_first;
-	struct probe_clock_result r;
-	progress("probe clock: dependent add chain on cpu %d ...", env.cpu);
-	probe_clock_find(&env, &r);
-	progress_done();
-	ctx->env.clock_ghz = env.clock_ghz;
-	ctx->env.tsc_ghz = env.tsc_ghz;
-	probe_record_clock(ctx->rec, &r);
-	PROBE_RENDER(ctx, clock_render, &r, ctx->rec, !quick_first);
-}
-
-int probe_row_clock(struct probe_ctx *ctx)
-{
-	clock_run(ctx, 0);
-	return 0;
 }
 
 /* --- the command ------------------------------------------------------------------------- */
@@ -245,7 +198,7 @@ static int groups_select(int n, char **argv, int *selected)
 /* The probe environment (probe/env.h: the CPU, --cpu checked against the allowed set, else the
  * first allowed; the topology), the output directories, the pinning. Returns 0, or an exit code
  * after error(). */
-static int setup(struct probe_ctx *ctx, int cpu)
+static int setup(struct cli_probe_ctx *ctx, int cpu)
 {
 	struct as_error err = { 0 };
 	char topo_note[600];
@@ -275,7 +228,7 @@ fail:
 }
 
 /* probe-results.json in the --raw directory: the answers of this run, for a later --from-raw. */
-static void save_results(struct probe_ctx *ctx)
+static void save_results(struct cli_probe_ctx *ctx)
 {
 	char path[4096];
 	struct as_error err = { 0 };
@@ -290,7 +243,7 @@ static void save_results(struct probe_ctx *ctx)
 
 /* Runs the selected rows into ctx's emitters and ctx->rec (with --from-raw the saved answers are
  * there already and are printed) and writes the machine file with -o. Returns 0 or an exit code. */
-static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
+static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
 {
 	if (from_raw) { /* the saved answers, with the cpu and seed of the run that measured them */
 		json_t *saved = emit_is_text(ctx->e) ? NULL : machine_probes_json(ctx->rec);
@@ -305,12 +258,12 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, j
 	ctx->env.seed = (uint64_t)ctx->rec->seed;
 	ctx->rec->have[MP_CPU] = ctx->rec->have[MP_SEED] = MP_HAVE_YES;
 	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->rec->cpu, (unsigned long long)ctx->rec->seed);
-	PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
-	PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
+	CLI_PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
+	CLI_PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
 	int rc = 0;
 	double took[NPROBES];
 	if (!selected[0] && !from_raw)
-		clock_run(ctx, 1);
+		cli_probe_clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
 		if (!selected[k])
 			continue;
@@ -323,26 +276,26 @@ static int probe_run(struct probe_ctx *ctx, const int *selected, int from_raw, j
 	}
 	/* each group's wall time (what bench/probe-plan.sh takes as step costs) */
 	if (!from_raw) {
-		PROBE_RENDER(ctx, emit_object_begin, "timing_s", NULL);
+		CLI_PROBE_RENDER(ctx, emit_object_begin, "timing_s", NULL);
 		for (size_t k = 0; k < NPROBES; k++)
 			if (selected[k] && (k == 0 || !interrupted || took[k] > 0))
-				PROBE_RENDER(ctx, emit_number, probes[k].name, NULL, took[k], "s", NULL);
+				CLI_PROBE_RENDER(ctx, emit_number, probes[k].name, NULL, took[k], "s", NULL);
 		emit_object_end(ctx->e);
 	}
 	if (interrupted) {
-		PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
+		CLI_PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
 		note("interrupted: printing what was measured so far");
 	} else if (ctx->raw_dir && !from_raw) {
 		save_results(ctx);
 	}
-	if (out_path && probe_machine_write(ctx, bench, from_raw, out_path) != 0)
+	if (out_path && cli_probe_machine_write(ctx, bench, from_raw, out_path) != 0)
 		rc = EXIT_FAIL;
 	return rc;
 }
 
 int cmd_probe(int argc, char **argv)
 {
-	struct probe_ctx ctx = { .env = { .seed = rng_seed_from_time() } };
+	struct cli_probe_ctx ctx = { .env = { .seed = rng_seed_from_time() } };
 	const char *out_path = NULL, *from_raw = NULL, *topology = NULL;
 	int cpu = -1, json = 0, plan = 0;
 	const struct opt options[] = {
@@ -406,7 +359,7 @@ int cmd_probe(int argc, char **argv)
 			error("out of memory");
 			return EXIT_FAIL;
 		}
-		int prc = probe_plan_cmd(ctx.e, topology, ctx.env.quick, ctx.env.seed);
+		int prc = cli_probe_plan(ctx.e, topology, ctx.env.quick, ctx.env.seed);
 		if (prc != 0) {
 			emit_free(ctx.e);
 			return prc;
@@ -421,7 +374,7 @@ int cmd_probe(int argc, char **argv)
 		return error("out of memory"), EXIT_FAIL;
 	machine_probes_init(rec);
 	ctx.rec = rec;
-	if (from_raw && probe_machine_load(from_raw, rec, &bench) != 0) {
+	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
 		free(rec);
 		return EXIT_USAGE;
 	}

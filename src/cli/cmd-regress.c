@@ -13,7 +13,7 @@
 #include "analysis/fit.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/stat.h"
+#include "cli/cmd-stat.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/number.h"
@@ -338,7 +338,7 @@ static const struct opt_cmd regress_cmd = {
 int cmd_regress(int argc, char **argv)
 {
 	static struct regress_result r;
-	struct stat_args a = { 0 };
+	struct cli_stat_args a = { 0 };
 	const char *param = NULL, *out = NULL;
 	int json = 0;
 	memset(&r, 0, sizeof(r));
@@ -375,7 +375,7 @@ int cmd_regress(int argc, char **argv)
 		error_usage("regress", "the command does not use %s: write it where the value goes", key);
 		return EXIT_USAGE;
 	}
-	stat_command_line(argv, r.command, sizeof(r.command));
+	cli_command_line(argv, r.command, sizeof(r.command));
 	/* where the results go is checked before anything runs */
 	if (out && cli_output_check("regress", out, 0) != 0)
 		return EXIT_USAGE;
@@ -385,7 +385,7 @@ int cmd_regress(int argc, char **argv)
 			return error_usage("regress", "--plot: %s", perr.msg), EXIT_USAGE;
 	}
 	struct stat_select sel;
-	int rc = stat_select_from_args("regress", &a, &sel);
+	int rc = cli_stat_select("regress", &a, &sel);
 	if (rc)
 		return rc;
 	int failed = 0;
@@ -400,7 +400,7 @@ int cmd_regress(int argc, char **argv)
 		if (!cli_quiet)
 			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
 		struct stat_opts o = { .runs = r.runs, .stdout_fd = -1, .stderr_fd = 2 };
-		rc = stat_measure(&r.m[v], &sel, args, &o);
+		rc = cli_stat_measure(&r.m[v], &sel, args, &o);
 		free_argv(args);
 		if (rc) {
 			measure_stat_release(&r.m[v]);
@@ -414,9 +414,9 @@ int cmd_regress(int argc, char **argv)
 			break;
 		}
 		r.measured = v + 1;
-		struct stat_result sr = { .command = r.command, .m = &r.m[v] };
-		stat_summarise_runs(&sr);
-		failed |= stat_report_program(&sr) != EXIT_OK;
+		struct cli_stat_result sr = { .command = r.command, .m = &r.m[v] };
+		measure_stat_failures(sr.m, &sr.failed, &sr.crashed);
+		failed |= cli_stat_report_program(&sr) != EXIT_OK;
 	}
 	if (!r.interrupted && interrupt_signal()) {
 		r.interrupted = 1;
@@ -424,7 +424,7 @@ int cmd_regress(int argc, char **argv)
 	}
 	if (rc == 0 && r.measured >= 2 && regress_fit(&r) == 0) {
 		int prc = r.plot_dir ? regress_plot(&r) : 0;
-		rc = report_deliver("regress", out, json, r.interrupted, regress_render_cb, &r);
+		rc = cli_report_deliver("regress", out, json, r.interrupted, regress_render_cb, &r);
 		if (prc)
 			rc = EXIT_FAIL;
 	} else if (rc == 0) {
@@ -442,6 +442,6 @@ int cmd_regress(int argc, char **argv)
 		measure_stat_release(&r.m[v]);
 	stat_select_release(&sel);
 	if (r.interrupted)
-		return STAT_EXIT_INTERRUPTED;
+		return INTERRUPT_EXIT;
 	return rc ? rc : failed ? EXIT_FAIL : EXIT_OK;
 }

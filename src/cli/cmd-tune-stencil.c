@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/tune.h"
+#include "cli/cmd-tune.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "machine/mtree.h"
@@ -22,7 +22,7 @@ static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, co
 	emit_size(e, "bytes", "both arrays", (long long)p->grid_bytes);
 	emit_size(e, "last_cache_bytes", "last cache", (long long)p->last_cache_bytes);
 	emit_object_end(e);
-	tune_reasoning_render(e, p->reasoning, p->nreasoning);
+	cli_tune_reasoning_render(e, p->reasoning, p->nreasoning);
 	emit_table_begin(e, "levels", "layer conditions per cache level (per update)");
 	for (int i = 0; i < p->nlevels; i++) {
 		const struct tune_stencil_level *l = &p->level[i];
@@ -96,7 +96,7 @@ static void stencil_plot(const struct tune_stencil_plan *p, const struct tune_st
 	cli_plot_done(pr, dir, "tune-stencil", &err);
 }
 
-int tune_stencil_main(const struct tune_cli *o)
+int cli_tune_stencil(const struct cli_tune_opts *o)
 {
 	struct machine *m = calloc(1, sizeof(*m));
 	struct tune_stencil_plan *p = calloc(1, sizeof(*p));
@@ -121,7 +121,7 @@ int tune_stencil_main(const struct tune_cli *o)
 		goto out;
 	}
 	int cpu;
-	if (tune_cli_pin(o->cpu, &cpu) != 0)
+	if (cli_tune_pin(o->cpu, &cpu) != 0)
 		goto out;
 	progress("tune stencil: timing %lld x %lld, naive and blocked (%lld columns) ...", (long long)p->rows,
 		 (long long)p->cols, (long long)p->block);

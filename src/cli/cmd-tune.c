@@ -12,7 +12,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/tune.h"
+#include "cli/cmd-tune.h"
 #include "common/cpuset.h"
 #include "common/spawn.h"
 #include "machine/file.h"
@@ -39,7 +39,7 @@ static void on_sigint(int sig)
 }
 
 struct gemm_result {
-	const struct tune_cli *o;
+	const struct cli_tune_opts *o;
 	const struct tune_isa_info *isa;
 	struct tune_machine tm;
 	const char *reg_path;
@@ -59,7 +59,7 @@ struct gemm_result {
 	char wrong_msg[512];
 };
 
-void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
+void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
 {
 	emit_array_begin(e, "reasoning", NULL);
 	for (int i = 0; i < n; i++)
@@ -71,7 +71,7 @@ void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
 	emit_object_end(e);
 }
 
-int tune_cli_pin(int cpu_opt, int *cpu)
+int cli_tune_pin(int cpu_opt, int *cpu)
 {
 	struct as_cpulist allowed;
 	struct as_error err = { 0 };
@@ -115,7 +115,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_string(e, "isa", "ISA", r->isa->name);
 	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
 	emit_object_end(e);
-	tune_reasoning_render(e, b->reasoning, b->nreasoning);
+	cli_tune_reasoning_render(e, b->reasoning, b->nreasoning);
 	block_render(e, "register_block_solved", "register block solved (m in vectors)", &b->reg_solved);
 	block_render(e, "register_block", "register block (elements)", &b->reg);
 	emit_int(e, "register_block_m_vectors", NULL, b->reg_m_vectors, NULL);
@@ -214,7 +214,7 @@ static void gemm_progress(void *ctx, const char *what, int done, int total)
 }
 
 /* The compiler: --compiler, else the machine file's first installed, else cc. */
-static const char *pick_compiler(const struct tune_cli *o, const struct machine *m)
+static const char *pick_compiler(const struct cli_tune_opts *o, const struct machine *m)
 {
 	if (o->compiler)
 		return o->compiler;
@@ -274,7 +274,7 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 	return 0;
 }
 
-static int gemm_main(const struct tune_cli *o)
+static int gemm_main(const struct cli_tune_opts *o)
 {
 	struct gemm_result *r = calloc(1, sizeof(*r));
 	struct machine *m = calloc(1, sizeof(*m));
@@ -331,7 +331,7 @@ static int gemm_main(const struct tune_cli *o)
 		goto out;
 	}
 	rc = EXIT_FAIL;
-	if (tune_cli_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, &env) != 0))
+	if (cli_tune_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, &env) != 0))
 		goto out;
 	if (r->line_probed && r->line_witnesses < 2)
 		note("tune gemm: the line size %.0f B: %s", r->tm.line_bytes, r->line_note);
@@ -424,7 +424,7 @@ static const struct opt_cmd tune_cmd = {
 
 int cmd_tune(int argc, char **argv)
 {
-	struct tune_cli o = { .cpu = -1, .seed = 30 };
+	struct cli_tune_opts o = { .cpu = -1, .seed = 30 };
 	const struct opt options[] = {
 		OPT_STRING('m', "machine", &o.machine, "FILE", "machine file (from 'probe -o'); gemm without it probes registers and caches now"),
 		OPT_STRING(0, "isa", &o.isa, "NAME", "sse2, avx2 or avx512 (default: the widest this CPU has)"),
@@ -460,7 +460,7 @@ int cmd_tune(int argc, char **argv)
 	if (!strcasecmp(argv[0], "gemm"))
 		return gemm_main(&o);
 	if (!strcasecmp(argv[0], "stencil"))
-		return tune_stencil_main(&o);
+		return cli_tune_stencil(&o);
 	error_usage("tune", "unknown kernel '%s' (gemm or stencil)", argv[0]);
 	return EXIT_USAGE;
 }

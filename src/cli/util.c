@@ -13,7 +13,6 @@
 
 #include "common/atomicfile.h"
 #include "common/cpuset.h"
-#include "common/number.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "report/emit.h"
@@ -77,25 +76,6 @@ int error_err(const struct as_error *err)
 	return error("%s", err->msg[0] ? err->msg : "unknown error");
 }
 
-void die(int code, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	verror(fmt, ap);
-	va_end(ap);
-	exit(code);
-}
-
-void usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	verror(fmt, ap);
-	va_end(ap);
-	usage_hint(cmd);
-	exit(EXIT_USAGE);
-}
-
 void note(const char *fmt, ...)
 {
 	va_list ap;
@@ -118,11 +98,6 @@ void warning(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-void die_err(int code, const struct as_error *err)
-{
-	die(code, "%s", err->msg[0] ? err->msg : "unknown error");
 }
 
 int cli_edit_distance(const char *a, const char *b)
@@ -255,16 +230,6 @@ json_t *cli_machine_json(void)
 	return m;
 }
 
-void cli_print_json(const char *command, json_t *results)
-{
-	json_t *doc = output_envelope(command, cli_machine_json(), results);
-	struct as_error err = { 0 };
-	int rc = output_json_print(stdout, doc, &err);
-	json_decref(doc);
-	if (rc)
-		die_err(EXIT_FAIL, &err);
-}
-
 int cli_emit_end(struct emit *e, const char *command)
 {
 	struct as_error err = { 0 };
@@ -279,22 +244,6 @@ int cli_emit_end(struct emit *e, const char *command)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
-}
-
-uint64_t parse_u64_opt(const char *cmd, const char *opt, const char *text)
-{
-	uint64_t v;
-	if (number_parse_u64(text, 0, UINT64_MAX, &v) != 0)
-		usage_error(cmd, "option '%s' needs a non-negative decimal integer, got '%s'", opt, text ? text : "");
-	return v;
-}
-
-uint64_t parse_u64_range(const char *cmd, const char *opt, const char *text, uint64_t lo, uint64_t hi)
-{
-	uint64_t v = parse_u64_opt(cmd, opt, text);
-	if (v < lo || v > hi)
-		usage_error(cmd, "%s must be %llu to %llu, got '%s'", opt, (unsigned long long)lo, (unsigned long long)hi, text);
-	return v;
 }
 
 int cli_output_dir_check(const char *cmd, const char *opt, const char *dir)
@@ -329,12 +278,6 @@ int cli_machine_open(const char *path, struct mtree *t)
 	free(report);
 	mtree_free(t);
 	return error("machine file '%s': %d problem%s", path, n, n == 1 ? "" : "s");
-}
-
-void cli_machine_load(const char *path, struct mtree *t)
-{
-	if (cli_machine_open(path, t) != 0)
-		exit(EXIT_USAGE);
 }
 
 int cli_output_check(const char *cmd, const char *path, int force)

@@ -12,7 +12,7 @@
  *      `X(CACHES_MEMORY_LATENCY_RANDOM, CACHES, ANSWER, "memory_latency_random", "ns", 0, NULL,
  *         "latency of random accesses over the largest buffer", MP_AT(memory_latency_random))`
  *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field));
- *   3. cli/probe-record.c copies it from the probe's result into the struct, and the group's
+ *   3. cli/cmd-probe-record.c copies it from the probe's result into the struct, and the group's
  *      renderer (cli/probe-*.c) emits it under MP_KEY(CACHES_MEMORY_LATENCY_RANDOM);
  *   4. nothing else: the machine file, probe-results.json, --from-raw, `machine answers` and
  *      the tests (u-machine's probes cases, t0291) follow the table.

@@ -455,3 +455,28 @@ int counters_hw_check(void)
 	close(fd);
 	return 0;
 }
+
+int counters_system_wide_check(struct as_error *err)
+{
+	struct counter_set s;
+	counters_init(&s);
+	struct counters_how how = { .cpu_wide = 1, .cpu = 0 };
+	struct as_error e = { 0 };
+	int rc = counters_add(&s, "perf::PERF_COUNT_SW_TASK_CLOCK", -1, &how, &e);
+	counters_close(&s);
+	if (rc == -EACCES || rc == -EPERM) {
+		char par[16] = "?";
+		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+		if (f) {
+			if (!fgets(par, sizeof(par), f))
+				snprintf(par, sizeof(par), "?");
+			par[strcspn(par, "\n")] = 0;
+			fclose(f);
+		}
+		return as_error_set(err, rc, "counting every CPU needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 "
+					     "(it is %s here; sysctl kernel.perf_event_paranoid=0)", par);
+	}
+	if (rc)
+		return as_error_set(err, rc, "cannot count system-wide: %s", e.msg);
+	return 0;
+}

@@ -93,6 +93,10 @@ int counters_read_one(struct counter_set *s, int i, struct as_error *err);
  * negative errno of perf_event_open (counters_why_not() says why): whether this machine has a PMU
  * archscope can use. */
 int counters_hw_check(void);
+/* 0 when this process may count every CPU (system-wide: root, CAP_PERFMON or
+ * kernel.perf_event_paranoid <= 0), tried on CPU 0 with a software event; else -EACCES/-EPERM with
+ * a message naming what it needs and the setting, or the error of perf_event_open. */
+int counters_system_wide_check(struct as_error *err);
 /* 1 when kernel-mode counts are allowed to this process (what perf stat counts by default). */
 int counters_kernel_allowed(void);
 

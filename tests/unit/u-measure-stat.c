@@ -20,6 +20,7 @@
 #include "measure/events.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
+#include "measure/stat-show.h"
 #include "measure/stat.h"
 
 static void test_measure_stat__summary(void)
@@ -446,8 +447,66 @@ static void test_measure_stat__json_conditions_and_many(void)
 	measure_stat_json_release(&s);
 }
 
+/* The numbers stat shows beside its counts, on a synthetic result of two runs: perf stat's rates
+ * (GHz from cycles over task-clock, IPC, CPUs utilized), the standard error, the display scales and
+ * perf stat -x's lines. */
+static void test_measure_stat__show(void)
+{
+	double tc_v[] = { 2e9, 2e9 }, cy_v[] = { 6e9, 6e9 }, in_v[] = { 3e9, 3e9 }, wall_v[] = { 1e9, 1e9 };
+	double one[] = { 1, 1 };
+	struct stat_event ev[] = {
+		{ .name = "task-clock", .unit = "ns", .source = STAT_PERF, .available = 1, .values = tc_v, .share = one },
+		{ .name = "cycles", .unit = "events", .source = STAT_PERF, .hardware = 1, .available = 1, .values = cy_v,
+		  .share = one },
+		{ .name = "instructions", .unit = "events", .source = STAT_PERF, .hardware = 1, .available = 1,
+		  .values = in_v, .share = one },
+		{ .name = "wall-time", .unit = "ns", .source = STAT_WALL, .available = 1, .values = wall_v, .share = one },
+	};
+	for (int i = 0; i < 4; i++)
+		measure_stat_summarise(&ev[i], 2);
+	struct stat_run run[2] = { { .exited = 1, .status = 0 }, { .exited = 0, .status = 9 } };
+	struct measure_stat m = { .nevents = 4, .ev = ev, .runs = 2, .passes = 1, .nrun = 2, .run = run };
+	struct stat_rate r = measure_stat_rate(&m, &ev[1]);
+	CHECK_NEAR(r.value, 3.0, 1e-12);
+	CHECK(!strcmp(r.unit, "GHz"));
+	r = measure_stat_rate(&m, &ev[2]);
+	CHECK_NEAR(r.value, 0.5, 1e-12);
+	CHECK(!strcmp(r.unit, "IPC"));
+	r = measure_stat_rate(&m, &ev[0]);
+	CHECK_NEAR(r.value, 2.0, 1e-12);
+	CHECK(!strcmp(r.unit, "CPUs utilized"));
+	CHECK(isnan(measure_stat_rate(&m, &ev[3]).value)); /* the wall time has none */
+	char buf[64];
+	measure_stat_rate_format(&r, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "2.000 CPUs utilized"));
+	CHECK(measure_stat_sem(&ev[1]) == 0);
+	struct stat_disp d = measure_stat_disp_of("ns", 2e9);
+	measure_stat_disp_format(&d, 2e9, buf, sizeof(buf), 1);
+	CHECK(!strcmp(buf, "2.000 s"));
+	d = measure_stat_disp_of("events", 1234567);
+	measure_stat_disp_format(&d, 1234567, buf, sizeof(buf), 1);
+	CHECK(!strcmp(buf, "1,234,567"));
+	d = measure_stat_disp_of("KiB", 2048);
+	measure_stat_disp_format(&d, 2048, buf, sizeof(buf), 1);
+	CHECK(!strcmp(buf, "2.0 MiB"));
+	measure_stat_disp_format(&d, NAN, buf, sizeof(buf), 0);
+	CHECK(!strcmp(buf, "none"));
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	CHECK(f);
+	measure_stat_csv_write(f, &m, ",");
+	fclose(f);
+	CHECK(strstr(csv, "2000.00,msec,task-clock,0.00%,,100.00,2.000,CPUs utilized\n"));
+	CHECK(strstr(csv, "6000000000,,cycles,0.00%,,100.00,3.000,GHz\n"));
+	free(csv);
+	int failed, crashed;
+	measure_stat_failures(&m, &failed, &crashed);
+	CHECK(failed == 0 && crashed == 1);
+}
+
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
-      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many))
+      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show))

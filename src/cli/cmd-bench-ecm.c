@@ -4,7 +4,7 @@
 #include <math.h>
 
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "common/buffer.h"
 #include "model/ecm.h"
@@ -14,7 +14,7 @@
 #include "report/emit.h"
 #include "topo/topo.h"
 
-void cli_bench_line(struct bench_cli *o, int cpu)
+void cli_bench_line(struct cli_bench_opts *o, int cpu)
 {
 	struct topo topo;
 	struct as_error err = { 0 };
@@ -40,7 +40,7 @@ void cli_bench_line(struct bench_cli *o, int cpu)
 
 /* A sweep of either view, measured: what the renderers print. */
 struct bench_view {
-	const struct bench_cli *o;
+	const struct cli_bench_opts *o;
 	const struct bench_levels *lv;
 	const struct bench_kernel *const *ks;
 	int nk;
@@ -71,7 +71,7 @@ static int report_run(void *arg, const struct bench_sweep_point *pt, const struc
 /* Runs the sweep sw at the clock measured on the first CPU. 0, or -1 after error(). */
 static int view_measure(struct bench_view *v, struct bench_sweep *sw, const char *name)
 {
-	const struct bench_cli *o = v->o;
+	const struct cli_bench_opts *o = v->o;
 	cpu_pin_self(v->cpus->cpu[0], NULL);
 	struct clock_result clk;
 	clock_measure(&clk, 5);
@@ -110,7 +110,7 @@ static int view_end(struct bench_view *v, void (*render)(struct emit *, const st
 	return v->failed ? EXIT_FAIL : rc;
 }
 
-int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
+int cli_bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
 		    struct ecm_params *p)
 {
 	double load_cy[BENCH_MAX_LEVELS] = { 0 };
@@ -196,7 +196,7 @@ static void ecm_render(struct emit *e, const struct bench_view *v)
 					 "of transfers; L1 loads and stores in the same cycle");
 }
 
-int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
+int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
 	      int cpu)
 {
 	struct as_cpulist one = { .n = 1, .cpu = { cpu } };
@@ -206,7 +206,7 @@ int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, i
 		return EXIT_FAIL;
 	v.nlev = v.stopped || v.failed ? (v.res.done - 1) / nk : lv->n; /* whole levels measured */
 	/* calibration: the fastest repetition of load in every level and of store in L1 */
-	v.clamped = v.nlev < 1 ? -1 : bench_ecm_rates(&v.res, 0, 1, v.nlev, o->line_bytes, &v.p);
+	v.clamped = v.nlev < 1 ? -1 : cli_bench_ecm_rates(&v.res, 0, 1, v.nlev, o->line_bytes, &v.p);
 	if (v.clamped < 0) {
 		bench_sweep_release(&v.res);
 		error(v.nlev < 1 ? "bench --ecm: stopped before L1 was measured"
@@ -263,7 +263,7 @@ static void scaling_render(struct emit *e, const struct bench_view *v)
 		    "levels above the last cache: the one-thread size per thread; last cache and memory: the same total");
 }
 
-int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *k, const struct bench_levels *lv,
+int cli_bench_threads_scaling(const struct cli_bench_opts *o, const struct bench_kernel *k, const struct bench_levels *lv,
 			  const struct as_cpulist *cpus)
 {
 	struct bench_view v = { .o = o, .lv = lv, .ks = &k, .nk = 1, .cpus = cpus };

@@ -8,7 +8,7 @@
 
 #include "analysis/order.h"
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "report/emit.h"
 
 #define FULL_MATRIX_RANKS 16
@@ -22,7 +22,7 @@ static void rank_list(const struct cluster_place *p, const int *group, int g, st
 			out->cpu[out->n++] = r;
 }
 
-static void render_ranks(struct emit *e, const struct cluster_result *r)
+static void render_ranks(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_place *p = r->place;
 	emit_table_begin(e, "ranks", "placement (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and hwloc)");
@@ -45,7 +45,7 @@ static void render_ranks(struct emit *e, const struct cluster_result *r)
 	emit_table_end(e);
 }
 
-static void render_node_json(struct emit *e, const struct cluster_result *r, int n)
+static void render_node_json(struct emit *e, const struct cli_cluster_result *r, int n)
 {
 	const struct cluster_place *p = r->place;
 	const struct cluster_node_fig *f = &r->nodes[n];
@@ -97,7 +97,7 @@ static void render_node_json(struct emit *e, const struct cluster_result *r, int
 	emit_row_end(e);
 }
 
-static void render_nodes(struct emit *e, const struct cluster_result *r)
+static void render_nodes(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_place *p = r->place;
 	emit_table_begin(e, "nodes", NULL);
@@ -185,7 +185,7 @@ static void render_nodes(struct emit *e, const struct cluster_result *r)
 	emit_table_end(e);
 }
 
-static void render_outliers(struct emit *e, const struct cluster_result *r)
+static void render_outliers(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_place *p = r->place;
 	if (r->noutliers == 0) {
@@ -217,7 +217,7 @@ static void render_outliers(struct emit *e, const struct cluster_result *r)
 }
 
 /* A P x P matrix: JSON rows of numbers; text only when P is small. */
-static void render_matrix(struct emit *e, const struct cluster_result *r, const char *key, const char *title,
+static void render_matrix(struct emit *e, const struct cli_cluster_result *r, const char *key, const char *title,
 			  const double *m, const char *unit, const char *fmt)
 {
 	int P = r->size, text = P <= FULL_MATRIX_RANKS;
@@ -240,7 +240,7 @@ static void render_matrix(struct emit *e, const struct cluster_result *r, const 
 }
 
 /* Text only: the matrix condensed to the groups of a layer (median over the pairs of two groups). */
-static void render_condensed(struct emit *e, const struct cluster_result *r, const char *title, const double *m,
+static void render_condensed(struct emit *e, const struct cli_cluster_result *r, const char *title, const double *m,
 			     const char *unit, const char *fmt)
 {
 	const struct cluster_layers *L = &r->layers;
@@ -286,7 +286,7 @@ static void render_condensed(struct emit *e, const struct cluster_result *r, con
 	free(members);
 }
 
-static void render_layers(struct emit *e, const struct cluster_result *r)
+static void render_layers(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_layers *L = &r->layers;
 	char title[300];
@@ -384,9 +384,9 @@ static void render_layers(struct emit *e, const struct cluster_result *r)
 	}
 }
 
-static void render_contention(struct emit *e, const struct cluster_result *r)
+static void render_contention(struct emit *e, const struct cli_cluster_result *r)
 {
-	if (r->o->skip & CLUSTER_SKIP_CONTENTION)
+	if (r->o->skip & CLI_CLUSTER_SKIP_CONTENTION)
 		return;
 	const char *title = r->place->nnodes > 1 ? "contention: node i's first k ranks stream to node i^1's at once"
 						 : "contention: k pairs of the node's ranks stream at once";
@@ -403,10 +403,10 @@ static void render_contention(struct emit *e, const struct cluster_result *r)
 	emit_table_end(e);
 }
 
-void cluster_render(struct emit *e, const struct cluster_result *r)
+void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_place *p = r->place;
-	const struct cluster_cli_opts *o = r->o;
+	const struct cli_cluster_opts *o = r->o;
 	emit_heading(e, "archscope cluster: %d ranks on %d node%s (%.1f s)", p->size, p->nnodes, p->nnodes > 1 ? "s" : "", r->seconds);
 	emit_int(e, "size", NULL, p->size, NULL);
 	render_ranks(e, r);
@@ -415,16 +415,16 @@ void cluster_render(struct emit *e, const struct cluster_result *r)
 	render_layers(e, r);
 	if (r->size > FULL_MATRIX_RANKS) {
 		render_condensed(e, r, "latency (us)", r->lat, "us", "%.3g");
-		if (!(o->skip & CLUSTER_SKIP_BANDWIDTH))
+		if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
 			render_condensed(e, r, "bandwidth (GB/s)", r->bw, "GB/s", "%.3g");
 	}
 	render_matrix(e, r, "latency_us", "latency: half the round trip of 8 B, median (us)", r->lat, "us", "%.3g");
 	render_matrix(e, r, "latency_p99_us", NULL, r->p99, "us", "%.3g");
-	if (!(o->skip & CLUSTER_SKIP_BANDWIDTH))
+	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
 		render_matrix(e, r, "bandwidth_gbs", "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", "%.3g");
 	else
 		emit_null(e, "bandwidth_gbs", NULL, NULL);
-	if (!(o->skip & CLUSTER_SKIP_SHIFT))
+	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT))
 		render_matrix(e, r, "bandwidth_shift_gbs", "bandwidth with every rank sending at once, mpiGraph's shift (GB/s)", r->shift,
 			      "GB/s", "%.3g");
 	if (o->nsizes) {

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "cli/parse-options.h"
 #include "common/timer.h"
 #include "report/emit.h"
@@ -124,7 +124,7 @@ static void on_stop(int sig)
 /* --- progress and --raw as the run goes (rank 0) ------------------------------------------------ */
 
 struct run_ctx {
-	struct cluster_result *r;
+	struct cli_cluster_result *r;
 	uint64_t last_save_ns;
 };
 
@@ -143,13 +143,13 @@ static void on_step_done(void *arg, const char *phase, int step, int steps)
 	/* where the run is, every step (a rank 0 that mpirun kills outright cannot say it later) */
 	char text[256];
 	snprintf(text, sizeof(text), "%s step %d of %d done\n", phase, step, steps);
-	if (cluster_save_text(dir, "progress.txt", text) != 0)
+	if (cli_cluster_save_text(dir, "progress.txt", text) != 0)
 		c->r->save_failed = 1;
 	uint64_t now = timer_now_ns();
 	if (step < steps && now - c->last_save_ns < 1000000000ull)
 		return;
 	c->last_save_ns = now;
-	if (cluster_save_matrices(c->r, dir) != 0)
+	if (cli_cluster_save_matrices(c->r, dir) != 0)
 		c->r->save_failed = 1;
 }
 
@@ -180,7 +180,7 @@ static int leader_cpu(const struct cluster_place *p)
 	return cpus.cpu[idx % cpus.n];
 }
 
-static int phase_nodes(struct cluster_result *r, const struct cluster_place *p, const struct cluster_cli_opts *o,
+static int phase_nodes(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
 		       struct as_error *err)
 {
 	const struct cluster_rank *me = &p->ranks[p->rank];
@@ -224,10 +224,10 @@ static int phase_nodes(struct cluster_result *r, const struct cluster_place *p, 
 	return 0;
 }
 
-static void phase_time(struct cluster_result *r, const char *phase, int steps, uint64_t t0)
+static void phase_time(struct cli_cluster_result *r, const char *phase, int steps, uint64_t t0)
 {
-	if (r->nphases < CLUSTER_MAX_PHASES)
-		r->phase[r->nphases++] = (struct cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
+	if (r->nphases < CLI_CLUSTER_MAX_PHASES)
+		r->phase[r->nphases++] = (struct cli_cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
 }
 
 static double *matrix_new(int p, int root)
@@ -237,13 +237,13 @@ static double *matrix_new(int p, int root)
 
 /* Runs every phase; returns 0, or -errno with err filled (an MPI failure leaves the ranks out of
  * step: the caller aborts). */
-static int run_all(struct cluster_result *r, const struct cluster_place *p, const struct cluster_cli_opts *o,
+static int run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
 		   struct cluster_opts *co, struct as_error *err)
 {
 	int root = p->rank == 0, P = p->size, rc;
 	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = P, .o = co };
 	uint64_t t0;
-	if (!(o->skip & CLUSTER_SKIP_NODES) && o->figures) {
+	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
 		t0 = timer_now_ns();
 		if (root)
 			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
@@ -252,7 +252,7 @@ static int run_all(struct cluster_result *r, const struct cluster_place *p, cons
 		phase_time(r, "nodes", 1, t0);
 		if (root) {
 			r->nodes_measured = 1;
-			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLUSTER_MAX_OUTLIERS, r->alike);
+			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
 		}
 	}
 	int rounds = co->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
@@ -260,13 +260,13 @@ static int run_all(struct cluster_result *r, const struct cluster_place *p, cons
 	if ((rc = cluster_sweep_latency(&run, 8, r->lat, r->p99, err)) != 0)
 		return rc;
 	phase_time(r, "latency", rounds, t0);
-	if (!(o->skip & CLUSTER_SKIP_BANDWIDTH)) {
+	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH)) {
 		t0 = timer_now_ns();
 		if ((rc = cluster_sweep_bandwidth(&run, r->bw, err)) != 0)
 			return rc;
 		phase_time(r, "bandwidth", rounds, t0);
 	}
-	if (!(o->skip & CLUSTER_SKIP_SHIFT)) {
+	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT)) {
 		t0 = timer_now_ns();
 		if ((rc = cluster_sweep_shift(&run, r->shift, err)) != 0)
 			return rc;
@@ -299,7 +299,7 @@ static int run_all(struct cluster_result *r, const struct cluster_place *p, cons
 	}
 	if (MPI_Bcast(reps, 3 * CLUSTER_MAX_LAYERS + 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		return as_error_set(err, -EIO, "MPI_Bcast of the layers failed");
-	if (!(o->skip & CLUSTER_SKIP_LOGGP)) {
+	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP)) {
 		t0 = timer_now_ns();
 		for (int k = 0; k < reps[0]; k++) {
 			struct cluster_prtt m;
@@ -320,9 +320,9 @@ static int run_all(struct cluster_result *r, const struct cluster_place *p, cons
 		r->loggp_measured = 1;
 		phase_time(r, "loggp", reps[0], t0);
 	}
-	if (!(o->skip & CLUSTER_SKIP_CONTENTION)) {
+	if (!(o->skip & CLI_CLUSTER_SKIP_CONTENTION)) {
 		t0 = timer_now_ns();
-		rc = cluster_contention_measure(&run, p, r->cont, CLUSTER_MAX_CONTENTION, err);
+		rc = cluster_contention_measure(&run, p, r->cont, CLI_CLUSTER_MAX_CONTENTION, err);
 		if (rc < 0)
 			return rc;
 		if (root)
@@ -369,7 +369,7 @@ static int check_place(const struct cluster_place *p)
 }
 
 /* Rank 0 prepares the output directories before the long run; everyone learns whether it can go. */
-static int prepare_dirs(const struct cluster_cli_opts *o, int root)
+static int prepare_dirs(const struct cli_cluster_opts *o, int root)
 {
 	int ok = 1;
 	if (root) {
@@ -388,10 +388,10 @@ static int prepare_dirs(const struct cluster_cli_opts *o, int root)
 
 int main(int argc, char **argv)
 {
-	struct cluster_cli_opts o;
+	struct cli_cluster_opts o;
 	char *name = argv[0];
 	argv[0] = "cluster";
-	int rc = cluster_cli_parse(argc, argv, &o);
+	int rc = cli_cluster_parse(argc, argv, &o);
 	argv[0] = name;
 	if (rc < 0)
 		return opt_exit_code(rc);
@@ -422,7 +422,7 @@ int main(int argc, char **argv)
 		return rc;
 	}
 	int P = place.size;
-	struct cluster_result *r = calloc(1, sizeof(*r));
+	struct cli_cluster_result *r = calloc(1, sizeof(*r));
 	if (!r) {
 		error("out of memory");
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
@@ -494,7 +494,7 @@ int main(int argc, char **argv)
 			status_stopped_fd = open(o.raw_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 			snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "/proc/self/fd/%d", status_stopped_fd);
 			unlink(status_stopped); /* a file from an earlier run is not this one's */
-			if (cluster_save_place(r, o.raw_dir) != 0)
+			if (cli_cluster_save_place(r, o.raw_dir) != 0)
 				r->save_failed = 1;
 		}
 		/* one report: the other signal (mpirun sends SIGTERM after the SIGINT) waits */
@@ -519,7 +519,7 @@ int main(int argc, char **argv)
 			signal(SIGTERM, SIG_IGN); /* what follows is the report mpirun's SIGTERM would give */
 			report_stop("an MPI call that failed (a rank died or mpirun is ending the run)");
 			if (o.raw_dir)
-				cluster_save_matrices(r, o.raw_dir);
+				cli_cluster_save_matrices(r, o.raw_dir);
 		}
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
 		return EXIT_FAIL;
@@ -534,12 +534,12 @@ int main(int argc, char **argv)
 			error("out of memory");
 			code = EXIT_FAIL;
 		} else {
-			cluster_render(e, r);
-			if (o.raw_dir && cluster_save_all(r, o.raw_dir) != 0)
+			cli_cluster_render(e, r);
+			if (o.raw_dir && cli_cluster_save_all(r, o.raw_dir) != 0)
 				r->save_failed = 1;
 			if (o.plot_dir)
-				cluster_plot(r, o.plot_dir);
-			if (o.machine_dir && cluster_machine_files(r, o.machine_dir) != 0)
+				cli_cluster_plot(r, o.plot_dir);
+			if (o.machine_dir && cli_cluster_machine_files(r, o.machine_dir) != 0)
 				r->save_failed = 1;
 			code = cli_emit_end(e, "cluster");
 			if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -1,12 +1,12 @@
 /* archscope tune in two files: cmd-tune.c reads the options and runs `tune gemm` (blocking from
  * the machine file, generated kernel, sweep against OpenBLAS); cmd-tune-stencil.c runs
  * `tune stencil` (spatial blocking of a 2D 5-point stencil from the layer conditions). */
-#ifndef ARCHSCOPE_CLI_TUNE_H
-#define ARCHSCOPE_CLI_TUNE_H
+#ifndef ARCHSCOPE_CLI_CMD_TUNE_H
+#define ARCHSCOPE_CLI_CMD_TUNE_H
 
 #include <stdint.h>
 
-struct tune_cli {
+struct cli_tune_opts {
 	const char *machine;    /* -m FILE */
 	const char *isa;        /* --isa NAME, NULL: the widest present */
 	const char *compiler;   /* --compiler NAME, NULL: the machine file's first installed, else cc */
@@ -24,12 +24,12 @@ struct tune_cli {
 struct emit;
 
 /* The reasoning lines: a JSON array "reasoning", and numbered lines under a heading for people. */
-void tune_reasoning_render(struct emit *e, const char (*lines)[256], int n);
+void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n);
 /* Pins this thread to cpu_opt (-1: the first allowed CPU) and says which in *cpu; 0, or -1
  * after error(). */
-int tune_cli_pin(int cpu_opt, int *cpu);
+int cli_tune_pin(int cpu_opt, int *cpu);
 
 /* `archscope tune stencil`: the exit code. */
-int tune_stencil_main(const struct tune_cli *o);
+int cli_tune_stencil(const struct cli_tune_opts *o);
 
 #endif

@@ -11,9 +11,9 @@
 
 #include "model/ecm.h"
 #include "bench/run.h"
-#include "cli/bench.h"
+#include "cli/cmd-bench.h"
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/write.h"
@@ -84,7 +84,7 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 		}
 	}
 	struct ecm_params e;
-	if (env->line_bytes > 0 && bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, env->line_bytes, &e) >= 0) {
+	if (env->line_bytes > 0 && cli_bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, env->line_bytes, &e) >= 0) {
 		p->has_ecm = 1;
 		p->ecm.l1_load_bytes_per_cy = e.l1_load_bpc;
 		p->ecm.l1_store_bytes_per_cy = e.l1_store_bpc;
@@ -99,9 +99,9 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 /* --- the machine file --------------------------------------------------------------------- */
 
 /* The machine file of this run (or of the saved answers, --from-raw) as the writer's JSON
- * document; *bench_io as in probe_machine_write (the benchmarks run here are stored into it for
+ * document; *bench_io as in cli_probe_machine_write (the benchmarks run here are stored into it for
  * saving). NULL after error(). */
-static json_t *machine_build(struct probe_ctx *ctx, json_t **bench_io, int from_raw)
+static json_t *machine_build(struct cli_probe_ctx *ctx, json_t **bench_io, int from_raw)
 {
 	struct machine_probed *p = calloc(1, sizeof(*p));
 	if (!p) {
@@ -135,7 +135,7 @@ static json_t *machine_build(struct probe_ctx *ctx, json_t **bench_io, int from_
 	return m;
 }
 
-int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench)
+int cli_probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench)
 {
 	char path[4096];
 	struct as_error err = { 0 };
@@ -161,7 +161,7 @@ int probe_machine_load(const char *dir, struct machine_probes *rec, json_t **ben
  * that 'model' would refuse is not written); an interrupted run's file, marked incomplete, to
  * path only if no file is there, else beside it as PATH.partial: an interrupted run never
  * replaces a file. 0, or -1 after error(). */
-static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const char *path, int interrupted)
+static int machine_file_save(struct cli_probe_ctx *ctx, const struct mtree *t, const char *path, int interrupted)
 {
 	struct as_error err = { 0 };
 	char partial[4096 + 16];
@@ -186,7 +186,7 @@ static int machine_file_save(struct probe_ctx *ctx, const struct mtree *t, const
 	return rc;
 }
 
-int probe_machine_write(struct probe_ctx *ctx, json_t *bench, int from_raw, const char *path)
+int cli_probe_machine_write(struct cli_probe_ctx *ctx, json_t *bench, int from_raw, const char *path)
 {
 	int had_bench = bench != NULL;
 	json_t *m = machine_build(ctx, &bench, from_raw);

@@ -3,10 +3,10 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "report/emit.h"
 
-void model_render_incore(struct emit *e, const struct model_result *r)
+void cli_model_render_incore(struct emit *e, const struct cli_model_result *r)
 {
 	emit_object_begin(e, "incore", "in-core (llvm-mca)");
 	if (!r->run->have_ic) {
@@ -95,14 +95,14 @@ void model_render_incore(struct emit *e, const struct model_result *r)
 	emit_object_end(e);
 }
 
-static void render_ecm(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_ecm(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	const struct machine *m = r->m;
 	struct ecm_full f;
 	model_eval_ecm(ev, &f);
 	emit_object_begin(e, "ecm", "ECM");
 	if (!f.ok) {
-		model_render_error(e, ev->ic ? ev->ecm_error : "no in-core analysis");
+		cli_model_render_error(e, ev->ic ? ev->ecm_error : "no in-core analysis");
 		return;
 	}
 	char s[512], names[256];
@@ -124,7 +124,7 @@ static void render_ecm(struct emit *e, const struct model_result *r, const struc
 	emit_array_end(e);
 	emit_annotate(e, " cy/CL");
 	if (!(r->o->shown & MODEL_ECMDATA))
-		model_render_rates(e, r, NULL);
+		cli_model_render_rates(e, r, NULL);
 	double ipcl = ev->tr.iterations_per_cl;
 	emit_number(e, "prediction_cy_per_cl", "prediction", f.prediction, "cy/CL", "%.2f");
 	emit_number(e, "mlups", "performance", m->clock_hz / (f.prediction / ipcl) / 1e6, "MLUP/s", "%.1f");
@@ -164,12 +164,12 @@ static void render_ecm(struct emit *e, const struct model_result *r, const struc
 	emit_object_end(e);
 }
 
-static void render_roofline_asm(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_roofline_asm(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	const char *title = (r->o->shown & MODEL_ROOFASM) ? "RooflineASM" : NULL;
 	if (!ev->ic || !ev->have_rl) {
 		emit_object_begin(e, NULL, title);
-		model_render_error(e, ev->ic ? ev->rl_error : "no in-core analysis");
+		cli_model_render_error(e, ev->ic ? ev->rl_error : "no in-core analysis");
 		return;
 	}
 	int b;
@@ -194,11 +194,11 @@ static void render_rel_error(struct emit *e, const char *model, double predicted
 	emit_annotate(e, " (%+.1f %%; predicted %.2f cy/CL)", 100 * (predicted - measured) / measured, predicted);
 }
 
-static void render_bench(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_bench(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	emit_object_begin(e, "benchmark", "Benchmark");
 	if (!ev->have_bench) {
-		model_render_error(e, ev->bench_error);
+		cli_model_render_error(e, ev->bench_error);
 		return;
 	}
 	double cy = model_eval_bench_cy_per_cl(ev), spc = ev->bench.seconds_per_call, its = (double)ev->b.iterations;
@@ -246,11 +246,11 @@ static void render_bench(struct emit *e, const struct model_result *r, const str
 	emit_object_end(e);
 }
 
-void model_render_core(struct emit *e, const struct model_result *r, const struct model_eval *ev, int in_core)
+void cli_model_render_core(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev, int in_core)
 {
 	int models = r->o->req.models;
 	if (in_core && (models & MODEL_INCORE))
-		model_render_incore(e, r);
+		cli_model_render_incore(e, r);
 	if (models & MODEL_ECM)
 		render_ecm(e, r, ev);
 	if (models & MODEL_ROOFASM)

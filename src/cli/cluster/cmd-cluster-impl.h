@@ -1,26 +1,26 @@
 /* Private to archscope-cluster (src/cli/cluster/): what rank 0 found, its renderer, and the files
  * it writes (--raw as the run goes, --plot, --machine-files). */
-#ifndef ARCHSCOPE_CLI_CLUSTER_CLUSTER_CLI_H
-#define ARCHSCOPE_CLI_CLUSTER_CLUSTER_CLI_H
+#ifndef ARCHSCOPE_CLI_CLUSTER_CMD_CLUSTER_IMPL_H
+#define ARCHSCOPE_CLI_CLUSTER_CMD_CLUSTER_IMPL_H
 
-#include "cli/cluster.h"
+#include "cli/cmd-cluster.h"
 #include "cluster/cluster.h"
 
 struct emit;
 
-#define CLUSTER_MAX_OUTLIERS 64
-#define CLUSTER_MAX_PHASES 16
-#define CLUSTER_MAX_CONTENTION 256
+#define CLI_CLUSTER_MAX_OUTLIERS 64
+#define CLI_CLUSTER_MAX_PHASES 16
+#define CLI_CLUSTER_MAX_CONTENTION 256
 
-struct cluster_phase_time {
+struct cli_cluster_phase_time {
 	const char *phase;
 	int steps;
 	double seconds;
 };
 
 /* Everything rank 0 renders. Matrices are size x size, row i column j, NaN where not measured. */
-struct cluster_result {
-	const struct cluster_cli_opts *o;
+struct cli_cluster_result {
+	const struct cli_cluster_opts *o;
 	const struct cluster_place *place;
 	int size;
 	int one_pair;                /* pairs one at a time (asked, or the machine is oversubscribed) */
@@ -28,35 +28,35 @@ struct cluster_result {
 	int nodes_measured;          /* the leaders ran the probes */
 	struct cluster_node_fig *nodes;  /* [place->nnodes] */
 	int noutliers;
-	struct cluster_outlier outliers[CLUSTER_MAX_OUTLIERS];
+	struct cluster_outlier outliers[CLI_CLUSTER_MAX_OUTLIERS];
 	int *alike;                  /* [nnodes] */
 	double *lat, *p99, *bw, *shift;
-	double *size_lat[CLUSTER_CLI_MAX_SIZES];
+	double *size_lat[CLI_CLUSTER_MAX_SIZES];
 	int have_layers;
 	struct cluster_layers layers;
 	int loggp_measured;
 	struct cluster_loggp loggp[CLUSTER_MAX_LAYERS];
 	int ncont;
-	struct cluster_contention cont[CLUSTER_MAX_CONTENTION];
+	struct cluster_contention cont[CLI_CLUSTER_MAX_CONTENTION];
 	int nphases;
-	struct cluster_phase_time phase[CLUSTER_MAX_PHASES];
+	struct cli_cluster_phase_time phase[CLI_CLUSTER_MAX_PHASES];
 	int shared_cpu_a, shared_cpu_b;  /* -1: none */
 	int over_ranks, over_cpus;       /* the most oversubscribed machine; 0: none */
 	double seconds;
 	int save_failed;
 };
 
-void cluster_render(struct emit *e, const struct cluster_result *r);
+void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
 /* --raw: the placement (at the start), the matrices measured so far (as the run goes), all (at
  * the end). 0, or -1 after error(). */
-int cluster_save_place(const struct cluster_result *r, const char *dir);
-int cluster_save_matrices(const struct cluster_result *r, const char *dir);
-int cluster_save_all(const struct cluster_result *r, const char *dir);
+int cli_cluster_save_place(const struct cli_cluster_result *r, const char *dir);
+int cli_cluster_save_matrices(const struct cli_cluster_result *r, const char *dir);
+int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir);
 /* DIR/NAME holding text, written whole. 0, or -1 after error(). */
-int cluster_save_text(const char *dir, const char *name, const char *text);
+int cli_cluster_save_text(const char *dir, const char *name, const char *text);
 /* --plot: heatmaps of the matrices. */
-void cluster_plot(struct cluster_result *r, const char *dir);
+void cli_cluster_plot(struct cli_cluster_result *r, const char *dir);
 /* --machine-files: one per node with node figures. 0, or -1 after error(). */
-int cluster_machine_files(const struct cluster_result *r, const char *dir);
+int cli_cluster_machine_files(const struct cli_cluster_result *r, const char *dir);
 
 #endif

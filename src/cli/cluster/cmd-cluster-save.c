@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cluster/cluster-cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
 #include "common/atomicfile.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
@@ -19,8 +19,8 @@
 #include "report/plot.h"
 
 /* A text file built by fn into a temporary file beside path, renamed over it. */
-static int save_text(const char *dir, const char *name, void (*fn)(FILE *f, const struct cluster_result *r, const void *arg),
-		     const struct cluster_result *r, const void *arg)
+static int save_text(const char *dir, const char *name, void (*fn)(FILE *f, const struct cli_cluster_result *r, const void *arg),
+		     const struct cli_cluster_result *r, const void *arg)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -34,7 +34,7 @@ static int save_text(const char *dir, const char *name, void (*fn)(FILE *f, cons
 	return 0;
 }
 
-static void ranks_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void ranks_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	(void)arg;
 	const struct cluster_place *p = r->place;
@@ -49,7 +49,7 @@ static void ranks_csv(FILE *f, const struct cluster_result *r, const void *arg)
 	}
 }
 
-static void matrix_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void matrix_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	const double *m = arg;
 	int P = r->size;
@@ -65,7 +65,7 @@ static void matrix_csv(FILE *f, const struct cluster_result *r, const void *arg)
 	}
 }
 
-static void nodes_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void nodes_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	(void)arg;
 	fprintf(f, "node,host,figure,value,unit,spread\n");
@@ -79,7 +79,7 @@ static void nodes_csv(FILE *f, const struct cluster_result *r, const void *arg)
 	}
 }
 
-static void layers_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void layers_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	(void)arg;
 	fprintf(f, "layer,rank,group\n");
@@ -88,7 +88,7 @@ static void layers_csv(FILE *f, const struct cluster_result *r, const void *arg)
 			fprintf(f, "%d,%d,%d\n", k + 1, i, r->layers.layer[k].group[i]);
 }
 
-static void loggp_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void loggp_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	(void)arg;
 	fprintf(f, "layer,a,b,L_us,o_s_us,o_r_us,g_us,G_ns_per_byte,o_prtt_us,rtt_us\n");
@@ -100,7 +100,7 @@ static void loggp_csv(FILE *f, const struct cluster_result *r, const void *arg)
 	}
 }
 
-static void contention_csv(FILE *f, const struct cluster_result *r, const void *arg)
+static void contention_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
 {
 	(void)arg;
 	fprintf(f, "pairs_per_node,pairs,bandwidth_gbs,total_gbs\n");
@@ -109,7 +109,7 @@ static void contention_csv(FILE *f, const struct cluster_result *r, const void *
 			r->cont[k].total_gbs);
 }
 
-int cluster_save_text(const char *dir, const char *name, const char *text)
+int cli_cluster_save_text(const char *dir, const char *name, const char *text)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -119,19 +119,19 @@ int cluster_save_text(const char *dir, const char *name, const char *text)
 	return 0;
 }
 
-int cluster_save_place(const struct cluster_result *r, const char *dir)
+int cli_cluster_save_place(const struct cli_cluster_result *r, const char *dir)
 {
 	return save_text(dir, "ranks.csv", ranks_csv, r, NULL);
 }
 
-int cluster_save_matrices(const struct cluster_result *r, const char *dir)
+int cli_cluster_save_matrices(const struct cli_cluster_result *r, const char *dir)
 {
 	int rc = 0;
 	rc |= save_text(dir, "latency-us.csv", matrix_csv, r, r->lat);
 	rc |= save_text(dir, "latency-p99-us.csv", matrix_csv, r, r->p99);
-	if (!(r->o->skip & CLUSTER_SKIP_BANDWIDTH))
+	if (!(r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
 		rc |= save_text(dir, "bandwidth-gbs.csv", matrix_csv, r, r->bw);
-	if (!(r->o->skip & CLUSTER_SKIP_SHIFT))
+	if (!(r->o->skip & CLI_CLUSTER_SKIP_SHIFT))
 		rc |= save_text(dir, "bandwidth-shift-gbs.csv", matrix_csv, r, r->shift);
 	for (int s = 0; s < r->o->nsizes; s++) {
 		char name[64];
@@ -143,9 +143,9 @@ int cluster_save_matrices(const struct cluster_result *r, const char *dir)
 	return rc ? -1 : 0;
 }
 
-int cluster_save_all(const struct cluster_result *r, const char *dir)
+int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir)
 {
-	int rc = cluster_save_matrices(r, dir);
+	int rc = cli_cluster_save_matrices(r, dir);
 	if (r->have_layers)
 		rc |= save_text(dir, "layers.csv", layers_csv, r, NULL);
 	if (r->loggp_measured && r->have_layers)
@@ -155,7 +155,7 @@ int cluster_save_all(const struct cluster_result *r, const char *dir)
 	/* the whole result as --json prints it */
 	struct emit *doc = emit_new(EMIT_JSON, NULL);
 	if (doc) {
-		cluster_render(doc, r);
+		cli_cluster_render(doc, r);
 		json_t *env = output_envelope("cluster", cli_machine_json(), json_incref(emit_results(doc)));
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/cluster.json", dir);
@@ -170,15 +170,15 @@ int cluster_save_all(const struct cluster_result *r, const char *dir)
 
 /* --- heatmaps ------------------------------------------------------------------------------- */
 
-void cluster_plot(struct cluster_result *r, const char *dir)
+void cli_cluster_plot(struct cli_cluster_result *r, const char *dir)
 {
 	static const struct { const char *name, *title, *unit; int log; } pics[] = {
 		{ "cluster-latency", "latency, half round trip of 8 B (us)", "us", 1 },
 		{ "cluster-bandwidth", "bandwidth, one pair at a time per rank (GB/s)", "GB/s", 0 },
 		{ "cluster-bandwidth-shift", "bandwidth, every rank at once (mpiGraph shift) (GB/s)", "GB/s", 0 },
 	};
-	const double *mats[3] = { r->lat, r->o->skip & CLUSTER_SKIP_BANDWIDTH ? NULL : r->bw,
-				  r->o->skip & CLUSTER_SKIP_SHIFT ? NULL : r->shift };
+	const double *mats[3] = { r->lat, r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH ? NULL : r->bw,
+				  r->o->skip & CLI_CLUSTER_SKIP_SHIFT ? NULL : r->shift };
 	int P = r->size;
 	for (int k = 0; k < 3; k++) {
 		if (!mats[k])
@@ -226,7 +226,7 @@ void cluster_plot(struct cluster_result *r, const char *dir)
 
 /* --- machine files ---------------------------------------------------------------------------- */
 
-int cluster_machine_files(const struct cluster_result *r, const char *dir)
+int cli_cluster_machine_files(const struct cli_cluster_result *r, const char *dir)
 {
 	const struct cluster_place *p = r->place;
 	if (!r->nodes_measured) {

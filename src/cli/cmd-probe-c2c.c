@@ -1,125 +1,17 @@
-/* The core and OS rows of the probe table: execution contexts, the scheduler time slice and
- * core-to-core communication (BlackjackBench §3.4, §3.6, §3.1.4). probe/contexts.c, timeslice.c
- * and c2c.c measure and answer; this saves their curves (raw CSV, plots) and renders each result
- * once through the emitter. */
+/* probe c2c: core-to-core communication (BlackjackBench §3.1.4). probe/c2c.c measures and answers
+ * (latency and bandwidth matrices, the locality tree, the classes of pairs); this saves the
+ * matrices (raw CSV, plots) and renders the result once through the emitter. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "common/buffer.h"
 #include "probe/c2c.h"
-#include "probe/contexts.h"
-#include "probe/timeslice.h"
 #include "report/emit.h"
 #include "report/plot.h"
-
-static void contexts_render(struct emit *e, const struct probe_contexts_result *r, const struct machine_probes *rec)
-{
-	emit_object_begin(e, MP_KEY(CONTEXTS), "contexts (threads not pinned; the OS reports hardware threads)");
-	emit_string(e, "search", NULL, r->all_teams ? "every team size" : "doubling, then bisection");
-	for (int k = 0; k < r->nkinds; k++) {
-		const struct probe_contexts_kind *kr = &r->kind[k];
-		const struct probe_curve *c = &kr->curve;
-		int id = probe_record_contexts_id(k);
-		const struct machine_answer *a = machine_probes_at(rec, id);
-		probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
-		if (!isfinite(a->value))
-			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
-		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
-		emit_table_begin(e, "curve", NULL);
-		for (size_t i = 0; i < c->n; i++) {
-			emit_row_begin(e);
-			emit_int(e, "threads", NULL, (long long)c->x[i], NULL);
-			emit_number(e, "normalised_min", NULL, c->min_ns[i], NULL, NULL);
-			emit_number(e, "normalised_median", NULL, c->median_ns[i], NULL, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_int(e, "teams", "team sizes measured", kr->teams, NULL);
-		emit_annotate(e, r->all_teams ? " (every size)" : " (doubling, then bisection at the knee)");
-		emit_array_begin(e, NULL, "time / time at M = 1");
-		for (size_t i = 0; i < c->n; i++)
-			emit_text(e, "", "%.0f: %.2f", c->x[i], c->min_ns[i]);
-		emit_array_end(e);
-		emit_annotate(e, " (M threads: time)");
-		emit_object_end(e);
-	}
-	emit_object_end(e);
-}
-
-int probe_row_contexts(struct probe_ctx *ctx)
-{
-	struct probe_contexts_result r;
-	struct as_error err = { 0 };
-	int rc = probe_contexts_find(&ctx->env, probe_progress, &r, &err);
-	progress_done();
-	if (rc != 0) {
-		rc = error_err(&err);
-		if (r.max_threads == 0) { /* the CPU set could not be widened: nothing ran */
-			probe_contexts_result_release(&r);
-			return rc;
-		}
-	}
-	for (int k = 0; k < r.nkinds; k++) {
-		char file[32];
-		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
-		probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
-	}
-	probe_record_contexts(ctx->rec, &r);
-	PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
-	probe_contexts_result_release(&r);
-	return rc;
-}
-
-static void timeslice_render(struct emit *e, const struct probe_timeslice_result *r, const struct machine_probes *rec)
-{
-	static const char *const key[TIMESLICE_NQUANTILES] = { "p10_ms", "p25_ms", "p50_ms", "p75_ms", "p90_ms" };
-	static const char *const label[TIMESLICE_NQUANTILES] = { "p10", "p25", "median", "p75", "p90" };
-	emit_object_begin(e, MP_KEY(TIMESLICE), "timeslice");
-	probe_answer_render_begin(e, MP_TIMESLICE_SLICE, "time slice", &rec->timeslice, "%.2f", 0);
-	if (r->have_mode)
-		emit_text(e, "gaps' mode", "%.2f ms: %zu gaps holding %.0f %% of the lost time, between %.2f and %.2f ms",
-			  r->mode.value / 1000, r->mode.count, r->mode.share * 100, r->mode.lo / 1000, r->mode.hi / 1000);
-	else
-		emit_text(e, "gaps' mode", "no gaps above the threshold, no preemption seen");
-	if (rec->timeslice.reason[0])
-		emit_text(e, "note", "%s", rec->timeslice.reason);
-	emit_object_end(e);
-	probe_answer_render(e, MP_TIMESLICE_SCHEDSTAT, "kernel's slice", &rec->schedstat, "%.2f", PROBE_ANSWER_NOTE);
-	emit_int(e, "threads", "threads", r->threads, NULL);
-	emit_annotate(e, " unpinned, on %d CPUs", r->cpus);
-	emit_number(e, "run_s", "run", r->run_s, "s", "%.1f");
-	emit_int(e, "gaps", "gaps", (long long)r->n, NULL);
-	emit_number(e, "threshold_us", "threshold", r->threshold_us, "us", "%.0f");
-	emit_object_begin(e, "distribution", "");
-	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
-		emit_number(e, key[i], label[i], r->quantile_ms[i], "ms", "%.2f");
-	emit_object_end(e);
-	emit_object_end(e);
-}
-
-int probe_row_timeslice(struct probe_ctx *ctx)
-{
-	struct probe_timeslice_result r;
-	struct as_error err = { 0 };
-	int rc = probe_timeslice_find(&ctx->env, probe_progress, &r, &err);
-	progress_done();
-	if (rc) {
-		probe_timeslice_result_release(&r);
-		return error_err(&err);
-	}
-	if (r.n)
-		probe_save_raw(ctx, "timeslice-gaps", "gap_us", r.gaps_us, r.n, 1);
-	probe_record_timeslice(ctx->rec, &r);
-	PROBE_RENDER(ctx, timeslice_render, &r, ctx->rec);
-	probe_timeslice_result_release(&r);
-	return 0;
-}
-
-/* --- core to core ------------------------------------------------------------------------- */
 
 /* The locality tree for people: each clique indented under its parent (text only). */
 static void c2c_tree_text(struct emit *e, const struct probe_c2c_matrix *m, const struct clique_tree *t, int node,
@@ -309,7 +201,7 @@ static void c2c_render(struct emit *e, const struct probe_c2c_result *r, const s
 
 /* --raw: block size, then one column of GB/s per pair; --plot: those curves and a heat map of the
  * largest block's matrix. */
-static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m)
+static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matrix *m)
 {
 	int n = m->cpus.n, nb = m->nblocks;
 	const int *cpu = m->cpus.cpu;
@@ -331,7 +223,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 			for (int j = i + 1; j < n; j++)
 				rows[(size_t)k * cols + c++] = probe_c2c_bw(m, k, i, j);
 	}
-	probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
+	cli_probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
 	if (ctx->plot_dir) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
@@ -347,7 +239,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				for (int c = 0; c < cols; c++)
 					fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
 			}
-			probe_data_done(ctx, &af);
+			cli_probe_data_done(ctx, &af);
 			char *body = NULL;
 			if (asprintf(&body,
 				     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
@@ -355,7 +247,7 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 				     "set logscale x 2\nset grid\nset key top right\n"
 				     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
 				     cols) >= 0) {
-				probe_plot(ctx, "c2c", body);
+				cli_probe_plot(ctx, "c2c", body);
 				free(body);
 			}
 			snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
@@ -365,13 +257,13 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 					for (int j = 0; j < n; j++)
 						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : probe_c2c_bw(m, nb - 1, i, j),
 							j + 1 < n ? "\n" : "\n\n");
-				probe_data_done(ctx, &af);
+				cli_probe_data_done(ctx, &af);
 				if (asprintf(&body,
 					     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
 					     "set view map\nset palette rgb 33,13,10\n"
 					     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
 					     buffer_format_size(m->block_bytes[nb - 1], sz, sizeof(sz))) >= 0) {
-					probe_plot(ctx, "c2c-heatmap", body);
+					cli_probe_plot(ctx, "c2c-heatmap", body);
 					free(body);
 				}
 			}
@@ -380,27 +272,27 @@ static void c2c_evidence(struct probe_ctx *ctx, const struct probe_c2c_matrix *m
 	free(rows);
 }
 
-int probe_row_c2c(struct probe_ctx *ctx)
+int cli_probe_row_c2c(struct cli_probe_ctx *ctx)
 {
 	if (ctx->env.allowed.n > PROBE_C2C_MAX_CPUS)
 		note("c2c: measuring the first %d of %d allowed CPUs", PROBE_C2C_MAX_CPUS, ctx->env.allowed.n);
 	struct probe_c2c_result r;
 	struct as_error err = { 0 };
-	int rc = probe_c2c_find(&ctx->env, probe_progress, &r, &err);
+	int rc = probe_c2c_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc) {
 		probe_c2c_result_release(&r);
 		return error_err(&err);
 	}
-	if (probe_record_c2c(ctx->rec, &r) != 0) {
+	if (cli_probe_record_c2c(ctx->rec, &r) != 0) {
 		rc = -1;
 	} else if (r.m.cpus.n == 0) {
 		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
-		PROBE_RENDER(ctx, emit_null, MP_KEY(C2C), NULL, NULL);
+		CLI_PROBE_RENDER(ctx, emit_null, MP_KEY(C2C), NULL, NULL);
 	} else {
 		if (ctx->raw_dir || ctx->plot_dir)
 			c2c_evidence(ctx, &r.m);
-		PROBE_RENDER(ctx, c2c_render, &r, ctx->rec);
+		CLI_PROBE_RENDER(ctx, c2c_render, &r, ctx->rec);
 	}
 	probe_c2c_result_release(&r);
 	return rc;

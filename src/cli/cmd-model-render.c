@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/model.h"
+#include "cli/cmd-model.h"
 #include "common/buffer.h"
 #include "common/atomicfile.h"
 #include "report/emit.h"
@@ -61,15 +61,15 @@ static const char *transfers_text(const struct ecm_data *d, char *s, size_t len)
 	return s;
 }
 
-void model_render_error(struct emit *e, const char *msg)
+void cli_model_render_error(struct emit *e, const char *msg)
 {
 	emit_string(e, "error", "not available", msg);
 	emit_object_end(e);
 }
 
-static void render_header(struct emit *e, const struct model_result *r)
+static void render_header(struct emit *e, const struct cli_model_result *r)
 {
-	const struct model_opts *o = r->o;
+	const struct cli_model_opts *o = r->o;
 	const struct kernel *k = r->k;
 	emit_string(e, "kernel", "kernel", o->kernel);
 	emit_string(e, "machine_file", "machine file", o->machine);
@@ -104,13 +104,13 @@ static void render_header(struct emit *e, const struct model_result *r)
 }
 
 /* The cache levels the layer conditions apply to, with the share of one core. */
-static void render_lc(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_lc(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	const struct kernel *k = r->k;
 	const struct lc_analysis *a = ev->lc;
 	emit_object_begin(e, "lc", "layer conditions (LC)");
 	if (ev->lc_error[0]) {
-		model_render_error(e, ev->lc_error);
+		cli_model_render_error(e, ev->lc_error);
 		return;
 	}
 	emit_list_begin(e, "levels", "");
@@ -158,7 +158,7 @@ static void render_lc(struct emit *e, const struct model_result *r, const struct
 	emit_object_end(e);
 }
 
-static void render_traffic(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_traffic(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	int sim = r->o->req.predictor == MODEL_PRED_SIM;
 	emit_table_begin(e, "traffic", sim ? "cache traffic (cache simulator)" : "cache traffic (layer conditions)");
@@ -189,9 +189,9 @@ static void render_traffic(struct emit *e, const struct model_result *r, const s
 	emit_object_end(e);
 }
 
-void model_render_rates(struct emit *e, const struct model_result *r, const char *key)
+void cli_model_render_rates(struct emit *e, const struct cli_model_result *r, const char *key)
 {
-	const struct model_opts *o = r->o;
+	const struct cli_model_opts *o = r->o;
 	emit_string(e, key, "transfer costs", o->req.fit ? "fit" : "machine");
 	if (!o->req.fit) {
 		emit_annotate(e, ": the machine file's upstream throughputs and memory benchmarks%s",
@@ -214,11 +214,11 @@ void model_render_rates(struct emit *e, const struct model_result *r, const char
 	emit_table_end(e);
 }
 
-static void render_ecm_data(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_ecm_data(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	emit_object_begin(e, "ecm_data", SHOWN(r, MODEL_ECMDATA) ? "ECMData" : NULL);
 	if (!ev->have_ecm) {
-		model_render_error(e, ev->ecm_error);
+		cli_model_render_error(e, ev->ecm_error);
 		return;
 	}
 	char s[256];
@@ -243,17 +243,17 @@ static void render_ecm_data(struct emit *e, const struct model_result *r, const 
 	emit_table_end(e);
 	emit_number(e, NULL, "sum of the transfers", ev->ecm.total_cy, "cy/CL", "%.2f");
 	emit_annotate(e, " (core cycles; memory bandwidths corrected for write-allocate)");
-	model_render_rates(e, r, "rates");
+	cli_model_render_rates(e, r, "rates");
 	if (ev->ecm.mem_saturated_cy > 0)
 		emit_number(e, "mem_saturated_cy_per_cl", "MEM, saturated", ev->ecm.mem_saturated_cy, "cy/CL", "%.2f");
 	emit_object_end(e);
 }
 
-static void render_roofline(struct emit *e, const struct model_result *r, const struct model_eval *ev)
+static void render_roofline(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev)
 {
 	emit_object_begin(e, "roofline", SHOWN(r, MODEL_ROOFLINE) ? "Roofline (flop counting)" : NULL);
 	if (!ev->have_rl) {
-		model_render_error(e, ev->rl_error);
+		cli_model_render_error(e, ev->rl_error);
 		return;
 	}
 	const struct roofline *rl = &ev->rl;
@@ -285,7 +285,7 @@ static void render_roofline(struct emit *e, const struct model_result *r, const 
 }
 
 /* One size: its constants and every model asked for (in_core: the run's in-core analysis here). */
-static void render_eval(struct emit *e, const struct model_result *r, const struct model_eval *ev, int in_core)
+static void render_eval(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev, int in_core)
 {
 	const struct kernel *k = r->k;
 	int models = r->o->req.models;
@@ -304,16 +304,16 @@ static void render_eval(struct emit *e, const struct model_result *r, const stru
 		render_ecm_data(e, r, ev);
 	if (models & MODEL_ROOFLINE)
 		render_roofline(e, r, ev);
-	model_render_core(e, r, ev, in_core);
+	cli_model_render_core(e, r, ev, in_core);
 }
 
-static void render_blocking(struct emit *e, const struct model_result *r)
+static void render_blocking(struct emit *e, const struct cli_model_result *r)
 {
 	const struct model_blocking *blk = r->blk;
 	const struct model_eval *ev = &r->run->rows[0];
 	if (!blk->ok) {
 		emit_object_begin(e, "blocking", "Blocking");
-		model_render_error(e, blk->error);
+		cli_model_render_error(e, blk->error);
 		return;
 	}
 	char buf[300], none[200] = "";
@@ -351,7 +351,7 @@ static void render_blocking(struct emit *e, const struct model_result *r)
 }
 
 /* A sweep: a table of every size for people; every size's models in JSON. */
-static void render_sweep(struct emit *e, const struct model_result *r)
+static void render_sweep(struct emit *e, const struct cli_model_result *r)
 {
 	const struct model_run *run = r->run;
 	int ecm_col = (r->o->req.models & MODEL_ECM) && run->have_ic, bench_col = (r->o->req.models & MODEL_BENCH) != 0;
@@ -390,7 +390,7 @@ static void render_sweep(struct emit *e, const struct model_result *r)
 	emit_table_end(e);
 }
 
-void model_render(struct emit *e, const struct model_result *r)
+void cli_model_render(struct emit *e, const struct cli_model_result *r)
 {
 	render_header(e, r);
 	if (!r->run->sweep) {
@@ -400,11 +400,11 @@ void model_render(struct emit *e, const struct model_result *r)
 		return;
 	}
 	if (r->o->req.models & MODEL_INCORE)
-		model_render_incore(e, r);
+		cli_model_render_incore(e, r);
 	render_sweep(e, r);
 }
 
-int model_plot_sweep(const char *dir, const struct model_run *run, struct as_error *err)
+int cli_model_plot_sweep(const char *dir, const struct model_run *run, struct as_error *err)
 {
 	const char *sym = run->sweep->name;
 	const struct model_eval *rows = run->rows;

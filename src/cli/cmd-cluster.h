@@ -1,25 +1,25 @@
 /* archscope cluster's options, shared by the command in archscope (which checks them, prints
  * --help and runs archscope-cluster) and by archscope-cluster itself (src/cli/cluster/, the only
  * executable that links Open MPI). No MPI header here. */
-#ifndef ARCHSCOPE_CLI_CLUSTER_H
-#define ARCHSCOPE_CLI_CLUSTER_H
+#ifndef ARCHSCOPE_CLI_CMD_CLUSTER_H
+#define ARCHSCOPE_CLI_CMD_CLUSTER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define CLUSTER_CLI_MAX_SIZES 16
+#define CLI_CLUSTER_MAX_SIZES 16
 
 /* --skip words */
-enum { CLUSTER_SKIP_NODES = 1, CLUSTER_SKIP_BANDWIDTH = 2, CLUSTER_SKIP_SHIFT = 4, CLUSTER_SKIP_LOGGP = 8,
-       CLUSTER_SKIP_CONTENTION = 16 };
+enum { CLI_CLUSTER_SKIP_NODES = 1, CLI_CLUSTER_SKIP_BANDWIDTH = 2, CLI_CLUSTER_SKIP_SHIFT = 4, CLI_CLUSTER_SKIP_LOGGP = 8,
+       CLI_CLUSTER_SKIP_CONTENTION = 16 };
 
-struct cluster_cli_opts {
+struct cli_cluster_opts {
 	int json;
 	const char *plot_dir, *raw_dir, *machine_dir;
 	int reps, window, bursts, one_pair;
 	size_t bw_bytes;
 	int nsizes;
-	size_t sizes[CLUSTER_CLI_MAX_SIZES];
+	size_t sizes[CLI_CLUSTER_MAX_SIZES];
 	unsigned skip;
 	unsigned figures;           /* CLUSTER_FIG_* bits: clock 1, caches 2, bandwidth 4, contexts 8 */
 	size_t node_bytes;          /* --node-memory; 0: the probes' own limits */
@@ -30,6 +30,6 @@ struct cluster_cli_opts {
 /* Parses archscope cluster's options (argv[0] is "cluster"; argv is reordered). Returns 0,
  * OPT_ERROR after a usage error or OPT_HELP_SHOWN after --help (opt_exit_code() gives the exit
  * code). */
-int cluster_cli_parse(int argc, char **argv, struct cluster_cli_opts *o);
+int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o);
 
 #endif

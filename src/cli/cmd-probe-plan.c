@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/plan.h"
 #include "report/emit.h"
 
@@ -96,7 +96,7 @@ static void plan_render(struct emit *e, const struct probe_plan *p, const char *
 	emit_object_end(e);
 }
 
-int probe_plan_cmd(struct emit *e, const char *topology, int quick, uint64_t seed)
+int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t seed)
 {
 	struct topo *t = calloc(1, sizeof(*t));
 	struct as_error err = { 0 };

@@ -1,9 +1,9 @@
 /* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
- * bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
+ * cmd-bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
  * --threads-scaling, each over one working set per memory level; and the ECM rates from a sweep's
  * load and store runs, which probe -o uses too. */
-#ifndef ARCHSCOPE_CLI_BENCH_H
-#define ARCHSCOPE_CLI_BENCH_H
+#ifndef ARCHSCOPE_CLI_CMD_BENCH_H
+#define ARCHSCOPE_CLI_CMD_BENCH_H
 
 #include <stdint.h>
 
@@ -15,7 +15,7 @@ struct ecm_params;
 struct probe_env;
 
 /* The options of `archscope bench`. */
-struct bench_cli {
+struct cli_bench_opts {
 	const char *size_text;  /* -s SIZE */
 	const char *level;      /* --level: L1, L2, ... or MEM; NULL: none */
 	double line_bytes;      /* the cache line the cycles per line count (bench_line_bytes; 0: none) */
@@ -35,24 +35,24 @@ struct bench_cli {
 
 /* The cache line the cycles per line count, into o: the first level's line as the topology reports
  * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
-void cli_bench_line(struct bench_cli *o, int cpu);
+void cli_bench_line(struct cli_bench_opts *o, int cpu);
 /* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
  * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),
  * as bench --level, --ecm and --threads-scaling and numa matrix size their streams. Pins the
  * calling thread to cpu. env_out (may be NULL) receives the probe's environment after the run
  * (line, witnesses, levels; no topology). cmd names the command in messages. 0, or an exit code
  * after error(). */
-int bench_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
+int cli_bench_levels(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
 
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One
  * thread on `cpu`. Returns the exit code. */
-int bench_ecm(const struct bench_cli *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
+int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
 	      int cpu);
 
 /* --threads-scaling: GB/s of kernel k in every level of lv for 1..cpus->n threads (paper
  * Table 5). Returns the exit code. */
-int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *k, const struct bench_levels *lv,
+int cli_bench_threads_scaling(const struct cli_bench_opts *o, const struct bench_kernel *k, const struct bench_levels *lv,
 			  const struct as_cpulist *cpus);
 
 /* The ECM machine rates from a sweep's one-thread runs: the fastest repetition of kernel `load`
@@ -60,7 +60,7 @@ int bench_threads_scaling(const struct bench_cli *o, const struct bench_kernel *
  * and of kernel `store` in L1; lines of line_bytes, loads and stores in the same cycle. Returns the
  * count of transfers clamped to 0 (ecm_params_from_loads), or -1 without a load or store time in
  * L1. */
-int bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
+int cli_bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
 		    struct ecm_params *p);
 
 #endif

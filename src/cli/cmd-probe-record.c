@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/assoc.h"
 #include "probe/c2c.h"
 #include "probe/caches.h"
@@ -32,14 +32,14 @@ static int bounded(int n, int max)
 	return n < 0 ? 0 : n < max ? n : max;
 }
 
-void probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r)
+void cli_probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r)
 {
 	p->have[MP_CLOCK] = MP_HAVE_YES;
 	answer(&p->clock, &r->clock);
 	p->tsc_ghz = r->tsc_ghz > 0 ? r->tsc_ghz : NAN;
 }
 
-void probe_record_line(struct machine_probes *p, const struct probe_line_result *r)
+void cli_probe_record_line(struct machine_probes *p, const struct probe_line_result *r)
 {
 	p->have[MP_LINE] = MP_HAVE_YES;
 	answer(&p->line, &r->line);
@@ -49,7 +49,7 @@ void probe_record_line(struct machine_probes *p, const struct probe_line_result 
 	p->line_witnesses_used = r->witnesses;
 }
 
-void probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r)
+void cli_probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r)
 {
 	p->have[MP_CACHES] = MP_HAVE_YES;
 	p->ncaches = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
@@ -67,7 +67,7 @@ void probe_record_caches(struct machine_probes *p, const struct probe_caches_res
 	p->memory_latency_random_cy = r->memory_random_cy;
 }
 
-void probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r)
+void cli_probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r)
 {
 	p->have[MP_ASSOC] = MP_HAVE_YES;
 	p->nassoc = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
@@ -78,7 +78,7 @@ void probe_record_assoc(struct machine_probes *p, const struct probe_assoc_resul
 	}
 }
 
-void probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r)
+void cli_probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r)
 {
 	p->have[MP_TLB] = MP_HAVE_YES;
 	answer(&p->page_size, &r->page);
@@ -93,7 +93,7 @@ void probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r
 	}
 }
 
-void probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r)
+void cli_probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r)
 {
 	p->have[MP_INSTR] = MP_HAVE_YES;
 	p->nops = bounded((int)r->nops, MACHINE_PROBES_MAX_OPS);
@@ -117,32 +117,32 @@ void probe_record_instr(struct machine_probes *p, const struct probe_instr_resul
 	}
 }
 
-void probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r)
+void cli_probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r)
 {
 	p->have[MP_CONTEXTS] = MP_HAVE_YES;
 	for (int k = 0; k < r->nkinds; k++)
-		answer(machine_probes_at(p, probe_record_contexts_id(k)), &r->kind[k].contexts);
+		answer(machine_probes_at(p, cli_probe_record_contexts_id(k)), &r->kind[k].contexts);
 }
 
-int probe_record_contexts_id(int kind)
+int cli_probe_record_contexts_id(int kind)
 {
 	return kind == CONTEXTS_FP ? MP_CONTEXTS_FP : kind == CONTEXTS_INT ? MP_CONTEXTS_INT : MP_CONTEXTS_MEM;
 }
 
-int probe_record_registers_id(const struct probe_registers_build *b)
+int cli_probe_record_registers_id(const struct probe_registers_build *b)
 {
 	int fp = !strcmp(b->set->kind, "fp");
 	return b->narrow ? (fp ? MP_REGISTERS_NARROW_FP : MP_REGISTERS_NARROW_INT) : (fp ? MP_REGISTERS_FP : MP_REGISTERS_INT);
 }
 
-void probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r)
+void cli_probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r)
 {
 	p->have[MP_REGISTERS] = MP_HAVE_YES;
 	for (int i = 0; i < r->nbuilds; i++)
-		answer(machine_probes_at(p, probe_record_registers_id(&r->build[i])), &r->build[i].regs);
+		answer(machine_probes_at(p, cli_probe_record_registers_id(&r->build[i])), &r->build[i].regs);
 }
 
-void probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r)
+void cli_probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r)
 {
 	p->have[MP_TIMESLICE] = MP_HAVE_YES;
 	answer(&p->timeslice, &r->slice);
@@ -160,7 +160,7 @@ static double *matrix(const struct probe_c2c_matrix *m, int k)
 	return x;
 }
 
-int probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r)
+int cli_probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r)
 {
 	const struct probe_c2c_matrix *m = &r->m;
 	struct machine_probes_c2c *c = &p->c2c;

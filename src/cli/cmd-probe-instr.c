@@ -1,17 +1,14 @@
-/* The instruction and live-range rows of the probe table (BlackjackBench §3.3, §3.5): probe/instr.c
- * and probe/registers.c measure and answer; this saves their curves (raw CSV, plots) and renders
- * each result once through the emitter. Cycles are cycles of the core clock measured by the
+/* probe instr (BlackjackBench §3.3): probe/instr.c measures and answers; this saves its curves (raw
+ * CSV, plots) and renders the result once through the emitter. Cycles are cycles of the core clock measured by the
  * clock row, never TSC ticks. */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/probe.h"
+#include "cli/cmd-probe.h"
 #include "probe/instr.h"
-#include "probe/registers.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -22,7 +19,7 @@ static void join(char *buf, size_t size, const char *sep, const char *text)
 	snprintf(buf + n, size - n, "%s%s", n ? sep : "", text);
 }
 
-static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r)
+static void save_instr_raw(struct cli_probe_ctx *ctx, const struct probe_instr_op *r)
 {
 	double rows[INSTR_MAX_STREAMS * 3];
 	for (int s = 0; s < r->nstreams; s++) {
@@ -32,12 +29,12 @@ static void save_instr_raw(struct probe_ctx *ctx, const struct probe_instr_op *r
 	}
 	char name[64];
 	snprintf(name, sizeof(name), "instr-%s-%s-%d", r->set->op, r->set->type, r->set->width_bits);
-	probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
+	cli_probe_save_raw(ctx, name, "streams,iteration_ns,operation_ns", rows, (size_t)r->nstreams, 3);
 }
 
 /* Cost per iteration against streams, normalised to one stream, for every operation: flat while
  * the core keeps the streams in flight, then rising in proportion. */
-static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, size_t n)
+static void plot_instr(struct cli_probe_ctx *ctx, const struct probe_instr_op *res, size_t n)
 {
 	char path[4096];
 	snprintf(path, sizeof(path), "%s/instr.dat", ctx->plot_dir);
@@ -59,14 +56,14 @@ static void plot_instr(struct probe_ctx *ctx, const struct probe_instr_op *res, 
 		snprintf(plots + len, sizeof(plots) - len, "%s'instr.dat' index %zu using 1:2 with linespoints title '%s %s/%d (F=%d)'",
 			 i ? ", " : "plot ", i, r->set->op, r->set->type, r->set->width_bits, r->in_flight);
 	}
-	probe_data_done(ctx, &af);
+	cli_probe_data_done(ctx, &af);
 	char *body = NULL;
 	if (asprintf(&body,
 		     "set title 'archscope probe instr: cost per iteration against independent streams'\n"
 		     "set xlabel 'independent streams of 8 chained operations'\nset ylabel 'cost per iteration / cost of one stream'\n"
 		     "set grid\nset key outside right font ',7'\n%s\n",
 		     plots) >= 0) {
-		probe_plot(ctx, "instr", body);
+		cli_probe_plot(ctx, "instr", body);
 		free(body);
 	}
 }
@@ -237,11 +234,11 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res, c
 	emit_object_end(e);
 }
 
-int probe_row_instr(struct probe_ctx *ctx)
+int cli_probe_row_instr(struct cli_probe_ctx *ctx)
 {
 	struct probe_instr_result res;
 	struct as_error err = { 0 };
-	int rc = probe_instr_find(&ctx->env, probe_progress, &res, &err);
+	int rc = probe_instr_find(&ctx->env, cli_probe_progress, &res, &err);
 	progress_done();
 	if (rc != 0) {
 		rc = error_err(&err);
@@ -254,119 +251,8 @@ int probe_row_instr(struct probe_ctx *ctx)
 		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	probe_record_instr(ctx->rec, &res);
-	PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
+	cli_probe_record_instr(ctx->rec, &res);
+	CLI_PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
 	probe_instr_result_release(&res);
-	return rc;
-}
-
-/* One build's answer: the registers, its flags and the curve of core cycles per addition. */
-static void registers_build_render(struct emit *e, const struct probe_registers_build *b, const struct machine_probes *rec,
-				   double ghz)
-{
-	const struct regs_set *s = b->set;
-	const struct probe_curve *c = &b->curve;
-	int id = probe_record_registers_id(b);
-	const struct machine_answer *a = machine_probes_at(rec, id);
-	probe_answer_render_begin(e, id, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
-	if (!isfinite(a->value))
-		emit_annotate(e, " (no step)");
-	emit_string(e, "flags", "flags", s->flags);
-	emit_number(e, "step_relative", NULL, b->step_relative, NULL, NULL);
-	if (isfinite(b->biggest_relative_step_k))
-		emit_int(e, "biggest_relative_step_k", NULL, (long long)b->biggest_relative_step_k, NULL);
-	else
-		emit_null(e, "biggest_relative_step_k", NULL, NULL);
-	emit_table_begin(e, "curve", NULL);
-	for (size_t k = 0; k < c->n; k++) {
-		emit_row_begin(e);
-		emit_int(e, "k", NULL, (int)c->x[k], NULL);
-		emit_number(e, "add_cy", NULL, c->min_ns[k] * ghz, "cy", NULL);
-		emit_row_end(e);
-	}
-	emit_table_end(e);
-	emit_object_end(e);
-}
-
-/* The wide builds' answers, then the narrow ones' under "narrow"; ghz: the cycles' clock. */
-static void registers_render(struct emit *e, const struct probe_registers_result *res, const struct machine_probes *rec,
-			     double ghz)
-{
-	emit_object_begin(e, MP_KEY(REGISTERS), "registers (live variables a C loop keeps in registers)");
-	for (int i = 0; i < res->nbuilds; i++)
-		if (!res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec, ghz);
-	emit_object_begin(e, MP_KEY(REGISTERS_NARROW), "narrow builds");
-	for (int i = 0; i < res->nbuilds; i++)
-		if (res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec, ghz);
-	emit_object_end(e);
-	emit_string(e, "compiler", "compiler", res->compiler);
-	emit_text(e, "", "os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);");
-	emit_text(e, "", "usable is fewer where the loop counter, stack pointer and bound hold registers");
-	emit_object_end(e);
-}
-
-/* Time per addition against live variables for every build, the answers marked. */
-static void plot_registers(struct probe_ctx *ctx, const struct probe_registers_result *res)
-{
-	char path[4096], plots[2048] = "", marks[1024] = "";
-	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
-	struct atomic_file af;
-	FILE *dat = plot_data_open(path, &af);
-	if (!dat) {
-		error("cannot write '%s': %s", path, strerror(errno));
-		ctx->save_failed = 1;
-		return;
-	}
-	for (int i = 0; i < res->nbuilds; i++) {
-		const struct probe_registers_build *b = &res->build[i];
-		const struct regs_set *s = b->set;
-		const struct probe_curve *c = &b->curve;
-		double regs = b->regs.value;
-		fprintf(dat, "# %s %s\n", s->kind, s->variant);
-		for (size_t k = 0; k < c->n; k++)
-			fprintf(dat, "%g %.6g\n", c->x[k], c->min_ns[k] * ctx->env.clock_ghz);
-		fprintf(dat, "\n\n");
-		size_t len = strlen(plots);
-		snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %d using 1:2 with linespoints title '%s %s (%s)'",
-			 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
-		len = strlen(plots);
-		if (isfinite(regs))
-			snprintf(plots + len - 2, sizeof(plots) - len + 2, "%.0f)'", regs);
-		len = strlen(marks);
-		if (isfinite(regs))
-			snprintf(marks + len, sizeof(marks) - len, "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n", regs, regs);
-	}
-	probe_data_done(ctx, &af);
-	char *body = NULL;
-	if (plots[0] && asprintf(&body,
-			    "set title 'archscope probe registers: time per addition against live variables'\n"
-			    "set xlabel 'live variables K'\nset ylabel 'core cycles per addition'\nset grid\nset key top left\n%s%s\n",
-			    marks, plots) >= 0) {
-		probe_plot(ctx, "registers", body);
-		free(body);
-	}
-}
-
-int probe_row_registers(struct probe_ctx *ctx)
-{
-	struct probe_registers_result res;
-	struct as_error err = { 0 };
-	int rc = probe_registers_find(&ctx->env, probe_progress, &res, &err);
-	progress_done();
-	if (rc != 0)
-		rc = error_err(&err);
-	for (int i = 0; i < res.nbuilds; i++) {
-		const struct regs_set *s = res.build[i].set;
-		char name[64];
-		snprintf(name, sizeof(name), "registers-%s-%s", s->kind, s->variant);
-		probe_save_curve(ctx, name, "k,min_ns,median_ns", &res.build[i].curve);
-	}
-	if (ctx->plot_dir)
-		plot_registers(ctx, &res);
-	probe_record_registers(ctx->rec, &res);
-	PROBE_RENDER(ctx, registers_render, &res, ctx->rec, ctx->env.clock_ghz);
-	probe_registers_result_release(&res);
 	return rc;
 }

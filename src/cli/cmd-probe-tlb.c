@@ -1,0 +1,84 @@
+/* probe tlb: the page size and the TLB levels (probe/tlb.h), their curves saved and rendered once
+ * through the emitter. */
+#include <math.h>
+
+#include "cli/cli.h"
+#include "cli/cmd-probe.h"
+#include "probe/tlb.h"
+#include "report/emit.h"
+
+static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const struct machine_probes *rec)
+{
+	emit_object_begin(e, MP_KEY(TLB), "tlb");
+	cli_probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
+	cli_probe_curve_render(e, "page_curve", "stride_bytes", &r->page_curve);
+	emit_object_begin(e, MP_KEY(TLB_WITNESSES), "");
+	cli_probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
+	if (isfinite(rec->page_pairs.value))
+		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
+	else
+		emit_annotate(e, ": no step found");
+	emit_object_end(e);
+	cli_probe_answer_render_begin(e, MP_TLB_FAULTS, "faults", &rec->page_faults, "%.0f", CLI_PROBE_ANSWER_NOTE);
+	if (isfinite(rec->page_faults.value))
+		emit_annotate(e, ": the time per first touch stops doubling");
+	cli_probe_curve_render(e, "curve", "stride_bytes", &r->fault_curve);
+	emit_object_end(e);
+	emit_object_end(e);
+	int nlevels = rec->ntlb;
+	emit_table_begin(e, MP_KEY(TLB_LEVELS), nlevels ? "" : NULL);
+	for (int i = 0; i < nlevels; i++) {
+		const struct probe_tlb_level *lv = &r->level[i];
+		const struct machine_probes_tlb *a = &rec->tlb[i];
+		emit_row_begin(e);
+		emit_int(e, MP_KEY(TLB_LEVEL), NULL, a->level, NULL);
+		emit_text(e, "level", "L%d", a->level);
+		cli_probe_answer_render(e, MP_TLB_ENTRIES, "entries", &a->entries, "%.0f", 0);
+		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "pages", NULL);
+		emit_number(e, MP_KEY(TLB_COST), "TLB cost per access", a->cost_ns, "ns", "%.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (r->entries_measured) {
+		if (isfinite(r->walk_ns))
+			emit_number(e, NULL, "page walk", r->walk_ns, "ns", "%.2f");
+		if (!nlevels)
+			emit_text(e, "levels", "no TLB level boundary found up to %zu pages", r->max_pages);
+		cli_probe_curve_render(e, "entries_curve", "pages", &r->entries_curve);
+		cli_probe_curve_render(e, "control_curve", "lines", &r->control_curve);
+	}
+	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
+	if (r->partial) {
+		emit_bool(e, "partial", NULL, 1);
+		emit_text(e, "", "interrupted: the curves stop early, so their answers have confidence 0");
+	}
+	emit_object_end(e);
+}
+
+int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
+{
+	cli_probe_need_line(ctx);
+	struct probe_tlb_result r;
+	struct as_error err = { 0 };
+	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, &r, &err);
+	progress_done();
+	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
+		cli_probe_curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
+			       "distance s between the two accesses of a pair (bytes)", 1);
+		if (r.fault_curve.n)
+			cli_probe_curve_evidence(ctx, "tlb-faults", "stride_bytes", &r.fault_curve,
+				       "distance s between first touches of fresh memory (bytes)", 1);
+	}
+	if (rc != 0) {
+		probe_tlb_result_release(&r);
+		return cli_probe_fail("tlb", &err);
+	}
+	if (r.entries_measured) {
+		cli_probe_curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
+		cli_probe_curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
+	}
+	cli_probe_record_tlb(ctx->rec, &r);
+	CLI_PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
+	probe_tlb_result_release(&r);
+	return 0;
+}

@@ -1,0 +1,137 @@
+/* The probe family: each row of the probe table is a name, a one-line summary and a function
+ * that runs the library probe, records its answers in the typed struct machine_probes
+ * (machine/probes.h, cmd-probe-record.c), saves its evidence (--raw CSV, --plot pictures) and renders
+ * the answers and the evidence once through the emitter (report/emit.h), for text and JSON alike.
+ * The answers' JSON keys and units are the description's (MP_KEY); probe -o writes the machine
+ * file from the struct, never from the rendered JSON. */
+#ifndef ARCHSCOPE_CLI_CMD_PROBE_H
+#define ARCHSCOPE_CLI_CMD_PROBE_H
+
+#include <jansson.h>
+
+#include "machine/probes.h"
+#include "probe/probe.h"
+
+struct emit;
+struct probe_curve;
+struct probe_clock_result;
+struct probe_line_result;
+struct probe_caches_result;
+struct probe_assoc_result;
+struct probe_tlb_result;
+struct probe_instr_result;
+struct probe_contexts_result;
+struct probe_registers_result;
+struct probe_timeslice_result;
+struct probe_c2c_result;
+struct probe_registers_build;
+
+struct cli_probe_ctx {
+	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
+	const char *raw_dir;     /* NULL: no raw CSV */
+	const char *plot_dir;    /* NULL: no plots */
+	struct emit *e;          /* the output: text or JSON */
+	struct machine_probes *rec; /* the answers so far, typed: what -o and --raw write */
+	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
+	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
+};
+
+/* Renders a result into ctx's output: fn(e, args...). */
+#define CLI_PROBE_RENDER(ctx, fn, ...) fn((ctx)->e, __VA_ARGS__)
+
+struct cli_probe_row {
+	const char *name;
+	const char *summary;
+	int (*run)(struct cli_probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
+};
+
+int cli_probe_row_clock(struct cli_probe_ctx *ctx);
+int cli_probe_row_line(struct cli_probe_ctx *ctx);
+int cli_probe_row_caches(struct cli_probe_ctx *ctx);
+int cli_probe_row_assoc(struct cli_probe_ctx *ctx);
+int cli_probe_row_tlb(struct cli_probe_ctx *ctx);
+int cli_probe_row_instr(struct cli_probe_ctx *ctx);
+int cli_probe_row_contexts(struct cli_probe_ctx *ctx);
+int cli_probe_row_registers(struct cli_probe_ctx *ctx);
+int cli_probe_row_timeslice(struct cli_probe_ctx *ctx);
+int cli_probe_row_c2c(struct cli_probe_ctx *ctx);
+
+/* The clock (cmd-probe-clock.c); quick_first: the quick clock cycle counts need when the clock
+ * group does not run (in the JSON, not the text). */
+void cli_probe_clock_run(struct cli_probe_ctx *ctx, int quick_first);
+
+/* probe --plan (cmd-probe-plan.c): renders the plan of a full probe of topology (an hwloc XML file;
+ * NULL: this machine) into e. 0, or an exit code after error(). */
+int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t seed);
+
+/* Progress callback of struct probe_opts: one updating line on a terminal. */
+void cli_probe_progress(void *unused, const char *probe, const char *point, int done, int total);
+
+enum {
+	CLI_PROBE_ANSWER_NOTE = 1 << 1,    /* text: the reason as a "note" field after the answer (else
+					* the reason is in JSON only) */
+	CLI_PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
+};
+/* The recorded answer id (an MP_* of machine/probes.h) through emit_answer_begin(): {value, unit,
+ * confidence, method, os_reported} under the description's key and unit, and "reason" when there
+ * is one; further members follow up to emit_object_end(). fmt: the text format of the value
+ * (NULL: "%g"); flags: PROBE_ANSWER_*. */
+void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
+			       const char *fmt, unsigned flags);
+/* cli_probe_answer_render_begin() and emit_object_end(). */
+void cli_probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
+			 unsigned flags);
+
+/* cmd-probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
+ * matrices are copied: 0, or -1 after error() (no memory). */
+void cli_probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
+void cli_probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
+void cli_probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r);
+void cli_probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r);
+void cli_probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r);
+void cli_probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r);
+void cli_probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r);
+void cli_probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r);
+void cli_probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r);
+int cli_probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r);
+/* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind). */
+int cli_probe_record_contexts_id(int kind);
+/* The entry (MP_REGISTERS_*) of a registers build's answer. */
+int cli_probe_record_registers_id(const struct probe_registers_build *b);
+/* Whether measured and OS-reported values are both positive and more than 5 % apart. */
+int cli_probe_differs(double measured, double os);
+#define CLI_PROBE_DIFFERS_TEXT "<- differs from the OS"
+
+/* What the memory rows share (cmd-probe-memory.c). -1 after error(): the probe's message, or its
+ * name. A curve (x, min, median) saved as CSV and plotted (xlabel and logx describe the axis). The
+ * points of a curve as JSON only: [{xname, "min_ns", "median_ns"}]. The line size later probes
+ * space their slots by (probe_line_need), its error and note printed before the probe that needs it
+ * runs (the probe then finds it in env). */
+int cli_probe_fail(const char *probe, const struct as_error *err);
+void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
+			      const char *xlabel, int logx);
+void cli_probe_points_render(struct emit *e, const char *key, const char *xname, const double *x, const double *min_ns,
+			     const double *median_ns, size_t n);
+void cli_probe_curve_render(struct emit *e, const char *key, const char *xname, const struct probe_curve *c);
+void cli_probe_need_line(struct cli_probe_ctx *ctx);
+
+struct atomic_file;
+/* Commits a plot data file opened with plot_data_open(); a failure is error() and exit 1. */
+void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af);
+/* Helpers for rows: raw CSV into ctx->raw_dir, a plot into ctx->plot_dir (notes on skip). */
+void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char *header, const double *data,
+		    size_t n, int ncols);
+void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *body);
+/* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
+void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
+
+/* probe -o (cmd-probe-machine.c). The saved run of --from-raw DIR: the answers of
+ * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json
+ * (NULL, with a note, when missing). 0, or -1 after error_usage(). */
+int cli_probe_machine_load(const char *dir, struct machine_probes *rec, json_t **bench);
+/* Writes the machine file to path from ctx->rec (this run's answers, or the loaded ones) and the
+ * streaming benchmarks: bench (loaded; stolen) or, when NULL, run here per level and core count.
+ * With --raw (and no --from-raw) saves benchmarks.json beside the curves. 0, or -1 after error(). */
+int cli_probe_machine_write(struct cli_probe_ctx *ctx, json_t *bench, int from_raw, const char *path);
+
+#endif

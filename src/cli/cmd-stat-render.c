@@ -1,0 +1,304 @@
+/* stat's one renderer (text and JSON through report/emit.h): per event the mean, ± its standard
+ * error, min, max, the derived rate and the per-run values, the metrics of a group, why events were
+ * not counted, the runs, per thread, the intervals and the conditions; and the program's outcome
+ * as errors. */
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cmd-stat.h"
+#include "report/emit.h"
+
+static const char *const stat_hw_hint =
+	"hardware events need a PMU: bare metal, a VM with PMU pass-through (KVM: -cpu host,pmu=on; "
+	"VMware: virtualize CPU performance counters), and kernel.perf_event_paranoid <= 2 (or root)";
+
+static void stat_render_event_text(struct emit *e, const struct measure_stat *m, const struct stat_event *ev, int verbose,
+				   int runs)
+{
+	emit_row_begin(e);
+	emit_string(e, NULL, "event", ev->name);
+	struct stat_disp d = measure_stat_disp_of(ev->unit, ev->mean);
+	char buf[128];
+	if (!ev->available || ev->n == 0) {
+		emit_text(e, "mean", "<not counted>");
+		emit_text(e, "±", "%s", "");
+		emit_text(e, "min", "%s", "");
+		emit_text(e, "max", "%s", "");
+	} else {
+		measure_stat_disp_format(&d, ev->mean, buf, sizeof(buf), 1);
+		emit_text(e, "mean", "%s", buf);
+		double sem = measure_stat_sem(ev);
+		if (isnan(sem))
+			emit_text(e, "±", "-");
+		else
+			emit_text(e, "±", "%.2f %%", ev->mean != 0 ? 100 * sem / fabs(ev->mean) : 0.0);
+		measure_stat_disp_format(&d, ev->min, buf, sizeof(buf), 0);
+		emit_text(e, "min", "%s", buf);
+		measure_stat_disp_format(&d, ev->max, buf, sizeof(buf), 0);
+		emit_text(e, "max", "%s", buf);
+	}
+	emit_int(e, NULL, "n", ev->n, NULL);
+	struct stat_rate r = measure_stat_rate(m, ev);
+	measure_stat_rate_format(&r, buf, sizeof(buf));
+	emit_text(e, "rate", "%s", buf);
+	const char *note = !ev->available ? (ev->hardware ? "no PMU here (see below)" : "cannot count (see below)")
+			   : ev->n == 0 ? "not counted"
+			   : ev->multiplexed ? "multiplexed: scaled"
+			   : ev->zero ? "zero"
+			   : ev->constant ? "constant"
+			   : "";
+	emit_text(e, "note", "%s", note);
+	if (verbose) {
+		char vals[1024] = "";
+		size_t used = 0;
+		for (int k = 0; k < runs && used < sizeof(vals) - 64; k++) {
+			measure_stat_disp_format(&d, ev->values[k], buf, sizeof(buf), 0);
+			used += (size_t)snprintf(vals + used, sizeof(vals) - used, "%s%s", k ? " " : "",
+						 isnan(ev->values[k]) ? "<not counted>" : buf);
+		}
+		emit_text(e, "values", "%s", vals);
+	}
+	emit_row_end(e);
+}
+
+static void stat_render_event_json(struct emit *e, const struct measure_stat *m, const struct stat_event *ev, int runs)
+{
+	emit_object_begin(e, NULL, NULL);
+	emit_string(e, "name", NULL, ev->name);
+	emit_string(e, "unit", NULL, ev->unit);
+	emit_array_begin(e, "values", NULL);
+	for (int k = 0; k < runs; k++)
+		emit_number(e, NULL, NULL, ev->values ? ev->values[k] : NAN, NULL, NULL);
+	emit_array_end(e);
+	emit_number(e, "mean", NULL, ev->mean, NULL, NULL);
+	emit_number(e, "stddev", NULL, ev->stddev, NULL, NULL);
+	emit_number(e, "sem", NULL, measure_stat_sem(ev), NULL, NULL);
+	emit_int(e, "n", NULL, ev->n, NULL);
+	emit_bool(e, "available", NULL, ev->available);
+	if (ev->reason[0])
+		emit_string(e, "reason", NULL, ev->reason);
+	else
+		emit_null(e, "reason", NULL, NULL);
+	emit_number(e, "min", NULL, ev->min, NULL, NULL);
+	emit_number(e, "max", NULL, ev->max, NULL, NULL);
+	emit_bool(e, "zero", NULL, ev->zero);
+	emit_bool(e, "constant", NULL, ev->constant);
+	emit_bool(e, "multiplexed", NULL, ev->multiplexed);
+	emit_array_begin(e, "running_share", NULL);
+	for (int k = 0; k < runs; k++)
+		emit_number(e, NULL, NULL, ev->share ? ev->share[k] : NAN, NULL, NULL);
+	emit_array_end(e);
+	emit_string(e, "source", NULL,
+		    ev->source == STAT_PERF ? (ev->hardware ? "perf hardware" : "perf software")
+		    : ev->source == STAT_RUSAGE ? "rusage"
+		    : ev->source == STAT_SCHEDSTAT ? "schedstat (main thread)"
+						   : "clock");
+	emit_string(e, "encoding", NULL, ev->fq);
+	emit_int(e, "pass", NULL, ev->pass, NULL);
+	struct stat_rate r = measure_stat_rate(m, ev);
+	if (isnan(r.value)) {
+		emit_null(e, "rate", NULL, NULL);
+	} else {
+		emit_object_begin(e, "rate", NULL);
+		emit_number(e, "value", NULL, r.value, NULL, NULL);
+		emit_string(e, "unit", NULL, r.unit);
+		emit_string(e, "formula", NULL, r.formula);
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+}
+
+/* Per thread: for people, per creation index the mean over runs of each perf event; for
+ * programs every thread of every run. */
+static void stat_render_threads(struct emit *e, const struct measure_stat *m)
+{
+	emit_table_begin(e, NULL, "per thread (mean over runs; 0 is the main thread, then in order of creation)");
+	for (int idx = 0; idx <= measure_stat_thread_last(m); idx++) {
+		const char *comm;
+		int runs = measure_stat_thread_runs(m, idx, &comm);
+		emit_row_begin(e);
+		emit_int(e, NULL, "thread", idx, NULL);
+		emit_string(e, NULL, "name", comm);
+		emit_int(e, NULL, "runs", runs, NULL);
+		for (int i = 0; i < m->nevents; i++) {
+			if (m->ev[i].source != STAT_PERF || !m->ev[i].available)
+				continue;
+			char buf[64];
+			double mean = measure_stat_thread_mean(m, idx, i);
+			struct stat_disp d = measure_stat_disp_of(m->ev[i].unit, mean);
+			measure_stat_disp_format(&d, mean, buf, sizeof(buf), 1);
+			emit_text(e, m->ev[i].name, "%s", buf);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_list_begin(e, "threads", NULL);
+	for (int t = 0; t < m->nthreads; t++) {
+		const struct stat_thread *th = &m->threads[t];
+		emit_object_begin(e, NULL, NULL);
+		emit_int(e, "run", NULL, th->run, NULL);
+		emit_int(e, "index", NULL, th->index, NULL);
+		emit_int(e, "tid", NULL, th->tid, NULL);
+		emit_string(e, "comm", NULL, th->comm);
+		emit_object_begin(e, "events", NULL);
+		for (int i = 0; i < m->nevents; i++)
+			if (m->ev[i].source == STAT_PERF && m->ev[i].available)
+				emit_number(e, m->ev[i].name, NULL, th->values[i], NULL, NULL);
+		emit_object_end(e);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+}
+
+/* -I in JSON: every interval with its counts (text prints them as they come). */
+static void stat_render_intervals(struct emit *e, const struct measure_stat *m)
+{
+	emit_list_begin(e, "intervals", NULL);
+	for (int k = 0; k < m->nint; k++) {
+		const struct stat_interval *iv = &m->intervals[k];
+		emit_object_begin(e, NULL, NULL);
+		emit_int(e, "run", NULL, iv->run, NULL);
+		emit_number(e, "t_s", NULL, iv->t_s, "s", NULL);
+		emit_object_begin(e, "events", NULL);
+		for (int i = 0; i < m->nevents; i++)
+			if (m->ev[i].source == STAT_PERF && m->ev[i].pass == m->run[iv->run].pass)
+				emit_number(e, m->ev[i].name, NULL, iv->delta[i], NULL, NULL);
+		emit_object_end(e);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+}
+
+static const char *target_name(const struct measure_stat *m, char *buf, size_t len)
+{
+	if (m->target == STAT_TARGET_ATTACH)
+		snprintf(buf, len, "process %d (attached: its threads, and what they start from now on)", (int)m->attach_pid);
+	else if (m->target == STAT_TARGET_SYSTEM)
+		snprintf(buf, len, "all %d CPUs (system-wide: every task)", m->ncpus);
+	else
+		snprintf(buf, len, "the program, from its exec, with its threads and children");
+	return buf;
+}
+
+void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
+{
+	const struct measure_stat *m = r->m;
+	char buf[160];
+	emit_string(e, "command", "command", r->command);
+	emit_string(e, "target", "counted", m->target == STAT_TARGET_ATTACH ? "attach" : m->target == STAT_TARGET_SYSTEM ? "system" : "program");
+	emit_annotate(e, ": %s", target_name(m, buf, sizeof(buf)));
+	if (m->target == STAT_TARGET_ATTACH)
+		emit_int(e, "pid", NULL, m->attach_pid, NULL);
+	if (m->target == STAT_TARGET_SYSTEM)
+		emit_int(e, "cpus", NULL, m->ncpus, NULL);
+	emit_int(e, "runs", "runs", m->runs, NULL);
+	if (m->passes > 1)
+		emit_annotate(e, " per batch, %d batches of events", m->passes);
+	emit_int(e, "runs_done", NULL, m->nrun, NULL);
+	emit_int(e, "passes", NULL, m->passes, NULL);
+	emit_string(e, "modes", "counted in", m->kernel ? "user and kernel mode" : "user mode");
+	emit_string(e, "spread", "±", "the standard error of the mean (stddev / sqrt(n)), as perf stat's ±");
+	if (m->interval_s > 0)
+		emit_number(e, "interval_ms", "interval", m->interval_s * 1e3, "ms", "%g");
+	if (r->sel && r->sel->group[0]) {
+		emit_string(e, "group", "group", r->sel->group);
+		emit_annotate(e, ": %s (%s events)", r->sel->group_title, r->sel->group_pmu);
+		emit_string(e, "group_events", NULL, r->sel->group_pmu);
+	}
+	emit_table_begin(e, NULL, "events");
+	for (int i = 0; i < m->nevents; i++)
+		stat_render_event_text(e, m, &m->ev[i], r->verbose, m->runs);
+	emit_table_end(e);
+	emit_list_begin(e, "events", NULL);
+	for (int i = 0; i < m->nevents; i++)
+		stat_render_event_json(e, m, &m->ev[i], m->runs);
+	emit_list_end(e);
+	if (r->sel && r->sel->nmetrics) {
+		emit_table_begin(e, "metrics", "metrics");
+		for (int i = 0; i < r->sel->nmetrics; i++) {
+			const struct stat_metric *mt = &r->sel->metric[i];
+			emit_row_begin(e);
+			emit_string(e, "name", "metric", mt->label);
+			emit_number(e, "value", "value", measure_stat_metric(r->sel, mt, m), mt->unit, "%.4g");
+			emit_string(e, "formula", "formula", mt->expr);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+	}
+	/* the reasons the table's notes point to ("see below"), one line per event (text only: JSON
+	 * has each event's reason) */
+	for (int i = 0; i < m->nevents; i++) {
+		const struct stat_event *ev = &m->ev[i];
+		if (ev->available || !ev->reason[0] || (ev->hardware && m->hw_reason[0]))
+			continue;
+		emit_text(e, "not counted", "%s: %s", ev->name, ev->reason);
+	}
+	if (m->hw_reason[0]) {
+		emit_string(e, "hardware_reason", "hardware events", m->hw_reason);
+		emit_string(e, "hardware_hint", "to count them", stat_hw_hint);
+	} else {
+		emit_null(e, "hardware_reason", NULL, NULL);
+	}
+	emit_table_begin(e, "runs_detail", r->verbose ? "runs" : NULL);
+	for (int k = 0; k < m->nrun; k++) {
+		const struct stat_run *run = &m->run[k];
+		emit_row_begin(e);
+		emit_int(e, NULL, "run", k + 1, NULL);
+		emit_int(e, "pass", "batch", run->pass, NULL);
+		emit_bool(e, "exited", "exited", run->exited);
+		if (run->exited) {
+			emit_int(e, "exit_status", "status", run->status, NULL);
+			emit_null(e, "signal", NULL, NULL);
+		} else {
+			emit_null(e, "exit_status", NULL, NULL);
+			emit_int(e, "signal", "status", run->status, NULL);
+			emit_annotate(e, " (%s)", strsignal(run->status));
+		}
+		emit_number(e, "seconds", "time", run->seconds, "s", "%.4f");
+		emit_string(e, "stderr", NULL, run->stderr_tail);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (m->per_thread)
+		stat_render_threads(e, m);
+	if (m->interval_s > 0)
+		stat_render_intervals(e, m);
+	if (r->cond)
+		cli_stat_conditions_render(e, r->cond);
+	emit_int(e, "failed_runs", NULL, r->failed, NULL);
+	emit_int(e, "crashed_runs", NULL, r->crashed, NULL);
+	emit_bool(e, "interrupted", NULL, m->interrupted);
+	if (m->interrupted)
+		emit_text(e, "interrupted", "by %s after %d of %d runs: the cut run is left out of every number above",
+			  strsignal(m->signal), m->nrun, m->runs * m->passes);
+	if (m->signal)
+		emit_string(e, "signal_received", m->interrupted ? NULL : "ended by", strsignal(m->signal));
+	else
+		emit_null(e, "signal_received", NULL, NULL);
+}
+
+/* The program's outcome as errors; EXIT_FAIL when a run failed or crashed. */
+int cli_stat_report_program(const struct cli_stat_result *r)
+{
+	const struct measure_stat *m = r->m;
+	int rc = EXIT_OK;
+	for (int k = 0; k < m->nrun; k++) {
+		const struct stat_run *run = &m->run[k];
+		if (!run->exited) {
+			error("'%s' crashed in run %d of %d: signal %d (%s)", r->command, k + 1, m->nrun, run->status,
+			      strsignal(run->status));
+			return EXIT_FAIL;
+		}
+		if (run->status != 0 && rc == EXIT_OK) {
+			error("'%s' exited with status %d (in %d of %d runs)", r->command, run->status, r->failed, m->nrun);
+			rc = EXIT_FAIL;
+		}
+	}
+	if (m->interrupted)
+		note("interrupted by %s: %d of %d runs measured (the cut run is left out)", strsignal(m->signal), m->nrun,
+		     m->runs * m->passes);
+	return rc;
+}
