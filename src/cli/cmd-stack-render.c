@@ -290,7 +290,7 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_object_end(e);
 }
 
-void stack_render(struct emit *e, const struct scale_opts *o, const struct scale_result *res)
+void cli_stack_render(struct emit *e, const struct scale_opts *o, const struct scale_result *res)
 {
 	char cmd[1024];
 	size_t k = 0;
@@ -327,7 +327,7 @@ void stack_render(struct emit *e, const struct scale_opts *o, const struct scale
 	emit_list_end(e);
 }
 
-void stack_report_failure(const struct scale_opts *o, const struct scale_result *res)
+void cli_stack_report_failure(const struct scale_opts *o, const struct scale_result *res)
 {
 	const char *head = "";
 	for (int i = 0; i < res->npoints && !*head; i++)
@@ -343,7 +343,7 @@ void stack_report_failure(const struct scale_opts *o, const struct scale_result 
 		      head);
 }
 
-void stack_plot(const char *dir, const struct scale_result *res)
+void cli_stack_plot(const char *dir, const struct scale_result *res)
 {
 	struct as_error err = { 0 };
 	if (plot_dir_prepare(dir, &err) != 0) {

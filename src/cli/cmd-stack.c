@@ -129,16 +129,16 @@ int cmd_stack(int argc, char **argv)
 		free(res);
 		return error("out of memory"), EXIT_FAIL;
 	}
-	stack_render(e, &so, res);
+	cli_stack_render(e, &so, res);
 	int code = cli_emit_end(e, "stack");
 	if (plot)
-		stack_plot(plot, res);
+		cli_stack_plot(plot, res);
 	if (res->interrupted) {
 		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
 		      strsignal(res->interrupted));
 		code = INTERRUPT_EXIT;
 	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
-		stack_report_failure(&so, res);
+		cli_stack_report_failure(&so, res);
 		code = EXIT_FAIL;
 	} else if (code == EXIT_OK && (res->bad & SCALE_BAD_REJECTED)) {
 		error("'%s': every run of a thread count was rejected (%d tries each: see \"rejected\"); its stack "

@@ -7,10 +7,10 @@
 struct emit;
 
 /* The one renderer of `stack` (text and JSON). */
-void stack_render(struct emit *e, const struct scale_opts *o, const struct scale_result *res);
+void cli_stack_render(struct emit *e, const struct scale_opts *o, const struct scale_result *res);
 /* Stacked bars for each N into dir (gnuplot); notes on failure. */
-void stack_plot(const char *dir, const struct scale_result *res);
+void cli_stack_plot(const char *dir, const struct scale_result *res);
 /* error() naming how the program failed (exit status, signal, time limit) and its stderr. */
-void stack_report_failure(const struct scale_opts *o, const struct scale_result *res);
+void cli_stack_report_failure(const struct scale_opts *o, const struct scale_result *res);
 
 #endif

@@ -1,5 +1,5 @@
-/* Event selection from the options and the measurement of a program, shared by stat and
- * regress; see stat.h. */
+/* Event selection from the options and the measurement of a program, shared by stat, regress,
+ * compare and phases (through cmd-stat.h). */
 #include "cli/cmd-stat.h"
 
 #include <errno.h>

@@ -13,7 +13,7 @@
  *         "latency of random accesses over the largest buffer", MP_AT(memory_latency_random))`
  *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field));
  *   3. cli/cmd-probe-record.c copies it from the probe's result into the struct, and the group's
- *      renderer (cli/probe-*.c) emits it under MP_KEY(CACHES_MEMORY_LATENCY_RANDOM);
+ *      renderer (cli/cmd-probe-*.c) emits it under MP_KEY(CACHES_MEMORY_LATENCY_RANDOM);
  *   4. nothing else: the machine file, probe-results.json, --from-raw, `machine answers` and
  *      the tests (u-machine's probes cases, t0291) follow the table.
  * A new table (c2c.classes[]): a row struct, a count and an array (or MP_F_HEAP rows) in the

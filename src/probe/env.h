@@ -1,5 +1,5 @@
 /* The environment every probe runs in, built one way for `archscope probe` and for every command
- * that probes internally (tune, bench --level/--ecm, numa matrix): the CPUs the process may use,
+ * that probes internally (tune, bench --level/--ecm): the CPUs the process may use,
  * read before anything pins it (the line's coherence witness needs a second one), the probe CPU
  * among them, and the OS topology (os_reported values; the witness's partner on another core). */
 #ifndef ARCHSCOPE_PROBE_ENV_H

@@ -1,5 +1,6 @@
-/* Unit tests of tune/block.c: the optimisation of BlackjackBench §6 on register counts and L1
- * sizes whose optima were worked out by hand (comments), and the paper's own example. */
+/* Unit tests of tune/: block.c, the optimisation of BlackjackBench §6 on register counts and L1
+ * sizes whose optima were worked out by hand (comments), and the paper's own example; the machine
+ * file input, the ISA choice, the generated source, the stencil plan and its sweep. */
 #include <errno.h>
 #include <stdlib.h>
 
