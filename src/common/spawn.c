@@ -73,6 +73,14 @@ static int redirect(int fd, const char *path)
 	return rc < 0 ? -1 : 0;
 }
 
+int spawn_child_stdio(const char *out_path, const char *err_path)
+{
+	int in = open("/dev/null", O_RDONLY);
+	if (in >= 0)
+		dup2(in, 0);
+	return redirect(1, out_path) || redirect(2, err_path) ? -1 : 0;
+}
+
 int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
 	      struct spawn_result *r, struct as_error *err)
 {
@@ -96,10 +104,7 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 			CPU_SET(cpu, &set);
 			sched_setaffinity(0, sizeof(set), &set);
 		}
-		int in = open("/dev/null", O_RDONLY);
-		if (in >= 0)
-			dup2(in, 0);
-		if (redirect(1, out_path) || redirect(2, err_path))
+		if (spawn_child_stdio(out_path, err_path))
 			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);

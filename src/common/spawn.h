@@ -32,6 +32,10 @@ struct spawn_hooks {
 int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
 		     const struct spawn_hooks *hooks, struct spawn_result *r, struct as_error *err);
 
+/* In a child after fork(), before exec: stdin from /dev/null, stdout to out_path and stderr to
+ * err_path (NULL: /dev/null; created or truncated). 0, or -1. */
+int spawn_child_stdio(const char *out_path, const char *err_path);
+
 /* 1 when `name` is an executable in PATH (or a path to one). */
 int spawn_have(const char *name);
 

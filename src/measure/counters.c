@@ -210,6 +210,19 @@ int counters_encode_name(const char *name, char **fq, struct as_error *err)
 	struct perf_event_attr attr;
 	return encode_attr_plm(name, PFM_PLM3, &attr, fq, err);
 }
+/* kernel.perf_event_paranoid as the file says it ("?" when unreadable), for error messages. */
+static void paranoid_text(char *par, size_t n)
+{
+	snprintf(par, n, "?");
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+	if (f) {
+		if (!fgets(par, (int)n, f))
+			snprintf(par, n, "?");
+		par[strcspn(par, "\n")] = 0;
+		fclose(f);
+	}
+}
+
 
 /* how NULL: the classic set (user mode, one group, the leader disabled until enabled by ioctl). */
 static int open_one(struct counter_set *s, int i, pid_t pid, const struct counters_how *how, struct as_error *err)
@@ -252,14 +265,8 @@ static int open_one(struct counter_set *s, int i, pid_t pid, const struct counte
 		char eb[96];
 		as_strerror(e, eb, sizeof(eb));
 		if (e == EACCES || e == EPERM) {
-			char par[16] = "?";
-			FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-			if (f) {
-				if (!fgets(par, sizeof(par), f))
-					snprintf(par, sizeof(par), "?");
-				par[strcspn(par, "\n")] = 0;
-				fclose(f);
-			}
+			char par[16];
+			paranoid_text(par, sizeof(par));
 			return as_error_set(err, -e, "perf_event_open for '%s': %s (kernel.perf_event_paranoid is %s)",
 					    s->name[i], eb, par);
 		}
@@ -465,14 +472,8 @@ int counters_system_wide_check(struct as_error *err)
 	int rc = counters_add(&s, "perf::PERF_COUNT_SW_TASK_CLOCK", -1, &how, &e);
 	counters_close(&s);
 	if (rc == -EACCES || rc == -EPERM) {
-		char par[16] = "?";
-		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		if (f) {
-			if (!fgets(par, sizeof(par), f))
-				snprintf(par, sizeof(par), "?");
-			par[strcspn(par, "\n")] = 0;
-			fclose(f);
-		}
+		char par[16];
+		paranoid_text(par, sizeof(par));
 		return as_error_set(err, rc, "counting every CPU needs root, CAP_PERFMON or kernel.perf_event_paranoid <= 0 "
 					     "(it is %s here; sysctl kernel.perf_event_paranoid=0)", par);
 	}

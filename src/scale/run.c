@@ -156,16 +156,6 @@ static double rusage_s(int who)
 	       (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
-static int redirect(int fd, const char *path)
-{
-	int f = open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (f < 0)
-		return -1;
-	int rc = dup2(f, fd);
-	close(f);
-	return rc < 0 ? -1 : 0;
-}
-
 /* Runs argv as its own process group (interrupt.h: the first signal is forwarded to it) and
  * waits for it and for every process it leaves behind (archscope is their subreaper), at most
  * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT / -errno. */
@@ -182,10 +172,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 		return as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
 	if (pid == 0) {
 		interrupt_child_setup();
-		int in = open("/dev/null", O_RDONLY);
-		if (in >= 0)
-			dup2(in, 0);
-		if (redirect(1, out_path) || redirect(2, err_path))
+		if (spawn_child_stdio(out_path, err_path))
 			_exit(126);
 		execvp(argv[0], argv);
 		_exit(127);
