@@ -41,57 +41,58 @@ contains() { grep -q -- "$2" "$1" || { echo "--- $1:" >&2; head -n 30 "$1" >&2; 
 # test_case_ MODE [PREREQS] WHAT CODE: one case of test_expect_success (MODE success) or
 # test_expect_failure (MODE failure); see the header.
 test_case_() {
-	local mode=$1 prereqs= what code rc p why= log=$TMP/.case.log
+	# the names here are the harness's own (test_*_): a case sees the script's variables, not these
+	local test_mode_=$1 test_prereqs_= test_what_ test_code_ test_rc_=0 test_p_ test_why_= test_log_=$TMP/.case.log
 	shift
-	[ $# -ne 3 ] || { prereqs=$1; shift; }
-	[ $# -eq 2 ] || { echo "bug in the test script: test_expect_$mode takes [PREREQS] WHAT CODE, not $# arguments" >&2; exit 1; }
-	what=$1 code=$2
+	[ $# -ne 3 ] || { test_prereqs_=$1; shift; }
+	[ $# -eq 2 ] || { echo "bug in the test script: test_expect_$test_mode_ takes [PREREQS] WHAT CODE, not $# arguments" >&2; exit 1; }
+	test_what_=$1 test_code_=$2
 	TEST_N=$((TEST_N + 1))
-	: >"$log"
-	for p in ${prereqs//,/ }; do
-		prereq "$p" || { why="needs $p ($PREREQ_WHY)"; break; }
+	: >"$test_log_"
+	for test_p_ in ${test_prereqs_//,/ }; do
+		prereq "$test_p_" || { test_why_="needs $test_p_ ($PREREQ_WHY)"; break; }
 	done
-	if [ -z "$why" ]; then
-		(eval "$code") </dev/null >"$log" 2>&1
-		rc=$?
-		if [ "$rc" -eq 77 ]; then
-			why=$(sed -n 's/^skip: //p' "$log" | tail -n 1)
-			why=${why:-skipped}
+	if [ -z "$test_why_" ]; then
+		(eval "$test_code_") </dev/null >"$test_log_" 2>&1
+		test_rc_=$?
+		if [ "$test_rc_" -eq 77 ]; then
+			test_why_=$(sed -n 's/^skip: //p' "$test_log_" | tail -n 1)
+			test_why_=${test_why_:-skipped}
 		fi
 	fi
-	if [ -n "$why" ]; then
+	if [ -n "$test_why_" ]; then
 		TEST_SKIPPED=$((TEST_SKIPPED + 1))
-		TEST_SKIP_WHY=${TEST_SKIP_WHY:-$why}
-		echo "ok $TEST_N - $what # skip $why"
-	elif [ "$mode" = failure ]; then
-		if [ "$rc" -eq 0 ]; then
-			echo "ok $TEST_N - $what # TODO known breakage vanished"
+		TEST_SKIP_WHY=${TEST_SKIP_WHY:-$test_why_}
+		echo "ok $TEST_N - $test_what_ # skip $test_why_"
+	elif [ "$test_mode_" = failure ]; then
+		if [ "$test_rc_" -eq 0 ]; then
+			echo "ok $TEST_N - $test_what_ # TODO known breakage vanished"
 		else
 			TEST_BROKEN=$((TEST_BROKEN + 1))
-			echo "not ok $TEST_N - $what # TODO known breakage"
+			echo "not ok $TEST_N - $test_what_ # TODO known breakage"
 		fi
-	elif [ "$rc" -eq 0 ]; then
-		echo "ok $TEST_N - $what"
+	elif [ "$test_rc_" -eq 0 ]; then
+		echo "ok $TEST_N - $test_what_"
 	else
 		TEST_FAILED=$((TEST_FAILED + 1))
-		echo "not ok $TEST_N - $what"
-		if [ -s "$log" ]; then
-			tail -n 20 "$log" | sed 's/^/    /'
+		echo "not ok $TEST_N - $test_what_"
+		if [ -s "$test_log_" ]; then
+			tail -n 20 "$test_log_" | sed 's/^/    /'
 		else
-			echo "    (no output; the code's last command exited $rc)"
+			echo "    (no output; the code's last command exited $test_rc_)"
 		fi
 		return 0
 	fi
-	[ -z "${ARCHSCOPE_TEST_VERBOSE:-}" ] || sed 's/^/    /' "$log"
+	[ -z "${ARCHSCOPE_TEST_VERBOSE:-}" ] || sed 's/^/    /' "$test_log_"
 	return 0
 }
 test_expect_success() { test_case_ success "$@"; }
 test_expect_failure() { test_case_ failure "$@"; }
 test_done() {
-	local s="# $TEST_N cases, $TEST_FAILED failed"
-	[ "$TEST_SKIPPED" -eq 0 ] || s="$s, $TEST_SKIPPED skipped"
-	[ "$TEST_BROKEN" -eq 0 ] || s="$s, $TEST_BROKEN known breakages"
-	echo "$s"
+	local test_s_="# $TEST_N cases, $TEST_FAILED failed"
+	[ "$TEST_SKIPPED" -eq 0 ] || test_s_="$test_s_, $TEST_SKIPPED skipped"
+	[ "$TEST_BROKEN" -eq 0 ] || test_s_="$test_s_, $TEST_BROKEN known breakages"
+	echo "$test_s_"
 	TEST_DONE=1
 	[ "$TEST_N" -gt 0 ] || { echo "FAIL: no case ran" >&2; exit 1; }
 	[ "$TEST_FAILED" -eq 0 ] || exit 1

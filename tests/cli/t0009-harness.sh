@@ -27,6 +27,10 @@ test_expect_success "sets a variable" "leaked=yes"
 test_expect_success "the variable stays in its case" "[ \"\$leaked\" = no ] || fail \"leaked=\$leaked\""
 test_expect_failure "a known breakage" "false"
 test_expect_success "the last check decides" "true; false"
+what=W why=Y code=C rc=R mode=M p=P log=L s=S
+test_expect_success "a case sees the script'"'"'s variables, not the harness'"'"'s" "
+	[ \"\$what \$why \$code \$rc \$mode \$p \$log \$s\" = \"W Y C R M P L S\" ] || fail \"\$what \$why \$code \$rc \$mode \$p \$log \$s\"
+"
 test_done
 echo not reached'
 [ "$rc" -eq 1 ] || { cat "$TMP/mixed.out" >&2; fail "a script with failing cases exited $rc, expected 1"; }
@@ -43,9 +47,10 @@ has mixed "ok 6 - the variable stays in its case"
 has mixed "not ok 7 - a known breakage # TODO known breakage"
 has mixed "not ok 8 - the last check decides"
 has mixed "    (no output; the code's last command exited 1)"
-has mixed "# 8 cases, 2 failed, 2 skipped, 1 known breakages"
+has mixed "ok 9 - a case sees the script's variables, not the harness's"
+has mixed "# 9 cases, 2 failed, 2 skipped, 1 known breakages"
 grep -q "not reached" "$TMP/mixed.out" && fail "test_done did not end the script"
-[ "$(grep -c '^ok \|^not ok ' "$TMP/mixed.out")" -eq 8 ] || fail "not 8 case lines"
+[ "$(grep -c '^ok \|^not ok ' "$TMP/mixed.out")" -eq 9 ] || fail "not 9 case lines"
 
 inner passing '
 test_expect_success "one" "run 0 true"
