@@ -1,9 +1,34 @@
 # Helpers for CLI tests: $ARCHSCOPE is the binary, $ROOT the source tree. Exit 0 pass, 77 skip.
+# A script that checks several independent cases runs each as a case (git's test_expect_success and
+# test_done), so that it reports every case and a count, not one verdict at the first failure:
+#   test_expect_success [PREREQS] 'what is checked' 'shell code'
+#     runs the code in a subshell with these helpers (stdin /dev/null), and prints "ok N - what",
+#     "ok N - what # skip REASON", or "not ok N - what" with the last 20 lines the code printed
+#     (stdout and stderr) indented under it. `fail` (so `run`, `contains`) ends that case only;
+#     `skip` or `require` in the code skips it; PREREQS (as `require`, comma-separated) skips it
+#     when one is missing. The case passes when its last command succeeds and nothing called
+#     `fail`: write each check as `run`, `contains` or `TEST || fail "why"`, as elsewhere here.
+#     A variable a case sets, or its `cd`, does not reach the next case: set up shared files first.
+#   test_expect_failure: the same for a known breakage: "not ok N - what # TODO known breakage"
+#     while it fails, "ok N - what # TODO known breakage vanished" once it passes; not counted failed.
+#   test_done: last, prints "# N cases, N failed" (", N skipped" when some were) and exits 1 when a
+#     case failed or none ran, 77 ("skip: all N cases skipped: REASON") when every case was skipped,
+#     else 0. Cases ran but the script ends without test_done: exit 1. scripts/test.sh adds the counts.
+#   ARCHSCOPE_TEST_VERBOSE=1 prints what every case printed.
 set -u
 fail() { echo "FAIL: $*" >&2; exit 1; }
 skip() { echo "skip: $*"; exit 77; }
 TMP=$(mktemp -d /tmp/archscope-t.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+TEST_N=0 TEST_FAILED=0 TEST_SKIPPED=0 TEST_BROKEN=0 TEST_SKIP_WHY= TEST_DONE=
+lib_exit_() {
+	local rc=$?
+	rm -rf "$TMP"
+	if [ "$rc" -eq 0 ] && [ "$TEST_N" -gt 0 ] && [ -z "$TEST_DONE" ]; then
+		echo "bug in the test script: $TEST_N cases ran and it ended without test_done" >&2
+		exit 1
+	fi
+}
+trap lib_exit_ EXIT
 # run CODE CMD...: runs CMD, stdout in $TMP/out, stderr in $TMP/err, fails unless it exits CODE.
 run() {
 	local want=$1; shift
@@ -13,6 +38,67 @@ run() {
 # json_get EXPR: evaluates a python expression on the JSON in $TMP/out bound to d.
 json_get() { python3 -c "import json,sys; d=json.load(open('$TMP/out')); print($1)"; }
 contains() { grep -q -- "$2" "$1" || { echo "--- $1:" >&2; head -n 30 "$1" >&2; fail "'$2' not in $1"; }; }
+# test_case_ MODE [PREREQS] WHAT CODE: one case of test_expect_success (MODE success) or
+# test_expect_failure (MODE failure); see the header.
+test_case_() {
+	# the names here are the harness's own (test_*_): a case sees the script's variables, not these
+	local test_mode_=$1 test_prereqs_= test_what_ test_code_ test_rc_=0 test_p_ test_why_= test_log_=$TMP/.case.log
+	shift
+	[ $# -ne 3 ] || { test_prereqs_=$1; shift; }
+	[ $# -eq 2 ] || { echo "bug in the test script: test_expect_$test_mode_ takes [PREREQS] WHAT CODE, not $# arguments" >&2; exit 1; }
+	test_what_=$1 test_code_=$2
+	TEST_N=$((TEST_N + 1))
+	: >"$test_log_"
+	for test_p_ in ${test_prereqs_//,/ }; do
+		prereq "$test_p_" || { test_why_="needs $test_p_ ($PREREQ_WHY)"; break; }
+	done
+	if [ -z "$test_why_" ]; then
+		(eval "$test_code_") </dev/null >"$test_log_" 2>&1
+		test_rc_=$?
+		if [ "$test_rc_" -eq 77 ]; then
+			test_why_=$(sed -n 's/^skip: //p' "$test_log_" | tail -n 1)
+			test_why_=${test_why_:-skipped}
+		fi
+	fi
+	if [ -n "$test_why_" ]; then
+		TEST_SKIPPED=$((TEST_SKIPPED + 1))
+		TEST_SKIP_WHY=${TEST_SKIP_WHY:-$test_why_}
+		echo "ok $TEST_N - $test_what_ # skip $test_why_"
+	elif [ "$test_mode_" = failure ]; then
+		if [ "$test_rc_" -eq 0 ]; then
+			echo "ok $TEST_N - $test_what_ # TODO known breakage vanished"
+		else
+			TEST_BROKEN=$((TEST_BROKEN + 1))
+			echo "not ok $TEST_N - $test_what_ # TODO known breakage"
+		fi
+	elif [ "$test_rc_" -eq 0 ]; then
+		echo "ok $TEST_N - $test_what_"
+	else
+		TEST_FAILED=$((TEST_FAILED + 1))
+		echo "not ok $TEST_N - $test_what_"
+		if [ -s "$test_log_" ]; then
+			tail -n 20 "$test_log_" | sed 's/^/    /'
+		else
+			echo "    (no output; the code's last command exited $test_rc_)"
+		fi
+		return 0
+	fi
+	[ -z "${ARCHSCOPE_TEST_VERBOSE:-}" ] || sed 's/^/    /' "$test_log_"
+	return 0
+}
+test_expect_success() { test_case_ success "$@"; }
+test_expect_failure() { test_case_ failure "$@"; }
+test_done() {
+	local test_s_="# $TEST_N cases, $TEST_FAILED failed"
+	[ "$TEST_SKIPPED" -eq 0 ] || test_s_="$test_s_, $TEST_SKIPPED skipped"
+	[ "$TEST_BROKEN" -eq 0 ] || test_s_="$test_s_, $TEST_BROKEN known breakages"
+	echo "$test_s_"
+	TEST_DONE=1
+	[ "$TEST_N" -gt 0 ] || { echo "FAIL: no case ran" >&2; exit 1; }
+	[ "$TEST_FAILED" -eq 0 ] || exit 1
+	[ "$TEST_SKIPPED" -lt "$TEST_N" ] || skip "all $TEST_N cases skipped: $TEST_SKIP_WHY"
+	exit 0
+}
 export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cache and leaves none behind
 
 # Prerequisites (git's test_have_prereq): `prereq NAME` is true when this machine has NAME and

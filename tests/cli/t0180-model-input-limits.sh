@@ -21,10 +21,10 @@ limit() { # CODE MESSAGE ARGS...: exits CODE within 10 s with MESSAGE on stderr
 	[ "$rc" -eq "$want" ] || { cat "$TMP/err" >&2; fail "model $* exited $rc, expected $want"; }
 	contains "$TMP/err" "$msg"
 }
-limit 2 "more than 1000 operators (the limit)" "$TMP/terms.c" -m "$M" -D N 100
-limit 2 "more than 1000 operators (the limit)" "$TMP/unary.c" -m "$M" -D N 100
-limit 2 "brackets nested deeper than 64" "$TMP/paren.c" -m "$M" -D N 100
-limit 2 "larger than 1 MiB (the limit)" "$TMP/big.c" -m "$M" -D N 100
-limit 2 "overflows 64 bits" "$TMP/step.c" -m "$M" -D N 9223372036854775807 -p ECMData
-limit 2 "more bytes than 64-bit counts allow" "$ROOT/kernels/copy.c" -m "$M" -D N 9223372036854775807 -p ECMData
-exit 0
+test_expect_success 'a 20,000-term expression' 'limit 2 "more than 1000 operators (the limit)" "$TMP/terms.c" -m "$M" -D N 100'
+test_expect_success '5,000 nested unary minus' 'limit 2 "more than 1000 operators (the limit)" "$TMP/unary.c" -m "$M" -D N 100'
+test_expect_success '300 nested brackets' 'limit 2 "brackets nested deeper than 64" "$TMP/paren.c" -m "$M" -D N 100'
+test_expect_success 'a 10 MB kernel' 'limit 2 "larger than 1 MiB (the limit)" "$TMP/big.c" -m "$M" -D N 100'
+test_expect_success 'a loop bound with a step that overflows 64 bits' 'limit 2 "overflows 64 bits" "$TMP/step.c" -m "$M" -D N 9223372036854775807 -p ECMData'
+test_expect_success 'more bytes than 64-bit counts allow' 'limit 2 "more bytes than 64-bit counts allow" "$ROOT/kernels/copy.c" -m "$M" -D N 9223372036854775807 -p ECMData'
+test_done

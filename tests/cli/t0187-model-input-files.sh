@@ -9,17 +9,23 @@ limit() { # CODE MESSAGE ARGS...: exits CODE within 10 s with MESSAGE on stderr
 	[ "$rc" -eq "$want" ] || { cat "$TMP/err" >&2; fail "model $* exited $rc, expected $want"; }
 	contains "$TMP/err" "$msg"
 }
-limit 2 "is a character device" /dev/zero -m "$M" -D N 100
 mkfifo "$TMP/fifo"
-limit 2 "is a FIFO" "$TMP/fifo" -m "$M" -D N 100
-limit 2 "machine file '$TMP/fifo' is a FIFO" "$ROOT/kernels/copy.c" -m "$TMP/fifo" -D N 100
-limit 2 "is a directory" "$TMP" -m "$M" -D N 100
+test_expect_success '/dev/zero as the kernel' 'limit 2 "is a character device" /dev/zero -m "$M" -D N 100'
+test_expect_success 'a FIFO as the kernel' 'limit 2 "is a FIFO" "$TMP/fifo" -m "$M" -D N 100'
+test_expect_success 'a FIFO as the machine file' 'limit 2 "machine file '\''$TMP/fifo'\'' is a FIFO" "$ROOT/kernels/copy.c" -m "$TMP/fifo" -D N 100'
+test_expect_success 'a directory as the kernel' 'limit 2 "is a directory" "$TMP" -m "$M" -D N 100'
 # standard input, for the kernel or the machine file
-"$ARCHSCOPE" model - -m "$M" -D N 1000 -p ECMData --json <"$ROOT/kernels/copy.c" >"$TMP/out" 2>"$TMP/err" ||
-	{ cat "$TMP/err" >&2; fail "model - < copy.c"; }
-[ "$(json_get 'd["results"]["flops_per_it"]')" = 0 ] || fail "kernel from stdin"
-"$ARCHSCOPE" model "$ROOT/kernels/copy.c" -m - -D N 1000 -p ECMData <"$M" >"$TMP/out" 2>"$TMP/err" ||
-	{ cat "$TMP/err" >&2; fail "model -m - < machine"; }
-run 2 "$ARCHSCOPE" model - -m - -D N 1000 </dev/null
-contains "$TMP/err" "cannot both be standard input"
-exit 0
+test_expect_success 'the kernel from standard input' '
+	"$ARCHSCOPE" model - -m "$M" -D N 1000 -p ECMData --json <"$ROOT/kernels/copy.c" >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "model - < copy.c"; }
+	[ "$(json_get "d[\"results\"][\"flops_per_it\"]")" = 0 ] || fail "kernel from stdin"
+'
+test_expect_success 'the machine file from standard input' '
+	"$ARCHSCOPE" model "$ROOT/kernels/copy.c" -m - -D N 1000 -p ECMData <"$M" >"$TMP/out" 2>"$TMP/err" ||
+		{ cat "$TMP/err"; fail "model -m - < machine"; }
+'
+test_expect_success 'not both from standard input' '
+	run 2 "$ARCHSCOPE" model - -m - -D N 1000 </dev/null
+	contains "$TMP/err" "cannot both be standard input"
+'
+test_done

@@ -36,40 +36,52 @@ $TMP/nul|NUL byte
 $TMP/latin1|not UTF-8
 $TMP/missing|no such file
 "
+# refused NAME ARGS INPUT WHY: the reader exits 2 (within 20 s) naming INPUT and saying WHY
+refused() {
+	local rc
+	# shellcheck disable=SC2086
+	timeout 20 "$ARCHSCOPE" $2 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	cat "$TMP/err"
+	[ "$rc" -ne 124 ] || fail "$1 $3: hangs"
+	[ "$rc" -eq 2 ] || fail "$1 $3: exit $rc, expected 2"
+	grep -qF -- "$3" "$TMP/err" || fail "$1 $3: the message does not name the file"
+	[ -z "$4" ] || grep -q -- "$4" "$TMP/err" || fail "$1 $3: the message does not say '$4'"
+}
 n=0
 while IFS='|' read -r name cmd; do
 	[ -n "$name" ] || continue
 	while IFS='|' read -r input why; do
 		[ -n "$input" ] || continue
-		args=${cmd//FILE/$input}
-		# shellcheck disable=SC2086
-		timeout 20 "$ARCHSCOPE" $args >"$TMP/out" 2>"$TMP/err"
-		rc=$?
-		[ "$rc" -ne 124 ] || fail "$name $input: hangs"
-		[ "$rc" -eq 2 ] || { cat "$TMP/err" >&2; fail "$name $input: exit $rc, expected 2"; }
-		grep -qF -- "$input" "$TMP/err" || { cat "$TMP/err" >&2; fail "$name $input: the message does not name the file"; }
-		grep -q -- "$why" "$TMP/err" || { cat "$TMP/err" >&2; fail "$name $input: the message does not say '$why'"; }
+		test_expect_success "$name: ${input#"$TMP"/}: $why" 'refused "$name" "${cmd//FILE/$input}" "$input" "$why"'
 		n=$((n + 1))
 	done <<<"$inputs"
 	# an empty file is no input either: an error naming it, never an empty result
-	args=${cmd//FILE/$TMP/empty}
-	# shellcheck disable=SC2086
-	timeout 20 "$ARCHSCOPE" $args >"$TMP/out" 2>"$TMP/err"
-	rc=$?
-	[ "$rc" -eq 2 ] || { cat "$TMP/err" >&2; fail "$name (empty file): exit $rc, expected 2"; }
-	grep -qF -- "$TMP/empty" "$TMP/err" || { cat "$TMP/err" >&2; fail "$name (empty file): the file is not named"; }
+	test_expect_success "$name: an empty file" 'refused "$name" "${cmd//FILE/$TMP/empty}" "$TMP/empty" ""'
 done <<<"$readers"
-[ "$n" -ge 90 ] || fail "only $n cases ran"
+[ "$n" -ge 91 ] || fail "only $n readers and inputs were tried"
 
 # '-' is standard input on every reader, a pipe included; an endless device on it is refused
-run 0 sh -c "\"$ARCHSCOPE\" memhist --from - <\"$FIX/measure/memhist-amd.jsonl\""
-run 0 sh -c "cat \"$FIX/numa/matrix-2node.json\" | \"$ARCHSCOPE\" numa model --matrix - --flow 0:1:1"
-run 0 sh -c "cat \"$FIX/kvm-xeon-6-207/caches.csv\" | \"$ARCHSCOPE\" analyze --method monotone -"
-run 2 timeout 20 sh -c "\"$ARCHSCOPE\" memhist --from - </dev/zero"
-contains "$TMP/err" "standard input is a character device"
-run 2 timeout 20 sh -c "head -c 3000000000 /dev/zero | \"$ARCHSCOPE\" memhist --from -"
-contains "$TMP/err" "NUL byte"
+test_expect_success 'memhist --from - reads standard input' '
+	run 0 sh -c "\"$ARCHSCOPE\" memhist --from - <\"$FIX/measure/memhist-amd.jsonl\""
+'
+test_expect_success 'numa model --matrix - reads a pipe' '
+	run 0 sh -c "cat \"$FIX/numa/matrix-2node.json\" | \"$ARCHSCOPE\" numa model --matrix - --flow 0:1:1"
+'
+test_expect_success 'analyze - reads a pipe' '
+	run 0 sh -c "cat \"$FIX/kvm-xeon-6-207/caches.csv\" | \"$ARCHSCOPE\" analyze --method monotone -"
+'
+test_expect_success '/dev/zero on standard input is refused' '
+	run 2 timeout 20 sh -c "\"$ARCHSCOPE\" memhist --from - </dev/zero"
+	contains "$TMP/err" "standard input is a character device"
+'
+test_expect_success '3 GB of NUL bytes through a pipe are refused' '
+	run 2 timeout 20 sh -c "head -c 3000000000 /dev/zero | \"$ARCHSCOPE\" memhist --from -"
+	contains "$TMP/err" "NUL byte"
+'
 # HWLOC_XMLFILE is read by the same reader
-HWLOC_XMLFILE=$TMP/fifo run 2 timeout 20 "$ARCHSCOPE" topology
-contains "$TMP/err" "HWLOC_XMLFILE"
-exit 0
+test_expect_success 'HWLOC_XMLFILE a FIFO' '
+	HWLOC_XMLFILE=$TMP/fifo run 2 timeout 20 "$ARCHSCOPE" topology
+	contains "$TMP/err" "HWLOC_XMLFILE"
+'
+test_done

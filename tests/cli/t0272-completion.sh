@@ -6,9 +6,11 @@
 build=$(dirname "$ARCHSCOPE")
 comp=$build/completion/archscope
 [ -f "$comp" ] || fail "no $comp (the build writes it with python3)"
-bash -n "$comp" || fail "$comp is not valid bash"
-bash --norc --noprofile -c '. "$1" && complete -p archscope' bash "$comp" | grep -q -- '-F _archscope archscope' ||
-	fail "sourcing $comp registers no completion for archscope"
+test_expect_success 'the completion is valid bash' 'bash -n "$comp" || fail "$comp is not valid bash"'
+test_expect_success 'sourcing it registers _archscope for archscope' '
+	bash --norc --noprofile -c ". \"\$1\" && complete -p archscope" bash "$comp" | grep -q -- "-F _archscope archscope" ||
+		fail "sourcing $comp registers no completion for archscope"
+'
 
 mkdir -p "$TMP/files/sub"
 touch "$TMP/files/kernel.c" "$TMP/files/kernel2.c" "$TMP/files/m.yaml"
@@ -22,8 +24,8 @@ complete_words() {
 		_archscope archscope
 		printf "%s\n" "${COMPREPLY[@]}"' bash "$comp" "$@") | sort
 }
-# expect "WORDS..." "EXPECTED REPLIES" (space-separated, sorted order not needed)
-expect() {
+# expect_ "WORDS..." "EXPECTED REPLIES" (space-separated, sorted order not needed)
+expect_() {
 	local got want
 	local -a words
 	eval "words=($1)" # "archscope probe ''": the last word empty
@@ -31,14 +33,17 @@ expect() {
 	want=$(tr -s ' ' '\n' <<<"$2" | grep -v '^$' | sort | tr '\n' ' ' | sed 's/ $//')
 	[ "$got" = "$want" ] || fail "completing '$1': got '$got', expected '$want'"
 }
-# has "WORDS..." WORD...: the replies include each WORD
-has() {
+# has_ "WORDS..." WORD...: the replies include each WORD
+has_() {
 	local -a words
 	local w got
 	eval "words=($1)"; shift
 	got=$(complete_words "${words[@]}")
 	for w in "$@"; do grep -qx -- "$w" <<<"$got" || fail "completing '${words[*]}': no '$w' in: $(tr '\n' ' ' <<<"$got")"; done
 }
+# expect and has as cases
+expect() { exp_words=$1 exp_want=$2; test_expect_success "completing '$1' gives '$2'" 'expect_ "$exp_words" "$exp_want"'; }
+has() { has_args=("$@"); test_expect_success "completing '$1' offers ${*:2}" 'has_ "${has_args[@]}"'; }
 
 # commands, from the command table
 cmds=$("$ARCHSCOPE" help | awk '/^commands:/{f=1;next} f && /^  [a-z]/{print $1}' | tr '\n' ' ' | sed 's/ $//')
@@ -51,8 +56,10 @@ for c in $cmds; do
 	# the left column of the option list: "  -o, --output FILE  help"
 	want=$("$ARCHSCOPE" "$c" --help | awk '/^options:/{f=1;next} f && /^  -/{sub(/^  /, ""); sub(/  .*/, ""); print}' |
 		grep -oE '(^|[ ,])--?[a-zA-Z][a-zA-Z0-9-]*' | sed 's/^[ ,]*//' | sort -u | tr '\n' ' ' | sed 's/ $//')
-	got=$(complete_words archscope "$c" - | grep -v '^--$' | sort -u | tr '\n' ' ' | sed 's/ $//')
-	[ "$got" = "$want" ] || fail "options of $c: completion '$got', --help '$want'"
+	test_expect_success "$c: the options completed are those --help lists" '
+		got=$(complete_words archscope "$c" - | grep -v "^--\$" | sort -u | tr "\n" " " | sed "s/ \$//")
+		[ "$got" = "$want" ] || fail "options of $c: completion '\''$got'\'', --help '\''$want'\''"
+	'
 done
 # probe groups and bench kernels from their tables
 groups=$("$ARCHSCOPE" probe --help | awk '/^groups:/{f=1;next} f && /^  [a-z]/{print $1} f && /^$/{exit}' | tr '\n' ' ')
@@ -87,4 +94,4 @@ has "archscope stat -- ech" echo
 has "archscope stack -t 1,2 -- bas" bash
 has "archscope stat -" --
 expect "archscope topology -" "--json --help -h"
-exit 0
+test_done

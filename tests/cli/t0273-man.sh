@@ -13,21 +13,22 @@ for c in $cmds; do
 	case $c in help|version) continue ;; esac
 	pages="$pages archscope-$c"
 done
-for p in $pages; do
-	f=$dir/$p.1
+# check_page PAGE: the checks of one manual page
+check_page() {
+	local p=$1 f=$dir/$1.1 s c doc
 	[ -f "$f" ] || fail "no manual page $f"
 	MANWIDTH=80 man --warnings -l "$f" >"$TMP/page" 2>"$TMP/warn" || fail "man -l $f failed"
-	[ -s "$TMP/warn" ] && { cat "$TMP/warn" >&2; fail "man --warnings on $p.1"; }
+	[ ! -s "$TMP/warn" ] || { cat "$TMP/warn"; fail "man --warnings on $p.1"; }
 	if command -v groff >/dev/null; then
 		groff -ww -z -man -Tutf8 "$f" 2>"$TMP/warn"
-		[ -s "$TMP/warn" ] && { cat "$TMP/warn" >&2; fail "groff -ww on $p.1"; }
+		[ ! -s "$TMP/warn" ] || { cat "$TMP/warn"; fail "groff -ww on $p.1"; }
 	fi
 	head -n 1 "$TMP/page" | grep -q "$(tr '[:lower:]' '[:upper:]' <<<"$p")(1)" || fail "$p.1: no title line"
 	for s in NAME SYNOPSIS DESCRIPTION; do grep -q "^$s\$" "$TMP/page" || fail "$p.1 has no $s section"; done
 	if command -v lexgrog >/dev/null; then
 		lexgrog "$f" | grep -q "\"$p - " || fail "lexgrog finds no NAME line '$p - ...' in $p.1"
 	fi
-	[ "$p" = archscope ] && continue
+	[ "$p" = archscope ] && return 0
 	c=${p#archscope-}
 	doc=$ROOT/docs/$p.md
 	grep -q "$p(1)" "$doc" || fail "$doc does not name its manual page $p(1)"
@@ -40,9 +41,14 @@ for p in $pages; do
 	done || exit 1
 	grep -o -- '--[a-z][a-z-]*' "$TMP/help" | sort -u >"$TMP/h"
 	grep -o -- '--[a-z][a-z-]*' "$TMP/wide" | sort -u >"$TMP/m"
-	diff "$TMP/h" "$TMP/m" >"$TMP/diff" || { cat "$TMP/diff" >&2; fail "$p.1 and '$c --help' name different options (< help, > man)"; }
+	diff "$TMP/h" "$TMP/m" || fail "$p.1 and '$c --help' name different options (< help, > man)"
+}
+for p in $pages; do
+	test_expect_success "$p.1 renders cleanly and agrees with --help and docs/" 'check_page "$p"'
 done
 # archscope(1) lists every command
-MANWIDTH=1000 man -l "$dir/archscope.1" 2>/dev/null >"$TMP/wide"
-for c in $cmds; do grep -q "archscope $c" "$TMP/wide" || fail "archscope.1 does not list '$c'"; done
-exit 0
+test_expect_success 'archscope.1 lists every command' '
+	MANWIDTH=1000 man -l "$dir/archscope.1" 2>/dev/null >"$TMP/wide"
+	for c in $cmds; do grep -q "archscope $c" "$TMP/wide" || fail "archscope.1 does not list '\''$c'\''"; done
+'
+test_done

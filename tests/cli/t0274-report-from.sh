@@ -8,7 +8,9 @@ inputs=("$F/topology.json" "$F/probe.json" "$F/bench-scaling.json" "$F/model-jac
 run 0 "$ARCHSCOPE" report -o "$TMP/r.html" --from "${inputs[@]}"
 contains "$TMP/out" "figures"
 run 0 "$ARCHSCOPE" report -o "$TMP/r2.html" --json --from "${inputs[@]}"
-python3 - "$TMP/r.html" "$TMP/out" "${inputs[@]}" <<'PY' || fail "the page"
+cp "$TMP/out" "$TMP/summary.json"
+check_page() {
+python3 - "$TMP/r.html" "$TMP/summary.json" "${inputs[@]}" <<'PY'
 import html.parser, json, re, sys, xml.etree.ElementTree as ET
 page_path, summary_path, *inputs = sys.argv[1:]
 raw = open(page_path, "rb").read()
@@ -71,12 +73,18 @@ assert summ["command"] == "report" and r["figures"] == len(s.figs) and r["answer
 assert any(w.startswith("No PMU") for w in r["warnings"]), r["warnings"]
 assert r["inputs"] == inputs and 0 < r["bytes"] < 5_000_000
 PY
+}
+test_expect_success 'the page: self-contained, every figure an <svg>, the inputs embedded, the values and warnings on it' '
+	check_page || fail "the page"
+'
 
 # the page on standard output is the same page
-run 0 "$ARCHSCOPE" report -o - --from "${inputs[@]}"
 # (but for when it was made: "page made" and the data's "generated", which may be a second later)
 undate() { sed -e 's/page made<\/dt><dd>[^<]*//' -e 's/"generated":"[^"]*"//' "$1"; }
-cmp -s <(undate "$TMP/out") <(undate "$TMP/r.html") || fail "'-o -' writes another page"
+test_expect_success '"-o -" writes the same page on standard output' '
+	run 0 "$ARCHSCOPE" report -o - --from "${inputs[@]}"
+	cmp -s <(undate "$TMP/out") <(undate "$TMP/r.html") || fail "'\''-o -'\'' writes another page"
+'
 
 # a name is data: a hostile host name and method end no element and run nothing
 python3 - "$F/probe.json" "$TMP/evil.json" <<'PY'
@@ -86,36 +94,49 @@ d["machine"]["hostname"] = "</script><script>alert(1)</script><b>"
 d["results"]["clock"]["method"] = "<img src=x onerror=alert(2)> & </textarea>"
 json.dump(d, open(sys.argv[2], "w"))
 PY
-run 0 "$ARCHSCOPE" report -o "$TMP/evil.html" --from "$TMP/evil.json"
-grep -q '<script>alert' "$TMP/evil.html" && fail "a host name became a script element"
-grep -q '<img src=x' "$TMP/evil.html" && fail "a method became an img element"
-[ "$(grep -o '<script' "$TMP/evil.html" | wc -l)" -eq 1 ] || fail "more than the one data script"
+test_expect_success 'a hostile host name and method stay data' '
+	run 0 "$ARCHSCOPE" report -o "$TMP/evil.html" --from "$TMP/evil.json"
+	! grep -q "<script>alert" "$TMP/evil.html" || fail "a host name became a script element"
+	! grep -q "<img src=x" "$TMP/evil.html" || fail "a method became an img element"
+	[ "$(grep -o "<script" "$TMP/evil.html" | wc -l)" -eq 1 ] || fail "more than the one data script"
+'
 
 # bad inputs: named, exit 2
 printf '{"archscope": "0.1.0", "command": "stat", "machine": {}, "results": {}}\n' >"$TMP/stat.json"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from "$TMP/stat.json"
-contains "$TMP/err" "stat.json' is a result of 'stat'"
 printf '{"archscope": "0.1.0", "command": "probe", ' >"$TMP/cut.json"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from "$TMP/cut.json"
-contains "$TMP/err" "cut.json' is not JSON: line 1"
 printf '[1, 2]\n' >"$TMP/array.json"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from "$TMP/array.json"
-contains "$TMP/err" "not an archscope result"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from "$TMP/nonexistent.json"
-contains "$TMP/err" "nonexistent.json"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from "$F/probe.json" "$F/probe.json"
-contains "$TMP/err" "two probe results"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --from
-contains "$TMP/err" "--from needs"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" "$F/probe.json"
-contains "$TMP/err" "with --from"
-run 2 "$ARCHSCOPE" report --from "$F/probe.json"
-contains "$TMP/err" "--output is required"
-run 2 "$ARCHSCOPE" report -o "$TMP/x.html" --save "$TMP/s" --from "$F/probe.json"
-contains "$TMP/err" "not with --from"
-run 2 "$ARCHSCOPE" report -o - --json --from "$F/probe.json"
 mkfifo "$TMP/fifo"
-run 2 "$ARCHSCOPE" report -o "$TMP/fifo" --from "$F/probe.json"
-contains "$TMP/err" "FIFO"
-[ -e "$TMP/x.html" ] && fail "a failed run wrote its page"
-exit 0
+# bad ARGS | what the message says: exit 2, and no page written
+bad="
+--from $TMP/stat.json|stat.json' is a result of 'stat'
+--from $TMP/cut.json|cut.json' is not JSON: line 1
+--from $TMP/array.json|not an archscope result
+--from $TMP/nonexistent.json|nonexistent.json
+--from $F/probe.json $F/probe.json|two probe results
+--from|--from needs
+$F/probe.json|with --from
+--save $TMP/s --from $F/probe.json|not with --from
+"
+while IFS='|' read -r args msg; do
+	[ -n "$args" ] || continue
+	desc=${args//$TMP\//}
+	test_expect_success "report ${desc//$F\//}: $msg" '
+		# shellcheck disable=SC2086
+		run 2 "$ARCHSCOPE" report -o "$TMP/x.html" $args
+		contains "$TMP/err" "$msg"
+		[ ! -e "$TMP/x.html" ] || fail "a failed run wrote its page"
+	'
+done <<<"$bad"
+test_expect_success 'report without --output' '
+	run 2 "$ARCHSCOPE" report --from "$F/probe.json"
+	contains "$TMP/err" "--output is required"
+'
+test_expect_success 'report -o - --json' '
+	run 2 "$ARCHSCOPE" report -o - --json --from "$F/probe.json"
+	contains "$TMP/err" "json"
+'
+test_expect_success 'report -o FIFO' '
+	run 2 "$ARCHSCOPE" report -o "$TMP/fifo" --from "$F/probe.json"
+	contains "$TMP/err" "FIFO"
+'
+test_done
