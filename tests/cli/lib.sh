@@ -118,7 +118,7 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #   MPI       Open MPI's mpirun in PATH and archscope-cluster beside $ARCHSCOPE (built when CMake finds
 #             Open MPI; Debian openmpi-bin libopenmpi-dev)
 #   NETNS     nodes as network, UTS and mount namespaces joined by veth pairs on a bridge can be made
-#             here (root, iproute2, util-linux unshare; tests/cli/netns.sh)
+#             here (root, iproute2, util-linux unshare; tests/cli/mpi.sh: netns_up)
 #   QUIET     the 1-minute load average is below 3/4 of the CPUs this process may use (timing
 #             answers compared with published specs only hold on a machine that is not busy)
 #   MOUNT_NS  a private mount namespace can be made (unshare -m as root, unshare -rm otherwise),
