@@ -1,7 +1,8 @@
-/* archscope bench in two files: cmd-bench.c reads the options and runs the plain runs and --list;
- * cmd-bench-ecm.c finds the machine's line and levels, measures and renders --ecm and
- * --threads-scaling, each over one working set per memory level; and the ECM rates from a sweep's
- * load and store runs, which probe -o uses too. */
+/* archscope bench in three files: cmd-bench.c reads the options, picks the kernels and the team
+ * and prints --list; cmd-bench-runs.c runs KERNEL with -s, --level or --sweep; cmd-bench-ecm.c
+ * finds the machine's line and levels, measures and renders --ecm and --threads-scaling, each over
+ * one working set per memory level; and the ECM rates from a sweep's load and store runs, which
+ * probe -o uses too. */
 #ifndef ARCHSCOPE_CLI_CMD_BENCH_H
 #define ARCHSCOPE_CLI_CMD_BENCH_H
 
@@ -32,6 +33,17 @@ struct cli_bench_opts {
 	const char *plot_dir;
 	volatile int *stop;     /* set by Ctrl-C: print what was measured */
 };
+
+/* The kernels' names, from the table's scalar rows: "load store copy ..." (buf). */
+const char *cli_bench_kernel_names(char *buf, size_t len);
+/* The kernel `name` in `variant` (NULL: the widest this CPU runs); NULL after a usage error. */
+const struct bench_kernel *cli_bench_pick(const char *name, const char *variant);
+/* The team for `threads` threads or --cpus LIST (default one thread; with --threads-scaling all
+ * allowed CPUs up to 64). 0, or an exit code after error(). */
+int cli_bench_team_cpus(const struct cli_bench_opts *o, int threads, struct as_cpulist *cpus);
+/* KERNEL with -s, --level or --sweep (names: the positional words): measures, renders, plots.
+ * Returns the exit code; 130 after Ctrl-C (*o->stop), with what was measured printed. */
+int cli_bench_runs(struct cli_bench_opts *o, int nnames, char **names);
 
 /* The cache line the cycles per line count, into o: the first level's line as the topology reports
  * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */

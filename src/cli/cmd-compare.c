@@ -2,7 +2,8 @@
  * Benjamini–Hochberg q over every event compared, Hedges' g and the ratio B/A with its 95 %
  * interval, sorted by q then by size of change (EvSel's comparison, NUMA thesis §4.1.2, mended).
  * The two results are files `stat` wrote (their conditions compared, differences warned of), or
- * two commands run here in turn, A B A B ..., so that a drift of the machine hits both alike. */
+ * two commands run here in turn, A B A B ..., so that a drift of the machine hits both alike. The
+ * statistics are measure/stat-compare.c's; here: reading, the conditions, -r's runs, rendering. */
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -14,113 +15,21 @@
 #include "cli/parse-options.h"
 #include "cli/cmd-stat.h"
 #include "common/interrupt.h"
+#include "measure/stat-compare.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
 #include "report/emit.h"
 
-struct cmp_event {
-	const char *name, *unit;
-	struct stats_sample a, b;
-	struct stats_welch w;
-	double q, g, ratio, lo, hi;
-	int significant;
-};
-
 struct compare_result {
 	const char *path_a, *path_b;
 	double alpha, min_change_pct;
-	int n, tests;
-	struct cmp_event *ev;
-	int few_runs;      /* some event has fewer than 3 runs on a side */
+	struct measure_stat_compare c; /* the events compared */
 	struct measure_stat_json a, b; /* the results read (names point into them) */
-	char only_a[1024], only_b[1024];
 	/* -r: the two commands run here, interleaved */
 	int interleaved, runs, runs_a, runs_b, interrupted, signal;
 	const char *cmd_a, *cmd_b;
 	int nwarn;                     /* conditions that differ between the files */
 };
-
-static int wanted(const struct stat_select *only, const char *name)
-{
-	if (!only->n)
-		return 1;
-	for (int i = 0; i < only->n; i++)
-		if (!strcmp(only->names[i], name))
-			return 1;
-	return 0;
-}
-
-static void append(char *buf, size_t len, const char *name)
-{
-	size_t used = strlen(buf);
-	if (used + strlen(name) + 3 < len)
-		snprintf(buf + used, len - used, "%s%s", used ? ", " : "", name);
-}
-
-static int cmp_order(const void *x, const void *y)
-{
-	const struct cmp_event *a = x, *b = y;
-	int na = isnan(a->q), nb = isnan(b->q);
-	if (na != nb)
-		return na - nb;
-	if (!na && a->q != b->q)
-		return a->q < b->q ? -1 : 1;
-	double ca = isnan(a->ratio) || a->ratio <= 0 ? 0 : fabs(log(a->ratio));
-	double cb = isnan(b->ratio) || b->ratio <= 0 ? 0 : fabs(log(b->ratio));
-	return ca > cb ? -1 : ca < cb ? 1 : strcmp(a->name, b->name);
-}
-
-static int compare_run(struct compare_result *r, const struct stat_select *only)
-{
-	r->ev = calloc(r->a.n + 1, sizeof(*r->ev));
-	if (!r->ev)
-		return error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-	for (size_t i = 0; i < r->a.n; i++) {
-		const struct measure_stat_json_event *e = &r->a.ev[i];
-		if (!wanted(only, e->name))
-			continue;
-		const struct measure_stat_json_event *f = measure_stat_json_find(&r->b, e->name);
-		if (!f) {
-			append(r->only_a, sizeof(r->only_a), e->name);
-			continue;
-		}
-		struct cmp_event *c = &r->ev[r->n++];
-		c->name = e->name;
-		c->unit = e->unit;
-		stats_sample(e->values, e->n, &c->a);
-		stats_sample(f->values, f->n, &c->b);
-		stats_welch_t(&c->a, &c->b, &c->w);
-		c->g = stats_hedges_g(&c->a, &c->b);
-		c->ratio = stats_ratio_ci(&c->a, &c->b, 0.95, &c->lo, &c->hi);
-		if ((c->a.n && c->a.n < 3) || (c->b.n && c->b.n < 3))
-			r->few_runs = 1;
-	}
-	for (size_t i = 0; i < r->b.n; i++) {
-		const char *name = r->b.ev[i].name;
-		if (wanted(only, name) && !measure_stat_json_find(&r->a, name))
-			append(r->only_b, sizeof(r->only_b), name);
-	}
-	double *p = malloc((size_t)(r->n + 1) * sizeof(double)), *q = malloc((size_t)(r->n + 1) * sizeof(double));
-	if (!p || !q) {
-		free(p);
-		free(q);
-		error("out of memory");
-		return EXIT_FAIL;
-	}
-	for (int k = 0; k < r->n; k++)
-		p[k] = r->ev[k].w.p;
-	r->tests = stats_bh(p, (size_t)r->n, q);
-	for (int k = 0; k < r->n; k++) {
-		struct cmp_event *c = &r->ev[k];
-		c->q = q[k];
-		double change = isnan(c->ratio) ? (c->a.mean != c->b.mean ? INFINITY : 0) : fabs(c->ratio - 1) * 100;
-		c->significant = !isnan(c->q) && c->q < r->alpha && change >= r->min_change_pct;
-	}
-	free(p);
-	free(q);
-	qsort(r->ev, (size_t)r->n, sizeof(*r->ev), cmp_order);
-	return 0;
-}
 
 static void compare_render(struct emit *e, const struct compare_result *r)
 {
@@ -136,14 +45,14 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 	emit_int(e, "conditions_differ", NULL, r->nwarn, NULL);
 	emit_number(e, "alpha", "alpha (q below)", r->alpha, NULL, "%g");
 	emit_number(e, "min_change_pct", "min change", r->min_change_pct, "%", "%g");
-	emit_int(e, "tests", "events tested", r->tests, NULL);
+	emit_int(e, "tests", "events tested", r->c.tests, NULL);
 	int flagged = 0;
-	for (int k = 0; k < r->n; k++)
-		flagged += r->ev[k].significant;
+	for (int k = 0; k < r->c.n; k++)
+		flagged += r->c.ev[k].significant;
 	emit_int(e, "significant", "significant", flagged, NULL);
 	emit_table_begin(e, "events", "events (sorted by q, then by size of change)");
-	for (int k = 0; k < r->n; k++) {
-		const struct cmp_event *c = &r->ev[k];
+	for (int k = 0; k < r->c.n; k++) {
+		const struct measure_stat_compare_event *c = &r->c.ev[k];
 		emit_row_begin(e);
 		emit_string(e, "name", "event", c->name);
 		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
@@ -173,9 +82,9 @@ static void compare_render(struct emit *e, const struct compare_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_string(e, "only_in_a", r->only_a[0] ? "only in A" : NULL, r->only_a);
-	emit_string(e, "only_in_b", r->only_b[0] ? "only in B" : NULL, r->only_b);
-	emit_bool(e, "few_runs", NULL, r->few_runs);
+	emit_string(e, "only_in_a", r->c.only_a[0] ? "only in A" : NULL, r->c.only_a);
+	emit_string(e, "only_in_b", r->c.only_b[0] ? "only in B" : NULL, r->c.only_b);
+	emit_bool(e, "few_runs", NULL, r->c.few_runs);
 	emit_bool(e, "interrupted", NULL, r->interrupted);
 	if (r->interrupted)
 		emit_text(e, "interrupted", "by %s after %d + %d runs: the cut run is left out", strsignal(r->signal),
@@ -253,30 +162,6 @@ static int compare_conditions(const struct compare_result *r)
 		warning("%d condition%s differ between A and B: a change may come from the machine, not the program "
 			"('compare -r R -- A -- B' runs both in turn)", n, n == 1 ? "" : "s");
 	return n;
-}
-
-/* A stat measurement as compare reads a file: each event's name, unit and per-run values. */
-static int compare_from_stat(struct measure_stat_json *j, const struct measure_stat *m)
-{
-	memset(j, 0, sizeof(*j));
-	j->ev = calloc((size_t)m->nevents + 1, sizeof(*j->ev));
-	if (!j->ev)
-		return -ENOMEM;
-	for (int i = 0; i < m->nevents; i++) {
-		struct measure_stat_json_event *e = &j->ev[j->n++];
-		e->name = strdup(m->ev[i].name);
-		e->unit = strdup(m->ev[i].unit);
-		e->values = malloc(((size_t)m->runs + 1) * sizeof(double));
-		if (!e->name || !e->unit || !e->values)
-			return -ENOMEM;
-		for (int k = 0; k < m->runs; k++)
-			e->values[k] = m->ev[i].values ? m->ev[i].values[k] : NAN;
-		e->n = (size_t)m->runs;
-	}
-	/* the names are unique (stat keeps one of each); the index finds them */
-	char name[] = "-r";
-	struct as_error err = { 0 };
-	return measure_stat_json_index(j, name, &err);
 }
 
 /* The two files are read at once, one in a thread of its own: reading (jansson) is most of the
@@ -380,7 +265,7 @@ static int compare_interleaved(struct compare_result *r, const struct cli_stat_a
 	for (int k = 0; k < mb.nrun; k++)
 		if (!mb.run[k].exited || mb.run[k].status)
 			warning("B ('%s') %s in run %d", r->cmd_b, mb.run[k].exited ? "exited non-zero" : "crashed", k + 1);
-	if (compare_from_stat(&r->a, &ma) != 0 || compare_from_stat(&r->b, &mb) != 0)
+	if (measure_stat_json_from_stat(&r->a, &ma, &err) != 0 || measure_stat_json_from_stat(&r->b, &mb, &err) != 0)
 		rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
 out:
 	measure_stat_release(&ma);
@@ -483,12 +368,12 @@ int cmd_compare(int argc, char **argv)
 			error_usage("compare", "-e: %s", err.msg);
 			rc = EXIT_USAGE;
 		}
-	if (rc == 0)
-		rc = compare_run(&r, &only);
+	if (rc == 0 && measure_stat_compare_run(&r.c, &r.a, &r.b, &only, r.alpha, r.min_change_pct, &err) != 0)
+		rc = error_err(&err) ? EXIT_FAIL : EXIT_FAIL;
 	if (rc == 0) {
-		if (!r.n)
+		if (!r.c.n)
 			note("no event is in both results");
-		if (r.few_runs)
+		if (r.c.few_runs)
 			note("fewer than 3 runs on a side for some events: their tests have little power");
 		if (r.interleaved) {
 			rc = cli_report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
@@ -513,7 +398,7 @@ int cmd_compare(int argc, char **argv)
 	if (r.interleaved)
 		interrupt_restore();
 	stat_select_release(&only);
-	free(r.ev);
+	measure_stat_compare_release(&r.c);
 	measure_stat_json_release(&r.a);
 	measure_stat_json_release(&r.b);
 	if (r.interrupted)

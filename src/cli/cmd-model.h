@@ -45,7 +45,8 @@ void cli_model_render_rates(struct emit *e, const struct cli_model_result *r, co
 void cli_model_render_incore(struct emit *e, const struct cli_model_result *r);
 void cli_model_render_core(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev, int in_core);
 
-/* The sweep's plot: DIR/model-sweep.dat and .svg, the ECM transfers stacked and the Roofline. */
+/* The sweep's plot (cmd-model-plot.c): DIR/model-sweep.dat and .svg, the ECM transfers stacked
+ * and the Roofline. */
 int cli_model_plot_sweep(const char *dir, const struct model_run *run, struct as_error *err);
 
 #endif

@@ -1,6 +1,6 @@
-/* archscope tune in two files: cmd-tune.c reads the options and runs `tune gemm` (blocking from
- * the machine file, generated kernel, sweep against OpenBLAS); cmd-tune-stencil.c runs
- * `tune stencil` (spatial blocking of a 2D 5-point stencil from the layer conditions). */
+/* archscope tune in three files: cmd-tune.c reads the options; cmd-tune-gemm.c runs `tune gemm`
+ * (blocking from the machine file, generated kernel, sweep against OpenBLAS); cmd-tune-stencil.c
+ * runs `tune stencil` (spatial blocking of a 2D 5-point stencil from the layer conditions). */
 #ifndef ARCHSCOPE_CLI_CMD_TUNE_H
 #define ARCHSCOPE_CLI_CMD_TUNE_H
 
@@ -29,6 +29,8 @@ void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n);
  * after error(). */
 int cli_tune_pin(int cpu_opt, int *cpu);
 
+/* `archscope tune gemm`: the exit code. */
+int cli_tune_gemm(const struct cli_tune_opts *o);
 /* `archscope tune stencil`: the exit code. */
 int cli_tune_stencil(const struct cli_tune_opts *o);
 

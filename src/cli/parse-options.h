@@ -140,6 +140,9 @@ static inline int opt_exit_code(int rc)
 	return rc == OPT_HELP_SHOWN ? 0 : 2;
 }
 
+/* Whether option o takes a value (a word of its own or attached). */
+int opt_takes_value(const struct opt *o);
+
 /* Prints --help: usage lines, description, sections, the aligned option list, the epilog. */
 void opt_help_print(FILE *out, const struct opt_cmd *cmd, const struct opt *opts);
 

@@ -28,7 +28,7 @@ libs=($(pkg-config --libs jansson yaml-0.1 gsl) -ldl -lm -lpthread)
 # The library modules the parsers live in, built once into one archive (the sanitizers' and
 # libFuzzer's coverage on every file: -fsanitize=fuzzer-no-link).
 srcs=(src/common/*.c src/report/*.c src/machine/*.c src/analysis/*.c src/model/*.c src/model/incore/*.c
-	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/util.c
+	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/parse-options-help.c src/cli/util.c
 	src/measure/memsample.c src/measure/memsample-read.c src/measure/stat-json.c src/numa/matrix-file.c src/numa/model.c)
 objs=()
 # a header newer than the last archive rebuilds every object (a struct's layout may have changed)

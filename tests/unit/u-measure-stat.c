@@ -18,6 +18,7 @@
 #include "harness.h"
 #include "measure/counters.h"
 #include "measure/events.h"
+#include "measure/stat-compare.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
 #include "measure/stat-show.h"
@@ -505,8 +506,66 @@ static void test_measure_stat__show(void)
 	CHECK(failed == 0 && crashed == 1);
 }
 
+/* compare's statistics on two small results: a real shift flagged, equal constants not, a side
+ * with two runs marked, the events of one side listed, the not counted sorted last; -e's
+ * selection; and a measurement read as a result file (compare -r). */
+static void test_measure_stat__compare(void)
+{
+	const char *ta = "{\"results\":{\"events\":[{\"name\":\"same\",\"values\":[5,5,5,5]},"
+			 "{\"name\":\"nc\",\"values\":[null,null]},{\"name\":\"two\",\"values\":[1,2]},"
+			 "{\"name\":\"x\",\"unit\":\"ns\",\"values\":[10,11,12,10,11]},{\"name\":\"onlya\",\"values\":[1]}]}}";
+	const char *tb = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[20,21,22,20,21]},"
+			 "{\"name\":\"two\",\"values\":[1,2,1]},{\"name\":\"same\",\"values\":[5,5,5]},"
+			 "{\"name\":\"onlyb\",\"values\":[3]},{\"name\":\"nc\",\"values\":[null]}]}}";
+	struct measure_stat_json a, b;
+	struct measure_stat_compare c;
+	struct stat_select only;
+	struct as_error err = { 0 };
+	stat_select_init(&only);
+	CHECK(measure_stat_json_parse(&a, ta, strlen(ta), "a.json", &err) == 0);
+	CHECK(measure_stat_json_parse(&b, tb, strlen(tb), "b.json", &err) == 0);
+	CHECK(measure_stat_compare_run(&c, &a, &b, &only, 0.05, 1, &err) == 0);
+	CHECK(c.n == 4 && c.tests == 3 && c.few_runs);
+	CHECK_STR(c.only_a, "onlya");
+	CHECK_STR(c.only_b, "onlyb");
+	CHECK_STR(c.ev[0].name, "x");
+	CHECK_STR(c.ev[0].unit, "ns");
+	CHECK(c.ev[0].significant && c.ev[0].q < 0.01 && c.ev[0].w.p <= c.ev[0].q);
+	CHECK_NEAR(c.ev[0].ratio, 104.0 / 54.0, 1e-12);
+	CHECK(c.ev[0].lo < c.ev[0].ratio && c.ev[0].ratio < c.ev[0].hi && c.ev[0].g > 0);
+	CHECK_STR(c.ev[3].name, "nc");
+	CHECK(isnan(c.ev[3].q) && !c.ev[3].significant);
+	for (int k = 1; k < 3; k++) {
+		CHECK(!c.ev[k].significant && c.ev[k].q <= 1);
+		CHECK(!strcmp(c.ev[k].name, "same") || !strcmp(c.ev[k].name, "two"));
+	}
+	measure_stat_compare_release(&c);
+	CHECK(c.n == 0 && !c.ev);
+	/* -e: only the events named; a shift of 92 % is no change above 100 % */
+	CHECK(stat_select_add(&only, "x,onlyb", &err) == 0);
+	CHECK(measure_stat_compare_run(&c, &a, &b, &only, 0.05, 100, &err) == 0);
+	CHECK(c.n == 1 && c.tests == 1 && !c.few_runs && !c.ev[0].significant);
+	CHECK(c.only_a[0] == '\0');
+	CHECK_STR(c.only_b, "onlyb");
+	measure_stat_compare_release(&c);
+	stat_select_release(&only);
+	measure_stat_json_release(&a);
+	measure_stat_json_release(&b);
+
+	double cy_v[] = { 3, 4, 5 };
+	struct stat_event ev[] = { { .name = "cycles", .unit = "events", .values = cy_v },
+				   { .name = "missing", .unit = "ns", .values = NULL } };
+	struct measure_stat m = { .nevents = 2, .ev = ev, .runs = 3 };
+	CHECK(measure_stat_json_from_stat(&a, &m, &err) == 0);
+	const struct measure_stat_json_event *e = measure_stat_json_find(&a, "cycles");
+	CHECK(a.n == 2 && e && e->n == 3 && e->values[2] == 5 && !strcmp(e->unit, "events"));
+	e = measure_stat_json_find(&a, "missing");
+	CHECK(e && e->n == 3 && isnan(e->values[0]) && isnan(e->values[2]));
+	measure_stat_json_release(&a);
+}
+
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
-      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show))
+      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare))

@@ -46,7 +46,15 @@ struct cli_cluster_result {
 	int save_failed;
 };
 
+/* Every phase on every rank (cmd-cluster-phases.c), into r on rank 0; co->status is rank 0's
+ * (set there: the phases say where they are in it). 0, or -errno with err filled (an MPI failure
+ * leaves the ranks out of step: the caller aborts). */
+int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
+			struct cluster_opts *co, struct as_error *err);
+
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
+/* Its first part: the placement, the nodes' figures, the alike groups and the outliers. */
+void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r);
 /* --raw: the placement (at the start), the matrices measured so far (as the run goes), all (at
  * the end). 0, or -1 after error(). */
 int cli_cluster_save_place(const struct cli_cluster_result *r, const char *dir);

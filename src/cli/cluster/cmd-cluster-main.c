@@ -1,6 +1,7 @@
 /* archscope-cluster: the executable of `archscope cluster`, the only one that links Open MPI. Every
  * rank runs the same sequence of collective phases (placement, nodes, latency, bandwidth, shift,
- * sizes, LogGP, contention); rank 0 gathers, renders and saves. */
+ * sizes, LogGP, contention: cmd-cluster-phases.c); rank 0 gathers, renders and saves, and says
+ * where the run was when mpirun ends it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -153,7 +154,7 @@ static void on_step_done(void *arg, const char *phase, int step, int steps)
 		c->r->save_failed = 1;
 }
 
-/* --- the phases ------------------------------------------------------------------------------- */
+/* --- the run -------------------------------------------------------------------------------- */
 
 static int launched_by_mpi(void)
 {
@@ -164,174 +165,9 @@ static int launched_by_mpi(void)
 	return 0;
 }
 
-/* The CPU a leader probes on: leaders on one machine (namespaces of one kernel) take different
- * CPUs of their sets, the others their first. */
-static int leader_cpu(const struct cluster_place *p)
-{
-	const struct cluster_rank *me = &p->ranks[p->rank];
-	struct as_cpulist cpus;
-	cluster_rank_cpus(me, &cpus);
-	if (cpus.n == 0)
-		return 0;
-	int idx = 0;
-	for (int n = 0; n < me->node; n++)
-		if (strcmp(p->ranks[p->leader[n]].boot_id, me->boot_id) == 0)
-			idx++;
-	return cpus.cpu[idx % cpus.n];
-}
-
-static int phase_nodes(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
-		       struct as_error *err)
-{
-	const struct cluster_rank *me = &p->ranks[p->rank];
-	struct cluster_node_fig fig;
-	memset(&fig, 0, sizeof(fig));
-	int rc = 0;
-	if (me->node_rank == 0) {
-		struct cluster_node_opts no = { .figures = o->figures, .cpu = leader_cpu(p), .max_bytes = o->node_bytes,
-						.seed = o->seed };
-		struct as_error e = { 0 };
-		if (cluster_node_measure(&no, &fig, &e) != 0 && !fig.failed[0])
-			snprintf(fig.failed, sizeof(fig.failed), "%.190s", e.msg);
-		fig.pmu = me->pmu;
-		/* the leader's thread is pinned now; the pair sweeps run where MPI placed the rank */
-		struct as_cpulist mine;
-		cluster_rank_cpus(me, &mine);
-		cpu_allow_self(&mine, &e);
-	}
-	if (p->rank == 0) {
-		r->nodes[0] = fig;
-		MPI_Request *rq = malloc((size_t)p->nnodes * sizeof(*rq));
-		if (!rq)
-			return as_error_set(err, -ENOMEM, "out of memory");
-		rq[0] = MPI_REQUEST_NULL;
-		for (int n = 1; n < p->nnodes; n++)
-			if (MPI_Irecv(&r->nodes[n], (int)sizeof(fig), MPI_BYTE, p->leader[n], 77, MPI_COMM_WORLD, &rq[n]) != MPI_SUCCESS)
-				rc = -EIO;
-		if (rc == 0)
-			status.phase = "nodes", status.waiting = 0, status.peer = -1;
-		if (rc == 0 && cluster_wait_idle(rq, p->nnodes) != 0)
-			rc = -EIO;
-		free(rq);
-	} else if (me->node_rank == 0) {
-		if (MPI_Send(&fig, (int)sizeof(fig), MPI_BYTE, 0, 77, MPI_COMM_WORLD) != MPI_SUCCESS)
-			rc = -EIO;
-	}
-	if (rc == 0 && cluster_barrier_idle(MPI_COMM_WORLD) != 0)
-		rc = -EIO;
-	if (rc)
-		return as_error_set(err, rc, "gathering the node figures failed");
-	return 0;
-}
-
-static void phase_time(struct cli_cluster_result *r, const char *phase, int steps, uint64_t t0)
-{
-	if (r->nphases < CLI_CLUSTER_MAX_PHASES)
-		r->phase[r->nphases++] = (struct cli_cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
-}
-
 static double *matrix_new(int p, int root)
 {
 	return root ? malloc((size_t)p * p * sizeof(double)) : NULL;
-}
-
-/* Runs every phase; returns 0, or -errno with err filled (an MPI failure leaves the ranks out of
- * step: the caller aborts). */
-static int run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
-		   struct cluster_opts *co, struct as_error *err)
-{
-	int root = p->rank == 0, P = p->size, rc;
-	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = P, .o = co };
-	uint64_t t0;
-	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
-		t0 = timer_now_ns();
-		if (root)
-			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
-		if ((rc = phase_nodes(r, p, o, err)) != 0)
-			return rc;
-		phase_time(r, "nodes", 1, t0);
-		if (root) {
-			r->nodes_measured = 1;
-			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
-		}
-	}
-	int rounds = co->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
-	t0 = timer_now_ns();
-	if ((rc = cluster_sweep_latency(&run, 8, r->lat, r->p99, err)) != 0)
-		return rc;
-	phase_time(r, "latency", rounds, t0);
-	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH)) {
-		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_bandwidth(&run, r->bw, err)) != 0)
-			return rc;
-		phase_time(r, "bandwidth", rounds, t0);
-	}
-	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT)) {
-		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_shift(&run, r->shift, err)) != 0)
-			return rc;
-		phase_time(r, "shift", P - 1, t0);
-	}
-	for (int s = 0; s < o->nsizes; s++) {
-		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_latency(&run, o->sizes[s], r->size_lat[s], NULL, err)) != 0)
-			return rc;
-		phase_time(r, "latency per size", rounds, t0);
-	}
-	/* layers on rank 0; their representative pairs to everyone for LogGP */
-	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
-	if (root) {
-		struct as_error e = { 0 };
-		int *node_of = malloc((size_t)P * sizeof(int));
-		for (int i = 0; node_of && i < P; i++)
-			node_of[i] = p->ranks[i].node;
-		r->have_layers = cluster_layers_build(P, r->lat, r->p99, r->bw, r->shift, node_of, o->gap, &r->layers, &e) == 0;
-		free(node_of);
-		if (!r->have_layers)
-			note("no layers: %s", e.msg);
-		for (int k = 0; r->have_layers && k < r->layers.n; k++)
-			if (r->layers.layer[k].rep_a >= 0) {
-				reps[1 + 3 * reps[0]] = k;
-				reps[2 + 3 * reps[0]] = r->layers.layer[k].rep_a;
-				reps[3 + 3 * reps[0]] = r->layers.layer[k].rep_b;
-				reps[0]++;
-			}
-	}
-	if (MPI_Bcast(reps, 3 * CLUSTER_MAX_LAYERS + 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
-		return as_error_set(err, -EIO, "MPI_Bcast of the layers failed");
-	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP)) {
-		t0 = timer_now_ns();
-		for (int k = 0; k < reps[0]; k++) {
-			struct cluster_prtt m;
-			int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
-			if (root) {
-				status.phase = "loggp", status.step = k + 1, status.steps = reps[0], status.waiting = 0;
-				status.peer = a == 0 ? b : b == 0 ? a : -1;
-				progress("cluster: LogGP (PRTT) between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
-			}
-			if ((rc = cluster_prtt_measure(&run, a, b, o->reps, &m, err)) != 0)
-				return rc;
-			if (root) {
-				cluster_loggp_derive(&m, &r->loggp[li]);
-				r->loggp[li].a = a;
-				r->loggp[li].b = b;
-			}
-		}
-		r->loggp_measured = 1;
-		phase_time(r, "loggp", reps[0], t0);
-	}
-	if (!(o->skip & CLI_CLUSTER_SKIP_CONTENTION)) {
-		t0 = timer_now_ns();
-		rc = cluster_contention_measure(&run, p, r->cont, CLI_CLUSTER_MAX_CONTENTION, err);
-		if (rc < 0)
-			return rc;
-		if (root)
-			r->ncont = rc;
-		phase_time(r, "contention", rc, t0);
-	}
-	if (root)
-		progress_done();
-	return 0;
 }
 
 /* The checks all ranks make the same way from the gathered placement: one rank, versions. 0, or
@@ -509,7 +345,7 @@ int main(int argc, char **argv)
 		co.arg = &ctx;
 		co.status = &status;
 	}
-	rc = run_all(r, &place, &o, &co, &err);
+	rc = cli_cluster_run_all(r, &place, &o, &co, &err);
 	if (rc) {
 		/* an MPI call failed (a rank died, the run is being torn down): the ranks are out of
 		 * step; rank 0 says where it was and saves what it has */

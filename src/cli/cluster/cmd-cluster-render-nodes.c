@@ -1,0 +1,213 @@
+/* archscope cluster's renderer, the part about the ranks and nodes: the placement, each node
+ * leader's quick probe figures side by side, which nodes are alike, and the outliers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/cluster/cmd-cluster-impl.h"
+#include "report/emit.h"
+
+#define MAX_FIGS 48
+
+static void render_ranks(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	emit_table_begin(e, "ranks", "placement (MPI_Comm_split_type(MPI_COMM_TYPE_SHARED) and hwloc)");
+	for (int i = 0; i < p->size; i++) {
+		const struct cluster_rank *k = &p->ranks[i];
+		struct as_cpulist cpus;
+		cluster_rank_cpus(k, &cpus);
+		emit_row_begin(e);
+		emit_int(e, "rank", "rank", k->rank, NULL);
+		emit_string(e, "host", "host", k->host);
+		emit_int(e, "node", "node", k->node, NULL);
+		emit_cpulist(e, "cpus", "cpus", &cpus);
+		if (k->numa_node >= 0)
+			emit_int(e, "numa_node", "NUMA node", k->numa_node, NULL);
+		else
+			emit_null(e, "numa_node", "NUMA node", "several");
+		emit_text(e, "role", "%s", k->node_rank == 0 ? "leader" : "");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void render_node_json(struct emit *e, const struct cli_cluster_result *r, int n)
+{
+	const struct cluster_place *p = r->place;
+	const struct cluster_node_fig *f = &r->nodes[n];
+	struct as_cpulist ranks = { 0 };
+	for (int i = 0; i < p->size; i++)
+		if (p->ranks[i].node == n)
+			ranks.cpu[ranks.n++] = i;
+	emit_row_begin(e);
+	emit_int(e, "node", NULL, n, NULL);
+	emit_string(e, "host", NULL, p->ranks[p->leader[n]].host);
+	emit_int(e, "leader", NULL, p->leader[n], NULL);
+	emit_cpulist(e, "ranks", NULL, &ranks);
+	emit_string(e, "version", NULL, p->ranks[p->leader[n]].version);
+	emit_bool(e, "pmu", NULL, p->ranks[p->leader[n]].pmu);
+	if (r->nodes_measured) {
+		emit_int(e, "cpus", NULL, f->cpus, NULL);
+		emit_int(e, "cpu", NULL, f->cpu, NULL);
+		emit_number(e, "clock_ghz", NULL, f->clock_ghz, "GHz", NULL);
+		emit_number(e, "line_bytes", NULL, f->line_bytes, "B", NULL);
+		emit_table_begin(e, "caches", NULL);
+		for (int l = 0; l < f->nlevels; l++) {
+			emit_row_begin(e);
+			emit_int(e, "level", NULL, l + 1, NULL);
+			emit_number(e, "size_bytes", NULL, f->level_bytes[l], "B", NULL);
+			emit_number(e, "latency_ns", NULL, f->level_ns[l], "ns", NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_number(e, "memory_latency_ns", NULL, f->memory_ns, "ns", NULL);
+		emit_table_begin(e, "bandwidth", NULL);
+		for (int b = 0; b < f->nbw; b++) {
+			emit_row_begin(e);
+			emit_string(e, "level", NULL, f->bw_level[b]);
+			emit_int(e, "size_bytes", NULL, (long long)f->bw_bytes[b], "B");
+			emit_number(e, "gbs", NULL, f->bw_gbs[b], "GB/s", NULL);
+			emit_row_end(e);
+		}
+		emit_table_end(e);
+		emit_object_begin(e, "contexts", NULL);
+		emit_number(e, "fp", NULL, f->contexts[0], NULL, NULL);
+		emit_number(e, "int", NULL, f->contexts[1], NULL, NULL);
+		emit_number(e, "mem", NULL, f->contexts[2], NULL, NULL);
+		emit_object_end(e);
+		emit_int(e, "alike", NULL, r->alike[n], NULL);
+		emit_number(e, "seconds", NULL, f->seconds, "s", NULL);
+		if (f->failed[0])
+			emit_string(e, "failed", NULL, f->failed);
+	}
+	emit_row_end(e);
+}
+
+static void render_nodes(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	emit_table_begin(e, "nodes", NULL);
+	for (int n = 0; n < p->nnodes; n++)
+		render_node_json(e, r, n);
+	emit_table_end(e);
+	if (!r->nodes_measured) {
+		emit_heading(e, "nodes: %d (not probed: --skip nodes or --probes none)", p->nnodes);
+		return;
+	}
+	/* text: a figure a row, a node a column (at most 8 nodes shown; the JSON has every one) */
+	struct cluster_figure (*figs)[MAX_FIGS] = calloc((size_t)p->nnodes, sizeof(*figs));
+	double spread[MAX_FIGS];
+	int *nf = calloc((size_t)p->nnodes, sizeof(int));
+	if (!figs || !nf) {
+		free(figs);
+		free(nf);
+		return;
+	}
+	for (int n = 0; n < p->nnodes; n++)
+		nf[n] = cluster_node_figures(&r->nodes[n], figs[n], spread, MAX_FIGS);
+	int shown = p->nnodes < 8 ? p->nnodes : 8;
+	char title[200];
+	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s)", p->nnodes,
+		 shown < p->nnodes ? "; the first 8 shown" : "");
+	emit_table_begin(e, NULL, title);
+	emit_row_begin(e);
+	emit_text(e, "figure", "host");
+	for (int n = 0; n < shown; n++) {
+		char label[16];
+		snprintf(label, sizeof(label), "node %d", n);
+		emit_text(e, label, "%s", p->ranks[p->leader[n]].host);
+	}
+	emit_row_end(e);
+	for (int k = 0; k < nf[0]; k++) {
+		emit_row_begin(e);
+		emit_text(e, "figure", "%s", figs[0][k].name);
+		for (int n = 0; n < shown; n++) {
+			char label[16];
+			snprintf(label, sizeof(label), "node %d", n);
+			double v = NAN;
+			const char *unit = figs[0][k].unit;
+			for (int m = 0; m < nf[n]; m++)
+				if (strcmp(figs[n][m].name, figs[0][k].name) == 0)
+					v = figs[n][m].value;
+			if (strcmp(unit, "B") == 0 && isfinite(v))
+				emit_size(e, NULL, label, (uint64_t)v);
+			else
+				emit_number(e, NULL, label, v, unit[0] ? unit : NULL, strcmp(unit, "GHz") == 0 ? "%.3f" : "%.3g");
+		}
+		emit_row_end(e);
+	}
+	emit_row_begin(e);
+	emit_text(e, "figure", "PMU");
+	for (int n = 0; n < shown; n++) {
+		char label[16];
+		snprintf(label, sizeof(label), "node %d", n);
+		emit_text(e, label, "%s", p->ranks[p->leader[n]].pmu ? "yes" : "no");
+	}
+	emit_row_end(e);
+	emit_table_end(e);
+	free(figs);
+	free(nf);
+	for (int n = 0; n < p->nnodes; n++)
+		if (r->nodes[n].failed[0])
+			emit_heading(e, "  node %d (%s): %s", n, p->ranks[p->leader[n]].host, r->nodes[n].failed);
+	/* alike groups */
+	emit_table_begin(e, "alike", "nodes alike (every figure within the run's noise)");
+	for (int g = 0; g < p->nnodes; g++) {
+		if (r->alike[g] != g)
+			continue;
+		struct as_cpulist members = { 0 };
+		for (int n = 0; n < p->nnodes; n++)
+			if (r->alike[n] == g)
+				members.cpu[members.n++] = n;
+		emit_row_begin(e);
+		emit_cpulist(e, "nodes", "nodes", &members);
+		char hosts[256] = "";
+		for (int i = 0; i < members.n && strlen(hosts) < 200; i++)
+			snprintf(hosts + strlen(hosts), sizeof(hosts) - strlen(hosts), "%s%s", i ? " " : "",
+				 p->ranks[p->leader[members.cpu[i]]].host);
+		emit_text(e, "hosts", "%s", hosts);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+static void render_outliers(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	if (r->noutliers == 0) {
+		emit_table_begin(e, "outliers", NULL);
+		emit_table_end(e);
+		if (r->nodes_measured && p->nnodes > 1)
+			emit_heading(e, "outliers: none (no node's figure is off the median by more than the run's noise)");
+		return;
+	}
+	emit_table_begin(e, "outliers", "outliers (off the nodes' median by more than the run's noise of that figure)");
+	for (int i = 0; i < r->noutliers; i++) {
+		const struct cluster_outlier *o = &r->outliers[i];
+		emit_row_begin(e);
+		emit_int(e, "node", "node", o->node, NULL);
+		emit_string(e, "host", "host", p->ranks[p->leader[o->node]].host);
+		emit_string(e, "figure", "figure", o->figure);
+		emit_number(e, "value", "value", o->value, o->unit[0] ? o->unit : NULL, "%.4g");
+		emit_number(e, "median", "median", o->median, o->unit[0] ? o->unit : NULL, "%.4g");
+		emit_string(e, "unit", NULL, o->unit);
+		emit_number(e, "difference", NULL, o->difference, NULL, NULL);
+		emit_number(e, NULL, "difference", 100 * o->difference, "%", "%+.1f");
+		emit_number(e, "noise", NULL, o->noise, NULL, NULL);
+		emit_number(e, NULL, "noise", 100 * o->noise, "%", "%.1f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	if (p->nnodes == 2)
+		emit_heading(e, "  (two nodes: the median is between them, so both differ; a third node tells which one is off)");
+}
+
+void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r)
+{
+	render_ranks(e, r);
+	render_nodes(e, r);
+	render_outliers(e, r);
+}
