@@ -1,14 +1,12 @@
-/* Helpers shared by the command files (see cli.h): error reporting, suggestions, progress, the
- * machine block of the envelope. */
+/* Helpers shared by the command files (see cli.h): error reporting, suggestions, progress, output
+ * checks. The envelope's machine block is in util-envelope.c (it reads the topology and the PMU,
+ * which the parsers' fuzz build does not link). */
 #include "cli/cli.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "common/atomicfile.h"
@@ -18,9 +16,6 @@
 #include "report/emit.h"
 #include "report/output.h"
 #include "report/plot.h"
-#include "topo/cpuinfo.h"
-#include "topo/system.h"
-#include "measure/counters.h"
 
 int cli_quiet;
 
@@ -192,58 +187,6 @@ void progress_done(void)
 		fflush(stderr);
 		progress_active = 0;
 	}
-}
-
-json_t *cli_machine_json(void)
-{
-	json_t *m = json_object();
-	char host[256] = "";
-	gethostname(host, sizeof(host) - 1);
-	json_object_set_new(m, "hostname", output_json_string(host, NULL));
-	struct utsname u;
-	if (uname(&u) == 0) {
-		json_object_set_new(m, "kernel", output_json_string(u.release, NULL));
-		json_object_set_new(m, "arch", output_json_string(u.machine, NULL));
-	}
-	char model[256];
-	if (topo_cpuinfo("model name", model, sizeof(model)) == 0)
-		json_object_set_new(m, "cpu_model_os", output_json_string(model, NULL));
-	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-	struct as_cpulist allowed;
-	char buf[1024];
-	allowed.n = 0;
-	if (cpulist_allowed(&allowed, NULL) == 0)
-		json_object_set_new(m, "cpus_allowed", json_string(cpulist_format(&allowed, buf, sizeof(buf))));
-	/* when, and the settings that change what measurements mean (null: the OS does not say) */
-	time_t now = time(NULL);
-	struct tm tm;
-	if (gmtime_r(&now, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		json_object_set_new(m, "date", json_string(buf));
-	struct topo_system sys;
-	topo_system_read(&sys, allowed.n > 0 ? allowed.cpu[0] : 0, NULL);
-	json_object_set_new(m, "governor", sys.governor[0] ? json_string(sys.governor) : json_null());
-	json_object_set_new(m, "thp", sys.thp[0] ? json_string(sys.thp) : json_null());
-	json_object_set_new(m, "smt", sys.smt[0] ? json_string(sys.smt) : json_null());
-	json_object_set_new(m, "smt_active", sys.smt_active < 0 ? json_null() : json_boolean(sys.smt_active));
-	json_object_set_new(m, "pmu", json_boolean(counters_hw_check() == 0));
-	json_object_set_new(m, "loadavg", isfinite(sys.loadavg1) ? json_real(sys.loadavg1) : json_null());
-	return m;
-}
-
-int cli_emit_end(struct emit *e, const char *command)
-{
-	struct as_error err = { 0 };
-	size_t bad = emit_not_utf8(e);
-	int rc = emit_end(e, command, emit_is_text(e) ? NULL : cli_machine_json(), &err);
-	emit_free(e);
-	if (bad)
-		note("%zu byte%s in names or arguments %s not UTF-8: written as U+FFFD (\xef\xbf\xbd) in the JSON", bad,
-		     bad == 1 ? "" : "s", bad == 1 ? "was" : "were");
-	if (rc) {
-		error_err(&err);
-		return EXIT_FAIL;
-	}
-	return EXIT_OK;
 }
 
 int cli_output_dir_check(const char *cmd, const char *opt, const char *dir)
