@@ -98,11 +98,19 @@ int cmd_stack(int argc, char **argv)
 	so.timeout_s = timeout_s;
 	so.progress = stack_progress;
 	struct as_error err = { 0 };
-	if (!so.npoints) {
-		struct as_cpulist cpus;
-		if (cpulist_allowed(&cpus, &err) != 0)
-			return error_err(&err), EXIT_FAIL;
+	struct as_cpulist cpus;
+	if (cpulist_allowed(&cpus, &err) != 0)
+		return error_err(&err), EXIT_FAIL;
+	if (!so.npoints)
 		so.threads[so.npoints++] = cpus.n;
+	int most = 0;
+	for (int i = 0; i < so.npoints; i++)
+		most = so.threads[i] > most ? so.threads[i] : most;
+	if (most > cpus.n && !cli_quiet) {
+		char list[256];
+		note("%d threads on the %d CPU%s this process may use (%s): threads beyond them share CPUs, which "
+		     "the stack shows as scheduling", most, cpus.n, cpus.n == 1 ? "" : "s",
+		     cpulist_format(&cpus, list, sizeof(list)));
 	}
 	char preload[4096];
 	if (scale_preload_find(preload, sizeof(preload), &err) != 0)
