@@ -1,7 +1,7 @@
 # Tier 1: a static binary (examples/stack/barrier.c linked -static), which the preload library
 # cannot reach, still gets a stack from the scheduler's tracepoints when running as root: tier 1,
 # its three threads seen, the components summing to N, its barrier waits off the CPU as yielding
-# (blocked_other).
+# (blocked_other). Where tracefs is not mounted, the test mounts it in its own mount namespace.
 . "$(dirname "$0")/lib.sh"
 # the system python when there is one: a version manager's shim can take seconds to start
 PY=python3
@@ -10,7 +10,12 @@ jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 require ROOT
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-barrier-static" ] || skip "needs stack-barrier-static beside $ARCHSCOPE (no static libc)"
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier-static" "{T}" 300
+# tracefs not mounted (a fresh machine): mount it in a private mount namespace of this test alone
+wrap=()
+if ! grep -qs ' /sys/kernel/tracing tracefs ' /proc/mounts && unshare -m true 2>/dev/null; then
+	wrap=(unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec "$@"' sh)
+fi
+run 0 "${wrap[@]}" "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier-static" "{T}" 300
 if "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'tracepoints' in r else 1)"; then
 	skip "tracepoints refused: $(jget "d['results']['tracepoints']")"
 fi
