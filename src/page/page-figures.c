@@ -1,7 +1,7 @@
 /* The report page's figures (page-impl.h): the topology tree with measured sizes, latency against
  * working set, the other probe curves, bandwidth per level and thread count, c2c and NUMA heatmaps,
  * and the Roofline with the measured ceilings. Each reads the documents by their JSON names. */
-#include "report/page-impl.h"
+#include "page/page-impl.h"
 #include "report/svg.h"
 
 #include <math.h>

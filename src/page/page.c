@@ -1,7 +1,7 @@
 /* The HTML report page (see page.h): the page itself, the machine, the warnings, the tables (answers,
  * instructions, models, sources) and the embedded data; the figures are in page-figures.c. */
-#include "report/page.h"
-#include "report/page-impl.h"
+#include "page/page.h"
+#include "page/page-impl.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,12 +1,12 @@
-/* Private to report/page.c and report/page-figures.c: the state of one page being written and the
+/* Private to page/page.c and page/page-figures.c: the state of one page being written and the
  * helpers both use (JSON reading by dotted path, HTML escaping, number formats). */
-#ifndef ARCHSCOPE_REPORT_PAGE_IMPL_H
-#define ARCHSCOPE_REPORT_PAGE_IMPL_H
+#ifndef ARCHSCOPE_PAGE_PAGE_IMPL_H
+#define ARCHSCOPE_PAGE_PAGE_IMPL_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-#include "report/page.h"
+#include "page/page.h"
 
 #define PAGE_MAX_DOCS 32
 
