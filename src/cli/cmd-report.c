@@ -1,4 +1,4 @@
-/* archscope report: one self-contained HTML page of a machine (report/page.h), from a run of its own
+/* archscope report: one self-contained HTML page of a machine (page/page.h), from a run of its own
  * (topology, probe --quick and bench --threads-scaling, each this binary with --json) or from saved
  * --json results (--from FILE...). The page is built from the JSON documents only. */
 #include <errno.h>
@@ -17,7 +17,7 @@
 #include "common/interrupt.h"
 #include "common/spawn.h"
 #include "report/emit.h"
-#include "report/page.h"
+#include "page/page.h"
 #include "report/plot.h"
 #include "topo/system.h"
 

@@ -1,4 +1,4 @@
-/* A small SVG writer for the HTML report (report/page.h): elements with escaped text, axes on
+/* A small SVG writer for the HTML report (page/page.h): elements with escaped text, axes on
  * linear or logarithmic scales, and the figures the report draws (line charts with marked x values,
  * grouped bars, heatmaps, nested boxes). Output is inline SVG for an HTML page: sized by viewBox
  * so it scales to its container, styled by the page's CSS classes (ax, grid, tick, lbl, s0..s7

@@ -1,4 +1,4 @@
-/* Unit tests of the report page (report/page.h) and its SVG writer (report/svg.h), on synthetic
+/* Unit tests of the report page (page/page.h) and its SVG writer (report/svg.h), on synthetic
  * documents: escaping, axes, a heatmap's unmeasured cells, the inputs accepted and refused, the
  * figures a probe document gives, and embedded data that no input can end. */
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/page.h"
+#include "page/page.h"
 #include "report/svg.h"
 #include "harness.h"
 

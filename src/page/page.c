@@ -1,7 +1,7 @@
 /* The HTML report page (see page.h): the page itself, the machine, the warnings, the tables (answers,
  * instructions, models, sources) and the embedded data; the figures are in page-figures.c. */
-#include "report/page.h"
-#include "report/page-impl.h"
+#include "page/page.h"
+#include "page/page-impl.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,6 +38,14 @@ const char *page_str(json_t *o, const char *path)
 {
 	json_t *v = page_get(o, path);
 	return json_is_string(v) ? json_string_value(v) : NULL;
+}
+
+json_t *page_probe_json(struct page_ctx *c, int id, const char *sub)
+{
+	char path[256];
+	machine_probes_path(id, 0, path, sizeof(path));
+	json_t *o = page_get(page_get(c->probe, "results"), path);
+	return sub ? page_get(o, sub) : o;
 }
 
 int page_is_answer(const json_t *o)
@@ -206,7 +214,7 @@ static void find_warnings(struct page_ctx *c)
 		page_warn(c, "Transparent huge pages are off ('never'): buffers use 4 KiB pages, so TLB misses enter "
 			     "the latency curve and the bandwidths of large working sets.");
 	/* a noisy run: the clock's own confidence, its spread during instr, the load when it started */
-	double conf = page_num(c->probe, "results.clock.confidence");
+	double conf = c->pr.have[MP_CLOCK] == MP_HAVE_YES ? c->pr.clock.confidence : NAN;
 	if (isfinite(conf) && conf < 0.6)
 		page_warn(c, "Noisy run: the core clock measurement has confidence %.2f (its repetitions disagree): "
 			     "another process or the hypervisor took the core during the run.", conf);
@@ -304,7 +312,7 @@ static void section_machine(struct page_ctx *c)
 	if (!cpu)
 		cpu = page_str(c->topo, "results.cpu_model");
 	fact(f, "CPU (as the OS names it)", cpu);
-	double clock = page_num(c->probe, "results.clock.value"), tsc = page_num(c->probe, "results.clock.tsc_ghz");
+	double clock = c->pr.clock.value, tsc = c->pr.tsc_ghz;
 	if (isfinite(clock)) {
 		snprintf(buf, sizeof(buf), "%.3f GHz measured (TSC %.3f GHz)", clock, tsc);
 		fact(f, "core clock", buf);
@@ -444,11 +452,11 @@ static void answers_walk(struct page_ctx *c, const char *path, json_t *o, int de
 		const char *k;
 		json_t *v;
 		json_object_foreach(o, k, v) {
-			if (!strcmp(k, "witnesses") || !strcmp(k, "page_witnesses"))
-				continue;
+			if (!strcmp(k, MP_KEY(LINE_WITNESSES)) || !strcmp(k, MP_KEY(TLB_WITNESSES)))
+				continue; /* shown under the answer they back */
 			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? " " : "", k);
 			if (page_is_answer(v)) {
-				/* witnesses beside the answer: "page_witnesses" for "page_size" */
+				/* witnesses beside the answer: X_witnesses for X_size (tlb's page size) */
 				json_t *sw = NULL;
 				const char *k2;
 				json_t *v2;
@@ -501,13 +509,13 @@ static void section_answers(struct page_ctx *c)
 static void section_instr(struct page_ctx *c)
 {
 	FILE *f = c->f;
-	json_t *ops = page_get(c->probe, "results.instr.ops");
+	const struct machine_probes *pr = &c->pr;
 	fputs("<h2 id=\"instr\">Instructions</h2>\n", f);
-	if (!json_is_array(ops) || !json_array_size(ops)) {
+	if (!pr->nops) {
 		fputs("<p class=\"note\">No probe instr result given.</p>\n", f);
 		return;
 	}
-	const char *cyc = page_str(c->probe, "results.instr.cycles");
+	const char *cyc = page_str(page_probe_json(c, MP_INSTR, NULL), "cycles");
 	fputs("<p class=\"note\">Latency, throughput and operations in flight in core cycles of the measured clock", f);
 	if (cyc) {
 		fputs(" (", f);
@@ -518,23 +526,26 @@ static void section_instr(struct page_ctx *c)
 	      "<th class=\"n\">bits</th><th class=\"n\">latency (cy)</th><th class=\"n\">throughput (/cy)</th>"
 	      "<th class=\"n\">in flight</th><th class=\"n\">published lat. (cy)</th><th class=\"n\">published thr. (/cy)</th>"
 	      "<th>instruction, source</th></tr></thead><tbody>\n", f);
-	size_t i;
-	json_t *op;
-	json_array_foreach(ops, i, op) {
+	/* the published figures (evidence beside the answers, not answers) sit in each op's row of
+	 * the JSON, under the names of the measured figures they stand beside */
+	json_t *ops = page_probe_json(c, MP_INSTR_OPS, NULL);
+	for (int i = 0; i < pr->nops; i++) {
+		const struct machine_probes_op *op = &pr->op[i];
 		fputs("<tr>", f);
-		td(f, page_str(op, "op"));
-		td(f, page_str(op, "type"));
-		tdn(f, page_num(op, "width_bits"), "%.0f");
-		tdn(f, page_num(op, "latency_cy"), "%.2f");
-		tdn(f, page_num(op, "throughput_per_cy"), "%.2f");
-		tdn(f, page_num(op, "in_flight"), "%.0f");
-		json_t *src = json_array_get(page_get(op, "published.sources"), 0);
-		tdn(f, page_num(src, "latency_cy"), "%.2f");
-		tdn(f, page_num(src, "throughput_per_cy"), "%.2f");
+		td(f, op->op);
+		td(f, op->type);
+		tdn(f, op->width_bits, "%.0f");
+		tdn(f, op->latency_cy, "%.2f");
+		tdn(f, op->throughput_per_cy, "%.2f");
+		tdn(f, op->in_flight, "%.0f");
+		json_t *pub = page_get(json_array_get(ops, (size_t)i), "published");
+		json_t *src = json_array_get(page_get(pub, "sources"), 0);
+		tdn(f, page_num(src, MP_KEY(INSTR_LATENCY)), "%.2f");
+		tdn(f, page_num(src, MP_KEY(INSTR_THROUGHPUT)), "%.2f");
 		fputs("<td class=\"m\">", f);
-		if (page_str(op, "published.instruction")) {
+		if (page_str(pub, "instruction")) {
 			fputs("<code>", f);
-			page_esc(f, page_str(op, "published.instruction"));
+			page_esc(f, page_str(pub, "instruction"));
 			fputs("</code> ", f);
 		}
 		page_esc(f, page_str(src, "source"));
@@ -542,29 +553,28 @@ static void section_instr(struct page_ctx *c)
 	}
 	fputs("</tbody></table></div>\n", f);
 	c->sum->tables++;
-	json_t *fpc = page_get(c->probe, "results.instr.flops_per_cycle");
-	if (!json_is_object(fpc))
+	if (!json_is_object(page_probe_json(c, MP_FLOPS, NULL)))
 		return;
-	double ghz = page_num(c->probe, "results.clock.value");
+	double ghz = pr->clock.value;
 	fputs("<h3>FLOPs per cycle (one core)</h3>\n<div class=\"tw\"><table><thead><tr><th>precision</th><th>width</th>"
 	      "<th class=\"n\">ADD</th><th class=\"n\">MUL</th><th class=\"n\">FMA</th><th class=\"n\">total</th>"
 	      "<th class=\"n\">GFLOP/s at the measured clock</th></tr></thead><tbody>\n", f);
-	static const char *const prec[] = { "SP", "DP" }, *const width[] = { "scalar", "vector" };
+	/* [SP, DP][scalar, vector] as in flops_per_cy, each [total, ADD, MUL, FMA] */
+	static const int prec[] = { MP_FLOPS_SP, MP_FLOPS_DP };
+	static const int width[2][2] = { { MP_FLOPS_SP_SCALAR, MP_FLOPS_SP_VECTOR }, { MP_FLOPS_DP_SCALAR, MP_FLOPS_DP_VECTOR } };
 	for (int p = 0; p < 2; p++)
 		for (int w = 0; w < 2; w++) {
-			char path[64];
-			snprintf(path, sizeof(path), "%s.%s", prec[p], width[w]);
-			json_t *r = page_get(fpc, path);
-			if (!json_is_object(r))
+			if (!json_is_object(page_probe_json(c, width[p][w], NULL)))
 				continue;
+			const double *v = pr->flops_per_cy[p][w];
 			fputs("<tr>", f);
-			td(f, prec[p]);
-			td(f, width[w]);
-			tdn(f, page_num(r, "ADD"), "%.2f");
-			tdn(f, page_num(r, "MUL"), "%.2f");
-			tdn(f, page_num(r, "FMA"), "%.2f");
-			tdn(f, page_num(r, "total"), "%.2f");
-			tdn(f, page_num(r, "total") * ghz, "%.1f");
+			td(f, machine_probe_fields[prec[p]].key);
+			td(f, machine_probe_fields[width[p][w]].key);
+			tdn(f, v[1], "%.2f");
+			tdn(f, v[2], "%.2f");
+			tdn(f, v[3], "%.2f");
+			tdn(f, v[0], "%.2f");
+			tdn(f, v[0] * ghz, "%.1f");
 			fputs("</tr>\n", f);
 		}
 	fputs("</tbody></table></div>\n", f);
@@ -657,15 +667,13 @@ static int section_data(struct page_ctx *c, struct as_error *err)
 	return 0;
 }
 
-int page_write(FILE *out, const struct page_input *in, struct page_summary *sum, struct as_error *err)
+static int write_page(struct page_ctx *c, struct as_error *err)
 {
-	memset(sum, 0, sizeof(*sum));
-	struct page_ctx c = { .f = out, .in = in, .sum = sum };
-	int rc = classify(&c, err);
-	if (rc)
-		return rc;
-	find_warnings(&c);
-	const char *host = page_str(c.machine, "hostname");
+	FILE *out = c->f;
+	const struct page_input *in = c->in;
+	int rc;
+	find_warnings(c);
+	const char *host = page_str(c->machine, "hostname");
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
@@ -676,30 +684,30 @@ int page_write(FILE *out, const struct page_input *in, struct page_summary *sum,
 	fprintf(out, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>archscope report: ", css);
 	page_esc(out, host ? host : "a machine");
 	fputs("</h1>\n<p class=\"sub\">", out);
-	const char *cpu = page_str(c.machine, "cpu_model_os");
-	page_esc(out, cpu ? cpu : page_str(c.topo, "results.cpu_model"));
-	if (page_str(c.machine, "date")) {
+	const char *cpu = page_str(c->machine, "cpu_model_os");
+	page_esc(out, cpu ? cpu : page_str(c->topo, "results.cpu_model"));
+	if (page_str(c->machine, "date")) {
 		fputs(" · measured ", out);
-		page_esc(out, page_str(c.machine, "date"));
+		page_esc(out, page_str(c->machine, "date"));
 	}
 	fputs("</p>\n<nav><a href=\"#warnings\">warnings</a> <a href=\"#machine\">machine</a> <a href=\"#topology\">topology</a> "
 	      "<a href=\"#latency\">latency</a> <a href=\"#bandwidth\">bandwidth</a> <a href=\"#roofline\">Roofline</a> "
 	      "<a href=\"#heatmaps\">c2c and NUMA</a> <a href=\"#instr\">instructions</a> <a href=\"#answers\">answers</a> "
 	      "<a href=\"#curves\">curves</a> <a href=\"#sources\">inputs</a></nav>\n",
 	      out);
-	section_warnings(&c);
-	section_machine(&c);
-	page_topology(&c);
-	page_latency(&c);
-	page_bandwidth(&c);
-	page_roofline(&c);
-	section_models(&c);
-	page_heatmaps(&c);
-	section_instr(&c);
-	section_answers(&c);
-	page_curves(&c);
-	section_sources(&c);
-	rc = section_data(&c, err);
+	section_warnings(c);
+	section_machine(c);
+	page_topology(c);
+	page_latency(c);
+	page_bandwidth(c);
+	page_roofline(c);
+	section_models(c);
+	page_heatmaps(c);
+	section_instr(c);
+	section_answers(c);
+	page_curves(c);
+	section_sources(c);
+	rc = section_data(c, err);
 	if (rc)
 		return rc;
 	fprintf(out, "<p class=\"note\">Made by archscope %s. Figures are inline SVG; this page loads nothing.</p>\n"
@@ -707,4 +715,21 @@ int page_write(FILE *out, const struct page_input *in, struct page_summary *sum,
 	if (ferror(out))
 		return as_error_set(err, -EIO, "cannot write the page");
 	return 0;
+}
+
+int page_write(FILE *out, const struct page_input *in, struct page_summary *sum, struct as_error *err)
+{
+	memset(sum, 0, sizeof(*sum));
+	struct page_ctx c = { .f = out, .in = in, .sum = sum };
+	machine_probes_init(&c.pr);
+	int rc = classify(&c, err);
+	if (!rc && c.probe) {
+		rc = machine_probes_from_json(page_get(c.probe, "results"), &c.pr, err);
+		if (rc == -EINVAL)
+			as_error_prefix(err, "'%s': ", c.probe_name);
+	}
+	if (!rc)
+		rc = write_page(&c, err);
+	machine_probes_release(&c.pr);
+	return rc;
 }

@@ -3,8 +3,8 @@
  * archscope's commands print with --json: topology, probe, bench, model and numa matrix. It reads
  * them by their stable JSON names (DESIGN.md, "JSON names"), never by internal structs, so a page
  * can be made later from saved results. */
-#ifndef ARCHSCOPE_REPORT_PAGE_H
-#define ARCHSCOPE_REPORT_PAGE_H
+#ifndef ARCHSCOPE_PAGE_PAGE_H
+#define ARCHSCOPE_PAGE_PAGE_H
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,12 +1,13 @@
-/* Private to report/page.c and report/page-figures.c: the state of one page being written and the
+/* Private to page/page.c and page/page-figures.c: the state of one page being written and the
  * helpers both use (JSON reading by dotted path, HTML escaping, number formats). */
-#ifndef ARCHSCOPE_REPORT_PAGE_IMPL_H
-#define ARCHSCOPE_REPORT_PAGE_IMPL_H
+#ifndef ARCHSCOPE_PAGE_PAGE_IMPL_H
+#define ARCHSCOPE_PAGE_PAGE_IMPL_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-#include "report/page.h"
+#include "machine/probes.h"
+#include "page/page.h"
 
 #define PAGE_MAX_DOCS 32
 
@@ -20,6 +21,8 @@ struct page_ctx {
 	const char *bench_name[PAGE_MAX_DOCS], *model_name[PAGE_MAX_DOCS];
 	size_t nbench, nmodel;
 	json_t *machine;                 /* the machine block the page describes */
+	struct machine_probes pr;        /* the probe's answers, read through their description
+					  * (machine/probes.h); all "none" without a probe result */
 };
 
 /* The value at a dotted path ("results.caches.levels"; "results.c2c.cpus"), or NULL. */
@@ -27,6 +30,9 @@ json_t *page_get(json_t *o, const char *path);
 /* A number at path (NaN when absent or not a number); a string at path (NULL). */
 double page_num(json_t *o, const char *path);
 const char *page_str(json_t *o, const char *path);
+/* The probe result's JSON at an entry of the description (not one inside a table's rows), or at
+ * its member sub (NULL: the entry itself): the evidence beside an answer, such as its "curve". */
+json_t *page_probe_json(struct page_ctx *c, int id, const char *sub);
 /* 1 when o is an answer: an object with "value", "confidence" and "method". */
 int page_is_answer(const json_t *o);
 

@@ -1,7 +1,7 @@
 /* The report page's figures (page-impl.h): the topology tree with measured sizes, latency against
  * working set, the other probe curves, bandwidth per level and thread count, c2c and NUMA heatmaps,
  * and the Roofline with the measured ceilings. Each reads the documents by their JSON names. */
-#include "report/page-impl.h"
+#include "page/page-impl.h"
 #include "report/svg.h"
 
 #include <math.h>
@@ -69,14 +69,11 @@ static void set_list(const uint64_t *set, char *buf, size_t len)
 /* The measured size of cache level L (probe caches), NaN when not measured. */
 static double measured_size(struct page_ctx *c, int level, double *conf)
 {
-	size_t i;
-	json_t *lv;
-	json_array_foreach(page_get(c->probe, "results.caches.levels"), i, lv) {
-		if (page_num(lv, "level") == level) {
-			*conf = page_num(lv, "size.confidence");
-			return page_num(lv, "size.value");
+	for (int i = 0; i < c->pr.ncaches; i++)
+		if (c->pr.cache[i].level == level) {
+			*conf = c->pr.cache[i].size.confidence;
+			return c->pr.cache[i].size.value;
 		}
-	}
 	return NAN;
 }
 
@@ -155,9 +152,9 @@ void page_topology(struct page_ctx *c)
 	buffer_format_size((size_t)fmax(0, page_num(r, "memory_bytes")), mem, sizeof(mem));
 	snprintf(m->label, sizeof(m->label), "Machine %s", page_str(c->machine, "hostname") ? page_str(c->machine, "hostname") : "");
 	snprintf(m->note, sizeof(m->note), "memory %s", mem);
-	double ml = page_num(c->probe, "results.caches.memory_latency.value");
+	double ml = c->pr.memory_latency.value;
 	if (isfinite(ml)) {
-		page_fmt_value(ml, "ns", lat, sizeof(lat));
+		page_fmt_value(ml, machine_probe_fields[MP_CACHES_MEMORY_LATENCY].unit, lat, sizeof(lat));
 		snprintf(m->note2, sizeof(m->note2), "measured memory latency %s", lat);
 	}
 	/* packages from the CPUs' package numbers */
@@ -313,7 +310,7 @@ void page_latency(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	fputs("<h2 id=\"latency\">Latency against working set</h2>\n", f);
-	json_t *curve = page_get(c->probe, "results.caches.curve");
+	json_t *curve = page_probe_json(c, MP_CACHES, "curve");
 	if (!json_is_array(curve) || !json_array_size(curve)) {
 		fputs("<p class=\"note\">No probe caches result given.</p>\n", f);
 		return;
@@ -321,22 +318,21 @@ void page_latency(struct page_ctx *c)
 	double *x, *ymin, *x2, *ymed;
 	size_t n = curve_arrays(curve, "size_bytes", "min_ns", &x, &ymin);
 	curve_arrays(curve, "size_bytes", "median_ns", &x2, &ymed);
-	json_t *levels = page_get(c->probe, "results.caches.levels");
-	size_t nl = json_array_size(levels);
+	const struct machine_probes_cache *levels = c->pr.cache;
+	size_t nl = (size_t)c->pr.ncaches;
 	struct svg_mark *marks = calloc(2 * nl + 1, sizeof(*marks));
 	struct svg_point *pts = calloc(nl + 2, sizeof(*pts));
 	char (*labels)[64] = calloc(3 * nl + 2, sizeof(*labels));
 	size_t nm = 0, np = 0;
 	for (size_t i = 0; marks && pts && labels && i < nl; i++) {
-		json_t *lv = json_array_get(levels, i);
-		int level = (int)page_num(lv, "level");
-		double size = page_num(lv, "size.value"), os = page_num(lv, "size.os_reported");
+		int level = levels[i].level;
+		double size = levels[i].size.value, os = levels[i].size.os_reported;
 		char s[32];
 		if (isfinite(size)) {
 			buffer_format_size((size_t)size, s, sizeof(s));
 			snprintf(labels[3 * i], 64, "L%d %s", level, s);
 			marks[nm++] = (struct svg_mark){ .x = size, .label = labels[3 * i], .os = 0 };
-			double lat = page_num(lv, "latency.value");
+			double lat = levels[i].latency.value;
 			snprintf(labels[3 * i + 2], 64, "%.3g ns", lat);
 			pts[np++] = (struct svg_point){ .x = size, .y = lat, .label = labels[3 * i + 2] };
 		}
@@ -346,7 +342,7 @@ void page_latency(struct page_ctx *c)
 			marks[nm++] = (struct svg_mark){ .x = os, .label = labels[3 * i + 1], .os = 1 };
 		}
 	}
-	double mem = page_num(c->probe, "results.caches.memory_latency.value");
+	double mem = c->pr.memory_latency.value;
 	char memlbl[48];
 	if (pts && isfinite(mem) && n) {
 		snprintf(memlbl, sizeof(memlbl), "memory %.3g ns", mem);
@@ -367,7 +363,8 @@ void page_latency(struct page_ctx *c)
 	snprintf(cap, sizeof(cap), "Pointer chasing in page-segmented random order (probe caches, %s): solid green lines "
 				   "mark the level sizes found from the curve's steps, dashed orange lines the sizes the OS "
 				   "reports; points give each level's latency.",
-		 page_str(c->probe, "results.caches.pages") ? page_str(c->probe, "results.caches.pages") : "pages as given");
+		 page_str(page_probe_json(c, MP_CACHES, "pages"), NULL) ? page_str(page_probe_json(c, MP_CACHES, "pages"), NULL)
+									 : "pages as given");
 	page_figure_close(c, cap);
 	free(x);
 	free(ymin);
@@ -404,61 +401,58 @@ static void small_curve(struct page_ctx *c, const char *id, const char *title, j
 void page_curves(struct page_ctx *c)
 {
 	FILE *f = c->f;
-	json_t *r = page_get(c->probe, "results");
-	if (!r)
+	const struct machine_probes *pr = &c->pr;
+	if (!page_get(c->probe, "results"))
 		return;
 	fputs("<h2 id=\"curves\">The other probes' curves</h2>\n<div class=\"grid2\">\n", f);
 	char lbl[64];
-	double v = page_num(r, "line.witnesses.coherence.value");
+	double v = pr->line_coherence.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
 	small_curve(c, "line", "line: coherence unit, time per increment against counter distance",
-		    page_get(r, "line.witnesses.coherence.curve"), "d_bytes", "median_ns", 2, "distance of the counters",
+		    page_probe_json(c, MP_LINE_COHERENCE, "curve"), "d_bytes", "median_ns", 2, "distance of the counters",
 		    "ns per increment", 1, v, lbl);
-	v = page_num(r, "line.witnesses.stride.value");
+	v = pr->line_stride.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
-	small_curve(c, "line-stride", "line: access pairs D bytes apart (stride witness)", page_get(r, "line.curve"), "d_bytes",
-		    "min_ns", 2, "D", "ns per pair", 1, v, lbl);
-	size_t i;
-	json_t *lv;
-	json_array_foreach(page_get(r, "assoc.levels"), i, lv) {
+	small_curve(c, "line-stride", "line: access pairs D bytes apart (stride witness)", page_probe_json(c, MP_LINE, "curve"),
+		    "d_bytes", "min_ns", 2, "D", "ns per pair", 1, v, lbl);
+	json_t *assoc = page_probe_json(c, MP_ASSOC_LEVELS, NULL); /* each row's curve */
+	for (int i = 0; i < pr->nassoc; i++) {
 		char id[32], title[96], l2[32];
-		int level = (int)page_num(lv, "level");
+		int level = pr->assoc[i].level;
 		snprintf(id, sizeof(id), "assoc-l%d", level);
 		snprintf(title, sizeof(title), "assoc L%d: K addresses a level-size apart", level);
-		snprintf(l2, sizeof(l2), "%.0f ways", page_num(lv, "ways.value"));
-		small_curve(c, id, title, page_get(lv, "curve"), "k", "min_ns", 0, "K", "ns per access", 0,
-			    page_num(lv, "ways.value"), l2);
+		snprintf(l2, sizeof(l2), "%.0f ways", pr->assoc[i].ways.value);
+		small_curve(c, id, title, page_get(json_array_get(assoc, (size_t)i), "curve"), "k", "min_ns", 0, "K",
+			    "ns per access", 0, pr->assoc[i].ways.value, l2);
 	}
-	json_t *tl = json_array_get(page_get(r, "tlb.levels"), 0);
-	snprintf(lbl, sizeof(lbl), "%.0f entries", page_num(tl, "entries.value"));
-	small_curve(c, "tlb", "tlb: pages touched at a different line each", page_get(r, "tlb.entries_curve"), "pages",
-		    "min_ns", 2, "pages", "ns per access", 0, page_num(tl, "entries.value"), lbl);
-	v = page_num(r, "tlb.page_size.value");
+	double entries = pr->ntlb ? pr->tlb[0].entries.value : NAN;
+	snprintf(lbl, sizeof(lbl), "%.0f entries", entries);
+	small_curve(c, "tlb", "tlb: pages touched at a different line each", page_probe_json(c, MP_TLB, "entries_curve"),
+		    "pages", "min_ns", 2, "pages", "ns per access", 0, entries, lbl);
+	v = pr->page_size.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
 	small_curve(c, "tlb-page", "tlb page size: first touches every s bytes (fault witness)",
-		    page_get(r, "tlb.page_witnesses.faults.curve"), "stride_bytes", "min_ns", 2, "s", "ns per touch", 1, v, lbl);
-	static const char *const ctx[] = { "fp", "int", "mem" };
+		    page_probe_json(c, MP_TLB_FAULTS, "curve"), "stride_bytes", "min_ns", 2, "s", "ns per touch", 1, v, lbl);
+	static const int ctx[] = { MP_CONTEXTS_FP, MP_CONTEXTS_INT, MP_CONTEXTS_MEM };
 	for (int k = 0; k < 3; k++) {
-		char path[48], id[24], title[96];
-		snprintf(id, sizeof(id), "contexts-%s", ctx[k]);
-		snprintf(title, sizeof(title), "contexts %s: time of M threads, normalised to one", ctx[k]);
-		snprintf(path, sizeof(path), "contexts.%s.value", ctx[k]);
-		v = page_num(r, path);
+		const char *key = machine_probe_fields[ctx[k]].key;
+		char id[24], title[96];
+		snprintf(id, sizeof(id), "contexts-%s", key);
+		snprintf(title, sizeof(title), "contexts %s: time of M threads, normalised to one", key);
+		v = ((const struct machine_answer *)machine_probes_at(pr, ctx[k]))->value;
 		snprintf(lbl, sizeof(lbl), "%.0f", v);
-		snprintf(path, sizeof(path), "contexts.%s.curve", ctx[k]);
-		small_curve(c, id, title, page_get(r, path), "threads", "normalised_min", 0, "threads M", "time / time(1)", 0, v,
-			    lbl);
+		small_curve(c, id, title, page_probe_json(c, ctx[k], "curve"), "threads", "normalised_min", 0, "threads M",
+			    "time / time(1)", 0, v, lbl);
 	}
-	static const char *const regs[] = { "int", "fp" };
+	static const int regs[] = { MP_REGISTERS_INT, MP_REGISTERS_FP };
 	for (int k = 0; k < 2; k++) {
-		char path[48], id[24], title[96];
-		snprintf(path, sizeof(path), "registers.%s.value", regs[k]);
-		v = page_num(r, path);
+		const char *key = machine_probe_fields[regs[k]].key;
+		char id[24], title[96];
+		v = ((const struct machine_answer *)machine_probes_at(pr, regs[k]))->value;
 		snprintf(lbl, sizeof(lbl), "%.0f registers", v);
-		snprintf(path, sizeof(path), "registers.%s.curve", regs[k]);
-		snprintf(id, sizeof(id), "registers-%s", regs[k]);
-		snprintf(title, sizeof(title), "registers %s: cycles per addition with K live variables", regs[k]);
-		small_curve(c, id, title, page_get(r, path), "k", "add_cy", 0, "K", "cy per add", 0, v, lbl);
+		snprintf(id, sizeof(id), "registers-%s", key);
+		snprintf(title, sizeof(title), "registers %s: cycles per addition with K live variables", key);
+		small_curve(c, id, title, page_probe_json(c, regs[k], "curve"), "k", "add_cy", 0, "K", "cy per add", 0, v, lbl);
 	}
 	fputs("</div>\n", f);
 }
@@ -604,13 +598,11 @@ static double *matrix(json_t *m, size_t *n)
 	return v;
 }
 
-static void heat(struct page_ctx *c, const char *id, json_t *mat, json_t *names, const char *prefix, const char *label,
-		 const char *unit, const char *corner, const char *caption)
+/* An n x n heatmap of v; its rows and columns named prefix + names[i] (JSON numbers, or the
+ * integers in ids where names is NULL; else the index). */
+static void heat_of(struct page_ctx *c, const char *id, size_t n, const double *v, json_t *names, const int *ids,
+		    const char *prefix, const char *label, const char *unit, const char *corner, const char *caption)
 {
-	size_t n;
-	double *v = matrix(mat, &n);
-	if (!v)
-		return;
 	char (*lb)[24] = calloc(n, sizeof(*lb));
 	const char **l = calloc(n, sizeof(*l));
 	if (lb && l) {
@@ -618,6 +610,8 @@ static void heat(struct page_ctx *c, const char *id, json_t *mat, json_t *names,
 			json_t *nm = json_array_get(names, i);
 			if (json_is_number(nm))
 				snprintf(lb[i], sizeof(lb[i]), "%s%.0f", prefix, json_number_value(nm));
+			else if (!names && ids)
+				snprintf(lb[i], sizeof(lb[i]), "%s%d", prefix, ids[i]);
 			else
 				snprintf(lb[i], sizeof(lb[i]), "%s%zu", prefix, i);
 			l[i] = lb[i];
@@ -628,7 +622,27 @@ static void heat(struct page_ctx *c, const char *id, json_t *mat, json_t *names,
 	}
 	free(lb);
 	free(l);
+}
+
+static void heat(struct page_ctx *c, const char *id, json_t *mat, json_t *names, const char *prefix, const char *label,
+		 const char *unit, const char *corner, const char *caption)
+{
+	size_t n;
+	double *v = matrix(mat, &n);
+	if (!v)
+		return;
+	heat_of(c, id, n, v, names, NULL, prefix, label, unit, corner, caption);
 	free(v);
+}
+
+/* A matrix of probe c2c (the CPUs of its rows and columns in c2c.cpus), NULL: none. */
+static void heat_c2c(struct page_ctx *c, const char *id, int matrix_id, const char *label, const char *caption)
+{
+	const struct machine_probes_c2c *m = &c->pr.c2c;
+	const double *v = *(double *const *)machine_probes_at(&c->pr, matrix_id);
+	if (v && m->ncpus > 0)
+		heat_of(c, id, (size_t)m->ncpus, v, NULL, m->cpus, "CPU ", label, machine_probe_fields[matrix_id].unit,
+			"from \\ to", caption);
 }
 
 void page_heatmaps(struct page_ctx *c)
@@ -636,13 +650,11 @@ void page_heatmaps(struct page_ctx *c)
 	FILE *f = c->f;
 	fputs("<h2 id=\"heatmaps\">Core to core and NUMA</h2>\n<div class=\"grid2\">\n", f);
 	int shown = c->sum->figures;
-	json_t *c2c = page_get(c->probe, "results.c2c");
-	json_t *cpus = page_get(c2c, "cpus");
-	heat(c, "c2c-bandwidth", page_get(c2c, "bandwidth_gbs"), cpus, "CPU ", "core-to-core bandwidth (GB/s)", "GB/s",
-	     "from \\ to", "probe c2c: one-way bandwidth between each pair of CPUs (GB/s, the largest block); the "
-			    "diagonal is not measured.");
-	heat(c, "c2c-latency", page_get(c2c, "latency_ns"), cpus, "CPU ", "core-to-core latency (ns)", "ns", "from \\ to",
-	     "probe c2c: half the round trip of a cache line bounced between two CPUs (ns).");
+	heat_c2c(c, "c2c-bandwidth", MP_C2C_BANDWIDTH, "core-to-core bandwidth (GB/s)",
+		 "probe c2c: one-way bandwidth between each pair of CPUs (GB/s, the largest block); the diagonal is not "
+		 "measured.");
+	heat_c2c(c, "c2c-latency", MP_C2C_LATENCY, "core-to-core latency (ns)",
+		 "probe c2c: half the round trip of a cache line bounced between two CPUs (ns).");
 	json_t *nodes = page_get(c->numa, "results.nodes");
 	heat(c, "numa-latency", page_get(c->numa, "results.latency_ns"), nodes, "node ", "NUMA latency (ns)", "ns",
 	     "CPUs \\ memory", "numa matrix: idle latency from the CPUs of node i (row) to the memory of node j (ns).");
@@ -670,19 +682,18 @@ void page_roofline(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	fputs("<h2 id=\"roofline\">Roofline</h2>\n", f);
-	double ghz = page_num(c->probe, "results.clock.value");
+	double ghz = c->pr.clock.value;
 	double levels[4];
 	char ltext[4][96];
 	const char *llabels[4];
 	size_t nlev = 0;
-	static const char *const prec[][2] = { { "DP.vector.total", "DP vector" }, { "DP.scalar.total", "DP scalar" } };
+	/* DP vector and DP scalar: flops_per_cy[DP][vector, scalar][total] */
+	static const char *const prec[] = { "DP vector", "DP scalar" };
 	for (int k = 0; k < 2; k++) {
-		char path[80];
-		snprintf(path, sizeof(path), "results.instr.flops_per_cycle.%s", prec[k][0]);
-		double fpc = page_num(c->probe, path);
+		double fpc = c->pr.flops_per_cy[1][1 - k][0];
 		if (isfinite(fpc) && isfinite(ghz) && fpc > 0) {
 			levels[nlev] = fpc * ghz;
-			snprintf(ltext[nlev], sizeof(ltext[0]), "%s peak %.3g GFLOP/s (%.3g flop/cy x %.3g GHz)", prec[k][1],
+			snprintf(ltext[nlev], sizeof(ltext[0]), "%s peak %.3g GFLOP/s (%.3g flop/cy x %.3g GHz)", prec[k],
 				 fpc * ghz, fpc, ghz);
 			llabels[nlev] = ltext[nlev];
 			nlev++;
