@@ -121,8 +121,8 @@ static void published_render(struct emit *e, const struct probe_instr_op *r, con
 		}
 		emit_row_begin(e);
 		emit_string(e, "source", NULL, pc->source[k]);
-		emit_number(e, "latency_cy", NULL, p->latency_cy[k], "cy", NULL);
-		emit_number(e, "throughput_per_cy", NULL, 1.0 / p->cy_per_op[k], "/cy", NULL);
+		emit_number(e, MP_KEY(INSTR_LATENCY), NULL, p->latency_cy[k], "cy", NULL);
+		emit_number(e, MP_KEY(INSTR_THROUGHPUT), NULL, 1.0 / p->cy_per_op[k], "/cy", NULL);
 		emit_bool(e, "within_1_cy", NULL, r->within[k]);
 		emit_row_end(e);
 		snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
