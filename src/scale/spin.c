@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #define SPIN_CPUS_MAX 1024
-#define SPIN_PAGES 32 /* data pages per ring buffer (a power of two): 128 KiB, 3000 samples, 12 s
-		       * of one CPU at 250 samples a second */
+#define SPIN_PAGES 32 /* data pages per ring buffer (a power of two): 128 KiB, 3000 samples, 9.7 s
+		       * of one CPU at 309 samples a second */
 #define SPIN_DRAIN_NS 200000000 /* drained every 200 ms: the code is read from the binaries
 				 * after the run, so nothing needs the process alive */
 
@@ -109,7 +109,7 @@ void scale_spin_classify(struct spin_sample *s, size_t n, uint8_t *spin)
 {
 	/* The code decides alone. A rule that also wanted a neighbouring sample (in time) in the
 	 * same loop lost every isolated spin sample: a thread that spins in short waits between
-	 * work (a lock held ~100 us, sampled every 4 ms) rarely has two consecutive samples in the
+	 * work (a lock held ~100 us, sampled every few ms) rarely has two consecutive samples in the
 	 * loop, and at 2 threads `examples/stack/spin-timed.c` had 2 of its ~14 spinning samples
 	 * counted (0.08 of the 0.51 slots it timed itself with its CPU clock). */
 	qsort(s, n, sizeof(*s), sample_cmp);
