@@ -16,7 +16,9 @@ run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 4
 check_delim pthread-spin spinning pthread_spin
 "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'sampling' not in r else 1)" ||
 	skip "task-clock sampling refused here: $(jget "d['results']['sampling']")"
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 600
+# 3000 units (~0.2 s, ~100 samples): at 600 (40 ms, ~20 samples) the sampled share of spinning
+# is too coarse (one ASan run read 0.50 of the ~1.0 spun, and work_inflation became dominant)
+run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 3000
 check_delim user-spin spinning user_spin
 # where spinning was seen, the spinning code is a site, placed in user-spin.c by its debug information
 jget "[s['where'] for s in d['results']['runs'][0]['sites'] if s['primitive'] == 'user_spin'] or
