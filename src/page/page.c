@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/buffer.h"
+#include "report/svg.h"
 
 /* --- helpers ------------------------------------------------------------------------------- */
 
@@ -56,16 +57,7 @@ int page_is_answer(const json_t *o)
 
 void page_esc(FILE *f, const char *s)
 {
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&#39;", f); break;
-		default: fputc((unsigned char)*s < 0x20 && *s != '\n' && *s != '\t' ? ' ' : *s, f);
-		}
-	}
+	svg_escape(f, s); /* HTML text and attributes need what XML needs */
 }
 
 void page_fmt_value(double v, const char *unit, char *buf, size_t len)
