@@ -17,6 +17,7 @@
 #   Run it under `flock /tmp/archscope-quiet.lock` on a shared machine. OUTDIR keeps every JSON.
 set -eu
 cd "$(dirname "$0")/.."
+benchdir=$PWD/bench
 # An emulated CPU (TCG) lacks the build machine's vector extensions: give a build whose generated
 # kernels target it (cmake -B build-guest -DARCHSCOPE_KERNEL_MARCH=x86-64-v2; ninja -C build-guest
 # archscope archscope-preload stack-parallel), else the instr probe dies of SIGILL.
@@ -89,28 +90,7 @@ while :; do :; done # until the power is off (init must not exit)
 INIT
 chmod +x "$ir/init"
 # The initramfs in the "newc" cpio format the kernel reads (no cpio program needed).
-python3 - "$ir" "$tmp/ir.cpio" <<'PY'
-import os, stat, sys
-root, out = sys.argv[1], sys.argv[2]
-ino = 1
-with open(out, "wb") as f:
-    def entry(name, st, data):
-        global ino
-        hdr = "070701" + "".join("%08x" % v for v in (ino, st.st_mode, 0, 0, 1, 0, len(data), 0, 0, 0, 0, len(name) + 1, 0))
-        ino += 1
-        f.write(hdr.encode() + name.encode() + b"\0")
-        f.write(b"\0" * ((4 - (110 + len(name) + 1) % 4) % 4))
-        f.write(data)
-        f.write(b"\0" * ((4 - len(data) % 4) % 4))
-    for d, dirs, files in os.walk(root):
-        for n in sorted(dirs) + sorted(files):
-            p = os.path.join(d, n)
-            rel = os.path.relpath(p, root)
-            st = os.lstat(p)
-            entry(rel, st, open(p, "rb").read() if stat.S_ISREG(st.st_mode) else b"")
-    class S: st_mode = 0
-    entry("TRAILER!!!", S, b"")
-PY
+python3 "$benchdir/newc-cpio.py" "$ir" "$tmp/ir.cpio"
 
 # KVM where a guest boots under it (a kernel without a root panics within seconds; nested KVM on
 # some hosts hangs after the decompressor), else TCG with one host thread per vCPU.
