@@ -5,14 +5,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/perf_event.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/counters.h"
 #include "topo/topo.h"
 
 static uint64_t exe_digest(void)
@@ -28,23 +27,6 @@ static uint64_t exe_digest(void)
 			h = (h ^ buf[i]) * 1099511628211ull;
 	close(fd);
 	return n < 0 ? 0 : h;
-}
-
-static int pmu_works(void)
-{
-	struct perf_event_attr a;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_HARDWARE;
-	a.config = PERF_COUNT_HW_INSTRUCTIONS;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	a.disabled = 1;
-	long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0)
-		return 0;
-	close((int)fd);
-	return 1;
 }
 
 static void read_line(const char *path, char *out, size_t len)
@@ -74,7 +56,7 @@ static void describe_self(struct cluster_rank *me, int rank, const char *version
 	if (!me->boot_id[0]) /* no boot id: a machine per host name */
 		snprintf(me->boot_id, sizeof(me->boot_id), "host %.34s", me->host);
 	me->digest = exe_digest();
-	me->pmu = pmu_works();
+	me->pmu = counters_hw_check() == 0; /* an instructions counter opens */
 	long online = sysconf(_SC_NPROCESSORS_ONLN);
 	me->online_cpus = online > 0 ? (int)online : 0;
 	struct as_cpulist cpus;
