@@ -69,13 +69,22 @@ static void *worker(void *arg)
 	long id = (long)arg;
 	uint64_t local = (uint64_t)id;
 	for (long u = id; u < example_units; u += example_threads) {
-		/* work outside the lock, 10000-29999 iterations (half a unit on average) in an order
-		 * that does not repeat: a strictly periodic program aliases with a sampler of fixed
-		 * period (at 2 threads a cycle of ~110 us against samples every 3.24 ms of CPU time
-		 * put every sample at one of five phases, and single runs missed by up to 0.12 of 2) */
-		local = example_work_n(local, 10000 + (int)(((uint64_t)u * 2654435761u) % 20000));
+		/* work outside the lock, 10000-29999 iterations, and a critical section of 20000-59999
+		 * (its mean, 40000, is example_work's), both drawn from a hash of the unit: a program
+		 * with a fixed critical section has a strictly periodic lock rhythm (the holders hand
+		 * the lock on every 2 x 40000 iterations, ~107 us, whatever the work between), and a
+		 * sampler of fixed period that also delays the thread it samples (~14 us an
+		 * interrupt) locks onto that rhythm: with a fixed critical section and fixed work
+		 * drawn from a Weyl sequence, the thread sampled every 3.49 ms read 0.28-0.33 of its
+		 * samples in the loop and the one sampled every 3.24 ms 0.21-0.25, where both timed
+		 * 0.25 (docs/archscope-stack.md) */
+		uint64_t h = (uint64_t)u * 0x9e3779b97f4a7c15u; /* splitmix64's finaliser */
+		h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9u;
+		h = (h ^ (h >> 27)) * 0x94d049bb133111ebu;
+		h ^= h >> 31;
+		local = example_work_n(local, 10000 + (int)(h % 20000));
 		spin_lock(id);
-		shared = example_work(shared + (uint64_t)u);
+		shared = example_work_n(shared + (uint64_t)u, 20000 + (int)((h >> 32) % 40000));
 		spin_unlock();
 	}
 	return (void *)(uintptr_t)(local & 1);

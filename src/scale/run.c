@@ -372,6 +372,7 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 		x->have_record = x->tier = 1; /* the library saw nothing: the scheduler's view */
 	scale_sched_free(sched);
 	if (x->have_record) {
+		scale_spin_exits(spin, &x->rec);
 		if (x->rec.end_s > x->rec.start_s)
 			x->span_s = x->rec.end_s - x->rec.start_s;
 		scale_spin_assign(spin, &x->rec, &x->spin_samples, &x->samples);

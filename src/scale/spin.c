@@ -31,9 +31,19 @@ struct scale_spin {
 	int stop;              /* atomic */
 	int wake;              /* an eventfd: written to stop the drain at once */
 	int self_pid;
+	int draining;          /* the CPU whose buffer is being drained */
 	struct spin_sample *s; /* the samples of the program (not of archscope) */
 	size_t n, cap;
+	struct spin_exit *ex;  /* the program's tasks' ends (PERF_RECORD_EXIT) */
+	size_t nex, capex;
 };
+
+uint32_t scale_spin_period_ns(int cpu)
+{
+	double f = (double)(cpu < 0 ? 0 : cpu) * 0.6180339887498949;
+	f -= (double)(long long)f;
+	return (uint32_t)((double)SPIN_PERIOD_NS * (1 + SPIN_PERIOD_SPREAD * f) + 0.5);
+}
 
 int scale_spin_code_has_hint(const uint8_t *b, size_t n)
 {
@@ -117,10 +127,37 @@ void scale_spin_classify(struct spin_sample *s, size_t n, uint8_t *spin)
 		spin[i] = s[i].hint == 1;
 }
 
-/* One record of a ring buffer: keeps the program's samples. */
+/* A task's end: PERF_RECORD_EXIT's pid, ppid, tid, ptid and time. */
+static void exit_take(struct scale_spin *sp, const struct perf_event_header *h, const uint8_t *rec)
+{
+	struct {
+		uint32_t pid, ppid, tid, ptid;
+		uint64_t time;
+	} v;
+	if (h->size < sizeof(*h) + sizeof(v))
+		return;
+	memcpy(&v, rec + sizeof(*h), sizeof(v));
+	if ((int)v.pid == sp->self_pid)
+		return;
+	if (sp->nex == sp->capex) {
+		size_t cap = sp->capex ? 2 * sp->capex : 256;
+		void *q = realloc(sp->ex, cap * sizeof(*sp->ex));
+		if (!q)
+			return;
+		sp->ex = q;
+		sp->capex = cap;
+	}
+	sp->ex[sp->nex++] = (struct spin_exit){ .pid = (int)v.pid, .tid = (int)v.tid, .time_ns = v.time };
+}
+
+/* One record of a ring buffer: keeps the program's samples and its tasks' ends. */
 static void sample_take(void *ctx, const struct perf_event_header *h, const uint8_t *rec)
 {
 	struct scale_spin *sp = ctx;
+	if (h->type == PERF_RECORD_EXIT) {
+		exit_take(sp, h, rec);
+		return;
+	}
 	/* PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME: ip, pid, tid, time */
 	struct {
 		uint64_t ip;
@@ -141,22 +178,26 @@ static void sample_take(void *ctx, const struct perf_event_header *h, const uint
 		sp->cap = cap;
 	}
 	sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
-					       .hint = -1 };
+					       .period_ns = scale_spin_period_ns(sp->draining), .hint = -1 };
 }
 
 static void *drain_main(void *arg)
 {
 	struct scale_spin *sp = arg;
 	while (!__atomic_load_n(&sp->stop, __ATOMIC_ACQUIRE)) {
-		for (int c = 0; c < sp->ncpu; c++)
+		for (int c = 0; c < sp->ncpu; c++) {
+			sp->draining = c;
 			scale_ring_drain(&sp->ring[c], sample_take, sp);
+		}
 		/* rarely: waking up takes the program's CPU (every 5 ms cost 1.5-6 % more); the stop
 		 * comes through the eventfd, at once */
 		struct pollfd pf = { .fd = sp->wake, .events = POLLIN };
 		poll(&pf, 1, SPIN_DRAIN_NS / 1000000);
 	}
-	for (int c = 0; c < sp->ncpu; c++)
+	for (int c = 0; c < sp->ncpu; c++) {
+		sp->draining = c;
 		scale_ring_drain(&sp->ring[c], sample_take, sp);
+	}
 	return NULL;
 }
 
@@ -169,6 +210,7 @@ void scale_spin_free(struct scale_spin *sp)
 	for (int c = 0; c < sp->ncpu; c++)
 		scale_ring_close(&sp->ring[c]);
 	free(sp->s);
+	free(sp->ex);
 	free(sp);
 }
 
@@ -193,9 +235,9 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_SOFTWARE;
 	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.sample_period = SPIN_PERIOD_NS;
 	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	a.inherit = 1;
+	a.task = 1;          /* PERF_RECORD_EXIT: each task's end, after its exit work */
 	a.use_clockid = 1; /* sample times on the records' clock */
 	a.clockid = CLOCK_MONOTONIC;
 	a.exclude_kernel = 1;
@@ -203,6 +245,7 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	a.wakeup_events = 1 << 20;
 	int opened = 0, first_errno = 0;
 	for (int c = 0; c < sp->ncpu; c++) {
+		a.sample_period = scale_spin_period_ns(c);
 		int rc = scale_ring_open(&sp->ring[c], &a, 0, c, SPIN_PAGES);
 		if (rc == 0)
 			opened++;
@@ -348,6 +391,41 @@ static void site_add(struct scale_record *rec, int proc, uint64_t ip, double s)
 		(struct scale_site){ .prim = PRIM_COUNT, .proc = proc, .addr = ip + 1, .wait_s = s, .calls = 1 };
 }
 
+void scale_spin_exits(const struct scale_spin *sp, struct scale_record *rec)
+{
+	if (sp)
+		scale_spin_exits_apply(sp->ex, sp->nex, rec);
+}
+
+void scale_spin_exits_apply(const struct spin_exit *ex, size_t n, struct scale_record *rec)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct spin_exit *e = &ex[i];
+		double t = (double)e->time_ns * 1e-9;
+		size_t best = rec->nth;
+		for (size_t k = 0; k < rec->nth; k++) { /* the latest record of the task that ended */
+			const struct scale_thread *th = &rec->th[k];
+			if (th->tid == e->tid && th->proc >= 0 && (size_t)th->proc < rec->nprocs &&
+			    rec->procs[th->proc].pid == e->pid && th->end_s <= t + 1e-6 &&
+			    (best == rec->nth || th->end_s > rec->th[best].end_s))
+				best = k;
+		}
+		if (best == rec->nth)
+			continue;
+		struct scale_thread *th = &rec->th[best];
+		double tail = t - th->end_s;
+		if (!(tail > 0 && tail < SPIN_EXIT_TAIL_MAX_S))
+			continue;
+		th->end_s = t;
+		th->run_s += tail;
+		struct scale_process *p = &rec->procs[th->proc];
+		if (t > p->end_s)
+			p->end_s = t;
+		if (t > rec->end_s)
+			rec->end_s = t;
+	}
+}
+
 void scale_spin_assign(struct scale_spin *sp, struct scale_record *rec, double *spin, double *all)
 {
 	*spin = *all = 0;
@@ -377,25 +455,27 @@ void scale_spin_assign(struct scale_spin *sp, struct scale_record *rec, double *
 		kind[i] = m ? lib_kind(m->path) : LIB_OTHER;
 		if (thr[i] < 0)
 			continue;
+		double w = (double)s->period_ns; /* the CPU time the sample stands for */
 		*all += 1;
-		cnt[3 * thr[i]] += 1;
+		cnt[3 * thr[i]] += w;
 		/* An OpenMP runtime's code, where its waits were timed: the CPU time of their spin
 		 * phase. Every sample counts, not only those that look like a spin loop: libomp's wait
 		 * loop calls out to read the time stamp counter and to yield, too far from its PAUSE
 		 * for the loop rule; the rest of the runtime's own time (dispatching, forking) is
 		 * small and stays inside the waits' time by the cap in stack.c. */
 		if (kind[i] == LIB_OMP && thread_has(&rec->th[thr[i]], LIB_OMP)) {
-			cnt[3 * thr[i] + 2] += 1;
+			cnt[3 * thr[i] + 2] += w;
 			continue;
 		}
 		if (!flag[i])
 			continue;
 		if (kind[i] != LIB_OTHER && thread_has(&rec->th[thr[i]], kind[i]))
 			continue; /* inside a wait timed whole (pthread_spin_lock, MPI) */
-		cnt[3 * thr[i] + 1] += 1;
+		cnt[3 * thr[i] + 1] += w;
 		*spin += 1;
 	}
-	/* in time: each thread's CPU time x the share of its samples in spin loops */
+	/* in time: each thread's CPU time x the share of its samples in spin loops, each sample
+	 * weighed by the period of its CPU */
 	for (size_t t = 0; t < rec->nth; t++) {
 		double n = cnt[3 * t];
 		rec->th[t].spin_s = n > 0 ? rec->th[t].run_s * cnt[3 * t + 1] / n : 0;
@@ -405,7 +485,7 @@ void scale_spin_assign(struct scale_spin *sp, struct scale_record *rec, double *
 		int t = thr[i];
 		if (t < 0 || !flag[i] || (kind[i] != LIB_OTHER && thread_has(&rec->th[t], kind[i])))
 			continue;
-		site_add(rec, rec->th[t].proc, sp->s[i].ip, rec->th[t].spin_s / cnt[3 * t + 1]);
+		site_add(rec, rec->th[t].proc, sp->s[i].ip, rec->th[t].spin_s * (double)sp->s[i].period_ns / cnt[3 * t + 1]);
 	}
 	scale_record_sites_sort(rec);
 out:

@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "scale/record.h"
 
-#define SPIN_PERIOD_NS 3236068u /* one sample per 3.24 ms of a thread's CPU time: a sample costs about
+#define SPIN_PERIOD_NS 3236068u /* the shortest period (CPU 0's, below): one sample per 3.24 ms of a thread's CPU time: a sample costs about
 				 * 60 us of the program's CPU time in a KVM guest (perf record -e task-clock
 				 * on stack-lock-heavy: +3 % at 2 ms, +10 % at 0.5 ms). Not a multiple or
 				 * simple fraction of a scheduler tick (1, 3.33, 4, 10 ms): at 4 ms, the tick
@@ -30,8 +30,22 @@
 struct spin_sample {
 	int pid, tid;
 	uint64_t ip, time_ns;
-	int hint; /* 1 hint, 0 none, -1 code unreadable */
+	uint32_t period_ns; /* the CPU time this sample stands for: its CPU's period */
+	int hint;           /* 1 hint, 0 none, -1 code unreadable */
 };
+
+/* The sampling period of the events on CPU `cpu`: SPIN_PERIOD_NS x (1 + SPIN_PERIOD_SPREAD x
+ * frac(cpu x 0.618...)), a different period on each CPU. With one period everywhere, two threads
+ * that run side by side on two CPUs are sampled at a fixed offset from each other for the whole
+ * run, and a sample's own cost (the interrupt, ~14 us of a KVM guest's CPU) makes the other
+ * thread spin if it waits for the sampled one: at one offset every sample of the other thread
+ * falls in that spinning, at most offsets none does. At 2 threads of examples/stack/spin-timed.c
+ * (waits of ~27 us in a ~107 us cycle) single runs read 0.19 to 0.26 of the samples in the loop
+ * where the program timed 0.254 of its CPU time spinning, far more spread than ~400 independent
+ * samples give (0.022). Different periods move the offset through every value many times a
+ * second (CPUs 0 and 1: 3.24 and 3.49 ms, a beat of 45 ms). Pure; unit-tested. */
+#define SPIN_PERIOD_SPREAD 0.125
+uint32_t scale_spin_period_ns(int cpu);
 
 /* Does the code in bytes[0..n) hold a spin-wait hint instruction? (pure; unit-tested) */
 int scale_spin_code_has_hint(const uint8_t *bytes, size_t n);
@@ -48,12 +62,27 @@ int scale_spin_code_is_spin(const uint8_t *bytes, size_t n, size_t at);
  * unit-tested. */
 void scale_spin_classify(struct spin_sample *s, size_t n, uint8_t *spin);
 
+/* A task of the program that ended (PERF_RECORD_EXIT): its end comes after its exit work. */
+struct spin_exit {
+	int pid, tid;
+	uint64_t time_ns;
+};
+#define SPIN_EXIT_TAIL_MAX_S 1.0 /* a record's end further from its task's end is not its exit */
+
 struct scale_spin;
 /* Starts sampling this process and the children it starts from now on (inherited events on
  * every CPU), with a thread draining the buffers. -errno when perf_event_open is refused. */
 int scale_spin_start(struct scale_spin **out, struct as_error *err);
 /* Stops sampling (the child has exited) and keeps the samples. */
 void scale_spin_stop(struct scale_spin *s);
+/* Extends each thread of rec to its task's end, where that came after the record's (the exit
+ * work after the library's last word: unmapping the process's memory, closing its files; 1.35 ms
+ * of CPU for each process of a make -j2 build of C files in a KVM guest, 4 % of its slots), the
+ * tail counted as CPU time. The record's and its processes' ends move with them. Call before
+ * reading the span off rec. */
+void scale_spin_exits(const struct scale_spin *s, struct scale_record *rec);
+/* The same for the ends ex[0..n) (pure; unit-tested). */
+void scale_spin_exits_apply(const struct spin_exit *ex, size_t n, struct scale_record *rec);
 /* Sets each thread's spin time (spin_s: its CPU time x the share of its samples in spin loops)
  * and, where an OpenMP runtime's waits were timed, the CPU time in that runtime's code (rt_spin_s:
  * the waits' spin phase), and adds the spinning code as call sites (prim PRIM_COUNT: "user_spin").

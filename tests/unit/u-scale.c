@@ -214,6 +214,55 @@ static void test_scale__spin_classify_by_code_alone(void)
 	CHECK(per_tid[4] == 0);
 }
 
+static void test_scale__spin_period_differs_by_cpu(void)
+{
+	CHECK(scale_spin_period_ns(0) == SPIN_PERIOD_NS);
+	for (int c = 0; c < 128; c++) {
+		uint32_t p = scale_spin_period_ns(c);
+		CHECK(p >= SPIN_PERIOD_NS && p <= (uint32_t)(SPIN_PERIOD_NS * (1 + SPIN_PERIOD_SPREAD)));
+		/* neighbours (the CPUs two threads most often share) differ by 4 % or more, so their
+		 * offset sweeps a ~107 us lock rhythm in a few periods */
+		if (c > 0) {
+			double q = scale_spin_period_ns(c - 1);
+			CHECK(fabs(p - q) / SPIN_PERIOD_NS >= 0.04);
+		}
+		for (int d = 0; d < c; d++)
+			CHECK(scale_spin_period_ns(d) != p);
+	}
+}
+
+static void test_scale__task_ends_extend_the_records(void)
+{
+	/* one process image before an exec (pid 10, ended at 1.0) and after it (pid 10 again, 1.0
+	 * to 2.0), a second process (pid 20, two threads) and a thread whose task ended long after
+	 * its record (not its exit) */
+	struct scale_process procs[3] = { { .pid = 10, .start_s = 0.5, .end_s = 1.0 },
+					  { .pid = 10, .start_s = 1.0, .end_s = 2.0 },
+					  { .pid = 20, .start_s = 0.2, .end_s = 1.5 } };
+	struct scale_thread th[4] = {
+		{ .tid = 10, .start_s = 0.5, .end_s = 1.0, .run_s = 0.4, .proc = 0 },
+		{ .tid = 10, .start_s = 1.0, .end_s = 2.0, .run_s = 0.9, .proc = 1 },
+		{ .tid = 20, .start_s = 0.2, .end_s = 1.5, .run_s = 1.0, .proc = 2 },
+		{ .tid = 21, .start_s = 0.3, .end_s = 0.4, .run_s = 0.1, .proc = 2 },
+	};
+	struct scale_record r = { .start_s = 0.2, .end_s = 2.0, .procs = procs, .nprocs = 3, .th = th, .nth = 4 };
+	struct spin_exit ex[] = { { .pid = 10, .tid = 10, .time_ns = 2002000000 }, /* 2 ms of exit work */
+				  { .pid = 20, .tid = 20, .time_ns = 1501000000 },
+				  { .pid = 20, .tid = 21, .time_ns = 1600000000 },  /* 1.2 s after its record */
+				  { .pid = 30, .tid = 30, .time_ns = 1700000000 } }; /* not the program's */
+	scale_spin_exits_apply(ex, 4, &r);
+	CHECK_NEAR(th[0].end_s, 1.0, 1e-12); /* the image before the exec keeps its end */
+	CHECK_NEAR(th[0].run_s, 0.4, 1e-12);
+	CHECK_NEAR(th[1].end_s, 2.002, 1e-9);
+	CHECK_NEAR(th[1].run_s, 0.902, 1e-9);
+	CHECK_NEAR(th[2].end_s, 1.501, 1e-9);
+	CHECK_NEAR(th[2].run_s, 1.001, 1e-9);
+	CHECK_NEAR(th[3].end_s, 0.4, 1e-12);
+	CHECK_NEAR(procs[1].end_s, 2.002, 1e-9);
+	CHECK_NEAR(procs[2].end_s, 1.501, 1e-9);
+	CHECK_NEAR(r.end_s, 2.002, 1e-9);
+}
+
 static void test_scale__recorded_barrier_run(void)
 {
 	struct scale_record r;
@@ -549,7 +598,8 @@ TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_loop_with_pause_out_of_line),
-      T(test_scale__spin_classify_by_code_alone),
+      T(test_scale__spin_classify_by_code_alone), T(test_scale__spin_period_differs_by_cpu),
+      T(test_scale__task_ends_extend_the_records),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
       T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs),
       T(test_scale__tree_of_processes_make), T(test_scale__mpi_ranks_and_their_runtime),

@@ -20,7 +20,8 @@ static int nthreads;                 /* slots claimed (atomic) */
 static int alive, alive_max;         /* threads running now, and the most at once (atomic) */
 static int enabled;                  /* $ARCHSCOPE_STACK_DIR is set */
 static char dir[512];
-static uint64_t process_start_ns, process_start_ticks;
+static uint64_t process_start_ns;              /* the image's start: its main thread's (P line) */
+static uint64_t clock0_ns, process_start_ticks; /* one instant on both clocks, for ns per tick */
 static pid_t self_pid;               /* this process (a vfork child shares our memory, not our pid) */
 static pthread_key_t thread_key;     /* its destructor closes a thread's account */
 static int key_ok;
@@ -97,12 +98,30 @@ void preload_thread_begin(struct preload_thread *t)
 		/* made by the pthread_create wrapper: new, so its clocks started at 0 with it */
 		t->run_ns = t->runq_ns = 0;
 	} else {
-		/* the main thread, or one made without pthread_create: its times so far (the main
-		 * thread's exec and loading) are subtracted at its end */
-		t->start_ns = preload_now_ns();
-		if (schedstat_read("/proc/thread-self/schedstat", &t->run_ns, &t->runq_ns) != 0)
+		/* the main thread, or one made without pthread_create: alive since its task began,
+		 * which was before this library's constructor (fork, exec, loading: 1-1.5 ms of CPU
+		 * for each of gcc, cc1 and as in a KVM guest, 4 % of a make -j2 build's slots). After
+		 * an exec wrapper it began where the old image's record ended (SCALE_ENV_EXEC: its
+		 * clocks there are subtracted); else (posix_spawn, system, an exec no wrapper saw)
+		 * at its birth: now less the CPU and run-queue time it has had, its clocks counted
+		 * from 0 (a task blocked before the constructor would start late by that much) */
+		uint64_t now = preload_now_ns(), run = thread_cpu_ns(t->tid, 1), runq = 0;
+		if (schedstat_read("/proc/thread-self/schedstat", &(uint64_t){ 0 }, &runq) != 0)
+			runq = 0;
+		int pid = 0;
+		unsigned long long er = 0, eq = 0, et = 0;
+		const char *note = t->tid == getpid() ? getenv(SCALE_ENV_EXEC) : NULL;
+		if (note && sscanf(note, "%d:%llu:%llu:%llu", &pid, &er, &eq, &et) == 4 && pid == (int)t->tid &&
+		    er <= run && eq <= runq && et <= now) {
+			t->start_ns = et;
+			t->run_ns = er;
+			t->runq_ns = eq;
+		} else {
+			t->start_ns = now - (run + runq < now ? run + runq : 0);
 			t->run_ns = t->runq_ns = 0;
-		t->run_ns = thread_cpu_ns(t->tid, 1);
+		}
+		if (note)
+			unsetenv(SCALE_ENV_EXEC); /* a later exec no wrapper sees must not find it */
 	}
 	alive_add(1);
 	preload_me = t;
@@ -367,7 +386,7 @@ void preload_record_write(int final)
 	int saved = errno;
 	uint64_t now = preload_now_ns(), now_ticks = preload_ticks();
 	/* ns per tick of preload_ticks(), over this process's run (1 when ticks are ns) */
-	uint64_t dticks = now_ticks - process_start_ticks, dns = now - process_start_ns;
+	uint64_t dticks = now_ticks - process_start_ticks, dns = now - clock0_ns;
 	double ns_per_tick = preload_counter && dticks > 0 ? (double)dns / (double)dticks : 1.0;
 	struct out *o = &(struct out){ .fd = -1 };
 	char path[600];
@@ -445,6 +464,19 @@ void preload_record_write(int final)
 	errno = saved;
 }
 
+void preload_exec_prepare(char *buf, size_t cap)
+{
+	buf[0] = 0;
+	if (!enabled || getpid() != self_pid)
+		return;
+	uint64_t runq = 0, now = preload_now_ns(), run = thread_cpu_ns((pid_t)syscall(SYS_gettid), 1);
+	if (schedstat_read("/proc/thread-self/schedstat", &(uint64_t){ 0 }, &runq) != 0)
+		return;
+	preload_record_write(0);
+	snprintf(buf, cap, "%s=%d:%llu:%llu:%llu", SCALE_ENV_EXEC, (int)getpid(), (unsigned long long)run,
+		 (unsigned long long)runq, (unsigned long long)now);
+}
+
 /* After fork() the child is a new process with one thread: its accounts start afresh. */
 static void atfork_child(void)
 {
@@ -456,7 +488,7 @@ static void atfork_child(void)
 	alive = alive_max = 0;
 	preload_me = NULL;
 	preload_inside = 0; /* forked inside a wrapper (system, popen): the child is not in it */
-	process_start_ns = preload_now_ns();
+	process_start_ns = clock0_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	preload_self();
 }
@@ -487,12 +519,14 @@ __attribute__((constructor)) static void preload_init(void)
 		return;
 	memcpy(dir, d, strlen(d) + 1);
 	preload_counter = counter_usable();
-	process_start_ns = preload_now_ns();
+	process_start_ns = clock0_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	self_pid = getpid();
 	key_ok = pthread_key_create(&thread_key, key_end) == 0;
 	enabled = 1;
-	preload_self();
+	struct preload_thread *me = preload_self();
+	if (me && me->start_ns < process_start_ns) /* exec and loading are this image's */
+		process_start_ns = me->start_ns;
 	pthread_atfork(NULL, NULL, atfork_child);
 }
 

@@ -139,6 +139,10 @@ void preload_rt_close(struct preload_thread *t, uint64_t now) PRELOAD_HIDDEN;
 /* Writes this process image's record now (exit, _exit, exec). final: the threads' accounts are
  * closed for good (else only the record shows them ended). Not in a vfork child. */
 void preload_record_write(int final) PRELOAD_HIDDEN;
+/* Writes this image's record (preload_record_write(0)) for an exec, and in buf (capacity cap) the
+ * SCALE_ENV_EXEC=... entry for the new image; buf[0] = 0 when there is none (not recording, a
+ * vfork child). */
+void preload_exec_prepare(char *buf, size_t cap) PRELOAD_HIDDEN;
 
 /* Begin/end of a timed wait of the wrappers; begin returns 0 when this call is not counted. The
  * counter of another core may read a little behind (a thread moved during its wait): such a

@@ -190,70 +190,71 @@ void _Exit(int status)
 	__builtin_unreachable();
 }
 
-/* envp with the library's two variables added where it lacks them (a program that builds its
- * children's environment itself), in out (capacity cap); envp itself when nothing is missing. */
-static char *const *env_keep(char *const envp[], char **out, size_t cap)
+/* envp for the new image, in out (capacity cap): the library's two variables added where envp
+ * lacks them (a program that builds its children's environment itself), any SCALE_ENV_EXEC entry
+ * replaced by `note` (preload_exec_prepare; none when it is empty). envp itself when it is too
+ * long to copy. */
+static char *const *env_keep(char *const envp[], char **out, size_t cap, char *note)
 {
 	static const char *const names[] = { "LD_PRELOAD", SCALE_ENV_DIR };
-	const char *missing[2];
-	int nmiss = 0;
-	for (int k = 0; k < 2; k++) {
-		size_t len = strlen(names[k]);
-		int found = 0;
-		for (size_t i = 0; envp && envp[i] && !found; i++)
-			found = strncmp(envp[i], names[k], len) == 0 && envp[i][len] == '=';
-		if (!found) {
-			char *mine = NULL;
-			for (size_t i = 0; environ && environ[i] && !mine; i++)
-				if (strncmp(environ[i], names[k], len) == 0 && environ[i][len] == '=')
-					mine = environ[i];
-			if (mine)
-				missing[nmiss++] = mine;
-		}
-	}
-	if (!nmiss)
-		return envp;
-	size_t n = 0;
+	const size_t nlen = strlen(SCALE_ENV_EXEC);
+	size_t n = 0, k = 0;
 	while (envp && envp[n])
 		n++;
-	if (n + (size_t)nmiss + 1 > cap)
+	if (n + 4 > cap)
 		return envp;
 	for (size_t i = 0; i < n; i++)
-		out[i] = envp[i];
-	for (int k = 0; k < nmiss; k++)
-		out[n + (size_t)k] = (char *)missing[k];
-	out[n + (size_t)nmiss] = NULL;
+		if (strncmp(envp[i], SCALE_ENV_EXEC, nlen) != 0 || envp[i][nlen] != '=')
+			out[k++] = envp[i];
+	for (int m = 0; m < 2; m++) {
+		size_t len = strlen(names[m]);
+		int found = 0;
+		for (size_t i = 0; i < n && !found; i++)
+			found = strncmp(envp[i], names[m], len) == 0 && envp[i][len] == '=';
+		for (size_t i = 0; !found && environ && environ[i]; i++)
+			if (strncmp(environ[i], names[m], len) == 0 && environ[i][len] == '=') {
+				out[k++] = environ[i];
+				found = 1;
+			}
+	}
+	if (note[0])
+		out[k++] = note;
+	out[k] = NULL;
 	return out;
 }
 
 #define ENV_CAP 4096
+#define NOTE_CAP 128
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	REAL(execve);
-	preload_record_write(0);
-	char *buf[ENV_CAP];
-	return real_(path, argv, env_keep(envp, buf, ENV_CAP));
+	char note[NOTE_CAP], *buf[ENV_CAP];
+	preload_exec_prepare(note, sizeof(note));
+	return real_(path, argv, env_keep(envp, buf, ENV_CAP, note));
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	REAL(execvpe);
-	preload_record_write(0);
-	char *buf[ENV_CAP];
-	return real_(file, argv, env_keep(envp, buf, ENV_CAP));
+	char note[NOTE_CAP], *buf[ENV_CAP];
+	preload_exec_prepare(note, sizeof(note));
+	return real_(file, argv, env_keep(envp, buf, ENV_CAP, note));
 }
 
+/* execv and execvp pass this process's environment: the same with environ */
 int execv(const char *path, char *const argv[])
 {
-	REAL(execv);
-	preload_record_write(0);
-	return real_(path, argv);
+	REAL(execve);
+	char note[NOTE_CAP], *buf[ENV_CAP];
+	preload_exec_prepare(note, sizeof(note));
+	return real_(path, argv, env_keep(environ, buf, ENV_CAP, note));
 }
 
 int execvp(const char *file, char *const argv[])
 {
-	REAL(execvp);
-	preload_record_write(0);
-	return real_(file, argv);
+	REAL(execvpe);
+	char note[NOTE_CAP], *buf[ENV_CAP];
+	preload_exec_prepare(note, sizeof(note));
+	return real_(file, argv, env_keep(environ, buf, ENV_CAP, note));
 }

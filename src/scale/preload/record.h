@@ -50,6 +50,10 @@ enum scale_prim {
 /* The environment: where records go, and the variable that points archscope at the library. */
 #define SCALE_ENV_DIR "ARCHSCOPE_STACK_DIR"
 #define SCALE_ENV_PRELOAD "ARCHSCOPE_PRELOAD"
+/* Set by the exec wrappers for the new image: "PID:RUN_NS:RUNQ_NS:TIME_NS", the exec'ing thread's
+ * CPU and run-queue clocks and CLOCK_MONOTONIC where the old image's record ended, so that the
+ * new image's main thread starts there (exec and loading on its account, nothing twice). */
+#define SCALE_ENV_EXEC "ARCHSCOPE_STACK_EXEC"
 #define SCALE_PRELOAD_NAME "libarchscope-preload.so"
 
 #endif
