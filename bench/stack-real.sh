@@ -6,7 +6,11 @@
 # the actual speedup S = T1/TN and the estimated one S^ from the N-thread run alone, |S^ - S| / N,
 # the dominant delimiter with its largest part, the class, whether the work grows with N (then
 # the scaled speedup), the other load (foreign_load) and the overhead: the median wall time of the
-# N-thread runs under `stack` against that of plain runs of the same command, interleaved.
+# N-thread runs under `stack` against that of plain runs of the same command, interleaved. And
+# what the plain runs say without archscope: their busy CPUs at N (CPU time / wall time, from the
+# children's rusage: what a perfect tier 0 stack would call S^), |S^ - busy| / N (the stack's own
+# accounting error), and the work ratio CPU_N / CPU_1 (a program whose work changes with N, or
+# whose 1-thread run is not one busy CPU, has |S^ - S| of that much, which no tier 0 account sees).
 #   flock /tmp/archscope-quiet.lock nice -n 0 bench/stack-real.sh [R] [PROGRAM...]
 # R repetitions (default 3), N = the CPUs this process may use. A program that is not installed
 # is installed with apt-get when running as root and ARCHSCOPE_BENCH_INSTALL=1, else skipped with
@@ -64,7 +68,19 @@ gcc -O2 -fopenmp -o "$tmp/jacobi-gcc" $omp_src -lm 2>/dev/null && have_gcc_omp=1
 clang -O2 -fopenmp -o "$tmp/jacobi-clang" $omp_src -lm 2>/dev/null && have_clang_omp=1
 
 echo "# bench/stack-real.sh $R on $N CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%dT%H:%MZ)"
-printf '%-16s %6s %6s %7s %-26s %-9s %8s %7s  %s\n' program S S^ err/N "dominant (largest part)" class overhead load notes
+printf '%-16s %6s %6s %7s %-26s %-9s %8s %6s %7s %6s %7s  %s\n' program S S^ err/N "dominant (largest part)" class overhead busy S^-busy work load notes
+
+# one plain run: THREADS COMMAND...: "WALL_S:CPU_S" (CPU: the children's rusage, user + system)
+plain_run() {
+	python3 -c '
+import os, resource, subprocess, sys, time
+r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+t = time.perf_counter()
+subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS=sys.argv[1]))
+t = time.perf_counter() - t
+r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.6f:%.6f" % (t, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)))' "$@"
+}
 
 # one program: NAME COMMAND... ({T} is the thread count); a clean command for each run
 bench_one() {
@@ -75,16 +91,14 @@ bench_one() {
 	load0=$(cut -d' ' -f1 /proc/loadavg)
 	# plain runs of the N-thread command, interleaved with the stack runs (the plain ones first
 	# in each pair: stack's own 1-thread runs sit between)
-	local plain=() i
-	local cmd=()
-	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); done
+	local plain=() plain1=() i
+	local cmd=() cmd1=()
+	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); cmd1+=("${a//\{T\}/1}"); done
 	for ((i = 0; i < R; i++)); do
 		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
-		plain+=("$(python3 -c '
-import os, subprocess, sys, time
-t = time.perf_counter()
-subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS=os.environ["N"]))
-print("%.6f" % (time.perf_counter() - t))' "${cmd[@]}")")
+		plain+=("$(plain_run "$N" "${cmd[@]}")")
+		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+		plain1+=("$(plain_run 1 "${cmd1[@]}")")
 	done
 	find "$tmp/obj" -name '*.o' -delete 2>/dev/null
 	# make rebuilds nothing once the objects exist: each stack run starts from none (a phony
@@ -98,9 +112,15 @@ print("%.6f" % (time.perf_counter() - t))' "${cmd[@]}")")
 		printf '%-16s stack exited %d: %s\n' "$name" $rc "$(tail -1 "$tmp/$name.err")"
 		return
 	fi
-	N=$N python3 - "$tmp/$name.json" "$name" "$load0" "${plain[@]}" <<'PY'
-import json, statistics, sys
-path, name, load0, plain = sys.argv[1], sys.argv[2], sys.argv[3], [float(x) for x in sys.argv[4:]]
+	N=$N python3 - "$tmp/$name.json" "$name" "$load0" "${plain1[*]}" "${plain[@]}" <<'PY'
+import json, os, statistics, sys
+path, name, load0 = sys.argv[1], sys.argv[2], sys.argv[3]
+runs1 = [tuple(float(v) for v in x.split(":")) for x in sys.argv[4].split()]
+runs = [tuple(float(v) for v in x.split(":")) for x in sys.argv[5:]]
+plain = [w for w, c in runs]
+n = int(os.environ["N"])
+busy = statistics.median(c / w for w, c in runs)
+work = statistics.median(c for w, c in runs) / statistics.median(c for w, c in runs1)
 res = json.load(open(path))["results"]
 r = res["runs"][-1]
 c, b = r["components"], r["by_primitive"]
@@ -127,8 +147,9 @@ if top:
 # overhead: the stack's N-thread wall time (its median run) against the plain runs' median
 over = r["wall_s"] / statistics.median(plain)
 load1 = open("/proc/loadavg").read().split()[0]
-print("%-16s %6.2f %6.2f %6.1f%% %-26s %-9s %8.3f %7s  %s" % (name, r["speedup_actual"], r["speedup_estimated"],
-      100 * r["error"], dom, r["class"], over, load0 + "/" + load1, "; ".join(notes)))
+print("%-16s %6.2f %6.2f %6.1f%% %-26s %-9s %8.3f %6.2f %6.1f%% %6.3f %7s  %s" % (name, r["speedup_actual"], r["speedup_estimated"],
+      100 * r["error"], dom, r["class"], over, busy, 100 * abs(r["speedup_estimated"] - busy) / n, work,
+      load0 + "/" + load1, "; ".join(notes)))
 print("  components", {k: round(v, 3) for k, v in c.items() if abs(v) > 0.005})
 PY
 }

@@ -286,6 +286,7 @@ void preload_thread_end(struct preload_thread *t)
 		return;
 	preload_rt_close(t, preload_ticks());
 	t->end_ns = preload_now_ns();
+	uint64_t cpu = thread_cpu_ns(t->tid, 1); /* at the end, before the schedstat read */
 	uint64_t run0 = t->run_ns, runq0 = t->runq_ns;
 	uint64_t ignored;
 	t->schedstat_ok = schedstat_read("/proc/thread-self/schedstat", &ignored, &t->runq_ns) == 0;
@@ -293,7 +294,6 @@ void preload_thread_end(struct preload_thread *t)
 		t->runq_ns -= runq0 < t->runq_ns ? runq0 : t->runq_ns;
 	else
 		t->runq_ns = 0; /* no schedstat: no run-queue wait known */
-	uint64_t cpu = thread_cpu_ns(t->tid, 1);
 	t->run_ns = cpu > run0 ? cpu - run0 : 0;
 	t->ended = 1;
 	alive_add(-1);
@@ -462,6 +462,22 @@ void preload_record_write(int final)
 	out_flush(o);
 	close(o->fd);
 	errno = saved;
+}
+
+uint64_t preload_lock_short_ticks(void)
+{
+	static uint64_t cached; /* races are benign: every thread computes the same */
+	uint64_t v = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+	if (v)
+		return v;
+	if (!preload_counter)
+		return PRELOAD_LOCK_SHORT_NS; /* ticks are ns */
+	uint64_t ns = preload_now_ns(), ticks = preload_ticks();
+	if (ns - clock0_ns < 1000000)
+		return 2 * 4 * PRELOAD_LOCK_SHORT_NS;
+	v = (uint64_t)((double)(ticks - process_start_ticks) / (double)(ns - clock0_ns) * PRELOAD_LOCK_SHORT_NS);
+	__atomic_store_n(&cached, v ? v : 1, __ATOMIC_RELAXED);
+	return v ? v : 1;
 }
 
 void preload_exec_prepare(char *buf, size_t cap)

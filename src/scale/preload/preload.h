@@ -48,20 +48,35 @@ struct preload_thread {
 	int rt_region;     /* depth of OpenMP regions this thread runs (libgomp wrappers) */
 	unsigned lock_hot; /* recent lock calls that had to wait, less those that did not (wrap.c) */
 	unsigned lock_turn; /* counts the lock calls of the hot regime, to time one in PRELOAD_LOCK_EVERY */
+	uint64_t lock_last; /* preload_ticks() at the end of its last timed lock wait */
 };
 
-/* A thread whose lock calls keep contending (lock_hot >= PRELOAD_LOCK_HOT: a failed try adds
- * 4, a successful one takes 1, so about one try in five failing lately) calls the real lock directly and looks at one call in
+/* A thread whose lock calls keep contending, close together (lock_hot >= PRELOAD_LOCK_HOT: a
+ * failed try that follows the thread's last timed wait within PRELOAD_LOCK_NEAR x 2 us adds 4, a
+ * successful try takes 1) calls the real lock directly and looks at one call in
  * PRELOAD_LOCK_EVERY, whose try and timed wait stand for that many: a failed trylock before each
  * contended lock costs another access to the lock's line, and timing each one two counter reads,
  * 12 % and 6 % of bench/stack-overhead.sh's lock-heavy run with both threads on their CPUs
- * (SCHED_FIFO, 31 rounds). A successful try cools the regime down. */
+ * (SCHED_FIFO, 31 rounds); timing every call there cost 53 %. A successful try cools the regime
+ * down; a looked-at wait longer than PRELOAD_LOCK_LONG x 2 us counts once and ends it (waits
+ * that long are not many alike: the estimate would be one wait times 8). Contention that is not
+ * close together never heats: GNU sort's merges, whose few lock waits are heavy-tailed (a merge
+ * holds its node's lock for ms), read 100-260 ms of mutex waits where an inner wrapper measured
+ * 50-80 ms, in about one run in three, while the regime heated on any two failed tries (the
+ * stack's error 6-10 % of N instead of 0-2 %). */
 #define PRELOAD_LOCK_HOT 8
 #define PRELOAD_LOCK_EVERY 8
+#define PRELOAD_LOCK_SHORT_NS 2000
+#define PRELOAD_LOCK_NEAR 10
+#define PRELOAD_LOCK_LONG 25
 
 /* Names shared by the library's files only: hidden, so that calls between them are direct (no
  * PLT, no interposition) and nothing of ours enters the program's namespace. */
 #define PRELOAD_HIDDEN __attribute__((visibility("hidden")))
+
+/* PRELOAD_LOCK_SHORT_NS in preload_ticks() ticks, by the counter's rate over this process's run
+ * so far (2 x PRELOAD_LOCK_SHORT_NS, at most 4 ticks a ns, until 1 ms of it has passed). */
+uint64_t preload_lock_short_ticks(void) PRELOAD_HIDDEN;
 
 /* Set while the calling thread is inside a timed wait (a wrapper, an OMPT wait): calls made
  * from there (glibc calling its own exported names, an OpenMP runtime yielding while it waits

@@ -64,7 +64,7 @@ int pthread_join(pthread_t th, void **ret)
 }
 
 /* Locks: the try variant first; EBUSY means a wait is coming. A thread whose locks keep
- * contending skips the try and times one call in PRELOAD_LOCK_EVERY (preload.h). */
+ * contending close together skips the try and times one call in PRELOAD_LOCK_EVERY (preload.h). */
 
 static inline int lock_hot(struct preload_thread *t)
 {
@@ -81,6 +81,22 @@ static inline void lock_hotter(struct preload_thread *t)
 {
 	if (t)
 		t->lock_hot = t->lock_hot + 4 < 4 * PRELOAD_LOCK_HOT ? t->lock_hot + 4 : 4 * PRELOAD_LOCK_HOT;
+}
+
+/* After a timed wait (t0..t1, d ticks): heats the regime when it followed the last one closely;
+ * a looked-at wait of the hot regime that was long counts once and ends the regime. */
+static inline void lock_weigh(struct preload_thread *t, uint64_t t0, uint64_t t1, uint64_t d, uint64_t *weight)
+{
+	if (!t)
+		return;
+	uint64_t sh = preload_lock_short_ticks();
+	if (*weight > 1 && d > PRELOAD_LOCK_LONG * sh) {
+		*weight = 1;
+		t->lock_hot = 0;
+	} else if (t0 - t->lock_last < PRELOAD_LOCK_NEAR * sh) {
+		lock_hotter(t);
+	}
+	t->lock_last = t1;
 }
 
 #define LOCK_WRAPPER(name, tryname, prim, decl, args)                                              \
@@ -102,12 +118,12 @@ static inline void lock_hotter(struct preload_thread *t)
 			lock_cooler(me_);                                                          \
 			return rc == 0 || rc == EOWNERDEAD ? rc : real_ args; /* robust: taken */ \
 		}                                                                                  \
-		lock_hotter(me_);                                                                  \
 		uint64_t t0 = wait_begin();                                                        \
 		int r = real_ args;                                                                \
 		if (t0) {                                                                          \
-			uint64_t t1 = preload_ticks();                                             \
-			preload_account_n(preload_me, prim, (t1 > t0 ? t1 - t0 : 0) * weight,       \
+			uint64_t t1 = preload_ticks(), d = t1 > t0 ? t1 - t0 : 0;                  \
+			lock_weigh(me_, t0, t1, d, &weight);                                       \
+			preload_account_n(preload_me, prim, d * weight,                             \
 					  (uintptr_t)__builtin_return_address(0), weight);         \
 			preload_inside = 0;                                                        \
 		}                                                                                  \
