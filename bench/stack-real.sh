@@ -12,6 +12,8 @@
 # accounting error), and the work ratio CPU_N / CPU_1 (a program whose work changes with N, or
 # whose 1-thread run is not one busy CPU, has |S^ - S| of that much, which no tier 0 account sees).
 #   flock /tmp/archscope-quiet.lock nice -n 0 bench/stack-real.sh [R] [PROGRAM...]
+# OVERHEAD_ROUNDS=K adds, per program, K interleaved pairs of a plain run and a `stack -r 1` run
+# and the median of their ratios with a 90 % bootstrap interval (overhead_pairs below).
 # R repetitions (default 3), N = the CPUs this process may use. A program that is not installed
 # is installed with apt-get when running as root and ARCHSCOPE_BENCH_INSTALL=1, else skipped with
 # a line that says so. The load average is printed before and after each program: on a shared
@@ -70,16 +72,21 @@ clang -O2 -fopenmp -o "$tmp/jacobi-clang" $omp_src -lm 2>/dev/null && have_clang
 echo "# bench/stack-real.sh $R on $N CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%dT%H:%MZ)"
 printf '%-16s %6s %6s %7s %-26s %-9s %8s %6s %7s %6s %7s  %s\n' program S S^ err/N "dominant (largest part)" class overhead busy S^-busy work load notes
 
-# one plain run: THREADS COMMAND...: "WALL_S:CPU_S" (CPU: the children's rusage, user + system)
+# one plain run: THREADS COMMAND...: "WALL_S:CPU_S" (CPU: the children's rusage, user + system).
+# Its output goes to files in $tmp, as `stack` writes the program's output to files in its
+# temporary directory (on the same file system): pigz's 15 MB to /dev/null instead made `stack`
+# look 3 % slower than it is.
 plain_run() {
 	python3 -c '
 import os, resource, subprocess, sys, time
+out, err = open(sys.argv[1] + "/plain.out", "wb"), open(sys.argv[1] + "/plain.err", "wb")
 r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
 t = time.perf_counter()
-subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=dict(os.environ, OMP_NUM_THREADS=sys.argv[1]))
+subprocess.run(sys.argv[3:], stdout=out, stderr=err, env=dict(os.environ, OMP_NUM_THREADS=sys.argv[2]))
 t = time.perf_counter() - t
 r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-print("%.6f:%.6f" % (t, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)))' "$@"
+print("%.6f:%.6f" % (t, (r1.ru_utime + r1.ru_stime) - (r0.ru_utime + r0.ru_stime)))' "$tmp" "$@"
+	rm -f "$tmp/plain.out" "$tmp/plain.err"
 }
 
 # one program: NAME COMMAND... ({T} is the thread count); a clean command for each run
@@ -151,6 +158,37 @@ print("%-16s %6.2f %6.2f %6.1f%% %-26s %-9s %8.3f %6.2f %6.1f%% %6.3f %7s  %s" %
       100 * r["error"], dom, r["class"], over, busy, 100 * abs(r["speedup_estimated"] - busy) / n, work,
       load0 + "/" + load1, "; ".join(notes)))
 print("  components", {k: round(v, 3) for k, v in c.items() if abs(v) > 0.005})
+PY
+	overhead_pairs "$name" "$@"
+}
+
+# OVERHEAD_ROUNDS=K (default 0: none): K pairs of a plain N-thread run and `stack -t N -r 1`,
+# interleaved, each pair's ratio the stack's N-thread wall time over the plain run's; prints the
+# median ratio with a 90 % bootstrap interval (pairs resampled): what this machine's noise lets
+# the overhead be told from 1.
+overhead_pairs() {
+	local name=$1 k ratios=()
+	shift
+	[ "${OVERHEAD_ROUNDS:-0}" -gt 0 ] || return 0
+	local cmd=()
+	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); done
+	for ((k = 0; k < OVERHEAD_ROUNDS; k++)); do
+		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+		local p
+		p=$(plain_run "$N" "${cmd[@]}")
+		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+		"$A" stack -q -t "$N" -r 1 --json -- "$@" >"$tmp/$name.o.json" 2>/dev/null || continue
+		ratios+=("$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"]["runs"][-1]; print(r["wall_s"] / float(sys.argv[2].split(":")[0]))' "$tmp/$name.o.json" "$p")")
+	done
+	python3 - "$name" "${ratios[@]}" <<'PY'
+import random, statistics, sys
+name, v = sys.argv[1], [float(x) for x in sys.argv[2:]]
+if not v:
+    sys.exit(print("  overhead pairs: none ran"))
+rng = random.Random(9)
+boot = sorted(statistics.median(rng.choice(v) for _ in v) for _ in range(2000))
+print("  overhead %d pairs: median %.3f (90 %% interval %.3f .. %.3f; min %.3f, max %.3f)" % (
+    len(v), statistics.median(v), boot[100], boot[1899], min(v), max(v)))
 PY
 }
 
