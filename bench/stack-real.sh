@@ -8,8 +8,8 @@
 # the scaled speedup), the other load (foreign_load) and the overhead: the median wall time of the
 # N-thread runs under `stack` against that of plain runs of the same command, interleaved. And
 # what the plain runs say without archscope: their busy CPUs at N (CPU time / wall time, from the
-# children's rusage: what a perfect tier 0 stack would call S^), |S^ - busy| / N (the stack's own
-# accounting error), and the work ratio CPU_N / CPU_1 (a program whose work changes with N, or
+# children's rusage: what a perfect tier 0 stack would call S^ plus spinning, which is on the
+# CPU too), |S^ + spinning - busy| / N (the stack's own accounting error), and the work ratio CPU_N / CPU_1 (a program whose work changes with N, or
 # whose 1-thread run is not one busy CPU, has |S^ - S| of that much, which no tier 0 account sees).
 #   flock /tmp/archscope-quiet.lock nice -n 0 bench/stack-real.sh [R] [PROGRAM...]
 # OVERHEAD_ROUNDS=K adds, per program, K interleaved pairs of a plain run and a `stack -r 1` run
@@ -155,7 +155,7 @@ if top:
 over = r["wall_s"] / statistics.median(plain)
 load1 = open("/proc/loadavg").read().split()[0]
 print("%-16s %6.2f %6.2f %6.1f%% %-26s %-9s %8.3f %6.2f %6.1f%% %6.3f %7s  %s" % (name, r["speedup_actual"], r["speedup_estimated"],
-      100 * r["error"], dom, r["class"], over, busy, 100 * abs(r["speedup_estimated"] - busy) / n, work,
+      100 * r["error"], dom, r["class"], over, busy, 100 * abs(r["speedup_estimated"] + c.get("spinning", 0) - busy) / n, work,
       load0 + "/" + load1, "; ".join(notes)))
 print("  components", {k: round(v, 3) for k, v in c.items() if abs(v) > 0.005})
 PY
