@@ -2,6 +2,7 @@
 #include "scale/ring.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -67,4 +68,15 @@ void scale_ring_drain(struct scale_ring *r, scale_ring_fn fn, void *ctx)
 		tail += h.size;
 	}
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+void *scale_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+	if (n < *cap)
+		return arr;
+	size_t c = *cap ? 2 * *cap : first;
+	void *q = realloc(arr, c * size);
+	if (q)
+		*cap = c;
+	return q;
 }

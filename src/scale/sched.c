@@ -125,14 +125,10 @@ static int tp_read(const char *event, const char *const fields[], int *offs, int
 
 static void ev_push(struct scale_sched *s, struct raw_ev e)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 65536;
-		void *q = realloc(s->ev, cap * sizeof(*s->ev));
-		if (!q)
-			return;
-		s->ev = q;
-		s->cap = cap;
-	}
+	void *grown = scale_grow(s->ev, &s->cap, s->n, sizeof(*s->ev), 65536);
+	if (!grown)
+		return;
+	s->ev = grown;
 	s->ev[s->n++] = e;
 }
 

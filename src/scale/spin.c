@@ -139,14 +139,10 @@ static void exit_take(struct scale_spin *sp, const struct perf_event_header *h, 
 	memcpy(&v, rec + sizeof(*h), sizeof(v));
 	if ((int)v.pid == sp->self_pid)
 		return;
-	if (sp->nex == sp->capex) {
-		size_t cap = sp->capex ? 2 * sp->capex : 256;
-		void *q = realloc(sp->ex, cap * sizeof(*sp->ex));
-		if (!q)
-			return;
-		sp->ex = q;
-		sp->capex = cap;
-	}
+	void *grown = scale_grow(sp->ex, &sp->capex, sp->nex, sizeof(*sp->ex), 256);
+	if (!grown)
+		return;
+	sp->ex = grown;
 	sp->ex[sp->nex++] = (struct spin_exit){ .pid = (int)v.pid, .tid = (int)v.tid, .time_ns = v.time };
 }
 
@@ -169,14 +165,10 @@ static void sample_take(void *ctx, const struct perf_event_header *h, const uint
 	memcpy(&v, rec + sizeof(*h), sizeof(v));
 	if ((int)v.pid == sp->self_pid)
 		return;
-	if (sp->n == sp->cap) {
-		size_t cap = sp->cap ? 2 * sp->cap : 4096;
-		void *q = realloc(sp->s, cap * sizeof(*sp->s));
-		if (!q)
-			return;
-		sp->s = q;
-		sp->cap = cap;
-	}
+	void *grown = scale_grow(sp->s, &sp->cap, sp->n, sizeof(*sp->s), 4096);
+	if (!grown)
+		return;
+	sp->s = grown;
 	sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
 					       .period_ns = scale_spin_period_ns(sp->draining), .hint = -1 };
 }
