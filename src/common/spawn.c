@@ -17,10 +17,17 @@
 
 #include "common/timer.h"
 
+const char *spawn_missing_why(const char *name)
+{
+	return strchr(name, '/') ? "is not an executable file" : "is not installed (not found in PATH)";
+}
+
 int spawn_have(const char *name)
 {
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0;
+	if (strchr(name, '/')) {
+		struct stat st;
+		return stat(name, &st) == 0 && S_ISREG(st.st_mode) && access(name, X_OK) == 0;
+	}
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/bin:/bin";
@@ -92,7 +99,7 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 {
 	memset(r, 0, sizeof(*r));
 	if (!spawn_have(argv[0]))
-		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
+		return as_error_set(err, -ENOENT, "'%s' %s", argv[0], spawn_missing_why(argv[0]));
 	uint64_t t0 = timer_now_ns();
 	pid_t pid = fork();
 	if (pid < 0)

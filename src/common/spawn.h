@@ -38,6 +38,9 @@ int spawn_child_stdio(const char *out_path, const char *err_path);
 
 /* 1 when `name` is an executable in PATH (or a path to one). */
 int spawn_have(const char *name);
+/* Why spawn_have(name) said no, for a message: "is not an executable file" for a name with a
+ * slash, else "is not installed (not found in PATH)". */
+const char *spawn_missing_why(const char *name);
 
 /* The first lines of a file, for an error message ("" when unreadable). */
 void spawn_head(const char *path, char *buf, size_t len);

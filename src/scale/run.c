@@ -165,7 +165,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 	memset(r, 0, sizeof(*r));
 	*cut = 0;
 	if (!spawn_have(argv[0]))
-		return as_error_set(err, -ENOENT, "'%s' is not installed (not found in PATH)", argv[0]);
+		return as_error_set(err, -ENOENT, "'%s' %s", argv[0], spawn_missing_why(argv[0]));
 	uint64_t t0 = timer_now_ns();
 	pid_t pid = fork();
 	if (pid < 0)
