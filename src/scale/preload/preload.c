@@ -486,11 +486,11 @@ void preload_exec_prepare(char *buf, size_t cap)
 	if (!enabled || getpid() != self_pid)
 		return;
 	uint64_t runq = 0, now = preload_now_ns(), run = thread_cpu_ns((pid_t)syscall(SYS_gettid), 1);
-	if (schedstat_read("/proc/thread-self/schedstat", &(uint64_t){ 0 }, &runq) != 0)
-		return;
-	preload_record_write(0);
-	snprintf(buf, cap, "%s=%d:%llu:%llu:%llu", SCALE_ENV_EXEC, (int)getpid(), (unsigned long long)run,
-		 (unsigned long long)runq, (unsigned long long)now);
+	int sok = schedstat_read("/proc/thread-self/schedstat", &(uint64_t){ 0 }, &runq) == 0;
+	preload_record_write(0); /* the old image's record, with or without a note */
+	if (sok)
+		snprintf(buf, cap, "%s=%d:%llu:%llu:%llu", SCALE_ENV_EXEC, (int)getpid(), (unsigned long long)run,
+			 (unsigned long long)runq, (unsigned long long)now);
 }
 
 /* After fork() the child is a new process with one thread: its accounts start afresh. */
