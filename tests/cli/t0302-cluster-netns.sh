@@ -7,8 +7,11 @@ require MPI NETNS
 . "$ROOT/tests/cli/mpi.sh"
 netns_up 2 || skip "needs NETNS ($NETNS_WHY)"
 
-run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
-python3 - "$TMP/out" <<'PY' || fail "JSON of the two-node run (above)"
+# The layers and latencies are measured with 4 ranks polling on as few as 2 CPUs: a run whose
+# intra-node pair was descheduled throughout can put that node's ranks apart (once in ~40 runs:
+# [[0, 1], [2], [3]]), so a failed check measures once more; the rank map is checked each time.
+check_two_nodes() {
+python3 - "$TMP/out" <<'PY'
 import json, statistics, sys
 r = json.load(open(sys.argv[1]))["results"]
 hosts = [x["host"] for x in r["ranks"]]
@@ -33,6 +36,17 @@ for k in ("outliers", "contention"):
     assert isinstance(r[k], list), k
 assert [c["pairs_per_node"] for c in r["contention"]] == [1, 2], r["contention"]
 PY
+}
+ok=0
+for attempt in 1 2; do
+	run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+	if check_two_nodes; then
+		ok=1
+		break
+	fi
+	echo "# attempt $attempt: the check above failed; measuring once more" >&2
+done
+[ $ok = 1 ] || fail "JSON of the two-node run (above), twice"
 cat "$TMP/err" | grep -q "warning: ranks .* pinned to the same CPU" && fail "unbound ranks reported as sharing a CPU"
 
 # the default binding of Open MPI pins each node's first rank to CPU 0 of the one machine: said
