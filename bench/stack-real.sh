@@ -137,6 +137,8 @@ if dom in ("spinning", "yielding"):
     parts = {k: v for k, v in b.items() if (k in ("pthread_spin", "user_spin", "mpi", "barrier_spin", "taskwait_spin", "lock_spin")) == spin}
     dom += " (%s)" % max(parts, key=parts.get)
 notes = []
+if "speedup_serial" in r:
+    notes.append("1-thread run kept %.2f CPUs busy: S over its work on one CPU %.2f" % (res["t1_busy_cpus"], r["speedup_serial"]))
 if "speedup_scaled" in r:
     notes.append("work grows %.2fx: scaled S %.2f" % (r["work_ratio"], r["speedup_scaled"]))
 if c.get("foreign_load", 0) > 0.005:

@@ -166,17 +166,25 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	if (unloaded)
 		emit_number(e, "speedup_unloaded", "speedup without the other load (T1 less its wait for them)",
 			    p->speedup_unloaded, "x", "%.2f");
+	int serial = p->speedup_serial > 0;
+	if (serial)
+		emit_number(e, "speedup_serial", "speedup over the 1-thread run's work on one CPU", p->speedup_serial, "x",
+			    "%.2f");
 	if (p->work_grows)
 		emit_number(e, "speedup_scaled", "speedup scaled (Gustafson: work ratio x T1/TN)", p->speedup_scaled, "x",
 			    "%.2f");
 	if (p->work_ratio == p->work_ratio && p->threads > 1)
 		emit_number(e, "work_ratio", "work of this run / the 1-thread run's", p->work_ratio, "x", "%.2f");
 	emit_number(e, "speedup_estimated", "speedup estimated (this run)", s->estimated, "x", "%.2f");
-	emit_number(e, "error", p->work_grows ? "|S^-S_scaled|/N" : unloaded ? "|S^-S_unloaded|/N" : "|S^-S|/N", p->error,
-		    NULL, "%.3f");
+	emit_number(e, "error",
+		    p->work_grows ? "|S^-S_scaled|/N"
+		    : serial      ? "|S^-S_serial|/N"
+		    : unloaded    ? "|S^-S_unloaded|/N"
+				  : "|S^-S|/N",
+		    p->error, NULL, "%.3f");
 	if (p->error == p->error)
 		emit_annotate(e, " (%.1f %%)", 100 * p->error);
-	if (unloaded || p->work_grows) {
+	if (unloaded || serial || p->work_grows) {
 		emit_number(e, "error_raw", "|S^-T1/TN|/N", p->error_raw, NULL, "%.3f");
 		if (p->error_raw == p->error_raw)
 			emit_annotate(e, " (%.1f %%)", 100 * p->error_raw);
@@ -261,10 +269,18 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 		emit_number(e, "spin_samples", "samples in spin loops", m->spin_samples, NULL, "%.0f");
 	}
 	const char *notes[12];
-	char growth[400], foreign[320];
+	char growth[400], foreign[320], one[400], work[400];
 	int nn = bad_notes(p->bad, notes, 8);
 	if (s->scaled < 0.999 && nn < 12)
 		notes[nn++] = "more threads waited or ran than N slots hold: the waits that cost no slot were scaled down to fit the bar";
+	if (serial && nn < 12) {
+		snprintf(one, sizeof(one),
+			 "the 1-thread run is not serial: its threads kept %.2f CPUs busy with work (a helper thread "
+			 "beside the one asked for); S = T1/TN %.2f x is against that run, base is the speedup over "
+			 "its work on one CPU, %.2f x",
+			 res->t1_busy, p->speedup_strong, p->speedup_serial);
+		notes[nn++] = one;
+	}
 	if (p->work_grows && nn < 12) {
 		snprintf(growth, sizeof(growth),
 			 "the work grows with N: this run did %.2f x the 1-thread run's work (%s), as a program of fixed "
@@ -274,6 +290,16 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 			 m->have_counts ? "" : " (or every thread ran that much slower: counters tell which)",
 			 p->speedup_scaled, p->speedup_strong);
 		notes[nn++] = growth;
+	}
+	/* work that changed without growing: what work_inflation is at tier 0 */
+	if (!p->work_grows && p->threads > 1 && p->work_ratio == p->work_ratio && fabs(p->work_ratio - 1) >= 0.03 &&
+	    nn < 12) {
+		snprintf(work, sizeof(work),
+			 "this run's work was %.2f x the 1-thread run's (%s): the work_inflation of %.2f x is mostly that%s",
+			 p->work_ratio, m->have_counts ? "instructions" : "CPU time outside waits and spinning",
+			 s->comp[COMP_INFLATION],
+			 m->have_counts ? "" : " (more instructions, or the same ones slower: counters tell which)");
+		notes[nn++] = work;
 	}
 	if (s->comp[COMP_FOREIGN] > 0.0005 && nn < 12) {
 		snprintf(foreign, sizeof(foreign),
@@ -302,6 +328,10 @@ void cli_stack_render(struct emit *e, const struct scale_opts *o, const struct s
 	if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s)
 		emit_number(e, "t1_unloaded_s", "T1 less its wait for CPUs other processes held", res->t1_unloaded_s, "s",
 			    "%.3f");
+	if (res->t1_serial_s > 0) {
+		emit_number(e, "t1_busy_cpus", "CPUs the 1-thread run kept busy with work", res->t1_busy, NULL, "%.2f");
+		emit_number(e, "t1_serial_s", "the 1-thread run's work on one CPU", res->t1_serial_s, "s", "%.3f");
+	}
 	emit_int(e, "repetitions", "repetitions", res->reps, NULL);
 	emit_string(e, "method", "method",
 		    res->tier1 ? "tier 0 (preload wrappers, schedstat, sampling), tier 1 (sched tracepoints) where tier 0 saw nothing"

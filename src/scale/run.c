@@ -512,31 +512,47 @@ static void spread_actual(struct scale_point *p)
 		}
 }
 
-/* The 1-thread time without the other load (issue 36 item 7): a 1-thread run that waited for a
- * CPU other processes held (its foreign_load, the share of its one slot they took) was that
- * much longer than the program alone; S^ counts those slots as foreign_load in the N-thread run,
- * so S is T1 less that wait over TN. Where no other load was measured, T1 is unchanged. */
+/* The 1-thread time the N-thread runs are held against (issue 36 item 7): a 1-thread run that
+ * waited for a CPU other processes held (its foreign_load, the share of its one slot they took)
+ * was that much longer than the program alone; S^ counts those slots as foreign_load in the
+ * N-thread run, so S is T1 less that wait over TN. A 1-thread run whose threads overlapped (more
+ * than one CPU busy with work) is not the serial run S^ is an estimate against: its work on one
+ * CPU (its base time) is the reference. Where neither applies, T1 is unchanged. */
 static void points_unloaded(struct scale_result *res)
 {
 	const struct scale_point *one = &res->pt[res->one];
-	double t1[SCALE_REPS_MAX];
+	double t1[SCALE_REPS_MAX], ts[SCALE_REPS_MAX], busy[SCALE_REPS_MAX];
 	int n = 0;
 	for (int r = 0; r < one->nex; r++) {
 		const struct scale_exec *x = &one->ex[r];
-		if (x->sr.exited && x->sr.status == 0 && !x->rejected)
-			t1[n++] = x->span_s * (1 - fmin(fmax(x->stack.comp[COMP_FOREIGN], 0), 1));
+		if (x->sr.exited && x->sr.status == 0 && !x->rejected) {
+			t1[n] = x->span_s * (1 - fmin(fmax(x->stack.comp[COMP_FOREIGN], 0), 1));
+			ts[n] = fmax(t1[n], x->have_record ? x->stack.base_raw_s : 0);
+			busy[n++] = x->have_record && x->span_s > 0 ? x->stack.base_raw_s / x->span_s : NAN;
+		}
 	}
 	res->t1_unloaded_s = n ? order_median(t1, (size_t)n) : NAN;
+	res->t1_busy = n ? order_median(busy, (size_t)n) : NAN;
+	res->t1_serial_s = n && res->t1_busy >= SCALE_T1_PARALLEL ? order_median(ts, (size_t)n) : NAN;
+	double unloaded = res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s ? res->t1_unloaded_s : NAN;
 	for (int i = 0; i < res->npoints; i++) {
 		struct scale_point *p = &res->pt[i];
 		if (!p->nex)
 			continue;
-		if (res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s) {
+		/* the 1-thread point itself keeps T1: one slot holds no more than one CPU's work */
+		double ref = res->t1_serial_s > 0 && i != res->one ? res->t1_serial_s : unloaded;
+		p->speedup_serial = NAN;
+		if (ref > 0) {
 			for (int r = 0; r < p->nex; r++)
-				scale_stack_set_actual(&p->ex[r].stack, res->t1_unloaded_s / p->ex[r].span_s);
+				scale_stack_set_actual(&p->ex[r].stack, ref / p->ex[r].span_s);
 			spread_actual(p);
 		}
-		p->speedup_unloaded = p->ex[p->median].stack.actual;
+		const struct scale_exec *m = &p->ex[p->median];
+		p->speedup_unloaded = res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s
+					      ? res->t1_unloaded_s / m->span_s
+					      : m->stack.actual;
+		if (res->t1_serial_s > 0 && i != res->one)
+			p->speedup_serial = m->stack.actual;
 	}
 }
 
@@ -566,8 +582,8 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 		wn = m->counts.instructions;
 		w1 = o->counts.instructions;
 	} else if (m->have_record && o->have_record) {
-		wn = m->stack.base_s;
-		w1 = o->stack.base_s;
+		wn = m->stack.base_raw_s; /* all of it: a 1-thread run may keep more than one CPU busy */
+		w1 = o->stack.base_raw_s;
 	}
 	/* a 1-thread run whose CPU time is almost all inside waits (a runtime that ran the
 	 * program's tasks inside one) gives no ratio to judge by */
@@ -575,7 +591,7 @@ static void point_work(struct scale_result *res, struct scale_point *p)
 	for (size_t t = 0; o->have_record && t < o->rec.nth; t++)
 		cpu1 += o->rec.th[t].run_s;
 	p->work_ratio = w1 > 0 && (m->have_counts || w1 >= 0.2 * cpu1) ? wn / w1 : NAN;
-	p->speedup_scaled = p->work_ratio * p->speedup_unloaded;
+	p->speedup_scaled = p->work_ratio * m->stack.actual; /* T1 as held against (unloaded, serial) */
 	/* the time the threads waited for a CPU (other processes' load among it) is not a slowdown of
 	 * the work itself */
 	double waited = m->stack.comp[COMP_SCHEDULING] + m->stack.comp[COMP_FOREIGN];

@@ -97,9 +97,15 @@ struct scale_point {
 				      counted, else CPU time) */
 	int work_grows;            /* the work grows with N: base is the scaled speedup */
 	double speedup_scaled;     /* Gustafson: work_ratio x speedup_unloaded */
+	double speedup_serial;     /* t1_serial_s / TN where the 1-thread runs were not serial (NaN
+				      where they were) */
 	double foreign_cpu_s;      /* of the median run */
 	const char *cls_program;   /* the class of S + foreign_load: the program's, without the other load */
 };
+
+/* A 1-thread run that keeps this many CPUs busy with work is not serial (zstd -T1: a worker
+ * compresses while main reads and writes): S^ estimates the speedup over its work on one CPU. */
+#define SCALE_T1_PARALLEL 1.02
 
 struct scale_result {
 	struct scale_point pt[SCALE_POINTS_MAX];
@@ -108,6 +114,10 @@ struct scale_result {
 	int one_added;             /* the 1-thread point was added for S only */
 	double t1_s;               /* median span of the 1-thread runs */
 	double t1_unloaded_s;      /* median of their spans less their foreign_load share */
+	double t1_busy;            /* CPUs the 1-thread runs kept busy with work (base / span, median):
+				      over 1 where their threads overlapped */
+	double t1_serial_s;        /* their work on one CPU: the larger of the unloaded span and the
+				      base time, median (NaN unless t1_busy reaches SCALE_T1_PARALLEL) */
 	int reps;
 	unsigned bad;              /* union over points */
 	int first_status, first_signal; /* of the first bad run, for the message */

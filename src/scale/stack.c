@@ -179,6 +179,7 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 		out->other_s[k] = sum.other[k];
 	out->join_s = sum.other[OTHER_JOIN];
 	out->base_s = base;
+	out->base_raw_s = sum.base;
 	out->estimated = base / span_s;
 	out->comp[COMP_POSITIVE] = 0; /* needs counters (tier 2) */
 	scale_stack_set_actual(out, t1_s > 0 ? t1_s / span_s : NAN);

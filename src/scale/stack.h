@@ -77,7 +77,9 @@ struct scale_stack {
 	double join_s;          /* seconds threads spent in pthread_join (shown inside imbalance) */
 	double other_s[OTHER_COUNT]; /* thread-seconds waiting for other tasks (join, children,
 				   events, a runtime's idle workers) */
-	double base_s;          /* thread-seconds of base (useful work) */
+	double base_s;          /* thread-seconds of base (useful work), at most N x span_s */
+	double base_raw_s;      /* the same before that cap: a run whose threads kept more CPUs busy
+				   with work than it has slots (a "1-thread" run with a helper thread) */
 	double scaled;          /* 1, or the factor the overheads were scaled by to fit N (more
 				   threads wanted a CPU, or waited, than N slots hold) */
 };

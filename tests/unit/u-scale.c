@@ -121,6 +121,23 @@ static void test_scale__more_threads_than_slots_fit_n(void)
 	CHECK(s.scaled < 1);
 }
 
+static void test_scale__base_beyond_the_slots_is_kept_raw(void)
+{
+	/* a "1-thread" run whose two threads both worked 0.6 s of its 1 s (zstd -T1): one slot holds
+	 * 1 s of base, the work was 1.2 s (what the N-thread runs are held against) */
+	struct scale_thread th[2] = { worker(0, 1, 0.6, 0), worker(0, 1, 0.6, 0) };
+	th[0].wait_s[PRIM_COND] = th[1].wait_s[PRIM_COND] = 0.4;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 1, 1.0, 1.0, &s) == 0);
+	CHECK_NEAR(s.base_s, 1.0, 1e-9);
+	CHECK_NEAR(s.base_raw_s, 1.2, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 1, 1e-9);
+	/* within the slots the two agree */
+	CHECK(scale_stack_build(th, 2, 2, 1.0, 1.0, &s) == 0);
+	CHECK_NEAR(s.base_s, 1.2, 1e-9);
+	CHECK_NEAR(s.base_raw_s, 1.2, 1e-9);
+}
+
 static void test_scale__actual_speedup_and_work_inflation(void)
 {
 	/* S^ = 2 from the run, but T1 = 1.5 s for a 1 s run: S = 1.5, work_inflation 0.5 */
@@ -593,7 +610,7 @@ static void test_scale__work_that_grows_with_n(void)
 	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
 }
 
-TESTS(T(test_scale__perfect_fork_join), T(test_scale__mutex_waits_are_yielding),
+TESTS(T(test_scale__perfect_fork_join), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
