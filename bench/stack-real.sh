@@ -165,32 +165,41 @@ PY
 }
 
 # OVERHEAD_ROUNDS=K (default 0: none): K pairs of a plain N-thread run and `stack -t N -r 1`,
-# interleaved, each pair's ratio the stack's N-thread wall time over the plain run's; prints the
-# median ratio with a 90 % bootstrap interval (pairs resampled): what this machine's noise lets
-# the overhead be told from 1.
+# interleaved in an order drawn for each pair (the stack's 1-thread run comes between a plain run
+# first and its N-thread run), each pair's ratio the stack's N-thread wall time over the plain
+# run's; prints the median ratio with a 90 % bootstrap interval (pairs resampled), what this
+# machine's noise lets the overhead be told from 1, and the ratio of the fastest runs of each
+# side (other load only ever adds time: the least disturbed runs' ratio).
 overhead_pairs() {
-	local name=$1 k ratios=()
+	local name=$1 k pairs=()
 	shift
 	[ "${OVERHEAD_ROUNDS:-0}" -gt 0 ] || return 0
 	local cmd=()
 	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); done
 	for ((k = 0; k < OVERHEAD_ROUNDS; k++)); do
-		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
-		local p
-		p=$(plain_run "$N" "${cmd[@]}")
-		find "$tmp/obj" -name '*.o' -delete 2>/dev/null
-		"$A" stack -q -t "$N" -r 1 --json -- "$@" >"$tmp/$name.o.json" 2>/dev/null || continue
-		ratios+=("$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"]["runs"][-1]; print(r["wall_s"] / float(sys.argv[2].split(":")[0]))' "$tmp/$name.o.json" "$p")")
+		local p= first=$((RANDOM % 2)) i
+		for i in 0 1; do
+			find "$tmp/obj" -name '*.o' -delete 2>/dev/null
+			if [ $i = $first ]; then
+				p=$(plain_run "$N" "${cmd[@]}")
+			else
+				"$A" stack -q -t "$N" -r 1 --json -- "$@" >"$tmp/$name.o.json" 2>/dev/null || rm -f "$tmp/$name.o.json"
+			fi
+		done
+		[ -s "$tmp/$name.o.json" ] || continue
+		pairs+=("$(python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"]["runs"][-1]; print("%.6f:%s" % (r["wall_s"], sys.argv[2].split(":")[0]))' "$tmp/$name.o.json" "$p")")
 	done
-	python3 - "$name" "${ratios[@]}" <<'PY'
+	python3 - "$name" "${pairs[@]}" <<'PY'
 import random, statistics, sys
-name, v = sys.argv[1], [float(x) for x in sys.argv[2:]]
-if not v:
+name = sys.argv[1]
+pairs = [tuple(float(x) for x in a.split(":")) for a in sys.argv[2:]]
+if not pairs:
     sys.exit(print("  overhead pairs: none ran"))
+v = [s / p for s, p in pairs]
 rng = random.Random(9)
 boot = sorted(statistics.median(rng.choice(v) for _ in v) for _ in range(2000))
-print("  overhead %d pairs: median %.3f (90 %% interval %.3f .. %.3f; min %.3f, max %.3f)" % (
-    len(v), statistics.median(v), boot[100], boot[1899], min(v), max(v)))
+print("  overhead %d pairs: median %.3f (90 %% interval %.3f .. %.3f; min %.3f, max %.3f); fastest runs %.3f" % (
+    len(v), statistics.median(v), boot[100], boot[1899], min(v), max(v), min(s for s, p in pairs) / min(p for s, p in pairs)))
 PY
 }
 

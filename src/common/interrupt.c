@@ -102,6 +102,20 @@ void interrupt_child_setup(void)
 		sigaction(interrupt_sigs[i], &dfl, NULL);
 }
 
+int interrupt_child_attr(posix_spawnattr_t *at)
+{
+	sigset_t def;
+	sigemptyset(&def);
+	for (size_t i = 0; i < NSIGS; i++)
+		sigaddset(&def, interrupt_sigs[i]);
+	int rc = posix_spawnattr_setpgroup(at, 0);
+	if (!rc)
+		rc = posix_spawnattr_setsigdefault(at, &def);
+	if (!rc)
+		rc = posix_spawnattr_setflags(at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+	return rc;
+}
+
 void interrupt_watch(pid_t pgid)
 {
 	if (pgid > 0)

@@ -6,6 +6,7 @@
 #ifndef ARCHSCOPE_COMMON_INTERRUPT_H
 #define ARCHSCOPE_COMMON_INTERRUPT_H
 
+#include <spawn.h>
 #include <sys/types.h>
 
 /* Installs the handlers for SIGINT, SIGTERM and SIGHUP (idempotent). */
@@ -17,6 +18,8 @@ void interrupt_restore(void);
 /* In the child between fork and exec: its own process group (so that a signal to the group reaches
  * every process the program starts) and the default dispositions for the three signals. */
 void interrupt_child_setup(void);
+/* The same for posix_spawn: its own process group, those signals back to their defaults. */
+int interrupt_child_attr(posix_spawnattr_t *at);
 
 /* From now on the first signal is forwarded to process group `pgid` (0: to nobody). Call it in the
  * parent right after fork (it also does setpgid(pgid, pgid), against the race with the child). A

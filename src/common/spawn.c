@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/interrupt.h"
 #include "common/timer.h"
 
 const char *spawn_missing_why(const char *name)
@@ -80,12 +81,43 @@ static int redirect(int fd, const char *path)
 	return rc < 0 ? -1 : 0;
 }
 
-int spawn_child_stdio(const char *out_path, const char *err_path)
+/* In a child after fork(), before exec: stdin from /dev/null, stdout to out_path and stderr to
+ * err_path (NULL: /dev/null; created or truncated). 0, or -1. */
+static int spawn_child_stdio(const char *out_path, const char *err_path)
 {
 	int in = open("/dev/null", O_RDONLY);
 	if (in >= 0)
 		dup2(in, 0);
 	return redirect(1, out_path) || redirect(2, err_path) ? -1 : 0;
+}
+
+extern char **environ;
+
+int spawn_start(char *const argv[], const char *out_path, const char *err_path, pid_t *pid)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	int rc = posix_spawn_file_actions_init(&fa);
+	if (rc)
+		return rc;
+	rc = posix_spawnattr_init(&at);
+	if (rc) {
+		posix_spawn_file_actions_destroy(&fa);
+		return rc;
+	}
+	const int wr = O_WRONLY | O_CREAT | O_TRUNC;
+	rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 1, out_path ? out_path : "/dev/null", wr, 0644);
+	if (!rc)
+		rc = posix_spawn_file_actions_addopen(&fa, 2, err_path ? err_path : "/dev/null", wr, 0644);
+	if (!rc)
+		rc = interrupt_child_attr(&at);
+	if (!rc)
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	return rc;
 }
 
 int spawn_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,

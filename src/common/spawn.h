@@ -3,6 +3,7 @@
 #ifndef ARCHSCOPE_COMMON_SPAWN_H
 #define ARCHSCOPE_COMMON_SPAWN_H
 
+#include <sys/types.h>
 #include "common/error.h"
 
 struct spawn_result {
@@ -32,9 +33,12 @@ struct spawn_hooks {
 int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_path, double timeout_s, int cpu,
 		     const struct spawn_hooks *hooks, struct spawn_result *r, struct as_error *err);
 
-/* In a child after fork(), before exec: stdin from /dev/null, stdout to out_path and stderr to
- * err_path (NULL: /dev/null; created or truncated). 0, or -1. */
-int spawn_child_stdio(const char *out_path, const char *err_path);
+/* Starts argv (PATH searched) with posix_spawn, which does not copy archscope's page tables as
+ * fork does (0.24 ms more at 10 MiB, 1.2 ms at 50 MiB): stdin from /dev/null, stdout to out_path
+ * and stderr to err_path as spawn_child_stdio, in its own process group with the interrupt
+ * signals at their defaults (interrupt_child_attr). 0 with *pid, or a positive errno (the program
+ * did not start: not found, not executable, an output file that does not open). */
+int spawn_start(char *const argv[], const char *out_path, const char *err_path, pid_t *pid);
 
 /* 1 when `name` is an executable in PATH (or a path to one). */
 int spawn_have(const char *name);

@@ -29,6 +29,7 @@
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/timer.h"
+#include "measure/exec.h"
 #include "scale/sched.h"
 #include "scale/spin.h"
 
@@ -167,15 +168,12 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 	if (!spawn_have(argv[0]))
 		return as_error_set(err, -ENOENT, "'%s' %s", argv[0], spawn_missing_why(argv[0]));
 	uint64_t t0 = timer_now_ns();
-	pid_t pid = fork();
-	if (pid < 0)
-		return as_error_set(err, -errno, "cannot start '%s': %s", argv[0], strerror(errno));
-	if (pid == 0) {
-		interrupt_child_setup();
-		if (spawn_child_stdio(out_path, err_path))
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
+	pid_t pid;
+	int se = spawn_start(argv, out_path, err_path, &pid);
+	if (se) { /* why exec refused it (a missing #! interpreter, a foreign binary), as stat says */
+		char why[sizeof(err->msg)];
+		int rc = measure_exec_explain(argv[0], se, why, sizeof(why));
+		return as_error_set(err, rc, "%s", why);
 	}
 	interrupt_watch(pid);
 	int pfd = -1;
@@ -373,8 +371,10 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	scale_sched_free(sched);
 	if (x->have_record) {
 		scale_spin_exits(spin, &x->rec);
+		/* never longer than archscope saw it live, spawn to the last exit (a birth estimated
+		 * from CPU and run-queue time can precede the spawn by their granularity) */
 		if (x->rec.end_s > x->rec.start_s)
-			x->span_s = x->rec.end_s - x->rec.start_s;
+			x->span_s = fmin(x->rec.end_s - x->rec.start_s, x->wall_s);
 		scale_spin_assign(spin, &x->rec, &x->spin_samples, &x->samples);
 		/* the share of its slots other processes took, for judging the next runs by it */
 		struct scale_stack st;
