@@ -17,7 +17,7 @@ static struct sigaction saved[NSIGS];
 static int installed;
 static volatile sig_atomic_t first_signal;
 static volatile pid_t watched;
-static const char *volatile cleanup;
+static const char *volatile cleanup, *volatile cleanup2;
 
 struct dirent64_raw {
 	unsigned long long d_ino;
@@ -61,6 +61,7 @@ static void on_signal(int sig)
 		if (g > 0)
 			kill(-g, SIGKILL);
 		remove_dir(cleanup);
+		remove_dir(cleanup2);
 		_exit(INTERRUPT_EXIT);
 	}
 	errno = saved_errno;
@@ -138,5 +139,11 @@ void interrupt_reset(void)
 
 void interrupt_cleanup_dir(const char *dir)
 {
+	interrupt_cleanup_dirs(dir, NULL);
+}
+
+void interrupt_cleanup_dirs(const char *dir, const char *dir2)
+{
 	cleanup = dir;
+	cleanup2 = dir2;
 }

@@ -36,6 +36,8 @@ void interrupt_reset(void);
  * archscope at once (NULL: none). The string must stay valid; the command removes it itself on
  * every other path. */
 void interrupt_cleanup_dir(const char *dir);
+/* The same for two directories (either NULL). */
+void interrupt_cleanup_dirs(const char *dir, const char *dir2);
 
 /* The exit status of a command that was interrupted: 130. */
 #define INTERRUPT_EXIT 130

@@ -1,7 +1,7 @@
 # Interruptions keep data (issue 36 item 5): SIGINT (Ctrl-C) or SIGTERM during `stack` is
 # forwarded to the program; the runs already measured are printed (and written with --json, which
 # says "interrupted"), the cut run is left out, the exit status is 130 and the temporary directory
-# ($TMPDIR/archscope-stack.*) is gone. A second SIGINT ends stack at once, even while the program
+# ($TMPDIR/archscope-stack.*, and the records' one, here under $ARCHSCOPE_STACK_RECORDS) is gone. A second SIGINT ends stack at once, even while the program
 # ignores the first: the program's whole process group is killed, the directory removed, exit 130.
 . "$(dirname "$0")/lib.sh"
 PY=python3
@@ -9,7 +9,7 @@ PY=python3
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-spin-timed" ] || skip "needs the stack examples beside $ARCHSCOPE"
 command -v pgrep >/dev/null || skip "needs pgrep (Debian package procps)"
-mkdir "$TMP/tmpd"
+mkdir "$TMP/tmpd" "$TMP/recd"
 cp "$EX/stack-spin-timed" "$TMP/worker" # a name of its own, to look for what is left running
 # wait_until CMD...: until CMD succeeds (at most 300 s)
 wait_until() {
@@ -21,8 +21,9 @@ wait_until() {
 	done
 }
 lines_at_least() { [ -f "$1" ] && [ "$(wc -l <"$1")" -ge "$2" ]; }
-left() { # nothing of ours may be left: no directory, no program
+left() { # nothing of ours may be left: no directory (of the output or of the records), no program
 	ls "$TMP/tmpd" | grep -q . && fail "left behind in \$TMPDIR: $(ls "$TMP/tmpd")"
+	ls "$TMP/recd" | grep -q . && fail "left behind in \$ARCHSCOPE_STACK_RECORDS: $(ls "$TMP/recd")"
 	if pgrep -f "^$TMP/worker" >/dev/null; then
 		fail "the program still runs: $(pgrep -af "^$TMP/worker")"
 	fi
@@ -32,7 +33,7 @@ for sig in INT TERM; do
 	# after the first repetition of both N and the second one's 1-thread run (each run appends a
 	# line to the log when it ends), a signal
 	rm -f "$TMP/log"
-	TMPDIR=$TMP/tmpd "$ARCHSCOPE" stack -t 1,2 -r 3 --json -- "$TMP/worker" "{T}" 1500 work "$TMP/log" >"$TMP/out" 2>"$TMP/err" &
+	TMPDIR=$TMP/tmpd ARCHSCOPE_STACK_RECORDS=$TMP/recd "$ARCHSCOPE" stack -t 1,2 -r 3 --json -- "$TMP/worker" "{T}" 1500 work "$TMP/log" >"$TMP/out" 2>"$TMP/err" &
 	pid=$!
 	wait_until lines_at_least "$TMP/log" 3
 	kill -$sig $pid
@@ -54,7 +55,7 @@ PY
 	left
 done
 # a program that ignores SIGINT: the first one is forwarded and ignored, the second ends stack
-TMPDIR=$TMP/tmpd "$ARCHSCOPE" stack -t 2 -r 3 -- sh -c "trap '' INT; exec $TMP/worker \"\$0\" 200000 work $TMP/log2" "{T}" >"$TMP/out" 2>"$TMP/err" &
+TMPDIR=$TMP/tmpd ARCHSCOPE_STACK_RECORDS=$TMP/recd "$ARCHSCOPE" stack -t 2 -r 3 -- sh -c "trap '' INT; exec $TMP/worker \"\$0\" 200000 work $TMP/log2" "{T}" >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 wait_until pgrep -f "^$TMP/worker" >/dev/null
 sleep 0.5
@@ -69,5 +70,10 @@ t1=$(date +%s)
 [ $rc -eq 130 ] || { cat "$TMP/err" >&2; fail "second SIGINT: exit $rc, 130 expected"; }
 [ $((t1 - t0)) -le 5 ] || fail "second SIGINT: stack took $((t1 - t0)) s to end"
 sleep 0.2
+left
+# a records directory that cannot be made is a clear error, before any run, and nothing is left
+run 2 env TMPDIR="$TMP/tmpd" ARCHSCOPE_STACK_RECORDS="$TMP/none" "$ARCHSCOPE" stack -t 2 -r 1 -- "$TMP/worker" "{T}" 10 work "$TMP/log3"
+contains "$TMP/err" "ARCHSCOPE_STACK_RECORDS"
+[ ! -e "$TMP/log3" ] || fail "the program ran although the records had nowhere to go"
 left
 exit 0
