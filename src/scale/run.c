@@ -291,7 +291,7 @@ int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && ratio <= 2.0 * threads && speedup >= 1 / (1.5 * slower);
 }
 
-/* One execution of argv with N threads; records go to dir/rec.PID.START. */
+/* One execution of argv with N threads; its output goes to dir, the records to rdir/rec.PID.START. */
 static int exec_one(const struct scale_opts *o, struct scale_result *res, const struct as_cpulist *cpus,
 		    const char *dir, const char *rdir, int n, struct scale_exec *x, struct as_error *err)
 {
@@ -549,17 +549,19 @@ static void points_unloaded(struct scale_result *res)
 {
 	const struct scale_point *one = &res->pt[res->one];
 	double t1[SCALE_REPS_MAX], ts[SCALE_REPS_MAX], busy[SCALE_REPS_MAX];
-	int n = 0;
+	int n = 0, nb = 0;
 	for (int r = 0; r < one->nex; r++) {
 		const struct scale_exec *x = &one->ex[r];
 		if (x->sr.exited && x->sr.status == 0 && !x->rejected) {
 			t1[n] = x->span_s * (1 - fmin(fmax(x->stack.comp[COMP_FOREIGN], 0), 1));
 			ts[n] = fmax(t1[n], x->have_record ? x->stack.base_raw_s : 0);
-			busy[n++] = x->have_record && x->span_s > 0 ? x->stack.base_raw_s / x->span_s : NAN;
+			n++;
+			if (x->have_record && x->span_s > 0)
+				busy[nb++] = x->stack.base_raw_s / x->span_s;
 		}
 	}
 	res->t1_unloaded_s = n ? order_median(t1, (size_t)n) : NAN;
-	res->t1_busy = n ? order_median(busy, (size_t)n) : NAN;
+	res->t1_busy = nb ? order_median(busy, (size_t)nb) : NAN;
 	res->t1_serial_s = n && res->t1_busy >= SCALE_T1_PARALLEL ? order_median(ts, (size_t)n) : NAN;
 	double unloaded = res->t1_unloaded_s > 0 && res->t1_unloaded_s < res->t1_s ? res->t1_unloaded_s : NAN;
 	for (int i = 0; i < res->npoints; i++) {

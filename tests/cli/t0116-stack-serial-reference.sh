@@ -28,18 +28,20 @@ assert "speedup_serial" not in one and one["components"]["base"] <= 1.05, one
 if "t1_busy_cpus" in d:
     assert d["t1_busy_cpus"] >= 1.02, d["t1_busy_cpus"]
     assert abs(r["speedup_serial"] - d["t1_serial_s"] / r["span_s"]) < 1e-6 * r["speedup_serial"], r
-    assert r["speedup_serial"] > r["speedup_actual"], r
     assert abs(c["base"] - r["speedup_serial"]) < 1e-6, c
     assert any("the 1-thread run is not serial" in x for x in r["notes"]), r["notes"]
-    assert r["error"] <= r["error_raw"] + 1e-9, r
 else:
     assert "speedup_serial" not in r and not any("not serial" in x for x in r["notes"]), r
 if expect == "serial":
     assert "t1_busy_cpus" not in d, d["t1_busy_cpus"]
 # two threads of work on two CPUs at 1 thread: where other programs left the 1-thread run its
-# CPUs (its own foreign_load and scheduling small), it kept well over one busy
-if expect == "parallel" and one["components"]["foreign_load"] + one["components"]["scheduling"] < 0.1:
+# CPUs, it kept well over one busy. Judged by the other processes' CPU time during it, not by its
+# foreign_load: one slot full of base leaves no room for scheduling or foreign_load in its stack
+if expect == "parallel" and one["foreign_cpu_s"] == one["foreign_cpu_s"] and one["foreign_cpu_s"] < 0.03 * one["span_s"]:
     assert "t1_busy_cpus" in d and d["t1_busy_cpus"] >= 1.08, d.get("t1_busy_cpus")
+    # and the reference is the longer time, closer to what S^ estimates
+    assert r["speedup_serial"] > r["speedup_actual"], r
+    assert r["error"] <= r["error_raw"] + 1e-9, r
 PY
 }
 cpus=$("$PY" -c 'import os; print(len(os.sched_getaffinity(0)))')
