@@ -72,6 +72,8 @@ char *emit_vformat(struct emit *e, const char *fmt, va_list ap);
 char *emit_format(struct emit *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "12 B", "2.68", "none" for NaN; fmt NULL: "%g". */
 char *emit_layout_number(struct emit *e, double v, const char *unit, const char *fmt);
+/* The unit for a count printed as `num`: "1 context", not "1 contexts" (emit-text.c). */
+const char *emit_unit_for(const char *num, const char *unit);
 void emit_fields_add(struct emit *e, struct fields *f, const char *label, char *text);
 void emit_fields_clear(struct emit *e, struct fields *f);
 void emit_fields_release(struct emit *e, struct fields *f);

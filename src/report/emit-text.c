@@ -179,6 +179,24 @@ void emit_layout_table_end(struct emit *e, struct frame *tab)
 	e->printed = LAST_BLOCK;
 }
 
+/* The unit for a count printed as `num`: a plural noun after exactly "1" is singular ("1
+ * context", "1 way"); symbols (B, ns, GHz) and every other count are as given. */
+const char *emit_unit_for(const char *num, const char *unit)
+{
+	static const char *const plural[][2] = {
+		{ "contexts", "context" }, { "ways", "way" },       { "registers", "register" }, { "levels", "level" },
+		{ "entries", "entry" },    { "clusters", "cluster" }, { "threads", "thread" },    { "cycles", "cycle" },
+		{ "samples", "sample" },   { "processes", "process" }, { "nodes", "node" },       { "cores", "core" },
+		{ "CPUs", "CPU" },         { "lines", "line" },       { "ranks", "rank" },        { "runs", "run" },
+	};
+	if (!unit || !num || strcmp(num, "1") != 0)
+		return unit;
+	for (size_t i = 0; i < sizeof(plural) / sizeof(plural[0]); i++)
+		if (!strcmp(unit, plural[i][0]))
+			return plural[i][1];
+	return unit;
+}
+
 char *emit_layout_number(struct emit *e, double v, const char *unit, const char *fmt)
 {
 	if (!isfinite(v))
@@ -187,6 +205,7 @@ char *emit_layout_number(struct emit *e, double v, const char *unit, const char 
 	if (unit && !strcmp(unit, "B") && v >= 1024 && v < 9.2e18) /* for people: 1 MiB, not 1.04858e+06 B */
 		return emit_format(e, "%s", buffer_format_size((size_t)llround(v), num, sizeof(num)));
 	snprintf(num, sizeof(num), fmt ? fmt : "%g", v);
+	unit = emit_unit_for(num, unit);
 	return emit_format(e, "%s%s%s", num, unit && *unit ? " " : "", unit ? unit : "");
 }
 

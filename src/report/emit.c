@@ -218,8 +218,10 @@ void emit_int(struct emit *e, const char *key, const char *label, long long v, c
 {
 	if (emit_in_json(e, key))
 		json_put(e, key, json_integer((json_int_t)v));
-	if (emit_in_text(e, label))
+	if (emit_in_text(e, label)) {
+		unit = emit_unit_for(v == 1 ? "1" : "", unit);
 		emit_layout_value(e, label, emit_format(e, "%lld%s%s", v, unit && *unit ? " " : "", unit ? unit : ""));
+	}
 }
 
 void emit_number(struct emit *e, const char *key, const char *label, double v, const char *unit, const char *fmt)

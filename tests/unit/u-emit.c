@@ -322,5 +322,31 @@ static void test_emit__not_utf8(void)
 	json_decref(j);
 }
 
+static void singular(struct emit *e)
+{
+	emit_answer(e, "fp", "fp", &(struct emit_answer){ 1, "contexts", 0.9, "ramp", 2, 1, "%.0f" });
+	emit_int(e, "n", "threads", 1, "threads");
+	emit_int(e, "m", "threads", 2, "threads");
+	emit_number(e, "w", "ways", 1, "ways", NULL);
+	emit_number(e, "x", "time", 1, "s", NULL);
+	emit_number(e, "y", "mean", 1, "cycles", "%.2f");
+}
+
+/* "1 context", "1 thread", "1 way"; "2 threads", "1 s" and "1.00 cycles" as they are; the JSON
+ * keeps the unit as given */
+static void test_emit__one_is_singular(void)
+{
+	CHECK_RENDER(singular,
+		     "  fp       1 context (confidence 0.90; the OS reports 2 contexts)\n"
+		     "  threads  1 thread\n"
+		     "  threads  2 threads\n"
+		     "  ways     1 way\n"
+		     "  time     1 s\n"
+		     "  mean     1.00 cycles\n",
+		     "{\"fp\":{\"value\":1.0,\"unit\":\"contexts\",\"confidence\":0.9,\"method\":\"ramp\",\"os_reported\":2},"
+		     "\"n\":1,\"m\":2,\"w\":1.0,\"x\":1.0,\"y\":1.0}");
+}
+
 TESTS(T(test_emit__fields), T(test_emit__headings_and_nesting), T(test_emit__tables), T(test_emit__values),
-      T(test_emit__answers_in_rows), T(test_emit__unbalanced), T(test_emit__envelope), T(test_emit__not_utf8))
+      T(test_emit__answers_in_rows), T(test_emit__unbalanced), T(test_emit__envelope), T(test_emit__not_utf8),
+      T(test_emit__one_is_singular))
