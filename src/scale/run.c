@@ -58,9 +58,15 @@ static int program_static(const char *name)
 			p += n + (p[n] == ':');
 		}
 	}
-	int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+	/* never blocks: a FIFO named as the program is refused by spawn_have afterwards */
+	int fd = path[0] ? open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) : -1;
 	if (fd < 0)
 		return 0;
+	struct stat st;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
 	Elf64_Ehdr eh;
 	int is_static = 0;
 	if (pread(fd, &eh, sizeof(eh), 0) == (ssize_t)sizeof(eh) && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
