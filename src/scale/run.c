@@ -307,12 +307,13 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	char **argv = argv_subst(o->argv, n);
 	if (!argv)
 		return as_error_set(err, -ENOMEM, "out of memory");
-	char num[16], preload[8192], *old_omp, *old_dir, *old_pre;
+	char num[16], preload[8192], *old_omp, *old_dir, *old_pre, *old_tsc;
 	snprintf(num, sizeof(num), "%d", n);
 	const char *cur = getenv("LD_PRELOAD");
 	snprintf(preload, sizeof(preload), "%s%s%s", o->preload, cur && *cur ? " " : "", cur ? cur : "");
 	env_push("OMP_NUM_THREADS", num, &old_omp);
 	env_push(SCALE_ENV_DIR, rdir, &old_dir);
+	env_push(SCALE_ENV_TSC, scale_counter_usable() ? "1" : "0", &old_tsc);
 	env_push("LD_PRELOAD", preload, &old_pre);
 	char out[4200], errp[4200];
 	snprintf(out, sizeof(out), "%s/stdout", dir);
@@ -354,6 +355,7 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	scale_spin_stop(spin);
 	scale_sched_stop(sched);
 	env_pop("LD_PRELOAD", old_pre);
+	env_pop(SCALE_ENV_TSC, old_tsc);
 	env_pop(SCALE_ENV_DIR, old_dir);
 	env_pop("OMP_NUM_THREADS", old_omp);
 	argv_free(argv);

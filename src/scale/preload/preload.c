@@ -6,11 +6,13 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,6 +25,8 @@ static char dir[512];
 static uint64_t process_start_ns;              /* the image's start: its main thread's (P line) */
 static uint64_t clock0_ns, process_start_ticks; /* one instant on both clocks, for ns per tick */
 static pid_t self_pid;               /* this process (a vfork child shares our memory, not our pid) */
+static int forked;                   /* this image is a fork()ed child */
+static int in_fini;                  /* the record is written by the destructor */
 static pthread_key_t thread_key;     /* its destructor closes a thread's account */
 static int key_ok;
 __thread int preload_inside __attribute__((tls_model("initial-exec")));
@@ -259,8 +263,10 @@ static int schedstat_read(const char *path, uint64_t *run_ns, uint64_t *runq_ns)
 	if (n <= 0)
 		return -1;
 	buf[n] = 0;
-	unsigned long long a, b;
-	if (sscanf(buf, "%llu %llu", &a, &b) != 2)
+	char *e1, *e2; /* strtoull: sscanf's first use costs a process ~10 us of page faults */
+	unsigned long long a = strtoull(buf, &e1, 10), b = strtoull(e1, &e2, 10);
+	errno = saved;
+	if (e1 == buf || e2 == e1)
 		return -1;
 	*run_ns = a;
 	*runq_ns = b;
@@ -331,8 +337,55 @@ static void out_printf(struct out *o, const char *fmt, ...)
 		o->n += (size_t)k < sizeof(o->buf) - o->n ? (size_t)k : sizeof(o->buf) - o->n - 1;
 }
 
-/* The executable mappings, so archscope can turn call-site addresses into file:line. */
-static void maps_write(struct out *o)
+/* One executable segment of a loaded object as a mapping line ("M start end offset path"): what
+ * /proc/self/maps lists for it (page-aligned start and file offset), without the kernel formatting
+ * every mapping (40-200 us an image in a KVM guest). The path ends at the first blank or control
+ * character, as the record's reader takes it. */
+static void map_write(struct out *o, uint64_t start, uint64_t end, uint64_t off, const char *path)
+{
+	char clean[1024];
+	size_t n = 0;
+	while (path[n] && (unsigned char)path[n] > ' ' && path[n] != 0x7f && n + 1 < sizeof(clean)) {
+		clean[n] = path[n];
+		n++;
+	}
+	clean[n] = 0;
+	if (clean[0] == '/')
+		out_printf(o, "M %llx %llx %llx %s\n", (unsigned long long)start, (unsigned long long)end,
+			   (unsigned long long)off, clean);
+}
+
+static int map_object(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	(void)size;
+	struct out *o = arg;
+	char path[1024];
+	const char *name = info->dlpi_name;
+	if (!name || !*name) { /* the program itself */
+		ssize_t n = readlink("/proc/self/exe", path, sizeof(path) - 1);
+		if (n <= 0)
+			return 0;
+		path[n] = 0;
+		name = path;
+	} else if (name[0] != '/') { /* found by a relative search path */
+		if (!realpath(name, path))
+			return 0;
+		name = path;
+	}
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || !ph->p_memsz)
+			continue;
+		uint64_t start = info->dlpi_addr + ph->p_vaddr;
+		map_write(o, start & ~(page - 1), (start + ph->p_memsz + page - 1) & ~(page - 1), ph->p_offset & ~(page - 1),
+			  name);
+	}
+	return 0;
+}
+
+/* The executable mappings from /proc/self/maps: where dl_iterate_phdr may not be safe (below). */
+static void maps_write_proc(struct out *o)
 {
 	int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -364,19 +417,39 @@ static void maps_write(struct out *o)
 	close(fd);
 }
 
-/* This process's parent and name, for the record. */
+/* The executable mappings of this image, so archscope can turn call-site and sampled addresses
+ * into file:line and code: from the loader's list at a normal exit (the destructor), else (_exit,
+ * which a signal handler may call; an exec; a forked child, where a thread that no longer exists
+ * may hold the loader's lock) from /proc/self/maps. */
+static void maps_write(struct out *o)
+{
+	if (in_fini && !forked)
+		dl_iterate_phdr(map_object, o);
+	else
+		maps_write_proc(o);
+}
+
+/* This process's name, for the record: the main thread's own (no /proc read) when it is the one
+ * writing, else /proc/self/comm (the main thread's, whoever asks). */
 static void comm_read(char *buf, size_t len)
 {
+	char name[64] = { 0 };
 	buf[0] = 0;
-	int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	ssize_t n = read(fd, buf, len - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = 0;
-	for (char *p = buf; *p; p++)
-		if (*p == '\n' || *p < ' ')
-			*p = *p == '\n' ? 0 : '_';
+	if (syscall(SYS_gettid) == getpid()) {
+		if (prctl(PR_GET_NAME, name) != 0)
+			name[0] = 0;
+	} else {
+		int fd = open("/proc/self/comm", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			ssize_t n = read(fd, name, sizeof(name) - 1);
+			close(fd);
+			name[n > 0 ? n : 0] = 0;
+		}
+	}
+	size_t i = 0;
+	for (; name[i] && name[i] != '\n' && i + 1 < len; i++)
+		buf[i] = name[i] < ' ' ? '_' : name[i];
+	buf[i] = 0;
 }
 
 void preload_record_write(int final)
@@ -497,6 +570,7 @@ void preload_exec_prepare(char *buf, size_t cap)
 static void atfork_child(void)
 {
 	self_pid = getpid();
+	forked = 1;
 	/* only the slots the parent used: the rest are still untouched zero pages */
 	int used = __atomic_load_n(&nthreads, __ATOMIC_RELAXED);
 	memset(threads, 0, (size_t)(used < PRELOAD_THREADS_MAX ? used : PRELOAD_THREADS_MAX) * sizeof(threads[0]));
@@ -509,32 +583,14 @@ static void atfork_child(void)
 	preload_self();
 }
 
-/* Whether preload_ticks() may read the CPU's counter: on x86 only an invariant TSC (CPUID
- * 0x80000007 EDX bit 8: one rate on every core, in every P- and C-state), whose ticks convert
- * to ns by one ratio; the ARM generic timer always has a fixed rate. */
-static int counter_usable(void)
-{
-#if defined(__x86_64__)
-	unsigned a, b, c, d;
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000000u), "c"(0));
-	if (a < 0x80000007u)
-		return 0;
-	__asm__ volatile("cpuid" : "=a"(a), "=b"(b), "=c"(c), "=d"(d) : "a"(0x80000007u), "c"(0));
-	return (d >> 8) & 1;
-#elif defined(__aarch64__)
-	return 1;
-#else
-	return 0;
-#endif
-}
-
 __attribute__((constructor)) static void preload_init(void)
 {
 	const char *d = getenv(SCALE_ENV_DIR);
 	if (!d || !*d || strlen(d) >= sizeof(dir))
 		return;
 	memcpy(dir, d, strlen(d) + 1);
-	preload_counter = counter_usable();
+	const char *tsc = getenv(SCALE_ENV_TSC); /* archscope's answer, else ask the CPU */
+	preload_counter = tsc && (tsc[0] == '0' || tsc[0] == '1') && !tsc[1] ? tsc[0] == '1' : scale_counter_usable();
 	process_start_ns = clock0_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	self_pid = getpid();
@@ -548,6 +604,7 @@ __attribute__((constructor)) static void preload_init(void)
 
 __attribute__((destructor)) static void preload_fini(void)
 {
+	in_fini = 1;
 	preload_record_write(1);
 	enabled = 0;
 }
