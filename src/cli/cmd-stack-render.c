@@ -267,6 +267,10 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	if (m->samples > 0) {
 		emit_number(e, "samples", "samples (all threads)", m->samples, NULL, "%.0f");
 		emit_number(e, "spin_samples", "samples in spin loops", m->spin_samples, NULL, "%.0f");
+		if (m->spin_samples > 0 && m->spin_samples <= m->samples) /* binomial: se(k)/k = sqrt((1-p)/k) */
+			emit_number(e, "spinning_se", "spinning's sampling error (1 standard error)",
+				    s->comp[COMP_SPINNING] * sqrt((1 - m->spin_samples / m->samples) / m->spin_samples),
+				    NULL, "%.3f");
 	}
 	const char *notes[12];
 	char growth[400], foreign[320], one[400], work[400];
@@ -338,6 +342,13 @@ void cli_stack_render(struct emit *e, const struct scale_opts *o, const struct s
 			       : "tier 0 (preload wrappers, schedstat, sampling; no root, no counters)");
 	if (o->spin && !res->spin_available)
 		emit_string(e, "sampling", "spin sampling", res->spin_why);
+	if (o->spin && res->spin_available && res->spin_period_ns) {
+		emit_number(e, "sample_period_ms", "sampling period (a thread's CPU time per sample)",
+			    res->spin_period_ns / 1e6, "ms", "%.2f");
+		if (res->spin_cost_ns >= 0) /* NaN: given by --sample-period */
+			emit_number(e, "sample_cost_us", "a sample's cost, measured", res->spin_cost_ns / 1e3, "us",
+				    "%.1f");
+	}
 	if (res->tier1_why[0])
 		emit_string(e, "tracepoints", "tier 1 tracepoints", res->tier1_why);
 	if (!res->tier2 && res->tier2_why[0]) {

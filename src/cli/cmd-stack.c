@@ -75,6 +75,9 @@ int cmd_stack(int argc, char **argv)
 			     "thread counts (default: the CPUs this process may use); \"{T}\" in ARGS becomes N", threads_cb),
 		OPT_INT('r', "repetitions", &so.reps, "R", 1, SCALE_REPS_MAX, "runs of each thread count (default 3)"),
 		OPT_FLAG(0, "no-sample", &no_sample, "do not sample threads for spinning in user code"),
+		OPT_DOUBLE(0, "sample-period", &so.sample_period_ms, "MS", 0, 1000,
+			   "one sample per MS ms of a thread's CPU time (default 0: 3.24 ms, or longer where a\n"
+			   "sample is dear, measured: sampling costs at most 0.5 % of the program's CPU)"),
 		OPT_FLAG(0, "tracepoints", &tracepoints,
 			 "tier 1 (root): trace sched_switch/sched_wakeup, used where the preload library saw\n"
 			 "nothing (static binaries: on by default as root)"),

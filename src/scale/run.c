@@ -321,7 +321,7 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	struct scale_spin *spin = NULL;
 	if (o->spin) {
 		struct as_error serr = { 0 };
-		res->spin_available = scale_spin_start(&spin, &serr) == 0;
+		res->spin_available = scale_spin_start(&spin, res->spin_period_ns, &serr) == 0;
 		if (!res->spin_available)
 			snprintf(res->spin_why, sizeof(res->spin_why), "%.150s", serr.msg);
 	}
@@ -660,6 +660,13 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 				    SCALE_POINTS_MAX - 1, SCALE_REPS_MAX);
 	res->reps = o->reps;
 	res->one = -1;
+	res->spin_cost_ns = NAN;
+	if (o->spin && o->sample_period_ms > 0) {
+		res->spin_period_ns = (uint32_t)(o->sample_period_ms * 1e6 + 0.5);
+	} else if (o->spin) { /* once, before any run: ~0.1 s */
+		res->spin_cost_ns = scale_spin_sample_cost_ns();
+		res->spin_period_ns = scale_spin_base_period_ns(res->spin_cost_ns);
+	}
 	res->tier1 = o->tracepoints || (geteuid() == 0 && program_static(o->argv[0]));
 	res->tier2 = 1; /* until the counters do not open */
 	for (int i = 0; i < o->npoints; i++) {

@@ -22,6 +22,8 @@ struct scale_opts {
 	char **argv;                   /* the program; "{T}" in an argument becomes N */
 	const char *preload;           /* the library's path (scale_preload_find) */
 	int spin;                      /* sample threads to find spinning in user code (spin.h) */
+	double sample_period_ms;       /* the base sampling period; 0: chosen by what a sample costs
+					  here (scale_spin_base_period_ns) */
 	int tracepoints;               /* tier 1 (sched.h): 1 trace the scheduler, 0 only for a static
 					  program when running as root */
 	double timeout_s;              /* per run; 0: none */
@@ -122,6 +124,8 @@ struct scale_result {
 	unsigned bad;              /* union over points */
 	int first_status, first_signal; /* of the first bad run, for the message */
 	int spin_available;        /* sampling worked (else why in spin_why) */
+	uint32_t spin_period_ns;   /* the base sampling period used */
+	double spin_cost_ns;       /* what a sample cost, measured (NaN: not measured) */
 	char spin_why[160];
 	int tier1;                 /* the scheduler was traced (else why in tier1_why, when asked) */
 	char tier1_why[160];

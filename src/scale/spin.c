@@ -9,9 +9,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <math.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/eventfd.h>
+#include <sys/ioctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +34,110 @@ struct scale_spin {
 	int wake;              /* an eventfd: written to stop the drain at once */
 	int self_pid;
 	int draining;          /* the CPU whose buffer is being drained */
+	uint32_t base_ns;      /* the base sampling period (scale_spin_period_ns) */
 	struct spin_sample *s; /* the samples of the program (not of archscope) */
 	size_t n, cap;
 	struct spin_exit *ex;  /* the program's tasks' ends (PERF_RECORD_EXIT) */
 	size_t nex, capex;
 };
 
-uint32_t scale_spin_period_ns(int cpu)
+uint32_t scale_spin_period_ns(uint32_t base_ns, int cpu)
 {
 	double f = (double)(cpu < 0 ? 0 : cpu) * 0.6180339887498949;
 	f -= (double)(long long)f;
-	return (uint32_t)((double)SPIN_PERIOD_NS * (1 + SPIN_PERIOD_SPREAD * f) + 0.5);
+	return (uint32_t)((double)base_ns * (1 + SPIN_PERIOD_SPREAD * f) + 0.5);
+}
+
+uint32_t scale_spin_base_period_ns(double cost_ns)
+{
+	static const double steps[] = SPIN_PERIOD_STEPS;
+	size_t n = sizeof(steps) / sizeof(steps[0]), k = 0;
+	if (!(cost_ns > 0))
+		return SPIN_PERIOD_NS;
+	while (k + 1 < n && cost_ns > SPIN_COST_BUDGET * steps[k] * SPIN_PERIOD_NS)
+		k++;
+	return (uint32_t)(steps[k] * SPIN_PERIOD_NS + 0.5);
+}
+
+static uint64_t thread_cpu_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A busy loop of n steps; its CPU time in ns. */
+static uint64_t busy_ns(uint64_t n)
+{
+	volatile uint64_t x = 0;
+	uint64_t t0 = thread_cpu_now_ns();
+	for (uint64_t i = 0; i < n; i++)
+		x = x + i * i;
+	return thread_cpu_now_ns() - t0;
+}
+
+static void count_sample(void *ctx, const struct perf_event_header *h, const uint8_t *rec)
+{
+	(void)rec;
+	if (h->type == PERF_RECORD_SAMPLE)
+		(*(uint64_t *)ctx)++;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+double scale_spin_sample_cost_ns(void)
+{
+	enum { PAIRS = 12 };
+	const uint64_t period = 250000, loop = 4000000; /* ns: 16 samples a loop */
+	struct perf_event_attr a = { 0 };
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME; /* as the sampler's */
+	a.sample_period = period;
+	a.use_clockid = 1;
+	a.clockid = CLOCK_MONOTONIC;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	a.wakeup_events = 1 << 20;
+	struct scale_ring r;
+	if (scale_ring_open(&r, &a, 0, -1, 8) != 0)
+		return NAN;
+	uint64_t n = 1u << 16, t = 0;
+	while ((t = busy_ns(n)) < loop / 16 && n < (1ull << 40))
+		n *= 2;
+	n = (uint64_t)((double)n * (double)loop / (double)(t ? t : 1));
+	double d[PAIRS];
+	int k = 0;
+	for (int i = 0; i < PAIRS; i++) {
+		uint64_t got = 0;
+		scale_ring_drain(&r, count_sample, &got);
+		got = 0;
+		int first = i & 1; /* which of the pair runs first, alternately; the pair's difference
+				      per sample, so that the host's slow spells (seconds) cancel */
+		uint64_t t0 = 0, t1 = 0;
+		if (!first)
+			t0 = busy_ns(n);
+		ioctl(r.fd, PERF_EVENT_IOC_ENABLE, 0);
+		t1 = busy_ns(n);
+		ioctl(r.fd, PERF_EVENT_IOC_DISABLE, 0);
+		if (first)
+			t0 = busy_ns(n);
+		scale_ring_drain(&r, count_sample, &got);
+		if (got)
+			d[k++] = ((double)t1 - (double)t0) / (double)got;
+	}
+	scale_ring_close(&r);
+	if (!k)
+		return NAN;
+	qsort(d, (size_t)k, sizeof(d[0]), cmp_double);
+	double c = k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
+	return c > 0 ? c : 0;
 }
 
 int scale_spin_code_has_hint(const uint8_t *b, size_t n)
@@ -170,7 +265,7 @@ static void sample_take(void *ctx, const struct perf_event_header *h, const uint
 		return;
 	sp->s = grown;
 	sp->s[sp->n++] = (struct spin_sample){ .pid = (int)v.pid, .tid = (int)v.tid, .ip = v.ip, .time_ns = v.time,
-					       .period_ns = scale_spin_period_ns(sp->draining), .hint = -1 };
+					       .period_ns = scale_spin_period_ns(sp->base_ns, sp->draining), .hint = -1 };
 }
 
 static void *drain_main(void *arg)
@@ -206,12 +301,13 @@ void scale_spin_free(struct scale_spin *sp)
 	free(sp);
 }
 
-int scale_spin_start(struct scale_spin **out, struct as_error *err)
+int scale_spin_start(struct scale_spin **out, uint32_t base_ns, struct as_error *err)
 {
 	*out = NULL;
 	struct scale_spin *sp = calloc(1, sizeof(*sp));
 	if (!sp)
 		return as_error_set(err, -ENOMEM, "out of memory");
+	sp->base_ns = base_ns ? base_ns : SPIN_PERIOD_NS;
 	sp->self_pid = getpid();
 	sp->wake = eventfd(0, EFD_CLOEXEC);
 	if (sp->wake < 0) {
@@ -237,7 +333,7 @@ int scale_spin_start(struct scale_spin **out, struct as_error *err)
 	a.wakeup_events = 1 << 20;
 	int opened = 0, first_errno = 0;
 	for (int c = 0; c < sp->ncpu; c++) {
-		a.sample_period = scale_spin_period_ns(c);
+		a.sample_period = scale_spin_period_ns(sp->base_ns, c);
 		int rc = scale_ring_open(&sp->ring[c], &a, 0, c, SPIN_PAGES);
 		if (rc == 0)
 			opened++;

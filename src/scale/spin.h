@@ -14,13 +14,30 @@
 #include "common/error.h"
 #include "scale/record.h"
 
-#define SPIN_PERIOD_NS 3236068u /* the shortest period (CPU 0's, below): one sample per 3.24 ms of a thread's CPU time: a sample costs about
-				 * 60 us of the program's CPU time in a KVM guest (perf record -e task-clock
-				 * on stack-lock-heavy: +3 % at 2 ms, +10 % at 0.5 ms). Not a multiple or
-				 * simple fraction of a scheduler tick (1, 3.33, 4, 10 ms): at 4 ms, the tick
-				 * of HZ=250, the samples of threads that spin whole time slices behind a
-				 * preempted lock holder fell at one phase of the slice, and 4 threads on 2
-				 * CPUs read 1.63-1.80 of the 1.95 they spun; at 3.24 ms 1.94-1.97 */
+#define SPIN_PERIOD_NS 3236068u /* the shortest base period: one sample per 3.24 ms of a thread's CPU time.
+				 * Not a multiple or simple fraction of a scheduler tick (1, 3.33, 4, 10
+				 * ms): at 4 ms, the tick of HZ=250, the samples of threads that spin whole
+				 * time slices behind a preempted lock holder fell at one phase of the
+				 * slice, and 4 threads on 2 CPUs read 1.63-1.80 of the 1.95 they spun; at
+				 * 3.24 ms 1.94-1.97 */
+/* What a sample costs depends on the machine: the timer interrupt, the sample's write and the
+ * timer set again, a few us on bare metal, 25-60 us of a KVM guest's CPU (each a VM exit). At 3.24
+ * ms that was 1-2 % of a make -j2 build in such a guest, where the rest of stack cost ~1 %. So the
+ * period is chosen per machine: the sample's cost is measured (scale_spin_sample_cost_ns) and the
+ * base period is the shortest step SPIN_PERIOD_NS x {1, 1.5, 2, 2.5, 3, 4} at which sampling
+ * costs at most SPIN_COST_BUDGET of the program's CPU time (4 x at most: 12.9 ms). The steps keep
+ * the period an irrational number of ms, so never a tick's multiple. Fewer samples only widen
+ * the spin share's statistical error (binomial), which the output gives. */
+#define SPIN_COST_BUDGET 0.005
+#define SPIN_PERIOD_STEPS { 1.0, 1.5, 2.0, 2.5, 3.0, 4.0 }
+/* The base period for a sample cost of cost_ns (NaN or <= 0: SPIN_PERIOD_NS). Pure; unit-tested. */
+uint32_t scale_spin_base_period_ns(double cost_ns);
+/* Measures what one sample costs this thread, in ns of its CPU time: a busy loop of ~4 ms timed
+ * on the thread's CPU clock without and with a task-clock sampling event at 250 us (16 samples),
+ * twelve pairs, the median of the pairs' differences per sample (~100 ms in all; the least of
+ * each kind instead read 3-36 us in one KVM guest, the median of pairs 21-25 us). NaN when
+ * perf_event_open is refused. */
+double scale_spin_sample_cost_ns(void);
 #define SPIN_LOOP_BYTES 64     /* samples this close are one spin site */
 #define SPIN_HINT_WINDOW 24    /* bytes either side of a sample searched for the hint */
 #define SPIN_SCAN_BYTES 128    /* bytes either side searched for an out-of-line hint (below) */
@@ -34,7 +51,7 @@ struct spin_sample {
 	int hint;           /* 1 hint, 0 none, -1 code unreadable */
 };
 
-/* The sampling period of the events on CPU `cpu`: SPIN_PERIOD_NS x (1 + SPIN_PERIOD_SPREAD x
+/* The sampling period of the events on CPU `cpu`: base_ns x (1 + SPIN_PERIOD_SPREAD x
  * frac(cpu x 0.618...)), a different period on each CPU. With one period everywhere, two threads
  * that run side by side on two CPUs are sampled at a fixed offset from each other for the whole
  * run, and a sample's own cost (the interrupt, ~14 us of a KVM guest's CPU) makes the other
@@ -45,7 +62,7 @@ struct spin_sample {
  * samples give (0.022). Different periods move the offset through every value many times a
  * second (CPUs 0 and 1: 3.24 and 3.49 ms, a beat of 45 ms). Pure; unit-tested. */
 #define SPIN_PERIOD_SPREAD 0.125
-uint32_t scale_spin_period_ns(int cpu);
+uint32_t scale_spin_period_ns(uint32_t base_ns, int cpu);
 
 /* Does the code in bytes[0..n) hold a spin-wait hint instruction? (pure; unit-tested) */
 int scale_spin_code_has_hint(const uint8_t *bytes, size_t n);
@@ -71,8 +88,9 @@ struct spin_exit {
 
 struct scale_spin;
 /* Starts sampling this process and the children it starts from now on (inherited events on
- * every CPU), with a thread draining the buffers. -errno when perf_event_open is refused. */
-int scale_spin_start(struct scale_spin **out, struct as_error *err);
+ * every CPU, at scale_spin_period_ns(base_ns, cpu)), with a thread draining the buffers. -errno
+ * when perf_event_open is refused. */
+int scale_spin_start(struct scale_spin **out, uint32_t base_ns, struct as_error *err);
 /* Stops sampling (the child has exited) and keeps the samples. */
 void scale_spin_stop(struct scale_spin *s);
 /* Extends each thread of rec to its task's end, where that came after the record's (the exit

@@ -233,18 +233,48 @@ static void test_scale__spin_classify_by_code_alone(void)
 
 static void test_scale__spin_period_differs_by_cpu(void)
 {
-	CHECK(scale_spin_period_ns(0) == SPIN_PERIOD_NS);
-	for (int c = 0; c < 128; c++) {
-		uint32_t p = scale_spin_period_ns(c);
-		CHECK(p >= SPIN_PERIOD_NS && p <= (uint32_t)(SPIN_PERIOD_NS * (1 + SPIN_PERIOD_SPREAD)));
-		/* neighbours (the CPUs two threads most often share) differ by 4 % or more, so their
-		 * offset sweeps a ~107 us lock rhythm in a few periods */
-		if (c > 0) {
-			double q = scale_spin_period_ns(c - 1);
-			CHECK(fabs(p - q) / SPIN_PERIOD_NS >= 0.04);
+	const uint32_t bases[] = { SPIN_PERIOD_NS, 2 * SPIN_PERIOD_NS };
+	for (int b = 0; b < 2; b++) {
+		uint32_t base = bases[b];
+		CHECK(scale_spin_period_ns(base, 0) == base);
+		for (int c = 0; c < 128; c++) {
+			uint32_t p = scale_spin_period_ns(base, c);
+			CHECK(p >= base && p <= (uint32_t)(base * (1 + SPIN_PERIOD_SPREAD)));
+			/* neighbours (the CPUs two threads most often share) differ by 4 % or more, so
+			 * their offset sweeps a ~107 us lock rhythm in a few periods */
+			if (c > 0) {
+				double q = scale_spin_period_ns(base, c - 1);
+				CHECK(fabs(p - q) / base >= 0.04);
+			}
+			for (int d = 0; d < c; d++)
+				CHECK(scale_spin_period_ns(base, d) != p);
 		}
-		for (int d = 0; d < c; d++)
-			CHECK(scale_spin_period_ns(d) != p);
+	}
+}
+
+/* The base period for a sample's cost: SPIN_PERIOD_NS where sampling costs little (bare metal:
+ * a few us), the step that keeps it within SPIN_COST_BUDGET where a sample is dear (a KVM guest:
+ * 25-60 us), never beyond 4 x; never an exact number of ms (a scheduler tick's multiple). */
+static void test_scale__spin_period_follows_the_sample_cost(void)
+{
+	CHECK(scale_spin_base_period_ns(NAN) == SPIN_PERIOD_NS);
+	CHECK(scale_spin_base_period_ns(0) == SPIN_PERIOD_NS);
+	CHECK(scale_spin_base_period_ns(-5) == SPIN_PERIOD_NS);
+	CHECK(scale_spin_base_period_ns(2000) == SPIN_PERIOD_NS);   /* 2 us: 0.06 % at 3.24 ms */
+	CHECK(scale_spin_base_period_ns(16180) == SPIN_PERIOD_NS);  /* exactly the budget */
+	CHECK(scale_spin_base_period_ns(16200) == (uint32_t)(1.5 * SPIN_PERIOD_NS + 0.5));
+	CHECK(scale_spin_base_period_ns(30000) == 2 * SPIN_PERIOD_NS); /* 6.47 ms: 0.46 % */
+	CHECK(scale_spin_base_period_ns(60000) == 4 * SPIN_PERIOD_NS);
+	CHECK(scale_spin_base_period_ns(1e9) == 4 * SPIN_PERIOD_NS); /* capped */
+	double last = 0;
+	for (double c = 0; c < 100000; c += 500) {
+		uint32_t p = scale_spin_base_period_ns(c);
+		CHECK(p >= last); /* a dearer sample never gets a shorter period */
+		CHECK(p <= 4 * SPIN_PERIOD_NS);
+		CHECK(p % 1000000 != 0);
+		if (p < 4 * SPIN_PERIOD_NS)
+			CHECK(c <= SPIN_COST_BUDGET * p + 1);
+		last = p;
 	}
 }
 
@@ -615,7 +645,7 @@ TESTS(T(test_scale__perfect_fork_join), T(test_scale__base_beyond_the_slots_is_k
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
       T(test_scale__spin_hint_in_code), T(test_scale__spin_loop_with_pause_out_of_line),
-      T(test_scale__spin_classify_by_code_alone), T(test_scale__spin_period_differs_by_cpu),
+      T(test_scale__spin_classify_by_code_alone), T(test_scale__spin_period_differs_by_cpu), T(test_scale__spin_period_follows_the_sample_cost),
       T(test_scale__task_ends_extend_the_records),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
       T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs),
