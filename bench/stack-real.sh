@@ -164,23 +164,29 @@ PY
 	overhead_pairs "$name" "$@"
 }
 
-# OVERHEAD_ROUNDS=K (default 0: none): K pairs of a plain N-thread run and `stack -t N -r 1`,
-# interleaved in an order drawn for each pair (the stack's 1-thread run comes between a plain run
-# first and its N-thread run), each pair's ratio the stack's N-thread wall time over the plain
-# run's; prints the median ratio with a 90 % bootstrap interval (pairs resampled), what this
-# machine's noise lets the overhead be told from 1, and the ratio of the fastest runs of each
-# side (other load only ever adds time: the least disturbed runs' ratio).
+# OVERHEAD_ROUNDS=K (default 0: none): K pairs of `stack -t N -r 1` and a plain 1-thread run
+# followed by a plain N-thread run, the same sequence as stack's, interleaved in an order drawn
+# for each pair; each pair's ratio the stack's N-thread wall time over the plain N-thread run's.
+# The plain side runs the 1-thread run too because what a run leaves behind slows the next one:
+# on make -j2 a plain run after the 1-thread build was 1.014-1.019 x slower than one after
+# anything else (25 interleaved rounds; most likely the kernel writing back the 1-thread
+# build's objects), which pairs without it counted as stack's overhead. Prints the median ratio
+# with a 90 % bootstrap interval (pairs resampled), what this machine's noise lets the overhead
+# be told from 1, and the ratio of the fastest runs of each side (other load only ever adds
+# time: the least disturbed runs' ratio).
 overhead_pairs() {
 	local name=$1 k pairs=()
 	shift
 	[ "${OVERHEAD_ROUNDS:-0}" -gt 0 ] || return 0
-	local cmd=()
-	for a in "$@"; do cmd+=("${a//\{T\}/$N}"); done
+	local cmd=() cmd1=()
+	for a in "$@"; do cmd+=("${a//\{T\}/$N}") cmd1+=("${a//\{T\}/1}"); done
 	for ((k = 0; k < OVERHEAD_ROUNDS; k++)); do
 		local p= first=$((RANDOM % 2)) i
 		for i in 0 1; do
 			find "$tmp/obj" -name '*.o' -delete 2>/dev/null
 			if [ $i = $first ]; then
+				plain_run 1 "${cmd1[@]}" >/dev/null
+				find "$tmp/obj" -name '*.o' -delete 2>/dev/null
 				p=$(plain_run "$N" "${cmd[@]}")
 			else
 				"$A" stack -q -t "$N" -r 1 --json -- "$@" >"$tmp/$name.o.json" 2>/dev/null || rm -f "$tmp/$name.o.json"
