@@ -62,7 +62,8 @@ uint32_t scale_spin_base_period_ns(double cost_ns)
 static uint64_t thread_cpu_now_ns(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -109,9 +110,13 @@ double scale_spin_sample_cost_ns(void)
 	if (scale_ring_open(&r, &a, 0, -1, 8) != 0)
 		return NAN;
 	uint64_t n = 1u << 16, t = 0;
-	while ((t = busy_ns(n)) < loop / 16 && n < (1ull << 40))
+	while ((t = busy_ns(n)) < loop / 16 && n < (1ull << 30)) /* 2^30 steps: ~0.5 s at most */
 		n *= 2;
-	n = (uint64_t)((double)n * (double)loop / (double)(t ? t : 1));
+	if (!t) { /* no thread CPU clock */
+		scale_ring_close(&r);
+		return NAN;
+	}
+	n = (uint64_t)((double)n * (double)loop / (double)t);
 	double d[PAIRS];
 	int k = 0;
 	for (int i = 0; i < PAIRS; i++) {
