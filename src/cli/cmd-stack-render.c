@@ -270,7 +270,7 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 		if (m->spin_samples > 0 && m->spin_samples <= m->samples) /* binomial: se(k)/k = sqrt((1-p)/k) */
 			emit_number(e, "spinning_se", "spinning's sampling error (1 standard error)",
 				    s->comp[COMP_SPINNING] * sqrt((1 - m->spin_samples / m->samples) / m->spin_samples),
-				    NULL, "%.3f");
+				    "x", "%.3f");
 	}
 	const char *notes[12];
 	char growth[400], foreign[320], one[400], work[400];

@@ -95,6 +95,9 @@ int cmd_stack(int argc, char **argv)
 		return error_usage("stack", "no program to run: archscope stack [options] -- CMD ARGS"), EXIT_USAGE;
 	if (cli_output_dir_check("stack", "--plot", plot) != 0)
 		return EXIT_USAGE;
+	if (so.sample_period_ms > 0 && so.sample_period_ms < 0.1)
+		return error_usage("stack", "--sample-period %g: at least 0.1 ms (0: chosen by a sample's cost)",
+				   so.sample_period_ms), EXIT_USAGE;
 	so.argv = argv;
 	so.spin = !no_sample;
 	so.tracepoints = tracepoints;

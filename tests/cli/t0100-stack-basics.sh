@@ -15,6 +15,10 @@ run 2 "$ARCHSCOPE" stack -t 0 -- true
 contains "$TMP/err" "thread count"
 run 2 "$ARCHSCOPE" stack -- /nonexistent/program
 contains "$TMP/err" "/nonexistent/program"
+run 2 "$ARCHSCOPE" stack --sample-period 0.01 -- true
+contains "$TMP/err" "at least 0.1 ms"
+run 2 "$ARCHSCOPE" stack --sample-period -3 -- true
+run 2 "$ARCHSCOPE" stack --sample-period 3ms -- true
 ARCHSCOPE_PRELOAD=/nonexistent.so run 1 "$ARCHSCOPE" stack -- true
 contains "$TMP/err" "ARCHSCOPE_PRELOAD"
 
