@@ -67,14 +67,17 @@ import json, sys
 b = json.load(open('$TMP/out'))['results']['runs'][0]['by_primitive']
 print('$cc taskwait at 1 thread:', {k: round(v, 3) for k, v in b.items() if v > 0.0005})
 sys.exit(0 if b['taskwait'] + b['taskwait_spin'] < 0.2 else 1)" || fail "$cc: a task's run counted as its taskwait's wait"
-	# the spin-then-sleep phases: all spin, or all sleep
+	# the spin-then-sleep phases: all spin, or all sleep. At the shortest sampling period: the
+	# runs are ~0.4 s, and at the longest (12.9 ms, where a sample is dear) one stray sample in the
+	# runtime's code during a sleeping wait is 0.03 of 2 by itself (CI read 0.076 with
+	# KMP_BLOCKTIME=0 once, where 3.24 ms had read 0.000 in every run before)
 	if [ $cc = gcc ]; then spin=GOMP_SPINCOUNT; else spin=KMP_BLOCKTIME; fi
-	env $spin=infinite "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
+	env $spin=infinite "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
 		fail "$spin=infinite: stack failed"
 	check $cc barrier
 	set -- $(split)
 	hi=$1 quiet=$2
-	env $spin=0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
+	env $spin=0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
 		fail "$spin=0: stack failed"
 	check $cc barrier
 	set -- $(split)
