@@ -33,6 +33,9 @@ void usage_hint(const char *cmd);
 void error_lines(const char *text);
 /* The library's message through error(); returns -1. */
 int error_err(const struct as_error *err);
+/* The end of a measuring command: one note on stderr with the conditions of every step it
+ * measured (common/conditions.h's cond_summary), nothing when it measured none. */
+void cli_conditions_summary(void);
 
 /* Optimal string alignment distance between two words (edits, transpositions count 1). */
 int cli_edit_distance(const char *a, const char *b);

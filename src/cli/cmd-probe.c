@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "cli/cmd-probe.h"
+#include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/rng.h"
 #include "common/timer.h"
@@ -23,16 +24,16 @@
 #include "report/plot.h"
 
 static const struct cli_probe_row probes[] = {
-	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock },
-	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line },
-	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches },
-	{ "assoc", "associativity of each measured level (3.1.3)", cli_probe_row_assoc },
-	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb },
-	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr },
-	{ "contexts", "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts },
-	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers },
-	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice },
-	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c },
+	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock, 0, 0 },
+	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line, 1, COND_SHARED },
+	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches, 0, COND_SHARED },
+	{ "assoc", "associativity of each measured level (3.1.3)", cli_probe_row_assoc, 0, COND_SHARED },
+	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb, 0, COND_SHARED },
+	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr, 0, 0 },
+	{ "contexts", "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts, 1, COND_SHARED },
+	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers, 0, 0 },
+	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice, 0, 0 },
+	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c, 1, COND_SHARED },
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
@@ -130,6 +131,15 @@ void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, co
 						 .os_integer = !!(f->flags & MP_F_OS_INT), .fmt = fmt });
 	if ((flags & CLI_PROBE_ANSWER_DIFFERS) && cli_probe_differs(a->value, a->os_reported))
 		emit_annotate(e, "  " CLI_PROBE_DIFFERS_TEXT);
+	if (a->noisy[0]) {
+		emit_annotate(e, "  [noisy]");
+		emit_bool(e, "noisy", NULL, 1);
+		emit_string(e, "noisy_why", NULL, a->noisy);
+	}
+	if (a->implausible[0]) {
+		emit_annotate(e, "  [implausible]");
+		emit_string(e, "implausible", NULL, a->implausible);
+	}
 	if (a->reason[0])
 		emit_string(e, "reason", flags & CLI_PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
 }
@@ -139,6 +149,129 @@ void cli_probe_answer_render(struct emit *e, int id, const char *label, const st
 {
 	cli_probe_answer_render_begin(e, id, label, a, fmt, flags);
 	emit_object_end(e);
+}
+
+/* --- conditions: each group measured, judged, measured again or flagged ---------------------- */
+
+void cli_probe_measured(struct cli_probe_ctx *ctx)
+{
+	if (!ctx->win.open)
+		return;
+	double expected = ctx->clock_expected;
+	cond_window_clock(&ctx->win, expected, expected > 0 ? clock_window_ghz() : 0);
+	struct conditions c;
+	cond_window_end(&ctx->win, &c);
+	c.attempts = ctx->attempt;
+	enum mp_group g = (enum mp_group)ctx->group;
+	char impl[240];
+	int bad = machine_probes_bounds(ctx->rec, g, ctx->env.allowed.n, impl, sizeof(impl));
+	uint64_t now = timer_now_ns();
+	double spent = (double)(now - ctx->group_t0_ns) * 1e-9, last = (double)(now - ctx->attempt_t0_ns) * 1e-9;
+	double budget = ctx->attempt == 1 ? 3 * spent : ctx->budget_s; /* the first attempt's time, and twice that again */
+	if ((c.noisy || bad) && ctx->attempt < ctx->max_attempts && !interrupted && spent + last <= budget) {
+		note("probe %s: measuring again (attempt %d of %d): %s", probes[g].name, ctx->attempt + 1,
+		     ctx->max_attempts, c.noisy ? c.why : impl);
+		struct emit *dropped = emit_new(EMIT_JSON, NULL); /* this attempt's output goes nowhere */
+		if (dropped) {
+			ctx->shown = ctx->e;
+			ctx->e = dropped;
+			ctx->again = 1;
+			return;
+		}
+	}
+	struct machine_probes_cond *k = &ctx->rec->cond[g];
+	k->wall_s = c.wall_s;
+	k->cpus = c.cpus;
+	k->foreign_cpus = c.foreign_cpus;
+	k->foreign_other_cpus = c.foreign_other_cpus;
+	k->steal_pct = c.steal_pct;
+	k->clock_ghz = c.clock_ghz;
+	k->clock_expected_ghz = c.clock_expected_ghz;
+	k->involuntary_switches = c.involuntary_switches;
+	k->migrations = c.migrations;
+	k->attempts = c.attempts;
+	k->noisy = c.noisy;
+	machine_probes_text(k->why, sizeof(k->why), c.why);
+	machine_probes_text(k->implausible, sizeof(k->implausible), bad ? impl : "");
+	if (c.noisy || bad) /* never a plain answer: flagged, its confidence halved */
+		machine_probes_flag(ctx->rec, g, c.noisy ? c.why : NULL, bad ? impl : NULL, 0.5);
+	c.noisy |= bad;
+	cond_summary_final(&c);
+}
+
+/* The group's conditions after its answers: JSON from the record (results.GROUP.conditions), a
+ * line for people, and the flag when its answers stay disturbed or implausible. */
+static void conditions_render(struct cli_probe_ctx *ctx, enum mp_group g)
+{
+	const struct machine_probes_cond *k = &ctx->rec->cond[g];
+	if (k->attempts < 1)
+		return;
+	if (!emit_is_text(ctx->e)) {
+		json_t *all = machine_probes_json(ctx->rec);
+		json_t *group = json_object_get(emit_results(ctx->e), probes[g].name);
+		json_t *cond = json_object_get(json_object_get(all, probes[g].name), "conditions");
+		if (json_is_object(group) && cond)
+			json_object_set(group, "conditions", cond);
+		json_decref(all);
+		return;
+	}
+	char line[600];
+	int n = snprintf(line, sizeof(line), "other processes %.2f of %d CPU%s", k->foreign_cpus, k->cpus,
+			 k->cpus == 1 ? "" : "s");
+	if ((probes[g].cond_flags & COND_SHARED) && !probes[g].all_cpus && ctx->env.allowed.n > 1 &&
+	    isfinite(k->foreign_other_cpus))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " (%.2f on the other CPUs)", k->foreign_other_cpus);
+	if (isfinite(k->steal_pct))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", steal %.1f %%", k->steal_pct);
+	if (isfinite(k->clock_ghz))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", clock %.2f GHz", k->clock_ghz);
+	snprintf(line + n, sizeof(line) - (size_t)n, ", %d attempt%s", k->attempts, k->attempts == 1 ? "" : "s");
+	emit_heading(ctx->e, "%s conditions: %s", probes[g].name, line);
+	if (k->noisy)
+		emit_heading(ctx->e, "  noisy: %s (answers flagged, confidence halved)", k->why);
+	if (k->implausible[0])
+		emit_heading(ctx->e, "  implausible: %s", k->implausible);
+}
+
+/* Runs group g: waits for quiet with --wait-quiet, measures, and measures again while the
+ * conditions or the bounds say so, within its attempts and budget. 0, or -1 after error(). */
+static int group_run(struct cli_probe_ctx *ctx, enum mp_group g)
+{
+	struct as_cpulist *one = malloc(sizeof(*one));
+	if (!one)
+		return error("out of memory");
+	one->n = 1;
+	one->cpu[0] = ctx->env.cpu;
+	const struct as_cpulist *used = probes[g].all_cpus ? &ctx->env.allowed : one;
+	int rc = 0;
+	ctx->group = (int)g;
+	ctx->group_t0_ns = timer_now_ns();
+	for (ctx->attempt = 1;; ctx->attempt++) {
+		if (ctx->wait_quiet_s > 0) {
+			double w = cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, ctx->wait_quiet_s);
+			if (w < 0)
+				note("probe %s: not quiet after %.0f s of waiting (--wait-quiet): measuring anyway", probes[g].name, -w);
+		} else if (ctx->attempt > 1) { /* let a burst of other work pass: up to a second */
+			cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, 1.0);
+		}
+		ctx->clock_expected = ctx->env.clock_ghz;
+		ctx->attempt_t0_ns = timer_now_ns();
+		ctx->again = 0;
+		cond_window_begin(&ctx->win, used, &ctx->env.allowed, probes[g].cond_flags);
+		rc = probes[g].run(ctx);
+		cli_probe_measured(ctx); /* a row that rendered nothing */
+		if (ctx->attempt == 1) /* re-measurements may take twice the first attempt */
+			ctx->budget_s = 3 * (double)(timer_now_ns() - ctx->group_t0_ns) * 1e-9;
+		if (!ctx->again)
+			break;
+		emit_free(ctx->e);
+		ctx->e = ctx->shown;
+		ctx->again = 0;
+	}
+	conditions_render(ctx, g);
+	ctx->group = -1;
+	free(one);
+	return rc;
 }
 
 /* --- the command ------------------------------------------------------------------------- */
@@ -270,7 +403,7 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 		if (out_path)
 			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
 		uint64_t t0 = timer_now_ns();
-		if (probes[k].run(ctx) != 0)
+		if (group_run(ctx, (enum mp_group)k) != 0)
 			rc = EXIT_FAIL;
 		took[k] = (double)(timer_now_ns() - t0) * 1e-9;
 	}
@@ -295,7 +428,8 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 
 int cmd_probe(int argc, char **argv)
 {
-	struct cli_probe_ctx ctx = { .env = { .seed = rng_seed_from_time() } };
+	struct cli_probe_ctx ctx = { .env = { .seed = rng_seed_from_time() }, .group = -1 };
+	int remeasure = 2;
 	const char *out_path = NULL, *from_raw = NULL, *topology = NULL;
 	int cpu = -1, json = 0, plan = 0;
 	const struct opt options[] = {
@@ -323,11 +457,19 @@ int cmd_probe(int argc, char **argv)
 					   "time from step costs measured beforehand"),
 		OPT_STRING(0, "topology", &topology, "FILE", "with --plan: plan for the machine of an hwloc XML file\n"
 							     "(as lstopo writes it) instead of this one"),
+		OPT_INT(0, "remeasure", &remeasure, "N", 0, 10,
+			"measure a group again up to N times (default 2, within twice its first\n"
+			"time) while other processes, steal or the clock disturbed it, or an answer\n"
+			"broke a physical bound; what stays disturbed is flagged (docs/conditions.md)"),
+		OPT_DOUBLE(0, "wait-quiet", &ctx.wait_quiet_s, "SECONDS", 0, 86400,
+			   "before each group, wait until the CPUs are quiet, at most SECONDS\n"
+			   "(alone: 60)", .flags = OPT_F_OPTARG, .argdef = "60"),
 		OPT_QUIET(),
 		OPT_HELP(),
 		OPT_END(),
 	};
 	argc = opt_parse(argc, argv, &probe_cmd, options);
+	ctx.max_attempts = 1 + remeasure;
 	if (argc < 0)
 		return opt_exit_code(argc);
 	int selected[NPROBES] = { 0 };
@@ -405,5 +547,6 @@ int cmd_probe(int argc, char **argv)
 	machine_probes_release(rec);
 	free(rec);
 	probe_env_release(&ctx.env);
+	cli_conditions_summary();
 	return interrupted ? 130 : rc;
 }

@@ -9,6 +9,7 @@
 
 #include <jansson.h>
 
+#include "common/conditions.h"
 #include "machine/probes.h"
 #include "probe/probe.h"
 
@@ -34,15 +35,33 @@ struct cli_probe_ctx {
 	struct machine_probes *rec; /* the answers so far, typed: what -o and --raw write */
 	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
 	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
+	/* The conditions of the group running now (common/conditions.h, docs/conditions.md). */
+	struct cond_window win;  /* open from the group's start to its first render */
+	int group;               /* enum mp_group running, -1: none */
+	int attempt;             /* 1, 2, ... */
+	int max_attempts;        /* 1 + --remeasure */
+	double budget_s;         /* time the group's re-measurements may take */
+	double clock_expected;   /* the clock the group's cycles assume (env.clock_ghz at its start) */
+	uint64_t group_t0_ns, attempt_t0_ns;
+	int again;               /* this attempt is measured again: what it renders is dropped */
+	struct emit *shown;      /* the real output while ctx->e is a dropped attempt's */
+	double wait_quiet_s;     /* --wait-quiet: seconds at most before each group (0: no wait) */
 };
 
-/* Renders a result into ctx's output: fn(e, args...). */
-#define CLI_PROBE_RENDER(ctx, fn, ...) fn((ctx)->e, __VA_ARGS__)
+/* Closes the conditions window of the group running (the first render of each row calls it):
+ * judges its conditions and bounds, and either drops this attempt's output (measured again) or
+ * flags the recorded answers that stay disturbed or implausible. */
+void cli_probe_measured(struct cli_probe_ctx *ctx);
+
+/* Renders a result into ctx's output: fn(e, args...), once the group's measurement is judged. */
+#define CLI_PROBE_RENDER(ctx, fn, ...) (cli_probe_measured(ctx), fn((ctx)->e, __VA_ARGS__))
 
 struct cli_probe_row {
 	const char *name;
 	const char *summary;
 	int (*run)(struct cli_probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
+	int all_cpus;            /* its threads use every allowed CPU, not only env.cpu */
+	unsigned cond_flags;     /* COND_SHARED: other CPUs' load disturbs it (caches, memory) */
 };
 
 int cli_probe_row_clock(struct cli_probe_ctx *ctx);

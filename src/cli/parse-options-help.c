@@ -24,7 +24,7 @@ static void help_left(const struct opt *o, char *buf, size_t len)
 	if (o->long_name && w < len)
 		w += (size_t)snprintf(buf + w, len - w, "--%s", o->long_name);
 	if (*value && w < len)
-		snprintf(buf + w, len - w, " %s", value);
+		snprintf(buf + w, len - w, (o->flags & OPT_F_OPTARG) ? "[=%s]" : " %s", value);
 }
 
 #define HELP_MAX_LEFT 28

@@ -255,6 +255,8 @@ static int parse_long(const struct opt_cmd *cmd, const struct opt *opts, int arg
 			return usage_fail(cmd, "option '%s' takes no value", name);
 		return apply(cmd, o, name, NULL, NULL);
 	}
+	if ((o->flags & OPT_F_OPTARG) && !eq)
+		return apply(cmd, o, name, o->argdef, NULL);
 	return take_value(cmd, o, name, eq ? eq + 1 : NULL, argc, argv, i);
 }
 

@@ -28,6 +28,8 @@ enum {
 	OPT_F_REQUIRED = 1 << 0,  /* a usage error when the option is not given */
 	OPT_F_ABOVE_MIN = 1 << 1, /* DOUBLE: the value must be > min, not >= min */
 	OPT_F_NOARG = 1 << 2,     /* CALLBACK: the option takes no value */
+	OPT_F_OPTARG = 1 << 3,    /* long only: the value is optional, attached as --name=VALUE; alone,
+				   * --name takes .argdef ("--wait-quiet" or "--wait-quiet=60") */
 };
 
 struct opt;
@@ -50,6 +52,7 @@ struct opt {
 	const char *const *choices;  /* CHOICE, CHOICE_SET: the words, NULL-terminated; STRING: words
 					completion suggests (not checked) */
 	opt_cb cb;                   /* CALLBACK, PAIR */
+	const char *argdef;          /* OPT_F_OPTARG: the value of the option given alone */
 };
 
 #define OPT_STRINGS_MAX 64

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "common/atomicfile.h"
+#include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "machine/file.h"
@@ -236,4 +237,11 @@ int cli_output_check(const char *cmd, const char *path, int force)
 		return error_usage(cmd, "%s", err.msg);
 	atomic_file_abort(&af);
 	return 0;
+}
+
+void cli_conditions_summary(void)
+{
+	char line[600];
+	if (*cond_summary(line, sizeof(line)))
+		note("%s", line);
 }

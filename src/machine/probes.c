@@ -196,7 +196,9 @@ static json_t *write_answer(int id, const struct machine_answer *a)
 	if (isfinite(a->os_reported))
 		os = F(id)->flags & MP_F_OS_INT ? json_integer((json_int_t)a->os_reported) : json_real(a->os_reported);
 	json_t *o = output_answer(a->value, F(id)->unit, a->confidence, a->method, os);
-	if (o && a->reason[0] && put(o, "reason", json_string(a->reason))) {
+	if (o && ((a->reason[0] && put(o, "reason", json_string(a->reason))) ||
+		  (a->noisy[0] && (put(o, "noisy", json_true()) || put(o, "noisy_why", json_string(a->noisy)))) ||
+		  (a->implausible[0] && put(o, "implausible", json_string(a->implausible))))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -325,6 +327,12 @@ static void text_of(const json_t *v, char *buf, size_t len)
 
 static int read_children(int id, const json_t *o, char *base, struct machine_probes *p, struct as_error *err);
 
+/* true in JSON, or the YAML scalar "true" of a machine file. */
+static int flag_true(const json_t *v)
+{
+	return json_is_true(v) || (json_is_string(v) && strcmp(json_string_value(v), "true") == 0);
+}
+
 /* A number of entry id (its member `sub` of an answer, or NULL): NaN for null or absent; a value
  * of another type (a YAML scalar such as "32abc" reaches here as a string) is -EINVAL naming the
  * path and the text, never read as a number or as no answer. */
@@ -363,6 +371,11 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 			a->confidence = 0;
 		text_of(json_object_get(v, "method"), a->method, sizeof(a->method));
 		text_of(json_object_get(v, "reason"), a->reason, sizeof(a->reason));
+		if (flag_true(json_object_get(v, "noisy"))) /* a flag without its why still flags */
+			text_of(json_object_get(v, "noisy_why"), a->noisy, sizeof(a->noisy));
+		if (flag_true(json_object_get(v, "noisy")) && !a->noisy[0])
+			snprintf(a->noisy, sizeof(a->noisy), "noisy (no reason given)");
+		text_of(json_object_get(v, "implausible"), a->implausible, sizeof(a->implausible));
 		return read_children(id, v, base, p, err);
 	}
 	case MP_OBJECT: return json_is_object(v) ? read_children(id, v, base, p, err) : 0;
@@ -478,4 +491,55 @@ int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct 
 	int rc = machine_probes_from_json(j, p, err);
 	json_decref(j);
 	return rc ? rc : 1;
+}
+
+/* --- flags of a group's answers ---------------------------------------------------------------- */
+
+int machine_probes_group_id(enum mp_group g)
+{
+	static const int ids[MP_GROUPS] = { MP_CLOCK, MP_LINE, MP_CACHES, MP_ASSOC, MP_TLB, MP_INSTR, MP_CONTEXTS,
+					    MP_REGISTERS, MP_TIMESLICE, MP_C2C };
+	return (unsigned)g < MP_GROUPS ? ids[g] : MP_ROOT;
+}
+
+static int under(int id, int ancestor)
+{
+	for (int p = id; p != MP_ROOT; p = F(p)->parent)
+		if (p == ancestor)
+			return 1;
+	return 0;
+}
+
+static void answer_flag(struct machine_answer *a, const char *noisy, const char *implausible, double factor)
+{
+	if (noisy && *noisy)
+		machine_probes_text(a->noisy, sizeof(a->noisy), noisy);
+	if (implausible && *implausible)
+		machine_probes_text(a->implausible, sizeof(a->implausible), implausible);
+	if (isfinite(a->value) && a->confidence > 0)
+		a->confidence *= factor;
+}
+
+void machine_probes_flag(struct machine_probes *p, enum mp_group g, const char *noisy, const char *implausible,
+			 double factor)
+{
+	int gid = machine_probes_group_id(g);
+	if (gid == MP_ROOT)
+		return;
+	for (int id = gid; id < MP_COUNT; id++) {
+		if (F(id)->kind != MP_ANSWER || !under(id, gid))
+			continue;
+		int table = row_table(id);
+		if (table == MP_ROOT) {
+			answer_flag((struct machine_answer *)(void *)((char *)p + F(id)->offset), noisy, implausible, factor);
+			continue;
+		}
+		if (row_table(table) != MP_ROOT) /* tables in tables: none hold answers */
+			continue;
+		int *n;
+		char *rows = rows_of(table, (char *)p, &n);
+		for (int i = 0; rows && i < *n; i++)
+			answer_flag((struct machine_answer *)(void *)(rows + (size_t)i * F(table)->row_size + F(id)->offset),
+				    noisy, implausible, factor);
+	}
 }

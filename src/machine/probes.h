@@ -57,6 +57,36 @@ enum {
 	X(FLOPS_##P##_##S##_FMA, FLOPS_##P##_##S, REAL, "FMA", "flop/cy", 0, "FLOPs per cycle",                   \
 	  "fused multiply-adds (2 flops each)", MP_AT(flops_per_cy[p][s][3]))
 
+/* The conditions a group was measured in (common/conditions.h), one object per group: G the group's
+ * id (its rows follow its own), g its index in struct machine_probes' cond[] (enum mp_group). */
+#define MP_COND_ROWS(X, G, g)                                                                              \
+	X(G##_COND, G, OBJECT, "conditions", "", 0, NULL, "what the group was measured in (its last attempt)",   \
+	  MP_NONE)                                                                                               \
+	X(G##_COND_WALL, G##_COND, REAL, "wall_s", "s", 0, NULL, "wall time of the last attempt",                \
+	  MP_AT(cond[g].wall_s))                                                                                 \
+	X(G##_COND_CPUS, G##_COND, INT, "cpus", "CPUs", 0, NULL, "CPUs the group used", MP_AT(cond[g].cpus))     \
+	X(G##_COND_FOREIGN, G##_COND, REAL, "foreign_cpus", "CPUs", 0, NULL,                                    \
+	  "other processes' CPU time on the CPUs it used, per second", MP_AT(cond[g].foreign_cpus))              \
+	X(G##_COND_OTHER, G##_COND, REAL, "foreign_other_cpus", "CPUs", 0, NULL,                                \
+	  "other processes' CPU time on the other CPUs it may use, per second", MP_AT(cond[g].foreign_other_cpus)) \
+	X(G##_COND_STEAL, G##_COND, REAL, "steal_pct", "%", 0, NULL, "the VM's steal time on the CPUs it used",  \
+	  MP_AT(cond[g].steal_pct))                                                                              \
+	X(G##_COND_CLOCK, G##_COND, REAL, "clock_ghz", "GHz", 0, NULL, "the clock measured at its end",          \
+	  MP_AT(cond[g].clock_ghz))                                                                              \
+	X(G##_COND_CLOCK_EXP, G##_COND, REAL, "clock_expected_ghz", "GHz", 0, NULL,                             \
+	  "the clock its cycles assume", MP_AT(cond[g].clock_expected_ghz))                                      \
+	X(G##_COND_SWITCHES, G##_COND, LONG, "involuntary_switches", "", MP_F_NULL_NEG, NULL,                   \
+	  "this process's involuntary context switches", MP_AT(cond[g].involuntary_switches))                    \
+	X(G##_COND_MIGRATIONS, G##_COND, LONG, "migrations", "", MP_F_NULL_NEG, NULL,                           \
+	  "migrations of its threads", MP_AT(cond[g].migrations))                                                \
+	X(G##_COND_ATTEMPTS, G##_COND, INT, "attempts", "", 0, NULL, "measurements of the group (1: the first was quiet)", \
+	  MP_AT(cond[g].attempts))                                                                               \
+	X(G##_COND_NOISY, G##_COND, INT, "noisy", "", 0, NULL, "1: still disturbed after its attempts",          \
+	  MP_AT(cond[g].noisy))                                                                                  \
+	X(G##_COND_WHY, G##_COND, TEXT, "why", "", 0, NULL, "what disturbed it (\"\": nothing)", MP_AT(cond[g].why)) \
+	X(G##_COND_IMPLAUSIBLE, G##_COND, TEXT, "implausible", "", 0, NULL,                                    \
+	  "the physical bound an answer of the group breaks (\"\": none)", MP_AT(cond[g].implausible))
+
 #define MACHINE_PROBES(X)                                                                                  \
 	X(CPU, ROOT, INT, "cpu", "", MP_F_OPT, NULL, "the CPU the probes ran on", MP_AT(cpu))                      \
 	X(SEED, ROOT, LONG, "seed", "", MP_F_OPT, NULL, "the seed of the random permutations", MP_AT(seed))        \
@@ -64,6 +94,7 @@ enum {
 	  MP_AT(clock))                                                                                          \
 	X(CLOCK_TSC, CLOCK, REAL, "tsc_ghz", "GHz", 0, NULL, "time-stamp counter rate (not core cycles)",        \
 	  MP_AT(tsc_ghz))                                                                                        \
+	MP_COND_ROWS(X, CLOCK, 0)                                                                      \
 	X(LINE, ROOT, ANSWER, "line", "B", MP_F_OPT | MP_F_REQ, "cacheline size", "cache line", MP_AT(line))                  \
 	X(LINE_WITNESSES, LINE, OBJECT, "witnesses", "", 0, NULL, "the line's two witnesses", MP_NONE)            \
 	X(LINE_STRIDE, LINE_WITNESSES, ANSWER, "stride", "B", 0, NULL, "step of pairs D bytes apart",            \
@@ -74,6 +105,7 @@ enum {
 	  "reload of a line after a flush D bytes further (one CPU)", MP_AT(line_flush))                         \
 	X(LINE_WITNESSES_USED, LINE, INT, "witnesses_used", "", 0, NULL,                                        \
 	  "prefetcher-proof witnesses (coherence, flush) the answer rests on: 2, 1 or 0", MP_AT(line_witnesses_used)) \
+	MP_COND_ROWS(X, LINE, 1)                                                                      \
 	X(CACHES, ROOT, OBJECT, "caches", "", MP_F_OPT | MP_F_REQ, NULL, "cache levels by pointer chasing", MP_NONE)          \
 	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",          \
 	  MP_TABLE(ncaches, cache))                                                                              \
@@ -94,6 +126,7 @@ enum {
 	  MP_AT(memory_latency_random))                                                                          \
 	X(CACHES_MEMORY_LATENCY_RANDOM_CY, CACHES, REAL, "memory_latency_random_cy", "cy", 0, NULL,             \
 	  "the random memory latency in core cycles", MP_AT(memory_latency_random_cy))                           \
+	MP_COND_ROWS(X, CACHES, 2)                                                                      \
 	X(ASSOC, ROOT, OBJECT, "assoc", "", MP_F_OPT | MP_F_REQ, NULL, "associativity per cache level", MP_NONE)             \
 	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",            \
 	  MP_TABLE(nassoc, assoc))                                                                               \
@@ -101,6 +134,7 @@ enum {
 	  MP_ROW(struct machine_probes_assoc, level))                                                            \
 	X(ASSOC_WAYS, ASSOC_LEVELS, ANSWER, "ways", "ways", MP_F_OS_INT, "memory hierarchy", "associativity",     \
 	  MP_ROW(struct machine_probes_assoc, ways))                                                             \
+	MP_COND_ROWS(X, ASSOC, 3)                                                                      \
 	X(TLB, ROOT, OBJECT, "tlb", "", MP_F_OPT | MP_F_REQ, NULL, "page size and TLB levels", MP_NONE)                      \
 	X(TLB_PAGE_SIZE, TLB, ANSWER, "page_size", "B", MP_F_OS_INT | MP_F_REQ, NULL, "page size", MP_AT(page_size))        \
 	X(TLB_WITNESSES, TLB, OBJECT, "page_witnesses", "", 0, NULL, "the page size's two witnesses", MP_NONE)    \
@@ -114,6 +148,7 @@ enum {
 	  MP_ROW(struct machine_probes_tlb, entries))                                                            \
 	X(TLB_COST, TLB_LEVELS, REAL, "cost_ns", "ns", 0, NULL, "the TLB's share of an access at this level",   \
 	  MP_ROW(struct machine_probes_tlb, cost_ns))                                                            \
+	MP_COND_ROWS(X, TLB, 4)                                                                      \
 	X(INSTR, ROOT, OBJECT, "instr", "", MP_F_OPT | MP_F_REQ, NULL, "instruction latencies and throughputs", MP_NONE)     \
 	X(INSTR_OPS, INSTR, TABLE, "ops", "", MP_F_REQ, NULL, "one row per operation, type and width",                 \
 	  MP_TABLE(nops, op))                                                                                    \
@@ -156,6 +191,7 @@ enum {
 	  MP_ROW(struct machine_probes_split, mixed_cy))                                                         \
 	X(SPLIT_CLOCK, SPLIT, REAL, "clock_ghz", "GHz", 0, NULL, "the clock the cycles are at",                 \
 	  MP_ROW(struct machine_probes_split, clock_ghz))                                                        \
+	MP_COND_ROWS(X, INSTR, 5)                                                                      \
 	X(CONTEXTS, ROOT, OBJECT, "contexts", "", MP_F_OPT | MP_F_REQ, NULL, "execution contexts", MP_NONE)                  \
 	X(CONTEXTS_FP, CONTEXTS, ANSWER, "fp", "contexts", MP_F_OS_INT | MP_F_REQ, "cores per socket",                     \
 	  "contexts running FP work side by side: the cores", MP_AT(contexts_fp))                                \
@@ -163,6 +199,7 @@ enum {
 	  "contexts running integer work side by side: the hardware threads", MP_AT(contexts_int))               \
 	X(CONTEXTS_MEM, CONTEXTS, ANSWER, "mem", "contexts", MP_F_OS_INT | MP_F_REQ, NULL,                                 \
 	  "contexts chasing pointers side by side", MP_AT(contexts_mem))                                         \
+	MP_COND_ROWS(X, CONTEXTS, 6)                                                                      \
 	X(REGISTERS, ROOT, OBJECT, "registers", "", MP_F_OPT | MP_F_REQ, NULL, "registers a C loop keeps live", MP_NONE)     \
 	X(REGISTERS_INT, REGISTERS, ANSWER, "int", "registers", MP_F_OS_INT | MP_F_REQ, NULL, "integer (uint64_t)",        \
 	  MP_AT(registers_int))                                                                                  \
@@ -173,11 +210,13 @@ enum {
 	  "integer (uint64_t)", MP_AT(registers_narrow_int))                                                     \
 	X(REGISTERS_NARROW_FP, REGISTERS_NARROW, ANSWER, "fp", "registers", MP_F_OS_INT, NULL, "FP (double)",   \
 	  MP_AT(registers_narrow_fp))                                                                            \
+	MP_COND_ROWS(X, REGISTERS, 7)                                                                      \
 	X(TIMESLICE, ROOT, OBJECT, "timeslice", "", MP_F_OPT | MP_F_REQ, NULL, "the scheduler's time slice", MP_NONE)        \
 	X(TIMESLICE_SLICE, TIMESLICE, ANSWER, "slice", "ms", MP_F_REQ, NULL, "time slice, from the gaps",               \
 	  MP_AT(timeslice))                                                                                      \
 	X(TIMESLICE_SCHEDSTAT, TIMESLICE, ANSWER, "schedstat", "ms", 0, NULL, "the kernel's slice (schedstat)",  \
 	  MP_AT(schedstat))                                                                                      \
+	MP_COND_ROWS(X, TIMESLICE, 8)                                                                      \
 	X(C2C, ROOT, OBJECT, "c2c", "", MP_F_OPT | MP_F_REQ, NULL, "core-to-core bandwidth and latency (null: one CPU)",     \
 	  MP_NONE)                                                                                               \
 	X(C2C_CPUS, C2C, INTS, "cpus", "", 0, NULL, "the CPUs of the matrices' rows and columns",               \
@@ -214,7 +253,8 @@ enum {
 	X(C2C_NODE_SPLIT, C2C_NODES, LONG, "split_at_block_bytes", "B", MP_F_NULL_NEG, NULL,                    \
 	  "the block whose bandwidths split it off (null: the root)",                                            \
 	  MP_ROW(struct machine_probes_node, split_at_block_bytes))                                              \
-	X(C2C_LEAVES, C2C_TREE, INT, "leaves", "", MP_F_REQ, NULL, "cliques without children", MP_AT(c2c.leaves))
+	X(C2C_LEAVES, C2C_TREE, INT, "leaves", "", MP_F_REQ, NULL, "cliques without children", MP_AT(c2c.leaves))           \
+	MP_COND_ROWS(X, C2C, 9)
 
 enum machine_probe_id {
 	MP_ROOT = -1,
@@ -237,7 +277,35 @@ struct machine_answer {
 	double os_reported;     /* NAN: the OS reports nothing */
 	char method[512];
 	char reason[400];       /* "": none */
+	char noisy[240];        /* "": measured in quiet conditions; else what disturbed it (conditions.h),
+				 * after its re-measurements: JSON "noisy": true, "noisy_why" */
+	char implausible[240];  /* "": within its physical bounds; else the bound it breaks */
 };
+
+struct machine_probes;
+
+/* The probe groups, in the order probe runs them; the index of their conditions in cond[]. */
+enum mp_group { MP_G_CLOCK, MP_G_LINE, MP_G_CACHES, MP_G_ASSOC, MP_G_TLB, MP_G_INSTR, MP_G_CONTEXTS,
+		MP_G_REGISTERS, MP_G_TIMESLICE, MP_G_C2C, MP_GROUPS };
+
+/* What one group was measured in (struct conditions, as kept in the record and the machine file). */
+struct machine_probes_cond {
+	double wall_s, foreign_cpus, foreign_other_cpus, steal_pct, clock_ghz, clock_expected_ghz;
+	long long involuntary_switches, migrations;
+	int cpus, attempts, noisy;
+	char why[240];
+	char implausible[240];
+};
+
+/* The entry (MP_CLOCK, MP_CACHES, ...) of a group. */
+int machine_probes_group_id(enum mp_group g);
+/* Flags every answer of group g in p (table rows included): noisy and implausible ("" or NULL:
+ * not) into each answer's flags, its confidence multiplied by factor. */
+void machine_probes_flag(struct machine_probes *p, enum mp_group g, const char *noisy, const char *implausible,
+			 double factor);
+/* The physical bounds of group g's answers (docs/conditions.md): 1 with why filled when an answer
+ * breaks one, else 0. allowed_cpus: the CPUs this process may use (contexts' upper bound). */
+int machine_probes_bounds(const struct machine_probes *p, enum mp_group g, int allowed_cpus, char *why, size_t len);
 
 struct machine_probes_cache {
 	int level;
@@ -324,6 +392,7 @@ struct machine_probes {
 	struct machine_answer registers_int, registers_fp, registers_narrow_int, registers_narrow_fp;
 	struct machine_answer timeslice, schedstat;
 	struct machine_probes_c2c c2c;
+	struct machine_probes_cond cond[MP_GROUPS];
 };
 
 enum { MP_HAVE_NO, MP_HAVE_YES, MP_HAVE_NULL };
