@@ -162,10 +162,10 @@ static void test_hook(struct conditions *c)
 	}
 	if (test_windows_seen++ >= windows)
 		return;
-	if (!isnan(v[0]))
-		c->foreign_cpus = v[0];
+	if (!isnan(v[0])) /* never more than the CPUs there are */
+		c->foreign_cpus = c->cpus > 0 ? fmin(v[0], c->cpus) : v[0];
 	if (!isnan(v[1]))
-		c->foreign_other_cpus = v[1];
+		c->foreign_other_cpus = c->other_cpus > 0 ? fmin(v[1], c->other_cpus) : v[1];
 	if (!isnan(v[2]))
 		c->steal_pct = v[2];
 	if (!isnan(v[3])) {
