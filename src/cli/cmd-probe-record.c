@@ -164,6 +164,7 @@ int cli_probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result
 {
 	const struct probe_c2c_matrix *m = &r->m;
 	struct machine_probes_c2c *c = &p->c2c;
+	machine_probes_group_release(p, MP_G_C2C); /* recorded before: a re-measurement */
 	int n = m->cpus.n, nb = m->nblocks;
 	p->have[MP_C2C] = n ? MP_HAVE_YES : MP_HAVE_NULL;
 	if (!n)

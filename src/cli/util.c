@@ -14,6 +14,7 @@
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "machine/file.h"
+#include "machine/probes.h"
 #include "report/emit.h"
 #include "report/output.h"
 #include "report/plot.h"
@@ -209,6 +210,21 @@ int cli_plot_done(int pr, const char *dir, const char *name, const struct as_err
 	return -1;
 }
 
+/* A file whose probe answers were measured while disturbed (or past a bound) is valid, but its
+ * numbers deserve doubt: a warning names them (docs/conditions.md). */
+static void machine_flagged_warn(const char *path, const struct mtree *t)
+{
+	struct machine_probes *p = malloc(sizeof(*p));
+	char list[800];
+	int n;
+	if (p && machine_probes_read(t, p, NULL) > 0 && (n = machine_probes_flagged(p, list, sizeof(list))) > 0)
+		warning("machine file '%s': %d answer%s measured while disturbed or past a physical bound (flagged): %s", path,
+			n, n == 1 ? "" : "s", list);
+	if (p)
+		machine_probes_release(p);
+	free(p);
+}
+
 int cli_machine_open(const char *path, struct mtree *t)
 {
 	struct as_error err = { 0 };
@@ -216,8 +232,10 @@ int cli_machine_open(const char *path, struct mtree *t)
 		return error_err(&err);
 	char *report;
 	int n = machine_check(t, path, &report);
-	if (n == 0)
+	if (n == 0) {
+		machine_flagged_warn(path, t);
 		return 0;
+	}
 	error_lines(report);
 	free(report);
 	mtree_free(t);

@@ -127,10 +127,14 @@ static char *rows_of(int id, char *base, int **count)
 	return F(id)->flags & MP_F_HEAP ? *(char **)(void *)(base + F(id)->offset) : base + F(id)->offset;
 }
 
-static void release_in(int table, char *base)
+static int under(int id, int ancestor);
+
+/* Frees the heap storage of the entries whose row is `table` and that sit under `group` (MP_ROOT:
+ * every entry). */
+static void release_in_group(int table, char *base, int group)
 {
 	for (int id = 0; id < MP_COUNT; id++) {
-		if (row_table(id) != table)
+		if (row_table(id) != table || (group != MP_ROOT && !under(id, group)))
 			continue;
 		void **at = (void **)(void *)(base + F(id)->offset);
 		if (F(id)->kind == MP_INTS || F(id)->kind == MP_MATRIX) {
@@ -140,7 +144,7 @@ static void release_in(int table, char *base)
 			int *n;
 			char *rows = rows_of(id, base, &n);
 			for (int i = 0; rows && i < *n; i++)
-				release_in(id, rows + (size_t)i * F(id)->row_size);
+				release_in_group(id, rows + (size_t)i * F(id)->row_size, MP_ROOT);
 			if (F(id)->flags & MP_F_HEAP) {
 				free(*at);
 				*at = NULL;
@@ -152,7 +156,14 @@ static void release_in(int table, char *base)
 
 void machine_probes_release(struct machine_probes *p)
 {
-	release_in(MP_ROOT, (char *)p);
+	release_in_group(MP_ROOT, (char *)p, MP_ROOT);
+}
+
+void machine_probes_group_release(struct machine_probes *p, enum mp_group g)
+{
+	int gid = machine_probes_group_id(g);
+	if (gid != MP_ROOT)
+		release_in_group(MP_ROOT, (char *)p, gid);
 }
 
 /* --- writing -------------------------------------------------------------------------------- */
@@ -542,4 +553,42 @@ void machine_probes_flag(struct machine_probes *p, enum mp_group g, const char *
 			answer_flag((struct machine_answer *)(void *)(rows + (size_t)i * F(table)->row_size + F(id)->offset),
 				    noisy, implausible, factor);
 	}
+}
+
+int machine_probes_flagged(const struct machine_probes *p, char *buf, size_t len)
+{
+	int n = 0;
+	size_t k = 0;
+	if (len)
+		buf[0] = '\0';
+	for (int id = 0; id < MP_COUNT; id++) {
+		if (F(id)->kind != MP_ANSWER)
+			continue;
+		int table = row_table(id), rows = 1;
+		const char *base = (const char *)p;
+		size_t size = 0;
+		if (table != MP_ROOT) {
+			if (row_table(table) != MP_ROOT)
+				continue;
+			int *cnt;
+			base = rows_of(table, (char *)p, &cnt);
+			rows = base ? *cnt : 0;
+			size = F(table)->row_size;
+		}
+		for (int i = 0; i < rows; i++) {
+			const struct machine_answer *a = (const void *)(base + (size_t)i * size + F(id)->offset);
+			if (!a->noisy[0] && !a->implausible[0])
+				continue;
+			if (n++ < 3 && k < len) {
+				char path[256];
+				int w = snprintf(buf + k, len - k, "%s%s: %s", k ? "; " : "",
+						 machine_probes_path(id, 0, path, sizeof(path)),
+						 a->implausible[0] ? a->implausible : a->noisy);
+				k += w > 0 ? (size_t)w : 0;
+			}
+		}
+	}
+	if (n > 3 && k < len)
+		snprintf(buf + k, len - k, "; and %d more", n - 3);
+	return n;
 }

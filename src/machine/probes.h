@@ -299,10 +299,16 @@ struct machine_probes_cond {
 
 /* The entry (MP_CLOCK, MP_CACHES, ...) of a group. */
 int machine_probes_group_id(enum mp_group g);
+/* Frees what group g holds on the heap (c2c's matrices and tables), its counts 0: before the
+ * group is recorded again (a re-measurement). */
+void machine_probes_group_release(struct machine_probes *p, enum mp_group g);
 /* Flags every answer of group g in p (table rows included): noisy and implausible ("" or NULL:
  * not) into each answer's flags, its confidence multiplied by factor. */
 void machine_probes_flag(struct machine_probes *p, enum mp_group g, const char *noisy, const char *implausible,
 			 double factor);
+/* How many answers of p carry a flag (noisy or implausible); buf gets the first few as
+ * "caches.levels[].size: other processes used 1.4 of 2 CPUs; ...". */
+int machine_probes_flagged(const struct machine_probes *p, char *buf, size_t len);
 /* The physical bounds of group g's answers (docs/conditions.md): 1 with why filled when an answer
  * breaks one, else 0. allowed_cpus: the CPUs this process may use (contexts' upper bound). */
 int machine_probes_bounds(const struct machine_probes *p, enum mp_group g, int allowed_cpus, char *why, size_t len);
