@@ -1,6 +1,7 @@
 /* The streaming-benchmark runner (see run.h). */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -133,7 +134,7 @@ static struct bench_stat stat_of(const double *v, int n)
 	return s;
 }
 
-int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_error *err)
+static int run_once(const struct bench_opts *o, struct bench_result *r, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	const struct bench_kernel *k = o->kernel;
@@ -204,5 +205,40 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 		r->huge_fraction = fmin(r->huge_fraction, sh->huge[t]);
 	}
 	free(sh);
+	return 0;
+}
+
+int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_error *err)
+{
+	int more = o->remeasure < 0 ? 0 : o->remeasure == 0 ? 2 : o->remeasure;
+	uint64_t t0 = timer_now_ns();
+	double budget = 0;
+	for (int attempt = 1;; attempt++) {
+		struct cond_window w;
+		struct conditions c;
+		uint64_t a0 = timer_now_ns();
+		cond_window_begin(&w, &o->cpus, NULL, COND_SHARED);
+		int rc = run_once(o, r, err);
+		cond_window_clock(&w, o->clock_ghz, NAN);
+		cond_window_end(&w, &c);
+		if (rc)
+			return rc;
+		c.attempts = attempt;
+		if (r->spread > BENCH_SPREAD_MAX) {
+			size_t k = strlen(c.why);
+			snprintf(c.why + k, sizeof(c.why) - k, "%srepetitions disagree by %.0f %%", k ? ", " : "",
+				 100 * r->spread);
+			c.noisy = 1;
+		}
+		r->cond = c;
+		uint64_t now = timer_now_ns();
+		if (attempt == 1)
+			budget = 3 * (double)(now - t0) * 1e-9;
+		double spent = (double)(now - t0) * 1e-9, last = (double)(now - a0) * 1e-9;
+		if (!c.noisy || attempt > more || spent + last > budget)
+			break;
+		cond_wait_quiet(&o->cpus, NULL, COND_SHARED, 1.0); /* let a burst of other work pass */
+	}
+	cond_summary_final(&r->cond);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "bench/kernels.h"
+#include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/error.h"
 
@@ -25,7 +26,14 @@ struct bench_opts {
 	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
 	int stream_offset;        /* stream k starts k * this many bytes into its page; 0: the default
 	                           * BENCH_STREAM_OFFSET, < 0: none */
+	int remeasure;            /* runs again while other processes, steal or a spread of the
+	                           * repetitions above BENCH_SPREAD_MAX disturbed it: 0 the default
+	                           * (2 more, within twice the first run's time), < 0 never, N: N more */
 };
+
+/* Repetitions whose times spread more than this ((max - min) / median) disagree: the run is
+ * measured again, then flagged (docs/conditions.md). */
+#define BENCH_SPREAD_MAX 0.5
 
 struct bench_stat {
 	double min, median, max;
@@ -46,6 +54,8 @@ struct bench_result {
 	double spread;            /* (max - min) / median of the times */
 	double huge_fraction;     /* the streams' bytes on huge pages after the first touch (the least of
 	                           * the threads; NAN: unknown) */
+	struct conditions cond;   /* what the kept run was measured in; cond.noisy also when its
+	                           * repetitions disagreed (cond.why says) */
 };
 
 /* The bytes between the streams' starts that `stream_offset` (struct bench_opts) asks for. */
@@ -54,6 +64,8 @@ size_t bench_stream_offset(int stream_offset);
 /* The size actually run for a request (whole blocks of BENCH_ELEM_ALIGN elements per thread). */
 size_t bench_round_size(const struct bench_kernel *k, size_t size_bytes, int threads);
 
+/* Runs the kernel: o->reps repetitions on a team pinned to o->cpus, in a conditions window
+ * (common/conditions.h), measured again while disturbed (o->remeasure). */
 int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_error *err);
 
 #endif

@@ -36,6 +36,12 @@ int error_err(const struct as_error *err);
 /* The end of a measuring command: one note on stderr with the conditions of every step it
  * measured (common/conditions.h's cond_summary), nothing when it measured none. */
 void cli_conditions_summary(void);
+struct emit;
+struct conditions;
+/* JSON only: "conditions" {wall_s, cpus, foreign_cpus, foreign_other_cpus, steal_pct, clock_ghz,
+ * clock_expected_ghz, involuntary_switches, migrations, attempts, noisy, why} and "noisy" beside it
+ * (util-conditions.c). */
+void cli_conditions_render(struct emit *e, const struct conditions *c);
 
 /* Optimal string alignment distance between two words (edits, transpositions count 1). */
 int cli_edit_distance(const char *a, const char *b);

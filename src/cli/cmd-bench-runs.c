@@ -65,9 +65,16 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		emit_number(e, "huge_fraction", NULL, x->huge_fraction, NULL, NULL);
 		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
 		emit_int(e, "reps", NULL, x->reps, NULL);
+		emit_string(e, NULL, "conditions", x->cond.noisy ? "noisy" : x->cond.attempts > 1 ? "quiet (again)" : "quiet");
+		cli_conditions_render(e, &x->cond);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	for (int i = 0; i < r->n; i++)
+		if (r->run[i].cond.noisy)
+			emit_heading(e, "  noisy at %zu B, %d thread%s: %s (after %d attempt%s)", r->run[i].size_bytes,
+				     r->run[i].threads, r->run[i].threads == 1 ? "" : "s", r->run[i].cond.why,
+				     r->run[i].cond.attempts, r->run[i].cond.attempts == 1 ? "" : "s");
 	emit_number(e, "clock_ghz", "clock", r->clock_ghz, "GHz", "%.3f");
 	emit_number(e, "line_bytes", "cache line", r->o->line_bytes > 0 ? r->o->line_bytes : NAN, "B", "%.0f");
 	if (r->o->line_bytes > 0)

@@ -4,6 +4,7 @@
 #include "common/conditions.h"
 
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,17 @@ static int migrations_open(void)
 	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
 }
 
+/* The CPUs this process may use, read before main() pins any thread: a command that pins its
+ * main thread (bench, probe) still judges the other CPUs it may use. */
+static struct as_cpulist process_allowed;
+static int process_allowed_ok;
+
+__attribute__((constructor)) static void process_allowed_read(void)
+{
+	struct as_error err = { 0 };
+	process_allowed_ok = cpulist_allowed(&process_allowed, &err) == 0;
+}
+
 void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, const struct as_cpulist *allowed,
 		       unsigned flags)
 {
@@ -103,6 +115,8 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 	w->clock_ghz = w->clock_expected_ghz = NAN;
 	struct as_cpulist *own = malloc(sizeof(*own));
 	struct as_error err = { 0 };
+	if (!allowed && process_allowed_ok)
+		allowed = &process_allowed;
 	if (!allowed && own && cpulist_allowed(own, &err) == 0)
 		allowed = own;
 	if (allowed)
@@ -133,6 +147,9 @@ void cond_window_clock(struct cond_window *w, double expected_ghz, double measur
 
 /* --- the test hook ----------------------------------------------------------------------- */
 
+/* Teams of threads may close windows at once (numa matrix runs its flows side by side). */
+static pthread_mutex_t sum_lock = PTHREAD_MUTEX_INITIALIZER;
+
 static int test_windows_seen;
 
 /* Replaces c's figures by ARCHSCOPE_TEST_CONDITIONS's (see conditions.h) in its first N windows. */
@@ -160,7 +177,10 @@ static void test_hook(struct conditions *c)
 			}
 		}
 	}
-	if (test_windows_seen++ >= windows)
+	pthread_mutex_lock(&sum_lock);
+	int seen = test_windows_seen++;
+	pthread_mutex_unlock(&sum_lock);
+	if (seen >= windows)
 		return;
 	if (!isnan(v[0])) /* never more than the CPUs there are */
 		c->foreign_cpus = c->cpus > 0 ? fmin(v[0], c->cpus) : v[0];
@@ -186,6 +206,7 @@ static struct {
 
 static void summary_add(const struct conditions *c)
 {
+	pthread_mutex_lock(&sum_lock);
 	sum.steps++;
 	if (c->wall_s > 0 && isfinite(c->foreign_cpus)) {
 		sum.wall_s += c->wall_s;
@@ -205,12 +226,15 @@ static void summary_add(const struct conditions *c)
 	}
 	if (isfinite(c->clock_expected_ghz))
 		sum.clock_expected = c->clock_expected_ghz;
+	pthread_mutex_unlock(&sum_lock);
 }
 
 void cond_summary_final(const struct conditions *c)
 {
+	pthread_mutex_lock(&sum_lock);
 	sum.finals++;
 	sum.noisy += c->noisy != 0;
+	pthread_mutex_unlock(&sum_lock);
 }
 
 int cond_summary_steps(void)

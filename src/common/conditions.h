@@ -55,7 +55,7 @@ struct cond_window {
 };
 
 /* Opens a window over the step's CPUs (used; NULL: every allowed CPU) among the allowed ones
- * (NULL: this process's). flags: COND_SHARED. Cannot fail: what cannot be read is NAN at the end. */
+ * (NULL: this process's, as they were when it started). flags: COND_SHARED. Cannot fail: what cannot be read is NAN at the end. */
 void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, const struct as_cpulist *allowed,
 		       unsigned flags);
 /* The clock the step's cycles assume and the one measured at its end (GHz; 0 or NAN: unknown). */
