@@ -124,6 +124,18 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 		    "probe's caches curve) and fully random (every line of the buffer in one random cycle); "
 		    "bandwidth: bench's streaming kernel, runner, repetitions, huge pages and stream offset (as bench KERNEL "
 		    "--level MEM), threads pinned to node i, streams first-touched under a policy binding node j");
+	emit_table_begin(e, "noisy", NULL); /* JSON: per pair, the measurements other work disturbed */
+	for (int i = 0; i < m->n; i++) {
+		emit_tuple_begin(e);
+		for (int j = 0; j < m->n; j++)
+			emit_int(e, NULL, NULL, m->noisy[i][j], NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_int(e, "noisy_count", "noisy measurements", m->noisy_count, NULL);
+	if (m->noisy_count)
+		emit_annotate(e, " (first: %s; bits of \"noisy\" per pair: 1 page-local, 2 random latency, 4 one-thread, "
+			      "8 all-CPU bandwidth)", m->noisy_first);
 	if (!m->complete)
 		emit_bool(e, "incomplete", "incomplete", 1);
 }

@@ -547,6 +547,5 @@ int cmd_probe(int argc, char **argv)
 	machine_probes_release(rec);
 	free(rec);
 	probe_env_release(&ctx.env);
-	cli_conditions_summary();
 	return interrupted ? 130 : rc;
 }

@@ -195,6 +195,18 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 		emit_number(e, NULL, "", res->t1_s > 0 ? fabs(x->estimated - x->actual) / p->threads : NAN, NULL, "%.3f");
 	}
 	emit_array_end(e);
+	emit_list_begin(e, "conditions_per_run", NULL);
+	int noisy = 0, first = -1;
+	for (int r = 0; r < p->nex; r++) {
+		emit_object_begin(e, NULL, NULL);
+		cli_conditions_render(e, &p->ex[r].cond);
+		emit_object_end(e);
+		if (p->ex[r].cond.noisy && noisy++ == 0)
+			first = r;
+	}
+	emit_list_end(e);
+	if (noisy)
+		emit_text(e, "noisy runs", "%d of %d (run %d: %s)", noisy, p->nex, first + 1, p->ex[first].cond.why);
 	emit_int(e, "repetitions", "repetitions", p->nex, NULL);
 	if (p->nrejected) {
 		char why[256];

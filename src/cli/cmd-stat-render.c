@@ -259,9 +259,19 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 		}
 		emit_number(e, "seconds", "time", run->seconds, "s", "%.4f");
 		emit_string(e, "stderr", NULL, run->stderr_tail);
+		emit_text(e, "other processes", "%.2f CPUs%s", run->cond.foreign_cpus, run->cond.noisy ? " (noisy)" : "");
+		cli_conditions_render(e, &run->cond);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	int noisy = 0, first = -1;
+	for (int k = 0; k < m->nrun; k++)
+		if (m->run[k].cond.noisy && noisy++ == 0)
+			first = k;
+	emit_int(e, "noisy_runs", noisy ? "noisy runs" : NULL, noisy, NULL);
+	if (noisy)
+		emit_annotate(e, " of %d (run %d: %s): their counts and times may include other work's effects", m->nrun,
+			      first + 1, m->run[first].cond.why);
 	if (m->per_thread)
 		stat_render_threads(e, m);
 	if (m->interval_s > 0)

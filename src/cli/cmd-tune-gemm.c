@@ -124,6 +124,11 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_number(e, "ratio_at_predicted", "tuned/OpenBLAS there", r->run.ratio_at_predicted, NULL, "%.2f");
 	emit_bool(e, "ratio_at_least_1", "at least 1.0", r->run.ratio_at_predicted >= 1.0);
 	emit_object_end(e);
+	cli_conditions_render(e, &r->run.cond);
+	emit_int(e, "redone_reps", "repetitions measured again", r->run.redone, NULL);
+	emit_annotate(e, " (other processes disturbed them)");
+	if (r->run.cond.noisy)
+		emit_text(e, "noisy", "%s: the peak and the ratios may be off (answers flagged)", r->run.cond.why);
 	if (r->wrong)
 		emit_string(e, "error", "error", r->wrong_msg);
 	if (*r->o->stop)

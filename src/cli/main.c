@@ -110,6 +110,7 @@ int main(int argc, char **argv)
 		if (strcmp(commands[i].name, name) == 0) {
 			int rc = commands[i].fn(argc - 1, argv + 1);
 			int out = check_stdout();
+			cli_conditions_summary(); /* after the results: the conditions of every step measured */
 			return rc ? rc : out;
 		}
 	}

@@ -139,6 +139,12 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 	w->open = 1;
 }
 
+void cond_window_own(struct cond_window *w, double cpu_s)
+{
+	if (cpu_s > 0)
+		w->own_extra_s += cpu_s;
+}
+
 void cond_window_clock(struct cond_window *w, double expected_ghz, double measured_ghz)
 {
 	w->clock_expected_ghz = expected_ghz > 0 ? expected_ghz : NAN;
@@ -343,7 +349,7 @@ static void window_close(struct cond_window *w, struct conditions *c)
 	}
 	/* the process's own CPU time is charged to the CPUs it used (its threads run there; a
 	 * thread elsewhere is counted against the other CPUs' figure instead, where it is smaller) */
-	double own = self1 - w->self0_s;
+	double own = self1 - w->self0_s + w->own_extra_s;
 	c->foreign_cpus = c->foreign_other_cpus = c->steal_pct = NAN;
 	if (c->wall_s > 0 && tick > 0) {
 		double span = c->wall_s;

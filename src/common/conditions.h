@@ -51,6 +51,7 @@ struct cond_window {
 	int mig_fd;
 	unsigned flags;
 	double clock_ghz, clock_expected_ghz;
+	double own_extra_s;     /* cond_window_own() */
 	int open;
 };
 
@@ -60,6 +61,9 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 		       unsigned flags);
 /* The clock the step's cycles assume and the one measured at its end (GHz; 0 or NAN: unknown). */
 void cond_window_clock(struct cond_window *w, double expected_ghz, double measured_ghz);
+/* CPU time (s) of a program the step ran and waited for (its wait4 rusage): archscope's own, not
+ * other processes'. */
+void cond_window_own(struct cond_window *w, double cpu_s);
 /* Closes the window into c (judged: c->noisy and c->why) and adds it to the process's summary. */
 void cond_window_end(struct cond_window *w, struct conditions *c);
 

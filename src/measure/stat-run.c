@@ -529,6 +529,8 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		prev[i] = NAN;
 	if (system)
 		sets_switch(&rs, 1);
+	struct cond_window win;
+	cond_window_begin(&win, NULL, NULL, 0); /* the program may run on every allowed CPU */
 	uint64_t t0 = timer_now_ns();
 	rc = release_gated(argv, pid, gate_w, report_r, tty, err);
 	if (rc) {
@@ -562,6 +564,9 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
 			;
 	}
+	cond_window_own(&win, tv_us(ru.ru_utime) * 1e-6 + tv_us(ru.ru_stime) * 1e-6);
+	cond_window_end(&win, &r->cond);
+	cond_summary_final(&r->cond);
 	interrupt_watch(0);
 	measure_tty_take(tty);
 	r->seconds = (double)(t1 - t0) / 1e9;

@@ -5,6 +5,7 @@
 #ifndef ARCHSCOPE_MEASURE_STAT_H
 #define ARCHSCOPE_MEASURE_STAT_H
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "measure/counters.h"
 
@@ -40,6 +41,7 @@ struct stat_run {
 	int status;
 	double seconds;
 	char stderr_tail[512];/* the last bytes the program wrote to stderr */
+	struct conditions cond; /* other processes, steal, ... while it ran (common/conditions.h) */
 };
 
 /* One thread (or process) of the program in one run, with --per-thread. */

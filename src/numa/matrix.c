@@ -3,6 +3,7 @@
  * from a thread pinned on node i, and bench's streaming runner with bench's repetitions and pages,
  * its team started from a thread whose memory policy binds node j, so every stream its members
  * first-touch lands there. */
+#include "common/conditions.h"
 #include "numa/matrix.h"
 
 #include <errno.h>
@@ -193,7 +194,24 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 				jb.bytes = what <= 1 ? lat : bw;
 				if (what == 2)
 					jb.cpus.n = 1;
+				struct cond_window win;
+				struct conditions cond;
+				struct as_cpulist pinned = { .n = 1, .cpu = { jb.cpu } };
+				if (what <= 1) /* the chase runs on one CPU; bench_run judges the bandwidth runs itself */
+					cond_window_begin(&win, &pinned, NULL, COND_SHARED);
 				int rc = job_run(what <= 1 ? latency_job : bandwidth_job, &jb, err);
+				if (what <= 1) {
+					cond_window_end(&win, &cond);
+					cond_summary_final(&cond);
+				} else {
+					cond = jb.res.cond;
+				}
+				if (!rc && cond.noisy) {
+					m->noisy[i][j] |= (unsigned char)(1u << what);
+					if (m->noisy_count++ == 0)
+						snprintf(m->noisy_first, sizeof(m->noisy_first), "node %d reading node %d, %s: %s",
+							 m->node[i], m->node[j], names[what], cond.why);
+				}
 				if (rc) {
 					as_error_prefix(err, "node %d reading node %d, %s: ", m->node[i], m->node[j], names[what]);
 					return rc;

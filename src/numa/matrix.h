@@ -37,6 +37,12 @@ struct numa_matrix {
 	int reps;                                /* bandwidth: repetitions of >= min_time_s, median */
 	double min_time_s;
 	uint64_t seed;
+	unsigned char noisy[NUMA_MAX_NODES][NUMA_MAX_NODES]; /* bits 1 << what (0 page-local, 1 random
+								 * latency, 2 one-thread, 3 all-CPU bandwidth):
+								 * measured while other work disturbed it
+								 * (common/conditions.h) */
+	int noisy_count;                         /* measurements flagged noisy */
+	char noisy_first[300];                   /* the first one's "node 0 reading node 1, latency: why" */
 	int placement;                           /* memory was bound with libnuma */
 	int complete;                            /* every pair measured (not interrupted) */
 };

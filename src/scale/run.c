@@ -248,43 +248,17 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 	return 0;
 }
 
-static double stat_field_sum(const char *line, int *ok)
-{
-	/* cpuN user nice system idle iowait irq softirq steal: busy = all but idle and iowait */
-	unsigned long long v[8] = { 0 };
-	int n = sscanf(line, "%*s %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-		       &v[6], &v[7]);
-	*ok = n >= 7;
-	return (double)(v[0] + v[1] + v[2] + v[5] + v[6] + v[7]);
-}
-
-/* Busy ticks of the listed CPUs in a /proc/stat text; -1 when a CPU's line is missing. */
-static double stat_busy(const char *text, const struct as_cpulist *cpus)
-{
-	double sum = 0;
-	for (int i = 0; i < cpus->n; i++) {
-		char key[32];
-		int k = snprintf(key, sizeof(key), "\ncpu%d ", cpus->cpu[i]);
-		const char *p = strstr(text, key);
-		int ok = 0;
-		if (!p)
-			return -1;
-		sum += stat_field_sum(p + 1, &ok);
-		if (!ok || k <= 0)
-			return -1;
-	}
-	return sum;
-}
-
 double scale_foreign_cpu(const char *stat0, const char *stat1, const struct as_cpulist *cpus, double own_cpu_s,
 			 long ticks_per_s)
 {
 	if (!stat0 || !stat1 || !cpus || cpus->n < 1 || ticks_per_s <= 0)
 		return NAN;
-	double b0 = stat_busy(stat0, cpus), b1 = stat_busy(stat1, cpus);
-	if (b0 < 0 || b1 < 0 || b1 < b0)
+	/* busy and steal: a CPU stolen from the guest is time the program's threads could not run */
+	double b0, s0, t0, b1, s1, t1;
+	if (cond_stat_ticks(stat0, cpus, &b0, &s0, &t0) != 0 || cond_stat_ticks(stat1, cpus, &b1, &s1, &t1) != 0 ||
+	    b1 + s1 < b0 + s0)
 		return NAN;
-	double f = (b1 - b0) / (double)ticks_per_s - own_cpu_s;
+	double f = (b1 + s1 - b0 - s0) / (double)ticks_per_s - own_cpu_s;
 	return f > 0 ? f : 0;
 }
 
@@ -343,11 +317,15 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 			snprintf(res->tier2_why, sizeof(res->tier2_why), "%.250s", cerr.msg);
 		}
 	}
+	struct cond_window win;
+	cond_window_begin(&win, cpus, NULL, 0);
 	char *stat0 = file_read_all("/proc/stat", NULL);
 	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
 	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
 	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
 	char *stat1 = file_read_all("/proc/stat", NULL);
+	cond_window_own(&win, kids1 - kids0);
+	cond_window_end(&win, &x->cond);
 	if (counting) {
 		x->have_counts = rc == 0 && scale_counts_read(&counts, &x->counts) == 0;
 		scale_counts_close(&counts);

@@ -4,6 +4,7 @@
 #ifndef ARCHSCOPE_SCALE_RUN_H
 #define ARCHSCOPE_SCALE_RUN_H
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "common/cpuset.h"
 #include "common/spawn.h"
@@ -66,6 +67,7 @@ struct scale_exec {
 	double foreign_cpu_s;     /* other processes' CPU time on the CPUs it could use (/proc/stat
 				     minus its own and archscope's), NaN when unknown */
 	double cpu_s;             /* its CPU time, every process of it (getrusage of the children) */
+	struct conditions cond;   /* the run's conditions (common/conditions.h): other processes, steal */
 	unsigned rejected;        /* SCALE_REJECT_* */
 	int cut;                  /* a signal arrived before the program's last process ended */
 	double foreign_share;     /* foreign_load / N of its stack, right after the run */

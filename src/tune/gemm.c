@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,10 +233,15 @@ int tune_gemm_sweep(const struct tune_gemm_opts *o, tune_gemm_fn *kern, const st
 		p->calls = calls;
 		out->n = i + 1;
 	}
-	/* interleaved: every size of both kernels in each repetition, the order of the two alternating */
+	/* interleaved: every size of both kernels in each repetition, the order of the two alternating;
+	 * a repetition other work disturbed (common/conditions.h) is measured again, reps times at most */
+	struct as_cpulist here = { .n = 1, .cpu = { sched_getcpu() } };
+	struct cond_window whole, one;
+	cond_window_begin(&whole, &here, NULL, 0);
 	for (int rep = 0; rc == 0 && rep < reps && !(o->stop && *o->stop); rep++) {
 		if (o->progress)
 			o->progress(o->ctx, "timing, repetition", rep, reps);
+		cond_window_begin(&one, &here, NULL, 0);
 		for (int i = 0; i < out->n; i++) {
 			struct tune_gemm_point *p = &out->p[i];
 			double flop = 2.0 * (double)p->n * (double)p->n * (double)p->n * (double)p->calls;
@@ -247,8 +253,25 @@ int tune_gemm_sweep(const struct tune_gemm_opts *o, tune_gemm_fn *kern, const st
 				g[(2 * (size_t)i + (size_t)blas_now) * (size_t)reps + (size_t)rep] = flop / s * 1e-9;
 			}
 		}
+		struct conditions c;
+		cond_window_end(&one, &c);
+		if (c.noisy && out->redone < reps && !(o->stop && *o->stop)) {
+			out->redone++;
+			rep--; /* this repetition again, after a burst of other work has passed */
+			cond_wait_quiet(&here, NULL, 0, 1.0);
+			continue;
+		}
+		out->noisy_reps += c.noisy;
 		out->reps_done = rep + 1;
 	}
+	cond_window_end(&whole, &out->cond);
+	out->cond.attempts = 1 + out->redone;
+	if (out->noisy_reps && !out->cond.noisy) {
+		out->cond.noisy = 1;
+		snprintf(out->cond.why, sizeof(out->cond.why), "%d of %d repetitions disturbed by other processes",
+			 out->noisy_reps, out->reps_done);
+	}
+	cond_summary_final(&out->cond);
 	for (int i = 0; i < out->n && out->reps_done > 0; i++) {
 		stat_of(&g[(2 * (size_t)i) * (size_t)reps], out->reps_done, &out->p[i].tuned);
 		if (blas)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "tune/gen.h"
 
@@ -57,6 +58,9 @@ struct tune_gemm_run {
 	int have_openblas;
 	int wrong;              /* points whose result did not match the reference */
 	/* the check */
+	struct conditions cond; /* the whole timing's conditions (common/conditions.h) */
+	int noisy_reps;         /* repetitions kept though disturbed (after redoing up to reps of them) */
+	int redone;             /* repetitions measured again because other work disturbed them */
 	long peak_n;            /* size of the tuned kernel's highest median */
 	long peak_n_best;       /* the same by the best repetition (least disturbed by other programs) */
 	long step;              /* spacing of the sizes around the prediction */

@@ -235,6 +235,9 @@ int tune_stencil_measure(const struct tune_stencil_plan *p, int reps, volatile i
 		rc = as_error_set(err, -EIO, "the blocked sweep differs from the naive one (by %.3g)", r->max_diff);
 		goto out;
 	}
+	/* the stencil shares caches and memory: other CPUs' load disturbs it too */
+	struct cond_window win;
+	cond_window_begin(&win, NULL, NULL, COND_SHARED);
 	for (int rep = 0; rep < reps && !(stop && *stop); rep++) {
 		for (int which = 0; which < 2; which++) {
 			int blocked = which ^ (rep & 1);
@@ -248,6 +251,8 @@ int tune_stencil_measure(const struct tune_stencil_plan *p, int reps, volatile i
 		}
 		r->reps = rep + 1;
 	}
+	cond_window_end(&win, &r->cond);
+	cond_summary_final(&r->cond);
 	if (r->reps > 0) {
 		stats3(tn, r->reps, r->naive_s);
 		stats3(tb, r->reps, r->blocked_s);

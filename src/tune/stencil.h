@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "machine/machine.h"
 
@@ -48,6 +49,7 @@ struct tune_stencil_run {
 	double speedup;                   /* naive median time / blocked median time */
 	int reps;
 	double max_diff;                  /* |b_naive - b_blocked|, must be 0 */
+	struct conditions cond;           /* what the timing ran in (common/conditions.h) */
 };
 
 /* Times `reps` sweeps of each, interleaved (order alternating). -ENOMEM, -EIO when the two
