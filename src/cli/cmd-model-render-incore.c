@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "cli/cli.h"
 #include "cli/cmd-model.h"
 #include "report/emit.h"
 
@@ -211,6 +212,10 @@ static void render_bench(struct emit *e, const struct cli_model_result *r, const
 	emit_int(e, "calls", "calls per repetition", ev->bench.calls, NULL);
 	emit_int(e, "repetitions", "repetitions", ev->bench.reps, NULL);
 	emit_annotate(e, " (the fastest counts)");
+	cli_conditions_render(e, &ev->bench.cond);
+	if (ev->bench.cond.noisy)
+		emit_text(e, "noisy", "%s (after %d run%s): the measurement and the models' errors are flagged",
+			  ev->bench.cond.why, ev->bench.cond.attempts, ev->bench.cond.attempts == 1 ? "" : "s");
 	emit_number(e, "mlups", "performance", its / spc / 1e6, "MLUP/s", "%.1f");
 	emit_number(e, "gflops", "flops", (double)kernel_flops(r->k) * its / spc / 1e9, "GFLOP/s", "%.2f");
 	if (ev->cnt.available)

@@ -304,9 +304,16 @@ void cond_judge(struct conditions *c)
 	 * a short step may read a tick or two of each CPU that nobody else used */
 	long hz = sysconf(_SC_CLK_TCK);
 	double grain = c->wall_s > 0 && hz > 0 ? 2.0 / ((double)hz * c->wall_s) : 0;
-	if (c->cpus > 0 && c->foreign_cpus > COND_FOREIGN_MAX * c->cpus + grain * c->cpus)
+	int own = c->cpus > 0 && c->foreign_cpus > COND_FOREIGN_MAX * c->cpus + grain * c->cpus;
+	int other = (c->flags & COND_SHARED) && c->other_cpus > 0 &&
+		    c->foreign_other_cpus > (COND_FOREIGN_SHARED_MAX + grain) * c->other_cpus;
+	if (own && other)
+		WHY("other processes used %.1f of %d CPU%s and %.1f of the %d other CPU%s (they share caches and memory)",
+		    c->foreign_cpus, c->cpus, c->cpus == 1 ? "" : "s", c->foreign_other_cpus, c->other_cpus,
+		    c->other_cpus == 1 ? "" : "s");
+	else if (own)
 		WHY("other processes used %.1f of %d CPU%s", c->foreign_cpus, c->cpus, c->cpus == 1 ? "" : "s");
-	if ((c->flags & COND_SHARED) && c->other_cpus > 0 && c->foreign_other_cpus > (COND_FOREIGN_SHARED_MAX + grain) * c->other_cpus)
+	else if (other)
 		WHY("other processes used %.1f of the %d other CPU%s (they share caches and memory)", c->foreign_other_cpus,
 		    c->other_cpus, c->other_cpus == 1 ? "" : "s");
 	if (c->steal_pct > COND_STEAL_MAX_PCT)

@@ -3,9 +3,20 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "model/incore/incore.h"
 #include "model/incore/work.h"
+
+/* CPU time of the children waited for, in s. */
+static double children_cpu_s(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return 0;
+	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+	       (double)ru.ru_stime.tv_usec * 1e-6;
+}
 
 int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
 		     const struct incore_config *cfg, int cpu, double min_seconds, int reps,
@@ -25,7 +36,22 @@ int incore_benchmark(const struct kernel *k, const struct kbound *b, const char 
 	out->reps = reps;
 	char *argv[] = { w.path[W_BIN], secs, nreps, hooks ? "stops" : NULL, NULL };
 	struct spawn_result sr;
-	if ((rc = spawn_run_hooked(argv, w.path[W_OUT], w.path[W_ERR], 60 + 4 * (reps + 4) * min_seconds, cpu, hooks, &sr, err)))
+	struct as_cpulist on = { .n = cpu >= 0 ? 1 : 0, .cpu = { cpu } };
+	for (int attempt = 1;; attempt++) {
+		struct cond_window win;
+		double c0 = children_cpu_s();
+		cond_window_begin(&win, cpu >= 0 ? &on : NULL, NULL, COND_SHARED);
+		rc = spawn_run_hooked(argv, w.path[W_OUT], w.path[W_ERR], 60 + 4 * (reps + 4) * min_seconds, cpu, hooks, &sr, err);
+		cond_window_own(&win, children_cpu_s() - c0);
+		cond_window_end(&win, &out->cond);
+		out->cond.attempts = attempt;
+		/* with hooks the caller counts around this run: it is the only one */
+		if (rc || hooks || !out->cond.noisy || attempt >= 3 || !sr.exited || sr.status != 0)
+			break;
+		cond_wait_quiet(cpu >= 0 ? &on : NULL, NULL, COND_SHARED, 1.0);
+	}
+	cond_summary_final(&out->cond);
+	if (rc)
 		goto out;
 	out->wall_seconds = sr.seconds;
 	if (!sr.exited || sr.status != 0) {

@@ -12,6 +12,7 @@
 
 #include <stdio.h>
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "common/spawn.h"
 #include "model/kernel.h"
@@ -169,6 +170,8 @@ struct incore_bench {
 	long calls;
 	int reps;  /* repetitions run; the fastest counts */
 	double wall_seconds;
+	struct conditions cond; /* what the kept run ran in; run again (twice at most) while other
+				 * processes or steal disturbed it (common/conditions.h) */
 };
 int incore_benchmark(const struct kernel *k, const struct kbound *b, const char *text, size_t len,
 		     const struct incore_config *cfg, int cpu, double min_seconds, int reps,
