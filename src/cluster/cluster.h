@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/error.h"
 
@@ -242,6 +243,7 @@ struct cluster_node_fig {
 	double bw_gbs[CLUSTER_MAX_LEVELS + 1], bw_spread[CLUSTER_MAX_LEVELS + 1];
 	double contexts[3];      /* fp, int, mem */
 	char failed[200];        /* what failed, "" when nothing */
+	struct conditions cond;  /* what the node's figures were measured in (common/conditions.h) */
 };
 
 struct cluster_node_opts {

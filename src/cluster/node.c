@@ -58,6 +58,9 @@ int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_
 	out->cpu = o->cpu;
 	if (cpu_pin_self(o->cpu, err) != 0)
 		return err->code ? err->code : -EINVAL;
+	struct as_cpulist pinned = { .n = 1, .cpu = { o->cpu } };
+	struct cond_window win;
+	cond_window_begin(&win, &pinned, &env.allowed, COND_SHARED);
 	int rc = 0;
 	if (o->figures & CLUSTER_FIG_CLOCK) {
 		struct probe_clock_result c;
@@ -129,6 +132,9 @@ int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_
 		probe_contexts_result_release(&xr);
 	}
 	out->seconds = (double)(timer_now_ns() - t0) * 1e-9;
+	cond_window_clock(&win, out->clock_ghz, NAN);
+	cond_window_end(&win, &out->cond);
+	cond_summary_final(&out->cond);
 	return rc;
 }
 

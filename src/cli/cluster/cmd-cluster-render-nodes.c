@@ -82,6 +82,7 @@ static void render_node_json(struct emit *e, const struct cli_cluster_result *r,
 		emit_number(e, "seconds", NULL, f->seconds, "s", NULL);
 		if (f->failed[0])
 			emit_string(e, "failed", NULL, f->failed);
+		cli_conditions_render(e, &f->cond);
 	}
 	emit_row_end(e);
 }
@@ -153,6 +154,10 @@ static void render_nodes(struct emit *e, const struct cli_cluster_result *r)
 	for (int n = 0; n < p->nnodes; n++)
 		if (r->nodes[n].failed[0])
 			emit_heading(e, "  node %d (%s): %s", n, p->ranks[p->leader[n]].host, r->nodes[n].failed);
+	for (int n = 0; n < p->nnodes && r->nodes_measured; n++)
+		if (r->nodes[n].cond.noisy)
+			emit_heading(e, "  node %d (%s) noisy: %s (its figures are flagged)", n, p->ranks[p->leader[n]].host,
+				     r->nodes[n].cond.why);
 	/* alike groups */
 	emit_table_begin(e, "alike", "nodes alike (every figure within the run's noise)");
 	for (int g = 0; g < p->nnodes; g++) {
