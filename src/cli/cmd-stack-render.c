@@ -103,10 +103,30 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 	const struct scale_exec *m = &p->ex[p->median];
 	const struct scale_stack *s = &m->stack;
 	double sp = s->actual == s->actual ? s->actual : s->estimated;
-	int k = snprintf(buf, len, "at %d thread%s the speedup is %.2f x of %d (%s scaling); ", p->threads,
-			 p->threads == 1 ? "" : "s", sp, p->threads, p->cls);
+	/* the measured speedup first: T1/TN as timed, whatever the stack is held against */
+	int k;
+	if (p->speedup_strong == p->speedup_strong && fabs(p->speedup_strong - sp) > 0.005)
+		k = snprintf(buf, len, "at %d thread%s the measured speedup is %.2f x of %d (T1/TN; %.2f x against %s, %s scaling); ",
+			     p->threads, p->threads == 1 ? "" : "s", p->speedup_strong, p->threads, sp,
+			     p->speedup_serial > 0 ? "the 1-thread run's work on one CPU"
+						   : "the 1-thread run without other processes' load",
+			     p->cls);
+	else
+		k = snprintf(buf, len, "at %d thread%s the measured speedup is %.2f x of %d (%s scaling); ", p->threads,
+			     p->threads == 1 ? "" : "s", sp, p->threads, p->cls);
 	if (k < 0 || (size_t)k >= len)
 		return;
+	if (p->dominant_unclear) {
+		snprintf(buf + k, len - (size_t)k, "no delimiter stands out: the runs disagree by %.2f x on the largest, which "
+			 "one run puts below %s", p->dominant_spread, p->runner_up);
+		return;
+	}
+	if (p->inflation_unconfirmed) {
+		snprintf(buf + k, len - (size_t)k, "no delimiter stands out: work_inflation (%.2f x) is not confirmed by the "
+			 "program's CPU time, which grew %.0f %% (other processes' load on shared caches and memory, or the clock, "
+			 "is what tier 0 cannot attribute)", s->comp[COMP_INFLATION], 100 * (p->cpu_ratio - 1));
+		return;
+	}
 	if (!strcmp(p->dominant, "none")) {
 		snprintf(buf + k, len - (size_t)k, "no delimiter stands out (base >= 0.9 N)");
 		return;
@@ -253,6 +273,15 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_object_end(e);
 	emit_number(e, "foreign_cpu_s", "other processes' CPU time on these CPUs", p->foreign_cpu_s, "s", "%.3f");
 	emit_string(e, "dominant", "dominant (of the program)", p->dominant);
+	emit_bool(e, "dominant_unclear", NULL, p->dominant_unclear);
+	if (p->dominant_unclear)
+		emit_text(e, "why none", "the runs disagree by %.2f x on the largest, which one run puts below %s",
+			  p->dominant_spread, p->runner_up);
+	emit_number(e, "cpu_ratio", NULL, p->cpu_ratio, NULL, NULL);
+	emit_bool(e, "inflation_unconfirmed", NULL, p->inflation_unconfirmed);
+	if (p->inflation_unconfirmed)
+		emit_text(e, "why none", "work_inflation is not confirmed: the program's CPU time grew %.0f %%",
+			  100 * (p->cpu_ratio - 1));
 	emit_string(e, "class", "class (paper Fig. 6, scaled to N)", p->cls);
 	if (s->comp[COMP_FOREIGN] > 0.0005)
 		emit_string(e, "class_program", "class without the other load (S + foreign_load)", p->cls_program);

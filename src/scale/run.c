@@ -571,6 +571,63 @@ static void points_unloaded(struct scale_result *res)
 	}
 }
 
+/* The program's CPU time over the runs kept: their median (NaN without one). */
+static double median_cpu_s(const struct scale_point *p)
+{
+	double v[SCALE_REPS_MAX];
+	int n = 0;
+	for (int r = 0; r < p->nex; r++)
+		if (!p->ex[r].rejected && p->ex[r].cpu_s > 0)
+			v[n++] = p->ex[r].cpu_s;
+	return n ? order_median(v, (size_t)n) : NAN;
+}
+
+/* A delimiter is named only where it stands out (issue 47 item 5): beyond the runs' own spread
+ * (its least run above every other component's largest), and work_inflation only where the
+ * program's CPU time grew with it; else dominant is "none" and the point says why. */
+void scale_dominant_check(const struct scale_result *res, struct scale_point *p)
+{
+	p->dominant_unclear = p->inflation_unconfirmed = 0;
+	p->runner_up = NULL;
+	p->dominant_spread = p->cpu_ratio = NAN;
+	int best = -1, kept = 0;
+	for (int k = 0; k < COMP_COUNT; k++)
+		if (!strcmp(scale_comp_names[k], p->dominant))
+			best = k;
+	for (int r = 0; r < p->nex; r++)
+		kept += !p->ex[r].rejected;
+	const struct scale_point *one = &res->pt[res->one];
+	if (p != one && one->nex) {
+		double c1 = median_cpu_s(one), cn = median_cpu_s(p);
+		if (c1 > 0 && cn > 0)
+			p->cpu_ratio = cn / c1;
+	}
+	if (best < 0)
+		return;
+	if (kept >= 2) {
+		int second = -1;
+		for (int k = 0; k < COMP_COUNT; k++)
+			if (k != best && k != COMP_BASE && k != COMP_POSITIVE && k != COMP_FOREIGN &&
+			    (second < 0 || p->comp_max[k] > p->comp_max[second]))
+				second = k;
+		if (second >= 0 && p->comp_min[best] <= p->comp_max[second] && p->comp_max[second] > 0) {
+			p->dominant_unclear = 1;
+			p->runner_up = scale_comp_names[second];
+			p->dominant_spread = p->comp_max[best] - p->comp_min[best];
+			p->dominant = "none";
+			return;
+		}
+	}
+	if (best == COMP_INFLATION && p->cpu_ratio > 0) {
+		const struct scale_exec *m = &p->ex[p->median];
+		double explained = p->threads * fmax(0, 1 - 1 / p->cpu_ratio);
+		if (m->stack.comp[COMP_INFLATION] > explained + 0.1 * p->threads) {
+			p->inflation_unconfirmed = 1;
+			p->dominant = "none";
+		}
+	}
+}
+
 /* The answers of a point once its stack is final (work growth may have changed base). */
 static void point_answers(struct scale_result *res, struct scale_point *p)
 {
@@ -578,6 +635,7 @@ static void point_answers(struct scale_result *res, struct scale_point *p)
 	p->error = res->t1_s > 0 ? fabs(m->stack.estimated - m->stack.actual) / p->threads : NAN;
 	p->error_raw = res->t1_s > 0 ? fabs(m->stack.estimated - p->speedup_strong) / p->threads : NAN;
 	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
+	scale_dominant_check(res, p);
 	double sp = res->t1_s > 0 ? m->stack.actual : m->stack.estimated;
 	p->cls = scale_stack_class(sp, p->threads);
 	p->cls_program = scale_stack_class(fmin(sp + m->stack.comp[COMP_FOREIGN], p->threads), p->threads);

@@ -104,8 +104,23 @@ struct scale_point {
 	double speedup_serial;     /* t1_serial_s / TN where the 1-thread runs were not serial (NaN
 				      where they were) */
 	double foreign_cpu_s;      /* of the median run */
+	int dominant_unclear;      /* the largest delimiter does not stand out beyond the runs' spread
+				      (its least run <= another's largest): dominant is "none" */
+	const char *runner_up;     /* then: the component it does not stand out from */
+	double dominant_spread;    /* then: its largest - least run, speedup units */
+	double cpu_ratio;          /* the program's CPU time, median run at N / at 1 (NaN: unknown) */
+	int inflation_unconfirmed; /* work_inflation was largest but the CPU time did not grow with it
+				      (beyond N (1 - 1/cpu_ratio) + 0.1 N): dominant is "none" */
 	const char *cls_program;   /* the class of S + foreign_load: the program's, without the other load */
 };
+
+/* Whether p's dominant delimiter stands out (issue 47 item 5): beyond the runs' spread (its least
+ * run above every other component's largest), and work_inflation only where the program's CPU
+ * time grew with it (<= N (1 - 1/cpu_ratio) + 0.1 N); else p->dominant becomes "none" with
+ * dominant_unclear or inflation_unconfirmed set. p->dominant, comp_min/max, ex[].cpu_s and the
+ * 1-thread point res->pt[res->one] are read. */
+struct scale_result;
+void scale_dominant_check(const struct scale_result *res, struct scale_point *p);
 
 /* A 1-thread run that keeps this many CPUs busy with work is not serial (zstd -T1: a worker
  * compresses while main reads and writes): S^ estimates the speedup over its work on one CPU. */

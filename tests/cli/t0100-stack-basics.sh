@@ -55,7 +55,7 @@ run 0 "$ARCHSCOPE" stack -q -t 1,2 -r 1 --plot "$TMP/plot" -- "$EX/stack-paralle
 contains "$TMP/out" "stack at 1 thread"
 contains "$TMP/out" "stack at 2 threads"
 contains "$TMP/out" "speedup actual (T1/TN) .* x"
-contains "$TMP/out" "answer .*at 2 threads the speedup is"
+contains "$TMP/out" "answer .*at 2 threads the measured speedup is"
 awk '!/^#/ { s = 0; for (i = 2; i <= NF; i++) s += $i; if (s < $1 - 1e-3 || s > $1 + 1e-3) bad = 1; n++ } END { exit bad || n != 2 }' \
 	"$TMP/plot/stack.dat" || fail "stack.dat rows do not sum to N"
 if command -v gnuplot >/dev/null; then [ -s "$TMP/plot/stack.svg" ] || fail "no stack.svg"; fi

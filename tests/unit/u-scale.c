@@ -640,6 +640,62 @@ static void test_scale__work_that_grows_with_n(void)
 	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
 }
 
+/* Issue 47 item 5: under load the runs of one command disagree; a delimiter is named only when
+ * its least run beats every other component's largest, and work_inflation only when the
+ * program's CPU time grew with it. */
+static void test_scale__dominant_stands_out_or_none(void)
+{
+	struct scale_result *res = calloc(1, sizeof(*res));
+	CHECK(res);
+	res->npoints = 2;
+	res->one = 0;
+	struct scale_point *one = &res->pt[0], *p = &res->pt[1];
+	one->threads = 1;
+	one->nex = 3;
+	for (int r = 0; r < 3; r++)
+		one->ex[r].cpu_s = 1.0;
+	p->threads = 2;
+	p->nex = 3;
+	p->median = 1;
+	for (int k = 0; k < COMP_COUNT; k++)
+		p->comp_min[k] = p->comp_max[k] = 0;
+	/* yielding 0.6-0.9 against spinning at most 0.3: it stands out */
+	p->comp_min[COMP_YIELDING] = 0.6, p->comp_max[COMP_YIELDING] = 0.9;
+	p->comp_max[COMP_SPINNING] = 0.3;
+	p->dominant = "yielding";
+	scale_dominant_check(res, p);
+	CHECK_STR(p->dominant, "yielding");
+	CHECK(!p->dominant_unclear);
+	/* one run puts it below spinning's 0.7: none, the runs disagree by 0.3 */
+	p->comp_max[COMP_SPINNING] = 0.7;
+	p->dominant = "yielding";
+	scale_dominant_check(res, p);
+	CHECK_STR(p->dominant, "none");
+	CHECK(p->dominant_unclear);
+	CHECK_STR(p->runner_up, "spinning");
+	CHECK_NEAR(p->dominant_spread, 0.3, 1e-12);
+	/* work_inflation 0.5 of 2 but the CPU time grew 2 %: not confirmed */
+	for (int k = 0; k < COMP_COUNT; k++)
+		p->comp_min[k] = p->comp_max[k] = 0;
+	p->comp_min[COMP_INFLATION] = 0.45, p->comp_max[COMP_INFLATION] = 0.55;
+	p->ex[1].stack.comp[COMP_INFLATION] = 0.5;
+	for (int r = 0; r < 3; r++)
+		p->ex[r].cpu_s = 1.02;
+	p->dominant = "work_inflation";
+	scale_dominant_check(res, p);
+	CHECK_STR(p->dominant, "none");
+	CHECK(p->inflation_unconfirmed);
+	CHECK_NEAR(p->cpu_ratio, 1.02, 1e-12);
+	/* the CPU time grew 40 %: 2 (1 - 1/1.4) = 0.57 explains 0.5 */
+	for (int r = 0; r < 3; r++)
+		p->ex[r].cpu_s = 1.4;
+	p->dominant = "work_inflation";
+	scale_dominant_check(res, p);
+	CHECK_STR(p->dominant, "work_inflation");
+	CHECK(!p->inflation_unconfirmed);
+	free(res);
+}
+
 TESTS(T(test_scale__perfect_fork_join), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
@@ -651,4 +707,5 @@ TESTS(T(test_scale__perfect_fork_join), T(test_scale__base_beyond_the_slots_is_k
       T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs),
       T(test_scale__tree_of_processes_make), T(test_scale__mpi_ranks_and_their_runtime),
       T(test_scale__threads_asleep_beyond_n_cost_no_slot), T(test_scale__openmp_wait_spin_phase),
-      T(test_scale__foreign_cpu_from_proc_stat), T(test_scale__work_that_grows_with_n))
+      T(test_scale__foreign_cpu_from_proc_stat), T(test_scale__work_that_grows_with_n),
+      T(test_scale__dominant_stands_out_or_none))
