@@ -3,6 +3,7 @@
  * through the emitter. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/cmd-probe.h"
@@ -19,7 +20,9 @@ static void contexts_render(struct emit *e, const struct probe_contexts_result *
 		int id = cli_probe_record_contexts_id(k);
 		const struct machine_answer *a = machine_probes_at(rec, id);
 		cli_probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
-		if (!isfinite(a->value))
+		if (!isfinite(a->value) && !strncmp(a->reason, "cannot tell", 11))
+			emit_annotate(e, " (%s)", a->reason);
+		else if (!isfinite(a->value))
 			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
 		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
 		emit_table_begin(e, "curve", NULL);

@@ -195,6 +195,10 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	machine_probes_text(k->implausible, sizeof(k->implausible), bad ? impl : "");
 	if (c.noisy || bad) /* never a plain answer: flagged, its confidence halved */
 		machine_probes_flag(ctx->rec, g, c.noisy ? c.why : NULL, bad ? impl : NULL, 0.5);
+	if (g == MP_G_CONTEXTS && c.noisy) /* fewer contexts than CPUs under load: cannot tell */
+		machine_probes_contexts_uncertain(ctx->rec, ctx->env.allowed.n,
+						  (isfinite(c.foreign_cpus) ? c.foreign_cpus : 0) +
+							  (isfinite(c.foreign_other_cpus) ? c.foreign_other_cpus : 0));
 	c.noisy |= bad;
 	cond_summary_final(&c);
 }

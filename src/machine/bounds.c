@@ -132,3 +132,22 @@ int machine_probes_bounds(const struct machine_probes *p, enum mp_group g, int a
 	default: return 0;
 	}
 }
+
+int machine_probes_contexts_uncertain(struct machine_probes *p, int allowed_cpus, double foreign_cpus)
+{
+	struct machine_answer *a[3] = { &p->contexts_fp, &p->contexts_int, &p->contexts_mem };
+	int n = 0;
+	for (int k = 0; k < 3; k++) {
+		if (!isfinite(a[k]->value) || a[k]->value >= allowed_cpus)
+			continue;
+		char why[400];
+		snprintf(why, sizeof(why), "cannot tell: other processes used %.1f of the %d CPUs while the teams ran, and a "
+			 "context they hold reads as none (measured %.0f; run it on a quiet machine, or with --wait-quiet)",
+			 foreign_cpus, allowed_cpus, a[k]->value);
+		machine_probes_text(a[k]->reason, sizeof(a[k]->reason), why);
+		a[k]->value = NAN;
+		a[k]->confidence = 0;
+		n++;
+	}
+	return n;
+}

@@ -309,6 +309,11 @@ void machine_probes_flag(struct machine_probes *p, enum mp_group g, const char *
 /* How many answers of p carry a flag (noisy or implausible); buf gets the first few as
  * "caches.levels[].size: other processes used 1.4 of 2 CPUs; ...". */
 int machine_probes_flagged(const struct machine_probes *p, char *buf, size_t len);
+/* The contexts group on a shared host (issue 47 item 4): other processes that hold CPUs make the
+ * teams slow before the contexts run out, so an answer below allowed_cpus measured while they ran
+ * (foreign_cpus of them, on every CPU) is no answer: value none, confidence 0, the reason says
+ * "cannot tell" and what was measured. Returns the answers withdrawn. */
+int machine_probes_contexts_uncertain(struct machine_probes *p, int allowed_cpus, double foreign_cpus);
 /* The physical bounds of group g's answers (docs/conditions.md): 1 with why filled when an answer
  * breaks one, else 0. allowed_cpus: the CPUs this process may use (contexts' upper bound). */
 int machine_probes_bounds(const struct machine_probes *p, enum mp_group g, int allowed_cpus, char *why, size_t len);

@@ -114,19 +114,37 @@ static int calibrate(const struct probe_opts *o, struct ctx_run *r, struct as_er
 	}
 }
 
-/* The fastest and the median wall time of a team of m threads over the repetitions. */
+/* The time of a team of m threads normalised to one thread, over the repetitions: the fastest
+ * (*best) and the median (*med) ratio. Each repetition of m > 1 threads is timed beside a
+ * one-thread reference run right before or after it (the order alternating), and divided by it:
+ * a burst of other work or a clock that moves between team sizes changes both alike, so the
+ * knee does not move with them (issue 47 item 4). m = 1: its fastest is 1. */
 static int measure_team(const struct probe_opts *o, int m, struct ctx_run *r, double *best, double *med,
 			struct as_error *err)
 {
 	int reps = o->quick ? 3 : 5;
-	double t[8];
+	double t[8], ref[8], ratio[8];
 	for (int i = 0; i < reps; i++) {
-		int rc = timed_team(m, r, &t[i], err);
+		int rc = 0;
+		if (m > 1 && (i & 1))
+			rc = timed_team(1, r, &ref[i], err);
+		if (!rc)
+			rc = timed_team(m, r, &t[i], err);
+		if (!rc && m > 1 && !(i & 1))
+			rc = timed_team(1, r, &ref[i], err);
 		if (rc != 0)
 			return rc;
 	}
-	*best = order_kth(t, (size_t)reps, 0);
-	*med = order_median(t, (size_t)reps);
+	if (m == 1) {
+		double b = order_kth(t, (size_t)reps, 0);
+		*best = 1;
+		*med = order_median(t, (size_t)reps) / b;
+		return 0;
+	}
+	for (int i = 0; i < reps; i++)
+		ratio[i] = t[i] / ref[i];
+	*best = order_kth(ratio, (size_t)reps, 0);
+	*med = order_median(ratio, (size_t)reps);
 	return 0;
 }
 
@@ -137,7 +155,6 @@ int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int 
 	int rc = calibrate(o, &r, err);
 	if (rc != 0)
 		return rc;
-	double base = 0;
 	for (int m = 1; m <= max_threads && !probe_opts_stopped(o); m++) {
 		char label[48];
 		snprintf(label, sizeof(label), "%s, %d thread%s", probe_contexts_kind_name(kind), m, m == 1 ? "" : "s");
@@ -145,11 +162,9 @@ int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int 
 		double best, med;
 		if ((rc = measure_team(o, m, &r, &best, &med, err)) != 0)
 			return rc;
-		if (m == 1)
-			base = best;
-		if ((rc = probe_curve_add(out, m, best / base, med / base)) != 0)
+		if ((rc = probe_curve_add(out, m, best, med)) != 0)
 			return as_error_set(err, rc, "probe contexts: out of memory");
-		if (best / base > 2.0)
+		if (best > 2.0)
 			break;
 	}
 	return 0;
@@ -165,7 +180,7 @@ int probe_contexts_search_run(const struct probe_opts *o, enum contexts_kind kin
 		return rc;
 	struct probe_contexts_search s;
 	probe_contexts_search_init(&s, max_threads);
-	double base = 0, medv[64];
+	double medv[64];
 	int m;
 	while ((m = probe_contexts_search_next(&s)) > 0 && !probe_opts_stopped(o)) {
 		char label[64];
@@ -175,14 +190,12 @@ int probe_contexts_search_run(const struct probe_opts *o, enum contexts_kind kin
 		double best, med;
 		if ((rc = measure_team(o, m, &r, &best, &med, err)) != 0)
 			return rc;
-		if (m == 1)
-			base = best;
 		int i = 0;
 		while (i < s.n && s.m[i] != m)
 			i++;
-		if (i == s.n || med / base < medv[i])
-			medv[i < 64 ? i : 63] = med / base;
-		probe_contexts_search_add(&s, m, best / base);
+		if (i == s.n || med < medv[i])
+			medv[i < 64 ? i : 63] = med;
+		probe_contexts_search_add(&s, m, best);
 		(*teams)++;
 	}
 	/* the curve in increasing M */

@@ -949,6 +949,8 @@ static double contexts_s(const struct probe_plan_costs *c, int quick, const int 
 	for (int i = 0; i < n; i++) {
 		double y = m[i] > C ? (double)m[i] / C : 1.0;
 		s += reps * (target * y + c->contexts_thread_s * m[i]);
+		if (m[i] > 1) /* each repetition beside a one-thread reference run */
+			s += reps * (target + c->contexts_thread_s);
 	}
 	return s;
 }
