@@ -212,7 +212,7 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 {
 	int more = o->remeasure < 0 ? 0 : o->remeasure == 0 ? 2 : o->remeasure;
 	uint64_t t0 = timer_now_ns();
-	double budget = 0;
+	double budget = 0, paused = 0;
 	for (int attempt = 1;; attempt++) {
 		struct cond_window w;
 		struct conditions c;
@@ -232,12 +232,14 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 		}
 		r->cond = c;
 		uint64_t now = timer_now_ns();
-		if (attempt == 1)
-			budget = 3 * (double)(now - t0) * 1e-9;
-		double spent = (double)(now - t0) * 1e-9, last = (double)(now - a0) * 1e-9;
+		double spent = (double)(now - t0) * 1e-9 - paused, last = (double)(now - a0) * 1e-9;
+		if (attempt == 1) /* the first run's time and twice that again, with a fifth for runs that vary */
+			budget = 3.6 * spent;
 		if (!c.noisy || attempt > more || spent + last > budget)
 			break;
+		uint64_t p0 = timer_now_ns();
 		cond_wait_quiet(&o->cpus, NULL, COND_SHARED, 1.0); /* let a burst of other work pass */
+		paused += (double)(timer_now_ns() - p0) * 1e-9;
 	}
 	cond_summary_final(&r->cond);
 	return 0;

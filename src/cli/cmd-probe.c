@@ -166,8 +166,10 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	char impl[240];
 	int bad = machine_probes_bounds(ctx->rec, g, ctx->env.allowed.n, impl, sizeof(impl));
 	uint64_t now = timer_now_ns();
-	double spent = (double)(now - ctx->group_t0_ns) * 1e-9, last = (double)(now - ctx->attempt_t0_ns) * 1e-9;
-	double budget = ctx->attempt == 1 ? 3 * spent : ctx->budget_s; /* the first attempt's time, and twice that again */
+	double spent = (double)(now - ctx->group_t0_ns) * 1e-9 - ctx->paused_s,
+	       last = (double)(now - ctx->attempt_t0_ns) * 1e-9;
+	/* the first attempt's time and twice that again, with a fifth for attempts that vary */
+	double budget = ctx->attempt == 1 ? 3.6 * spent : ctx->budget_s;
 	if ((c.noisy || bad) && ctx->attempt < ctx->max_attempts && !interrupted && spent + last <= budget) {
 		note("probe %s: measuring again (attempt %d of %d): %s", probes[g].name, ctx->attempt + 1,
 		     ctx->max_attempts, c.noisy ? c.why : impl);
@@ -250,7 +252,9 @@ static int group_run(struct cli_probe_ctx *ctx, enum mp_group g)
 	int rc = 0;
 	ctx->group = (int)g;
 	ctx->group_t0_ns = timer_now_ns();
+	ctx->paused_s = 0;
 	for (ctx->attempt = 1;; ctx->attempt++) {
+		uint64_t p0 = timer_now_ns();
 		if (ctx->wait_quiet_s > 0) {
 			double w = cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, ctx->wait_quiet_s);
 			if (w < 0)
@@ -258,14 +262,15 @@ static int group_run(struct cli_probe_ctx *ctx, enum mp_group g)
 		} else if (ctx->attempt > 1) { /* let a burst of other work pass: up to a second */
 			cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, 1.0);
 		}
+		ctx->paused_s += (double)(timer_now_ns() - p0) * 1e-9;
 		ctx->clock_expected = ctx->env.clock_ghz;
 		ctx->attempt_t0_ns = timer_now_ns();
 		ctx->again = 0;
 		cond_window_begin(&ctx->win, used, &ctx->env.allowed, probes[g].cond_flags);
 		rc = probes[g].run(ctx);
 		cli_probe_measured(ctx); /* a row that rendered nothing */
-		if (ctx->attempt == 1) /* re-measurements may take twice the first attempt */
-			ctx->budget_s = 3 * (double)(timer_now_ns() - ctx->group_t0_ns) * 1e-9;
+		if (ctx->attempt == 1) /* re-measurements may take twice the first attempt (and a fifth) */
+			ctx->budget_s = 3.6 * ((double)(timer_now_ns() - ctx->group_t0_ns) * 1e-9 - ctx->paused_s);
 		if (!ctx->again)
 			break;
 		emit_free(ctx->e);

@@ -43,6 +43,7 @@ struct cli_probe_ctx {
 	double budget_s;         /* time the group's re-measurements may take */
 	double clock_expected;   /* the clock the group's cycles assume (env.clock_ghz at its start) */
 	uint64_t group_t0_ns, attempt_t0_ns;
+	double paused_s;         /* the group's pauses between attempts (not measuring: off its budget) */
 	int again;               /* this attempt is measured again: what it renders is dropped */
 	struct emit *shown;      /* the real output while ctx->e is a dropped attempt's */
 	double wait_quiet_s;     /* --wait-quiet: seconds at most before each group (0: no wait) */
