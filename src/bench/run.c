@@ -211,6 +211,8 @@ static int run_once(const struct bench_opts *o, struct bench_result *r, struct a
 int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_error *err)
 {
 	int more = o->remeasure < 0 ? 0 : o->remeasure == 0 ? 2 : o->remeasure;
+	if (cond_noisy_streak() >= COND_BUSY_STREAK) /* the machine stays busy: once, flagged */
+		more = 0;
 	uint64_t t0 = timer_now_ns();
 	double budget = 0, paused = 0;
 	for (int attempt = 1;; attempt++) {

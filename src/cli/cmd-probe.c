@@ -170,7 +170,14 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	       last = (double)(now - ctx->attempt_t0_ns) * 1e-9;
 	/* the first attempt's time and twice that again, with a fifth for attempts that vary */
 	double budget = ctx->attempt == 1 ? 3.6 * spent : ctx->budget_s;
-	if ((c.noisy || bad) && ctx->attempt < ctx->max_attempts && !interrupted && spent + last <= budget) {
+	/* a machine that stayed busy through the last groups' attempts: measure once, flag */
+	int busy = c.noisy && !bad && cond_noisy_streak() >= 2;
+	if (busy && ctx->attempt == 1 && !ctx->busy_said) {
+		note("the machine stays busy (%s): each group is measured once and flagged while it lasts "
+		     "(--wait-quiet waits for quiet instead)", c.why);
+		ctx->busy_said = 1;
+	}
+	if ((c.noisy || bad) && !busy && ctx->attempt < ctx->max_attempts && !interrupted && spent + last <= budget) {
 		note("probe %s: measuring again (attempt %d of %d): %s", probes[g].name, ctx->attempt + 1,
 		     ctx->max_attempts, c.noisy ? c.why : impl);
 		struct emit *dropped = emit_new(EMIT_JSON, NULL); /* this attempt's output goes nowhere */

@@ -47,6 +47,7 @@ struct cli_probe_ctx {
 	int again;               /* this attempt is measured again: what it renders is dropped */
 	struct emit *shown;      /* the real output while ctx->e is a dropped attempt's */
 	double wait_quiet_s;     /* --wait-quiet: seconds at most before each group (0: no wait) */
+	int busy_said;           /* the note that the machine stays busy was printed */
 };
 
 /* Closes the conditions window of the group running (the first render of each row calls it):

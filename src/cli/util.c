@@ -14,6 +14,7 @@
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "machine/file.h"
+#include "machine/mtree.h"
 #include "machine/probes.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -223,6 +224,15 @@ static void machine_flagged_warn(const char *path, const struct mtree *t)
 	if (p)
 		machine_probes_release(p);
 	free(p);
+	const struct mnode *b = mnode_get(mnode_get(t->root, "archscope"), "benchmarks_flags");
+	const struct mnode *noisy = mnode_get(b, "noisy"), *runs = mnode_get(b, "runs"), *first = mnode_get(b, "noisy_first"),
+			   *impl = mnode_get(b, "implausible");
+	if (noisy && noisy->kind == MN_SCALAR && atoi(noisy->text) > 0)
+		warning("machine file '%s': %s of %s benchmark runs measured while disturbed (first: %s)", path, noisy->text,
+			runs && runs->kind == MN_SCALAR ? runs->text : "?",
+			first && first->kind == MN_SCALAR ? first->text : "?");
+	if (impl && impl->kind == MN_SCALAR && impl->text[0])
+		warning("machine file '%s': a benchmark past its physical bound: %s", path, impl->text);
 }
 
 int cli_machine_open(const char *path, struct mtree *t)

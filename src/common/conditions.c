@@ -204,7 +204,7 @@ static void test_hook(struct conditions *c)
 /* --- the summary of a command's steps ---------------------------------------------------- */
 
 static struct {
-	int steps, noisy, finals;
+	int steps, noisy, finals, streak;
 	double wall_s, foreign_cpu_s, foreign_max, steal_s, total_s;
 	double clock_min, clock_max, clock_expected;
 	int cpus;
@@ -240,12 +240,21 @@ void cond_summary_final(const struct conditions *c)
 	pthread_mutex_lock(&sum_lock);
 	sum.finals++;
 	sum.noisy += c->noisy != 0;
+	sum.streak = c->noisy ? sum.streak + 1 : 0;
 	pthread_mutex_unlock(&sum_lock);
 }
 
 int cond_summary_steps(void)
 {
 	return sum.steps;
+}
+
+int cond_noisy_streak(void)
+{
+	pthread_mutex_lock(&sum_lock);
+	int n = sum.streak;
+	pthread_mutex_unlock(&sum_lock);
+	return n;
 }
 
 const char *cond_summary(char *buf, size_t len)

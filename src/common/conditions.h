@@ -86,6 +86,10 @@ const char *cond_summary(char *buf, size_t len);
 int cond_summary_steps(void);
 /* Counts a step's final result: noisy or not, after its re-measurements. */
 void cond_summary_final(const struct conditions *c);
+/* Final results in a row that stayed noisy after their re-measurements: a machine that stays
+ * busy (COND_BUSY_STREAK of them) makes re-measuring a waste; callers then measure once and flag. */
+int cond_noisy_streak(void);
+#define COND_BUSY_STREAK 3
 
 /* Test hook: ARCHSCOPE_TEST_CONDITIONS="foreign=1.4,other=1,steal=12,clock=0.8,windows=N" replaces
  * the figures measured (foreign and other in CPUs, steal in %, clock as a ratio to the expected

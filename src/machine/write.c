@@ -423,6 +423,10 @@ json_t *machine_probed_json(const struct machine_probed *p)
 	json_object_set_new(as, "assumed", assumed);
 	if (p->has_ecm)
 		json_object_set_new(as, "ecm", ecm_json(p));
+	if (p->bench_runs > 0)
+		json_object_set_new(as, "benchmarks_flags",
+				    json_pack("{s:i,s:i,s:s,s:s}", "runs", p->bench_runs, "noisy", p->bench_noisy, "noisy_first",
+					      p->bench_noisy_first, "implausible", p->bench_implausible));
 	json_t *answers = machine_probes_json(p->probes);
 	if (!answers) {
 		json_decref(d);

@@ -40,6 +40,12 @@ struct machine_probed {
 	struct machine_bench_level bench[MACHINE_MAX_LEVELS];
 	int has_ecm;
 	struct machine_ecm_rates ecm;
+	/* What the benchmarks were measured in (common/conditions.h): runs in all, those that stayed
+	 * disturbed after their re-runs (the first named), and a bandwidth that broke its bound (a
+	 * level faster than the level above it): archscope.benchmarks_flags; bench_runs 0: none. */
+	int bench_runs, bench_noisy;
+	char bench_noisy_first[300];
+	char bench_implausible[300];
 };
 
 /* A streaming kernel of doubles as Kerncraft declares it: read and write streams include the

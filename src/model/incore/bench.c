@@ -46,7 +46,8 @@ int incore_benchmark(const struct kernel *k, const struct kbound *b, const char 
 		cond_window_end(&win, &out->cond);
 		out->cond.attempts = attempt;
 		/* with hooks the caller counts around this run: it is the only one */
-		if (rc || hooks || !out->cond.noisy || attempt >= 3 || !sr.exited || sr.status != 0)
+		if (rc || hooks || !out->cond.noisy || attempt >= 3 || !sr.exited || sr.status != 0 ||
+		    cond_noisy_streak() >= COND_BUSY_STREAK)
 			break;
 		cond_wait_quiet(cpu >= 0 ? &on : NULL, NULL, COND_SHARED, 1.0);
 	}
