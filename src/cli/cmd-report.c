@@ -161,6 +161,9 @@ static void render(struct emit *e, const struct report_opts *o, const struct rep
 	emit_int(e, "figures", "figures (inline SVG)", s->figures, NULL);
 	emit_int(e, "tables", "tables", s->tables, NULL);
 	emit_int(e, "answers", "answers", s->answers, NULL);
+	emit_int(e, "flagged", "flagged answers", s->flagged, NULL);
+	if (s->flagged)
+		emit_annotate(e, " (noisy or implausible: each says why on the page)");
 	emit_array_begin(e, "inputs", "inputs");
 	for (size_t i = 0; i < in->n; i++) {
 		if (emit_is_text(e))

@@ -225,6 +225,13 @@ static void find_warnings(struct page_ctx *c)
 			page_warn(c, "Noisy run: the load average was %.2f on %.0f CPUs when the results were written: "
 				     "other processes shared the machine.", load, cpus);
 	}
+	/* answers measured while other work disturbed them, or past a physical bound */
+	char list[600];
+	int nflag = machine_probes_flagged(&c->pr, list, sizeof(list));
+	if (nflag > 0)
+		page_warn(c, "%d answer%s %s flagged: measured while other work disturbed %s, or past a physical bound "
+			     "(each one says why below): %s", nflag, nflag == 1 ? "" : "s", nflag == 1 ? "is" : "are",
+			  nflag == 1 ? "it" : "them", list);
 	/* results of different machines on one page */
 	const char *host = page_str(m, "hostname");
 	for (size_t i = 0; host && i < c->in->n; i++) {
@@ -404,6 +411,18 @@ static void answer_row(struct page_ctx *c, const char *name, json_t *a, json_t *
 		fputs("<br><b>Reason:</b> ", f);
 		page_esc(f, reason);
 	}
+	/* the answer's own flags (docs/conditions.md): measured while disturbed, or past a bound */
+	const char *noisy = page_str(a, "noisy_why"), *implausible = page_str(a, "implausible");
+	if (json_is_true(json_object_get(a, "noisy"))) {
+		fputs("<br><b class=\"warn\">Noisy:</b> ", f);
+		page_esc(f, noisy ? noisy : "measured while other work disturbed it");
+		c->sum->flagged++;
+	}
+	if (implausible && *implausible) {
+		fputs("<br><b class=\"warn\">Implausible:</b> ", f);
+		page_esc(f, implausible);
+		c->sum->flagged++;
+	}
 	json_t *w = json_object_get(a, "witnesses");
 	if (!json_is_object(w))
 		w = sibling_witnesses;
@@ -424,6 +443,11 @@ static void answer_row(struct page_ctx *c, const char *name, json_t *a, json_t *
 			if (page_str(v, "reason")) {
 				fputs(" — ", f);
 				page_esc(f, page_str(v, "reason"));
+			}
+			if (json_is_true(json_object_get(v, "noisy")) || page_str(v, "implausible")) {
+				fputs(" — <b class=\"warn\">flagged:</b> ", f);
+				page_esc(f, page_str(v, "implausible") ? page_str(v, "implausible") : page_str(v, "noisy_why"));
+				c->sum->flagged++;
 			}
 			fputs("</li>", f);
 		}

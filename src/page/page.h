@@ -35,6 +35,7 @@ struct page_summary {
 	int figures;  /* <figure> elements, each one <svg> */
 	int tables;
 	int answers;  /* answers listed with their confidence and method */
+	int flagged;  /* of them flagged noisy or implausible (docs/conditions.md), each said beside it */
 	int nwarnings;
 	char warnings[PAGE_MAX_WARNINGS][320];
 };
