@@ -221,7 +221,7 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 		uint64_t a0 = timer_now_ns();
 		cond_window_begin(&w, &o->cpus, NULL, COND_SHARED);
 		int rc = run_once(o, r, err);
-		cond_window_clock(&w, o->clock_ghz, NAN);
+		cond_window_clock(&w, o->clock_ghz, o->clock_now && o->clock_ghz > 0 ? o->clock_now() : NAN);
 		cond_window_end(&w, &c);
 		if (rc)
 			return rc;

@@ -22,6 +22,9 @@ struct bench_opts {
 	int reps;                 /* repetitions (<= BENCH_MAX_REPS) */
 	double min_time_s;        /* each repetition runs at least this long */
 	double clock_ghz;         /* measured core clock, for cycles per cache line (0: none) */
+	double (*clock_now)(void); /* the core clock right now, GHz, taken after each run to judge it against
+	                           * clock_ghz (common/conditions.h; NULL: not judged). cli/ passes the
+	                           * probe's clock_window_ghz: bench measures no clock of its own */
 	double line_bytes;        /* the machine's cache line, for cycles per cache line (0: none) */
 	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
 	int stream_offset;        /* stream k starts k * this many bytes into its page; 0: the default

@@ -111,9 +111,22 @@ static void crosstalk_render(struct emit *e, const struct load_result *l)
 			emit_number(e, "predicted_together_over_alone", "predicted together / alone",
 				    l->pred[k].flow_gbs / l->pred_alone[k].flow_gbs, NULL, "%.3f");
 		}
+		const struct conditions *c = l->r.alone_run ? &l->r.alone_cond[k] : &l->r.together_cond;
+		emit_text(e, "conditions", "%s", c->noisy ? "noisy" : "quiet");
+		emit_object_begin(e, "alone", NULL);
+		cli_conditions_render(e, c);
+		emit_object_end(e);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	emit_object_begin(e, "together", NULL);
+	cli_conditions_render(e, &l->r.together_cond);
+	emit_object_end(e);
+	if (l->r.together_cond.noisy)
+		emit_text(e, "noisy", "together: %s (the flows' figures are flagged)", l->r.together_cond.why);
+	for (int k = 0; k < l->n && l->r.alone_run; k++)
+		if (l->r.alone_cond[k].noisy)
+			emit_text(e, "noisy", "flow %d alone: %s", k, l->r.alone_cond[k].why);
 }
 
 static void load_render(struct emit *e, const struct load_result *l)

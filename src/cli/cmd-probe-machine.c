@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "probe/clock.h"
 #include "model/ecm.h"
 #include "bench/run.h"
 #include "cli/cmd-bench.h"
@@ -102,7 +103,7 @@ static int run_benchmarks(const struct probe_env *env, const struct bench_levels
 					     ks[k]->rws, ks[k]->flops);
 	}
 	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
-				  .run = { .reps = 9, .min_time_s = 0.02, .clock_ghz = env->clock_ghz,
+				  .run = { .reps = 9, .min_time_s = 0.02, .clock_ghz = env->clock_ghz, .clock_now = clock_window_ghz,
 					   .line_bytes = isfinite(env->line_bytes) ? env->line_bytes : 0 },
 				  .stop = env->interrupted,
 				  .report = report };

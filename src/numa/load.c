@@ -230,7 +230,11 @@ int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, st
 		for (int f = 0; f < o->n && !(o->stop && *o->stop); f++) {
 			for (int q = 0; q < o->n; q++)
 				on[q] = q == f;
+			struct cond_window w;
+			cond_window_begin(&w, NULL, NULL, COND_SHARED);
 			int rc = phase_run(o, k, on, f, g, r, err);
+			cond_window_end(&w, &r->alone_cond[f]);
+			cond_summary_final(&r->alone_cond[f]);
 			if (rc)
 				return as_error_prefix(err, "flow %d:%d:%d alone: ", o->flows[f].src, o->flows[f].dst, o->flows[f].threads), rc;
 			r->alone_gbs[f] = g[f];
@@ -243,7 +247,11 @@ int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, st
 	}
 	for (int q = 0; q < o->n; q++)
 		on[q] = 1;
+	struct cond_window w;
+	cond_window_begin(&w, NULL, NULL, COND_SHARED);
 	int rc = phase_run(o, k, on, -1, r->together_gbs, r, err);
+	cond_window_end(&w, &r->together_cond);
+	cond_summary_final(&r->together_cond);
 	if (rc)
 		return as_error_prefix(err, "flows together: "), rc;
 	if (o->n == 1) { /* one flow: alone and together are the same run */

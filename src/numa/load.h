@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/error.h"
 #include "numa/place.h"
@@ -46,6 +47,8 @@ struct numa_load_result {
 	double *series;                /* [sample][flow], n per sample */
 	double placed[NUMA_MAX_FLOWS]; /* fraction of thread 0's pages found on the flow's DST */
 	int interrupted;
+	struct conditions alone_cond[NUMA_MAX_FLOWS]; /* what each alone phase ran in (common/conditions.h) */
+	struct conditions together_cond;              /* ... and the together phase */
 };
 
 int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, struct as_error *err);
