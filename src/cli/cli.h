@@ -38,7 +38,7 @@ int error_err(const struct as_error *err);
 void cli_conditions_summary(void);
 struct emit;
 struct conditions;
-/* JSON only: "conditions" {wall_s, cpus, foreign_cpus, foreign_other_cpus, steal_pct, clock_ghz,
+/* JSON only: "conditions" {wall_s, cpus, foreign_cpus, foreign_other_cpus, steal_pct, switches_per_s, clock_ghz,
  * clock_expected_ghz, involuntary_switches, migrations, attempts, noisy, why} and "noisy" beside it
  * (util-conditions.c). */
 void cli_conditions_render(struct emit *e, const struct conditions *c);

@@ -24,7 +24,7 @@
 #include "report/plot.h"
 
 static const struct cli_probe_row probes[] = {
-	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock, 0, 0 },
+	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock, 0, COND_SHARED },
 	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line, 1, COND_SHARED },
 	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches, 0, COND_SHARED },
 	{ "assoc", "associativity of each measured level (3.1.3)", cli_probe_row_assoc, 0, COND_SHARED },
@@ -194,6 +194,7 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	k->foreign_cpus = c.foreign_cpus;
 	k->foreign_other_cpus = c.foreign_other_cpus;
 	k->steal_pct = c.steal_pct;
+	k->switches_per_s = c.switches_per_s;
 	k->clock_ghz = c.clock_ghz;
 	k->clock_expected_ghz = c.clock_expected_ghz;
 	k->involuntary_switches = c.involuntary_switches;
@@ -236,6 +237,8 @@ static void conditions_render(struct cli_probe_ctx *ctx, enum mp_group g)
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " (%.2f on the other CPUs)", k->foreign_other_cpus);
 	if (isfinite(k->steal_pct))
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", steal %.1f %%", k->steal_pct);
+	if (isfinite(k->switches_per_s))
+		n += snprintf(line + n, sizeof(line) - (size_t)n, ", %.0f switches/s of others", k->switches_per_s);
 	if (isfinite(k->clock_ghz))
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", clock %.2f GHz", k->clock_ghz);
 	snprintf(line + n, sizeof(line) - (size_t)n, ", %d attempt%s", k->attempts, k->attempts == 1 ? "" : "s");

@@ -14,6 +14,7 @@ void cli_conditions_render(struct emit *e, const struct conditions *c)
 	emit_number(e, "foreign_cpus", NULL, c->foreign_cpus, NULL, NULL);
 	emit_number(e, "foreign_other_cpus", NULL, c->foreign_other_cpus, NULL, NULL);
 	emit_number(e, "steal_pct", NULL, c->steal_pct, NULL, NULL);
+	emit_number(e, "switches_per_s", NULL, c->switches_per_s, NULL, NULL);
 	emit_number(e, "clock_ghz", NULL, c->clock_ghz, NULL, NULL);
 	emit_number(e, "clock_expected_ghz", NULL, c->clock_expected_ghz, NULL, NULL);
 	if (c->involuntary_switches >= 0)

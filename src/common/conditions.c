@@ -45,14 +45,15 @@ int cond_stat_ticks(const char *text, const struct as_cpulist *cpus, double *bus
 	return 0;
 }
 
-static double self_cpu_s(long *nivcsw)
+static double self_cpu_s(long *nivcsw, long *nsw)
 {
 	struct rusage ru;
 	if (getrusage(RUSAGE_SELF, &ru) != 0) {
-		*nivcsw = -1;
+		*nivcsw = *nsw = -1;
 		return NAN;
 	}
 	*nivcsw = ru.ru_nivcsw;
+	*nsw = ru.ru_nivcsw + ru.ru_nvcsw;
 	return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
 	       (double)ru.ru_stime.tv_usec * 1e-6;
 }
@@ -66,9 +67,17 @@ static void role_list(const struct cond_window *w, int r, struct as_cpulist *l)
 			l->cpu[l->n++] = c;
 }
 
-static void read_ticks(const struct cond_window *w, double busy[2], double steal[2], double total[2])
+/* /proc/stat's "ctxt N": context switches since boot (NAN: none). */
+static double stat_ctxt(const char *text)
+{
+	const char *p = text ? strstr(text, "\nctxt ") : NULL;
+	return p ? strtod(p + 6, NULL) : NAN;
+}
+
+static void read_ticks(const struct cond_window *w, double busy[2], double steal[2], double total[2], double *ctxt)
 {
 	char *text = file_read_all("/proc/stat", NULL);
+	*ctxt = stat_ctxt(text);
 	struct as_cpulist *l = malloc(sizeof(*l));
 	for (int r = 0; r < 2; r++) {
 		busy[r] = steal[r] = total[r] = NAN;
@@ -133,16 +142,18 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 		w->other += w->role[c] == 2;
 	}
 	w->mig_fd = migrations_open();
-	read_ticks(w, w->busy0, w->steal0, w->total0);
-	w->self0_s = self_cpu_s(&w->nivcsw0);
+	read_ticks(w, w->busy0, w->steal0, w->total0, &w->ctxt0);
+	w->self0_s = self_cpu_s(&w->nivcsw0, &w->nsw0);
 	w->t0_ns = timer_now_ns();
 	w->open = 1;
 }
 
-void cond_window_own(struct cond_window *w, double cpu_s)
+void cond_window_own(struct cond_window *w, double cpu_s, double switches)
 {
 	if (cpu_s > 0)
 		w->own_extra_s += cpu_s;
+	if (switches > 0)
+		w->own_extra_switches += switches;
 }
 
 void cond_window_clock(struct cond_window *w, double expected_ghz, double measured_ghz)
@@ -164,8 +175,8 @@ static void test_hook(struct conditions *c)
 	const char *spec = getenv("ARCHSCOPE_TEST_CONDITIONS");
 	if (!spec || !*spec)
 		return;
-	double v[5] = { NAN, NAN, NAN, NAN, NAN }, windows = 1e9;
-	static const char *const names[] = { "foreign", "other", "steal", "clock", "windows" };
+	double v[6] = { NAN, NAN, NAN, NAN, NAN, NAN }, windows = 1e9;
+	static const char *const names[] = { "foreign", "other", "steal", "clock", "windows", "switches" };
 	char buf[256];
 	snprintf(buf, sizeof(buf), "%s", spec);
 	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -173,7 +184,7 @@ static void test_hook(struct conditions *c)
 		if (!eq)
 			continue;
 		*eq = '\0';
-		for (int k = 0; k < 5; k++) {
+		for (int k = 0; k < 6; k++) {
 			double x;
 			if (strcmp(tok, names[k]) == 0 && number_parse_double(eq + 1, 0, 1e9, &x) == 0) {
 				if (k == 4)
@@ -194,6 +205,8 @@ static void test_hook(struct conditions *c)
 		c->foreign_other_cpus = c->other_cpus > 0 ? fmin(v[1], c->other_cpus) : v[1];
 	if (!isnan(v[2]))
 		c->steal_pct = v[2];
+	if (!isnan(v[5]))
+		c->switches_per_s = v[5];
 	if (!isnan(v[3])) {
 		if (!(c->clock_expected_ghz > 0))
 			c->clock_expected_ghz = 3.0;
@@ -327,6 +340,12 @@ void cond_judge(struct conditions *c)
 		    c->other_cpus, c->other_cpus == 1 ? "" : "s");
 	if (c->steal_pct > COND_STEAL_MAX_PCT)
 		WHY("steal %.0f %%", c->steal_pct);
+	/* a wakeup or interrupt storm takes little CPU time (a tick rarely sees it) but preempts the
+	 * step's threads thousands of times a second; a short step may see a few hundred by chance */
+	int ncpu = c->cpus + c->other_cpus > 0 ? c->cpus + c->other_cpus : 1;
+	double sw_grain = c->wall_s > 0 ? 200 / c->wall_s : 0;
+	if (c->switches_per_s > COND_SWITCHES_MAX * ncpu + sw_grain)
+		WHY("other processes switched %.0f times a second (a wakeup or interrupt storm)", c->switches_per_s);
 	if (c->clock_ghz > 0 && c->clock_expected_ghz > 0) {
 		double r = c->clock_ghz / c->clock_expected_ghz;
 		if (r < COND_CLOCK_LOW || r > COND_CLOCK_HIGH)
@@ -342,10 +361,10 @@ static void window_close(struct cond_window *w, struct conditions *c)
 {
 	memset(c, 0, sizeof(*c));
 	uint64_t t1 = timer_now_ns();
-	long niv1 = -1;
-	double self1 = self_cpu_s(&niv1);
-	double busy1[2], steal1[2], total1[2];
-	read_ticks(w, busy1, steal1, total1);
+	long niv1 = -1, nsw1 = -1;
+	double self1 = self_cpu_s(&niv1, &nsw1);
+	double busy1[2], steal1[2], total1[2], ctxt1;
+	read_ticks(w, busy1, steal1, total1, &ctxt1);
 	long tick = sysconf(_SC_CLK_TCK);
 	c->wall_s = (double)(t1 - w->t0_ns) * 1e-9;
 	c->cpus = w->cpus;
@@ -366,7 +385,7 @@ static void window_close(struct cond_window *w, struct conditions *c)
 	/* the process's own CPU time is charged to the CPUs it used (its threads run there; a
 	 * thread elsewhere is counted against the other CPUs' figure instead, where it is smaller) */
 	double own = self1 - w->self0_s + w->own_extra_s;
-	c->foreign_cpus = c->foreign_other_cpus = c->steal_pct = NAN;
+	c->foreign_cpus = c->foreign_other_cpus = c->steal_pct = c->switches_per_s = NAN;
 	if (c->wall_s > 0 && tick > 0) {
 		double span = c->wall_s;
 		double b0 = (busy1[0] - w->busy0[0]) / (double)tick, b1 = (busy1[1] - w->busy0[1]) / (double)tick;
@@ -384,6 +403,10 @@ static void window_close(struct cond_window *w, struct conditions *c)
 		double dt = total1[0] - w->total0[0], ds = steal1[0] - w->steal0[0];
 		if (isfinite(dt) && isfinite(ds))
 			c->steal_pct = dt > 0 ? 100 * ds / dt : 0;
+		/* each switch of its own is counted twice by the machine: out, and later back in */
+		double own_sw = (nsw1 >= 0 && w->nsw0 >= 0 ? (double)(nsw1 - w->nsw0) : 0) + w->own_extra_switches;
+		if (isfinite(ctxt1) && isfinite(w->ctxt0))
+			c->switches_per_s = fmax(0, ctxt1 - w->ctxt0 - 2 * own_sw) / span;
 	}
 	cond_judge(c);
 	w->open = 0;

@@ -16,6 +16,8 @@
 #define COND_STEAL_MAX_PCT 5.0      /* steal time, % of the CPUs' time */
 #define COND_CLOCK_LOW 0.90         /* measured / expected clock below this: throttled or preempted */
 #define COND_CLOCK_HIGH 1.10        /* ... above this: the expected clock was measured slow */
+#define COND_SWITCHES_MAX 1000.0    /* other processes' context switches per second and CPU this
+				     * process may use: a wakeup or interrupt storm (a quiet guest: ~50) */
 
 enum {
 	COND_SHARED = 1 << 0, /* the step shares caches and memory with the other CPUs (caches, bandwidth,
@@ -30,6 +32,8 @@ struct conditions {
 	double foreign_cpus;         /* other processes' CPU time on the CPUs used / wall: in CPUs */
 	double foreign_other_cpus;   /* the same on the other CPUs */
 	double steal_pct;            /* steal of the CPUs used, % of their time */
+	double switches_per_s;       /* other processes' context switches a second, the whole machine
+				      * (/proc/stat ctxt less twice this process's own: out and back in) */
 	double clock_ghz;            /* measured at the step's end (NAN: not measured) */
 	double clock_expected_ghz;   /* the one its cycles assume */
 	long involuntary_switches;   /* this process's, during the step (-1: unknown) */
@@ -47,7 +51,9 @@ struct cond_window {
 	int cpus, other;
 	double busy0[2], steal0[2], total0[2];
 	double self0_s;
-	long nivcsw0;
+	long nivcsw0, nsw0;          /* involuntary; all switches of this process */
+	double ctxt0;                /* /proc/stat ctxt */
+	double own_extra_switches;   /* cond_window_own() */
 	int mig_fd;
 	unsigned flags;
 	double clock_ghz, clock_expected_ghz;
@@ -61,9 +67,9 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 		       unsigned flags);
 /* The clock the step's cycles assume and the one measured at its end (GHz; 0 or NAN: unknown). */
 void cond_window_clock(struct cond_window *w, double expected_ghz, double measured_ghz);
-/* CPU time (s) of a program the step ran and waited for (its wait4 rusage): archscope's own, not
- * other processes'. */
-void cond_window_own(struct cond_window *w, double cpu_s);
+/* CPU time (s) and context switches (voluntary and involuntary) of a program the step ran and
+ * waited for (its wait4 rusage): archscope's own, not other processes'. */
+void cond_window_own(struct cond_window *w, double cpu_s, double switches);
 /* Closes the window into c (judged: c->noisy and c->why) and adds it to the process's summary. */
 void cond_window_end(struct cond_window *w, struct conditions *c);
 

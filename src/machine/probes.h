@@ -71,6 +71,8 @@ enum {
 	  "other processes' CPU time on the other CPUs it may use, per second", MP_AT(cond[g].foreign_other_cpus)) \
 	X(G##_COND_STEAL, G##_COND, REAL, "steal_pct", "%", 0, NULL, "the VM's steal time on the CPUs it used",  \
 	  MP_AT(cond[g].steal_pct))                                                                              \
+	X(G##_COND_SWITCHES_S, G##_COND, REAL, "switches_per_s", "/s", 0, NULL,                                 \
+	  "other processes' context switches a second (a wakeup or interrupt storm)", MP_AT(cond[g].switches_per_s)) \
 	X(G##_COND_CLOCK, G##_COND, REAL, "clock_ghz", "GHz", 0, NULL, "the clock measured at its end",          \
 	  MP_AT(cond[g].clock_ghz))                                                                              \
 	X(G##_COND_CLOCK_EXP, G##_COND, REAL, "clock_expected_ghz", "GHz", 0, NULL,                             \
@@ -290,7 +292,7 @@ enum mp_group { MP_G_CLOCK, MP_G_LINE, MP_G_CACHES, MP_G_ASSOC, MP_G_TLB, MP_G_I
 
 /* What one group was measured in (struct conditions, as kept in the record and the machine file). */
 struct machine_probes_cond {
-	double wall_s, foreign_cpus, foreign_other_cpus, steal_pct, clock_ghz, clock_expected_ghz;
+	double wall_s, foreign_cpus, foreign_other_cpus, steal_pct, switches_per_s, clock_ghz, clock_expected_ghz;
 	long long involuntary_switches, migrations;
 	int cpus, attempts, noisy;
 	char why[240];

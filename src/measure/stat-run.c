@@ -534,6 +534,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	uint64_t t0 = timer_now_ns();
 	rc = release_gated(argv, pid, gate_w, report_r, tty, err);
 	if (rc) {
+		cond_window_end(&win, &r->cond); /* closes its counter */
 		free(prev);
 		sets_close(&rs);
 		close(efd);
@@ -564,7 +565,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
 			;
 	}
-	cond_window_own(&win, tv_us(ru.ru_utime) * 1e-6 + tv_us(ru.ru_stime) * 1e-6);
+	cond_window_own(&win, tv_us(ru.ru_utime) * 1e-6 + tv_us(ru.ru_stime) * 1e-6, (double)(ru.ru_nvcsw + ru.ru_nivcsw));
 	cond_window_end(&win, &r->cond);
 	cond_summary_final(&r->cond);
 	interrupt_watch(0);

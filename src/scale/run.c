@@ -156,6 +156,15 @@ static void dir_clean(const char *dir)
 	closedir(d);
 }
 
+/* Context switches (voluntary and involuntary) of the children waited for. */
+static long children_switches(void)
+{
+	struct rusage ru;
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return 0;
+	return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
 static double rusage_s(int who)
 {
 	struct rusage ru;
@@ -318,13 +327,14 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 		}
 	}
 	struct cond_window win;
+	long kids_sw0 = children_switches();
 	cond_window_begin(&win, cpus, NULL, 0);
 	char *stat0 = file_read_all("/proc/stat", NULL);
 	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
 	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
 	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
 	char *stat1 = file_read_all("/proc/stat", NULL);
-	cond_window_own(&win, kids1 - kids0);
+	cond_window_own(&win, kids1 - kids0, (double)(children_switches() - kids_sw0));
 	cond_window_end(&win, &x->cond);
 	if (counting) {
 		x->have_counts = rc == 0 && scale_counts_read(&counts, &x->counts) == 0;

@@ -42,7 +42,7 @@ int incore_benchmark(const struct kernel *k, const struct kbound *b, const char 
 		double c0 = children_cpu_s();
 		cond_window_begin(&win, cpu >= 0 ? &on : NULL, NULL, COND_SHARED);
 		rc = spawn_run_hooked(argv, w.path[W_OUT], w.path[W_ERR], 60 + 4 * (reps + 4) * min_seconds, cpu, hooks, &sr, err);
-		cond_window_own(&win, children_cpu_s() - c0);
+		cond_window_own(&win, children_cpu_s() - c0, 0);
 		cond_window_end(&win, &out->cond);
 		out->cond.attempts = attempt;
 		/* with hooks the caller counts around this run: it is the only one */
