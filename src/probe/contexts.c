@@ -123,7 +123,7 @@ static int measure_team(const struct probe_opts *o, int m, struct ctx_run *r, do
 			struct as_error *err)
 {
 	int reps = o->quick ? 3 : 5;
-	double t[8], ref[8], ratio[8];
+	double t[8], ref[8];
 	for (int i = 0; i < reps; i++) {
 		int rc = 0;
 		if (m > 1 && (i & 1))
@@ -141,11 +141,18 @@ static int measure_team(const struct probe_opts *o, int m, struct ctx_run *r, do
 		*med = order_median(t, (size_t)reps) / b;
 		return 0;
 	}
-	for (int i = 0; i < reps; i++)
-		ratio[i] = t[i] / ref[i];
-	*best = order_kth(ratio, (size_t)reps, 0);
-	*med = order_median(ratio, (size_t)reps);
+	probe_contexts_ratios(t, ref, reps, best, med);
 	return 0;
+}
+
+void probe_contexts_ratios(const double *team_ns, const double *ref_ns, int reps, double *best, double *med)
+{
+	double ratio[64];
+	int n = reps < 64 ? reps : 64;
+	for (int i = 0; i < n; i++)
+		ratio[i] = team_ns[i] / ref_ns[i];
+	*best = n ? order_kth(ratio, (size_t)n, 0) : NAN;
+	*med = n ? order_median(ratio, (size_t)n) : NAN;
 }
 
 int probe_contexts_run(const struct probe_opts *o, enum contexts_kind kind, int max_threads,

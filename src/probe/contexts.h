@@ -74,4 +74,9 @@ int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, stru
  * Records the env slot of the kind. 0 or -ENOMEM. */
 int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k);
 
+/* The normalised time of a team: each repetition's time (team_ns[i]) over the one-thread
+ * reference run timed beside it (ref_ns[i]); the fastest ratio and the median (issue 47 item 4:
+ * a burst of other work or a clock change that spans both moves neither). */
+void probe_contexts_ratios(const double *team_ns, const double *ref_ns, int reps, double *best, double *med);
+
 #endif

@@ -337,6 +337,46 @@ static void test_probe_core__zen5_contexts(void)
 	CHECK_STR(probe_contexts_kind_name(CONTEXTS_MEM), "mem");
 }
 
+/* Issue 47 item 4: the recorded Zen 5 curves (two vCPUs) with a burst of other work injected that
+ * doubles every repetition of the two-thread team. Normalised to a one-thread time measured
+ * before the burst, the knee moves to 1 context; each repetition divided by the one-thread run
+ * timed beside it (which the burst slowed alike) keeps it at 2. */
+static void test_probe_core__contexts_burst_beside_reference(void)
+{
+	static const char *const file[CONTEXTS_KINDS] = { "contexts-fp.csv", "contexts-int.csv", "contexts-mem.csv" };
+	static const double jitter[5] = { 0.004, -0.003, 0.011, 0.0, -0.006 };
+	for (int k = 0; k < CONTEXTS_KINDS; k++) {
+		struct probe_curve rec;
+		probe_curve_init(&rec);
+		CHECK(load_curve(zen5_run[0], file[k], &rec) == 0);
+		struct probe_contexts_kind old, now;
+		probe_curve_init(&old.curve);
+		probe_curve_init(&now.curve);
+		for (size_t j = 0; j < rec.n; j++) {
+			double team[5], ref[5], burst = rec.x[j] == 2 ? 2.0 : 1.0, best, med;
+			for (int i = 0; i < 5; i++) {
+				ref[i] = 20e6 * (1 + jitter[(i + 2) % 5]) * burst;
+				team[i] = 20e6 * rec.min_ns[j] * (1 + jitter[i]) * burst;
+			}
+			probe_contexts_ratios(team, ref, 5, &best, &med);
+			CHECK(probe_curve_add(&now.curve, rec.x[j], best, med) == 0);
+			/* the old way: over one base time taken before the burst */
+			double t_min = team[0];
+			for (int i = 1; i < 5; i++)
+				t_min = fmin(t_min, team[i]);
+			CHECK(probe_curve_add(&old.curve, rec.x[j], t_min / 20e6, t_min / 20e6) == 0);
+		}
+		struct probe_env env = { .allowed = { .n = 2 } };
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &now) == 0);
+		CHECK(now.contexts.value == 2);
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &old) == 0);
+		CHECK(old.contexts.value != 2); /* the burst moved the knee there */
+		probe_curve_release(&rec);
+		probe_curve_release(&old.curve);
+		probe_curve_release(&now.curve);
+	}
+}
+
 /* 16 contexts seen through a VM's noise (+-2 %, a 6 % bump at 13 threads): where the scheduler
  * spreads M > 16 threads evenly the time ramps as M/16 (a first step of only 6 %); where it does
  * not, it jumps to 2. Both are 16, not the bump. */
@@ -611,7 +651,7 @@ static void test_probe_core__split_live(void)
 TESTS(T(test_probe_core__xeon_registers), T(test_probe_core__zen5_registers), T(test_probe_core__xeon_instr),
       T(test_probe_core__published_beside_xeon_instr), T(test_probe_core__zen5_instr),
       T(test_probe_core__zen5_contexts), T(test_probe_core__contexts_flat_curve_has_no_answer),
-      T(test_probe_core__contexts_sixteen_through_noise),
+      T(test_probe_core__contexts_burst_beside_reference), T(test_probe_core__contexts_sixteen_through_noise),
       T(test_probe_core__zen5_timeslice), T(test_probe_core__timeslice_witnesses), T(test_probe_core__timeslice_of_clean_slices),
       T(test_probe_core__c2c_tree_of_two_pairs), T(test_probe_core__zen5_c2c_one_clique),
       T(test_probe_core__c2c_sweep_needs_two_cpus), T(test_probe_core__c2c_round_robin),
