@@ -46,7 +46,10 @@ assert ("speedup_unloaded" in r) == ("t1_unloaded_s" in d["results"])
 assert r["class"] in ("good", "moderate", "poor")
 assert r["dominant"] == "none" or r["dominant"] in names - {"base", "positive_interference", "foreign_load"}
 others = [v for k, v in r["components"].items() if k not in ("base", "positive_interference", "foreign_load")]
-assert (r["dominant"] == "none") == (r["components"]["base"] + r["components"]["foreign_load"] >= 1.8 or max(others) <= 0)
+# none: base fills the bar, or the largest does not stand out beyond the runs' spread, or
+# work_inflation is not confirmed by the program's CPU time (issue 47 item 5)
+assert (r["dominant"] == "none") == (r["components"]["base"] + r["components"]["foreign_load"] >= 1.8 or max(others) <= 0
+                                     or r["dominant_unclear"] or r["inflation_unconfirmed"])
 assert r["repetitions"] == 2 and r["threads_max"] in (2, 3)  # a worker may end before the next starts
 PY
 # text: every number with its unit, the answer sentence; --plot: the stacked bars' data, one row
