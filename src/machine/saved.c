@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,20 @@ int machine_probed_bench_from_saved(const json_t *saved, struct machine_probed *
 	memcpy(p->bench, m->bench, sizeof(p->bench));
 	free(m);
 	mtree_free(&t);
+	/* the benchmarks' flags (conditions.md), as the run that measured them wrote them */
+	const json_t *fl = json_object_get(saved, "flags");
+	if (json_is_object(fl)) {
+		const json_t *runs = json_object_get(fl, "runs"), *noisy = json_object_get(fl, "noisy");
+		const json_t *first = json_object_get(fl, "noisy_first"), *impl = json_object_get(fl, "implausible");
+		p->bench_runs = json_is_integer(runs) && json_integer_value(runs) > 0 && json_integer_value(runs) < INT32_MAX
+					? (int)json_integer_value(runs) : 0;
+		p->bench_noisy = json_is_integer(noisy) && json_integer_value(noisy) >= 0 && json_integer_value(noisy) <= p->bench_runs
+					 ? (int)json_integer_value(noisy) : 0;
+		if (json_is_string(first))
+			snprintf(p->bench_noisy_first, sizeof(p->bench_noisy_first), "%s", json_string_value(first));
+		if (json_is_string(impl))
+			snprintf(p->bench_implausible, sizeof(p->bench_implausible), "%s", json_string_value(impl));
+	}
 	const json_t *ecm = json_object_get(saved, "ecm"), *tr = json_object_get(ecm, "transfers");
 	if (!ecm)
 		return 0;

@@ -404,6 +404,13 @@ static json_t *ecm_json(const struct machine_probed *p)
 			 "kernel's in L1 (see archscope bench --ecm)");
 }
 
+/* The benchmarks' flags: archscope.benchmarks_flags in the file, "flags" in benchmarks.json. */
+static json_t *bench_flags_json(const struct machine_probed *p)
+{
+	return json_pack("{s:i,s:i,s:s,s:s}", "runs", p->bench_runs, "noisy", p->bench_noisy, "noisy_first",
+			 p->bench_noisy_first, "implausible", p->bench_implausible);
+}
+
 json_t *machine_probed_json(const struct machine_probed *p)
 {
 	struct machine *m = malloc(sizeof(*m));
@@ -425,8 +432,7 @@ json_t *machine_probed_json(const struct machine_probed *p)
 		json_object_set_new(as, "ecm", ecm_json(p));
 	if (p->bench_runs > 0)
 		json_object_set_new(as, "benchmarks_flags",
-				    json_pack("{s:i,s:i,s:s,s:s}", "runs", p->bench_runs, "noisy", p->bench_noisy, "noisy_first",
-					      p->bench_noisy_first, "implausible", p->bench_implausible));
+				    bench_flags_json(p));
 	json_t *answers = machine_probes_json(p->probes);
 	if (!answers) {
 		json_decref(d);
@@ -444,5 +450,8 @@ json_t *machine_probed_bench_json(const struct machine_probed *p)
 			      measurements_json(p->nbench, p->bench, p->nkernels, p->kernel));
 	if (b && p->has_ecm)
 		json_object_set_new(b, "ecm", ecm_json(p));
+	if (b && p->bench_runs > 0)
+		json_object_set_new(b, "flags",
+				    bench_flags_json(p));
 	return b;
 }

@@ -102,7 +102,7 @@ corun_start() { # corun_start busy|memory: the co-runner on the last allowed CPU
 	if [ "$1" = busy ]; then
 		taskset -c "$cpu" sh -c "while :; do :; done" &
 	else
-		taskset -c "$cpu" "$ARCHSCOPE" bench copy -s 256MiB --reps 64 -q >/dev/null 2>&1 &
+		taskset -c "$cpu" "$ARCHSCOPE" bench copy -s 256MiB --reps 64 --min-time 1 -q >/dev/null 2>&1 &
 	fi
 	echo $! >"$TMP/co.pid"
 	sleep 0.3
