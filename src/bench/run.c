@@ -218,6 +218,11 @@ int bench_run(const struct bench_opts *o, struct bench_result *r, struct as_erro
 	for (int attempt = 1;; attempt++) {
 		struct cond_window w;
 		struct conditions c;
+		if (o->wait_quiet_s > 0) { /* --wait-quiet: off the budget, as the pauses */
+			uint64_t q0 = timer_now_ns();
+			cond_wait_quiet(&o->cpus, NULL, COND_SHARED, o->wait_quiet_s);
+			paused += (double)(timer_now_ns() - q0) * 1e-9;
+		}
 		uint64_t a0 = timer_now_ns();
 		cond_window_begin(&w, &o->cpus, NULL, COND_SHARED);
 		int rc = run_once(o, r, err);

@@ -29,6 +29,7 @@ struct bench_opts {
 	int small_pages;          /* 1: 4 KiB pages (MADV_NOHUGEPAGE); 0: transparent huge pages asked for */
 	int stream_offset;        /* stream k starts k * this many bytes into its page; 0: the default
 	                           * BENCH_STREAM_OFFSET, < 0: none */
+	double wait_quiet_s;      /* > 0: before each run, wait until its CPUs are quiet, at most this long */
 	int remeasure;            /* runs again while other processes, steal or a spread of the
 	                           * repetitions above BENCH_SPREAD_MAX disturbed it: 0 the default
 	                           * (2 more, within twice the first run's time), < 0 never, N: N more */

@@ -77,6 +77,7 @@ static int view_measure(struct bench_view *v, struct bench_sweep *sw, const char
 	clock_measure(&clk, 5);
 	v->ghz = clk.ghz;
 	sw->run = (struct bench_opts){ .reps = o->reps, .min_time_s = o->min_time_s, .clock_ghz = clk.ghz,
+				       .clock_now = clock_window_ghz, .wait_quiet_s = o->wait_quiet_s, .remeasure = o->remeasure,
 				       .line_bytes = o->line_bytes, .small_pages = o->small_pages,
 				       .stream_offset = o->stream_offset };
 	sw->stop = o->stop;

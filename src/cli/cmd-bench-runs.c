@@ -192,6 +192,7 @@ int cli_bench_runs(struct cli_bench_opts *o, int nnames, char **names)
 	r.clock_ghz = clk.ghz;
 	for (int i = 0; i < r.nsizes && !*o->stop && rc == 0; i++) {
 		struct bench_opts bo = { .kernel = r.k, .size_bytes = r.size[i], .cpus = r.cpus, .reps = r.reps, .clock_now = clock_window_ghz,
+					 .wait_quiet_s = o->wait_quiet_s, .remeasure = o->remeasure,
 					 .min_time_s = r.min_time_s, .clock_ghz = clk.ghz, .line_bytes = o->line_bytes,
 					 .small_pages = o->small_pages, .stream_offset = o->stream_offset };
 		char sz[32];

@@ -222,6 +222,7 @@ int cmd_bench(int argc, char **argv)
 	static const char *const pages[] = { "huge", "4k", NULL };
 	struct cli_bench_opts o = { .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
 			       .stop = (volatile int *)&bench_interrupted };
+	int remeasure = 2;
 	const struct opt options[] = {
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
 		OPT_STRING(0, "level", &o.level, "LEVEL", "L1, L2, ... or MEM: a working set inside that level, from a quick cache probe",
@@ -238,6 +239,11 @@ int cmd_bench(int argc, char **argv)
 			"stream k starts k*B bytes into its page (multiple of 64; default 256, 0: none)"),
 		OPT_DOUBLE(0, "min-time", &o.min_time_s, "S", 0, 100, "seconds per repetition at least (default 0.1)",
 			   .flags = OPT_F_ABOVE_MIN),
+		OPT_DOUBLE(0, "wait-quiet", &o.wait_quiet_s, "SECONDS", 0, 86400,
+			   "before each run, wait until its CPUs are quiet, at most SECONDS (alone: 60)",
+			   .flags = OPT_F_OPTARG, .argdef = "60"),
+		OPT_INT(0, "remeasure", &remeasure, "N", 0, 10,
+			"run again up to N times (default 2) while other work disturbed a run"),
 		OPT_FLAG(0, "ecm", &o.ecm, "ECM model: predicted against measured core cycles per cache line in every\n"
 					   "level (default kernels load store copy stream triad; one CPU)"),
 		OPT_FLAG(0, "threads-scaling", &o.scaling, "GB/s in every level for 1..N threads (default kernel stream, "
@@ -252,6 +258,7 @@ int cmd_bench(int argc, char **argv)
 	argc = opt_parse(argc, argv, &bench_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
+	o.remeasure = remeasure == 0 ? -1 : remeasure;
 	if (o.offset_bytes % 64)
 		return error_usage("bench", "--offset: %llu bytes is not a multiple of 64", (unsigned long long)o.offset_bytes),
 		       EXIT_USAGE;

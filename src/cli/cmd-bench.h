@@ -27,6 +27,8 @@ struct cli_bench_opts {
 	const char *variant;    /* NULL: the widest the CPU runs */
 	int reps;
 	double min_time_s;
+	double wait_quiet_s;    /* --wait-quiet: seconds at most before each run (0: no wait) */
+	int remeasure;          /* --remeasure N: as struct bench_opts (0: the default 2, -1: none) */
 	int small_pages;        /* --pages 4k */
 	uint64_t offset_bytes;  /* --offset B */
 	int stream_offset;      /* from offset_bytes, as in struct bench_opts */

@@ -160,10 +160,13 @@ test_expect_success '--wait-quiet waits for a co-runner to end before it measure
 	python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"results\"][\"line\"][\"conditions\"]; assert c[\"attempts\"] == 1, c" "$TMP/out"
 '
 
-test_expect_success '--wait-quiet and --remeasure refuse bad values' '
+test_expect_success '--wait-quiet and --remeasure refuse bad values; bench takes them too' '
 	"$ARCHSCOPE" probe --wait-quiet=-1 line >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] &&
 	"$ARCHSCOPE" probe --remeasure 11 line >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] &&
-	"$ARCHSCOPE" probe --wait-quiet=x line >/dev/null 2>"$TMP/err"; [ $? -eq 2 ]
+	"$ARCHSCOPE" probe --wait-quiet=x line >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] &&
+	"$ARCHSCOPE" bench load -s 64KiB --wait-quiet=-1 >/dev/null 2>"$TMP/err"; [ $? -eq 2 ] &&
+	ARCHSCOPE_TEST_CONDITIONS=foreign=1.4 "$ARCHSCOPE" bench load -s 64KiB --remeasure 0 --wait-quiet=1 --json >"$TMP/out" 2>"$TMP/err" &&
+	python3 -c "import json,sys; r=json.load(open(sys.argv[1]))[\"results\"][\"runs\"][0]; assert r[\"noisy\"] and r[\"conditions\"][\"attempts\"] == 1, r" "$TMP/out"
 '
 
 test_done
