@@ -7,6 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/conditions.h"
+#include "probe/clock.h"
 #include "cli/cli.h"
 
 static int cmd_help(int argc, char **argv);
@@ -108,6 +110,7 @@ int main(int argc, char **argv)
 		name = "version";
 	for (size_t i = 0; i < NCOMMANDS; i++) {
 		if (strcmp(commands[i].name, name) == 0) {
+			cond_clock_source(clock_window_ghz); /* each step's clock (common/conditions.h) */
 			int rc = commands[i].fn(argc - 1, argv + 1);
 			int out = check_stdout();
 			cli_conditions_summary(); /* after the results: the conditions of every step measured */

@@ -67,6 +67,10 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 		       unsigned flags);
 /* The clock the step's cycles assume and the one measured at its end (GHz; 0 or NAN: unknown). */
 void cond_window_clock(struct cond_window *w, double expected_ghz, double measured_ghz);
+/* The core clock right now (GHz) for every window whose caller measured none: cli registers the
+ * probe's clock window (common measures no clock of its own). Such a window's clock is measured
+ * at its end, against the one it was given or else the first one measured in this process. */
+void cond_clock_source(double (*now_ghz)(void));
 /* CPU time (s) and context switches (voluntary and involuntary) of a program the step ran and
  * waited for (its wait4 rusage): archscope's own, not other processes'. */
 void cond_window_own(struct cond_window *w, double cpu_s, double switches);
