@@ -7,12 +7,16 @@ require MPI NETNS
 . "$ROOT/tests/cli/mpi.sh"
 netns_up 2 || skip "needs NETNS ($NETNS_WHY)"
 
-# The layers and latencies are measured with 4 ranks polling on as few as 2 CPUs: a run whose
-# intra-node pair was descheduled throughout can put that node's ranks apart (once in ~40 runs:
-# [[0, 1], [2], [3]]), so a failed check measures once more; the rank map is checked each time.
-check_two_nodes() {
+# The layers and latencies are measured with 4 ranks polling: where fewer than 4 CPUs run them,
+# an intra-node pair is descheduled for whole time slices (on the 2-CPU Zen 5 guest of
+# 2026-11-28 the session's starting commit read intra-node 8.7-9.3 us against inter-node 12 us in
+# 3 runs of 3, and split a node into [[0], [1], [2, 3]]): the order of the layers then says how the
+# scheduler shared 2 CPUs among 4 pollers, not what the network is. So the run's structure is
+# checked everywhere, and the latency order and the layers only where every rank has a CPU (with
+# one more measurement when it fails, for a rank another process descheduled).
+check_structure() {
 python3 - "$TMP/out" <<'PY'
-import json, statistics, sys
+import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 hosts = [x["host"] for x in r["ranks"]]
 assert hosts == ["node0", "node0", "node1", "node1"], hosts
@@ -20,33 +24,50 @@ assert [x["node"] for x in r["ranks"]] == [0, 0, 1, 1]
 assert [(n["host"], n["leader"], n["ranks"]) for n in r["nodes"]] == [("node0", 0, [0, 1]), ("node1", 2, [2, 3])], r["nodes"]
 assert all(n["clock_ghz"] > 0.1 for n in r["nodes"])
 L = r["layers"]
-assert L[0]["groups"] == [[0, 1], [2, 3]], L[0]["groups"]
 assert L[-1]["groups"] == [[0, 1, 2, 3]], L[-1]["groups"]
 lat = r["latency_us"]
-intra = [lat[0][1], lat[2][3]]
-inter = [lat[i][j] for i in (0, 1) for j in (2, 3)]
-print("# intra-node %s us, inter-node %s us" % (intra, inter))
-assert max(intra) * 1.5 < min(inter), (intra, inter)
-assert L[0]["latency_us"] < L[-1]["latency_us"]
+print("# intra-node %s us, inter-node %s us" % ([lat[0][1], lat[2][3]], [lat[i][j] for i in (0, 1) for j in (2, 3)]))
 lv = r["latency_levels"]
-assert len(lv) >= 2 and sum(x["pairs"] for x in lv) == 6, lv
-assert all(lv[k]["max_us"] < lv[k + 1]["min_us"] for k in range(len(lv) - 1)), lv
+assert len(lv) >= 1 and sum(x["pairs"] for x in lv) == 6, lv
 assert all(r["bandwidth_gbs"][i][j] > 0 for i in range(4) for j in range(4) if i != j)
 for k in ("outliers", "contention"):
     assert isinstance(r[k], list), k
 assert [c["pairs_per_node"] for c in r["contention"]] == [1, 2], r["contention"]
 PY
 }
-ok=0
-for attempt in 1 2; do
-	run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
-	if check_two_nodes; then
-		ok=1
-		break
-	fi
-	echo "# attempt $attempt: the check above failed; measuring once more" >&2
-done
-[ $ok = 1 ] || fail "JSON of the two-node run (above), twice"
+check_layers() {
+python3 - "$TMP/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))["results"]
+L = r["layers"]
+assert L[0]["groups"] == [[0, 1], [2, 3]], L[0]["groups"]
+lat = r["latency_us"]
+intra = [lat[0][1], lat[2][3]]
+inter = [lat[i][j] for i in (0, 1) for j in (2, 3)]
+assert max(intra) * 1.5 < min(inter), (intra, inter)
+assert L[0]["latency_us"] < L[-1]["latency_us"]
+lv = r["latency_levels"]
+assert len(lv) >= 2, lv
+assert all(lv[k]["max_us"] < lv[k + 1]["min_us"] for k in range(len(lv) - 1)), lv
+PY
+}
+run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+check_structure || fail "JSON of the two-node run (above)"
+if [ "$(nproc)" -ge 4 ]; then
+	ok=0
+	for attempt in 1 2; do
+		if check_layers; then
+			ok=1
+			break
+		fi
+		echo "# attempt $attempt: the layer check above failed; measuring once more" >&2
+		run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+		check_structure || fail "JSON of the two-node run (above)"
+	done
+	[ $ok = 1 ] || fail "the layers of the two-node run (above), twice"
+else
+	check_layers >&2 || echo "# $(nproc) CPUs for 4 polling ranks: the layer order was measured, not asserted (above)" >&2
+fi
 cat "$TMP/err" | grep -q "warning: ranks .* pinned to the same CPU" && fail "unbound ranks reported as sharing a CPU"
 
 # the default binding of Open MPI pins each node's first rank to CPU 0 of the one machine: said
