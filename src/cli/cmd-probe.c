@@ -191,6 +191,7 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	struct machine_probes_cond *k = &ctx->rec->cond[g];
 	k->wall_s = c.wall_s;
 	k->cpus = c.cpus;
+	k->other_cpus = c.other_cpus;
 	k->foreign_cpus = c.foreign_cpus;
 	k->foreign_other_cpus = c.foreign_other_cpus;
 	k->steal_pct = c.steal_pct;
@@ -232,7 +233,7 @@ static void conditions_render(struct cli_probe_ctx *ctx, enum mp_group g)
 	char line[600];
 	int n = snprintf(line, sizeof(line), "other processes %.2f of %d CPU%s", k->foreign_cpus, k->cpus,
 			 k->cpus == 1 ? "" : "s");
-	if ((probes[g].cond_flags & COND_SHARED) && !probes[g].all_cpus && ctx->env.allowed.n > 1 &&
+	if ((probes[g].cond_flags & COND_SHARED) && k->other_cpus > 0 &&
 	    isfinite(k->foreign_other_cpus))
 		n += snprintf(line + n, sizeof(line) - (size_t)n, " (%.2f on the other CPUs)", k->foreign_other_cpus);
 	if (isfinite(k->steal_pct))

@@ -11,6 +11,7 @@ void cli_conditions_render(struct emit *e, const struct conditions *c)
 	emit_object_begin(e, "conditions", NULL);
 	emit_number(e, "wall_s", NULL, c->wall_s, "s", NULL);
 	emit_int(e, "cpus", NULL, c->cpus, NULL);
+	emit_int(e, "other_cpus", NULL, c->other_cpus, NULL);
 	emit_number(e, "foreign_cpus", NULL, c->foreign_cpus, NULL, NULL);
 	emit_number(e, "foreign_other_cpus", NULL, c->foreign_other_cpus, NULL, NULL);
 	emit_number(e, "steal_pct", NULL, c->steal_pct, NULL, NULL);

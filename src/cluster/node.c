@@ -41,7 +41,7 @@ static void fig_init(struct cluster_node_fig *f)
 		f->contexts[i] = NAN;
 }
 
-int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_fig *out, struct as_error *err)
+static int node_measure_once(const struct cluster_node_opts *o, struct cluster_node_fig *out, struct as_error *err)
 {
 	fig_init(out);
 	uint64_t t0 = timer_now_ns();
@@ -134,6 +134,27 @@ int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_
 	out->seconds = (double)(timer_now_ns() - t0) * 1e-9;
 	cond_window_clock(&win, out->clock_ghz, NAN);
 	cond_window_end(&win, &out->cond);
+	return rc;
+}
+
+int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_fig *out, struct as_error *err)
+{
+	/* measured again once where other work disturbed it, after up to a second's wait for a burst
+	 * to pass (at most its first time again); then kept flagged (docs/conditions.md) */
+	int rc = node_measure_once(o, out, err);
+	if (rc == 0 && out->cond.noisy && cond_noisy_streak() < COND_BUSY_STREAK && !(o->stop && *o->stop)) {
+		struct as_cpulist pinned = { .n = 1, .cpu = { o->cpu } };
+		cond_wait_quiet(&pinned, NULL, COND_SHARED, 1.0);
+		struct cluster_node_fig *again = malloc(sizeof(*again));
+		struct as_error err2 = { 0 };
+		if (again && node_measure_once(o, again, &err2) == 0 && !(o->stop && *o->stop)) {
+			again->cond.attempts = 2;
+			*out = *again;
+		} else {
+			out->cond.attempts = 2; /* the second attempt failed or was stopped: the first is kept */
+		}
+		free(again);
+	}
 	cond_summary_final(&out->cond);
 	return rc;
 }

@@ -132,6 +132,16 @@ void cond_window_begin(struct cond_window *w, const struct as_cpulist *used, con
 		for (int i = 0; i < allowed->n; i++)
 			if (allowed->cpu[i] >= 0 && allowed->cpu[i] < AS_MAX_CPUS)
 				w->role[allowed->cpu[i]] = used ? 2 : 1;
+	/* a step that shares caches, memory or power is disturbed by every other online CPU, also
+	 * those this process may not use (a run pinned with taskset -c 0 beside a loop on CPU 1) */
+	char *online = (flags & COND_SHARED) ? file_read_all("/sys/devices/system/cpu/online", NULL) : NULL;
+	if (online)
+		online[strcspn(online, "\n")] = '\0';
+	if (online && own && cpulist_parse(online, own, &err) == 0)
+		for (int i = 0; i < own->n; i++)
+			if (own->cpu[i] >= 0 && own->cpu[i] < AS_MAX_CPUS && w->role[own->cpu[i]] == 0)
+				w->role[own->cpu[i]] = 2;
+	free(online);
 	if (used)
 		for (int i = 0; i < used->n; i++)
 			if (used->cpu[i] >= 0 && used->cpu[i] < AS_MAX_CPUS)
@@ -267,7 +277,18 @@ void cond_summary_final(const struct conditions *c)
 
 int cond_summary_steps(void)
 {
-	return sum.steps;
+	pthread_mutex_lock(&sum_lock);
+	int n = sum.steps;
+	pthread_mutex_unlock(&sum_lock);
+	return n;
+}
+
+int cond_summary_flagged(void)
+{
+	pthread_mutex_lock(&sum_lock);
+	int n = sum.noisy;
+	pthread_mutex_unlock(&sum_lock);
+	return n;
 }
 
 int cond_noisy_streak(void)
@@ -461,4 +482,24 @@ double cond_wait_quiet(const struct as_cpulist *used, const struct as_cpulist *a
 			return -waited;
 		}
 	}
+}
+
+int cond_step(const struct as_cpulist *used, unsigned flags, int max_attempts, volatile int *stop,
+	      int (*fn)(void *arg, int attempt), void *arg, struct conditions *out)
+{
+	int busy = cond_noisy_streak() >= COND_BUSY_STREAK; /* a machine that stays busy: measured once */
+	int rc = 0;
+	struct cond_window w;
+	for (int attempt = 1;; attempt++) {
+		if (attempt > 1)
+			cond_wait_quiet(used, NULL, flags, 1.0); /* let a burst of other work pass */
+		cond_window_begin(&w, used, NULL, flags);
+		rc = fn(arg, attempt);
+		cond_window_end(&w, out);
+		out->attempts = attempt;
+		if (rc || !out->noisy || busy || attempt >= max_attempts || (stop && *stop))
+			break;
+	}
+	cond_summary_final(out);
+	return rc;
 }

@@ -28,7 +28,8 @@ enum {
 struct conditions {
 	double wall_s;
 	int cpus;                    /* CPUs the step used */
-	int other_cpus;              /* other CPUs this process may use */
+	int other_cpus;              /* other CPUs: those this process may use; for COND_SHARED steps every
+				      * other online CPU (they share caches, memory and power) */
 	double foreign_cpus;         /* other processes' CPU time on the CPUs used / wall: in CPUs */
 	double foreign_other_cpus;   /* the same on the other CPUs */
 	double steal_pct;            /* steal of the CPUs used, % of their time */
@@ -47,7 +48,7 @@ struct conditions {
 /* A window around one step. */
 struct cond_window {
 	uint64_t t0_ns;
-	unsigned char role[AS_MAX_CPUS]; /* 0 not allowed, 1 used, 2 other allowed */
+	unsigned char role[AS_MAX_CPUS]; /* 0 not judged, 1 used, 2 other (allowed, or online for COND_SHARED) */
 	int cpus, other;
 	double busy0[2], steal0[2], total0[2];
 	double self0_s;
@@ -94,12 +95,22 @@ double cond_wait_quiet(const struct as_cpulist *used, const struct as_cpulist *a
 const char *cond_summary(char *buf, size_t len);
 /* Steps closed so far, and of them noisy after their last attempt (cond_summary_flagged). */
 int cond_summary_steps(void);
+int cond_summary_flagged(void);
 /* Counts a step's final result: noisy or not, after its re-measurements. */
 void cond_summary_final(const struct conditions *c);
 /* Final results in a row that stayed noisy after their re-measurements: a machine that stays
  * busy (COND_BUSY_STREAK of them) makes re-measuring a waste; callers then measure once and flag. */
 int cond_noisy_streak(void);
 #define COND_BUSY_STREAK 3
+
+/* Runs one step in a window (used and flags as cond_window_begin) and, while it stays noisy, again
+ * up to max_attempts in all, each after up to a second's wait for a burst of other work to pass; once
+ * the machine has stayed busy (cond_noisy_streak) it is measured once. fn(arg, attempt) measures
+ * (0 or -errno; an error ends it, and so does *stop); *out is the last attempt's conditions, counted
+ * in the summary. Returns fn's last result. */
+int cond_step(const struct as_cpulist *used, unsigned flags, int max_attempts, volatile int *stop,
+	      int (*fn)(void *arg, int attempt), void *arg, struct conditions *out);
+#define COND_STEP_ATTEMPTS 2 /* a step measured again once where nothing else limits it */
 
 /* Test hook: ARCHSCOPE_TEST_CONDITIONS="foreign=1.4,other=1,steal=12,clock=0.8,windows=N" replaces
  * the figures measured (foreign and other in CPUs, steal in %, clock as a ratio to the expected

@@ -67,8 +67,11 @@ enum {
 	X(G##_COND_CPUS, G##_COND, INT, "cpus", "CPUs", 0, NULL, "CPUs the group used", MP_AT(cond[g].cpus))     \
 	X(G##_COND_FOREIGN, G##_COND, REAL, "foreign_cpus", "CPUs", 0, NULL,                                    \
 	  "other processes' CPU time on the CPUs it used, per second", MP_AT(cond[g].foreign_cpus))              \
+	X(G##_COND_OTHER_N, G##_COND, INT, "other_cpus", "CPUs", 0, NULL,                                      \
+	  "the other CPUs judged: those it may use, or every other online one where they share caches and memory", \
+	  MP_AT(cond[g].other_cpus))                                                                             \
 	X(G##_COND_OTHER, G##_COND, REAL, "foreign_other_cpus", "CPUs", 0, NULL,                                \
-	  "other processes' CPU time on the other CPUs it may use, per second", MP_AT(cond[g].foreign_other_cpus)) \
+	  "other processes' CPU time on the other CPUs, per second", MP_AT(cond[g].foreign_other_cpus))          \
 	X(G##_COND_STEAL, G##_COND, REAL, "steal_pct", "%", 0, NULL, "the VM's steal time on the CPUs it used",  \
 	  MP_AT(cond[g].steal_pct))                                                                              \
 	X(G##_COND_SWITCHES_S, G##_COND, REAL, "switches_per_s", "/s", 0, NULL,                                 \
@@ -294,7 +297,7 @@ enum mp_group { MP_G_CLOCK, MP_G_LINE, MP_G_CACHES, MP_G_ASSOC, MP_G_TLB, MP_G_I
 struct machine_probes_cond {
 	double wall_s, foreign_cpus, foreign_other_cpus, steal_pct, switches_per_s, clock_ghz, clock_expected_ghz;
 	long long involuntary_switches, migrations;
-	int cpus, attempts, noisy;
+	int cpus, other_cpus, attempts, noisy;
 	char why[240];
 	char implausible[240];
 };

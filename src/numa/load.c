@@ -199,6 +199,26 @@ static int phase_run(const struct numa_load_opts *o, const struct bench_kernel *
 	return rc;
 }
 
+/* One phase as a step of the conditions module: measured again once where other work disturbed
+ * it (the phase together starts its time series again). */
+struct load_phase {
+	const struct numa_load_opts *o;
+	const struct bench_kernel *k;
+	const int *on;
+	int phase_id;
+	double *gbs;
+	struct numa_load_result *r;
+	struct as_error *err;
+};
+
+static int load_phase_run(void *arg, int attempt)
+{
+	struct load_phase *x = arg;
+	if (attempt > 1 && x->phase_id < 0)
+		x->r->nsamples = 0;
+	return phase_run(x->o, x->k, x->on, x->phase_id, x->gbs, x->r, x->err);
+}
+
 int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
@@ -230,11 +250,8 @@ int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, st
 		for (int f = 0; f < o->n && !(o->stop && *o->stop); f++) {
 			for (int q = 0; q < o->n; q++)
 				on[q] = q == f;
-			struct cond_window w;
-			cond_window_begin(&w, NULL, NULL, COND_SHARED);
-			int rc = phase_run(o, k, on, f, g, r, err);
-			cond_window_end(&w, &r->alone_cond[f]);
-			cond_summary_final(&r->alone_cond[f]);
+			struct load_phase ph = { o, k, on, f, g, r, err };
+			int rc = cond_step(NULL, COND_SHARED, COND_STEP_ATTEMPTS, o->stop, load_phase_run, &ph, &r->alone_cond[f]);
 			if (rc)
 				return as_error_prefix(err, "flow %d:%d:%d alone: ", o->flows[f].src, o->flows[f].dst, o->flows[f].threads), rc;
 			r->alone_gbs[f] = g[f];
@@ -247,11 +264,8 @@ int numa_load_run(const struct numa_load_opts *o, struct numa_load_result *r, st
 	}
 	for (int q = 0; q < o->n; q++)
 		on[q] = 1;
-	struct cond_window w;
-	cond_window_begin(&w, NULL, NULL, COND_SHARED);
-	int rc = phase_run(o, k, on, -1, r->together_gbs, r, err);
-	cond_window_end(&w, &r->together_cond);
-	cond_summary_final(&r->together_cond);
+	struct load_phase ph = { o, k, on, -1, r->together_gbs, r, err };
+	int rc = cond_step(NULL, COND_SHARED, COND_STEP_ATTEMPTS, o->stop, load_phase_run, &ph, &r->together_cond);
 	if (rc)
 		return as_error_prefix(err, "flows together: "), rc;
 	if (o->n == 1) { /* one flow: alone and together are the same run */

@@ -336,6 +336,7 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	char *stat1 = file_read_all("/proc/stat", NULL);
 	cond_window_own(&win, kids1 - kids0, (double)(children_switches() - kids_sw0));
 	cond_window_end(&win, &x->cond);
+	cond_summary_final(&x->cond); /* stack never runs a program again: each run counts as it is */
 	if (counting) {
 		x->have_counts = rc == 0 && scale_counts_read(&counts, &x->counts) == 0;
 		scale_counts_close(&counts);

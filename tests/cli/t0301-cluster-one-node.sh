@@ -27,6 +27,8 @@ for x in r["ranks"]:
     assert x["numa_node"] is None or isinstance(x["numa_node"], int), x
 assert len(r["nodes"]) == 1 and r["nodes"][0]["ranks"] == list(range(P)) and r["nodes"][0]["leader"] == 0
 assert r["nodes"][0]["clock_ghz"] > 0.1, r["nodes"][0]
+c = r["nodes"][0]["conditions"]  # the node probes' window judges the clock too (issue 47)
+assert c["clock_ghz"] > 0.1 and c["clock_expected_ghz"] > 0.1 and 1 <= c["attempts"] <= 2, c
 assert r["outliers"] == []
 def square(m, name):
     assert len(m) == P and all(len(row) == P for row in m), name

@@ -95,6 +95,34 @@ test_expect_success 'bench, stat and stack carry conditions per run' '
 	PY
 '
 
+test_expect_success 'numa load phases and tune stencil: measured again once, then flagged' '
+	ARCHSCOPE_TEST_CONDITIONS=steal=12,windows=1 "$ARCHSCOPE" numa load 0:0:1 0:0:1 --duration 1 --size 32MiB --json >"$TMP/out" 2>"$TMP/err" &&
+	python3 - "$TMP/out" <<-\PY &&
+	import json, sys
+	r = json.load(open(sys.argv[1]))["results"]
+	first = r["crosstalk"][0]["alone"]["conditions"]
+	assert first["attempts"] == 2 and first["steal_pct"] != 12, first  # the second attempt is the machine itself
+	PY
+	ARCHSCOPE_TEST_CONDITIONS=steal=12 "$ARCHSCOPE" numa load 0:0:1 --duration 1 --size 32MiB --json >"$TMP/out" 2>"$TMP/err" &&
+	python3 - "$TMP/out" <<-\PY &&
+	import json, sys
+	c = json.load(open(sys.argv[1]))["results"]["together"]["conditions"]
+	assert c["attempts"] == 2 and c["noisy"] is True and "steal 12 %" in c["why"], c
+	PY
+	ARCHSCOPE_TEST_CONDITIONS=steal=12 "$ARCHSCOPE" tune stencil -m "$ROOT/machines/amd-zen5-26-2.yaml" --json >"$TMP/out" 2>"$TMP/err" &&
+	python3 - "$TMP/out" <<-\PY
+	import json, sys
+	r = json.load(open(sys.argv[1]))["results"]
+	c = r["conditions"]
+	assert c["attempts"] == 2 and c["noisy"] is True and "steal 12 %" in c["why"] and r["reps"] >= 1, c
+	PY
+'
+
+test_expect_success 'the summary counts every run of stack' '
+	ARCHSCOPE_TEST_CONDITIONS=steal=12 "$ARCHSCOPE" stack -t 1 -r 2 -- true >/dev/null 2>"$TMP/err" &&
+	grep -Eq "conditions: .*; ([1-9][0-9]*) of \1 answers? flagged noisy" "$TMP/err"
+'
+
 # The co-runner cases need a second CPU to run the co-runner on.
 corun_start() { # corun_start busy|memory: the co-runner on the last allowed CPU, its pid in $TMP/co.pid
 	local cpu
@@ -144,6 +172,20 @@ test_expect_success 'beside a memory-bandwidth hog every answer is right or flag
 	corun_start memory &&
 	"$ARCHSCOPE" probe --quick --remeasure 1 line caches contexts --json >"$TMP/got.json" 2>"$TMP/err"; rc=$?; corun_stop
 	[ "$rc" -eq 0 ] && python3 "$TMP/judge.py" "$TMP/ref.json" "$TMP/got.json"
+'
+
+test_expect_success 'a run pinned to one CPU sees a busy loop on a CPU it may not use' '
+	[ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs (one for the co-runner)"
+	cpus=$(python3 -c "import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[-1])")
+	set -- $cpus
+	taskset -c "$2" sh -c "while :; do :; done" & co=$!
+	sleep 0.3
+	taskset -c "$1" "$ARCHSCOPE" probe --quick --remeasure 0 clock --json >"$TMP/out" 2>"$TMP/err"; rc=$?
+	kill $co; wait
+	# the clock shares the power budget with the other CPUs: a loop on CPU $2 (about a whole CPU,
+	# more when other work runs there too) is other work beside it though taskset hides that CPU
+	[ "$rc" -eq 0 ] &&
+	python3 -c "import json,sys; c=json.load(open(sys.argv[1]))[\"results\"][\"clock\"][\"conditions\"]; assert c[\"cpus\"] == 1 and c[\"other_cpus\"] >= 1 and c[\"noisy\"] == 1 and \"other CPU\" in c[\"why\"], c" "$TMP/out"
 '
 
 test_expect_success '--wait-quiet waits for a co-runner to end before it measures' '

@@ -1,6 +1,7 @@
 /* Unit tests of the conditions of a measurement (common/conditions.h) on recorded /proc/stat
  * texts and synthetic figures, and of the flags and physical bounds of probe answers
  * (machine/probes.h: machine_probes_flag, machine_probes_bounds). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,37 @@ static void test_conditions__hook_first_windows(void)
 	CHECK(strstr(line, "steps measured") != NULL);
 }
 
+static int step_calls, step_misnumbered;
+static int step_fn(void *arg, int attempt)
+{
+	step_calls++;
+	step_misnumbered += attempt != step_calls;
+	return *(int *)arg;
+}
+
+/* cond_step: measured again while noisy up to the attempts asked for, never after an error or a
+ * stop, and counted once in the summary (its last attempt). */
+static void test_conditions__step_attempts(void)
+{
+	setenv("ARCHSCOPE_TEST_CONDITIONS", "steal=12", 1); /* every window noisy */
+	struct conditions c;
+	int ok = 0, bad = -EIO;
+	volatile int stop = 0;
+	step_calls = 0;
+	int finals = cond_summary_flagged();
+	CHECK(cond_step(NULL, 0, 3, &stop, step_fn, &ok, &c) == 0);
+	CHECK(step_calls == 3 && c.attempts == 3 && c.noisy);
+	CHECK(cond_summary_flagged() == finals + 1);
+	step_calls = 0;
+	CHECK(cond_step(NULL, 0, 3, &stop, step_fn, &bad, &c) == -EIO);
+	CHECK(step_calls == 1 && c.attempts == 1);
+	stop = 1;
+	step_calls = 0;
+	CHECK(cond_step(NULL, 0, 3, &stop, step_fn, &ok, &c) == 0);
+	CHECK(step_calls == 1 && step_misnumbered == 0);
+	unsetenv("ARCHSCOPE_TEST_CONDITIONS");
+}
+
 static void fill_instr(struct machine_probes *p, double fma_tp, double sp_total)
 {
 	p->nops = 1;
@@ -263,5 +295,5 @@ static void test_conditions__flags_roundtrip(void)
 }
 
 TESTS(T(test_conditions__stat_ticks_recorded), T(test_conditions__judge_thresholds), T(test_conditions__judge_tick_grain), T(test_conditions__judge_wakeup_storm),
-      T(test_conditions__hook_first_windows), T(test_conditions__bounds_flops),
+      T(test_conditions__hook_first_windows), T(test_conditions__step_attempts), T(test_conditions__bounds_flops),
       T(test_conditions__bounds_levels_contexts_c2c_slice), T(test_conditions__flags_roundtrip))

@@ -15,6 +15,8 @@
 #include "cli/cli.h"
 #include "cli/cluster/cmd-cluster-impl.h"
 #include "cli/parse-options.h"
+#include "probe/clock.h"
+#include "common/conditions.h"
 #include "common/timer.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -240,6 +242,7 @@ int main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+	cond_clock_source(clock_window_ghz); /* each step's clock, as the archscope binary's main does */
 	uint64_t t_start = timer_now_ns();
 	struct cluster_place place;
 	struct as_error err = { 0 };
