@@ -134,6 +134,19 @@ static int job_run(void *(*fn)(void *), struct job *j, struct as_error *err)
 	return 0;
 }
 
+/* A latency chase as a step of the conditions module (cond_step). */
+struct latency_step {
+	struct job *jb;
+	struct as_error *err;
+};
+
+static int latency_step_run(void *arg, int attempt)
+{
+	struct latency_step *x = arg;
+	(void)attempt;
+	return job_run(latency_job, x->jb, x->err);
+}
+
 /* The working set asked for, cut to a quarter of the available memory and of node j's memory. */
 static size_t cut(size_t want, const struct topo *t, int j)
 {
@@ -194,16 +207,14 @@ int numa_matrix_measure(struct numa_matrix *m, const struct topo *t, const struc
 				jb.bytes = what <= 1 ? lat : bw;
 				if (what == 2)
 					jb.cpus.n = 1;
-				struct cond_window win;
 				struct conditions cond;
 				struct as_cpulist pinned = { .n = 1, .cpu = { jb.cpu } };
-				if (what <= 1) /* the chase runs on one CPU; bench_run judges the bandwidth runs itself */
-					cond_window_begin(&win, &pinned, NULL, COND_SHARED);
-				int rc = job_run(what <= 1 ? latency_job : bandwidth_job, &jb, err);
-				if (what <= 1) {
-					cond_window_end(&win, &cond);
-					cond_summary_final(&cond);
-				} else {
+				struct latency_step ls = { &jb, err };
+				int rc;
+				if (what <= 1) { /* the chase runs on one CPU: measured again once where disturbed */
+					rc = cond_step(&pinned, COND_SHARED, COND_STEP_ATTEMPTS, o->stop, latency_step_run, &ls, &cond);
+				} else { /* bench_run judges and re-measures the bandwidth runs itself */
+					rc = job_run(bandwidth_job, &jb, err);
 					cond = jb.res.cond;
 				}
 				if (!rc && cond.noisy) {
