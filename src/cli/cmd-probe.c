@@ -31,7 +31,7 @@ static const struct cli_probe_row probes[] = {
 	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb, 0, COND_SHARED },
 	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr, 0, 0 },
 	{ "contexts", "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts, 1, COND_SHARED },
-	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers, 0, 0 },
+	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers, 0, COND_SHARED },
 	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice, 1, 0 },
 	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c, 1, COND_SHARED },
 };
