@@ -25,6 +25,7 @@ struct machine_level {
 	int upstream_full_duplex;
 	int upstream_is_memory;          /* "full socket memory bandwidth": from the benchmarks */
 	char upstream_text[64];          /* the first entry of "upstream throughput", "" for none */
+#define MACHINE_UPSTREAM_NOT_MEASURED "not measured" /* probe -o: a level the ECM fit gave no positive cost */
 	int transfers_overlap;
 };
 

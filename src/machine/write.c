@@ -78,7 +78,7 @@ static json_t *level_json(const struct machine_level *L)
 	if (*L->upstream_text) {
 		/* the code analyzer is no link: it has no duplex */
 		json_t *u = json_pack("[s]", L->upstream_text);
-		if (strcmp(L->upstream_text, "architecture code analyzer"))
+		if (strcmp(L->upstream_text, "architecture code analyzer") && strcmp(L->upstream_text, MACHINE_UPSTREAM_NOT_MEASURED))
 			json_array_append_new(u, json_string(L->upstream_full_duplex ? "full-duplex" : "half-duplex"));
 		json_object_set_new(o, "upstream throughput", u);
 	}
@@ -331,6 +331,15 @@ static void probed_levels(const struct machine_probed *p, const struct derived *
 			snprintf(L->upstream_text, sizeof(L->upstream_text), "%.1f B/cy", (double)cl / p->ecm.cy_per_cl[i - 1]);
 			char u[16];
 			machine_quantity(L->upstream_text, &L->upstream_bytes_per_cy, u, sizeof(u));
+		} else { /* a fit beside other work can give a level no positive cost: said, not invented */
+			snprintf(L->upstream_text, sizeof(L->upstream_text), MACHINE_UPSTREAM_NOT_MEASURED);
+			char msg[240];
+			if (p->has_ecm && i - 1 < p->ecm.ntransfers)
+				snprintf(msg, sizeof(msg), "%s upstream throughput not measured: the benchmarks' ECM fit gave %.2f cy per line (noisy benchmarks, or transfers that overlap); model's Kerncraft mode (--ecm-rates machine) cannot use this level",
+					 L->name, p->ecm.cy_per_cl[i - 1]);
+			else
+				snprintf(msg, sizeof(msg), "%s upstream throughput not measured: no ECM fit of the benchmarks", L->name);
+			json_array_append_new(assumed, json_string(msg));
 		}
 	}
 }

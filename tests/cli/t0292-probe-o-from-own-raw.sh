@@ -1,8 +1,9 @@
 # probe -o writes its machine file from the typed answers, and --raw saves exactly those: a quick
 # `probe -o FILE --raw DIR` on at most two CPUs, then `probe -o AGAIN --from-raw DIR`, give the
 # same bytes, and FILE's archscope.probes is DIR/probe-results.json. Skips (needs QUIET) when
-# machine_check refuses what this run measured (on a loaded machine an ECM transfer can come out
-# no slower than the level above, leaving a level without upstream throughput: nothing written).
+# machine_check refuses what this run measured. (A level whose ECM fit came out without a positive
+# cost beside other work no longer refuses the file: its upstream throughput is written as "not
+# measured" and archscope.assumed says why; the unit test machine__probed_file checks that.)
 . "$(dirname "$0")/lib.sh"
 cpus=$(python3 -c 'import os; print(",".join(str(c) for c in sorted(os.sched_getaffinity(0))[:2]))')
 taskset -c "$cpus" "$ARCHSCOPE" probe -o "$TMP/live.yaml" --quick --seed 7 --raw "$TMP/raw" >"$TMP/out" 2>"$TMP/err"

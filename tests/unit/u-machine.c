@@ -644,6 +644,30 @@ static void test_machine__probed_file(void)
 	CHECK_STR(assumed->vals[0]->text, "L2 associativity not measured: written as fully associative");
 	CHECK_STR(mnode_get(mnode_get(mnode_get(t.root, "archscope"), "ecm"), "transfers")->vals[2]->vals[0]->text, "MEM");
 	mtree_free(&t);
+	/* beside a memory hog the fit gave L2 a negative cost: the file is still written, the level's
+	 * upstream throughput said to be not measured, and the model's Kerncraft mode refuses it */
+	p->ecm.cy_per_cl[0] = -0.91;
+	d = machine_probed_json(p);
+	t.root = mnode_from_json(d);
+	json_decref(d);
+	free(report);
+	report = NULL;
+	n = machine_check(&t, "probed", &report);
+	if (n)
+		printf("# %s", report);
+	CHECK(n == 0);
+	memset(m, 0, sizeof(*m));
+	machine_read(&t, m);
+	CHECK_STR(m->level[1].upstream_text, MACHINE_UPSTREAM_NOT_MEASURED);
+	CHECK(m->level[1].upstream_bytes_per_cy == 0 && !m->level[1].upstream_full_duplex);
+	CHECK_NEAR(m->level[2].upstream_bytes_per_cy, 16, 0);
+	assumed = mnode_get(mnode_get(t.root, "archscope"), "assumed");
+	int said = 0;
+	for (size_t i = 0; assumed && i < assumed->n; i++)
+		said |= strstr(assumed->vals[i]->text, "L2 upstream throughput not measured: the benchmarks' ECM fit gave -0.91") != NULL;
+	CHECK(said);
+	mtree_free(&t);
+	free(report);
 	free(p);
 	free(m);
 }
