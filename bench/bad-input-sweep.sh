@@ -9,7 +9,7 @@
 #   unclear  the error message does not quote its subject (the file, option value, name)
 # and prints a count per class and the failing cases, each with the area it belongs to (35a:
 # stat/regress/phases/compare program handling, duplicates and stat's own options; 35b: readers,
-# plots, numbers, JSON, messages; 36: stack).
+# plots, numbers, JSON, messages; 36: stack; 52: issue 52's readers, values, parameters, messages).
 #
 #   bench/bad-input-sweep.sh [ARCHSCOPE]   (default build/archscope; the ASan build works too)
 #   results: bench/results/bad-input-sweep-kvm-xeon-6-207.txt (SWEEP_OUT= to change)
@@ -276,15 +276,112 @@ c "memhist-prog" 35b 2 nosuchprog -- memhist -- nosuchprog
 c "stat-tmpdir" 35b err "$tmp/no/such" TMPDIR="$tmp/no/such" -- stat -q -r 1 -- true
 c "tune-tmpdir" 35b err "$tmp/no/such" TMPDIR="$tmp/no/such" -- tune gemm -q --short -m "$fx/tune/zen5-published.yaml"
 
+# --- issue 52: the last readers, values, parameters, messages (area 52) --------------------
+# the parse cache: every entry a FIFO must not hang model
+mkdir -p cache
+ARCHSCOPE_CACHE_DIR=$tmp/cache "$bin" model "$kernel" -D N 100 -D M 100 -m "$machine" >/dev/null 2>&1
+for f in cache/*; do [ -f "$f" ] && rm -f "$f" && mkfifo "$f"; done
+c "model-cache-fifo" 52 out "" ARCHSCOPE_CACHE_DIR="$tmp/cache" -- model "$kernel" -D N 100 -D M 100 -m "$machine"
+# metric groups (stat -M): one bad line each, in a share directory of their own
+mkdir -p share/groups
+group() { # group NAME EVENTS-AND-METRICS...: a generic group file
+	{ printf 'SHORT test group\n\nEVENTSET generic\n'; printf '%s\n' "$@"; } >"share/groups/$1.txt"
+}
+group G-OK task-clock page-faults METRICS 'Fault rate | per ms | $2 / $1 * 1e6'
+group G-DUP task-clock task-clock METRICS 'x | 1 | $1'
+group G-REF99 task-clock METRICS 'x | 1 | $99'
+group G-TRAIL task-clock METRICS 'x | 1 | $1 +'
+group G-HEX task-clock METRICS 'x | 1 | 0x10'
+group G-BIG task-clock METRICS 'x | 1 | 1e999'
+group G-UNKNOWN task-clock METRICS 'x | 1 | nosuch / $1'
+group G-LONG task-clock METRICS "x | 1 | \$1 $(printf '+ 1 %.0s' $(seq 1 150))"
+printf 'SHORT t\n\nEVENTSET generic\ntask-\000clock\nMETRICS\nx | 1 | $1\n' >share/groups/G-NUL.txt
+printf 'SHORT t\n\nEVENTSET generic\ntask-clock\ncaf\351\nMETRICS\nx | 1 | $1\n' >share/groups/G-LATIN1.txt
+truncate -s 5G share/groups/G-HUGE.txt 2>/dev/null || : >share/groups/G-HUGE.txt
+mkfifo share/groups/G-FIFO.txt
+c "stat-M-ok" 52 json "Fault rate" ARCHSCOPE_SHARE_DIR="$tmp/share" -- stat -q --json -r 1 -M G-OK -- true
+for g in DUP REF99 TRAIL HEX BIG UNKNOWN LONG NUL LATIN1 HUGE FIFO; do
+	c "stat-M:$g" 52 2 "G-$g.txt" ARCHSCOPE_SHARE_DIR="$tmp/share" -- stat -r 1 -M "G-$g" -- touch ran
+done
+# duplicate keys in every JSON reader; impossible values in compare
+python3 - "$fx/numa/matrix-2node.json" good.json <<'PY'
+import json, sys
+t = open(sys.argv[1]).read()
+i = t.index('"bandwidth_gbs"')
+open("dup-matrix.json", "w").write(t[:i] + '"bandwidth_gbs": [[1, 1], [1, 1]], ' + t[i:])
+d = json.load(open(sys.argv[2]))
+ev = d["results"]["events"]
+neg = json.loads(json.dumps(d)); big = json.loads(json.dumps(d))
+for e in neg["results"]["events"]:
+    for k in e:
+        if k in ("count", "counts", "value") or k.endswith("count"):
+            e[k] = -5 if not isinstance(e[k], list) else [-5 for _ in e[k]]
+for e in big["results"]["events"]:
+    for k in e:
+        if k in ("mean",):
+            e[k] = 1e308
+json.dump(neg, open("neg-counts.json", "w")); json.dump(big, open("big-mean.json", "w"))
+PY
+printf '{"latency_cy": 10, "latency_cy": 900, "data_src": 1}\n' >dup.jsonl
+printf 'size,latency\n1,2,3\n4,5\n' >bad-header.csv
+c "numa-model-dup-key" 52 2 dup-matrix.json -- numa model --matrix dup-matrix.json --flow 0:1:1
+c "memhist-dup-key" 52 2 dup.jsonl -- memhist --from dup.jsonl
+c "analyze-bad-header" 52 2 bad-header.csv -- analyze --method monotone bad-header.csv
+c "compare-negative" 52 2 neg-counts.json -- compare neg-counts.json good.json
+c "compare-1e308" 52 2 big-mean.json -- compare big-mean.json good.json
+c "compare-e-nosuch" 52 2 nosuch -- compare -e nosuch good.json good.json
+c "compare-stdin-twice" 52 2 "standard input" -- compare - -
+# probe -o --from-raw with bad saved results: the input named, exit 2
+mkdir -p raw-bad raw-big
+"$bin" probe --quick clock --raw raw-ok -q >/dev/null 2>&1
+cp -r raw-ok/. raw-bad/ 2>/dev/null; cp -r raw-ok/. raw-big/ 2>/dev/null
+printf '{"benchmarks": ' >raw-bad/benchmarks.json
+printf '{"kernels": {}, "line": 1e308}\n' >raw-big/benchmarks.json
+c "probe-from-raw-bad" 52 2 benchmarks.json -- probe -o fr1.yaml --from-raw raw-bad
+c "probe-from-raw-1e308" 52 2 benchmarks.json -- probe -o fr2.yaml --from-raw raw-big
+# parameters and options: checked, never dropped, before anything runs
+c "regress-two-params" 52 nocode "" -- regress -q -r 1 -e task-clock --param N=1,2 --param M=3,4 -- sh -c 'case "{N}{M}" in *"{"*) touch ran ;; esac'
+c "regress-param-trailing-comma" 52 2 "N=1,2," -- regress --param N=1,2, -- touch ran {N}
+c "phases-e-empty" 52 2 "-e" -- phases -e '' -- touch ran
+c "stack-t-space" 52 2 "' 5'" -- stack -t ' 5' -- touch ran
+c "events-pmu-empty" 52 2 "--pmu" -- events --pmu ''
+c "phases-interval-float" 52 2 1e3 -- phases --interval 1e3 -- touch ran
+c "probe-plan-plot" 52 2 "--plan" -- probe --plan --plot pp
+c "probe-plan-raw" 52 2 "--plan" -- probe --plan --raw pr
+for cmd in "stat -r 1 -o '' -- touch ran" "regress --param N=1,2 -r 1 -o '' -- touch ran {N}" "phases -o '' -- touch ran" \
+	"compare -o '' good.json good.json" "report -o '' --from good.json" "probe -o '' clock"; do
+	eval "set -- $cmd"
+	c "$1-o-empty" 52 2 "-o" -- "$@"
+done
+c "report-save-file" 52 2 afile -- report --save afile/x --from good.json
+c "report-t-too-many" 52 2 "-t" -- report -t 4096
+c "memhist-thresholds" 52 2 5x -- memhist --thresholds 5x -- true
+c "tune-cpu-not-allowed-m" 52 2 1000 -- tune gemm --short --cpu 1000 -m "$fx/tune/zen5-published.yaml"
+c "tune-cpu-not-allowed" 52 2 1000 -- tune gemm --short --cpu 1000
+c "tune-unknown-kernel" 52 2 foo -- tune foo
+c "libpfm-force-nosuch" 52 2 LIBPFM_FORCE_PMU LIBPFM_FORCE_PMU=nosuch -- stat -r 1 -e task-clock -- true
+c "model-D-space" 52 2 "N 100" -- model "$kernel" -D 'N 100' -m "$machine"
+c "regress-long-name" 52 2 "$(printf 'P%.0s' $(seq 1 70))" -- regress --param "$(printf 'P%.0s' $(seq 1 70))=1,2" -- true
+c "stack-t-huge" 52 2 100000 -- stack -t 100000 -- true
+c "stat-empty-program" 52 2 "empty" -- stat -r 1 -- ''
+c "stack-noexec" 52 2 noexec.sh -- stack -t 1 -r 1 -- ./noexec.sh
+printf 'exit 0\n' >noshebang.sh && chmod +x noshebang.sh
+c "stack-noshebang" 52 out "" -- stack -t 1 -r 1 -- ./noshebang.sh
+c "stack-preload-data" 52 2 ARCHSCOPE_PRELOAD ARCHSCOPE_PRELOAD="$tmp/afile" -- stack -t 1 -r 1 -- true
+c "stack-preload-dir" 52 2 ARCHSCOPE_PRELOAD ARCHSCOPE_PRELOAD="$tmp/dir" -- stack -t 1 -r 1 -- true
+c "stack-killed-child" 52 'py:d["results"]["runs"][0]["speedup"] is None or d["results"]["runs"][0]["speedup"] > 0.05' speedup \
+	-- stack -q --json -t 1,2 -r 1 -- sh -c 'sleep 5 & kill -9 $!; wait; i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done'
+
 # --- the report -----------------------------------------------------------------------------
 {
 	echo "# bench/bad-input-sweep.sh, $(date -u +%Y-%m-%d), archscope $(git -C "$root" rev-parse --short HEAD 2>/dev/null)$(git -C "$root" diff --quiet -- . ':!bench/results' 2>/dev/null || echo +changes)"
 	echo "# $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) CPUs, $(uname -r); load $(cut -d' ' -f1-3 /proc/loadavg); binary $(basename "$(dirname "$bin")")/$(basename "$bin"); timeout $limit s"
 	echo "# areas: 35a stat/regress/phases/compare program handling, duplicates, stat's options; 35b readers, plots,"
-	echo "#        numbers, JSON, messages; 36 stack"
+	echo "#        numbers, JSON, messages; 36 stack; 52 the last readers (caches, metric groups, JSON keys), values,"
+	echo "#        parameters, checks before running, messages (issue 52)"
 	echo
 	echo "$n cases: ok ${count[ok]}, hang ${count[hang]}, crash ${count[crash]}, wrong exit ${count[wrong]}, silent ${count[silent]}, unclear message ${count[unclear]}"
-	for a in 35a 35b 36; do
+	for a in 35a 35b 36 52; do
 		echo "  $a: $(awk -v a="$a" '$2 == a' cases | wc -l) cases, $(awk -v a="$a" '$2 == a && $4 != "ok"' cases | wc -l) failing"
 	done
 	echo
