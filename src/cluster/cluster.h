@@ -75,7 +75,7 @@ int cluster_rounds(int p);
 /* The partner of rank i in round r, or -1 when i sits out. */
 int cluster_round_partner(int p, int r, int i);
 
-/* --- measurements between ranks (pair.c, sweep.c) --------------------------------------------- */
+/* --- measurements between ranks (sweep.c) --------------------------------------------- */
 
 /* Where a run stands, for the signal handler of rank 0 that names what was going on when mpirun
  * ended the run (a rank died, or Ctrl-C). Written only by rank 0. */

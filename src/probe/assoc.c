@@ -117,7 +117,7 @@ int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *
 	double ways = steps_assoc_ways(c->x, c->min_ns, c->n, env->level_ns[i], next_ns, &conf, &si);
 	const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
 	l->ways = (struct probe_answer){
-		.value = ways, .unit = "ways", .confidence = si >= 0 ? conf : 0,
+		.value = ways, .confidence = si >= 0 ? conf : 0,
 		.method = "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
 		.os_reported = tc && tc->ways > 0 ? tc->ways : NAN,
 	};

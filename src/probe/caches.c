@@ -108,8 +108,8 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 
 void probe_caches_result_init(struct probe_caches_result *r)
 {
-	*r = (struct probe_caches_result){ .memory = probe_answer_none("ns"), .memory_cy = NAN,
-					   .memory_random = probe_answer_none("ns"), .memory_random_cy = NAN,
+	*r = (struct probe_caches_result){ .memory = probe_answer_none(), .memory_cy = NAN,
+					   .memory_random = probe_answer_none(), .memory_random_cy = NAN,
 					   .memory_random_huge = NAN }; /* zeroed curves are empty */
 }
 
@@ -169,12 +169,12 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 		const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
 		struct probe_cache_level *l = &r->level[i];
 		l->size = (struct probe_answer){
-			.value = lv[i].size, .unit = "B", .confidence = lv[i].confidence,
+			.value = lv[i].size, .confidence = lv[i].confidence,
 			.method = "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
 			.os_reported = tc ? (double)tc->size_bytes : NAN,
 		};
 		l->latency = (struct probe_answer){
-			.value = lv[i].latency, .unit = "ns", .confidence = lv[i].confidence,
+			.value = lv[i].latency, .confidence = lv[i].confidence,
 			.method = "smallest latency in the level's QT cluster", .os_reported = NAN,
 		};
 		l->latency_cy = ghz > 0 ? lv[i].latency * ghz : NAN;
@@ -185,7 +185,7 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 	}
 	int has_mem = isfinite(mem_ns);
 	r->memory = (struct probe_answer){
-		.value = mem_ns, .unit = "ns", .confidence = has_mem ? 0.9 : 0,
+		.value = mem_ns, .confidence = has_mem ? 0.9 : 0,
 		.method = "page-local pattern: latency of the largest buffer of the page-segmented chase (pages in random "
 			  "order, the lines of each 4 KiB page in random order), on the last plateau",
 		.os_reported = NAN,
@@ -261,7 +261,7 @@ int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, stru
 	if (rc == 0 && !probe_opts_stopped(&o)) {
 		r->memory_random_bytes = bytes;
 		r->memory_random = (struct probe_answer){
-			.value = c.min_ns[0], .unit = "ns", .confidence = 0.9,
+			.value = c.min_ns[0], .confidence = 0.9,
 			.method = "fully random pattern: one random cycle over every line of the buffer on huge pages (each access "
 				  "opens another DRAM page; no prefetcher follows), fastest repetition",
 			.os_reported = NAN,

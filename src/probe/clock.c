@@ -112,7 +112,6 @@ void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
 	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
 	*out = (struct probe_clock_result){
 		.clock = { .value = cr.ghz,
-			   .unit = "GHz",
 			   .confidence = spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4,
 			   .method = cr.method,
 			   .os_reported = mhz > 0 ? mhz / 1000.0 : NAN },

@@ -373,7 +373,6 @@ int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struc
 	k->contexts = (struct probe_answer){
 		/* Flat to the end: at least as many contexts as threads tried, no answer. */
 		.value = value,
-		.unit = "contexts",
 		.confidence = isfinite(value) ? conf : 0,
 		.method = kind_method[kind],
 		.os_reported = os ? os : NAN,

@@ -55,8 +55,8 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 void probe_line_result_init(struct probe_line_result *r)
 {
 	*r = (struct probe_line_result){
-		.line = probe_answer_none("B"), .stride = probe_answer_none("B"), .coherence = probe_answer_none("B"),
-		.flush = probe_answer_none("B"), .step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
+		.line = probe_answer_none(), .stride = probe_answer_none(), .coherence = probe_answer_none(),
+		.flush = probe_answer_none(), .step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
 		.flush_ratio = NAN,
 	}; /* zeroed curves are empty (memory.h) */
 }
@@ -211,7 +211,6 @@ int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
 	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
 	r->stride = (struct probe_answer){
 		.value = a.index >= 0 ? c->x[a.index] : NAN,
-		.unit = "B",
 		.confidence = a.confidence,
 		.method = "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
 		.os_reported = NAN,

@@ -1,6 +1,7 @@
 /* What every probe shares: the environment it runs in (pinned CPU, options, the answers earlier
- * probes found) and the finished answer it returns (value, unit, method, confidence, and the
- * OS-reported value beside it). Probes fill these; cli/ only renders them. */
+ * probes found) and the finished answer it returns (value, method, confidence, and the
+ * OS-reported value beside it; its unit is the answer table's, machine/probes.h). Probes fill
+ * these; cli/ only renders them. */
 #ifndef ARCHSCOPE_PROBE_PROBE_H
 #define ARCHSCOPE_PROBE_PROBE_H
 
@@ -16,17 +17,16 @@
  * value with lowered confidence, why it was lowered). */
 struct probe_answer {
 	double value;
-	const char *unit;       /* "B", "ns", "cy", "GHz", "ms", "" */
 	double confidence;      /* 0..1 */
 	const char *method;     /* static text */
 	double os_reported;     /* NAN: the OS reports nothing */
 	char reason[400];
 };
 
-/* An answer not found (yet): no value, nothing OS-reported, in unit. */
-static inline struct probe_answer probe_answer_none(const char *unit)
+/* An answer not found (yet): no value, nothing OS-reported. */
+static inline struct probe_answer probe_answer_none(void)
 {
-	return (struct probe_answer){ .value = NAN, .unit = unit, .os_reported = NAN };
+	return (struct probe_answer){ .value = NAN, .os_reported = NAN };
 }
 
 struct probe_env {

@@ -70,7 +70,6 @@ int probe_registers_analyze(struct probe_registers_build *b)
 		 !strcmp(s->kind, "int") ? "uint64_t" : "double", s->compiler, s->flags);
 	b->regs = (struct probe_answer){
 		.value = a.index >= 0 ? c->x[a.index] : NAN,
-		.unit = "registers",
 		.confidence = a.index >= 0 ? a.confidence : 0,
 		.method = b->method,
 		.os_reported = NAN,

@@ -99,8 +99,8 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 void probe_timeslice_result_init(struct probe_timeslice_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->slice = probe_answer_none("ms");
-	r->schedstat = probe_answer_none("ms");
+	r->slice = probe_answer_none();
+	r->schedstat = probe_answer_none();
 	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
 		r->quantile_ms[i] = NAN;
 }
@@ -118,7 +118,6 @@ void probe_timeslice_analyze(struct probe_timeslice_result *r)
 	const struct dist_mode *m = &r->mode;
 	r->slice = (struct probe_answer){
 		.value = r->have_mode ? m->value / 1000.0 : NAN,
-		.unit = "ms",
 		.confidence = r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
 		.method = "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; the log-histogram bin (20 per decade) holding the most lost time",
 		.os_reported = NAN,

@@ -142,7 +142,7 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 void probe_tlb_result_init(struct probe_tlb_result *r)
 {
 	*r = (struct probe_tlb_result){
-		.page = probe_answer_none("B"), .page_pairs = probe_answer_none("B"), .page_faults = probe_answer_none("B"),
+		.page = probe_answer_none(), .page_pairs = probe_answer_none(), .page_faults = probe_answer_none(),
 		.page_step_index = -1, .walk_ns = NAN,
 	}; /* zeroed curves are empty (memory.h) */
 }
@@ -168,7 +168,7 @@ int probe_tlb_analyze_page(struct probe_tlb_result *r)
 	 * shortest distances a next-line prefetcher can make the second access cheaper. */
 	struct step_answer a = y ? steps_first_significant(y, c->n, 1.0 / 3.0) : (struct step_answer){ .index = -1 };
 	r->page_pairs = (struct probe_answer){
-		.value = a.index >= 0 ? c->x[a.index] : NAN, .unit = "B", .confidence = a.index >= 0 ? a.confidence : 0,
+		.value = a.index >= 0 ? c->x[a.index] : NAN, .confidence = a.index >= 0 ? a.confidence : 0,
 		.method = "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
 		.os_reported = NAN,
 	};
@@ -182,7 +182,7 @@ int probe_tlb_analyze_page(struct probe_tlb_result *r)
 	if (f->n)
 		plateaus_doubling_end(f->x, f->min_ns, f->n, &d);
 	r->page_faults = (struct probe_answer){
-		.value = d.index >= 0 ? f->x[d.index] : NAN, .unit = "B", .confidence = d.index >= 0 ? d.confidence : 0,
+		.value = d.index >= 0 ? f->x[d.index] : NAN, .confidence = d.index >= 0 ? d.confidence : 0,
 		.method = "first touches of fresh memory every s bytes: the time per touch doubles with s while s / page of them fault, and stops at the page",
 		.os_reported = NAN,
 	};
@@ -206,7 +206,7 @@ int probe_tlb_analyze_page(struct probe_tlb_result *r)
 		p->confidence *= 0.75;
 		snprintf(p->reason, sizeof(p->reason), "pair witness only (fault witness: %.100s)", pf->reason);
 	} else {
-		*p = (struct probe_answer){ .value = NAN, .unit = "B", .method = pp->method };
+		*p = (struct probe_answer){ .value = NAN, .method = pp->method };
 		snprintf(p->reason, sizeof(p->reason), "neither witness found a step");
 	}
 	p->os_reported = os;
@@ -229,7 +229,7 @@ int probe_tlb_analyze_entries(struct probe_tlb_result *r)
 	for (int i = 0; i < n; i++) {
 		r->level[i] = (struct probe_tlb_level){
 			.entries = {
-				.value = tlv[i].size, .unit = "entries", .confidence = tlv[i].confidence,
+				.value = tlv[i].size, .confidence = tlv[i].confidence,
 				.method = "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
 				.os_reported = NAN,
 			},
