@@ -39,62 +39,15 @@ static int bad_notes(unsigned bad, const char *notes[], int max)
 	return n;
 }
 
-/* Whether a site (its primitive; PRIM_COUNT: user spinning) belongs to a part of the stack. */
-static int site_in_part(int prim, int part)
-{
-	switch (part) {
-	case PART_MUTEX: return prim == PRIM_MUTEX || prim == PRIM_OMP_LOCK;
-	case PART_RWLOCK: return prim == PRIM_RWLOCK;
-	case PART_COND: return prim == PRIM_COND;
-	case PART_BARRIER: return prim == PRIM_BARRIER || prim == PRIM_OMP_BARRIER;
-	case PART_SEM: return prim == PRIM_SEM;
-	case PART_SLEEP: return prim == PRIM_SLEEP;
-	case PART_FUTEX: return prim == PRIM_FUTEX;
-	case PART_YIELD: return prim == PRIM_YIELD;
-	case PART_PTHREAD_SPIN: return prim == PRIM_PTHREAD_SPIN;
-	case PART_USER_SPIN: return prim == PRIM_COUNT;
-	case PART_TASKWAIT: return prim == PRIM_OMP_TASKWAIT;
-	case PART_MPI: return prim == PRIM_MPI;
-	case PART_BARRIER_SPIN: return prim == PRIM_OMP_BARRIER;
-	case PART_TASKWAIT_SPIN: return prim == PRIM_OMP_TASKWAIT;
-	case PART_LOCK_SPIN: return prim == PRIM_OMP_LOCK;
-	default: return 0; /* blocked_other: no wrapper saw it, so no site */
-	}
-}
-
-static int site_waits_for_others(int prim)
-{
-	return prim == PRIM_JOIN || prim == PRIM_CHILD || prim == PRIM_POLL || prim == PRIM_OMP_IDLE || prim == PRIM_MPI_INIT;
-}
-
-/* The dominant component and its largest part (-1: none, or not spinning/yielding). */
-static int dominant_comp(const struct scale_point *p, int *part)
-{
-	const struct scale_stack *s = &p->ex[p->median].stack;
-	int comp = -1;
-	for (int c = 0; c < COMP_COUNT; c++)
-		if (!strcmp(scale_comp_names[c], p->dominant))
-			comp = c;
-	*part = -1;
-	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
-		for (int q = 0; q < PART_COUNT; q++) {
-			if (scale_part_is_spin(q) != (comp == COMP_SPINNING))
-				continue;
-			if (*part < 0 || s->part[q] > s->part[*part])
-				*part = q;
-		}
-	return comp;
-}
-
 /* The sites shown for the dominant delimiter: those of its largest part (spinning, yielding),
  * the waits for other tasks (imbalance), else every wait site; none for blocked_other. */
 static int site_shown(const struct scale_site *st, int comp, int part)
 {
 	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
-		return site_in_part(st->prim, part);
+		return scale_prim_in_part(st->prim, part);
 	if (comp == COMP_IMBALANCE)
-		return site_waits_for_others(st->prim);
-	return !site_waits_for_others(st->prim);
+		return scale_prim_waits_for_others(st->prim);
+	return !scale_prim_waits_for_others(st->prim);
 }
 
 /* The sentence of item 6 for one point. */
@@ -127,14 +80,12 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 			 "is what tier 0 cannot attribute)", s->comp[COMP_INFLATION], 100 * (p->cpu_ratio - 1));
 		return;
 	}
-	if (!strcmp(p->dominant, "none")) {
+	int comp = p->dominant, part = p->dominant_part;
+	if (comp == SCALE_NONE) {
 		snprintf(buf + k, len - (size_t)k, "no delimiter stands out (base >= 0.9 N)");
 		return;
 	}
-	int part, comp = dominant_comp(p, &part);
-	if (comp < 0)
-		return;
-	k += snprintf(buf + k, len - (size_t)k, "the dominant delimiter is %s (%.2f x, %.0f %% of the bar", p->dominant,
+	k += snprintf(buf + k, len - (size_t)k, "the dominant delimiter is %s (%.2f x, %.0f %% of the bar", scale_comp_name(comp),
 		      s->comp[comp], 100 * s->comp[comp] / p->threads);
 	if (part >= 0 && (size_t)k < len)
 		k += snprintf(buf + k, len - (size_t)k, ", mostly %s", scale_part_names[part]);
@@ -272,7 +223,7 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 			emit_number(e, scale_other_names[k], scale_other_names[k], s->other_s[k], "s", "%.3f");
 	emit_object_end(e);
 	emit_number(e, "foreign_cpu_s", "other processes' CPU time on these CPUs", p->foreign_cpu_s, "s", "%.3f");
-	emit_string(e, "dominant", "dominant (of the program)", p->dominant);
+	emit_string(e, "dominant", "dominant (of the program)", scale_comp_name(p->dominant));
 	emit_bool(e, "dominant_unclear", NULL, p->dominant_unclear);
 	if (p->dominant_unclear)
 		emit_text(e, "why none", "the runs disagree by %.2f x on the largest, which one run puts below %s",
@@ -290,11 +241,11 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 	emit_string(e, "answer", "answer", sentence);
 
 	/* the waits of the dominant delimiter (its largest part) */
-	int part, comp = dominant_comp(p, &part);
+	int comp = p->dominant, part = p->dominant_part;
 	emit_table_begin(e, "sites", "top wait sites");
 	for (size_t k = 0, shown = 0; m->have_record && k < m->rec.nsites && shown < SCALE_TOP_SITES; k++) {
 		const struct scale_site *st = &m->rec.sites[k];
-		if (comp >= 0 ? !site_shown(st, comp, part) : site_waits_for_others(st->prim))
+		if (comp >= 0 ? !site_shown(st, comp, part) : scale_prim_waits_for_others(st->prim))
 			continue;
 		shown++;
 		emit_row_begin(e);

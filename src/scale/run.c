@@ -601,10 +601,7 @@ void scale_dominant_check(const struct scale_result *res, struct scale_point *p)
 	p->dominant_unclear = p->inflation_unconfirmed = 0;
 	p->runner_up = NULL;
 	p->dominant_spread = p->cpu_ratio = NAN;
-	int best = -1, kept = 0;
-	for (int k = 0; k < COMP_COUNT; k++)
-		if (!strcmp(scale_comp_names[k], p->dominant))
-			best = k;
+	int best = p->dominant, kept = 0;
 	for (int r = 0; r < p->nex; r++)
 		kept += !p->ex[r].rejected;
 	const struct scale_point *one = &res->pt[res->one];
@@ -625,7 +622,7 @@ void scale_dominant_check(const struct scale_result *res, struct scale_point *p)
 			p->dominant_unclear = 1;
 			p->runner_up = scale_comp_names[second];
 			p->dominant_spread = p->comp_max[best] - p->comp_min[best];
-			p->dominant = "none";
+			p->dominant = SCALE_NONE;
 			return;
 		}
 	}
@@ -634,7 +631,7 @@ void scale_dominant_check(const struct scale_result *res, struct scale_point *p)
 		double explained = p->threads * fmax(0, 1 - 1 / p->cpu_ratio);
 		if (m->stack.comp[COMP_INFLATION] > explained + 0.1 * p->threads) {
 			p->inflation_unconfirmed = 1;
-			p->dominant = "none";
+			p->dominant = SCALE_NONE;
 		}
 	}
 }
@@ -647,6 +644,7 @@ static void point_answers(struct scale_result *res, struct scale_point *p)
 	p->error_raw = res->t1_s > 0 ? fabs(m->stack.estimated - p->speedup_strong) / p->threads : NAN;
 	p->dominant = scale_stack_dominant(m->stack.comp, p->threads);
 	scale_dominant_check(res, p);
+	p->dominant_part = scale_stack_dominant_part(&m->stack, p->dominant);
 	double sp = res->t1_s > 0 ? m->stack.actual : m->stack.estimated;
 	p->cls = scale_stack_class(sp, p->threads);
 	p->cls_program = scale_stack_class(fmin(sp + m->stack.comp[COMP_FOREIGN], p->threads), p->threads);

@@ -84,7 +84,9 @@ struct scale_point {
 	int median;                /* index in ex of the run whose span is the median */
 	double comp_min[COMP_COUNT], comp_max[COMP_COUNT];
 	double error;              /* |S^ - S| / N of the median run */
-	const char *dominant, *cls;
+	int dominant;              /* the dominant delimiter: a COMP_* (SCALE_NONE: none stands out) */
+	int dominant_part;         /* its largest part where it is spinning or yielding (else SCALE_NONE) */
+	const char *cls;
 	unsigned bad;              /* SCALE_BAD_* of any run */
 	int threads_max;           /* most threads at once in the median run */
 	int threads_seen;          /* threads the median run started (the main thread included) */
@@ -105,18 +107,18 @@ struct scale_point {
 				      where they were) */
 	double foreign_cpu_s;      /* of the median run */
 	int dominant_unclear;      /* the largest delimiter does not stand out beyond the runs' spread
-				      (its least run <= another's largest): dominant is "none" */
+				      (its least run <= another's largest): dominant is SCALE_NONE */
 	const char *runner_up;     /* then: the component it does not stand out from */
 	double dominant_spread;    /* then: its largest - least run, speedup units */
 	double cpu_ratio;          /* the program's CPU time, median run at N / at 1 (NaN: unknown) */
 	int inflation_unconfirmed; /* work_inflation was largest but the CPU time did not grow with it
-				      (beyond N (1 - 1/cpu_ratio) + 0.1 N): dominant is "none" */
+				      (beyond N (1 - 1/cpu_ratio) + 0.1 N): dominant is SCALE_NONE */
 	const char *cls_program;   /* the class of S + foreign_load: the program's, without the other load */
 };
 
 /* Whether p's dominant delimiter stands out (issue 47 item 5): beyond the runs' spread (its least
  * run above every other component's largest), and work_inflation only where the program's CPU
- * time grew with it (<= N (1 - 1/cpu_ratio) + 0.1 N); else p->dominant becomes "none" with
+ * time grew with it (<= N (1 - 1/cpu_ratio) + 0.1 N); else p->dominant becomes SCALE_NONE with
  * dominant_unclear or inflation_unconfirmed set. p->dominant, comp_min/max, ex[].cpu_s and the
  * 1-thread point res->pt[res->one] are read. */
 struct scale_result;

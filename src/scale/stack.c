@@ -35,6 +35,30 @@ static const int prim_part[PRIM_COUNT] = {
 	[PRIM_POLL] = -1, [PRIM_MPI_INIT] = -1,
 };
 
+/* The OpenMP waits: the primitive, the part of its spin phase, the part of the rest (asleep). */
+static const int omp[3][3] = { { PRIM_OMP_BARRIER, PART_BARRIER_SPIN, PART_BARRIER },
+			       { PRIM_OMP_TASKWAIT, PART_TASKWAIT_SPIN, PART_TASKWAIT },
+			       { PRIM_OMP_LOCK, PART_LOCK_SPIN, PART_MUTEX } };
+
+int scale_prim_in_part(int prim, int part)
+{
+	if (prim == PRIM_COUNT) /* spinning found by sampling */
+		return part == PART_USER_SPIN;
+	if (prim < 0 || prim > PRIM_COUNT || part < 0)
+		return 0;
+	if (prim_part[prim] == part)
+		return 1;
+	for (int k = 0; k < 3; k++)
+		if (omp[k][0] == prim && omp[k][1] == part)
+			return 1;
+	return 0;
+}
+
+int scale_prim_waits_for_others(int prim)
+{
+	return prim >= 0 && prim < PRIM_COUNT && prim_part[prim] < 0; /* join, child, poll, idle, MPI_Init */
+}
+
 static double pos(double x)
 {
 	return x > 0 ? x : 0;
@@ -88,9 +112,6 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 		if (p <= PRIM_YIELD || p == PRIM_PTHREAD_SPIN || p == PRIM_MPI)
 			a->part[prim_part[p]] += w[p];
 	/* the OpenMP waits: spin phase in spinning, the rest (asleep) in yielding, by construct */
-	static const int omp[3][3] = { { PRIM_OMP_BARRIER, PART_BARRIER_SPIN, PART_BARRIER },
-				       { PRIM_OMP_TASKWAIT, PART_TASKWAIT_SPIN, PART_TASKWAIT },
-				       { PRIM_OMP_LOCK, PART_LOCK_SPIN, PART_MUTEX } };
 	for (int k = 0; k < 3; k++) {
 		double x = womp > 0 ? rt_omp * w[omp[k][0]] / womp : 0;
 		a->part[omp[k][1]] += x;
@@ -234,10 +255,25 @@ const char *scale_stack_class(double speedup, int threads)
 	return "moderate";
 }
 
-const char *scale_stack_dominant(const double comp[COMP_COUNT], int threads)
+const char *scale_comp_name(int comp)
+{
+	return comp >= 0 && comp < COMP_COUNT ? scale_comp_names[comp] : "none";
+}
+
+int scale_stack_dominant_part(const struct scale_stack *s, int comp)
+{
+	int part = SCALE_NONE;
+	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
+		for (int q = 0; q < PART_COUNT; q++)
+			if (scale_part_is_spin(q) == (comp == COMP_SPINNING) && (part < 0 || s->part[q] > s->part[part]))
+				part = q;
+	return part;
+}
+
+int scale_stack_dominant(const double comp[COMP_COUNT], int threads)
 {
 	if (comp[COMP_BASE] + comp[COMP_FOREIGN] >= 0.9 * threads)
-		return "none";
+		return SCALE_NONE;
 	int best = -1;
 	for (int k = 0; k < COMP_COUNT; k++) {
 		if (k == COMP_BASE || k == COMP_POSITIVE || k == COMP_FOREIGN)
@@ -245,5 +281,5 @@ const char *scale_stack_dominant(const double comp[COMP_COUNT], int threads)
 		if (best < 0 || comp[k] > comp[best])
 			best = k;
 	}
-	return best >= 0 && comp[best] > 0 ? scale_comp_names[best] : "none";
+	return best >= 0 && comp[best] > 0 ? best : SCALE_NONE;
 }

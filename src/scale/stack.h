@@ -105,8 +105,19 @@ void scale_stack_set_actual(struct scale_stack *s, double actual);
  * "moderate". */
 const char *scale_stack_class(double speedup, int threads);
 /* The largest component other than base, positive_interference and foreign_load (other
- * programs' load is not the program's delimiter), or "none" when base (plus foreign_load) >=
- * 0.9 N. */
-const char *scale_stack_dominant(const double comp[COMP_COUNT], int threads);
+ * programs' load is not the program's delimiter), or SCALE_NONE when base (plus foreign_load)
+ * >= 0.9 N. */
+#define SCALE_NONE (-1)
+int scale_stack_dominant(const double comp[COMP_COUNT], int threads);
+/* Whether a wait site's primitive (PRIM_COUNT: spinning found by sampling) is counted in a part
+ * of the stack: the same mapping the stack is built with. */
+int scale_prim_in_part(int prim, int part);
+/* Whether a primitive waits for other tasks (join, a child, poll, a runtime's idle worker,
+ * MPI_Init): the waits of imbalance, in no part. */
+int scale_prim_waits_for_others(int prim);
+/* A component's name, "none" for SCALE_NONE. */
+const char *scale_comp_name(int comp);
+/* The largest part of a spinning or yielding component (SCALE_NONE for the others). */
+int scale_stack_dominant_part(const struct scale_stack *s, int comp);
 
 #endif
