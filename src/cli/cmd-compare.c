@@ -199,6 +199,34 @@ static int compare_read_both(struct compare_result *r)
 	return 0;
 }
 
+/* The names of the events of a and b (each once, in the order of the files) into buf[len], cut
+ * with "..." when they do not fit; "no events" when there are none. */
+static void events_list(const struct measure_stat_json *a, const struct measure_stat_json *b, char *buf, size_t len)
+{
+	size_t used = 0;
+	int n = 0, cut = 0;
+	buf[0] = '\0';
+	for (int side = 0; side < 2 && !cut; side++) {
+		const struct measure_stat_json *s = side ? b : a;
+		for (size_t i = 0; i < s->n && !cut; i++) {
+			if (side && measure_stat_json_find(a, s->ev[i].name))
+				continue;
+			int w = snprintf(buf + used, len - used, "%s'%s'", n ? ", " : "", s->ev[i].name);
+			if (w < 0 || (size_t)w >= len - used - 5) {
+				buf[used] = '\0';
+				cut = 1;
+			} else {
+				used += (size_t)w;
+				n++;
+			}
+		}
+	}
+	if (cut)
+		snprintf(buf + used, len - used, "%s...", n ? ", " : "");
+	else if (!n)
+		snprintf(buf, len, "no events");
+}
+
 /* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
 static int compare_interleaved(struct compare_result *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
 {
@@ -366,6 +394,14 @@ int cmd_compare(int argc, char **argv)
 	for (int i = 0; rc == 0 && !r.interleaved && i < sa.events.n; i++)
 		if (stat_select_add(&only, sa.events.v[i], &err) != 0) {
 			error_usage("compare", "-e: %s", err.msg);
+			rc = EXIT_USAGE;
+		}
+	for (int i = 0; rc == 0 && !r.interleaved && i < only.n; i++)
+		if (!measure_stat_json_find(&r.a, only.names[i]) && !measure_stat_json_find(&r.b, only.names[i])) {
+			char have[600];
+			events_list(&r.a, &r.b, have, sizeof(have));
+			error_usage("compare", "-e: '%s' is in neither '%s' nor '%s' (they hold %s)", only.names[i], r.path_a,
+				    r.path_b, have);
 			rc = EXIT_USAGE;
 		}
 	if (rc == 0 && measure_stat_compare_run(&r.c, &r.a, &r.b, &only, r.alpha, r.min_change_pct, &err) != 0)

@@ -2,6 +2,7 @@
  * run's typed answers (ctx->rec; for --from-raw, read from the saved probe-results.json) and the
  * streaming benchmarks per level and core count run here (or saved in benchmarks.json), hands it
  * to machine/write.c and writes the file. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,7 +166,7 @@ static json_t *machine_build(struct cli_probe_ctx *ctx, json_t **bench_io, int f
 	int nlevels = machine_probed_levels(ctx->rec, level_bytes, MACHINE_MAX_LEVELS - 1);
 	if (*bench_io) { /* --from-raw: the benchmarks of the earlier run */
 		struct as_error err = { 0 };
-		if ((rc = machine_probed_bench_from_saved(*bench_io, p, &err)) != 0)
+		if ((rc = machine_probed_bench_from_saved(*bench_io, "benchmarks.json", p, &err)) != 0)
 			error_err(&err);
 	} else if (!from_raw && nlevels > 0 && !*ctx->env.interrupted) { /* --from-raw measures nothing */
 		struct bench_levels lv;
@@ -194,12 +195,28 @@ int cli_probe_machine_load(const char *dir, struct machine_probes *rec, json_t *
 	}
 	int rc = machine_probes_from_json(results, rec, &err);
 	json_decref(results);
-	if (rc)
+	if (rc) {
+		if (rc == -EINVAL)
+			as_error_prefix(&err, "cannot read saved results '%s': ", path);
 		return error_err(&err);
+	}
 	snprintf(path, sizeof(path), "%s/benchmarks.json", dir);
+	if (access(path, F_OK) != 0 && errno == ENOENT) { /* a run without benchmarks (none measured) */
+		note("--from-raw: no '%s': the file will have no benchmarks section", path);
+		return 0;
+	}
 	*bench = machine_saved_load(path, &err);
 	if (!*bench)
-		note("--from-raw: %s: the file will have no benchmarks section", err.msg);
+		return error_usage("probe", "--from-raw: %s", err.msg), -1;
+	/* checked now, so that a bad file is named as the input it is, before anything is written */
+	struct machine_probed *p = calloc(1, sizeof(*p));
+	rc = p ? machine_probed_bench_from_saved(*bench, path, p, &err) : as_error_set(&err, -ENOMEM, "out of memory");
+	free(p);
+	if (rc) {
+		json_decref(*bench);
+		*bench = NULL;
+		return error_usage("probe", "--from-raw: %s", err.msg), -1;
+	}
 	return 0;
 }
 

@@ -16,8 +16,9 @@
 #include "common/cpuset.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
-#include "report/emit.h"
 #include "page/page.h"
+#include "report/emit.h"
+#include "report/output.h"
 #include "report/plot.h"
 #include "topo/system.h"
 
@@ -58,11 +59,10 @@ static int input_load(struct report_inputs *in, const char *path, const char *na
 	char *text = file_read_input(path, "result", REPORT_INPUT_MAX_BYTES, &len, &err);
 	if (!text)
 		return error_err(&err), EXIT_USAGE;
-	json_error_t jerr;
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	json_t *doc = output_json_parse(text, len, "result", name, 1, 0, &err);
 	free(text);
 	if (!doc)
-		return error("'%s' is not JSON: line %d, column %d: %s", name, jerr.line, jerr.column, jerr.text), EXIT_USAGE;
+		return error_err(&err), EXIT_USAGE;
 	if (page_source_check(doc, name, &err) != 0) {
 		json_decref(doc);
 		return error_err(&err), EXIT_USAGE;

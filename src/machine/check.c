@@ -21,6 +21,7 @@
 #include "machine/probes.h"
 
 struct check {
+	const char *what; /* "machine file", or the input a section comes from ("saved results") */
 	const char *name;
 	FILE *out;
 	int count;
@@ -31,7 +32,11 @@ static void problem(struct check *c, int line, const char *path, const char *fmt
 static void problem(struct check *c, int line, const char *path, const char *fmt, ...)
 {
 	va_list ap;
-	fprintf(c->out, "machine file '%s': line %d: %s: ", c->name, line, path);
+	/* a tree built from JSON has no lines (0): only the path names the place */
+	if (line > 0)
+		fprintf(c->out, "%s '%s': line %d: %s: ", c->what, c->name, line, path);
+	else
+		fprintf(c->out, "%s '%s': %s: ", c->what, c->name, path);
 	va_start(ap, fmt);
 	vfprintf(c->out, fmt, ap);
 	va_end(ap);
@@ -485,11 +490,35 @@ static void check_archscope(struct check *c, const struct mnode *as)
 	check_archscope_node(c, as, "archscope", 0, probed);
 }
 
+/* The report of c (closed): NULL when there was no problem. */
+static int check_end(struct check *c, char **buf, char **report)
+{
+	fclose(c->out); /* sets *buf, open_memstream's */
+	if (c->count == 0) {
+		free(*buf);
+		*buf = NULL;
+	}
+	*report = *buf;
+	return c->count;
+}
+
+int machine_check_benchmarks(const struct mnode *benchmarks, const char *what, const char *name, char **report)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct check c = { .what = what, .name = name, .out = open_memstream(&buf, &len) };
+	*report = NULL;
+	if (!c.out)
+		return -1;
+	check_benchmarks(&c, benchmarks);
+	return check_end(&c, &buf, report);
+}
+
 int machine_check(const struct mtree *t, const char *name, char **report)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	struct check c = { .name = name, .out = open_memstream(&buf, &len) };
+	struct check c = { .what = "machine file", .name = name, .out = open_memstream(&buf, &len) };
 	*report = NULL;
 	if (!c.out)
 		return -1;
@@ -544,11 +573,5 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	struct mnode *inc = v ? mnode_get(v, "incomplete") : NULL;
 	if (inc && machine_node_bool(inc) && (inc->text[0] == 't' || inc->text[0] == 'T'))
 		problem(&c, inc->line, "archscope.incomplete", "incomplete: written by an interrupted 'probe -o'");
-	fclose(c.out);
-	if (c.count == 0) {
-		free(buf);
-		buf = NULL;
-	}
-	*report = buf;
-	return c.count;
+	return check_end(&c, &buf, report);
 }

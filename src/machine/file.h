@@ -32,6 +32,10 @@ int machine_quantity(const char *text, double *value, char *unit, size_t unit_le
 #define MACHINE_MAX_CACHE_BYTES (4.0 * 1073741824.0)
 #define MACHINE_MAX_L1_BYTES (1.0 * 1073741824.0)
 int machine_check(const struct mtree *t, const char *name, char **report);
+/* machine_check's checks of the benchmarks section alone (a mapping {kernels, measurements}), for
+ * one read from elsewhere (probe -o --from-raw's benchmarks.json): problems read "WHAT 'NAME':
+ * [line L: ]PATH: ...". Returns the count (-1: out of memory). */
+int machine_check_benchmarks(const struct mnode *benchmarks, const char *what, const char *name, char **report);
 
 /* Fills m from a tree that passed machine_check. */
 void machine_read(const struct mtree *t, struct machine *m);

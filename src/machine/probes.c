@@ -330,12 +330,6 @@ void machine_probes_text(char *buf, size_t len, const char *text)
 	buf[n] = 0;
 }
 
-static void text_of(const json_t *v, char *buf, size_t len)
-{
-	if (json_is_string(v))
-		machine_probes_text(buf, len, json_string_value(v));
-}
-
 static int read_children(int id, const json_t *o, char *base, struct machine_probes *p, struct as_error *err);
 
 /* true in JSON, or the YAML scalar "true" of a machine file. */
@@ -344,72 +338,137 @@ static int flag_true(const json_t *v)
 	return json_is_true(v) || (json_is_string(v) && strcmp(json_string_value(v), "true") == 0);
 }
 
+/* -EINVAL: entry id (its member sub, or NULL; element [i] when i >= 0) holds a value of the wrong
+ * kind; the message names the path (from the results object: "caches.levels[].size.value"),
+ * what it holds and what it should. */
+static int wrong_kind(int id, const char *sub, long i, const json_t *v, const char *expected, struct as_error *err)
+{
+	char path[256], idx[32] = "";
+	machine_probes_path(id, 0, path, sizeof(path));
+	if (i >= 0)
+		snprintf(idx, sizeof(idx), "[%ld]", i);
+	const char *dot = sub && sub[0] != '[' ? "." : "";
+	if (json_is_string(v))
+		return as_error_set(err, -EINVAL, "%s%s%s%s: '%.80s' is not %s", path, dot, sub ? sub : "", idx,
+				    json_string_value(v), expected);
+	if (json_is_number(v))
+		return as_error_set(err, -EINVAL, "%s%s%s%s: %g is not %s", path, dot, sub ? sub : "", idx,
+				    json_number_value(v), expected);
+	return as_error_set(err, -EINVAL, "%s%s%s%s: %s is not %s", path, dot, sub ? sub : "", idx, output_json_kind(v),
+			    expected);
+}
+
 /* A number of entry id (its member `sub` of an answer, or NULL): NaN for null or absent; a value
- * of another type (a YAML scalar such as "32abc" reaches here as a string) is -EINVAL naming the
- * path and the text, never read as a number or as no answer. */
+ * of another type (a YAML scalar such as "32abc" reaches here as a string), or one beyond
+ * MACHINE_PROBES_MAX_VALUE, is -EINVAL naming the path and the text, never read as a number or as
+ * no answer. */
 static int number_strict(int id, const char *sub, const json_t *v, double *out, struct as_error *err)
 {
 	*out = NAN;
 	if (!v || json_is_null(v))
 		return 0;
-	if (json_is_number(v)) {
-		*out = json_number_value(v);
+	if (!json_is_number(v))
+		return wrong_kind(id, sub, -1, v, "a number", err);
+	if (!(fabs(json_number_value(v)) <= MACHINE_PROBES_MAX_VALUE))
+		return wrong_kind(id, sub, -1, v, "a measured value (at most 2^53 in size)", err);
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* A text member (TEXT entries, an answer's method, reason, noisy_why, implausible): a string, or
+ * null or absent (left as it is). */
+static int text_strict(int id, const char *sub, const json_t *v, char *buf, size_t len, struct as_error *err)
+{
+	if (!v || json_is_null(v))
 		return 0;
-	}
-	char path[256];
-	machine_probes_path(id, 1, path, sizeof(path));
-	return as_error_set(err, -EINVAL, "%s%s%s: '%s' is not a number", path, sub ? "." : "", sub ? sub : "",
-			    json_is_string(v) ? json_string_value(v) : json_is_boolean(v) ? "true/false" : "a list or mapping");
+	if (!json_is_string(v))
+		return wrong_kind(id, sub, -1, v, "a string", err);
+	machine_probes_text(buf, len, json_string_value(v));
+	return 0;
+}
+
+/* An integer entry within lo..hi: null leaves it as it is. */
+static int integer_strict(int id, long i, const json_t *v, long long lo, long long hi, long long *out, struct as_error *err)
+{
+	if (json_is_null(v))
+		return 1;
+	if (integer_of(v, lo, hi, out))
+		return 0;
+	char what[96];
+	snprintf(what, sizeof(what), "a whole number from %lld to %lld", lo, hi);
+	return wrong_kind(id, NULL, i, v, what, err);
 }
 
 static int read_entry(int id, const json_t *v, char *base, struct machine_probes *p, struct as_error *err)
 {
 	char *at = base + F(id)->offset;
 	long long x;
+	int rc;
+	if (json_is_null(v) && F(id)->kind != MP_INT && F(id)->kind != MP_LONG)
+		return 0; /* no value: left as initialised */
 	switch (F(id)->kind) {
 	case MP_ANSWER: {
 		struct machine_answer *a = (struct machine_answer *)(void *)at;
 		if (!json_is_object(v))
-			return 0;
-		int rc = number_strict(id, "value", json_object_get(v, "value"), &a->value, err);
-		if (!rc)
-			rc = number_strict(id, "confidence", json_object_get(v, "confidence"), &a->confidence, err);
-		if (!rc)
-			rc = number_strict(id, "os_reported", json_object_get(v, "os_reported"), &a->os_reported, err);
-		if (rc)
+			return wrong_kind(id, NULL, -1, v, "an answer {value, unit, confidence, method}", err);
+		const json_t *noisy = json_object_get(v, "noisy");
+		if ((rc = number_strict(id, "value", json_object_get(v, "value"), &a->value, err)) ||
+		    (rc = number_strict(id, "confidence", json_object_get(v, "confidence"), &a->confidence, err)) ||
+		    (rc = number_strict(id, "os_reported", json_object_get(v, "os_reported"), &a->os_reported, err)) ||
+		    (rc = text_strict(id, "method", json_object_get(v, "method"), a->method, sizeof(a->method), err)) ||
+		    (rc = text_strict(id, "reason", json_object_get(v, "reason"), a->reason, sizeof(a->reason), err)) ||
+		    (rc = text_strict(id, "implausible", json_object_get(v, "implausible"), a->implausible, sizeof(a->implausible), err)))
 			return rc;
+		if (noisy && !json_is_null(noisy) && !json_is_boolean(noisy) && !flag_true(noisy) &&
+		    !(json_is_string(noisy) && !strcmp(json_string_value(noisy), "false")))
+			return wrong_kind(id, "noisy", -1, noisy, "true or false", err);
 		if (!(a->confidence >= 0 && a->confidence <= 1))
 			a->confidence = 0;
-		text_of(json_object_get(v, "method"), a->method, sizeof(a->method));
-		text_of(json_object_get(v, "reason"), a->reason, sizeof(a->reason));
-		if (flag_true(json_object_get(v, "noisy"))) /* a flag without its why still flags */
-			text_of(json_object_get(v, "noisy_why"), a->noisy, sizeof(a->noisy));
-		if (flag_true(json_object_get(v, "noisy")) && !a->noisy[0])
+		if (flag_true(noisy) && (rc = text_strict(id, "noisy_why", json_object_get(v, "noisy_why"), a->noisy, sizeof(a->noisy), err)))
+			return rc;
+		if (flag_true(noisy) && !a->noisy[0]) /* a flag without its why still flags */
 			snprintf(a->noisy, sizeof(a->noisy), "noisy (no reason given)");
-		text_of(json_object_get(v, "implausible"), a->implausible, sizeof(a->implausible));
 		return read_children(id, v, base, p, err);
 	}
-	case MP_OBJECT: return json_is_object(v) ? read_children(id, v, base, p, err) : 0;
+	case MP_OBJECT:
+		if (!json_is_object(v))
+			return wrong_kind(id, NULL, -1, v, "an object", err);
+		return read_children(id, v, base, p, err);
 	case MP_REAL: return number_strict(id, NULL, v, (double *)(void *)at, err);
 	case MP_INT:
-		if (integer_of(v, INT32_MIN, INT32_MAX, &x))
+		if ((rc = integer_strict(id, -1, v, INT32_MIN, INT32_MAX, &x, err)) < 0)
+			return rc;
+		if (rc == 0)
 			*(int *)(void *)at = (int)x;
 		return 0;
 	case MP_LONG:
-		if (integer_of(v, INT64_MIN, INT64_MAX, &x))
+		if ((rc = integer_strict(id, -1, v, INT64_MIN, INT64_MAX, &x, err)) < 0)
+			return rc;
+		if (rc == 0)
 			*(long long *)(void *)at = x;
 		return 0;
-	case MP_TEXT: text_of(v, at, F(id)->max); return 0;
+	case MP_TEXT: return text_strict(id, NULL, v, at, F(id)->max, err);
 	case MP_INTS: {
+		if (!json_is_array(v))
+			return wrong_kind(id, NULL, -1, v, "a list of whole numbers", err);
 		size_t n = json_array_size(v);
-		if (!n || n > MACHINE_PROBES_MAX_CPUS)
+		if (n > MACHINE_PROBES_MAX_CPUS) {
+			char path[256];
+			machine_probes_path(id, 0, path, sizeof(path));
+			return as_error_set(err, -EINVAL, "%s: a list of %zu entries: at most %d", path, n, MACHINE_PROBES_MAX_CPUS);
+		}
+		if (!n)
 			return 0;
 		int *list = calloc(n, sizeof(int));
 		if (!list)
 			return as_error_set(err, -ENOMEM, "out of memory");
-		for (size_t i = 0; i < n; i++)
-			if (integer_of(json_array_get(v, i), INT32_MIN, INT32_MAX, &x))
-				list[i] = (int)x;
+		for (size_t i = 0; i < n; i++) {
+			if ((rc = integer_strict(id, (long)i, json_array_get(v, i), INT32_MIN, INT32_MAX, &x, err)) < 0) {
+				free(list);
+				return rc;
+			}
+			list[i] = rc == 0 ? (int)x : 0;
+		}
 		free(*(int **)(void *)at);
 		*(int **)(void *)at = list;
 		*(int *)(void *)(base + F(id)->count) = (int)n;
@@ -418,20 +477,38 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 	case MP_MATRIX: {
 		/* count x count, the count from the list read before it (c2c.cpus) */
 		int n = *(int *)(void *)(base + F(id)->count);
+		if (!json_is_array(v))
+			return wrong_kind(id, NULL, -1, v, "a matrix (a list of lists of numbers)", err);
 		if (n <= 0 || json_array_size(v) == 0)
 			return 0;
 		double *m = malloc((size_t)n * (size_t)n * sizeof(double));
 		if (!m)
 			return as_error_set(err, -ENOMEM, "out of memory");
-		for (int i = 0; i < n; i++)
-			for (int j = 0; j < n; j++)
-				m[(size_t)i * (size_t)n + (size_t)j] = number_or_nan(json_array_get(json_array_get(v, (size_t)i), (size_t)j));
+		rc = 0;
+		for (int i = 0; i < n && !rc; i++) {
+			const json_t *row = json_array_get(v, (size_t)i);
+			for (int j = 0; j < n && !rc; j++) {
+				const json_t *e = json_array_get(row, (size_t)j);
+				if (e && !json_is_null(e) && (!json_is_number(e) || !(fabs(json_number_value(e)) <= MACHINE_PROBES_MAX_VALUE))) {
+					char sub[48];
+					snprintf(sub, sizeof(sub), "[%d][%d]", i, j);
+					rc = wrong_kind(id, sub, -1, e, "a measured value (a number, at most 2^53 in size, or null)", err);
+				}
+				m[(size_t)i * (size_t)n + (size_t)j] = number_or_nan(e);
+			}
+		}
+		if (rc) {
+			free(m);
+			return rc;
+		}
 		free(*(double **)(void *)at);
 		*(double **)(void *)at = m;
 		return 0;
 	}
 	case MP_TABLE: {
 		int *count;
+		if (!json_is_array(v))
+			return wrong_kind(id, NULL, -1, v, "a list of rows", err);
 		size_t n = json_array_size(v);
 		if (n > F(id)->max)
 			n = F(id)->max;
@@ -448,7 +525,9 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 			machine_probes_row_init(id, row);
 			*count = (int)i + 1;
 			const json_t *o = json_array_get(v, i);
-			if (json_is_object(o) && read_children(id, o, row, p, err))
+			if (!json_is_object(o))
+				return wrong_kind(id, NULL, (long)i, o, "a row (an object)", err);
+			if (read_children(id, o, row, p, err))
 				return err ? err->code : -ENOMEM;
 		}
 		return 0;
@@ -501,6 +580,8 @@ int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct 
 		return as_error_set(err, -ENOMEM, "out of memory");
 	int rc = machine_probes_from_json(j, p, err);
 	json_decref(j);
+	if (rc == -EINVAL)
+		as_error_prefix(err, "archscope.probes.");
 	return rc ? rc : 1;
 }
 

@@ -274,6 +274,9 @@ enum machine_probe_id {
 #define MACHINE_PROBES_MAX_SPLIT 4
 #define MACHINE_PROBES_MAX_NODES 1024
 #define MACHINE_PROBES_MAX_CPUS 1024
+/* The largest measured value read back (in size): 2^53, beyond every size, rate and time a probe
+ * measures and where doubles stop holding whole numbers; the readers refuse more ("1e308"). */
+#define MACHINE_PROBES_MAX_VALUE 9007199254740992.0
 
 /* One answer; its unit is the table's. */
 struct machine_answer {
@@ -456,8 +459,10 @@ void machine_probes_row_init(int table, void *row);
 /* p as JSON: probe -o's archscope.probes and probe-results.json. NULL on no memory. */
 json_t *machine_probes_json(const struct machine_probes *p);
 /* Reads the entries of the table from JSON (what machine_probes_json or `probe --json` wrote)
- * into p (initialised here): what is missing or of the wrong type stays "none". Any JSON is
- * accepted. 0, or -ENOMEM. */
+ * into p (initialised here): what is missing or null stays "none"; a value of the wrong kind (a
+ * string for a number, a number for an answer), a number beyond MACHINE_PROBES_MAX_VALUE or an
+ * integer out of its type is -EINVAL with a message naming its path from j ("line.value: 1e+308
+ * is not ..."), and p is left "none". 0, -EINVAL or -ENOMEM. */
 int machine_probes_from_json(const json_t *j, struct machine_probes *p, struct as_error *err);
 /* The same from a machine file's archscope.probes. Returns 1 when the file has that section, 0
  * when not (p is "none"), or -ENOMEM. */

@@ -72,9 +72,11 @@ json_t *machine_probed_json(const struct machine_probed *p);
  * file of at most 16 MiB (probe-results.json, which machine_probes_from_json reads, or
  * benchmarks.json); NULL with the reason in err. */
 json_t *machine_saved_load(const char *path, struct as_error *err);
-/* The benchmarks of benchmarks.json into p (0, or -ENOMEM). Any JSON is accepted: what the writer
- * then makes of it is checked by machine_check. */
-int machine_probed_bench_from_saved(const json_t *saved, struct machine_probed *p, struct as_error *err);
+/* The benchmarks of benchmarks.json (named name in messages) into p: its kernels and measurements
+ * pass machine_check's checks of a benchmarks section, its flags and ecm are of their kinds and
+ * ranges; else -EINVAL with the first problem in err ("saved results 'NAME': ecm.transfers[1]
+ * ..."). 0, -EINVAL or -ENOMEM. */
+int machine_probed_bench_from_saved(const json_t *saved, const char *name, struct machine_probed *p, struct as_error *err);
 
 /* p's streaming benchmarks as probe -o saves them beside the raw curves (benchmarks.json):
  * {kernels, measurements} as in the machine file, and ecm as in its archscope section. */

@@ -14,14 +14,18 @@
 
 #include "common/atomicfile.h"
 #include "common/number.h"
+#include "report/output.h"
 
-/* One JSON line: {"latency_cy": N, "data_src": N | "0xHEX"}. */
-static int read_json_line(const char *line, double *lat, uint64_t *src, char *why, size_t len)
+/* One JSON line: {"latency_cy": N, "data_src": N | "0xHEX"}. -1 with why set, or -2 with err set
+ * (not JSON: output_json_parse's message, naming the file, line and column). */
+static int read_json_line(const struct input_lines *in, const char *line, double *lat, uint64_t *src, char *why,
+			  size_t len, struct as_error *err)
 {
-	json_error_t je;
-	json_t *o = json_loads(line, 0, &je);
-	if (!o || !json_is_object(o)) {
-		snprintf(why, len, "not a JSON object (%.100s)", o ? "another value" : je.text);
+	json_t *o = output_json_parse(line, strlen(line), in->what, in->name, in->line, 0, err);
+	if (!o)
+		return -2;
+	if (!json_is_object(o)) {
+		snprintf(why, len, "not a JSON object");
 		json_decref(o);
 		return -1;
 	}
@@ -119,7 +123,12 @@ int memsample_read_file(const char *path, struct memsample_set *set, struct as_e
 		double lat = 0;
 		uint64_t src = 0;
 		char why[160];
-		if ((json ? read_json_line(p, &lat, &src, why, sizeof(why)) : read_perf_line(p, &lat, &src, why, sizeof(why))) != 0) {
+		rc = json ? read_json_line(&in, p, &lat, &src, why, sizeof(why), err) : read_perf_line(p, &lat, &src, why, sizeof(why));
+		if (rc == -2) {
+			rc = err && err->code ? err->code : -EINVAL;
+			break;
+		}
+		if (rc != 0) {
 			rc = as_error_set(err, -EINVAL, "'%s' line %ld: %s", in.name, in.line, why);
 			break;
 		}

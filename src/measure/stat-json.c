@@ -8,6 +8,7 @@
 
 #include "common/atomicfile.h"
 #include "measure/stat-json.h"
+#include "report/output.h"
 
 void measure_stat_json_release(struct measure_stat_json *s)
 {
@@ -54,6 +55,8 @@ static int cond_add(struct measure_stat_json *s, const char *key, json_t *v)
 {
 	if (!json_is_string(v) && !json_is_number(v) && !json_is_null(v))
 		return 0;
+	if (json_is_number(v) && !(json_number_value(v) >= 0 && json_number_value(v) <= MEASURE_STAT_JSON_MAX_COND))
+		return -ERANGE;
 	struct measure_stat_json_cond *nc = realloc(s->cond, (s->ncond + 1) * sizeof(*nc));
 	if (!nc)
 		return -ENOMEM;
@@ -71,22 +74,29 @@ static int cond_add(struct measure_stat_json *s, const char *key, json_t *v)
 	return 0;
 }
 
-/* results.conditions flattened: scalars by key, arrays' elements as KEY[i]. */
-static int read_conditions(struct measure_stat_json *s, json_t *obj)
+/* results.conditions flattened: scalars by key, arrays' elements as KEY[i]; a number out of
+ * range is -EINVAL naming it. */
+static int read_conditions(struct measure_stat_json *s, json_t *obj, const char *name, struct as_error *err)
 {
 	const char *key;
 	json_t *v;
 	json_object_foreach(obj, key, v)
 	{
-		if (json_is_array(v)) {
-			for (size_t i = 0; i < json_array_size(v); i++) {
-				char k[200];
+		size_t n = json_is_array(v) ? json_array_size(v) : 1;
+		for (size_t i = 0; i < n; i++) {
+			char k[200];
+			json_t *x = json_is_array(v) ? json_array_get(v, i) : v;
+			if (json_is_array(v))
 				snprintf(k, sizeof(k), "%.140s[%zu]", key, i);
-				if (cond_add(s, k, json_array_get(v, i)) != 0)
-					return -ENOMEM;
-			}
-		} else if (cond_add(s, key, v) != 0) {
-			return -ENOMEM;
+			else
+				snprintf(k, sizeof(k), "%.140s", key);
+			int rc = cond_add(s, k, x);
+			if (rc == -ERANGE)
+				return as_error_set(err, -EINVAL, "'%s': results.conditions.%s is %g: a load, clock or count of CPUs "
+								  "lies between 0 and %g", name, k, json_number_value(x),
+						    MEASURE_STAT_JSON_MAX_COND);
+			if (rc)
+				return as_error_set(err, -ENOMEM, "'%s': out of memory", name);
 		}
 	}
 	return 0;
@@ -116,11 +126,18 @@ static int read_event(json_t *j, size_t i, struct measure_stat_json_event *e, co
 		json_t *x = json_array_get(vals, k);
 		if (json_is_null(x))
 			e->values[k] = NAN;
-		else if (json_is_number(x) && isfinite(json_number_value(x)))
-			e->values[k] = json_number_value(x);
-		else
+		else if (!json_is_number(x) || !isfinite(json_number_value(x)))
 			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is not a number or null",
 					    name, i, n, k);
+		else if (json_number_value(x) < 0)
+			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is %g: a count or time "
+							  "is never negative", name, i, n, k, json_number_value(x));
+		else if (json_number_value(x) > MEASURE_STAT_JSON_MAX_VALUE)
+			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is %g: above 2^64 "
+							  "(%.4g), the most a 64-bit counter holds", name, i, n, k,
+					    json_number_value(x), MEASURE_STAT_JSON_MAX_VALUE);
+		else
+			e->values[k] = json_number_value(x);
 	}
 	e->n = nv;
 	return 0;
@@ -130,14 +147,9 @@ int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_
 			    struct as_error *err)
 {
 	memset(s, 0, sizeof(*s));
-	json_error_t je;
-	/* a key given twice is an error, not "the last one wins" */
-	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-	if (!doc) {
-		if (je.line > 0)
-			return as_error_set(err, -EINVAL, "cannot read '%s': %s (line %d)", name, je.text, je.line);
-		return as_error_set(err, -EINVAL, "cannot read '%s': %s", name, je.text);
-	}
+	json_t *doc = output_json_parse(text, len, "stat result", name, 1, 0, err);
+	if (!doc)
+		return err ? err->code : -EINVAL;
 	int rc = 0;
 	json_t *arr = json_object_get(json_object_get(doc, "results"), "events");
 	if (!json_is_array(arr)) {
@@ -157,8 +169,8 @@ int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_
 	if (rc == 0)
 		rc = measure_stat_json_index(s, name, err);
 	json_t *cond = json_object_get(json_object_get(doc, "results"), "conditions");
-	if (rc == 0 && json_is_object(cond) && read_conditions(s, cond) != 0)
-		rc = as_error_set(err, -ENOMEM, "'%s': out of memory", name);
+	if (rc == 0 && json_is_object(cond))
+		rc = read_conditions(s, cond, name, err);
 out:
 	json_decref(doc);
 	if (rc)

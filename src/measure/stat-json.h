@@ -11,6 +11,12 @@
 /* The largest stat result read (bytes): thousands of events over thousands of runs fit. */
 #define MEASURE_STAT_JSON_MAX_BYTES ((size_t)64 << 20)
 
+/* The largest value of an event (a count, or a time in the event's unit): 2^64, the most a 64-bit
+ * counter holds. Values are never negative; a value beyond this one, or below 0, is refused, as is
+ * a number of results.conditions (load, clock, CPUs) below 0 or above MEASURE_STAT_JSON_MAX_COND. */
+#define MEASURE_STAT_JSON_MAX_VALUE 18446744073709551616.0
+#define MEASURE_STAT_JSON_MAX_COND 1e15
+
 struct measure_stat_json_event {
 	char *name;     /* never NULL */
 	char *unit;     /* NULL when the result names none */

@@ -10,6 +10,7 @@
 
 #include "common/atomicfile.h"
 #include "numa/matrix.h"
+#include "report/output.h"
 
 /* results.<key> as an n x n matrix of numbers (null: NAN) into out. 1 when absent and optional. */
 static int read_square(json_t *res, const char *key, int n, int required, double (*out)[NUMA_MAX_NODES],
@@ -71,11 +72,10 @@ int numa_matrix_index(const struct numa_matrix *m, int node)
 
 int numa_matrix_parse(struct numa_matrix *m, const char *text, const char *name, struct as_error *err)
 {
-	json_error_t je;
 	numa_matrix_init(m, NULL);
-	json_t *root = json_loads(text, 0, &je);
+	json_t *root = output_json_parse(text, strlen(text), "matrix file", name, 1, 0, err);
 	if (!root)
-		return as_error_set(err, -EINVAL, "matrix file '%s': not JSON (line %d: %s)", name, je.line, je.text);
+		return err ? err->code : -EINVAL;
 	int rc = 0;
 	json_t *res = json_object_get(root, "results");
 	if (!res)

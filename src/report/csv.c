@@ -46,6 +46,25 @@ static int parse_xy(const char *line, double *x, double *y)
 	return !*p || *p == ',' || *p == ';' || end[0] == ' ' || end[0] == '\t' ? 0 : -1;
 }
 
+/* A header names the columns: no field of it (split at ',', ';' and blanks) starts with a number.
+ * A first line with one that does is a malformed row ("1,2x", "5;"), never a header to skip. */
+static int is_header(const char *line)
+{
+	const char *p = line;
+	for (;;) {
+		while (*p == ' ' || *p == '\t' || *p == ',' || *p == ';')
+			p++;
+		if (!*p || *p == '\r' || *p == '\n')
+			return 1;
+		double v;
+		const char *end;
+		int rc = number_scan_double(p, &v, &end);
+		if (rc == 0 || rc == -ERANGE)
+			return 0;
+		p += strcspn(p, " \t,;\r\n");
+	}
+}
+
 /* The rows read so far. */
 struct xy_reader {
 	const char *name;
@@ -67,11 +86,11 @@ static int xy_line(struct xy_reader *r, char *line, size_t len, struct as_error 
 		return 0;
 	double a, b;
 	if (parse_xy(s, &a, &b) != 0) {
-		if (!r->seen_data && r->lineno == 1)
+		if (!r->seen_data && r->lineno == 1 && is_header(s))
 			return 0; /* header */
 		s[strcspn(s, "\r\n")] = '\0';
-		return as_error_set(err, -EINVAL, "'%s': line %zu: expected two decimal numbers 'x,y', got '%.40s'", r->name,
-				    r->lineno, s);
+		return as_error_set(err, -EINVAL, "'%s': line %zu: expected two decimal numbers 'x,y'%s, got '%.40s'", r->name,
+				    r->lineno, r->lineno == 1 ? " or a header of column names" : "", s);
 	}
 	if (!isfinite(a) || !isfinite(b))
 		return as_error_set(err, -EINVAL, "'%s': line %zu: a number out of range", r->name, r->lineno);

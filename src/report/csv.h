@@ -15,7 +15,8 @@ int csv_write(const char *path, const char *header, const double *data, size_t n
 
 /* Reads the first two numeric columns of a CSV (through the checked reader of
  * common/atomicfile.h: a regular file, or "-": standard input; text only; at most CSV_MAX_BYTES,
- * CSV_MAX_ROWS rows of at most 4095 characters); a first line that is not numeric is a header.
+ * CSV_MAX_ROWS rows of at most 4095 characters); a first line whose fields are names (none starts
+ * with a number) is a header; one with a number in it is a row, and an error when malformed.
  * Lines starting with '#' are comments. Numbers are decimal (common/number.h). *x and *y are
  * malloc'd; a file without data rows is an error. */
 #define CSV_MAX_ROWS 10000000

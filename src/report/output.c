@@ -80,6 +80,47 @@ json_t *output_answer(double value, const char *unit, double confidence, const c
 	return a;
 }
 
+json_t *output_json_parse(const char *text, size_t len, const char *what, const char *name, long first_line, int flags,
+			  struct as_error *err)
+{
+	json_error_t je;
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES | (flags & OUTPUT_JSON_NUL ? JSON_ALLOW_NUL : 0), &je);
+	if (doc)
+		return doc;
+	/* jansson counts lines from 1 (0 or -1 when it has no position, as for an empty text) */
+	long line = je.line > 0 ? first_line + je.line - 1 : first_line;
+	int dup = strstr(je.text, "duplicate object key") != NULL;
+	as_error_set(err, -EINVAL, "cannot read %s '%s': not JSON: line %ld, column %d: %s%s", what, name, line,
+		     je.column > 0 ? je.column : 1, je.text, dup ? " (a key given twice: give each key once)" : "");
+	return NULL;
+}
+
+const char *output_json_kind(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "a list";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL: return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE: return "true/false";
+	case JSON_NULL: break;
+	}
+	return "null";
+}
+
+json_t *output_json_read(const char *path, const char *what, size_t max_bytes, struct as_error *err)
+{
+	size_t len = 0;
+	char *text = file_read_input(path, what, max_bytes, &len, err);
+	if (!text)
+		return NULL;
+	json_t *doc = output_json_parse(text, len, what, strcmp(path, "-") ? path : "<stdin>", 1, 0, err);
+	free(text);
+	return doc;
+}
+
 int output_json_print(FILE *out, const json_t *doc, struct as_error *err)
 {
 	if (json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10)) != 0 ||

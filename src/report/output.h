@@ -26,6 +26,22 @@ json_t *output_envelope(const char *command, json_t *machine, json_t *results);
 json_t *output_answer(double value, const char *unit, double confidence, const char *method,
 		      json_t *os_reported);
 
+/* The one reader of JSON input (results, matrix files, saved runs, sample lines, llvm-mca's
+ * output): text[0..len) as one document. A key given twice in an object is refused (jansson's
+ * JSON_REJECT_DUPLICATES: "the last one wins" would change a value without a word), and so is
+ * "\u0000" in a string unless flags has OUTPUT_JSON_NUL. NULL with err set (-EINVAL): "cannot
+ * read WHAT 'NAME': not JSON: line L, column C: REASON", lines counted from first_line (a line of
+ * a JSON-lines file names its own line). */
+enum { OUTPUT_JSON_NUL = 1 };
+json_t *output_json_parse(const char *text, size_t len, const char *what, const char *name, long first_line, int flags,
+			  struct as_error *err);
+/* What kind of JSON value v is, for messages: "a string", "a number", "true/false", "null", "an
+ * object", "a list". */
+const char *output_json_kind(const json_t *v);
+/* The checked file reader (common/atomicfile.h: file_read_input, at most max_bytes; "-" is
+ * standard input, named <stdin>) and output_json_parse. NULL with err set. */
+json_t *output_json_read(const char *path, const char *what, size_t max_bytes, struct as_error *err);
+
 /* Pretty JSON with a trailing newline. */
 int output_json_print(FILE *out, const json_t *doc, struct as_error *err);
 

@@ -109,7 +109,7 @@ mkfifo "$TMP/fifo"
 # bad ARGS | what the message says: exit 2, and no page written
 bad="
 --from $TMP/stat.json|stat.json' is a result of 'stat'
---from $TMP/cut.json|cut.json' is not JSON: line 1
+--from $TMP/cut.json|cut.json': not JSON: line 1, column
 --from $TMP/array.json|not an archscope result
 --from $TMP/nonexistent.json|nonexistent.json
 --from $F/probe.json $F/probe.json|two probe results

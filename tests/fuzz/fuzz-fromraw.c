@@ -1,7 +1,9 @@
 /* libFuzzer target for `probe -o --from-raw`: the bytes as a saved run's probe-results.json and
  * benchmarks.json (one document read as both), made into the machine file the writer builds; the
  * file is checked, written, and must read back; the answers written as JSON read back to the same
- * JSON. Built and run by tests/fuzz/run.sh. */
+ * JSON. A document the readers refuse (-EINVAL: a value of the wrong kind or out of range) must
+ * say why. Built and run by tests/fuzz/run.sh. */
+#include <errno.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -9,13 +11,13 @@
 
 #include "machine/file.h"
 #include "machine/write.h"
+#include "report/output.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	json_error_t je;
-	json_t *doc = json_loadb((const char *)data, size, 0, &je);
+	json_t *doc = output_json_parse((const char *)data, size, "saved results", "fuzz.json", 1, 0, NULL);
 	if (!doc)
 		return 0;
 	static struct machine_probed p;
@@ -25,8 +27,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	p.cpus = 2;
 	p.probes = &a;
 	struct as_error err = { 0 };
-	if (machine_probes_from_json(doc, &a, &err) != 0 || machine_probed_bench_from_saved(doc, &p, &err) != 0)
-		abort(); /* only out of memory fails */
+	int rc = machine_probes_from_json(doc, &a, &err);
+	if (rc == 0)
+		rc = machine_probed_bench_from_saved(doc, "fuzz.json", &p, &err);
+	if (rc == -EINVAL && err.msg[0]) { /* refused, saying why: a value of the wrong kind or out of range */
+		machine_probes_release(&a);
+		json_decref(doc);
+		return 0;
+	}
+	if (rc)
+		abort(); /* else only out of memory fails */
 	json_t *j1 = machine_probes_json(&a), *j2 = NULL;
 	if (!j1 || machine_probes_from_json(j1, &b, &err) != 0 || !(j2 = machine_probes_json(&b)) || !json_equal(j1, j2))
 		abort(); /* the answers' JSON reads back to itself */

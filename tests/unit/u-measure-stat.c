@@ -349,8 +349,8 @@ static void test_measure_stat__json(void)
 	static const struct {
 		const char *text, *msg;
 	} bad[] = {
-		{ "", "cannot read 'bad.json'" },
-		{ "{\"results\":", "(line 1)" },
+		{ "", "cannot read stat result 'bad.json': not JSON" },
+		{ "{\"results\":", "not JSON: line 1, column " },
 		{ "[1,2]", "is not a result of 'archscope stat --json'" },
 		{ "{\"results\":{\"events\":{}}}", "no results.events" },
 		{ "{\"results\":{\"events\":[1]}}", "results.events[0] is not an object" },
@@ -363,6 +363,10 @@ static void test_measure_stat__json(void)
 		{ "{\"results\":{\"events\":[{\"name\":\"a\"}],\"events\":[]}}", "duplicate object key" },
 		{ "{\"results\":{\"events\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"a\"}]}}",
 		  "results.events[0] and [2] are both named 'a'" },
+		/* issue 52: impossible values (a count below 0, beyond a 64-bit counter; a negative load) */
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1,-1]}]}}", "values[1] is -1: a count or time is never negative" },
+		{ "{\"results\":{\"events\":[{\"name\":\"a\",\"values\":[1e308]}]}}", "values[0] is 1e+308: above 2^64" },
+		{ "{\"results\":{\"events\":[],\"conditions\":{\"loadavg_before\":[0,-2,0]}}}", "results.conditions.loadavg_before[1] is -2" },
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		as_error_clear(&err);

@@ -93,6 +93,76 @@ static void test_report__csv_roundtrip_and_errors(void)
 	CHECK(system(cmd) == 0);
 }
 
+/* The one JSON reader: duplicate keys and "\u0000" refused with file, line and column; lines
+ * counted from first_line (a JSON-lines file); OUTPUT_JSON_NUL lets NUL through. */
+static void test_report__json_parse(void)
+{
+	struct as_error err = { 0 };
+	const char *ok = "{\"a\": 1,\n \"b\": {\"a\": 2}}";
+	json_t *d = output_json_parse(ok, strlen(ok), "matrix file", "m.json", 1, 0, &err);
+	CHECK(d && json_integer_value(json_object_get(d, "a")) == 1);
+	json_decref(d);
+	const char *dup = "{\"a\": 1,\n \"a\": 2}";
+	CHECK(output_json_parse(dup, strlen(dup), "matrix file", "m.json", 1, 0, &err) == NULL && err.code == -EINVAL);
+	CHECK(strstr(err.msg, "cannot read matrix file 'm.json': not JSON: line 2, column ") != NULL);
+	CHECK(strstr(err.msg, "duplicate object key") && strstr(err.msg, "give each key once"));
+	as_error_clear(&err);
+	CHECK(output_json_parse(dup, strlen(dup), "sample file", "s.jsonl", 40, 0, &err) == NULL);
+	CHECK(strstr(err.msg, "'s.jsonl': not JSON: line 41, column ") != NULL);
+	const char *nul = "{\"a\": \"x\\u0000y\"}";
+	CHECK(output_json_parse(nul, strlen(nul), "result", "r.json", 1, 0, &err) == NULL);
+	d = output_json_parse(nul, strlen(nul), "result", "r.json", 1, OUTPUT_JSON_NUL, &err);
+	CHECK(d && json_string_length(json_object_get(d, "a")) == 3);
+	json_decref(d);
+	CHECK(output_json_parse("", 0, "result", "e.json", 1, 0, &err) == NULL && strstr(err.msg, "'e.json': not JSON: line 1"));
+	CHECK(output_json_parse("[1] x", 5, "result", "t.json", 1, 0, NULL) == NULL);
+	char dir[] = "/tmp/archscope-json-XXXXXX", path[64];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/d.json", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f != NULL);
+	fputs(dup, f);
+	fclose(f);
+	CHECK(output_json_read(path, "stat result", 1 << 20, &err) == NULL && strstr(err.msg, "cannot read stat result '"));
+	CHECK(output_json_read(dir, "stat result", 1 << 20, &err) == NULL && strstr(err.msg, "is a directory"));
+	unlink(path);
+	rmdir(dir);
+}
+
+/* A first line of names is a header; one that starts a field with a number is a malformed row. */
+static void test_report__csv_header_or_row(void)
+{
+	char dir[] = "/tmp/archscope-csvh-XXXXXX", path[64];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/c.csv", dir);
+	static const struct {
+		const char *text;
+		int ok;
+	} cases[] = {
+		{ "size_bytes,latency_ns\n1,2\n", 1 }, { "x y\n1 2\n", 1 }, { "L1 size; ns\n1;2\n", 1 },
+		{ "1,2x\n1,2\n", 0 },                  { "16;\n1,2\n", 0 }, { "size,12\n1,2\n", 0 },
+		{ "1e999,1\n1,2\n", 0 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		FILE *f = fopen(path, "w");
+		CHECK(f != NULL);
+		fputs(cases[i].text, f);
+		fclose(f);
+		double *x = NULL, *y = NULL;
+		size_t n = 0;
+		struct as_error err = { 0 };
+		int rc = csv_read_xy(path, &x, &y, &n, &err);
+		if ((rc == 0) != cases[i].ok)
+			printf("# case %zu: rc %d: %s\n", i, rc, err.msg);
+		CHECK((rc == 0) == cases[i].ok);
+		CHECK(cases[i].ok || strstr(err.msg, "line 1: expected two decimal numbers 'x,y' or a header"));
+		free(x);
+		free(y);
+	}
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_report__plot_with_and_without_gnuplot(void)
 {
 	char dir[] = "/tmp/archscope-plot-XXXXXX";
@@ -191,4 +261,4 @@ static void test_report__plot_quote(void)
 }
 
 TESTS(T(test_report__plot_quote), T(test_report__plot_with_and_without_gnuplot), T(test_report__table_alignment), T(test_report__answer_fields), T(test_report__envelope),
-      T(test_report__csv_roundtrip_and_errors))
+      T(test_report__csv_roundtrip_and_errors), T(test_report__json_parse), T(test_report__csv_header_or_row))

@@ -11,6 +11,7 @@
 #include "model/incore/incore.h"
 #include "model/mcpu.h"
 #include "model/incore/work.h"
+#include "report/output.h"
 
 static int in_list(const char list[][INCORE_PORT_LEN], int n, const char *name)
 {
@@ -24,10 +25,10 @@ static int in_list(const char list[][INCORE_PORT_LEN], int n, const char *name)
 int incore_parse_mca(const char *json_text, const struct incore_config *cfg, struct incore_mca *out, struct as_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	json_error_t je;
-	json_t *root = json_loads(json_text, JSON_ALLOW_NUL, &je);
+	/* llvm-mca 14 names a group's units with "\u0000", "\u0001" (below): NUL allowed here */
+	json_t *root = output_json_parse(json_text, strlen(json_text), "the output of", "llvm-mca --json", 1, OUTPUT_JSON_NUL, err);
 	if (!root)
-		return as_error_set(err, -EINVAL, "llvm-mca output is not JSON: line %d: %s", je.line, je.text);
+		return err ? err->code : -EINVAL;
 	int rc = 0;
 	json_t *res = json_object_get(json_object_get(root, "TargetInfo"), "Resources");
 	json_t *region = json_array_get(json_object_get(root, "CodeRegions"), 0);
