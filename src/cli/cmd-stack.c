@@ -29,13 +29,15 @@ static int threads_cb(const struct opt *o, const char *arg, const char *value)
 		char item[32];
 		int64_t v;
 		int rc = n < sizeof(item) ? (snprintf(item, sizeof(item), "%.*s", (int)n, p),
-					     number_parse_i64(item, 1, STACK_THREADS_MAX, &v))
+					     number_parse_i64(item, INT64_MIN, INT64_MAX, &v))
 					  : -EINVAL;
 		if (n == 0) {
 			error("-t '%s': an empty thread count (give N or a list such as 1,2,4)", arg);
 			return -1;
 		}
-		if (rc == -ERANGE) {
+		if (rc == 0 && v < 1)
+			rc = -EINVAL;
+		if (rc == -ERANGE || (rc == 0 && v > STACK_THREADS_MAX)) {
 			error("-t '%s': %.*s threads is beyond the limit of %d (each count 1 to %d)", arg, (int)n, p,
 			      STACK_THREADS_MAX, STACK_THREADS_MAX);
 			return -1;
