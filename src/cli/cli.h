@@ -85,6 +85,10 @@ int cli_output_dir_check(const char *cmd, const char *opt, const char *dir);
  * there) or failed. Returns 0 when drawn, -1 otherwise. */
 int cli_plot_done(int pr, const char *dir, const char *name, const struct as_error *err);
 
+/* For a command reading several input files: a usage error (-1) when standard input ("-") is
+ * named more than once, as it can be read once; else 0. */
+int cli_stdin_once(const char *cmd, char *const *paths, int n);
+
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
  * error: exit 2). */

@@ -384,6 +384,8 @@ int cmd_compare(int argc, char **argv)
 			error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
 			return EXIT_USAGE;
 		}
+		if (cli_stdin_once("compare", argv, argc) != 0)
+			return EXIT_USAGE;
 		r.path_a = argv[0];
 		r.path_b = argv[1];
 		rc = compare_read_both(&r);

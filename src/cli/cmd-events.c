@@ -1,5 +1,6 @@
 /* archscope events: every event this machine (or, with --pmu, another CPU) offers, with its
  * description, unit masks and modifiers, and whether it opens here and why not. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,14 +134,28 @@ int cmd_events(int argc, char **argv)
 		error_usage("events", "one pattern at most, got '%s' and '%s'", argv[0], argv[1]);
 		return EXIT_USAGE;
 	}
+	/* an empty name is no PMU: libpfm4 would take it for its first table (the Pentium 4's) */
+	const char *env = getenv("LIBPFM_FORCE_PMU");
+	if (pmu && !*pmu)
+		return error_usage("events", "--pmu '': an empty PMU name; give one of libpfm4's PMUs (skx, icx, spr, "
+				   "amd64_fam19h_zen4, ...)"), EXIT_USAGE;
+	if (!pmu && env && !*env)
+		return error_usage("events", "LIBPFM_FORCE_PMU is set but empty: unset it, or set it to one of "
+				   "libpfm4's PMUs (skx, icx, spr, ...)"), EXIT_USAGE;
 	if (pmu)
 		setenv("LIBPFM_FORCE_PMU", pmu, 1); /* before libpfm4 starts: it reads it once */
 	struct as_error err = { 0 };
 	int rc = measure_events_list(&r.l, argc ? argv[0] : NULL, 1, NULL, &err);
 	if (rc) {
-		error_err(&err);
+		/* a PMU libpfm4 does not know is bad input, whether from --pmu or the environment */
+		if (rc == -ENOENT && !pmu && env)
+			error_usage("events", "LIBPFM_FORCE_PMU='%s': %s; unset it or set it to one of them", env, err.msg);
+		else if (rc == -ENOENT)
+			error_usage("events", "--pmu '%s': %s", pmu, err.msg);
+		else
+			error_err(&err);
 		measure_events_release(&r.l);
-		return pmu ? EXIT_USAGE : EXIT_FAIL;
+		return rc == -ENOENT && (pmu || env) ? EXIT_USAGE : EXIT_FAIL;
 	}
 	for (int i = 0; i < r.l.n; i++) {
 		const struct events_entry *x = &r.l.e[i];

@@ -179,6 +179,8 @@ static int machine_validate(int argc, char **argv)
 		return opt_exit_code(argc);
 	if (argc < 1)
 		return error_usage(validate_cmd.name, "validate needs at least one file"), EXIT_USAGE;
+	if (cli_stdin_once(validate_cmd.name, argv, argc) != 0)
+		return EXIT_USAGE;
 	int bad = 0;
 	for (int i = 0; i < argc; i++) {
 		struct mtree t;
@@ -213,6 +215,8 @@ static int machine_diff(int argc, char **argv)
 		return opt_exit_code(argc);
 	if (argc != 2)
 		return error_usage(diff_cmd.name, "diff takes two files"), EXIT_USAGE;
+	if (cli_stdin_once(diff_cmd.name, argv, argc) != 0)
+		return EXIT_USAGE;
 	struct mtree t[2];
 	if (cli_machine_open(argv[0], &t[0]) != 0)
 		return EXIT_USAGE;

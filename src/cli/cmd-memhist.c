@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/spawn.h"
+#include "measure/exec.h"
 #include "measure/memsample.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -145,18 +146,16 @@ static void memhist_tick(void *ctx, double t_s, size_t samples)
 	progress("memhist: %.0f s, %zu samples", t_s, samples);
 }
 
-/* Threshold cycling: one run of CMD per threshold. 0, or an exit code. */
-static int memhist_thresholds(struct memhist_result *r, char **argv)
+/* Threshold cycling: one run of CMD per threshold of b (parsed with the other options, before
+ * anything is tried). 0, or an exit code. */
+static int memhist_thresholds(struct memhist_result *r, const struct memsample_bins *b, char **argv)
 {
-	struct memsample_bins b;
 	struct as_error err = { 0 };
-	if (memsample_bins_parse(r->o->thresholds, &b, &err) != 0)
-		return error_usage("memhist", "--thresholds: %s", err.msg), EXIT_USAGE;
-	r->nthr = b.n;
-	for (int i = 0; i < b.n; i++) {
-		r->thr[i] = b.edge[i];
-		progress("memhist: run %d of %d, loads above %g cycles", i + 1, b.n, b.edge[i]);
-		if (memsample_live_count_above(argv, (int)b.edge[i], &r->above[i], &r->status, &err) != 0) {
+	r->nthr = b->n;
+	for (int i = 0; i < b->n; i++) {
+		r->thr[i] = b->edge[i];
+		progress("memhist: run %d of %d, loads above %g cycles", i + 1, b->n, b->edge[i]);
+		if (memsample_live_count_above(argv, (int)b->edge[i], &r->above[i], &r->status, &err) != 0) {
 			progress_done();
 			return error_err(&err), EXIT_FAIL;
 		}
@@ -226,13 +225,18 @@ int cmd_memhist(int argc, char **argv)
 	struct as_error err = { 0 };
 	if (memsample_bins_parse(o.bins, &bins, &err) != 0)
 		return error_usage("memhist", "--bins: %s", err.msg), EXIT_USAGE;
+	/* every option is read before this machine is asked what it can sample: a bad value is bad
+	 * input (exit 2) on any machine */
+	struct memsample_bins thr;
+	if (o.thresholds && memsample_bins_parse(o.thresholds, &thr, &err) != 0)
+		return error_usage("memhist", "--thresholds: %s", err.msg), EXIT_USAGE;
 	int rc = EXIT_FAIL;
 	char why[512];
 	/* the program first: a typing error is bad input whatever this machine can sample */
-	if (!o.from && !spawn_have(argv[0]))
-		return error_usage("memhist", "cannot run '%s': %s", argv[0],
-				   strchr(argv[0], '/') ? "no such file, or not executable" : "not found in PATH"),
-		       EXIT_USAGE;
+	if (!o.from && !spawn_have(argv[0])) { /* named with why, in stat's words */
+		measure_exec_explain(argv[0], ENOENT, why, sizeof(why));
+		return error_usage("memhist", "%s", why), EXIT_USAGE;
+	}
 	if (!o.from && !memsample_live_probe(why, sizeof(why))) {
 		error("memhist: %s", why);
 		return EXIT_FAIL;
@@ -247,7 +251,7 @@ int cmd_memhist(int argc, char **argv)
 		}
 	} else if (o.thresholds) {
 		r.source = "thresholds";
-		if ((rc = memhist_thresholds(&r, argv)) != 0)
+		if ((rc = memhist_thresholds(&r, &thr, argv)) != 0)
 			goto out;
 	} else {
 		r.source = "live";

@@ -32,8 +32,16 @@ static int parse_define(const struct opt *opt, const char *name, const char *val
 		return error("more than %d constants", POLY_MAX_SYMS);
 	struct model_define *d = &o->defs[o->ndefs];
 	memset(d, 0, sizeof(*d));
-	if (strlen(name) >= sizeof(d->name) || !*name)
-		return error("-D: bad constant name '%s'", name);
+	/* a constant is a C identifier of the kernel: "N 100" in one word is no name, but the
+	 * definition written with a space for '=' */
+	if (!*name)
+		return error("-D: an empty constant name; give -D NAME=VALUE or -D NAME VALUE (as -D N=100)");
+	if (strpbrk(name, " \t"))
+		return error("-D '%s': a constant is given as -D NAME=VALUE or as two words -D NAME VALUE (as -D N=100), "
+			     "not NAME and VALUE in one word", name);
+	if (strlen(name) >= sizeof(d->name))
+		return error("-D: the constant name '%.20s...' is %zu characters, more than the %zu allowed", name,
+			     strlen(name), sizeof(d->name) - 1);
 	for (int i = 0; i < o->ndefs; i++)
 		if (!strcmp(o->defs[i].name, name))
 			return error("-D %s given twice", name);

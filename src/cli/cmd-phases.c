@@ -15,6 +15,7 @@
 #include "common/interrupt.h"
 #include "common/number.h"
 #include "measure/series.h"
+#include "measure/stat-select.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -56,8 +57,10 @@ static void phases_tick(void *ctx, double t_s, double rss_bytes)
 /* The signal that interrupted the run (common/interrupt.h), 0: none. */
 static int phases_interrupted;
 
-/* The events asked for: every -e value split at commas, or the defaults. 0, or an exit code. */
-static int phases_event_list(const struct phases_opts *o, char *buf, size_t len, const char **names, int *n)
+/* The events asked for: every -e value split at commas, read as stat reads them
+ * (measure/stat-select.h: an empty name, as in -e '' or "a,,b" or "a,", or one given twice is bad
+ * input), or the defaults. names point into sel. 0, or an exit code. */
+static int phases_event_list(const struct phases_opts *o, struct stat_select *sel, const char **names, int *n)
 {
 	*n = 0;
 	if (o->events.n == 0) {
@@ -65,19 +68,16 @@ static int phases_event_list(const struct phases_opts *o, char *buf, size_t len,
 			names[(*n)++] = phases_default_events[i];
 		return 0;
 	}
-	size_t used = 0;
 	for (int i = 0; i < o->events.n; i++) {
-		size_t l = strlen(o->events.v[i]);
-		if (used + l + 1 > len)
-			return error_usage("phases", "-e: the event list is too long"), EXIT_USAGE;
-		memcpy(buf + used, o->events.v[i], l + 1);
-		for (char *save = NULL, *t = strtok_r(buf + used, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-			if (*n == COUNTERS_MAX)
-				return error_usage("phases", "-e: at most %d events", COUNTERS_MAX), EXIT_USAGE;
-			names[(*n)++] = t;
-		}
-		used += l + 1;
+		struct as_error err = { 0 };
+		if (stat_select_add(sel, o->events.v[i], &err) != 0)
+			return error_usage("phases", "-e '%s': %s", o->events.v[i], err.msg), EXIT_USAGE;
 	}
+	if (sel->n > COUNTERS_MAX)
+		return error_usage("phases", "-e: %d events, more than the %d phases counts at once", sel->n, COUNTERS_MAX),
+		       EXIT_USAGE;
+	for (int i = 0; i < sel->n; i++)
+		names[(*n)++] = sel->names[i];
 	return 0;
 }
 
@@ -291,7 +291,7 @@ static const struct opt_cmd phases_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
-int cmd_phases(int argc, char **argv)
+static int phases_main(int argc, char **argv, struct stat_select *sel)
 {
 	struct phases_opts o = { .interval_ms = 10, .segments = "2" };
 	const struct opt options[] = {
@@ -321,10 +321,9 @@ int cmd_phases(int argc, char **argv)
 			       EXIT_USAGE;
 		k = (int)v;
 	}
-	char evbuf[2048];
 	const char *names[COUNTERS_MAX];
 	int nev;
-	int rc = phases_event_list(&o, evbuf, sizeof(evbuf), names, &nev);
+	int rc = phases_event_list(&o, sel, names, &nev);
 	if (rc)
 		return rc;
 
@@ -392,5 +391,14 @@ out:
 	series_release(&r.s);
 	if (phases_interrupted)
 		return INTERRUPT_EXIT;
+	return rc;
+}
+
+int cmd_phases(int argc, char **argv)
+{
+	struct stat_select sel; /* the -e events: their names live until the result is printed */
+	stat_select_init(&sel);
+	int rc = phases_main(argc, argv, &sel);
+	stat_select_release(&sel);
 	return rc;
 }

@@ -104,11 +104,16 @@ int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t see
 		error("out of memory");
 		return EXIT_FAIL;
 	}
+	/* HWLOC_XMLFILE names a recorded machine: planned as --topology plans one (its topology and its
+	 * allowed CPUs only, labelled as the file), never mixed with this machine's CPUs */
+	const char *env = getenv("HWLOC_XMLFILE"), *from = topology ? "--topology" : "HWLOC_XMLFILE";
+	if (!topology && env && *env)
+		topology = env;
 	int rc = topology ? topo_load_xml(t, topology, &err) : topo_load(t, &err);
 	if (rc != 0) {
 		free(t);
 		if (topology) {
-			error_usage("probe", "--topology: %s", err.msg);
+			error_usage("probe", "%s: %s", from, err.msg);
 			return EXIT_USAGE;
 		}
 		error_err(&err);
@@ -118,8 +123,9 @@ int cli_probe_plan(struct emit *e, const char *topology, int quick, uint64_t see
 	rc = probe_plan_make(t, NULL, quick, seed, NULL, &p, &err);
 	if (rc == 0) {
 		char src[1100];
-		snprintf(src, sizeof(src), "%s (%d packages, %d cores, %d PUs, %d NUMA nodes)",
-			 topology ? topology : "this machine", t->packages, t->cores, t->pus, t->nnodes);
+		snprintf(src, sizeof(src), "%s%s (%d packages, %d cores, %d PUs, %d NUMA nodes)",
+			 topology ? topology : "this machine", topology && topology == env ? " (HWLOC_XMLFILE)" : "",
+			 t->packages, t->cores, t->pus, t->nnodes);
 		plan_render(e, &p, src);
 	} else {
 		error_err(&err);

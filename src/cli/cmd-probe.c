@@ -515,6 +515,11 @@ int cmd_probe(int argc, char **argv)
 		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
 		return EXIT_USAGE;
 	}
+	if (plan && (ctx.plot_dir || ctx.raw_dir)) { /* nothing measured: no curve to draw or save */
+		error_usage("probe", "--plan measures nothing, so %s has no curves to write: run the probe without "
+			    "--plan for them", ctx.plot_dir ? "--plot" : "--raw");
+		return EXIT_USAGE;
+	}
 	if (plan) {
 		ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 		if (!ctx.e) {

@@ -51,15 +51,23 @@ struct regress_result {
 static int parse_param(const char *s, struct regress_result *r)
 {
 	const char *eq = strchr(s, '=');
-	if (!eq || eq == s || (size_t)(eq - s) >= sizeof(r->name))
-		return error_usage("regress", "--param must be NAME=v1,v2,..., got '%s'", s);
+	if (!eq || eq == s)
+		return error_usage("regress", "--param '%s': expected NAME=v1,v2,... (as N=1,2,4)", s);
+	if ((size_t)(eq - s) >= sizeof(r->name))
+		return error_usage("regress", "--param: the name '%.20s...' is %d characters, more than the %zu allowed",
+				   s, (int)(eq - s), sizeof(r->name) - 1);
 	snprintf(r->name, sizeof(r->name), "%.*s", (int)(eq - s), s);
-	for (const char *p = eq + 1; *p;) {
+	for (const char *p = eq + 1;;) {
 		size_t n = strcspn(p, ",");
 		if (r->nvalues >= REGRESS_VALUES_MAX)
-			return error_usage("regress", "at most %d parameter values", REGRESS_VALUES_MAX);
-		if (n == 0 || n >= sizeof(r->text[0]))
-			return error_usage("regress", "empty or too long value in --param '%s'", s);
+			return error_usage("regress", "--param %s: more than %d values (the limit)", r->name, REGRESS_VALUES_MAX);
+		/* every item between commas is a value: "1,,2", "1,2," and "N=" have an empty one */
+		if (n == 0)
+			return error_usage("regress", "--param '%s': an empty value (at %s); give NAME=v1,v2,... without "
+					   "empty items", s, !*p ? "the end" : p == eq + 1 ? "the start" : "',,'");
+		if (n >= sizeof(r->text[0]))
+			return error_usage("regress", "--param %s: the value '%.20s...' is %zu characters, more than the %zu "
+					   "allowed", r->name, p, n, sizeof(r->text[0]) - 1);
 		snprintf(r->text[r->nvalues], sizeof(r->text[0]), "%.*s", (int)n, p);
 		double v;
 		if (number_parse_double(r->text[r->nvalues], -DBL_MAX, DBL_MAX, &v) != 0)
@@ -72,9 +80,9 @@ static int parse_param(const char *s, struct regress_result *r)
 							      "each value once (-r repeats the runs)",
 						   r->name, r->text[r->nvalues], r->text[j], r->text[r->nvalues]);
 		r->values[r->nvalues++] = v;
-		p += n;
-		if (*p == ',')
-			p++;
+		if (!p[n])
+			break;
+		p += n + 1;
 	}
 	if (r->nvalues < 2)
 		return error_usage("regress", "--param needs at least 2 values to regress against");
@@ -245,12 +253,12 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 		const struct regress_event *ev = &r->ev[i];
 		emit_row_begin(e);
 		emit_string(e, NULL, "event", ev->name);
-		if (!ev->fitted) {
-			emit_text(e, "best", "<not counted>");
+		if (!ev->fitted) { /* the reason the JSON gives, in the fit column */
+			emit_text(e, "best", "%s", ev->npts ? "<no fit>" : "<not counted>");
 			emit_text(e, "R²", "%s", "");
 			for (int m = 0; m < FIT_MODELS; m++)
 				emit_text(e, fit_name((enum fit_model)m), "%s", "");
-			emit_text(e, "fit", "%s", "");
+			emit_text(e, "fit", "%s", ev->reason ? ev->reason : "");
 		} else {
 			emit_string(e, NULL, "best", fit_name((enum fit_model)ev->fit.best));
 			emit_number(e, NULL, "R²", ev->fit.m[ev->fit.best].r2, NULL, "%.4f");
@@ -339,13 +347,14 @@ int cmd_regress(int argc, char **argv)
 {
 	static struct regress_result r;
 	struct cli_stat_args a = { 0 };
-	const char *param = NULL, *out = NULL;
+	struct opt_strings params = { 0 };
+	const char *out = NULL;
 	int json = 0;
 	memset(&r, 0, sizeof(r));
 	r.runs = 5;
 	const struct opt options[] = {
-		OPT_STRING(0, "param", &param, "NAME=v1,v2,...", "the parameter and its values (required)",
-			   .flags = OPT_F_REQUIRED),
+		OPT_STRINGS(0, "param", &params, "NAME=v1,v2,...", "the parameter and its values (required; one)",
+			    .flags = OPT_F_REQUIRED),
 		OPT_INT('r', "repeat", &r.runs, "RUNS", 1, 100000, "runs per value (default 5)"),
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
@@ -360,7 +369,14 @@ int cmd_regress(int argc, char **argv)
 	argc = opt_parse(argc, argv, &regress_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (parse_param(param, &r) != 0 || cli_output_dir_check("regress", "--plot", r.plot_dir) != 0)
+	/* the fits are of one variable: a second --param would leave its {NAME} in the command */
+	if (params.n > 1) {
+		error_usage("regress", "--param is given %d times ('%s' and '%s'): regress fits the events against one "
+			    "parameter; run it once per parameter, with the others fixed in the command", params.n,
+			    params.v[0], params.v[1]);
+		return EXIT_USAGE;
+	}
+	if (parse_param(params.v[0], &r) != 0 || cli_output_dir_check("regress", "--plot", r.plot_dir) != 0)
 		return EXIT_USAGE;
 	if (argc < 1) {
 		error_usage("regress", "a command to run is required (archscope regress --param N=1,2 -- COMMAND {N})");

@@ -225,6 +225,8 @@ int cmd_report(int argc, char **argv)
 		return error_usage("report", "--from needs the result files to read"), EXIT_USAGE;
 	if (!o.from && argc > 0)
 		return error_usage("report", "'%s': result files are read with --from", argv[0]), EXIT_USAGE;
+	if (o.from && cli_stdin_once("report", argv, argc) != 0)
+		return EXIT_USAGE;
 	if (o.from && (o.save || o.threads))
 		return error_usage("report", "%s measures: not with --from", o.save ? "--save" : "--threads"), EXIT_USAGE;
 	int to_stdout = !strcmp(o.output, "-");
@@ -233,14 +235,21 @@ int cmd_report(int argc, char **argv)
 	if (!to_stdout && cli_output_check("report", o.output, o.force) != 0)
 		return EXIT_USAGE;
 	struct as_error err = { 0 };
-	if (o.save && plot_dir_prepare(o.save, &err) != 0)
-		return error_err(&err), EXIT_FAIL;
-
+	if (cli_output_dir_check("report", "--save", o.save) != 0)
+		return EXIT_USAGE;
 	struct report_inputs in = { .n = 0 };
 	struct topo_system sys;
 	struct as_cpulist allowed;
 	allowed.n = 0;
 	cpulist_allowed(&allowed, NULL);
+	/* bench --threads-scaling runs at most one thread per allowed CPU: said now, not after the
+	 * topology and the probe have run */
+	if (o.threads > 0 && allowed.n > 0 && o.threads > allowed.n) {
+		char list[256];
+		return error_usage("report", "-t %d: this process may use %d CPU%s (%s), and bench runs one thread per "
+				   "CPU: give -t %d or fewer", o.threads, allowed.n, allowed.n == 1 ? "" : "s",
+				   cpulist_format(&allowed, list, sizeof(list)), allowed.n), EXIT_USAGE;
+	}
 	topo_system_read(&sys, allowed.n ? allowed.cpu[0] : 0, NULL);
 	char run[256] = "";
 	int rc = 0;
@@ -250,15 +259,9 @@ int cmd_report(int argc, char **argv)
 	} else {
 		if (!o.threads)
 			o.threads = allowed.n > 8 ? 8 : allowed.n > 0 ? allowed.n : 1;
-		char dir[] = "/tmp/archscope-report.XXXXXX";
-		const char *tmp = getenv("TMPDIR");
-		char dirbuf[PATH_MAX];
-		snprintf(dirbuf, sizeof(dirbuf), "%s/archscope-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-		char *d = mkdtemp(dirbuf);
-		if (!d)
-			d = mkdtemp(dir);
-		if (!d) {
-			error("cannot make a temporary directory: %s", strerror(errno));
+		char d[PATH_MAX - 256]; /* room for the files named in it */
+		if (tmp_dir_make(d, sizeof(d), "archscope-report", &err) != 0) {
+			error_err(&err); /* names TMPDIR and the reason */
 			return EXIT_FAIL;
 		}
 		interrupt_install();
@@ -307,9 +310,15 @@ int cmd_report(int argc, char **argv)
 			rc = EXIT_FAIL;
 	} else {
 		struct atomic_file af;
-		if (atomic_file_open_mode(&af, o.output, o.force ? AF_FORCE : 0, &err) != 0 ||
-		    (fwrite(page, 1, len, af.fp) != len ? (atomic_file_abort(&af), as_error_set(&err, -EIO, "cannot write '%s'", o.output)) : 0) ||
-		    atomic_file_commit(&af, &err) != 0) {
+		int wrc = atomic_file_open_mode(&af, o.output, o.force ? AF_FORCE : 0, &err);
+		if (wrc == 0 && fwrite(page, 1, len, af.fp) != len) {
+			int e = errno ? errno : EIO; /* a full disk or /dev/full: ENOSPC */
+			atomic_file_abort(&af);
+			wrc = as_error_set(&err, -e, "cannot write '%s': %s", o.output, strerror(e));
+		} else if (wrc == 0) {
+			wrc = atomic_file_commit(&af, &err);
+		}
+		if (wrc != 0) {
 			free(page);
 			inputs_release(&in);
 			return error_err(&err), EXIT_FAIL;

@@ -2,6 +2,7 @@
  * without root or counters: runs it under the preload library at each thread count and renders
  * the stacks, the dominant delimiter and its call sites. The renderer is in cmd-stack-render.c. */
 #include <errno.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,34 +12,50 @@
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
 #include "common/interrupt.h"
+#include "common/number.h"
 #include "report/emit.h"
 
-/* -t N or -t 1,2,4: the thread counts, into the opts. */
+#define STACK_THREADS_MAX 4096
+
+/* -t N or -t 1,2,4: the thread counts, into the opts. Each item is a whole decimal number
+ * (common/number.h: no space, sign, hex or exponent), none empty ("1,,2" or "1,2,"). */
 static int threads_cb(const struct opt *o, const char *arg, const char *value)
 {
 	(void)value;
 	struct scale_opts *so = o->value;
 	so->npoints = 0;
-	const char *p = arg;
-	while (*p) {
-		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || v < 1 || v > 4096 || (*end && *end != ',')) {
-			error_usage("stack", "-t '%s': a thread count or a list of them (1,2,4), each 1 to 4096", arg);
+	for (const char *p = arg;;) {
+		size_t n = strcspn(p, ",");
+		char item[32];
+		int64_t v;
+		int rc = n < sizeof(item) ? (snprintf(item, sizeof(item), "%.*s", (int)n, p),
+					     number_parse_i64(item, INT64_MIN, INT64_MAX, &v))
+					  : -EINVAL;
+		if (n == 0) {
+			error("-t '%s': an empty thread count (give N or a list such as 1,2,4)", arg);
+			return -1;
+		}
+		if (rc == 0 && v < 1)
+			rc = -EINVAL;
+		if (rc == -ERANGE || (rc == 0 && v > STACK_THREADS_MAX)) {
+			error("-t '%s': %.*s threads is beyond the limit of %d (each count 1 to %d)", arg, (int)n, p,
+			      STACK_THREADS_MAX, STACK_THREADS_MAX);
+			return -1;
+		}
+		if (rc) {
+			error("-t '%s': '%.*s' is not a thread count (a decimal number 1 to %d; a list such as 1,2,4)", arg,
+			      (int)n, p, STACK_THREADS_MAX);
 			return -1;
 		}
 		if (so->npoints >= SCALE_POINTS_MAX - 1) {
-			error_usage("stack", "-t '%s': at most %d thread counts", arg, SCALE_POINTS_MAX - 1);
+			error("-t '%s': more than %d thread counts (the limit)", arg, SCALE_POINTS_MAX - 1);
 			return -1;
 		}
 		so->threads[so->npoints++] = (int)v;
-		p = *end ? end + 1 : end;
+		if (!p[n])
+			return 0;
+		p += n + 1;
 	}
-	if (!so->npoints) {
-		error_usage("stack", "-t: no thread count given");
-		return -1;
-	}
-	return 0;
 }
 
 static void stack_progress(void *ctx, int threads, int rep, int reps)
@@ -135,7 +152,7 @@ int cmd_stack(int argc, char **argv)
 	if (rc) {
 		free(res);
 		error_err(&err);
-		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL;
+		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL; /* -ENOENT: the program cannot run as named */
 	}
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {

@@ -101,9 +101,22 @@ int cmd_tune(int argc, char **argv)
 		error_usage("tune", argc ? "one kernel, got %d arguments" : "which kernel? gemm or stencil", argc);
 		return EXIT_USAGE;
 	}
-	if (!o.machine && strcasecmp(argv[0], "gemm") != 0) {
-		error_usage("tune", "no machine file given (-m FILE; write one with 'archscope probe -o FILE')");
+	if (strcasecmp(argv[0], "gemm") != 0 && strcasecmp(argv[0], "stencil") != 0) {
+		error_usage("tune", "'%s' is not a tune kernel (gemm, stencil)", argv[0]);
 		return EXIT_USAGE;
+	}
+	if (!o.machine && strcasecmp(argv[0], "gemm") != 0) {
+		error_usage("tune", "%s: no machine file given (-m FILE; write one with 'archscope probe -o FILE')",
+			    argv[0]);
+		return EXIT_USAGE;
+	}
+	if (o.cpu >= 0) { /* a CPU this process may not use is bad input, with or without -m */
+		struct as_cpulist allowed, one = { .n = 1, .cpu = { o.cpu } };
+		struct as_error err = { 0 };
+		if (cpulist_allowed(&allowed, &err) != 0 || cpulist_check_allowed(&one, &allowed, &err) != 0) {
+			error_usage("tune", "--cpu: %s", err.msg);
+			return EXIT_USAGE;
+		}
 	}
 	if (cli_output_dir_check("tune", "--plot", o.plot_dir) != 0)
 		return EXIT_USAGE;
@@ -111,8 +124,5 @@ int cmd_tune(int argc, char **argv)
 	signal(SIGINT, on_sigint);
 	if (!strcasecmp(argv[0], "gemm"))
 		return cli_tune_gemm(&o);
-	if (!strcasecmp(argv[0], "stencil"))
-		return cli_tune_stencil(&o);
-	error_usage("tune", "unknown kernel '%s' (gemm or stencil)", argv[0]);
-	return EXIT_USAGE;
+	return cli_tune_stencil(&o);
 }

@@ -173,6 +173,11 @@ static int apply_pair(const struct opt_cmd *cmd, const struct opt *o, const char
 		snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
 		return apply(cmd, o, name, key, eq + 1);
 	}
+	/* "N 100" in one word (quoted) is NAME and VALUE with a space for '=': say what form is
+	 * expected, rather than take the next word as its value */
+	if (strpbrk(arg, " \t"))
+		return usage_fail(cmd, "%s '%s': give NAME=VALUE or NAME and VALUE as two words (as %s N=100), not "
+				  "both in one word", name, arg, name);
 	if (*i + 1 >= argc)
 		return usage_fail(cmd, "%s %s needs a value: %s %s", name, arg, name, o->argh ? o->argh : "NAME VALUE");
 	return apply(cmd, o, name, arg, argv[++*i]);

@@ -257,13 +257,27 @@ int cli_output_check(const char *cmd, const char *path, int force)
 	struct as_error err = { 0 };
 	struct atomic_file af;
 	if (atomic_file_target_check(path, &err) != 0) {
-		if (!force || err.code == -EISDIR)
+		if (!force || err.code != -EEXIST) /* --force writes through a link, device or FIFO only */
 			return error_usage(cmd, "%s", err.msg);
 		return 0; /* --force: written through the link, or into the device or FIFO, at the end */
 	}
 	if (atomic_file_open(&af, path, &err) != 0)
 		return error_usage(cmd, "%s", err.msg);
 	atomic_file_abort(&af);
+	return 0;
+}
+
+int cli_stdin_once(const char *cmd, char *const *paths, int n)
+{
+	int first = -1;
+	for (int i = 0; i < n; i++) {
+		if (strcmp(paths[i], "-"))
+			continue;
+		if (first >= 0)
+			return error_usage(cmd, "standard input ('-') is named twice (inputs %d and %d): it can be read once; "
+					   "give the other input as a file", first + 1, i + 1);
+		first = i;
+	}
 	return 0;
 }
 

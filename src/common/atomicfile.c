@@ -34,6 +34,8 @@ static const char *kind_of(mode_t m)
 int atomic_file_target_check(const char *path, struct as_error *err)
 {
 	struct stat st;
+	if (!*path) /* else a temporary ".tmpXXXXXX" is made here and only the rename fails, at the end */
+		return as_error_set(err, -EINVAL, "an empty file name ('') for the output: give a file name");
 	if (lstat(path, &st) != 0 || S_ISREG(st.st_mode))
 		return 0;
 	if (S_ISDIR(st.st_mode))

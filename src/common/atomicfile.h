@@ -25,7 +25,8 @@ enum { AF_FORCE = 1 };
  * device or FIFO is written in place (what `--force` asks for). */
 int atomic_file_open_mode(struct atomic_file *af, const char *path, int flags, struct as_error *err);
 /* 0 when path may be replaced by a written file (absent, or a regular file that is no symbolic
- * link); else -EEXIST and a message "'PATH' is a FIFO: not replaced (--force writes into it)". */
+ * link); else -EEXIST and a message "'PATH' is a FIFO: not replaced (--force writes into it)",
+ * -EISDIR for a directory, -EINVAL for an empty name. */
 int atomic_file_target_check(const char *path, struct as_error *err);
 /* Flushes, syncs and renames; on any write error the target is left untouched. */
 int atomic_file_commit(struct atomic_file *af, struct as_error *err);

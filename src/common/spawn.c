@@ -23,29 +23,40 @@ const char *spawn_missing_why(const char *name)
 	return strchr(name, '/') ? "is not an executable file" : "is not installed (not found in PATH)";
 }
 
-int spawn_have(const char *name)
+/* The file that running name executes: name itself when it has a '/', else the first PATH entry
+ * holding an executable regular file of that name. 0 with out set, or -ENOENT. */
+static int spawn_find(const char *name, char *out, size_t len)
 {
+	struct stat st;
+	if (!*name)
+		return -ENOENT;
 	if (strchr(name, '/')) {
-		struct stat st;
-		return stat(name, &st) == 0 && S_ISREG(st.st_mode) && access(name, X_OK) == 0;
+		if (stat(name, &st) != 0 || !S_ISREG(st.st_mode) || access(name, X_OK) != 0)
+			return -ENOENT;
+		snprintf(out, len, "%s", name);
+		return 0;
 	}
 	const char *path = getenv("PATH");
 	if (!path)
 		path = "/usr/bin:/bin";
-	char buf[4096];
 	for (const char *p = path; *p;) {
 		size_t n = strcspn(p, ":");
-		if (n > 0 && n + strlen(name) + 2 < sizeof(buf)) {
-			snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, p, name);
-			struct stat st;
-			if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && access(buf, X_OK) == 0)
-				return 1;
+		if (n > 0 && n + strlen(name) + 2 < len) {
+			snprintf(out, len, "%.*s/%s", (int)n, p, name);
+			if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+				return 0;
 		}
 		p += n;
 		if (*p == ':')
 			p++;
 	}
-	return 0;
+	return -ENOENT;
+}
+
+int spawn_have(const char *name)
+{
+	char buf[4096];
+	return spawn_find(name, buf, sizeof(buf)) == 0;
 }
 
 void spawn_head(const char *path, char *buf, size_t len)
@@ -93,6 +104,30 @@ static int spawn_child_stdio(const char *out_path, const char *err_path)
 
 extern char **environ;
 
+/* A file the kernel will not run (ENOEXEC: a script without "#!"): execvp, and so stat and a
+ * shell, hands it to /bin/sh as "/bin/sh FILE ARGS"; posix_spawnp does not (glibc 2.15 and later),
+ * so this does as execvp does. 0, or ENOEXEC when that cannot start either. */
+static int spawn_start_sh(char *const argv[], const posix_spawn_file_actions_t *fa, const posix_spawnattr_t *at,
+			  pid_t *pid)
+{
+	char path[4096];
+	if (spawn_find(argv[0], path, sizeof(path)) != 0)
+		return ENOEXEC;
+	int argc = 0;
+	while (argv[argc])
+		argc++;
+	char **sh = calloc((size_t)argc + 2, sizeof(char *));
+	if (!sh)
+		return ENOMEM;
+	sh[0] = (char *)"/bin/sh";
+	sh[1] = path;
+	for (int i = 1; i < argc; i++)
+		sh[i + 1] = argv[i];
+	int rc = posix_spawn(pid, "/bin/sh", fa, at, sh, environ);
+	free(sh);
+	return rc ? ENOEXEC : 0;
+}
+
 int spawn_start(char *const argv[], const char *out_path, const char *err_path, pid_t *pid)
 {
 	posix_spawn_file_actions_t fa;
@@ -115,6 +150,8 @@ int spawn_start(char *const argv[], const char *out_path, const char *err_path, 
 		rc = interrupt_child_attr(&at);
 	if (!rc)
 		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+	if (rc == ENOEXEC)
+		rc = spawn_start_sh(argv, &fa, &at, pid);
 	posix_spawnattr_destroy(&at);
 	posix_spawn_file_actions_destroy(&fa);
 	return rc;

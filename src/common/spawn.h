@@ -36,8 +36,9 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 /* Starts argv (PATH searched) with posix_spawn, which does not copy archscope's page tables as
  * fork does (0.24 ms more at 10 MiB, 1.2 ms at 50 MiB): stdin from /dev/null, stdout to out_path
  * and stderr to err_path as spawn_child_stdio, in its own process group with the interrupt
- * signals at their defaults (interrupt_child_attr). 0 with *pid, or a positive errno (the program
- * did not start: not found, not executable, an output file that does not open). */
+ * signals at their defaults (interrupt_child_attr). A file the kernel will not run (a script
+ * without "#!") runs under /bin/sh, as execvp runs it. 0 with *pid, or a positive errno (the
+ * program did not start: not found, not executable, an output file that does not open). */
 int spawn_start(char *const argv[], const char *out_path, const char *err_path, pid_t *pid);
 
 /* 1 when `name` is an executable in PATH (or a path to one). */

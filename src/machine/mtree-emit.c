@@ -111,8 +111,9 @@ int mtree_write_file(const struct mtree *t, const char *path, int flags, struct 
 	struct atomic_file af;
 	int rc = atomic_file_open_mode(&af, path, flags, err);
 	if (rc == 0 && fputs(s, af.fp) == EOF) {
-		rc = as_error_set(err, -EIO, "cannot write '%s'", path);
+		int e = errno ? errno : EIO; /* a full disk or /dev/full: ENOSPC */
 		atomic_file_abort(&af);
+		rc = as_error_set(err, -e, "cannot write '%s': %s", path, strerror(e));
 	} else if (rc == 0) {
 		rc = atomic_file_commit(&af, err);
 	}

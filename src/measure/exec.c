@@ -92,6 +92,10 @@ static int exec_interpreter(const char *path, char *out, size_t len)
 int measure_exec_explain(const char *file, int e, char *buf, size_t len)
 {
 	char path[4096], interp[512];
+	if (!*file) { /* a PATH search would find its directories: say what is wrong */
+		snprintf(buf, len, "cannot run '': an empty program name (give the program to run after --)");
+		return -ENOENT;
+	}
 	if (exec_resolve(file, path, sizeof(path)) != 0) {
 		snprintf(buf, len, "cannot run '%s': not found in PATH (not installed, or give its path)", file);
 		return -ENOENT;

@@ -176,21 +176,25 @@ static double rusage_s(int who)
 
 /* Runs argv as its own process group (interrupt.h: the first signal is forwarded to it) and
  * waits for it and for every process it leaves behind (archscope is their subreaper), at most
- * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT / -errno. */
+ * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT (the program cannot
+ * run as named) / -errno. */
 static int tree_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s,
 		    struct spawn_result *r, int *cut, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	*cut = 0;
-	if (!spawn_have(argv[0]))
-		return as_error_set(err, -ENOENT, "'%s' %s", argv[0], spawn_missing_why(argv[0]));
+	/* a program that cannot run is named with why, in stat's words (measure/exec.h); -ENOENT for
+	 * every program named wrongly (missing, a directory, not executable, a missing #!
+	 * interpreter, a foreign binary): a usage error */
+	char why[sizeof(err->msg)];
+	int se = spawn_have(argv[0]) ? 0 : ENOENT;
 	uint64_t t0 = timer_now_ns();
 	pid_t pid;
-	int se = spawn_start(argv, out_path, err_path, &pid);
-	if (se) { /* why exec refused it (a missing #! interpreter, a foreign binary), as stat says */
-		char why[sizeof(err->msg)];
+	if (!se)
+		se = spawn_start(argv, out_path, err_path, &pid);
+	if (se) {
 		int rc = measure_exec_explain(argv[0], se, why, sizeof(why));
-		return as_error_set(err, rc, "%s", why);
+		return as_error_set(err, rc == -EACCES || rc == -ENOEXEC ? -ENOENT : rc, "%s", why);
 	}
 	interrupt_watch(pid);
 	int pfd = -1;
@@ -732,11 +736,10 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 	if (cpulist_allowed(&cpus, err) != 0)
 		return err->code ? err->code : -EINVAL;
 	res->cpus = cpus.n;
-	const char *tmp = getenv("TMPDIR");
 	static char dir[4096]; /* static: the interrupt handler may remove it */
-	snprintf(dir, sizeof(dir), "%s/archscope-stack.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return as_error_set(err, -errno, "cannot make a temporary directory '%s'", dir);
+	int trc = tmp_dir_make(dir, sizeof(dir), "archscope-stack", err); /* names TMPDIR and the reason */
+	if (trc)
+		return trc;
 	static char rdir[4096];
 	if (records_dir(dir, rdir, sizeof(rdir), err) != 0) {
 		rmdir(dir);

@@ -21,7 +21,9 @@ test_expect_success '--interval 0' '
 '
 test_expect_success 'an unknown event' '
 	run 2 "$ARCHSCOPE" phases -e task-clock,nosuchevent -- true
-	contains "$TMP/err" "unknown event '\''nosuchevent'\''"
+	# where libpfm4 knows this CPU, the -e list is refused as stat refuses it
+	grep -q "unknown event '\''nosuchevent'\''\|event '\''nosuchevent'\'' is not known" "$TMP/err" ||
+		fail "nosuchevent not named: $(cat "$TMP/err")"
 '
 test_expect_success 'a program that is not there' '
 	run 2 "$ARCHSCOPE" phases -- /nonexistent/program

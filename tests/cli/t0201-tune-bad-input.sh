@@ -45,7 +45,7 @@ test_expect_success 'tune without a kernel' '
 '
 test_expect_success 'tune with an unknown kernel' '
 	run 2 "$ARCHSCOPE" tune fft -m "$fx/zen5-published.yaml"
-	contains "$TMP/err" "unknown kernel '\''fft'\''"
+	contains "$TMP/err" "'\''fft'\'' is not a tune kernel (gemm, stencil)"
 '
 test_expect_success 'a missing machine file' '
 	run 2 "$ARCHSCOPE" tune gemm -m "$TMP/none.yaml"
