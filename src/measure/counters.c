@@ -144,12 +144,44 @@ static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *at
 	return 0;
 }
 
+/* LIBPFM_FORCE_PMU names a PMU libpfm4 knows, or it is refused: an empty name is its first
+ * table (the Pentium 4's), an unknown one is ignored by libpfm4 without a word. */
+int counters_forced_pmu_check(struct as_error *err)
+{
+	pthread_once(&pfm_once, pfm_init_once);
+	if (pfm_status != PFM_SUCCESS)
+		return 0; /* no libpfm4: nothing it could be forced to */
+	const char *force = getenv("LIBPFM_FORCE_PMU");
+	if (!force)
+		return 0;
+	if (!*force)
+		return as_error_set(err, -ENOENT, "LIBPFM_FORCE_PMU is set but empty: unset it, or set it to one of "
+						  "libpfm4's PMUs (skx, icx, spr, amd64_fam19h_zen4, ...)");
+	char known[2048] = "";
+	size_t used = 0;
+	pfm_pmu_t p;
+	pfm_for_all_pmus(p)
+	{
+		pfm_pmu_info_t pi;
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS)
+			continue;
+		if (!strcmp(pi.name, force) && pi.is_present)
+			return 0;
+		if (pi.type == PFM_PMU_TYPE_CORE && used + strlen(pi.name) + 3 < sizeof(known))
+			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", used ? ", " : "", pi.name);
+	}
+	return as_error_set(err, -ENOENT, "LIBPFM_FORCE_PMU='%s': libpfm4 knows no PMU '%s'; its core PMUs: %s; unset it "
+					  "or set it to one of them", force, force, known);
+}
+
 int counters_pfm_start(struct as_error *err)
 {
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_status != PFM_SUCCESS)
 		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
-	return 0;
+	return counters_forced_pmu_check(err);
 }
 
 int counters_cpu_pmu_known(void)

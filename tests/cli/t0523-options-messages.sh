@@ -132,6 +132,12 @@ test_expect_success 'LIBPFM_FORCE_PMU naming no PMU: exit 2, the variable named'
 	contains "$TMP/err" "LIBPFM_FORCE_PMU='\''nosuch'\''"
 	run 2 "$ARCHSCOPE" events --pmu nosuch
 	contains "$TMP/err" "pmu '\''nosuch'\''"
+	# stat, regress and phases encode every event for the forced PMU: refused before the program runs
+	LIBPFM_FORCE_PMU=nosuch run 2 "$ARCHSCOPE" stat -r 1 -e task-clock -- touch "$TMP/ran"
+	contains "$TMP/err" "LIBPFM_FORCE_PMU='\''nosuch'\''"
+	LIBPFM_FORCE_PMU= run 2 "$ARCHSCOPE" phases -- touch "$TMP/ran"
+	contains "$TMP/err" "LIBPFM_FORCE_PMU is set but empty"
+	[ ! -e "$TMP/ran" ]
 '
 test_expect_success 'a script without #! runs under stack as under stat (/bin/sh)' '
 	run 0 "$ARCHSCOPE" stat -q -r 1 -e task-clock -- "$TMP/noshebang"
