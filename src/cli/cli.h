@@ -88,6 +88,9 @@ int cli_plot_done(int pr, const char *dir, const char *name, const struct as_err
 /* For a command reading several input files: a usage error (-1) when standard input ("-") is
  * named more than once, as it can be read once; else 0. */
 int cli_stdin_once(const char *cmd, char *const *paths, int n);
+/* LIBPFM_FORCE_PMU, where set, names a PMU libpfm4 knows; else a usage error naming the variable
+ * (-1). For the commands that encode events (stat, regress, phases, events). */
+int cli_forced_pmu_check(const char *cmd);
 
 struct mtree;
 /* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage

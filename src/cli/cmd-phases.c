@@ -64,9 +64,8 @@ static int phases_interrupted;
 static int phases_event_list(const struct phases_opts *o, struct stat_select *sel, const char **names, int *n)
 {
 	*n = 0;
-	struct as_error ferr = { 0 };
-	if (counters_forced_pmu_check(&ferr) != 0)
-		return error_usage("phases", "%s", ferr.msg), EXIT_USAGE;
+	if (cli_forced_pmu_check("phases"))
+		return EXIT_USAGE;
 	if (o->events.n == 0) {
 		for (size_t i = 0; i < sizeof(phases_default_events) / sizeof(phases_default_events[0]); i++)
 			names[(*n)++] = phases_default_events[i];

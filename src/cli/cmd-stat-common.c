@@ -30,10 +30,8 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 	struct as_error err = { 0 };
 	int rc = 0;
 	stat_select_init(sel);
-	if (counters_forced_pmu_check(&err) != 0) { /* every event is encoded for the forced PMU */
-		error_usage(cmd, "%s", err.msg);
+	if (cli_forced_pmu_check(cmd)) /* every event is encoded for the forced PMU */
 		return EXIT_USAGE;
-	}
 	if ((a->all != 0) + (a->group != NULL) + (a->events.n > 0) > 1) {
 		error_usage(cmd, "give one of -e, --all and -M");
 		return EXIT_USAGE;

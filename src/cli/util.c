@@ -14,6 +14,7 @@
 #include "common/cpuset.h"
 #include "common/timer.h"
 #include "machine/file.h"
+#include "measure/counters.h"
 #include "machine/mtree.h"
 #include "machine/probes.h"
 #include "report/emit.h"
@@ -279,6 +280,15 @@ int cli_stdin_once(const char *cmd, char *const *paths, int n)
 		first = i;
 	}
 	return 0;
+}
+
+int cli_forced_pmu_check(const char *cmd)
+{
+	struct as_error err = { 0 };
+	if (counters_forced_pmu_check(&err) == 0)
+		return 0;
+	return error_usage(cmd, "LIBPFM_FORCE_PMU='%s': %s; unset it, or set it to one of them", getenv("LIBPFM_FORCE_PMU"),
+			   err.msg);
 }
 
 void cli_conditions_summary(void)

@@ -155,8 +155,8 @@ int counters_forced_pmu_check(struct as_error *err)
 	if (!force)
 		return 0;
 	if (!*force)
-		return as_error_set(err, -ENOENT, "LIBPFM_FORCE_PMU is set but empty: unset it, or set it to one of "
-						  "libpfm4's PMUs (skx, icx, spr, amd64_fam19h_zen4, ...)");
+		return as_error_set(err, -ENOENT, "an empty PMU name (libpfm4 would take its first table, the Pentium 4's); "
+						  "libpfm4's PMUs are skx, icx, spr, amd64_fam19h_zen4, ...");
 	char known[2048] = "";
 	size_t used = 0;
 	pfm_pmu_t p;
@@ -172,8 +172,7 @@ int counters_forced_pmu_check(struct as_error *err)
 		if (pi.type == PFM_PMU_TYPE_CORE && used + strlen(pi.name) + 3 < sizeof(known))
 			used += (size_t)snprintf(known + used, sizeof(known) - used, "%s%s", used ? ", " : "", pi.name);
 	}
-	return as_error_set(err, -ENOENT, "LIBPFM_FORCE_PMU='%s': libpfm4 knows no PMU '%s'; its core PMUs: %s; unset it "
-					  "or set it to one of them", force, force, known);
+	return as_error_set(err, -ENOENT, "libpfm4 knows no PMU '%s'; its core PMUs: %s", force, known);
 }
 
 int counters_pfm_start(struct as_error *err)

@@ -65,8 +65,8 @@ int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id);
 
 /* Starts libpfm4 (once per process; it reads LIBPFM_FORCE_PMU then). */
 int counters_pfm_start(struct as_error *err);
-/* LIBPFM_FORCE_PMU, where set, names a PMU libpfm4 knows (-ENOENT, naming the variable, if not:
- * empty, or unknown); counters_pfm_start checks it too. */
+/* LIBPFM_FORCE_PMU, where set, names a PMU libpfm4 knows (-ENOENT if not: empty, or unknown,
+ * with the PMUs it knows); counters_pfm_start checks it too. */
 int counters_forced_pmu_check(struct as_error *err);
 /* 1 when libpfm4 found a PMU of this CPU (or LIBPFM_FORCE_PMU names one), so that an event name
  * none of its PMUs, perf's software events or the tracepoints know is a typo rather than another
