@@ -154,7 +154,10 @@ struct scale_result {
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
  * executable (a build tree), else in the installed lib/archscope relative to it
- * (common/paths.h). 0, or -ENOENT with err saying where it looked. */
+ * (common/paths.h); checked to be a shared object this machine's loader can preload (a regular
+ * ELF file of this class and machine, of type ET_DYN, whole). 0; -EINVAL when $ARCHSCOPE_PRELOAD
+ * names something else (a usage error: err names the variable and why); -ENOENT with err saying
+ * where it looked, or -ENOEXEC when the one found is not a loadable library. */
 int scale_preload_find(char *path, size_t len, struct as_error *err);
 
 /* Runs everything and fills res. Returns 0 when every run started (problems of the program are
