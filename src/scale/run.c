@@ -268,10 +268,11 @@ static double rusage_s(int who)
  * waits for it and for every process it leaves behind (archscope is their subreaper), at most
  * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT / -errno. */
 static int tree_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s,
-		    struct spawn_result *r, int *cut, struct as_error *err)
+		    struct spawn_result *r, int *cut, pid_t *root, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	*cut = 0;
+	*root = 0;
 	if (!spawn_have(argv[0]))
 		return as_error_set(err, -ENOENT, "'%s' %s", argv[0], spawn_missing_why(argv[0]));
 	uint64_t t0 = timer_now_ns();
@@ -283,6 +284,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 		return as_error_set(err, rc, "%s", why);
 	}
 	interrupt_watch(pid);
+	*root = pid;
 	int pfd = -1;
 #ifdef SYS_pidfd_open
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -370,6 +372,15 @@ int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && ratio <= 2.0 * threads && speedup >= 1 / (1.5 * slower);
 }
 
+/* Whether r holds a process image of pid. */
+static int record_has_pid(const struct scale_record *r, pid_t pid)
+{
+	for (size_t k = 0; k < r->nprocs; k++)
+		if (r->procs[k].pid == pid)
+			return 1;
+	return 0;
+}
+
 /* One execution of argv with N threads; its output goes to dir, the records to rdir/rec.PID.START. */
 static int exec_one(const struct scale_opts *o, struct scale_result *res, const struct as_cpulist *cpus,
 		    const char *dir, const char *rdir, int n, struct scale_exec *x, struct as_error *err)
@@ -421,7 +432,8 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	cond_window_begin(&win, cpus, NULL, 0);
 	char *stat0 = file_read_all("/proc/stat", NULL);
 	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
-	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
+	pid_t root;
+	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, &root, err);
 	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
 	char *stat1 = file_read_all("/proc/stat", NULL);
 	cond_window_own(&win, kids1 - kids0, (double)(children_switches() - kids_sw0));
@@ -453,11 +465,15 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	x->wall_s = x->sr.seconds;
 	x->span_s = x->wall_s;
 	struct as_error rerr = { 0 };
-	if (scale_record_load_dir(rdir, &x->rec, &rerr) == 0)
+	if (scale_record_load_dir(rdir, &x->rec, &x->records_bad, &rerr) == 0)
 		x->have_record = 1;
 	else if (sched && scale_sched_record(sched, &x->rec, &rerr) == 0)
 		x->have_record = x->tier = 1; /* the library saw nothing: the scheduler's view */
 	scale_sched_free(sched);
+	/* records were lost, the program's own among them: the run cannot give its stack (a run
+	 * of nothing, 0.00 x); rejected and run again (issue 52) */
+	if (x->records_bad && !(x->have_record && (x->tier || record_has_pid(&x->rec, root))))
+		x->rejected |= SCALE_REJECT_LOST;
 	if (x->have_record) {
 		scale_spin_exits(spin, &x->rec);
 		/* never longer than archscope saw it live, spawn to the last exit (a birth estimated
@@ -856,6 +872,10 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 					o->progress(o->ctx, p->threads, r, o->reps);
 				struct scale_exec *x = &p->ex[p->nex];
 				rc = exec_one(o, res, &cpus, dir, rdir, p->threads, x, err);
+				if (rc == 0) {
+					p->records_bad += x->records_bad;
+					res->records_bad += x->records_bad;
+				}
 				if (rc == 0 && x->cut) { /* the cut run never counts */
 					res->interrupted = x->cut;
 					scale_record_release(&x->rec);
@@ -865,7 +885,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 					res->interrupted = interrupt_signal();
 				if (rc)
 					break;
-				x->rejected = exec_reject(x, &res->pt[res->one]);
+				x->rejected |= exec_reject(x, &res->pt[res->one]);
 				if (!x->rejected || try == SCALE_TRIES - 1 || res->interrupted) {
 					p->nex++; /* the last try stands, rejected or not */
 					if (x->rejected) {
