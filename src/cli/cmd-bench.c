@@ -3,7 +3,6 @@
  * cycles per cache line at the measured clock, flop/s, and the spread of the repetitions. Here:
  * the options, --list, the kernel and the team, the levels from the quick cache probe and the
  * checks of --ecm and --threads-scaling; the plain runs are cmd-bench-runs.c's. */
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -13,19 +12,10 @@
 #include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "common/interrupt.h"
 #include "probe/caches.h"
 #include "probe/env.h"
 #include "report/emit.h"
-
-static volatile sig_atomic_t bench_interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	if (bench_interrupted)
-		_exit(130);
-	bench_interrupted = 1;
-}
 
 const char *cli_bench_kernel_names(char *buf, size_t len)
 {
@@ -221,7 +211,7 @@ int cmd_bench(int argc, char **argv)
 {
 	static const char *const pages[] = { "huge", "4k", NULL };
 	struct cli_bench_opts o = { .reps = 5, .min_time_s = 0.1, .offset_bytes = BENCH_STREAM_OFFSET,
-			       .stop = (volatile int *)&bench_interrupted };
+			       .stop = interrupt_flag() };
 	int remeasure = 2;
 	const struct opt options[] = {
 		OPT_STRING('s', "size", &o.size_text, "SIZE", "working set of all streams together (kB/MB/GB = 1000^n, KiB/MiB/GiB = 1024^n)"),
@@ -272,7 +262,10 @@ int cmd_bench(int argc, char **argv)
 	}
 	if (o.ecm && o.scaling)
 		return error_usage("bench", "give --ecm or --threads-scaling, not both"), EXIT_USAGE;
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigaction(SIGINT, &sa, NULL);
-	return o.ecm || o.scaling ? bench_views(&o, argc, argv) : cli_bench_runs(&o, argc, argv);
+	/* SIGINT, SIGTERM or SIGHUP: no further run starts, what was measured is printed, exit 130; a
+	 * second one ends archscope at once (common/interrupt.h) */
+	interrupt_install();
+	int rc = o.ecm || o.scaling ? bench_views(&o, argc, argv) : cli_bench_runs(&o, argc, argv);
+	interrupt_restore();
+	return rc;
 }

@@ -2,7 +2,6 @@
  * bandwidth of each shown every second (ncurses on a terminal, a line otherwise); at the end per
  * flow, per link, and the cross-talk table of each flow alone against all together. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,16 +12,7 @@
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
 #include "common/buffer.h"
-
-static volatile sig_atomic_t load_interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	if (load_interrupted)
-		_exit(130);
-	load_interrupted = 1;
-}
+#include "common/interrupt.h"
 
 struct load_ctx {
 	const struct numa_flow *f;
@@ -219,15 +209,15 @@ static int load_measure(struct load_result *l, const char *kernel, size_t size, 
 	struct numa_load_opts o = {
 		.flows = l->f, .n = l->n, .cpus = l->cpus, .kernel = kernel, .bytes_per_thread = size,
 		.duration_s = l->duration_s, .interval_s = 1.0, .alone = !no_alone,
-		.stop = (volatile int *)&load_interrupted, .sample = on_sample, .arg = &c,
+		.stop = interrupt_flag(), .sample = on_sample, .arg = &c,
 	};
-	signal(SIGINT, on_sigint);
+	interrupt_install();
 	int lrc = numa_load_run(&o, &l->r, &err);
-	signal(SIGINT, SIG_DFL);
+	interrupt_restore();
 	cli_numa_view_end(c.view);
 	if (lrc)
 		return error_err(&err), EXIT_FAIL;
-	if (load_interrupted)
+	if (interrupt_signal())
 		note("interrupted: the figures measured so far follow");
 	return 0;
 }
@@ -300,8 +290,8 @@ int cmd_numa_load(int argc, char **argv)
 		} else {
 			load_render(e, l);
 			rc = cli_emit_end(e, "numa load");
-			if (!rc && load_interrupted)
-				rc = 130;
+			if (!rc && interrupt_signal())
+				rc = INTERRUPT_EXIT;
 		}
 	}
 	numa_load_result_release(&l->r);

@@ -2,7 +2,6 @@
  * with the firmware's SLIT beside the measured distances (thesis §4.4's adjacency matrices). */
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,18 +14,9 @@
 #include "bench/kernels.h"
 #include "common/buffer.h"
 #include "common/cpuset.h"
+#include "common/interrupt.h"
 #include "probe/probe.h"
 #include "report/plot.h"
-
-static volatile sig_atomic_t matrix_interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	if (matrix_interrupted)
-		_exit(130);
-	matrix_interrupted = 1;
-}
 
 static void matrix_progress(void *arg, int i, int j, const char *what, int done, int total)
 {
@@ -228,26 +218,28 @@ int cmd_numa_matrix(int argc, char **argv)
 		free(r);
 		return rc;
 	}
-	signal(SIGINT, on_sigint);
+	interrupt_install();
 	/* bench's working set for memory and the probed line, in the environment probe builds; the
 	 * quick cache probe pins this thread, so the whole allowed set is given back after it */
 	struct as_cpulist allowed;
 	struct bench_levels lv;
 	struct probe_env env;
 	if (cpulist_allowed(&allowed, &err) != 0 || allowed.n == 0) {
+		interrupt_restore();
 		topo_release(t);
 		free(t);
 		free(r);
 		return error_err(&err), EXIT_FAIL;
 	}
-	rc = cli_bench_levels("numa matrix", allowed.cpu[0], (volatile int *)&matrix_interrupted, &lv, &env);
+	rc = cli_bench_levels("numa matrix", allowed.cpu[0], interrupt_flag(), &lv, &env);
 	if (rc == 0 && cpu_allow_self(&allowed, &err) != 0)
 		rc = (error_err(&err), EXIT_FAIL);
 	if (rc) {
+		interrupt_restore();
 		topo_release(t);
 		free(t);
 		free(r);
-		return matrix_interrupted ? 130 : rc;
+		return interrupt_signal() ? INTERRUPT_EXIT : rc;
 	}
 	r->line_witnesses = env.line_witnesses;
 	snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
@@ -261,11 +253,11 @@ int cmd_numa_matrix(int argc, char **argv)
 	struct numa_matrix_opts o = {
 		.kernel = kernel, .latency_bytes = size, .bandwidth_bytes = size ? size : lv.size[lv.n - 1], .quick = quick,
 		.seed = seed, .line_bytes = env.line_bytes > 0 ? (size_t)env.line_bytes : 64,
-		.stop = (volatile int *)&matrix_interrupted, .progress = matrix_progress, .arg = &r->m,
+		.stop = interrupt_flag(), .progress = matrix_progress, .arg = &r->m,
 	};
 	int mrc = numa_matrix_measure(&r->m, t, &o, &err);
 	progress_done();
-	signal(SIGINT, SIG_DFL);
+	interrupt_restore();
 	topo_release(t);
 	free(t);
 	if (mrc && r->m.n == 0) {
@@ -282,7 +274,7 @@ int cmd_numa_matrix(int argc, char **argv)
 		}
 	if (mrc)
 		error_err(&err); /* a partial result follows */
-	if (matrix_interrupted)
+	if (interrupt_signal())
 		note("interrupted: the pairs measured so far follow");
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {
@@ -294,5 +286,5 @@ int cmd_numa_matrix(int argc, char **argv)
 		matrix_plot(r, plot_dir);
 	free(r);
 	rc = cli_emit_end(e, "numa matrix");
-	return rc ? rc : mrc ? EXIT_FAIL : matrix_interrupted ? 130 : EXIT_OK;
+	return rc ? rc : mrc ? EXIT_FAIL : interrupt_signal() ? INTERRUPT_EXIT : EXIT_OK;
 }

@@ -1,7 +1,6 @@
 /* archscope probe: the probe table and its runner. Each group measures one property of the
  * machine; answers are printed beside what the OS reports, never taken from it. */
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -13,6 +12,7 @@
 #include "cli/cmd-probe.h"
 #include "common/conditions.h"
 #include "common/cpuset.h"
+#include "common/interrupt.h"
 #include "common/rng.h"
 #include "common/timer.h"
 #include "probe/clock.h"
@@ -37,14 +37,11 @@ static const struct cli_probe_row probes[] = {
 };
 #define NPROBES (sizeof(probes) / sizeof(probes[0]))
 
-static volatile sig_atomic_t interrupted;
-
-static void on_sigint(int sig)
+/* set by the first SIGINT, SIGTERM or SIGHUP (common/interrupt.h): keep what was measured; a
+ * second one ends archscope at once */
+static int interrupted(void)
 {
-	(void)sig;
-	if (interrupted) /* second Ctrl-C: leave at once */
-		_exit(130);
-	interrupted = 1;
+	return interrupt_signal() != 0;
 }
 
 /* --- what the rows share ----------------------------------------------------------------- */
@@ -57,7 +54,7 @@ void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char 
 	char path[4096];
 	struct as_error err = { 0 };
 	snprintf(path, sizeof(path), "%s/%s.csv", ctx->raw_dir, name);
-	if (interrupted && access(path, F_OK) == 0) { /* a cut curve never replaces a saved one */
+	if (interrupted() && access(path, F_OK) == 0) { /* a cut curve never replaces a saved one */
 		snprintf(path, sizeof(path), "%s/%s.partial.csv", ctx->raw_dir, name);
 		note("interrupted: %s/%s.csv is kept; the cut curve goes to %s", ctx->raw_dir, name, path);
 	}
@@ -177,7 +174,7 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 		     "(--wait-quiet waits for quiet instead)", c.why);
 		ctx->busy_said = 1;
 	}
-	if ((c.noisy || bad) && !busy && ctx->attempt < ctx->max_attempts && !interrupted && spent + last <= budget) {
+	if ((c.noisy || bad) && !busy && ctx->attempt < ctx->max_attempts && !interrupted() && spent + last <= budget) {
 		note("probe %s: measuring again (attempt %d of %d): %s", probes[g].name, ctx->attempt + 1,
 		     ctx->max_attempts, c.noisy ? c.why : impl);
 		struct emit *dropped = emit_new(EMIT_JSON, NULL); /* this attempt's output goes nowhere */
@@ -357,7 +354,7 @@ static int setup(struct cli_probe_ctx *ctx, int cpu)
 	char topo_note[600];
 	uint64_t seed = ctx->env.seed;
 	int all_pairs = ctx->env.all_pairs, all_teams = ctx->env.all_teams; /* options the init does not take */
-	int rc = probe_env_init(&ctx->env, cpu, ctx->env.quick, seed, (volatile int *)&interrupted, topo_note,
+	int rc = probe_env_init(&ctx->env, cpu, ctx->env.quick, seed, interrupt_flag(), topo_note,
 				sizeof(topo_note), &err);
 	ctx->env.all_pairs = all_pairs;
 	ctx->env.all_teams = all_teams;
@@ -417,7 +414,7 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 	double took[NPROBES];
 	if (!selected[0] && !from_raw)
 		cli_probe_clock_run(ctx, 1);
-	for (size_t k = 0; k < NPROBES && !interrupted; k++) {
+	for (size_t k = 0; k < NPROBES && !interrupted(); k++) {
 		if (!selected[k])
 			continue;
 		if (out_path)
@@ -431,11 +428,11 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 	if (!from_raw) {
 		CLI_PROBE_RENDER(ctx, emit_object_begin, "timing_s", NULL);
 		for (size_t k = 0; k < NPROBES; k++)
-			if (selected[k] && (k == 0 || !interrupted || took[k] > 0))
+			if (selected[k] && (k == 0 || !interrupted() || took[k] > 0))
 				CLI_PROBE_RENDER(ctx, emit_number, probes[k].name, NULL, took[k], "s", NULL);
 		emit_object_end(ctx->e);
 	}
-	if (interrupted) {
+	if (interrupted()) {
 		CLI_PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
 		note("interrupted: printing what was measured so far");
 	} else if (ctx->raw_dir && !from_raw) {
@@ -548,15 +545,15 @@ int cmd_probe(int argc, char **argv)
 	if (from_raw) /* nothing is measured: the saved results stand for every group */
 		memset(selected, 0, sizeof(selected));
 	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
-	struct sigaction sa = { .sa_handler = on_sigint };
-	sigaction(SIGINT, &sa, NULL);
+	interrupt_install();
 	int rc = setup(&ctx, cpu);
 	if (rc != 0) {
 		machine_probes_release(rec);
 		free(rec);
 		probe_env_release(&ctx.env);
 		json_decref(bench);
-		return rc;
+		interrupt_restore();
+		return interrupted() ? INTERRUPT_EXIT : rc;
 	}
 	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!ctx.e) {
@@ -572,5 +569,6 @@ int cmd_probe(int argc, char **argv)
 	machine_probes_release(rec);
 	free(rec);
 	probe_env_release(&ctx.env);
-	return interrupted ? 130 : rc;
+	interrupt_restore();
+	return interrupted() ? INTERRUPT_EXIT : rc;
 }

@@ -114,6 +114,7 @@ static void reject_text(unsigned why, char *buf, size_t len)
 		{ SCALE_REJECT_FAST, "wall time under T1 / (2 N)" },
 		{ SCALE_REJECT_SILENT, "printed nothing on stdout where the 1-thread runs did" },
 		{ SCALE_REJECT_SUM, "components that do not sum to N" },
+		{ SCALE_REJECT_LOST, "its records were lost: the program's own process left no readable record" },
 	};
 	size_t k = 0;
 	buf[0] = 0;
@@ -265,8 +266,14 @@ static void point_render(struct emit *e, const struct scale_point *p, const stru
 				    "x", "%.3f");
 	}
 	const char *notes[12];
-	char growth[400], foreign[320], one[400], work[400];
+	char growth[400], foreign[320], one[400], work[400], lost[256];
 	int nn = bad_notes(p->bad, notes, 8);
+	if (p->records_bad && nn < 12) {
+		snprintf(lost, sizeof(lost),
+			 "%d record%s of the program's processes could not be read (a process killed while writing it) "
+			 "and %s left out", p->records_bad, p->records_bad == 1 ? "" : "s", p->records_bad == 1 ? "was" : "were");
+		notes[nn++] = lost;
+	}
 	if (s->scaled < 0.999 && nn < 12)
 		notes[nn++] = "more threads waited or ran than N slots hold: the waits that cost no slot were scaled down to fit the bar";
 	if (serial && nn < 12) {
@@ -353,6 +360,11 @@ void cli_stack_render(struct emit *e, const struct scale_opts *o, const struct s
 			    "every run counted: work_inflation split into llc, memory, coherency, parallelization_overhead");
 	if (res->interrupted)
 		emit_string(e, "interrupted", "interrupted", strsignal(res->interrupted));
+	if (res->records_bad) {
+		emit_int(e, "records_unreadable", "records unreadable", res->records_bad, NULL);
+		emit_annotate(e, " (skipped: processes killed while writing them; a run that lost its own process's "
+				 "record was run again)");
+	}
 	emit_list_begin(e, "runs", "");
 	for (int i = 0; i < res->npoints; i++)
 		if (!(res->one_added && i == res->one) && res->pt[i].nex)

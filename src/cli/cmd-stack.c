@@ -136,8 +136,9 @@ int cmd_stack(int argc, char **argv)
 		     cpulist_format(&cpus, list, sizeof(list)));
 	}
 	char preload[4096];
+	/* checked before anything runs: a bad $ARCHSCOPE_PRELOAD is the user's (exit 2) */
 	if (scale_preload_find(preload, sizeof(preload), &err) != 0)
-		return error_err(&err), EXIT_FAIL;
+		return error_err(&err), err.code == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	so.preload = preload;
 
 	struct scale_result *res = calloc(1, sizeof(*res));

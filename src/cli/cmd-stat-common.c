@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "common/atomicfile.h"
@@ -168,6 +169,15 @@ int cli_report_to_stderr(const char *cmd, const char *buf, size_t len)
 	return EXIT_OK;
 }
 
+void cli_report_kept_warning(const char *out, const char *what)
+{
+	if (access(out, F_OK) == 0)
+		warning("'%s' is left as it was: an interrupted result never replaces a saved one (the %s follows on stderr)",
+			out, what);
+	else
+		warning("'%s' not written: an interrupted result is never saved (the %s follows on stderr)", out, what);
+}
+
 int cli_report_deliver(const char *cmd, const char *out, int json, int interrupted, cli_report_render_fn fn, const void *ctx)
 {
 	char *buf = NULL;
@@ -179,22 +189,27 @@ int cli_report_deliver(const char *cmd, const char *out, int json, int interrupt
 			return rc;
 		if (out && !interrupted) {
 			rc = cli_report_write_file(out, buf, len);
-		} else {
-			if (out)
-				warning("'%s' is left as it was: an interrupted result never replaces a saved one%s", out,
-				     json ? " (the JSON follows here)" : "");
-			if (json)
-				rc = cli_report_to_stderr(cmd, buf, len);
+			free(buf);
+			buf = NULL;
 		}
-		free(buf);
-		buf = NULL;
 	}
 	if (!json && rc == EXIT_OK) {
-		rc = cli_report_render(cmd, 0, fn, ctx, &buf, &len);
+		char *text = NULL;
+		size_t tlen = 0;
+		rc = cli_report_render(cmd, 0, fn, ctx, &text, &tlen);
 		if (rc == EXIT_OK)
-			rc = cli_report_to_stderr(cmd, buf, len);
-		free(buf);
+			rc = cli_report_to_stderr(cmd, text, tlen);
+		free(text);
 	}
+	/* the JSON goes to stderr where it has no file: --json alone, or an interrupted -o FILE (after
+	 * the text for people, so that it is the last thing there) */
+	if (buf) {
+		if (out)
+			cli_report_kept_warning(out, "JSON");
+		int r2 = cli_report_to_stderr(cmd, buf, len);
+		rc = rc ? rc : r2;
+	}
+	free(buf);
 	return rc;
 }
 

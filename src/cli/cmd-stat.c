@@ -170,7 +170,7 @@ int cmd_stat(int argc, char **argv)
 			rc = cli_report_write_file(out, buf, len);
 		else {
 			if (out)
-				warning("'%s' is left as it was: an interrupted result never replaces a saved one", out);
+				cli_report_kept_warning(out, "CSV");
 			rc = cli_report_to_stderr("stat", buf, len);
 		}
 		free(buf);

@@ -55,9 +55,13 @@ int cli_report_render(const char *cmd, int json, cli_report_render_fn fn, const 
  * must not leave the temporary file behind). EXIT_OK or EXIT_FAIL after error(). */
 int cli_report_write_file(const char *path, const char *buf, size_t len);
 /* The rules, for stat, regress and phases: with -o FILE the JSON goes to FILE (unless the result
- * was interrupted: an interrupted result never replaces a file; a note says so and the JSON goes
- * to stderr); the text for people goes to stderr unless json (then the JSON does, without -o). */
+ * was interrupted: an interrupted result never replaces a file; a warning says so and the JSON goes
+ * to stderr, after the text); the text for people goes to stderr unless json (then the JSON does,
+ * without -o). */
 int cli_report_deliver(const char *cmd, const char *out, int json, int interrupted, cli_report_render_fn fn, const void *ctx);
+/* The warning of an interrupted result that -o FILE did not get: FILE "is left as it was" where
+ * there was one, else "not written"; `what` ("JSON", "CSV") follows on stderr. */
+void cli_report_kept_warning(const char *out, const char *what);
 /* fwrite to stderr, checked. */
 int cli_report_to_stderr(const char *cmd, const char *buf, size_t len);
 

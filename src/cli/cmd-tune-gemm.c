@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-tune.h"
+#include "common/interrupt.h"
 #include "common/spawn.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
@@ -132,7 +133,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	if (r->wrong)
 		emit_string(e, "error", "error", r->wrong_msg);
 	if (*r->o->stop)
-		emit_bool(e, "incomplete", NULL, 1);
+		emit_bool(e, "incomplete", "incomplete", 1);
 }
 
 /* --plot DIR: GFLOP/s of both against n, the predicted size marked. */
@@ -305,7 +306,9 @@ int cli_tune_gemm(const struct cli_tune_opts *o)
 		goto out;
 	}
 	progress("tune gemm: compiling the %s kernel ...", r->isa->name);
-	if (tune_kernel_build(&r->k, pick_compiler(o, m), isa, r->b.reg_m_vectors, r->b.reg.n, &err) != 0) {
+	int kb = tune_kernel_build(&r->k, pick_compiler(o, m), isa, r->b.reg_m_vectors, r->b.reg.n, &err);
+	interrupt_cleanup_dir(r->k.dir[0] ? r->k.dir : NULL); /* a second signal removes it too */
+	if (kb != 0) {
 		progress_done();
 		error_err(&err);
 		goto out;
@@ -344,10 +347,16 @@ int cli_tune_gemm(const struct cli_tune_opts *o)
 	rc = cli_emit_end(e, "tune");
 	if (o->plot_dir)
 		gemm_plot(r, o->plot_dir);
+	if (*o->stop)
+		note("interrupted: %d of %d matrix sizes timed: printed what was measured (marked incomplete)", r->run.n,
+		     go->nsizes);
 	if (rc == EXIT_OK && (sr != 0 || *o->stop))
-		rc = *o->stop ? 130 : EXIT_FAIL;
+		rc = *o->stop ? INTERRUPT_EXIT : EXIT_FAIL;
 out:
+	if (*o->stop && rc != INTERRUPT_EXIT && rc != EXIT_USAGE)
+		rc = INTERRUPT_EXIT; /* stopped in the set-up (a probe, the compile): nothing measured */
 	if (r) {
+		interrupt_cleanup_dir(NULL);
 		tune_kernel_release(&r->k);
 		if (r->have_openblas)
 			tune_openblas_close(&r->blas);

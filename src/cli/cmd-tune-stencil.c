@@ -7,13 +7,15 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-tune.h"
+#include "common/interrupt.h"
 #include "machine/file.h"
 #include "report/emit.h"
 #include "machine/mtree.h"
 #include "report/plot.h"
 #include "tune/stencil.h"
 
-static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu)
+static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu,
+			   int interrupted)
 {
 	emit_string(e, "kernel", "kernel", "stencil: b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s");
 	emit_object_begin(e, "grid", "grid");
@@ -44,6 +46,15 @@ static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, co
 	emit_int(e, "block", "block", p->block, "columns");
 	emit_int(e, "cpu", "cpu", cpu, NULL);
 	emit_int(e, "reps", "repetitions", r->reps, NULL);
+	if (interrupted)
+		emit_bool(e, "incomplete", "incomplete", 1);
+	if (r->reps < 1) { /* interrupted before a sweep was timed: no zeros for times */
+		emit_null(e, "naive", "naive", "not measured (interrupted)");
+		emit_null(e, "blocked", "blocked", "not measured (interrupted)");
+		emit_null(e, "speedup", "speedup (naive/blocked, medians)", "not measured (interrupted)");
+		emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
+		return;
+	}
 	emit_object_begin(e, "naive", "naive");
 	emit_stat(e, "seconds", "time per sweep", &(struct emit_stat){ r->naive_s[0], r->naive_s[1], r->naive_s[2] }, "s", "%.4g");
 	emit_number(e, "mlups", "updates", r->naive_mlups, "MLUP/s", "%.0f");
@@ -128,21 +139,28 @@ int cli_tune_stencil(const struct cli_tune_opts *o)
 		goto out;
 	progress("tune stencil: timing %lld x %lld, naive and blocked (%lld columns) ...", (long long)p->rows,
 		 (long long)p->cols, (long long)p->block);
-	int mr = tune_stencil_measure(p, o->reps > 0 ? o->reps : (o->quick ? 3 : 11), o->stop, &r, &err);
+	int reps = o->reps > 0 ? o->reps : (o->quick ? 3 : 11);
+	int mr = tune_stencil_measure(p, reps, o->stop, &r, &err);
 	progress_done();
+	int interrupted = *o->stop != 0;
 	if (mr != 0)
 		error_err(&err);
+	else if (interrupted)
+		note("interrupted: %d of %d repetitions timed%s", r.reps, reps,
+		     r.reps ? ": the times are theirs (marked incomplete)" : ": nothing measured");
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e) {
 		error("out of memory");
 		goto out;
 	}
-	stencil_render(e, p, &r, cpu);
+	stencil_render(e, p, &r, cpu, interrupted);
 	rc = cli_emit_end(e, "tune");
 	if (o->plot_dir)
 		stencil_plot(p, &r, o->plot_dir);
 	if (rc == EXIT_OK && mr != 0)
 		rc = EXIT_FAIL;
+	else if (rc == EXIT_OK && interrupted)
+		rc = INTERRUPT_EXIT;
 out:
 	if (mt.root)
 		mtree_free(&mt);

@@ -1,7 +1,6 @@
 /* archscope tune: guided tuning from probed values (BlackjackBench §6). The options, Ctrl-C, and
  * what gemm (cmd-tune-gemm.c) and stencil (cmd-tune-stencil.c) share: the pinning and the
  * reasoning lines. */
-#include <signal.h>
 #include <stdio.h>
 #include <strings.h>
 #include <unistd.h>
@@ -10,17 +9,8 @@
 #include "cli/parse-options.h"
 #include "cli/cmd-tune.h"
 #include "common/cpuset.h"
+#include "common/interrupt.h"
 #include "report/emit.h"
-
-static volatile sig_atomic_t tune_interrupted;
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	if (tune_interrupted)
-		_exit(130);
-	tune_interrupted = 1;
-}
 
 void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
 {
@@ -120,9 +110,13 @@ int cmd_tune(int argc, char **argv)
 	}
 	if (cli_output_dir_check("tune", "--plot", o.plot_dir) != 0)
 		return EXIT_USAGE;
-	o.stop = (volatile int *)&tune_interrupted;
-	signal(SIGINT, on_sigint);
-	if (!strcasecmp(argv[0], "gemm"))
-		return cli_tune_gemm(&o);
-	return cli_tune_stencil(&o);
+	int gemm = !strcasecmp(argv[0], "gemm"); /* else stencil: checked above */
+	/* SIGINT, SIGTERM or SIGHUP: the measuring stops, what was measured is printed marked
+	 * interrupted, the temporary directory of gemm's kernel removed, exit 130; a second one ends
+	 * archscope at once, that directory removed all the same (common/interrupt.h) */
+	o.stop = interrupt_flag();
+	interrupt_install();
+	int rc = gemm ? cli_tune_gemm(&o) : cli_tune_stencil(&o);
+	interrupt_restore();
+	return rc;
 }

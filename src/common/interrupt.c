@@ -132,6 +132,14 @@ int interrupt_signal(void)
 	return first_signal;
 }
 
+/* the flag is handed out as the `volatile int *stop` every measuring loop takes */
+_Static_assert(_Generic((sig_atomic_t)0, int: 1, default: 0), "sig_atomic_t is not int");
+
+volatile int *interrupt_flag(void)
+{
+	return &first_signal;
+}
+
 void interrupt_reset(void)
 {
 	first_signal = 0;

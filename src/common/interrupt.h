@@ -2,7 +2,9 @@
  * interrupts it: the first SIGINT, SIGTERM or SIGHUP is remembered and forwarded to the measured
  * program's process group, and the command waits for the program, reports the runs it completed (the
  * cut run never enters the statistics), marks the result interrupted and exits 130; a second signal
- * kills the group, removes the registered temporary files and ends archscope at once with 130. */
+ * kills the group, removes the registered temporary files and ends archscope at once with 130.
+ * Commands that measure in archscope itself (bench, probe, tune, numa) follow the same policy: the
+ * first signal stops the measuring (interrupt_flag), a second ends archscope at once. */
 #ifndef ARCHSCOPE_COMMON_INTERRUPT_H
 #define ARCHSCOPE_COMMON_INTERRUPT_H
 
@@ -28,6 +30,12 @@ void interrupt_watch(pid_t pgid);
 
 /* 0, or the first signal received since interrupt_install (or interrupt_reset). */
 int interrupt_signal(void);
+
+/* The same as a flag that measuring loops poll (`stop`: nonzero once the first signal arrived),
+ * for the commands that measure in archscope itself rather than run a program (bench, probe,
+ * tune, numa): they stop measuring, print what was measured, marked interrupted, and exit 130.
+ * Only read through it. */
+volatile int *interrupt_flag(void);
 
 /* Forgets a received signal (for tests). */
 void interrupt_reset(void);

@@ -286,32 +286,58 @@ int scale_record_proc_of(const struct scale_record *r, int pid, double time_s)
 	return best;
 }
 
-int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_error *err)
+int scale_record_load_dir(const char *dir, struct scale_record *r, int *unreadable, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
+	if (unreadable)
+		*unreadable = 0;
 	DIR *d = opendir(dir);
 	if (!d)
 		return as_error_set(err, -errno, "cannot open '%s'", dir);
-	int rc = 0;
+	int rc = 0, bad = 0;
+	struct as_error first = { 0 };
 	struct dirent *de;
 	while ((de = readdir(d))) {
+		/* tmp.*: a record its process did not finish (killed while writing it) */
+		if (strncmp(de->d_name, "tmp.", 4) == 0) {
+			if (!bad++)
+				as_error_set(&first, -EINVAL, "record '%s/%s' was never finished", dir, de->d_name);
+			continue;
+		}
 		if (strncmp(de->d_name, "rec.", 4) != 0)
 			continue;
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		struct scale_record one;
-		rc = scale_record_read(path, &one, err);
-		if (rc == 0 && (rc = scale_record_merge(r, &one)) != 0)
+		struct as_error rerr = { 0 };
+		rc = scale_record_read(path, &one, &rerr);
+		if (rc == -ENOMEM) {
 			as_error_set(err, rc, "out of memory");
-		if (rc)
 			break;
+		}
+		if (rc) { /* one process's record lost, not the others': skipped and counted */
+			if (!bad++)
+				first = rerr;
+			rc = 0;
+			continue;
+		}
+		if ((rc = scale_record_merge(r, &one)) != 0) {
+			as_error_set(err, rc, "out of memory");
+			break;
+		}
 	}
 	closedir(d);
+	if (unreadable)
+		*unreadable = bad;
 	if (rc) {
 		scale_record_release(r);
 		return rc;
 	}
-	if (!r->nprocs)
+	if (!r->nprocs) {
+		if (bad)
+			return as_error_set(err, -ENOENT, "no readable record in '%s' (%d unreadable; the first: %s)", dir, bad,
+					    first.msg);
 		return as_error_set(err, -ENOENT, "no record in '%s'", dir);
+	}
 	return 0;
 }

@@ -54,9 +54,12 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 /* Appends src's processes, threads, sites and mappings to dst (merged by time: dst's span and
  * threads_max cover both) and releases src. -ENOMEM (src released all the same). */
 int scale_record_merge(struct scale_record *dst, struct scale_record *src);
-/* Reads every record in dir (every process image of the program's tree) into one. -ENOENT when
- * there is none (a static binary, or a program killed before it could write one). */
-int scale_record_load_dir(const char *dir, struct scale_record *r, struct as_error *err);
+/* Reads every record in dir (every process image of the program's tree) into one. A record that
+ * cannot be read (malformed, empty) or was never finished (tmp.*: its process was killed while
+ * writing it) is skipped and counted in *unreadable (may be NULL): one lost process image does not
+ * lose the others. -ENOENT when there is no readable one (a static binary, a program killed
+ * before it could write one), -ENOMEM. */
+int scale_record_load_dir(const char *dir, struct scale_record *r, int *unreadable, struct as_error *err);
 /* The process of r that pid was at time_s (an exec starts a new image with the same pid), or -1. */
 int scale_record_proc_of(const struct scale_record *r, int pid, double time_s);
 void scale_record_release(struct scale_record *r);

@@ -35,9 +35,99 @@
 #include "scale/sched.h"
 #include "scale/spin.h"
 
+#if defined(__x86_64__)
+#define ELF_MACHINE_HERE EM_X86_64
+#elif defined(__aarch64__)
+#define ELF_MACHINE_HERE EM_AARCH64
+#elif defined(__riscv)
+#define ELF_MACHINE_HERE EM_RISCV
+#endif
+
+/* 0 when path is a shared object the loader can preload into this machine's programs: a regular
+ * ELF file, 64-bit, of this machine, ET_DYN with a dynamic section and not a position-independent
+ * executable, its headers and segments inside the file; else -1 with why[len] saying what it is
+ * instead ("a directory", "not an ELF file" ...). The loader's own refusal would be one line
+ * among the program's output in every run, and the runs would record nothing. */
+static int preload_check(const char *path, char *why, size_t len)
+{
+	if (strpbrk(path, " :"))
+		return snprintf(why, len, "a path with a space or a colon, which LD_PRELOAD splits"), -1;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK); /* never blocks on a FIFO */
+	if (fd < 0)
+		return snprintf(why, len, "%s", strerror(errno)), -1;
+	struct stat st;
+	Elf64_Ehdr eh;
+	int rc = -1;
+	if (fstat(fd, &st) != 0)
+		snprintf(why, len, "%s", strerror(errno));
+	else if (S_ISDIR(st.st_mode))
+		snprintf(why, len, "a directory");
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, len, "not a regular file");
+	else if (pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0)
+		snprintf(why, len, "not an ELF file (a shared library starts with an ELF header)");
+	else if (eh.e_ident[EI_CLASS] != ELFCLASS64)
+		snprintf(why, len, "a 32-bit ELF object (this archscope runs 64-bit programs)");
+#ifdef ELF_MACHINE_HERE
+	else if (eh.e_machine != ELF_MACHINE_HERE)
+		snprintf(why, len, "an ELF object for another machine (e_machine %d, this one's is %d)", eh.e_machine,
+			 ELF_MACHINE_HERE);
+#endif
+	else if (eh.e_type != ET_DYN)
+		snprintf(why, len, "an ELF %s, not a shared library",
+			 eh.e_type == ET_EXEC ? "executable" : eh.e_type == ET_REL ? "object file (.o)" : "file of another type");
+	else if (eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 ||
+		 eh.e_phoff + (uint64_t)eh.e_phnum * sizeof(Elf64_Phdr) > (uint64_t)st.st_size)
+		snprintf(why, len, "an ELF file without whole program headers (cut short?)");
+	else
+		rc = 0;
+	int dynamic = 0;
+	for (int i = 0; rc == 0 && i < eh.e_phnum; i++) {
+		Elf64_Phdr ph;
+		if (pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) != (ssize_t)sizeof(ph) ||
+		    ((ph.p_type == PT_LOAD || ph.p_type == PT_DYNAMIC) && ph.p_offset + ph.p_filesz > (uint64_t)st.st_size)) {
+			snprintf(why, len, "cut short: its segments end past the file's %lld bytes", (long long)st.st_size);
+			rc = -1;
+			break;
+		}
+		if (ph.p_type != PT_DYNAMIC)
+			continue;
+		dynamic = 1; /* a PIE executable has one too, and says so in DT_FLAGS_1 */
+		for (uint64_t off = 0; rc == 0 && off + sizeof(Elf64_Dyn) <= ph.p_filesz; off += sizeof(Elf64_Dyn)) {
+			Elf64_Dyn dyn;
+			if (pread(fd, &dyn, sizeof(dyn), (off_t)(ph.p_offset + off)) != (ssize_t)sizeof(dyn) || dyn.d_tag == DT_NULL)
+				break;
+			if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE)) {
+				snprintf(why, len, "a position-independent executable, not a shared library");
+				rc = -1;
+			}
+		}
+	}
+	if (rc == 0 && !dynamic) {
+		snprintf(why, len, "an ELF file without a dynamic section, not a shared library");
+		rc = -1;
+	}
+	close(fd);
+	return rc;
+}
+
 int scale_preload_find(char *path, size_t len, struct as_error *err)
 {
-	return paths_find_lib(SCALE_PRELOAD_NAME, SCALE_ENV_PRELOAD, path, len, err);
+	char why[160];
+	const char *env = getenv(SCALE_ENV_PRELOAD);
+	if (env && *env && preload_check(env, why, sizeof(why)) != 0)
+		return as_error_set(err, -EINVAL,
+				    "$%s names '%s': %s; it must name stack's preload library (%s, built beside archscope), "
+				    "or be unset for the installed one",
+				    SCALE_ENV_PRELOAD, env, why, SCALE_PRELOAD_NAME);
+	int rc = paths_find_lib(SCALE_PRELOAD_NAME, SCALE_ENV_PRELOAD, path, len, err);
+	if (rc == 0 && (!env || !*env) && preload_check(path, why, sizeof(why)) != 0)
+		return as_error_set(err, -ENOEXEC, "the preload library '%s' is %s: build or install archscope again", path,
+				    why);
+	char abs[PATH_MAX]; /* the program may change its directory: LD_PRELOAD gets the whole path */
+	if (rc == 0 && path[0] != '/' && realpath(path, abs) && strlen(abs) < len)
+		memcpy(path, abs, strlen(abs) + 1);
+	return rc;
 }
 
 /* 1 when the program (looked up in PATH) is an ELF file without an interpreter: a static binary,
@@ -179,10 +269,11 @@ static double rusage_s(int who)
  * timeout_s (0: no limit). r->seconds: fork to the last exit. 0, or -ENOENT (the program cannot
  * run as named) / -errno. */
 static int tree_run(char *const argv[], const char *out_path, const char *err_path, double timeout_s,
-		    struct spawn_result *r, int *cut, struct as_error *err)
+		    struct spawn_result *r, int *cut, pid_t *root, struct as_error *err)
 {
 	memset(r, 0, sizeof(*r));
 	*cut = 0;
+	*root = 0;
 	/* a program that cannot run is named with why, in stat's words (measure/exec.h); -ENOENT for
 	 * every program named wrongly (missing, a directory, not executable, a missing #!
 	 * interpreter, a foreign binary): a usage error */
@@ -197,6 +288,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 		return as_error_set(err, rc == -EACCES || rc == -ENOEXEC ? -ENOENT : rc, "%s", why);
 	}
 	interrupt_watch(pid);
+	*root = pid;
 	int pfd = -1;
 #ifdef SYS_pidfd_open
 	pfd = (int)syscall(SYS_pidfd_open, pid, 0);
@@ -284,6 +376,15 @@ int scale_work_grows(double ratio, double speedup, int threads, int cpus)
 	return threads > 1 && ratio >= 1.5 && ratio >= 0.9 * eff && ratio <= 2.0 * threads && speedup >= 1 / (1.5 * slower);
 }
 
+/* Whether r holds a process image of pid. */
+static int record_has_pid(const struct scale_record *r, pid_t pid)
+{
+	for (size_t k = 0; k < r->nprocs; k++)
+		if (r->procs[k].pid == pid)
+			return 1;
+	return 0;
+}
+
 /* One execution of argv with N threads; its output goes to dir, the records to rdir/rec.PID.START. */
 static int exec_one(const struct scale_opts *o, struct scale_result *res, const struct as_cpulist *cpus,
 		    const char *dir, const char *rdir, int n, struct scale_exec *x, struct as_error *err)
@@ -335,7 +436,8 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	cond_window_begin(&win, cpus, NULL, 0);
 	char *stat0 = file_read_all("/proc/stat", NULL);
 	double self0 = rusage_s(RUSAGE_SELF), kids0 = rusage_s(RUSAGE_CHILDREN);
-	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, err);
+	pid_t root;
+	int rc = tree_run(argv, out, errp, o->timeout_s, &x->sr, &x->cut, &root, err);
 	double self1 = rusage_s(RUSAGE_SELF), kids1 = rusage_s(RUSAGE_CHILDREN);
 	char *stat1 = file_read_all("/proc/stat", NULL);
 	cond_window_own(&win, kids1 - kids0, (double)(children_switches() - kids_sw0));
@@ -367,11 +469,15 @@ static int exec_one(const struct scale_opts *o, struct scale_result *res, const 
 	x->wall_s = x->sr.seconds;
 	x->span_s = x->wall_s;
 	struct as_error rerr = { 0 };
-	if (scale_record_load_dir(rdir, &x->rec, &rerr) == 0)
+	if (scale_record_load_dir(rdir, &x->rec, &x->records_bad, &rerr) == 0)
 		x->have_record = 1;
 	else if (sched && scale_sched_record(sched, &x->rec, &rerr) == 0)
 		x->have_record = x->tier = 1; /* the library saw nothing: the scheduler's view */
 	scale_sched_free(sched);
+	/* records were lost, the program's own among them: the run cannot give its stack (a run
+	 * of nothing, 0.00 x); rejected and run again (issue 52) */
+	if (x->records_bad && !(x->have_record && (x->tier || record_has_pid(&x->rec, root))))
+		x->rejected |= SCALE_REJECT_LOST;
 	if (x->have_record) {
 		scale_spin_exits(spin, &x->rec);
 		/* never longer than archscope saw it live, spawn to the last exit (a birth estimated
@@ -767,6 +873,10 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 					o->progress(o->ctx, p->threads, r, o->reps);
 				struct scale_exec *x = &p->ex[p->nex];
 				rc = exec_one(o, res, &cpus, dir, rdir, p->threads, x, err);
+				if (rc == 0) {
+					p->records_bad += x->records_bad;
+					res->records_bad += x->records_bad;
+				}
 				if (rc == 0 && x->cut) { /* the cut run never counts */
 					res->interrupted = x->cut;
 					scale_record_release(&x->rec);
@@ -776,7 +886,7 @@ int scale_run(const struct scale_opts *o, struct scale_result *res, struct as_er
 					res->interrupted = interrupt_signal();
 				if (rc)
 					break;
-				x->rejected = exec_reject(x, &res->pt[res->one]);
+				x->rejected |= exec_reject(x, &res->pt[res->one]);
 				if (!x->rejected || try == SCALE_TRIES - 1 || res->interrupted) {
 					p->nex++; /* the last try stands, rejected or not */
 					if (x->rejected) {

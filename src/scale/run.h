@@ -47,9 +47,11 @@ enum {
 	SCALE_REJECT_FAST = 1 << 8,    /* wall time under the 1-thread run's / (2 N) */
 	SCALE_REJECT_SILENT = 1 << 9,  /* printed nothing on stdout where the 1-thread runs did */
 	SCALE_REJECT_SUM = 1 << 10,    /* components that do not sum to N */
+	SCALE_REJECT_LOST = 1 << 12,   /* its records were lost: some unreadable, and none readable of
+					  the program's own process (a run of nothing, 0.00 x) */
 	SCALE_BAD_REJECTED = 1 << 11,  /* every run of the point was rejected: the one shown too */
 };
-#define SCALE_REJECTS (SCALE_REJECT_FAST | SCALE_REJECT_SILENT | SCALE_REJECT_SUM)
+#define SCALE_REJECTS (SCALE_REJECT_FAST | SCALE_REJECT_SILENT | SCALE_REJECT_SUM | SCALE_REJECT_LOST)
 #define SCALE_TRIES 3 /* a rejected run is tried again, at most this often in all */
 
 /* One execution. */
@@ -59,6 +61,7 @@ struct scale_exec {
 	double span_s;            /* the process's own span (record), else wall_s */
 	struct spawn_result sr;
 	int have_record;
+	int records_bad;          /* records of its processes that could not be read (skipped) */
 	struct scale_record rec;
 	struct scale_stack stack; /* built once the 1-thread time is known */
 	double spin_samples, samples; /* spin.h: samples taken in spin loops / in all */
@@ -94,6 +97,7 @@ struct scale_point {
 	double t2[T2_COUNT];       /* llc, memory, coherency, parallelization_overhead (speedup units) */
 	double t2_rest;            /* what the counters do not explain: work_inflation at tier 2 */
 	int nrejected;             /* runs rejected (and repeated) */
+	int records_bad;           /* records that could not be read, over its runs (rejected tries too) */
 	unsigned rejects;          /* their SCALE_REJECT_* */
 	double speedup_strong;     /* S = T1/TN, always */
 	double speedup_unloaded;   /* T1 less the 1-thread runs' wait for CPUs other processes held,
@@ -151,12 +155,16 @@ struct scale_result {
 	int tier2;                 /* counters counted every run (else why in tier2_why) */
 	char tier2_why[256];
 	int interrupted;           /* the signal that stopped the runs (0: none); the cut run is left out */
+	int records_bad;           /* records that could not be read, over every run (skipped) */
 	int cpus;                  /* the CPUs the program could use */
 };
 
 /* The preload library: $ARCHSCOPE_PRELOAD, else libarchscope-preload.so next to the running
  * executable (a build tree), else in the installed lib/archscope relative to it
- * (common/paths.h). 0, or -ENOENT with err saying where it looked. */
+ * (common/paths.h); checked to be a shared object this machine's loader can preload (a regular
+ * ELF file of this class and machine, of type ET_DYN, whole). 0; -EINVAL when $ARCHSCOPE_PRELOAD
+ * names something else (a usage error: err names the variable and why); -ENOENT with err saying
+ * where it looked, or -ENOEXEC when the one found is not a loadable library. */
 int scale_preload_find(char *path, size_t len, struct as_error *err);
 
 /* Runs everything and fills res. Returns 0 when every run started (problems of the program are

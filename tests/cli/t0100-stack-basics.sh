@@ -19,7 +19,7 @@ run 2 "$ARCHSCOPE" stack --sample-period 0.01 -- true
 contains "$TMP/err" "at least 0.1 ms"
 run 2 "$ARCHSCOPE" stack --sample-period -3 -- true
 run 2 "$ARCHSCOPE" stack --sample-period 3ms -- true
-ARCHSCOPE_PRELOAD=/nonexistent.so run 1 "$ARCHSCOPE" stack -- true
+ARCHSCOPE_PRELOAD=/nonexistent.so run 2 "$ARCHSCOPE" stack -- true
 contains "$TMP/err" "ARCHSCOPE_PRELOAD"
 
 # item 11: results.runs[] with its names; one run per N asked (the 1-thread run for S is extra)

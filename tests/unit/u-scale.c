@@ -1,9 +1,11 @@
 /* Unit tests of scale/: the speedup-stack arithmetic on synthetic thread accounts, the answers
  * (dominant, class), spin-loop classification of samples, and reading a recorded preload record. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "scale/record.h"
@@ -463,7 +465,7 @@ static void test_scale__tree_of_processes_make(void)
 	 * record, the parents' waits are waits for their children, none is a delimiter */
 	struct scale_record r;
 	struct as_error err = { 0 };
-	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/tree-make-2", &r, &err) == 0);
+	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/tree-make-2", &r, NULL, &err) == 0);
 	CHECK(r.nprocs == 19 && r.processes == 19);
 	CHECK(r.nth == 19);
 	CHECK(r.threads_max >= 5); /* make, two shells, two jobs and their workers at once */
@@ -491,13 +493,106 @@ static void test_scale__tree_of_processes_make(void)
 	scale_record_release(&r);
 }
 
+/* Copies the file src to dir/name; 0 or -1. */
+static int file_copy(const char *src, const char *dir, const char *name)
+{
+	char path[4096], buf[65536];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *in = fopen(src, "rb"), *out = fopen(path, "wb");
+	int rc = in && out ? 0 : -1;
+	size_t n;
+	while (rc == 0 && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (in)
+		fclose(in);
+	if (out && fclose(out) != 0)
+		rc = -1;
+	return rc;
+}
+
+static int file_put(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	int ok = fputs(text, f) >= 0;
+	return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+static void dir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char path[4096];
+	while (d && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			unlink(path);
+		}
+	if (d)
+		closedir(d);
+	rmdir(dir);
+}
+
+static void test_scale__unreadable_records_are_skipped_and_counted(void)
+{
+	/* the make -j2 tree's 19 records, beside the ones a killed child leaves: an empty one (an
+	 * older library, killed after its O_TRUNC), one cut inside a line, and a temporary one never
+	 * renamed (this library, killed while writing): the 19 are read, the 3 counted (issue 52: the
+	 * first bad one used to drop them all, a run of nothing, "speedup estimated 0.00 x") */
+	const char *fix = ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/tree-make-2";
+	char dir[] = "/tmp/archscope-u-scale.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL);
+	DIR *d = opendir(fix);
+	CHECK(d != NULL);
+	struct dirent *de;
+	int copied = 0, bad = -1;
+	char src[4096];
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, "rec.", 4)) {
+			snprintf(src, sizeof(src), "%s/%s", fix, de->d_name);
+			copied += file_copy(src, dir, de->d_name) == 0;
+		}
+	closedir(d);
+	int put = file_put(dir, "rec.24200.3148160165999", "") == 0 &&
+		  file_put(dir, "rec.24201.3148160166000", "V 2\nT 24201 3148160166000 31481") == 0 &&
+		  file_put(dir, "tmp.24202.3148160166001.24202", "V 2\n") == 0;
+	struct scale_record r;
+	struct as_error err = { 0 };
+	int rc = scale_record_load_dir(dir, &r, &bad, &err);
+	size_t nprocs = r.nprocs;
+	int pid = r.pid;
+	scale_record_release(&r);
+	/* only bad ones: none readable, all counted, the message says so */
+	char only[] = "/tmp/archscope-u-scale.XXXXXX";
+	int rc2 = -1, bad2 = -1;
+	struct as_error err2 = { 0 };
+	if (mkdtemp(only)) {
+		file_put(only, "rec.1.1", "");
+		file_put(only, "rec.2.2", "P 2 1 100\n");
+		rc2 = scale_record_load_dir(only, &r, &bad2, &err2);
+		dir_remove(only);
+	}
+	dir_remove(dir);
+	CHECK(copied == 19 && put);
+	CHECK(rc == 0);
+	CHECK(nprocs == 19);
+	CHECK(bad == 3);
+	CHECK(pid == 24111); /* the root (make) is still the first process */
+	CHECK(rc2 == -ENOENT && bad2 == 2);
+	CHECK(strstr(err2.msg, "no readable record") != NULL);
+}
+
 static void test_scale__mpi_ranks_and_their_runtime(void)
 {
 	/* mpirun -np 2 of examples/stack/mpi/phases.c: mpirun (4 threads), each rank's image before
 	 * its exec, and the two ranks (3 threads: main and the runtime's two asleep in poll) */
 	struct scale_record r;
 	struct as_error err = { 0 };
-	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/mpi-2", &r, &err) == 0);
+	CHECK(scale_record_load_dir(ARCHSCOPE_SOURCE_DIR "/tests/fixtures/scale/mpi-2", &r, NULL, &err) == 0);
 	CHECK(r.nprocs == 5);
 	double mpi = 0, init = 0;
 	for (size_t t = 0; t < r.nth; t++) {
@@ -730,7 +825,8 @@ TESTS(T(test_scale__perfect_fork_join), T(test_scale__prim_part_mapping), T(test
       T(test_scale__task_ends_extend_the_records),
       T(test_scale__recorded_barrier_run), T(test_scale__sched_events_to_account),
       T(test_scale__wakeup_queueing_stays_in_blocking_waits), T(test_scale__tier2_splits_work_inflation), T(test_scale__tier2_wired_to_the_median_runs),
-      T(test_scale__tree_of_processes_make), T(test_scale__mpi_ranks_and_their_runtime),
+      T(test_scale__tree_of_processes_make), T(test_scale__unreadable_records_are_skipped_and_counted),
+      T(test_scale__mpi_ranks_and_their_runtime),
       T(test_scale__threads_asleep_beyond_n_cost_no_slot), T(test_scale__openmp_wait_spin_phase),
       T(test_scale__foreign_cpu_from_proc_stat), T(test_scale__work_that_grows_with_n),
       T(test_scale__dominant_stands_out_or_none))

@@ -114,6 +114,10 @@ static void report_stop(const char *cause)
 	(void)w;
 }
 
+/* Not common/interrupt.h's policy on purpose: a rank cannot stop measuring alone (the others wait
+ * in a collective or a message that will never come), and mpirun follows its SIGINT or SIGTERM to
+ * every rank with a SIGKILL moments later; so the first signal reports where the run was and ends
+ * the rank at once with 130. */
 static void on_stop(int sig)
 {
 	report_stop(sig == SIGINT ? "SIGINT (mpirun ends every rank when one dies or the run is interrupted)"

@@ -308,6 +308,7 @@ void preload_thread_end(struct preload_thread *t)
 /* Appends to the record buffer, writing it out when full. */
 struct out {
 	int fd;
+	int failed;  /* a write failed: the record is not complete */
 	size_t n;
 	char buf[8192];
 };
@@ -317,8 +318,12 @@ static void out_flush(struct out *o)
 	size_t off = 0;
 	while (off < o->n) {
 		ssize_t w = write(o->fd, o->buf + off, o->n - off);
-		if (w <= 0)
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			o->failed = 1;
 			break;
+		}
 		off += (size_t)w;
 	}
 	o->n = 0;
@@ -462,9 +467,15 @@ void preload_record_write(int final)
 	uint64_t dticks = now_ticks - process_start_ticks, dns = now - clock0_ns;
 	double ns_per_tick = preload_counter && dticks > 0 ? (double)dns / (double)dticks : 1.0;
 	struct out *o = &(struct out){ .fd = -1 };
-	char path[600];
+	/* written under a temporary name beside it (not "rec.", which archscope reads), renamed when
+	 * complete: a process killed while writing (GNU parallel SIGKILLs the children it no longer
+	 * needs, some in their exec wrapper) leaves no torn record, and an exec that fails and is
+	 * tried again (a PATH search) replaces the record whole */
+	char path[600], tmp[640];
 	snprintf(path, sizeof(path), "%s/rec.%d.%llu", dir, (int)self_pid, (unsigned long long)process_start_ns);
-	o->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	snprintf(tmp, sizeof(tmp), "%s/tmp.%d.%llu.%ld", dir, (int)self_pid, (unsigned long long)process_start_ns,
+		 (long)syscall(SYS_gettid));
+	o->fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (o->fd < 0) {
 		errno = saved;
 		return;
@@ -533,7 +544,8 @@ void preload_record_write(int final)
 		   (unsigned long long)process_start_ns, (unsigned long long)now, alive_max, ok, comm);
 	maps_write(o);
 	out_flush(o);
-	close(o->fd);
+	if (close(o->fd) != 0 || o->failed || rename(tmp, path) != 0)
+		unlink(tmp); /* no record rather than a torn one */
 	errno = saved;
 }
 

@@ -1,6 +1,7 @@
 /* The record the preload library (libarchscope-preload.so) writes at the end of each process image
  * (exit, _exit, exec) and scale/record.c reads: one text file per process image, rec.<pid>.<start>,
- * in $ARCHSCOPE_STACK_DIR. Shared by both sides, libc only. Lines (all times in ns of
+ * in $ARCHSCOPE_STACK_DIR (written as tmp.<pid>.<start>.<tid> and renamed once complete, so that a
+ * kill never leaves a torn record). Shared by both sides, libc only. Lines (all times in ns of
  * CLOCK_MONOTONIC, counts plain):
  *   V 2
  *   P pid ppid start_ns end_ns threads_max schedstat_ok comm
