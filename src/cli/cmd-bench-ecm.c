@@ -6,6 +6,7 @@
 #include "bench/run.h"
 #include "cli/cmd-bench.h"
 #include "cli/cli.h"
+#include "common/interrupt.h"
 #include "common/buffer.h"
 #include "model/ecm.h"
 #include "probe/caches.h"
@@ -106,7 +107,7 @@ static int view_end(struct bench_view *v, void (*render)(struct emit *, const st
 	bench_sweep_release(&v->res);
 	if (v->stopped) {
 		note("interrupted: printed %s", v->nlev ? "the levels measured completely" : "what was measured");
-		return 130;
+		return INTERRUPT_EXIT;
 	}
 	return v->failed ? EXIT_FAIL : rc;
 }
@@ -212,7 +213,7 @@ int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *con
 		bench_sweep_release(&v.res);
 		error(v.nlev < 1 ? "bench --ecm: stopped before L1 was measured"
 				 : "bench --ecm: the load or store kernel gave no usable time in L1");
-		return v.nlev < 1 && !v.failed ? 130 : EXIT_FAIL;
+		return v.nlev < 1 && !v.failed ? INTERRUPT_EXIT : EXIT_FAIL;
 	}
 	return view_end(&v, ecm_render);
 }

@@ -11,6 +11,7 @@
 #include "bench/run.h"
 #include "cli/cli.h"
 #include "cli/cmd-bench.h"
+#include "common/interrupt.h"
 #include "common/buffer.h"
 #include "probe/clock.h"
 #include "report/emit.h"
@@ -214,7 +215,7 @@ int cli_bench_runs(struct cli_bench_opts *o, int nnames, char **names)
 	int out = cli_emit_end(e, "bench");
 	if (*o->stop) {
 		note("interrupted: printed what was measured");
-		return 130;
+		return INTERRUPT_EXIT;
 	}
 	return rc ? rc : out;
 }

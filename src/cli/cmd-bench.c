@@ -92,7 +92,7 @@ int cli_bench_levels(const char *cmd, int cpu, volatile int *stop, struct bench_
 	if (rc != 0)
 		return error_err(&err), EXIT_FAIL;
 	if (stop && *stop)
-		return error("%s: interrupted during the cache probe", cmd), 130;
+		return error("%s: interrupted during the cache probe", cmd), INTERRUPT_EXIT;
 	if (env.nlevels < 1)
 		return error("%s: the quick cache probe found no cache level; give -s SIZE", cmd), EXIT_FAIL;
 	bench_levels_from(env.level_bytes, env.nlevels, out);
