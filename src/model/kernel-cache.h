@@ -9,7 +9,8 @@
 #include "common/error.h"
 #include "model/kernel.h"
 
-/* 1 and *k filled (its file set to name) when text has an entry, else 0. An entry that is there
+/* 1 and *k filled (its file set to name) when text has an entry, else 0 and *k no kernel (its
+ * counts zero; the caller parses into it). An entry that is there
  * but cannot be read as one (a FIFO, a device, a directory, a link loop, no permission: nothing
  * the next write replaces) is a miss with a message in *note (may be NULL) saying so; a missing,
  * stale or damaged entry is a miss without one. Never blocks. */
@@ -21,7 +22,7 @@ int kernel_cache_load(struct kernel *k, const char *path, const char *name, cons
 		      struct as_error *note);
 /* The entry's bytes data[0..n) into *k: 1 when they are an entry of this binary for text[0..len),
  * whole, with the right checksum and every count and index of the kernel within its array; else
- * 0 and *k zeroed. Reads nothing outside data[0..n). */
+ * 0 and *k no kernel (as kernel_cache_get). Reads nothing outside data[0..n). */
 int kernel_cache_decode(struct kernel *k, const void *data, size_t n, const char *text, size_t len);
 /* The entry kernel_cache_put() writes for k and text (malloc; its size in *n), or NULL. */
 void *kernel_cache_encode(const struct kernel *k, const char *text, size_t len, size_t *n);
