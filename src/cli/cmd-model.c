@@ -262,11 +262,16 @@ static int model_main(struct cli_model_opts *o)
 		goto out;
 	}
 	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
+	struct as_error cache_note = { 0 };
 	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
-	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &err)) {
+	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &cache_note, &err)) {
+		if (cache_note.code)
+			note("%s", cache_note.msg);
 		rc = fail(&err);
 		goto out;
 	}
+	if (cache_note.code)
+		note("%s", cache_note.msg);
 	struct mtree mt;
 	if (cli_machine_open(o->machine, &mt) != 0) {
 		rc = EXIT_USAGE;

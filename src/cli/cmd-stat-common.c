@@ -42,7 +42,9 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 	else if (a->group) {
 		char dir[PATH_MAX];
 		rc = stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
-		if (rc == -ENOENT || rc == -EINVAL) {
+		/* a group that does not exist or whose file is bad (not a regular file, too large, not
+		 * text, a line it refuses) is bad input; out of memory and a read error are failures */
+		if (rc && rc != -ENOMEM && rc != -EIO) {
 			error_err(&err);
 			return EXIT_USAGE;
 		}

@@ -31,6 +31,11 @@ static const char *kind_of(mode_t m)
 	return "not a regular file";
 }
 
+const char *file_kind(unsigned mode)
+{
+	return kind_of((mode_t)mode);
+}
+
 int atomic_file_target_check(const char *path, struct as_error *err)
 {
 	struct stat st;

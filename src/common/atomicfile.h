@@ -52,6 +52,10 @@ char *file_read_input(const char *path, const char *what, size_t max_bytes, size
 int file_text_check(const char *text, size_t len, const char *what, const char *name, long first_line,
 		    struct as_error *err);
 
+/* What a file of st_mode mode that is not a regular file is, for messages ("a FIFO", "a
+ * directory", "a character device", ...). */
+const char *file_kind(unsigned mode);
+
 /* Line by line, with the same checks on each line and on the running total; a line may be at most
  * INPUT_MAX_LINE bytes long. */
 #define INPUT_MAX_LINE (1 << 20)

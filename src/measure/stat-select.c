@@ -5,15 +5,12 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <perfmon/pfmlib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "common/atomicfile.h"
-#include "common/number.h"
 #include "measure/counters.h"
 #include "measure/stat.h"
 
@@ -174,16 +171,6 @@ int stat_select_all(struct stat_select *s, struct as_error *err)
 	return rc;
 }
 
-static char *trim(char *p)
-{
-	while (isspace((unsigned char)*p))
-		p++;
-	size_t n = strlen(p);
-	while (n && isspace((unsigned char)p[n - 1]))
-		p[--n] = 0;
-	return p;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -213,27 +200,20 @@ void stat_select_group_list(const char *dir, char *out, size_t len)
 	}
 }
 
-/* One EVENTSET block of a group file: its events and metrics, and whether every event encodes. */
-struct group_block {
-	char label[64];
-	int n, nmetrics, encodes;
-	char ev[STAT_GROUP_EVENTS_MAX][128];
-	struct stat_metric metric[STAT_METRICS_MAX];
-};
-
-static int block_check(struct group_block *b)
+/* Whether every event of a block encodes on this machine. */
+static int block_encodes(const struct stat_group_block *b)
 {
-	b->encodes = b->n > 0;
-	for (int i = 0; i < b->n && b->encodes; i++) {
+	for (int i = 0; i < b->n; i++) {
 		/* the kernel's software events exist everywhere (libpfm4 hides them under a forced PMU) */
 		if (measure_stat_is_software(measure_stat_alias(b->ev[i])))
 			continue;
 		uint32_t type;
 		uint64_t config;
 		struct as_error ee = { 0 };
-		b->encodes = counters_encode(measure_stat_alias(b->ev[i]), &type, &config, NULL, 0, &ee) == 0;
+		if (counters_encode(measure_stat_alias(b->ev[i]), &type, &config, NULL, 0, &ee) != 0)
+			return 0;
 	}
-	return b->encodes;
+	return b->n > 0;
 }
 
 int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err)
@@ -254,65 +234,27 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		return as_error_set(err, -ENOENT, "no metric group '%s' in %s (there are: %s)", name, dir,
 				    have[0] ? have : "none");
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	FILE *f = file_open_input(path, "metric group", err); /* a regular file: never a FIFO's hang */
-	if (!f)
-		return err && err->code ? err->code : -EINVAL;
-	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
-	struct group_block *cur = calloc(1, sizeof(*cur)), *chosen = NULL;
-	if (!cur) {
-		fclose(f);
+	struct stat_group *g = calloc(1, sizeof(*g));
+	if (!g)
 		return as_error_set(err, -ENOMEM, "out of memory");
+	/* the whole file is read and checked (the checked reader: a regular file, text, a size cap), so
+	 * a mistake in a block this machine does not take is found too */
+	int rc = stat_group_read(g, path, measure_stat_alias, err);
+	if (rc) {
+		free(g);
+		return rc;
 	}
-	char line[512];
-	int section = 0, lineno = 0, rc = 0, blocks = 0;
-	while (!rc && !chosen && fgets(line, sizeof(line), f)) {
-		lineno++;
-		char *p = trim(line);
-		if (!*p || *p == '#')
-			continue;
-		if (!strncmp(p, "SHORT", 5) && isspace((unsigned char)p[5])) {
-			snprintf(s->group_title, sizeof(s->group_title), "%s", trim(p + 5));
-		} else if (!strncmp(p, "EVENTSET", 8)) {
-			/* a new block: the one before it is taken when every event of it encodes here */
-			if (blocks && block_check(cur)) {
-				chosen = cur;
-				break;
-			}
-			memset(cur, 0, sizeof(*cur));
-			snprintf(cur->label, sizeof(cur->label), "%s", trim(p + 8));
-			section = 1;
-			blocks++;
-		} else if (!strcmp(p, "METRICS")) {
-			section = 2;
-		} else if (section == 1) {
-			if (cur->n >= STAT_GROUP_EVENTS_MAX)
-				rc = as_error_set(err, -EINVAL, "%s:%d: at most %d events a set", path, lineno,
-						  STAT_GROUP_EVENTS_MAX);
-			else
-				snprintf(cur->ev[cur->n++], sizeof(cur->ev[0]), "%s", p);
-		} else if (section == 2) {
-			char *a = strchr(p, '|'), *b = a ? strchr(a + 1, '|') : NULL;
-			if (!b || cur->nmetrics >= STAT_METRICS_MAX) {
-				rc = as_error_set(err, -EINVAL, "%s:%d: a metric is 'LABEL | UNIT | EXPR' (at most %d)", path,
-						  lineno, STAT_METRICS_MAX);
-				break;
-			}
-			*a = *b = 0;
-			struct stat_metric *m = &cur->metric[cur->nmetrics++];
-			snprintf(m->label, sizeof(m->label), "%s", trim(p));
-			snprintf(m->unit, sizeof(m->unit), "%s", trim(a + 1));
-			snprintf(m->expr, sizeof(m->expr), "%s", trim(b + 1));
-		} else {
-			rc = as_error_set(err, -EINVAL, "%s:%d: '%s' before EVENTSET", path, lineno, p);
+	snprintf(s->group, sizeof(s->group), "%.*s", (int)(strlen(file) - 4), file);
+	snprintf(s->group_title, sizeof(s->group_title), "%s", g->title);
+	/* the first block that encodes here, else the last (taken even when an event does not encode:
+	 * stat says why) */
+	const struct stat_group_block *chosen = &g->block[g->nblocks - 1];
+	for (int k = 0; k < g->nblocks - 1; k++)
+		if (block_encodes(&g->block[k])) {
+			chosen = &g->block[k];
+			break;
 		}
-	}
-	fclose(f);
-	if (!rc && !chosen) {
-		/* the last block: taken even when an event does not encode (stat says why) */
-		if (!blocks || !cur->n)
-			rc = as_error_set(err, -EINVAL, "%s: no events (an EVENTSET section lists them)", path);
-		chosen = cur;
-	}
+	/* no repeat to skip (the parser refused them): $N is the N-th name */
 	for (int i = 0; !rc && i < chosen->n; i++)
 		rc = add_one(s, chosen->ev[i], strlen(chosen->ev[i]), 1, err);
 	if (!rc) {
@@ -320,110 +262,14 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		memcpy(s->metric, chosen->metric, sizeof(s->metric));
 		s->nmetrics = chosen->nmetrics;
 	}
-	free(cur);
+	free(g);
 	return rc;
-}
-
-/* Metric expressions: + - * / and parentheses over numbers, event names and $N (the N-th event
- * of the set, from 1). Recursive descent; NaN for a missing event, a division by 0 or bad syntax. */
-struct expr {
-	const char *p;
-	const struct stat_select *s;
-	double (*value)(void *ctx, const char *name);
-	void *ctx;
-	int bad;
-};
-
-static double expr_sum(struct expr *x);
-
-static void expr_space(struct expr *x)
-{
-	while (isspace((unsigned char)*x->p))
-		x->p++;
-}
-
-static double expr_atom(struct expr *x)
-{
-	expr_space(x);
-	if (*x->p == '(') {
-		x->p++;
-		double v = expr_sum(x);
-		expr_space(x);
-		if (*x->p != ')')
-			x->bad = 1;
-		else
-			x->p++;
-		return v;
-	}
-	if (*x->p == '-') {
-		x->p++;
-		return -expr_atom(x);
-	}
-	if (isdigit((unsigned char)*x->p) || *x->p == '.') {
-		double v;
-		const char *end;
-		if (number_scan_double(x->p, &v, &end) != 0) {
-			x->bad = 1;
-			return NAN;
-		}
-		x->p = end;
-		return v;
-	}
-	char name[192];
-	size_t n = 0;
-	/* names hold '-' ("branch-misses"): a minus stands between spaces */
-	while (x->p[n] && !isspace((unsigned char)x->p[n]) && !strchr("+*/()", x->p[n]))
-		n++;
-	if (!n || n >= sizeof(name)) {
-		x->bad = 1;
-		return NAN;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)n, x->p);
-	x->p += n;
-	if (name[0] == '$') {
-		int k = 0;
-		if (!x->s || number_parse_int(name + 1, 1, x->s->n, &k) != 0)
-			return NAN;
-		return x->value(x->ctx, x->s->names[k - 1]);
-	}
-	return x->value(x->ctx, name);
-}
-
-static double expr_product(struct expr *x)
-{
-	double v = expr_atom(x);
-	for (;;) {
-		expr_space(x);
-		char op = *x->p;
-		if (op != '*' && op != '/')
-			return v;
-		x->p++;
-		double r = expr_atom(x);
-		v = op == '*' ? v * r : r == 0 ? NAN : v / r;
-	}
-}
-
-static double expr_sum(struct expr *x)
-{
-	double v = expr_product(x);
-	for (;;) {
-		expr_space(x);
-		char op = *x->p;
-		if (op != '+' && op != '-')
-			return v;
-		x->p++;
-		double r = expr_product(x);
-		v = op == '+' ? v + r : v - r;
-	}
 }
 
 double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
 			double (*value)(void *ctx, const char *name), void *ctx)
 {
-	struct expr x = { m->expr, s, value, ctx, 0 };
-	double v = expr_sum(&x);
-	expr_space(&x);
-	return x.bad || *x.p ? NAN : v;
+	return stat_expr_eval(m->expr, s ? (const char *const *)s->names : NULL, s ? s->n : 0, value, ctx);
 }
 
 void stat_select_release(struct stat_select *s)

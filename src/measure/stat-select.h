@@ -5,17 +5,7 @@
 #define ARCHSCOPE_MEASURE_STAT_SELECT_H
 
 #include "common/error.h"
-
-#define STAT_METRICS_MAX 16
-#define STAT_GROUP_EVENTS_MAX 16
-
-/* A derived metric of a group: "LABEL | UNIT | EXPR" where EXPR combines numbers, event names
- * and $N (the N-th event of the set, from 1) with + - * / and parentheses ("$3 / $2 * 100"). */
-struct stat_metric {
-	char label[64];
-	char unit[16];
-	char expr[256];
-};
+#include "measure/stat-group.h"
 
 struct stat_select {
 	int n;
@@ -36,15 +26,16 @@ int stat_select_default(struct stat_select *s, struct as_error *err);
 /* Every kernel software event and every event of the PMUs libpfm4 finds for this CPU (each with
  * its default unit masks; an event that needs one, once per unit mask). */
 int stat_select_all(struct stat_select *s, struct as_error *err);
-/* Reads DIR/NAME.txt (NAME case-insensitive): "SHORT title", then blocks of "EVENTSET LABEL",
- * one event per line, "METRICS" and one metric per line. The first block whose every event
- * libpfm4 encodes on this machine is taken (Intel's, AMD's, ...), else the last (perf's generic
- * events, by convention). -ENOENT names the groups that exist. */
+/* Reads DIR/NAME.txt (NAME case-insensitive) with stat_group_read() (stat-group.h: the whole
+ * file is checked, a bad one is -EINVAL naming its line, one too large -EFBIG). The first block
+ * whose every event libpfm4 encodes on this machine is taken (Intel's, AMD's, ...), else the last
+ * (perf's generic events, by convention). -ENOENT names the groups that exist. */
 int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err);
 /* The group names in DIR (sorted, one string "BRANCH, FLOPS, ..."). */
 void stat_select_group_list(const char *dir, char *out, size_t len);
-/* Evaluates a metric of s over event means: value(name) gives an event's mean (NaN: none). NaN
- * when an event is missing, a division by zero or the expression is malformed. */
+/* Evaluates a metric of s over event means (stat_expr_eval over s's events): value(name) gives
+ * an event's mean (NaN: none). NaN when an event is missing, a division by zero or the expression
+ * is malformed (a group's metrics were checked when it was read). */
 double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
 			double (*value)(void *ctx, const char *name), void *ctx);
 void stat_select_release(struct stat_select *s);

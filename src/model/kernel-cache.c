@@ -3,12 +3,15 @@
  * loading alone costs about 15 ms. An entry is valid only for the same archscope binary (its
  * inode, size and modification time are part of the entry) and the same bytes of kernel text;
  * a checksum over the stored struct and range checks on its counts guard against a damaged file.
+ * An entry is opened with the checked opener (common/atomicfile.h): one that is no regular file
+ * (a FIFO would block a plain fopen for ever), or a link loop, is a miss with a note.
  * The cache lives in $ARCHSCOPE_CACHE_DIR, else $XDG_CACHE_HOME/archscope, else
  * ~/.cache/archscope; ARCHSCOPE_CACHE_DIR=off (or empty) turns it off. */
 #include "model/kernel-cache.h"
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +19,31 @@
 
 #include "common/atomicfile.h"
 
-#define CACHE_MAGIC "askernl1"
+#define CACHE_MAGIC "askernl2" /* 2: the word-wise checksum */
 #define FNV_START 0xcbf29ce484222325ull
 
+/* FNV-1a of the kernel text (the entry's name). */
 static uint64_t fnv(uint64_t h, const void *data, size_t len)
 {
 	const unsigned char *p = data;
 	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+/* The checksum of an entry's stored bytes (about 100 KB): FNV-1a's step over 64-bit words, a
+ * bijection of the running value for each word, so one changed word always changes the sum; an
+ * eighth of the work of FNV-1a byte by byte. */
+static uint64_t entry_sum(const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	uint64_t h = FNV_START, w;
+	size_t i = 0;
+	for (; len - i >= 8; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+	}
+	for (; i < len; i++)
 		h = (h ^ p[i]) * 0x100000001b3ull;
 	return h;
 }
@@ -34,7 +55,7 @@ struct cache_head {
 	uint64_t text_len;
 	uint64_t size;      /* sizeof(struct kernel) */
 	uint64_t naccesses; /* stored: the struct up to acc[], acc[0..naccesses), the rest after acc[] */
-	uint64_t sum;       /* FNV-1a of the stored bytes */
+	uint64_t sum;       /* entry_sum() of the stored bytes (all that follows the head) */
 };
 
 /* The three parts of a struct kernel as stored: most of its size is the unused accesses. */
@@ -42,22 +63,20 @@ struct cache_head {
 #define TAIL_START (offsetof(struct kernel, acc) + sizeof(((struct kernel *)0)->acc))
 #define TAIL_BYTES (sizeof(struct kernel) - TAIL_START)
 
-static uint64_t stored_sum(const struct kernel *k, size_t nacc)
-{
-	uint64_t h = fnv(FNV_START, k, HEAD_BYTES);
-	h = fnv(h, k->acc, nacc * sizeof(k->acc[0]));
-	return fnv(h, (const char *)k + TAIL_START, TAIL_BYTES);
-}
-
-
+/* Once per process: the binary does not change under a running command. */
 static uint64_t binary_id(void)
 {
+	static uint64_t id;
+	static int known;
 	struct stat st;
+	if (known)
+		return id;
+	known = 1;
 	if (stat("/proc/self/exe", &st) != 0)
-		return 0;
+		return id = 0;
 	uint64_t v[4] = { (uint64_t)st.st_ino, (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
 			  (uint64_t)st.st_mtim.tv_nsec };
-	return fnv(FNV_START, v, sizeof(v));
+	return id = fnv(FNV_START, v, sizeof(v));
 }
 
 /* The cache directory into dir (created), or 0 when the cache is off or has no home. */
@@ -131,30 +150,134 @@ static int kernel_ok(const struct kernel *k)
 	return 1;
 }
 
-int kernel_cache_get(struct kernel *k, const char *name, const char *text, size_t len)
+/* The largest entry: its head and a whole struct kernel (every access stored). */
+#define ENTRY_MAX_BYTES (sizeof(struct cache_head) + sizeof(struct kernel))
+
+static size_t entry_bytes(size_t nacc)
 {
-	char path[4200];
-	uint64_t th = fnv(FNV_START, text, len);
-	if (!entry_path(path, sizeof(path), th, len))
-		return 0;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return 0;
+	return sizeof(struct cache_head) + HEAD_BYTES + nacc * sizeof(((struct kernel *)0)->acc[0]) + TAIL_BYTES;
+}
+
+/* No kernel: what a miss leaves (not the whole megabyte zeroed: the caller parses into it). */
+static int no_kernel(struct kernel *k)
+{
+	k->nsyms = k->narrays = k->nloops = k->naccesses = 0;
+	k->file[0] = 0;
+	return 0;
+}
+
+int kernel_cache_decode(struct kernel *k, const void *data, size_t n, const char *text, size_t len)
+{
 	struct cache_head h;
-	memset(k, 0, sizeof(*k));
-	int ok = fread(&h, sizeof(h), 1, f) == 1 && !memcmp(h.magic, CACHE_MAGIC, 8) && h.binary == binary_id() &&
-		 h.text_hash == th && h.text_len == len && h.size == sizeof(*k) && h.naccesses <= KERNEL_MAX_ACCESSES &&
-		 fread(k, HEAD_BYTES, 1, f) == 1 &&
-		 (h.naccesses == 0 || fread(k->acc, sizeof(k->acc[0]), h.naccesses, f) == h.naccesses) &&
-		 fread((char *)k + TAIL_START, TAIL_BYTES, 1, f) == 1 && fgetc(f) == EOF &&
-		 stored_sum(k, h.naccesses) == h.sum && (uint64_t)k->naccesses == h.naccesses && kernel_ok(k);
-	fclose(f);
-	if (!ok) {
-		memset(k, 0, sizeof(*k));
+	if (n < sizeof(h))
+		return no_kernel(k);
+	memcpy(&h, data, sizeof(h));
+	if (memcmp(h.magic, CACHE_MAGIC, 8) || h.binary != binary_id() || h.text_hash != fnv(FNV_START, text, len) ||
+	    h.text_len != len || h.size != sizeof(*k) || h.naccesses > KERNEL_MAX_ACCESSES ||
+	    n != entry_bytes((size_t)h.naccesses) || entry_sum((const char *)data + sizeof(h), n - sizeof(h)) != h.sum)
+		return no_kernel(k);
+	size_t nacc = (size_t)h.naccesses;
+	const char *p = (const char *)data + sizeof(h);
+	memcpy(k, p, HEAD_BYTES);
+	p += HEAD_BYTES;
+	memcpy(k->acc, p, nacc * sizeof(k->acc[0]));
+	p += nacc * sizeof(k->acc[0]);
+	memcpy((char *)k + TAIL_START, p, TAIL_BYTES);
+	if ((uint64_t)k->naccesses != h.naccesses || !kernel_ok(k))
+		return no_kernel(k);
+	return 1;
+}
+
+void *kernel_cache_encode(const struct kernel *k, const char *text, size_t len, size_t *n)
+{
+	size_t nacc = k->naccesses >= 0 && k->naccesses <= KERNEL_MAX_ACCESSES ? (size_t)k->naccesses : 0;
+	*n = entry_bytes(nacc);
+	char *buf = malloc(*n);
+	if (!buf)
+		return NULL;
+	struct cache_head h = { .binary = binary_id(), .text_hash = fnv(FNV_START, text, len), .text_len = len,
+				.size = sizeof(*k), .naccesses = nacc };
+	memcpy(h.magic, CACHE_MAGIC, 8);
+	char *p = buf + sizeof(h);
+	memcpy(p, k, HEAD_BYTES);
+	memset(p + offsetof(struct kernel, file), 0, sizeof(k->file)); /* the name is the caller's, not the entry's */
+	p += HEAD_BYTES;
+	memcpy(p, k->acc, nacc * sizeof(k->acc[0]));
+	p += nacc * sizeof(k->acc[0]);
+	memcpy(p, (const char *)k + TAIL_START, TAIL_BYTES);
+	h.sum = entry_sum(buf + sizeof(h), *n - sizeof(h));
+	memcpy(buf, &h, sizeof(h));
+	return buf;
+}
+
+void kernel_cache_frame(void *entry, size_t n, const char *text, size_t len)
+{
+	struct cache_head h;
+	if (n < sizeof(h))
+		return;
+	memcpy(&h, entry, sizeof(h));
+	memcpy(h.magic, CACHE_MAGIC, 8);
+	h.binary = binary_id();
+	h.text_hash = fnv(FNV_START, text, len);
+	h.text_len = len;
+	h.size = sizeof(struct kernel);
+	size_t acc = sizeof(((struct kernel *)0)->acc[0]);
+	if (n >= entry_bytes(0) && (n - entry_bytes(0)) % acc == 0)
+		h.naccesses = (n - entry_bytes(0)) / acc;
+	if (h.naccesses <= KERNEL_MAX_ACCESSES && n == entry_bytes((size_t)h.naccesses)) /* else refused by its size */
+		h.sum = entry_sum((const char *)entry + sizeof(h), n - sizeof(h));
+	memcpy(entry, &h, sizeof(h));
+}
+
+int kernel_cache_load(struct kernel *k, const char *path, const char *name, const char *text, size_t len,
+		      struct as_error *note)
+{
+	no_kernel(k);
+	/* the checked opener: a FIFO, a device or a directory is refused without blocking, a link loop
+	 * fails; none of them is an entry the next parse can replace, so it is said */
+	struct as_error e = { 0 };
+	FILE *f = file_open_input(path, "parse-cache entry", &e);
+	if (!f) {
+		struct stat st;
+		if (e.code == -ENOENT)
+			;
+		else if (e.code == -EINVAL && stat(path, &st) == 0)
+			as_error_set(note, -EINVAL, "parse-cache entry '%s' is %s: not used, the kernel was parsed (remove it, "
+				     "or ARCHSCOPE_CACHE_DIR=off turns the cache off)", path, file_kind(st.st_mode));
+		else
+			as_error_set(note, e.code, "%s: not used, the kernel was parsed (remove it, or ARCHSCOPE_CACHE_DIR=off "
+				     "turns the cache off)", e.msg);
 		return 0;
 	}
-	snprintf(k->file, sizeof(k->file), "%s", name);
-	return 1;
+	/* at most the largest entry is read: a longer file is damaged (the parse then replaces it) */
+	struct stat st;
+	char *buf = NULL;
+	size_t n = 0;
+	int ok = 0;
+	if (fstat(fileno(f), &st) == 0 && (uintmax_t)st.st_size <= ENTRY_MAX_BYTES &&
+	    (buf = malloc((size_t)st.st_size + 1)) != NULL) {
+		n = fread(buf, 1, (size_t)st.st_size + 1, f);
+		if (ferror(f)) {
+			char b[96];
+			as_error_set(note, -EIO, "cannot read parse-cache entry '%s': %s: not used, the kernel was parsed", path,
+				     as_strerror(errno ? errno : EIO, b, sizeof(b)));
+		} else {
+			ok = kernel_cache_decode(k, buf, n, text, len);
+		}
+	}
+	free(buf);
+	fclose(f);
+	if (ok)
+		snprintf(k->file, sizeof(k->file), "%s", name);
+	return ok;
+}
+
+int kernel_cache_get(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *note)
+{
+	char path[4200];
+	if (!entry_path(path, sizeof(path), fnv(FNV_START, text, len), len))
+		return no_kernel(k);
+	return kernel_cache_load(k, path, name, text, len, note);
 }
 
 static int mkdir_p(char *path)
@@ -174,28 +297,12 @@ static int mkdir_p(char *path)
 void kernel_cache_put(const struct kernel *k, const char *text, size_t len)
 {
 	char path[4200];
-	uint64_t th = fnv(FNV_START, text, len);
-	if (!entry_path(path, sizeof(path), th, len) || mkdir_p(path) != 0)
+	if (!entry_path(path, sizeof(path), fnv(FNV_START, text, len), len) || mkdir_p(path) != 0)
 		return;
-	struct kernel *copy = malloc(sizeof(*copy));
-	if (!copy)
-		return;
-	memcpy(copy, k, sizeof(*copy));
-	memset(copy->file, 0, sizeof(copy->file)); /* the name is the caller's, not the entry's */
-	size_t nacc = (size_t)copy->naccesses;
-	struct cache_head h = { .binary = binary_id(), .text_hash = th, .text_len = len, .size = sizeof(*copy),
-				.naccesses = nacc };
-	memcpy(h.magic, CACHE_MAGIC, 8);
-	h.sum = stored_sum(copy, nacc);
-	struct atomic_file af;
+	size_t n = 0;
+	void *entry = kernel_cache_encode(k, text, len, &n);
 	struct as_error err = { 0 };
-	if (atomic_file_open(&af, path, &err) == 0) {
-		if (fwrite(&h, sizeof(h), 1, af.fp) != 1 || fwrite(copy, HEAD_BYTES, 1, af.fp) != 1 ||
-		    (nacc && fwrite(copy->acc, sizeof(copy->acc[0]), nacc, af.fp) != nacc) ||
-		    fwrite((const char *)copy + TAIL_START, TAIL_BYTES, 1, af.fp) != 1)
-			atomic_file_abort(&af);
-		else if (atomic_file_commit(&af, &err) != 0)
-			atomic_file_abort(&af);
-	}
-	free(copy);
+	if (entry)
+		atomic_file_write(path, entry, n, &err); /* best effort: a failed write leaves no entry */
+	free(entry);
 }

@@ -223,15 +223,16 @@ int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err)
 	char *buf = file_read_input(path, "kernel", KERNEL_MAX_BYTES, &len, err);
 	if (!buf)
 		return err && err->code ? err->code : -EINVAL;
-	int rc = kernel_parse_text(k, strcmp(path, "-") ? path : "<stdin>", buf, len, err);
+	int rc = kernel_parse_text(k, strcmp(path, "-") ? path : "<stdin>", buf, len, NULL, err);
 	free(buf);
 	return rc;
 }
 
-int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err)
+int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *note,
+		      struct as_error *err)
 {
 	int rc = 0;
-	if (!kernel_cache_get(k, name, text, len) && (rc = kernel_parse_buffer(k, name, text, len, err)) == 0)
+	if (!kernel_cache_get(k, name, text, len, note) && (rc = kernel_parse_buffer(k, name, text, len, err)) == 0)
 		kernel_cache_put(k, text, len);
 	return rc;
 }

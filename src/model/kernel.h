@@ -92,8 +92,11 @@ void kernel_free(struct kernel *k);
 /* Parses a kernel file with libclang (kernel-parse.c), or reads it back from the parse cache
  * (kernel-cache.h) when the same text parsed before. Errors are "FILE:LINE:COL: what". */
 int kernel_parse_file(struct kernel *k, const char *path, struct as_error *err);
-/* kernel_parse_buffer() through the parse cache: text already read (from standard input). */
-int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err);
+/* kernel_parse_buffer() through the parse cache: text already read (from standard input). An
+ * entry the cache could not use (kernel-cache.h) is said in *note (may be NULL); the kernel is
+ * then parsed. */
+int kernel_parse_text(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *note,
+		      struct as_error *err);
 int kernel_parse_buffer(struct kernel *k, const char *name, const char *text, size_t len, struct as_error *err);
 
 /* Index of constant `name`, or -1. */

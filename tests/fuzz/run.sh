@@ -9,6 +9,9 @@
 #   memhist  memhist --from: recorded load-latency samples (JSON lines, perf script text), histograms
 #   numa     the NUMA matrix file of numa model --matrix, and the contention model on it
 #   statjson compare's reader of stat results (stat --json, stat -o), and compare's statistics
+#   groups   stat -M's metric-group files (text check, parser, metric expressions)
+#   kcache   model's parse-cache entries (as they are, behind a valid head, and from a file), and the
+#            models on a kernel an entry gives
 # Seeds: tests/fuzz/corpus/TARGET/ (committed) plus kernels/, machines/ and fixtures. Each target
 # runs SECONDS (default 60; 0: no time limit), and stops after RUNS executions when RUNS is set in
 # the environment. Prints, per target, a line "fuzz TARGET: N runs, C crashes, S s".
@@ -18,7 +21,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options memhist numa statjson)
+[ ${#targets[@]} -gt 0 ] || targets=(kernel machine csv fromraw mca options memhist numa statjson groups kcache)
 out=${FUZZ_OUT:-build-fuzz}
 mkdir -p "$out/obj"
 cflags=(-g -O1 -std=c11 -D_GNU_SOURCE -DARCHSCOPE_VERSION=\"fuzz\" -Isrc -isystem /usr/lib/llvm-19/include
@@ -29,7 +32,7 @@ libs=($(pkg-config --libs jansson yaml-0.1 gsl) -ldl -lm -lpthread)
 # libFuzzer's coverage on every file: -fsanitize=fuzzer-no-link).
 srcs=(src/common/*.c src/report/*.c src/machine/*.c src/analysis/*.c src/model/*.c src/model/incore/*.c
 	src/topo/cpuinfo.c src/cli/parse-options.c src/cli/parse-options-help.c src/cli/util.c
-	src/measure/memsample.c src/measure/memsample-read.c src/measure/stat-json.c src/numa/matrix-file.c src/numa/model.c)
+	src/measure/memsample.c src/measure/memsample-read.c src/measure/stat-json.c src/measure/stat-group.c src/numa/matrix-file.c src/numa/model.c)
 objs=()
 # a header newer than the last archive rebuilds every object (a struct's layout may have changed)
 all=0
@@ -60,6 +63,7 @@ for target in "${targets[@]}"; do
 	memhist) cp tests/fixtures/measure/memhist-* "$corpus/" 2>/dev/null || true ;;
 	numa) cp tests/fixtures/numa/matrix-*.json "$corpus/" ;;
 	statjson) cp tests/fixtures/measure/compare-*.json "$corpus/" ;;
+	groups) cp share/groups/*.txt "$corpus/" ;;
 	esac
 	limit=(-max_total_time="$secs")
 	[ -z "${RUNS:-}" ] || limit+=(-runs="$RUNS")

@@ -140,6 +140,96 @@ static void test_measure_stat__groups(void)
 	stat_select_release(&s);
 }
 
+/* A group file is checked whole: each refused text gives -EINVAL naming the line and why; the
+ * share/groups files pass, every block of them. */
+static void test_measure_stat__group_refused(void)
+{
+	static const char head[] = "SHORT t\nEVENTSET generic\ninstructions\nbranches\ncycles\nMETRICS\n";
+	static const struct {
+		const char *text; /* after head when it starts with '+' */
+		const char *want;
+	} bad[] = {
+		{ "+Ratio | % | $99 / $1\n", "line 7: metric 'Ratio': '$99' (column 1): the set has 3 events ($1 to $3)" },
+		{ "+Ratio | % | $1 +\n", "line 7: metric 'Ratio': an operand is missing at the end" },
+		{ "+Ratio | % | 0x10 * $1\n", "line 7: metric 'Ratio': '0x10' (column 1) is not a decimal number" },
+		{ "+Ratio | % | $1 * 1e999\n", "line 7: metric 'Ratio': the number '1e999' (column 6) is out of range" },
+		{ "+Ratio | % | nosuch / $1\n", "line 7: metric 'Ratio': 'nosuch' (column 1) is no event of the set" },
+		{ "+Ratio | % | ($1 / $2\n", "line 7: metric 'Ratio': the '(' at column 1 is not closed" },
+		{ "+Ratio | % | $1 / $2)\n", "line 7: metric 'Ratio': the ')' at column 8 has no '('" },
+		{ "+Ratio | % | $1 $2\n", "line 7: metric 'Ratio': '$2' (column 4): an operator (+ - * /) is missing" },
+		{ "+Ratio | % | $x\n", "line 7: metric 'Ratio': '$x' (column 1) is not an event's place" },
+		{ "+Ratio | %\n", "line 7: 'Ratio | %' is no metric" },
+		{ "+ | % | $1\n", "line 7: a metric without a label" },
+		{ "+Ratio | % |\n", "line 7: metric 'Ratio' has no expression" },
+		{ "+Ratio | % | $1\nRatio | % | $2\n", "line 8: metric 'Ratio' is given twice in EVENTSET 'generic' (first on line 7)" },
+		{ "SHORT t\nEVENTSET a\ncycles\ninstructions\ncycles\n",
+		  "line 5: event 'cycles' is listed twice in EVENTSET 'a' (first on line 3): list it once" },
+		{ "EVENTSET a\npage-faults\nfaults\n", "line 3: events 'page-faults' (line 2) and 'faults' of EVENTSET 'a' are "
+						       "the same event" },
+		{ "EVENTSET a\ncyc les\n", "line 2: event name 'cyc les' holds a space (column 4)" },
+		{ "EVENTSET a\ncycl\xc3\xa9s\n", "line 2: event name 'cycl\xc3\xa9s' holds a byte that is not ASCII (column 5)" },
+		{ "EVENTSET a\nRatio | % | $1\n", "line 2: 'Ratio | % | $1' looks like a metric" },
+		{ "cycles\n", "line 1: 'cycles' before EVENTSET" },
+		{ "METRICS\n", "line 1: METRICS before EVENTSET" },
+		{ "EVENTSET\ncycles\n", "line 1: EVENTSET without a label" },
+		{ "EVENTSET a\nEVENTSET b\ncycles\n", "line 1: EVENTSET 'a' lists no events" },
+		{ "EVENTSET a\ncycles\nEVENTSET b\n", "line 3: EVENTSET 'b' lists no events" },
+		{ "EVENTSET a\ncycles\nEVENTSET a\ncycles\n", "line 3: EVENTSET 'a' is given twice (first on line 1)" },
+		{ "EVENTSET a\nMETRICS\n", "line 1: EVENTSET 'a' lists no events" },
+		{ "EVENTSET a\ncycles\nMETRICS\nMETRICS\n", "line 4: a second METRICS line" },
+		{ "SHORT a\nSHORT b\n", "line 2: a second SHORT line (the first is line 1)" },
+		{ "# nothing\n", "no EVENTSET" },
+		{ "", "no EVENTSET" },
+	};
+	struct stat_group *g = calloc(1, sizeof(*g));
+	CHECK(g != NULL);
+	char text[4096];
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(text, sizeof(text), "%s%s", bad[i].text[0] == '+' ? head : "", bad[i].text + (bad[i].text[0] == '+'));
+		struct as_error err = { 0 };
+		int rc = stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err);
+		if (rc != -EINVAL || !strstr(err.msg, bad[i].want) || strncmp(err.msg, "metric group 'G.txt': ", 22))
+			printf("# case %zu: rc %d, '%s'\n", i, rc, err.msg);
+		CHECK(rc == -EINVAL && strstr(err.msg, bad[i].want) && !strncmp(err.msg, "metric group 'G.txt': ", 22));
+	}
+	/* fields longer than their room: refused, never cut */
+	char longname[200];
+	memset(longname, 'A', sizeof(longname) - 1);
+	longname[sizeof(longname) - 1] = 0;
+	const char *fmts[] = { "EVENTSET a\n%s\n", "EVENTSET a\ncycles\nMETRICS\n%s | x | $1\n",
+			       "EVENTSET a\ncycles\nMETRICS\nx | %s | $1\n", "EVENTSET %s\ncycles\n", "SHORT %s%s%s\n" };
+	const char *what[] = { "the event name is 199 bytes long: at most 127", "the metric's label is 199 bytes long: at most 63",
+			       "the metric's unit is 199 bytes long: at most 31", "the EVENTSET label is 199 bytes long: at most 63",
+			       "the SHORT title is 597 bytes long: at most 127" };
+	for (int i = 0; i < 5; i++) {
+		snprintf(text, sizeof(text), fmts[i], longname, longname, longname);
+		struct as_error err = { 0 };
+		CHECK(stat_group_parse(g, text, strlen(text), "G.txt", NULL, &err) == -EINVAL);
+		if (!strstr(err.msg, what[i]))
+			printf("# long %d: '%s'\n", i, err.msg);
+		CHECK(strstr(err.msg, what[i]) != NULL);
+	}
+	/* a good one: events, metrics and lines kept; $N and names evaluate */
+	snprintf(text, sizeof(text), "%sRatio | %% | branches / instructions * 100\nIPC | x | $1 / $3\n", head);
+	struct as_error err = { 0 };
+	CHECK(stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err) == 0);
+	CHECK(g->nblocks == 1 && g->block[0].n == 3 && g->block[0].nmetrics == 2 && g->block[0].metric_line[1] == 8);
+	CHECK_STR(g->title, "t");
+	const char *const names[] = { "branches", "branch-misses", "instructions" };
+	CHECK_NEAR(stat_expr_eval("$1 / $2 - - 1", names, 3, value_of, NULL), 41, 1e-12);
+	CHECK(isnan(stat_expr_eval("$1 / $4", names, 3, value_of, NULL)));
+	/* every share/groups file, every block */
+	const char *groups[] = { "BRANCH", "FLOPS", "MEM", "L2", "L3" };
+	for (int i = 0; i < 5; i++) {
+		char path[4096];
+		snprintf(path, sizeof(path), "%s/share/groups/%s.txt", ARCHSCOPE_SOURCE_DIR, groups[i]);
+		if (stat_group_read(g, path, measure_stat_alias, &err) != 0)
+			printf("# %s\n", err.msg);
+		CHECK(stat_group_read(g, path, measure_stat_alias, &err) == 0 && g->nblocks == 3);
+	}
+	free(g);
+}
+
 /* Each group's first block is Intel's, the second AMD's: with a forced PMU (in a child: libpfm4
  * reads LIBPFM_FORCE_PMU once) the right block is taken, so the data files' event names encode. */
 static void test_measure_stat__group_blocks(void)
@@ -571,5 +661,5 @@ static void test_measure_stat__compare(void)
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
-      T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__tracepoints),
+      T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__group_refused), T(test_measure_stat__tracepoints),
       T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare))

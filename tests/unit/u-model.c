@@ -7,9 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "model/cachesim.h"
+#include "model/kernel-cache.h"
 #include "model/kernel.h"
 #include "model/lc.h"
 #include "model/ecm.h"
@@ -82,6 +85,82 @@ static void test_model__parse_jacobi(void)
 	CHECK(k->array[0].elsize == 4 && k->loop[1].step == 2 && k->naccesses == 2 && k->flops_add == 1);
 	kernel_access_format(k, 0, s, sizeof(s));
 	CHECK_STR(s, "a[N*j + i + 1]");
+	kernel_free(k);
+}
+
+/* The parse cache's entries: one written reads back as the same kernel; a frame around a struct
+ * whose counts are out of their arrays is refused; an entry that is a FIFO, a directory or a link
+ * loop is a miss with a note, at once (alarm: a blocking open fails the test instead of hanging
+ * it); a missing or oversized one is a miss without a note. */
+static void test_model__cache_entries(void)
+{
+	struct as_error err;
+	struct kernel *k = parse(JACOBI, &err), *r = kernel_new();
+	CHECK(k != NULL && r != NULL);
+	size_t n = 0;
+	char *entry = kernel_cache_encode(k, JACOBI, strlen(JACOBI), &n);
+	CHECK(entry != NULL);
+	CHECK(kernel_cache_decode(r, entry, n, JACOBI, strlen(JACOBI)) == 1);
+	CHECK(r->naccesses == k->naccesses && r->nloops == k->nloops && !memcmp(r->acc, k->acc, sizeof(k->acc[0]) * 5));
+	CHECK(kernel_cache_decode(r, entry, n, "x", 1) == 0);        /* another text */
+	CHECK(kernel_cache_decode(r, entry, n - 1, JACOBI, strlen(JACOBI)) == 0); /* cut */
+	entry[n - 1] ^= 1;                                             /* damaged */
+	CHECK(kernel_cache_decode(r, entry, n, JACOBI, strlen(JACOBI)) == 0);
+	kernel_cache_frame(entry, n, JACOBI, strlen(JACOBI));          /* framed again: accepted */
+	CHECK(kernel_cache_decode(r, entry, n, JACOBI, strlen(JACOBI)) == 1);
+	/* counts and indices beyond their arrays, behind a valid frame */
+	struct kernel *bad = kernel_new();
+	for (int c = 0; c < 4; c++) {
+		memcpy(bad, k, sizeof(*k));
+		if (c == 0)
+			bad->acc[1].array = 7;
+		else if (c == 1)
+			bad->nloops = KERNEL_MAX_LOOPS + 1;
+		else if (c == 2)
+			bad->array[0].dim[0].n = POLY_MAX_TERMS + 1;
+		else
+			memset(bad->sym[0], 'x', sizeof(bad->sym[0]));
+		char *e2 = kernel_cache_encode(bad, JACOBI, strlen(JACOBI), &n);
+		CHECK(e2 != NULL);
+		kernel_cache_frame(e2, n, JACOBI, strlen(JACOBI));
+		int ok = kernel_cache_decode(r, e2, n, JACOBI, strlen(JACOBI));
+		free(e2);
+		CHECK(ok == 0);
+	}
+	kernel_free(bad);
+	/* files */
+	char dir[] = "/tmp/archscope-u-kcache-XXXXXX", path[256];
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/e.bin", dir);
+	struct as_error note = { 0 };
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 0 && note.code == 0); /* none */
+	free(entry);
+	entry = kernel_cache_encode(k, JACOBI, strlen(JACOBI), &n);
+	FILE *f = fopen(path, "wb");
+	CHECK(f && fwrite(entry, 1, n, f) == n && fclose(f) == 0);
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 1 && note.code == 0);
+	CHECK_STR(r->file, "k.c");
+	CHECK(truncate(path, (off_t)sizeof(*k) * 2) == 0); /* larger than any entry: damaged, not read */
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 0 && note.code == 0);
+	unlink(path);
+	alarm(20);
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 0);
+	CHECK(note.code != 0 && strstr(note.msg, "is a FIFO: not used, the kernel was parsed"));
+	unlink(path);
+	CHECK(mkdir(path, 0700) == 0);
+	memset(&note, 0, sizeof(note));
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 0 && strstr(note.msg, "is a directory"));
+	rmdir(path);
+	CHECK(symlink(path, path) == 0);
+	memset(&note, 0, sizeof(note));
+	CHECK(kernel_cache_load(r, path, "k.c", JACOBI, strlen(JACOBI), &note) == 0 &&
+	      strstr(note.msg, "too many levels of symbolic links"));
+	alarm(0);
+	unlink(path);
+	rmdir(dir);
+	free(entry);
+	kernel_free(r);
 	kernel_free(k);
 }
 
@@ -630,7 +709,7 @@ static void test_model__walk_exact(void)
  * in * lines in + out * lines out more cycles per level gives those costs back; a negative cost
  * makes a level's transfers free, not negative; two kernels are too few to fit. */
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
-      T(test_model__input_limits),
+      T(test_model__input_limits), T(test_model__cache_entries),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__llc_band_stable), T(test_model__lc_outer_reuse),
       T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
       T(test_model__walk_exact))
