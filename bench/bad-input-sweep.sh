@@ -285,7 +285,9 @@ c "model-cache-fifo" 52 out "" ARCHSCOPE_CACHE_DIR="$tmp/cache" -- model "$kerne
 # metric groups (stat -M): one bad line each, in a share directory of their own
 mkdir -p share/groups
 group() { # group NAME EVENTS-AND-METRICS...: a generic group file
-	{ printf 'SHORT test group\n\nEVENTSET generic\n'; printf '%s\n' "$@"; } >"share/groups/$1.txt"
+	local name=$1
+	shift
+	{ printf 'SHORT test group\n\nEVENTSET generic\n'; printf '%s\n' "$@"; } >"share/groups/$name.txt"
 }
 group G-OK task-clock page-faults METRICS 'Fault rate | per ms | $2 / $1 * 1e6'
 group G-DUP task-clock task-clock METRICS 'x | 1 | $1'
@@ -312,18 +314,12 @@ open("dup-matrix.json", "w").write(t[:i] + '"bandwidth_gbs": [[1, 1], [1, 1]], '
 d = json.load(open(sys.argv[2]))
 ev = d["results"]["events"]
 neg = json.loads(json.dumps(d)); big = json.loads(json.dumps(d))
-for e in neg["results"]["events"]:
-    for k in e:
-        if k in ("count", "counts", "value") or k.endswith("count"):
-            e[k] = -5 if not isinstance(e[k], list) else [-5 for _ in e[k]]
-for e in big["results"]["events"]:
-    for k in e:
-        if k in ("mean",):
-            e[k] = 1e308
+neg["results"]["events"][0]["values"][0] = -5
+big["results"]["events"][0]["values"][0] = 1e308
 json.dump(neg, open("neg-counts.json", "w")); json.dump(big, open("big-mean.json", "w"))
 PY
 printf '{"latency_cy": 10, "latency_cy": 900, "data_src": 1}\n' >dup.jsonl
-printf 'size,latency\n1,2,3\n4,5\n' >bad-header.csv
+printf '1,2x\n3,4\n4,5\n' >bad-header.csv
 c "numa-model-dup-key" 52 2 dup-matrix.json -- numa model --matrix dup-matrix.json --flow 0:1:1
 c "memhist-dup-key" 52 2 dup.jsonl -- memhist --from dup.jsonl
 c "analyze-bad-header" 52 2 bad-header.csv -- analyze --method monotone bad-header.csv
@@ -336,16 +332,21 @@ mkdir -p raw-bad raw-big
 "$bin" probe --quick clock --raw raw-ok -q --json >probe.json 2>/dev/null
 cp -r raw-ok/. raw-bad/ 2>/dev/null; cp -r raw-ok/. raw-big/ 2>/dev/null
 printf '{"benchmarks": ' >raw-bad/benchmarks.json
-printf '{"kernels": {}, "line": 1e308}\n' >raw-big/benchmarks.json
+python3 - raw-big/probe-results.json <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["clock"]["value"] = 1e308
+json.dump(d, open(sys.argv[1], "w"))
+PY
 c "probe-from-raw-bad" 52 2 benchmarks.json -- probe -o fr1.yaml --from-raw raw-bad
-c "probe-from-raw-1e308" 52 2 benchmarks.json -- probe -o fr2.yaml --from-raw raw-big
+c "probe-from-raw-1e308" 52 2 probe-results.json -- probe -o fr2.yaml --from-raw raw-big
 # parameters and options: checked, never dropped, before anything runs
-c "regress-two-params" 52 nocode "" -- regress -q -r 1 -e task-clock --param N=1,2 --param M=3,4 -- sh -c 'case "{N}{M}" in *"{"*) touch ran ;; esac'
+c "regress-two-params" 52 2 "--param is given 2 times" -- regress -q -r 1 -e task-clock --param N=1,2 --param M=3,4 -- sh -c 'case "{N}{M}" in *"{"*) touch ran ;; esac'
 c "regress-param-trailing-comma" 52 2 "N=1,2," -- regress --param N=1,2, -- touch ran {N}
 c "phases-e-empty" 52 2 "-e" -- phases -e '' -- touch ran
 c "stack-t-space" 52 2 "' 5'" -- stack -t ' 5' -- touch ran
 c "events-pmu-empty" 52 2 "--pmu" -- events --pmu ''
-c "phases-interval-float" 52 2 1e3 -- phases --interval 1e3 -- touch ran
+c "phases-interval-float" 52 err "1000 ms" -- phases --interval 1e3 -- touch ran
 c "probe-plan-plot" 52 2 "--plan" -- probe --plan --plot pp
 c "probe-plan-raw" 52 2 "--plan" -- probe --plan --raw pr
 for cmd in "stat -r 1 -o '' -- touch ran" "regress --param N=1,2 -r 1 -o '' -- touch ran {N}" "phases -o '' -- touch ran" \
@@ -353,7 +354,7 @@ for cmd in "stat -r 1 -o '' -- touch ran" "regress --param N=1,2 -r 1 -o '' -- t
 	eval "set -- $cmd"
 	c "$1-o-empty" 52 2 "-o" -- "$@"
 done
-c "report-save-file" 52 2 afile -- report -o page.html --save afile/x --from probe.json
+c "report-save-file" 52 2 afile -- report -o page.html --save afile/x
 c "report-t-too-many" 52 2 "4096" -- report -o page.html -t 4096
 c "memhist-thresholds" 52 2 5x -- memhist --thresholds 5x -- true
 c "tune-cpu-not-allowed-m" 52 2 1000 -- tune gemm --short --cpu 1000 -m "$fx/tune/zen5-published.yaml"
@@ -361,7 +362,7 @@ c "tune-cpu-not-allowed" 52 2 1000 -- tune gemm --short --cpu 1000
 c "tune-unknown-kernel" 52 2 foo -- tune foo
 c "libpfm-force-nosuch" 52 2 LIBPFM_FORCE_PMU LIBPFM_FORCE_PMU=nosuch -- stat -r 1 -e task-clock -- true
 c "model-D-space" 52 2 "N 100" -- model "$kernel" -D 'N 100' -m "$machine"
-c "regress-long-name" 52 2 "$(printf 'P%.0s' $(seq 1 70))" -- regress --param "$(printf 'P%.0s' $(seq 1 70))=1,2" -- true
+c "regress-long-name" 52 2 "70 characters, more than the 63 allowed" -- regress --param "$(printf 'P%.0s' $(seq 1 70))=1,2" -- true
 c "stack-t-huge" 52 2 100000 -- stack -t 100000 -- true
 c "stat-empty-program" 52 2 "empty" -- stat -r 1 -- ''
 c "stack-noexec" 52 2 noexec.sh -- stack -t 1 -r 1 -- ./noexec.sh

@@ -258,6 +258,8 @@ int cli_output_check(const char *cmd, const char *path, int force)
 	struct as_error err = { 0 };
 	struct atomic_file af;
 	if (atomic_file_target_check(path, &err) != 0) {
+		if (!*path) /* the option is every caller's -o (--output) */
+			return error_usage(cmd, "-o '': %s", err.msg);
 		if (!force || err.code != -EEXIST) /* --force writes through a link, device or FIFO only */
 			return error_usage(cmd, "%s", err.msg);
 		return 0; /* --force: written through the link, or into the device or FIFO, at the end */
