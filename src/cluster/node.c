@@ -41,14 +41,15 @@ static void fig_init(struct cluster_node_fig *f)
 		f->contexts[i] = NAN;
 }
 
-static int node_measure_once(const struct cluster_node_opts *o, struct cluster_node_fig *out, struct as_error *err)
+/* allowed: the CPUs the node's leader may use, read before the first attempt pinned it */
+static int node_measure_once(const struct cluster_node_opts *o, const struct as_cpulist *allowed,
+			     struct cluster_node_fig *out, struct as_error *err)
 {
 	fig_init(out);
 	uint64_t t0 = timer_now_ns();
 	struct probe_env env;
 	memset(&env, 0, sizeof(env));
-	if (cpulist_allowed(&env.allowed, err) != 0)
-		return err->code ? err->code : -EIO;
+	env.allowed = *allowed;
 	out->cpus = env.allowed.n;
 	out->seed = o->seed;
 	env.cpu = o->cpu;
@@ -141,13 +142,20 @@ int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_
 {
 	/* measured again once where other work disturbed it, after up to a second's wait for a burst
 	 * to pass (at most its first time again); then kept flagged (docs/conditions.md) */
-	int rc = node_measure_once(o, out, err);
+	struct as_cpulist *allowed = malloc(sizeof(*allowed));
+	if (!allowed)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	if (cpulist_allowed(allowed, err) != 0) {
+		free(allowed);
+		return err->code ? err->code : -EIO;
+	}
+	int rc = node_measure_once(o, allowed, out, err);
 	if (rc == 0 && out->cond.noisy && cond_noisy_streak() < COND_BUSY_STREAK && !(o->stop && *o->stop)) {
 		struct as_cpulist pinned = { .n = 1, .cpu = { o->cpu } };
 		cond_wait_quiet(&pinned, NULL, COND_SHARED, 1.0);
 		struct cluster_node_fig *again = malloc(sizeof(*again));
 		struct as_error err2 = { 0 };
-		if (again && node_measure_once(o, again, &err2) == 0 && !(o->stop && *o->stop)) {
+		if (again && node_measure_once(o, allowed, again, &err2) == 0 && !(o->stop && *o->stop)) {
 			again->cond.attempts = 2;
 			*out = *again;
 		} else {
@@ -155,6 +163,7 @@ int cluster_node_measure(const struct cluster_node_opts *o, struct cluster_node_
 		}
 		free(again);
 	}
+	free(allowed);
 	cond_summary_final(&out->cond);
 	return rc;
 }

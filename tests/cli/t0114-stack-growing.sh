@@ -13,8 +13,16 @@ check() { # check NAME GROWS: the stack in $TMP/out
 	"$PY" - "$TMP/out" "$@" <<'PY' || fail "$1: wrong answer about growing work (JSON in $TMP/out)"
 import json, sys
 name = sys.argv[2]
-r = json.load(open(sys.argv[1]))["results"]["runs"][0]
+res = json.load(open(sys.argv[1]))["results"]
+r = res["runs"][0]
 c, n = r["components"], r["threads"]
+# beside other work (issue 47) the work ratio is measured, not known: a run flagged noisy, or
+# the 1-thread reference's, is not held to the quiet machine's answer
+noisy = [x["conditions"]["why"] for p in res["runs"] for x in p.get("conditions_per_run", []) if x["conditions"]["noisy"]]
+if sys.argv[3] == "1" and noisy:
+    print(name, "not checked: runs measured beside other work:", noisy[0])
+    assert abs(sum(c.values()) - n) < 1e-6, c
+    sys.exit(0)
 # a fixed-time program grows its work only with CPUs to grow into: where other programs held
 # them (their load, foreign_load, fills most of the slots) its work ratio says nothing
 grows = sys.argv[3] == "1" or (sys.argv[3] == "cpus" and c["foreign_load"] + c["scheduling"] < 0.25 * n)
