@@ -139,7 +139,7 @@ PY
 	[ ${#envs[@]} -eq 0 ] || shown="${envs[*]} $shown"
 	[ "$STDIN" = /dev/null ] || shown="$shown <$STDIN"
 	shown=$(printf '%s' "$shown" | sed "s|$tmp/||g; s|$root/||g" | LC_ALL=C tr -c '[:print:]' '?' | cut -c1-150)
-	printf '%-4s %-5s %-7s %-7s %s\n' "$n" "$area" "$expect" "$class" "$shown" >>cases
+	printf '%-4s %-5s %-7s %-7s %s\n' "$n" "$area" "${expect// /}" "$class" "$shown" >>cases
 	if [ "$class" != ok ]; then
 		failing+=("$class $id ($area): $shown -- $why")
 	fi
@@ -301,7 +301,7 @@ printf 'SHORT t\n\nEVENTSET generic\ntask-\000clock\nMETRICS\nx | 1 | $1\n' >sha
 printf 'SHORT t\n\nEVENTSET generic\ntask-clock\ncaf\351\nMETRICS\nx | 1 | $1\n' >share/groups/G-LATIN1.txt
 truncate -s 5G share/groups/G-HUGE.txt 2>/dev/null || : >share/groups/G-HUGE.txt
 mkfifo share/groups/G-FIFO.txt
-c "stat-M-ok" 52 json "Fault rate" ARCHSCOPE_SHARE_DIR="$tmp/share" -- stat -q --json -r 1 -M G-OK -- true
+c "stat-M-ok" 52 json "Fault rate" ARCHSCOPE_SHARE_DIR="$tmp/share" -- stat -q -o j.json -r 1 -M G-OK -- true
 for g in DUP REF99 TRAIL HEX BIG UNKNOWN LONG NUL LATIN1 HUGE FIFO; do
 	c "stat-M:$g" 52 2 "G-$g.txt" ARCHSCOPE_SHARE_DIR="$tmp/share" -- stat -r 1 -M "G-$g" -- touch ran
 done
