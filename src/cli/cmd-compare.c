@@ -96,67 +96,24 @@ static void compare_render_cb(struct emit *e, const void *ctx)
 	compare_render(e, ctx);
 }
 
-static void cond_text(const struct measure_stat_json_cond *c, char *buf, size_t len)
-{
-	if (c->text)
-		snprintf(buf, len, "'%.150s'", c->text);
-	else if (isnan(c->value))
-		snprintf(buf, len, "none");
-	else
-		snprintf(buf, len, "%g", c->value);
-}
-
 /* The conditions two stat results were measured under (results.conditions): a warning per field
- * that differs, naming it and both values. Strings must be equal; the measured clock may move 5 %,
- * the load average (1 minute, before the runs) by 1 (one busy CPU); times always differ. */
+ * that differs beyond what measure_stat_json_cond_diff allows, naming it and both values. */
 static int compare_conditions(const struct compare_result *r)
 {
-	static const char *const same[] = { "cpu_model", "kernel", "archscope", "hostname", "governor", "cpus_allowed",
-					     "cpus_online" };
-	static const struct {
-		const char *key, *unit;
-		double rel, abs;
-	} near[] = {
-		{ "clock_ghz_before", "GHz", 0.05, 0 }, { "clock_ghz_after", "GHz", 0.05, 0 },
-		{ "cpu_mhz_os", "MHz", 0.05, 0 },       { "loadavg_before[0]", "", 0, 1.0 },
-		{ "loadavg_after[0]", "", 0, 1.0 },
-	};
-	int n = 0;
-	if (!r->a.ncond || !r->b.ncond) {
-		if (r->a.ncond || r->b.ncond)
-			warning("only %s records the conditions of its runs (load, clock, CPU, kernel): the other was "
-				"written by an older archscope; compare with care",
-				r->a.ncond ? "A" : "B");
-		return r->a.ncond || r->b.ncond;
+	struct measure_stat_cond_diff d[MEASURE_STAT_COND_DIFFS];
+	int n = measure_stat_json_cond_diff(&r->a, &r->b, d, MEASURE_STAT_COND_DIFFS);
+	if (n < 0) {
+		warning("only %s records the conditions of its runs (load, clock, CPU, kernel): the other was "
+			"written by an older archscope; compare with care",
+			r->a.ncond ? "A" : "B");
+		return 1;
 	}
-	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		const struct measure_stat_json_cond *x = measure_stat_json_cond(&r->a, same[i]);
-		const struct measure_stat_json_cond *y = measure_stat_json_cond(&r->b, same[i]);
-		if (!x || !y)
-			continue;
-		int differ = x->text && y->text ? strcmp(x->text, y->text) != 0
-			     : !x->text && !y->text ? !(x->value == y->value || (isnan(x->value) && isnan(y->value)))
-						    : 1;
-		if (!differ)
-			continue;
-		char va[160], vb[160];
-		cond_text(x, va, sizeof(va));
-		cond_text(y, vb, sizeof(vb));
-		warning("conditions differ: %s is %s in A and %s in B", same[i], va, vb);
-		n++;
-	}
-	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]); i++) {
-		const struct measure_stat_json_cond *x = measure_stat_json_cond(&r->a, near[i].key);
-		const struct measure_stat_json_cond *y = measure_stat_json_cond(&r->b, near[i].key);
-		if (!x || !y || isnan(x->value) || isnan(y->value))
-			continue;
-		double d = fabs(x->value - y->value), big = fmax(fabs(x->value), fabs(y->value));
-		if ((near[i].rel > 0 && d > near[i].rel * big) || (near[i].abs > 0 && d > near[i].abs)) {
-			warning("conditions differ: %s is %.3g%s%s in A and %.3g%s%s in B (more than %s apart)", near[i].key,
-				x->value, near[i].unit[0] ? " " : "", near[i].unit, y->value, near[i].unit[0] ? " " : "",
-				near[i].unit, near[i].rel > 0 ? "5 %" : "1");
-			n++;
-		}
+	for (int i = 0; i < n; i++) {
+		if (d[i].apart[0])
+			warning("conditions differ: %s is %s in A and %s in B (more than %s apart)", d[i].key, d[i].a, d[i].b,
+				d[i].apart);
+		else
+			warning("conditions differ: %s is %s in A and %s in B", d[i].key, d[i].a, d[i].b);
 	}
 	if (n)
 		warning("%d condition%s differ between A and B: a change may come from the machine, not the program "

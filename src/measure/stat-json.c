@@ -213,3 +213,69 @@ const struct measure_stat_json_cond *measure_stat_json_cond(const struct measure
 			return &s->cond[i];
 	return NULL;
 }
+
+static void cond_text(const struct measure_stat_json_cond *c, const char *unit, char *buf, size_t len)
+{
+	if (c->text)
+		snprintf(buf, len, "'%.150s'", c->text);
+	else if (isnan(c->value))
+		snprintf(buf, len, "none");
+	else if (!unit) /* a field that must be equal: all its digits */
+		snprintf(buf, len, "%g", c->value);
+	else
+		snprintf(buf, len, "%.3g%s%s", c->value, *unit ? " " : "", unit);
+}
+
+int measure_stat_json_cond_diff(const struct measure_stat_json *a, const struct measure_stat_json *b,
+				struct measure_stat_cond_diff *out, int max)
+{
+	static const char *const same[] = { "cpu_model", "kernel", "archscope", "hostname", "governor", "cpus_allowed",
+					     "cpus_online" };
+	static const struct {
+		const char *key, *unit;
+		double rel, abs;
+	} near[] = {
+		{ "clock_ghz_before", "GHz", MEASURE_STAT_CLOCK_APART, 0 },
+		{ "clock_ghz_after", "GHz", MEASURE_STAT_CLOCK_APART, 0 },
+		{ "cpu_mhz_os", "MHz", MEASURE_STAT_CLOCK_APART, 0 },
+		{ "loadavg_before[0]", "", 0, MEASURE_STAT_LOAD_APART },
+		{ "loadavg_after[0]", "", 0, MEASURE_STAT_LOAD_APART },
+	};
+	if (!a->ncond || !b->ncond)
+		return a->ncond || b->ncond ? -1 : 0;
+	int n = 0;
+	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]) && n < max; i++) {
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, same[i]);
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, same[i]);
+		if (!x || !y)
+			continue;
+		int differ = x->text && y->text ? strcmp(x->text, y->text) != 0
+			     : !x->text && !y->text ? !(x->value == y->value || (isnan(x->value) && isnan(y->value)))
+						    : 1;
+		if (!differ)
+			continue;
+		struct measure_stat_cond_diff *d = &out[n++];
+		d->key = same[i];
+		cond_text(x, NULL, d->a, sizeof(d->a));
+		cond_text(y, NULL, d->b, sizeof(d->b));
+		d->apart[0] = '\0';
+	}
+	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]) && n < max; i++) {
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, near[i].key);
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, near[i].key);
+		if (!x || !y || isnan(x->value) || isnan(y->value))
+			continue;
+		double d = fabs(x->value - y->value), big = fmax(fabs(x->value), fabs(y->value));
+		if (!((near[i].rel > 0 && d > near[i].rel * big) || (near[i].abs > 0 && d > near[i].abs)))
+			continue;
+		struct measure_stat_cond_diff *o = &out[n++];
+		o->key = near[i].key;
+		cond_text(x, near[i].unit, o->a, sizeof(o->a));
+		cond_text(y, near[i].unit, o->b, sizeof(o->b));
+		if (near[i].rel > 0)
+			snprintf(o->apart, sizeof(o->apart), "%.0f %%", 100 * near[i].rel);
+		else
+			snprintf(o->apart, sizeof(o->apart), "%g", near[i].abs);
+	}
+	return n;
+}

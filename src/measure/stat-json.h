@@ -58,4 +58,21 @@ const struct measure_stat_json_event *measure_stat_json_find(const struct measur
 const struct measure_stat_json_cond *measure_stat_json_cond(const struct measure_stat_json *s, const char *key);
 void measure_stat_json_release(struct measure_stat_json *s);
 
+/* One condition that differs between two results (compare's warnings). */
+struct measure_stat_cond_diff {
+	const char *key;
+	char a[160], b[160];  /* the two values as text, with the unit where there is one */
+	char apart[32];       /* how far they may be apart ("5 %", "1"); "" where they must be equal */
+};
+#define MEASURE_STAT_COND_DIFFS 16
+/* The conditions (results.conditions) of a and b that differ: the strings (CPU model, kernel,
+ * archscope, host, governor, CPUs) must be equal; the measured clock and the OS's MHz may move
+ * MEASURE_STAT_CLOCK_APART, the 1-minute load average before and after the runs
+ * MEASURE_STAT_LOAD_APART (one busy CPU); times always differ and are not compared. Returns how
+ * many were written into out (at most max); -1 where only one of them records conditions. */
+#define MEASURE_STAT_CLOCK_APART 0.05
+#define MEASURE_STAT_LOAD_APART 1.0
+int measure_stat_json_cond_diff(const struct measure_stat_json *a, const struct measure_stat_json *b,
+				struct measure_stat_cond_diff *out, int max);
+
 #endif

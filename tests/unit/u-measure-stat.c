@@ -660,6 +660,38 @@ static void test_measure_stat__compare(void)
 
 /* The forced-PMU cases run first: libpfm4 reads LIBPFM_FORCE_PMU when it starts, once per process,
  * and their children must not inherit a started one. */
+/* The conditions two results differ in, as compare warns of them (the rules live in measure/, not
+ * in the command): strings equal, the clock within 5 %, the load within 1. */
+static void test_measure_stat__cond_diff(void)
+{
+	struct measure_stat_json a, b, none;
+	struct as_error err = { 0 };
+	const char *da = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1]}],\"conditions\":"
+			 "{\"loadavg_before\":[0.5],\"governor\":\"performance\",\"clock_ghz_before\":3.5,\"cpus_online\":128}}}";
+	const char *db = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1]}],\"conditions\":"
+			 "{\"loadavg_before\":[2.0],\"governor\":\"powersave\",\"clock_ghz_before\":3.6,\"cpus_online\":1024}}}";
+	const char *dn = "{\"results\":{\"events\":[{\"name\":\"x\",\"values\":[1]}]}}";
+	CHECK(measure_stat_json_parse(&a, da, strlen(da), "a.json", &err) == 0);
+	CHECK(measure_stat_json_parse(&b, db, strlen(db), "b.json", &err) == 0);
+	CHECK(measure_stat_json_parse(&none, dn, strlen(dn), "n.json", &err) == 0);
+	struct measure_stat_cond_diff d[MEASURE_STAT_COND_DIFFS];
+	CHECK(measure_stat_json_cond_diff(&a, &a, d, MEASURE_STAT_COND_DIFFS) == 0);
+	int n = measure_stat_json_cond_diff(&a, &b, d, MEASURE_STAT_COND_DIFFS);
+	CHECK(n == 3); /* 3.5 and 3.6 GHz are within 5 % */
+	CHECK_STR(d[0].key, "governor");
+	CHECK_STR(d[0].a, "'performance'");
+	CHECK_STR(d[0].apart, "");
+	CHECK_STR(d[1].key, "cpus_online");
+	CHECK_STR(d[1].b, "1024");
+	CHECK_STR(d[2].key, "loadavg_before[0]");
+	CHECK_STR(d[2].apart, "1");
+	CHECK(measure_stat_json_cond_diff(&a, &b, d, 1) == 1);
+	CHECK(measure_stat_json_cond_diff(&a, &none, d, MEASURE_STAT_COND_DIFFS) == -1);
+	measure_stat_json_release(&a);
+	measure_stat_json_release(&b);
+	measure_stat_json_release(&none);
+}
+
 TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__group_refused), T(test_measure_stat__tracepoints),
-      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare))
+      T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare), T(test_measure_stat__cond_diff))
