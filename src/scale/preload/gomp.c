@@ -18,11 +18,6 @@
 
 #include "scale/preload/preload.h"
 
-#define REAL(name)                                                                                 \
-	static __typeof__(name) *real_;                                                            \
-	if (!real_)                                                                                \
-		real_ = (__typeof__(name) *)preload_real(#name)
-
 /* The declarations of libgomp's ABI (libgomp/libgomp_g.h, GCC 4.9 to 14). */
 typedef void (*gomp_fn)(void *);
 void GOMP_parallel(gomp_fn fn, void *data, unsigned num_threads, unsigned flags);

@@ -139,6 +139,11 @@ void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintp
 void preload_thread_end(struct preload_thread *t) PRELOAD_HIDDEN;
 /* The real function behind a wrapped name (dlsym RTLD_NEXT). */
 void *preload_real(const char *name) PRELOAD_HIDDEN;
+/* In a wrapper of name: real_, the real function, found once. */
+#define REAL(name)                                                                                 \
+	static __typeof__(name) *real_;                                                            \
+	if (!real_)                                                                                \
+		real_ = (__typeof__(name) *)preload_real(#name)
 
 /* Runtime waits (OpenMP through OMPT or libgomp's entry points, MPI): begin pushes a wait of the
  * calling thread (counted unless it is inside another wait) and sets preload_inside, so the

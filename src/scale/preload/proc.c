@@ -19,11 +19,6 @@
 
 #include "scale/preload/preload.h"
 
-#define REAL(name)                                                                                 \
-	static __typeof__(name) *real_;                                                            \
-	if (!real_)                                                                                \
-		real_ = (__typeof__(name) *)preload_real(#name)
-
 /* A wait that may not block (WNOHANG, a zero timeout) passes straight through: it is a check,
  * and a busy loop of checks is found by sampling if it spins. */
 #define TIMED(ret, prim, call)                                                                     \

@@ -15,12 +15,6 @@
 
 #include "scale/preload/preload.h"
 
-
-#define REAL(name)                                                                                 \
-	static __typeof__(name) *real_;                                                            \
-	if (!real_)                                                                                \
-		real_ = (__typeof__(name) *)preload_real(#name)
-
 #define wait_begin preload_wait_begin
 #define wait_end preload_wait_end
 
