@@ -1,5 +1,6 @@
 /* Parses the preload library's records (preload/record.h) and picks the program's process. */
 #include "scale/record.h"
+#include "scale/ring.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,19 +15,6 @@ void scale_record_release(struct scale_record *r)
 	free(r->sites);
 	free(r->maps);
 	memset(r, 0, sizeof(*r));
-}
-
-static int grow(void **p, size_t n, size_t *cap, size_t size)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *q = realloc(*p, c * size);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = c;
-	return 0;
 }
 
 static int site_cmp(const void *a, const void *b)
@@ -115,16 +103,19 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			r->schedstat_ok = i3;
 			have_p = 1;
 			break;
-		case 'T':
-			if (grow((void **)&r->th, r->nth, &cth, sizeof(*r->th))) {
+		case 'T': {
+			void *th = scale_grow(r->th, &cth, r->nth, sizeof(*r->th), 16);
+			if (!th) {
 				rc = -ENOMEM;
 				break;
 			}
+			r->th = th;
 			if (thread_parse(line + 1, &r->th[r->nth], nprim) != 0)
 				rc = -EINVAL;
 			else
 				r->nth++;
 			break;
+		}
 		case 'S': {
 			struct scale_site s = { 0 };
 			if (sscanf(line + 1, "%d %llx %llu %llu", &i1, &a, &b, &c) != 4 || i1 < 0 || i1 >= nprim) {
@@ -142,10 +133,12 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			if (k < r->nsites) {
 				r->sites[k].wait_s += s.wait_s;
 				r->sites[k].calls += s.calls;
-			} else if (grow((void **)&r->sites, r->nsites, &csi, sizeof(*r->sites))) {
-				rc = -ENOMEM;
 			} else {
-				r->sites[r->nsites++] = s;
+				void *q = scale_grow(r->sites, &csi, r->nsites, sizeof(*r->sites), 16);
+				if (!q)
+					rc = -ENOMEM;
+				else
+					(r->sites = q)[r->nsites++] = s;
 			}
 			break;
 		}
@@ -158,10 +151,11 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			m.start = a;
 			m.end = b;
 			m.offset = c;
-			if (grow((void **)&r->maps, r->nmaps, &cma, sizeof(*r->maps)))
+			void *q = scale_grow(r->maps, &cma, r->nmaps, sizeof(*r->maps), 16);
+			if (!q)
 				rc = -ENOMEM;
 			else
-				r->maps[r->nmaps++] = m;
+				(r->maps = q)[r->nmaps++] = m;
 			break;
 		}
 		default:
