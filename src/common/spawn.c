@@ -104,6 +104,12 @@ static int spawn_child_stdio(const char *out_path, const char *err_path)
 
 extern char **environ;
 
+void spawn_status(int wstatus, int *exited, int *status)
+{
+	*exited = WIFEXITED(wstatus) != 0;
+	*status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : WIFSIGNALED(wstatus) ? WTERMSIG(wstatus) : -1;
+}
+
 /* A file the kernel will not run (ENOEXEC: a script without "#!"): execvp, and so stat and a
  * shell, hands it to /bin/sh as "/bin/sh FILE ARGS"; posix_spawnp does not (glibc 2.15 and later),
  * so this does as execvp does. 0, or ENOEXEC when that cannot start either. */
@@ -231,12 +237,7 @@ int spawn_run_hooked(char *const argv[], const char *out_path, const char *err_p
 	if (pfd >= 0)
 		close(pfd);
 	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
-	if (WIFEXITED(st)) {
-		r->exited = 1;
-		r->status = WEXITSTATUS(st);
-	} else {
-		r->status = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
-	}
+	spawn_status(st, &r->exited, &r->status);
 	if (r->timed_out)
 		return as_error_set(err, -ETIMEDOUT, "'%s' did not finish within %.0f s", argv[0], timeout_s);
 	return 0;

@@ -15,6 +15,10 @@ struct spawn_result {
 	int hook_status; /* the first nonzero return of on_stop */
 };
 
+/* A wait status as the results keep it: *exited 1 and the exit code, or 0 and the signal that
+ * ended the program (-1: neither, a stopped child). */
+void spawn_status(int wstatus, int *exited, int *status);
+
 /* Runs argv[0] (looked up in PATH) with stdout to out_path and stderr to err_path (NULL: /dev/null),
  * killed after timeout_s seconds (0: no limit), on CPU `cpu` when cpu >= 0. 0 when the program ran
  * (whatever it returned: see r), -ENOENT when it is not there, another -errno on failure. */

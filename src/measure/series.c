@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/spawn.h"
 #include "common/interrupt.h"
 #include "common/timer.h"
 #include "measure/exec.h"
@@ -376,8 +377,7 @@ int series_record(char *const argv[], const struct series_opts *o, struct series
 		;
 	if (o->own_group)
 		interrupt_watch(0);
-	s->exited = WIFEXITED(st);
-	s->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	spawn_status(st, &s->exited, &s->status);
 out:
 	if (o->own_group) {
 		interrupt_watch(0);

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/spawn.h"
 #include "common/interrupt.h"
 #include "common/atomicfile.h"
 #include "common/timer.h"
@@ -571,8 +572,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	interrupt_watch(0);
 	measure_tty_take(tty);
 	r->seconds = (double)(t1 - t0) / 1e9;
-	r->exited = WIFEXITED(st);
-	r->status = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? WTERMSIG(st) : -1;
+	spawn_status(st, &r->exited, &r->status);
 	stderr_collect(efd, o->stderr_fd, r);
 	close(efd);
 	/* with the terminal, Ctrl-C went to the program alone: its death by SIGINT is the interrupt */

@@ -27,6 +27,7 @@
 #include <time.h>
 
 #include "analysis/order.h"
+#include "common/spawn.h"
 #include "common/paths.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
@@ -344,12 +345,7 @@ static int tree_run(char *const argv[], const char *out_path, const char *err_pa
 	*cut = interrupt_signal(); /* a signal before the last exit cut the run */
 	interrupt_watch(0);
 	r->seconds = (double)(timer_now_ns() - t0) / 1e9;
-	if (WIFEXITED(st)) {
-		r->exited = 1;
-		r->status = WEXITSTATUS(st);
-	} else {
-		r->status = WIFSIGNALED(st) ? WTERMSIG(st) : -1;
-	}
+	spawn_status(st, &r->exited, &r->status);
 	return 0;
 }
 
