@@ -539,6 +539,7 @@ int cmd_probe(int argc, char **argv)
 	machine_probes_init(rec);
 	ctx.rec = rec;
 	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
+		machine_probes_release(rec); /* the answers read before benchmarks.json was refused */
 		free(rec);
 		return EXIT_USAGE;
 	}
