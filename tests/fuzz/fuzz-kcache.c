@@ -23,6 +23,7 @@
 #include "model/lc.h"
 #include "model/roofline.h"
 #include "model/sim.h"
+#include "fuzz-machine.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -48,33 +49,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-static struct machine *machine(void)
-{
-	static struct machine m;
-	if (m.nlevels)
-		return &m;
-	m.clock_hz = 2e9;
-	m.cacheline_bytes = 64;
-	m.flops_dp[0] = 8;
-	const long sets[3] = { 8, 32, 128 }, ways[3] = { 2, 4, 8 };
-	for (int i = 0; i < 4; i++) {
-		struct machine_level *L = &m.level[m.nlevels++];
-		snprintf(L->name, sizeof(L->name), i < 3 ? "L%d" : "MEM", i + 1);
-		L->write_allocate = L->write_back = 1;
-		L->cores_per_group = 1;
-		L->upstream_bytes_per_cy = 32;
-		if (i < 3) {
-			L->has_cache = 1;
-			L->sets = sets[i];
-			L->ways = ways[i];
-			L->cl_size = 64;
-			L->size_bytes = (double)(sets[i] * ways[i] * 64);
-			L->replacement = (enum machine_replacement)i;
-		}
-	}
-	return &m;
-}
-
 /* What model does with a kernel it read: format its accesses, bind it, run the models. */
 static void use(struct kernel *k)
 {
@@ -94,7 +68,7 @@ static void use(struct kernel *k)
 			abort(); /* a failure must say why */
 		return;
 	}
-	struct machine *m = machine();
+	struct machine *m = fuzz_machine();
 	struct cache_traffic tr;
 	struct ecm_data e;
 	struct roofline r;
