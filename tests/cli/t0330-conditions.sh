@@ -95,6 +95,18 @@ test_expect_success 'bench, stat and stack carry conditions per run' '
 	PY
 '
 
+test_expect_success 'the clock group is held to the clock at its own end (a ramping clock is measured again)' '
+	ARCHSCOPE_TEST_CONDITIONS=clock=0.8 "$ARCHSCOPE" probe --quick clock --json >"$TMP/out" 2>"$TMP/err" &&
+	python3 - "$TMP/out" <<-\PY
+	import json, sys
+	r = json.load(open(sys.argv[1]))["results"]["clock"]
+	c = r["conditions"]
+	# before, the clock group had no expected clock and was never judged on it
+	assert c["attempts"] >= 2 and c["noisy"] == 1 and "its cycles assume" in c["why"], c
+	assert c["clock_expected_ghz"] == r["value"], (c, r["value"])
+	PY
+'
+
 test_expect_success 'numa load phases and tune stencil: measured again once, then flagged' '
 	ARCHSCOPE_TEST_CONDITIONS=steal=12,windows=1 "$ARCHSCOPE" numa load 0:0:1 0:0:1 --duration 1 --size 32MiB --json >"$TMP/out" 2>"$TMP/err" &&
 	python3 - "$TMP/out" <<-\PY &&
