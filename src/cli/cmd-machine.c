@@ -11,6 +11,8 @@
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/probes.h"
+#include "machine/schema.h"
+#include "report/output.h"
 #include "report/emit.h"
 
 /* A number of the level table, or "-" where the file has none. */
@@ -278,6 +280,85 @@ static int machine_answers(int argc, char **argv)
 	return cli_emit_end(e, "machine");
 }
 
+static const struct opt_cmd schema_cmd = {
+	.name = "machine schema",
+	.usage = (const char *const[]){ "archscope machine schema [--json] [NAME]",
+					"archscope machine schema --check FILE NAME", NULL },
+	.description = "The described result types (src/machine/result-*.h): without NAME their names, with NAME\n"
+		       "every key of those results: path, kind, unit and what it is. --check reads FILE (what\n"
+		       "'archscope COMMAND --json' wrote, or its results object alone) and checks its results\n"
+		       "against the description NAME: exit 0 when they match, 1 with the first difference\n"
+		       "(its path), 2 when FILE is not JSON. The probe answers have their own table: 'machine\n"
+		       "answers'.\n",
+};
+
+static int schema_list(const struct schema *s, int json)
+{
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	emit_table_begin(e, s ? "keys" : "schemas", "");
+	for (int i = 0; s ? i < s->n : schema_all[i] != NULL; i++) {
+		char path[512];
+		emit_row_begin(e);
+		if (!s) {
+			emit_string(e, "name", "name", schema_all[i]->name);
+			emit_int(e, "keys", "keys", schema_all[i]->n, NULL);
+		} else {
+			emit_string(e, "path", "results", schema_path(s, i, path, sizeof(path)));
+			emit_string(e, "kind", "kind",
+				     s->keys[i].kind == SK_REF ? s->keys[i].unit : schema_kind_name(s->keys[i].kind));
+			emit_string(e, "unit", "unit", schema_unit(s, i));
+			emit_bool(e, "optional", NULL, (s->keys[i].flags & SCHEMA_OPT) != 0);
+			emit_string(e, "what", "what", s->keys[i].what);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	return cli_emit_end(e, "machine");
+}
+
+static int schema_check_file(const struct schema *s, const char *path)
+{
+	struct as_error err = { 0 };
+	json_t *doc = output_json_read(path, "results", 64u << 20, &err);
+	if (!doc)
+		return error_err(&err), EXIT_USAGE;
+	const json_t *results = json_object_get(doc, "results");
+	int rc = schema_check(s, results && json_is_object(doc) ? results : doc, &err);
+	json_decref(doc);
+	if (rc)
+		return error("%s: %s results differ from their description: %s", path, s->name, err.msg), EXIT_FAIL;
+	printf("%s: %s results as described\n", path, s->name);
+	return 0;
+}
+
+static int machine_schema(int argc, char **argv)
+{
+	int json = 0;
+	const char *check = NULL;
+	const struct opt options[] = {
+		OPT_JSON(&json),
+		OPT_STRING(0, "check", &check, "FILE", "check FILE's results against the description NAME"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &schema_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 1 || (check && argc != 1))
+		return error_usage(schema_cmd.name, check ? "--check needs one NAME" : "at most one NAME"), EXIT_USAGE;
+	const struct schema *s = argc ? schema_by_name(argv[0]) : NULL;
+	if (argc && !s) {
+		char names[512] = "";
+		for (int i = 0; schema_all[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 schema_all[i]->name);
+		return error_usage(schema_cmd.name, "no described result '%s' (%s)", argv[0], names), EXIT_USAGE;
+	}
+	return check ? schema_check_file(s, check) : schema_list(s, json);
+}
+
 static const struct opt_section machine_sections[] = {
 	{ "sub-commands",
 	  "  show       a readable summary; --yaml prints the file as archscope writes it (reading that\n"
@@ -285,6 +366,7 @@ static const struct opt_section machine_sections[] = {
 	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
 	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
 	  "  answers    the probe answers of archscope's section: path, kind, unit, Kerncraft key\n"
+	  "  schema     the other described results (bench, stat, ...): their keys; --check FILE NAME\n"
 	  "Each has its own --help: 'archscope machine show --help'.\n",
 	  NULL },
 	{ NULL, NULL, NULL },
@@ -293,7 +375,7 @@ static const struct opt_cmd machine_cmd = {
 	.name = "machine",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
 					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
-					NULL },
+					"archscope machine schema [--json] [--check FILE] [NAME]", NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
@@ -308,15 +390,16 @@ int cmd_machine(int argc, char **argv)
 		{ "validate", machine_validate, NULL },
 		{ "diff", machine_diff, NULL },
 		{ "answers", machine_answers, NULL },
+		{ "schema", machine_schema, NULL },
 	};
 	const struct opt options[] = { OPT_HELP(), OPT_END() };
 	argc = opt_parse(argc, argv, &machine_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
 	if (argc == 0)
-		return error_usage("machine", "no subcommand (show, validate, diff, answers)"), EXIT_USAGE;
+		return error_usage("machine", "no subcommand (show, validate, diff, answers, schema)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers)", argv[0]), EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, schema)", argv[0]), EXIT_USAGE;
 }
