@@ -11,6 +11,7 @@
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/probes.h"
+#include "machine/result-host.h"
 #include "machine/schema.h"
 #include "report/output.h"
 #include "report/emit.h"
@@ -318,17 +319,23 @@ static int schema_list(const struct schema *s, int json)
 	return cli_emit_end(e, "machine");
 }
 
+/* FILE's results (a whole document's, or FILE itself) against s, and a document's machine block
+ * against the host description. */
 static int schema_check_file(const struct schema *s, const char *path)
 {
 	struct as_error err = { 0 };
 	json_t *doc = output_json_read(path, "results", 64u << 20, &err);
 	if (!doc)
 		return error_err(&err), EXIT_USAGE;
-	const json_t *results = json_object_get(doc, "results");
-	int rc = schema_check(s, results && json_is_object(doc) ? results : doc, &err);
+	const json_t *results = output_doc_results(doc), *host = output_doc_machine(doc);
+	int rc = schema_check(s, results ? results : doc, &err);
+	if (!rc && results && host && (rc = schema_check(&host_result, host, &err)) != 0)
+		error("%s: its machine block differs from its description: %s", path, err.msg);
+	else if (rc)
+		error("%s: %s results differ from their description: %s", path, s->name, err.msg);
 	json_decref(doc);
 	if (rc)
-		return error("%s: %s results differ from their description: %s", path, s->name, err.msg), EXIT_FAIL;
+		return EXIT_FAIL;
 	printf("%s: %s results as described\n", path, s->name);
 	return 0;
 }
