@@ -12,6 +12,7 @@
 #include "machine/file.h"
 #include "machine/probes.h"
 #include "machine/result-host.h"
+#include "machine/result-machine.h"
 #include "machine/schema.h"
 #include "report/output.h"
 #include "report/emit.h"
@@ -29,8 +30,8 @@ static void cell_long(struct emit *e, const char *label, long v, int present, co
 static void show_render(struct emit *e, const char *path, const struct mtree *t, const struct machine *m)
 {
 	emit_heading(e, "%s: %s", path, m->model_name);
-	emit_string(e, "file", NULL, path);
-	emit_json(e, "machine", mnode_to_json(t->root));
+	emit_string(e, MR_KEY(FILE), NULL, path);
+	emit_json(e, MR_KEY(MACHINE), mnode_to_json(t->root));
 	emit_number(e, NULL, "clock", m->clock_hz / 1e9, "GHz", "%.3g");
 	emit_text(e, "cores", "%ld socket%s x %ld cores x %ld threads", m->sockets ? m->sockets : 1,
 		  m->sockets > 1 ? "s" : "", m->cores_per_socket, m->threads_per_core ? m->threads_per_core : 1);
@@ -97,7 +98,8 @@ static const char *binary_size(const char *text, char *buf, size_t len)
 static void diff_render(struct emit *e, char *const path[2], const struct mtree t[2], const struct machine_diff *d,
 			int all)
 {
-	static const char *const file_key[2] = { "file_a", "file_b" }, *const model_key[2] = { "model_a", "model_b" };
+	const char *const file_key[2] = { MR_KEY(FILE_A), MR_KEY(FILE_B) },
+			 *const model_key[2] = { MR_KEY(MODEL_A), MR_KEY(MODEL_B) };
 	struct machine m[2];
 	for (int i = 0; i < 2; i++) {
 		machine_read(&t[i], &m[i]);
@@ -105,26 +107,26 @@ static void diff_render(struct emit *e, char *const path[2], const struct mtree 
 		emit_annotate(e, " (%s)", m[i].model_name);
 		emit_string(e, model_key[i], NULL, m[i].model_name);
 	}
-	emit_bool(e, "all", NULL, all);
-	emit_table_begin(e, "values", "");
+	emit_bool(e, MR_KEY(ALL), NULL, all);
+	emit_table_begin(e, MR_KEY(VALUES), "");
 	for (size_t i = 0; i < d->n; i++) {
 		const struct machine_diff_row *r = &d->row[i];
 		emit_row_begin(e);
-		emit_string(e, "key", "key", r->path);
+		emit_string(e, MR_KEY(VALUE_KEY), "key", r->path);
 		char ba[48], bb[48];
-		emit_string(e, "a", NULL, r->a);
+		emit_string(e, MR_KEY(VALUE_A), NULL, r->a);
 		emit_text(e, "A", "%.60s%s", r->a ? r->a : "-", binary_size(r->a, ba, sizeof(ba)));
-		emit_string(e, "b", NULL, r->b);
+		emit_string(e, MR_KEY(VALUE_B), NULL, r->b);
 		emit_text(e, "B", "%.60s%s", r->b ? r->b : "-", binary_size(r->b, bb, sizeof(bb)));
-		emit_bool(e, "differs", NULL, r->differs);
+		emit_bool(e, MR_KEY(VALUE_DIFFERS), NULL, r->differs);
 		emit_text(e, "differs", "%s", r->differs ? "<>" : "");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_int(e, "differ", "differ", d->ndiffer, NULL);
+	emit_int(e, MR_KEY(DIFFER), "differ", d->ndiffer, NULL);
 	emit_annotate(e, " of %zu values%s", d->na, all ? "" : " (core keys; --all for every value)");
-	emit_int(e, "values_in_a", NULL, (long long)d->na, NULL);
-	emit_number(e, "clock_ratio", "clock ratio A / B",
+	emit_int(e, MR_KEY(VALUES_IN_A), NULL, (long long)d->na, NULL);
+	emit_number(e, MR_KEY(CLOCK_RATIO), "clock ratio A / B",
 		    m[0].clock_hz > 0 && m[1].clock_hz > 0 ? m[0].clock_hz / m[1].clock_hz : NAN, NULL, "%.3f");
 }
 
@@ -264,17 +266,17 @@ static int machine_answers(int argc, char **argv)
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;
-	emit_table_begin(e, "answers", "");
+	emit_table_begin(e, MR_KEY(ANSWERS), "");
 	for (int id = 0; id < MP_COUNT; id++) {
 		const struct machine_probe_field *f = &machine_probe_fields[id];
 		char path[256], file[300];
 		emit_row_begin(e);
-		emit_string(e, "path", "results", machine_probes_path(id, 0, path, sizeof(path)));
-		emit_string(e, "file_key", NULL, machine_probes_path(id, 1, file, sizeof(file)));
-		emit_string(e, "kind", "kind", machine_probe_kind_name(f->kind));
-		emit_string(e, "unit", "unit", f->unit);
-		emit_string(e, "kerncraft", "Kerncraft key", f->kerncraft ? f->kerncraft : "");
-		emit_string(e, "what", "what", f->what);
+		emit_string(e, MR_KEY(ANSWER_PATH), "results", machine_probes_path(id, 0, path, sizeof(path)));
+		emit_string(e, MR_KEY(ANSWER_FILE_KEY), NULL, machine_probes_path(id, 1, file, sizeof(file)));
+		emit_string(e, MR_KEY(ANSWER_KIND), "kind", machine_probe_kind_name(f->kind));
+		emit_string(e, MR_KEY(ANSWER_UNIT), "unit", f->unit);
+		emit_string(e, MR_KEY(ANSWER_KERNCRAFT), "Kerncraft key", f->kerncraft ? f->kerncraft : "");
+		emit_string(e, MR_KEY(ANSWER_WHAT), "what", f->what);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -298,20 +300,20 @@ static int schema_list(const struct schema *s, int json)
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;
-	emit_table_begin(e, s ? "keys" : "schemas", "");
+	emit_table_begin(e, s ? MR_KEY(KEYS) : MR_KEY(SCHEMAS), "");
 	for (int i = 0; s ? i < s->n : schema_all[i] != NULL; i++) {
 		char path[512];
 		emit_row_begin(e);
 		if (!s) {
-			emit_string(e, "name", "name", schema_all[i]->name);
-			emit_int(e, "keys", "keys", schema_all[i]->n, NULL);
+			emit_string(e, MR_KEY(SCHEMA_NAME), "name", schema_all[i]->name);
+			emit_int(e, MR_KEY(SCHEMA_KEYS), "keys", schema_all[i]->n, NULL);
 		} else {
-			emit_string(e, "path", "results", schema_path(s, i, path, sizeof(path)));
-			emit_string(e, "kind", "kind",
+			emit_string(e, MR_KEY(KEY_PATH), "results", schema_path(s, i, path, sizeof(path)));
+			emit_string(e, MR_KEY(KEY_KIND), "kind",
 				     s->keys[i].kind == SK_REF ? s->keys[i].unit : schema_kind_name(s->keys[i].kind));
-			emit_string(e, "unit", "unit", schema_unit(s, i));
-			emit_bool(e, "optional", NULL, (s->keys[i].flags & SCHEMA_OPT) != 0);
-			emit_string(e, "what", "what", s->keys[i].what);
+			emit_string(e, MR_KEY(KEY_UNIT), "unit", schema_unit(s, i));
+			emit_bool(e, MR_KEY(KEY_OPTIONAL), NULL, (s->keys[i].flags & SCHEMA_OPT) != 0);
+			emit_string(e, MR_KEY(KEY_WHAT), "what", s->keys[i].what);
 		}
 		emit_row_end(e);
 	}

@@ -50,4 +50,13 @@ test_expect_success '--check of a file that is not JSON is exit 2' '
 	run 2 "$ARCHSCOPE" machine schema --check "$TMP/bad.json"
 '
 
+test_expect_success 'machine show, diff, answers and schema write what their description says' '
+	m1=$ROOT/machines/amd-zen5-26-2.yaml m2=$ROOT/machines/kvm-xeon-6-207.yaml
+	for args in "answers" "schema" "schema conditions" "show $m1" "diff $m1 $m2"; do
+		# shellcheck disable=SC2086 # args are words
+		"$ARCHSCOPE" machine $args --json >"$TMP/doc.json" || test $? -eq 1 || fail "machine $args"
+		run 0 "$ARCHSCOPE" machine schema --check "$TMP/doc.json" machine
+	done
+'
+
 test_done
