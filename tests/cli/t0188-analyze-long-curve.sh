@@ -8,11 +8,17 @@ with open(sys.argv[1], "w") as f:
     for i in range(200000):
         f.write("%d,%d\n" % (i + 1, 1 + i // 20000))
 ' "$TMP/long.csv"
-for m in qt levels; do
-	run 2 timeout 10 "$ARCHSCOPE" analyze -m $m "$TMP/long.csv"
-	contains "$TMP/err" "clusters at most"
-done
-run 0 timeout 10 "$ARCHSCOPE" analyze -m biggest-step "$TMP/long.csv"
+test_expect_success '-m qt and -m levels refuse a curve too long to cluster' '
+	for m in qt levels; do
+		run 2 timeout 10 "$ARCHSCOPE" analyze -m $m "$TMP/long.csv"
+		contains "$TMP/err" "clusters at most"
+	done
+'
+test_expect_success '-m biggest-step still answers on it' '
+	run 0 timeout 10 "$ARCHSCOPE" analyze -m biggest-step "$TMP/long.csv"
+'
 # standard input
-run 0 "$ARCHSCOPE" analyze -m first-step - <"$ROOT/tests/fixtures/kvm-xeon-6-207/line.csv"
-exit 0
+test_expect_success 'a curve from standard input' '
+	run 0 "$ARCHSCOPE" analyze -m first-step - <"$ROOT/tests/fixtures/kvm-xeon-6-207/line.csv"
+'
+test_done

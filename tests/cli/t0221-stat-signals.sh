@@ -23,7 +23,9 @@ no_process() {
 	fail "a process '$1' is still running"
 }
 mark=$TMP/mark
-for sig in INT TERM; do
+# interrupted_stat SIG: stat -r 5 -o, its third run cut by SIG
+interrupted_stat() {
+	local sig=$1 pid rc
 	echo old >"$TMP/keep.json"
 	: >"$mark"
 	# each run writes a line when it starts, then sleeps; the third run is cut
@@ -38,7 +40,7 @@ for sig in INT TERM; do
 	[ "$rc" -eq 130 ] || { cat "$TMP/err" >&2; fail "SIG$sig: exit $rc, expected 130"; }
 	no_process "t0221-$sig"
 	[ "$(cat "$TMP/keep.json")" = old ] || fail "SIG$sig: -o was replaced by an interrupted result"
-	ls "$TMP" | grep -q 'keep.json.' && fail "SIG$sig: a temporary file was left beside -o: $(ls "$TMP")"
+	! ls "$TMP" | grep -q 'keep.json.' || fail "SIG$sig: a temporary file was left beside -o: $(ls "$TMP")"
 	contains "$TMP/err" "is left as it was"
 	# the JSON of the interrupted result follows on stderr
 	sed -n '/^{/,$p' "$TMP/err" >"$TMP/res.json"
@@ -53,33 +55,41 @@ wall = next(e for e in d["events"] if e["name"] == "wall-time")
 assert wall["n"] == 2 and all(v > 1.9e9 for v in wall["values"][:2]), wall["values"]
 assert len(d["runs_detail"]) == 2 and all(r["exited"] and r["exit_status"] == 0 for r in d["runs_detail"])
 PY
-done
-
+}
+test_expect_success 'SIGINT: the runs done reported, the cut run left out, exit 130, -o kept, no temporary file' '
+	interrupted_stat INT
+'
+test_expect_success 'SIGTERM: the runs done reported, the cut run left out, exit 130, -o kept, no temporary file' '
+	interrupted_stat TERM
+'
 # text: the interrupted line, and the runs done
-: >"$mark"
-"$ARCHSCOPE" stat -q -r 3 -e task-clock -- sh -c "echo s >>'$mark'; sleep 2 # t0221-text" >/dev/null 2>"$TMP/err" &
-pid=$!
-wait_for "$mark" 2
-sleep 0.3
-kill -INT "$pid"
-wait "$pid"
-[ $? -eq 130 ] || fail "text: exit not 130"
-contains "$TMP/err" "interrupted  *by Interrupt after 1 of 3 runs: the cut run is left out"
-no_process "t0221-text"
-
+test_expect_success 'text: the interrupted line and the runs done' '
+	: >"$mark"
+	"$ARCHSCOPE" stat -q -r 3 -e task-clock -- sh -c "echo s >>\"$mark\"; sleep 2 # t0221-text" >/dev/null 2>"$TMP/err" &
+	pid=$!
+	wait_for "$mark" 2
+	sleep 0.3
+	kill -INT "$pid"
+	wait "$pid"
+	[ $? -eq 130 ] || fail "text: exit not 130"
+	contains "$TMP/err" "interrupted  *by Interrupt after 1 of 3 runs: the cut run is left out"
+	no_process "t0221-text"
+'
 # a second signal ends archscope at once, and the program (which ignores SIGINT) with it
-: >"$mark"
-start=$(date +%s)
-"$ARCHSCOPE" stat -q -r 1 -e task-clock -- sh -c "trap '' INT; echo s >>'$mark'; sleep 30 # t0221-twice" >/dev/null 2>"$TMP/err" &
-pid=$!
-wait_for "$mark" 1
-kill -INT "$pid"
-sleep 0.5
-kill -0 "$pid" 2>/dev/null || fail "the first SIGINT ended archscope although the program ignores it"
-kill -INT "$pid"
-wait "$pid"
-rc=$?
-[ "$rc" -eq 130 ] || fail "second SIGINT: exit $rc, expected 130"
-[ $(($(date +%s) - start)) -lt 20 ] || fail "the second SIGINT did not end archscope at once"
-no_process "t0221-twice"
-exit 0
+test_expect_success 'a second SIGINT ends archscope at once, and the program that ignores SIGINT' '
+	: >"$mark"
+	start=$(date +%s)
+	"$ARCHSCOPE" stat -q -r 1 -e task-clock -- sh -c "trap \"\" INT; echo s >>\"$mark\"; sleep 30 # t0221-twice" >/dev/null 2>"$TMP/err" &
+	pid=$!
+	wait_for "$mark" 1
+	kill -INT "$pid"
+	sleep 0.5
+	kill -0 "$pid" 2>/dev/null || fail "the first SIGINT ended archscope although the program ignores it"
+	kill -INT "$pid"
+	wait "$pid"
+	rc=$?
+	[ "$rc" -eq 130 ] || fail "second SIGINT: exit $rc, expected 130"
+	[ $(($(date +%s) - start)) -lt 20 ] || fail "the second SIGINT did not end archscope at once"
+	no_process "t0221-twice"
+'
+test_done

@@ -36,23 +36,30 @@ else:
 print(f"line {v:.0f} B, {n} witness(es): {m[:60]}")
 PY
 }
-run 0 taskset -c 0 "$ARCHSCOPE" probe line --quick --json --seed 3
-check_line one || fail "probe line under taskset -c 0"
-run 0 taskset -c 0 "$ARCHSCOPE" probe line --quick --seed 3
-contains "$TMP/out" "witnesses the answer rests on"
-if [ "$(uname -m)" = x86_64 ]; then
-	grep -q "rests on one witness, the flush witness\|stride witness only" "$TMP/out" || fail "one-CPU answer does not say what it rests on"
-fi
-run 0 "$ARCHSCOPE" probe line --quick --json --seed 3
-check_line all || fail "probe line on every allowed CPU"
+test_expect_success 'one CPU (taskset -c 0): no coherence witness, the answer says what it rests on' '
+	run 0 taskset -c 0 "$ARCHSCOPE" probe line --quick --json --seed 3
+	check_line one || fail "probe line under taskset -c 0"
+'
+test_expect_success 'one CPU, text: the witnesses the answer rests on' '
+	run 0 taskset -c 0 "$ARCHSCOPE" probe line --quick --seed 3
+	contains "$TMP/out" "witnesses the answer rests on"
+	if [ "$(uname -m)" = x86_64 ]; then
+		grep -q "rests on one witness, the flush witness\|stride witness only" "$TMP/out" || fail "one-CPU answer does not say what it rests on"
+	fi
+'
+test_expect_success 'every allowed CPU: the method names as many witnesses as answered' '
+	run 0 "$ARCHSCOPE" probe line --quick --json --seed 3
+	check_line all || fail "probe line on every allowed CPU"
+'
 # tune gemm probes the line in the same environment: its inputs carry the witnesses
-if prereq GCC; then
+test_expect_success GCC 'tune gemm on one CPU: its inputs carry the line'\''s witnesses and a note' '
 	run 0 taskset -c 0 "$ARCHSCOPE" tune gemm --short --registers 16 --max-size 16 --reps 1 --json
-	python3 - "$TMP/out" <<'PY' || fail "tune gemm inputs"
-import json, sys
-i = json.load(open(sys.argv[1]))["results"]["inputs"]
-assert i["line_witnesses"] <= 1 and i["line_note"], i
-assert i["line_bytes"] in (32, 64, 128, 256), i
-PY
+	python3 - "$TMP/out" <<-\PY || fail "tune gemm inputs"
+	import json, sys
+	i = json.load(open(sys.argv[1]))["results"]["inputs"]
+	assert i["line_witnesses"] <= 1 and i["line_note"], i
+	assert i["line_bytes"] in (32, 64, 128, 256), i
+	PY
 	contains "$TMP/err" "tune gemm: the line size"
-fi
+'
+test_done

@@ -6,8 +6,9 @@
 # named. A random chase opens another DRAM page at every access and no prefetcher follows it: it is
 # slower than the page-local one on any machine (3x on the Xeon guest here), which is asserted.
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE" probe caches --quick --json --seed 5
-python3 - "$TMP/out" <<'PY' || fail "probe caches: the two memory latencies"
+# caches_latencies FILE, matrix_patterns FILE: the checks of the JSON of probe caches and of numa matrix
+caches_latencies() {
+	python3 - "$1" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["results"]["caches"]
 pl, rnd = c["memory_latency"], c["memory_latency_random"]
@@ -21,12 +22,9 @@ if pl["value"] is not None:
     assert rnd["value"] > pl["value"], (rnd["value"], pl["value"])
 print(f"page-local {pl['value']} ns, random {rnd['value']:.1f} ns")
 PY
-run 0 "$ARCHSCOPE" probe caches --quick --seed 5
-contains "$TMP/out" "memory latency, page-local"
-contains "$TMP/out" "memory latency, random"
-# numa matrix: both patterns, and the streams sized, repeated and paged as bench does it
-run 0 "$ARCHSCOPE" numa matrix --quick --kernel triad --json
-python3 - "$TMP/out" <<'PY' || fail "numa matrix: patterns and bench's sizing"
+}
+matrix_patterns() {
+	python3 - "$1" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 n = len(r["nodes"])
@@ -43,3 +41,19 @@ assert r["line_bytes"] in (32, 64, 128, 256) and r["line_witnesses"] in (0, 1, 2
 assert 0 <= r["bandwidth_huge_fraction"] <= 1, r["bandwidth_huge_fraction"]
 print(f"numa: page-local {lp:.1f} ns, random {lr:.1f} ns, streams {r['bandwidth_bytes'] >> 20} MiB")
 PY
+}
+test_expect_success 'probe caches --json: the page-local and the fully random latency, the random one slower' '
+	run 0 "$ARCHSCOPE" probe caches --quick --json --seed 5
+	caches_latencies "$TMP/out" || fail "probe caches: the two memory latencies"
+'
+test_expect_success 'probe caches, text: each latency labelled with its pattern' '
+	run 0 "$ARCHSCOPE" probe caches --quick --seed 5
+	contains "$TMP/out" "memory latency, page-local"
+	contains "$TMP/out" "memory latency, random"
+'
+# numa matrix: both patterns, and the streams sized, repeated and paged as bench does it
+test_expect_success 'numa matrix --json: both patterns, the streams sized, repeated and paged as bench does it' '
+	run 0 "$ARCHSCOPE" numa matrix --quick --kernel triad --json
+	matrix_patterns "$TMP/out" || fail "numa matrix: patterns and bench'\''s sizing"
+'
+test_done

@@ -10,26 +10,31 @@ build=$(cd "$(dirname "$ARCHSCOPE")" && pwd)
 [ -x "$build/stack-barrier" ] || skip "needs the stack examples beside $ARCHSCOPE"
 
 run 0 cmake --install "$build" --prefix "$TMP/prefix"
-for f in bin/archscope share/archscope/groups/FLOPS.txt share/archscope/kernels/stream-triad.c \
-	share/archscope/machines/kvm-xeon-6-207.yaml share/bash-completion/completions/archscope; do
-	[ -f "$TMP/prefix/$f" ] || fail "not installed: $f"
-done
-lib=$(cd "$TMP/prefix" && find . -name libarchscope-preload.so)
-case $lib in ./lib/archscope/libarchscope-preload.so|./lib/*-linux-gnu*/archscope/libarchscope-preload.so) ;;
-*) fail "preload library installed at '$lib', not in lib/archscope" ;;
-esac
-if [ -f "$build/man/pages.txt" ]; then
+test_expect_success 'installed: the binary, the data, the completion; the preload library in lib/archscope' '
+	for f in bin/archscope share/archscope/groups/FLOPS.txt share/archscope/kernels/stream-triad.c \
+		share/archscope/machines/kvm-xeon-6-207.yaml share/bash-completion/completions/archscope; do
+		[ -f "$TMP/prefix/$f" ] || fail "not installed: $f"
+	done
+	lib=$(cd "$TMP/prefix" && find . -name libarchscope-preload.so)
+	case $lib in ./lib/archscope/libarchscope-preload.so|./lib/*-linux-gnu*/archscope/libarchscope-preload.so) ;;
+	*) fail "preload library installed at '\''$lib'\'', not in lib/archscope" ;;
+	esac
+'
+test_expect_success PANDOC 'installed: the manual pages' '
 	[ -f "$TMP/prefix/share/man/man1/archscope.1" ] && [ -f "$TMP/prefix/share/man/man1/archscope-probe.1" ] ||
 		fail "manual pages not installed"
-fi
+'
 
-# a prefix works wherever it is: move it, and hide the trees it came from
-mv "$TMP/prefix" "$TMP/moved"
-cp "$build/stack-barrier" "$TMP/barrier"
-P=$TMP/moved
-hide=("$ROOT")
-case $build/ in "$ROOT"/*) ;; *) hide+=("$build") ;; esac
-cat >"$TMP/inside.sh" <<INSIDE
+# moved_run: the prefix moved elsewhere and the trees it came from hidden, the installed binary runs
+moved_run() {
+	local P hide with_model ns rc f
+	# a prefix works wherever it is: move it, and hide the trees it came from
+	mv "$TMP/prefix" "$TMP/moved"
+	cp "$build/stack-barrier" "$TMP/barrier"
+	P=$TMP/moved
+	hide=("$ROOT")
+	case $build/ in "$ROOT"/*) ;; *) hide+=("$build") ;; esac
+	cat >"$TMP/inside.sh" <<INSIDE
 set -u
 for d in ${hide[*]}; do mount -t tmpfs tmpfs "\$d" || exit 3; done
 [ -z "\$(ls -A "$ROOT")" ] || exit 4
@@ -46,29 +51,29 @@ if [ "\${WITH_MODEL:-0}" = 1 ]; then
 fi
 exit 0
 INSIDE
-with_model=0
-prereq LIBCLANG && with_model=1
-if [ "$(id -u)" -eq 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
-WITH_MODEL=$with_model "${ns[@]}" bash "$TMP/inside.sh"
-rc=$?
-[ "$rc" -eq 0 ] || for f in stack probe stat model; do
-	[ -s "$TMP/$f.err" ] && { echo "--- $f stderr:" >&2; head -n 20 "$TMP/$f.err" >&2; }
-done
-case $rc in
-0) ;;
-3) fail "cannot mount a tmpfs over ${hide[*]}" ;;
-4) fail "$ROOT still visible inside the namespace" ;;
-10) fail "the installed archscope does not start" ;;
-11) fail "installed 'stack' failed with the build tree hidden (preload library not found?)" ;;
-12) fail "installed 'probe --quick' failed with the build tree hidden" ;;
-13) fail "installed 'stat -M NOSUCH' did not exit 2" ;;
-14) fail "installed 'model' failed with the build tree hidden" ;;
-*) fail "the run inside the mount namespace exited $rc" ;;
-esac
-grep -q "^archscope " "$TMP/version.out" || fail "no version from the installed binary"
-contains "$TMP/stat.err" "$P/bin/../share/archscope/groups"
-contains "$TMP/stat.err" "FLOPS"
-python3 - "$TMP" "$with_model" <<'PY' || fail "results of the installed binary"
+	with_model=0
+	prereq LIBCLANG && with_model=1
+	if [ "$(id -u)" -eq 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
+	WITH_MODEL=$with_model "${ns[@]}" bash "$TMP/inside.sh"
+	rc=$?
+	[ "$rc" -eq 0 ] || for f in stack probe stat model; do
+		[ -s "$TMP/$f.err" ] && { echo "--- $f stderr:" >&2; head -n 20 "$TMP/$f.err" >&2; }
+	done
+	case $rc in
+	0) ;;
+	3) fail "cannot mount a tmpfs over ${hide[*]}" ;;
+	4) fail "$ROOT still visible inside the namespace" ;;
+	10) fail "the installed archscope does not start" ;;
+	11) fail "installed 'stack' failed with the build tree hidden (preload library not found?)" ;;
+	12) fail "installed 'probe --quick' failed with the build tree hidden" ;;
+	13) fail "installed 'stat -M NOSUCH' did not exit 2" ;;
+	14) fail "installed 'model' failed with the build tree hidden" ;;
+	*) fail "the run inside the mount namespace exited $rc" ;;
+	esac
+	grep -q "^archscope " "$TMP/version.out" || fail "no version from the installed binary"
+	contains "$TMP/stat.err" "$P/bin/../share/archscope/groups"
+	contains "$TMP/stat.err" "FLOPS"
+	python3 - "$TMP" "$with_model" <<'PY' || fail "results of the installed binary"
 import json, sys
 tmp, with_model = sys.argv[1], sys.argv[2] == "1"
 s = json.load(open(f"{tmp}/stack.json"))
@@ -81,5 +86,7 @@ if with_model:
     m = json.load(open(f"{tmp}/model.json"))["results"]
     assert m["flops_per_it"] == 2 and m["ecm_data"]["MEM"] > 0, m.get("ecm_data")
 PY
-[ "$with_model" = 1 ] || echo "note: model not run from the installed tree: ${PREREQ_WHY:-no libclang}"
-exit 0
+	[ "$with_model" = 1 ] || echo "note: model not run from the installed tree: ${PREREQ_WHY:-no libclang}"
+}
+test_expect_success 'moved, with the source and build trees hidden: version, stack, probe --quick, stat -M and model run' 'moved_run'
+test_done

@@ -11,32 +11,41 @@ rm -f "$build"/archscope_*.deb
 run 0 cmake --build "$build" --target package
 deb=$(ls "$build"/archscope_*.deb 2>/dev/null | head -n 1)
 [ -f "$deb" ] || { cat "$TMP/out" >&2; fail "no archscope_*.deb in $build"; }
-run 0 dpkg-deb -f "$deb" Package Version Architecture Depends Recommends
-cp "$TMP/out" "$TMP/control"
-contains "$TMP/control" "^Package: archscope$"
-contains "$TMP/control" "^Version: $("$ARCHSCOPE" --version | cut -d' ' -f2)$"
-depends=$(sed -n 's/^Depends: //p' "$TMP/control")
-for lib in libc6 libhwloc libjansson libyaml libgsl libpfm4 libnuma libdw libclang1; do
-	grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
-done
-contains "$TMP/control" "^Recommends: .*llvm"
+test_expect_success 'the control fields: package, version, the shared libraries and libclang, llvm recommended' '
+	run 0 dpkg-deb -f "$deb" Package Version Architecture Depends Recommends
+	cp "$TMP/out" "$TMP/control"
+	contains "$TMP/control" "^Package: archscope$"
+	contains "$TMP/control" "^Version: $("$ARCHSCOPE" --version | cut -d" " -f2)$"
+	depends=$(sed -n "s/^Depends: //p" "$TMP/control")
+	for lib in libc6 libhwloc libjansson libyaml libgsl libpfm4 libnuma libdw libclang1; do
+		grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
+	done
+	contains "$TMP/control" "^Recommends: .*llvm"
+'
 run 0 dpkg-deb -c "$deb"
 cp "$TMP/out" "$TMP/contents"
-for f in ./usr/bin/archscope /archscope/libarchscope-preload.so ./usr/share/archscope/groups/FLOPS.txt \
-	./usr/share/archscope/kernels/stream-triad.c ./usr/share/bash-completion/completions/archscope; do
-	contains "$TMP/contents" "$f"
-done
-[ -f "$build/man/pages.txt" ] && contains "$TMP/contents" "./usr/share/man/man1/archscope-probe.1"
-grep -q "$build" "$TMP/contents" && fail "a build-tree path in the package"
+test_expect_success 'the contents: binary, preload library, data and completion under /usr, no build-tree path' '
+	for f in ./usr/bin/archscope /archscope/libarchscope-preload.so ./usr/share/archscope/groups/FLOPS.txt \
+		./usr/share/archscope/kernels/stream-triad.c ./usr/share/bash-completion/completions/archscope; do
+		contains "$TMP/contents" "$f"
+	done
+	! grep -q "$build" "$TMP/contents" || fail "a build-tree path in the package"
+'
+test_expect_success PANDOC 'the contents: the manual pages' '
+	contains "$TMP/contents" "./usr/share/man/man1/archscope-probe.1"
+'
 
 # unpacked into a scratch root: the binary finds its library and data under that root's /usr
 run 0 dpkg -x "$deb" "$TMP/root"
 R=$TMP/root/usr
-run 0 "$R/bin/archscope" --version
-run 2 "$R/bin/archscope" stat -M NOSUCH -- true
-contains "$TMP/err" "$R/bin/../share/archscope/groups"
-if [ -x "$build/stack-barrier" ]; then
+test_expect_success 'unpacked into a scratch root: the binary runs and finds its data there' '
+	run 0 "$R/bin/archscope" --version
+	run 2 "$R/bin/archscope" stat -M NOSUCH -- true
+	contains "$TMP/err" "$R/bin/../share/archscope/groups"
+'
+test_expect_success 'unpacked into a scratch root: stack finds its preload library there' '
+	[ -x "$build/stack-barrier" ] || skip "needs the stack examples beside $ARCHSCOPE"
 	run 0 env -u ARCHSCOPE_PRELOAD "$R/bin/archscope" stack -q -t 1 -r 1 --json -- "$build/stack-barrier" "{T}" 100
-	json_get 'd["results"]["runs"][0]["threads"]' | grep -qx 1 || fail "stack from the unpacked package"
-fi
-exit 0
+	json_get "d[\"results\"][\"runs\"][0][\"threads\"]" | grep -qx 1 || fail "stack from the unpacked package"
+'
+test_done

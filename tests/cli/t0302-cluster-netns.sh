@@ -51,27 +51,31 @@ assert len(lv) >= 2, lv
 assert all(lv[k]["max_us"] < lv[k + 1]["min_us"] for k in range(len(lv) - 1)), lv
 PY
 }
-run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
-check_structure || fail "JSON of the two-node run (above)"
-if [ "$(nproc)" -ge 4 ]; then
-	ok=0
-	for attempt in 1 2; do
-		if check_layers; then
-			ok=1
-			break
-		fi
-		echo "# attempt $attempt: the layer check above failed; measuring once more" >&2
-		run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
-		check_structure || fail "JSON of the two-node run (above)"
-	done
-	[ $ok = 1 ] || fail "the layers of the two-node run (above), twice"
-else
-	check_layers >&2 || echo "# $(nproc) CPUs for 4 polling ranks: the layer order was measured, not asserted (above)" >&2
-fi
-cat "$TMP/err" | grep -q "warning: ranks .* pinned to the same CPU" && fail "unbound ranks reported as sharing a CPU"
+test_expect_success 'two nodes: the map follows the namespaces; the layers put the nodes apart where every rank has a CPU' '
+	run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+	check_structure || fail "JSON of the two-node run (above)"
+	if [ "$(nproc)" -ge 4 ]; then
+		ok=0
+		for attempt in 1 2; do
+			if check_layers; then
+				ok=1
+				break
+			fi
+			echo "# attempt $attempt: the layer check above failed; measuring once more" >&2
+			run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 100
+			check_structure || fail "JSON of the two-node run (above)"
+		done
+		[ $ok = 1 ] || fail "the layers of the two-node run (above), twice"
+	else
+		check_layers >&2 || echo "# $(nproc) CPUs for 4 polling ranks: the layer order was measured, not asserted (above)" >&2
+	fi
+	! grep -q "warning: ranks .* pinned to the same CPU" "$TMP/err" || fail "unbound ranks reported as sharing a CPU"
+'
 
 # the default binding of Open MPI pins each node's first rank to CPU 0 of the one machine: said
-NETNS_BIND=core run 0 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention --reps 10
-contains "$TMP/err" "warning: ranks 0 (node0) and 1 (node1) are nodes of one machine pinned to the same CPU"
-contains "$TMP/out" "layer 1: \[0-1 on node0+node1\]"
-exit 0
+test_expect_success 'the default binding pins the first rank of each node to one CPU: said' '
+	NETNS_BIND=core run 0 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention --reps 10
+	contains "$TMP/err" "warning: ranks 0 (node0) and 1 (node1) are nodes of one machine pinned to the same CPU"
+	contains "$TMP/out" "layer 1: \[0-1 on node0+node1\]"
+'
+test_done

@@ -19,14 +19,17 @@ assert data.count(old) >= 1, "version string not found"
 open(sys.argv[2], "wb").write(data.replace(old, new))
 PY
 chmod +x "$TMP/other-version"
-netns_hook 1 "mount --bind $TMP/other-version $exe"
-run 2 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes
-contains "$TMP/err" "archscope: error: cluster: rank 1 on node1 runs archscope 9*8*, rank 0 on node0 runs $version (1 rank differs): install one version on every node"
-[ ! -s "$TMP/out" ] || fail "results printed"
-
 # the same version, another build: one byte more
 cp "$exe" "$TMP/other-build" && printf '\n' >>"$TMP/other-build" && chmod +x "$TMP/other-build"
-netns_hook 1 "mount --bind $TMP/other-build $exe"
-run 2 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes
-contains "$TMP/err" "rank 1 on node1 runs another build of archscope $version than rank 0 on node0 (executable digest"
-exit 0
+test_expect_success 'node1 runs another version: exit 2, naming the node and both versions' '
+	netns_hook 1 "mount --bind $TMP/other-version $exe"
+	run 2 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes
+	contains "$TMP/err" "archscope: error: cluster: rank 1 on node1 runs archscope 9*8*, rank 0 on node0 runs $version (1 rank differs): install one version on every node"
+	[ ! -s "$TMP/out" ] || fail "results printed"
+'
+test_expect_success 'node1 runs another build of the same version: exit 2, naming the digest' '
+	netns_hook 1 "mount --bind $TMP/other-build $exe"
+	run 2 netns_mpirun 1 "$ARCHSCOPE" cluster --skip nodes
+	contains "$TMP/err" "rank 1 on node1 runs another build of archscope $version than rank 0 on node0 (executable digest"
+'
+test_done

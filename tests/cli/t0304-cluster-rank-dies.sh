@@ -18,34 +18,42 @@ done
 kill -KILL "$victim"
 rc=0
 wait $job || rc=$?
-[ "$rc" -ne 0 ] || fail "mpirun exited 0 after a rank was killed"
+test_expect_success 'mpirun ends the run, exits non-zero and names the rank and its node' '
+	[ "$rc" -ne 0 ] || fail "mpirun exited 0 after a rank was killed"
+	contains "$TMP/err" "mpirun noticed that process rank [0-9]* with PID $victim on node $NETNS_NET.2 exited on signal 9"
+	[ ! -s "$TMP/out" ] || fail "results printed after a rank died"
+'
 # where the run was: --raw DIR/progress.txt, written at every step; and rank 0's line, on stderr
 # and in DIR/stopped.txt, when rank 0 lived to get mpirun's SIGTERM (Open MPI may also end it
 # outright once the others are gone)
-contains "$TMP/raw/progress.txt" "^[a-z ]* step [0-9]* of [0-9]* done$"
-if [ -f "$TMP/raw/stopped.txt" ]; then
-	contains "$TMP/raw/stopped.txt" "archscope: error: the run ended by .* during [a-z ]* step [0-9]* of [0-9]*.*holds what was measured before"
-else
-	echo "# rank 0 ended without its line this time"
-fi
-contains "$TMP/err" "mpirun noticed that process rank [0-9]* with PID $victim on node $NETNS_NET.2 exited on signal 9"
-[ ! -s "$TMP/out" ] || fail "results printed after a rank died"
-python3 - "$TMP/raw" <<'PY' || fail "--raw files (above)"
-import csv, math, os, sys
-d = sys.argv[1]
-ranks = list(csv.DictReader(open(os.path.join(d, "ranks.csv"))))
-assert [(r["rank"], r["host"], r["node"]) for r in ranks] == [("0", "node0", "0"), ("1", "node0", "0"), ("2", "node1", "1"), ("3", "node1", "1")], ranks
-rows = list(csv.reader(open(os.path.join(d, "latency-us.csv"))))
-assert rows[0] == ["from", "0", "1", "2", "3"] and len(rows) == 5 and all(len(r) == 5 for r in rows), rows
-vals = [float(x) for r in rows[1:] for x in r[1:]]
-measured = [v for v in vals if math.isfinite(v)]
-assert 0 < len(measured) < 12, rows  # some pairs, not all: the run was cut
-PY
+test_expect_success 'where the run was: progress.txt, and rank 0'\''s line when it lived to say it' '
+	contains "$TMP/raw/progress.txt" "^[a-z ]* step [0-9]* of [0-9]* done$"
+	if [ -f "$TMP/raw/stopped.txt" ]; then
+		contains "$TMP/raw/stopped.txt" "archscope: error: the run ended by .* during [a-z ]* step [0-9]* of [0-9]*.*holds what was measured before"
+	else
+		echo "# rank 0 ended without its line this time"
+	fi
+'
+test_expect_success '--raw keeps the placement and the pairs measured before, complete' '
+	python3 - "$TMP/raw" <<-\PY || fail "--raw files (above)"
+	import csv, math, os, sys
+	d = sys.argv[1]
+	ranks = list(csv.DictReader(open(os.path.join(d, "ranks.csv"))))
+	assert [(r["rank"], r["host"], r["node"]) for r in ranks] == [("0", "node0", "0"), ("1", "node0", "0"), ("2", "node1", "1"), ("3", "node1", "1")], ranks
+	rows = list(csv.reader(open(os.path.join(d, "latency-us.csv"))))
+	assert rows[0] == ["from", "0", "1", "2", "3"] and len(rows) == 5 and all(len(r) == 5 for r in rows), rows
+	vals = [float(x) for r in rows[1:] for x in r[1:]]
+	measured = [v for v in vals if math.isfinite(v)]
+	assert 0 < len(measured) < 12, rows  # some pairs, not all: the run was cut
+	PY
+'
 # nothing is left running in the nodes
-sleep 1
-for n in 0 1; do
-	for p in $(ip netns pids "${NETNS_PFX}n$n"); do
-		case $(cat /proc/$p/comm 2>/dev/null) in archscope*|mpirun|orted) fail "left running in node$n: $p $(cat /proc/$p/cmdline | tr '\0' ' ')" ;; esac
+test_expect_success 'nothing is left running in the nodes' '
+	sleep 1
+	for n in 0 1; do
+		for p in $(ip netns pids "${NETNS_PFX}n$n"); do
+			case $(cat /proc/$p/comm 2>/dev/null) in archscope*|mpirun|orted) fail "left running in node$n: $p $(cat /proc/$p/cmdline | tr "\0" " ")" ;; esac
+		done
 	done
-done
-exit 0
+'
+test_done
