@@ -442,7 +442,7 @@ json_t *machine_probed_json(const struct machine_probed *p)
 	if (p->bench_runs > 0)
 		json_object_set_new(as, "benchmarks_flags",
 				    bench_flags_json(p));
-	json_t *answers = machine_probes_json(p->probes);
+	json_t *answers = machine_probes_answers_json(p->probes);
 	if (!answers) {
 		json_decref(d);
 		json_decref(as);
