@@ -724,9 +724,18 @@ int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct 
 
 int machine_probes_group_id(enum mp_group g)
 {
-	static const int ids[MP_GROUPS] = { MP_CLOCK, MP_LINE, MP_CACHES, MP_ASSOC, MP_TLB, MP_INSTR, MP_CONTEXTS,
-					    MP_REGISTERS, MP_TIMESLICE, MP_C2C };
+	static const int ids[MP_GROUPS] = {
+#define G(id) [MP_G_##id] = MP_##id,
+		MP_GROUP_LIST(G)
+#undef G
+	};
 	return (unsigned)g < MP_GROUPS ? ids[g] : MP_ROOT;
+}
+
+const char *machine_probes_group_name(enum mp_group g)
+{
+	int id = machine_probes_group_id(g);
+	return id == MP_ROOT ? "?" : F(id)->key;
 }
 
 static int under(int id, int ancestor)

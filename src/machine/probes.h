@@ -172,7 +172,7 @@ enum {
 	X(CLOCK_REPS, CLOCK, INT, "repetitions", "", MP_F_EVIDENCE, NULL, "repetitions of the chain",             \
 	  MP_AT(clock_ev.repetitions))                                                                           \
 	X(CLOCK_CPU, CLOCK, INT, "cpu", "", MP_F_EVIDENCE, NULL, "the CPU it ran on", MP_AT(clock_ev.cpu))         \
-	MP_COND_ROWS(X, CLOCK, 0)                                                                      \
+	MP_COND_ROWS(X, CLOCK, MP_G_CLOCK)                                                                      \
 	X(LINE, ROOT, ANSWER, MP_GROUP_KEY_LINE, "B", MP_F_OPT | MP_F_REQ, "cacheline size", "cache line", MP_AT(line))                  \
 	MP_CURVE_ROWS(X, LINE_CURVE, LINE, "curve", 0, "latency of access pairs D bytes apart", "d_bytes", "B",   \
 		      MP_CURVE_AT(line_ev.curve))                                                                \
@@ -195,7 +195,7 @@ enum {
 		      "d_bytes", "B", MP_CURVE_AT(line_ev.flush_curve))                                          \
 	X(LINE_WITNESSES_USED, LINE, INT, "witnesses_used", "", 0, NULL,                                        \
 	  "prefetcher-proof witnesses (coherence, flush) the answer rests on: 2, 1 or 0", MP_AT(line_witnesses_used)) \
-	MP_COND_ROWS(X, LINE, 1)                                                                      \
+	MP_COND_ROWS(X, LINE, MP_G_LINE)                                                                      \
 	X(CACHES, ROOT, OBJECT, MP_GROUP_KEY_CACHES, "", MP_F_OPT | MP_F_REQ, NULL, "cache levels by pointer chasing", MP_NONE)          \
 	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",          \
 	  MP_TABLE(ncaches, cache))                                                                              \
@@ -234,7 +234,7 @@ enum {
 	  MP_AT(caches_ev.passes))                                                                               \
 	MP_CURVE_ROWS(X, CACHES_CURVE, CACHES, "curve", 0, "latency per access against the buffer",             \
 		      "size_bytes", "B", MP_CURVE_AT(caches_ev.curve))                                           \
-	MP_COND_ROWS(X, CACHES, 2)                                                                      \
+	MP_COND_ROWS(X, CACHES, MP_G_CACHES)                                                                      \
 	X(ASSOC, ROOT, OBJECT, MP_GROUP_KEY_ASSOC, "", MP_F_OPT | MP_F_REQ, NULL, "associativity per cache level", MP_NONE)             \
 	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",            \
 	  MP_TABLE(nassoc, assoc))                                                                               \
@@ -262,7 +262,7 @@ enum {
 	  "walks measured", MP_ROW(struct machine_probes_assoc, evset_walks))                                    \
 	MP_CURVE_ROWS(X, ASSOC_EVSET_CURVE, ASSOC_LEVELS, "evset_curve", MP_F_OMIT,                              \
 		      "latency against K congruent pages", "k", "", MP_CURVE_IN(struct machine_probes_assoc, evset_curve)) \
-	MP_COND_ROWS(X, ASSOC, 3)                                                                      \
+	MP_COND_ROWS(X, ASSOC, MP_G_ASSOC)                                                                      \
 	X(TLB, ROOT, OBJECT, MP_GROUP_KEY_TLB, "", MP_F_OPT | MP_F_REQ, NULL, "page size and TLB levels", MP_NONE)                      \
 	X(TLB_PAGE_SIZE, TLB, ANSWER, "page_size", "B", MP_F_OS_INT | MP_F_REQ, NULL, "page size", MP_AT(page_size))        \
 	MP_CURVE_ROWS(X, TLB_PAGE_CURVE, TLB, "page_curve", 0, "latency of access pairs s bytes apart",          \
@@ -289,7 +289,7 @@ enum {
 		      MP_CURVE_AT(tlb_ev.control_curve))                                                         \
 	X(TLB_PARTIAL, TLB, BOOL, "partial", "", MP_F_EVIDENCE | MP_F_OMIT, NULL,                                \
 	  "interrupted: the curves stop early", MP_AT(tlb_ev.partial))                                           \
-	MP_COND_ROWS(X, TLB, 4)                                                                      \
+	MP_COND_ROWS(X, TLB, MP_G_TLB)                                                                      \
 	X(INSTR, ROOT, OBJECT, MP_GROUP_KEY_INSTR, "", MP_F_OPT | MP_F_REQ, NULL, "instruction latencies and throughputs", MP_NONE)     \
 	X(INSTR_OPS, INSTR, TABLE, "ops", "", MP_F_REQ, NULL, "one row per operation, type and width",                 \
 	  MP_TABLE(nops, op))                                                                                    \
@@ -389,7 +389,7 @@ enum {
 	  MP_ROW(struct machine_probes_instr_source, rows))                                                      \
 	X(INSTR_INCOMPLETE, INSTR, BOOL, "incomplete", "", MP_F_EVIDENCE | MP_F_OMIT, NULL,                     \
 	  "interrupted before every operation was measured", MP_AT(instr_ev.incomplete))                         \
-	MP_COND_ROWS(X, INSTR, 5)                                                                      \
+	MP_COND_ROWS(X, INSTR, MP_G_INSTR)                                                                      \
 	X(CONTEXTS, ROOT, OBJECT, MP_GROUP_KEY_CONTEXTS, "", MP_F_OPT | MP_F_REQ, NULL, "execution contexts", MP_NONE)                  \
 	X(CONTEXTS_FP, CONTEXTS, ANSWER, "fp", "contexts", MP_F_OS_INT | MP_F_REQ, "cores per socket",                     \
 	  "contexts running FP work side by side: the cores", MP_AT(contexts_fp))                                \
@@ -402,7 +402,7 @@ enum {
 	MP_CONTEXTS_EV_ROWS(X, MEM, contexts_ev[2])                                                            \
 	X(CONTEXTS_SEARCH, CONTEXTS, TEXT, "search", "", MP_F_EVIDENCE, NULL, "how the team sizes were chosen",  \
 	  MP_AT(contexts_search))                                                                                \
-	MP_COND_ROWS(X, CONTEXTS, 6)                                                                      \
+	MP_COND_ROWS(X, CONTEXTS, MP_G_CONTEXTS)                                                                      \
 	X(REGISTERS, ROOT, OBJECT, MP_GROUP_KEY_REGISTERS, "", MP_F_OPT | MP_F_REQ, NULL, "registers a C loop keeps live", MP_NONE)     \
 	X(REGISTERS_INT, REGISTERS, ANSWER, "int", "registers", MP_F_OS_INT | MP_F_REQ, NULL, "integer (uint64_t)",        \
 	  MP_AT(registers_int))                                                                                  \
@@ -419,7 +419,7 @@ enum {
 	MP_REGISTERS_EV_ROWS(X, REGISTERS_NARROW_FP, registers_ev[3])                                          \
 	X(REGISTERS_COMPILER, REGISTERS, TEXT, "compiler", "", MP_F_EVIDENCE, NULL, "the builds' compiler",      \
 	  MP_AT(registers_compiler))                                                                             \
-	MP_COND_ROWS(X, REGISTERS, 7)                                                                      \
+	MP_COND_ROWS(X, REGISTERS, MP_G_REGISTERS)                                                                      \
 	X(TIMESLICE, ROOT, OBJECT, MP_GROUP_KEY_TIMESLICE, "", MP_F_OPT | MP_F_REQ, NULL, "the scheduler's time slice", MP_NONE)        \
 	X(TIMESLICE_SLICE, TIMESLICE, ANSWER, "slice", "ms", MP_F_REQ, NULL, "time slice, from the gaps",               \
 	  MP_AT(timeslice))                                                                                      \
@@ -445,7 +445,7 @@ enum {
 	  MP_AT(timeslice_ev.quantile_ms[3]))                                                                    \
 	X(TIMESLICE_P90, TIMESLICE_DIST, REAL, "p90_ms", "ms", 0, NULL, "90th percentile",                       \
 	  MP_AT(timeslice_ev.quantile_ms[4]))                                                                    \
-	MP_COND_ROWS(X, TIMESLICE, 8)                                                                      \
+	MP_COND_ROWS(X, TIMESLICE, MP_G_TIMESLICE)                                                                      \
 	X(C2C, ROOT, OBJECT, MP_GROUP_KEY_C2C, "", MP_F_OPT | MP_F_REQ, NULL, "core-to-core bandwidth and latency (null: one CPU)",     \
 	  MP_NONE)                                                                                               \
 	X(C2C_CPUS, C2C, INTS, "cpus", "", 0, NULL, "the CPUs of the matrices' rows and columns",               \
@@ -531,12 +531,12 @@ enum {
 	  "the block whose bandwidths split it off (null: the root)",                                            \
 	  MP_ROW(struct machine_probes_node, split_at_block_bytes))                                              \
 	X(C2C_LEAVES, C2C_TREE, INT, "leaves", "", MP_F_REQ, NULL, "cliques without children", MP_AT(c2c.leaves))           \
-	MP_COND_ROWS(X, C2C, 9)                                                                      \
+	MP_COND_ROWS(X, C2C, MP_G_C2C)                                                                      \
 	X(TIMING, ROOT, OBJECT, "timing_s", "", MP_F_EVIDENCE | MP_F_OPT, NULL, "each group's wall time", MP_NONE) \
-	MP_TIMING_ROW(X, CLOCK, 0) MP_TIMING_ROW(X, LINE, 1) MP_TIMING_ROW(X, CACHES, 2)                          \
-	MP_TIMING_ROW(X, ASSOC, 3) MP_TIMING_ROW(X, TLB, 4) MP_TIMING_ROW(X, INSTR, 5)                            \
-	MP_TIMING_ROW(X, CONTEXTS, 6) MP_TIMING_ROW(X, REGISTERS, 7) MP_TIMING_ROW(X, TIMESLICE, 8)               \
-	MP_TIMING_ROW(X, C2C, 9)                                                                                 \
+	MP_TIMING_ROW(X, CLOCK, MP_G_CLOCK) MP_TIMING_ROW(X, LINE, MP_G_LINE) MP_TIMING_ROW(X, CACHES, MP_G_CACHES)                          \
+	MP_TIMING_ROW(X, ASSOC, MP_G_ASSOC) MP_TIMING_ROW(X, TLB, MP_G_TLB) MP_TIMING_ROW(X, INSTR, MP_G_INSTR)                            \
+	MP_TIMING_ROW(X, CONTEXTS, MP_G_CONTEXTS) MP_TIMING_ROW(X, REGISTERS, MP_G_REGISTERS) MP_TIMING_ROW(X, TIMESLICE, MP_G_TIMESLICE)               \
+	MP_TIMING_ROW(X, C2C, MP_G_C2C)                                                                                 \
 	X(INCOMPLETE, ROOT, BOOL, "incomplete", "", MP_F_EVIDENCE | MP_F_OMIT, NULL,                            \
 	  "interrupted: what was measured so far", MP_AT(incomplete))
 
@@ -575,9 +575,15 @@ struct machine_answer {
 
 struct machine_probes;
 
-/* The probe groups, in the order probe runs them; the index of their conditions in cond[]. */
-enum mp_group { MP_G_CLOCK, MP_G_LINE, MP_G_CACHES, MP_G_ASSOC, MP_G_TLB, MP_G_INSTR, MP_G_CONTEXTS,
-		MP_G_REGISTERS, MP_G_TIMESLICE, MP_G_C2C, MP_GROUPS };
+/* The probe groups, in the order probe runs them: MP_G_<id> is the index of their conditions in
+ * cond[] and their timing, MP_<id> their entry (its key their name). */
+#define MP_GROUP_LIST(G) G(CLOCK) G(LINE) G(CACHES) G(ASSOC) G(TLB) G(INSTR) G(CONTEXTS) G(REGISTERS) G(TIMESLICE) G(C2C)
+enum mp_group {
+#define G(id) MP_G_##id,
+	MP_GROUP_LIST(G)
+#undef G
+	MP_GROUPS
+};
 
 /* What one group was measured in (struct conditions, as kept in the record and the machine file). */
 struct machine_probes_cond {
@@ -588,8 +594,9 @@ struct machine_probes_cond {
 	char implausible[240];
 };
 
-/* The entry (MP_CLOCK, MP_CACHES, ...) of a group. */
+/* The entry (MP_CLOCK, MP_CACHES, ...) of a group, and its name (the entry's key). */
 int machine_probes_group_id(enum mp_group g);
+const char *machine_probes_group_name(enum mp_group g);
 /* Frees what group g holds on the heap (c2c's matrices and tables), its counts 0: before the
  * group is recorded again (a re-measurement). */
 void machine_probes_group_release(struct machine_probes *p, enum mp_group g);
