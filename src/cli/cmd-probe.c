@@ -449,6 +449,104 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 	return rc;
 }
 
+/* The options that go together, given the command line's groups (argc of them). 0, or -1 after
+ * a usage error. */
+static int options_check(const struct cli_probe_ctx *ctx, int argc, const char *out_path, const char *from_raw,
+			 const char *topology, int plan)
+{
+	if (out_path && argc > 0) {
+		error_usage("probe", "-o runs every group: give no GROUP");
+		return -1;
+	}
+	if (from_raw && !out_path) {
+		error_usage("probe", "--from-raw needs -o FILE");
+		return -1;
+	}
+	if (ctx->force && !out_path) {
+		error_usage("probe", "--force needs -o FILE");
+		return -1;
+	}
+	if (topology && !plan) {
+		error_usage("probe", "--topology needs --plan (a recorded machine can be planned, not measured)");
+		return -1;
+	}
+	if (plan && (argc > 0 || out_path || from_raw)) {
+		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
+		return -1;
+	}
+	if (plan && (ctx->plot_dir || ctx->raw_dir)) { /* nothing measured: no curve to draw or save */
+		error_usage("probe", "--plan measures nothing, so %s has no curves to write: run the probe without "
+			    "--plan for them", ctx->plot_dir ? "--plot" : "--raw");
+		return -1;
+	}
+	return 0;
+}
+
+/* probe --plan: what a full probe would run, measuring nothing. Returns 0 or an exit code. */
+static int plan_run(struct cli_probe_ctx *ctx, int json, const char *topology)
+{
+	ctx->e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!ctx->e) {
+		error("out of memory");
+		return EXIT_FAIL;
+	}
+	int prc = cli_probe_plan(ctx->e, topology, ctx->env.quick, ctx->env.seed);
+	if (prc != 0) {
+		emit_free(ctx->e);
+		return prc;
+	}
+	return cli_emit_end(ctx->e, "probe"); /* frees the emitter */
+}
+
+/* Measures the selected groups (or, with --from-raw, loads the saved answers) and renders them;
+ * -o writes the machine file. Returns 0 or an exit code. */
+static int measure(struct cli_probe_ctx *ctx, int json, int cpu, int *selected, const char *from_raw,
+		   const char *out_path)
+{
+	if (out_path && cli_output_check("probe", out_path, ctx->force) != 0)
+		return EXIT_USAGE;
+	json_t *bench = NULL;
+	struct machine_probes *rec = malloc(sizeof(*rec));
+	if (!rec)
+		return error("out of memory"), EXIT_FAIL;
+	machine_probes_init(rec);
+	ctx->rec = rec;
+	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
+		machine_probes_release(rec); /* the answers read before benchmarks.json was refused */
+		free(rec);
+		return EXIT_USAGE;
+	}
+	if (from_raw) /* nothing is measured: the saved results stand for every group */
+		memset(selected, 0, NPROBES * sizeof(*selected));
+	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
+	interrupt_install();
+	int rc = setup(ctx, cpu);
+	if (rc != 0) {
+		machine_probes_release(rec);
+		free(rec);
+		probe_env_release(&ctx->env);
+		json_decref(bench);
+		interrupt_restore();
+		return interrupted() ? INTERRUPT_EXIT : rc;
+	}
+	ctx->e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!ctx->e) {
+		error("out of memory");
+		emit_free(ctx->e);
+		json_decref(bench);
+		rc = EXIT_FAIL;
+	} else {
+		rc = probe_run(ctx, selected, from_raw != NULL, bench, out_path); /* takes bench */
+		int end = cli_emit_end(ctx->e, "probe");
+		rc = rc ? rc : end ? end : ctx->save_failed ? EXIT_FAIL : 0;
+	}
+	machine_probes_release(rec);
+	free(rec);
+	probe_env_release(&ctx->env);
+	interrupt_restore();
+	return interrupted() ? INTERRUPT_EXIT : rc;
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	struct cli_probe_ctx ctx = { .env = { .seed = rng_seed_from_time() }, .group = -1 };
@@ -498,84 +596,9 @@ int cmd_probe(int argc, char **argv)
 	int selected[NPROBES] = { 0 };
 	if (groups_select(argc, argv, selected) != 0)
 		return EXIT_USAGE;
-	if (out_path && argc > 0) {
-		error_usage("probe", "-o runs every group: give no GROUP");
+	if (options_check(&ctx, argc, out_path, from_raw, topology, plan) != 0)
 		return EXIT_USAGE;
-	}
-	if (from_raw && !out_path) {
-		error_usage("probe", "--from-raw needs -o FILE");
-		return EXIT_USAGE;
-	}
-	if (ctx.force && !out_path) {
-		error_usage("probe", "--force needs -o FILE");
-		return EXIT_USAGE;
-	}
-	if (topology && !plan) {
-		error_usage("probe", "--topology needs --plan (a recorded machine can be planned, not measured)");
-		return EXIT_USAGE;
-	}
-	if (plan && (argc > 0 || out_path || from_raw)) {
-		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
-		return EXIT_USAGE;
-	}
-	if (plan && (ctx.plot_dir || ctx.raw_dir)) { /* nothing measured: no curve to draw or save */
-		error_usage("probe", "--plan measures nothing, so %s has no curves to write: run the probe without "
-			    "--plan for them", ctx.plot_dir ? "--plot" : "--raw");
-		return EXIT_USAGE;
-	}
-	if (plan) {
-		ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (!ctx.e) {
-			error("out of memory");
-			return EXIT_FAIL;
-		}
-		int prc = cli_probe_plan(ctx.e, topology, ctx.env.quick, ctx.env.seed);
-		if (prc != 0) {
-			emit_free(ctx.e);
-			return prc;
-		}
-		return cli_emit_end(ctx.e, "probe"); /* frees the emitter */
-	}
-	if (out_path && cli_output_check("probe", out_path, ctx.force) != 0)
-		return EXIT_USAGE;
-	json_t *bench = NULL;
-	struct machine_probes *rec = malloc(sizeof(*rec));
-	if (!rec)
-		return error("out of memory"), EXIT_FAIL;
-	machine_probes_init(rec);
-	ctx.rec = rec;
-	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
-		machine_probes_release(rec); /* the answers read before benchmarks.json was refused */
-		free(rec);
-		return EXIT_USAGE;
-	}
-	if (from_raw) /* nothing is measured: the saved results stand for every group */
-		memset(selected, 0, sizeof(selected));
-	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
-	interrupt_install();
-	int rc = setup(&ctx, cpu);
-	if (rc != 0) {
-		machine_probes_release(rec);
-		free(rec);
-		probe_env_release(&ctx.env);
-		json_decref(bench);
-		interrupt_restore();
-		return interrupted() ? INTERRUPT_EXIT : rc;
-	}
-	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!ctx.e) {
-		error("out of memory");
-		emit_free(ctx.e);
-		json_decref(bench);
-		rc = EXIT_FAIL;
-	} else {
-		rc = probe_run(&ctx, selected, from_raw != NULL, bench, out_path); /* takes bench */
-		int end = cli_emit_end(ctx.e, "probe");
-		rc = rc ? rc : end ? end : ctx.save_failed ? EXIT_FAIL : 0;
-	}
-	machine_probes_release(rec);
-	free(rec);
-	probe_env_release(&ctx.env);
-	interrupt_restore();
-	return interrupted() ? INTERRUPT_EXIT : rc;
+	if (plan)
+		return plan_run(&ctx, json, topology);
+	return measure(&ctx, json, cpu, selected, from_raw, out_path);
 }
