@@ -272,6 +272,8 @@ static int machine_answers(int argc, char **argv)
 		emit_string(e, "unit", "unit", f->unit);
 		emit_string(e, "kerncraft", "Kerncraft key", f->kerncraft ? f->kerncraft : "");
 		emit_string(e, "what", "what", f->what);
+		emit_bool(e, "evidence", NULL, !!(f->flags & MP_F_EVIDENCE)); /* not in the machine file */
+		emit_bool(e, "omitted_when_none", NULL, !!(f->flags & MP_F_OMIT));
 		emit_row_end(e);
 	}
 	emit_table_end(e);

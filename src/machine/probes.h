@@ -51,6 +51,15 @@ enum {
 				 * `probe --json` and probe-results.json, not in the machine file */
 };
 
+/* The Kerncraft keys of the machine file that probe answers give (the table's kerncraft column),
+ * spelled once: machine/read.c, write.c and check.c use these names. */
+#define MK_CLOCK "clock"
+#define MK_CACHELINE "cacheline size"
+#define MK_HIERARCHY "memory hierarchy"
+#define MK_FLOPS "FLOPs per cycle"
+#define MK_CORES_PER_SOCKET "cores per socket"
+#define MK_THREADS_PER_CORE "threads per core"
+
 /* The groups' keys, spelled once: the group's entry and its timing. */
 #define MP_GROUP_KEY_CLOCK "clock"
 #define MP_GROUP_KEY_LINE "line"
@@ -69,13 +78,13 @@ enum {
  * in struct machine_probes, MP_ROW(row struct, field) in a table's row, MP_TABLE/MP_HEAP for a
  * table, MP_LIST for INTS and MATRIX, MP_NONE for an object. Parents come before children. */
 #define MP_FLOPS_ROWS(X, P, p, S, s)                                                                       \
-	X(FLOPS_##P##_##S##_TOTAL, FLOPS_##P##_##S, REAL, "total", "flop/cy", 0, "FLOPs per cycle",               \
+	X(FLOPS_##P##_##S##_TOTAL, FLOPS_##P##_##S, REAL, "total", "flop/cy", 0, MK_FLOPS,               \
 	  "best of ADD, MUL and FMA", MP_AT(flops_per_cy[p][s][0]))                                              \
-	X(FLOPS_##P##_##S##_ADD, FLOPS_##P##_##S, REAL, "ADD", "flop/cy", 0, "FLOPs per cycle", "additions",      \
+	X(FLOPS_##P##_##S##_ADD, FLOPS_##P##_##S, REAL, "ADD", "flop/cy", 0, MK_FLOPS, "additions",      \
 	  MP_AT(flops_per_cy[p][s][1]))                                                                          \
-	X(FLOPS_##P##_##S##_MUL, FLOPS_##P##_##S, REAL, "MUL", "flop/cy", 0, "FLOPs per cycle", "multiplications", \
+	X(FLOPS_##P##_##S##_MUL, FLOPS_##P##_##S, REAL, "MUL", "flop/cy", 0, MK_FLOPS, "multiplications", \
 	  MP_AT(flops_per_cy[p][s][2]))                                                                          \
-	X(FLOPS_##P##_##S##_FMA, FLOPS_##P##_##S, REAL, "FMA", "flop/cy", 0, "FLOPs per cycle",                   \
+	X(FLOPS_##P##_##S##_FMA, FLOPS_##P##_##S, REAL, "FMA", "flop/cy", 0, MK_FLOPS,                   \
 	  "fused multiply-adds (2 flops each)", MP_AT(flops_per_cy[p][s][3]))
 
 /* The conditions a group was measured in (common/conditions.h), one object per group: G the group's
@@ -161,7 +170,7 @@ enum {
 #define MACHINE_PROBES(X)                                                                                  \
 	X(CPU, ROOT, INT, "cpu", "", MP_F_OPT, NULL, "the CPU the probes ran on", MP_AT(cpu))                      \
 	X(SEED, ROOT, LONG, "seed", "", MP_F_OPT, NULL, "the seed of the random permutations", MP_AT(seed))        \
-	X(CLOCK, ROOT, ANSWER, MP_GROUP_KEY_CLOCK, "GHz", MP_F_OPT | MP_F_REQ, "clock", "core clock, by a dependent add chain",          \
+	X(CLOCK, ROOT, ANSWER, MP_GROUP_KEY_CLOCK, "GHz", MP_F_OPT | MP_F_REQ, MK_CLOCK, "core clock, by a dependent add chain",          \
 	  MP_AT(clock))                                                                                          \
 	X(CLOCK_TSC, CLOCK, REAL, "tsc_ghz", "GHz", 0, NULL, "time-stamp counter rate (not core cycles)",        \
 	  MP_AT(tsc_ghz))                                                                                        \
@@ -173,7 +182,7 @@ enum {
 	  MP_AT(clock_ev.repetitions))                                                                           \
 	X(CLOCK_CPU, CLOCK, INT, "cpu", "", MP_F_EVIDENCE, NULL, "the CPU it ran on", MP_AT(clock_ev.cpu))         \
 	MP_COND_ROWS(X, CLOCK, MP_G_CLOCK)                                                                      \
-	X(LINE, ROOT, ANSWER, MP_GROUP_KEY_LINE, "B", MP_F_OPT | MP_F_REQ, "cacheline size", "cache line", MP_AT(line))                  \
+	X(LINE, ROOT, ANSWER, MP_GROUP_KEY_LINE, "B", MP_F_OPT | MP_F_REQ, MK_CACHELINE, "cache line", MP_AT(line))                  \
 	MP_CURVE_ROWS(X, LINE_CURVE, LINE, "curve", 0, "latency of access pairs D bytes apart", "d_bytes", "B",   \
 		      MP_CURVE_AT(line_ev.curve))                                                                \
 	X(LINE_WITNESSES, LINE, OBJECT, "witnesses", "", 0, NULL, "the line's two witnesses", MP_NONE)            \
@@ -197,11 +206,11 @@ enum {
 	  "prefetcher-proof witnesses (coherence, flush) the answer rests on: 2, 1 or 0", MP_AT(line_witnesses_used)) \
 	MP_COND_ROWS(X, LINE, MP_G_LINE)                                                                      \
 	X(CACHES, ROOT, OBJECT, MP_GROUP_KEY_CACHES, "", MP_F_OPT | MP_F_REQ, NULL, "cache levels by pointer chasing", MP_NONE)          \
-	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",          \
+	X(CACHES_LEVELS, CACHES, TABLE, "levels", "", MP_F_REQ, MK_HIERARCHY, "one row per cache level",          \
 	  MP_TABLE(ncaches, cache))                                                                              \
 	X(CACHES_LEVEL, CACHES_LEVELS, INT, "level", "", 0, NULL, "1, 2, ...",                                  \
 	  MP_ROW(struct machine_probes_cache, level))                                                            \
-	X(CACHES_SIZE, CACHES_LEVELS, ANSWER, "size", "B", MP_F_OS_INT, "memory hierarchy", "effective size",     \
+	X(CACHES_SIZE, CACHES_LEVELS, ANSWER, "size", "B", MP_F_OS_INT, MK_HIERARCHY, "effective size",     \
 	  MP_ROW(struct machine_probes_cache, size))                                                             \
 	X(CACHES_LATENCY, CACHES_LEVELS, ANSWER, "latency", "ns", 0, NULL, "load-to-use latency",                \
 	  MP_ROW(struct machine_probes_cache, latency))                                                          \
@@ -236,11 +245,11 @@ enum {
 		      "size_bytes", "B", MP_CURVE_AT(caches_ev.curve))                                           \
 	MP_COND_ROWS(X, CACHES, MP_G_CACHES)                                                                      \
 	X(ASSOC, ROOT, OBJECT, MP_GROUP_KEY_ASSOC, "", MP_F_OPT | MP_F_REQ, NULL, "associativity per cache level", MP_NONE)             \
-	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, "memory hierarchy", "one row per cache level",            \
+	X(ASSOC_LEVELS, ASSOC, TABLE, "levels", "", MP_F_REQ, MK_HIERARCHY, "one row per cache level",            \
 	  MP_TABLE(nassoc, assoc))                                                                               \
 	X(ASSOC_LEVEL, ASSOC_LEVELS, INT, "level", "", 0, NULL, "1, 2, ...",                                    \
 	  MP_ROW(struct machine_probes_assoc, level))                                                            \
-	X(ASSOC_WAYS, ASSOC_LEVELS, ANSWER, "ways", "ways", MP_F_OS_INT, "memory hierarchy", "associativity",     \
+	X(ASSOC_WAYS, ASSOC_LEVELS, ANSWER, "ways", "ways", MP_F_OS_INT, MK_HIERARCHY, "associativity",     \
 	  MP_ROW(struct machine_probes_assoc, ways))                                                             \
 	X(ASSOC_LEVEL_BYTES, ASSOC_LEVELS, REAL, "level_bytes", "B", MP_F_EVIDENCE, NULL, "the level's size",    \
 	  MP_ROW(struct machine_probes_assoc, level_bytes))                                                      \
@@ -336,7 +345,7 @@ enum {
 	  "published throughput", MP_ROW(struct machine_probes_pub_source, throughput_per_cy))                   \
 	X(INSTR_PUB_SOURCE_WITHIN, INSTR_PUB_SOURCES, BOOL, "within_1_cy", "", 0, NULL,                         \
 	  "the measured figures within 1 cycle of these", MP_ROW(struct machine_probes_pub_source, within))     \
-	X(FLOPS, INSTR, OBJECT, "flops_per_cycle", "", 0, "FLOPs per cycle", "peak FLOPs per core cycle",        \
+	X(FLOPS, INSTR, OBJECT, "flops_per_cycle", "", 0, MK_FLOPS, "peak FLOPs per core cycle",        \
 	  MP_NONE)                                                                                               \
 	X(FLOPS_SP, FLOPS, OBJECT, "SP", "", 0, NULL, "single precision", MP_NONE)                               \
 	X(FLOPS_SP_SCALAR, FLOPS_SP, OBJECT, "scalar", "", 0, NULL, "scalar operations", MP_NONE)                \
@@ -391,10 +400,10 @@ enum {
 	  "interrupted before every operation was measured", MP_AT(instr_ev.incomplete))                         \
 	MP_COND_ROWS(X, INSTR, MP_G_INSTR)                                                                      \
 	X(CONTEXTS, ROOT, OBJECT, MP_GROUP_KEY_CONTEXTS, "", MP_F_OPT | MP_F_REQ, NULL, "execution contexts", MP_NONE)                  \
-	X(CONTEXTS_FP, CONTEXTS, ANSWER, "fp", "contexts", MP_F_OS_INT | MP_F_REQ, "cores per socket",                     \
+	X(CONTEXTS_FP, CONTEXTS, ANSWER, "fp", "contexts", MP_F_OS_INT | MP_F_REQ, MK_CORES_PER_SOCKET,                     \
 	  "contexts running FP work side by side: the cores", MP_AT(contexts_fp))                                \
 	MP_CONTEXTS_EV_ROWS(X, FP, contexts_ev[0])                                                             \
-	X(CONTEXTS_INT, CONTEXTS, ANSWER, "int", "contexts", MP_F_OS_INT | MP_F_REQ, "threads per core",                   \
+	X(CONTEXTS_INT, CONTEXTS, ANSWER, "int", "contexts", MP_F_OS_INT | MP_F_REQ, MK_THREADS_PER_CORE,                   \
 	  "contexts running integer work side by side: the hardware threads", MP_AT(contexts_int))               \
 	MP_CONTEXTS_EV_ROWS(X, INT, contexts_ev[1])                                                            \
 	X(CONTEXTS_MEM, CONTEXTS, ANSWER, "mem", "contexts", MP_F_OS_INT | MP_F_REQ, NULL,                                 \
