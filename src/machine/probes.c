@@ -97,6 +97,48 @@ void *machine_probes_at(const struct machine_probes *p, int id)
 	return (char *)p + F(id)->offset;
 }
 
+static char *rows_of(int id, char *base, int **count);
+
+int machine_probes_rows(const struct machine_probes *p, int id)
+{
+	int table = id >= 0 && id < MP_COUNT ? row_table(id) : MP_ROOT;
+	if (table == MP_ROOT || row_table(table) != MP_ROOT)
+		return 0;
+	int *n;
+	return rows_of(table, (char *)p, &n) ? *n : 0;
+}
+
+void *machine_probes_row_at(const struct machine_probes *p, int id, int i)
+{
+	if (i < 0 || i >= machine_probes_rows(p, id))
+		return NULL;
+	int table = row_table(id), *n;
+	return rows_of(table, (char *)p, &n) + (size_t)i * F(table)->row_size + F(id)->offset;
+}
+
+int machine_probes_witnesses(int id)
+{
+	if (id < 0 || id >= MP_COUNT || F(id)->kind != MP_ANSWER)
+		return -1;
+	for (int c = machine_probes_child(id, id); c < MP_COUNT; c = machine_probes_child(id, c))
+		if (F(c)->flags & MP_F_WITNESSES)
+			return c;
+	int parent = F(id)->parent;
+	for (int c = machine_probes_child(parent, id); c < MP_COUNT && F(c)->kind != MP_ANSWER;
+	     c = machine_probes_child(parent, c))
+		if (F(c)->flags & MP_F_WITNESSES)
+			return c;
+	return -1;
+}
+
+int machine_probes_is_witness(int id)
+{
+	for (int p = id >= 0 && id < MP_COUNT ? F(id)->parent : MP_ROOT; p != MP_ROOT; p = F(p)->parent)
+		if (F(p)->flags & MP_F_WITNESSES)
+			return 1;
+	return 0;
+}
+
 int machine_probes_child(int parent, int prev)
 {
 	int c = prev < parent ? parent + 1 : prev + 1;

@@ -49,6 +49,8 @@ enum {
 				 * TEXT: null when "" */
 	MP_F_EVIDENCE = 1 << 8, /* evidence, not an answer (curves, points, how it was measured): in
 				 * `probe --json` and probe-results.json, not in the machine file */
+	MP_F_WITNESSES = 1 << 9, /* OBJECT: the answers in it witness another answer: its parent when
+				  * that is an answer, else the answer just before it (machine_probes_witnesses) */
 };
 
 /* The Kerncraft keys of the machine file that probe answers give (the table's kerncraft column),
@@ -185,7 +187,7 @@ enum {
 	X(LINE, ROOT, ANSWER, MP_GROUP_KEY_LINE, "B", MP_F_OPT | MP_F_REQ, MK_CACHELINE, "cache line", MP_AT(line))                  \
 	MP_CURVE_ROWS(X, LINE_CURVE, LINE, "curve", 0, "latency of access pairs D bytes apart", "d_bytes", "B",   \
 		      MP_CURVE_AT(line_ev.curve))                                                                \
-	X(LINE_WITNESSES, LINE, OBJECT, "witnesses", "", 0, NULL, "the line's two witnesses", MP_NONE)            \
+	X(LINE_WITNESSES, LINE, OBJECT, "witnesses", "", MP_F_WITNESSES, NULL, "the line's two witnesses", MP_NONE)            \
 	X(LINE_STRIDE, LINE_WITNESSES, ANSWER, "stride", "B", 0, NULL, "step of pairs D bytes apart",            \
 	  MP_AT(line_stride))                                                                                    \
 	X(LINE_COHERENCE, LINE_WITNESSES, ANSWER, "coherence", "B", 0, NULL, "coherence unit of two cores",      \
@@ -276,7 +278,7 @@ enum {
 	X(TLB_PAGE_SIZE, TLB, ANSWER, "page_size", "B", MP_F_OS_INT | MP_F_REQ, NULL, "page size", MP_AT(page_size))        \
 	MP_CURVE_ROWS(X, TLB_PAGE_CURVE, TLB, "page_curve", 0, "latency of access pairs s bytes apart",          \
 		      "stride_bytes", "B", MP_CURVE_AT(tlb_ev.page_curve))                                       \
-	X(TLB_WITNESSES, TLB, OBJECT, "page_witnesses", "", 0, NULL, "the page size's two witnesses", MP_NONE)    \
+	X(TLB_WITNESSES, TLB, OBJECT, "page_witnesses", "", MP_F_WITNESSES, NULL, "the page size's two witnesses", MP_NONE)    \
 	X(TLB_PAIRS, TLB_WITNESSES, ANSWER, "pairs", "B", MP_F_OS_INT, NULL, "step of pairs s bytes apart",      \
 	  MP_AT(page_pairs))                                                                                     \
 	X(TLB_FAULTS, TLB_WITNESSES, ANSWER, "faults", "B", MP_F_OS_INT, NULL, "end of the fault cost doubling", \
@@ -874,6 +876,14 @@ void machine_probes_text(char *buf, size_t len, const char *text);
 /* The storage of entry id in p (a struct machine_answer for an ANSWER, a double for a REAL...),
  * or NULL for an object or an entry inside a table's rows. */
 void *machine_probes_at(const struct machine_probes *p, int id);
+/* The rows of the table whose rows hold entry id (0 for an entry not in a table, or in a table in
+ * a table), and the storage of id in row i of it (NULL when there is none). */
+int machine_probes_rows(const struct machine_probes *p, int id);
+void *machine_probes_row_at(const struct machine_probes *p, int id, int i);
+/* The witnesses object (MP_F_WITNESSES) that backs answer id, or -1; whether answer id is itself
+ * a witness (inside such an object). */
+int machine_probes_witnesses(int id);
+int machine_probes_is_witness(int id);
 /* The next child of parent after prev (prev = parent: the first), in table order; MP_COUNT after
  * the last: for (int c = machine_probes_child(id, id); c < MP_COUNT; c = machine_probes_child(id, c)). */
 int machine_probes_child(int parent, int prev);
