@@ -70,10 +70,10 @@ int cli_probe_row_assoc(struct cli_probe_ctx *ctx)
 	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		cli_probe_curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
+		cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_CURVE_X), &r.level[i].curve, "K addresses mapping to the same set", 0);
 		if (r.level[i].evset_tried && r.level[i].evset.curve.n) {
 			snprintf(name, sizeof(name), "assoc-L%d-pages", i + 1);
-			cli_probe_curve_evidence(ctx, name, "k", &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
+			cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_EVSET_CURVE_X), &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
 		}
 	}
 	if (rc == 0) {

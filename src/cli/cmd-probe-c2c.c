@@ -138,7 +138,8 @@ static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matri
 	double *rows = malloc((size_t)nb * (size_t)cols * sizeof(double) + 1);
 	if (!rows)
 		return;
-	char header[4096] = "block_bytes";
+	char header[4096];
+	snprintf(header, sizeof(header), "%s", MP_KEY(C2C_BLOCK_BYTES));
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
 			size_t len = strlen(header);

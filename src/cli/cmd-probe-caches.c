@@ -130,7 +130,7 @@ int cli_probe_row_caches(struct cli_probe_ctx *ctx)
 	/* raw CSV through the common path; the plot is the coloured one */
 	const char *plot_dir = ctx->plot_dir;
 	ctx->plot_dir = NULL;
-	cli_probe_curve_evidence(ctx, "caches", "size_bytes", &r.curve, "buffer size (bytes)", 1);
+	cli_probe_curve_evidence(ctx, "caches", MP_KEY(CACHES_CURVE_X), &r.curve, "buffer size (bytes)", 1);
 	ctx->plot_dir = plot_dir;
 	caches_plot(ctx, &r);
 	int rc = cli_probe_recorded("caches", probe_caches_record(ctx->rec, &r));

@@ -52,7 +52,7 @@ int cli_probe_row_line(struct cli_probe_ctx *ctx)
 		return cli_probe_fail("line", &err);
 	}
 	progress_done();
-	cli_probe_curve_evidence(ctx, "line", "d_bytes", &r.curve, "distance D between the two accesses of a pair (bytes)", 1);
+	cli_probe_curve_evidence(ctx, "line", MP_KEY(LINE_CURVE_X), &r.curve, "distance D between the two accesses of a pair (bytes)", 1);
 	struct probe_curve sharing = { .n = (size_t)r.sharing.n, .x = r.sharing.d_bytes, .min_ns = r.sharing.min_ns,
 				       .median_ns = r.sharing.median_ns };
 	if (sharing.n)

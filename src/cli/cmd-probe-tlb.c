@@ -54,10 +54,10 @@ int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
-		cli_probe_curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
+		cli_probe_curve_evidence(ctx, "tlb-page", MP_KEY(TLB_PAGE_CURVE_X), &r.page_curve,
 			       "distance s between the two accesses of a pair (bytes)", 1);
 		if (r.fault_curve.n)
-			cli_probe_curve_evidence(ctx, "tlb-faults", "stride_bytes", &r.fault_curve,
+			cli_probe_curve_evidence(ctx, "tlb-faults", MP_KEY(TLB_FAULTS_CURVE_X), &r.fault_curve,
 				       "distance s between first touches of fresh memory (bytes)", 1);
 	}
 	if (rc != 0) {
@@ -65,8 +65,8 @@ int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 		return cli_probe_fail("tlb", &err);
 	}
 	if (r.entries_measured) {
-		cli_probe_curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
-		cli_probe_curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
+		cli_probe_curve_evidence(ctx, "tlb-entries", MP_KEY(TLB_ENTRIES_CURVE_X), &r.entries_curve, "pages touched", 1);
+		cli_probe_curve_evidence(ctx, "tlb-control", MP_KEY(TLB_CONTROL_CURVE_X), &r.control_curve, "lines touched, packed", 1);
 	}
 	rc = cli_probe_recorded("tlb", probe_tlb_record(ctx->rec, &r));
 	CLI_PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);

@@ -1,9 +1,10 @@
-/* The probe answers, described once: for each its C field in struct machine_probes, its JSON key
- * (and so its path in `probe --json` results and in the machine file's archscope.probes), its
- * unit, the Kerncraft key derived from it, and what it means. The JSON of `probe`, probe -o's
- * machine file and probe-results.json, --from-raw, and the readers of model (instr.ops,
- * instr.line_split) and tune (registers) all go through this table: a probe fills the struct,
- * machine/probes.c writes and reads it, and no other library file spells a probe key.
+/* The probe answers and their evidence, described once: for each its C field in struct
+ * machine_probes, its JSON key (and so its path in `probe --json` results and in the machine
+ * file's archscope.probes), its unit, the Kerncraft key derived from it, and what it means. A probe
+ * fills the struct (probe/record.c); machine/probes.c writes it as the results of `probe --json`,
+ * probe-results.json and, less its evidence (MP_F_EVIDENCE), the machine file's archscope.probes,
+ * and reads it back for --from-raw, the page (page/), model (instr.ops, instr.line_split) and tune
+ * (registers). No other file spells a probe key (tests/cli/t0530-schema-keys.sh).
  *
  * Adding an answer (say caches.memory_latency_random, an answer in ns):
  *   1. a field in struct machine_probes (or in a row struct, for a per-level value):
@@ -11,11 +12,13 @@
  *   2. a row in MACHINE_PROBES below, after its parent and in the order the output shows it:
  *      `X(CACHES_MEMORY_LATENCY_RANDOM, CACHES, ANSWER, "memory_latency_random", "ns", 0, NULL,
  *         "latency of random accesses over the largest buffer", MP_AT(memory_latency_random))`
- *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field));
- *   3. cli/cmd-probe-record.c copies it from the probe's result into the struct, and the group's
- *      renderer (cli/cmd-probe-*.c) emits it under MP_KEY(CACHES_MEMORY_LATENCY_RANDOM);
- *   4. nothing else: the machine file, probe-results.json, --from-raw, `machine answers` and
- *      the tests (u-machine's probes cases, t0291) follow the table.
+ *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field); evidence
+ *      beside it, such as a curve: MP_F_EVIDENCE, MP_CURVE_ROWS);
+ *   3. the measurement: the probe's record function (probe/record.c) sets the field from what the
+ *      probe found, and the group's text renderer (cli/cmd-probe-*.c) shows it with a label;
+ *   4. nothing else: `probe --json`, the machine file, probe-results.json, --from-raw, the page's
+ *      answers table, `machine answers` and the tests (u-machine's probes cases, t0291) follow
+ *      the table. tests/unit/u-machine-newrow.c does exactly this with a fake row.
  * A new table (c2c.classes[]): a row struct, a count and an array (or MP_F_HEAP rows) in the
  * struct, a TABLE row with MP_TABLE(...), then one row per member with MP_ROW(...). */
 #ifndef ARCHSCOPE_MACHINE_PROBES_H
@@ -549,7 +552,14 @@ enum {
 	MP_TIMING_ROW(X, CONTEXTS, MP_G_CONTEXTS) MP_TIMING_ROW(X, REGISTERS, MP_G_REGISTERS) MP_TIMING_ROW(X, TIMESLICE, MP_G_TIMESLICE)               \
 	MP_TIMING_ROW(X, C2C, MP_G_C2C)                                                                                 \
 	X(INCOMPLETE, ROOT, BOOL, "incomplete", "", MP_F_EVIDENCE | MP_F_OMIT, NULL,                            \
-	  "interrupted: what was measured so far", MP_AT(incomplete))
+	  "interrupted: what was measured so far", MP_AT(incomplete))                                            \
+	MACHINE_PROBES_TEST_ROWS(X)
+
+/* A test's own rows and their fields (tests/unit/u-machine-newrow.c), none in archscope. */
+#ifndef MACHINE_PROBES_TEST_ROWS
+#define MACHINE_PROBES_TEST_ROWS(X)
+#define MACHINE_PROBES_TEST_FIELDS
+#endif
 
 enum machine_probe_id {
 	MP_ROOT = -1,
@@ -841,6 +851,7 @@ struct machine_probes {
 	} timeslice_ev;
 	double timing_s[MP_GROUPS];
 	int incomplete;
+	MACHINE_PROBES_TEST_FIELDS
 };
 
 enum { MP_HAVE_NO, MP_HAVE_YES, MP_HAVE_NULL };
