@@ -11,6 +11,10 @@
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/probes.h"
+#include "machine/result-host.h"
+#include "machine/result-machine.h"
+#include "machine/schema.h"
+#include "report/output.h"
 #include "report/emit.h"
 
 /* A number of the level table, or "-" where the file has none. */
@@ -26,8 +30,8 @@ static void cell_long(struct emit *e, const char *label, long v, int present, co
 static void show_render(struct emit *e, const char *path, const struct mtree *t, const struct machine *m)
 {
 	emit_heading(e, "%s: %s", path, m->model_name);
-	emit_string(e, "file", NULL, path);
-	emit_json(e, "machine", mnode_to_json(t->root));
+	emit_string(e, MR_KEY(FILE), NULL, path);
+	emit_json(e, MR_KEY(MACHINE), mnode_to_json(t->root));
 	emit_number(e, NULL, "clock", m->clock_hz / 1e9, "GHz", "%.3g");
 	emit_text(e, "cores", "%ld socket%s x %ld cores x %ld threads", m->sockets ? m->sockets : 1,
 		  m->sockets > 1 ? "s" : "", m->cores_per_socket, m->threads_per_core ? m->threads_per_core : 1);
@@ -94,7 +98,8 @@ static const char *binary_size(const char *text, char *buf, size_t len)
 static void diff_render(struct emit *e, char *const path[2], const struct mtree t[2], const struct machine_diff *d,
 			int all)
 {
-	static const char *const file_key[2] = { "file_a", "file_b" }, *const model_key[2] = { "model_a", "model_b" };
+	const char *const file_key[2] = { MR_KEY(FILE_A), MR_KEY(FILE_B) },
+			 *const model_key[2] = { MR_KEY(MODEL_A), MR_KEY(MODEL_B) };
 	struct machine m[2];
 	for (int i = 0; i < 2; i++) {
 		machine_read(&t[i], &m[i]);
@@ -102,26 +107,26 @@ static void diff_render(struct emit *e, char *const path[2], const struct mtree 
 		emit_annotate(e, " (%s)", m[i].model_name);
 		emit_string(e, model_key[i], NULL, m[i].model_name);
 	}
-	emit_bool(e, "all", NULL, all);
-	emit_table_begin(e, "values", "");
+	emit_bool(e, MR_KEY(ALL), NULL, all);
+	emit_table_begin(e, MR_KEY(VALUES), "");
 	for (size_t i = 0; i < d->n; i++) {
 		const struct machine_diff_row *r = &d->row[i];
 		emit_row_begin(e);
-		emit_string(e, "key", "key", r->path);
+		emit_string(e, MR_KEY(VALUE_KEY), "key", r->path);
 		char ba[48], bb[48];
-		emit_string(e, "a", NULL, r->a);
+		emit_string(e, MR_KEY(VALUE_A), NULL, r->a);
 		emit_text(e, "A", "%.60s%s", r->a ? r->a : "-", binary_size(r->a, ba, sizeof(ba)));
-		emit_string(e, "b", NULL, r->b);
+		emit_string(e, MR_KEY(VALUE_B), NULL, r->b);
 		emit_text(e, "B", "%.60s%s", r->b ? r->b : "-", binary_size(r->b, bb, sizeof(bb)));
-		emit_bool(e, "differs", NULL, r->differs);
+		emit_bool(e, MR_KEY(VALUE_DIFFERS), NULL, r->differs);
 		emit_text(e, "differs", "%s", r->differs ? "<>" : "");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_int(e, "differ", "differ", d->ndiffer, NULL);
+	emit_int(e, MR_KEY(DIFFER), "differ", d->ndiffer, NULL);
 	emit_annotate(e, " of %zu values%s", d->na, all ? "" : " (core keys; --all for every value)");
-	emit_int(e, "values_in_a", NULL, (long long)d->na, NULL);
-	emit_number(e, "clock_ratio", "clock ratio A / B",
+	emit_int(e, MR_KEY(VALUES_IN_A), NULL, (long long)d->na, NULL);
+	emit_number(e, MR_KEY(CLOCK_RATIO), "clock ratio A / B",
 		    m[0].clock_hz > 0 && m[1].clock_hz > 0 ? m[0].clock_hz / m[1].clock_hz : NAN, NULL, "%.3f");
 }
 
@@ -261,23 +266,108 @@ static int machine_answers(int argc, char **argv)
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;
-	emit_table_begin(e, "answers", "");
+	emit_table_begin(e, MR_KEY(ANSWERS), "");
 	for (int id = 0; id < MP_COUNT; id++) {
 		const struct machine_probe_field *f = &machine_probe_fields[id];
 		char path[256], file[300];
 		emit_row_begin(e);
-		emit_string(e, "path", "results", machine_probes_path(id, 0, path, sizeof(path)));
-		emit_string(e, "file_key", NULL, machine_probes_path(id, 1, file, sizeof(file)));
-		emit_string(e, "kind", "kind", machine_probe_kind_name(f->kind));
-		emit_string(e, "unit", "unit", f->unit);
-		emit_string(e, "kerncraft", "Kerncraft key", f->kerncraft ? f->kerncraft : "");
-		emit_string(e, "what", "what", f->what);
-		emit_bool(e, "evidence", NULL, !!(f->flags & MP_F_EVIDENCE)); /* not in the machine file */
-		emit_bool(e, "omitted_when_none", NULL, !!(f->flags & MP_F_OMIT));
+		emit_string(e, MR_KEY(ANSWER_PATH), "results", machine_probes_path(id, 0, path, sizeof(path)));
+		emit_string(e, MR_KEY(ANSWER_FILE_KEY), NULL, machine_probes_path(id, 1, file, sizeof(file)));
+		emit_string(e, MR_KEY(ANSWER_KIND), "kind", machine_probe_kind_name(f->kind));
+		emit_string(e, MR_KEY(ANSWER_UNIT), "unit", f->unit);
+		emit_string(e, MR_KEY(ANSWER_KERNCRAFT), "Kerncraft key", f->kerncraft ? f->kerncraft : "");
+		emit_string(e, MR_KEY(ANSWER_WHAT), "what", f->what);
+		emit_bool(e, MR_KEY(ANSWER_EVIDENCE), NULL, !!(f->flags & MP_F_EVIDENCE));
+		emit_bool(e, MR_KEY(ANSWER_OMITTED), NULL, !!(f->flags & MP_F_OMIT));
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 	return cli_emit_end(e, "machine");
+}
+
+static const struct opt_cmd schema_cmd = {
+	.name = "machine schema",
+	.usage = (const char *const[]){ "archscope machine schema [--json] [NAME]",
+					"archscope machine schema --check FILE NAME", NULL },
+	.description = "The described result types (src/machine/result-*.h): without NAME their names, with NAME\n"
+		       "every key of those results: path, kind, unit and what it is. --check reads FILE (what\n"
+		       "'archscope COMMAND --json' wrote, or its results object alone) and checks its results\n"
+		       "against the description NAME: exit 0 when they match, 1 with the first difference\n"
+		       "(its path), 2 when FILE is not JSON. The probe answers have their own table: 'machine\n"
+		       "answers'.\n",
+};
+
+static int schema_list(const struct schema *s, int json)
+{
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	emit_table_begin(e, s ? MR_KEY(KEYS) : MR_KEY(SCHEMAS), "");
+	for (int i = 0; s ? i < s->n : schema_all[i] != NULL; i++) {
+		char path[512];
+		emit_row_begin(e);
+		if (!s) {
+			emit_string(e, MR_KEY(SCHEMA_NAME), "name", schema_all[i]->name);
+			emit_int(e, MR_KEY(SCHEMA_KEYS), "keys", schema_all[i]->n, NULL);
+		} else {
+			emit_string(e, MR_KEY(KEY_PATH), "results", schema_path(s, i, path, sizeof(path)));
+			emit_string(e, MR_KEY(KEY_KIND), "kind",
+				     s->keys[i].kind == SK_REF ? s->keys[i].unit : schema_kind_name(s->keys[i].kind));
+			emit_string(e, MR_KEY(KEY_UNIT), "unit", schema_unit(s, i));
+			emit_bool(e, MR_KEY(KEY_OPTIONAL), NULL, (s->keys[i].flags & SCHEMA_OPT) != 0);
+			emit_string(e, MR_KEY(KEY_WHAT), "what", s->keys[i].what);
+		}
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	return cli_emit_end(e, "machine");
+}
+
+/* FILE's results (a whole document's, or FILE itself) against s, and a document's machine block
+ * against the host description. */
+static int schema_check_file(const struct schema *s, const char *path)
+{
+	struct as_error err = { 0 };
+	json_t *doc = output_json_read(path, "results", 64u << 20, &err);
+	if (!doc)
+		return error_err(&err), EXIT_USAGE;
+	const json_t *results = output_doc_results(doc), *host = output_doc_machine(doc);
+	int rc = schema_check(s, results ? results : doc, &err);
+	if (!rc && results && host && (rc = schema_check(&host_result, host, &err)) != 0)
+		error("%s: its machine block differs from its description: %s", path, err.msg);
+	else if (rc)
+		error("%s: %s results differ from their description: %s", path, s->name, err.msg);
+	json_decref(doc);
+	if (rc)
+		return EXIT_FAIL;
+	printf("%s: %s results as described\n", path, s->name);
+	return 0;
+}
+
+static int machine_schema(int argc, char **argv)
+{
+	int json = 0;
+	const char *check = NULL;
+	const struct opt options[] = {
+		OPT_JSON(&json),
+		OPT_STRING(0, "check", &check, "FILE", "check FILE's results against the description NAME"),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &schema_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 1 || (check && argc != 1))
+		return error_usage(schema_cmd.name, check ? "--check needs one NAME" : "at most one NAME"), EXIT_USAGE;
+	const struct schema *s = argc ? schema_by_name(argv[0]) : NULL;
+	if (argc && !s) {
+		char names[512] = "";
+		for (int i = 0; schema_all[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "",
+				 schema_all[i]->name);
+		return error_usage(schema_cmd.name, "no described result '%s' (%s)", argv[0], names), EXIT_USAGE;
+	}
+	return check ? schema_check_file(s, check) : schema_list(s, json);
 }
 
 static const struct opt_section machine_sections[] = {
@@ -287,6 +377,7 @@ static const struct opt_section machine_sections[] = {
 	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
 	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
 	  "  answers    the probe answers of archscope's section: path, kind, unit, Kerncraft key\n"
+	  "  schema     the other described results (bench, stat, ...): their keys; --check FILE NAME\n"
 	  "Each has its own --help: 'archscope machine show --help'.\n",
 	  NULL },
 	{ NULL, NULL, NULL },
@@ -295,7 +386,7 @@ static const struct opt_cmd machine_cmd = {
 	.name = "machine",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
 					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
-					NULL },
+					"archscope machine schema [--json] [--check FILE] [NAME]", NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
@@ -310,15 +401,16 @@ int cmd_machine(int argc, char **argv)
 		{ "validate", machine_validate, NULL },
 		{ "diff", machine_diff, NULL },
 		{ "answers", machine_answers, NULL },
+		{ "schema", machine_schema, NULL },
 	};
 	const struct opt options[] = { OPT_HELP(), OPT_END() };
 	argc = opt_parse(argc, argv, &machine_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
 	if (argc == 0)
-		return error_usage("machine", "no subcommand (show, validate, diff, answers)"), EXIT_USAGE;
+		return error_usage("machine", "no subcommand (show, validate, diff, answers, schema)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers)", argv[0]), EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, schema)", argv[0]), EXIT_USAGE;
 }

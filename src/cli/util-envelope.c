@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "common/cpuset.h"
+#include "machine/result-host.h"
 #include "measure/counters.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -20,34 +21,34 @@ json_t *cli_machine_json(void)
 	json_t *m = json_object();
 	char host[256] = "";
 	gethostname(host, sizeof(host) - 1);
-	json_object_set_new(m, "hostname", output_json_string(host, NULL));
+	schema_set(&host_result, m, HO_HOSTNAME, output_json_string(host, NULL));
 	struct utsname u;
 	if (uname(&u) == 0) {
-		json_object_set_new(m, "kernel", output_json_string(u.release, NULL));
-		json_object_set_new(m, "arch", output_json_string(u.machine, NULL));
+		schema_set(&host_result, m, HO_KERNEL, output_json_string(u.release, NULL));
+		schema_set(&host_result, m, HO_ARCH, output_json_string(u.machine, NULL));
 	}
 	char model[256];
 	if (topo_cpuinfo("model name", model, sizeof(model)) == 0)
-		json_object_set_new(m, "cpu_model_os", output_json_string(model, NULL));
-	json_object_set_new(m, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+		schema_set(&host_result, m, HO_CPU_MODEL, output_json_string(model, NULL));
+	schema_set(&host_result, m, HO_CPUS_ONLINE, json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
 	struct as_cpulist allowed;
 	char buf[1024];
 	allowed.n = 0;
 	if (cpulist_allowed(&allowed, NULL) == 0)
-		json_object_set_new(m, "cpus_allowed", json_string(cpulist_format(&allowed, buf, sizeof(buf))));
+		schema_set(&host_result, m, HO_CPUS_ALLOWED, json_string(cpulist_format(&allowed, buf, sizeof(buf))));
 	/* when, and the settings that change what measurements mean (null: the OS does not say) */
 	time_t now = time(NULL);
 	struct tm tm;
 	if (gmtime_r(&now, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm))
-		json_object_set_new(m, "date", json_string(buf));
+		schema_set(&host_result, m, HO_DATE, json_string(buf));
 	struct topo_system sys;
 	topo_system_read(&sys, allowed.n > 0 ? allowed.cpu[0] : 0, NULL);
-	json_object_set_new(m, "governor", sys.governor[0] ? json_string(sys.governor) : json_null());
-	json_object_set_new(m, "thp", sys.thp[0] ? json_string(sys.thp) : json_null());
-	json_object_set_new(m, "smt", sys.smt[0] ? json_string(sys.smt) : json_null());
-	json_object_set_new(m, "smt_active", sys.smt_active < 0 ? json_null() : json_boolean(sys.smt_active));
-	json_object_set_new(m, "pmu", json_boolean(counters_hw_check() == 0));
-	json_object_set_new(m, "loadavg", isfinite(sys.loadavg1) ? json_real(sys.loadavg1) : json_null());
+	schema_set(&host_result, m, HO_GOVERNOR, sys.governor[0] ? json_string(sys.governor) : json_null());
+	schema_set(&host_result, m, HO_THP, sys.thp[0] ? json_string(sys.thp) : json_null());
+	schema_set(&host_result, m, HO_SMT, sys.smt[0] ? json_string(sys.smt) : json_null());
+	schema_set(&host_result, m, HO_SMT_ACTIVE, sys.smt_active < 0 ? json_null() : json_boolean(sys.smt_active));
+	schema_set(&host_result, m, HO_PMU, json_boolean(counters_hw_check() == 0));
+	schema_set(&host_result, m, HO_LOADAVG, isfinite(sys.loadavg1) ? json_real(sys.loadavg1) : json_null());
 	return m;
 }
 

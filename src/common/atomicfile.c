@@ -1,5 +1,6 @@
 /* Atomic file writes (see atomicfile.h). */
 #include "common/atomicfile.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -159,17 +160,14 @@ char *file_read_all(const char *path, size_t *len)
 	char *buf = NULL;
 	size_t n = 0, cap = 0;
 	for (;;) {
-		if (n + 65536 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536 * 2;
-			char *nb = realloc(buf, cap);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
+		char *nb = array_grow(buf, &cap, n + 65536, 1, 65536 * 2); /* 64 KiB to read and the NUL */
+		if (!nb) {
+			free(buf);
+			fclose(f);
+			errno = ENOMEM;
+			return NULL;
 		}
+		buf = nb;
 		size_t r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
 		if (r == 0)
@@ -242,16 +240,12 @@ char *file_read_input(const char *path, const char *what, size_t max_bytes, size
 		goto out;
 	}
 	for (;;) {
-		if (n + 65536 + 1 > cap) {
-			size_t ncap = cap ? cap * 2 : 65536 * 2;
-			char *nb = realloc(buf, ncap);
-			if (!nb) {
-				rc = as_error_set(err, -ENOMEM, "%s '%s': out of memory", what, name);
-				goto out;
-			}
-			buf = nb;
-			cap = ncap;
+		char *nb = array_grow(buf, &cap, n + 65536, 1, 65536 * 2); /* 64 KiB to read and the NUL */
+		if (!nb) {
+			rc = as_error_set(err, -ENOMEM, "%s '%s': out of memory", what, name);
+			goto out;
 		}
+		buf = nb;
 		size_t r = fread(buf + n, 1, cap - n - 1, f);
 		n += r;
 		if (n > max_bytes) {
@@ -345,14 +339,10 @@ int input_lines_next(struct input_lines *in, char **line, size_t *len, struct as
 		if (got >= INPUT_MAX_LINE)
 			return as_error_set(err, -EINVAL, "%s '%s': line %ld is longer than %d bytes: not a text file of lines",
 					    in->what, in->name, in->line + 1, INPUT_MAX_LINE);
-		if (got + 2 > in->cap) {
-			size_t ncap = in->cap ? in->cap * 2 : 256;
-			char *nb = realloc(in->buf, ncap);
-			if (!nb)
-				return as_error_set(err, -ENOMEM, "%s '%s': out of memory", in->what, in->name);
-			in->buf = nb;
-			in->cap = ncap;
-		}
+		char *nb = array_grow(in->buf, &in->cap, got + 1, 1, 256); /* the character and the NUL */
+		if (!nb)
+			return as_error_set(err, -ENOMEM, "%s '%s': out of memory", in->what, in->name);
+		in->buf = nb;
 		in->buf[got++] = (char)c;
 		if (c == '\n')
 			break;

@@ -1,5 +1,6 @@
 /* Two machine files flattened to key paths and paired; see diff.h. */
 #include "machine/diff.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,16 +21,12 @@ static void add_leaf(struct leaves *ls, const char *path, const char *text)
 {
 	if (ls->oom)
 		return;
-	if (ls->n == ls->cap) {
-		size_t cap = ls->cap ? 2 * ls->cap : 64;
-		struct leaf *v = realloc(ls->v, cap * sizeof(*v));
-		if (!v) {
-			ls->oom = 1;
-			return;
-		}
-		ls->v = v;
-		ls->cap = cap;
+	struct leaf *v = array_grow(ls->v, &ls->cap, ls->n, sizeof(*v), 64);
+	if (!v) {
+		ls->oom = 1;
+		return;
 	}
+	ls->v = v;
 	struct leaf *l = &ls->v[ls->n];
 	l->path = strdup(path);
 	l->text = strdup(text);

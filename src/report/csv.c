@@ -1,5 +1,6 @@
 /* CSV curves (see csv.h). */
 #include "report/csv.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <math.h>
@@ -97,17 +98,16 @@ static int xy_line(struct xy_reader *r, char *line, size_t len, struct as_error 
 	r->seen_data = 1;
 	if (r->n == CSV_MAX_ROWS)
 		return as_error_set(err, -EFBIG, "'%s': more than %d data rows (the limit)", r->name, CSV_MAX_ROWS);
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		double *nx = realloc(r->x, cap * sizeof(double));
+	if (r->n == r->cap) { /* both columns grow to the same capacity */
+		size_t cx = r->cap, cy = r->cap;
+		double *nx = array_grow(r->x, &cx, r->n, sizeof(double), 64);
 		if (nx)
 			r->x = nx;
-		double *ny = nx ? realloc(r->y, cap * sizeof(double)) : NULL;
-		if (ny)
-			r->y = ny;
-		if (!nx || !ny)
+		double *ny = nx ? array_grow(r->y, &cy, r->n, sizeof(double), 64) : NULL;
+		if (!ny)
 			return as_error_set(err, -ENOMEM, "'%s': out of memory", r->name);
-		r->cap = cap;
+		r->y = ny;
+		r->cap = cx;
 	}
 	r->x[r->n] = a;
 	r->y[r->n] = b;

@@ -20,7 +20,8 @@ struct field {
 };
 struct fields {
 	struct field *v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 struct frame {

@@ -1,6 +1,7 @@
 /* The emitter's text mode (see emit.h): fields gathered into a block and printed with aligned
  * labels, table rows gathered into report/table.c's tables, headings, and the text-only calls. */
 #include "report/emit-impl.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <math.h>
@@ -36,17 +37,13 @@ void emit_fields_add(struct emit *e, struct fields *f, const char *label, char *
 {
 	if (!text)
 		return;
-	if (f->n == f->cap) {
-		int cap = f->cap ? f->cap * 2 : 16;
-		struct field *v = realloc(f->v, sizeof(*v) * (size_t)cap);
-		if (!v) {
-			e->err = -ENOMEM;
-			free(text);
-			return;
-		}
-		f->v = v;
-		f->cap = cap;
+	struct field *v = array_grow(f->v, &f->cap, (size_t)f->n, sizeof(*v), 16);
+	if (!v) {
+		e->err = -ENOMEM;
+		free(text);
+		return;
 	}
+	f->v = v;
 	char *l = strdup(label ? label : "");
 	if (!l) {
 		e->err = -ENOMEM;

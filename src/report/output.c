@@ -58,14 +58,36 @@ const char *output_json_key(const char *key, char *buf, size_t len, size_t *repl
 	return buf;
 }
 
+#define ENVELOPE_VERSION "archscope"
+#define ENVELOPE_COMMAND "command"
+#define ENVELOPE_MACHINE "machine"
+#define ENVELOPE_RESULTS "results"
+
 json_t *output_envelope(const char *command, json_t *machine, json_t *results)
 {
 	json_t *doc = json_object();
-	json_object_set_new(doc, "archscope", json_string(ARCHSCOPE_VERSION));
-	json_object_set_new(doc, "command", output_json_string(command, NULL));
-	json_object_set_new(doc, "machine", machine ? machine : json_object());
-	json_object_set_new(doc, "results", results ? results : json_object());
+	json_object_set_new(doc, ENVELOPE_VERSION, json_string(ARCHSCOPE_VERSION));
+	json_object_set_new(doc, ENVELOPE_COMMAND, output_json_string(command, NULL));
+	json_object_set_new(doc, ENVELOPE_MACHINE, machine ? machine : json_object());
+	json_object_set_new(doc, ENVELOPE_RESULTS, results ? results : json_object());
 	return doc;
+}
+
+json_t *output_doc_results(const json_t *doc)
+{
+	json_t *r = json_object_get(doc, ENVELOPE_RESULTS);
+	return json_is_object(r) ? r : NULL;
+}
+
+json_t *output_doc_machine(const json_t *doc)
+{
+	json_t *m = json_object_get(doc, ENVELOPE_MACHINE);
+	return json_is_object(m) ? m : NULL;
+}
+
+const char *output_doc_command(const json_t *doc)
+{
+	return json_string_value(json_object_get(doc, ENVELOPE_COMMAND));
 }
 
 json_t *output_answer(double value, const char *unit, double confidence, const char *method,

@@ -20,6 +20,11 @@ const char *output_json_key(const char *key, char *buf, size_t len, size_t *repl
 
 /* {"archscope": VERSION, "command": command, "machine": machine, "results": results}; steals both. */
 json_t *output_envelope(const char *command, json_t *machine, json_t *results);
+/* The parts of a document output_envelope made, read back: its results object, its machine block
+ * and its command (NULL where doc has none of that kind); the envelope's keys are spelled here. */
+json_t *output_doc_results(const json_t *doc);
+json_t *output_doc_machine(const json_t *doc);
+const char *output_doc_command(const json_t *doc);
 
 /* {"value", "unit", "confidence", "method", "os_reported"}; os_reported is stolen (NULL -> null).
  * A NaN value becomes null (no answer). */

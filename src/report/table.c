@@ -1,5 +1,6 @@
 /* Aligned text tables (see table.h). */
 #include "report/table.h"
+#include "common/array.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -8,18 +9,17 @@
 
 struct table {
 	int ncols;
-	int ncells, cap;
+	int ncells;
+	size_t cap;
 	char **cells;     /* header cells first, then rows */
 };
 
 static void push(struct table *t, char *s)
 {
-	if (t->ncells == t->cap) {
-		t->cap = t->cap ? t->cap * 2 : 32;
-		t->cells = realloc(t->cells, sizeof(char *) * (size_t)t->cap);
-		if (!t->cells)
-			abort();
-	}
+	char **cells = array_grow(t->cells, &t->cap, (size_t)t->ncells, sizeof(char *), 32);
+	if (!cells)
+		abort();
+	t->cells = cells;
 	t->cells[t->ncells++] = s;
 }
 

@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 
 #include "analysis/order.h"
+#include "common/array.h"
 #include "common/atomicfile.h"
 #include "common/buffer.h"
 #include "common/cpuset.h"
@@ -375,7 +376,31 @@ static void test_common__interrupt_second_signal_exits(void)
 	CHECK(stat(dir, &sb) != 0);
 }
 
-TESTS(T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
+/* The one growable array: room for element n, doubling from first, refusing an overflow. */
+static void test_common__array_grow(void)
+{
+	size_t cap = 0;
+	int *a = array_grow(NULL, &cap, 0, sizeof(int), 4);
+	CHECK(a != NULL && cap == 4);
+	for (size_t i = 0; i < 100; i++) {
+		int *b = array_grow(a, &cap, i, sizeof(int), 4);
+		CHECK(b != NULL && cap > i);
+		a = b;
+		a[i] = (int)i;
+	}
+	CHECK(cap == 128 && a[99] == 99 && a[0] == 0);
+	int *same = array_grow(a, &cap, 100, sizeof(int), 4);
+	CHECK(same == a && cap == 128);
+	size_t big = cap;
+	CHECK(array_grow(a, &big, (size_t)-1 / 2, sizeof(int), 4) == NULL && big == 128);
+	free(a);
+	size_t c2 = 0;
+	char *s = array_grow(NULL, &c2, 1000, 1, 256); /* far beyond first: doubled until it holds it */
+	CHECK(s != NULL && c2 == 1024);
+	free(s);
+}
+
+TESTS(T(test_common__array_grow), T(test_common__cpulist_parse_ranges), T(test_common__cpulist_parse_errors),
       T(test_common__cpulist_check_allowed), T(test_common__parse_size_units), T(test_common__format_size),
       T(test_common__buffer_too_large), T(test_common__rng_reproducible),
       T(test_common__rng_shuffle_is_permutation), T(test_common__atomic_write), T(test_common__input_output_safety),

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/spawn.h"
+#include "common/array.h"
 #include "model/incore/incore.h"
 #include "model/incore/work.h"
 
@@ -138,22 +139,20 @@ static void mem_bytes(const char *s, size_t n, double *st, double *ld)
 
 static int split_lines(const char *text, struct asm_line **out)
 {
-	int cap = 1024, n = 0;
+	size_t cap = 1024;
+	int n = 0;
 	struct asm_line *v = malloc(sizeof(*v) * (size_t)cap);
 	if (!v)
 		return -1;
 	for (const char *p = text; *p;) {
 		const char *e = strchr(p, '\n');
 		size_t len = e ? (size_t)(e - p) : strlen(p);
-		if (n == cap) {
-			cap *= 2;
-			struct asm_line *nv = realloc(v, sizeof(*v) * (size_t)cap);
-			if (!nv) {
-				free(v);
-				return -1;
-			}
-			v = nv;
+		struct asm_line *nv = array_grow(v, &cap, (size_t)n, sizeof(*v), 1024);
+		if (!nv) {
+			free(v);
+			return -1;
 		}
+		v = nv;
 		struct asm_line *L = &v[n++];
 		memset(L, 0, sizeof(*L));
 		L->s = p;

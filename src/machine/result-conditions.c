@@ -1,0 +1,3 @@
+#include "machine/result-conditions.h"
+
+SCHEMA_DEFINE(conditions_result, "conditions", CONDITIONS_RESULT);

@@ -1,0 +1,3 @@
+#include "machine/result-host.h"
+
+SCHEMA_DEFINE(host_result, "host", HOST_RESULT);

@@ -1,0 +1,3 @@
+#include "machine/result-machine.h"
+
+SCHEMA_DEFINE(machine_result, "machine", MACHINE_RESULT);
