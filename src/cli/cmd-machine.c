@@ -277,6 +277,8 @@ static int machine_answers(int argc, char **argv)
 		emit_string(e, MR_KEY(ANSWER_UNIT), "unit", f->unit);
 		emit_string(e, MR_KEY(ANSWER_KERNCRAFT), "Kerncraft key", f->kerncraft ? f->kerncraft : "");
 		emit_string(e, MR_KEY(ANSWER_WHAT), "what", f->what);
+		emit_bool(e, MR_KEY(ANSWER_EVIDENCE), NULL, !!(f->flags & MP_F_EVIDENCE));
+		emit_bool(e, MR_KEY(ANSWER_OMITTED), NULL, !!(f->flags & MP_F_OMIT));
 		emit_row_end(e);
 	}
 	emit_table_end(e);

@@ -1,5 +1,5 @@
 /* probe assoc: the ways of each cache level, by sets of addresses and by congruent pages
- * (probe/assoc.h), their curves saved and rendered once through the emitter. */
+ * (probe/assoc.h), their curves saved, recorded, and rendered for people. */
 #include <math.h>
 #include <stdio.h>
 
@@ -11,13 +11,12 @@
 
 static void assoc_render(struct emit *e, const struct probe_assoc_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, MP_KEY(ASSOC), "assoc");
-	emit_table_begin(e, MP_KEY(ASSOC_LEVELS), "");
+	emit_object_begin(e, NULL, "assoc");
+	emit_table_begin(e, NULL, "");
 	for (int i = 0; i < rec->nassoc; i++) {
 		const struct probe_assoc_level *lv = &r->level[i];
 		const struct machine_answer *ways = &rec->assoc[i].ways;
 		emit_row_begin(e);
-		emit_int(e, MP_KEY(ASSOC_LEVEL), NULL, rec->assoc[i].level, NULL);
 		emit_text(e, "level", "L%d", rec->assoc[i].level);
 		cli_probe_answer_render(e, MP_ASSOC_WAYS, "ways", ways, "%.0f", 0);
 		emit_number(e, NULL, "confidence", ways->confidence, NULL, "%.2f");
@@ -32,19 +31,6 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r, con
 		else
 			emit_text(e, "os_reported", "-");
 		emit_text(e, "", "%s", cli_probe_differs(ways->value, ways->os_reported) ? CLI_PROBE_DIFFERS_TEXT : "");
-		emit_number(e, "level_bytes", NULL, lv->level_bytes, "B", NULL);
-		if (lv->sweeps > 1) /* the curve is the pointwise fastest of these sweeps */
-			emit_int(e, "sweeps", NULL, lv->sweeps, NULL);
-		cli_probe_curve_render(e, "curve", "k", &lv->curve);
-		if (lv->evset_tried) { /* the congruent-pages witness, JSON only */
-			emit_number(e, "evset_ways", NULL, lv->evset.ways, "ways", NULL);
-			emit_int(e, "evset_minimal_pages", NULL, lv->evset.minimal_pages, NULL);
-			emit_int(e, "evset_class_pages", NULL, lv->evset.class_pages, NULL);
-			emit_number(e, "evset_hit_ns", NULL, lv->evset.hit_ns, "ns", NULL);
-			emit_number(e, "evset_miss_ns", NULL, lv->evset.miss_ns, "ns", NULL);
-			emit_int(e, "evset_walks", NULL, lv->evset.tests, NULL);
-			cli_probe_curve_render(e, "evset_curve", "k", &lv->evset.curve);
-		}
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -84,16 +70,18 @@ int cli_probe_row_assoc(struct cli_probe_ctx *ctx)
 	for (int i = 0; i < r.nlevels; i++) {
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		cli_probe_curve_evidence(ctx, name, "k", &r.level[i].curve, "K addresses mapping to the same set", 0);
+		cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_CURVE_X), &r.level[i].curve, "K addresses mapping to the same set", 0);
 		if (r.level[i].evset_tried && r.level[i].evset.curve.n) {
 			snprintf(name, sizeof(name), "assoc-L%d-pages", i + 1);
-			cli_probe_curve_evidence(ctx, name, "k", &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
+			cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_EVSET_CURVE_X), &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
 		}
 	}
 	if (rc == 0) {
-		cli_probe_record_assoc(ctx->rec, &r);
+		rc = cli_probe_recorded("assoc", probe_assoc_record(ctx->rec, &r));
 		CLI_PROBE_RENDER(ctx, assoc_render, &r, ctx->rec);
+		probe_assoc_result_release(&r);
+		return rc;
 	}
 	probe_assoc_result_release(&r);
-	return rc == 0 ? 0 : cli_probe_fail("assoc", &err);
+	return cli_probe_fail("assoc", &err);
 }

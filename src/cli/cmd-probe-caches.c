@@ -1,5 +1,5 @@
 /* probe caches: sizes and latencies of the cache levels and the memory latency (probe/caches.h),
- * the curve saved and plotted coloured by QT cluster, rendered once through the emitter. */
+ * the curve saved and plotted coloured by QT cluster, recorded, and rendered for people. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,21 +63,17 @@ static void size_text(struct emit *e, const char *label, double bytes)
 
 static void caches_render(struct emit *e, const struct probe_caches_result *r, const struct machine_probes *rec)
 {
-	const struct probe_curve *c = &r->curve;
-	emit_object_begin(e, MP_KEY(CACHES), "caches");
-	emit_table_begin(e, MP_KEY(CACHES_LEVELS), "");
+	const struct machine_probes_curve *c = &rec->caches_ev.curve;
+	emit_object_begin(e, NULL, "caches");
+	emit_table_begin(e, NULL, "");
 	for (int i = 0; i < rec->ncaches; i++) {
-		const struct probe_cache_level *lv = &r->level[i];
 		const struct machine_probes_cache *a = &rec->cache[i];
 		emit_row_begin(e);
-		emit_int(e, MP_KEY(CACHES_LEVEL), NULL, a->level, NULL);
 		emit_text(e, "level", "L%d", a->level);
-		cli_probe_answer_render(e, MP_CACHES_SIZE, NULL, &a->size, NULL, 0);
 		size_text(e, "size", a->size.value);
-		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "B", NULL);
 		cli_probe_answer_render(e, MP_CACHES_LATENCY, "latency", &a->latency, "%.2f", 0);
-		emit_number(e, MP_KEY(CACHES_LATENCY_CY), "latency", a->latency_cy, "cy", "%.1f");
-		emit_int(e, "points", "points", (long long)lv->points, NULL);
+		emit_number(e, NULL, "latency", a->latency_cy, "cy", "%.1f");
+		emit_int(e, NULL, "points", a->points, NULL);
 		size_text(e, "os_reported size", a->size.os_reported);
 		emit_text(e, "", "%s", cli_probe_differs(a->size.value, a->size.os_reported) ? CLI_PROBE_DIFFERS_TEXT : "");
 		emit_row_end(e);
@@ -90,31 +86,28 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 			      buffer_format_size(r->max_bytes, max, sizeof(max)));
 	}
 	emit_object_end(e);
-	emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_CY), isfinite(rec->memory_latency_cy) ? "memory latency, page-local" : NULL,
-		    rec->memory_latency_cy, "cy", "%.1f");
-	if (r->memory_random_bytes) {
+	if (isfinite(rec->memory_latency_cy))
+		emit_number(e, NULL, "memory latency, page-local", rec->memory_latency_cy, "cy", "%.1f");
+	if (rec->caches_ev.random_bytes > 0) {
 		char sz[32];
 		cli_probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY_RANDOM, "memory latency, random", &rec->memory_latency_random,
 					  "%.2f", CLI_PROBE_ANSWER_NOTE);
 		emit_annotate(e, " (every line of %s in one random cycle, huge pages)",
-			      buffer_format_size(r->memory_random_bytes, sz, sizeof(sz)));
+			      buffer_format_size((size_t)rec->caches_ev.random_bytes, sz, sizeof(sz)));
 		emit_object_end(e);
-		emit_number(e, MP_KEY(CACHES_MEMORY_LATENCY_RANDOM_CY), isfinite(rec->memory_latency_random_cy) ? "memory latency, random" : NULL,
-			    rec->memory_latency_random_cy, "cy", "%.1f");
-		emit_size(e, "memory_latency_random_bytes", NULL, r->memory_random_bytes);
-		emit_number(e, "memory_latency_random_huge_fraction", NULL, r->memory_random_huge, NULL, NULL);
+		if (isfinite(rec->memory_latency_random_cy))
+			emit_number(e, NULL, "memory latency, random", rec->memory_latency_random_cy, "cy", "%.1f");
 	}
-	emit_number(e, "clock_ghz", "clock", r->clock_ghz > 0 ? r->clock_ghz : NAN, "GHz", "%.3f");
-	if (r->clock_ghz > 0)
+	emit_number(e, NULL, "clock", rec->caches_ev.clock_ghz, "GHz", "%.3f");
+	if (isfinite(rec->caches_ev.clock_ghz))
 		emit_annotate(e, " (cycles are core cycles at this measured clock)");
-	emit_number(e, "line_bytes", "line", (double)r->line_bytes, "B", "%.0f");
-	emit_string(e, "pages", "pages", huge_policy_name(r->huge));
-	emit_int(e, "passes", "passes", r->passes, NULL);
-	cli_probe_curve_render(e, "curve", "size_bytes", c);
+	emit_number(e, NULL, "line", rec->caches_ev.line_bytes, "B", "%.0f");
+	emit_string(e, NULL, "pages", rec->caches_ev.pages);
+	emit_int(e, NULL, "passes", rec->caches_ev.passes, NULL);
 	if (c->n) {
 		char max[32];
-		emit_text(e, "sizes", "%zu, up to %s", c->n,
-			  buffer_format_size((size_t)(c->x[c->n - 1] + 0.5), max, sizeof(max)));
+		emit_text(e, "sizes", "%d, up to %s", c->n,
+			  buffer_format_size((size_t)(c->pt[c->n - 1].x + 0.5), max, sizeof(max)));
 	}
 	emit_object_end(e);
 }
@@ -137,11 +130,11 @@ int cli_probe_row_caches(struct cli_probe_ctx *ctx)
 	/* raw CSV through the common path; the plot is the coloured one */
 	const char *plot_dir = ctx->plot_dir;
 	ctx->plot_dir = NULL;
-	cli_probe_curve_evidence(ctx, "caches", "size_bytes", &r.curve, "buffer size (bytes)", 1);
+	cli_probe_curve_evidence(ctx, "caches", MP_KEY(CACHES_CURVE_X), &r.curve, "buffer size (bytes)", 1);
 	ctx->plot_dir = plot_dir;
 	caches_plot(ctx, &r);
-	cli_probe_record_caches(ctx->rec, &r);
+	int rc = cli_probe_recorded("caches", probe_caches_record(ctx->rec, &r));
 	CLI_PROBE_RENDER(ctx, caches_render, &r, ctx->rec);
 	probe_caches_result_release(&r);
-	return 0;
+	return rc;
 }

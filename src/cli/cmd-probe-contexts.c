@@ -1,6 +1,6 @@
 /* probe contexts (BlackjackBench §3.4): probe/contexts.c finds the FP, integer and memory execution
- * contexts from teams of threads; this saves the curves (raw CSV) and renders the result once
- * through the emitter. */
+ * contexts from teams of threads; this saves the curves (raw CSV), records the result and
+ * renders it for people. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -12,33 +12,23 @@
 
 static void contexts_render(struct emit *e, const struct probe_contexts_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, MP_KEY(CONTEXTS), "contexts (threads not pinned; the OS reports hardware threads)");
-	emit_string(e, "search", NULL, r->all_teams ? "every team size" : "doubling, then bisection");
-	for (int k = 0; k < r->nkinds; k++) {
-		const struct probe_contexts_kind *kr = &r->kind[k];
-		const struct probe_curve *c = &kr->curve;
-		int id = cli_probe_record_contexts_id(k);
+	emit_object_begin(e, NULL, "contexts (threads not pinned; the OS reports hardware threads)");
+	for (int k = 0; k < r->nkinds && k < 3; k++) {
+		const struct machine_probes_contexts_ev *ev = &rec->contexts_ev[k];
+		const struct machine_probes_curve *c = &ev->curve;
+		int id = probe_contexts_record_id(k);
 		const struct machine_answer *a = machine_probes_at(rec, id);
 		cli_probe_answer_render_begin(e, id, machine_probe_fields[id].key, a, "%.0f", 0);
 		if (!isfinite(a->value) && !strncmp(a->reason, "cannot tell", 11))
 			emit_annotate(e, " (%s)", a->reason);
 		else if (!isfinite(a->value))
-			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->x[c->n - 1] : 0.0);
-		emit_string(e, "shape", "past the last context", kr->shape[0] ? kr->shape : "flat");
-		emit_table_begin(e, "curve", NULL);
-		for (size_t i = 0; i < c->n; i++) {
-			emit_row_begin(e);
-			emit_int(e, "threads", NULL, (long long)c->x[i], NULL);
-			emit_number(e, "normalised_min", NULL, c->min_ns[i], NULL, NULL);
-			emit_number(e, "normalised_median", NULL, c->median_ns[i], NULL, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_int(e, "teams", "team sizes measured", kr->teams, NULL);
+			emit_annotate(e, " (no step up to %.0f threads)", c->n ? c->pt[c->n - 1].x : 0.0);
+		emit_string(e, NULL, "past the last context", ev->shape);
+		emit_int(e, NULL, "team sizes measured", ev->teams, NULL);
 		emit_annotate(e, r->all_teams ? " (every size)" : " (doubling, then bisection at the knee)");
 		emit_array_begin(e, NULL, "time / time at M = 1");
-		for (size_t i = 0; i < c->n; i++)
-			emit_text(e, "", "%.0f: %.2f", c->x[i], c->min_ns[i]);
+		for (int i = 0; i < c->n; i++)
+			emit_text(e, "", "%.0f: %.2f", c->pt[i].x, c->pt[i].min);
 		emit_array_end(e);
 		emit_annotate(e, " (M threads: time)");
 		emit_object_end(e);
@@ -64,7 +54,8 @@ int cli_probe_row_contexts(struct cli_probe_ctx *ctx)
 		snprintf(file, sizeof(file), "contexts-%s", probe_contexts_kind_name((enum contexts_kind)k));
 		cli_probe_save_curve(ctx, file, "threads,normalised_min,normalised_median", &r.kind[k].curve);
 	}
-	cli_probe_record_contexts(ctx->rec, &r);
+	if (cli_probe_recorded("contexts", probe_contexts_record(ctx->rec, &r)))
+		rc = -1;
 	CLI_PROBE_RENDER(ctx, contexts_render, &r, ctx->rec);
 	probe_contexts_result_release(&r);
 	return rc;

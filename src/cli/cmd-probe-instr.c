@@ -1,5 +1,5 @@
 /* probe instr (BlackjackBench §3.3): probe/instr.c measures and answers; this saves its curves (raw
- * CSV, plots) and renders the result once through the emitter. Cycles are cycles of the core clock measured by the
+ * CSV, plots), records it and renders it for people. Cycles are cycles of the core clock measured by the
  * clock row, never TSC ticks. */
 #include <errno.h>
 #include <stdio.h>
@@ -68,49 +68,37 @@ static void plot_instr(struct cli_probe_ctx *ctx, const struct probe_instr_op *r
 	}
 }
 
-/* FLOPs per cycle as the description nests them: {"SP": {"scalar": {"total", "ADD", "MUL", "FMA"},
- * "vector": ...}, "DP": ...} in JSON, a line per precision and shape in text. */
+/* FLOPs per cycle for people: a line per precision and shape, named by the description's keys. */
 static void flops_render(struct emit *e, const struct machine_probes *rec)
 {
 	const struct machine_probe_field *f = machine_probe_fields;
-	emit_object_begin(e, MP_KEY(FLOPS), "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
+	emit_object_begin(e, NULL, "FLOPs per cycle (throughput x lanes x flops per op; total = best of ADD, MUL, FMA)");
 	for (int d = machine_probes_child(MP_FLOPS, MP_FLOPS); d < MP_COUNT; d = machine_probes_child(MP_FLOPS, d)) {
-		emit_object_begin(e, f[d].key, "");
 		for (int v = machine_probes_child(d, d); v < MP_COUNT; v = machine_probes_child(d, v)) {
 			char line[160];
 			int n = snprintf(line, sizeof(line), "%s %-6s", f[d].key, f[v].key);
-			emit_object_begin(e, f[v].key, "");
-			for (int k = machine_probes_child(v, v); k < MP_COUNT; k = machine_probes_child(v, k)) {
-				double x = *(const double *)machine_probes_at(rec, k);
-				emit_number(e, f[k].key, NULL, x, NULL, NULL);
+			for (int k = machine_probes_child(v, v); k < MP_COUNT; k = machine_probes_child(v, k))
 				if (n > 0 && (size_t)n < sizeof(line))
-					n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s %6.2f", f[k].key, x);
-			}
+					n += snprintf(line + n, sizeof(line) - (size_t)n, "  %s %6.2f", f[k].key,
+						      *(const double *)machine_probes_at(rec, k));
 			emit_text(e, "", "%s", line);
-			emit_object_end(e);
 		}
-		emit_object_end(e);
 	}
 	emit_object_end(e);
 }
 
-/* An operation's published figures: {instruction, within_1_cy, sources[]} in JSON (null without
- * figures); in text per source its figure or "-" (the columns stay aligned) and the sources
- * within 1 cycle. */
+/* An operation's published figures for people: per source its figure or "-" (the columns stay
+ * aligned) and the sources within 1 cycle. */
 static void published_render(struct emit *e, const struct probe_instr_op *r, const struct published_cpu *pc)
 {
 	const struct published_op *p = r->published;
 	if (!p) {
-		emit_null(e, "published", "pub. lat", "-");
+		emit_text(e, "pub. lat", "-");
 		emit_text(e, "pub. cy/op", "-");
 		emit_text(e, "within 1 cy of", "-");
 		return;
 	}
 	char lat_txt[64] = "", cpo_txt[64] = "", who[64] = "", num[32];
-	emit_object_begin(e, "published", NULL);
-	emit_string(e, "instruction", NULL, p->instruction);
-	emit_bool(e, "within_1_cy", NULL, r->within_any);
-	emit_table_begin(e, "sources", NULL);
 	for (int k = 0; k < PUBLISHED_SOURCES; k++) {
 		if (!pc->source[k])
 			continue;
@@ -119,12 +107,6 @@ static void published_render(struct emit *e, const struct probe_instr_op *r, con
 			join(cpo_txt, sizeof(cpo_txt), "/", "-");
 			continue;
 		}
-		emit_row_begin(e);
-		emit_string(e, "source", NULL, pc->source[k]);
-		emit_number(e, MP_KEY(INSTR_LATENCY), NULL, p->latency_cy[k], "cy", NULL);
-		emit_number(e, MP_KEY(INSTR_THROUGHPUT), NULL, 1.0 / p->cy_per_op[k], "/cy", NULL);
-		emit_bool(e, "within_1_cy", NULL, r->within[k]);
-		emit_row_end(e);
 		snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
 		join(lat_txt, sizeof(lat_txt), "/", num);
 		snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
@@ -132,105 +114,95 @@ static void published_render(struct emit *e, const struct probe_instr_op *r, con
 		if (r->within[k])
 			join(who, sizeof(who), "+", pc->tag[k]);
 	}
-	emit_table_end(e);
-	emit_object_end(e);
 	emit_text(e, "pub. lat", "%s", lat_txt);
 	emit_text(e, "pub. cy/op", "%s", cpo_txt);
 	emit_text(e, "within 1 cy of", "%s", r->within_any ? who : "NO");
 }
 
 static void instr_op_render(struct emit *e, const struct probe_instr_op *r, const struct machine_probes_op *a,
-			    const struct published_cpu *pc, double ghz)
+			    const struct published_cpu *pc)
 {
 	emit_row_begin(e);
-	emit_string(e, MP_KEY(INSTR_OP), "op", a->op);
-	emit_string(e, MP_KEY(INSTR_TYPE), "type", a->type);
-	emit_int(e, MP_KEY(INSTR_WIDTH), "width", a->width_bits, "bits");
-	emit_int(e, "lanes", NULL, r->set->lanes, NULL);
-	emit_number(e, MP_KEY(INSTR_LATENCY), "latency", a->latency_cy, "cy", "%.2f");
-	emit_number(e, "latency_ns", NULL, r->lat_ns, "ns", NULL);
-	emit_number(e, MP_KEY(INSTR_THROUGHPUT), "throughput", a->throughput_per_cy, "/cy", "%.2f");
+	emit_string(e, NULL, "op", a->op);
+	emit_string(e, NULL, "type", a->type);
+	emit_int(e, NULL, "width", a->width_bits, "bits");
+	emit_number(e, NULL, "latency", a->latency_cy, "cy", "%.2f");
+	emit_number(e, NULL, "throughput", a->throughput_per_cy, "/cy", "%.2f");
 	emit_number(e, NULL, "cost", r->cy_per_op, "cy/op", "%.2f");
-	emit_int(e, MP_KEY(INSTR_IN_FLIGHT), NULL, a->in_flight, NULL);
 	emit_text(e, "in flight", "%s%d", a->in_flight >= r->nstreams ? ">=" : "", a->in_flight);
-	emit_number(e, "in_flight_confidence", NULL, r->in_flight_conf, NULL, NULL);
-	emit_number(e, "relative_to_int32_add", "rel. int32 add", r->relative_to_int32_add, NULL, "%.2f");
-	emit_int(e, "best_streams", NULL, r->best_streams, NULL);
-	emit_table_begin(e, "cost_per_iteration", NULL);
-	for (int k = 0; k < r->nstreams; k++) {
-		emit_row_begin(e);
-		emit_int(e, "streams", NULL, k + 1, NULL);
-		emit_number(e, "iteration_cy", NULL, r->iter_ns[k] * ghz, "cy", NULL);
-		emit_row_end(e);
-	}
-	emit_table_end(e);
+	emit_number(e, NULL, "rel. int32 add", a->relative_to_int32_add, NULL, "%.2f");
 	published_render(e, r, pc);
 	emit_row_end(e);
 }
 
+/* The line-crossing loads and stores, a row per width. */
+static void split_render(struct emit *e, const struct machine_probes *rec)
+{
+	emit_table_begin(e, NULL,
+			 "vector accesses in L1 within one line and across two (8 independent per iteration; split: "
+			 "64 - width/2 bytes into a line; load + store: 8 of each per iteration, per pair)");
+	for (int k = 0; k < rec->nsplit; k++) {
+		const struct machine_probes_split *w = &rec->split[k];
+		emit_row_begin(e);
+		emit_int(e, NULL, "width", w->width_bits, "bit");
+		emit_number(e, NULL, "load", w->load_cy, "cy", "%.2f");
+		emit_number(e, NULL, "split load", w->load_split_cy, "cy", "%.2f");
+		emit_number(e, NULL, "store", w->store_cy, "cy", "%.2f");
+		emit_number(e, NULL, "split store", w->store_split_cy, "cy", "%.2f");
+		emit_number(e, NULL, "load + store", w->mixed_cy, "cy", "%.2f");
+		emit_number(e, NULL, "clock", w->clock_ghz, "GHz", "%.3f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+/* The sources of published figures and how many operations each agrees with. */
+static void sources_render(struct emit *e, const struct probe_instr_result *res, const struct machine_probes *rec)
+{
+	if (rec->have[MP_INSTR_SOURCES] != MP_HAVE_YES) {
+		emit_text(e, "published", "no figures for this CPU in archscope's table (docs/archscope-probe.md)");
+		return;
+	}
+	char title[256];
+	snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", res->published.name);
+	emit_table_begin(e, NULL, title);
+	for (int k = 0; k < rec->instr_ev.nsources; k++) {
+		const struct machine_probes_instr_source *s = &rec->instr_ev.source[k];
+		emit_row_begin(e);
+		emit_string(e, NULL, "source", s->source);
+		emit_string(e, NULL, "tag", s->tag);
+		emit_int(e, NULL, "rows within 1 cy", s->rows_within, NULL);
+		emit_int(e, NULL, "rows with figures", s->rows, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_text(e, "", "%d of %d rows within 1 cycle (latency and cycles per operation) of at least one source",
+		  res->rows_within, res->rows_compared);
+}
+
 static void instr_render(struct emit *e, const struct probe_instr_result *res, const struct machine_probes *rec)
 {
-	const struct published_cpu *pc = &res->published;
-	emit_object_begin(e, MP_KEY(INSTR), "instr");
+	emit_object_begin(e, NULL, "instr");
 	emit_text(e, "", "latency: chains of %d and %d, difference, median of 6; throughput: fastest of 1..%d streams;",
 		  instr_chain, instr_chain_long, INSTR_MAX_STREAMS);
 	emit_text(e, "", "in flight: streams before the knee of the cost per iteration");
-	emit_table_begin(e, MP_KEY(INSTR_OPS), "");
+	emit_table_begin(e, NULL, "");
 	for (int i = 0; i < rec->nops; i++)
-		instr_op_render(e, &res->op[i], &rec->op[i], pc, res->clock_ghz);
+		instr_op_render(e, &res->op[i], &rec->op[i], &res->published);
 	emit_table_end(e);
-	emit_number(e, "clock_ghz", "clock", res->clock_ghz, "GHz", "%.3f");
-	emit_object_begin(e, "clock_window", "clock brackets");
-	emit_number(e, "min_ghz", "slowest", res->window_min_ghz, "GHz", "%.3f");
-	emit_number(e, "max_ghz", "fastest", res->window_max_ghz, "GHz", "%.3f");
+	emit_number(e, NULL, "clock", rec->instr_ev.clock_ghz, "GHz", "%.3f");
+	emit_object_begin(e, NULL, "clock brackets");
+	emit_number(e, NULL, "slowest", rec->instr_ev.min_ghz, "GHz", "%.3f");
+	emit_number(e, NULL, "fastest", rec->instr_ev.max_ghz, "GHz", "%.3f");
 	emit_object_end(e);
-	emit_string(e, "cycles", "cycles",
-		    "core cycles of the clock measured before and after each operation (1 ms add chains), their mean");
-	emit_string(e, "compiler", "compiler", instr_compiler);
-	emit_string(e, "flags", "flags", instr_flags);
-	emit_number(e, "int32_add_latency_ns", "int32 add latency", res->int32_add_latency_ns, "ns", "%.3f");
+	emit_string(e, NULL, "cycles", rec->instr_ev.cycles);
+	emit_string(e, NULL, "compiler", rec->instr_ev.compiler);
+	emit_string(e, NULL, "flags", rec->instr_ev.flags);
+	emit_number(e, NULL, "int32 add latency", rec->instr_ev.int32_add_ns, "ns", "%.3f");
 	flops_render(e, rec);
-	if (rec->nsplit > 0) {
-		emit_table_begin(e, MP_KEY(SPLIT),
-				 "vector accesses in L1 within one line and across two (8 independent per iteration; split: "
-				 "64 - width/2 bytes into a line; load + store: 8 of each per iteration, per pair)");
-		for (int k = 0; k < rec->nsplit; k++) {
-			const struct machine_probes_split *w = &rec->split[k];
-			emit_row_begin(e);
-			emit_int(e, MP_KEY(SPLIT_WIDTH), "width", w->width_bits, "bit");
-			emit_number(e, MP_KEY(SPLIT_LOAD), "load", w->load_cy, "cy", "%.2f");
-			emit_number(e, MP_KEY(SPLIT_LOAD_SPLIT), "split load", w->load_split_cy, "cy", "%.2f");
-			emit_number(e, MP_KEY(SPLIT_STORE), "store", w->store_cy, "cy", "%.2f");
-			emit_number(e, MP_KEY(SPLIT_STORE_SPLIT), "split store", w->store_split_cy, "cy", "%.2f");
-			emit_number(e, MP_KEY(SPLIT_MIXED), "load + store", w->mixed_cy, "cy", "%.2f");
-			emit_number(e, MP_KEY(SPLIT_CLOCK), "clock", w->clock_ghz, "GHz", "%.3f");
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-	}
-	if (res->have_published) {
-		char title[256];
-		snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", pc->name);
-		emit_table_begin(e, "published_sources", title);
-		for (int k = 0; k < PUBLISHED_SOURCES; k++) {
-			if (!pc->source[k])
-				continue;
-			emit_row_begin(e);
-			emit_string(e, "source", "source", pc->source[k]);
-			emit_string(e, "tag", "tag", pc->tag[k]);
-			emit_int(e, "rows_within_1_cy", "rows within 1 cy", res->src_within[k], NULL);
-			emit_int(e, "rows_with_figures", "rows with figures", res->src_rows[k], NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_text(e, "", "%d of %d rows within 1 cycle (latency and cycles per operation) of at least one source",
-			  res->rows_within, res->rows_compared);
-	} else {
-		emit_null(e, "published_sources", "published",
-			  "no figures for this CPU in archscope's table (docs/archscope-probe.md)");
-	}
-	if (res->incomplete)
-		emit_bool(e, "incomplete", NULL, 1);
+	if (rec->nsplit > 0)
+		split_render(e, rec);
+	sources_render(e, res, rec);
 	emit_object_end(e);
 }
 
@@ -251,7 +223,8 @@ int cli_probe_row_instr(struct cli_probe_ctx *ctx)
 		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	cli_probe_record_instr(ctx->rec, &res);
+	if (cli_probe_recorded("instr", probe_instr_record(ctx->rec, &res)))
+		rc = -1;
 	CLI_PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
 	probe_instr_result_release(&res);
 	return rc;

@@ -1,5 +1,5 @@
 /* What the memory-hierarchy rows of the probe table share (cmd-probe-line.c, -caches.c, -assoc.c,
- * -tlb.c): a probe's failure, a curve saved as CSV and plotted, a curve's points in JSON, and the
+ * -tlb.c): a probe's failure, a curve saved as CSV and plotted, and the
  * line size the later probes space their slots by. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,25 +43,6 @@ void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const
 			}
 		}
 	}
-}
-
-void cli_probe_points_render(struct emit *e, const char *key, const char *xname, const double *x, const double *min_ns,
-			     const double *median_ns, size_t n)
-{
-	emit_table_begin(e, key, NULL);
-	for (size_t i = 0; i < n; i++) {
-		emit_row_begin(e);
-		emit_number(e, xname, NULL, x[i], NULL, NULL);
-		emit_number(e, "min_ns", NULL, min_ns[i], "ns", NULL);
-		emit_number(e, "median_ns", NULL, median_ns[i], "ns", NULL);
-		emit_row_end(e);
-	}
-	emit_table_end(e);
-}
-
-void cli_probe_curve_render(struct emit *e, const char *key, const char *xname, const struct probe_curve *c)
-{
-	cli_probe_points_render(e, key, xname, c->x, c->min_ns, c->median_ns, c->n);
 }
 
 void cli_probe_need_line(struct cli_probe_ctx *ctx)

@@ -1,6 +1,6 @@
 /* probe registers (BlackjackBench §3.5): probe/registers.c measures the live ranges a C loop keeps in
- * registers and answers; this saves the curves (raw CSV, plot) and renders the result once through
- * the emitter. Cycles are cycles of the core clock the clock row measured, never TSC ticks. */
+ * registers and answers; this saves the curves (raw CSV, plot), records the result and renders it
+ * for people. Cycles are cycles of the core clock the clock row measured, never TSC ticks. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,48 +13,32 @@
 #include "report/emit.h"
 #include "report/plot.h"
 
-/* One build's answer: the registers, its flags and the curve of core cycles per addition. */
-static void registers_build_render(struct emit *e, const struct probe_registers_build *b, const struct machine_probes *rec,
-				   double ghz)
+/* One build's answer: the registers and its flags. */
+static void registers_build_render(struct emit *e, const struct probe_registers_build *b, const struct machine_probes *rec)
 {
-	const struct regs_set *s = b->set;
-	const struct probe_curve *c = &b->curve;
-	int id = cli_probe_record_registers_id(b);
+	int k;
+	int id = probe_registers_record_id(b, &k);
 	const struct machine_answer *a = machine_probes_at(rec, id);
-	cli_probe_answer_render_begin(e, id, !strcmp(s->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
+	cli_probe_answer_render_begin(e, id, !strcmp(b->set->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
 	if (!isfinite(a->value))
 		emit_annotate(e, " (no step)");
-	emit_string(e, "flags", "flags", s->flags);
-	emit_number(e, "step_relative", NULL, b->step_relative, NULL, NULL);
-	if (isfinite(b->biggest_relative_step_k))
-		emit_int(e, "biggest_relative_step_k", NULL, (long long)b->biggest_relative_step_k, NULL);
-	else
-		emit_null(e, "biggest_relative_step_k", NULL, NULL);
-	emit_table_begin(e, "curve", NULL);
-	for (size_t k = 0; k < c->n; k++) {
-		emit_row_begin(e);
-		emit_int(e, "k", NULL, (int)c->x[k], NULL);
-		emit_number(e, "add_cy", NULL, c->min_ns[k] * ghz, "cy", NULL);
-		emit_row_end(e);
-	}
-	emit_table_end(e);
+	emit_string(e, NULL, "flags", rec->registers_ev[k].flags);
 	emit_object_end(e);
 }
 
-/* The wide builds' answers, then the narrow ones' under "narrow"; ghz: the cycles' clock. */
-static void registers_render(struct emit *e, const struct probe_registers_result *res, const struct machine_probes *rec,
-			     double ghz)
+/* The wide builds' answers, then the narrow ones'. */
+static void registers_render(struct emit *e, const struct probe_registers_result *res, const struct machine_probes *rec)
 {
-	emit_object_begin(e, MP_KEY(REGISTERS), "registers (live variables a C loop keeps in registers)");
+	emit_object_begin(e, NULL, "registers (live variables a C loop keeps in registers)");
 	for (int i = 0; i < res->nbuilds; i++)
 		if (!res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec, ghz);
-	emit_object_begin(e, MP_KEY(REGISTERS_NARROW), "narrow builds");
+			registers_build_render(e, &res->build[i], rec);
+	emit_object_begin(e, NULL, "narrow builds");
 	for (int i = 0; i < res->nbuilds; i++)
 		if (res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec, ghz);
+			registers_build_render(e, &res->build[i], rec);
 	emit_object_end(e);
-	emit_string(e, "compiler", "compiler", res->compiler);
+	emit_string(e, NULL, "compiler", rec->registers_compiler);
 	emit_text(e, "", "os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);");
 	emit_text(e, "", "usable is fewer where the loop counter, stack pointer and bound hold registers");
 	emit_object_end(e);
@@ -118,8 +102,9 @@ int cli_probe_row_registers(struct cli_probe_ctx *ctx)
 	}
 	if (ctx->plot_dir)
 		plot_registers(ctx, &res);
-	cli_probe_record_registers(ctx->rec, &res);
-	CLI_PROBE_RENDER(ctx, registers_render, &res, ctx->rec, ctx->env.clock_ghz);
+	if (cli_probe_recorded("registers", probe_registers_record(ctx->rec, &res, ctx->env.clock_ghz)))
+		rc = -1;
+	CLI_PROBE_RENDER(ctx, registers_render, &res, ctx->rec);
 	probe_registers_result_release(&res);
 	return rc;
 }

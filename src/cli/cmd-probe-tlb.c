@@ -1,5 +1,5 @@
-/* probe tlb: the page size and the TLB levels (probe/tlb.h), their curves saved and rendered once
- * through the emitter. */
+/* probe tlb: the page size and the TLB levels (probe/tlb.h), their curves saved, recorded, and
+ * rendered for people. */
 #include <math.h>
 
 #include "cli/cli.h"
@@ -9,10 +9,9 @@
 
 static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const struct machine_probes *rec)
 {
-	emit_object_begin(e, MP_KEY(TLB), "tlb");
+	emit_object_begin(e, NULL, "tlb");
 	cli_probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
-	cli_probe_curve_render(e, "page_curve", "stride_bytes", &r->page_curve);
-	emit_object_begin(e, MP_KEY(TLB_WITNESSES), "");
+	emit_object_begin(e, NULL, "");
 	cli_probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
 	if (isfinite(rec->page_pairs.value))
 		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
@@ -22,20 +21,16 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 	cli_probe_answer_render_begin(e, MP_TLB_FAULTS, "faults", &rec->page_faults, "%.0f", CLI_PROBE_ANSWER_NOTE);
 	if (isfinite(rec->page_faults.value))
 		emit_annotate(e, ": the time per first touch stops doubling");
-	cli_probe_curve_render(e, "curve", "stride_bytes", &r->fault_curve);
 	emit_object_end(e);
 	emit_object_end(e);
 	int nlevels = rec->ntlb;
-	emit_table_begin(e, MP_KEY(TLB_LEVELS), nlevels ? "" : NULL);
+	emit_table_begin(e, NULL, nlevels ? "" : NULL);
 	for (int i = 0; i < nlevels; i++) {
-		const struct probe_tlb_level *lv = &r->level[i];
 		const struct machine_probes_tlb *a = &rec->tlb[i];
 		emit_row_begin(e);
-		emit_int(e, MP_KEY(TLB_LEVEL), NULL, a->level, NULL);
 		emit_text(e, "level", "L%d", a->level);
 		cli_probe_answer_render(e, MP_TLB_ENTRIES, "entries", &a->entries, "%.0f", 0);
-		emit_number(e, "qt_max_x", NULL, lv->qt_max_x, "pages", NULL);
-		emit_number(e, MP_KEY(TLB_COST), "TLB cost per access", a->cost_ns, "ns", "%.2f");
+		emit_number(e, NULL, "TLB cost per access", a->cost_ns, "ns", "%.2f");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -44,14 +39,10 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 			emit_number(e, NULL, "page walk", r->walk_ns, "ns", "%.2f");
 		if (!nlevels)
 			emit_text(e, "levels", "no TLB level boundary found up to %zu pages", r->max_pages);
-		cli_probe_curve_render(e, "entries_curve", "pages", &r->entries_curve);
-		cli_probe_curve_render(e, "control_curve", "lines", &r->control_curve);
 	}
 	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
-	if (r->partial) {
-		emit_bool(e, "partial", NULL, 1);
+	if (rec->tlb_ev.partial)
 		emit_text(e, "", "interrupted: the curves stop early, so their answers have confidence 0");
-	}
 	emit_object_end(e);
 }
 
@@ -63,10 +54,10 @@ int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, &r, &err);
 	progress_done();
 	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
-		cli_probe_curve_evidence(ctx, "tlb-page", "stride_bytes", &r.page_curve,
+		cli_probe_curve_evidence(ctx, "tlb-page", MP_KEY(TLB_PAGE_CURVE_X), &r.page_curve,
 			       "distance s between the two accesses of a pair (bytes)", 1);
 		if (r.fault_curve.n)
-			cli_probe_curve_evidence(ctx, "tlb-faults", "stride_bytes", &r.fault_curve,
+			cli_probe_curve_evidence(ctx, "tlb-faults", MP_KEY(TLB_FAULTS_CURVE_X), &r.fault_curve,
 				       "distance s between first touches of fresh memory (bytes)", 1);
 	}
 	if (rc != 0) {
@@ -74,11 +65,11 @@ int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 		return cli_probe_fail("tlb", &err);
 	}
 	if (r.entries_measured) {
-		cli_probe_curve_evidence(ctx, "tlb-entries", "pages", &r.entries_curve, "pages touched", 1);
-		cli_probe_curve_evidence(ctx, "tlb-control", "lines", &r.control_curve, "lines touched, packed", 1);
+		cli_probe_curve_evidence(ctx, "tlb-entries", MP_KEY(TLB_ENTRIES_CURVE_X), &r.entries_curve, "pages touched", 1);
+		cli_probe_curve_evidence(ctx, "tlb-control", MP_KEY(TLB_CONTROL_CURVE_X), &r.control_curve, "lines touched, packed", 1);
 	}
-	cli_probe_record_tlb(ctx->rec, &r);
+	rc = cli_probe_recorded("tlb", probe_tlb_record(ctx->rec, &r));
 	CLI_PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
 	probe_tlb_result_release(&r);
-	return 0;
+	return rc;
 }

@@ -23,19 +23,22 @@
 #include "report/output.h"
 #include "report/plot.h"
 
-static const struct cli_probe_row probes[] = {
-	{ "clock", "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock, 0, COND_SHARED },
-	{ "line", "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line, 1, COND_SHARED },
-	{ "caches", "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches, 0, COND_SHARED },
-	{ "assoc", "associativity of each measured level (3.1.3)", cli_probe_row_assoc, 0, COND_SHARED },
-	{ "tlb", "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb, 0, COND_SHARED },
-	{ "instr", "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr, 0, 0 },
-	{ "contexts", "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts, 1, COND_SHARED },
-	{ "registers", "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers, 0, COND_SHARED },
-	{ "timeslice", "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice, 1, 0 },
-	{ "c2c", "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c, 1, COND_SHARED },
+/* One row per group of machine/probes.h (MP_GROUP_LIST), in its order; the name is the group's
+ * key there (machine_probes_group_name). */
+static const struct cli_probe_row probes[MP_GROUPS] = {
+	[MP_G_CLOCK] = { "core clock by a dependent add chain, and the TSC rate", cli_probe_row_clock, 0, COND_SHARED },
+	[MP_G_LINE] = { "cache line from two witnesses: access pairs D bytes apart (3.1.1), coherence unit", cli_probe_row_line, 1, COND_SHARED },
+	[MP_G_CACHES] = { "cache levels, sizes and latencies by pointer chasing + QT clustering (3.1.2)", cli_probe_row_caches, 0, COND_SHARED },
+	[MP_G_ASSOC] = { "associativity of each measured level (3.1.3)", cli_probe_row_assoc, 0, COND_SHARED },
+	[MP_G_TLB] = { "TLB page size (pairs and first-touch faults) and entries per level (3.2)", cli_probe_row_tlb, 0, COND_SHARED },
+	[MP_G_INSTR] = { "latency, throughput, ops in flight of add/sub/mul/div/fma, FLOPs/cy (3.3), line-crossing loads/stores", cli_probe_row_instr, 0, 0 },
+	[MP_G_CONTEXTS] = { "FP, integer and memory execution contexts (3.4)", cli_probe_row_contexts, 1, COND_SHARED },
+	[MP_G_REGISTERS] = { "usable integer and FP registers from live ranges K = 3..132 (3.5)", cli_probe_row_registers, 0, COND_SHARED },
+	[MP_G_TIMESLICE] = { "the scheduler's time slice and its distribution, schedstat beside it (3.6)", cli_probe_row_timeslice, 1, 0 },
+	[MP_G_C2C] = { "core-to-core bandwidth and latency, and the locality tree (3.1.4)", cli_probe_row_c2c, 1, COND_SHARED },
 };
-#define NPROBES (sizeof(probes) / sizeof(probes[0]))
+#define NPROBES ((size_t)MP_GROUPS)
+#define GROUP_NAME(k) machine_probes_group_name((enum mp_group)(k))
 
 /* set by the first SIGINT, SIGTERM or SIGHUP (common/interrupt.h): keep what was measured; a
  * second one ends archscope at once */
@@ -113,6 +116,11 @@ void cli_probe_progress(void *unused, const char *probe, const char *point, int 
 	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
 }
 
+int cli_probe_recorded(const char *group, int rc)
+{
+	return rc ? error("%s: out of memory for the record of its answers", group) : 0;
+}
+
 int cli_probe_differs(double measured, double os)
 {
 	return os > 0 && measured > 0 && fabs(measured - os) / os > 0.05;
@@ -122,23 +130,18 @@ void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, co
 			       const char *fmt, unsigned flags)
 {
 	const struct machine_probe_field *f = &machine_probe_fields[id];
-	emit_answer_begin(e, f->key, label,
+	emit_answer_begin(e, NULL, label,
 			  &(struct emit_answer){ .value = a->value, .unit = f->unit, .confidence = a->confidence,
 						 .method = a->method, .os_reported = a->os_reported,
 						 .os_integer = !!(f->flags & MP_F_OS_INT), .fmt = fmt });
 	if ((flags & CLI_PROBE_ANSWER_DIFFERS) && cli_probe_differs(a->value, a->os_reported))
 		emit_annotate(e, "  " CLI_PROBE_DIFFERS_TEXT);
-	if (a->noisy[0]) {
+	if (a->noisy[0])
 		emit_annotate(e, "  [noisy]");
-		emit_bool(e, "noisy", NULL, 1);
-		emit_string(e, "noisy_why", NULL, a->noisy);
-	}
-	if (a->implausible[0]) {
+	if (a->implausible[0])
 		emit_annotate(e, "  [implausible]");
-		emit_string(e, "implausible", NULL, a->implausible);
-	}
-	if (a->reason[0])
-		emit_string(e, "reason", flags & CLI_PROBE_ANSWER_NOTE ? "note" : NULL, a->reason);
+	if (a->reason[0] && (flags & CLI_PROBE_ANSWER_NOTE))
+		emit_string(e, NULL, "note", a->reason);
 }
 
 void cli_probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
@@ -179,7 +182,7 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 		ctx->busy_said = 1;
 	}
 	if ((c.noisy || bad) && !busy && ctx->attempt < ctx->max_attempts && !interrupted() && spent + last <= budget) {
-		note("probe %s: measuring again (attempt %d of %d): %s", probes[g].name, ctx->attempt + 1,
+		note("probe %s: measuring again (attempt %d of %d): %s", GROUP_NAME(g), ctx->attempt + 1,
 		     ctx->max_attempts, c.noisy ? c.why : impl);
 		struct emit *dropped = emit_new(EMIT_JSON, NULL); /* this attempt's output goes nowhere */
 		if (dropped) {
@@ -215,22 +218,13 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 	cond_summary_final(&c);
 }
 
-/* The group's conditions after its answers: JSON from the record (results.GROUP.conditions), a
- * line for people, and the flag when its answers stay disturbed or implausible. */
+/* The group's conditions after its answers, for people (the JSON is the record's
+ * GROUP.conditions): a line, and the flag when its answers stay disturbed or implausible. */
 static void conditions_render(struct cli_probe_ctx *ctx, enum mp_group g)
 {
 	const struct machine_probes_cond *k = &ctx->rec->cond[g];
-	if (k->attempts < 1)
+	if (k->attempts < 1 || !emit_is_text(ctx->e))
 		return;
-	if (!emit_is_text(ctx->e)) {
-		json_t *all = machine_probes_json(ctx->rec);
-		json_t *group = json_object_get(emit_results(ctx->e), probes[g].name);
-		json_t *cond = json_object_get(json_object_get(all, probes[g].name), "conditions");
-		if (json_is_object(group) && cond)
-			json_object_set(group, "conditions", cond);
-		json_decref(all);
-		return;
-	}
 	char line[600];
 	int n = snprintf(line, sizeof(line), "other processes %.2f of %d CPU%s", k->foreign_cpus, k->cpus,
 			 k->cpus == 1 ? "" : "s");
@@ -244,7 +238,7 @@ static void conditions_render(struct cli_probe_ctx *ctx, enum mp_group g)
 	if (isfinite(k->clock_ghz))
 		n += snprintf(line + n, sizeof(line) - (size_t)n, ", clock %.2f GHz", k->clock_ghz);
 	snprintf(line + n, sizeof(line) - (size_t)n, ", %d attempt%s", k->attempts, k->attempts == 1 ? "" : "s");
-	emit_heading(ctx->e, "%s conditions: %s", probes[g].name, line);
+	emit_heading(ctx->e, "%s conditions: %s", GROUP_NAME(g), line);
 	if (k->noisy)
 		emit_heading(ctx->e, "  noisy: %s (answers flagged, confidence halved)", k->why);
 	if (k->implausible[0])
@@ -270,7 +264,7 @@ static int group_run(struct cli_probe_ctx *ctx, enum mp_group g)
 		if (ctx->wait_quiet_s > 0) {
 			double w = cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, ctx->wait_quiet_s);
 			if (w < 0)
-				note("probe %s: not quiet after %.0f s of waiting (--wait-quiet): measuring anyway", probes[g].name, -w);
+				note("probe %s: not quiet after %.0f s of waiting (--wait-quiet): measuring anyway", GROUP_NAME(g), -w);
 		} else if (ctx->attempt > 1) { /* let a burst of other work pass: up to a second */
 			cond_wait_quiet(used, &ctx->env.allowed, probes[g].cond_flags, 1.0);
 		}
@@ -300,14 +294,14 @@ static int group_run(struct cli_probe_ctx *ctx, enum mp_group g)
 static void print_groups(FILE *out)
 {
 	for (size_t i = 0; i < NPROBES; i++)
-		fprintf(out, "  %-10s %s\n", probes[i].name, probes[i].summary);
+		fprintf(out, "  %-10s %s\n", GROUP_NAME(i), probes[i].summary);
 }
 
 /* The group names, one a line, for the shell completion. */
 static void group_words(FILE *out)
 {
 	for (size_t i = 0; i < NPROBES; i++)
-		fprintf(out, "%s\n", probes[i].name);
+		fprintf(out, "%s\n", GROUP_NAME(i));
 	fprintf(out, "all\n");
 }
 
@@ -332,13 +326,13 @@ static int groups_select(int n, char **argv, int *selected)
 	for (int i = 0; i < n; i++) {
 		int found = 0;
 		for (size_t k = 0; k < NPROBES; k++)
-			if (strcmp(argv[i], probes[k].name) == 0 || strcmp(argv[i], "all") == 0)
+			if (strcmp(argv[i], GROUP_NAME(k)) == 0 || strcmp(argv[i], "all") == 0)
 				selected[k] = found = 1;
 		if (!found) {
 			char list[512] = "";
 			for (size_t k = 0; k < NPROBES; k++) {
 				strcat(list, k ? ", " : "");
-				strcat(list, probes[k].name);
+				strcat(list, GROUP_NAME(k));
 			}
 			return error_usage("probe", "unknown probe group '%s' (groups: %s)", argv[i], list);
 		}
@@ -395,16 +389,9 @@ static void save_results(struct cli_probe_ctx *ctx)
 	json_decref(j);
 }
 
-/* Runs the selected rows into ctx's emitters and ctx->rec (with --from-raw the saved answers are
- * there already and are printed) and writes the machine file with -o. Returns 0 or an exit code. */
-static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
+/* The cpu and seed of the run (with --from-raw those of the run that measured the saved answers). */
+static void run_identity(struct cli_probe_ctx *ctx, int from_raw)
 {
-	if (from_raw) { /* the saved answers, with the cpu and seed of the run that measured them */
-		json_t *saved = emit_is_text(ctx->e) ? NULL : machine_probes_json(ctx->rec);
-		if (saved)
-			json_object_update(emit_results(ctx->e), saved);
-		json_decref(saved);
-	}
 	if (!from_raw || ctx->rec->have[MP_CPU] != MP_HAVE_YES)
 		ctx->rec->cpu = ctx->env.cpu;
 	if (!from_raw || ctx->rec->have[MP_SEED] != MP_HAVE_YES)
@@ -412,39 +399,152 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 	ctx->env.seed = (uint64_t)ctx->rec->seed;
 	ctx->rec->have[MP_CPU] = ctx->rec->have[MP_SEED] = MP_HAVE_YES;
 	emit_heading(ctx->e, "archscope probe on cpu %d (seed %llu)", ctx->rec->cpu, (unsigned long long)ctx->rec->seed);
-	CLI_PROBE_RENDER(ctx, emit_int, MP_KEY(CPU), NULL, ctx->rec->cpu, NULL);
-	CLI_PROBE_RENDER(ctx, emit_int, MP_KEY(SEED), NULL, ctx->rec->seed, NULL);
+}
+
+/* Runs the selected groups into ctx->rec, each group's wall time beside its answers. */
+static int groups_run(struct cli_probe_ctx *ctx, const int *selected, const char *out_path)
+{
 	int rc = 0;
-	double took[NPROBES];
-	if (!selected[0] && !from_raw)
-		cli_probe_clock_run(ctx, 1);
 	for (size_t k = 0; k < NPROBES && !interrupted(); k++) {
 		if (!selected[k])
 			continue;
 		if (out_path)
-			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, probes[k].name);
+			progress("probe -o: group %zu/%zu (%s), then the streaming benchmarks ...", k + 1, NPROBES, GROUP_NAME(k));
 		uint64_t t0 = timer_now_ns();
 		if (group_run(ctx, (enum mp_group)k) != 0)
 			rc = EXIT_FAIL;
-		took[k] = (double)(timer_now_ns() - t0) * 1e-9;
+		ctx->rec->timing_s[k] = (double)(timer_now_ns() - t0) * 1e-9;
+		ctx->rec->have[MP_TIMING] = MP_HAVE_YES;
 	}
-	/* each group's wall time (what bench/probe-plan.sh takes as step costs) */
-	if (!from_raw) {
-		CLI_PROBE_RENDER(ctx, emit_object_begin, "timing_s", NULL);
-		for (size_t k = 0; k < NPROBES; k++)
-			if (selected[k] && (k == 0 || !interrupted() || took[k] > 0))
-				CLI_PROBE_RENDER(ctx, emit_number, probes[k].name, NULL, took[k], "s", NULL);
-		emit_object_end(ctx->e);
-	}
+	return rc;
+}
+
+/* Runs the selected rows into ctx->rec (with --from-raw the saved answers are there already and are
+ * printed), writes the machine file with -o, and in JSON the record as the results. Returns 0 or
+ * an exit code. */
+static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_raw, json_t *bench, const char *out_path)
+{
+	run_identity(ctx, from_raw);
+	if (from_raw) /* the saved run's timing is not this run's */
+		ctx->rec->have[MP_TIMING] = MP_HAVE_NO;
+	if (!selected[0] && !from_raw)
+		cli_probe_clock_run(ctx, 1);
+	int rc = groups_run(ctx, selected, out_path);
 	if (interrupted()) {
-		CLI_PROBE_RENDER(ctx, emit_bool, "incomplete", NULL, 1);
+		ctx->rec->incomplete = 1;
 		note("interrupted: printing what was measured so far");
 	} else if (ctx->raw_dir && !from_raw) {
 		save_results(ctx);
 	}
 	if (out_path && cli_probe_machine_write(ctx, bench, from_raw, out_path) != 0)
 		rc = EXIT_FAIL;
+	if (!emit_is_text(ctx->e)) { /* the JSON is the record */
+		json_t *j = machine_probes_json(ctx->rec);
+		if (!j || json_object_update(emit_results(ctx->e), j) != 0) {
+			error("out of memory for the JSON of the answers");
+			rc = EXIT_FAIL;
+		}
+		json_decref(j);
+	}
 	return rc;
+}
+
+/* The options that go together, given the command line's groups (argc of them). 0, or -1 after
+ * a usage error. */
+static int options_check(const struct cli_probe_ctx *ctx, int argc, const char *out_path, const char *from_raw,
+			 const char *topology, int plan)
+{
+	if (out_path && argc > 0) {
+		error_usage("probe", "-o runs every group: give no GROUP");
+		return -1;
+	}
+	if (from_raw && !out_path) {
+		error_usage("probe", "--from-raw needs -o FILE");
+		return -1;
+	}
+	if (ctx->force && !out_path) {
+		error_usage("probe", "--force needs -o FILE");
+		return -1;
+	}
+	if (topology && !plan) {
+		error_usage("probe", "--topology needs --plan (a recorded machine can be planned, not measured)");
+		return -1;
+	}
+	if (plan && (argc > 0 || out_path || from_raw)) {
+		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
+		return -1;
+	}
+	if (plan && (ctx->plot_dir || ctx->raw_dir)) { /* nothing measured: no curve to draw or save */
+		error_usage("probe", "--plan measures nothing, so %s has no curves to write: run the probe without "
+			    "--plan for them", ctx->plot_dir ? "--plot" : "--raw");
+		return -1;
+	}
+	return 0;
+}
+
+/* probe --plan: what a full probe would run, measuring nothing. Returns 0 or an exit code. */
+static int plan_run(struct cli_probe_ctx *ctx, int json, const char *topology)
+{
+	ctx->e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!ctx->e) {
+		error("out of memory");
+		return EXIT_FAIL;
+	}
+	int prc = cli_probe_plan(ctx->e, topology, ctx->env.quick, ctx->env.seed);
+	if (prc != 0) {
+		emit_free(ctx->e);
+		return prc;
+	}
+	return cli_emit_end(ctx->e, "probe"); /* frees the emitter */
+}
+
+/* Measures the selected groups (or, with --from-raw, loads the saved answers) and renders them;
+ * -o writes the machine file. Returns 0 or an exit code. */
+static int measure(struct cli_probe_ctx *ctx, int json, int cpu, int *selected, const char *from_raw,
+		   const char *out_path)
+{
+	if (out_path && cli_output_check("probe", out_path, ctx->force) != 0)
+		return EXIT_USAGE;
+	json_t *bench = NULL;
+	struct machine_probes *rec = malloc(sizeof(*rec));
+	if (!rec)
+		return error("out of memory"), EXIT_FAIL;
+	machine_probes_init(rec);
+	ctx->rec = rec;
+	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
+		machine_probes_release(rec); /* the answers read before benchmarks.json was refused */
+		free(rec);
+		return EXIT_USAGE;
+	}
+	if (from_raw) /* nothing is measured: the saved results stand for every group */
+		memset(selected, 0, NPROBES * sizeof(*selected));
+	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
+	interrupt_install();
+	int rc = setup(ctx, cpu);
+	if (rc != 0) {
+		machine_probes_release(rec);
+		free(rec);
+		probe_env_release(&ctx->env);
+		json_decref(bench);
+		interrupt_restore();
+		return interrupted() ? INTERRUPT_EXIT : rc;
+	}
+	ctx->e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!ctx->e) {
+		error("out of memory");
+		emit_free(ctx->e);
+		json_decref(bench);
+		rc = EXIT_FAIL;
+	} else {
+		rc = probe_run(ctx, selected, from_raw != NULL, bench, out_path); /* takes bench */
+		int end = cli_emit_end(ctx->e, "probe");
+		rc = rc ? rc : end ? end : ctx->save_failed ? EXIT_FAIL : 0;
+	}
+	machine_probes_release(rec);
+	free(rec);
+	probe_env_release(&ctx->env);
+	interrupt_restore();
+	return interrupted() ? INTERRUPT_EXIT : rc;
 }
 
 int cmd_probe(int argc, char **argv)
@@ -496,84 +596,9 @@ int cmd_probe(int argc, char **argv)
 	int selected[NPROBES] = { 0 };
 	if (groups_select(argc, argv, selected) != 0)
 		return EXIT_USAGE;
-	if (out_path && argc > 0) {
-		error_usage("probe", "-o runs every group: give no GROUP");
+	if (options_check(&ctx, argc, out_path, from_raw, topology, plan) != 0)
 		return EXIT_USAGE;
-	}
-	if (from_raw && !out_path) {
-		error_usage("probe", "--from-raw needs -o FILE");
-		return EXIT_USAGE;
-	}
-	if (ctx.force && !out_path) {
-		error_usage("probe", "--force needs -o FILE");
-		return EXIT_USAGE;
-	}
-	if (topology && !plan) {
-		error_usage("probe", "--topology needs --plan (a recorded machine can be planned, not measured)");
-		return EXIT_USAGE;
-	}
-	if (plan && (argc > 0 || out_path || from_raw)) {
-		error_usage("probe", "--plan plans a full probe: give no GROUP, -o or --from-raw");
-		return EXIT_USAGE;
-	}
-	if (plan && (ctx.plot_dir || ctx.raw_dir)) { /* nothing measured: no curve to draw or save */
-		error_usage("probe", "--plan measures nothing, so %s has no curves to write: run the probe without "
-			    "--plan for them", ctx.plot_dir ? "--plot" : "--raw");
-		return EXIT_USAGE;
-	}
-	if (plan) {
-		ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (!ctx.e) {
-			error("out of memory");
-			return EXIT_FAIL;
-		}
-		int prc = cli_probe_plan(ctx.e, topology, ctx.env.quick, ctx.env.seed);
-		if (prc != 0) {
-			emit_free(ctx.e);
-			return prc;
-		}
-		return cli_emit_end(ctx.e, "probe"); /* frees the emitter */
-	}
-	if (out_path && cli_output_check("probe", out_path, ctx.force) != 0)
-		return EXIT_USAGE;
-	json_t *bench = NULL;
-	struct machine_probes *rec = malloc(sizeof(*rec));
-	if (!rec)
-		return error("out of memory"), EXIT_FAIL;
-	machine_probes_init(rec);
-	ctx.rec = rec;
-	if (from_raw && cli_probe_machine_load(from_raw, rec, &bench) != 0) {
-		machine_probes_release(rec); /* the answers read before benchmarks.json was refused */
-		free(rec);
-		return EXIT_USAGE;
-	}
-	if (from_raw) /* nothing is measured: the saved results stand for every group */
-		memset(selected, 0, sizeof(selected));
-	/* Ctrl-C keeps what was measured; caught before the set-up, which can take seconds */
-	interrupt_install();
-	int rc = setup(&ctx, cpu);
-	if (rc != 0) {
-		machine_probes_release(rec);
-		free(rec);
-		probe_env_release(&ctx.env);
-		json_decref(bench);
-		interrupt_restore();
-		return interrupted() ? INTERRUPT_EXIT : rc;
-	}
-	ctx.e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!ctx.e) {
-		error("out of memory");
-		emit_free(ctx.e);
-		json_decref(bench);
-		rc = EXIT_FAIL;
-	} else {
-		rc = probe_run(&ctx, selected, from_raw != NULL, bench, out_path); /* takes bench */
-		int end = cli_emit_end(ctx.e, "probe");
-		rc = rc ? rc : end ? end : ctx.save_failed ? EXIT_FAIL : 0;
-	}
-	machine_probes_release(rec);
-	free(rec);
-	probe_env_release(&ctx.env);
-	interrupt_restore();
-	return interrupted() ? INTERRUPT_EXIT : rc;
+	if (plan)
+		return plan_run(&ctx, json, topology);
+	return measure(&ctx, json, cpu, selected, from_raw, out_path);
 }

@@ -1,9 +1,9 @@
-/* The probe family: each row of the probe table is a name, a one-line summary and a function
- * that runs the library probe, records its answers in the typed struct machine_probes
- * (machine/probes.h, cmd-probe-record.c), saves its evidence (--raw CSV, --plot pictures) and renders
- * the answers and the evidence once through the emitter (report/emit.h), for text and JSON alike.
- * The answers' JSON keys and units are the description's (MP_KEY); probe -o writes the machine
- * file from the struct, never from the rendered JSON. */
+/* The probe family: each row of the probe table is a group of machine/probes.h, a one-line summary
+ * and a function that runs the library probe, records its answers and evidence in the typed struct
+ * machine_probes (probe/record.h), saves its curves (--raw CSV, --plot pictures) and renders them
+ * for people through the emitter (report/emit.h). The JSON of `probe --json` is the record's
+ * (machine_probes_json): renderers hold text labels and formats, no JSON key; probe -o writes the
+ * machine file from the record too. */
 #ifndef ARCHSCOPE_CLI_CMD_PROBE_H
 #define ARCHSCOPE_CLI_CMD_PROBE_H
 
@@ -12,6 +12,7 @@
 #include "common/conditions.h"
 #include "machine/probes.h"
 #include "probe/probe.h"
+#include "probe/record.h"
 
 struct emit;
 struct probe_curve;
@@ -55,11 +56,14 @@ struct cli_probe_ctx {
  * flags the recorded answers that stay disturbed or implausible. */
 void cli_probe_measured(struct cli_probe_ctx *ctx);
 
-/* Renders a result into ctx's output: fn(e, args...), once the group's measurement is judged. */
-#define CLI_PROBE_RENDER(ctx, fn, ...) (cli_probe_measured(ctx), fn((ctx)->e, __VA_ARGS__))
+/* Renders a result for people into ctx's output: fn(e, args...), once the group's measurement is
+ * judged; in JSON nothing (the record is the JSON). */
+#define CLI_PROBE_RENDER(ctx, fn, ...) (cli_probe_measured(ctx), emit_is_text((ctx)->e) ? (void)fn((ctx)->e, __VA_ARGS__) : (void)0)
+/* A record call's result (probe/record.h): -ENOMEM is error() (-1). */
+int cli_probe_recorded(const char *group, int rc);
 
+/* A group's row, at its index (enum mp_group); its name is the group's key (machine/probes.h). */
 struct cli_probe_row {
-	const char *name;
 	const char *summary;
 	int (*run)(struct cli_probe_ctx *ctx);  /* 0, or -1 after error() (what was measured is rendered) */
 	int all_cpus;            /* its threads use every allowed CPU, not only env.cpu */
@@ -93,47 +97,28 @@ enum {
 					* the reason is in JSON only) */
 	CLI_PROBE_ANSWER_DIFFERS = 1 << 2, /* text: "<- differs from the OS" when os_reported is 5 % off */
 };
-/* The recorded answer id (an MP_* of machine/probes.h) through emit_answer_begin(): {value, unit,
- * confidence, method, os_reported} under the description's key and unit, and "reason" when there
- * is one; further members follow up to emit_object_end(). fmt: the text format of the value
- * (NULL: "%g"); flags: PROBE_ANSWER_*. */
+/* The recorded answer id (an MP_* of machine/probes.h) for people through emit_answer_begin(): its
+ * value in the description's unit, the flags, and the reason as a note (CLI_PROBE_ANSWER_NOTE);
+ * further lines follow up to emit_object_end(). fmt: the text format of the value (NULL: "%g");
+ * flags: CLI_PROBE_ANSWER_*. */
 void cli_probe_answer_render_begin(struct emit *e, int id, const char *label, const struct machine_answer *a,
 			       const char *fmt, unsigned flags);
 /* cli_probe_answer_render_begin() and emit_object_end(). */
 void cli_probe_answer_render(struct emit *e, int id, const char *label, const struct machine_answer *a, const char *fmt,
 			 unsigned flags);
 
-/* cmd-probe-record.c: a probe's answers into the typed record (the group marked present); the c2c
- * matrices are copied: 0, or -1 after error() (no memory). */
-void cli_probe_record_clock(struct machine_probes *p, const struct probe_clock_result *r);
-void cli_probe_record_line(struct machine_probes *p, const struct probe_line_result *r);
-void cli_probe_record_caches(struct machine_probes *p, const struct probe_caches_result *r);
-void cli_probe_record_assoc(struct machine_probes *p, const struct probe_assoc_result *r);
-void cli_probe_record_tlb(struct machine_probes *p, const struct probe_tlb_result *r);
-void cli_probe_record_instr(struct machine_probes *p, const struct probe_instr_result *r);
-void cli_probe_record_contexts(struct machine_probes *p, const struct probe_contexts_result *r);
-void cli_probe_record_registers(struct machine_probes *p, const struct probe_registers_result *r);
-void cli_probe_record_timeslice(struct machine_probes *p, const struct probe_timeslice_result *r);
-int cli_probe_record_c2c(struct machine_probes *p, const struct probe_c2c_result *r);
-/* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind). */
-int cli_probe_record_contexts_id(int kind);
-/* The entry (MP_REGISTERS_*) of a registers build's answer. */
-int cli_probe_record_registers_id(const struct probe_registers_build *b);
 /* Whether measured and OS-reported values are both positive and more than 5 % apart. */
 int cli_probe_differs(double measured, double os);
 #define CLI_PROBE_DIFFERS_TEXT "<- differs from the OS"
 
 /* What the memory rows share (cmd-probe-memory.c). -1 after error(): the probe's message, or its
  * name. A curve (x, min, median) saved as CSV and plotted (xlabel and logx describe the axis). The
- * points of a curve as JSON only: [{xname, "min_ns", "median_ns"}]. The line size later probes
+ * line size later probes
  * space their slots by (probe_line_need), its error and note printed before the probe that needs it
  * runs (the probe then finds it in env). */
 int cli_probe_fail(const char *probe, const struct as_error *err);
 void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
 			      const char *xlabel, int logx);
-void cli_probe_points_render(struct emit *e, const char *key, const char *xname, const double *x, const double *min_ns,
-			     const double *median_ns, size_t n);
-void cli_probe_curve_render(struct emit *e, const char *key, const char *xname, const struct probe_curve *c);
 void cli_probe_need_line(struct cli_probe_ctx *ctx);
 
 struct atomic_file;

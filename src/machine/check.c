@@ -526,31 +526,31 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 	struct mnode *v;
 	v = need(&c, r, "(top)", "model name", 1);
 	EXPECT(&c, v, "model name", machine_node_string(v), "a name");
-	v = need(&c, r, "(top)", "clock", 1);
+	v = need(&c, r, "(top)", MK_CLOCK, 1);
 	double hz;
-	EXPECT(&c, v, "clock", machine_node_quantity(v, "Hz", 1, NULL), "a positive frequency such as 2.4 GHz");
+	EXPECT(&c, v, MK_CLOCK, machine_node_quantity(v, "Hz", 1, NULL), "a positive frequency such as 2.4 GHz");
 	if (v && machine_node_quantity(v, "Hz", 1, &hz) && (hz < MACHINE_MIN_CLOCK_HZ || hz > MACHINE_MAX_CLOCK_HZ))
-		problem(&c, v->line, "clock", "%s is outside %.1f to %.0f GHz", v->text, MACHINE_MIN_CLOCK_HZ / 1e9,
+		problem(&c, v->line, MK_CLOCK, "%s is outside %.1f to %.0f GHz", v->text, MACHINE_MIN_CLOCK_HZ / 1e9,
 			MACHINE_MAX_CLOCK_HZ / 1e9);
 	check_pos_int_key(&c, r, "", "sockets", 0);
-	check_pos_int_key(&c, r, "", "cores per socket", 1);
-	check_pos_int_key(&c, r, "", "threads per core", 0);
-	v = need(&c, r, "(top)", "cacheline size", 0);
-	EXPECT(&c, v, "cacheline size", machine_node_quantity(v, "B", 1, NULL), "a positive size such as 64 B");
-	if ((v = need(&c, r, "(top)", "FLOPs per cycle", 1))) {
-		check_each(&c, v, "FLOPs per cycle", MN_MAP, "a mapping {SP: {...}, DP: {...}}", check_flops_precision);
+	check_pos_int_key(&c, r, "", MK_CORES_PER_SOCKET, 1);
+	check_pos_int_key(&c, r, "", MK_THREADS_PER_CORE, 0);
+	v = need(&c, r, "(top)", MK_CACHELINE, 0);
+	EXPECT(&c, v, MK_CACHELINE, machine_node_quantity(v, "B", 1, NULL), "a positive size such as 64 B");
+	if ((v = need(&c, r, "(top)", MK_FLOPS, 1))) {
+		check_each(&c, v, MK_FLOPS, MN_MAP, "a mapping {SP: {...}, DP: {...}}", check_flops_precision);
 		struct mnode *dp = mnode_get(v, "DP");
 		if (v->kind == MN_MAP && (!dp || !mnode_get(dp, "total")))
-			problem(&c, v->line, "FLOPs per cycle", "incomplete: missing 'DP.total' (the Roofline model's peak)");
+			problem(&c, v->line, MK_FLOPS, "incomplete: missing 'DP.total' (the Roofline model's peak)");
 	}
 	static const char *const lists[] = { "compiler", "in-core model" };
 	for (int i = 0; i < 2; i++) {
 		v = need(&c, r, "(top)", lists[i], 0);
 		EXPECT(&c, v, lists[i], v->kind != MN_SCALAR, "a mapping or an !!omap list");
 	}
-	v = need(&c, r, "(top)", "memory hierarchy", 1);
+	v = need(&c, r, "(top)", MK_HIERARCHY, 1);
 	if (v && (v->kind != MN_SEQ || v->n == 0)) {
-		EXPECT(&c, v, "memory hierarchy", 0, "a non-empty list of levels");
+		EXPECT(&c, v, MK_HIERARCHY, 0, "a non-empty list of levels");
 	} else if (v) {
 		int caches = 0;
 		for (size_t i = 0; i < v->n; i++) {
@@ -558,8 +558,8 @@ int machine_check(const struct mtree *t, const char *name, char **report)
 			caches += mnode_get(v->vals[i], "cache per group") != NULL;
 		}
 		check_levels_across(&c, v);
-		if (!caches && !mnode_get(r, "cacheline size"))
-			problem(&c, v->line, "cacheline size", "incomplete: missing (and no cache level gives a cl_size): the models count cache lines");
+		if (!caches && !mnode_get(r, MK_CACHELINE))
+			problem(&c, v->line, MK_CACHELINE, "incomplete: missing (and no cache level gives a cl_size): the models count cache lines");
 	}
 	if ((v = need(&c, r, "(top)", "benchmarks", 0)))
 		check_benchmarks(&c, v);

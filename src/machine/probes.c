@@ -26,6 +26,15 @@
 	.offset = offsetof(struct machine_probes, field), .count = offsetof(struct machine_probes, count_field)
 #define MP_LIST_ROW(type, count_field, field) .offset = offsetof(type, field), .count = offsetof(type, count_field)
 #define MP_NONE .offset = 0
+#define MP_HEAP_ROW(type, count_field, rows, row_type, most)                                               \
+	.offset = offsetof(type, rows), .count = offsetof(type, count_field), .row_size = sizeof(row_type), .max = (most)
+#define MP_TABLE_IN(type, count_field, rows)                                                               \
+	.offset = offsetof(type, rows), .count = offsetof(type, count_field),                                  \
+	.row_size = sizeof(((type *)0)->rows[0]), .max = sizeof(((type *)0)->rows) / sizeof(((type *)0)->rows[0])
+#define MP_CURVE_AT(field) MP_HEAP(field.n, field.pt, struct machine_probes_point, MACHINE_PROBES_MAX_POINTS)
+#define MP_CURVE_IN(type, field)                                                                           \
+	MP_HEAP_ROW(type, field.n, field.pt, struct machine_probes_point, MACHINE_PROBES_MAX_POINTS)
+#define MP_IF_ROW(type, field) .count = offsetof(type, field)
 
 const struct machine_probe_field machine_probe_fields[MP_COUNT] = {
 #define X(ID, PARENT, KIND, KEY, UNIT, FLAGS, KERNCRAFT, WHAT, ...)                                        \
@@ -39,8 +48,19 @@ const char *machine_probe_kind_name(enum machine_probe_kind kind)
 {
 	static const char *const names[] = { [MP_ANSWER] = "answer", [MP_OBJECT] = "object", [MP_TABLE] = "table",
 					     [MP_REAL] = "number", [MP_INT] = "integer", [MP_LONG] = "integer",
-					     [MP_TEXT] = "string", [MP_INTS] = "integers", [MP_MATRIX] = "matrix" };
-	return kind <= MP_MATRIX ? names[kind] : "?";
+					     [MP_TEXT] = "string", [MP_INTS] = "integers", [MP_MATRIX] = "matrix",
+					     [MP_BOOL] = "boolean", [MP_REALS] = "numbers" };
+	return kind <= MP_REALS ? names[kind] : "?";
+}
+
+const char *machine_probes_c2c_mode_name(enum mp_c2c_mode m)
+{
+	static const char *const names[] = {
+#define X(id, name) [MP_C2C_MODE_##id] = name,
+		MP_C2C_MODES(X)
+#undef X
+	};
+	return (unsigned)m < sizeof(names) / sizeof(names[0]) ? names[m] : "?";
 }
 
 static const struct machine_probe_field *F(int id)
@@ -77,6 +97,48 @@ void *machine_probes_at(const struct machine_probes *p, int id)
 	return (char *)p + F(id)->offset;
 }
 
+static char *rows_of(int id, char *base, int **count);
+
+int machine_probes_rows(const struct machine_probes *p, int id)
+{
+	int table = id >= 0 && id < MP_COUNT ? row_table(id) : MP_ROOT;
+	if (table == MP_ROOT || row_table(table) != MP_ROOT)
+		return 0;
+	int *n;
+	return rows_of(table, (char *)p, &n) ? *n : 0;
+}
+
+void *machine_probes_row_at(const struct machine_probes *p, int id, int i)
+{
+	if (i < 0 || i >= machine_probes_rows(p, id))
+		return NULL;
+	int table = row_table(id), *n;
+	return rows_of(table, (char *)p, &n) + (size_t)i * F(table)->row_size + F(id)->offset;
+}
+
+int machine_probes_witnesses(int id)
+{
+	if (id < 0 || id >= MP_COUNT || F(id)->kind != MP_ANSWER)
+		return -1;
+	for (int c = machine_probes_child(id, id); c < MP_COUNT; c = machine_probes_child(id, c))
+		if (F(c)->flags & MP_F_WITNESSES)
+			return c;
+	int parent = F(id)->parent;
+	for (int c = machine_probes_child(parent, id); c < MP_COUNT && F(c)->kind != MP_ANSWER;
+	     c = machine_probes_child(parent, c))
+		if (F(c)->flags & MP_F_WITNESSES)
+			return c;
+	return -1;
+}
+
+int machine_probes_is_witness(int id)
+{
+	for (int p = id >= 0 && id < MP_COUNT ? F(id)->parent : MP_ROOT; p != MP_ROOT; p = F(p)->parent)
+		if (F(p)->flags & MP_F_WITNESSES)
+			return 1;
+	return 0;
+}
+
 int machine_probes_child(int parent, int prev)
 {
 	int c = prev < parent ? parent + 1 : prev + 1;
@@ -102,7 +164,11 @@ static void init_in(int table, char *base)
 		switch (F(id)->kind) {
 		case MP_ANSWER: answer_none((struct machine_answer *)(void *)at); break;
 		case MP_REAL: *(double *)(void *)at = NAN; break;
-		case MP_LONG: *(long long *)(void *)at = F(id)->flags & MP_F_NULL_NEG ? -1 : 0; break;
+		case MP_LONG: *(long long *)(void *)at = F(id)->flags & (MP_F_NULL_NEG | MP_F_OMIT) ? -1 : 0; break;
+		case MP_INT:
+			if (F(id)->flags & MP_F_OMIT)
+				*(int *)(void *)at = -1;
+			break;
 		default: break; /* zero from the memset */
 		}
 	}
@@ -137,7 +203,7 @@ static void release_in_group(int table, char *base, int group)
 		if (row_table(id) != table || (group != MP_ROOT && !under(id, group)))
 			continue;
 		void **at = (void **)(void *)(base + F(id)->offset);
-		if (F(id)->kind == MP_INTS || F(id)->kind == MP_MATRIX) {
+		if (F(id)->kind == MP_INTS || F(id)->kind == MP_MATRIX || F(id)->kind == MP_REALS) {
 			free(*at);
 			*at = NULL;
 		} else if (F(id)->kind == MP_TABLE) {
@@ -178,14 +244,59 @@ static int put(json_t *o, const char *key, json_t *v)
 	return v ? json_object_set_new(o, key, v) : -1;
 }
 
-static json_t *write_entry(int id, const char *base, const struct machine_probes *p);
+/* What a writer writes: the record, and whether evidence is left out (the machine file). */
+struct writer {
+	const struct machine_probes *p;
+	int answers_only;
+};
+
+static json_t *write_entry(int id, const char *base, const struct writer *w);
+
+/* Whether entry id in base is left out: evidence in the machine file, or an MP_F_OMIT entry with
+ * nothing in it. */
+static int omitted(int id, const char *base, const struct writer *w)
+{
+	const char *at = base + F(id)->offset;
+	if (w->answers_only && (F(id)->flags & MP_F_EVIDENCE))
+		return 1;
+	if (!(F(id)->flags & MP_F_OMIT))
+		return 0;
+	switch (F(id)->kind) {
+	case MP_REAL: return isnan(*(const double *)(const void *)at);
+	case MP_INT: return *(const int *)(const void *)at < 0;
+	case MP_LONG: return *(const long long *)(const void *)at < 0;
+	case MP_BOOL: return !*(const int *)(const void *)at;
+	case MP_TEXT: return !*at;
+	case MP_TABLE:
+	case MP_INTS:
+	case MP_REALS: return *(const int *)(const void *)(base + F(id)->count) <= 0;
+	default: return 0;
+	}
+}
+
+/* Whether entry id in base is null though present: an MP_F_NULLABLE object that is not there, or
+ * such a text that is empty. */
+static int nulled(int id, const char *base)
+{
+	if (!(F(id)->flags & MP_F_NULLABLE))
+		return 0;
+	if (F(id)->kind == MP_OBJECT)
+		return !*(const int *)(const void *)(base + F(id)->count);
+	return F(id)->kind == MP_TEXT && !base[F(id)->offset];
+}
 
 /* The children of id (object or answer), in table order, into o. 0, or -1 on no memory. */
-static int write_children(int id, const char *base, const struct machine_probes *p, json_t *o)
+static int write_children(int id, const char *base, const struct writer *w, json_t *o)
 {
+	const struct machine_probes *p = w->p;
 	for (int c = id + 1; c < MP_COUNT; c++) {
-		if (F(c)->parent != id)
+		if (F(c)->parent != id || omitted(c, base, w))
 			continue;
+		if (nulled(c, base)) {
+			if (put(o, F(c)->key, json_null()))
+				return -1;
+			continue;
+		}
 		if (F(c)->flags & MP_F_OPT) {
 			if (p->have[c] == MP_HAVE_NO)
 				continue;
@@ -195,7 +306,7 @@ static int write_children(int id, const char *base, const struct machine_probes 
 				continue;
 			}
 		}
-		if (put(o, F(c)->key, write_entry(c, base, p)))
+		if (put(o, F(c)->key, write_entry(c, base, w)))
 			return -1;
 	}
 	return 0;
@@ -216,15 +327,35 @@ static json_t *write_answer(int id, const struct machine_answer *a)
 	return o;
 }
 
-static json_t *write_entry(int id, const char *base, const struct machine_probes *p)
+/* A list of count doubles (NAN: null). */
+static json_t *write_reals(const double *x, int n)
+{
+	json_t *v = json_array();
+	for (int i = 0; v && x && i < n; i++)
+		if (json_array_append_new(v, real_or_null(x[i]))) {
+			json_decref(v);
+			return NULL;
+		}
+	return v;
+}
+
+static json_t *write_entry(int id, const char *base, const struct writer *w)
 {
 	const char *at = base + F(id)->offset;
 	json_t *v = NULL;
 	switch (F(id)->kind) {
 	case MP_ANSWER: v = write_answer(id, (const struct machine_answer *)(const void *)at); break;
 	case MP_OBJECT: v = json_object(); break;
-	case MP_REAL: return real_or_null(*(const double *)(const void *)at);
+	case MP_REAL: {
+		double x = *(const double *)(const void *)at;
+		if ((F(id)->flags & MP_F_WHOLE) && isfinite(x) && fabs(x) <= MACHINE_PROBES_MAX_VALUE)
+			return json_integer((json_int_t)llround(x));
+		return real_or_null(x);
+	}
 	case MP_INT: return json_integer(*(const int *)(const void *)at);
+	case MP_BOOL: return json_boolean(*(const int *)(const void *)at);
+	case MP_REALS:
+		return write_reals(*(double *const *)(const void *)at, *(const int *)(const void *)(base + F(id)->count));
 	case MP_LONG: {
 		long long x = *(const long long *)(const void *)at;
 		return x < 0 && (F(id)->flags & MP_F_NULL_NEG) ? json_null() : json_integer((json_int_t)x);
@@ -267,7 +398,7 @@ static json_t *write_entry(int id, const char *base, const struct machine_probes
 		v = json_array();
 		for (int i = 0; v && rows && i < *n; i++) {
 			json_t *row = json_object();
-			if (!row || write_children(id, rows + (size_t)i * F(id)->row_size, p, row) ||
+			if (!row || write_children(id, rows + (size_t)i * F(id)->row_size, w, row) ||
 			    json_array_append_new(v, row)) {
 				json_decref(row);
 				json_decref(v);
@@ -277,21 +408,32 @@ static json_t *write_entry(int id, const char *base, const struct machine_probes
 		return v;
 	}
 	}
-	if (v && write_children(id, base, p, v)) {
+	if (v && write_children(id, base, w, v)) {
 		json_decref(v);
 		return NULL;
 	}
 	return v;
 }
 
-json_t *machine_probes_json(const struct machine_probes *p)
+static json_t *write_all(const struct machine_probes *p, int answers_only)
 {
+	struct writer w = { p, answers_only };
 	json_t *o = json_object();
-	if (o && write_children(MP_ROOT, (const char *)p, p, o)) {
+	if (o && write_children(MP_ROOT, (const char *)p, &w, o)) {
 		json_decref(o);
 		return NULL;
 	}
 	return o;
+}
+
+json_t *machine_probes_json(const struct machine_probes *p)
+{
+	return write_all(p, 0);
+}
+
+json_t *machine_probes_answers_json(const struct machine_probes *p)
+{
+	return write_all(p, 1);
 }
 
 /* --- reading -------------------------------------------------------------------------------- */
@@ -399,6 +541,31 @@ static int integer_strict(int id, long i, const json_t *v, long long lo, long lo
 	return wrong_kind(id, NULL, i, v, what, err);
 }
 
+/* A list of numbers (null: NAN) into a new array *out, its length into *count. */
+static int read_reals(int id, const json_t *v, double **out, int *count, struct as_error *err)
+{
+	if (!json_is_array(v))
+		return wrong_kind(id, NULL, -1, v, "a list of numbers", err);
+	size_t n = json_array_size(v);
+	if (n > MACHINE_PROBES_MAX_POINTS)
+		n = MACHINE_PROBES_MAX_POINTS;
+	double *x = malloc((n ? n : 1) * sizeof(double));
+	if (!x)
+		return as_error_set(err, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		const json_t *e = json_array_get(v, i);
+		if (e && !json_is_null(e) && (!json_is_number(e) || !(fabs(json_number_value(e)) <= MACHINE_PROBES_MAX_VALUE))) {
+			free(x);
+			return wrong_kind(id, NULL, (long)i, e, "a measured value (a number, at most 2^53 in size, or null)", err);
+		}
+		x[i] = number_or_nan(e);
+	}
+	free(*out);
+	*out = x;
+	*count = (int)n;
+	return 0;
+}
+
 static int read_entry(int id, const json_t *v, char *base, struct machine_probes *p, struct as_error *err)
 {
 	char *at = base + F(id)->offset;
@@ -433,7 +600,15 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 	case MP_OBJECT:
 		if (!json_is_object(v))
 			return wrong_kind(id, NULL, -1, v, "an object", err);
+		if (F(id)->flags & MP_F_NULLABLE)
+			*(int *)(void *)(base + F(id)->count) = 1;
 		return read_children(id, v, base, p, err);
+	case MP_BOOL:
+		if (!json_is_boolean(v) && !flag_true(v) && !(json_is_string(v) && !strcmp(json_string_value(v), "false")))
+			return wrong_kind(id, NULL, -1, v, "true or false", err);
+		*(int *)(void *)at = flag_true(v);
+		return 0;
+	case MP_REALS: return read_reals(id, v, (double **)(void *)at, (int *)(void *)(base + F(id)->count), err);
 	case MP_REAL: return number_strict(id, NULL, v, (double *)(void *)at, err);
 	case MP_INT:
 		if ((rc = integer_strict(id, -1, v, INT32_MIN, INT32_MAX, &x, err)) < 0)
@@ -475,10 +650,12 @@ static int read_entry(int id, const json_t *v, char *base, struct machine_probes
 		return 0;
 	}
 	case MP_MATRIX: {
-		/* count x count, the count from the list read before it (c2c.cpus) */
+		/* count x count, the count from the list read before it (c2c.cpus), else from the matrix */
 		int n = *(int *)(void *)(base + F(id)->count);
 		if (!json_is_array(v))
 			return wrong_kind(id, NULL, -1, v, "a matrix (a list of lists of numbers)", err);
+		if (n <= 0 && json_array_size(v) <= MACHINE_PROBES_MAX_CPUS)
+			n = *(int *)(void *)(base + F(id)->count) = (int)json_array_size(v);
 		if (n <= 0 || json_array_size(v) == 0)
 			return 0;
 		double *m = malloc((size_t)n * (size_t)n * sizeof(double));
@@ -589,9 +766,18 @@ int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct 
 
 int machine_probes_group_id(enum mp_group g)
 {
-	static const int ids[MP_GROUPS] = { MP_CLOCK, MP_LINE, MP_CACHES, MP_ASSOC, MP_TLB, MP_INSTR, MP_CONTEXTS,
-					    MP_REGISTERS, MP_TIMESLICE, MP_C2C };
+	static const int ids[MP_GROUPS] = {
+#define G(id) [MP_G_##id] = MP_##id,
+		MP_GROUP_LIST(G)
+#undef G
+	};
 	return (unsigned)g < MP_GROUPS ? ids[g] : MP_ROOT;
+}
+
+const char *machine_probes_group_name(enum mp_group g)
+{
+	int id = machine_probes_group_id(g);
+	return id == MP_ROOT ? "?" : F(id)->key;
 }
 
 static int under(int id, int ancestor)

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "machine/node.h"
+#include "machine/probes.h"
 
 /* A text into a fixed field, cut (when too long) before a UTF-8 sequence rather than inside it,
  * so what is written back stays UTF-8. */
@@ -144,18 +145,18 @@ void machine_read(const struct mtree *t, struct machine *m)
 			copy_text((char *)m + texts[i].off, texts[i].len, v->text);
 	read_settings(mnode_get(r, "in-core model"), m->incore, &m->nincore);
 	read_settings(mnode_get(r, "compiler"), m->compiler, &m->ncompiler);
-	machine_node_quantity(mnode_get(r, "clock"), "Hz", 1, &m->clock_hz);
+	machine_node_quantity(mnode_get(r, MK_CLOCK), "Hz", 1, &m->clock_hz);
 	m->sockets = get_long(r, "sockets");
-	m->cores_per_socket = get_long(r, "cores per socket");
-	m->threads_per_core = get_long(r, "threads per core");
-	machine_node_quantity(mnode_get(r, "cacheline size"), "B", 1, &m->cacheline_bytes);
+	m->cores_per_socket = get_long(r, MK_CORES_PER_SOCKET);
+	m->threads_per_core = get_long(r, MK_THREADS_PER_CORE);
+	machine_node_quantity(mnode_get(r, MK_CACHELINE), "B", 1, &m->cacheline_bytes);
 	static const char *const fk[] = { "total", "ADD", "MUL", "FMA" };
-	const struct mnode *f = mnode_get(r, "FLOPs per cycle");
+	const struct mnode *f = mnode_get(r, MK_FLOPS);
 	for (int i = 0; i < 4; i++) {
 		machine_node_number(mnode_get(mnode_get(f, "DP"), fk[i]), &m->flops_dp[i]);
 		machine_node_number(mnode_get(mnode_get(f, "SP"), fk[i]), &m->flops_sp[i]);
 	}
-	const struct mnode *h = mnode_get(r, "memory hierarchy");
+	const struct mnode *h = mnode_get(r, MK_HIERARCHY);
 	for (size_t i = 0; h && h->kind == MN_SEQ && i < h->n && m->nlevels < MACHINE_MAX_LEVELS; i++) {
 		const struct mnode *lv = h->vals[i];
 		struct machine_level *L = &m->level[m->nlevels++];

@@ -29,6 +29,9 @@
 	X(MR_ANSWER_UNIT, MR_ANSWERS, TEXT, "unit", "", 0, "its unit (\"\": none)")                             \
 	X(MR_ANSWER_KERNCRAFT, MR_ANSWERS, TEXT, "kerncraft", "", 0, "the Kerncraft key derived from it (\"\": none)") \
 	X(MR_ANSWER_WHAT, MR_ANSWERS, TEXT, "what", "", 0, "what it is")                                       \
+	X(MR_ANSWER_EVIDENCE, MR_ANSWERS, BOOL, "evidence", "", 0,                                              \
+	  "evidence, not an answer: in probe --json, not in the machine file")                                    \
+	X(MR_ANSWER_OMITTED, MR_ANSWERS, BOOL, "omitted_when_none", "", 0, "absent from probe --json when none") \
 	X(MR_SCHEMAS, MR_ROOT, ROWS, "schemas", "", SCHEMA_OPT, "schema: one row per described result type")  \
 	X(MR_SCHEMA_NAME, MR_SCHEMAS, TEXT, "name", "", 0, "its name (machine schema NAME)")                   \
 	X(MR_SCHEMA_KEYS, MR_SCHEMAS, INT, "keys", "", 0, "how many keys it describes")                         \

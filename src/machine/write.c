@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "machine/file.h"
+#include "machine/probes.h"
 
 /* A number formatted with its unit; the buffer holds any double in %.3f. */
 static json_t *fmt(const char *f, double v)
@@ -150,7 +151,7 @@ static json_t *measurements_json(int nb, const struct machine_bench_level *b, in
 		json_object_set_new(run, "threads", json_deep_copy(cores)); /* one thread per core */
 		if ((s = sizes_json(b->total_bytes, b->ncores)))
 			json_object_set_new(run, "total size", s);
-		json_object_set_new(run, "threads per core", json_integer(1));
+		json_object_set_new(run, MK_THREADS_PER_CORE, json_integer(1));
 		json_object_set_new(o, b->level, json_pack("{s:o}", "1", run));
 	}
 	return o;
@@ -164,8 +165,8 @@ json_t *machine_write_json(const struct machine *m)
 	json_object_set_new(d, "model name", json_string(m->model_name));
 	if (*m->model_type)
 		json_object_set_new(d, "model type", json_string(m->model_type));
-	json_object_set_new(d, "clock", fmt("%.3f GHz", m->clock_hz / 1e9));
-	const char *const counts[] = { "sockets", "cores per socket", "threads per core", "cores per NUMA domain" };
+	json_object_set_new(d, MK_CLOCK, fmt("%.3f GHz", m->clock_hz / 1e9));
+	const char *const counts[] = { "sockets", MK_CORES_PER_SOCKET, MK_THREADS_PER_CORE, "cores per NUMA domain" };
 	const long vals[] = { m->sockets, m->cores_per_socket, m->threads_per_core, m->cores_per_numa_domain };
 	for (int i = 0; i < 4; i++)
 		if (vals[i] > 0)
@@ -175,15 +176,15 @@ json_t *machine_write_json(const struct machine *m)
 	if (*m->isa)
 		json_object_set_new(d, "isa", json_string(m->isa));
 	if ((v = flops_json(m)))
-		json_object_set_new(d, "FLOPs per cycle", v);
+		json_object_set_new(d, MK_FLOPS, v);
 	if (m->ncompiler)
 		json_object_set_new(d, "compiler", settings_json(m->compiler, m->ncompiler));
 	if (m->cacheline_bytes >= 0.5) /* written as whole bytes: "0 B" would not read back (fuzz-machine) */
-		json_object_set_new(d, "cacheline size", fmt("%.0f B", m->cacheline_bytes));
+		json_object_set_new(d, MK_CACHELINE, fmt("%.0f B", m->cacheline_bytes));
 	json_t *h = json_array();
 	for (int i = 0; i < m->nlevels; i++)
 		json_array_append_new(h, level_json(&m->level[i]));
-	json_object_set_new(d, "memory hierarchy", h);
+	json_object_set_new(d, MK_HIERARCHY, h);
 	if (m->nkernels || m->nbench)
 		json_object_set_new(d, "benchmarks",
 				    json_pack("{s:o,s:o}", "kernels", kernels_json(m->nkernels, m->kernel), "measurements",
@@ -442,7 +443,7 @@ json_t *machine_probed_json(const struct machine_probed *p)
 	if (p->bench_runs > 0)
 		json_object_set_new(as, "benchmarks_flags",
 				    bench_flags_json(p));
-	json_t *answers = machine_probes_json(p->probes);
+	json_t *answers = machine_probes_answers_json(p->probes);
 	if (!answers) {
 		json_decref(d);
 		json_decref(as);

@@ -290,18 +290,20 @@ void page_topology(struct page_ctx *c)
 
 /* --- curves ---------------------------------------------------------------------------------- */
 
-/* Arrays x[] and y[] from an array of objects (keys xk, yk); returns the count (malloc'ed arrays). */
-static size_t curve_arrays(json_t *arr, const char *xk, const char *yk, double **x, double **y)
+/* Which column of a recorded curve (struct machine_probes_point) a chart draws. */
+enum curve_y { CURVE_MIN, CURVE_MEDIAN };
+
+/* Arrays x[] and y[] from a recorded curve; returns the count (malloc'ed arrays). */
+static size_t curve_arrays(const struct machine_probes_curve *cv, enum curve_y which, double **x, double **y)
 {
-	size_t n = json_is_array(arr) ? json_array_size(arr) : 0;
+	size_t n = cv->n > 0 ? (size_t)cv->n : 0;
 	*x = calloc(n ? n : 1, sizeof(double));
 	*y = calloc(n ? n : 1, sizeof(double));
 	if (!*x || !*y)
 		return 0;
 	for (size_t i = 0; i < n; i++) {
-		json_t *p = json_array_get(arr, i);
-		(*x)[i] = page_num(p, xk);
-		(*y)[i] = page_num(p, yk);
+		(*x)[i] = cv->pt[i].x;
+		(*y)[i] = which == CURVE_MEDIAN ? cv->pt[i].median : cv->pt[i].min;
 	}
 	return n;
 }
@@ -310,14 +312,14 @@ void page_latency(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	fputs("<h2 id=\"latency\">Latency against working set</h2>\n", f);
-	json_t *curve = page_probe_json(c, MP_CACHES, "curve");
-	if (!json_is_array(curve) || !json_array_size(curve)) {
+	const struct machine_probes_curve *curve = &c->pr.caches_ev.curve;
+	if (!curve->n) {
 		fputs("<p class=\"note\">No probe caches result given.</p>\n", f);
 		return;
 	}
 	double *x, *ymin, *x2, *ymed;
-	size_t n = curve_arrays(curve, "size_bytes", "min_ns", &x, &ymin);
-	curve_arrays(curve, "size_bytes", "median_ns", &x2, &ymed);
+	size_t n = curve_arrays(curve, CURVE_MIN, &x, &ymin);
+	curve_arrays(curve, CURVE_MEDIAN, &x2, &ymed);
 	const struct machine_probes_cache *levels = c->pr.cache;
 	size_t nl = (size_t)c->pr.ncaches;
 	struct svg_mark *marks = calloc(2 * nl + 1, sizeof(*marks));
@@ -363,8 +365,7 @@ void page_latency(struct page_ctx *c)
 	snprintf(cap, sizeof(cap), "Pointer chasing in page-segmented random order (probe caches, %s): solid green lines "
 				   "mark the level sizes found from the curve's steps, dashed orange lines the sizes the OS "
 				   "reports; points give each level's latency.",
-		 page_str(page_probe_json(c, MP_CACHES, "pages"), NULL) ? page_str(page_probe_json(c, MP_CACHES, "pages"), NULL)
-									 : "pages as given");
+		 c->pr.caches_ev.pages[0] ? c->pr.caches_ev.pages : "pages as given");
 	page_figure_close(c, cap);
 	free(x);
 	free(ymin);
@@ -376,11 +377,12 @@ void page_latency(struct page_ctx *c)
 }
 
 /* A small curve chart of one probe's evidence, with the answer marked. */
-static void small_curve(struct page_ctx *c, const char *id, const char *title, json_t *arr, const char *xk, const char *yk,
-			int xlog, const char *xlabel, const char *ylabel, int bytes, double answer, const char *answer_label)
+static void small_curve(struct page_ctx *c, const char *id, const char *title, const struct machine_probes_curve *cv,
+			enum curve_y which, int xlog, const char *xlabel, const char *ylabel, int bytes, double answer,
+			const char *answer_label)
 {
 	double *x, *y;
-	size_t n = curve_arrays(arr, xk, yk, &x, &y);
+	size_t n = curve_arrays(cv, which, &x, &y);
 	if (n >= 2) {
 		struct svg_mark mk = { .x = answer, .label = answer_label, .os = 0 };
 		struct svg_series s = { .name = NULL, .x = x, .y = y, .n = n };
@@ -402,37 +404,36 @@ void page_curves(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	const struct machine_probes *pr = &c->pr;
-	if (!page_get(c->probe, "results"))
+	if (!c->probe)
 		return;
 	fputs("<h2 id=\"curves\">The other probes' curves</h2>\n<div class=\"grid2\">\n", f);
 	char lbl[64];
 	double v = pr->line_coherence.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
 	small_curve(c, "line", "line: coherence unit, time per increment against counter distance",
-		    page_probe_json(c, MP_LINE_COHERENCE, "curve"), "d_bytes", "median_ns", 2, "distance of the counters",
+		    &pr->line_ev.coherence_curve, CURVE_MEDIAN, 2, "distance of the counters",
 		    "ns per increment", 1, v, lbl);
 	v = pr->line_stride.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
-	small_curve(c, "line-stride", "line: access pairs D bytes apart (stride witness)", page_probe_json(c, MP_LINE, "curve"),
-		    "d_bytes", "min_ns", 2, "D", "ns per pair", 1, v, lbl);
-	json_t *assoc = page_probe_json(c, MP_ASSOC_LEVELS, NULL); /* each row's curve */
+	small_curve(c, "line-stride", "line: access pairs D bytes apart (stride witness)", &pr->line_ev.curve,
+		    CURVE_MIN, 2, "D", "ns per pair", 1, v, lbl);
 	for (int i = 0; i < pr->nassoc; i++) {
 		char id[32], title[96], l2[32];
 		int level = pr->assoc[i].level;
 		snprintf(id, sizeof(id), "assoc-l%d", level);
 		snprintf(title, sizeof(title), "assoc L%d: K addresses a level-size apart", level);
 		snprintf(l2, sizeof(l2), "%.0f ways", pr->assoc[i].ways.value);
-		small_curve(c, id, title, page_get(json_array_get(assoc, (size_t)i), "curve"), "k", "min_ns", 0, "K",
+		small_curve(c, id, title, &pr->assoc[i].curve, CURVE_MIN, 0, "K",
 			    "ns per access", 0, pr->assoc[i].ways.value, l2);
 	}
 	double entries = pr->ntlb ? pr->tlb[0].entries.value : NAN;
 	snprintf(lbl, sizeof(lbl), "%.0f entries", entries);
-	small_curve(c, "tlb", "tlb: pages touched at a different line each", page_probe_json(c, MP_TLB, "entries_curve"),
-		    "pages", "min_ns", 2, "pages", "ns per access", 0, entries, lbl);
+	small_curve(c, "tlb", "tlb: pages touched at a different line each", &pr->tlb_ev.entries_curve,
+		    CURVE_MIN, 2, "pages", "ns per access", 0, entries, lbl);
 	v = pr->page_size.value;
 	snprintf(lbl, sizeof(lbl), "%.0f B", v);
 	small_curve(c, "tlb-page", "tlb page size: first touches every s bytes (fault witness)",
-		    page_probe_json(c, MP_TLB_FAULTS, "curve"), "stride_bytes", "min_ns", 2, "s", "ns per touch", 1, v, lbl);
+		    &pr->tlb_ev.fault_curve, CURVE_MIN, 2, "s", "ns per touch", 1, v, lbl);
 	static const int ctx[] = { MP_CONTEXTS_FP, MP_CONTEXTS_INT, MP_CONTEXTS_MEM };
 	for (int k = 0; k < 3; k++) {
 		const char *key = machine_probe_fields[ctx[k]].key;
@@ -441,7 +442,7 @@ void page_curves(struct page_ctx *c)
 		snprintf(title, sizeof(title), "contexts %s: time of M threads, normalised to one", key);
 		v = ((const struct machine_answer *)machine_probes_at(pr, ctx[k]))->value;
 		snprintf(lbl, sizeof(lbl), "%.0f", v);
-		small_curve(c, id, title, page_probe_json(c, ctx[k], "curve"), "threads", "normalised_min", 0, "threads M",
+		small_curve(c, id, title, &pr->contexts_ev[k].curve, CURVE_MIN, 0, "threads M",
 			    "time / time(1)", 0, v, lbl);
 	}
 	static const int regs[] = { MP_REGISTERS_INT, MP_REGISTERS_FP };
@@ -452,7 +453,7 @@ void page_curves(struct page_ctx *c)
 		snprintf(lbl, sizeof(lbl), "%.0f registers", v);
 		snprintf(id, sizeof(id), "registers-%s", key);
 		snprintf(title, sizeof(title), "registers %s: cycles per addition with K live variables", key);
-		small_curve(c, id, title, page_probe_json(c, regs[k], "curve"), "k", "add_cy", 0, "K", "cy per add", 0, v, lbl);
+		small_curve(c, id, title, &pr->registers_ev[k].curve, CURVE_MIN, 0, "K", "cy per add", 0, v, lbl);
 	}
 	fputs("</div>\n", f);
 }

@@ -30,11 +30,6 @@ json_t *page_get(json_t *o, const char *path);
 /* A number at path (NaN when absent or not a number); a string at path (NULL). */
 double page_num(json_t *o, const char *path);
 const char *page_str(json_t *o, const char *path);
-/* The probe result's JSON at an entry of the description (not one inside a table's rows), or at
- * its member sub (NULL: the entry itself): the evidence beside an answer, such as its "curve". */
-json_t *page_probe_json(struct page_ctx *c, int id, const char *sub);
-/* 1 when o is an answer: an object with "value", "confidence" and "method". */
-int page_is_answer(const json_t *o);
 
 /* Text escaped for HTML (text and attribute values). */
 void page_esc(FILE *f, const char *s);

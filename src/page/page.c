@@ -42,20 +42,6 @@ const char *page_str(json_t *o, const char *path)
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
-json_t *page_probe_json(struct page_ctx *c, int id, const char *sub)
-{
-	char path[256];
-	machine_probes_path(id, 0, path, sizeof(path));
-	json_t *o = page_get(page_get(c->probe, "results"), path);
-	return sub ? page_get(o, sub) : o;
-}
-
-int page_is_answer(const json_t *o)
-{
-	return json_is_object(o) && json_object_get(o, "value") && json_object_get(o, "confidence") &&
-	       json_object_get(o, "method");
-}
-
 void page_esc(FILE *f, const char *s)
 {
 	svg_escape(f, s); /* HTML text and attributes need what XML needs */
@@ -120,8 +106,8 @@ static void tdn(FILE *f, double v, const char *fmt)
 
 static const char *const kinds = "topology, probe, bench, model and numa matrix";
 
-/* The members of the results the page reads besides the probe answers (those machine/probes.c
- * reads with their own checks): each of its kind where present and not null, so that a result
+/* The members of the results the page reads besides the probe's (machine_probes_from_json reads
+ * those, evidence included, with the table's checks): each of its kind where present and not null, so that a result
  * with a member of the wrong kind is refused naming it, rather than shown as "none" or taken for
  * a noisy run. Paths step into objects by key ("*": every key) and into each element of a list
  * ("[]"); an object or list on the way of another kind is left to its own row. */
@@ -177,18 +163,6 @@ static const struct page_member {
 	{ "topology", "results.distances", PK_LIST, 0, 0 },
 	{ "topology", "results.distances[]", PK_LIST, 0, 0 },
 	{ "topology", "results.distances[][]", PK_NUM, PAGE_BIG, 0 },
-	{ "probe", "results.instr.cycles", PK_STR, 0, 0 },
-	{ "probe", "results.instr.clock_window", PK_OBJ, 0, 0 },
-	{ "probe", "results.instr.clock_window.min_ghz", PK_NUM, 1000, 0 },
-	{ "probe", "results.instr.clock_window.max_ghz", PK_NUM, 1000, 0 },
-	{ "probe", "results.instr.ops[].published.instruction", PK_STR, 0, 0 },
-	{ "probe", "results.instr.ops[].published.sources[].source", PK_STR, 0, 0 },
-	{ "probe", "results.*.curve", PK_LIST, 0, 0 },
-	{ "probe", "results.*.curve[]", PK_OBJ, 0, 0 },
-	{ "probe", "results.*.curve[].*", PK_NUM, PAGE_BIG, 1 },
-	{ "probe", "results.*.*.curve", PK_LIST, 0, 0 },
-	{ "probe", "results.*.*.curve[]", PK_OBJ, 0, 0 },
-	{ "probe", "results.*.*.curve[].*", PK_NUM, PAGE_BIG, 1 },
 	{ "bench", "results.kernel", PK_STR, 0, 0 },
 	{ "bench", "results.variant", PK_STR, 0, 0 },
 	{ "bench", "results.scaling", PK_LIST, 0, 0 },
@@ -570,19 +544,63 @@ static void conf_cell(FILE *f, double conf)
 		conf < 0.5 ? " low" : "", conf * 100 < 0 ? 0 : conf * 100 > 100 ? 100 : conf * 100, conf);
 }
 
-static void answer_row(struct page_ctx *c, const char *name, json_t *a, json_t *sibling_witnesses)
+/* An answer's flags (docs/conditions.md): measured while disturbed, or past a bound. */
+static void answer_flags(struct page_ctx *c, const struct machine_answer *a, const char *lead)
+{
+	if (a->implausible[0]) {
+		fputs(lead, c->f);
+		fputs("<b class=\"warn\">Implausible:</b> ", c->f);
+		page_esc(c->f, a->implausible);
+		c->sum->flagged++;
+	} else if (a->noisy[0]) {
+		fputs(lead, c->f);
+		fputs("<b class=\"warn\">Noisy:</b> ", c->f);
+		page_esc(c->f, a->noisy);
+		c->sum->flagged++;
+	}
+}
+
+/* The witnesses (their object wid, -1: none) of an answer, each with its value in the table's unit. */
+static void witnesses_list(struct page_ctx *c, int wid)
 {
 	FILE *f = c->f;
-	char val[64], os[64];
-	const char *unit = page_str(a, "unit");
-	page_fmt_value(page_num(a, "value"), unit, val, sizeof(val));
-	json_t *o = json_object_get(a, "os_reported");
-	if (json_is_number(o))
-		page_fmt_value(json_number_value(o), unit, os, sizeof(os));
-	else if (json_is_string(o))
-		snprintf(os, sizeof(os), "%s", json_string_value(o));
-	else
-		snprintf(os, sizeof(os), "–");
+	char val[64];
+	if (wid < 0)
+		return;
+	fputs("<ul class=\"wit\">", f);
+	for (int w = machine_probes_child(wid, wid); w < MP_COUNT; w = machine_probes_child(wid, w)) {
+		const struct machine_answer *v = machine_probes_at(&c->pr, w);
+		if (machine_probe_fields[w].kind != MP_ANSWER || !v)
+			continue;
+		page_fmt_value(v->value, machine_probe_fields[w].unit, val, sizeof(val));
+		fputs("<li><b>witness ", f);
+		page_esc(f, machine_probe_fields[w].key);
+		fputs("</b>: ", f);
+		page_esc(f, val);
+		fprintf(f, " (confidence %.2f): ", v->confidence);
+		page_esc(f, v->method);
+		if (v->reason[0]) {
+			fputs(" — ", f);
+			page_esc(f, v->reason);
+		}
+		answer_flags(c, v, " — ");
+		fputs("</li>", f);
+	}
+	fputs("</ul>", f);
+}
+
+/* One answer (entry id of the table, its value a) under name, in the table's unit; an answer the
+ * result does not hold (no value, method or reason) is left out. */
+static void answer_row(struct page_ctx *c, const char *name, int id, const struct machine_answer *a)
+{
+	FILE *f = c->f;
+	if (!isfinite(a->value) && !a->method[0] && !a->reason[0])
+		return;
+	const char *unit = machine_probe_fields[id].unit;
+	char val[64], os[64] = "–";
+	page_fmt_value(a->value, unit, val, sizeof(val));
+	if (isfinite(a->os_reported))
+		page_fmt_value(a->os_reported, unit, os, sizeof(os));
 	fputs("<tr>", f);
 	td(f, name);
 	fputs("<td class=\"n\">", f);
@@ -590,101 +608,63 @@ static void answer_row(struct page_ctx *c, const char *name, json_t *a, json_t *
 	fputs("</td><td class=\"n\">", f);
 	page_esc(f, os);
 	fputs("</td>", f);
-	conf_cell(f, page_num(a, "confidence"));
+	conf_cell(f, a->confidence);
 	fputs("<td class=\"m\">", f);
-	page_esc(f, page_str(a, "method"));
-	const char *reason = page_str(a, "reason");
-	if (reason) {
+	page_esc(f, a->method);
+	if (a->reason[0]) {
 		fputs("<br><b>Reason:</b> ", f);
-		page_esc(f, reason);
+		page_esc(f, a->reason);
 	}
-	/* the answer's own flags (docs/conditions.md): measured while disturbed, or past a bound */
-	const char *noisy = page_str(a, "noisy_why"), *implausible = page_str(a, "implausible");
-	if (json_is_true(json_object_get(a, "noisy"))) {
-		fputs("<br><b class=\"warn\">Noisy:</b> ", f);
-		page_esc(f, noisy ? noisy : "measured while other work disturbed it");
-		c->sum->flagged++;
-	}
-	if (implausible && *implausible) {
-		fputs("<br><b class=\"warn\">Implausible:</b> ", f);
-		page_esc(f, implausible);
-		c->sum->flagged++;
-	}
-	json_t *w = json_object_get(a, "witnesses");
-	if (!json_is_object(w))
-		w = sibling_witnesses;
-	if (json_is_object(w) && json_object_size(w)) {
-		fputs("<ul class=\"wit\">", f);
-		const char *k;
-		json_t *v;
-		json_object_foreach(w, k, v) {
-			if (!page_is_answer(v))
-				continue;
-			page_fmt_value(page_num(v, "value"), page_str(v, "unit"), val, sizeof(val));
-			fputs("<li><b>witness ", f);
-			page_esc(f, k);
-			fputs("</b>: ", f);
-			page_esc(f, val);
-			fprintf(f, " (confidence %.2f): ", page_num(v, "confidence"));
-			page_esc(f, page_str(v, "method"));
-			if (page_str(v, "reason")) {
-				fputs(" — ", f);
-				page_esc(f, page_str(v, "reason"));
-			}
-			if (json_is_true(json_object_get(v, "noisy")) || page_str(v, "implausible")) {
-				fputs(" — <b class=\"warn\">flagged:</b> ", f);
-				page_esc(f, page_str(v, "implausible") ? page_str(v, "implausible") : page_str(v, "noisy_why"));
-				c->sum->flagged++;
-			}
-			fputs("</li>", f);
-		}
-		fputs("</ul>", f);
-	}
+	answer_flags(c, a, "<br>");
+	witnesses_list(c, machine_probes_witnesses(id));
 	fputs("</td></tr>\n", f);
 	c->sum->answers++;
 }
 
-/* Walks the results for answers, naming each by its path ("caches L2 size"); the witnesses are
- * shown under the answer they back. */
-static void answers_walk(struct page_ctx *c, const char *path, json_t *o, int depth)
+/* The name of answer id (in row i of its table, -1: none) for people: its path's keys, a table's
+ * row as its level ("caches L2 size"). */
+static void answer_name(int id, int i, char *buf, size_t len)
 {
-	if (depth > 8)
-		return;
-	char sub[256];
-	if (json_is_object(o)) {
-		const char *k;
-		json_t *v;
-		json_object_foreach(o, k, v) {
-			if (!strcmp(k, MP_KEY(LINE_WITNESSES)) || !strcmp(k, MP_KEY(TLB_WITNESSES)))
-				continue; /* shown under the answer they back */
-			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? " " : "", k);
-			if (page_is_answer(v)) {
-				/* witnesses beside the answer: X_witnesses for X_size (tlb's page size) */
-				json_t *sw = NULL;
-				const char *k2;
-				json_t *v2;
-				json_object_foreach(o, k2, v2) {
-					size_t pl = strlen(k2) > 10 ? strlen(k2) - 10 : 0;
-					if (pl && !strcmp(k2 + pl, "_witnesses") && !strncmp(k, k2, pl) && k[pl] == '_')
-						sw = v2;
-				}
-				answer_row(c, sub, v, sw);
-			}
-			else if (json_is_object(v) || json_is_array(v))
-				answers_walk(c, sub, v, depth + 1);
+	char path[256];
+	machine_probes_path(id, 0, path, sizeof(path));
+	char *rows = strstr(path, "[]");
+	if (rows && i >= 0) { /* "caches.levels[].size" -> "caches.L2.size" */
+		char *start = rows;
+		while (start > path && start[-1] != '.')
+			start--;
+		char rest[256];
+		snprintf(rest, sizeof(rest), "%s", rows + 2);
+		snprintf(start, sizeof(path) - (size_t)(start - path), "L%d%s", i + 1, rest);
+	}
+	snprintf(buf, len, "%s", path);
+	for (char *p = buf; *p; p++)
+		if (*p == '.')
+			*p = ' ';
+}
+
+/* Every answer of the groups the probe result holds, from the table; witnesses under the answer
+ * they back. */
+static void answers_walk(struct page_ctx *c)
+{
+	const struct machine_probe_field *fl = machine_probe_fields;
+	for (int id = 0; id < MP_COUNT; id++) {
+		if (fl[id].kind != MP_ANSWER || machine_probes_is_witness(id))
+			continue;
+		int top = id;
+		while (fl[top].parent != MP_ROOT)
+			top = fl[top].parent;
+		if (c->pr.have[top] != MP_HAVE_YES)
+			continue;
+		char name[256];
+		const struct machine_answer *a = machine_probes_at(&c->pr, id);
+		if (a) {
+			answer_name(id, -1, name, sizeof(name));
+			answer_row(c, name, id, a);
+			continue;
 		}
-	} else if (json_is_array(o)) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(o, i, v) {
-			if (!json_is_object(v))
-				return; /* a curve or a matrix */
-			json_t *lv = json_object_get(v, "level");
-			if (json_is_integer(lv))
-				snprintf(sub, sizeof(sub), "%s L%lld", path, (long long)json_integer_value(lv));
-			else
-				snprintf(sub, sizeof(sub), "%s %zu", path, i + 1);
-			answers_walk(c, sub, v, depth + 1);
+		for (int i = 0; i < machine_probes_rows(&c->pr, id); i++) {
+			answer_name(id, i, name, sizeof(name));
+			answer_row(c, name, id, machine_probes_row_at(&c->pr, id, i));
 		}
 	}
 }
@@ -702,7 +682,7 @@ static void section_answers(struct page_ctx *c)
 	      "disagree or the answer was not found.</p>\n<div class=\"tw\"><table><thead><tr><th>answer</th>"
 	      "<th class=\"n\">measured</th><th class=\"n\">OS reported</th><th class=\"n\">confidence</th>"
 	      "<th>method, reason, witnesses</th></tr></thead><tbody>\n", f);
-	answers_walk(c, "", page_get(c->probe, "results"), 0);
+	answers_walk(c);
 	fputs("</tbody></table></div>\n", f);
 	c->sum->tables++;
 }
@@ -718,9 +698,9 @@ static void section_instr(struct page_ctx *c)
 		fputs("<p class=\"note\">No probe instr result given.</p>\n", f);
 		return;
 	}
-	const char *cyc = page_str(page_probe_json(c, MP_INSTR, NULL), "cycles");
+	const char *cyc = pr->instr_ev.cycles;
 	fputs("<p class=\"note\">Latency, throughput and operations in flight in core cycles of the measured clock", f);
-	if (cyc) {
+	if (*cyc) {
 		fputs(" (", f);
 		page_esc(f, cyc);
 		fputs(")", f);
@@ -729,9 +709,7 @@ static void section_instr(struct page_ctx *c)
 	      "<th class=\"n\">bits</th><th class=\"n\">latency (cy)</th><th class=\"n\">throughput (/cy)</th>"
 	      "<th class=\"n\">in flight</th><th class=\"n\">published lat. (cy)</th><th class=\"n\">published thr. (/cy)</th>"
 	      "<th>instruction, source</th></tr></thead><tbody>\n", f);
-	/* the published figures (evidence beside the answers, not answers) sit in each op's row of
-	 * the JSON, under the names of the measured figures they stand beside */
-	json_t *ops = page_probe_json(c, MP_INSTR_OPS, NULL);
+	/* the published figures: evidence beside the answers, the first source's */
 	for (int i = 0; i < pr->nops; i++) {
 		const struct machine_probes_op *op = &pr->op[i];
 		fputs("<tr>", f);
@@ -741,22 +719,21 @@ static void section_instr(struct page_ctx *c)
 		tdn(f, op->latency_cy, "%.2f");
 		tdn(f, op->throughput_per_cy, "%.2f");
 		tdn(f, op->in_flight, "%.0f");
-		json_t *pub = page_get(json_array_get(ops, (size_t)i), "published");
-		json_t *src = json_array_get(page_get(pub, "sources"), 0);
-		tdn(f, page_num(src, MP_KEY(INSTR_LATENCY)), "%.2f");
-		tdn(f, page_num(src, MP_KEY(INSTR_THROUGHPUT)), "%.2f");
+		const struct machine_probes_pub_source *src = op->pub.have && op->pub.nsources ? &op->pub.source[0] : NULL;
+		tdn(f, src ? src->latency_cy : NAN, "%.2f");
+		tdn(f, src ? src->throughput_per_cy : NAN, "%.2f");
 		fputs("<td class=\"m\">", f);
-		if (page_str(pub, "instruction")) {
+		if (op->pub.have && op->pub.instruction[0]) {
 			fputs("<code>", f);
-			page_esc(f, page_str(pub, "instruction"));
+			page_esc(f, op->pub.instruction);
 			fputs("</code> ", f);
 		}
-		page_esc(f, page_str(src, "source"));
+		page_esc(f, src ? src->source : NULL);
 		fputs("</td></tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
 	c->sum->tables++;
-	if (!json_is_object(page_probe_json(c, MP_FLOPS, NULL)))
+	if (pr->have[MP_INSTR] != MP_HAVE_YES)
 		return;
 	double ghz = pr->clock.value;
 	fputs("<h3>FLOPs per cycle (one core)</h3>\n<div class=\"tw\"><table><thead><tr><th>precision</th><th>width</th>"
@@ -767,8 +744,6 @@ static void section_instr(struct page_ctx *c)
 	static const int width[2][2] = { { MP_FLOPS_SP_SCALAR, MP_FLOPS_SP_VECTOR }, { MP_FLOPS_DP_SCALAR, MP_FLOPS_DP_VECTOR } };
 	for (int p = 0; p < 2; p++)
 		for (int w = 0; w < 2; w++) {
-			if (!json_is_object(page_probe_json(c, width[p][w], NULL)))
-				continue;
 			const double *v = pr->flops_per_cy[p][w];
 			fputs("<tr>", f);
 			td(f, machine_probe_fields[prec[p]].key);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/order.h"
+#include "machine/probes.h"
 #include "probe/c2c.h"
 
 const char *probe_c2c_role_name(enum probe_c2c_role r)
@@ -835,9 +836,13 @@ void probe_contexts_search_add(struct probe_contexts_search *s, int m, double y)
 
 /* --- the whole probe ----------------------------------------------------------------------- */
 
-enum { G_CLOCK, G_LINE, G_CACHES, G_ASSOC, G_TLB, G_INSTR, G_CONTEXTS, G_REGISTERS, G_TIMESLICE, G_C2C, G_N };
-static const char *const group_name[G_N] = { "clock", "line", "caches", "assoc", "tlb",
-					     "instr", "contexts", "registers", "timeslice", "c2c" };
+/* The probe's groups are machine/probes.h's (MP_GROUP_LIST), named by their keys there. */
+enum {
+#define G(id) G_##id = MP_G_##id,
+	MP_GROUP_LIST(G)
+#undef G
+	G_N = MP_GROUPS
+};
 
 /* Measured by bench/probe-plan.sh on the 2-vCPU KVM guest of a Xeon family 6 model 207, five
  * runs at load averages 1.4 to 8 (bench/results/probe-plan-kvm-xeon-6-207.txt): each group's wall
@@ -904,7 +909,7 @@ static void step_add(struct probe_plan *p, int g, int steps, double s, const cha
 	if (p->nsteps >= PROBE_PLAN_MAX_STEPS)
 		return;
 	struct probe_plan_step *st = &p->step[p->nsteps++];
-	snprintf(st->group, sizeof(st->group), "%s", group_name[g]);
+	snprintf(st->group, sizeof(st->group), "%s", machine_probes_group_name((enum mp_group)g));
 	st->steps = steps;
 	st->seconds = s;
 	snprintf(st->what, sizeof(st->what), "%s", what);

@@ -1,9 +1,10 @@
-# Every probe answer comes from the one description (src/machine/probes.h, listed by `machine
-# answers`): a quick `probe --json --raw DIR` on at most two CPUs prints every described entry at
-# its path with its unit, and no answer the description lacks; DIR/probe-results.json (what probe
-# -o writes under archscope.probes) holds the same values; a file from a recorded run's
-# probe-results.json (tests/fixtures) holds every described entry under archscope.probes and the
-# Kerncraft keys derived from them. (t0292: a live probe -o file is its own --raw's.)
+# Every probe answer and its evidence come from the one description (src/machine/probes.h, listed
+# by `machine answers`): a quick `probe --json --raw DIR` on at most two CPUs prints every described
+# entry at its path with its unit (those omitted when none may be absent), and no answer the
+# description lacks; DIR/probe-results.json holds the same values; a file from a recorded run's
+# probe-results.json (tests/fixtures) holds every described answer (evidence is not written there)
+# under archscope.probes and the Kerncraft keys derived from them. (t0292: a live probe -o file is
+# its own --raw's.)
 . "$(dirname "$0")/lib.sh"
 root=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 run 0 "$ARCHSCOPE" machine answers --json
@@ -23,6 +24,15 @@ saved = json.load(open(tmp + "/raw/probe-results.json"))
 machine = json.load(open(tmp + "/file.json"))["results"]["machine"]
 paths = {a["path"]: a for a in table}
 bad = []
+
+def up(path):
+    """path and the paths of the entries above it, without the [] of tables"""
+    parts = path.replace("[]", "").split(".")
+    return [".".join(parts[:i]) for i in range(len(parts), 0, -1)]
+
+plain = {p.replace("[]", ""): a for p, a in paths.items()}
+def flagged(path, flag):
+    return any(plain[q].get(flag) for q in up(path) if q in plain)
 
 def lookup(doc, path):
     """The values at a path ("caches.levels[].size"): one per row of every table on the way;
@@ -48,6 +58,8 @@ def is_answer(o):
 # 1. every described entry is in probe --json, answers with the description's unit
 for a in table:
     vals = lookup(results, a["path"])
+    if vals is None and flagged(a["path"], "omitted_when_none"):
+        continue
     if vals is None:
         bad.append("probe --json has no " + a["path"])
         continue
@@ -76,6 +88,8 @@ for a in table:
     if a["kind"] in ("object", "table"):
         continue
     x, y = lookup(results, a["path"]), lookup(saved, a["path"])
+    if x is None and y is None and flagged(a["path"], "omitted_when_none"):
+        continue
     if x is None or y is None or len(x) != len(y):
         bad.append("%s: probe --json %r, probe-results.json %r" % (a["path"], x, y))
         continue
@@ -93,6 +107,10 @@ for a in table:
 # 4. a file from a recorded run: every described entry under archscope.probes, the Kerncraft keys beside
 probes = machine["archscope"]["probes"]
 for a in table:
+    if flagged(a["path"], "evidence"):
+        if lookup(probes, a["path"]) not in (None, []):
+            bad.append("the machine file has evidence: " + a["file_key"])
+        continue
     if lookup(probes, a["path"]) is None:
         bad.append("the machine file has no " + a["file_key"])
     if a["kerncraft"] and a["kerncraft"] not in machine:

@@ -1,6 +1,6 @@
 # probe -o writes its machine file from the typed answers, and --raw saves exactly those: a quick
 # `probe -o FILE --raw DIR` on at most two CPUs, then `probe -o AGAIN --from-raw DIR`, give the
-# same bytes, and FILE's archscope.probes is DIR/probe-results.json. Skips (needs QUIET) when
+# same bytes, and FILE's archscope.probes is DIR/probe-results.json without its evidence. Skips (needs QUIET) when
 # machine_check refuses what this run measured. (A level whose ECM fit came out without a positive
 # cost beside other work no longer refuses the file: its upstream throughput is written as "not
 # measured" and archscope.assumed says why; the unit test machine__probed_file checks that.)
@@ -15,12 +15,25 @@ fi
 [ -s "$TMP/raw/probe-results.json" ] && [ -s "$TMP/raw/benchmarks.json" ] || fail "--raw saved no probe-results.json or benchmarks.json"
 run 0 "$ARCHSCOPE" probe -o "$TMP/again.yaml" --from-raw "$TMP/raw"
 cmp "$TMP/live.yaml" "$TMP/again.yaml" || fail "probe -o --from-raw of the run's own --raw wrote another file"
+run 0 "$ARCHSCOPE" machine answers --json
+cp "$TMP/out" "$TMP/answers.json"
 run 0 "$ARCHSCOPE" machine show --json "$TMP/live.yaml"
-python3 - "$TMP" <<'PY' || fail "the machine file's archscope.probes is not probe-results.json"
+python3 - "$TMP" <<'PY' || fail "the machine file's archscope.probes is not probe-results.json (its evidence aside)"
 import json, math, sys
 tmp = sys.argv[1]
 live = json.load(open(tmp + "/out"))["results"]["machine"]["archscope"]["probes"]
 saved = json.load(open(tmp + "/raw/probe-results.json"))
+# the evidence (curves, how each answer was measured) is in probe-results.json, not in the file
+evidence = {a["path"].replace("[]", "") for a in json.load(open(tmp + "/answers.json"))["results"]["answers"]
+            if a["evidence"]}
+def answers(o, path=""):
+    if isinstance(o, dict):
+        return {k: answers(v, path + "." + k if path else k) for k, v in o.items()
+                if (path + "." + k if path else k) not in evidence}
+    if isinstance(o, list):
+        return [answers(v, path) for v in o]
+    return o
+saved = answers(saved)
 def close(x, y):  # the file keeps 10 digits
     if isinstance(x, dict) and isinstance(y, dict):
         return x.keys() == y.keys() and all(close(x[k], y[k]) for k in x)

@@ -1,0 +1,492 @@
+/* Each probe group's answers and evidence into the typed record (see record.h): a copy, field by
+ * field, of what the probe found; the keys and units are the description's (machine/probes.h). */
+#include "probe/record.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/buffer.h"
+#include "probe/assoc.h"
+#include "probe/c2c.h"
+#include "probe/caches.h"
+#include "probe/clock.h"
+#include "probe/contexts.h"
+#include "probe/instr.h"
+#include "probe/kernels.h"
+#include "probe/line.h"
+#include "probe/registers.h"
+#include "probe/timeslice.h"
+#include "probe/tlb.h"
+
+static void answer(struct machine_answer *a, const struct probe_answer *s)
+{
+	a->value = s->value;
+	a->confidence = s->confidence;
+	a->os_reported = s->os_reported;
+	machine_probes_text(a->method, sizeof(a->method), s->method ? s->method : "");
+	machine_probes_text(a->reason, sizeof(a->reason), s->reason);
+}
+
+static int bounded(int n, int max)
+{
+	return n < 0 ? 0 : n < max ? n : max;
+}
+
+/* The points x[i], min[i] and median[i] (median NULL: NAN) into d, n of them. 0 or -ENOMEM. */
+static int curve_copy(struct machine_probes_curve *d, const double *x, const double *min, const double *median, size_t n)
+{
+	free(d->pt);
+	d->pt = NULL;
+	d->n = 0;
+	if (n > MACHINE_PROBES_MAX_POINTS)
+		n = MACHINE_PROBES_MAX_POINTS;
+	if (!n)
+		return 0;
+	if (!(d->pt = malloc(n * sizeof(*d->pt))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		d->pt[i] = (struct machine_probes_point){ x[i], min[i], median ? median[i] : NAN };
+	d->n = (int)n;
+	return 0;
+}
+
+static int curve_of(struct machine_probes_curve *d, const struct probe_curve *c)
+{
+	return curve_copy(d, c->x, c->min_ns, c->median_ns, c->n);
+}
+
+int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r)
+{
+	p->have[MP_CLOCK] = MP_HAVE_YES;
+	answer(&p->clock, &r->clock);
+	p->tsc_ghz = r->tsc_ghz > 0 ? r->tsc_ghz : NAN;
+	p->clock_ev.median_ghz = r->median_ghz;
+	p->clock_ev.adds = (long long)r->adds;
+	p->clock_ev.repetitions = r->reps;
+	p->clock_ev.cpu = r->cpu;
+	return 0;
+}
+
+int probe_line_record(struct machine_probes *p, const struct probe_line_result *r)
+{
+	machine_probes_group_release(p, MP_G_LINE);
+	p->have[MP_LINE] = MP_HAVE_YES;
+	answer(&p->line, &r->line);
+	answer(&p->line_stride, &r->stride);
+	answer(&p->line_coherence, &r->coherence);
+	answer(&p->line_flush, &r->flush);
+	p->line_witnesses_used = r->witnesses;
+	p->line_ev.coherence_contrast = r->sharing_ratio;
+	p->line_ev.flush_contrast = r->flush_ratio;
+	if (!(p->line_ev.cpus = malloc(2 * sizeof(int))))
+		return -ENOMEM;
+	p->line_ev.cpus[0] = r->sharing_cpus[0];
+	p->line_ev.cpus[1] = r->sharing_cpus[1];
+	p->line_ev.ncpus = 2;
+	if (curve_of(&p->line_ev.curve, &r->curve) ||
+	    curve_copy(&p->line_ev.coherence_curve, r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns,
+		       (size_t)(r->sharing.n > 0 ? r->sharing.n : 0)) ||
+	    curve_of(&p->line_ev.flush_curve, &r->flush_curve))
+		return -ENOMEM;
+	return 0;
+}
+
+int probe_caches_record(struct machine_probes *p, const struct probe_caches_result *r)
+{
+	machine_probes_group_release(p, MP_G_CACHES);
+	p->have[MP_CACHES] = MP_HAVE_YES;
+	p->ncaches = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
+	for (int i = 0; i < p->ncaches; i++) {
+		struct machine_probes_cache *c = &p->cache[i];
+		machine_probes_row_init(MP_CACHES_LEVELS, c);
+		c->level = i + 1;
+		answer(&c->size, &r->level[i].size);
+		answer(&c->latency, &r->level[i].latency);
+		c->latency_cy = r->level[i].latency_cy;
+		c->qt_max_x = r->level[i].qt_max_x;
+		c->points = (int)r->level[i].points;
+	}
+	answer(&p->memory_latency, &r->memory);
+	p->memory_latency_cy = r->memory_cy;
+	answer(&p->memory_latency_random, &r->memory_random);
+	p->memory_latency_random_cy = r->memory_random_cy;
+	p->caches_ev.random_bytes = r->memory_random_bytes ? (long long)r->memory_random_bytes : -1;
+	p->caches_ev.random_huge = r->memory_random_bytes ? r->memory_random_huge : NAN;
+	p->caches_ev.clock_ghz = r->clock_ghz > 0 ? r->clock_ghz : NAN;
+	p->caches_ev.line_bytes = (double)r->line_bytes;
+	machine_probes_text(p->caches_ev.pages, sizeof(p->caches_ev.pages), huge_policy_name(r->huge));
+	p->caches_ev.passes = r->passes;
+	return curve_of(&p->caches_ev.curve, &r->curve);
+}
+
+int probe_assoc_record(struct machine_probes *p, const struct probe_assoc_result *r)
+{
+	machine_probes_group_release(p, MP_G_ASSOC);
+	p->have[MP_ASSOC] = MP_HAVE_YES;
+	p->nassoc = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
+	int rc = 0;
+	for (int i = 0; i < p->nassoc; i++) {
+		const struct probe_assoc_level *lv = &r->level[i];
+		struct machine_probes_assoc *a = &p->assoc[i];
+		machine_probes_row_init(MP_ASSOC_LEVELS, a);
+		a->level = i + 1;
+		answer(&a->ways, &lv->ways);
+		a->level_bytes = lv->level_bytes;
+		a->sweeps = lv->sweeps > 1 ? lv->sweeps : -1;
+		rc |= curve_of(&a->curve, &lv->curve);
+		if (!lv->evset_tried)
+			continue;
+		a->evset_ways = lv->evset.ways;
+		a->evset_minimal_pages = lv->evset.minimal_pages;
+		a->evset_class_pages = lv->evset.class_pages;
+		a->evset_hit_ns = lv->evset.hit_ns;
+		a->evset_miss_ns = lv->evset.miss_ns;
+		a->evset_walks = lv->evset.tests;
+		rc |= curve_of(&a->evset_curve, &lv->evset.curve);
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int probe_tlb_record(struct machine_probes *p, const struct probe_tlb_result *r)
+{
+	machine_probes_group_release(p, MP_G_TLB);
+	p->have[MP_TLB] = MP_HAVE_YES;
+	answer(&p->page_size, &r->page);
+	answer(&p->page_pairs, &r->page_pairs);
+	answer(&p->page_faults, &r->page_faults);
+	p->ntlb = r->entries_measured ? bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS) : 0;
+	for (int i = 0; i < p->ntlb; i++) {
+		machine_probes_row_init(MP_TLB_LEVELS, &p->tlb[i]);
+		p->tlb[i].level = i + 1;
+		answer(&p->tlb[i].entries, &r->level[i].entries);
+		p->tlb[i].cost_ns = r->level[i].cost_ns;
+		p->tlb[i].qt_max_x = r->level[i].qt_max_x;
+	}
+	p->tlb_ev.partial = r->partial;
+	if (curve_of(&p->tlb_ev.page_curve, &r->page_curve) || curve_of(&p->tlb_ev.fault_curve, &r->fault_curve))
+		return -ENOMEM;
+	if (r->entries_measured &&
+	    (curve_of(&p->tlb_ev.entries_curve, &r->entries_curve) || curve_of(&p->tlb_ev.control_curve, &r->control_curve)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* An operation's published figures beside its measured ones (pc: the CPU's sources). */
+static void instr_published(struct machine_probes_op *d, const struct probe_instr_op *o, const struct published_cpu *pc)
+{
+	const struct published_op *pub = o->published;
+	d->pub.have = pub != NULL;
+	if (!pub)
+		return;
+	machine_probes_text(d->pub.instruction, sizeof(d->pub.instruction), pub->instruction);
+	d->pub.within = o->within_any;
+	for (int k = 0; k < PUBLISHED_SOURCES && d->pub.nsources < MACHINE_PROBES_MAX_SOURCES; k++) {
+		if (!pc->source[k] || o->within[k] < 0)
+			continue;
+		struct machine_probes_pub_source *s = &d->pub.source[d->pub.nsources++];
+		machine_probes_row_init(MP_INSTR_PUB_SOURCES, s);
+		machine_probes_text(s->source, sizeof(s->source), pc->source[k]);
+		s->latency_cy = pub->latency_cy[k];
+		s->throughput_per_cy = 1.0 / pub->cy_per_op[k];
+		s->within = o->within[k];
+	}
+}
+
+/* One operation's row: its answers, then how they were measured. 0 or -ENOMEM. */
+static int instr_op(struct machine_probes_op *d, const struct probe_instr_op *o, const struct probe_instr_result *r)
+{
+	machine_probes_row_init(MP_INSTR_OPS, d);
+	machine_probes_text(d->op, sizeof(d->op), o->set->op);
+	machine_probes_text(d->type, sizeof(d->type), o->set->type);
+	d->width_bits = o->set->width_bits;
+	d->latency_cy = o->latency_cy;
+	d->throughput_per_cy = o->throughput_per_cy;
+	d->in_flight = o->in_flight;
+	d->lanes = o->set->lanes;
+	d->latency_ns = o->lat_ns;
+	d->in_flight_confidence = o->in_flight_conf;
+	d->relative_to_int32_add = o->relative_to_int32_add;
+	d->best_streams = o->best_streams;
+	instr_published(d, o, &r->published);
+	int n = o->nstreams > 0 ? o->nstreams : 0;
+	double streams[INSTR_MAX_STREAMS], cy[INSTR_MAX_STREAMS];
+	for (int k = 0; k < n; k++) {
+		streams[k] = k + 1;
+		cy[k] = o->iter_ns[k] * r->clock_ghz;
+	}
+	return curve_copy(&d->cost, streams, cy, NULL, (size_t)n);
+}
+
+int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r)
+{
+	machine_probes_group_release(p, MP_G_INSTR);
+	p->have[MP_INSTR] = MP_HAVE_YES;
+	int rc = 0;
+	p->nops = bounded((int)r->nops, MACHINE_PROBES_MAX_OPS);
+	for (int i = 0; i < p->nops; i++)
+		rc |= instr_op(&p->op[i], &r->op[i], r);
+	memcpy(p->flops_per_cy, r->flops_per_cy, sizeof(p->flops_per_cy));
+	p->nsplit = bounded(r->split.nwidths, MACHINE_PROBES_MAX_SPLIT);
+	for (int k = 0; k < p->nsplit; k++) {
+		const struct probe_split_width *w = &r->split.w[k];
+		p->split[k] = (struct machine_probes_split){ w->width_bits, w->load_cy, w->load_split_cy, w->store_cy,
+							      w->store_split_cy, w->mixed_cy, w->clock_ghz };
+	}
+	p->instr_ev.clock_ghz = r->clock_ghz;
+	p->instr_ev.min_ghz = r->window_min_ghz;
+	p->instr_ev.max_ghz = r->window_max_ghz;
+	machine_probes_text(p->instr_ev.cycles, sizeof(p->instr_ev.cycles),
+			    "core cycles of the clock measured before and after each operation (1 ms add chains), their mean");
+	machine_probes_text(p->instr_ev.compiler, sizeof(p->instr_ev.compiler), instr_compiler);
+	machine_probes_text(p->instr_ev.flags, sizeof(p->instr_ev.flags), instr_flags);
+	p->instr_ev.int32_add_ns = r->int32_add_latency_ns;
+	p->have[MP_INSTR_SOURCES] = r->have_published ? MP_HAVE_YES : MP_HAVE_NULL;
+	p->instr_ev.nsources = 0;
+	for (int k = 0; r->have_published && k < PUBLISHED_SOURCES && k < MACHINE_PROBES_MAX_SOURCES; k++) {
+		if (!r->published.source[k])
+			continue;
+		struct machine_probes_instr_source *s = &p->instr_ev.source[p->instr_ev.nsources++];
+		machine_probes_row_init(MP_INSTR_SOURCES, s);
+		machine_probes_text(s->source, sizeof(s->source), r->published.source[k]);
+		machine_probes_text(s->tag, sizeof(s->tag), r->published.tag[k]);
+		s->rows_within = r->src_within[k];
+		s->rows = r->src_rows[k];
+	}
+	p->instr_ev.incomplete = r->incomplete;
+	return rc ? -ENOMEM : 0;
+}
+
+int probe_contexts_record_id(int kind)
+{
+	return kind == CONTEXTS_FP ? MP_CONTEXTS_FP : kind == CONTEXTS_INT ? MP_CONTEXTS_INT : MP_CONTEXTS_MEM;
+}
+
+int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r)
+{
+	machine_probes_group_release(p, MP_G_CONTEXTS);
+	p->have[MP_CONTEXTS] = MP_HAVE_YES;
+	machine_probes_text(p->contexts_search, sizeof(p->contexts_search),
+			    r->all_teams ? "every team size" : "doubling, then bisection");
+	int rc = 0;
+	for (int k = 0; k < r->nkinds && k < 3; k++) {
+		struct machine_probes_contexts_ev *ev = &p->contexts_ev[k];
+		answer(machine_probes_at(p, probe_contexts_record_id(k)), &r->kind[k].contexts);
+		machine_probes_text(ev->shape, sizeof(ev->shape), r->kind[k].shape[0] ? r->kind[k].shape : "flat");
+		ev->teams = r->kind[k].teams;
+		rc |= curve_of(&ev->curve, &r->kind[k].curve);
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int probe_registers_record_id(const struct probe_registers_build *b, int *index)
+{
+	int fp = !strcmp(b->set->kind, "fp");
+	if (index)
+		*index = 2 * !!b->narrow + fp;
+	return b->narrow ? (fp ? MP_REGISTERS_NARROW_FP : MP_REGISTERS_NARROW_INT) : (fp ? MP_REGISTERS_FP : MP_REGISTERS_INT);
+}
+
+int probe_registers_record(struct machine_probes *p, const struct probe_registers_result *r, double ghz)
+{
+	machine_probes_group_release(p, MP_G_REGISTERS);
+	p->have[MP_REGISTERS] = MP_HAVE_YES;
+	machine_probes_text(p->registers_compiler, sizeof(p->registers_compiler), r->compiler);
+	int rc = 0;
+	for (int i = 0; i < r->nbuilds; i++) {
+		const struct probe_registers_build *b = &r->build[i];
+		int k;
+		answer(machine_probes_at(p, probe_registers_record_id(b, &k)), &b->regs);
+		struct machine_probes_registers_ev *ev = &p->registers_ev[k];
+		machine_probes_text(ev->flags, sizeof(ev->flags), b->set->flags);
+		ev->step_relative = b->step_relative;
+		ev->biggest_k = b->biggest_relative_step_k;
+		double *cy = malloc((b->curve.n ? b->curve.n : 1) * sizeof(double));
+		if (!cy) {
+			rc = -ENOMEM;
+			continue;
+		}
+		for (size_t j = 0; j < b->curve.n; j++)
+			cy[j] = b->curve.min_ns[j] * ghz;
+		rc |= curve_copy(&ev->curve, b->curve.x, cy, NULL, b->curve.n);
+		free(cy);
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+int probe_timeslice_record(struct machine_probes *p, const struct probe_timeslice_result *r)
+{
+	p->have[MP_TIMESLICE] = MP_HAVE_YES;
+	answer(&p->timeslice, &r->slice);
+	answer(&p->schedstat, &r->schedstat);
+	p->timeslice_ev.threads = r->threads;
+	p->timeslice_ev.run_s = r->run_s;
+	p->timeslice_ev.gaps = (long long)r->n;
+	p->timeslice_ev.threshold_us = r->threshold_us;
+	for (int i = 0; i < TIMESLICE_NQUANTILES && i < 5; i++)
+		p->timeslice_ev.quantile_ms[i] = r->quantile_ms[i];
+	return 0;
+}
+
+/* An n x n matrix of the probe's pairs with NAN (null) on the diagonal: block k's bandwidths, or
+ * with k < 0 the latencies. NULL on no memory. */
+static double *c2c_matrix(const struct probe_c2c_matrix *m, int k)
+{
+	size_t n = (size_t)m->cpus.n;
+	double *x = malloc(n * n * sizeof(double));
+	for (size_t i = 0; x && i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			x[i * n + j] = i == j ? NAN : k < 0 ? probe_c2c_lat(m, (int)i, (int)j) : probe_c2c_bw(m, k, (int)i, (int)j);
+	return x;
+}
+
+/* The locality tree's cliques (t NULL: none built, null). */
+static int c2c_tree(struct machine_probes *p, const struct probe_c2c_matrix *m, const struct clique_tree *t)
+{
+	struct machine_probes_c2c *c = &p->c2c;
+	p->have[MP_C2C_TREE] = t ? MP_HAVE_YES : MP_HAVE_NULL;
+	if (!t)
+		return 0;
+	if (!(c->node = calloc((size_t)t->nnodes, sizeof(*c->node))))
+		return -ENOMEM;
+	for (int i = 0; i < t->nnodes; i++) {
+		const struct clique_node *nd = &t->node[i];
+		struct machine_probes_node *d = &c->node[c->nnodes++];
+		machine_probes_row_init(MP_C2C_NODES, d);
+		d->parent = nd->parent;
+		d->depth = nd->depth;
+		d->split_at_block_bytes = nd->split_at >= 0 ? (long long)probe_c2c_split_bytes(m, t, i) : -1;
+		if (!(d->cpus = malloc((size_t)(nd->n ? nd->n : 1) * sizeof(int))))
+			return -ENOMEM;
+		for (int a = 0; a < nd->n; a++)
+			d->cpus[d->ncpus++] = m->cpus.cpu[nd->member[a]];
+	}
+	c->leaves = clique_tree_leaves(t);
+	return 0;
+}
+
+/* The classes the matrices were filled by (a class split into finer ones is left out: its pairs
+ * belong to those) with their figures. */
+static int c2c_classes(struct machine_probes_c2c *c, const struct probe_c2c_plan *pl)
+{
+	int nb = pl->nblocks;
+	if (pl->nclasses <= 0)
+		return 0;
+	if (!(c->cls = calloc((size_t)pl->nclasses, sizeof(*c->cls))))
+		return -ENOMEM;
+	for (int k = 0; k < pl->nclasses; k++) {
+		const struct probe_c2c_class *s = &pl->cls[k];
+		if (s->split)
+			continue;
+		struct machine_probes_c2c_class *d = &c->cls[c->nclasses++];
+		machine_probes_row_init(MP_C2C_CLASSES, d);
+		machine_probes_text(d->name, sizeof(d->name), s->name);
+		d->pairs = s->npairs;
+		d->measured = s->nmeasured;
+		d->bandwidth_gbs = nb ? probe_c2c_plan_class_bw(pl, k, nb - 1) : NAN;
+		d->latency_ns = s->lat_ns;
+		for (int b = 0; b < nb; b++)
+			d->blocks_measured += !isnan(s->bw_gbs[b]);
+		d->level = s->level;
+		machine_probes_text(d->split_from, sizeof(d->split_from), s->parent >= 0 ? pl->cls[s->parent].name : "");
+		d->split = s->split;
+		d->resolved = !s->unresolved;
+	}
+	return 0;
+}
+
+/* Every pair measured with its own figures at the largest block. */
+static int c2c_pairs(struct machine_probes_c2c *c, const struct probe_c2c_plan *pl, const struct probe_c2c_matrix *m)
+{
+	int nb = pl->nblocks;
+	if (pl->npairs <= 0)
+		return 0;
+	if (!(c->pair = calloc((size_t)pl->npairs, sizeof(*c->pair))))
+		return -ENOMEM;
+	for (int q = 0; q < pl->npairs && c->npairs < MACHINE_PROBES_MAX_PAIRS; q++) {
+		if (isnan(pl->lat[q]) || pl->role[q] == PROBE_C2C_UNMEASURED)
+			continue;
+		int i, j;
+		probe_c2c_pair_of(pl->n, q, &i, &j);
+		struct machine_probes_c2c_pair *d = &c->pair[c->npairs++];
+		machine_probes_row_init(MP_C2C_PAIRS, d);
+		if (!(d->cpus = malloc(2 * sizeof(int))))
+			return -ENOMEM;
+		d->cpus[0] = m->cpus.cpu[i];
+		d->cpus[1] = m->cpus.cpu[j];
+		d->ncpus = 2;
+		machine_probes_text(d->cls, sizeof(d->cls), pl->cls[pl->pair_class[q]].name);
+		machine_probes_text(d->role, sizeof(d->role), probe_c2c_role_name((enum probe_c2c_role)pl->role[q]));
+		d->bandwidth_gbs = nb ? pl->bw[(size_t)q * nb + nb - 1] : NAN;
+		d->latency_ns = pl->lat[q];
+	}
+	return 0;
+}
+
+/* The steps' wall time and the bandwidth matrix of every block. */
+static int c2c_blocks(struct machine_probes_c2c *c, const struct probe_c2c_result *r)
+{
+	const struct probe_c2c_matrix *m = &r->m;
+	int nb = bounded(m->nblocks, MACHINE_PROBES_MAX_BLOCKS);
+	int steps = r->plan.nblocks;
+	c->step_latency_s = r->step_s[steps];
+	if (!(c->step_blocks_s = malloc((size_t)(steps ? steps : 1) * sizeof(double))))
+		return -ENOMEM;
+	for (int k = 0; k < steps; k++)
+		c->step_blocks_s[k] = r->step_s[k];
+	c->nstep_blocks = steps;
+	if (!nb)
+		return 0;
+	if (!(c->block = calloc((size_t)nb, sizeof(*c->block))))
+		return -ENOMEM;
+	for (int k = 0; k < nb; k++) {
+		struct machine_probes_c2c_block *d = &c->block[c->nblocks++];
+		machine_probes_row_init(MP_C2C_BLOCKS, d);
+		d->block_bytes = (long long)m->block_bytes[k];
+		if (!(d->bandwidth_gbs = c2c_matrix(m, k)))
+			return -ENOMEM;
+		d->ncpus = m->cpus.n;
+	}
+	return 0;
+}
+
+int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r)
+{
+	const struct probe_c2c_matrix *m = &r->m;
+	struct machine_probes_c2c *c = &p->c2c;
+	machine_probes_group_release(p, MP_G_C2C); /* recorded before: a re-measurement */
+	int n = m->cpus.n, nb = m->nblocks;
+	p->have[MP_C2C] = n ? MP_HAVE_YES : MP_HAVE_NULL;
+	if (!n)
+		return 0;
+	c->ncpus = n;
+	c->cpus = malloc((size_t)n * sizeof(int));
+	c->latency_ns = c2c_matrix(m, -1);
+	c->bandwidth_gbs = nb ? c2c_matrix(m, nb - 1) : NULL;
+	c->block_bytes = nb ? (long long)m->block_bytes[nb - 1] : 0;
+	if (!c->cpus || !c->latency_ns || (nb && !c->bandwidth_gbs))
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		c->cpus[i] = m->cpus.cpu[i];
+	/* how the pairs were measured: the classes the matrices were filled by */
+	const struct probe_c2c_plan *pl = &r->plan;
+	machine_probes_text(c->mode, sizeof(c->mode),
+			    machine_probes_c2c_mode_name(r->all_pairs ? MP_C2C_MODE_ALL_PAIRS : MP_C2C_MODE_CLASSES));
+	c->pairs_measured = probe_c2c_plan_measured(pl);
+	c->all_pairs_chosen = r->all_pairs_chosen;
+	c->steps = r->steps;
+	c->skipped_blocks = r->skipped;
+	c->backfilled_blocks = r->backfilled;
+	c->rounds = r->rounds;
+	c->concurrent_pairs = m->concurrent_pairs;
+	machine_probes_text(c->method, sizeof(c->method),
+			    "two pinned threads take turns updating a block first touched by the first; one-way GB/s = block bytes per round; "
+			    "latency = half the round trip of a cache line bounced between them; pairs in rounds of disjoint pairs "
+			    "measured at once: by class, a few pairs per topology class and random pairs to verify them, finer "
+			    "classes where they disagree, the matrices filled by class (--all-pairs: every pair, round robin); "
+			    "tree by clique splitting from the largest block down");
+	if (c2c_tree(p, m, r->tree) || c2c_classes(c, pl) || c2c_pairs(c, pl, m) || c2c_blocks(c, r))
+		return -ENOMEM;
+	return 0;
+}

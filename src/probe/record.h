@@ -1,0 +1,40 @@
+/* Each probe group's result into the typed record (struct machine_probes, machine/probes.h): its
+ * answers and its evidence, the one route from a probe to the JSON of `probe`, probe-results.json
+ * and the machine file. Each call first frees what the group held (a re-measurement); curves,
+ * tables and matrices are copied to the heap. 0, or -ENOMEM (what was copied stays, freed with
+ * the record). */
+#ifndef ARCHSCOPE_PROBE_RECORD_H
+#define ARCHSCOPE_PROBE_RECORD_H
+
+#include "machine/probes.h"
+
+struct probe_clock_result;
+struct probe_line_result;
+struct probe_caches_result;
+struct probe_assoc_result;
+struct probe_tlb_result;
+struct probe_instr_result;
+struct probe_contexts_result;
+struct probe_registers_result;
+struct probe_registers_build;
+struct probe_timeslice_result;
+struct probe_c2c_result;
+
+int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r);
+int probe_line_record(struct machine_probes *p, const struct probe_line_result *r);
+int probe_caches_record(struct machine_probes *p, const struct probe_caches_result *r);
+int probe_assoc_record(struct machine_probes *p, const struct probe_assoc_result *r);
+int probe_tlb_record(struct machine_probes *p, const struct probe_tlb_result *r);
+int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r);
+int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r);
+/* ghz: the clock the cycles per addition are counted at. */
+int probe_registers_record(struct machine_probes *p, const struct probe_registers_result *r, double ghz);
+int probe_timeslice_record(struct machine_probes *p, const struct probe_timeslice_result *r);
+int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r);
+
+/* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind), and its index in contexts_ev[]. */
+int probe_contexts_record_id(int kind);
+/* The entry (MP_REGISTERS_*) of a registers build's answer, and its index in registers_ev[]. */
+int probe_registers_record_id(const struct probe_registers_build *b, int *index);
+
+#endif
