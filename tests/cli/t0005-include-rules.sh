@@ -23,7 +23,7 @@ set(AS_MODULES as_common)
 EOF
 printf 'src/common/x.c abort  gone\n' >"$TMP/calls"
 run 1 python3 "$check" --root "$f" --calls "$TMP/calls"
-contains "$TMP/out" '^src/probe/p.c:3: probe -> model is not allowed (probe may include: analysis common report topo)'
+contains "$TMP/out" '^src/probe/p.c:3: probe -> model is not allowed (probe may include: analysis common machine report topo)'
 contains "$TMP/out" '^src/extra/: module extra has no line'
 contains "$TMP/out" '^CMakeLists.txt:3: as_probe links as_model: probe -> model is not allowed'
 contains "$TMP/out" '^CMakeLists.txt:2: as_probe is missing from AS_MODULES'
