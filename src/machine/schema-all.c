@@ -1,5 +1,6 @@
 /* Every described result type (schema.h): one line each, for schema_by_name (a REF row names the
  * schema it holds), the unit tests that check each one, and `machine schema`. */
+#include "machine/result-cluster.h"
 #include "machine/result-conditions.h"
 #include "machine/result-host.h"
 #include "machine/result-machine.h"
@@ -11,5 +12,6 @@ const struct schema *const schema_all[] = {
 	&host_result,
 	&machine_result,
 	&stack_result,
+	&cluster_result,
 	NULL,
 };
