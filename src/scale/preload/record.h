@@ -54,8 +54,8 @@ enum scale_prim { SCALE_PRIMS(SCALE_X_ID) PRIM_COUNT };
 #define SCALE_ENV_EXEC "ARCHSCOPE_STACK_EXEC"
 #define SCALE_PRELOAD_NAME "libarchscope-preload.so"
 /* "1" or "0": whether the library may time waits with the CPU's counter (scale_counter_usable),
- * answered once by archscope: CPUID exits to the hypervisor in a virtual machine, and the two
- * leaves cost ~20 us in every image of a KVM guest (~60 in a make -j2 build's compile) */
+ * answered once by archscope: CPUID exits to the hypervisor in a virtual machine, dear in every
+ * process image (bench/results/stack-spin-sampling-kvm-xeon-6-207.txt) */
 #define SCALE_ENV_TSC "ARCHSCOPE_STACK_TSC"
 
 /* Whether the CPU's counter may time waits: on x86 only an invariant TSC (CPUID 0x80000007 EDX
