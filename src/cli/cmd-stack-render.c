@@ -16,24 +16,10 @@
 /* The notes of a point's problems (item 12), one string each. */
 static int bad_notes(unsigned bad, const char *notes[], int max)
 {
-	static const struct {
-		unsigned flag;
-		const char *text;
-	} rows[] = {
-		{ SCALE_BAD_STATUS, "the program exited with a non-zero status" },
-		{ SCALE_BAD_CRASH, "the program crashed (killed by a signal)" },
-		{ SCALE_BAD_TIMEOUT, "the program ran past --timeout and was killed" },
-		{ SCALE_BAD_NORECORD, "no record from the preload library (a static binary, or the program ended without exit): tier 0 saw no thread" },
-		{ SCALE_BAD_SHORT, "the program ran shorter than 10 ms: the stack is mostly noise" },
-		{ SCALE_BAD_NOTHREADS, "the program started no threads at N > 1" },
-		{ SCALE_BAD_IGNORES_T, "the program ignores {T} and OMP_NUM_THREADS: it ran as many threads at every N" },
-		{ SCALE_BAD_NOSCHEDSTAT, "no schedstat in /proc: run-queue time unknown (scheduling counted as base)" },
-		{ SCALE_BAD_REJECTED, "every run at this N was rejected (see rejected): the stack shown cannot be right" },
-	};
 	int n = 0;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && n < max; i++)
-		if (bad & rows[i].flag)
-			notes[n++] = rows[i].text;
+	for (size_t i = 0; i < SCALE_BAD_KINDS && n < max; i++)
+		if (bad & scale_bad_texts[i].flag)
+			notes[n++] = scale_bad_texts[i].text;
 	return n;
 }
 
@@ -94,20 +80,11 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 /* The reasons runs were rejected, as one string. */
 static void reject_text(unsigned why, char *buf, size_t len)
 {
-	static const struct {
-		unsigned flag;
-		const char *text;
-	} rows[] = {
-		{ SCALE_REJECT_FAST, "wall time under T1 / (2 N)" },
-		{ SCALE_REJECT_SILENT, "printed nothing on stdout where the 1-thread runs did" },
-		{ SCALE_REJECT_SUM, "components that do not sum to N" },
-		{ SCALE_REJECT_LOST, "its records were lost: the program's own process left no readable record" },
-	};
 	size_t k = 0;
 	buf[0] = 0;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && k < len; i++)
-		if (why & rows[i].flag)
-			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "; " : "", rows[i].text);
+	for (size_t i = 0; i < SCALE_REJECT_KINDS && k < len; i++)
+		if (why & scale_reject_texts[i].flag)
+			k += (size_t)snprintf(buf + k, len - k, "%s%s", k ? "; " : "", scale_reject_texts[i].text);
 }
 
 /* The speedups of a point and the stack's error against the one it is held to. */
