@@ -70,8 +70,8 @@ static int input_load(struct report_inputs *in, const char *path, const char *na
 	}
 	/* a result whose type is described (machine/schema.h) is checked against its description: a
 	 * key misspelt or of another kind is named by its path here, not misread on the page */
-	const struct schema *s = schema_by_name(json_string_value(json_object_get(doc, "command")));
-	if (s && schema_check(s, json_object_get(doc, "results"), &err) != 0) {
+	const struct schema *s = schema_by_name(output_doc_command(doc));
+	if (s && schema_check(s, output_doc_results(doc), &err) != 0) {
 		json_decref(doc);
 		return error("'%s': not %s results as this archscope writes them: %s", name, s->name, err.msg), EXIT_USAGE;
 	}
