@@ -101,8 +101,8 @@ static int parse_words(const char *opt, const char *arg, const char *const *word
 	return 0;
 }
 
-static const char *const skip_words[] = { "nodes", "bandwidth", "shift", "loggp", "contention", NULL };
-static const char *const probe_words[] = { "clock", "caches", "bandwidth", "contexts", NULL };
+static const char *const skip_words[] = { CLI_CLUSTER_SKIPS(CLUSTER_X_NAME) NULL };
+static const char *const probe_words[] = { CLUSTER_FIGS(CLUSTER_X_NAME) NULL };
 
 static int parse_skip(const struct opt *opt, const char *arg, const char *value)
 {
@@ -148,7 +148,7 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 	o->window = 64;
 	o->bursts = 5;
 	o->bw_bytes = (size_t)1 << 20;
-	o->figures = 15;
+	o->figures = CLUSTER_FIG_ALL;
 	o->gap = 1.5;
 	o->seed = 1;
 	const struct opt options[] = {

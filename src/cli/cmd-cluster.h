@@ -7,11 +7,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cluster/figures.h"
+
 #define CLI_CLUSTER_MAX_SIZES 16
 
-/* --skip words */
-enum { CLI_CLUSTER_SKIP_NODES = 1, CLI_CLUSTER_SKIP_BANDWIDTH = 2, CLI_CLUSTER_SKIP_SHIFT = 4, CLI_CLUSTER_SKIP_LOGGP = 8,
-       CLI_CLUSTER_SKIP_CONTENTION = 16 };
+/* --skip: the parts a run may leave out, as flag bits, with their words */
+#define CLI_CLUSTER_SKIPS(X)                                                                                \
+	X(CLI_CLUSTER_SKIP_NODES, "nodes")                                                                      \
+	X(CLI_CLUSTER_SKIP_BANDWIDTH, "bandwidth")                                                              \
+	X(CLI_CLUSTER_SKIP_SHIFT, "shift")                                                                      \
+	X(CLI_CLUSTER_SKIP_LOGGP, "loggp")                                                                      \
+	X(CLI_CLUSTER_SKIP_CONTENTION, "contention")
+enum { CLI_CLUSTER_SKIPS(CLUSTER_X_INDEX) CLI_CLUSTER_SKIP_COUNT };
+enum { CLI_CLUSTER_SKIPS(CLUSTER_X_FLAG) };
 
 struct cli_cluster_opts {
 	int json;
@@ -21,7 +29,7 @@ struct cli_cluster_opts {
 	int nsizes;
 	size_t sizes[CLI_CLUSTER_MAX_SIZES];
 	unsigned skip;
-	unsigned figures;           /* CLUSTER_FIG_* bits: clock 1, caches 2, bandwidth 4, contexts 8 */
+	unsigned figures;           /* CLUSTER_FIG_* bits (cluster/figures.h) */
 	size_t node_bytes;          /* --node-memory; 0: the probes' own limits */
 	double gap;
 	uint64_t seed;

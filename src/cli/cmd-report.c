@@ -16,6 +16,7 @@
 #include "common/cpuset.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
+#include "machine/schema.h"
 #include "page/page.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -66,6 +67,13 @@ static int input_load(struct report_inputs *in, const char *path, const char *na
 	if (page_source_check(doc, name, &err) != 0) {
 		json_decref(doc);
 		return error_err(&err), EXIT_USAGE;
+	}
+	/* a result whose type is described (machine/schema.h) is checked against its description: a
+	 * key misspelt or of another kind is named by its path here, not misread on the page */
+	const struct schema *s = schema_by_name(output_doc_command(doc));
+	if (s && schema_check(s, output_doc_results(doc), &err) != 0) {
+		json_decref(doc);
+		return error("'%s': not %s results as this archscope writes them: %s", name, s->name, err.msg), EXIT_USAGE;
 	}
 	in->names[in->n] = strdup(name);
 	in->src[in->n].name = in->names[in->n];
@@ -200,6 +208,113 @@ static const struct opt_cmd report_cmd = {
 	.epilog = "The page is written atomically; '-o -' writes it to standard output.\n",
 };
 
+/* The checks of the options that need no input read: 0, or EXIT_USAGE after error_usage(). */
+static int options_check(struct report_opts *o, int argc, char **argv)
+{
+	if (o->from && argc == 0)
+		return error_usage("report", "--from needs the result files to read"), EXIT_USAGE;
+	if (!o->from && argc > 0)
+		return error_usage("report", "'%s': result files are read with --from", argv[0]), EXIT_USAGE;
+	if (o->from && cli_stdin_once("report", argv, argc) != 0)
+		return EXIT_USAGE;
+	if (o->from && (o->save || o->threads))
+		return error_usage("report", "%s measures: not with --from", o->save ? "--save" : "--threads"), EXIT_USAGE;
+	int to_stdout = !strcmp(o->output, "-");
+	if (to_stdout && o->json)
+		return error_usage("report", "-o - writes the page to standard output: not with --json"), EXIT_USAGE;
+	if (!to_stdout && cli_output_check("report", o->output, o->force) != 0)
+		return EXIT_USAGE;
+	if (cli_output_dir_check("report", "--save", o->save) != 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
+/* bench --threads-scaling runs at most one thread per allowed CPU: said before the topology and
+ * the probe have run. 0, or EXIT_USAGE after error_usage(). */
+static int threads_check(const struct report_opts *o, const struct as_cpulist *allowed)
+{
+	if (o->threads > 0 && allowed->n > 0 && o->threads > allowed->n) {
+		char list[256];
+		return error_usage("report", "-t %d: this process may use %d CPU%s (%s), and bench runs one thread per "
+				   "CPU: give -t %d or fewer", o->threads, allowed->n, allowed->n == 1 ? "" : "s",
+				   cpulist_format(allowed, list, sizeof(list)), allowed->n), EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The inputs: the files given with --from, or this run's own (in a temporary directory removed
+ * after). 0, EXIT_USAGE or EXIT_FAIL after error(), or INTERRUPT_EXIT. */
+static int inputs_gather(struct report_opts *o, int argc, char **argv, const struct as_cpulist *allowed,
+			 struct report_inputs *in, char *run, size_t runlen)
+{
+	int rc = 0;
+	if (o->from) {
+		for (int i = 0; i < argc && rc == 0; i++)
+			rc = input_load(in, argv[i], argv[i]);
+		return rc;
+	}
+	if (!o->threads)
+		o->threads = allowed->n > 8 ? 8 : allowed->n > 0 ? allowed->n : 1;
+	char d[PATH_MAX - 256]; /* room for the files named in it */
+	struct as_error err = { 0 };
+	if (tmp_dir_make(d, sizeof(d), "archscope-report", &err) != 0) {
+		error_err(&err); /* names TMPDIR and the reason */
+		return EXIT_FAIL;
+	}
+	interrupt_install();
+	interrupt_cleanup_dir(d);
+	rc = run_own(o, d, in, run, runlen);
+	interrupt_cleanup_dir(NULL);
+	interrupt_restore();
+	remove_dir(d);
+	return rc;
+}
+
+/* The page into memory (*page, *len). 0, or EXIT_USAGE (inputs the page cannot use) or EXIT_FAIL
+ * after error(). */
+static int page_make(const struct page_input *pin, struct page_summary *sum, char **page, size_t *len)
+{
+	struct as_error err = { 0 };
+	*page = NULL;
+	*len = 0;
+	FILE *m = open_memstream(page, len);
+	if (!m)
+		return error("out of memory"), EXIT_FAIL;
+	int rc = page_write(m, pin, sum, &err);
+	if (fclose(m) != 0 && rc == 0)
+		rc = as_error_set(&err, -ENOMEM, "out of memory");
+	if (rc) {
+		free(*page);
+		*page = NULL;
+		error_err(&err);
+		return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+	}
+	if (*len > PAGE_MAX_BYTES)
+		warning("the page is %.1f MB, over the %.0f MB it should stay under: its inputs are large", *len / 1e6,
+			PAGE_MAX_BYTES / 1e6);
+	return 0;
+}
+
+/* The page to standard output, or to FILE atomically. 0, or EXIT_FAIL (after error() for a file). */
+static int page_save(const struct report_opts *o, const char *page, size_t len)
+{
+	if (!strcmp(o->output, "-"))
+		return fwrite(page, 1, len, stdout) != len ? EXIT_FAIL : 0;
+	struct as_error err = { 0 };
+	struct atomic_file af;
+	int wrc = atomic_file_open_mode(&af, o->output, o->force ? AF_FORCE : 0, &err);
+	if (wrc == 0 && fwrite(page, 1, len, af.fp) != len) {
+		int e = errno ? errno : EIO; /* a full disk or /dev/full: ENOSPC */
+		atomic_file_abort(&af);
+		wrc = as_error_set(&err, -e, "cannot write '%s': %s", o->output, strerror(e));
+	} else if (wrc == 0) {
+		wrc = atomic_file_commit(&af, &err);
+	}
+	if (wrc != 0)
+		return error_err(&err), EXIT_FAIL;
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_opts o = { .threads = 0 };
@@ -221,56 +336,18 @@ int cmd_report(int argc, char **argv)
 	argc = opt_parse(argc, argv, &report_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (o.from && argc == 0)
-		return error_usage("report", "--from needs the result files to read"), EXIT_USAGE;
-	if (!o.from && argc > 0)
-		return error_usage("report", "'%s': result files are read with --from", argv[0]), EXIT_USAGE;
-	if (o.from && cli_stdin_once("report", argv, argc) != 0)
-		return EXIT_USAGE;
-	if (o.from && (o.save || o.threads))
-		return error_usage("report", "%s measures: not with --from", o.save ? "--save" : "--threads"), EXIT_USAGE;
-	int to_stdout = !strcmp(o.output, "-");
-	if (to_stdout && o.json)
-		return error_usage("report", "-o - writes the page to standard output: not with --json"), EXIT_USAGE;
-	if (!to_stdout && cli_output_check("report", o.output, o.force) != 0)
-		return EXIT_USAGE;
-	struct as_error err = { 0 };
-	if (cli_output_dir_check("report", "--save", o.save) != 0)
+	if (options_check(&o, argc, argv) != 0)
 		return EXIT_USAGE;
 	struct report_inputs in = { .n = 0 };
 	struct topo_system sys;
 	struct as_cpulist allowed;
 	allowed.n = 0;
 	cpulist_allowed(&allowed, NULL);
-	/* bench --threads-scaling runs at most one thread per allowed CPU: said now, not after the
-	 * topology and the probe have run */
-	if (o.threads > 0 && allowed.n > 0 && o.threads > allowed.n) {
-		char list[256];
-		return error_usage("report", "-t %d: this process may use %d CPU%s (%s), and bench runs one thread per "
-				   "CPU: give -t %d or fewer", o.threads, allowed.n, allowed.n == 1 ? "" : "s",
-				   cpulist_format(&allowed, list, sizeof(list)), allowed.n), EXIT_USAGE;
-	}
+	if (threads_check(&o, &allowed) != 0)
+		return EXIT_USAGE;
 	topo_system_read(&sys, allowed.n ? allowed.cpu[0] : 0, NULL);
 	char run[256] = "";
-	int rc = 0;
-	if (o.from) {
-		for (int i = 0; i < argc && rc == 0; i++)
-			rc = input_load(&in, argv[i], argv[i]);
-	} else {
-		if (!o.threads)
-			o.threads = allowed.n > 8 ? 8 : allowed.n > 0 ? allowed.n : 1;
-		char d[PATH_MAX - 256]; /* room for the files named in it */
-		if (tmp_dir_make(d, sizeof(d), "archscope-report", &err) != 0) {
-			error_err(&err); /* names TMPDIR and the reason */
-			return EXIT_FAIL;
-		}
-		interrupt_install();
-		interrupt_cleanup_dir(d);
-		rc = run_own(&o, d, &in, run, sizeof(run));
-		interrupt_cleanup_dir(NULL);
-		interrupt_restore();
-		remove_dir(d);
-	}
+	int rc = inputs_gather(&o, argc, argv, &allowed, &in, run, sizeof(run));
 	if (rc) {
 		inputs_release(&in);
 		return rc;
@@ -286,45 +363,20 @@ int cmd_report(int argc, char **argv)
 		.run = o.from ? NULL : run, .loadavg_start = o.from ? NAN : sys.loadavg1, .cpus = o.from ? 0 : allowed.n,
 	};
 	struct page_summary sum;
-	char *page = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&page, &len);
-	if (!m) {
-		inputs_release(&in);
-		return error("out of memory"), EXIT_FAIL;
-	}
-	rc = page_write(m, &pin, &sum, &err);
-	if (fclose(m) != 0 && rc == 0)
-		rc = as_error_set(&err, -ENOMEM, "out of memory");
+	char *page;
+	size_t len;
+	rc = page_make(&pin, &sum, &page, &len);
 	if (rc) {
-		free(page);
 		inputs_release(&in);
-		error_err(&err);
-		return rc == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
+		return rc;
 	}
-	if (len > PAGE_MAX_BYTES)
-		warning("the page is %.1f MB, over the %.0f MB it should stay under: its inputs are large", len / 1e6,
-			PAGE_MAX_BYTES / 1e6);
-	if (to_stdout) {
-		if (fwrite(page, 1, len, stdout) != len)
-			rc = EXIT_FAIL;
-	} else {
-		struct atomic_file af;
-		int wrc = atomic_file_open_mode(&af, o.output, o.force ? AF_FORCE : 0, &err);
-		if (wrc == 0 && fwrite(page, 1, len, af.fp) != len) {
-			int e = errno ? errno : EIO; /* a full disk or /dev/full: ENOSPC */
-			atomic_file_abort(&af);
-			wrc = as_error_set(&err, -e, "cannot write '%s': %s", o.output, strerror(e));
-		} else if (wrc == 0) {
-			wrc = atomic_file_commit(&af, &err);
-		}
-		if (wrc != 0) {
-			free(page);
-			inputs_release(&in);
-			return error_err(&err), EXIT_FAIL;
-		}
-	}
+	int to_stdout = !strcmp(o.output, "-");
+	rc = page_save(&o, page, len);
 	free(page);
+	if (rc && !to_stdout) {
+		inputs_release(&in);
+		return rc;
+	}
 	if (!to_stdout) {
 		struct emit *e = emit_new(o.json ? EMIT_JSON : EMIT_TEXT, stdout);
 		if (!e) {

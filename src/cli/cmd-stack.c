@@ -81,6 +81,46 @@ static const struct opt_cmd stack_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The runs' stacks (text or JSON), the plot, and the exit code: 130 when interrupted, 1 when the
+ * program failed or every run of a thread count was rejected. */
+static int stack_render(const struct scale_opts *so, const struct scale_result *res, int json, const char *plot)
+{
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	cli_stack_render(e, so, res);
+	int code = cli_emit_end(e, "stack");
+	if (plot)
+		cli_stack_plot(plot, res);
+	if (res->interrupted) {
+		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
+		      strsignal(res->interrupted));
+		code = INTERRUPT_EXIT;
+	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
+		cli_stack_report_failure(so, res);
+		code = EXIT_FAIL;
+	} else if (code == EXIT_OK && (res->bad & SCALE_BAD_REJECTED)) {
+		error("'%s': every run of a thread count was rejected (%d tries each: see \"rejected\"); its stack "
+		      "cannot be right", so->argv[0], SCALE_TRIES);
+		code = EXIT_FAIL;
+	}
+	return code;
+}
+
+/* A note where more threads are asked than this process has CPUs. */
+static void stack_note_oversubscribed(const struct scale_opts *so, const struct as_cpulist *cpus)
+{
+	int most = 0;
+	for (int i = 0; i < so->npoints; i++)
+		most = so->threads[i] > most ? so->threads[i] : most;
+	if (most > cpus->n && !cli_quiet) {
+		char list[256];
+		note("%d threads on the %d CPU%s this process may use (%s): threads beyond them share CPUs, which "
+		     "the stack shows as scheduling", most, cpus->n, cpus->n == 1 ? "" : "s",
+		     cpulist_format(cpus, list, sizeof(list)));
+	}
+}
+
 int cmd_stack(int argc, char **argv)
 {
 	struct scale_opts so = { .reps = 3, .spin = 1 };
@@ -126,15 +166,7 @@ int cmd_stack(int argc, char **argv)
 		return error_err(&err), EXIT_FAIL;
 	if (!so.npoints)
 		so.threads[so.npoints++] = cpus.n;
-	int most = 0;
-	for (int i = 0; i < so.npoints; i++)
-		most = so.threads[i] > most ? so.threads[i] : most;
-	if (most > cpus.n && !cli_quiet) {
-		char list[256];
-		note("%d threads on the %d CPU%s this process may use (%s): threads beyond them share CPUs, which "
-		     "the stack shows as scheduling", most, cpus.n, cpus.n == 1 ? "" : "s",
-		     cpulist_format(&cpus, list, sizeof(list)));
-	}
+	stack_note_oversubscribed(&so, &cpus);
 	char preload[4096];
 	/* checked before anything runs: a bad $ARCHSCOPE_PRELOAD is the user's (exit 2) */
 	if (scale_preload_find(preload, sizeof(preload), &err) != 0)
@@ -155,28 +187,7 @@ int cmd_stack(int argc, char **argv)
 		error_err(&err);
 		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL; /* -ENOENT: the program cannot run as named */
 	}
-	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		scale_result_release(res);
-		free(res);
-		return error("out of memory"), EXIT_FAIL;
-	}
-	cli_stack_render(e, &so, res);
-	int code = cli_emit_end(e, "stack");
-	if (plot)
-		cli_stack_plot(plot, res);
-	if (res->interrupted) {
-		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
-		      strsignal(res->interrupted));
-		code = INTERRUPT_EXIT;
-	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
-		cli_stack_report_failure(&so, res);
-		code = EXIT_FAIL;
-	} else if (code == EXIT_OK && (res->bad & SCALE_BAD_REJECTED)) {
-		error("'%s': every run of a thread count was rejected (%d tries each: see \"rejected\"); its stack "
-		      "cannot be right", so.argv[0], SCALE_TRIES);
-		code = EXIT_FAIL;
-	}
+	int code = stack_render(&so, res, json, plot);
 	scale_result_release(res);
 	free(res);
 	return code;

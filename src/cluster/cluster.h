@@ -14,6 +14,7 @@
 #include "common/conditions.h"
 #include "common/cpuset.h"
 #include "common/error.h"
+#include "cluster/figures.h"
 
 #define CLUSTER_HOST_MAX 64
 #define CLUSTER_MAX_RANKS AS_MAX_CPUS   /* P x P matrices on rank 0 (8 MiB each at 1,024); rank lists are as_cpulists */
@@ -218,8 +219,7 @@ int cluster_contention_measure(struct cluster_run *run, const struct cluster_pla
 
 /* --- the nodes compared (node.c) -------------------------------------------------------------- */
 
-enum { CLUSTER_FIG_CLOCK = 1, CLUSTER_FIG_CACHES = 2, CLUSTER_FIG_BANDWIDTH = 4, CLUSTER_FIG_CONTEXTS = 8,
-       CLUSTER_FIG_ALL = 15 };
+/* CLUSTER_FIG_*: cluster/figures.h */
 
 /* A node's figures as its leader measured them; plain data, sent to rank 0 as bytes. NaN where a
  * probe found nothing. Each figure has its own spread, the noise of its repetitions. */

@@ -1,13 +1,17 @@
 /* Every described result type (schema.h): one line each, for schema_by_name (a REF row names the
  * schema it holds), the unit tests that check each one, and `machine schema`. */
+#include "machine/result-cluster.h"
 #include "machine/result-conditions.h"
 #include "machine/result-host.h"
 #include "machine/result-machine.h"
+#include "machine/result-stack.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
 	&conditions_result,
 	&host_result,
 	&machine_result,
+	&stack_result,
+	&cluster_result,
 	NULL,
 };

@@ -11,7 +11,7 @@ const char *schema_kind_name(enum schema_kind kind)
 {
 	static const char *const names[] = { "object", "rows", "map", "number", "integer", "string", "true or false",
 					     "numbers", "strings", "integers", "matrix", "spread", "answer",
-					     "described object", "any JSON" };
+					     "described object", "any JSON", "numbers by name" };
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
@@ -167,6 +167,16 @@ static int is_integer(const json_t *v)
 	return json_is_integer(v);
 }
 
+static int all_values_numbers(const json_t *o)
+{
+	const char *k;
+	const json_t *x;
+	json_object_foreach((json_t *)o, k, x)
+		if (!json_is_number(x) && !json_is_null(x))
+			return 0;
+	return 1;
+}
+
 /* Whether v has the kind of key k (its children are checked by the caller). */
 static int kind_ok(const struct schema_key *k, const json_t *v)
 {
@@ -207,6 +217,8 @@ static int kind_ok(const struct schema_key *k, const json_t *v)
 	}
 	case SK_ANY:
 		return 1;
+	case SK_NUMBER_MAP:
+		return json_is_object(v) && all_values_numbers(v);
 	}
 	return 0;
 }

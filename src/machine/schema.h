@@ -33,7 +33,9 @@
  * MATRIX: an array of arrays of numbers (null allowed); SPREAD: {"min", "median", "max"} numbers;
  * ANSWER: a probe answer {"value", "unit", "confidence", "method", "os_reported", ...}; REF: the
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
- * description does not look into (a program's own output, a foreign document). */
+ * description does not look into (a program's own output, a foreign document); NUMBER_MAP: an
+ * object whose keys are data (names a module's enum gives: a stack's components) and whose values
+ * are numbers (null allowed). */
 enum schema_kind {
 	SK_OBJECT,
 	SK_ROWS,
@@ -50,6 +52,7 @@ enum schema_kind {
 	SK_ANSWER,
 	SK_REF,
 	SK_ANY,
+	SK_NUMBER_MAP,
 };
 
 enum {

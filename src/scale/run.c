@@ -36,6 +36,13 @@
 #include "scale/sched.h"
 #include "scale/spin.h"
 
+#define SCALE_X_TEXT(id, bit, what) { id, what },
+const struct scale_flag_text scale_bad_texts[SCALE_BAD_KINDS] = { SCALE_BADS(SCALE_X_TEXT) };
+const struct scale_flag_text scale_reject_texts[SCALE_REJECT_KINDS] = { SCALE_REJECT_LIST(SCALE_X_TEXT) };
+#define SCALE_X_ONE(id, bit, what) +1
+_Static_assert(0 SCALE_BADS(SCALE_X_ONE) == SCALE_BAD_KINDS, "SCALE_BAD_KINDS: the rows of SCALE_BADS");
+_Static_assert(0 SCALE_REJECT_LIST(SCALE_X_ONE) == SCALE_REJECT_KINDS, "SCALE_REJECT_KINDS: the rows of SCALE_REJECT_LIST");
+
 #if defined(__x86_64__)
 #define ELF_MACHINE_HERE EM_X86_64
 #elif defined(__aarch64__)

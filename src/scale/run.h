@@ -33,24 +33,40 @@ struct scale_opts {
 	void *ctx;
 };
 
-/* Problems of one run, named in the output (issue item 12). */
-enum {
-	SCALE_BAD_STATUS = 1 << 0,     /* exited non-zero */
-	SCALE_BAD_CRASH = 1 << 1,      /* killed by a signal */
-	SCALE_BAD_NORECORD = 1 << 2,   /* no record: static binary, or crashed before exit */
-	SCALE_BAD_SHORT = 1 << 3,      /* ran less than 10 ms */
-	SCALE_BAD_NOTHREADS = 1 << 4,  /* N > 1 but never more than one thread */
-	SCALE_BAD_IGNORES_T = 1 << 5,  /* the same number of threads whatever N */
-	SCALE_BAD_TIMEOUT = 1 << 6,
-	SCALE_BAD_NOSCHEDSTAT = 1 << 7, /* no schedstat: no run-queue time (scheduling is 0) */
-	/* runs that cannot be right (item 6): repeated, and left out of the stack */
-	SCALE_REJECT_FAST = 1 << 8,    /* wall time under the 1-thread run's / (2 N) */
-	SCALE_REJECT_SILENT = 1 << 9,  /* printed nothing on stdout where the 1-thread runs did */
-	SCALE_REJECT_SUM = 1 << 10,    /* components that do not sum to N */
-	SCALE_REJECT_LOST = 1 << 12,   /* its records were lost: some unreadable, and none readable of
-					  the program's own process (a run of nothing, 0.00 x) */
-	SCALE_BAD_REJECTED = 1 << 11,  /* every run of the point was rejected: the one shown too */
+/* Problems of one run, named in the output (issue item 12): X(ID, bit, what the output says), in
+ * the order the output gives them. */
+#define SCALE_BADS(X)                                                                                       \
+	X(SCALE_BAD_STATUS, 0, "the program exited with a non-zero status")                                     \
+	X(SCALE_BAD_CRASH, 1, "the program crashed (killed by a signal)")                                       \
+	X(SCALE_BAD_TIMEOUT, 6, "the program ran past --timeout and was killed")                                \
+	X(SCALE_BAD_NORECORD, 2, /* a static binary, or crashed before exit */                                  \
+	  "no record from the preload library (a static binary, or the program ended without exit): tier 0 saw no thread") \
+	X(SCALE_BAD_SHORT, 3, "the program ran shorter than 10 ms: the stack is mostly noise")                  \
+	X(SCALE_BAD_NOTHREADS, 4, "the program started no threads at N > 1")                                    \
+	X(SCALE_BAD_IGNORES_T, 5, /* the same number of threads whatever N */                                   \
+	  "the program ignores {T} and OMP_NUM_THREADS: it ran as many threads at every N")                     \
+	X(SCALE_BAD_NOSCHEDSTAT, 7, /* no run-queue time (scheduling is 0) */                                   \
+	  "no schedstat in /proc: run-queue time unknown (scheduling counted as base)")                         \
+	X(SCALE_BAD_REJECTED, 11, /* every run of the point was rejected: the one shown too */                  \
+	  "every run at this N was rejected (see rejected): the stack shown cannot be right")
+/* Runs that cannot be right (item 6): repeated, and left out of the stack; the same form. */
+#define SCALE_REJECT_LIST(X)                                                                                \
+	X(SCALE_REJECT_FAST, 8, "wall time under T1 / (2 N)")                                                   \
+	X(SCALE_REJECT_SILENT, 9, "printed nothing on stdout where the 1-thread runs did")                      \
+	X(SCALE_REJECT_SUM, 10, "components that do not sum to N")                                              \
+	X(SCALE_REJECT_LOST, 12, /* some records unreadable, and none readable of the program's own process */  \
+	  "its records were lost: the program's own process left no readable record")
+#define SCALE_X_BIT(id, bit, what) id = 1 << (bit),
+enum { SCALE_BADS(SCALE_X_BIT) SCALE_REJECT_LIST(SCALE_X_BIT) };
+/* What the output says of each flag of a list, in its order: { flag, text } rows. */
+struct scale_flag_text {
+	unsigned flag;
+	const char *text;
 };
+#define SCALE_BAD_KINDS 9
+#define SCALE_REJECT_KINDS 4
+extern const struct scale_flag_text scale_bad_texts[SCALE_BAD_KINDS];
+extern const struct scale_flag_text scale_reject_texts[SCALE_REJECT_KINDS];
 #define SCALE_REJECTS (SCALE_REJECT_FAST | SCALE_REJECT_SILENT | SCALE_REJECT_SUM | SCALE_REJECT_LOST)
 #define SCALE_TRIES 3 /* a rejected run is tried again, at most this often in all */
 

@@ -14,29 +14,27 @@
 #include "common/error.h"
 #include "scale/record.h"
 
+/* The measurements behind these constants: bench/results/stack-spin-sampling-kvm-xeon-6-207.txt. */
 #define SPIN_PERIOD_NS 3236068u /* the shortest base period: one sample per 3.24 ms of a thread's CPU time.
 				 * Not a multiple or simple fraction of a scheduler tick (1, 3.33, 4, 10
-				 * ms): at 4 ms, the tick of HZ=250, the samples of threads that spin whole
-				 * time slices behind a preempted lock holder fell at one phase of the
-				 * slice, and 4 threads on 2 CPUs read 1.63-1.80 of the 1.95 they spun; at
-				 * 3.24 ms 1.94-1.97 */
-/* What a sample costs depends on the machine: the timer interrupt, the sample's write and the
- * timer set again, a few us on bare metal, 25-60 us of a KVM guest's CPU (each a VM exit). At 3.24
- * ms that was 1-2 % of a make -j2 build in such a guest, where the rest of stack cost ~1 %. So the
- * period is chosen per machine: the sample's cost is measured (scale_spin_sample_cost_ns) and the
- * base period is the shortest step SPIN_PERIOD_NS x {1, 1.5, 2, 2.5, 3, 4} at which sampling
- * costs at most SPIN_COST_BUDGET of the program's CPU time (4 x at most: 12.9 ms). The steps keep
- * the period an irrational number of ms, so never a tick's multiple. Fewer samples only widen
- * the spin share's statistical error (binomial), which the output gives. */
+				 * ms), where the samples of threads that spin whole time slices fall at one
+				 * phase of the slice */
+/* What a sample costs depends on the machine (the timer interrupt, the sample's write and the
+ * timer set again: a VM exit each in a guest), so the period is chosen per machine: the sample's
+ * cost is measured (scale_spin_sample_cost_ns) and the base period is the shortest step
+ * SPIN_PERIOD_NS x {1, 1.5, 2, 2.5, 3, 4} at which sampling costs at most SPIN_COST_BUDGET of the
+ * program's CPU time (4 x at most: 12.9 ms). The steps keep the period an irrational number of ms,
+ * so never a tick's multiple. Fewer samples only widen the spin share's statistical error
+ * (binomial), which the output gives. */
 #define SPIN_COST_BUDGET 0.005
 #define SPIN_PERIOD_STEPS { 1.0, 1.5, 2.0, 2.5, 3.0, 4.0 }
 /* The base period for a sample cost of cost_ns (NaN or <= 0: SPIN_PERIOD_NS). Pure; unit-tested. */
 uint32_t scale_spin_base_period_ns(double cost_ns);
 /* Measures what one sample costs this thread, in ns of its CPU time: a busy loop of ~4 ms timed
  * on the thread's CPU clock without and with a task-clock sampling event at 250 us (16 samples),
- * twelve pairs, the median of the pairs' differences per sample (~100 ms in all; the least of
- * each kind instead read 3-36 us in one KVM guest, the median of pairs 21-25 us). NaN when
- * perf_event_open is refused. */
+ * twelve pairs, the median of the pairs' differences per sample (~100 ms in all; the median of
+ * pairs, because the least of each kind is far noisier in a guest). NaN when perf_event_open is
+ * refused. */
 double scale_spin_sample_cost_ns(void);
 #define SPIN_LOOP_BYTES 64     /* samples this close are one spin site */
 #define SPIN_HINT_WINDOW 24    /* bytes either side of a sample searched for the hint */
@@ -54,13 +52,10 @@ struct spin_sample {
 /* The sampling period of the events on CPU `cpu`: base_ns x (1 + SPIN_PERIOD_SPREAD x
  * frac(cpu x 0.618...)), a different period on each CPU. With one period everywhere, two threads
  * that run side by side on two CPUs are sampled at a fixed offset from each other for the whole
- * run, and a sample's own cost (the interrupt, ~14 us of a KVM guest's CPU) makes the other
- * thread spin if it waits for the sampled one: at one offset every sample of the other thread
- * falls in that spinning, at most offsets none does. At 2 threads of examples/stack/spin-timed.c
- * (waits of ~27 us in a ~107 us cycle) single runs read 0.19 to 0.26 of the samples in the loop
- * where the program timed 0.254 of its CPU time spinning, far more spread than ~400 independent
- * samples give (0.022). Different periods move the offset through every value many times a
- * second (CPUs 0 and 1: 3.24 and 3.49 ms, a beat of 45 ms). Pure; unit-tested. */
+ * run, and a sample's own cost makes the other thread spin if it waits for the sampled one: at
+ * one offset every sample of the other thread falls in that spinning, at most offsets none does,
+ * so single runs spread far more than independent samples would. Different periods move the
+ * offset through every value many times a second. Pure; unit-tested. */
 #define SPIN_PERIOD_SPREAD 0.125
 uint32_t scale_spin_period_ns(uint32_t base_ns, int cpu);
 
@@ -70,8 +65,8 @@ int scale_spin_code_has_hint(const uint8_t *bytes, size_t n);
  * SPIN_HINT_WINDOW bytes of it, or (x86) when a PAUSE anywhere in bytes[0..n) is followed by a
  * jump (jmp/jcc, rel8 or rel32) back to a loop head at most SPIN_HEAD_BYTES before `at`: compilers
  * put the PAUSE of `while (*flag) pause();` out of line, after the function's hot code, and the
- * samples that land on the poll's load and branch are then too far from it for the window
- * (bench/stack-workloads/w-uspin.c at -O2: 61 of 767 spinning samples, 8 %). Pure; unit-tested. */
+ * samples that land on the poll's load and branch are then too far from it for the window.
+ * Pure; unit-tested. */
 int scale_spin_code_is_spin(const uint8_t *bytes, size_t n, size_t at);
 
 /* Marks which samples are spinning: those whose code is a spin loop (hint 1, from
@@ -94,8 +89,7 @@ int scale_spin_start(struct scale_spin **out, uint32_t base_ns, struct as_error 
 /* Stops sampling (the child has exited) and keeps the samples. */
 void scale_spin_stop(struct scale_spin *s);
 /* Extends each thread of rec to its task's end, where that came after the record's (the exit
- * work after the library's last word: unmapping the process's memory, closing its files; 1.35 ms
- * of CPU for each process of a make -j2 build of C files in a KVM guest, 4 % of its slots), the
+ * work after the library's last word: unmapping the process's memory, closing its files), the
  * tail counted as CPU time. The record's and its processes' ends move with them. Call before
  * reading the span off rec. */
 void scale_spin_exits(const struct scale_spin *s, struct scale_record *rec);

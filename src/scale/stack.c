@@ -7,17 +7,10 @@
 #include <math.h>
 #include <string.h>
 
-const char *const scale_comp_names[COMP_COUNT] = {
-	"base", "positive_interference", "spinning", "yielding", "imbalance", "scheduling", "foreign_load",
-	"work_inflation",
-};
-
-const char *const scale_part_names[PART_COUNT] = {
-	"mutex",        "rwlock",   "cond", "barrier",      "semaphore",     "sleep",     "futex", "sched_yield",
-	"pthread_spin", "user_spin", "blocked_other", "taskwait", "mpi", "barrier_spin", "taskwait_spin", "lock_spin",
-};
-
-const char *const scale_other_names[OTHER_COUNT] = { "join", "wait_child", "poll", "omp_idle", "mpi_init" };
+const char *const scale_comp_names[COMP_COUNT] = { SCALE_COMPS(SCALE_X_NAME) };
+const char *const scale_part_names[PART_COUNT] = { SCALE_PARTS(SCALE_X_NAME) };
+const char *const scale_other_names[OTHER_COUNT] = { SCALE_OTHERS(SCALE_X_NAME) };
+static const char *const prim_names[PRIM_COUNT] = { SCALE_PRIMS(SCALE_X_NAME) };
 
 int scale_part_is_spin(int part)
 {
@@ -258,6 +251,22 @@ const char *scale_stack_class(double speedup, int threads)
 const char *scale_comp_name(int comp)
 {
 	return comp >= 0 && comp < COMP_COUNT ? scale_comp_names[comp] : "none";
+}
+
+const char *scale_prim_name(int prim)
+{
+	if (prim == PRIM_COUNT)
+		return "user_spin";
+	return prim >= 0 && prim < PRIM_COUNT ? prim_names[prim] : "?";
+}
+
+int scale_site_shown(int prim, int comp, int part)
+{
+	if (comp == COMP_SPINNING || comp == COMP_YIELDING)
+		return scale_prim_in_part(prim, part);
+	if (comp == COMP_IMBALANCE)
+		return scale_prim_waits_for_others(prim);
+	return !scale_prim_waits_for_others(prim);
 }
 
 int scale_stack_dominant_part(const struct scale_stack *s, int comp)

@@ -24,47 +24,52 @@ struct scale_thread {
 	int proc;               /* the process it belongs to (index in scale_record.procs) */
 };
 
-/* The components, in the order they stack. */
-enum scale_comp {
-	COMP_BASE,
-	COMP_POSITIVE,  /* positive_interference */
-	COMP_SPINNING,
-	COMP_YIELDING,
-	COMP_IMBALANCE,
-	COMP_SCHEDULING,
-	COMP_FOREIGN,   /* foreign_load: the part of scheduling other processes' CPU time explains */
-	COMP_INFLATION, /* work_inflation: what tier 0 cannot attribute, S^ - S (signed) */
-	COMP_COUNT
-};
+/* The components, in the order they stack, with their names in stack's output. */
+#define SCALE_COMPS(X)                                                                                      \
+	X(COMP_BASE, "base")                                                                                    \
+	X(COMP_POSITIVE, "positive_interference")                                                               \
+	X(COMP_SPINNING, "spinning")                                                                            \
+	X(COMP_YIELDING, "yielding")                                                                            \
+	X(COMP_IMBALANCE, "imbalance")                                                                          \
+	X(COMP_SCHEDULING, "scheduling")                                                                        \
+	X(COMP_FOREIGN, "foreign_load")    /* the part of scheduling other processes' CPU time explains */      \
+	X(COMP_INFLATION, "work_inflation") /* what tier 0 cannot attribute, S^ - S (signed) */
+enum scale_comp { SCALE_COMPS(SCALE_X_ID) COMP_COUNT };
 extern const char *const scale_comp_names[COMP_COUNT];
 
 /* by_primitive: the parts of spinning and yielding. */
-enum scale_part {
-	PART_MUTEX,
-	PART_RWLOCK,
-	PART_COND,
-	PART_BARRIER,
-	PART_SEM,
-	PART_SLEEP,
-	PART_FUTEX,
-	PART_YIELD,
-	PART_PTHREAD_SPIN,
-	PART_USER_SPIN,    /* spinning found by sampling */
-	PART_OTHER,        /* blocked outside every wrapper (I/O, calls no wrapper sees) */
-	PART_TASKWAIT,     /* OpenMP taskwait/taskgroup, asleep */
-	PART_MPI,          /* blocking MPI calls (busy polling) */
-	PART_BARRIER_SPIN, /* the spin phase of OpenMP barriers (KMP_BLOCKTIME, GOMP_SPINCOUNT) */
-	PART_TASKWAIT_SPIN,
-	PART_LOCK_SPIN,    /* ... of OpenMP locks and critical sections */
-	PART_COUNT
-};
+#define SCALE_PARTS(X)                                                                                      \
+	X(PART_MUTEX, "mutex")                                                                                  \
+	X(PART_RWLOCK, "rwlock")                                                                                \
+	X(PART_COND, "cond")                                                                                    \
+	X(PART_BARRIER, "barrier")                                                                              \
+	X(PART_SEM, "semaphore")                                                                                \
+	X(PART_SLEEP, "sleep")                                                                                  \
+	X(PART_FUTEX, "futex")                                                                                  \
+	X(PART_YIELD, "sched_yield")                                                                            \
+	X(PART_PTHREAD_SPIN, "pthread_spin")                                                                    \
+	X(PART_USER_SPIN, "user_spin")         /* spinning found by sampling */                                 \
+	X(PART_OTHER, "blocked_other")         /* blocked outside every wrapper (I/O, calls no wrapper sees) */ \
+	X(PART_TASKWAIT, "taskwait")           /* OpenMP taskwait/taskgroup, asleep */                          \
+	X(PART_MPI, "mpi")                     /* blocking MPI calls (busy polling) */                          \
+	X(PART_BARRIER_SPIN, "barrier_spin")   /* the spin phase of OpenMP barriers (KMP_BLOCKTIME,             \
+						  GOMP_SPINCOUNT) */                                            \
+	X(PART_TASKWAIT_SPIN, "taskwait_spin")                                                                  \
+	X(PART_LOCK_SPIN, "lock_spin")         /* ... of OpenMP locks and critical sections */
+enum scale_part { SCALE_PARTS(SCALE_X_ID) PART_COUNT };
+extern const char *const scale_part_names[PART_COUNT];
 /* Whether a part belongs to spinning (else yielding). */
 int scale_part_is_spin(int part);
 
 /* Waiting for other tasks, not a delimiter of its own: the slots it leaves idle are imbalance. */
-enum scale_wait_other { OTHER_JOIN, OTHER_CHILD, OTHER_POLL, OTHER_IDLE, OTHER_MPI_INIT, OTHER_COUNT };
-extern const char *const scale_other_names[OTHER_COUNT]; /* "join", "wait_child", "poll", "omp_idle", "mpi_init" */
-extern const char *const scale_part_names[PART_COUNT];
+#define SCALE_OTHERS(X)                                                                                     \
+	X(OTHER_JOIN, "join")                                                                                   \
+	X(OTHER_CHILD, "wait_child")                                                                            \
+	X(OTHER_POLL, "poll")                                                                                   \
+	X(OTHER_IDLE, "omp_idle")                                                                               \
+	X(OTHER_MPI_INIT, "mpi_init")
+enum scale_wait_other { SCALE_OTHERS(SCALE_X_ID) OTHER_COUNT };
+extern const char *const scale_other_names[OTHER_COUNT];
 
 struct scale_stack {
 	int threads;            /* N */
@@ -117,7 +122,13 @@ int scale_prim_in_part(int prim, int part);
 int scale_prim_waits_for_others(int prim);
 /* A component's name, "none" for SCALE_NONE. */
 const char *scale_comp_name(int comp);
+/* A primitive's name ("mutex"); PRIM_COUNT: "user_spin", spinning found by sampling. */
+const char *scale_prim_name(int prim);
 /* The largest part of a spinning or yielding component (SCALE_NONE for the others). */
 int scale_stack_dominant_part(const struct scale_stack *s, int comp);
+/* Whether a wait site of primitive prim is one of the dominant delimiter comp's (part: its
+ * largest part, scale_stack_dominant_part): the sites of that part for spinning and yielding, the
+ * waits for other tasks for imbalance, every other wait for the rest and for SCALE_NONE. */
+int scale_site_shown(int prim, int comp, int part);
 
 #endif

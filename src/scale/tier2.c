@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-const char *const scale_t2_names[T2_COUNT] = { "llc", "memory", "coherency", "parallelization_overhead" };
+const char *const scale_t2_names[T2_COUNT] = { SCALE_T2S(SCALE_X_NAME) };
 
 static double pos(double x)
 {

@@ -23,8 +23,14 @@ struct scale_counts {
 	double spin_instructions;/* instructions in spin loops (excluded from the overhead); 0 if unknown */
 };
 
-enum scale_t2 { T2_LLC, T2_MEMORY, T2_COHERENCY, T2_PARALLELIZATION, T2_COUNT };
-extern const char *const scale_t2_names[T2_COUNT]; /* "llc", "memory", "coherency", "parallelization_overhead" */
+/* The parts of work_inflation, with their names in stack's output (components beside it). */
+#define SCALE_T2S(X)                                                                                        \
+	X(T2_LLC, "llc")                                                                                        \
+	X(T2_MEMORY, "memory")                                                                                  \
+	X(T2_COHERENCY, "coherency")                                                                            \
+	X(T2_PARALLELIZATION, "parallelization_overhead")
+enum scale_t2 { SCALE_T2S(SCALE_X_ID) T2_COUNT };
+extern const char *const scale_t2_names[T2_COUNT];
 
 /* Splits s->comp[COMP_INFLATION] (speedup units) into t2[] from the 1-thread and N-thread
  * counts; what the counters do not explain stays in *rest (t2[] + rest = work_inflation when it

@@ -106,6 +106,35 @@ static void test_schema__check_names_the_difference(void)
 	}
 }
 
+/* NUMBER_MAP: keys that are data, numbers (or null) as values; anything else is named by its path. */
+#define NMAP_RESULT(X) X(NM_PARTS, NM_ROOT, NUMBER_MAP, "parts", "x", 0, "by part name")
+SCHEMA_ENUM(NM, NMAP_RESULT);
+SCHEMA_DEFINE(nmap_result, "fake number map", NMAP_RESULT);
+
+static void test_schema__number_map(void)
+{
+	static const struct {
+		const char *json, *msg; /* msg NULL: accepted */
+	} cases[] = {
+		{ "{\"parts\": {\"mutex\": 0.5, \"sleep\": null, \"user_spin\": 0}}", NULL },
+		{ "{\"parts\": {}}", NULL },
+		{ "{\"parts\": {\"mutex\": \"0.5\"}}", "parts: a value where a numbers by name is described" },
+		{ "{\"parts\": [1, 2]}", "parts: a value where a numbers by name" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *r = doc(cases[i].json);
+		struct as_error err = { 0 };
+		CHECK(r != NULL);
+		int rc = schema_check(&nmap_result, r, &err);
+		json_decref(r);
+		int ok = cases[i].msg ? rc == -EINVAL && strstr(err.msg, cases[i].msg) : rc == 0;
+		if (!ok)
+			printf("# case %zu: rc %d, \"%s\"\n", i, rc, err.msg);
+		CHECK(ok);
+	}
+	CHECK_STR(schema_kind_name(SK_NUMBER_MAP), "numbers by name");
+}
+
 /* Every registered description: ids in order, parents before children and of a kind that holds
  * keys, no key twice under one parent, REF rows name a registered schema. */
 static void test_schema__registered_well_formed(void)
@@ -132,4 +161,4 @@ static void test_schema__registered_well_formed(void)
 }
 
 TESTS(T(test_schema__paths), T(test_schema__get_and_set), T(test_schema__check_accepts),
-      T(test_schema__check_names_the_difference), T(test_schema__registered_well_formed))
+      T(test_schema__check_names_the_difference), T(test_schema__number_map), T(test_schema__registered_well_formed))

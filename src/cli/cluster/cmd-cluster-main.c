@@ -228,6 +228,129 @@ static int prepare_dirs(const struct cli_cluster_opts *o, int root)
 	return ok;
 }
 
+/* What every rank finds: the placement's shared CPUs and oversubscription, and whether pairs go
+ * one at a time. Aborts the run when out of memory. */
+static struct cli_cluster_result *result_new(const struct cli_cluster_opts *o, const struct cluster_place *place)
+{
+	struct cli_cluster_result *r = calloc(1, sizeof(*r));
+	if (!r) {
+		error("out of memory");
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+	}
+	r->o = o;
+	r->place = place;
+	r->size = place->size;
+	r->shared_cpu_a = r->shared_cpu_b = -1;
+	cluster_place_shared_cpu(place, &r->shared_cpu_a, &r->shared_cpu_b);
+	int over = cluster_place_oversubscribed(place, &r->over_ranks, &r->over_cpus);
+	if (over <= 0)
+		r->over_ranks = r->over_cpus = 0;
+	r->one_pair = o->one_pair || over > 0;
+	r->one_pair_why = o->one_pair ? "asked for (--one-pair)" : over > 0 ? "a machine has more ranks than CPUs" : NULL;
+	return r;
+}
+
+/* Rank 0: the matrices and node tables, and what it says about the placement before measuring.
+ * Aborts the run when out of memory. */
+static void root_prepare(struct cli_cluster_result *r, const struct cli_cluster_opts *o, const struct cluster_place *place)
+{
+	int P = place->size;
+	r->nodes = calloc((size_t)place->nnodes, sizeof(*r->nodes));
+	r->alike = calloc((size_t)place->nnodes, sizeof(int));
+	r->lat = matrix_new(P, 1);
+	r->p99 = matrix_new(P, 1);
+	r->bw = matrix_new(P, 1);
+	r->shift = matrix_new(P, 1);
+	int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift;
+	for (int s = 0; s < o->nsizes && ok; s++)
+		ok = (r->size_lat[s] = matrix_new(P, 1)) != NULL;
+	if (!ok) {
+		error("out of memory for %d ranks' matrices", P);
+		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
+	}
+	cluster_matrix_clear(r->lat, P);
+	cluster_matrix_clear(r->p99, P);
+	cluster_matrix_clear(r->bw, P);
+	cluster_matrix_clear(r->shift, P);
+	for (int s = 0; s < o->nsizes; s++)
+		cluster_matrix_clear(r->size_lat[s], P);
+	if (r->shared_cpu_a >= 0)
+		warning("ranks %d (%s) and %d (%s) are nodes of one machine pinned to the same CPU: a busy-polling MPI "
+			"answers only at the scheduler's tick (4 ms at 250 Hz); start mpirun with --bind-to none or give "
+			"the nodes different CPUs",
+			r->shared_cpu_a, place->ranks[r->shared_cpu_a].host, r->shared_cpu_b, place->ranks[r->shared_cpu_b].host);
+	if (r->over_ranks) {
+		const char *y = getenv("OMPI_MCA_mpi_yield_when_idle");
+		note("a machine runs %d ranks on %d CPUs: pairs are measured one at a time, the others wait asleep%s",
+		     r->over_ranks, r->over_cpus,
+		     y && strcmp(y, "0") != 0 ? ""
+					      : "; give mpirun --mca mpi_yield_when_idle 1, or a rank spinning for its "
+						"message keeps its partner off a shared CPU for a time slice");
+	}
+	if (place->nnodes == 1)
+		note("every rank is on one node (%s): no network between nodes is measured, only shared memory",
+		     place->ranks[0].host);
+}
+
+/* Rank 0: where the run stands, for the report of a stop (a signal, a failed MPI call), --raw's
+ * placement, the handlers of SIGINT and SIGTERM, and the progress callbacks. */
+static void root_watch(struct cli_cluster_result *r, const struct cli_cluster_opts *o, const struct cluster_place *place,
+		       struct run_ctx *ctx, struct cluster_opts *co)
+{
+	status.answered = calloc((size_t)place->size, 1);
+	status.peer = -1;
+	status_place = place;
+	if (o->raw_dir) {
+		static char rawmsg[4200];
+		snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o->raw_dir);
+		status_raw = rawmsg;
+		snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o->raw_dir);
+		status_stopped_fd = open(o->raw_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+		snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "/proc/self/fd/%d", status_stopped_fd);
+		unlink(status_stopped); /* a file from an earlier run is not this one's */
+		if (cli_cluster_save_place(r, o->raw_dir) != 0)
+			r->save_failed = 1;
+	}
+	/* one report: the other signal (mpirun sends SIGTERM after the SIGINT) waits */
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	co->progress = on_progress;
+	co->step_done = on_step_done;
+	co->arg = ctx;
+	co->status = &status;
+}
+
+/* Rank 0 after every phase: the results rendered, --raw, --plot and --machine-files written, and
+ * the exit code (1 when standard output or a file could not be written). */
+static int root_finish(struct cli_cluster_result *r, const struct cli_cluster_opts *o, uint64_t t_start)
+{
+	r->seconds = (double)(timer_now_ns() - t_start) * 1e-9;
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	cli_cluster_render(e, r);
+	if (o->raw_dir && cli_cluster_save_all(r, o->raw_dir) != 0)
+		r->save_failed = 1;
+	if (o->plot_dir)
+		cli_cluster_plot(r, o->plot_dir);
+	if (o->machine_dir && cli_cluster_machine_files(r, o->machine_dir) != 0)
+		r->save_failed = 1;
+	int code = cli_emit_end(e, "cluster");
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		error("write error on standard output");
+		code = EXIT_FAIL;
+	}
+	if (!code && r->save_failed)
+		code = EXIT_FAIL;
+	return code;
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_cluster_opts o;
@@ -264,59 +387,9 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return rc;
 	}
-	int P = place.size;
-	struct cli_cluster_result *r = calloc(1, sizeof(*r));
-	if (!r) {
-		error("out of memory");
-		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
-	}
-	r->o = &o;
-	r->place = &place;
-	r->size = P;
-	r->shared_cpu_a = r->shared_cpu_b = -1;
-	cluster_place_shared_cpu(&place, &r->shared_cpu_a, &r->shared_cpu_b);
-	int over = cluster_place_oversubscribed(&place, &r->over_ranks, &r->over_cpus);
-	if (over <= 0)
-		r->over_ranks = r->over_cpus = 0;
-	r->one_pair = o.one_pair || over > 0;
-	r->one_pair_why = o.one_pair ? "asked for (--one-pair)" : over > 0 ? "a machine has more ranks than CPUs" : NULL;
-	if (root) {
-		r->nodes = calloc((size_t)place.nnodes, sizeof(*r->nodes));
-		r->alike = calloc((size_t)place.nnodes, sizeof(int));
-		r->lat = matrix_new(P, 1);
-		r->p99 = matrix_new(P, 1);
-		r->bw = matrix_new(P, 1);
-		r->shift = matrix_new(P, 1);
-		int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift;
-		for (int s = 0; s < o.nsizes && ok; s++)
-			ok = (r->size_lat[s] = matrix_new(P, 1)) != NULL;
-		if (!ok) {
-			error("out of memory for %d ranks' matrices", P);
-			MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
-		}
-		cluster_matrix_clear(r->lat, P);
-		cluster_matrix_clear(r->p99, P);
-		cluster_matrix_clear(r->bw, P);
-		cluster_matrix_clear(r->shift, P);
-		for (int s = 0; s < o.nsizes; s++)
-			cluster_matrix_clear(r->size_lat[s], P);
-		if (r->shared_cpu_a >= 0)
-			warning("ranks %d (%s) and %d (%s) are nodes of one machine pinned to the same CPU: a busy-polling MPI "
-				"answers only at the scheduler's tick (4 ms at 250 Hz); start mpirun with --bind-to none or give "
-				"the nodes different CPUs",
-				r->shared_cpu_a, place.ranks[r->shared_cpu_a].host, r->shared_cpu_b, place.ranks[r->shared_cpu_b].host);
-		if (r->over_ranks) {
-			const char *y = getenv("OMPI_MCA_mpi_yield_when_idle");
-			note("a machine runs %d ranks on %d CPUs: pairs are measured one at a time, the others wait asleep%s",
-			     r->over_ranks, r->over_cpus,
-			     y && strcmp(y, "0") != 0 ? ""
-						      : "; give mpirun --mca mpi_yield_when_idle 1, or a rank spinning for its "
-							"message keeps its partner off a shared CPU for a time slice");
-		}
-		if (place.nnodes == 1)
-			note("every rank is on one node (%s): no network between nodes is measured, only shared memory",
-			     place.ranks[0].host);
-	}
+	struct cli_cluster_result *r = result_new(&o, &place);
+	if (root)
+		root_prepare(r, &o, &place);
 	if (!prepare_dirs(&o, root)) {
 		cluster_place_release(&place);
 		MPI_Finalize();
@@ -325,33 +398,8 @@ int main(int argc, char **argv)
 	struct run_ctx ctx = { .r = r };
 	struct cluster_opts co = { .reps = o.reps, .bw_bytes = o.bw_bytes, .window = o.window, .bursts = o.bursts,
 				   .one_pair = r->one_pair };
-	if (root) {
-		status.answered = calloc((size_t)P, 1);
-		status.peer = -1;
-		status_place = &place;
-		if (o.raw_dir) {
-			static char rawmsg[4200];
-			snprintf(rawmsg, sizeof(rawmsg), "--raw %s", o.raw_dir);
-			status_raw = rawmsg;
-			snprintf(status_stopped, sizeof(status_stopped), "%s/stopped.txt", o.raw_dir);
-			status_stopped_fd = open(o.raw_dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
-			snprintf(status_stopped_tmp, sizeof(status_stopped_tmp), "/proc/self/fd/%d", status_stopped_fd);
-			unlink(status_stopped); /* a file from an earlier run is not this one's */
-			if (cli_cluster_save_place(r, o.raw_dir) != 0)
-				r->save_failed = 1;
-		}
-		/* one report: the other signal (mpirun sends SIGTERM after the SIGINT) waits */
-		struct sigaction sa = { .sa_handler = on_stop };
-		sigemptyset(&sa.sa_mask);
-		sigaddset(&sa.sa_mask, SIGINT);
-		sigaddset(&sa.sa_mask, SIGTERM);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGINT, &sa, NULL);
-		co.progress = on_progress;
-		co.step_done = on_step_done;
-		co.arg = &ctx;
-		co.status = &status;
-	}
+	if (root)
+		root_watch(r, &o, &place, &ctx, &co);
 	rc = cli_cluster_run_all(r, &place, &o, &co, &err);
 	if (rc) {
 		/* an MPI call failed (a rank died, the run is being torn down): the ranks are out of
@@ -367,32 +415,7 @@ int main(int argc, char **argv)
 		MPI_Abort(MPI_COMM_WORLD, EXIT_FAIL);
 		return EXIT_FAIL;
 	}
-	int code = EXIT_OK;
-	if (root) {
-		r->seconds = (double)(timer_now_ns() - t_start) * 1e-9;
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		struct emit *e = emit_new(o.json ? EMIT_JSON : EMIT_TEXT, stdout);
-		if (!e) {
-			error("out of memory");
-			code = EXIT_FAIL;
-		} else {
-			cli_cluster_render(e, r);
-			if (o.raw_dir && cli_cluster_save_all(r, o.raw_dir) != 0)
-				r->save_failed = 1;
-			if (o.plot_dir)
-				cli_cluster_plot(r, o.plot_dir);
-			if (o.machine_dir && cli_cluster_machine_files(r, o.machine_dir) != 0)
-				r->save_failed = 1;
-			code = cli_emit_end(e, "cluster");
-			if (fflush(stdout) != 0 || ferror(stdout)) {
-				error("write error on standard output");
-				code = EXIT_FAIL;
-			}
-			if (!code && r->save_failed)
-				code = EXIT_FAIL;
-		}
-	}
+	int code = root ? root_finish(r, &o, t_start) : EXIT_OK;
 	MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	MPI_Finalize();
 	return code;

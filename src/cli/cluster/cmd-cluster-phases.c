@@ -75,50 +75,44 @@ static void phase_time(struct cli_cluster_result *r, const char *phase, int step
 		r->phase[r->nphases++] = (struct cli_cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
 }
 
-int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
-		   struct cluster_opts *co, struct as_error *err)
+/* The sweeps: latency, bandwidth one pair at a time, the shift, latency per message size. */
+static int phase_sweeps(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_run *run,
+			struct as_error *err)
 {
-	int root = p->rank == 0, P = p->size, rc;
-	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = P, .o = co };
-	uint64_t t0;
-	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
-		t0 = timer_now_ns();
-		if (root)
-			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
-		if ((rc = phase_nodes(r, p, o, co->status, err)) != 0)
-			return rc;
-		phase_time(r, "nodes", 1, t0);
-		if (root) {
-			r->nodes_measured = 1;
-			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
-		}
-	}
-	int rounds = co->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
-	t0 = timer_now_ns();
-	if ((rc = cluster_sweep_latency(&run, 8, r->lat, r->p99, err)) != 0)
+	int P = run->size, rc;
+	int rounds = run->o->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
+	uint64_t t0 = timer_now_ns();
+	if ((rc = cluster_sweep_latency(run, 8, r->lat, r->p99, err)) != 0)
 		return rc;
 	phase_time(r, "latency", rounds, t0);
 	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH)) {
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_bandwidth(&run, r->bw, err)) != 0)
+		if ((rc = cluster_sweep_bandwidth(run, r->bw, err)) != 0)
 			return rc;
 		phase_time(r, "bandwidth", rounds, t0);
 	}
 	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT)) {
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_shift(&run, r->shift, err)) != 0)
+		if ((rc = cluster_sweep_shift(run, r->shift, err)) != 0)
 			return rc;
 		phase_time(r, "shift", P - 1, t0);
 	}
 	for (int s = 0; s < o->nsizes; s++) {
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_latency(&run, o->sizes[s], r->size_lat[s], NULL, err)) != 0)
+		if ((rc = cluster_sweep_latency(run, o->sizes[s], r->size_lat[s], NULL, err)) != 0)
 			return rc;
 		phase_time(r, "latency per size", rounds, t0);
 	}
-	/* layers on rank 0; their representative pairs to everyone for LogGP */
-	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
-	if (root) {
+	return 0;
+}
+
+/* The layers, on rank 0, and their representative pairs to every rank in reps: count, then
+ * (layer, a, b) each. 0, or -EIO when the broadcast failed. */
+static int phase_layers(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
+			int reps[3 * CLUSTER_MAX_LAYERS + 1], struct as_error *err)
+{
+	int P = p->size;
+	if (p->rank == 0) {
 		struct as_error e = { 0 };
 		int *node_of = malloc((size_t)P * sizeof(int));
 		for (int i = 0; node_of && i < P; i++)
@@ -137,27 +131,61 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	}
 	if (MPI_Bcast(reps, 3 * CLUSTER_MAX_LAYERS + 1, MPI_INT, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
 		return as_error_set(err, -EIO, "MPI_Bcast of the layers failed");
-	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP)) {
-		t0 = timer_now_ns();
-		for (int k = 0; k < reps[0]; k++) {
-			struct cluster_prtt m;
-			int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
-			if (root) {
-				co->status->phase = "loggp", co->status->step = k + 1, co->status->steps = reps[0], co->status->waiting = 0;
-				co->status->peer = a == 0 ? b : b == 0 ? a : -1;
-				progress("cluster: LogGP (PRTT) between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
-			}
-			if ((rc = cluster_prtt_measure(&run, a, b, o->reps, &m, err)) != 0)
-				return rc;
-			if (root) {
-				cluster_loggp_derive(&m, &r->loggp[li]);
-				r->loggp[li].a = a;
-				r->loggp[li].b = b;
-			}
+	return 0;
+}
+
+/* LogGP of each layer's representative pair (netgauge's PRTT). */
+static int phase_loggp(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_opts *co,
+		       struct cluster_run *run, const int reps[3 * CLUSTER_MAX_LAYERS + 1], struct as_error *err)
+{
+	int root = run->rank == 0, rc;
+	uint64_t t0 = timer_now_ns();
+	for (int k = 0; k < reps[0]; k++) {
+		struct cluster_prtt m;
+		int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
+		if (root) {
+			co->status->phase = "loggp", co->status->step = k + 1, co->status->steps = reps[0], co->status->waiting = 0;
+			co->status->peer = a == 0 ? b : b == 0 ? a : -1;
+			progress("cluster: LogGP (PRTT) between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
 		}
-		r->loggp_measured = 1;
-		phase_time(r, "loggp", reps[0], t0);
+		if ((rc = cluster_prtt_measure(run, a, b, o->reps, &m, err)) != 0)
+			return rc;
+		if (root) {
+			cluster_loggp_derive(&m, &r->loggp[li]);
+			r->loggp[li].a = a;
+			r->loggp[li].b = b;
+		}
 	}
+	r->loggp_measured = 1;
+	phase_time(r, "loggp", reps[0], t0);
+	return 0;
+}
+
+int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
+		   struct cluster_opts *co, struct as_error *err)
+{
+	int root = p->rank == 0, rc;
+	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = p->size, .o = co };
+	uint64_t t0;
+	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
+		t0 = timer_now_ns();
+		if (root)
+			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
+		if ((rc = phase_nodes(r, p, o, co->status, err)) != 0)
+			return rc;
+		phase_time(r, "nodes", 1, t0);
+		if (root) {
+			r->nodes_measured = 1;
+			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
+		}
+	}
+	if ((rc = phase_sweeps(r, o, &run, err)) != 0)
+		return rc;
+	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
+	if ((rc = phase_layers(r, p, o, reps, err)) != 0)
+		return rc;
+	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP) && (rc = phase_loggp(r, o, co, &run, reps, err)) != 0)
+		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_CONTENTION)) {
 		t0 = timer_now_ns();
 		rc = cluster_contention_measure(&run, p, r->cont, CLI_CLUSTER_MAX_CONTENTION, err);

@@ -10,6 +10,7 @@
 #include "analysis/order.h"
 #include "cli/cli.h"
 #include "cli/cluster/cmd-cluster-impl.h"
+#include "machine/result-cluster.h"
 #include "report/emit.h"
 
 #define FULL_MATRIX_RANKS 16
@@ -92,50 +93,33 @@ static void render_condensed(struct emit *e, const struct cli_cluster_result *r,
 	free(members);
 }
 
-static void render_layers(struct emit *e, const struct cli_cluster_result *r)
+/* One layer's LogGP (null where it was not measured). */
+static void render_loggp(struct emit *e, const struct cli_cluster_result *r, int k)
+{
+	const struct cluster_loggp *g = &r->loggp[k];
+	if (!r->loggp_measured || r->layers.layer[k].rep_a < 0 || g->a == g->b) {
+		emit_null(e, CL_KEY(LOGGP), NULL, NULL);
+		return;
+	}
+	emit_object_begin(e, CL_KEY(LOGGP), NULL);
+	emit_array_begin(e, CL_KEY(LOGGP_PAIR), NULL);
+	emit_int(e, NULL, NULL, g->a, NULL);
+	emit_int(e, NULL, NULL, g->b, NULL);
+	emit_array_end(e);
+	emit_number(e, CL_KEY(LOGGP_L), NULL, g->L_us, "us", NULL);
+	emit_number(e, CL_KEY(LOGGP_OS), NULL, g->o_s_us, "us", NULL);
+	emit_number(e, CL_KEY(LOGGP_OR), NULL, g->o_r_us, "us", NULL);
+	emit_number(e, CL_KEY(LOGGP_G), NULL, g->g_us, "us", NULL);
+	emit_number(e, CL_KEY(LOGGP_GB), NULL, g->G_ns_per_byte, "ns/B", NULL);
+	emit_number(e, CL_KEY(LOGGP_O_PRTT), NULL, g->o_prtt_us, "us", NULL);
+	emit_number(e, CL_KEY(LOGGP_RTT), NULL, g->rtt_us, "us", NULL);
+	emit_object_end(e);
+}
+
+/* Text: the hosts of each group of each layer, for people. */
+static void render_layer_hosts(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_layers *L = &r->layers;
-	char title[300];
-	snprintf(title, sizeof(title), "layers, innermost first (%s)", r->have_layers ? L->method : "none");
-	emit_table_begin(e, "layers", title);
-	for (int k = 0; r->have_layers && k < L->n; k++) {
-		const struct cluster_layer *y = &L->layer[k];
-		emit_row_begin(e);
-		emit_int(e, NULL, "layer", k + 1, NULL);
-		emit_array_begin(e, "groups", "groups (ranks)");
-		for (int g = 0; g < y->ngroups; g++) {
-			struct as_cpulist ra;
-			rank_list(r->place, y->group, g, &ra);
-			emit_cpulist(e, NULL, "group", &ra);
-		}
-		emit_array_end(e);
-		emit_int(e, "pairs", "pairs", y->npairs, NULL);
-		emit_number(e, "latency_us", "latency", y->latency_us, "us", "%.3g");
-		emit_number(e, "latency_p99_us", "p99", y->latency_p99_us, "us", "%.3g");
-		emit_number(e, "bandwidth_gbs", "bandwidth", y->bandwidth_gbs, "GB/s", "%.3g");
-		emit_number(e, "bandwidth_shift_gbs", "all at once", y->shift_gbs, "GB/s", "%.3g");
-		const struct cluster_loggp *g = &r->loggp[k];
-		if (r->loggp_measured && y->rep_a >= 0 && g->a != g->b) {
-			emit_object_begin(e, "loggp", NULL);
-			emit_array_begin(e, "pair", NULL);
-			emit_int(e, NULL, NULL, g->a, NULL);
-			emit_int(e, NULL, NULL, g->b, NULL);
-			emit_array_end(e);
-			emit_number(e, "L_us", NULL, g->L_us, "us", NULL);
-			emit_number(e, "o_s_us", NULL, g->o_s_us, "us", NULL);
-			emit_number(e, "o_r_us", NULL, g->o_r_us, "us", NULL);
-			emit_number(e, "g_us", NULL, g->g_us, "us", NULL);
-			emit_number(e, "G_ns_per_byte", NULL, g->G_ns_per_byte, "ns/B", NULL);
-			emit_number(e, "o_prtt_us", NULL, g->o_prtt_us, "us", NULL);
-			emit_number(e, "rtt_us", NULL, g->rtt_us, "us", NULL);
-			emit_object_end(e);
-		} else {
-			emit_null(e, "loggp", NULL, NULL);
-		}
-		emit_row_end(e);
-	}
-	emit_table_end(e);
-	/* the hosts of each group, for people */
 	for (int k = 0; r->have_layers && k < L->n; k++) {
 		const struct cluster_layer *y = &L->layer[k];
 		char line[1024];
@@ -157,37 +141,73 @@ static void render_layers(struct emit *e, const struct cli_cluster_result *r)
 		}
 		emit_heading(e, "  layer %d: %s%s", k + 1, line, y->ngroups > 16 ? " ..." : "");
 	}
+}
+
+/* The levels of the pair latencies, and (text) LogGP per layer. */
+static void render_levels_loggp(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_layers *L = &r->layers;
 	if (r->have_layers && L->nlevels >= 0) {
-		emit_table_begin(e, "latency_levels", "levels of the pair latencies (QT clustering, 25 % diameter), fastest first");
+		emit_table_begin(e, CL_KEY(LEVELS), "levels of the pair latencies (QT clustering, 25 % diameter), fastest first");
 		for (int q = 0; q < L->nlevels; q++) {
 			emit_row_begin(e);
-			emit_number(e, "min_us", "from", L->level[q].min_us, "us", "%.3g");
-			emit_number(e, "max_us", "to", L->level[q].max_us, "us", "%.3g");
-			emit_int(e, "pairs", "pairs", L->level[q].pairs, NULL);
+			emit_number(e, CL_KEY(LEVEL_MIN), "from", L->level[q].min_us, "us", "%.3g");
+			emit_number(e, CL_KEY(LEVEL_MAX), "to", L->level[q].max_us, "us", "%.3g");
+			emit_int(e, CL_KEY(LEVEL_PAIRS), "pairs", L->level[q].pairs, NULL);
 			emit_row_end(e);
 		}
 		emit_table_end(e);
 	}
-	if (r->loggp_measured && r->have_layers) {
-		emit_table_begin(e, NULL, "LogGP per layer (netgauge's PRTT method, one pair each)");
-		for (int k = 0; k < L->n; k++) {
-			const struct cluster_loggp *g = &r->loggp[k];
-			if (L->layer[k].rep_a < 0 || g->a == g->b)
-				continue;
-			emit_row_begin(e);
-			emit_text(e, "layer", "%d", k + 1);
-			emit_text(e, "pair", "%d-%d", g->a, g->b);
-			emit_number(e, NULL, "L", g->L_us, "us", "%.3g");
-			emit_number(e, NULL, "o_s", g->o_s_us, "us", "%.3g");
-			emit_number(e, NULL, "o_r", g->o_r_us, "us", "%.3g");
-			emit_number(e, NULL, "g", g->g_us, "us", "%.3g");
-			emit_number(e, NULL, "G", g->G_ns_per_byte, "ns/B", "%.3g");
-			emit_number(e, NULL, "o (PRTT)", g->o_prtt_us, "us", "%.3g");
-			emit_number(e, NULL, "RTT", g->rtt_us, "us", "%.3g");
-			emit_row_end(e);
-		}
-		emit_table_end(e);
+	if (!r->loggp_measured || !r->have_layers)
+		return;
+	emit_table_begin(e, NULL, "LogGP per layer (netgauge's PRTT method, one pair each)");
+	for (int k = 0; k < L->n; k++) {
+		const struct cluster_loggp *g = &r->loggp[k];
+		if (L->layer[k].rep_a < 0 || g->a == g->b)
+			continue;
+		emit_row_begin(e);
+		emit_text(e, "layer", "%d", k + 1);
+		emit_text(e, "pair", "%d-%d", g->a, g->b);
+		emit_number(e, NULL, "L", g->L_us, "us", "%.3g");
+		emit_number(e, NULL, "o_s", g->o_s_us, "us", "%.3g");
+		emit_number(e, NULL, "o_r", g->o_r_us, "us", "%.3g");
+		emit_number(e, NULL, "g", g->g_us, "us", "%.3g");
+		emit_number(e, NULL, "G", g->G_ns_per_byte, "ns/B", "%.3g");
+		emit_number(e, NULL, "o (PRTT)", g->o_prtt_us, "us", "%.3g");
+		emit_number(e, NULL, "RTT", g->rtt_us, "us", "%.3g");
+		emit_row_end(e);
 	}
+	emit_table_end(e);
+}
+
+static void render_layers(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_layers *L = &r->layers;
+	char title[300];
+	snprintf(title, sizeof(title), "layers, innermost first (%s)", r->have_layers ? L->method : "none");
+	emit_table_begin(e, CL_KEY(LAYERS), title);
+	for (int k = 0; r->have_layers && k < L->n; k++) {
+		const struct cluster_layer *y = &L->layer[k];
+		emit_row_begin(e);
+		emit_int(e, NULL, "layer", k + 1, NULL);
+		emit_array_begin(e, CL_KEY(LAYER_GROUPS), "groups (ranks)");
+		for (int g = 0; g < y->ngroups; g++) {
+			struct as_cpulist ra;
+			rank_list(r->place, y->group, g, &ra);
+			emit_cpulist(e, NULL, "group", &ra);
+		}
+		emit_array_end(e);
+		emit_int(e, CL_KEY(LAYER_PAIRS), "pairs", y->npairs, NULL);
+		emit_number(e, CL_KEY(LAYER_LATENCY), "latency", y->latency_us, "us", "%.3g");
+		emit_number(e, CL_KEY(LAYER_P99), "p99", y->latency_p99_us, "us", "%.3g");
+		emit_number(e, CL_KEY(LAYER_BW), "bandwidth", y->bandwidth_gbs, "GB/s", "%.3g");
+		emit_number(e, CL_KEY(LAYER_SHIFT), "all at once", y->shift_gbs, "GB/s", "%.3g");
+		render_loggp(e, r, k);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	render_layer_hosts(e, r);
+	render_levels_loggp(e, r);
 }
 
 static void render_contention(struct emit *e, const struct cli_cluster_result *r)
@@ -196,107 +216,125 @@ static void render_contention(struct emit *e, const struct cli_cluster_result *r
 		return;
 	const char *title = r->place->nnodes > 1 ? "contention: node i's first k ranks stream to node i^1's at once"
 						 : "contention: k pairs of the node's ranks stream at once";
-	emit_table_begin(e, "contention", title);
+	emit_table_begin(e, CL_KEY(CONTENTION), title);
 	for (int k = 0; k < r->ncont; k++) {
 		const struct cluster_contention *c = &r->cont[k];
 		emit_row_begin(e);
-		emit_int(e, "pairs_per_node", "pairs per node", c->pairs_per_node, NULL);
-		emit_int(e, "pairs", "pairs in all", c->npairs, NULL);
-		emit_number(e, "bandwidth_gbs", "per pair", c->bandwidth_gbs, "GB/s", "%.3g");
-		emit_number(e, "total_gbs", "per node pair", c->total_gbs, "GB/s", "%.3g");
+		emit_int(e, CL_KEY(CONT_PER_NODE), "pairs per node", c->pairs_per_node, NULL);
+		emit_int(e, CL_KEY(CONT_PAIRS), "pairs in all", c->npairs, NULL);
+		emit_number(e, CL_KEY(CONT_BW), "per pair", c->bandwidth_gbs, "GB/s", "%.3g");
+		emit_number(e, CL_KEY(CONT_TOTAL), "per node pair", c->total_gbs, "GB/s", "%.3g");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 }
 
-void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
+/* --sizes: each size's matrices, and (text) the median latency per size and layer. */
+static void render_sizes(struct emit *e, const struct cli_cluster_result *r)
 {
-	const struct cluster_place *p = r->place;
 	const struct cli_cluster_opts *o = r->o;
-	emit_heading(e, "archscope cluster: %d ranks on %d node%s (%.1f s)", p->size, p->nnodes, p->nnodes > 1 ? "s" : "", r->seconds);
-	emit_int(e, "size", NULL, p->size, NULL);
-	cli_cluster_render_nodes(e, r);
-	render_layers(e, r);
+	int P = r->size;
+	emit_list_begin(e, CL_KEY(SIZES), NULL);
+	for (int s = 0; s < o->nsizes; s++) {
+		emit_object_begin(e, NULL, NULL);
+		emit_int(e, CL_KEY(SIZE_BYTES), NULL, (long long)o->sizes[s], "B");
+		render_matrix(e, r, CL_KEY(SIZE_LATENCY), NULL, r->size_lat[s], "us", NULL);
+		double *bw = malloc((size_t)P * P * sizeof(double));
+		for (size_t k = 0; bw && k < (size_t)P * P; k++)
+			bw[k] = (double)o->sizes[s] / (r->size_lat[s][k] * 1e3);
+		render_matrix(e, r, CL_KEY(SIZE_BW), NULL, bw, "GB/s", NULL);
+		free(bw);
+		emit_object_end(e);
+	}
+	emit_list_end(e);
+	emit_table_begin(e, NULL, "ping-pong per message size (median over every pair of each layer)");
+	for (int s = 0; s < o->nsizes; s++) {
+		for (int k = 0; r->have_layers && k < r->layers.n; k++) {
+			const struct cluster_layer *y = &r->layers.layer[k];
+			double *v = malloc((size_t)P * P * sizeof(double));
+			size_t n = 0;
+			for (int i = 0; v && i < P; i++)
+				for (int j = i + 1; j < P; j++)
+					if (y->group[i] == y->group[j] && (k == 0 || r->layers.layer[k - 1].group[i] != r->layers.layer[k - 1].group[j]) &&
+					    !isnan(r->size_lat[s][(size_t)i * P + j]))
+						v[n++] = r->size_lat[s][(size_t)i * P + j];
+			double med = order_median(v, n);
+			free(v);
+			emit_row_begin(e);
+			emit_size(e, NULL, "message", o->sizes[s]);
+			emit_text(e, "layer", "%d", k + 1);
+			emit_number(e, NULL, "latency", med, "us", "%.4g");
+			emit_number(e, NULL, "bandwidth", (double)o->sizes[s] / (med * 1e3), "GB/s", "%.4g");
+			emit_row_end(e);
+		}
+	}
+	emit_table_end(e);
+}
+
+/* The matrices: condensed for people beyond FULL_MATRIX_RANKS, whole in JSON. */
+static void render_matrices(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cli_cluster_opts *o = r->o;
 	if (r->size > FULL_MATRIX_RANKS) {
 		render_condensed(e, r, "latency (us)", r->lat, "us", "%.3g");
 		if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
 			render_condensed(e, r, "bandwidth (GB/s)", r->bw, "GB/s", "%.3g");
 	}
-	render_matrix(e, r, "latency_us", "latency: half the round trip of 8 B, median (us)", r->lat, "us", "%.3g");
-	render_matrix(e, r, "latency_p99_us", NULL, r->p99, "us", "%.3g");
+	render_matrix(e, r, CL_KEY(LATENCY), "latency: half the round trip of 8 B, median (us)", r->lat, "us", "%.3g");
+	render_matrix(e, r, CL_KEY(P99), NULL, r->p99, "us", "%.3g");
 	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
-		render_matrix(e, r, "bandwidth_gbs", "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", "%.3g");
+		render_matrix(e, r, CL_KEY(BANDWIDTH), "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", "%.3g");
 	else
-		emit_null(e, "bandwidth_gbs", NULL, NULL);
+		emit_null(e, CL_KEY(BANDWIDTH), NULL, NULL);
 	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT))
-		render_matrix(e, r, "bandwidth_shift_gbs", "bandwidth with every rank sending at once, mpiGraph's shift (GB/s)", r->shift,
+		render_matrix(e, r, CL_KEY(SHIFT), "bandwidth with every rank sending at once, mpiGraph's shift (GB/s)", r->shift,
 			      "GB/s", "%.3g");
-	if (o->nsizes) {
-		emit_list_begin(e, "sizes", NULL);
-		for (int s = 0; s < o->nsizes; s++) {
-			emit_object_begin(e, NULL, NULL);
-			emit_int(e, "bytes", NULL, (long long)o->sizes[s], "B");
-			int P = r->size;
-			render_matrix(e, r, "latency_us", NULL, r->size_lat[s], "us", NULL);
-			double *bw = malloc((size_t)P * P * sizeof(double));
-			for (size_t k = 0; bw && k < (size_t)P * P; k++)
-				bw[k] = (double)o->sizes[s] / (r->size_lat[s][k] * 1e3);
-			render_matrix(e, r, "bandwidth_gbs", NULL, bw, "GB/s", NULL);
-			free(bw);
-			emit_object_end(e);
-		}
-		emit_list_end(e);
-		emit_table_begin(e, NULL, "ping-pong per message size (median over every pair of each layer)");
-		for (int s = 0; s < o->nsizes; s++) {
-			for (int k = 0; r->have_layers && k < r->layers.n; k++) {
-				const struct cluster_layer *y = &r->layers.layer[k];
-				int P = r->size;
-				double *v = malloc((size_t)P * P * sizeof(double));
-				size_t n = 0;
-				for (int i = 0; v && i < P; i++)
-					for (int j = i + 1; j < P; j++)
-						if (y->group[i] == y->group[j] && (k == 0 || r->layers.layer[k - 1].group[i] != r->layers.layer[k - 1].group[j]) &&
-						    !isnan(r->size_lat[s][(size_t)i * P + j]))
-							v[n++] = r->size_lat[s][(size_t)i * P + j];
-				double med = order_median(v, n);
-				free(v);
-				emit_row_begin(e);
-				emit_size(e, NULL, "message", o->sizes[s]);
-				emit_text(e, "layer", "%d", k + 1);
-				emit_number(e, NULL, "latency", med, "us", "%.4g");
-				emit_number(e, NULL, "bandwidth", (double)o->sizes[s] / (med * 1e3), "GB/s", "%.4g");
-				emit_row_end(e);
-			}
-		}
-		emit_table_end(e);
-	}
-	render_contention(e, r);
-	emit_table_begin(e, "timing", "time of each phase");
+	if (o->nsizes)
+		render_sizes(e, r);
+}
+
+/* The time of each phase, the settings and the warnings. */
+static void render_run(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cli_cluster_opts *o = r->o;
+	emit_table_begin(e, CL_KEY(TIMING), "time of each phase");
 	for (int k = 0; k < r->nphases; k++) {
 		emit_row_begin(e);
-		emit_string(e, "phase", "phase", r->phase[k].phase);
-		emit_int(e, "steps", "steps", r->phase[k].steps, NULL);
-		emit_number(e, "seconds", "time", r->phase[k].seconds, "s", "%.3g");
-		emit_number(e, "per_step_ms", "per step", r->phase[k].steps ? 1e3 * r->phase[k].seconds / r->phase[k].steps : NAN,
-			    "ms", "%.3g");
+		emit_string(e, CL_KEY(TIMING_PHASE), "phase", r->phase[k].phase);
+		emit_int(e, CL_KEY(TIMING_STEPS), "steps", r->phase[k].steps, NULL);
+		emit_number(e, CL_KEY(TIMING_SECONDS), "time", r->phase[k].seconds, "s", "%.3g");
+		emit_number(e, CL_KEY(TIMING_PER_STEP), "per step",
+			    r->phase[k].steps ? 1e3 * r->phase[k].seconds / r->phase[k].steps : NAN, "ms", "%.3g");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_object_begin(e, "settings", "settings");
-	emit_int(e, "reps", "ping-pongs per pair", o->reps, NULL);
-	emit_size(e, "message_bytes", "bandwidth message", o->bw_bytes);
-	emit_int(e, "window", "window", o->window, "messages");
-	emit_int(e, "bursts", "windows per pair", o->bursts, NULL);
-	emit_bool(e, "one_pair", "pairs one at a time", r->one_pair);
+	emit_object_begin(e, CL_KEY(SETTINGS), "settings");
+	emit_int(e, CL_KEY(SET_REPS), "ping-pongs per pair", o->reps, NULL);
+	emit_size(e, CL_KEY(SET_MESSAGE), "bandwidth message", o->bw_bytes);
+	emit_int(e, CL_KEY(SET_WINDOW), "window", o->window, "messages");
+	emit_int(e, CL_KEY(SET_BURSTS), "windows per pair", o->bursts, NULL);
+	emit_bool(e, CL_KEY(SET_ONE_PAIR), "pairs one at a time", r->one_pair);
 	if (r->one_pair_why)
 		emit_annotate(e, " (%s)", r->one_pair_why);
-	emit_number(e, "gap", "layer gap", o->gap, NULL, "%.2f");
-	emit_int(e, "seed", "seed", (long long)o->seed, NULL);
-	emit_number(e, "seconds", "run time", r->seconds, "s", "%.3g");
+	emit_number(e, CL_KEY(SET_GAP), "layer gap", o->gap, NULL, "%.2f");
+	emit_int(e, CL_KEY(SET_SEED), "seed", (long long)o->seed, NULL);
+	emit_number(e, CL_KEY(SET_SECONDS), "run time", r->seconds, "s", "%.3g");
 	emit_object_end(e);
 	if (r->shared_cpu_a >= 0) {
-		emit_array_begin(e, "warnings", "warnings");
+		emit_array_begin(e, CL_KEY(WARNINGS), "warnings");
 		emit_string(e, NULL, "warning", "nodes of one machine pinned to the same CPU: latencies are scheduler ticks");
 		emit_array_end(e);
 	}
+}
+
+void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	emit_heading(e, "archscope cluster: %d ranks on %d node%s (%.1f s)", p->size, p->nnodes, p->nnodes > 1 ? "s" : "", r->seconds);
+	emit_int(e, CL_KEY(SIZE), NULL, p->size, NULL);
+	cli_cluster_render_nodes(e, r);
+	render_layers(e, r);
+	render_matrices(e, r);
+	render_contention(e, r);
+	render_run(e, r);
 }

@@ -226,6 +226,101 @@ void cli_cluster_plot(struct cli_cluster_result *r, const char *dir)
 
 /* --- machine files ---------------------------------------------------------------------------- */
 
+/* A node's answers through the one description (machine/probes.h): the groups the quick probes
+ * ran, the others written as run without an answer (null). NULL when out of memory. */
+static struct machine_probes *node_answers(const struct cluster_node_fig *f)
+{
+	struct machine_probes *a = malloc(sizeof(*a));
+	if (!a)
+		return NULL;
+	machine_probes_init(a);
+	a->cpu = f->cpu;
+	a->seed = (long long)f->seed;
+	a->have[MP_CPU] = a->have[MP_SEED] = MP_HAVE_YES;
+	static const int groups[] = { MP_CLOCK, MP_LINE, MP_CACHES, MP_ASSOC, MP_TLB, MP_INSTR,
+				      MP_CONTEXTS, MP_REGISTERS, MP_TIMESLICE, MP_C2C };
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+		a->have[groups[g]] = MP_HAVE_NULL;
+	const char *method = "archscope cluster: the quick probes of the node's leader";
+	if (isfinite(f->clock_ghz) && f->clock_ghz > 0) {
+		a->have[MP_CLOCK] = MP_HAVE_YES;
+		a->clock.value = f->clock_ghz;
+		a->clock.confidence = 1;
+		snprintf(a->clock.method, sizeof(a->clock.method), "%s", method);
+	}
+	if (isfinite(f->line_bytes) && f->line_bytes > 0) {
+		a->have[MP_LINE] = MP_HAVE_YES;
+		a->line.value = f->line_bytes;
+		a->line.confidence = 1;
+		snprintf(a->line.method, sizeof(a->line.method), "%s", method);
+	}
+	if (f->nlevels > 0) {
+		a->have[MP_CACHES] = MP_HAVE_YES;
+		a->ncaches = f->nlevels < MACHINE_PROBES_MAX_LEVELS ? f->nlevels : MACHINE_PROBES_MAX_LEVELS;
+		for (int l = 0; l < a->ncaches; l++) {
+			machine_probes_row_init(MP_CACHES_LEVELS, &a->cache[l]);
+			a->cache[l].level = l + 1;
+			a->cache[l].size.value = f->level_bytes[l];
+			a->cache[l].size.confidence = 1;
+			a->cache[l].latency.value = f->level_ns[l];
+			a->cache[l].latency.confidence = 1;
+		}
+		a->memory_latency.value = f->memory_ns;
+		a->memory_latency.confidence = isfinite(f->memory_ns) ? 1 : 0;
+	}
+	if (f->contexts[0] > 0) {
+		a->have[MP_CONTEXTS] = MP_HAVE_YES;
+		a->contexts_fp.value = f->contexts[0];
+		a->contexts_int.value = f->contexts[1];
+		a->contexts_mem.value = f->contexts[2];
+	}
+	return a;
+}
+
+/* DIR/HOST.yaml of node n, checked (what the quick probes leave out is noted) and written. 0, or
+ * -1 after error(). */
+static int node_machine_file(const struct cli_cluster_result *r, int n, const char *dir)
+{
+	const struct cluster_place *p = r->place;
+	const struct cluster_node_fig *f = &r->nodes[n];
+	const char *host = p->ranks[p->leader[n]].host;
+	struct machine_probes *a = node_answers(f);
+	if (!a)
+		return error("out of memory for the machine file of %s", host);
+	struct machine_probed mp;
+	memset(&mp, 0, sizeof(mp));
+	snprintf(mp.model_name, sizeof(mp.model_name), "node %s (archscope cluster)", host);
+	snprintf(mp.incore_cpu, sizeof(mp.incore_cpu), "native");
+	mp.cpus = f->cpus;
+	mp.seed = f->seed;
+	mp.probes = a;
+	json_t *doc = machine_probed_json(&mp);
+	machine_probes_release(a);
+	free(a);
+	struct mtree t = { .root = doc ? mnode_from_json(doc) : NULL };
+	json_decref(doc);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s.yaml", dir, host);
+	if (!t.root)
+		return error("out of memory for the machine file of %s", host);
+	if (asprintf(&t.header, "# machine file of node %s written by archscope %s 'cluster --machine-files' from the\n"
+				"# quick probes of its leader (rank %d); assumptions are listed under archscope.assumed\n",
+		     host, ARCHSCOPE_VERSION, p->leader[n]) < 0)
+		t.header = NULL;
+	char *report = NULL;
+	int problems = machine_check(&t, path, &report);
+	if (problems) /* the quick probes leave out what model needs (ways, FLOPs): say so, write anyway */
+		note("machine file %s: %d key%s the quick probes do not measure (run 'archscope probe -o' on the node for a "
+		     "complete one)", path, problems, problems == 1 ? "" : "s");
+	free(report);
+	struct as_error err = { 0 };
+	int rc = 0;
+	if (mtree_write_file(&t, path, 0, &err) != 0)
+		rc = error_err(&err);
+	mtree_free(&t);
+	return rc;
+}
+
 int cli_cluster_machine_files(const struct cli_cluster_result *r, const char *dir)
 {
 	const struct cluster_place *p = r->place;
@@ -234,90 +329,9 @@ int cli_cluster_machine_files(const struct cli_cluster_result *r, const char *di
 		return 0;
 	}
 	int rc = 0;
-	for (int n = 0; n < p->nnodes; n++) {
-		const struct cluster_node_fig *f = &r->nodes[n];
-		const char *host = p->ranks[p->leader[n]].host;
-		/* this node's answers through the one description (machine/probes.h): the groups the
-		 * quick probes ran, the others written as run without an answer (null) */
-		struct machine_probes *a = malloc(sizeof(*a));
-		if (!a) {
-			rc = error("out of memory for the machine file of %s", host);
-			continue;
-		}
-		machine_probes_init(a);
-		a->cpu = f->cpu;
-		a->seed = (long long)f->seed;
-		a->have[MP_CPU] = a->have[MP_SEED] = MP_HAVE_YES;
-		static const int groups[] = { MP_CLOCK, MP_LINE, MP_CACHES, MP_ASSOC, MP_TLB, MP_INSTR,
-					      MP_CONTEXTS, MP_REGISTERS, MP_TIMESLICE, MP_C2C };
-		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
-			a->have[groups[g]] = MP_HAVE_NULL;
-		const char *method = "archscope cluster: the quick probes of the node's leader";
-		if (isfinite(f->clock_ghz) && f->clock_ghz > 0) {
-			a->have[MP_CLOCK] = MP_HAVE_YES;
-			a->clock.value = f->clock_ghz;
-			a->clock.confidence = 1;
-			snprintf(a->clock.method, sizeof(a->clock.method), "%s", method);
-		}
-		if (isfinite(f->line_bytes) && f->line_bytes > 0) {
-			a->have[MP_LINE] = MP_HAVE_YES;
-			a->line.value = f->line_bytes;
-			a->line.confidence = 1;
-			snprintf(a->line.method, sizeof(a->line.method), "%s", method);
-		}
-		if (f->nlevels > 0) {
-			a->have[MP_CACHES] = MP_HAVE_YES;
-			a->ncaches = f->nlevels < MACHINE_PROBES_MAX_LEVELS ? f->nlevels : MACHINE_PROBES_MAX_LEVELS;
-			for (int l = 0; l < a->ncaches; l++) {
-				machine_probes_row_init(MP_CACHES_LEVELS, &a->cache[l]);
-				a->cache[l].level = l + 1;
-				a->cache[l].size.value = f->level_bytes[l];
-				a->cache[l].size.confidence = 1;
-				a->cache[l].latency.value = f->level_ns[l];
-				a->cache[l].latency.confidence = 1;
-			}
-			a->memory_latency.value = f->memory_ns;
-			a->memory_latency.confidence = isfinite(f->memory_ns) ? 1 : 0;
-		}
-		if (f->contexts[0] > 0) {
-			a->have[MP_CONTEXTS] = MP_HAVE_YES;
-			a->contexts_fp.value = f->contexts[0];
-			a->contexts_int.value = f->contexts[1];
-			a->contexts_mem.value = f->contexts[2];
-		}
-		struct machine_probed mp;
-		memset(&mp, 0, sizeof(mp));
-		snprintf(mp.model_name, sizeof(mp.model_name), "node %s (archscope cluster)", host);
-		snprintf(mp.incore_cpu, sizeof(mp.incore_cpu), "native");
-		mp.cpus = f->cpus;
-		mp.seed = f->seed;
-		mp.probes = a;
-		json_t *doc = machine_probed_json(&mp);
-		machine_probes_release(a);
-		free(a);
-		struct mtree t = { .root = doc ? mnode_from_json(doc) : NULL };
-		json_decref(doc);
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/%s.yaml", dir, host);
-		if (!t.root) {
-			rc = error("out of memory for the machine file of %s", host);
-			continue;
-		}
-		if (asprintf(&t.header, "# machine file of node %s written by archscope %s 'cluster --machine-files' from the\n"
-					"# quick probes of its leader (rank %d); assumptions are listed under archscope.assumed\n",
-			     host, ARCHSCOPE_VERSION, p->leader[n]) < 0)
-			t.header = NULL;
-		char *report = NULL;
-		int problems = machine_check(&t, path, &report);
-		if (problems) /* the quick probes leave out what model needs (ways, FLOPs): say so, write anyway */
-			note("machine file %s: %d key%s the quick probes do not measure (run 'archscope probe -o' on the node for a "
-			     "complete one)", path, problems, problems == 1 ? "" : "s");
-		free(report);
-		struct as_error err = { 0 };
-		if (mtree_write_file(&t, path, 0, &err) != 0)
-			rc = error_err(&err);
-		mtree_free(&t);
-	}
+	for (int n = 0; n < p->nnodes; n++)
+		if (node_machine_file(r, n, dir) != 0)
+			rc = -1;
 	/* which nodes are identical: the alike groups */
 	for (int g = 0; g < p->nnodes; g++) {
 		if (r->alike[g] != g)
@@ -332,5 +346,5 @@ int cli_cluster_machine_files(const struct cli_cluster_result *r, const char *di
 			}
 		note("machine files alike within the run's noise: %s", line);
 	}
-	return rc ? -1 : 0;
+	return rc;
 }

@@ -12,41 +12,38 @@
 #ifndef ARCHSCOPE_SCALE_PRELOAD_RECORD_H
 #define ARCHSCOPE_SCALE_PRELOAD_RECORD_H
 
-/* The primitives the wrappers time. The order is the record's column order; new ones go last. */
-enum scale_prim {
-	PRIM_MUTEX,
-	PRIM_RWLOCK,
-	PRIM_COND,
-	PRIM_BARRIER,
-	PRIM_SEM,
-	PRIM_SLEEP,
-	PRIM_FUTEX,
-	PRIM_YIELD,        /* sched_yield */
-	PRIM_PTHREAD_SPIN, /* pthread_spin_lock: spinning, not blocking */
-	PRIM_JOIN,         /* pthread_join: the end-of-program imbalance */
-	/* version 2 */
-	PRIM_OMP_BARRIER,  /* OpenMP barriers (OMPT sync_region_wait, libgomp's GOMP_barrier and
-			      the end of each parallel region): spin, then sleep */
-	PRIM_OMP_TASKWAIT, /* taskwait, taskgroup */
-	PRIM_OMP_LOCK,     /* omp_set_lock, critical, atomic, ordered */
-	PRIM_OMP_IDLE,     /* a runtime's worker between parallel regions (the serial part) */
-	PRIM_MPI,          /* blocking MPI calls: the ranks poll (spin) until the message is there */
-	PRIM_CHILD,        /* waiting for a child process (wait*, system, pclose) */
-	PRIM_POLL,         /* waiting for an event (poll, select, epoll_wait, sigsuspend ...) */
-	PRIM_MPI_INIT,     /* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, waiting
-			      for the other ranks (and the launcher) */
-	PRIM_COUNT
-};
-#define PRIM_V1 10 /* the primitives of a version-1 record */
+/* The primitives the wrappers time, with their names in stack's output (scale_prim_name). The
+ * order is the record's column order; new ones go last. */
+#define SCALE_PRIMS(X)                                                                                      \
+	X(PRIM_MUTEX, "mutex")                                                                                  \
+	X(PRIM_RWLOCK, "rwlock")                                                                                \
+	X(PRIM_COND, "cond")                                                                                    \
+	X(PRIM_BARRIER, "barrier")                                                                              \
+	X(PRIM_SEM, "semaphore")                                                                                \
+	X(PRIM_SLEEP, "sleep")                                                                                  \
+	X(PRIM_FUTEX, "futex")                                                                                  \
+	X(PRIM_YIELD, "sched_yield")         /* sched_yield */                                                  \
+	X(PRIM_PTHREAD_SPIN, "pthread_spin") /* pthread_spin_lock: spinning, not blocking */                    \
+	X(PRIM_JOIN, "join")                 /* pthread_join: the end-of-program imbalance */                   \
+	/* version 2 */                                                                                         \
+	X(PRIM_OMP_BARRIER, "omp_barrier")   /* OpenMP barriers (OMPT sync_region_wait, libgomp's GOMP_barrier  \
+						and the end of each parallel region): spin, then sleep */       \
+	X(PRIM_OMP_TASKWAIT, "omp_taskwait") /* taskwait, taskgroup */                                          \
+	X(PRIM_OMP_LOCK, "omp_lock")         /* omp_set_lock, critical, atomic, ordered */                      \
+	X(PRIM_OMP_IDLE, "omp_idle")         /* a runtime's worker between parallel regions (the serial part) */ \
+	X(PRIM_MPI, "mpi")                   /* blocking MPI calls: the ranks poll (spin) until the message is  \
+						there */                                                        \
+	X(PRIM_CHILD, "wait_child")          /* waiting for a child process (wait*, system, pclose) */          \
+	X(PRIM_POLL, "poll")                 /* waiting for an event (poll, select, epoll_wait, sigsuspend ...) */ \
+	X(PRIM_MPI_INIT, "mpi_init")         /* MPI_Init, MPI_Init_thread, MPI_Finalize: start-up and shutdown, \
+						waiting for the other ranks (and the launcher) */
 
-#define SCALE_PRIM_NAMES                                                                          \
-	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
-	  "pthread_spin", "join", "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi",    \
-	  "wait_child", "poll", "mpi_init" }
-#define SCALE_PRIM_NAMES_USER                                                                     \
-	{ "mutex", "rwlock", "cond", "barrier", "semaphore", "sleep", "futex", "sched_yield",      \
-	  "pthread_spin", "join", "omp_barrier", "omp_taskwait", "omp_lock", "omp_idle", "mpi",    \
-	  "wait_child", "poll", "mpi_init", "user_spin" }
+/* The enum and the names of an X-macro list of (ID, "name") rows (scale's enums). */
+#define SCALE_X_ID(id, name) id,
+#define SCALE_X_NAME(id, name) name,
+
+enum scale_prim { SCALE_PRIMS(SCALE_X_ID) PRIM_COUNT };
+#define PRIM_V1 10 /* the primitives of a version-1 record */
 
 /* The environment: where records go, and the variable that points archscope at the library. */
 #define SCALE_ENV_DIR "ARCHSCOPE_STACK_DIR"
@@ -57,8 +54,8 @@ enum scale_prim {
 #define SCALE_ENV_EXEC "ARCHSCOPE_STACK_EXEC"
 #define SCALE_PRELOAD_NAME "libarchscope-preload.so"
 /* "1" or "0": whether the library may time waits with the CPU's counter (scale_counter_usable),
- * answered once by archscope: CPUID exits to the hypervisor in a virtual machine, and the two
- * leaves cost ~20 us in every image of a KVM guest (~60 in a make -j2 build's compile) */
+ * answered once by archscope: CPUID exits to the hypervisor in a virtual machine, dear in every
+ * process image (bench/results/stack-spin-sampling-kvm-xeon-6-207.txt) */
 #define SCALE_ENV_TSC "ARCHSCOPE_STACK_TSC"
 
 /* Whether the CPU's counter may time waits: on x86 only an invariant TSC (CPUID 0x80000007 EDX

@@ -1,0 +1,3 @@
+#include "machine/result-cluster.h"
+
+SCHEMA_DEFINE(cluster_result, "cluster", CLUSTER_RESULT);

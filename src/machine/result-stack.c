@@ -1,0 +1,3 @@
+#include "machine/result-stack.h"
+
+SCHEMA_DEFINE(stack_result, "stack", STACK_RESULT);
