@@ -2,6 +2,7 @@
  * set of slots. Each probe builds its list of slot offsets in its own file (line.c, caches.c,
  * assoc.c, tlb.c) and times a dependent walk over them here (chase.h). */
 #include "probe/memory.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,19 +25,19 @@ void probe_curve_release(struct probe_curve *c)
 
 int probe_curve_add(struct probe_curve *c, double x, double min_ns, double median_ns)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		double *nx = realloc(c->x, cap * sizeof(double));
+	if (c->n == c->cap) { /* the three columns grow to the same capacity */
+		size_t cx = c->cap, cm = c->cap, cd = c->cap;
+		double *nx = array_grow(c->x, &cx, c->n, sizeof(double), 64);
 		if (nx)
 			c->x = nx;
-		double *nm = nx ? realloc(c->min_ns, cap * sizeof(double)) : NULL;
+		double *nm = nx ? array_grow(c->min_ns, &cm, c->n, sizeof(double), 64) : NULL;
 		if (nm)
 			c->min_ns = nm;
-		double *nd = nm ? realloc(c->median_ns, cap * sizeof(double)) : NULL;
+		double *nd = nm ? array_grow(c->median_ns, &cd, c->n, sizeof(double), 64) : NULL;
 		if (!nd)
 			return -ENOMEM;
 		c->median_ns = nd;
-		c->cap = cap;
+		c->cap = cx;
 	}
 	c->x[c->n] = x;
 	c->min_ns[c->n] = min_ns;

@@ -1,6 +1,7 @@
 /* The planner of a full probe (see plan.h): c2c's classes of pairs, their samples, checks and
  * splits, rounds of pairs on disjoint cores, contexts' team sizes, and the predicted time. */
 #include "probe/plan.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,14 +41,10 @@ double probe_plan_budget_s(int quick, int cpus)
 
 static int class_add(struct probe_c2c_plan *p, const char *name, int level, int parent)
 {
-	if (p->nclasses == p->cap) {
-		int cap = p->cap ? 2 * p->cap : 16;
-		struct probe_c2c_class *c = realloc(p->cls, (size_t)cap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		p->cls = c;
-		p->cap = cap;
-	}
+	struct probe_c2c_class *grown = array_grow(p->cls, &p->cap, (size_t)p->nclasses, sizeof(*grown), 16);
+	if (!grown)
+		return -ENOMEM;
+	p->cls = grown;
 	struct probe_c2c_class *c = &p->cls[p->nclasses];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%s", name);
@@ -162,17 +159,17 @@ void probe_c2c_batch_release(struct probe_c2c_batch *b)
 
 static int batch_push(struct probe_c2c_batch *b, int q)
 {
-	if (b->n == b->cap) {
-		int cap = b->cap ? 2 * b->cap : 64;
-		int *pr = realloc(b->pair, (size_t)cap * sizeof(int));
+	if ((size_t)b->n == b->cap) { /* pairs and their rounds grow to the same capacity */
+		size_t cp = b->cap, cr = b->cap;
+		int *pr = array_grow(b->pair, &cp, (size_t)b->n, sizeof(int), 64);
 		if (!pr)
 			return -ENOMEM;
 		b->pair = pr;
-		int *rd = realloc(b->round, (size_t)cap * sizeof(int));
+		int *rd = array_grow(b->round, &cr, (size_t)b->n, sizeof(int), 64);
 		if (!rd)
 			return -ENOMEM;
 		b->round = rd;
-		b->cap = cap;
+		b->cap = cp;
 	}
 	b->pair[b->n++] = q;
 	return 0;

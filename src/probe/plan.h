@@ -71,7 +71,8 @@ struct probe_c2c_plan {
 	unsigned char *role;          /* [npairs] enum probe_c2c_role */
 	double *bw;                   /* [npairs * nblocks] measured GB/s, NAN: not measured */
 	double *lat;                  /* [npairs] measured ns, NAN: not measured */
-	int nclasses, cap;
+	int nclasses;
+	size_t cap;
 	struct probe_c2c_class *cls;
 	int rounds;                   /* rounds planned so far */
 	int *core_key;                /* [n] the core each CPU is on (pairs of a round use disjoint
@@ -98,7 +99,8 @@ void probe_c2c_plan_release(struct probe_c2c_plan *p);
 /* A set of pairs to measure, in rounds: pairs[k] is a pair index; round[k] its round (0-based,
  * counted from this batch); pairs of one round are on disjoint cores and run at once. */
 struct probe_c2c_batch {
-	int n, cap, nrounds;
+	int n, nrounds;
+	size_t cap;
 	int *pair;
 	int *round;
 };

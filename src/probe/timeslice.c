@@ -1,6 +1,7 @@
 /* The timeslice probe (BlackjackBench §3.6, see timeslice.h): gaps in the timelines of
  * oversubscribed threads, and their mode. */
 #include "probe/timeslice.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <math.h>
@@ -34,13 +35,10 @@ static void member(struct team *t, int tid, int cpu, void *arg)
 	while (te - t0 < r->run_ns) {
 		te = timer_now_ns();
 		if (te - ts > r->threshold_ns) {
-			if (n == cap) {
-				double *ng = realloc(g, 2 * cap * sizeof(double));
-				if (!ng)
-					break;
-				g = ng;
-				cap *= 2;
-			}
+			double *ng = array_grow(g, &cap, n, sizeof(double), 64);
+			if (!ng)
+				break;
+			g = ng;
 			g[n++] = (double)(te - ts) / 1000.0;
 		}
 		ts = te;

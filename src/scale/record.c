@@ -1,5 +1,6 @@
 /* Parses the preload library's records (preload/record.h) and picks the program's process. */
 #include "scale/record.h"
+#include "common/array.h"
 #include "scale/ring.h"
 
 #include <dirent.h>
@@ -104,7 +105,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			have_p = 1;
 			break;
 		case 'T': {
-			void *th = scale_grow(r->th, &cth, r->nth, sizeof(*r->th), 16);
+			void *th = array_grow(r->th, &cth, r->nth, sizeof(*r->th), 16);
 			if (!th) {
 				rc = -ENOMEM;
 				break;
@@ -134,7 +135,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 				r->sites[k].wait_s += s.wait_s;
 				r->sites[k].calls += s.calls;
 			} else {
-				void *q = scale_grow(r->sites, &csi, r->nsites, sizeof(*r->sites), 16);
+				void *q = array_grow(r->sites, &csi, r->nsites, sizeof(*r->sites), 16);
 				if (!q)
 					rc = -ENOMEM;
 				else
@@ -151,7 +152,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			m.start = a;
 			m.end = b;
 			m.offset = c;
-			void *q = scale_grow(r->maps, &cma, r->nmaps, sizeof(*r->maps), 16);
+			void *q = array_grow(r->maps, &cma, r->nmaps, sizeof(*r->maps), 16);
 			if (!q)
 				rc = -ENOMEM;
 			else

@@ -69,14 +69,3 @@ void scale_ring_drain(struct scale_ring *r, scale_ring_fn fn, void *ctx)
 	}
 	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
 }
-
-void *scale_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
-{
-	if (n < *cap)
-		return arr;
-	size_t c = *cap ? 2 * *cap : first;
-	void *q = realloc(arr, c * size);
-	if (q)
-		*cap = c;
-	return q;
-}

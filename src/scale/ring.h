@@ -25,9 +25,5 @@ void scale_ring_close(struct scale_ring *r);
 typedef void (*scale_ring_fn)(void *ctx, const struct perf_event_header *h, const uint8_t *rec);
 void scale_ring_drain(struct scale_ring *r, scale_ring_fn fn, void *ctx);
 
-/* Room for one more element in the growable array arr of *cap elements of `size` bytes, n of
- * them used: arr, or arr moved and doubled (first: the first capacity) when it was full; NULL when
- * out of memory (arr unchanged). */
-void *scale_grow(void *arr, size_t *cap, size_t n, size_t size, size_t first);
 
 #endif

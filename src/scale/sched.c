@@ -1,6 +1,7 @@
 /* Tier 1: thread accounts from sched_switch and sched_wakeup tracepoints on every CPU (sched.h).
  * The raw events are kept while the program runs and turned into accounts after it exits. */
 #include "scale/sched.h"
+#include "common/array.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -125,7 +126,7 @@ static int tp_read(const char *event, const char *const fields[], int *offs, int
 
 static void ev_push(struct scale_sched *s, struct raw_ev e)
 {
-	void *grown = scale_grow(s->ev, &s->cap, s->n, sizeof(*s->ev), 65536);
+	void *grown = array_grow(s->ev, &s->cap, s->n, sizeof(*s->ev), 65536);
 	if (!grown)
 		return;
 	s->ev = grown;

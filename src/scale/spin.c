@@ -3,6 +3,7 @@
  * new instruction pointer is read from /proc/PID/mem then, while the process still exists), and
  * the classification of the samples once it has exited. */
 #include "scale/spin.h"
+#include "common/array.h"
 
 #include "scale/ring.h"
 
@@ -239,7 +240,7 @@ static void exit_take(struct scale_spin *sp, const struct perf_event_header *h, 
 	memcpy(&v, rec + sizeof(*h), sizeof(v));
 	if ((int)v.pid == sp->self_pid)
 		return;
-	void *grown = scale_grow(sp->ex, &sp->capex, sp->nex, sizeof(*sp->ex), 256);
+	void *grown = array_grow(sp->ex, &sp->capex, sp->nex, sizeof(*sp->ex), 256);
 	if (!grown)
 		return;
 	sp->ex = grown;
@@ -265,7 +266,7 @@ static void sample_take(void *ctx, const struct perf_event_header *h, const uint
 	memcpy(&v, rec + sizeof(*h), sizeof(v));
 	if ((int)v.pid == sp->self_pid)
 		return;
-	void *grown = scale_grow(sp->s, &sp->cap, sp->n, sizeof(*sp->s), 4096);
+	void *grown = array_grow(sp->s, &sp->cap, sp->n, sizeof(*sp->s), 4096);
 	if (!grown)
 		return;
 	sp->s = grown;
