@@ -11,7 +11,7 @@ const char *schema_kind_name(enum schema_kind kind)
 {
 	static const char *const names[] = { "object", "rows", "map", "number", "integer", "string", "true or false",
 					     "numbers", "strings", "integers", "matrix", "spread", "answer",
-					     "described object", "any JSON" };
+					     "described object", "any JSON", "numbers by name" };
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
@@ -167,6 +167,16 @@ static int is_integer(const json_t *v)
 	return json_is_integer(v);
 }
 
+static int all_values_numbers(const json_t *o)
+{
+	const char *k;
+	const json_t *x;
+	json_object_foreach((json_t *)o, k, x)
+		if (!json_is_number(x) && !json_is_null(x))
+			return 0;
+	return 1;
+}
+
 /* Whether v has the kind of key k (its children are checked by the caller). */
 static int kind_ok(const struct schema_key *k, const json_t *v)
 {
@@ -207,6 +217,8 @@ static int kind_ok(const struct schema_key *k, const json_t *v)
 	}
 	case SK_ANY:
 		return 1;
+	case SK_NUMBER_MAP:
+		return json_is_object(v) && all_values_numbers(v);
 	}
 	return 0;
 }
@@ -242,11 +254,25 @@ static int check_answer(const json_t *v, const struct where *w, const char *key,
 	return 0;
 }
 
+/* The child of id with SCHEMA_ALONE that o holds, or -1. */
+static int alone_in(const struct schema *s, int id, const json_t *o)
+{
+	for (int i = 0; json_is_object(o) && i < s->n; i++)
+		if (s->keys[i].parent == id && (s->keys[i].flags & SCHEMA_ALONE) && json_object_get(o, s->keys[i].key))
+			return i;
+	return -1;
+}
+
 /* Checks the value v of key id (found in the document at w.key). */
 static int check_value(const struct schema *s, int id, const json_t *v, const struct where *w, struct as_error *err)
 {
 	const struct schema_key *k = &s->keys[id];
 	char what[160];
+	struct where in;
+	if (k->kind == SK_ROWS && json_is_object(v) && alone_in(s, id, v) >= 0) { /* a list that could not be made */
+		where_in(&in, w, k->key, -1, NULL);
+		return check_object(s, id, v, &in, err);
+	}
 	if (!kind_ok(k, v)) {
 		snprintf(what, sizeof(what), "%s where %s %s is described", json_is_null(v) ? "null" : "a value",
 			 k->kind == SK_OBJECT || k->kind == SK_INT ? "an" : "a", schema_kind_name(k->kind));
@@ -254,7 +280,6 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 	}
 	if (json_is_null(v))
 		return 0;
-	struct where in;
 	switch (k->kind) {
 	case SK_OBJECT:
 		where_in(&in, w, k->key, -1, NULL);
@@ -306,22 +331,34 @@ static int check_object(const struct schema *s, int id, const json_t *o, const s
 {
 	const char *key;
 	const json_t *v;
+	int alone = alone_in(s, id, o);
+	if (alone >= 0) {
+		if (json_object_size(o) != 1)
+			return differ(err, w, s->keys[alone].key, "beside other keys, where it stands alone");
+		return check_value(s, alone, json_object_get(o, s->keys[alone].key), w, err);
+	}
 	json_object_foreach((json_t *)o, key, v) {
 		int child = -1;
 		for (int i = 0; i < s->n && child < 0; i++)
 			if (s->keys[i].parent == id && !strcmp(s->keys[i].key, key))
 				child = i;
 		if (child < 0) {
-			if (id >= 0 && (s->keys[id].flags & SCHEMA_OPEN))
+			unsigned flags = id >= 0 ? s->keys[id].flags : 0;
+			if (flags & SCHEMA_OPEN)
 				continue;
-			return differ(err, w, key, "a key the description does not name");
+			if ((flags & SCHEMA_OPEN_NUMBERS) && (json_is_number(v) || json_is_null(v)))
+				continue;
+			return differ(err, w, key,
+				      flags & SCHEMA_OPEN_NUMBERS ? "not a number, and not a key the description names"
+								  : "a key the description does not name");
 		}
 		int rc = check_value(s, child, v, w, err);
 		if (rc)
 			return rc;
 	}
 	for (int i = 0; i < s->n; i++)
-		if (s->keys[i].parent == id && !(s->keys[i].flags & SCHEMA_OPT) && !json_object_get(o, s->keys[i].key))
+		if (s->keys[i].parent == id && !(s->keys[i].flags & (SCHEMA_OPT | SCHEMA_ALONE)) &&
+		    !json_object_get(o, s->keys[i].key))
 			return differ(err, w, s->keys[i].key, "missing");
 	return 0;
 }
