@@ -3,11 +3,13 @@
 #include "machine/result-conditions.h"
 #include "machine/result-host.h"
 #include "machine/result-machine.h"
+#include "machine/result-model.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
 	&conditions_result,
 	&host_result,
 	&machine_result,
+	&model_result,
 	NULL,
 };
