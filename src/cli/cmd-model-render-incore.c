@@ -8,27 +8,9 @@
 #include "machine/result-model.h"
 #include "report/emit.h"
 
-void cli_model_render_incore(struct emit *e, const struct cli_model_result *r)
+/* llvm-mca's port pressure: per instruction (text only) and per port, and which ports do not overlap. */
+static void render_ports(struct emit *e, const struct incore_mca *m)
 {
-	emit_object_begin(e, MR_KEY(INCORE), "in-core (llvm-mca)");
-	if (!r->run->have_ic) {
-		emit_string(e, MR_KEY(IC_ERROR), "not available", r->run->ic_error);
-		emit_annotate(e, " (the data-side models do not need it)");
-		emit_object_end(e);
-		return;
-	}
-	const struct incore_result *ic = &r->run->ic;
-	const struct incore_mca *m = &ic->mca;
-	emit_string(e, MR_KEY(IC_COMPILER), "compiler", ic->cfg.compiler);
-	emit_string(e, MR_KEY(IC_FLAGS), "flags", ic->cfg.flags);
-	emit_string(e, MR_KEY(IC_MCPU), "llvm-mca -mcpu", m->mcpu);
-	emit_string(e, MR_KEY(IC_MCPU_WANTED), NULL, ic->cfg.mcpu);
-	emit_string(e, MR_KEY(IC_MCPU_CHOICE), m->mcpu_exact ? NULL : "llvm-mca model", m->mcpu_reason);
-	emit_int(e, MR_KEY(IC_VECTOR_BITS), "vector registers", m->vector_bits, "bits");
-	emit_string(e, MR_KEY(IC_LOOP_LABEL), "loop", ic->loop.label);
-	emit_int(e, MR_KEY(IC_INSTRUCTIONS), "instructions", ic->loop.ninstr, NULL);
-	emit_number(e, MR_KEY(IC_ITS_PER_PASS), "kernel iterations per pass", ic->unroll, NULL, "%.2f");
-	emit_annotate(e, " (%.0f B stored, %.0f B loaded per pass)", ic->loop.store_bytes, ic->loop.load_bytes);
 	int used[INCORE_MAX_PORTS], nu = 0; /* the ports used at all */
 	for (int p = 0; p < m->nports; p++)
 		if (m->pressure[p] > 0.005)
@@ -63,26 +45,55 @@ void cli_model_render_incore(struct emit *e, const struct cli_model_result *r)
 	emit_table_end(e);
 	emit_text(e, "non-overlapping ports", "%s (%s)", nol[0] ? nol : "none",
 		  m->nol_from_file ? "from the machine file" : "llvm-mca's load ports for this -mcpu: the machine file names none");
+}
+
+/* The loop's accesses that span two cache lines, at probe instr's costs (in T_nOL). */
+static void render_line_crossing(struct emit *e, const struct incore_result *ic)
+{
+	emit_annotate(e, " (with %.2f cy/CL of line-crossing accesses)", ic->t_split);
+	emit_object_begin(e, MR_KEY(IC_SPLIT), "line-crossing accesses");
+	emit_int(e, MR_KEY(IC_SPLIT_WIDTH), "vector width", ic->split_width_bits, "bit");
+	emit_number(e, MR_KEY(IC_SPLIT_LOADS), "loads spanning two lines", ic->split_loads, "per CL", "%.2f");
+	emit_number(e, MR_KEY(IC_SPLIT_STORES), "stores spanning two lines", ic->split_stores, "per CL", "%.2f");
+	emit_number(e, MR_KEY(IC_SPLIT_ADDED), "added to T_nOL", ic->t_split, "cy/CL", "%.2f");
+	emit_number(e, MR_KEY(IC_SPLIT_MEMOPS), "loads and stores at probed costs", ic->t_nol_memops, "cy/CL", "%.2f");
+	emit_bool(e, MR_KEY(IC_SPLIT_BOUND), "T_nOL from them", ic->t_nol_from_memops);
+	if (ic->t_nol_from_memops)
+		emit_annotate(e, " (more than llvm-mca's non-overlapping ports)");
+	emit_string(e, MR_KEY(IC_SPLIT_COSTS), "costs", "probe instr's line_split: aligned access, and split minus aligned, per access");
+	emit_object_end(e);
+}
+
+void cli_model_render_incore(struct emit *e, const struct cli_model_result *r)
+{
+	emit_object_begin(e, MR_KEY(INCORE), "in-core (llvm-mca)");
+	if (!r->run->have_ic) {
+		emit_string(e, MR_KEY(IC_ERROR), "not available", r->run->ic_error);
+		emit_annotate(e, " (the data-side models do not need it)");
+		emit_object_end(e);
+		return;
+	}
+	const struct incore_result *ic = &r->run->ic;
+	const struct incore_mca *m = &ic->mca;
+	emit_string(e, MR_KEY(IC_COMPILER), "compiler", ic->cfg.compiler);
+	emit_string(e, MR_KEY(IC_FLAGS), "flags", ic->cfg.flags);
+	emit_string(e, MR_KEY(IC_MCPU), "llvm-mca -mcpu", m->mcpu);
+	emit_string(e, MR_KEY(IC_MCPU_WANTED), NULL, ic->cfg.mcpu);
+	emit_string(e, MR_KEY(IC_MCPU_CHOICE), m->mcpu_exact ? NULL : "llvm-mca model", m->mcpu_reason);
+	emit_int(e, MR_KEY(IC_VECTOR_BITS), "vector registers", m->vector_bits, "bits");
+	emit_string(e, MR_KEY(IC_LOOP_LABEL), "loop", ic->loop.label);
+	emit_int(e, MR_KEY(IC_INSTRUCTIONS), "instructions", ic->loop.ninstr, NULL);
+	emit_number(e, MR_KEY(IC_ITS_PER_PASS), "kernel iterations per pass", ic->unroll, NULL, "%.2f");
+	emit_annotate(e, " (%.0f B stored, %.0f B loaded per pass)", ic->loop.store_bytes, ic->loop.load_bytes);
+	render_ports(e, m);
 	emit_number(e, MR_KEY(IC_MCA_CY), "llvm-mca", m->cycles_per_pass, "cy per pass", "%.2f");
 	emit_annotate(e, " (block reciprocal throughput %.2f)", m->block_rthroughput);
 	emit_number(e, MR_KEY(IC_T_OL), "T_OL", ic->t_ol, "cy/CL", "%.2f");
 	emit_annotate(e, " (a cache line of work: %.0f iterations = %.2f passes)", ic->iterations_per_cl,
 		      ic->iterations_per_cl / ic->unroll);
 	emit_number(e, MR_KEY(IC_T_NOL), "T_nOL", ic->t_nol, "cy/CL", "%.2f");
-	if (ic->split_width_bits > 0) {
-		emit_annotate(e, " (with %.2f cy/CL of line-crossing accesses)", ic->t_split);
-		emit_object_begin(e, MR_KEY(IC_SPLIT), "line-crossing accesses");
-		emit_int(e, MR_KEY(IC_SPLIT_WIDTH), "vector width", ic->split_width_bits, "bit");
-		emit_number(e, MR_KEY(IC_SPLIT_LOADS), "loads spanning two lines", ic->split_loads, "per CL", "%.2f");
-		emit_number(e, MR_KEY(IC_SPLIT_STORES), "stores spanning two lines", ic->split_stores, "per CL", "%.2f");
-		emit_number(e, MR_KEY(IC_SPLIT_ADDED), "added to T_nOL", ic->t_split, "cy/CL", "%.2f");
-		emit_number(e, MR_KEY(IC_SPLIT_MEMOPS), "loads and stores at probed costs", ic->t_nol_memops, "cy/CL", "%.2f");
-		emit_bool(e, MR_KEY(IC_SPLIT_BOUND), "T_nOL from them", ic->t_nol_from_memops);
-		if (ic->t_nol_from_memops)
-			emit_annotate(e, " (more than llvm-mca's non-overlapping ports)");
-		emit_string(e, MR_KEY(IC_SPLIT_COSTS), "costs", "probe instr's line_split: aligned access, and split minus aligned, per access");
-		emit_object_end(e);
-	}
+	if (ic->split_width_bits > 0)
+		render_line_crossing(e, ic);
 	emit_number(e, MR_KEY(IC_T_OL_PORTS), "T_OL of the ports", ic->t_ol_ports, "cy/CL", "%.2f");
 	emit_bool(e, MR_KEY(IC_LATENCY_BOUND), "latency bound", ic->latency_bound);
 	if (ic->latency_bound)
