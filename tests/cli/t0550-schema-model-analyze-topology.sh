@@ -3,7 +3,8 @@
 # record's results (tests/golden/expected/, model-* against "model", analyze-* against "analyze")
 # pass `machine schema --check`, and so do topology --json on this machine and on every recorded
 # hwloc topology, a model run with -p Benchmark, and a model whose in-core part cannot run. A
-# record with one key changed fails, naming that key's path.
+# record with one key changed fails, naming that key's path. The renderers spell no results key:
+# each comes from the description (MR_KEY, AR_KEY, TR_KEY).
 . "$(dirname "$0")/lib.sh"
 KVM="$ROOT/machines/kvm-xeon-6-207.yaml"
 SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"
@@ -20,6 +21,11 @@ check_all() {
 	[ "$n" -gt 0 ] || fail "no golden $2 records"
 	echo "$n $2 records as described"
 }
+
+test_expect_success 'the renderers of model, analyze and topology spell no results key' '
+	! grep -nE "emit_(string|int|number|bool|null|size|cpulist|answer|answer_begin|object_begin|list_begin|array_begin|table_begin|stat|json)\(e, \"" \
+		"$ROOT"/src/cli/cmd-model*.c "$ROOT"/src/cli/cmd-analyze.c "$ROOT"/src/cli/cmd-topology.c
+'
 
 test_expect_success 'every golden model record is what "model" describes' '
 	check_all model model
