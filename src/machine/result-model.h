@@ -1,7 +1,7 @@
 /* The results of `archscope model` (cli/cmd-model-render*.c writes them from this list): the run's
  * inputs, then one size's models at the top level, or a sweep's sizes[] each with the same keys
- * (MODEL_SIZE_RESULT, once under the results object with ids MR_*, once under sizes[] with ids
- * MR_SIZE_*). A model that does not apply holds only its "error" (SCHEMA_ALONE). Keys whose names
+ * (MODEL_SIZE_RESULT, once under the results object with ids MO_*, once under sizes[] with ids
+ * MO_SIZE_*). A model that does not apply holds only its "error" (SCHEMA_ALONE). Keys whose names
  * are data: a kernel's constants (defines, holds_while_at_most), the data transfers by level
  * (ecm_data's L2, L3, MEM; ecm's T_L1L2, ...), the counters by event name. */
 #ifndef ARCHSCOPE_MACHINE_RESULT_MODEL_H
@@ -126,68 +126,68 @@
 	X(P##_BENCH_REL_RLASM, P##_BENCH_REL, NUMBER, "RooflineASM", "", SCHEMA_OPT, "RooflineASM's")
 
 #define MODEL_RESULT(X)                                                                                        \
-	X(MR_KERNEL, MR_ROOT, TEXT, "kernel", "", 0, "the kernel file")                                          \
-	X(MR_MACHINE_FILE, MR_ROOT, TEXT, "machine_file", "", 0, "the machine file")                            \
-	X(MR_PREDICTOR, MR_ROOT, TEXT, "cache_predictor", "", 0, "\"LC\" (layer conditions) or \"SIM\"")         \
-	X(MR_CORES, MR_ROOT, INT, "cores", "", 0, "cores in use (--cores)")                                     \
-	X(MR_FLOPS, MR_ROOT, INT, "flops_per_it", "FLOP/it", 0, "flops per iteration")                          \
-	X(MR_SWEEP, MR_ROOT, TEXT, "sweep", "", SCHEMA_OPT, "the constant swept (a sweep)")                     \
-	X(MR_INCORE, MR_ROOT, OBJECT, "incore", "", SCHEMA_OPT, "the in-core analysis with llvm-mca")           \
-	X(MR_IC_ERROR, MR_INCORE, TEXT, "error", "", SCHEMA_ALONE, "why it did not run")                        \
-	X(MR_IC_COMPILER, MR_INCORE, TEXT, "compiler", "", 0, "the compiler")                                   \
-	X(MR_IC_FLAGS, MR_INCORE, TEXT, "flags", "", 0, "its flags")                                            \
-	X(MR_IC_MCPU, MR_INCORE, TEXT, "mcpu", "", 0, "the -mcpu llvm-mca ran with")                            \
-	X(MR_IC_MCPU_WANTED, MR_INCORE, TEXT, "mcpu_wanted", "", 0, "the machine file's -mcpu")                 \
-	X(MR_IC_MCPU_CHOICE, MR_INCORE, TEXT, "mcpu_choice", "", 0, "how the -mcpu was chosen")                 \
-	X(MR_IC_VECTOR_BITS, MR_INCORE, INT, "vector_bits", "bit", 0, "the widest registers the loop uses")     \
-	X(MR_IC_LOOP_LABEL, MR_INCORE, TEXT, "loop_label", "", 0, "the innermost loop's label")                 \
-	X(MR_IC_INSTRUCTIONS, MR_INCORE, INT, "instructions", "", 0, "its instructions")                        \
-	X(MR_IC_ITS_PER_PASS, MR_INCORE, NUMBER, "iterations_per_pass", "", 0, "kernel iterations per pass")    \
-	X(MR_IC_PORTS, MR_INCORE, ROWS, "ports", "", 0, "one row per port")                                     \
-	X(MR_IC_PORT, MR_IC_PORTS, TEXT, "port", "", 0, "the port")                                             \
-	X(MR_IC_PORT_CY, MR_IC_PORTS, NUMBER, "cycles_per_pass", "cy", 0, "its pressure per pass")              \
-	X(MR_IC_PORT_NOL, MR_IC_PORTS, BOOL, "non_overlapping", "", 0, "a non-overlapping port (nOL)")          \
-	X(MR_IC_PORT_OL, MR_IC_PORTS, BOOL, "overlapping", "", 0, "an overlapping port (OL)")                   \
-	X(MR_IC_MCA_CY, MR_INCORE, NUMBER, "mca_cycles_per_pass", "cy", 0, "llvm-mca's cycles per pass")        \
-	X(MR_IC_T_OL, MR_INCORE, NUMBER, "T_OL", "cy/CL", 0, "the time that overlaps with transfers")           \
-	X(MR_IC_T_NOL, MR_INCORE, NUMBER, "T_nOL", "cy/CL", 0, "the time that does not")                        \
-	X(MR_IC_SPLIT, MR_INCORE, OBJECT, "line_crossing", "", SCHEMA_OPT,                                      \
+	X(MO_KERNEL, MO_ROOT, TEXT, "kernel", "", 0, "the kernel file")                                          \
+	X(MO_MACHINE_FILE, MO_ROOT, TEXT, "machine_file", "", 0, "the machine file")                            \
+	X(MO_PREDICTOR, MO_ROOT, TEXT, "cache_predictor", "", 0, "\"LC\" (layer conditions) or \"SIM\"")         \
+	X(MO_CORES, MO_ROOT, INT, "cores", "", 0, "cores in use (--cores)")                                     \
+	X(MO_FLOPS, MO_ROOT, INT, "flops_per_it", "FLOP/it", 0, "flops per iteration")                          \
+	X(MO_SWEEP, MO_ROOT, TEXT, "sweep", "", SCHEMA_OPT, "the constant swept (a sweep)")                     \
+	X(MO_INCORE, MO_ROOT, OBJECT, "incore", "", SCHEMA_OPT, "the in-core analysis with llvm-mca")           \
+	X(MO_IC_ERROR, MO_INCORE, TEXT, "error", "", SCHEMA_ALONE, "why it did not run")                        \
+	X(MO_IC_COMPILER, MO_INCORE, TEXT, "compiler", "", 0, "the compiler")                                   \
+	X(MO_IC_FLAGS, MO_INCORE, TEXT, "flags", "", 0, "its flags")                                            \
+	X(MO_IC_MCPU, MO_INCORE, TEXT, "mcpu", "", 0, "the -mcpu llvm-mca ran with")                            \
+	X(MO_IC_MCPU_WANTED, MO_INCORE, TEXT, "mcpu_wanted", "", 0, "the machine file's -mcpu")                 \
+	X(MO_IC_MCPU_CHOICE, MO_INCORE, TEXT, "mcpu_choice", "", 0, "how the -mcpu was chosen")                 \
+	X(MO_IC_VECTOR_BITS, MO_INCORE, INT, "vector_bits", "bit", 0, "the widest registers the loop uses")     \
+	X(MO_IC_LOOP_LABEL, MO_INCORE, TEXT, "loop_label", "", 0, "the innermost loop's label")                 \
+	X(MO_IC_INSTRUCTIONS, MO_INCORE, INT, "instructions", "", 0, "its instructions")                        \
+	X(MO_IC_ITS_PER_PASS, MO_INCORE, NUMBER, "iterations_per_pass", "", 0, "kernel iterations per pass")    \
+	X(MO_IC_PORTS, MO_INCORE, ROWS, "ports", "", 0, "one row per port")                                     \
+	X(MO_IC_PORT, MO_IC_PORTS, TEXT, "port", "", 0, "the port")                                             \
+	X(MO_IC_PORT_CY, MO_IC_PORTS, NUMBER, "cycles_per_pass", "cy", 0, "its pressure per pass")              \
+	X(MO_IC_PORT_NOL, MO_IC_PORTS, BOOL, "non_overlapping", "", 0, "a non-overlapping port (nOL)")          \
+	X(MO_IC_PORT_OL, MO_IC_PORTS, BOOL, "overlapping", "", 0, "an overlapping port (OL)")                   \
+	X(MO_IC_MCA_CY, MO_INCORE, NUMBER, "mca_cycles_per_pass", "cy", 0, "llvm-mca's cycles per pass")        \
+	X(MO_IC_T_OL, MO_INCORE, NUMBER, "T_OL", "cy/CL", 0, "the time that overlaps with transfers")           \
+	X(MO_IC_T_NOL, MO_INCORE, NUMBER, "T_nOL", "cy/CL", 0, "the time that does not")                        \
+	X(MO_IC_SPLIT, MO_INCORE, OBJECT, "line_crossing", "", SCHEMA_OPT,                                      \
 	  "accesses that span two cache lines (probe instr's line_split in the machine file)")                 \
-	X(MR_IC_SPLIT_WIDTH, MR_IC_SPLIT, INT, "width_bits", "bit", 0, "the vector width")                      \
-	X(MR_IC_SPLIT_LOADS, MR_IC_SPLIT, NUMBER, "loads_per_cl", "/CL", 0, "loads spanning two lines")         \
-	X(MR_IC_SPLIT_STORES, MR_IC_SPLIT, NUMBER, "stores_per_cl", "/CL", 0, "stores spanning two lines")      \
-	X(MR_IC_SPLIT_ADDED, MR_IC_SPLIT, NUMBER, "added_cy_per_cl", "cy/CL", 0, "added to T_nOL")              \
-	X(MR_IC_SPLIT_MEMOPS, MR_IC_SPLIT, NUMBER, "memops_cy_per_cl", "cy/CL", 0,                              \
+	X(MO_IC_SPLIT_WIDTH, MO_IC_SPLIT, INT, "width_bits", "bit", 0, "the vector width")                      \
+	X(MO_IC_SPLIT_LOADS, MO_IC_SPLIT, NUMBER, "loads_per_cl", "/CL", 0, "loads spanning two lines")         \
+	X(MO_IC_SPLIT_STORES, MO_IC_SPLIT, NUMBER, "stores_per_cl", "/CL", 0, "stores spanning two lines")      \
+	X(MO_IC_SPLIT_ADDED, MO_IC_SPLIT, NUMBER, "added_cy_per_cl", "cy/CL", 0, "added to T_nOL")              \
+	X(MO_IC_SPLIT_MEMOPS, MO_IC_SPLIT, NUMBER, "memops_cy_per_cl", "cy/CL", 0,                              \
 	  "the loads and stores at the probed costs")                                                          \
-	X(MR_IC_SPLIT_BOUND, MR_IC_SPLIT, BOOL, "memops_bound", "", 0, "T_nOL from them")                       \
-	X(MR_IC_SPLIT_COSTS, MR_IC_SPLIT, TEXT, "costs", "", 0, "where the costs come from")                    \
-	X(MR_IC_T_OL_PORTS, MR_INCORE, NUMBER, "T_OL_ports", "cy/CL", 0, "T_OL of the port pressure")           \
-	X(MR_IC_LATENCY_BOUND, MR_INCORE, BOOL, "latency_bound", "", 0, "a dependency chain bounds the loop")   \
-	X(MR_IC_RECURRENCE, MR_INCORE, OBJECT, "recurrence_cy_per_pass", "", 0, "the loop's longest recurrence") \
-	X(MR_IC_REC_MCA, MR_IC_RECURRENCE, NUMBER, "mca", "cy", 0, "with llvm-mca's latencies")                  \
-	X(MR_IC_REC_PROBED, MR_IC_RECURRENCE, NUMBER, "probed", "cy", 0, "with probe instr's latencies")         \
-	X(MR_IC_REC_NPROBED, MR_IC_RECURRENCE, INT, "probed_instructions", "", 0, "instructions probed")        \
-	X(MR_IC_REC_USED, MR_IC_RECURRENCE, BOOL, "used", "", 0, "T_OL from the probed recurrence")             \
-	X(MR_IC_UNIT, MR_INCORE, TEXT, "unit", "", 0, "the unit of T_OL and T_nOL (cy/CL)")                     \
-	MODEL_SIZE_RESULT(X, MR, MR_ROOT, SCHEMA_OPT)                                                          \
-	X(MR_BLOCKING, MR_ROOT, ROWS, "blocking", "", SCHEMA_OPT, "the blocking advice (-p Blocking), per level") \
-	X(MR_BLK_ERROR, MR_BLOCKING, TEXT, "error", "", SCHEMA_ALONE, "why there is none")                      \
-	X(MR_BLK_LEVEL, MR_BLOCKING, TEXT, "level", "", 0, "the cache level")                                   \
-	X(MR_BLK_CONSTANT, MR_BLOCKING, TEXT, "constant", "", 0, "the constant to block")                       \
-	X(MR_BLK_AT_MOST, MR_BLOCKING, INT, "block_at_most", "", 0, "the largest block that makes it better")   \
-	X(MR_BLK_LOOPS, MR_BLOCKING, TEXT, "loops", "", 0, "the loops blocked")                                 \
-	X(MR_BLK_CONDITION, MR_BLOCKING, TEXT, "condition", "", 0, "the layer condition then")                  \
-	X(MR_BLK_MISSES_NOW, MR_BLOCKING, INT, "misses_now", "/it", 0, "misses per iteration now")              \
-	X(MR_BLK_MISSES_BLOCKED, MR_BLOCKING, INT, "misses_blocked", "/it", 0, "misses per iteration then")     \
-	X(MR_BLK_MODEL, MR_BLOCKING, TEXT, "model", "", 0, "what the times are: \"ECM\" or \"data transfers\"") \
-	X(MR_BLK_CY_NOW, MR_BLOCKING, NUMBER, "cy_per_cl_now", "cy/CL", 0, "the prediction now")                \
-	X(MR_BLK_CY_BLOCKED, MR_BLOCKING, NUMBER, "cy_per_cl_blocked", "cy/CL", 0, "the prediction blocked")    \
-	X(MR_SECONDS, MR_ROOT, NUMBER, "seconds", "s", SCHEMA_OPT, "a sweep's time (left out of the golden records)") \
-	X(MR_SIZES, MR_ROOT, ROWS, "sizes", "", SCHEMA_OPT, "a sweep: one row per size")                        \
-	MODEL_SIZE_RESULT(X, MR_SIZE, MR_SIZES, 0)
+	X(MO_IC_SPLIT_BOUND, MO_IC_SPLIT, BOOL, "memops_bound", "", 0, "T_nOL from them")                       \
+	X(MO_IC_SPLIT_COSTS, MO_IC_SPLIT, TEXT, "costs", "", 0, "where the costs come from")                    \
+	X(MO_IC_T_OL_PORTS, MO_INCORE, NUMBER, "T_OL_ports", "cy/CL", 0, "T_OL of the port pressure")           \
+	X(MO_IC_LATENCY_BOUND, MO_INCORE, BOOL, "latency_bound", "", 0, "a dependency chain bounds the loop")   \
+	X(MO_IC_RECURRENCE, MO_INCORE, OBJECT, "recurrence_cy_per_pass", "", 0, "the loop's longest recurrence") \
+	X(MO_IC_REC_MCA, MO_IC_RECURRENCE, NUMBER, "mca", "cy", 0, "with llvm-mca's latencies")                  \
+	X(MO_IC_REC_PROBED, MO_IC_RECURRENCE, NUMBER, "probed", "cy", 0, "with probe instr's latencies")         \
+	X(MO_IC_REC_NPROBED, MO_IC_RECURRENCE, INT, "probed_instructions", "", 0, "instructions probed")        \
+	X(MO_IC_REC_USED, MO_IC_RECURRENCE, BOOL, "used", "", 0, "T_OL from the probed recurrence")             \
+	X(MO_IC_UNIT, MO_INCORE, TEXT, "unit", "", 0, "the unit of T_OL and T_nOL (cy/CL)")                     \
+	MODEL_SIZE_RESULT(X, MO, MO_ROOT, SCHEMA_OPT)                                                          \
+	X(MO_BLOCKING, MO_ROOT, ROWS, "blocking", "", SCHEMA_OPT, "the blocking advice (-p Blocking), per level") \
+	X(MO_BLK_ERROR, MO_BLOCKING, TEXT, "error", "", SCHEMA_ALONE, "why there is none")                      \
+	X(MO_BLK_LEVEL, MO_BLOCKING, TEXT, "level", "", 0, "the cache level")                                   \
+	X(MO_BLK_CONSTANT, MO_BLOCKING, TEXT, "constant", "", 0, "the constant to block")                       \
+	X(MO_BLK_AT_MOST, MO_BLOCKING, INT, "block_at_most", "", 0, "the largest block that makes it better")   \
+	X(MO_BLK_LOOPS, MO_BLOCKING, TEXT, "loops", "", 0, "the loops blocked")                                 \
+	X(MO_BLK_CONDITION, MO_BLOCKING, TEXT, "condition", "", 0, "the layer condition then")                  \
+	X(MO_BLK_MISSES_NOW, MO_BLOCKING, INT, "misses_now", "/it", 0, "misses per iteration now")              \
+	X(MO_BLK_MISSES_BLOCKED, MO_BLOCKING, INT, "misses_blocked", "/it", 0, "misses per iteration then")     \
+	X(MO_BLK_MODEL, MO_BLOCKING, TEXT, "model", "", 0, "what the times are: \"ECM\" or \"data transfers\"") \
+	X(MO_BLK_CY_NOW, MO_BLOCKING, NUMBER, "cy_per_cl_now", "cy/CL", 0, "the prediction now")                \
+	X(MO_BLK_CY_BLOCKED, MO_BLOCKING, NUMBER, "cy_per_cl_blocked", "cy/CL", 0, "the prediction blocked")    \
+	X(MO_SECONDS, MO_ROOT, NUMBER, "seconds", "s", SCHEMA_OPT, "a sweep's time (left out of the golden records)") \
+	X(MO_SIZES, MO_ROOT, ROWS, "sizes", "", SCHEMA_OPT, "a sweep: one row per size")                        \
+	MODEL_SIZE_RESULT(X, MO_SIZE, MO_SIZES, 0)
 
-SCHEMA_ENUM(MR, MODEL_RESULT);
+SCHEMA_ENUM(MO, MODEL_RESULT);
 extern const struct schema model_result;
-#define MR_KEY(id) SCHEMA_KEY(model_result, MR_##id)
+#define MO_KEY(id) SCHEMA_KEY(model_result, MO_##id)
 
 #endif

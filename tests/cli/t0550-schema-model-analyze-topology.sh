@@ -4,7 +4,7 @@
 # pass `machine schema --check`, and so do topology --json on this machine and on every recorded
 # hwloc topology, a model run with -p Benchmark, and a model whose in-core part cannot run. A
 # record with one key changed fails, naming that key's path. The renderers spell no results key:
-# each comes from the description (MR_KEY, AR_KEY, TR_KEY).
+# each comes from the description (MO_KEY, AR_KEY, TR_KEY).
 . "$(dirname "$0")/lib.sh"
 KVM="$ROOT/machines/kvm-xeon-6-207.yaml"
 SNB="$ROOT/tests/fixtures/machines/kerncraft-snb-e5-2680.yml"

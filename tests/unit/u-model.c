@@ -719,17 +719,17 @@ static void test_model__results_described(void)
 	const json_t *r = json_object_get(doc, "results");
 	struct as_error err = { 0 };
 	CHECK(r != NULL && schema_check(&model_result, r, &err) == 0);
-	CHECK_STR(schema_path(&model_result, MR_ECMD_T_CY, buf, sizeof(buf)), "ecm_data.transfers[].cy_per_cl");
-	CHECK_STR(schema_path(&model_result, MR_SIZE_ECMD_T_CY, buf, sizeof(buf)), "sizes[].ecm_data.transfers[].cy_per_cl");
-	CHECK(schema_find(&model_result, "sizes[].defines") == MR_SIZE_DEFINES);
-	CHECK_STR(schema_str(&model_result, r, MR_SWEEP), "N");
-	const json_t *sizes = schema_get(&model_result, r, MR_SIZES), *row = json_array_get(sizes, 0);
-	CHECK(json_array_size(sizes) > 1 && schema_get(&model_result, r, MR_ECMD) == NULL);
-	CHECK(schema_num(&model_result, row, MR_SIZE_ITERATIONS_PER_CL) == 8);
-	CHECK_STR(schema_str(&model_result, row, MR_SIZE_ECMD_UNIT), "cy/CL");
-	const json_t *tr = json_array_get(schema_get(&model_result, row, MR_SIZE_ECMD_TRANSFERS), 0);
-	CHECK_STR(schema_str(&model_result, tr, MR_SIZE_ECMD_T_LEVEL), "L2");
-	CHECK(schema_num(&model_result, tr, MR_SIZE_ECMD_T_CY) > 0);
+	CHECK_STR(schema_path(&model_result, MO_ECMD_T_CY, buf, sizeof(buf)), "ecm_data.transfers[].cy_per_cl");
+	CHECK_STR(schema_path(&model_result, MO_SIZE_ECMD_T_CY, buf, sizeof(buf)), "sizes[].ecm_data.transfers[].cy_per_cl");
+	CHECK(schema_find(&model_result, "sizes[].defines") == MO_SIZE_DEFINES);
+	CHECK_STR(schema_str(&model_result, r, MO_SWEEP), "N");
+	const json_t *sizes = schema_get(&model_result, r, MO_SIZES), *row = json_array_get(sizes, 0);
+	CHECK(json_array_size(sizes) > 1 && schema_get(&model_result, r, MO_ECMD) == NULL);
+	CHECK(schema_num(&model_result, row, MO_SIZE_ITERATIONS_PER_CL) == 8);
+	CHECK_STR(schema_str(&model_result, row, MO_SIZE_ECMD_UNIT), "cy/CL");
+	const json_t *tr = json_array_get(schema_get(&model_result, row, MO_SIZE_ECMD_TRANSFERS), 0);
+	CHECK_STR(schema_str(&model_result, tr, MO_SIZE_ECMD_T_LEVEL), "L2");
+	CHECK(schema_num(&model_result, tr, MO_SIZE_ECMD_T_CY) > 0);
 	json_decref(doc);
 }
 
