@@ -7,6 +7,7 @@
 #include "analysis/steps.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "machine/result-analyze.h"
 #include "report/csv.h"
 #include "report/emit.h"
 
@@ -124,85 +125,112 @@ static void analyze_release(struct analyze_result *r)
 	free(r->ym);
 }
 
+/* monotone: the curve as read and made monotone; no answer. */
+static void render_monotone(struct emit *e, const struct analyze_result *r)
+{
+	const char *unit = r->o->unit;
+	emit_table_begin(e, AR_KEY(CURVE), "monotone curve");
+	for (size_t i = 0; i < r->n; i++) {
+		emit_tuple_begin(e);
+		emit_number(e, NULL, "x", r->x[i], unit, NULL);
+		emit_text(e, "y", "%g", r->y[i]);
+		emit_number(e, NULL, "y monotone", r->ym[i], NULL, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_null(e, AR_KEY(ANSWER), NULL, NULL);
+}
+
+/* A step method: the x of the last point before the step, and the step. */
+static void render_step(struct emit *e, const struct analyze_result *r)
+{
+	const struct analyze_opts *o = r->o;
+	const char *unit = o->unit;
+	const struct step_answer *a = &r->step;
+	emit_answer(e, AR_KEY(ANSWER), "answer",
+		    &(struct emit_answer){ .value = a->index >= 0 ? r->x[a->index] : NAN, .unit = unit,
+					   .confidence = a->confidence, .method = step_descs[o->method],
+					   .os_reported = NAN });
+	emit_int(e, AR_KEY(STEP_INDEX), NULL, a->index, NULL);
+	emit_number(e, AR_KEY(STEP_SIZE), "step", a->size, NULL, "%.3g");
+	emit_number(e, AR_KEY(THRESHOLD), "threshold", a->threshold, NULL, "%.3g");
+	if (a->index >= 0)
+		emit_number(e, AR_KEY(X_AFTER), "x after the step", r->x[a->index + 1], unit, NULL);
+}
+
+/* levels: each level's edge, the final plateau, and how many. */
+static void render_levels(struct emit *e, const struct analyze_result *r)
+{
+	const char *unit = r->o->unit;
+	emit_table_begin(e, AR_KEY(LEVELS), "levels");
+	for (int i = 0; i < r->nlevels; i++) {
+		const struct level *l = &r->lv[i];
+		emit_row_begin(e);
+		emit_int(e, AR_KEY(LEVEL), "level", i + 1, NULL);
+		emit_answer(e, AR_KEY(LEVEL_SIZE), "size (edge)",
+			    &(struct emit_answer){ .value = l->size, .unit = unit, .confidence = l->confidence,
+						   .method = "edge halfway to the next level (BlackjackBench 4.2.3 QT levels)",
+						   .os_reported = NAN });
+		emit_number(e, AR_KEY(LEVEL_QT_MAX_X), "qt max x", l->qt_max_x, unit, NULL);
+		emit_number(e, AR_KEY(LEVEL_LATENCY), "min y", l->latency, NULL, NULL);
+		emit_int(e, AR_KEY(LEVEL_POINTS), "points", (long long)l->points, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_number(e, AR_KEY(FINAL_PLATEAU), "final plateau (memory)", r->final_last, NULL, NULL);
+	emit_answer(e, AR_KEY(ANSWER), "answer",
+		    &(struct emit_answer){ .value = r->nlevels, .unit = "levels", .confidence = 1.0,
+					   .method = "QT levels spanning an octave, below the final plateau",
+					   .os_reported = NAN });
+}
+
+/* qt: the clusters of y and how many. */
+static void render_qt(struct emit *e, const struct analyze_result *r)
+{
+	const struct analyze_opts *o = r->o;
+	const char *unit = o->unit;
+	emit_table_begin(e, AR_KEY(CLUSTERS), "clusters");
+	for (int i = 0; i < r->nclusters; i++) {
+		const struct qt_cluster *c = &r->cl[i];
+		emit_row_begin(e);
+		emit_int(e, NULL, "cluster", i + 1, NULL);
+		emit_number(e, AR_KEY(CL_MIN_X), "min x", c->min_x, unit, NULL);
+		emit_number(e, AR_KEY(CL_MAX_X), "max x", c->max_x, unit, NULL);
+		emit_number(e, AR_KEY(CL_MIN_Y), "min y", c->min_y, NULL, NULL);
+		emit_number(e, AR_KEY(CL_MAX_Y), "max y", c->max_y, NULL, NULL);
+		emit_int(e, AR_KEY(CL_POINTS), "points", (long long)c->points, NULL);
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+	emit_bool(e, AR_KEY(MONOTONE), "made monotone first", o->monotone);
+	emit_number(e, NULL, "diameter", o->diameter * 100, "% of the cluster mean", "%.0f");
+	emit_answer(e, AR_KEY(ANSWER), "answer",
+		    &(struct emit_answer){ .value = r->nclusters, .unit = "clusters", .confidence = 1.0,
+					   .method = "QT clustering, variable diameter (BlackjackBench 4.2.3)",
+					   .os_reported = NAN });
+}
+
 /* The one renderer: text for people, JSON for programs, from the same calls. */
 static void analyze_render(struct emit *e, const struct analyze_result *r)
 {
 	const struct analyze_opts *o = r->o;
-	const char *unit = o->unit;
-	emit_string(e, "file", "file", o->path);
-	emit_string(e, "method", "method", method_names[o->method]);
-	emit_int(e, "points", "points", (long long)r->n, NULL);
+	emit_string(e, AR_KEY(FILE), "file", o->path);
+	emit_string(e, AR_KEY(METHOD), "method", method_names[o->method]);
+	emit_int(e, AR_KEY(POINTS), "points", (long long)r->n, NULL);
 	switch (o->method) {
 	case AM_MONOTONE:
-		emit_table_begin(e, "curve", "monotone curve");
-		for (size_t i = 0; i < r->n; i++) {
-			emit_tuple_begin(e);
-			emit_number(e, NULL, "x", r->x[i], unit, NULL);
-			emit_text(e, "y", "%g", r->y[i]);
-			emit_number(e, NULL, "y monotone", r->ym[i], NULL, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_null(e, "answer", NULL, NULL);
+		render_monotone(e, r);
 		break;
 	case AM_FIRST_STEP:
 	case AM_BIGGEST_STEP:
-	case AM_SCALED_STEP: {
-		/* the answer is the x of the last point before the step */
-		const struct step_answer *a = &r->step;
-		emit_answer(e, "answer", "answer",
-			    &(struct emit_answer){ .value = a->index >= 0 ? r->x[a->index] : NAN, .unit = unit,
-						   .confidence = a->confidence, .method = step_descs[o->method],
-						   .os_reported = NAN });
-		emit_int(e, "step_index", NULL, a->index, NULL);
-		emit_number(e, "step_size", "step", a->size, NULL, "%.3g");
-		emit_number(e, "threshold", "threshold", a->threshold, NULL, "%.3g");
-		if (a->index >= 0)
-			emit_number(e, "x_after_step", "x after the step", r->x[a->index + 1], unit, NULL);
+	case AM_SCALED_STEP:
+		render_step(e, r);
 		break;
-	}
 	case AM_LEVELS:
-		emit_table_begin(e, "levels", "levels");
-		for (int i = 0; i < r->nlevels; i++) {
-			const struct level *l = &r->lv[i];
-			emit_row_begin(e);
-			emit_int(e, "level", "level", i + 1, NULL);
-			emit_answer(e, "size", "size (edge)",
-				    &(struct emit_answer){ .value = l->size, .unit = unit, .confidence = l->confidence,
-							   .method = "edge halfway to the next level (BlackjackBench 4.2.3 QT levels)",
-							   .os_reported = NAN });
-			emit_number(e, "qt_max_x", "qt max x", l->qt_max_x, unit, NULL);
-			emit_number(e, "latency", "min y", l->latency, NULL, NULL);
-			emit_int(e, "points", "points", (long long)l->points, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_number(e, "final_plateau", "final plateau (memory)", r->final_last, NULL, NULL);
-		emit_answer(e, "answer", "answer",
-			    &(struct emit_answer){ .value = r->nlevels, .unit = "levels", .confidence = 1.0,
-						   .method = "QT levels spanning an octave, below the final plateau",
-						   .os_reported = NAN });
+		render_levels(e, r);
 		break;
 	case AM_QT:
-		emit_table_begin(e, "clusters", "clusters");
-		for (int i = 0; i < r->nclusters; i++) {
-			const struct qt_cluster *c = &r->cl[i];
-			emit_row_begin(e);
-			emit_int(e, NULL, "cluster", i + 1, NULL);
-			emit_number(e, "min_x", "min x", c->min_x, unit, NULL);
-			emit_number(e, "max_x", "max x", c->max_x, unit, NULL);
-			emit_number(e, "min_y", "min y", c->min_y, NULL, NULL);
-			emit_number(e, "max_y", "max y", c->max_y, NULL, NULL);
-			emit_int(e, "points", "points", (long long)c->points, NULL);
-			emit_row_end(e);
-		}
-		emit_table_end(e);
-		emit_bool(e, "monotone", "made monotone first", o->monotone);
-		emit_number(e, NULL, "diameter", o->diameter * 100, "% of the cluster mean", "%.0f");
-		emit_answer(e, "answer", "answer",
-			    &(struct emit_answer){ .value = r->nclusters, .unit = "clusters", .confidence = 1.0,
-						   .method = "QT clustering, variable diameter (BlackjackBench 4.2.3)",
-						   .os_reported = NAN });
+		render_qt(e, r);
 		break;
 	}
 }

@@ -242,6 +242,94 @@ static int fail(const struct as_error *err)
 	return err->code == -ENOMEM || err->code == -ENOSYS ? EXIT_FAIL : EXIT_USAGE;
 }
 
+/* Reads the kernel (once: it may be standard input, and the in-core analysis and the benchmark need
+ * its text) and the machine file with its compiler settings. Returns 0, or an exit code after
+ * error(). */
+static int model_read(struct cli_model_opts *o, struct kernel *k, struct machine *m, char **text, size_t *text_len,
+		      struct incore_config *icfg)
+{
+	struct as_error err = { 0 }, cache_note = { 0 };
+	if (!(*text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, text_len, &err)) ||
+	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", *text, *text_len, &cache_note, &err)) {
+		if (cache_note.code)
+			note("%s", cache_note.msg);
+		return fail(&err);
+	}
+	if (cache_note.code)
+		note("%s", cache_note.msg);
+	struct mtree mt;
+	if (cli_machine_open(o->machine, &mt) != 0)
+		return EXIT_USAGE;
+	machine_read(&mt, m);
+	incore_config_read(&mt, o->compiler, icfg);
+	mtree_free(&mt);
+	o->req.text = *text;
+	o->req.text_len = *text_len;
+	o->req.incore = icfg;
+	return 0;
+}
+
+/* The last-level cache's capacity band (--llc-band, else by the file's kind) and the ECM's transfer
+ * costs (--ecm-rates). Returns 0, or an exit code after error(). */
+static int model_rates(struct cli_model_opts *o, const struct machine *m)
+{
+	struct as_error err = { 0 };
+	o->req.llc.band = o->llc_band > 0 ? o->llc_band : model_llc_band_default(m);
+	o->req.llc.scale = 1;
+	if (!(o->req.models & MODEL_ECMDATA))
+		return 0;
+	int fit = model_rates_choose(m, o->ecm_rates, &o->fit, &err);
+	if (fit < 0) {
+		error("--ecm-rates fit: %s", err.msg);
+		return EXIT_USAGE;
+	}
+	o->req.fit = fit > 0 ? &o->fit : NULL;
+	for (int i = 1; fit > 0 && i < m->nlevels; i++) /* said, not hidden: the fit is used as measured */
+		if (o->fit.ok[i] && (o->fit.in[i] < 0 || o->fit.out[i] < 0))
+			warning("the fitted ECM cost of %s is negative (in %.2f, out %.2f cy/CL): the benchmarks say "
+			     "those transfers overlap with the level above, or they are noisy; compare with --ecm-rates "
+				"machine", m->level[i].name, o->fit.in[i], o->fit.out[i]);
+	return 0;
+}
+
+/* Benchmark mode's CPU (the last this process may use, unless --cpu) and counters. Returns 0, or an
+ * exit code after error(). */
+static int model_bench_setup(struct cli_model_bench *c)
+{
+	const struct cli_model_opts *o = c->o;
+	struct as_error err = { 0 };
+	struct as_cpulist l;
+	if (!(o->req.models & MODEL_BENCH))
+		return 0;
+	if (c->cpu < 0)
+		c->cpu = cpulist_allowed(&l, &err) == 0 && l.n > 0 ? l.cpu[l.n - 1] : 0;
+	return !o->no_counters && bench_events(c) ? EXIT_USAGE : 0;
+}
+
+/* After the run: the blocking advice where asked for, the sweep's plot, the output. Returns the exit
+ * code; *blk is the caller's to free. */
+static int model_output(struct cli_model_opts *o, struct cli_model_result *r, struct model_blocking **blk)
+{
+	struct as_error err = { 0 };
+	const struct model_run *run = r->run;
+	if (!run->sweep && (o->shown & MODEL_BLOCK)) {
+		if (!(*blk = calloc(1, sizeof(**blk))))
+			return error("out of memory"), EXIT_FAIL;
+		if (model_blocking(&o->req, r->k, r->m, run->vals, &run->rows[0], *blk, &err))
+			return fail(&err);
+		r->blk = *blk;
+	}
+	if (o->plot && !run->sweep)
+		warning("no picture: --plot draws a sweep; give one constant as FROM:TO:STEP");
+	if (o->plot && run->sweep && cli_plot_done(cli_model_plot_sweep(o->plot, run, &err), o->plot, "model-sweep", &err) == 0)
+		r->plot = o->plot;
+	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	cli_model_render(e, r);
+	return cli_emit_end(e, "model");
+}
+
 /* Reads the kernel and the machine file, evaluates every size, renders. Returns the exit code. */
 static int model_main(struct cli_model_opts *o)
 {
@@ -250,6 +338,7 @@ static int model_main(struct cli_model_opts *o)
 	struct machine *m = calloc(1, sizeof(*m));
 	struct model_blocking *blk = NULL;
 	struct model_run run = { 0 };
+	struct incore_config icfg;
 	char *text = NULL;
 	size_t text_len = 0;
 	int rc = EXIT_FAIL, have_run = 0;
@@ -261,29 +350,8 @@ static int model_main(struct cli_model_opts *o)
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	/* read once: the kernel may be standard input ("-"), and incore and bench need the text */
-	struct as_error cache_note = { 0 };
-	if (!(text = file_read_input(o->kernel, "kernel", KERNEL_MAX_BYTES, &text_len, &err)) ||
-	    kernel_parse_text(k, strcmp(o->kernel, "-") ? o->kernel : "<stdin>", text, text_len, &cache_note, &err)) {
-		if (cache_note.code)
-			note("%s", cache_note.msg);
-		rc = fail(&err);
+	if ((rc = model_read(o, k, m, &text, &text_len, &icfg)))
 		goto out;
-	}
-	if (cache_note.code)
-		note("%s", cache_note.msg);
-	struct mtree mt;
-	if (cli_machine_open(o->machine, &mt) != 0) {
-		rc = EXIT_USAGE;
-		goto out;
-	}
-	machine_read(&mt, m);
-	struct incore_config icfg;
-	incore_config_read(&mt, o->compiler, &icfg);
-	mtree_free(&mt);
-	o->req.text = text;
-	o->req.text_len = text_len;
-	o->req.incore = &icfg;
 	if (model_run_init(&run, k, o->defs, o->ndefs, &err)) {
 		rc = fail(&err);
 		goto out;
@@ -294,27 +362,8 @@ static int model_main(struct cli_model_opts *o)
 		error("machine file '%s' has no memory hierarchy", o->machine);
 		goto out;
 	}
-	/* the last-level cache's capacity band: --llc-band, else by the file's kind */
-	o->req.llc.band = o->llc_band > 0 ? o->llc_band : model_llc_band_default(m);
-	o->req.llc.scale = 1;
-	if (o->req.models & MODEL_ECMDATA) {
-		int fit = model_rates_choose(m, o->ecm_rates, &o->fit, &err);
-		if (fit < 0) {
-			error("--ecm-rates fit: %s", err.msg);
-			goto out;
-		}
-		o->req.fit = fit > 0 ? &o->fit : NULL;
-		for (int i = 1; fit > 0 && i < m->nlevels; i++) /* said, not hidden: the fit is used as measured */
-			if (o->fit.ok[i] && (o->fit.in[i] < 0 || o->fit.out[i] < 0))
-				warning("the fitted ECM cost of %s is negative (in %.2f, out %.2f cy/CL): the benchmarks say "
-				     "those transfers overlap with the level above, or they are noisy; compare with --ecm-rates "
-					"machine", m->level[i].name, o->fit.in[i], o->fit.out[i]);
-	}
 	struct cli_model_bench ctx = { .o = o, .k = k, .t0 = timer_now_ns() / 1e9, .cpu = o->cpu };
-	struct as_cpulist l;
-	if ((o->req.models & MODEL_BENCH) && ctx.cpu < 0) /* the last CPU this process may use */
-		ctx.cpu = cpulist_allowed(&l, &err) == 0 && l.n > 0 ? l.cpu[l.n - 1] : 0;
-	if ((o->req.models & MODEL_BENCH) && !o->no_counters && bench_events(&ctx))
+	if ((rc = model_rates(o, m)) || (rc = model_bench_setup(&ctx)))
 		goto out;
 	struct model_run_hooks hooks = { after_size, &ctx };
 	if (!run.sweep && (o->req.models & MODEL_INCORE))
@@ -324,30 +373,7 @@ static int model_main(struct cli_model_opts *o)
 	if (rc)
 		goto out;
 	struct cli_model_result r = { .o = o, .k = k, .m = m, .run = &run, .seconds = timer_now_ns() / 1e9 - ctx.t0 };
-	if (!run.sweep && (o->shown & MODEL_BLOCK)) {
-		if (!(blk = calloc(1, sizeof(*blk)))) {
-			rc = EXIT_FAIL;
-			error("out of memory");
-			goto out;
-		}
-		if (model_blocking(&o->req, k, m, run.vals, &run.rows[0], blk, &err)) {
-			rc = fail(&err);
-			goto out;
-		}
-		r.blk = blk;
-	}
-	if (o->plot && !run.sweep)
-		warning("no picture: --plot draws a sweep; give one constant as FROM:TO:STEP");
-	if (o->plot && run.sweep && cli_plot_done(cli_model_plot_sweep(o->plot, &run, &err), o->plot, "model-sweep", &err) == 0)
-		r.plot = o->plot;
-	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		rc = EXIT_FAIL;
-		error("out of memory");
-		goto out;
-	}
-	cli_model_render(e, &r);
-	rc = cli_emit_end(e, "model");
+	rc = model_output(o, &r, &blk);
 out:
 	if (have_run)
 		model_run_release(&run);

@@ -37,10 +37,11 @@ struct cli_model_result {
 void cli_model_render(struct emit *e, const struct cli_model_result *r);
 
 /* Inside the renderer (cmd-model-render.c, cmd-model-render-incore.c). A model that does not apply: its
- * reason as the section's only member, and the section's end. Where the ECM's transfer costs come
+ * reason as the section's only member (key: the section's "error" in machine/result-model.h), and
+ * the section's end. Where the ECM's transfer costs come
  * from (key: the JSON member, NULL: text only). The in-core analysis. The sections of ECM,
  * RooflineASM and Benchmark as asked for, after the in-core analysis when in_core. */
-void cli_model_render_error(struct emit *e, const char *msg);
+void cli_model_render_error(struct emit *e, const char *key, const char *msg);
 void cli_model_render_rates(struct emit *e, const struct cli_model_result *r, const char *key);
 void cli_model_render_incore(struct emit *e, const struct cli_model_result *r);
 void cli_model_render_core(struct emit *e, const struct cli_model_result *r, const struct model_eval *ev, int in_core);

@@ -5,6 +5,7 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "machine/result-topology.h"
 #include "report/emit.h"
 #include "topo/topo.h"
 
@@ -56,77 +57,89 @@ static void render_cache_kinds(struct emit *e, const struct topo *t)
 	emit_table_end(e);
 }
 
-/* The one renderer: text for people, JSON for programs, from the same calls. */
-static void topology_render(struct emit *e, const struct topo *t)
+/* The machine in numbers: packages, cores, threads, memory. */
+static void render_summary(struct emit *e, const struct topo *t)
 {
 	emit_heading(e, "topology as the OS reports it (through hwloc, API %s)", t->hwloc_version);
-	emit_string(e, "source", NULL, "hwloc");
-	emit_string(e, "hwloc_api_version", NULL, t->hwloc_version);
-	emit_string(e, "cpu_model", "cpu model", t->cpu_model);
-	emit_int(e, "packages", "packages", t->packages, NULL);
-	emit_int(e, "cores", "cores", t->cores, NULL);
-	emit_int(e, "threads", "hardware threads", t->pus, NULL);
+	emit_string(e, TR_KEY(SOURCE), NULL, "hwloc");
+	emit_string(e, TR_KEY(HWLOC_API), NULL, t->hwloc_version);
+	emit_string(e, TR_KEY(CPU_MODEL), "cpu model", t->cpu_model);
+	emit_int(e, TR_KEY(PACKAGES), "packages", t->packages, NULL);
+	emit_int(e, TR_KEY(CORES), "cores", t->cores, NULL);
+	emit_int(e, TR_KEY(THREADS), "hardware threads", t->pus, NULL);
 	emit_annotate(e, " (%d per core)", t->cores ? t->pus / t->cores : 0);
-	emit_int(e, "threads_per_core", NULL, t->cores ? t->pus / t->cores : 0, NULL);
-	emit_size(e, "memory_bytes", "memory", t->memory_bytes);
+	emit_int(e, TR_KEY(THREADS_PER_CORE), NULL, t->cores ? t->pus / t->cores : 0, NULL);
+	emit_size(e, TR_KEY(MEMORY), "memory", t->memory_bytes);
 	emit_annotate(e, " in NUMA nodes");
-	emit_size(e, "memtotal_bytes", t->memtotal_bytes ? "memory (MemTotal)" : NULL, t->memtotal_bytes);
+	emit_size(e, TR_KEY(MEMTOTAL), t->memtotal_bytes ? "memory (MemTotal)" : NULL, t->memtotal_bytes);
 	if (t->memtotal_bytes > t->memory_bytes + t->memory_bytes / 10 ||
 	    t->memory_bytes > t->memtotal_bytes + t->memtotal_bytes / 10)
 		emit_annotate(e, "  <- differs from the NUMA nodes' total (memory outside any node's accounting)");
-	emit_table_begin(e, "cpus", NULL);
+}
+
+/* Every hardware thread (JSON only), and those this process may run on. */
+static void render_cpus(struct emit *e, const struct topo *t)
+{
+	emit_table_begin(e, TR_KEY(CPUS), NULL);
 	for (int i = 0; i < t->npus_listed; i++) {
 		emit_row_begin(e);
-		emit_int(e, "cpu", NULL, t->pu[i].os_index, NULL);
-		emit_int(e, "core", NULL, t->pu[i].core, NULL);
-		emit_int(e, "package", NULL, t->pu[i].package, NULL);
-		emit_bool(e, "allowed", NULL, t->pu[i].allowed);
+		emit_int(e, TR_KEY(CPU), NULL, t->pu[i].os_index, NULL);
+		emit_int(e, TR_KEY(CPU_CORE), NULL, t->pu[i].core, NULL);
+		emit_int(e, TR_KEY(CPU_PACKAGE), NULL, t->pu[i].package, NULL);
+		emit_bool(e, TR_KEY(CPU_ALLOWED), NULL, t->pu[i].allowed);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_cpulist(e, "allowed_cpus", "allowed cpus", &t->allowed);
+	emit_cpulist(e, TR_KEY(ALLOWED_CPUS), "allowed cpus", &t->allowed);
 	emit_annotate(e, " (%d of %d)", t->allowed.n, t->pus);
+}
 
-	emit_table_begin(e, "caches", NULL);
+/* Every cache instance (JSON only). */
+static void render_caches(struct emit *e, const struct topo *t)
+{
+	emit_table_begin(e, TR_KEY(CACHES), NULL);
 	for (int i = 0; i < t->ncaches; i++) {
 		const struct topo_cache *c = &t->caches[i];
 		emit_row_begin(e);
-		emit_int(e, "level", NULL, c->level, NULL);
-		emit_string(e, "type", NULL, c->type);
-		emit_int(e, "size_bytes", NULL, (long long)c->size_bytes, NULL);
+		emit_int(e, TR_KEY(CACHE_LEVEL), NULL, c->level, NULL);
+		emit_string(e, TR_KEY(CACHE_TYPE), NULL, c->type);
+		emit_int(e, TR_KEY(CACHE_SIZE), NULL, (long long)c->size_bytes, NULL);
 		if (c->line_bytes)
-			emit_int(e, "line_bytes", NULL, c->line_bytes, NULL);
+			emit_int(e, TR_KEY(CACHE_LINE), NULL, c->line_bytes, NULL);
 		else
-			emit_null(e, "line_bytes", NULL, NULL);
+			emit_null(e, TR_KEY(CACHE_LINE), NULL, NULL);
 		if (c->ways > 0)
-			emit_int(e, "ways", NULL, c->ways, NULL);
+			emit_int(e, TR_KEY(CACHE_WAYS), NULL, c->ways, NULL);
 		else if (c->ways < 0)
-			emit_string(e, "ways", NULL, "full");
+			emit_string(e, TR_KEY(CACHE_WAYS), NULL, "full");
 		else
-			emit_null(e, "ways", NULL, NULL);
-		emit_cpulist(e, "cpus", NULL, &c->cpus);
+			emit_null(e, TR_KEY(CACHE_WAYS), NULL, NULL);
+		emit_cpulist(e, TR_KEY(CACHE_CPUS), NULL, &c->cpus);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	render_cache_kinds(e, t);
+}
 
-	emit_table_begin(e, "numa_nodes", "numa nodes");
+/* The NUMA nodes and their distances. */
+static void render_nodes(struct emit *e, const struct topo *t)
+{
+	emit_table_begin(e, TR_KEY(NODES), "numa nodes");
 	for (int i = 0; i < t->nnodes; i++) {
 		emit_row_begin(e);
-		emit_int(e, "node", "node", t->nodes[i].os_index, NULL);
-		emit_size(e, "memory_bytes", "memory", t->nodes[i].memory_bytes);
-		emit_cpulist(e, "cpus", "cpus", &t->nodes[i].cpus);
+		emit_int(e, TR_KEY(NODE), "node", t->nodes[i].os_index, NULL);
+		emit_size(e, TR_KEY(NODE_MEMORY), "memory", t->nodes[i].memory_bytes);
+		emit_cpulist(e, TR_KEY(NODE_CPUS), "cpus", &t->nodes[i].cpus);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 
 	if (!t->has_distances) {
-		emit_null(e, "distances", "numa distances", "not reported by the OS");
+		emit_null(e, TR_KEY(DISTANCES), "numa distances", "not reported by the OS");
 		return;
 	}
 	char title[128], label[32];
 	snprintf(title, sizeof(title), "numa distances (SLIT, relative; from %s)", t->distances_source);
-	emit_table_begin(e, "distances", title);
+	emit_table_begin(e, TR_KEY(DISTANCES), title);
 	for (int i = 0; i < t->nnodes; i++) {
 		emit_tuple_begin(e);
 		emit_text(e, "", "node%d", t->nodes[i].os_index);
@@ -137,7 +150,17 @@ static void topology_render(struct emit *e, const struct topo *t)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_string(e, "distances_source", NULL, t->distances_source);
+	emit_string(e, TR_KEY(DISTANCES_SOURCE), NULL, t->distances_source);
+}
+
+/* The one renderer: text for people, JSON for programs, from the same calls. */
+static void topology_render(struct emit *e, const struct topo *t)
+{
+	render_summary(e, t);
+	render_cpus(e, t);
+	render_caches(e, t);
+	render_cache_kinds(e, t);
+	render_nodes(e, t);
 }
 
 static const char *const topology_usage[] = { "archscope topology [--json]", NULL };

@@ -1,10 +1,13 @@
 /* Every described result type (schema.h): one line each, for schema_by_name (a REF row names the
  * schema it holds), the unit tests that check each one, and `machine schema`. */
+#include "machine/result-analyze.h"
 #include "machine/result-cluster.h"
 #include "machine/result-conditions.h"
 #include "machine/result-host.h"
 #include "machine/result-machine.h"
+#include "machine/result-model.h"
 #include "machine/result-stack.h"
+#include "machine/result-topology.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
@@ -13,5 +16,8 @@ const struct schema *const schema_all[] = {
 	&machine_result,
 	&stack_result,
 	&cluster_result,
+	&model_result,
+	&analyze_result,
+	&topology_result,
 	NULL,
 };

@@ -254,11 +254,25 @@ static int check_answer(const json_t *v, const struct where *w, const char *key,
 	return 0;
 }
 
+/* The child of id with SCHEMA_ALONE that o holds, or -1. */
+static int alone_in(const struct schema *s, int id, const json_t *o)
+{
+	for (int i = 0; json_is_object(o) && i < s->n; i++)
+		if (s->keys[i].parent == id && (s->keys[i].flags & SCHEMA_ALONE) && json_object_get(o, s->keys[i].key))
+			return i;
+	return -1;
+}
+
 /* Checks the value v of key id (found in the document at w.key). */
 static int check_value(const struct schema *s, int id, const json_t *v, const struct where *w, struct as_error *err)
 {
 	const struct schema_key *k = &s->keys[id];
 	char what[160];
+	struct where in;
+	if (k->kind == SK_ROWS && json_is_object(v) && alone_in(s, id, v) >= 0) { /* a list that could not be made */
+		where_in(&in, w, k->key, -1, NULL);
+		return check_object(s, id, v, &in, err);
+	}
 	if (!kind_ok(k, v)) {
 		snprintf(what, sizeof(what), "%s where %s %s is described", json_is_null(v) ? "null" : "a value",
 			 k->kind == SK_OBJECT || k->kind == SK_INT ? "an" : "a", schema_kind_name(k->kind));
@@ -266,7 +280,6 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 	}
 	if (json_is_null(v))
 		return 0;
-	struct where in;
 	switch (k->kind) {
 	case SK_OBJECT:
 		where_in(&in, w, k->key, -1, NULL);
@@ -318,22 +331,34 @@ static int check_object(const struct schema *s, int id, const json_t *o, const s
 {
 	const char *key;
 	const json_t *v;
+	int alone = alone_in(s, id, o);
+	if (alone >= 0) {
+		if (json_object_size(o) != 1)
+			return differ(err, w, s->keys[alone].key, "beside other keys, where it stands alone");
+		return check_value(s, alone, json_object_get(o, s->keys[alone].key), w, err);
+	}
 	json_object_foreach((json_t *)o, key, v) {
 		int child = -1;
 		for (int i = 0; i < s->n && child < 0; i++)
 			if (s->keys[i].parent == id && !strcmp(s->keys[i].key, key))
 				child = i;
 		if (child < 0) {
-			if (id >= 0 && (s->keys[id].flags & SCHEMA_OPEN))
+			unsigned flags = id >= 0 ? s->keys[id].flags : 0;
+			if (flags & SCHEMA_OPEN)
 				continue;
-			return differ(err, w, key, "a key the description does not name");
+			if ((flags & SCHEMA_OPEN_NUMBERS) && (json_is_number(v) || json_is_null(v)))
+				continue;
+			return differ(err, w, key,
+				      flags & SCHEMA_OPEN_NUMBERS ? "not a number, and not a key the description names"
+								  : "a key the description does not name");
 		}
 		int rc = check_value(s, child, v, w, err);
 		if (rc)
 			return rc;
 	}
 	for (int i = 0; i < s->n; i++)
-		if (s->keys[i].parent == id && !(s->keys[i].flags & SCHEMA_OPT) && !json_object_get(o, s->keys[i].key))
+		if (s->keys[i].parent == id && !(s->keys[i].flags & (SCHEMA_OPT | SCHEMA_ALONE)) &&
+		    !json_object_get(o, s->keys[i].key))
 			return differ(err, w, s->keys[i].key, "missing");
 	return 0;
 }

@@ -34,8 +34,8 @@
  * ANSWER: a probe answer {"value", "unit", "confidence", "method", "os_reported", ...}; REF: the
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
  * description does not look into (a program's own output, a foreign document); NUMBER_MAP: an
- * object whose keys are data (names a module's enum gives: a stack's components) and whose values
- * are numbers (null allowed). */
+ * object whose keys are data (a stack's components, a kernel's constants) and whose values are
+ * numbers (null allowed). */
 enum schema_kind {
 	SK_OBJECT,
 	SK_ROWS,
@@ -59,6 +59,13 @@ enum {
 	SCHEMA_OPT = 1 << 0,  /* may be absent (a part that did not run, an option not given) */
 	SCHEMA_NULL = 1 << 1, /* may be null (every NUMBER may be) */
 	SCHEMA_OPEN = 1 << 2, /* OBJECT, ROWS, MAP: may hold keys this description does not name */
+	/* OBJECT: may hold keys this description does not name, each a number or null (the ECM's
+	 * transfers keyed by their level beside the described keys) */
+	SCHEMA_OPEN_NUMBERS = 1 << 3,
+	/* may be absent; where present, the only key of its object, which then needs none of the others:
+	 * a part that could not run says why ("error"); for a ROWS list such an object stands in for
+	 * the list */
+	SCHEMA_ALONE = 1 << 4,
 };
 
 struct schema_key {

@@ -1,7 +1,7 @@
 /* Unit tests of the model: polynomials, the kernel reader (good kernels and every rejected
  * construct, with positions), binding sizes, layer conditions (the Kerncraft paper's 2D 5-point
  * example and Listing 3's transition at N = 546), the cache simulator's policies, and ECMData on
- * Kerncraft's Sandy Bridge file. */
+ * Kerncraft's Sandy Bridge file; model's results read back through their description. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "machine/result-model.h"
 #include "model/cachesim.h"
 #include "model/kernel-cache.h"
 #include "model/kernel.h"
@@ -708,8 +709,32 @@ static void test_model__walk_exact(void)
 /* Transfer costs fitted to one-core benchmarks: a synthetic machine whose kernels take exactly
  * in * lines in + out * lines out more cycles per level gives those costs back; a negative cost
  * makes a level's transfers free, not negative; two kernels are too few to fit. */
+/* A recorded sweep (tests/golden/) is what machine/result-model.h describes, and a reader finds its
+ * values by id: a size's keys are the one size's keys under sizes[]. */
+static void test_model__results_described(void)
+{
+	char path[512], buf[128];
+	snprintf(path, sizeof(path), "%s/tests/golden/expected/model-jacobi-sweep-snb.json", ARCHSCOPE_SOURCE_DIR);
+	json_t *doc = json_load_file(path, 0, NULL);
+	const json_t *r = json_object_get(doc, "results");
+	struct as_error err = { 0 };
+	CHECK(r != NULL && schema_check(&model_result, r, &err) == 0);
+	CHECK_STR(schema_path(&model_result, MO_ECMD_T_CY, buf, sizeof(buf)), "ecm_data.transfers[].cy_per_cl");
+	CHECK_STR(schema_path(&model_result, MO_SIZE_ECMD_T_CY, buf, sizeof(buf)), "sizes[].ecm_data.transfers[].cy_per_cl");
+	CHECK(schema_find(&model_result, "sizes[].defines") == MO_SIZE_DEFINES);
+	CHECK_STR(schema_str(&model_result, r, MO_SWEEP), "N");
+	const json_t *sizes = schema_get(&model_result, r, MO_SIZES), *row = json_array_get(sizes, 0);
+	CHECK(json_array_size(sizes) > 1 && schema_get(&model_result, r, MO_ECMD) == NULL);
+	CHECK(schema_num(&model_result, row, MO_SIZE_ITERATIONS_PER_CL) == 8);
+	CHECK_STR(schema_str(&model_result, row, MO_SIZE_ECMD_UNIT), "cy/CL");
+	const json_t *tr = json_array_get(schema_get(&model_result, row, MO_SIZE_ECMD_TRANSFERS), 0);
+	CHECK_STR(schema_str(&model_result, tr, MO_SIZE_ECMD_T_LEVEL), "L2");
+	CHECK(schema_num(&model_result, tr, MO_SIZE_ECMD_T_CY) > 0);
+	json_decref(doc);
+}
+
 TESTS(T(test_model__poly), T(test_model__parse_jacobi), T(test_model__parse_rejects), T(test_model__bind),
       T(test_model__input_limits), T(test_model__cache_entries),
       T(test_model__lc_jacobi), T(test_model__lc_long_range), T(test_model__llc_band_stable), T(test_model__lc_outer_reuse),
       T(test_model__cachesim_policies), T(test_model__cachesim_hierarchy),
-      T(test_model__walk_exact))
+      T(test_model__walk_exact), T(test_model__results_described))

@@ -135,6 +135,48 @@ static void test_schema__number_map(void)
 	CHECK_STR(schema_kind_name(SK_NUMBER_MAP), "numbers by name");
 }
 
+/* A model-like result: constants by name, an object with numbers keyed by data beside its described
+ * keys, and parts (an object, a list) that may say instead why they could not run. */
+#define PART_RESULT(X)                                                                                 \
+	X(PT_DEFINES, PT_ROOT, NUMBER_MAP, "defines", "", 0, "constants by name")                      \
+	X(PT_ECM, PT_ROOT, OBJECT, "ecm", "", SCHEMA_OPEN_NUMBERS, "transfers by level")               \
+	X(PT_ECM_ERROR, PT_ECM, TEXT, "error", "", SCHEMA_ALONE, "why not")                            \
+	X(PT_ECM_UNIT, PT_ECM, TEXT, "unit", "", 0, "their unit")                                      \
+	X(PT_BLOCKS, PT_ROOT, ROWS, "blocks", "", SCHEMA_OPT, "one row per level")                     \
+	X(PT_BLOCKS_ERROR, PT_BLOCKS, TEXT, "error", "", SCHEMA_ALONE, "why there are none")           \
+	X(PT_BLOCK_AT, PT_BLOCKS, INT, "at_most", "", 0, "block size")
+
+SCHEMA_ENUM(PT, PART_RESULT);
+SCHEMA_DEFINE(part_result, "part", PART_RESULT);
+
+static void test_schema__maps_and_parts(void)
+{
+	static const struct {
+		const char *json, *msg; /* msg NULL: accepted */
+	} cases[] = {
+		{ "{\"defines\": {\"N\": 1, \"M\": 2.5}, \"ecm\": {\"unit\": \"cy\", \"L2\": 3, \"MEM\": null}}", NULL },
+		{ "{\"defines\": {}, \"ecm\": {\"error\": \"no llvm-mca\"}, \"blocks\": {\"error\": \"no\"}}", NULL },
+		{ "{\"defines\": {}, \"ecm\": {\"unit\": \"cy\"}, \"blocks\": [{\"at_most\": 4}]}", NULL },
+		{ "{\"defines\": {\"N\": \"1\"}, \"ecm\": {\"unit\": \"cy\"}}", "defines: a value where" },
+		{ "{\"defines\": {}, \"ecm\": {\"unit\": \"cy\", \"L2\": \"x\"}}", "ecm.L2: not a number" },
+		{ "{\"defines\": {}, \"ecm\": {}}", "ecm.unit: missing" },
+		{ "{\"defines\": {}, \"ecm\": {\"error\": \"x\", \"unit\": \"cy\"}}", "ecm.error: beside other keys" },
+		{ "{\"defines\": {}, \"ecm\": {\"error\": 1}}", "ecm.error: a value where a string" },
+		{ "{\"defines\": {}, \"ecm\": {\"unit\": \"\"}, \"blocks\": {\"at_most\": 1}}", "blocks: a value where a rows" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *r = doc(cases[i].json);
+		struct as_error err = { 0 };
+		CHECK(r != NULL);
+		int rc = schema_check(&part_result, r, &err);
+		json_decref(r);
+		int ok = cases[i].msg ? rc == -EINVAL && strstr(err.msg, cases[i].msg) : rc == 0;
+		if (!ok)
+			printf("# case %zu: rc %d, \"%s\"\n", i, rc, err.msg);
+		CHECK(ok);
+	}
+}
+
 /* Every registered description: ids in order, parents before children and of a kind that holds
  * keys, no key twice under one parent, REF rows name a registered schema. */
 static void test_schema__registered_well_formed(void)
@@ -161,4 +203,5 @@ static void test_schema__registered_well_formed(void)
 }
 
 TESTS(T(test_schema__paths), T(test_schema__get_and_set), T(test_schema__check_accepts),
-      T(test_schema__check_names_the_difference), T(test_schema__number_map), T(test_schema__registered_well_formed))
+      T(test_schema__check_names_the_difference), T(test_schema__number_map),
+      T(test_schema__maps_and_parts), T(test_schema__registered_well_formed))

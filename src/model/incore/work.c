@@ -10,8 +10,11 @@
 #include "common/atomicfile.h"
 #include "model/incore/work.h"
 
-static const char *const work_names[W_NFILES] = { "kernel.c", "kernel.s", "loop.s", "mca.json", "out.txt", "err.txt", "bench",
-					   "loadports.s", "loadports.json" };
+static const char *const work_names[W_NFILES] = {
+#define X(id, name) name,
+	INCORE_WORK_FILES(X)
+#undef X
+};
 
 int incore_workdir_open(struct incore_workdir *w, struct as_error *err)
 {

@@ -5,8 +5,17 @@
 
 #include "model/incore/incore.h"
 
-/* The files of one run, by role. */
-enum { W_C, W_S, W_LOOP, W_JSON, W_OUT, W_ERR, W_BIN, W_PORTS_S, W_PORTS_JSON, W_NFILES };
+/* The files of one run, by role, once: X(ID, name) gives W_<ID>, the index of its path, and the
+ * file's name in the directory. */
+#define INCORE_WORK_FILES(X)                                                                       \
+	X(C, "kernel.c") X(S, "kernel.s") X(LOOP, "loop.s") X(JSON, "mca.json") X(OUT, "out.txt")  \
+	X(ERR, "err.txt") X(BIN, "bench") X(PORTS_S, "loadports.s") X(PORTS_JSON, "loadports.json")
+enum {
+#define X(id, name) W_##id,
+	INCORE_WORK_FILES(X)
+#undef X
+	W_NFILES
+};
 
 struct incore_workdir {
 	char dir[256];

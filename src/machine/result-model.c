@@ -1,0 +1,3 @@
+#include "machine/result-model.h"
+
+SCHEMA_DEFINE(model_result, "model", MODEL_RESULT);

@@ -1,0 +1,3 @@
+#include "machine/result-topology.h"
+
+SCHEMA_DEFINE(topology_result, "topology", TOPOLOGY_RESULT);
