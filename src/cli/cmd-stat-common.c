@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "common/atomicfile.h"
 #include "common/paths.h"
+#include "machine/result-stat.h"
 #include "measure/counters.h"
 #include "report/emit.h"
 
@@ -93,29 +94,29 @@ int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char
 
 void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
 {
-	emit_object_begin(e, "conditions", NULL);
-	emit_string(e, "started", NULL, c->started);
-	emit_string(e, "ended", NULL, c->ended);
-	emit_array_begin(e, "loadavg_before", NULL);
+	emit_object_begin(e, SR_KEY(COND), NULL);
+	emit_string(e, SR_KEY(COND_STARTED), NULL, c->started);
+	emit_string(e, SR_KEY(COND_ENDED), NULL, c->ended);
+	emit_array_begin(e, SR_KEY(COND_LOAD_BEFORE), NULL);
 	for (int i = 0; i < 3; i++)
 		emit_number(e, NULL, NULL, c->load_before[i], NULL, NULL);
 	emit_array_end(e);
-	emit_array_begin(e, "loadavg_after", NULL);
+	emit_array_begin(e, SR_KEY(COND_LOAD_AFTER), NULL);
 	for (int i = 0; i < 3; i++)
 		emit_number(e, NULL, NULL, c->load_after[i], NULL, NULL);
 	emit_array_end(e);
-	emit_number(e, "clock_ghz_before", NULL, c->clock_before_ghz, "GHz", NULL);
-	emit_number(e, "clock_ghz_after", NULL, c->clock_after_ghz, "GHz", NULL);
-	emit_string(e, "clock_method", NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "
+	emit_number(e, SR_KEY(COND_CLOCK_BEFORE), NULL, c->clock_before_ghz, "GHz", NULL);
+	emit_number(e, SR_KEY(COND_CLOCK_AFTER), NULL, c->clock_after_ghz, "GHz", NULL);
+	emit_string(e, SR_KEY(COND_CLOCK_METHOD), NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "
 					 "own CPU, before and after the runs (core cycles, not TSC)");
-	emit_number(e, "cpu_mhz_os", NULL, c->cpu_mhz_os, "MHz", NULL);
-	emit_string(e, "governor", NULL, c->governor[0] ? c->governor : NULL);
-	emit_string(e, "cpu_model", NULL, c->cpu_model);
-	emit_string(e, "kernel", NULL, c->kernel);
-	emit_string(e, "archscope", NULL, ARCHSCOPE_VERSION);
-	emit_string(e, "hostname", NULL, c->hostname);
-	emit_string(e, "cpus_allowed", NULL, c->cpus_allowed);
-	emit_int(e, "cpus_online", NULL, c->cpus_online, NULL);
+	emit_number(e, SR_KEY(COND_MHZ_OS), NULL, c->cpu_mhz_os, "MHz", NULL);
+	emit_string(e, SR_KEY(COND_GOVERNOR), NULL, c->governor[0] ? c->governor : NULL);
+	emit_string(e, SR_KEY(COND_CPU_MODEL), NULL, c->cpu_model);
+	emit_string(e, SR_KEY(COND_KERNEL), NULL, c->kernel);
+	emit_string(e, SR_KEY(COND_ARCHSCOPE), NULL, ARCHSCOPE_VERSION);
+	emit_string(e, SR_KEY(COND_HOSTNAME), NULL, c->hostname);
+	emit_string(e, SR_KEY(COND_CPUS_ALLOWED), NULL, c->cpus_allowed);
+	emit_int(e, SR_KEY(COND_CPUS_ONLINE), NULL, c->cpus_online, NULL);
 	emit_object_end(e);
 	emit_text(e, "conditions", "load %.2f -> %.2f, clock %.2f -> %.2f GHz (measured), governor %s, %s", c->load_before[0],
 		  c->load_after[0], c->clock_before_ghz, c->clock_after_ghz, c->governor[0] ? c->governor : "none",

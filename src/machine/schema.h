@@ -33,7 +33,8 @@
  * MATRIX: an array of arrays of numbers (null allowed); SPREAD: {"min", "median", "max"} numbers;
  * ANSWER: a probe answer {"value", "unit", "confidence", "method", "os_reported", ...}; REF: the
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
- * description does not look into (a program's own output, a foreign document). */
+ * description does not look into (a program's own output, a foreign document); NUMMAP: an object
+ * whose keys are data (event names) and whose values are numbers (null allowed). */
 enum schema_kind {
 	SK_OBJECT,
 	SK_ROWS,
@@ -50,6 +51,7 @@ enum schema_kind {
 	SK_ANSWER,
 	SK_REF,
 	SK_ANY,
+	SK_NUMMAP,
 };
 
 enum {
@@ -112,6 +114,10 @@ int schema_set(const struct schema *s, json_t *base, int id, json_t *v);
  * -EINVAL with a message naming its path ("runs[3].gbs.median: a string where a number is
  * described"); 0 when results is what s describes. */
 int schema_check(const struct schema *s, const json_t *results, struct as_error *err);
+/* The check of what a reader reads back (compare's A.json): as schema_check, but a described key
+ * that is absent is no error (a file written by an older archscope, or by hand with the keys the
+ * reader needs); a key present must be described and have its kind. */
+int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err);
 
 /* Every described schema, for tests and `machine schema`; NULL-terminated. */
 extern const struct schema *const schema_all[];
