@@ -18,9 +18,10 @@
 #include "measure/stat-compare.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
+#include "machine/result-stat-compare.h"
 #include "report/emit.h"
 
-struct compare_result {
+struct compare_report {
 	const char *path_a, *path_b;
 	double alpha, min_change_pct;
 	struct measure_stat_compare c; /* the events compared */
@@ -31,61 +32,61 @@ struct compare_result {
 	int nwarn;                     /* conditions that differ between the files */
 };
 
-static void compare_render(struct emit *e, const struct compare_result *r)
+static void compare_render(struct emit *e, const struct compare_report *r)
 {
-	emit_string(e, "a", "A", r->path_a);
-	emit_string(e, "b", "B", r->path_b);
-	emit_string(e, "mode", "runs", r->interleaved ? "interleaved" : "files");
+	emit_string(e, CR_KEY(A), "A", r->path_a);
+	emit_string(e, CR_KEY(B), "B", r->path_b);
+	emit_string(e, CR_KEY(MODE), "runs", r->interleaved ? "interleaved" : "files");
 	if (r->interleaved) {
 		emit_annotate(e, ": A B A B ..., %d + %d runs, so that a drift of the machine hits both alike", r->runs_a,
 			      r->runs_b);
-		emit_int(e, "runs_a", NULL, r->runs_a, NULL);
-		emit_int(e, "runs_b", NULL, r->runs_b, NULL);
+		emit_int(e, CR_KEY(RUNS_A), NULL, r->runs_a, NULL);
+		emit_int(e, CR_KEY(RUNS_B), NULL, r->runs_b, NULL);
 	}
-	emit_int(e, "conditions_differ", NULL, r->nwarn, NULL);
-	emit_number(e, "alpha", "alpha (q below)", r->alpha, NULL, "%g");
-	emit_number(e, "min_change_pct", "min change", r->min_change_pct, "%", "%g");
-	emit_int(e, "tests", "events tested", r->c.tests, NULL);
+	emit_int(e, CR_KEY(COND_DIFFER), NULL, r->nwarn, NULL);
+	emit_number(e, CR_KEY(ALPHA), "alpha (q below)", r->alpha, NULL, "%g");
+	emit_number(e, CR_KEY(MIN_CHANGE), "min change", r->min_change_pct, "%", "%g");
+	emit_int(e, CR_KEY(TESTS), "events tested", r->c.tests, NULL);
 	int flagged = 0;
 	for (int k = 0; k < r->c.n; k++)
 		flagged += r->c.ev[k].significant;
-	emit_int(e, "significant", "significant", flagged, NULL);
-	emit_table_begin(e, "events", "events (sorted by q, then by size of change)");
+	emit_int(e, CR_KEY(SIGNIFICANT), "significant", flagged, NULL);
+	emit_table_begin(e, CR_KEY(EVENTS), "events (sorted by q, then by size of change)");
 	for (int k = 0; k < r->c.n; k++) {
 		const struct measure_stat_compare_event *c = &r->c.ev[k];
 		emit_row_begin(e);
-		emit_string(e, "name", "event", c->name);
+		emit_string(e, CR_KEY(EV_NAME), "event", c->name);
 		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
 		struct stat_disp d = measure_stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
 		char ma[64], mb[64];
 		measure_stat_disp_format(&d, c->a.mean, ma, sizeof(ma), 1);
 		measure_stat_disp_format(&d, c->b.mean, mb, sizeof(mb), 1);
-		emit_number(e, "mean_a", NULL, c->a.mean, NULL, NULL);
+		emit_number(e, CR_KEY(EV_MEAN_A), NULL, c->a.mean, NULL, NULL);
 		emit_text(e, "mean A", "%s", ma);
-		emit_number(e, "mean_b", NULL, c->b.mean, NULL, NULL);
+		emit_number(e, CR_KEY(EV_MEAN_B), NULL, c->b.mean, NULL, NULL);
 		emit_text(e, "mean B", "%s", mb);
-		emit_number(e, "ratio", "B/A", c->ratio, NULL, "%.4f");
-		emit_number(e, "ratio_low", "95 % low", c->lo, NULL, "%.4f");
-		emit_number(e, "ratio_high", "95 % high", c->hi, NULL, "%.4f");
-		emit_number(e, "p", "p", c->w.p, NULL, "%.3g");
-		emit_number(e, "q", "q", c->q, NULL, "%.3g");
-		emit_number(e, "hedges_g", "g", c->g, NULL, "%.3g");
-		emit_bool(e, "significant", "flag", c->significant);
-		emit_number(e, "t", NULL, c->w.t, NULL, NULL);
-		emit_number(e, "df", NULL, c->w.df, NULL, NULL);
-		emit_int(e, "n_a", NULL, (long long)c->a.n, NULL);
-		emit_int(e, "n_b", NULL, (long long)c->b.n, NULL);
-		emit_number(e, "stddev_a", NULL, sqrt(c->a.var), NULL, NULL);
-		emit_number(e, "stddev_b", NULL, sqrt(c->b.var), NULL, NULL);
-		emit_bool(e, "constants", NULL, c->w.exact);
-		emit_string(e, "unit", NULL, c->unit);
+		emit_number(e, CR_KEY(EV_RATIO), "B/A", c->ratio, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_RATIO_LOW), "95 % low", c->lo, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_RATIO_HIGH), "95 % high", c->hi, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_P), "p", c->w.p, NULL, "%.3g");
+		emit_number(e, CR_KEY(EV_Q), "q", c->q, NULL, "%.3g");
+		emit_number(e, CR_KEY(EV_G), "g", c->g, NULL, "%.3g");
+		emit_bool(e, CR_KEY(EV_SIGNIFICANT), "flag", c->significant);
+		emit_number(e, CR_KEY(EV_T), NULL, c->w.t, NULL, NULL);
+		emit_number(e, CR_KEY(EV_DF), NULL, c->w.df, NULL, NULL);
+		emit_int(e, CR_KEY(EV_N_A), NULL, (long long)c->a.n, NULL);
+		emit_int(e, CR_KEY(EV_N_B), NULL, (long long)c->b.n, NULL);
+		emit_number(e, CR_KEY(EV_STDDEV_A), NULL, sqrt(c->a.var), NULL, NULL);
+		emit_number(e, CR_KEY(EV_STDDEV_B), NULL, sqrt(c->b.var), NULL, NULL);
+		emit_bool(e, CR_KEY(EV_CONSTANTS), NULL, c->w.exact);
+		emit_string(e, CR_KEY(EV_UNIT), NULL, c->unit);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_string(e, "only_in_a", r->c.only_a[0] ? "only in A" : NULL, r->c.only_a);
-	emit_string(e, "only_in_b", r->c.only_b[0] ? "only in B" : NULL, r->c.only_b);
-	emit_bool(e, "few_runs", NULL, r->c.few_runs);
-	emit_bool(e, "interrupted", NULL, r->interrupted);
+	emit_string(e, CR_KEY(ONLY_A), r->c.only_a[0] ? "only in A" : NULL, r->c.only_a);
+	emit_string(e, CR_KEY(ONLY_B), r->c.only_b[0] ? "only in B" : NULL, r->c.only_b);
+	emit_bool(e, CR_KEY(FEW_RUNS), NULL, r->c.few_runs);
+	emit_bool(e, CR_KEY(INTERRUPTED), NULL, r->interrupted);
 	if (r->interrupted)
 		emit_text(e, "interrupted", "by %s after %d + %d runs: the cut run is left out", strsignal(r->signal),
 			  r->runs_a, r->runs_b);
@@ -98,7 +99,7 @@ static void compare_render_cb(struct emit *e, const void *ctx)
 
 /* The conditions two stat results were measured under (results.conditions): a warning per field
  * that differs beyond what measure_stat_json_cond_diff allows, naming it and both values. */
-static int compare_conditions(const struct compare_result *r)
+static int compare_conditions(const struct compare_report *r)
 {
 	struct measure_stat_cond_diff d[MEASURE_STAT_COND_DIFFS];
 	int n = measure_stat_json_cond_diff(&r->a, &r->b, d, MEASURE_STAT_COND_DIFFS);
@@ -137,7 +138,7 @@ static void *compare_read_thread(void *arg)
 	return NULL;
 }
 
-static int compare_read_both(struct compare_result *r)
+static int compare_read_both(struct compare_report *r)
 {
 	struct compare_read ra = { .s = &r->a, .path = r->path_a }, rb = { .s = &r->b, .path = r->path_b };
 	pthread_t t;
@@ -185,7 +186,7 @@ static void events_list(const struct measure_stat_json *a, const struct measure_
 }
 
 /* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
-static int compare_interleaved(struct compare_result *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
+static int compare_interleaved(struct compare_report *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
 {
 	struct stat_select sel;
 	int rc = cli_stat_select("compare", sa, &sel);
@@ -284,7 +285,7 @@ static const struct opt_cmd compare_cmd = {
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_result r = { .alpha = 0.05, .min_change_pct = 1 };
+	struct compare_report r = { .alpha = 0.05, .min_change_pct = 1 };
 	struct cli_stat_args sa = { 0 };
 	const char *out = NULL;
 	int json = 0;

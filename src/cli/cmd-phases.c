@@ -17,6 +17,7 @@
 #include "measure/counters.h"
 #include "measure/series.h"
 #include "measure/stat-select.h"
+#include "machine/result-stat-phases.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -39,7 +40,7 @@ struct phases_phase {
 	double total[COUNTERS_MAX], rate[COUNTERS_MAX];
 };
 
-struct phases_result {
+struct phases_report {
 	char **argv;
 	struct series s;
 	int k_auto;                          /* K was chosen by BIC */
@@ -86,7 +87,7 @@ static int phases_event_list(const struct phases_opts *o, struct stat_select *se
 
 /* Splits the run at the fitted breakpoints; the first phase starts at the exec, the last ends
  * when the program ended. */
-static void phases_split(struct phases_result *r)
+static void phases_split(struct phases_report *r)
 {
 	const struct segments_fit *f = &r->fit;
 	for (int p = 0; p < f->k; p++) {
@@ -109,39 +110,39 @@ static const char *phases_event_unit(const char *name)
 	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : NULL;
 }
 
-static void phases_render(struct emit *e, const struct phases_result *r)
+static void phases_render(struct emit *e, const struct phases_report *r)
 {
 	const struct series *s = &r->s;
 	char cmd[512] = "";
 	for (int i = 0; r->argv[i]; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "", r->argv[i]);
-	emit_string(e, "command", "command", cmd);
+	emit_string(e, PH_KEY(COMMAND), "command", cmd);
 	if (s->exited)
-		emit_int(e, "exit_status", "exit status", s->status, NULL);
+		emit_int(e, PH_KEY(EXIT_STATUS), "exit status", s->status, NULL);
 	else
-		emit_null(e, "exit_status", NULL, NULL);
+		emit_null(e, PH_KEY(EXIT_STATUS), NULL, NULL);
 	if (!s->exited) {
-		emit_int(e, "signal", "ended by signal", s->status, NULL);
+		emit_int(e, PH_KEY(SIGNAL), "ended by signal", s->status, NULL);
 		emit_annotate(e, " (%s)", strsignal(s->status));
 	}
-	emit_number(e, "duration_s", "duration", s->end_s, "s", "%.3f");
-	emit_number(e, "interval_ms", "sample interval", s->interval_s * 1e3, "ms", "%g");
-	emit_int(e, "samples", "samples", (long long)s->n, NULL);
-	emit_number(e, "sampler_cpu_percent", "sampler cost", s->end_s > 0 ? 100 * s->sampler_cpu_s / s->end_s : NAN,
+	emit_number(e, PH_KEY(DURATION), "duration", s->end_s, "s", "%.3f");
+	emit_number(e, PH_KEY(INTERVAL), "sample interval", s->interval_s * 1e3, "ms", "%g");
+	emit_int(e, PH_KEY(SAMPLES), "samples", (long long)s->n, NULL);
+	emit_number(e, PH_KEY(SAMPLER_CPU), "sampler cost", s->end_s > 0 ? 100 * s->sampler_cpu_s / s->end_s : NAN,
 		    "% of a CPU", "%.2f");
-	emit_int(e, "processes_max", "processes", s->procs_max, NULL);
-	emit_string(e, "footprint", NULL, "resident set (statm) summed over the process tree");
-	emit_int(e, "segments", "segments", r->fit.k, NULL);
+	emit_int(e, PH_KEY(PROCESSES), "processes", s->procs_max, NULL);
+	emit_string(e, PH_KEY(FOOTPRINT), NULL, "resident set (statm) summed over the process tree");
+	emit_int(e, PH_KEY(SEGMENTS), "segments", r->fit.k, NULL);
 	emit_annotate(e, r->k_auto ? " (chosen by BIC)" : " (as asked)");
-	emit_string(e, "segments_method", NULL, r->k_auto ? "auto: continuous piecewise-linear, K <= 6 by BIC"
+	emit_string(e, PH_KEY(SEGMENTS_METHOD), NULL, r->k_auto ? "auto: continuous piecewise-linear, K <= 6 by BIC"
 							   : "continuous piecewise-linear, K given");
-	emit_number(e, "residual_bytes", "fit residual", r->fit.sigma, "B", "%.4g");
-	emit_int(e, "outliers", "outliers left out", (long long)r->fit.outliers, NULL);
-	emit_array_begin(e, "breakpoints_s", NULL);
+	emit_number(e, PH_KEY(RESIDUAL), "fit residual", r->fit.sigma, "B", "%.4g");
+	emit_int(e, PH_KEY(OUTLIERS), "outliers left out", (long long)r->fit.outliers, NULL);
+	emit_array_begin(e, PH_KEY(BREAKPOINTS), NULL);
 	for (int j = 0; j < r->fit.k - 1; j++)
 		emit_number(e, NULL, NULL, r->fit.bp[j], "s", "%.3f");
 	emit_array_end(e);
-	emit_table_begin(e, "breakpoints_ci_s", r->fit.k > 1 ? "breakpoints with 95 % confidence intervals" : NULL);
+	emit_table_begin(e, PH_KEY(BREAKPOINTS_CI), r->fit.k > 1 ? "breakpoints with 95 % confidence intervals" : NULL);
 	for (int j = 0; j < r->fit.k - 1; j++) {
 		emit_tuple_begin(e);
 		emit_text(e, "breakpoint", "%.3f s", r->fit.bp[j]);
@@ -151,27 +152,27 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 	}
 	emit_table_end(e);
 	if (r->k_auto) {
-		emit_array_begin(e, "bic_by_segments", NULL);
+		emit_array_begin(e, PH_KEY(BIC), NULL);
 		for (int k = 0; k < SEGMENTS_MAX; k++)
 			emit_number(e, NULL, NULL, r->bic[k], NULL, NULL);
 		emit_array_end(e);
 	}
-	emit_list_begin(e, "phases", "");
+	emit_list_begin(e, PH_KEY(PHASES), "");
 	for (int p = 0; p < r->fit.k; p++) {
 		const struct phases_phase *ph = &r->ph[p];
 		char title[96];
 		snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
 		emit_object_begin(e, NULL, title);
-		emit_number(e, "start_s", NULL, ph->start_s, "s", "%.3f");
-		emit_number(e, "end_s", NULL, ph->end_s, "s", "%.3f");
+		emit_number(e, PH_KEY(PH_START), NULL, ph->start_s, "s", "%.3f");
+		emit_number(e, PH_KEY(PH_END), NULL, ph->end_s, "s", "%.3f");
 		/* bytes for programs, MiB for people */
-		emit_number(e, "slope_bytes_per_s", NULL, ph->slope_bytes_per_s, "B/s", NULL);
+		emit_number(e, PH_KEY(PH_SLOPE), NULL, ph->slope_bytes_per_s, "B/s", NULL);
 		emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
-		emit_number(e, "footprint_start_bytes", NULL, ph->rss_start_bytes, "B", NULL);
+		emit_number(e, PH_KEY(PH_FOOT_START), NULL, ph->rss_start_bytes, "B", NULL);
 		emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
-		emit_number(e, "footprint_end_bytes", NULL, ph->rss_end_bytes, "B", NULL);
+		emit_number(e, PH_KEY(PH_FOOT_END), NULL, ph->rss_end_bytes, "B", NULL);
 		emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
-		emit_object_begin(e, "events", "");
+		emit_object_begin(e, PH_KEY(PH_EVENTS), "");
 		for (int j = 0; j < s->nev; j++) {
 			emit_object_begin(e, s->name[j], "");
 			const char *u = phases_event_unit(s->name[j]);
@@ -179,8 +180,8 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 			snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
 			char label[96];
 			snprintf(label, sizeof(label), "%s", s->name[j]);
-			emit_number(e, "total", label, ph->total[j], u, "%.6g");
-			emit_number(e, "rate", NULL, ph->rate[j], rate_unit, "%.4g");
+			emit_number(e, PH_KEY(EV_TOTAL), label, ph->total[j], u, "%.6g");
+			emit_number(e, PH_KEY(EV_RATE), NULL, ph->rate[j], rate_unit, "%.4g");
 			emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
 			emit_object_end(e);
 		}
@@ -188,15 +189,15 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 		emit_object_end(e);
 	}
 	emit_list_end(e);
-	emit_table_begin(e, "events_missing", s->nmissing ? "events not counted" : NULL);
+	emit_table_begin(e, PH_KEY(MISSING), s->nmissing ? "events not counted" : NULL);
 	for (int j = 0; j < s->nmissing; j++) {
 		emit_row_begin(e);
-		emit_string(e, "event", "event", s->missing[j]);
-		emit_string(e, "reason", "reason", s->missing_why[j]);
+		emit_string(e, PH_KEY(MS_EVENT), "event", s->missing[j]);
+		emit_string(e, PH_KEY(MS_REASON), "reason", s->missing_why[j]);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_bool(e, "interrupted", NULL, phases_interrupted != 0);
+	emit_bool(e, PH_KEY(INTERRUPTED), NULL, phases_interrupted != 0);
 	if (phases_interrupted)
 		emit_text(e, "interrupted", "by %s: the phases of what was sampled until the program ended",
 			  strsignal(phases_interrupted));
@@ -209,7 +210,7 @@ static void phases_render_cb(struct emit *e, const void *ctx)
 
 /* --plot DIR: the footprint with the fitted segments, its breakpoints and their intervals; and
  * every counter's rate per phase. */
-static void phases_plot(const struct phases_result *r, const char *dir)
+static void phases_plot(const struct phases_report *r, const char *dir)
 {
 	const struct series *s = &r->s;
 	struct as_error err = { 0 };
@@ -344,7 +345,7 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 	struct as_error err = { 0 };
 	if (o.plot && plot_dir_prepare(o.plot, &err) != 0)
 		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
-	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
+	struct phases_report r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
 	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .own_group = 1,
 				 .keep_stdout = 1, .tick = phases_tick };
 	interrupt_install();

@@ -17,6 +17,7 @@
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/number.h"
+#include "machine/result-stat-regress.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -32,7 +33,7 @@ struct regress_event {
 	const char *reason;     /* why not fitted */
 };
 
-struct regress_result {
+struct regress_report {
 	char name[64];          /* the parameter */
 	int nvalues;
 	double values[REGRESS_VALUES_MAX];
@@ -48,7 +49,7 @@ struct regress_result {
 };
 
 /* "N=1,2,4" into the result. Returns 0 or -1 after error_usage(). */
-static int parse_param(const char *s, struct regress_result *r)
+static int parse_param(const char *s, struct regress_report *r)
 {
 	const char *eq = strchr(s, '=');
 	if (!eq || eq == s)
@@ -121,7 +122,7 @@ static void free_argv(char **v)
 	free(v);
 }
 
-static int regress_fit(struct regress_result *r)
+static int regress_fit(struct regress_report *r)
 {
 	const struct measure_stat *m0 = &r->m[0];
 	r->nev = m0->nevents;
@@ -169,7 +170,7 @@ static const char *plot_file_name(const char *name, char *buf, size_t len)
 /* One plot per event with counted runs: the runs as points, the best fit as a line (the reason
  * in the title when there is none). Names are data: every one goes through plot_quote(), file
  * names are made of the event's letters and digits. 0, or -1 after a warning or an error. */
-static int regress_plot(const struct regress_result *r)
+static int regress_plot(const struct regress_report *r)
 {
 	struct as_error err = { 0 };
 	int drawn = 0, empty = 0;
@@ -239,15 +240,15 @@ static int regress_plot(const struct regress_result *r)
 	return 0;
 }
 
-static void regress_render(struct emit *e, const struct regress_result *r)
+static void regress_render(struct emit *e, const struct regress_report *r)
 {
-	emit_string(e, "command", "command", r->command);
-	emit_string(e, "param", "parameter", r->name);
-	emit_array_begin(e, "values", "values");
+	emit_string(e, RR_KEY(COMMAND), "command", r->command);
+	emit_string(e, RR_KEY(PARAM), "parameter", r->name);
+	emit_array_begin(e, RR_KEY(VALUES), "values");
 	for (int v = 0; v < r->measured; v++)
 		emit_number(e, NULL, "", r->values[v], NULL, "%g");
 	emit_array_end(e);
-	emit_int(e, "runs", "runs per value", r->runs, NULL);
+	emit_int(e, RR_KEY(RUNS), "runs per value", r->runs, NULL);
 	emit_table_begin(e, NULL, "events (AICc of each fit; best: the simplest shape the lowest AICc does not clearly beat)");
 	for (int i = 0; i < r->nev; i++) {
 		const struct regress_event *ev = &r->ev[i];
@@ -271,32 +272,32 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_list_begin(e, "events", NULL);
+	emit_list_begin(e, RR_KEY(EVENTS), NULL);
 	for (int i = 0; i < r->nev; i++) {
 		const struct regress_event *ev = &r->ev[i];
 		emit_object_begin(e, NULL, NULL);
-		emit_string(e, "name", NULL, ev->name);
-		emit_string(e, "unit", NULL, ev->unit);
-		emit_string(e, "best", NULL, ev->fitted ? fit_name((enum fit_model)ev->fit.best) : NULL);
-		emit_number(e, "r2", NULL, ev->fitted ? ev->fit.m[ev->fit.best].r2 : NAN, NULL, NULL);
-		emit_object_begin(e, "fits", NULL);
+		emit_string(e, RR_KEY(EV_NAME), NULL, ev->name);
+		emit_string(e, RR_KEY(EV_UNIT), NULL, ev->unit);
+		emit_string(e, RR_KEY(EV_BEST), NULL, ev->fitted ? fit_name((enum fit_model)ev->fit.best) : NULL);
+		emit_number(e, RR_KEY(EV_R2), NULL, ev->fitted ? ev->fit.m[ev->fit.best].r2 : NAN, NULL, NULL);
+		emit_object_begin(e, RR_KEY(EV_FITS), NULL);
 		for (int m = 0; ev->fitted && m < FIT_MODELS; m++) {
 			const struct fit_result *f = &ev->fit.m[m];
 			emit_object_begin(e, fit_name((enum fit_model)m), NULL);
-			emit_number(e, "r2", NULL, f->valid ? f->r2 : NAN, NULL, NULL);
-			emit_number(e, "aicc", NULL, f->valid ? f->aicc : NAN, NULL, NULL);
-			emit_array_begin(e, "coef", NULL);
+			emit_number(e, RR_KEY(FIT_R2), NULL, f->valid ? f->r2 : NAN, NULL, NULL);
+			emit_number(e, RR_KEY(FIT_AICC), NULL, f->valid ? f->aicc : NAN, NULL, NULL);
+			emit_array_begin(e, RR_KEY(FIT_COEF), NULL);
 			for (int c = 0; f->valid && c < f->ncoef; c++)
 				emit_number(e, NULL, NULL, f->coef[c], NULL, NULL);
 			emit_array_end(e);
 			emit_object_end(e);
 		}
 		emit_object_end(e);
-		emit_array_begin(e, "means", NULL);
+		emit_array_begin(e, RR_KEY(EV_MEANS), NULL);
 		for (int v = 0; v < r->measured; v++)
 			emit_number(e, NULL, NULL, ev->mean[v], NULL, NULL);
 		emit_array_end(e);
-		emit_table_begin(e, "points", NULL);
+		emit_table_begin(e, RR_KEY(EV_POINTS), NULL);
 		for (int k = 0; k < ev->npts; k++) {
 			emit_tuple_begin(e);
 			emit_number(e, NULL, NULL, ev->x[k], NULL, NULL);
@@ -305,14 +306,14 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 		}
 		emit_table_end(e);
 		if (ev->reason)
-			emit_string(e, "reason", NULL, ev->reason);
+			emit_string(e, RR_KEY(EV_REASON), NULL, ev->reason);
 		else
-			emit_null(e, "reason", NULL, NULL);
+			emit_null(e, RR_KEY(EV_REASON), NULL, NULL);
 		emit_object_end(e);
 	}
 	emit_list_end(e);
-	emit_string(e, "plots", r->plot_dir ? "plots" : NULL, r->plot_dir);
-	emit_bool(e, "interrupted", NULL, r->interrupted);
+	emit_string(e, RR_KEY(PLOTS), r->plot_dir ? "plots" : NULL, r->plot_dir);
+	emit_bool(e, RR_KEY(INTERRUPTED), NULL, r->interrupted);
 	if (r->interrupted)
 		emit_text(e, "interrupted", "by %s: %d of %d values measured; the cut run is left out of every fit",
 			  strsignal(r->signal), r->measured, r->nvalues);
@@ -345,7 +346,7 @@ static const struct opt_cmd regress_cmd = {
 
 int cmd_regress(int argc, char **argv)
 {
-	static struct regress_result r;
+	static struct regress_report r;
 	struct cli_stat_args a = { 0 };
 	struct opt_strings params = { 0 };
 	const char *out = NULL;

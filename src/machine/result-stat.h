@@ -22,7 +22,7 @@
 	X(SR_GROUP_EVENTS, SR_ROOT, TEXT, "group_events", "", SCHEMA_OPT, "-M: the PMU of the group's events")    \
 	X(SR_EVENTS, SR_ROOT, ROWS, "events", "", 0, "one row per event, in the order asked")                   \
 	X(SR_EV_NAME, SR_EVENTS, TEXT, "name", "", 0, "the event as asked")                                       \
-	X(SR_EV_UNIT, SR_EVENTS, TEXT, "unit", "", 0, "the unit of its values (events, ns, KiB, ...)")           \
+	X(SR_EV_UNIT, SR_EVENTS, TEXT, "unit", "", SCHEMA_NULL, "the unit of its values (events, ns, KiB, ...)")           \
 	X(SR_EV_VALUES, SR_EVENTS, NUMBERS, "values", "", 0, "per run (null: not counted in that run)")          \
 	X(SR_EV_MEAN, SR_EVENTS, NUMBER, "mean", "", 0, "the mean over the runs counted")                        \
 	X(SR_EV_STDDEV, SR_EVENTS, NUMBER, "stddev", "", 0, "their standard deviation")                          \

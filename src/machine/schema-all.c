@@ -1,11 +1,17 @@
 /* Every described result type (schema.h): one line each, for schema_by_name (a REF row names the
  * schema it holds), the unit tests that check each one, and `machine schema`. */
 #include "machine/result-conditions.h"
+#include "machine/result-stat-compare.h"
+#include "machine/result-stat-phases.h"
+#include "machine/result-stat-regress.h"
 #include "machine/result-stat.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
 	&conditions_result,
 	&stat_result,
+	&compare_result,
+	&regress_result,
+	&phases_result,
 	NULL,
 };

@@ -16,6 +16,8 @@
 
 #include "analysis/stats.h"
 #include "harness.h"
+#include "machine/result-stat.h"
+#include "machine/schema.h"
 #include "measure/counters.h"
 #include "measure/events.h"
 #include "measure/stat-compare.h"
@@ -692,6 +694,48 @@ static void test_measure_stat__cond_diff(void)
 	measure_stat_json_release(&none);
 }
 
-TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
+/* Results recorded from stat, regress, phases and compare (tests/fixtures/measure/NAME-result.json,
+ * `--json` of this build) are what their descriptions say, key for key (machine/result-stat*.h);
+ * a stat result read back by compare's reader keeps its events; a key removed or of another kind
+ * is named by its path. */
+static void test_measure_stat__results_described(void)
+{
+	static const char *const files[] = { "stat-result", "stat-result-group", "stat-result-interval", "regress-result",
+					     "phases-result", "compare-result" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/tests/fixtures/measure/%s.json", ARCHSCOPE_SOURCE_DIR, files[i]);
+		json_t *doc = json_load_file(path, 0, NULL);
+		CHECK(doc != NULL);
+		const struct schema *s = schema_by_name(json_string_value(json_object_get(doc, "command")));
+		CHECK(s != NULL);
+		struct as_error err = { 0 };
+		int rc = schema_check(s, json_object_get(doc, "results"), &err);
+		if (rc)
+			printf("# %s: %s\n", files[i], err.msg);
+		CHECK(rc == 0);
+		json_decref(doc);
+	}
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/measure/stat-result.json", ARCHSCOPE_SOURCE_DIR);
+	json_t *doc = json_load_file(path, 0, NULL);
+	json_t *results = json_object_get(doc, "results");
+	struct measure_stat_json back;
+	struct as_error err = { 0 };
+	CHECK(measure_stat_json_read(&back, path, &err) == 0);
+	CHECK(back.n == json_array_size(schema_get(&stat_result, results, SR_EVENTS)));
+	CHECK(measure_stat_json_cond(&back, SR_KEY(COND_KERNEL)) != NULL);
+	measure_stat_json_release(&back);
+	json_t *run0 = json_array_get(schema_get(&stat_result, results, SR_RUNS_DETAIL), 0);
+	json_object_del(run0, SR_KEY(RUN_SECONDS));
+	CHECK(schema_check(&stat_result, results, &err) == -EINVAL && strstr(err.msg, "runs_detail[0].seconds: missing"));
+	CHECK(schema_check_read(&stat_result, results, &err) == 0);
+	schema_set(&stat_result, run0, SR_RUN_SECONDS, json_string("1 s"));
+	CHECK(schema_check_read(&stat_result, results, &err) == -EINVAL &&
+	      strstr(err.msg, "runs_detail[0].seconds: a value where a number"));
+	json_decref(doc);
+}
+
+TESTS(T(test_measure_stat__results_described), T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__group_refused), T(test_measure_stat__tracepoints),
       T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare), T(test_measure_stat__cond_diff))
