@@ -256,7 +256,7 @@ static int compare_interleaved(struct compare_report *r, const struct cli_stat_a
 out:
 	measure_stat_release(&ma);
 	measure_stat_release(&mb);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	return rc;
 }
 
@@ -312,7 +312,7 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	int rc = 0;
 	struct stat_select only;
-	stat_select_init(&only);
+	measure_stat_select_init(&only);
 	struct as_error err = { 0 };
 	char cmd_a[1024], cmd_b[1024];
 	if (r.runs) {
@@ -352,7 +352,7 @@ int cmd_compare(int argc, char **argv)
 		}
 	}
 	for (int i = 0; rc == 0 && !r.interleaved && i < sa.events.n; i++)
-		if (stat_select_add(&only, sa.events.v[i], &err) != 0) {
+		if (measure_stat_select_add(&only, sa.events.v[i], &err) != 0) {
 			error_usage("compare", "-e: %s", err.msg);
 			rc = EXIT_USAGE;
 		}
@@ -393,7 +393,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (r.interleaved)
 		interrupt_restore();
-	stat_select_release(&only);
+	measure_stat_select_release(&only);
 	measure_stat_compare_release(&r.c);
 	measure_stat_json_release(&r.a);
 	measure_stat_json_release(&r.b);

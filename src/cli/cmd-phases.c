@@ -74,7 +74,7 @@ static int phases_event_list(const struct phases_opts *o, struct stat_select *se
 	}
 	for (int i = 0; i < o->events.n; i++) {
 		struct as_error err = { 0 };
-		if (stat_select_add(sel, o->events.v[i], &err) != 0)
+		if (measure_stat_select_add(sel, o->events.v[i], &err) != 0)
 			return error_usage("phases", "-e '%s': %s", o->events.v[i], err.msg), EXIT_USAGE;
 	}
 	if (sel->n > COUNTERS_MAX)
@@ -401,8 +401,8 @@ out:
 int cmd_phases(int argc, char **argv)
 {
 	struct stat_select sel; /* the -e events: their names live until the result is printed */
-	stat_select_init(&sel);
+	measure_stat_select_init(&sel);
 	int rc = phases_main(argc, argv, &sel);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	return rc;
 }

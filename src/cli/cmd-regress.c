@@ -457,7 +457,7 @@ int cmd_regress(int argc, char **argv)
 	free(r.ev);
 	for (int v = 0; v < r.measured; v++)
 		measure_stat_release(&r.m[v]);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	if (r.interrupted)
 		return INTERRUPT_EXIT;
 	return rc ? rc : failed ? EXIT_FAIL : EXIT_OK;

@@ -31,7 +31,7 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 {
 	struct as_error err = { 0 };
 	int rc = 0;
-	stat_select_init(sel);
+	measure_stat_select_init(sel);
 	if (cli_forced_pmu_check(cmd)) /* every event is encoded for the forced PMU */
 		return EXIT_USAGE;
 	if ((a->all != 0) + (a->group != NULL) + (a->events.n > 0) > 1) {
@@ -39,10 +39,10 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 		return EXIT_USAGE;
 	}
 	if (a->all)
-		rc = stat_select_all(sel, &err);
+		rc = measure_stat_select_all(sel, &err);
 	else if (a->group) {
 		char dir[PATH_MAX];
-		rc = stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
+		rc = measure_stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
 		/* a group that does not exist or whose file is bad (not a regular file, too large, not
 		 * text, a line it refuses) is bad input; out of memory and a read error are failures */
 		if (rc && rc != -ENOMEM && rc != -EIO) {
@@ -51,14 +51,14 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 		}
 	} else if (a->events.n) {
 		for (int i = 0; i < a->events.n && !rc; i++)
-			rc = stat_select_add(sel, a->events.v[i], &err);
+			rc = measure_stat_select_add(sel, a->events.v[i], &err);
 		if (rc == -EINVAL) {
 			error_usage(cmd, "-e: %s", err.msg);
-			stat_select_release(sel);
+			measure_stat_select_release(sel);
 			return EXIT_USAGE;
 		}
 	} else
-		rc = stat_select_default(sel, &err);
+		rc = measure_stat_select_default(sel, &err);
 	if (rc) {
 		error_err(&err);
 		return EXIT_FAIL;

@@ -122,7 +122,7 @@ int cmd_stat(int argc, char **argv)
 	struct as_error err = { 0 };
 	if (system && counters_system_wide_check(&err) != 0) {
 		error("-a: %s", err.msg);
-		stat_select_release(&sel);
+		measure_stat_select_release(&sel);
 		return EXIT_FAIL;
 	}
 	char cmdline[1024];
@@ -145,7 +145,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc) {
 		interrupt_restore();
 		measure_stat_release(&m);
-		stat_select_release(&sel);
+		measure_stat_select_release(&sel);
 		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
 	}
 	measure_stat_conditions_after(&cond, clock_window_ghz());
@@ -186,7 +186,7 @@ int cmd_stat(int argc, char **argv)
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
 	measure_stat_release(&m);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	if (interrupted)
 		return INTERRUPT_EXIT;
 	return rc ? EXIT_FAIL : EXIT_OK;
