@@ -13,12 +13,13 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
+#include "machine/result-stat-compare.h"
 #include "measure/stat-compare.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
-#include "machine/result-stat-compare.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 
 struct compare_report {

@@ -13,11 +13,13 @@
 #include "analysis/fit.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/cmd-stat.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/number.h"
 #include "machine/result-stat-regress.h"
+#include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -431,9 +433,7 @@ int cmd_regress(int argc, char **argv)
 			break;
 		}
 		r.measured = v + 1;
-		struct cli_stat_result sr = { .command = r.command, .m = &r.m[v] };
-		measure_stat_failures(sr.m, &sr.failed, &sr.crashed);
-		failed |= cli_stat_report_program(&sr) != EXIT_OK;
+		failed |= cli_program_report(r.command, &r.m[v]) != EXIT_OK;
 	}
 	if (!r.interrupted && interrupt_signal()) {
 		r.interrupted = 1;

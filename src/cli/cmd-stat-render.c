@@ -291,25 +291,33 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 		emit_null(e, SR_KEY(SIGNAL_RECEIVED), NULL, NULL);
 }
 
-/* The program's outcome as errors; EXIT_FAIL when a run failed or crashed. */
-int cli_stat_report_program(const struct cli_stat_result *r)
+void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
 {
-	const struct measure_stat *m = r->m;
-	int rc = EXIT_OK;
-	for (int k = 0; k < m->nrun; k++) {
-		const struct stat_run *run = &m->run[k];
-		if (!run->exited) {
-			error("'%s' crashed in run %d of %d: signal %d (%s)", r->command, k + 1, m->nrun, run->status,
-			      strsignal(run->status));
-			return EXIT_FAIL;
-		}
-		if (run->status != 0 && rc == EXIT_OK) {
-			error("'%s' exited with status %d (in %d of %d runs)", r->command, run->status, r->failed, m->nrun);
-			rc = EXIT_FAIL;
-		}
-	}
-	if (m->interrupted)
-		note("interrupted by %s: %d of %d runs measured (the cut run is left out)", strsignal(m->signal), m->nrun,
-		     m->runs * m->passes);
-	return rc;
+	emit_object_begin(e, SR_KEY(COND), NULL);
+	emit_string(e, SR_KEY(COND_STARTED), NULL, c->started);
+	emit_string(e, SR_KEY(COND_ENDED), NULL, c->ended);
+	emit_array_begin(e, SR_KEY(COND_LOAD_BEFORE), NULL);
+	for (int i = 0; i < 3; i++)
+		emit_number(e, NULL, NULL, c->load_before[i], NULL, NULL);
+	emit_array_end(e);
+	emit_array_begin(e, SR_KEY(COND_LOAD_AFTER), NULL);
+	for (int i = 0; i < 3; i++)
+		emit_number(e, NULL, NULL, c->load_after[i], NULL, NULL);
+	emit_array_end(e);
+	emit_number(e, SR_KEY(COND_CLOCK_BEFORE), NULL, c->clock_before_ghz, "GHz", NULL);
+	emit_number(e, SR_KEY(COND_CLOCK_AFTER), NULL, c->clock_after_ghz, "GHz", NULL);
+	emit_string(e, SR_KEY(COND_CLOCK_METHOD), NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "
+					 "own CPU, before and after the runs (core cycles, not TSC)");
+	emit_number(e, SR_KEY(COND_MHZ_OS), NULL, c->cpu_mhz_os, "MHz", NULL);
+	emit_string(e, SR_KEY(COND_GOVERNOR), NULL, c->governor[0] ? c->governor : NULL);
+	emit_string(e, SR_KEY(COND_CPU_MODEL), NULL, c->cpu_model);
+	emit_string(e, SR_KEY(COND_KERNEL), NULL, c->kernel);
+	emit_string(e, SR_KEY(COND_ARCHSCOPE), NULL, ARCHSCOPE_VERSION);
+	emit_string(e, SR_KEY(COND_HOSTNAME), NULL, c->hostname);
+	emit_string(e, SR_KEY(COND_CPUS_ALLOWED), NULL, c->cpus_allowed);
+	emit_int(e, SR_KEY(COND_CPUS_ONLINE), NULL, c->cpus_online, NULL);
+	emit_object_end(e);
+	emit_text(e, "conditions", "load %.2f -> %.2f, clock %.2f -> %.2f GHz (measured), governor %s, %s", c->load_before[0],
+		  c->load_after[0], c->clock_before_ghz, c->clock_after_ghz, c->governor[0] ? c->governor : "none",
+		  c->started);
 }

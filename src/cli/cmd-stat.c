@@ -179,9 +179,9 @@ int cmd_stat(int argc, char **argv)
 	}
 	interrupt_restore();
 	if (rc == EXIT_OK)
-		rc = cli_stat_report_program(&r);
+		rc = cli_program_report(r.command, r.m);
 	else
-		cli_stat_report_program(&r);
+		cli_program_report(r.command, r.m);
 	int interrupted = m.interrupted;
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);

@@ -71,7 +71,7 @@ test_expect_success 'regress --json: every key described' '
 	described regress "$TMP/r.json"
 '
 test_expect_success 'phases --json: every key described' '
-	run 0 "$ARCHSCOPE" phases -q -o "$TMP/p.json" -- sleep 0.05 &&
+	run 0 "$ARCHSCOPE" phases -q --interval 5 -o "$TMP/p.json" -- sleep 0.3 &&
 	described phases "$TMP/p.json"
 '
 test_expect_success 'compare -r --json: every key described' '

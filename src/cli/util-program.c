@@ -1,6 +1,6 @@
-/* Event selection from the options and the measurement of a program, shared by stat, regress,
- * compare and phases (through cmd-stat.h). */
-#include "cli/cmd-stat.h"
+/* What the commands that run a program share (cli.h): the events chosen by the options, the
+ * measurement, the program's outcome, and where the report goes. */
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,11 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "common/atomicfile.h"
 #include "common/paths.h"
-#include "machine/result-stat.h"
 #include "measure/counters.h"
+#include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 
 /* The directory of the metric groups: $ARCHSCOPE_SHARE_DIR/groups, else the installed
@@ -90,37 +91,6 @@ int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char
 		return rc == -ENOENT || rc == -EACCES || rc == -ENOEXEC || rc == -ESRCH ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return 0;
-}
-
-void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
-{
-	emit_object_begin(e, SR_KEY(COND), NULL);
-	emit_string(e, SR_KEY(COND_STARTED), NULL, c->started);
-	emit_string(e, SR_KEY(COND_ENDED), NULL, c->ended);
-	emit_array_begin(e, SR_KEY(COND_LOAD_BEFORE), NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_before[i], NULL, NULL);
-	emit_array_end(e);
-	emit_array_begin(e, SR_KEY(COND_LOAD_AFTER), NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_after[i], NULL, NULL);
-	emit_array_end(e);
-	emit_number(e, SR_KEY(COND_CLOCK_BEFORE), NULL, c->clock_before_ghz, "GHz", NULL);
-	emit_number(e, SR_KEY(COND_CLOCK_AFTER), NULL, c->clock_after_ghz, "GHz", NULL);
-	emit_string(e, SR_KEY(COND_CLOCK_METHOD), NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "
-					 "own CPU, before and after the runs (core cycles, not TSC)");
-	emit_number(e, SR_KEY(COND_MHZ_OS), NULL, c->cpu_mhz_os, "MHz", NULL);
-	emit_string(e, SR_KEY(COND_GOVERNOR), NULL, c->governor[0] ? c->governor : NULL);
-	emit_string(e, SR_KEY(COND_CPU_MODEL), NULL, c->cpu_model);
-	emit_string(e, SR_KEY(COND_KERNEL), NULL, c->kernel);
-	emit_string(e, SR_KEY(COND_ARCHSCOPE), NULL, ARCHSCOPE_VERSION);
-	emit_string(e, SR_KEY(COND_HOSTNAME), NULL, c->hostname);
-	emit_string(e, SR_KEY(COND_CPUS_ALLOWED), NULL, c->cpus_allowed);
-	emit_int(e, SR_KEY(COND_CPUS_ONLINE), NULL, c->cpus_online, NULL);
-	emit_object_end(e);
-	emit_text(e, "conditions", "load %.2f -> %.2f, clock %.2f -> %.2f GHz (measured), governor %s, %s", c->load_before[0],
-		  c->load_after[0], c->clock_before_ghz, c->clock_after_ghz, c->governor[0] ? c->governor : "none",
-		  c->started);
 }
 
 int cli_report_render(const char *cmd, int json, cli_report_render_fn fn, const void *ctx, char **buf, size_t *len)
@@ -224,3 +194,24 @@ void cli_command_line(char **argv, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
 }
 
+int cli_program_report(const char *command, const struct measure_stat *m)
+{
+	int rc = EXIT_OK, failed, crashed;
+	measure_stat_failures(m, &failed, &crashed);
+	for (int k = 0; k < m->nrun; k++) {
+		const struct stat_run *run = &m->run[k];
+		if (!run->exited) {
+			error("'%s' crashed in run %d of %d: signal %d (%s)", command, k + 1, m->nrun, run->status,
+			      strsignal(run->status));
+			return EXIT_FAIL;
+		}
+		if (run->status != 0 && rc == EXIT_OK) {
+			error("'%s' exited with status %d (in %d of %d runs)", command, run->status, failed, m->nrun);
+			rc = EXIT_FAIL;
+		}
+	}
+	if (m->interrupted)
+		note("interrupted by %s: %d of %d runs measured (the cut run is left out)", strsignal(m->signal), m->nrun,
+		     m->runs * m->passes);
+	return rc;
+}
