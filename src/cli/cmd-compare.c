@@ -286,7 +286,7 @@ static const struct opt_cmd compare_cmd = {
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_report r = { .alpha = 0.05, .min_change_pct = 1 };
+	struct compare_report r = { .alpha = MEASURE_STAT_COMPARE_ALPHA, .min_change_pct = MEASURE_STAT_COMPARE_MIN_CHANGE_PCT };
 	struct cli_stat_args sa = { 0 };
 	const char *out = NULL;
 	int json = 0;
@@ -371,7 +371,7 @@ int cmd_compare(int argc, char **argv)
 		if (!r.c.n)
 			note("no event is in both results");
 		if (r.c.few_runs)
-			note("fewer than 3 runs on a side for some events: their tests have little power");
+			note("fewer than %d runs on a side for some events: their tests have little power", MEASURE_STAT_COMPARE_FEW_RUNS);
 		if (r.interleaved) {
 			rc = cli_report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
 		} else {
