@@ -184,7 +184,8 @@ static const char *target_name(const struct measure_stat *m, char *buf, size_t l
 	return buf;
 }
 
-void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
+/* What was counted, how often and how. */
+static void stat_render_head(struct emit *e, const struct cli_stat_result *r)
 {
 	const struct measure_stat *m = r->m;
 	char buf[160];
@@ -209,6 +210,12 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 		emit_annotate(e, ": %s (%s events)", r->sel->group_title, r->sel->group_pmu);
 		emit_string(e, SR_KEY(GROUP_EVENTS), NULL, r->sel->group_pmu);
 	}
+}
+
+/* Per event, the metrics of a group, and why events were not counted. */
+static void stat_render_events(struct emit *e, const struct cli_stat_result *r)
+{
+	const struct measure_stat *m = r->m;
 	emit_table_begin(e, NULL, "events");
 	for (int i = 0; i < m->nevents; i++)
 		stat_render_event_text(e, m, &m->ev[i], r->verbose, m->runs);
@@ -243,6 +250,12 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 	} else {
 		emit_null(e, SR_KEY(HW_REASON), NULL, NULL);
 	}
+}
+
+/* The runs with the conditions each ran in, and how many other work disturbed. */
+static void stat_render_runs(struct emit *e, const struct cli_stat_result *r)
+{
+	const struct measure_stat *m = r->m;
 	emit_table_begin(e, SR_KEY(RUNS_DETAIL), r->verbose ? "runs" : NULL);
 	for (int k = 0; k < m->nrun; k++) {
 		const struct stat_run *run = &m->run[k];
@@ -273,6 +286,14 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 	if (noisy)
 		emit_annotate(e, " of %d (run %d: %s): their counts and times may include other work's effects", m->nrun,
 			      first + 1, m->run[first].cond.why);
+}
+
+void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
+{
+	const struct measure_stat *m = r->m;
+	stat_render_head(e, r);
+	stat_render_events(e, r);
+	stat_render_runs(e, r);
 	if (m->per_thread)
 		stat_render_threads(e, m);
 	if (m->interval_s > 0)
