@@ -261,6 +261,41 @@ out:
 	return rc;
 }
 
+/* -r R -- A ... -- B ...: opt_parse stopped at the first "--"; the second splits the two. B's argv
+ * (A's ends where the "--" was), or NULL when either is missing. */
+static char **compare_command_b(int argc, char **argv)
+{
+	int sep = -1;
+	for (int i = 0; i < argc && sep < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	if (sep <= 0 || sep == argc - 1)
+		return NULL;
+	argv[sep] = NULL;
+	return argv + sep + 1;
+}
+
+/* Two files A and B: read (each held to stat's description) and their conditions compared. 0, or
+ * an exit code after error(). */
+static int compare_files(struct compare_report *r, const struct cli_stat_args *sa, int argc, char **argv)
+{
+	if (sa->all || sa->group)
+		return error_usage("compare", "--all and -M choose what -r counts; files are compared on every event they share"),
+		       EXIT_USAGE;
+	if (argc != 2) {
+		error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
+		return EXIT_USAGE;
+	}
+	if (cli_stdin_once("compare", argv, argc) != 0)
+		return EXIT_USAGE;
+	r->path_a = argv[0];
+	r->path_b = argv[1];
+	int rc = compare_read_both(r);
+	if (rc == 0)
+		r->nwarn = compare_conditions(r);
+	return rc;
+}
+
 static const char *const compare_usage[] = {
 	"archscope compare [--alpha Q] [--min-change PCT] [-e EVENT,...] [-o FILE] [--json] A.json B.json",
 	"archscope compare -r RUNS [-e EVENT,...|--all|-M GROUP] [--alpha Q] [--min-change PCT] [-o FILE] [--json] -- COMMAND-A ... -- COMMAND-B ...",
@@ -283,6 +318,49 @@ static const struct opt_cmd compare_cmd = {
 	.epilog = "Fewer than 3 runs on a side gives a warning: such a test has little power. Exit 2: bad files or\n"
 		  "options, or a command that cannot be started; 130: interrupted (-r; the pairs done are compared).\n",
 };
+
+/* -e with files: the events compared, each in A or B. 0, or EXIT_USAGE after error(). */
+static int compare_only(const struct compare_report *r, const struct cli_stat_args *sa, struct stat_select *only)
+{
+	struct as_error err = { 0 };
+	for (int i = 0; i < sa->events.n; i++)
+		if (measure_stat_select_add(only, sa->events.v[i], &err) != 0)
+			return error_usage("compare", "-e: %s", err.msg), EXIT_USAGE;
+	for (int i = 0; i < only->n; i++)
+		if (!measure_stat_json_find(&r->a, only->names[i]) && !measure_stat_json_find(&r->b, only->names[i])) {
+			char have[600];
+			events_list(&r->a, &r->b, have, sizeof(have));
+			error_usage("compare", "-e: '%s' is in neither '%s' nor '%s' (they hold %s)", only->names[i], r->path_a,
+				    r->path_b, have);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+/* The report: -r's to stderr or -o FILE (as stat's, never into the programs' stdout); files' to
+ * stdout, and the JSON to -o FILE too. EXIT_OK, or EXIT_FAIL after error(). */
+static int compare_deliver(const struct compare_report *r, const char *out, int json)
+{
+	if (r->interleaved)
+		return cli_report_deliver("compare", out, json, r->interrupted, compare_render_cb, r);
+	int rc;
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (e) {
+		compare_render(e, r);
+		rc = cli_emit_end(e, "compare");
+	} else {
+		rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+	}
+	if (rc == 0 && out) {
+		char *buf;
+		size_t len;
+		rc = cli_report_render("compare", 1, compare_render_cb, r, &buf, &len);
+		if (rc == 0)
+			rc = cli_report_write_file(out, buf, len);
+		free(buf);
+	}
+	return rc;
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -317,16 +395,10 @@ int cmd_compare(int argc, char **argv)
 	struct as_error err = { 0 };
 	char cmd_a[1024], cmd_b[1024];
 	if (r.runs) {
-		/* -r R -- A ... -- B ...: opt_parse stopped at the first "--"; the second splits the two */
-		int sep = -1;
-		for (int i = 0; i < argc && sep < 0; i++)
-			if (!strcmp(argv[i], "--"))
-				sep = i;
-		if (sep <= 0 || sep == argc - 1)
+		char **argv_a = argv, **argv_b = compare_command_b(argc, argv);
+		if (!argv_b)
 			return error_usage("compare", "-r runs two commands: compare -r RUNS -- COMMAND-A ... -- COMMAND-B ..."),
 			       EXIT_USAGE;
-		argv[sep] = NULL;
-		char **argv_a = argv, **argv_b = argv + sep + 1;
 		cli_command_line(argv_a, cmd_a, sizeof(cmd_a));
 		cli_command_line(argv_b, cmd_b, sizeof(cmd_b));
 		r.cmd_a = cmd_a;
@@ -336,61 +408,19 @@ int cmd_compare(int argc, char **argv)
 		r.interleaved = 1;
 		rc = compare_interleaved(&r, &sa, argv_a, argv_b);
 	} else {
-		if (sa.all || sa.group)
-			return error_usage("compare", "--all and -M choose what -r counts; files are compared on every event they share"),
-			       EXIT_USAGE;
-		if (argc != 2) {
-			error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
-			return EXIT_USAGE;
-		}
-		if (cli_stdin_once("compare", argv, argc) != 0)
-			return EXIT_USAGE;
-		r.path_a = argv[0];
-		r.path_b = argv[1];
-		rc = compare_read_both(&r);
-		if (rc == 0) {
-			r.nwarn = compare_conditions(&r);
-		}
+		rc = compare_files(&r, &sa, argc, argv);
 	}
-	for (int i = 0; rc == 0 && !r.interleaved && i < sa.events.n; i++)
-		if (measure_stat_select_add(&only, sa.events.v[i], &err) != 0) {
-			error_usage("compare", "-e: %s", err.msg);
-			rc = EXIT_USAGE;
-		}
-	for (int i = 0; rc == 0 && !r.interleaved && i < only.n; i++)
-		if (!measure_stat_json_find(&r.a, only.names[i]) && !measure_stat_json_find(&r.b, only.names[i])) {
-			char have[600];
-			events_list(&r.a, &r.b, have, sizeof(have));
-			error_usage("compare", "-e: '%s' is in neither '%s' nor '%s' (they hold %s)", only.names[i], r.path_a,
-				    r.path_b, have);
-			rc = EXIT_USAGE;
-		}
+	if (rc == 0 && !r.interleaved)
+		rc = compare_only(&r, &sa, &only);
 	if (rc == 0 && measure_stat_compare_run(&r.c, &r.a, &r.b, &only, r.alpha, r.min_change_pct, &err) != 0)
 		rc = error_err(&err) ? EXIT_FAIL : EXIT_FAIL;
 	if (rc == 0) {
 		if (!r.c.n)
 			note("no event is in both results");
 		if (r.c.few_runs)
-			note("fewer than %d runs on a side for some events: their tests have little power", MEASURE_STAT_COMPARE_FEW_RUNS);
-		if (r.interleaved) {
-			rc = cli_report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
-		} else {
-			struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-			if (e) {
-				compare_render(e, &r);
-				rc = cli_emit_end(e, "compare");
-			} else {
-				rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-			}
-			if (rc == 0 && out) {
-				char *buf;
-				size_t len;
-				rc = cli_report_render("compare", 1, compare_render_cb, &r, &buf, &len);
-				if (rc == 0)
-					rc = cli_report_write_file(out, buf, len);
-				free(buf);
-			}
-		}
+			note("fewer than %d runs on a side for some events: their tests have little power",
+			     MEASURE_STAT_COMPARE_FEW_RUNS);
+		rc = compare_deliver(&r, out, json);
 	}
 	if (r.interleaved)
 		interrupt_restore();
