@@ -346,6 +346,77 @@ static const struct opt_cmd regress_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The command uses {NAME}: 0, or -1 after error_usage(). */
+static int regress_command_check(const struct regress_report *r, int argc, char **argv)
+{
+	char key[80];
+	snprintf(key, sizeof(key), "{%s}", r->name);
+	for (int i = 0; i < argc; i++)
+		if (strstr(argv[i], key))
+			return 0;
+	error_usage("regress", "the command does not use %s: write it where the value goes", key);
+	return -1;
+}
+
+/* Runs the command at every value of the parameter, as stat does, until one fails or a signal cuts
+ * it; r->measured values are kept. *failed: a run exited non-zero or crashed. 0, or an exit code
+ * after error(). */
+static int regress_measure(struct regress_report *r, const struct stat_select *sel, int argc, char **argv, int *failed)
+{
+	int rc = 0;
+	for (int v = 0; v < r->nvalues && rc == 0 && !r->interrupted; v++) {
+		char **args = substitute(argv, argc, r->name, r->text[v]);
+		if (!args) {
+			rc = EXIT_FAIL;
+			error("out of memory");
+			break;
+		}
+		if (!cli_quiet)
+			progress("regress: %s = %s (%d of %d)", r->name, r->text[v], v + 1, r->nvalues);
+		struct stat_opts o = { .runs = r->runs, .stdout_fd = -1, .stderr_fd = 2 };
+		rc = cli_stat_measure(&r->m[v], sel, args, &o);
+		free_argv(args);
+		if (rc) {
+			measure_stat_release(&r->m[v]);
+			break;
+		}
+		r->interrupted = r->m[v].interrupted;
+		r->signal = r->m[v].signal;
+		/* a value whose runs were all cut adds no point */
+		if (r->m[v].nrun == 0) {
+			measure_stat_release(&r->m[v]);
+			break;
+		}
+		r->measured = v + 1;
+		*failed |= cli_program_report(r->command, &r->m[v]) != EXIT_OK;
+	}
+	return rc;
+}
+
+/* The fits, the plots and the report; EXIT_FAIL after error() with fewer than 2 values measured. */
+static int regress_deliver(struct regress_report *r, const char *out, int json)
+{
+	if (r->measured < 2 || regress_fit(r) != 0) {
+		error("%s: fewer than 2 parameter values were measured: nothing to fit",
+		      r->interrupted ? "interrupted" : "regress");
+		return EXIT_FAIL;
+	}
+	int prc = r->plot_dir ? regress_plot(r) : 0;
+	int rc = cli_report_deliver("regress", out, json, r->interrupted, regress_render_cb, r);
+	return prc ? EXIT_FAIL : rc;
+}
+
+static void regress_report_release(struct regress_report *r)
+{
+	for (int i = 0; i < r->nev; i++) {
+		free(r->ev[i].x);
+		free(r->ev[i].y);
+	}
+	free(r->ev);
+	for (int v = 0; v < r->measured; v++)
+		measure_stat_release(&r->m[v]);
+}
+
 int cmd_regress(int argc, char **argv)
 {
 	static struct regress_report r;
@@ -385,15 +456,8 @@ int cmd_regress(int argc, char **argv)
 		error_usage("regress", "a command to run is required (archscope regress --param N=1,2 -- COMMAND {N})");
 		return EXIT_USAGE;
 	}
-	char key[80];
-	snprintf(key, sizeof(key), "{%s}", r.name);
-	int uses = 0;
-	for (int i = 0; i < argc; i++)
-		uses |= strstr(argv[i], key) != NULL;
-	if (!uses) {
-		error_usage("regress", "the command does not use %s: write it where the value goes", key);
+	if (regress_command_check(&r, argc, argv) != 0)
 		return EXIT_USAGE;
-	}
 	cli_command_line(argv, r.command, sizeof(r.command));
 	/* where the results go is checked before anything runs */
 	if (out && cli_output_check("regress", out, 0) != 0)
@@ -409,54 +473,15 @@ int cmd_regress(int argc, char **argv)
 		return rc;
 	int failed = 0;
 	interrupt_install();
-	for (int v = 0; v < r.nvalues && rc == 0 && !r.interrupted; v++) {
-		char **args = substitute(argv, argc, r.name, r.text[v]);
-		if (!args) {
-			rc = EXIT_FAIL;
-			error("out of memory");
-			break;
-		}
-		if (!cli_quiet)
-			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
-		struct stat_opts o = { .runs = r.runs, .stdout_fd = -1, .stderr_fd = 2 };
-		rc = cli_stat_measure(&r.m[v], &sel, args, &o);
-		free_argv(args);
-		if (rc) {
-			measure_stat_release(&r.m[v]);
-			break;
-		}
-		r.interrupted = r.m[v].interrupted;
-		r.signal = r.m[v].signal;
-		/* a value whose runs were all cut adds no point */
-		if (r.m[v].nrun == 0) {
-			measure_stat_release(&r.m[v]);
-			break;
-		}
-		r.measured = v + 1;
-		failed |= cli_program_report(r.command, &r.m[v]) != EXIT_OK;
-	}
+	rc = regress_measure(&r, &sel, argc, argv, &failed);
 	if (!r.interrupted && interrupt_signal()) {
 		r.interrupted = 1;
 		r.signal = interrupt_signal();
 	}
-	if (rc == 0 && r.measured >= 2 && regress_fit(&r) == 0) {
-		int prc = r.plot_dir ? regress_plot(&r) : 0;
-		rc = cli_report_deliver("regress", out, json, r.interrupted, regress_render_cb, &r);
-		if (prc)
-			rc = EXIT_FAIL;
-	} else if (rc == 0) {
-		error("%s: fewer than 2 parameter values were measured: nothing to fit",
-		      r.interrupted ? "interrupted" : "regress");
-		rc = EXIT_FAIL;
-	}
+	if (rc == 0)
+		rc = regress_deliver(&r, out, json);
 	interrupt_restore();
-	for (int i = 0; i < r.nev; i++) {
-		free(r.ev[i].x);
-		free(r.ev[i].y);
-	}
-	free(r.ev);
-	for (int v = 0; v < r.measured; v++)
-		measure_stat_release(&r.m[v]);
+	regress_report_release(&r);
 	measure_stat_select_release(&sel);
 	if (r.interrupted)
 		return INTERRUPT_EXIT;
