@@ -111,6 +111,40 @@ static const char *phases_event_unit(const char *name)
 	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : NULL;
 }
 
+/* One phase: its span, the footprint's slope and ends, and each event's total and rate. */
+static void phases_render_phase(struct emit *e, const struct phases_report *r, int p)
+{
+	const struct series *s = &r->s;
+	const struct phases_phase *ph = &r->ph[p];
+	char title[96];
+	snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
+	emit_object_begin(e, NULL, title);
+	emit_number(e, PH_KEY(PH_START), NULL, ph->start_s, "s", "%.3f");
+	emit_number(e, PH_KEY(PH_END), NULL, ph->end_s, "s", "%.3f");
+	/* bytes for programs, MiB for people */
+	emit_number(e, PH_KEY(PH_SLOPE), NULL, ph->slope_bytes_per_s, "B/s", NULL);
+	emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
+	emit_number(e, PH_KEY(PH_FOOT_START), NULL, ph->rss_start_bytes, "B", NULL);
+	emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
+	emit_number(e, PH_KEY(PH_FOOT_END), NULL, ph->rss_end_bytes, "B", NULL);
+	emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
+	emit_object_begin(e, PH_KEY(PH_EVENTS), "");
+	for (int j = 0; j < s->nev; j++) {
+		emit_object_begin(e, s->name[j], "");
+		const char *u = phases_event_unit(s->name[j]);
+		char rate_unit[32];
+		snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
+		char label[96];
+		snprintf(label, sizeof(label), "%s", s->name[j]);
+		emit_number(e, PH_KEY(EV_TOTAL), label, ph->total[j], u, "%.6g");
+		emit_number(e, PH_KEY(EV_RATE), NULL, ph->rate[j], rate_unit, "%.4g");
+		emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+	emit_object_end(e);
+}
+
 static void phases_render(struct emit *e, const struct phases_report *r)
 {
 	const struct series *s = &r->s;
@@ -160,34 +194,7 @@ static void phases_render(struct emit *e, const struct phases_report *r)
 	}
 	emit_list_begin(e, PH_KEY(PHASES), "");
 	for (int p = 0; p < r->fit.k; p++) {
-		const struct phases_phase *ph = &r->ph[p];
-		char title[96];
-		snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
-		emit_object_begin(e, NULL, title);
-		emit_number(e, PH_KEY(PH_START), NULL, ph->start_s, "s", "%.3f");
-		emit_number(e, PH_KEY(PH_END), NULL, ph->end_s, "s", "%.3f");
-		/* bytes for programs, MiB for people */
-		emit_number(e, PH_KEY(PH_SLOPE), NULL, ph->slope_bytes_per_s, "B/s", NULL);
-		emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
-		emit_number(e, PH_KEY(PH_FOOT_START), NULL, ph->rss_start_bytes, "B", NULL);
-		emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
-		emit_number(e, PH_KEY(PH_FOOT_END), NULL, ph->rss_end_bytes, "B", NULL);
-		emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
-		emit_object_begin(e, PH_KEY(PH_EVENTS), "");
-		for (int j = 0; j < s->nev; j++) {
-			emit_object_begin(e, s->name[j], "");
-			const char *u = phases_event_unit(s->name[j]);
-			char rate_unit[32];
-			snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
-			char label[96];
-			snprintf(label, sizeof(label), "%s", s->name[j]);
-			emit_number(e, PH_KEY(EV_TOTAL), label, ph->total[j], u, "%.6g");
-			emit_number(e, PH_KEY(EV_RATE), NULL, ph->rate[j], rate_unit, "%.4g");
-			emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
-			emit_object_end(e);
-		}
-		emit_object_end(e);
-		emit_object_end(e);
+		phases_render_phase(e, r, p);
 	}
 	emit_list_end(e);
 	emit_table_begin(e, PH_KEY(MISSING), s->nmissing ? "events not counted" : NULL);
@@ -296,6 +303,64 @@ static const struct opt_cmd phases_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The options checked and the events chosen, before anything runs: *k the segments asked (0: auto),
+ * names[*nev] the events. 0, or an exit code after error(). */
+static int phases_prepare(const struct phases_opts *o, struct stat_select *sel, int *k, const char **names, int *nev)
+{
+	*k = 0;
+	if (cli_output_dir_check("phases", "--plot", o->plot) != 0)
+		return EXIT_USAGE;
+	if (strcmp(o->segments, "auto") != 0) {
+		int v;
+		if (number_parse_int(o->segments, 1, SEGMENTS_MAX, &v) != 0)
+			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
+					   o->segments),
+			       EXIT_USAGE;
+		*k = (int)v;
+	}
+	int rc = phases_event_list(o, sel, names, nev);
+	if (rc)
+		return rc;
+	/* a name no event table knows is a typo: say so before running anything */
+	for (int j = 0; j < *nev; j++) {
+		uint32_t type;
+		uint64_t config;
+		struct as_error e2 = { 0 };
+		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
+			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
+	}
+	/* where the results go is checked before anything runs */
+	if (o->out && cli_output_check("phases", o->out, 0) != 0)
+		return EXIT_USAGE;
+	struct as_error err = { 0 };
+	if (o->plot && plot_dir_prepare(o->plot, &err) != 0)
+		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
+	return 0;
+}
+
+/* The footprint's segments: k of them (0: as many as BIC chooses). 0, or EXIT_FAIL after error()
+ * when the samples are too few or the fit fails. */
+static int phases_fit(struct phases_report *r, int k, double interval_ms)
+{
+	const char *prog = r->argv[0];
+	struct as_error err = { 0 };
+	if (r->s.n < 3)
+		return error("'%s' ran %.0f ms, less than three sampling intervals of %g ms: %zu samples are too few to "
+			     "find phases (a smaller --interval gives more)",
+			     prog, r->s.end_s * 1e3, interval_ms, r->s.n),
+		       EXIT_FAIL;
+	if (k && r->s.n < segments_min_points(k))
+		return error("%d segments need at least %zu samples and '%s' gave %zu in %.0f ms: ask for fewer --segments "
+			     "or a smaller --interval",
+			     k, segments_min_points(k), prog, r->s.n, r->s.end_s * 1e3),
+		       EXIT_FAIL;
+	int frc = k ? segments_fit(r->s.t_s, r->s.rss_bytes, r->s.n, k, &r->fit, &err)
+		    : segments_fit_auto(r->s.t_s, r->s.rss_bytes, r->s.n, SEGMENTS_MAX, &r->fit, r->bic, &err);
+	if (frc)
+		return error_err(&err), EXIT_FAIL;
+	return 0;
+}
+
 static int phases_main(int argc, char **argv, struct stat_select *sel)
 {
 	struct phases_opts o = { .interval_ms = 10, .segments = "2" };
@@ -315,37 +380,13 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 		return opt_exit_code(argc);
 	if (argc == 0)
 		return error_usage("phases", "give the program to run after --"), EXIT_USAGE;
-	int k = 0;
-	if (cli_output_dir_check("phases", "--plot", o.plot) != 0)
-		return EXIT_USAGE;
-	if (strcmp(o.segments, "auto") != 0) {
-		int v;
-		if (number_parse_int(o.segments, 1, SEGMENTS_MAX, &v) != 0)
-			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
-					   o.segments),
-			       EXIT_USAGE;
-		k = (int)v;
-	}
+	int k;
 	const char *names[COUNTERS_MAX];
 	int nev;
-	int rc = phases_event_list(&o, sel, names, &nev);
+	int rc = phases_prepare(&o, sel, &k, names, &nev);
 	if (rc)
 		return rc;
-
-	/* a name no event table knows is a typo: say so before running anything */
-	for (int j = 0; j < nev; j++) {
-		uint32_t type;
-		uint64_t config;
-		struct as_error e2 = { 0 };
-		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
-			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
-	}
-	/* where the results go is checked before anything runs */
-	if (o.out && cli_output_check("phases", o.out, 0) != 0)
-		return EXIT_USAGE;
 	struct as_error err = { 0 };
-	if (o.plot && plot_dir_prepare(o.plot, &err) != 0)
-		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
 	struct phases_report r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
 	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .own_group = 1,
 				 .keep_stdout = 1, .tick = phases_tick };
@@ -369,24 +410,8 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 	else if (r.s.status)
 		note("'%s' exited with status %d", argv[0], r.s.status);
 	rc = EXIT_FAIL;
-	if (r.s.n < 3) {
-		error("'%s' ran %.0f ms, less than three sampling intervals of %g ms: %zu samples are too few to find "
-		      "phases (a smaller --interval gives more)",
-		      argv[0], r.s.end_s * 1e3, o.interval_ms, r.s.n);
+	if (phases_fit(&r, k, o.interval_ms) != 0)
 		goto out;
-	}
-	if (k && r.s.n < segments_min_points(k)) {
-		error("%d segments need at least %zu samples and '%s' gave %zu in %.0f ms: ask for fewer --segments or "
-		      "a smaller --interval",
-		      k, segments_min_points(k), argv[0], r.s.n, r.s.end_s * 1e3);
-		goto out;
-	}
-	int frc = k ? segments_fit(r.s.t_s, r.s.rss_bytes, r.s.n, k, &r.fit, &err)
-		    : segments_fit_auto(r.s.t_s, r.s.rss_bytes, r.s.n, SEGMENTS_MAX, &r.fit, r.bic, &err);
-	if (frc) {
-		error_err(&err);
-		goto out;
-	}
 	phases_split(&r);
 	if (o.plot)
 		phases_plot(&r, o.plot);
