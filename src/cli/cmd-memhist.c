@@ -189,6 +189,37 @@ static const struct opt_cmd memhist_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The combinations of options memhist refuses. 0, or -1 after error_usage(). */
+static int memhist_options_check(const struct memhist_opts *o, int argc)
+{
+	if (o->from && argc > 0)
+		return error_usage("memhist", "give --from FILE or a program to run, not both");
+	if (!o->from && argc == 0)
+		return error_usage("memhist", "give the program to run after --, or --from FILE");
+	if (o->thresholds && o->from)
+		return error_usage("memhist", "--thresholds runs the program once per threshold; it cannot read --from");
+	if (o->thresholds && o->plot)
+		return error_usage("memhist", "--plot draws the latency histogram, which --thresholds does not make");
+	return cli_output_dir_check("memhist", "--plot", o->plot) != 0 ? -1 : 0;
+}
+
+/* The program run with its loads sampled (PEBS or IBS, as this machine has). 0, or -1 after error(). */
+static int memhist_record_live(struct memhist_result *r, const struct memhist_opts *o, char **argv)
+{
+	char why[512];
+	struct as_error err = { 0 };
+	r->source = "live";
+	int vendor = memsample_live_probe(why, sizeof(why));
+	snprintf(r->method, sizeof(r->method), "%s",
+		 vendor == 'I' ? "Intel PEBS load latency (mem-loads, ldlat)" : "AMD IBS op (weight: DcMissLat)");
+	struct memsample_live_opts lo = { .ldlat_cy = o->ldlat, .period = o->period, .tick = memhist_tick };
+	int lrc = memsample_live_record(argv, &lo, &r->set, &r->status, &err);
+	progress_done();
+	if (lrc != 0)
+		return error_err(&err);
+	return 0;
+}
+
 int cmd_memhist(int argc, char **argv)
 {
 	struct memhist_opts o = { .bins = "log2", .ldlat = 3 };
@@ -208,17 +239,7 @@ int cmd_memhist(int argc, char **argv)
 	argc = opt_parse(argc, argv, &memhist_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (o.from && argc > 0)
-		return error_usage("memhist", "give --from FILE or a program to run, not both"), EXIT_USAGE;
-	if (!o.from && argc == 0)
-		return error_usage("memhist", "give the program to run after --, or --from FILE"), EXIT_USAGE;
-	if (o.thresholds && o.from)
-		return error_usage("memhist", "--thresholds runs the program once per threshold; it cannot read --from"),
-		       EXIT_USAGE;
-	if (o.thresholds && o.plot)
-		return error_usage("memhist", "--plot draws the latency histogram, which --thresholds does not make"),
-		       EXIT_USAGE;
-	if (cli_output_dir_check("memhist", "--plot", o.plot) != 0)
+	if (memhist_options_check(&o, argc) != 0)
 		return EXIT_USAGE;
 	struct memhist_result r = { .o = &o };
 	struct memsample_bins bins;
@@ -254,17 +275,8 @@ int cmd_memhist(int argc, char **argv)
 		if ((rc = memhist_thresholds(&r, &thr, argv)) != 0)
 			goto out;
 	} else {
-		r.source = "live";
-		int vendor = memsample_live_probe(why, sizeof(why));
-		snprintf(r.method, sizeof(r.method), "%s",
-			 vendor == 'I' ? "Intel PEBS load latency (mem-loads, ldlat)" : "AMD IBS op (weight: DcMissLat)");
-		struct memsample_live_opts lo = { .ldlat_cy = o.ldlat, .period = o.period, .tick = memhist_tick };
-		int lrc = memsample_live_record(argv, &lo, &r.set, &r.status, &err);
-		progress_done();
-		if (lrc != 0) {
-			error_err(&err);
+		if (memhist_record_live(&r, &o, argv) != 0)
 			goto out;
-		}
 	}
 	if (!r.nthr)
 		memsample_hist_build(&r.set, &bins, o.mode, &r.h);
