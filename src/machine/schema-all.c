@@ -2,6 +2,7 @@
  * schema it holds), the unit tests that check each one, and `machine schema`. */
 #include "machine/result-conditions.h"
 #include "machine/result-stat-compare.h"
+#include "machine/result-stat-memhist.h"
 #include "machine/result-stat-phases.h"
 #include "machine/result-stat-regress.h"
 #include "machine/result-stat.h"
@@ -13,5 +14,6 @@ const struct schema *const schema_all[] = {
 	&compare_result,
 	&regress_result,
 	&phases_result,
+	&memhist_result,
 	NULL,
 };
