@@ -2,6 +2,7 @@
  * schema it holds), the unit tests that check each one, and `machine schema`. */
 #include "machine/result-conditions.h"
 #include "machine/result-stat-compare.h"
+#include "machine/result-stat-events.h"
 #include "machine/result-stat-memhist.h"
 #include "machine/result-stat-phases.h"
 #include "machine/result-stat-regress.h"
@@ -15,5 +16,6 @@ const struct schema *const schema_all[] = {
 	&regress_result,
 	&phases_result,
 	&memhist_result,
+	&events_result,
 	NULL,
 };

@@ -1,4 +1,4 @@
-# Every key stat, regress, phases, memhist and compare write with --json is described, with its kind, and
+# Every key stat, regress, phases, memhist, events and compare write with --json is described, with its kind, and
 # every key their description requires is written (machine/result-stat*.h, read here from the
 # X-macro rows); a stat result round-trips through compare's reader, which names the path of a
 # key a file holds wrongly (issue 48).
@@ -81,6 +81,10 @@ test_expect_success 'memhist --json: every key described' '
 	described memhist "$TMP/out" &&
 	run 0 "$ARCHSCOPE" memhist --json --mode cost --from "$ROOT/tests/fixtures/measure/memhist-intel.jsonl" &&
 	described memhist "$TMP/out"
+'
+test_expect_success 'events --json: every key described' '
+	run 0 "$ARCHSCOPE" events --json &&
+	described events "$TMP/out"
 '
 test_expect_success 'compare -r --json: every key described' '
 	run 0 "$ARCHSCOPE" compare -q -r 2 -e page-faults -o "$TMP/c.json" -- true -- true &&

@@ -694,14 +694,15 @@ static void test_measure_stat__cond_diff(void)
 	measure_stat_json_release(&none);
 }
 
-/* Results recorded from stat, regress, phases, memhist and compare (tests/fixtures/measure/NAME-result.json,
- * `--json` of this build) are what their descriptions say, key for key (machine/result-stat*.h);
+/* Results recorded from stat, regress, phases, memhist, events and compare (the `--json` of this
+ * build in tests/fixtures/measure/NAME-result.json) are what their descriptions say, key for key
+ * (machine/result-stat*.h);
  * a stat result read back by compare's reader keeps its events; a key removed or of another kind
  * is named by its path. */
 static void test_measure_stat__results_described(void)
 {
 	static const char *const files[] = { "stat-result", "stat-result-group", "stat-result-interval", "regress-result",
-					     "phases-result", "compare-result", "memhist-result" };
+					     "phases-result", "compare-result", "memhist-result", "events-result" };
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		char path[512];
 		snprintf(path, sizeof(path), "%s/tests/fixtures/measure/%s.json", ARCHSCOPE_SOURCE_DIR, files[i]);
