@@ -13,14 +13,16 @@
 #include "analysis/stats.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
+#include "machine/result-stat-compare.h"
 #include "measure/stat-compare.h"
 #include "measure/stat-json.h"
 #include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 
-struct compare_result {
+struct compare_report {
 	const char *path_a, *path_b;
 	double alpha, min_change_pct;
 	struct measure_stat_compare c; /* the events compared */
@@ -31,61 +33,61 @@ struct compare_result {
 	int nwarn;                     /* conditions that differ between the files */
 };
 
-static void compare_render(struct emit *e, const struct compare_result *r)
+static void compare_render(struct emit *e, const struct compare_report *r)
 {
-	emit_string(e, "a", "A", r->path_a);
-	emit_string(e, "b", "B", r->path_b);
-	emit_string(e, "mode", "runs", r->interleaved ? "interleaved" : "files");
+	emit_string(e, CR_KEY(A), "A", r->path_a);
+	emit_string(e, CR_KEY(B), "B", r->path_b);
+	emit_string(e, CR_KEY(MODE), "runs", r->interleaved ? "interleaved" : "files");
 	if (r->interleaved) {
 		emit_annotate(e, ": A B A B ..., %d + %d runs, so that a drift of the machine hits both alike", r->runs_a,
 			      r->runs_b);
-		emit_int(e, "runs_a", NULL, r->runs_a, NULL);
-		emit_int(e, "runs_b", NULL, r->runs_b, NULL);
+		emit_int(e, CR_KEY(RUNS_A), NULL, r->runs_a, NULL);
+		emit_int(e, CR_KEY(RUNS_B), NULL, r->runs_b, NULL);
 	}
-	emit_int(e, "conditions_differ", NULL, r->nwarn, NULL);
-	emit_number(e, "alpha", "alpha (q below)", r->alpha, NULL, "%g");
-	emit_number(e, "min_change_pct", "min change", r->min_change_pct, "%", "%g");
-	emit_int(e, "tests", "events tested", r->c.tests, NULL);
+	emit_int(e, CR_KEY(COND_DIFFER), NULL, r->nwarn, NULL);
+	emit_number(e, CR_KEY(ALPHA), "alpha (q below)", r->alpha, NULL, "%g");
+	emit_number(e, CR_KEY(MIN_CHANGE), "min change", r->min_change_pct, "%", "%g");
+	emit_int(e, CR_KEY(TESTS), "events tested", r->c.tests, NULL);
 	int flagged = 0;
 	for (int k = 0; k < r->c.n; k++)
 		flagged += r->c.ev[k].significant;
-	emit_int(e, "significant", "significant", flagged, NULL);
-	emit_table_begin(e, "events", "events (sorted by q, then by size of change)");
+	emit_int(e, CR_KEY(SIGNIFICANT), "significant", flagged, NULL);
+	emit_table_begin(e, CR_KEY(EVENTS), "events (sorted by q, then by size of change)");
 	for (int k = 0; k < r->c.n; k++) {
 		const struct measure_stat_compare_event *c = &r->c.ev[k];
 		emit_row_begin(e);
-		emit_string(e, "name", "event", c->name);
+		emit_string(e, CR_KEY(EV_NAME), "event", c->name);
 		/* text: each mean with its unit, times in s/ms, counts as integers (JSON: every digit) */
 		struct stat_disp d = measure_stat_disp_of(c->unit ? c->unit : "", isnan(c->a.mean) ? c->b.mean : c->a.mean);
 		char ma[64], mb[64];
 		measure_stat_disp_format(&d, c->a.mean, ma, sizeof(ma), 1);
 		measure_stat_disp_format(&d, c->b.mean, mb, sizeof(mb), 1);
-		emit_number(e, "mean_a", NULL, c->a.mean, NULL, NULL);
+		emit_number(e, CR_KEY(EV_MEAN_A), NULL, c->a.mean, NULL, NULL);
 		emit_text(e, "mean A", "%s", ma);
-		emit_number(e, "mean_b", NULL, c->b.mean, NULL, NULL);
+		emit_number(e, CR_KEY(EV_MEAN_B), NULL, c->b.mean, NULL, NULL);
 		emit_text(e, "mean B", "%s", mb);
-		emit_number(e, "ratio", "B/A", c->ratio, NULL, "%.4f");
-		emit_number(e, "ratio_low", "95 % low", c->lo, NULL, "%.4f");
-		emit_number(e, "ratio_high", "95 % high", c->hi, NULL, "%.4f");
-		emit_number(e, "p", "p", c->w.p, NULL, "%.3g");
-		emit_number(e, "q", "q", c->q, NULL, "%.3g");
-		emit_number(e, "hedges_g", "g", c->g, NULL, "%.3g");
-		emit_bool(e, "significant", "flag", c->significant);
-		emit_number(e, "t", NULL, c->w.t, NULL, NULL);
-		emit_number(e, "df", NULL, c->w.df, NULL, NULL);
-		emit_int(e, "n_a", NULL, (long long)c->a.n, NULL);
-		emit_int(e, "n_b", NULL, (long long)c->b.n, NULL);
-		emit_number(e, "stddev_a", NULL, sqrt(c->a.var), NULL, NULL);
-		emit_number(e, "stddev_b", NULL, sqrt(c->b.var), NULL, NULL);
-		emit_bool(e, "constants", NULL, c->w.exact);
-		emit_string(e, "unit", NULL, c->unit);
+		emit_number(e, CR_KEY(EV_RATIO), "B/A", c->ratio, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_RATIO_LOW), "95 % low", c->lo, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_RATIO_HIGH), "95 % high", c->hi, NULL, "%.4f");
+		emit_number(e, CR_KEY(EV_P), "p", c->w.p, NULL, "%.3g");
+		emit_number(e, CR_KEY(EV_Q), "q", c->q, NULL, "%.3g");
+		emit_number(e, CR_KEY(EV_G), "g", c->g, NULL, "%.3g");
+		emit_bool(e, CR_KEY(EV_SIGNIFICANT), "flag", c->significant);
+		emit_number(e, CR_KEY(EV_T), NULL, c->w.t, NULL, NULL);
+		emit_number(e, CR_KEY(EV_DF), NULL, c->w.df, NULL, NULL);
+		emit_int(e, CR_KEY(EV_N_A), NULL, (long long)c->a.n, NULL);
+		emit_int(e, CR_KEY(EV_N_B), NULL, (long long)c->b.n, NULL);
+		emit_number(e, CR_KEY(EV_STDDEV_A), NULL, sqrt(c->a.var), NULL, NULL);
+		emit_number(e, CR_KEY(EV_STDDEV_B), NULL, sqrt(c->b.var), NULL, NULL);
+		emit_bool(e, CR_KEY(EV_CONSTANTS), NULL, c->w.exact);
+		emit_string(e, CR_KEY(EV_UNIT), NULL, c->unit);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_string(e, "only_in_a", r->c.only_a[0] ? "only in A" : NULL, r->c.only_a);
-	emit_string(e, "only_in_b", r->c.only_b[0] ? "only in B" : NULL, r->c.only_b);
-	emit_bool(e, "few_runs", NULL, r->c.few_runs);
-	emit_bool(e, "interrupted", NULL, r->interrupted);
+	emit_string(e, CR_KEY(ONLY_A), r->c.only_a[0] ? "only in A" : NULL, r->c.only_a);
+	emit_string(e, CR_KEY(ONLY_B), r->c.only_b[0] ? "only in B" : NULL, r->c.only_b);
+	emit_bool(e, CR_KEY(FEW_RUNS), NULL, r->c.few_runs);
+	emit_bool(e, CR_KEY(INTERRUPTED), NULL, r->interrupted);
 	if (r->interrupted)
 		emit_text(e, "interrupted", "by %s after %d + %d runs: the cut run is left out", strsignal(r->signal),
 			  r->runs_a, r->runs_b);
@@ -98,7 +100,7 @@ static void compare_render_cb(struct emit *e, const void *ctx)
 
 /* The conditions two stat results were measured under (results.conditions): a warning per field
  * that differs beyond what measure_stat_json_cond_diff allows, naming it and both values. */
-static int compare_conditions(const struct compare_result *r)
+static int compare_conditions(const struct compare_report *r)
 {
 	struct measure_stat_cond_diff d[MEASURE_STAT_COND_DIFFS];
 	int n = measure_stat_json_cond_diff(&r->a, &r->b, d, MEASURE_STAT_COND_DIFFS);
@@ -137,7 +139,7 @@ static void *compare_read_thread(void *arg)
 	return NULL;
 }
 
-static int compare_read_both(struct compare_result *r)
+static int compare_read_both(struct compare_report *r)
 {
 	struct compare_read ra = { .s = &r->a, .path = r->path_a }, rb = { .s = &r->b, .path = r->path_b };
 	pthread_t t;
@@ -185,7 +187,7 @@ static void events_list(const struct measure_stat_json *a, const struct measure_
 }
 
 /* -r R -- A -- B: A and B run R times each, in turn (A B A B ...), with the same events. */
-static int compare_interleaved(struct compare_result *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
+static int compare_interleaved(struct compare_report *r, const struct cli_stat_args *sa, char **argv_a, char **argv_b)
 {
 	struct stat_select sel;
 	int rc = cli_stat_select("compare", sa, &sel);
@@ -255,7 +257,42 @@ static int compare_interleaved(struct compare_result *r, const struct cli_stat_a
 out:
 	measure_stat_release(&ma);
 	measure_stat_release(&mb);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
+	return rc;
+}
+
+/* -r R -- A ... -- B ...: opt_parse stopped at the first "--"; the second splits the two. B's argv
+ * (A's ends where the "--" was), or NULL when either is missing. */
+static char **compare_command_b(int argc, char **argv)
+{
+	int sep = -1;
+	for (int i = 0; i < argc && sep < 0; i++)
+		if (!strcmp(argv[i], "--"))
+			sep = i;
+	if (sep <= 0 || sep == argc - 1)
+		return NULL;
+	argv[sep] = NULL;
+	return argv + sep + 1;
+}
+
+/* Two files A and B: read (each held to stat's description) and their conditions compared. 0, or
+ * an exit code after error(). */
+static int compare_files(struct compare_report *r, const struct cli_stat_args *sa, int argc, char **argv)
+{
+	if (sa->all || sa->group)
+		return error_usage("compare", "--all and -M choose what -r counts; files are compared on every event they share"),
+		       EXIT_USAGE;
+	if (argc != 2) {
+		error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
+		return EXIT_USAGE;
+	}
+	if (cli_stdin_once("compare", argv, argc) != 0)
+		return EXIT_USAGE;
+	r->path_a = argv[0];
+	r->path_b = argv[1];
+	int rc = compare_read_both(r);
+	if (rc == 0)
+		r->nwarn = compare_conditions(r);
 	return rc;
 }
 
@@ -282,9 +319,52 @@ static const struct opt_cmd compare_cmd = {
 		  "options, or a command that cannot be started; 130: interrupted (-r; the pairs done are compared).\n",
 };
 
+/* -e with files: the events compared, each in A or B. 0, or EXIT_USAGE after error(). */
+static int compare_only(const struct compare_report *r, const struct cli_stat_args *sa, struct stat_select *only)
+{
+	struct as_error err = { 0 };
+	for (int i = 0; i < sa->events.n; i++)
+		if (measure_stat_select_add(only, sa->events.v[i], &err) != 0)
+			return error_usage("compare", "-e: %s", err.msg), EXIT_USAGE;
+	for (int i = 0; i < only->n; i++)
+		if (!measure_stat_json_find(&r->a, only->names[i]) && !measure_stat_json_find(&r->b, only->names[i])) {
+			char have[600];
+			events_list(&r->a, &r->b, have, sizeof(have));
+			error_usage("compare", "-e: '%s' is in neither '%s' nor '%s' (they hold %s)", only->names[i], r->path_a,
+				    r->path_b, have);
+			return EXIT_USAGE;
+		}
+	return 0;
+}
+
+/* The report: -r's to stderr or -o FILE (as stat's, never into the programs' stdout); files' to
+ * stdout, and the JSON to -o FILE too. EXIT_OK, or EXIT_FAIL after error(). */
+static int compare_deliver(const struct compare_report *r, const char *out, int json)
+{
+	if (r->interleaved)
+		return cli_report_deliver("compare", out, json, r->interrupted, compare_render_cb, r);
+	int rc;
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (e) {
+		compare_render(e, r);
+		rc = cli_emit_end(e, "compare");
+	} else {
+		rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+	}
+	if (rc == 0 && out) {
+		char *buf;
+		size_t len;
+		rc = cli_report_render("compare", 1, compare_render_cb, r, &buf, &len);
+		if (rc == 0)
+			rc = cli_report_write_file(out, buf, len);
+		free(buf);
+	}
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_result r = { .alpha = 0.05, .min_change_pct = 1 };
+	struct compare_report r = { .alpha = MEASURE_STAT_COMPARE_ALPHA, .min_change_pct = MEASURE_STAT_COMPARE_MIN_CHANGE_PCT };
 	struct cli_stat_args sa = { 0 };
 	const char *out = NULL;
 	int json = 0;
@@ -311,20 +391,14 @@ int cmd_compare(int argc, char **argv)
 		return EXIT_USAGE;
 	int rc = 0;
 	struct stat_select only;
-	stat_select_init(&only);
+	measure_stat_select_init(&only);
 	struct as_error err = { 0 };
 	char cmd_a[1024], cmd_b[1024];
 	if (r.runs) {
-		/* -r R -- A ... -- B ...: opt_parse stopped at the first "--"; the second splits the two */
-		int sep = -1;
-		for (int i = 0; i < argc && sep < 0; i++)
-			if (!strcmp(argv[i], "--"))
-				sep = i;
-		if (sep <= 0 || sep == argc - 1)
+		char **argv_a = argv, **argv_b = compare_command_b(argc, argv);
+		if (!argv_b)
 			return error_usage("compare", "-r runs two commands: compare -r RUNS -- COMMAND-A ... -- COMMAND-B ..."),
 			       EXIT_USAGE;
-		argv[sep] = NULL;
-		char **argv_a = argv, **argv_b = argv + sep + 1;
 		cli_command_line(argv_a, cmd_a, sizeof(cmd_a));
 		cli_command_line(argv_b, cmd_b, sizeof(cmd_b));
 		r.cmd_a = cmd_a;
@@ -334,65 +408,23 @@ int cmd_compare(int argc, char **argv)
 		r.interleaved = 1;
 		rc = compare_interleaved(&r, &sa, argv_a, argv_b);
 	} else {
-		if (sa.all || sa.group)
-			return error_usage("compare", "--all and -M choose what -r counts; files are compared on every event they share"),
-			       EXIT_USAGE;
-		if (argc != 2) {
-			error_usage("compare", "two stat results are required (A.json B.json), or -r RUNS -- COMMAND-A -- COMMAND-B");
-			return EXIT_USAGE;
-		}
-		if (cli_stdin_once("compare", argv, argc) != 0)
-			return EXIT_USAGE;
-		r.path_a = argv[0];
-		r.path_b = argv[1];
-		rc = compare_read_both(&r);
-		if (rc == 0) {
-			r.nwarn = compare_conditions(&r);
-		}
+		rc = compare_files(&r, &sa, argc, argv);
 	}
-	for (int i = 0; rc == 0 && !r.interleaved && i < sa.events.n; i++)
-		if (stat_select_add(&only, sa.events.v[i], &err) != 0) {
-			error_usage("compare", "-e: %s", err.msg);
-			rc = EXIT_USAGE;
-		}
-	for (int i = 0; rc == 0 && !r.interleaved && i < only.n; i++)
-		if (!measure_stat_json_find(&r.a, only.names[i]) && !measure_stat_json_find(&r.b, only.names[i])) {
-			char have[600];
-			events_list(&r.a, &r.b, have, sizeof(have));
-			error_usage("compare", "-e: '%s' is in neither '%s' nor '%s' (they hold %s)", only.names[i], r.path_a,
-				    r.path_b, have);
-			rc = EXIT_USAGE;
-		}
+	if (rc == 0 && !r.interleaved)
+		rc = compare_only(&r, &sa, &only);
 	if (rc == 0 && measure_stat_compare_run(&r.c, &r.a, &r.b, &only, r.alpha, r.min_change_pct, &err) != 0)
 		rc = error_err(&err) ? EXIT_FAIL : EXIT_FAIL;
 	if (rc == 0) {
 		if (!r.c.n)
 			note("no event is in both results");
 		if (r.c.few_runs)
-			note("fewer than 3 runs on a side for some events: their tests have little power");
-		if (r.interleaved) {
-			rc = cli_report_deliver("compare", out, json, r.interrupted, compare_render_cb, &r);
-		} else {
-			struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-			if (e) {
-				compare_render(e, &r);
-				rc = cli_emit_end(e, "compare");
-			} else {
-				rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-			}
-			if (rc == 0 && out) {
-				char *buf;
-				size_t len;
-				rc = cli_report_render("compare", 1, compare_render_cb, &r, &buf, &len);
-				if (rc == 0)
-					rc = cli_report_write_file(out, buf, len);
-				free(buf);
-			}
-		}
+			note("fewer than %d runs on a side for some events: their tests have little power",
+			     MEASURE_STAT_COMPARE_FEW_RUNS);
+		rc = compare_deliver(&r, out, json);
 	}
 	if (r.interleaved)
 		interrupt_restore();
-	stat_select_release(&only);
+	measure_stat_select_release(&only);
 	measure_stat_compare_release(&r.c);
 	measure_stat_json_release(&r.a);
 	measure_stat_json_release(&r.b);

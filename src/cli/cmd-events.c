@@ -7,12 +7,13 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "machine/result-stat-events.h"
 #include "measure/events.h"
 #include "report/emit.h"
 
 static const char *const kind_names[] = { "hardware", "software", "tracepoint" };
 
-struct events_result {
+struct events_report {
 	struct events_list l;
 	int verbose;
 	int opens, closed;
@@ -28,18 +29,18 @@ static void attr_list(char *buf, size_t len, const struct events_attr *a, int n)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? "," : "", a[i].name, a[i].is_default ? "*" : "");
 }
 
-static void events_render(struct emit *e, struct events_result *r)
+static void events_render(struct emit *e, struct events_report *r)
 {
 	const struct events_list *l = &r->l;
-	emit_string(e, "pmus", "PMUs", l->pmus);
+	emit_string(e, EL_KEY(PMUS), "PMUs", l->pmus);
 	if (l->forced[0]) {
-		emit_string(e, "forced_pmu", "forced PMU", l->forced);
+		emit_string(e, EL_KEY(FORCED_PMU), "forced PMU", l->forced);
 		emit_annotate(e, " (another CPU's events: not tried here)");
 	}
 	else
-		emit_null(e, "forced_pmu", NULL, NULL);
-	emit_string(e, "tracepoints", "tracepoints", l->tracepoints);
-	emit_int(e, "count", "events", l->n, NULL);
+		emit_null(e, EL_KEY(FORCED_PMU), NULL, NULL);
+	emit_string(e, EL_KEY(TRACEPOINTS), "tracepoints", l->tracepoints);
+	emit_int(e, EL_KEY(NEVENTS), "events", l->n, NULL);
 	emit_annotate(e, " (%d open here)", r->opens);
 	emit_table_begin(e, NULL, "events");
 	for (int i = 0; i < l->n; i++) {
@@ -66,36 +67,36 @@ static void events_render(struct emit *e, struct events_result *r)
 	emit_table_end(e);
 	for (int k = 0; k < r->nreasons; k++)
 		emit_text(e, k ? "" : "why not", "[%d] %s", k + 1, r->reasons[k]);
-	emit_list_begin(e, "events", NULL);
+	emit_list_begin(e, EL_KEY(EVENTS), NULL);
 	for (int i = 0; i < l->n; i++) {
 		const struct events_entry *x = &l->e[i];
 		emit_object_begin(e, NULL, NULL);
-		emit_string(e, "name", NULL, x->name);
-		emit_string(e, "pmu", NULL, x->pmu);
-		emit_string(e, "kind", NULL, kind_names[x->kind]);
-		emit_string(e, "description", NULL, x->desc);
+		emit_string(e, EL_KEY(EV_NAME), NULL, x->name);
+		emit_string(e, EL_KEY(EV_PMU), NULL, x->pmu);
+		emit_string(e, EL_KEY(EV_KIND), NULL, kind_names[x->kind]);
+		emit_string(e, EL_KEY(EV_DESC), NULL, x->desc);
 		for (int u = 0; u < 2; u++) {
 			const struct events_attr *a = u ? x->mods : x->umasks;
 			int n = u ? x->nmods : x->numasks;
-			emit_table_begin(e, u ? "modifiers" : "umasks", NULL);
+			emit_table_begin(e, u ? EL_KEY(MODS) : EL_KEY(UMASKS), NULL);
 			for (int k = 0; k < n; k++) {
 				emit_row_begin(e);
-				emit_string(e, "name", NULL, a[k].name);
-				emit_string(e, "description", NULL, a[k].desc);
+				emit_string(e, u ? EL_KEY(MOD_NAME) : EL_KEY(UM_NAME), NULL, a[k].name);
+				emit_string(e, u ? EL_KEY(MOD_DESC) : EL_KEY(UM_DESC), NULL, a[k].desc);
 				if (!u)
-					emit_bool(e, "default", NULL, a[k].is_default);
+					emit_bool(e, EL_KEY(UM_DEFAULT), NULL, a[k].is_default);
 				emit_row_end(e);
 			}
 			emit_table_end(e);
 		}
 		if (x->checked)
-			emit_bool(e, "opens", NULL, x->opens);
+			emit_bool(e, EL_KEY(EV_OPENS), NULL, x->opens);
 		else
-			emit_null(e, "opens", NULL, NULL);
+			emit_null(e, EL_KEY(EV_OPENS), NULL, NULL);
 		if (x->reason && x->reason[0])
-			emit_string(e, "reason", NULL, x->reason);
+			emit_string(e, EL_KEY(EV_REASON), NULL, x->reason);
 		else
-			emit_null(e, "reason", NULL, NULL);
+			emit_null(e, EL_KEY(EV_REASON), NULL, NULL);
 		emit_object_end(e);
 	}
 	emit_list_end(e);
@@ -116,7 +117,7 @@ static const struct opt_cmd events_cmd = {
 
 int cmd_events(int argc, char **argv)
 {
-	struct events_result r;
+	struct events_report r;
 	memset(&r, 0, sizeof(r));
 	const char *pmu = NULL;
 	int json = 0;

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/spawn.h"
+#include "machine/result-stat-memhist.h"
 #include "measure/exec.h"
 #include "measure/memsample.h"
 #include "report/emit.h"
@@ -28,7 +29,7 @@ struct memhist_opts {
 	const char *plot;
 };
 
-struct memhist_result {
+struct memhist_report {
 	const struct memhist_opts *o;
 	const char *source;          /* "file", "live" or "thresholds" */
 	char method[160];
@@ -48,63 +49,63 @@ static void memhist_bin_label(const struct memsample_bins *b, int i, char *buf, 
 		snprintf(buf, len, ">= %g", b->edge[i]);
 }
 
-static void memhist_render(struct emit *e, const struct memhist_result *r)
+static void memhist_render(struct emit *e, const struct memhist_report *r)
 {
 	const struct memhist_opts *o = r->o;
-	emit_string(e, "source", "source", r->source);
-	emit_string(e, "method", "method", r->method);
+	emit_string(e, MH_KEY(SOURCE), "source", r->source);
+	emit_string(e, MH_KEY(METHOD), "method", r->method);
 	if (o->from)
-		emit_string(e, "file", "file", o->from);
+		emit_string(e, MH_KEY(FILE), "file", o->from);
 	else
-		emit_int(e, "exit_status", "exit status", r->status, NULL);
+		emit_int(e, MH_KEY(EXIT_STATUS), "exit status", r->status, NULL);
 	if (r->nthr) {
 		/* threshold cycling: loads per latency interval, no data source */
-		emit_table_begin(e, "thresholds", "loads per latency interval (differences between threshold runs)");
+		emit_table_begin(e, MH_KEY(THRESHOLDS), "loads per latency interval (differences between threshold runs)");
 		for (int i = 0; i < r->nthr; i++) {
 			emit_row_begin(e);
-			emit_number(e, "from_cy", "from", r->thr[i], "cy", "%g");
-			emit_number(e, "to_cy", "to", i + 1 < r->nthr ? r->thr[i + 1] : NAN, "cy", "%g");
-			emit_number(e, "above", "loads above from", r->above[i], NULL, "%.0f");
-			emit_number(e, "loads", "loads in interval", r->interval[i], NULL, "%.0f");
+			emit_number(e, MH_KEY(TH_FROM), "from", r->thr[i], "cy", "%g");
+			emit_number(e, MH_KEY(TH_TO), "to", i + 1 < r->nthr ? r->thr[i + 1] : NAN, "cy", "%g");
+			emit_number(e, MH_KEY(TH_ABOVE), "loads above from", r->above[i], NULL, "%.0f");
+			emit_number(e, MH_KEY(TH_LOADS), "loads in interval", r->interval[i], NULL, "%.0f");
 			emit_row_end(e);
 		}
 		emit_table_end(e);
-		emit_int(e, "negative_intervals", "negative intervals", r->negative, NULL);
+		emit_int(e, MH_KEY(NEGATIVE), "negative intervals", r->negative, NULL);
 		return;
 	}
 	const struct memsample_hist *h = &r->h;
 	const char *unit = h->cost ? "cy" : NULL;
-	emit_string(e, "mode", "mode", memhist_modes[h->cost]);
-	emit_int(e, "samples", "samples", (long long)r->set.n, NULL);
+	emit_string(e, MH_KEY(MODE), "mode", memhist_modes[h->cost]);
+	emit_int(e, MH_KEY(SAMPLES), "samples", (long long)r->set.n, NULL);
 	if (!o->from)
-		emit_int(e, "lost_samples", "samples lost", (long long)r->set.lost, NULL);
-	emit_number(e, "samples_binned", "in the histogram", h->samples, NULL, "%.0f");
-	emit_table_begin(e, "histogram", h->cost ? "latency cost (samples x latency) by data source"
+		emit_int(e, MH_KEY(LOST), "samples lost", (long long)r->set.lost, NULL);
+	emit_number(e, MH_KEY(BINNED), "in the histogram", h->samples, NULL, "%.0f");
+	emit_table_begin(e, MH_KEY(HISTOGRAM), h->cost ? "latency cost (samples x latency) by data source"
 						    : "samples by latency and data source");
 	for (int i = 0; i < h->bins.n; i++) {
 		emit_row_begin(e);
 		char lab[48];
 		memhist_bin_label(&h->bins, i, lab, sizeof(lab));
 		emit_text(e, "latency cy", "%s", lab);
-		emit_number(e, "from_cy", NULL, h->bins.edge[i], "cy", NULL);
-		emit_number(e, "to_cy", NULL, i + 1 < h->bins.n ? h->bins.edge[i + 1] : NAN, "cy", NULL);
+		emit_number(e, MH_KEY(HI_FROM), NULL, h->bins.edge[i], "cy", NULL);
+		emit_number(e, MH_KEY(HI_TO), NULL, i + 1 < h->bins.n ? h->bins.edge[i + 1] : NAN, "cy", NULL);
 		double all = 0;
 		for (int s = 0; s < MEMSAMPLE_NSRC; s++) {
 			emit_number(e, memsample_src_key(s), memsample_src_name(s), h->v[i][s], unit, "%.0f");
 			all += h->v[i][s];
 		}
-		emit_number(e, "all", "all", all, unit, "%.0f");
+		emit_number(e, MH_KEY(HI_ALL), "all", all, unit, "%.0f");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_object_begin(e, "totals", "totals by data source");
+	emit_object_begin(e, MH_KEY(TOTALS), "totals by data source");
 	for (int s = 0; s < MEMSAMPLE_NSRC; s++)
 		emit_number(e, memsample_src_key(s), memsample_src_name(s), h->total[s], unit, "%.0f");
 	emit_object_end(e);
 }
 
 /* --plot DIR: stacked bars of the histogram, one colour per data source. */
-static void memhist_plot(const struct memhist_result *r, const char *dir)
+static void memhist_plot(const struct memhist_report *r, const char *dir)
 {
 	struct as_error err = { 0 };
 	const struct memsample_hist *h = &r->h;
@@ -148,7 +149,7 @@ static void memhist_tick(void *ctx, double t_s, size_t samples)
 
 /* Threshold cycling: one run of CMD per threshold of b (parsed with the other options, before
  * anything is tried). 0, or an exit code. */
-static int memhist_thresholds(struct memhist_result *r, const struct memsample_bins *b, char **argv)
+static int memhist_thresholds(struct memhist_report *r, const struct memsample_bins *b, char **argv)
 {
 	struct as_error err = { 0 };
 	r->nthr = b->n;
@@ -189,6 +190,37 @@ static const struct opt_cmd memhist_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The combinations of options memhist refuses. 0, or -1 after error_usage(). */
+static int memhist_options_check(const struct memhist_opts *o, int argc)
+{
+	if (o->from && argc > 0)
+		return error_usage("memhist", "give --from FILE or a program to run, not both");
+	if (!o->from && argc == 0)
+		return error_usage("memhist", "give the program to run after --, or --from FILE");
+	if (o->thresholds && o->from)
+		return error_usage("memhist", "--thresholds runs the program once per threshold; it cannot read --from");
+	if (o->thresholds && o->plot)
+		return error_usage("memhist", "--plot draws the latency histogram, which --thresholds does not make");
+	return cli_output_dir_check("memhist", "--plot", o->plot) != 0 ? -1 : 0;
+}
+
+/* The program run with its loads sampled (PEBS or IBS, as this machine has). 0, or -1 after error(). */
+static int memhist_record_live(struct memhist_report *r, const struct memhist_opts *o, char **argv)
+{
+	char why[512];
+	struct as_error err = { 0 };
+	r->source = "live";
+	int vendor = memsample_live_probe(why, sizeof(why));
+	snprintf(r->method, sizeof(r->method), "%s",
+		 vendor == 'I' ? "Intel PEBS load latency (mem-loads, ldlat)" : "AMD IBS op (weight: DcMissLat)");
+	struct memsample_live_opts lo = { .ldlat_cy = o->ldlat, .period = o->period, .tick = memhist_tick };
+	int lrc = memsample_live_record(argv, &lo, &r->set, &r->status, &err);
+	progress_done();
+	if (lrc != 0)
+		return error_err(&err);
+	return 0;
+}
+
 int cmd_memhist(int argc, char **argv)
 {
 	struct memhist_opts o = { .bins = "log2", .ldlat = 3 };
@@ -208,19 +240,9 @@ int cmd_memhist(int argc, char **argv)
 	argc = opt_parse(argc, argv, &memhist_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	if (o.from && argc > 0)
-		return error_usage("memhist", "give --from FILE or a program to run, not both"), EXIT_USAGE;
-	if (!o.from && argc == 0)
-		return error_usage("memhist", "give the program to run after --, or --from FILE"), EXIT_USAGE;
-	if (o.thresholds && o.from)
-		return error_usage("memhist", "--thresholds runs the program once per threshold; it cannot read --from"),
-		       EXIT_USAGE;
-	if (o.thresholds && o.plot)
-		return error_usage("memhist", "--plot draws the latency histogram, which --thresholds does not make"),
-		       EXIT_USAGE;
-	if (cli_output_dir_check("memhist", "--plot", o.plot) != 0)
+	if (memhist_options_check(&o, argc) != 0)
 		return EXIT_USAGE;
-	struct memhist_result r = { .o = &o };
+	struct memhist_report r = { .o = &o };
 	struct memsample_bins bins;
 	struct as_error err = { 0 };
 	if (memsample_bins_parse(o.bins, &bins, &err) != 0)
@@ -254,17 +276,8 @@ int cmd_memhist(int argc, char **argv)
 		if ((rc = memhist_thresholds(&r, &thr, argv)) != 0)
 			goto out;
 	} else {
-		r.source = "live";
-		int vendor = memsample_live_probe(why, sizeof(why));
-		snprintf(r.method, sizeof(r.method), "%s",
-			 vendor == 'I' ? "Intel PEBS load latency (mem-loads, ldlat)" : "AMD IBS op (weight: DcMissLat)");
-		struct memsample_live_opts lo = { .ldlat_cy = o.ldlat, .period = o.period, .tick = memhist_tick };
-		int lrc = memsample_live_record(argv, &lo, &r.set, &r.status, &err);
-		progress_done();
-		if (lrc != 0) {
-			error_err(&err);
+		if (memhist_record_live(&r, &o, argv) != 0)
 			goto out;
-		}
 	}
 	if (!r.nthr)
 		memsample_hist_build(&r.set, &bins, o.mode, &r.h);

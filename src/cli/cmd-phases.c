@@ -11,12 +11,14 @@
 #include "analysis/segments.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/cmd-stat.h"
 #include "common/interrupt.h"
 #include "common/number.h"
+#include "machine/result-stat-phases.h"
 #include "measure/counters.h"
 #include "measure/series.h"
 #include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -39,7 +41,7 @@ struct phases_phase {
 	double total[COUNTERS_MAX], rate[COUNTERS_MAX];
 };
 
-struct phases_result {
+struct phases_report {
 	char **argv;
 	struct series s;
 	int k_auto;                          /* K was chosen by BIC */
@@ -73,7 +75,7 @@ static int phases_event_list(const struct phases_opts *o, struct stat_select *se
 	}
 	for (int i = 0; i < o->events.n; i++) {
 		struct as_error err = { 0 };
-		if (stat_select_add(sel, o->events.v[i], &err) != 0)
+		if (measure_stat_select_add(sel, o->events.v[i], &err) != 0)
 			return error_usage("phases", "-e '%s': %s", o->events.v[i], err.msg), EXIT_USAGE;
 	}
 	if (sel->n > COUNTERS_MAX)
@@ -86,7 +88,7 @@ static int phases_event_list(const struct phases_opts *o, struct stat_select *se
 
 /* Splits the run at the fitted breakpoints; the first phase starts at the exec, the last ends
  * when the program ended. */
-static void phases_split(struct phases_result *r)
+static void phases_split(struct phases_report *r)
 {
 	const struct segments_fit *f = &r->fit;
 	for (int p = 0; p < f->k; p++) {
@@ -109,39 +111,73 @@ static const char *phases_event_unit(const char *name)
 	return !strcmp(name, "task-clock") || !strcmp(name, "cpu-clock") ? "ns" : NULL;
 }
 
-static void phases_render(struct emit *e, const struct phases_result *r)
+/* One phase: its span, the footprint's slope and ends, and each event's total and rate. */
+static void phases_render_phase(struct emit *e, const struct phases_report *r, int p)
+{
+	const struct series *s = &r->s;
+	const struct phases_phase *ph = &r->ph[p];
+	char title[96];
+	snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
+	emit_object_begin(e, NULL, title);
+	emit_number(e, PH_KEY(PH_START), NULL, ph->start_s, "s", "%.3f");
+	emit_number(e, PH_KEY(PH_END), NULL, ph->end_s, "s", "%.3f");
+	/* bytes for programs, MiB for people */
+	emit_number(e, PH_KEY(PH_SLOPE), NULL, ph->slope_bytes_per_s, "B/s", NULL);
+	emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
+	emit_number(e, PH_KEY(PH_FOOT_START), NULL, ph->rss_start_bytes, "B", NULL);
+	emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
+	emit_number(e, PH_KEY(PH_FOOT_END), NULL, ph->rss_end_bytes, "B", NULL);
+	emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
+	emit_object_begin(e, PH_KEY(PH_EVENTS), "");
+	for (int j = 0; j < s->nev; j++) {
+		emit_object_begin(e, s->name[j], "");
+		const char *u = phases_event_unit(s->name[j]);
+		char rate_unit[32];
+		snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
+		char label[96];
+		snprintf(label, sizeof(label), "%s", s->name[j]);
+		emit_number(e, PH_KEY(EV_TOTAL), label, ph->total[j], u, "%.6g");
+		emit_number(e, PH_KEY(EV_RATE), NULL, ph->rate[j], rate_unit, "%.4g");
+		emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
+		emit_object_end(e);
+	}
+	emit_object_end(e);
+	emit_object_end(e);
+}
+
+static void phases_render(struct emit *e, const struct phases_report *r)
 {
 	const struct series *s = &r->s;
 	char cmd[512] = "";
 	for (int i = 0; r->argv[i]; i++)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "%s%s", i ? " " : "", r->argv[i]);
-	emit_string(e, "command", "command", cmd);
+	emit_string(e, PH_KEY(COMMAND), "command", cmd);
 	if (s->exited)
-		emit_int(e, "exit_status", "exit status", s->status, NULL);
+		emit_int(e, PH_KEY(EXIT_STATUS), "exit status", s->status, NULL);
 	else
-		emit_null(e, "exit_status", NULL, NULL);
+		emit_null(e, PH_KEY(EXIT_STATUS), NULL, NULL);
 	if (!s->exited) {
-		emit_int(e, "signal", "ended by signal", s->status, NULL);
+		emit_int(e, PH_KEY(SIGNAL), "ended by signal", s->status, NULL);
 		emit_annotate(e, " (%s)", strsignal(s->status));
 	}
-	emit_number(e, "duration_s", "duration", s->end_s, "s", "%.3f");
-	emit_number(e, "interval_ms", "sample interval", s->interval_s * 1e3, "ms", "%g");
-	emit_int(e, "samples", "samples", (long long)s->n, NULL);
-	emit_number(e, "sampler_cpu_percent", "sampler cost", s->end_s > 0 ? 100 * s->sampler_cpu_s / s->end_s : NAN,
+	emit_number(e, PH_KEY(DURATION), "duration", s->end_s, "s", "%.3f");
+	emit_number(e, PH_KEY(INTERVAL), "sample interval", s->interval_s * 1e3, "ms", "%g");
+	emit_int(e, PH_KEY(SAMPLES), "samples", (long long)s->n, NULL);
+	emit_number(e, PH_KEY(SAMPLER_CPU), "sampler cost", s->end_s > 0 ? 100 * s->sampler_cpu_s / s->end_s : NAN,
 		    "% of a CPU", "%.2f");
-	emit_int(e, "processes_max", "processes", s->procs_max, NULL);
-	emit_string(e, "footprint", NULL, "resident set (statm) summed over the process tree");
-	emit_int(e, "segments", "segments", r->fit.k, NULL);
+	emit_int(e, PH_KEY(PROCESSES), "processes", s->procs_max, NULL);
+	emit_string(e, PH_KEY(FOOTPRINT), NULL, "resident set (statm) summed over the process tree");
+	emit_int(e, PH_KEY(SEGMENTS), "segments", r->fit.k, NULL);
 	emit_annotate(e, r->k_auto ? " (chosen by BIC)" : " (as asked)");
-	emit_string(e, "segments_method", NULL, r->k_auto ? "auto: continuous piecewise-linear, K <= 6 by BIC"
+	emit_string(e, PH_KEY(SEGMENTS_METHOD), NULL, r->k_auto ? "auto: continuous piecewise-linear, K <= 6 by BIC"
 							   : "continuous piecewise-linear, K given");
-	emit_number(e, "residual_bytes", "fit residual", r->fit.sigma, "B", "%.4g");
-	emit_int(e, "outliers", "outliers left out", (long long)r->fit.outliers, NULL);
-	emit_array_begin(e, "breakpoints_s", NULL);
+	emit_number(e, PH_KEY(RESIDUAL), "fit residual", r->fit.sigma, "B", "%.4g");
+	emit_int(e, PH_KEY(OUTLIERS), "outliers left out", (long long)r->fit.outliers, NULL);
+	emit_array_begin(e, PH_KEY(BREAKPOINTS), NULL);
 	for (int j = 0; j < r->fit.k - 1; j++)
 		emit_number(e, NULL, NULL, r->fit.bp[j], "s", "%.3f");
 	emit_array_end(e);
-	emit_table_begin(e, "breakpoints_ci_s", r->fit.k > 1 ? "breakpoints with 95 % confidence intervals" : NULL);
+	emit_table_begin(e, PH_KEY(BREAKPOINTS_CI), r->fit.k > 1 ? "breakpoints with 95 % confidence intervals" : NULL);
 	for (int j = 0; j < r->fit.k - 1; j++) {
 		emit_tuple_begin(e);
 		emit_text(e, "breakpoint", "%.3f s", r->fit.bp[j]);
@@ -151,52 +187,25 @@ static void phases_render(struct emit *e, const struct phases_result *r)
 	}
 	emit_table_end(e);
 	if (r->k_auto) {
-		emit_array_begin(e, "bic_by_segments", NULL);
+		emit_array_begin(e, PH_KEY(BIC), NULL);
 		for (int k = 0; k < SEGMENTS_MAX; k++)
 			emit_number(e, NULL, NULL, r->bic[k], NULL, NULL);
 		emit_array_end(e);
 	}
-	emit_list_begin(e, "phases", "");
+	emit_list_begin(e, PH_KEY(PHASES), "");
 	for (int p = 0; p < r->fit.k; p++) {
-		const struct phases_phase *ph = &r->ph[p];
-		char title[96];
-		snprintf(title, sizeof(title), "phase %d: %.3f s to %.3f s", p + 1, ph->start_s, ph->end_s);
-		emit_object_begin(e, NULL, title);
-		emit_number(e, "start_s", NULL, ph->start_s, "s", "%.3f");
-		emit_number(e, "end_s", NULL, ph->end_s, "s", "%.3f");
-		/* bytes for programs, MiB for people */
-		emit_number(e, "slope_bytes_per_s", NULL, ph->slope_bytes_per_s, "B/s", NULL);
-		emit_number(e, NULL, "footprint slope", ph->slope_bytes_per_s / 1048576.0, "MiB/s", "%.4g");
-		emit_number(e, "footprint_start_bytes", NULL, ph->rss_start_bytes, "B", NULL);
-		emit_number(e, NULL, "footprint at start", ph->rss_start_bytes / 1048576.0, "MiB", "%.1f");
-		emit_number(e, "footprint_end_bytes", NULL, ph->rss_end_bytes, "B", NULL);
-		emit_number(e, NULL, "footprint at end", ph->rss_end_bytes / 1048576.0, "MiB", "%.1f");
-		emit_object_begin(e, "events", "");
-		for (int j = 0; j < s->nev; j++) {
-			emit_object_begin(e, s->name[j], "");
-			const char *u = phases_event_unit(s->name[j]);
-			char rate_unit[32];
-			snprintf(rate_unit, sizeof(rate_unit), "%s/s", u ? u : "");
-			char label[96];
-			snprintf(label, sizeof(label), "%s", s->name[j]);
-			emit_number(e, "total", label, ph->total[j], u, "%.6g");
-			emit_number(e, "rate", NULL, ph->rate[j], rate_unit, "%.4g");
-			emit_annotate(e, ", %.4g%s%s", ph->rate[j], u ? " " : "", rate_unit);
-			emit_object_end(e);
-		}
-		emit_object_end(e);
-		emit_object_end(e);
+		phases_render_phase(e, r, p);
 	}
 	emit_list_end(e);
-	emit_table_begin(e, "events_missing", s->nmissing ? "events not counted" : NULL);
+	emit_table_begin(e, PH_KEY(MISSING), s->nmissing ? "events not counted" : NULL);
 	for (int j = 0; j < s->nmissing; j++) {
 		emit_row_begin(e);
-		emit_string(e, "event", "event", s->missing[j]);
-		emit_string(e, "reason", "reason", s->missing_why[j]);
+		emit_string(e, PH_KEY(MS_EVENT), "event", s->missing[j]);
+		emit_string(e, PH_KEY(MS_REASON), "reason", s->missing_why[j]);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_bool(e, "interrupted", NULL, phases_interrupted != 0);
+	emit_bool(e, PH_KEY(INTERRUPTED), NULL, phases_interrupted != 0);
 	if (phases_interrupted)
 		emit_text(e, "interrupted", "by %s: the phases of what was sampled until the program ended",
 			  strsignal(phases_interrupted));
@@ -209,7 +218,7 @@ static void phases_render_cb(struct emit *e, const void *ctx)
 
 /* --plot DIR: the footprint with the fitted segments, its breakpoints and their intervals; and
  * every counter's rate per phase. */
-static void phases_plot(const struct phases_result *r, const char *dir)
+static void phases_plot(const struct phases_report *r, const char *dir)
 {
 	const struct series *s = &r->s;
 	struct as_error err = { 0 };
@@ -294,6 +303,64 @@ static const struct opt_cmd phases_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The options checked and the events chosen, before anything runs: *k the segments asked (0: auto),
+ * names[*nev] the events. 0, or an exit code after error(). */
+static int phases_prepare(const struct phases_opts *o, struct stat_select *sel, int *k, const char **names, int *nev)
+{
+	*k = 0;
+	if (cli_output_dir_check("phases", "--plot", o->plot) != 0)
+		return EXIT_USAGE;
+	if (strcmp(o->segments, "auto") != 0) {
+		int v;
+		if (number_parse_int(o->segments, 1, SEGMENTS_MAX, &v) != 0)
+			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
+					   o->segments),
+			       EXIT_USAGE;
+		*k = (int)v;
+	}
+	int rc = phases_event_list(o, sel, names, nev);
+	if (rc)
+		return rc;
+	/* a name no event table knows is a typo: say so before running anything */
+	for (int j = 0; j < *nev; j++) {
+		uint32_t type;
+		uint64_t config;
+		struct as_error e2 = { 0 };
+		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
+			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
+	}
+	/* where the results go is checked before anything runs */
+	if (o->out && cli_output_check("phases", o->out, 0) != 0)
+		return EXIT_USAGE;
+	struct as_error err = { 0 };
+	if (o->plot && plot_dir_prepare(o->plot, &err) != 0)
+		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
+	return 0;
+}
+
+/* The footprint's segments: k of them (0: as many as BIC chooses). 0, or EXIT_FAIL after error()
+ * when the samples are too few or the fit fails. */
+static int phases_fit(struct phases_report *r, int k, double interval_ms)
+{
+	const char *prog = r->argv[0];
+	struct as_error err = { 0 };
+	if (r->s.n < 3)
+		return error("'%s' ran %.0f ms, less than three sampling intervals of %g ms: %zu samples are too few to "
+			     "find phases (a smaller --interval gives more)",
+			     prog, r->s.end_s * 1e3, interval_ms, r->s.n),
+		       EXIT_FAIL;
+	if (k && r->s.n < segments_min_points(k))
+		return error("%d segments need at least %zu samples and '%s' gave %zu in %.0f ms: ask for fewer --segments "
+			     "or a smaller --interval",
+			     k, segments_min_points(k), prog, r->s.n, r->s.end_s * 1e3),
+		       EXIT_FAIL;
+	int frc = k ? segments_fit(r->s.t_s, r->s.rss_bytes, r->s.n, k, &r->fit, &err)
+		    : segments_fit_auto(r->s.t_s, r->s.rss_bytes, r->s.n, SEGMENTS_MAX, &r->fit, r->bic, &err);
+	if (frc)
+		return error_err(&err), EXIT_FAIL;
+	return 0;
+}
+
 static int phases_main(int argc, char **argv, struct stat_select *sel)
 {
 	struct phases_opts o = { .interval_ms = 10, .segments = "2" };
@@ -313,38 +380,14 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 		return opt_exit_code(argc);
 	if (argc == 0)
 		return error_usage("phases", "give the program to run after --"), EXIT_USAGE;
-	int k = 0;
-	if (cli_output_dir_check("phases", "--plot", o.plot) != 0)
-		return EXIT_USAGE;
-	if (strcmp(o.segments, "auto") != 0) {
-		int v;
-		if (number_parse_int(o.segments, 1, SEGMENTS_MAX, &v) != 0)
-			return error_usage("phases", "--segments must be 1 to %d or auto, got '%s'", SEGMENTS_MAX,
-					   o.segments),
-			       EXIT_USAGE;
-		k = (int)v;
-	}
+	int k;
 	const char *names[COUNTERS_MAX];
 	int nev;
-	int rc = phases_event_list(&o, sel, names, &nev);
+	int rc = phases_prepare(&o, sel, &k, names, &nev);
 	if (rc)
 		return rc;
-
-	/* a name no event table knows is a typo: say so before running anything */
-	for (int j = 0; j < nev; j++) {
-		uint32_t type;
-		uint64_t config;
-		struct as_error e2 = { 0 };
-		if (counters_encode(names[j], &type, &config, NULL, 0, &e2) == -ENOENT)
-			return error_usage("phases", "unknown event '%s' (%s)", names[j], e2.msg), EXIT_USAGE;
-	}
-	/* where the results go is checked before anything runs */
-	if (o.out && cli_output_check("phases", o.out, 0) != 0)
-		return EXIT_USAGE;
 	struct as_error err = { 0 };
-	if (o.plot && plot_dir_prepare(o.plot, &err) != 0)
-		return error_usage("phases", "--plot: %s", err.msg), EXIT_USAGE;
-	struct phases_result r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
+	struct phases_report r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
 	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .own_group = 1,
 				 .keep_stdout = 1, .tick = phases_tick };
 	interrupt_install();
@@ -367,24 +410,8 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 	else if (r.s.status)
 		note("'%s' exited with status %d", argv[0], r.s.status);
 	rc = EXIT_FAIL;
-	if (r.s.n < 3) {
-		error("'%s' ran %.0f ms, less than three sampling intervals of %g ms: %zu samples are too few to find "
-		      "phases (a smaller --interval gives more)",
-		      argv[0], r.s.end_s * 1e3, o.interval_ms, r.s.n);
+	if (phases_fit(&r, k, o.interval_ms) != 0)
 		goto out;
-	}
-	if (k && r.s.n < segments_min_points(k)) {
-		error("%d segments need at least %zu samples and '%s' gave %zu in %.0f ms: ask for fewer --segments or "
-		      "a smaller --interval",
-		      k, segments_min_points(k), argv[0], r.s.n, r.s.end_s * 1e3);
-		goto out;
-	}
-	int frc = k ? segments_fit(r.s.t_s, r.s.rss_bytes, r.s.n, k, &r.fit, &err)
-		    : segments_fit_auto(r.s.t_s, r.s.rss_bytes, r.s.n, SEGMENTS_MAX, &r.fit, r.bic, &err);
-	if (frc) {
-		error_err(&err);
-		goto out;
-	}
 	phases_split(&r);
 	if (o.plot)
 		phases_plot(&r, o.plot);
@@ -400,8 +427,8 @@ out:
 int cmd_phases(int argc, char **argv)
 {
 	struct stat_select sel; /* the -e events: their names live until the result is printed */
-	stat_select_init(&sel);
+	measure_stat_select_init(&sel);
 	int rc = phases_main(argc, argv, &sel);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	return rc;
 }

@@ -13,10 +13,13 @@
 #include "analysis/fit.h"
 #include "cli/cli.h"
 #include "cli/parse-options.h"
-#include "cli/cmd-stat.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
 #include "common/number.h"
+#include "machine/result-stat-regress.h"
+#include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -32,7 +35,7 @@ struct regress_event {
 	const char *reason;     /* why not fitted */
 };
 
-struct regress_result {
+struct regress_report {
 	char name[64];          /* the parameter */
 	int nvalues;
 	double values[REGRESS_VALUES_MAX];
@@ -48,7 +51,7 @@ struct regress_result {
 };
 
 /* "N=1,2,4" into the result. Returns 0 or -1 after error_usage(). */
-static int parse_param(const char *s, struct regress_result *r)
+static int parse_param(const char *s, struct regress_report *r)
 {
 	const char *eq = strchr(s, '=');
 	if (!eq || eq == s)
@@ -121,7 +124,7 @@ static void free_argv(char **v)
 	free(v);
 }
 
-static int regress_fit(struct regress_result *r)
+static int regress_fit(struct regress_report *r)
 {
 	const struct measure_stat *m0 = &r->m[0];
 	r->nev = m0->nevents;
@@ -169,7 +172,7 @@ static const char *plot_file_name(const char *name, char *buf, size_t len)
 /* One plot per event with counted runs: the runs as points, the best fit as a line (the reason
  * in the title when there is none). Names are data: every one goes through plot_quote(), file
  * names are made of the event's letters and digits. 0, or -1 after a warning or an error. */
-static int regress_plot(const struct regress_result *r)
+static int regress_plot(const struct regress_report *r)
 {
 	struct as_error err = { 0 };
 	int drawn = 0, empty = 0;
@@ -239,15 +242,15 @@ static int regress_plot(const struct regress_result *r)
 	return 0;
 }
 
-static void regress_render(struct emit *e, const struct regress_result *r)
+static void regress_render(struct emit *e, const struct regress_report *r)
 {
-	emit_string(e, "command", "command", r->command);
-	emit_string(e, "param", "parameter", r->name);
-	emit_array_begin(e, "values", "values");
+	emit_string(e, RR_KEY(COMMAND), "command", r->command);
+	emit_string(e, RR_KEY(PARAM), "parameter", r->name);
+	emit_array_begin(e, RR_KEY(VALUES), "values");
 	for (int v = 0; v < r->measured; v++)
 		emit_number(e, NULL, "", r->values[v], NULL, "%g");
 	emit_array_end(e);
-	emit_int(e, "runs", "runs per value", r->runs, NULL);
+	emit_int(e, RR_KEY(RUNS), "runs per value", r->runs, NULL);
 	emit_table_begin(e, NULL, "events (AICc of each fit; best: the simplest shape the lowest AICc does not clearly beat)");
 	for (int i = 0; i < r->nev; i++) {
 		const struct regress_event *ev = &r->ev[i];
@@ -271,32 +274,32 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_list_begin(e, "events", NULL);
+	emit_list_begin(e, RR_KEY(EVENTS), NULL);
 	for (int i = 0; i < r->nev; i++) {
 		const struct regress_event *ev = &r->ev[i];
 		emit_object_begin(e, NULL, NULL);
-		emit_string(e, "name", NULL, ev->name);
-		emit_string(e, "unit", NULL, ev->unit);
-		emit_string(e, "best", NULL, ev->fitted ? fit_name((enum fit_model)ev->fit.best) : NULL);
-		emit_number(e, "r2", NULL, ev->fitted ? ev->fit.m[ev->fit.best].r2 : NAN, NULL, NULL);
-		emit_object_begin(e, "fits", NULL);
+		emit_string(e, RR_KEY(EV_NAME), NULL, ev->name);
+		emit_string(e, RR_KEY(EV_UNIT), NULL, ev->unit);
+		emit_string(e, RR_KEY(EV_BEST), NULL, ev->fitted ? fit_name((enum fit_model)ev->fit.best) : NULL);
+		emit_number(e, RR_KEY(EV_R2), NULL, ev->fitted ? ev->fit.m[ev->fit.best].r2 : NAN, NULL, NULL);
+		emit_object_begin(e, RR_KEY(EV_FITS), NULL);
 		for (int m = 0; ev->fitted && m < FIT_MODELS; m++) {
 			const struct fit_result *f = &ev->fit.m[m];
 			emit_object_begin(e, fit_name((enum fit_model)m), NULL);
-			emit_number(e, "r2", NULL, f->valid ? f->r2 : NAN, NULL, NULL);
-			emit_number(e, "aicc", NULL, f->valid ? f->aicc : NAN, NULL, NULL);
-			emit_array_begin(e, "coef", NULL);
+			emit_number(e, RR_KEY(FIT_R2), NULL, f->valid ? f->r2 : NAN, NULL, NULL);
+			emit_number(e, RR_KEY(FIT_AICC), NULL, f->valid ? f->aicc : NAN, NULL, NULL);
+			emit_array_begin(e, RR_KEY(FIT_COEF), NULL);
 			for (int c = 0; f->valid && c < f->ncoef; c++)
 				emit_number(e, NULL, NULL, f->coef[c], NULL, NULL);
 			emit_array_end(e);
 			emit_object_end(e);
 		}
 		emit_object_end(e);
-		emit_array_begin(e, "means", NULL);
+		emit_array_begin(e, RR_KEY(EV_MEANS), NULL);
 		for (int v = 0; v < r->measured; v++)
 			emit_number(e, NULL, NULL, ev->mean[v], NULL, NULL);
 		emit_array_end(e);
-		emit_table_begin(e, "points", NULL);
+		emit_table_begin(e, RR_KEY(EV_POINTS), NULL);
 		for (int k = 0; k < ev->npts; k++) {
 			emit_tuple_begin(e);
 			emit_number(e, NULL, NULL, ev->x[k], NULL, NULL);
@@ -305,14 +308,14 @@ static void regress_render(struct emit *e, const struct regress_result *r)
 		}
 		emit_table_end(e);
 		if (ev->reason)
-			emit_string(e, "reason", NULL, ev->reason);
+			emit_string(e, RR_KEY(EV_REASON), NULL, ev->reason);
 		else
-			emit_null(e, "reason", NULL, NULL);
+			emit_null(e, RR_KEY(EV_REASON), NULL, NULL);
 		emit_object_end(e);
 	}
 	emit_list_end(e);
-	emit_string(e, "plots", r->plot_dir ? "plots" : NULL, r->plot_dir);
-	emit_bool(e, "interrupted", NULL, r->interrupted);
+	emit_string(e, RR_KEY(PLOTS), r->plot_dir ? "plots" : NULL, r->plot_dir);
+	emit_bool(e, RR_KEY(INTERRUPTED), NULL, r->interrupted);
 	if (r->interrupted)
 		emit_text(e, "interrupted", "by %s: %d of %d values measured; the cut run is left out of every fit",
 			  strsignal(r->signal), r->measured, r->nvalues);
@@ -343,9 +346,80 @@ static const struct opt_cmd regress_cmd = {
 	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
+/* The command uses {NAME}: 0, or -1 after error_usage(). */
+static int regress_command_check(const struct regress_report *r, int argc, char **argv)
+{
+	char key[80];
+	snprintf(key, sizeof(key), "{%s}", r->name);
+	for (int i = 0; i < argc; i++)
+		if (strstr(argv[i], key))
+			return 0;
+	error_usage("regress", "the command does not use %s: write it where the value goes", key);
+	return -1;
+}
+
+/* Runs the command at every value of the parameter, as stat does, until one fails or a signal cuts
+ * it; r->measured values are kept. *failed: a run exited non-zero or crashed. 0, or an exit code
+ * after error(). */
+static int regress_measure(struct regress_report *r, const struct stat_select *sel, int argc, char **argv, int *failed)
+{
+	int rc = 0;
+	for (int v = 0; v < r->nvalues && rc == 0 && !r->interrupted; v++) {
+		char **args = substitute(argv, argc, r->name, r->text[v]);
+		if (!args) {
+			rc = EXIT_FAIL;
+			error("out of memory");
+			break;
+		}
+		if (!cli_quiet)
+			progress("regress: %s = %s (%d of %d)", r->name, r->text[v], v + 1, r->nvalues);
+		struct stat_opts o = { .runs = r->runs, .stdout_fd = -1, .stderr_fd = 2 };
+		rc = cli_stat_measure(&r->m[v], sel, args, &o);
+		free_argv(args);
+		if (rc) {
+			measure_stat_release(&r->m[v]);
+			break;
+		}
+		r->interrupted = r->m[v].interrupted;
+		r->signal = r->m[v].signal;
+		/* a value whose runs were all cut adds no point */
+		if (r->m[v].nrun == 0) {
+			measure_stat_release(&r->m[v]);
+			break;
+		}
+		r->measured = v + 1;
+		*failed |= cli_program_report(r->command, &r->m[v]) != EXIT_OK;
+	}
+	return rc;
+}
+
+/* The fits, the plots and the report; EXIT_FAIL after error() with fewer than 2 values measured. */
+static int regress_deliver(struct regress_report *r, const char *out, int json)
+{
+	if (r->measured < 2 || regress_fit(r) != 0) {
+		error("%s: fewer than 2 parameter values were measured: nothing to fit",
+		      r->interrupted ? "interrupted" : "regress");
+		return EXIT_FAIL;
+	}
+	int prc = r->plot_dir ? regress_plot(r) : 0;
+	int rc = cli_report_deliver("regress", out, json, r->interrupted, regress_render_cb, r);
+	return prc ? EXIT_FAIL : rc;
+}
+
+static void regress_report_release(struct regress_report *r)
+{
+	for (int i = 0; i < r->nev; i++) {
+		free(r->ev[i].x);
+		free(r->ev[i].y);
+	}
+	free(r->ev);
+	for (int v = 0; v < r->measured; v++)
+		measure_stat_release(&r->m[v]);
+}
+
 int cmd_regress(int argc, char **argv)
 {
-	static struct regress_result r;
+	static struct regress_report r;
 	struct cli_stat_args a = { 0 };
 	struct opt_strings params = { 0 };
 	const char *out = NULL;
@@ -382,15 +456,8 @@ int cmd_regress(int argc, char **argv)
 		error_usage("regress", "a command to run is required (archscope regress --param N=1,2 -- COMMAND {N})");
 		return EXIT_USAGE;
 	}
-	char key[80];
-	snprintf(key, sizeof(key), "{%s}", r.name);
-	int uses = 0;
-	for (int i = 0; i < argc; i++)
-		uses |= strstr(argv[i], key) != NULL;
-	if (!uses) {
-		error_usage("regress", "the command does not use %s: write it where the value goes", key);
+	if (regress_command_check(&r, argc, argv) != 0)
 		return EXIT_USAGE;
-	}
 	cli_command_line(argv, r.command, sizeof(r.command));
 	/* where the results go is checked before anything runs */
 	if (out && cli_output_check("regress", out, 0) != 0)
@@ -406,57 +473,16 @@ int cmd_regress(int argc, char **argv)
 		return rc;
 	int failed = 0;
 	interrupt_install();
-	for (int v = 0; v < r.nvalues && rc == 0 && !r.interrupted; v++) {
-		char **args = substitute(argv, argc, r.name, r.text[v]);
-		if (!args) {
-			rc = EXIT_FAIL;
-			error("out of memory");
-			break;
-		}
-		if (!cli_quiet)
-			progress("regress: %s = %s (%d of %d)", r.name, r.text[v], v + 1, r.nvalues);
-		struct stat_opts o = { .runs = r.runs, .stdout_fd = -1, .stderr_fd = 2 };
-		rc = cli_stat_measure(&r.m[v], &sel, args, &o);
-		free_argv(args);
-		if (rc) {
-			measure_stat_release(&r.m[v]);
-			break;
-		}
-		r.interrupted = r.m[v].interrupted;
-		r.signal = r.m[v].signal;
-		/* a value whose runs were all cut adds no point */
-		if (r.m[v].nrun == 0) {
-			measure_stat_release(&r.m[v]);
-			break;
-		}
-		r.measured = v + 1;
-		struct cli_stat_result sr = { .command = r.command, .m = &r.m[v] };
-		measure_stat_failures(sr.m, &sr.failed, &sr.crashed);
-		failed |= cli_stat_report_program(&sr) != EXIT_OK;
-	}
+	rc = regress_measure(&r, &sel, argc, argv, &failed);
 	if (!r.interrupted && interrupt_signal()) {
 		r.interrupted = 1;
 		r.signal = interrupt_signal();
 	}
-	if (rc == 0 && r.measured >= 2 && regress_fit(&r) == 0) {
-		int prc = r.plot_dir ? regress_plot(&r) : 0;
-		rc = cli_report_deliver("regress", out, json, r.interrupted, regress_render_cb, &r);
-		if (prc)
-			rc = EXIT_FAIL;
-	} else if (rc == 0) {
-		error("%s: fewer than 2 parameter values were measured: nothing to fit",
-		      r.interrupted ? "interrupted" : "regress");
-		rc = EXIT_FAIL;
-	}
+	if (rc == 0)
+		rc = regress_deliver(&r, out, json);
 	interrupt_restore();
-	for (int i = 0; i < r.nev; i++) {
-		free(r.ev[i].x);
-		free(r.ev[i].y);
-	}
-	free(r.ev);
-	for (int v = 0; v < r.measured; v++)
-		measure_stat_release(&r.m[v]);
-	stat_select_release(&sel);
+	regress_report_release(&r);
+	measure_stat_select_release(&sel);
 	if (r.interrupted)
 		return INTERRUPT_EXIT;
 	return rc ? rc : failed ? EXIT_FAIL : EXIT_OK;

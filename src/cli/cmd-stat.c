@@ -68,6 +68,71 @@ static void stat_render_cb(struct emit *e, const void *ctx)
 	cli_stat_render(e, ctx);
 }
 
+/* -x SEP: perf's CSV to -o FILE, or to stderr (the intervals printed as they came are not printed
+ * again). EXIT_OK, or EXIT_FAIL after error(). */
+static int stat_deliver_csv(struct measure_stat *m, const char *out, const char *sep, int live_print)
+{
+	int rc;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *ms = open_memstream(&buf, &len);
+	if (ms) {
+		/* the intervals printed as they came are not printed again */
+		int nint = m->nint;
+		if (live_print)
+			m->nint = 0;
+		measure_stat_csv_write(ms, m, sep);
+		m->nint = nint;
+		fclose(ms);
+	}
+	if (!buf)
+		rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
+	else if (out && !m->interrupted)
+		rc = cli_report_write_file(out, buf, len);
+	else {
+		if (out)
+			cli_report_kept_warning(out, "CSV");
+		rc = cli_report_to_stderr("stat", buf, len);
+	}
+	free(buf);
+	return rc;
+}
+
+/* What was counted, for people: the program as typed, else "-p PID" or "-a". */
+static void stat_command_line(char **argv, int pid, char *buf, size_t len)
+{
+	if (argv)
+		cli_command_line(argv, buf, len);
+	else
+		snprintf(buf, len, pid ? "-p %d" : "-a", pid);
+}
+
+/* The combinations of options stat refuses, before anything runs. 0, or EXIT_USAGE after error(). */
+static int stat_options_check(int argc, int pid, int system, int runs, int interval_ms, int per_thread, int json,
+			      const char *sep, const char *out)
+{
+	if (pid && system)
+		return error_usage("stat", "give one of -p and -a"), EXIT_USAGE;
+	if (argc < 1 && !pid && !system)
+		return error_usage("stat", "a command to run is required (archscope stat -- COMMAND ...)"), EXIT_USAGE;
+	if (sep && !*sep)
+		return error_usage("stat", "-x needs a separator (-x ,)"), EXIT_USAGE;
+	if (sep && json)
+		return error_usage("stat", "give one of -x and --json"), EXIT_USAGE;
+	if (per_thread && (pid || system || interval_ms))
+		return error_usage("stat", "--per-thread counts a program it starts, without -p, -a and -I"), EXIT_USAGE;
+	if ((pid || (system && argc < 1)) && runs > 1)
+		return error_usage("stat", "-r: %s counts one window; it cannot repeat it",
+				   pid ? "-p" : "-a without a command"),
+		       EXIT_USAGE;
+	if (pid && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return error_usage("stat", "-p %d: no such process", pid), EXIT_USAGE;
+	/* the output is checked before anything runs: a measurement is not lost to an unwritable FILE */
+	if (out && cli_output_check("stat", out, 0) != 0)
+		return EXIT_USAGE;
+	return 0;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_stat_args a = { 0 };
@@ -96,24 +161,7 @@ int cmd_stat(int argc, char **argv)
 	runs_given = runs > 0;
 	if (!runs_given)
 		runs = pid || system || interval_ms ? 1 : 5;
-	if (pid && system)
-		return error_usage("stat", "give one of -p and -a"), EXIT_USAGE;
-	if (argc < 1 && !pid && !system)
-		return error_usage("stat", "a command to run is required (archscope stat -- COMMAND ...)"), EXIT_USAGE;
-	if (sep && !*sep)
-		return error_usage("stat", "-x needs a separator (-x ,)"), EXIT_USAGE;
-	if (sep && json)
-		return error_usage("stat", "give one of -x and --json"), EXIT_USAGE;
-	if (per_thread && (pid || system || interval_ms))
-		return error_usage("stat", "--per-thread counts a program it starts, without -p, -a and -I"), EXIT_USAGE;
-	if ((pid || (system && argc < 1)) && runs > 1)
-		return error_usage("stat", "-r: %s counts one window; it cannot repeat it",
-				   pid ? "-p" : "-a without a command"),
-		       EXIT_USAGE;
-	if (pid && kill((pid_t)pid, 0) != 0 && errno == ESRCH)
-		return error_usage("stat", "-p %d: no such process", pid), EXIT_USAGE;
-	/* the output is checked before anything runs: a measurement is not lost to an unwritable FILE */
-	if (out && cli_output_check("stat", out, 0) != 0)
+	if (stat_options_check(argc, pid, system, runs, interval_ms, per_thread, json, sep, out))
 		return EXIT_USAGE;
 	struct stat_select sel;
 	int rc = cli_stat_select("stat", &a, &sel);
@@ -122,14 +170,11 @@ int cmd_stat(int argc, char **argv)
 	struct as_error err = { 0 };
 	if (system && counters_system_wide_check(&err) != 0) {
 		error("-a: %s", err.msg);
-		stat_select_release(&sel);
+		measure_stat_select_release(&sel);
 		return EXIT_FAIL;
 	}
 	char cmdline[1024];
-	if (argc >= 1)
-		cli_command_line(argv, cmdline, sizeof(cmdline));
-	else
-		snprintf(cmdline, sizeof(cmdline), pid ? "-p %d" : "-a", pid);
+	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
 	struct stat_live live = { .sep = sep };
 	/* intervals as they come, where the report goes to stderr in text or CSV */
 	int live_print = interval_ms && !json && (!out || !sep);
@@ -145,48 +190,24 @@ int cmd_stat(int argc, char **argv)
 	if (rc) {
 		interrupt_restore();
 		measure_stat_release(&m);
-		stat_select_release(&sel);
+		measure_stat_select_release(&sel);
 		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
 	}
 	measure_stat_conditions_after(&cond, clock_window_ghz());
 	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond };
 	measure_stat_failures(&m, &r.failed, &r.crashed);
-	if (sep) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *ms = open_memstream(&buf, &len);
-		if (ms) {
-			/* the intervals printed as they came are not printed again */
-			int nint = m.nint;
-			if (live_print)
-				m.nint = 0;
-			measure_stat_csv_write(ms, &m, sep);
-			m.nint = nint;
-			fclose(ms);
-		}
-		if (!buf)
-			rc = error("out of memory") ? EXIT_FAIL : EXIT_FAIL;
-		else if (out && !m.interrupted)
-			rc = cli_report_write_file(out, buf, len);
-		else {
-			if (out)
-				cli_report_kept_warning(out, "CSV");
-			rc = cli_report_to_stderr("stat", buf, len);
-		}
-		free(buf);
-	} else {
-		rc = cli_report_deliver("stat", out, json, m.interrupted, stat_render_cb, &r);
-	}
-	interrupt_restore();
-	if (rc == EXIT_OK)
-		rc = cli_stat_report_program(&r);
+	if (sep)
+		rc = stat_deliver_csv(&m, out, sep, live_print);
 	else
-		cli_stat_report_program(&r);
+		rc = cli_report_deliver("stat", out, json, m.interrupted, stat_render_cb, &r);
+	interrupt_restore();
+	int program_rc = cli_program_report(r.command, r.m);
+	rc = rc ? rc : program_rc;
 	int interrupted = m.interrupted;
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
 	measure_stat_release(&m);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	if (interrupted)
 		return INTERRUPT_EXIT;
 	return rc ? EXIT_FAIL : EXIT_OK;

@@ -7,6 +7,12 @@
 #include "machine/result-machine.h"
 #include "machine/result-model.h"
 #include "machine/result-stack.h"
+#include "machine/result-stat-compare.h"
+#include "machine/result-stat-events.h"
+#include "machine/result-stat-memhist.h"
+#include "machine/result-stat-phases.h"
+#include "machine/result-stat-regress.h"
+#include "machine/result-stat.h"
 #include "machine/result-topology.h"
 #include "machine/schema.h"
 
@@ -14,6 +20,12 @@ const struct schema *const schema_all[] = {
 	&conditions_result,
 	&host_result,
 	&machine_result,
+	&stat_result,
+	&compare_result,
+	&regress_result,
+	&phases_result,
+	&memhist_result,
+	&events_result,
 	&stack_result,
 	&cluster_result,
 	&model_result,

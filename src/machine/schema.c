@@ -116,6 +116,7 @@ int schema_set(const struct schema *s, json_t *base, int id, json_t *v)
 /* Where a check is in the document: "runs[3].gbs" (a path with indices and map keys). */
 struct where {
 	char path[512];
+	int read; /* schema_check_read: an absent key is no difference */
 };
 
 static int differ(struct as_error *err, const struct where *w, const char *key, const char *what)
@@ -126,6 +127,7 @@ static int differ(struct as_error *err, const struct where *w, const char *key, 
 static void where_in(struct where *in, const struct where *w, const char *key, long index, const char *map_key)
 {
 	/* a deeper path is cut: the message still names where it went wrong */
+	in->read = w->read;
 	int n = snprintf(in->path, sizeof(in->path), "%.300s%s%.100s", w->path, w->path[0] && key[0] ? "." : "", key);
 	if (n < 0 || (size_t)n >= sizeof(in->path))
 		return;
@@ -356,21 +358,31 @@ static int check_object(const struct schema *s, int id, const json_t *o, const s
 		if (rc)
 			return rc;
 	}
-	for (int i = 0; i < s->n; i++)
+	for (int i = 0; i < s->n && !w->read; i++)
 		if (s->keys[i].parent == id && !(s->keys[i].flags & (SCHEMA_OPT | SCHEMA_ALONE)) &&
 		    !json_object_get(o, s->keys[i].key))
 			return differ(err, w, s->keys[i].key, "missing");
 	return 0;
 }
 
-int schema_check(const struct schema *s, const json_t *results, struct as_error *err)
+static int check_results(const struct schema *s, const json_t *results, int read, struct as_error *err)
 {
-	struct where w = { "" };
+	struct where w = { "", read };
 	if (!s)
 		return as_error_set(err, -EINVAL, "no description");
 	if (!json_is_object(results))
 		return as_error_set(err, -EINVAL, "%s results: not an object", s->name);
 	return check_object(s, -1, results, &w, err);
+}
+
+int schema_check(const struct schema *s, const json_t *results, struct as_error *err)
+{
+	return check_results(s, results, 0, err);
+}
+
+int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err)
+{
+	return check_results(s, results, 1, err);
 }
 
 const struct schema *schema_by_name(const char *name)

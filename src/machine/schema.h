@@ -34,7 +34,7 @@
  * ANSWER: a probe answer {"value", "unit", "confidence", "method", "os_reported", ...}; REF: the
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
  * description does not look into (a program's own output, a foreign document); NUMBER_MAP: an
- * object whose keys are data (a stack's components, a kernel's constants) and whose values are
+ * object whose keys are data (a stack's components, a kernel's constants, event names) and whose values are
  * numbers (null allowed). */
 enum schema_kind {
 	SK_OBJECT,
@@ -122,6 +122,10 @@ int schema_set(const struct schema *s, json_t *base, int id, json_t *v);
  * -EINVAL with a message naming its path ("runs[3].gbs.median: a string where a number is
  * described"); 0 when results is what s describes. */
 int schema_check(const struct schema *s, const json_t *results, struct as_error *err);
+/* The check of what a reader reads back (compare's A.json): as schema_check, but a described key
+ * that is absent is no error (a file written by an older archscope, or by hand with the keys the
+ * reader needs); a key present must be described and have its kind. */
+int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err);
 
 /* Every described schema, for tests and `machine schema`; NULL-terminated. */
 extern const struct schema *const schema_all[];

@@ -69,8 +69,8 @@ int measure_stat_compare_run(struct measure_stat_compare *c, const struct measur
 		stats_sample(f->values, f->n, &x->b);
 		stats_welch_t(&x->a, &x->b, &x->w);
 		x->g = stats_hedges_g(&x->a, &x->b);
-		x->ratio = stats_ratio_ci(&x->a, &x->b, 0.95, &x->lo, &x->hi);
-		if ((x->a.n && x->a.n < 3) || (x->b.n && x->b.n < 3))
+		x->ratio = stats_ratio_ci(&x->a, &x->b, MEASURE_STAT_COMPARE_LEVEL, &x->lo, &x->hi);
+		if ((x->a.n && x->a.n < MEASURE_STAT_COMPARE_FEW_RUNS) || (x->b.n && x->b.n < MEASURE_STAT_COMPARE_FEW_RUNS))
 			c->few_runs = 1;
 	}
 	for (size_t i = 0; i < b->n; i++) {

@@ -10,6 +10,15 @@
 #include "measure/stat-select.h"
 #include "measure/stat.h"
 
+/* compare's rules: an event is flagged when its q is below MEASURE_STAT_COMPARE_ALPHA (the false
+ * discovery rate) and it changed by at least MEASURE_STAT_COMPARE_MIN_CHANGE_PCT (the defaults of
+ * --alpha and --min-change); a side with fewer than MEASURE_STAT_COMPARE_FEW_RUNS runs gives a test
+ * of little power (few_runs); the ratio's interval is MEASURE_STAT_COMPARE_LEVEL. */
+#define MEASURE_STAT_COMPARE_ALPHA 0.05
+#define MEASURE_STAT_COMPARE_MIN_CHANGE_PCT 1.0
+#define MEASURE_STAT_COMPARE_FEW_RUNS 3
+#define MEASURE_STAT_COMPARE_LEVEL 0.95
+
 struct measure_stat_compare_event {
 	const char *name, *unit;      /* point into A's result */
 	struct stats_sample a, b;
@@ -24,7 +33,7 @@ struct measure_stat_compare {
 	struct measure_stat_compare_event *ev; /* sorted by q (NaN last), then by |log ratio|, then by name */
 	int n;
 	int tests;                    /* events with a p value (stats_bh's m) */
-	int few_runs;                 /* some event has fewer than 3 runs on a side */
+	int few_runs;                 /* some event has fewer than MEASURE_STAT_COMPARE_FEW_RUNS runs on a side */
 	char only_a[1024], only_b[1024]; /* the events of one side only, "a, b, c" (cut when long) */
 };
 

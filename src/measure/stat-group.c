@@ -167,7 +167,7 @@ static double expr_all(struct expr *x)
 	return x->bad ? NAN : v;
 }
 
-int stat_expr_check(const char *expr, const char *const *names, int n, char *why, size_t len)
+int measure_stat_expr_check(const char *expr, const char *const *names, int n, char *why, size_t len)
 {
 	struct expr x = { .p = expr, .start = expr, .names = names, .n = n, .why = why, .whylen = len };
 	if (why && len)
@@ -183,7 +183,7 @@ static double value_nan(void *ctx, const char *name)
 	return NAN;
 }
 
-double stat_expr_eval(const char *expr, const char *const *names, int n, double (*value)(void *ctx, const char *name),
+double measure_stat_expr_eval(const char *expr, const char *const *names, int n, double (*value)(void *ctx, const char *name),
 		      void *ctx)
 {
 	struct expr x = { .p = expr, .start = expr, .names = names, .n = names ? n : 0, .value = value ? value : value_nan,
@@ -309,13 +309,13 @@ static int add_metric(struct gparse *gp, struct stat_group_block *b, const char 
 	for (int i = 0; i < b->n; i++)
 		names[i] = b->ev[i];
 	char why[512];
-	if (stat_expr_check(m->expr, names, b->n, why, sizeof(why)))
+	if (measure_stat_expr_check(m->expr, names, b->n, why, sizeof(why)))
 		return gfail(gp, "metric '%s': %s", m->label, why);
 	b->metric_line[b->nmetrics++] = gp->line;
 	return 0;
 }
 
-int stat_group_parse(struct stat_group *g, const char *text, size_t len, const char *name,
+int measure_stat_group_parse(struct stat_group *g, const char *text, size_t len, const char *name,
 		     const char *(*alias)(const char *name), struct as_error *err)
 {
 	memset(g, 0, sizeof(*g));
@@ -393,14 +393,14 @@ int stat_group_parse(struct stat_group *g, const char *text, size_t len, const c
 	return block_end(&gp, b);
 }
 
-int stat_group_read(struct stat_group *g, const char *path, const char *(*alias)(const char *name),
+int measure_stat_group_read(struct stat_group *g, const char *path, const char *(*alias)(const char *name),
 		    struct as_error *err)
 {
 	size_t len = 0;
 	char *text = file_read_input(path, "metric group", STAT_GROUP_MAX_BYTES, &len, err);
 	if (!text)
 		return err && err->code ? err->code : -EINVAL;
-	int rc = stat_group_parse(g, text, len, path, alias, err);
+	int rc = measure_stat_group_parse(g, text, len, path, alias, err);
 	free(text);
 	return rc;
 }

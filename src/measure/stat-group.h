@@ -48,21 +48,21 @@ struct stat_group {
  * STAT_GROUP_EVENTS_MAX events or STAT_METRICS_MAX metrics, a field longer than its room, an event
  * name with a space or a byte that is not printable ASCII, an event listed twice in a block (also
  * under two names alias() maps to one event; alias may be NULL), a label given twice, and a
- * metric whose expression stat_expr_check() refuses. */
-int stat_group_parse(struct stat_group *g, const char *text, size_t len, const char *name,
+ * metric whose expression measure_stat_expr_check() refuses. */
+int measure_stat_group_parse(struct stat_group *g, const char *text, size_t len, const char *name,
 		     const char *(*alias)(const char *name), struct as_error *err);
-/* stat_group_parse() of the file at path, read with the checked reader (file_read_input: a
+/* measure_stat_group_parse() of the file at path, read with the checked reader (file_read_input: a
  * regular file of at most STAT_GROUP_MAX_BYTES, text). */
-int stat_group_read(struct stat_group *g, const char *path, const char *(*alias)(const char *name),
+int measure_stat_group_read(struct stat_group *g, const char *path, const char *(*alias)(const char *name),
 		    struct as_error *err);
 
 /* 0 when expr is a well-formed expression over names[0..n) (numbers in decimal within double,
  * $1..$n, the names themselves, + - * / and parentheses); else -EINVAL with why[] saying what and
  * where ("'$9': the set has 3 events ($1 to $3)", "an operand is missing after '+'"). */
-int stat_expr_check(const char *expr, const char *const *names, int n, char *why, size_t len);
+int measure_stat_expr_check(const char *expr, const char *const *names, int n, char *why, size_t len);
 /* The value of expr: $K is value(names[K-1]), a name is value(name). NaN when an event's value is
  * NaN, on a division by zero, or when expr is not well formed. */
-double stat_expr_eval(const char *expr, const char *const *names, int n, double (*value)(void *ctx, const char *name),
+double measure_stat_expr_eval(const char *expr, const char *const *names, int n, double (*value)(void *ctx, const char *name),
 		      void *ctx);
 
 #endif

@@ -1,5 +1,6 @@
 /* Reading back a stat result (see stat-json.h): results.events[] of the JSON envelope, each an
- * object with a string name, an optional unit and values[] of numbers or null (not counted). */
+ * object with a string name, an optional unit and values[] of numbers or null (not counted); every
+ * key read, and the check of the whole results, through stat's description (machine/result-stat.h). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 
 #include "common/atomicfile.h"
+#include "machine/result-stat.h"
 #include "measure/stat-json.h"
 #include "report/output.h"
 
@@ -45,8 +47,8 @@ int measure_stat_json_index(struct measure_stat_json *s, const char *name, struc
 	for (size_t i = 1; i < s->n; i++) {
 		size_t a = s->by_name[i - 1], b = s->by_name[i];
 		if (!strcmp(s->ev[a].name, s->ev[b].name))
-			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] and [%zu] are both named '%.64s'", name,
-					    a < b ? a : b, a < b ? b : a, s->ev[a].name);
+			return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] and [%zu] are both named '%.64s'", name,
+					    ST_KEY(EVENTS), a < b ? a : b, a < b ? b : a, s->ev[a].name);
 	}
 	return 0;
 }
@@ -74,15 +76,16 @@ static int cond_add(struct measure_stat_json *s, const char *key, json_t *v)
 	return 0;
 }
 
-/* results.conditions flattened: scalars by key, arrays' elements as KEY[i]; a number out of
- * range is -EINVAL naming it. */
-static int read_conditions(struct measure_stat_json *s, json_t *obj, const char *name, struct as_error *err)
+/* results.conditions flattened, the keys its description names: scalars by key, arrays' elements
+ * as KEY[i]; a number out of range is -EINVAL naming it. */
+static int read_conditions(struct measure_stat_json *s, const json_t *results, const char *name, struct as_error *err)
 {
-	const char *key;
-	json_t *v;
-	json_object_foreach(obj, key, v)
-	{
-		size_t n = json_is_array(v) ? json_array_size(v) : 1;
+	for (int id = 0; id < stat_result.n; id++) {
+		if (stat_result.keys[id].parent != ST_COND)
+			continue;
+		const char *key = SCHEMA_KEY(stat_result, id);
+		json_t *v = schema_get(&stat_result, results, id);
+		size_t n = json_is_array(v) ? json_array_size(v) : v ? 1 : 0;
 		for (size_t i = 0; i < n; i++) {
 			char k[200];
 			json_t *x = json_is_array(v) ? json_array_get(v, i) : v;
@@ -92,9 +95,9 @@ static int read_conditions(struct measure_stat_json *s, json_t *obj, const char 
 				snprintf(k, sizeof(k), "%.140s", key);
 			int rc = cond_add(s, k, x);
 			if (rc == -ERANGE)
-				return as_error_set(err, -EINVAL, "'%s': results.conditions.%s is %g: a load, clock or count of CPUs "
-								  "lies between 0 and %g", name, k, json_number_value(x),
-						    MEASURE_STAT_JSON_MAX_COND);
+				return as_error_set(err, -EINVAL, "'%s': results.%s.%s is %g: a load, clock or count of CPUs "
+								  "lies between 0 and %g", name, ST_KEY(COND), k,
+						    json_number_value(x), MEASURE_STAT_JSON_MAX_COND);
 			if (rc)
 				return as_error_set(err, -ENOMEM, "'%s': out of memory", name);
 		}
@@ -105,17 +108,20 @@ static int read_conditions(struct measure_stat_json *s, json_t *obj, const char 
 /* One element of results.events into e (zeroed by the caller). */
 static int read_event(json_t *j, size_t i, struct measure_stat_json_event *e, const char *name, struct as_error *err)
 {
+	const char *evs = ST_KEY(EVENTS);
 	if (!json_is_object(j))
-		return as_error_set(err, -EINVAL, "'%s': results.events[%zu] is not an object", name, i);
-	const char *n = json_string_value(json_object_get(j, "name"));
+		return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] is not an object", name, evs, i);
+	const char *n = schema_str(&stat_result, j, ST_EV_NAME);
 	if (!n || !n[0])
-		return as_error_set(err, -EINVAL, "'%s': results.events[%zu] has no name", name, i);
-	json_t *u = json_object_get(j, "unit");
+		return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] has no %s", name, evs, i, ST_KEY(EV_NAME));
+	json_t *u = schema_get(&stat_result, j, ST_EV_UNIT);
 	if (u && !json_is_null(u) && !json_is_string(u))
-		return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): unit is not a string", name, i, n);
-	json_t *vals = json_object_get(j, "values");
+		return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] (%.64s): %s is not a string", name, evs, i, n,
+				    ST_KEY(EV_UNIT));
+	const char *vk = ST_KEY(EV_VALUES);
+	json_t *vals = schema_get(&stat_result, j, ST_EV_VALUES);
 	if (vals && !json_is_null(vals) && !json_is_array(vals))
-		return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values is not a list", name, i, n);
+		return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] (%.64s): %s is not a list", name, evs, i, n, vk);
 	size_t nv = json_array_size(vals);
 	e->name = strdup(n);
 	e->unit = json_is_string(u) ? strdup(json_string_value(u)) : NULL;
@@ -127,14 +133,14 @@ static int read_event(json_t *j, size_t i, struct measure_stat_json_event *e, co
 		if (json_is_null(x))
 			e->values[k] = NAN;
 		else if (!json_is_number(x) || !isfinite(json_number_value(x)))
-			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is not a number or null",
-					    name, i, n, k);
+			return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] (%.64s): %s[%zu] is not a number or null",
+					    name, evs, i, n, vk, k);
 		else if (json_number_value(x) < 0)
-			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is %g: a count or time "
-							  "is never negative", name, i, n, k, json_number_value(x));
+			return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] (%.64s): %s[%zu] is %g: a count or time "
+							  "is never negative", name, evs, i, n, vk, k, json_number_value(x));
 		else if (json_number_value(x) > MEASURE_STAT_JSON_MAX_VALUE)
-			return as_error_set(err, -EINVAL, "'%s': results.events[%zu] (%.64s): values[%zu] is %g: above 2^64 "
-							  "(%.4g), the most a 64-bit counter holds", name, i, n, k,
+			return as_error_set(err, -EINVAL, "'%s': results.%s[%zu] (%.64s): %s[%zu] is %g: above 2^64 "
+							  "(%.4g), the most a 64-bit counter holds", name, evs, i, n, vk, k,
 					    json_number_value(x), MEASURE_STAT_JSON_MAX_VALUE);
 		else
 			e->values[k] = json_number_value(x);
@@ -151,9 +157,11 @@ int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_
 	if (!doc)
 		return err ? err->code : -EINVAL;
 	int rc = 0;
-	json_t *arr = json_object_get(json_object_get(doc, "results"), "events");
+	const json_t *results = json_object_get(doc, "results");
+	json_t *arr = schema_get(&stat_result, results, ST_EVENTS);
 	if (!json_is_array(arr)) {
-		rc = as_error_set(err, -EINVAL, "'%s' is not a result of 'archscope stat --json' (no results.events)", name);
+		rc = as_error_set(err, -EINVAL, "'%s' is not a result of 'archscope stat --json' (no results.%s)", name,
+				  ST_KEY(EVENTS));
 		goto out;
 	}
 	size_t n = json_array_size(arr);
@@ -168,9 +176,12 @@ int measure_stat_json_parse(struct measure_stat_json *s, const char *text, size_
 	}
 	if (rc == 0)
 		rc = measure_stat_json_index(s, name, err);
-	json_t *cond = json_object_get(json_object_get(doc, "results"), "conditions");
-	if (rc == 0 && json_is_object(cond))
-		rc = read_conditions(s, cond, name, err);
+	/* the events read, the rest is held to the description: a key stat does not write, or one of
+	 * another kind, is named by its path (keys a file lacks are no error: compare needs the events) */
+	if (rc == 0 && (rc = schema_check_read(&stat_result, results, err)) != 0)
+		as_error_prefix(err, "'%s': results.", name);
+	if (rc == 0)
+		rc = read_conditions(s, results, name, err);
 out:
 	json_decref(doc);
 	if (rc)
@@ -229,24 +240,25 @@ static void cond_text(const struct measure_stat_json_cond *c, const char *unit, 
 int measure_stat_json_cond_diff(const struct measure_stat_json *a, const struct measure_stat_json *b,
 				struct measure_stat_cond_diff *out, int max)
 {
-	static const char *const same[] = { "cpu_model", "kernel", "archscope", "hostname", "governor", "cpus_allowed",
-					     "cpus_online" };
+	static const int same[] = { ST_COND_CPU_MODEL, ST_COND_KERNEL,	     ST_COND_ARCHSCOPE,	  ST_COND_HOSTNAME,
+				    ST_COND_GOVERNOR,  ST_COND_CPUS_ALLOWED, ST_COND_CPUS_ONLINE };
+	/* the load averages: the 1-minute one ([0]) */
 	static const struct {
-		const char *key, *unit;
+		int id;
 		double rel, abs;
 	} near[] = {
-		{ "clock_ghz_before", "GHz", MEASURE_STAT_CLOCK_APART, 0 },
-		{ "clock_ghz_after", "GHz", MEASURE_STAT_CLOCK_APART, 0 },
-		{ "cpu_mhz_os", "MHz", MEASURE_STAT_CLOCK_APART, 0 },
-		{ "loadavg_before[0]", "", 0, MEASURE_STAT_LOAD_APART },
-		{ "loadavg_after[0]", "", 0, MEASURE_STAT_LOAD_APART },
+		{ ST_COND_CLOCK_BEFORE, MEASURE_STAT_CLOCK_APART, 0 },
+		{ ST_COND_CLOCK_AFTER, MEASURE_STAT_CLOCK_APART, 0 },
+		{ ST_COND_MHZ_OS, MEASURE_STAT_CLOCK_APART, 0 },
+		{ ST_COND_LOAD_BEFORE, 0, MEASURE_STAT_LOAD_APART },
+		{ ST_COND_LOAD_AFTER, 0, MEASURE_STAT_LOAD_APART },
 	};
 	if (!a->ncond || !b->ncond)
 		return a->ncond || b->ncond ? -1 : 0;
 	int n = 0;
 	for (size_t i = 0; i < sizeof(same) / sizeof(same[0]) && n < max; i++) {
-		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, same[i]);
-		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, same[i]);
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, SCHEMA_KEY(stat_result, same[i]));
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, SCHEMA_KEY(stat_result, same[i]));
 		if (!x || !y)
 			continue;
 		int differ = x->text && y->text ? strcmp(x->text, y->text) != 0
@@ -255,23 +267,27 @@ int measure_stat_json_cond_diff(const struct measure_stat_json *a, const struct 
 		if (!differ)
 			continue;
 		struct measure_stat_cond_diff *d = &out[n++];
-		d->key = same[i];
+		d->key = x->key;
 		cond_text(x, NULL, d->a, sizeof(d->a));
 		cond_text(y, NULL, d->b, sizeof(d->b));
 		d->apart[0] = '\0';
 	}
 	for (size_t i = 0; i < sizeof(near) / sizeof(near[0]) && n < max; i++) {
-		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, near[i].key);
-		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, near[i].key);
+		char key[160];
+		const struct schema_key *k = &stat_result.keys[near[i].id];
+		snprintf(key, sizeof(key), k->kind == SK_NUMBERS ? "%s[0]" : "%s", k->key);
+		const struct measure_stat_json_cond *x = measure_stat_json_cond(a, key);
+		const struct measure_stat_json_cond *y = measure_stat_json_cond(b, key);
 		if (!x || !y || isnan(x->value) || isnan(y->value))
 			continue;
 		double d = fabs(x->value - y->value), big = fmax(fabs(x->value), fabs(y->value));
 		if (!((near[i].rel > 0 && d > near[i].rel * big) || (near[i].abs > 0 && d > near[i].abs)))
 			continue;
 		struct measure_stat_cond_diff *o = &out[n++];
-		o->key = near[i].key;
-		cond_text(x, near[i].unit, o->a, sizeof(o->a));
-		cond_text(y, near[i].unit, o->b, sizeof(o->b));
+		o->key = x->key;
+		const char *unit = schema_unit(&stat_result, near[i].id);
+		cond_text(x, unit, o->a, sizeof(o->a));
+		cond_text(y, unit, o->b, sizeof(o->b));
 		if (near[i].rel > 0)
 			snprintf(o->apart, sizeof(o->apart), "%.0f %%", 100 * near[i].rel);
 		else

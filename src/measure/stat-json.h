@@ -60,7 +60,7 @@ void measure_stat_json_release(struct measure_stat_json *s);
 
 /* One condition that differs between two results (compare's warnings). */
 struct measure_stat_cond_diff {
-	const char *key;
+	const char *key;      /* the condition's flattened key, owned by the first result */
 	char a[160], b[160];  /* the two values as text, with the unit where there is one */
 	char apart[32];       /* how far they may be apart ("5 %", "1"); "" where they must be equal */
 };

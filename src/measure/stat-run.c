@@ -518,7 +518,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	if (rc)
 		rc = as_error_set(err, rc, "stat: out of memory");
 	else if (m->per_thread)
-		rc = stat_thread_seize(m, pass, pid, err);
+		rc = measure_stat_thread_seize(m, pass, pid, err);
 	if (rc) {
 		abort_gated(pid, gate_w, report_r, tty);
 		sets_close(&rs);
@@ -547,7 +547,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 	memset(&ru, 0, sizeof(ru));
 	uint64_t t1;
 	if (m->per_thread) {
-		stat_thread_wait(m, pass, m->nrun, pid, &st, &ru, ss);
+		measure_stat_thread_wait(m, pass, m->nrun, pid, &st, &ru, ss);
 		t1 = timer_now_ns();
 	} else {
 		int pfd = pidfd_open_pid(pid);
@@ -562,7 +562,7 @@ static int run_once(struct measure_stat *m, int pass, int k, char *const argv[],
 		t1 = timer_now_ns();
 		if (system)
 			sets_switch(&rs, 0);
-		stat_read_schedstat(pid, ss);
+		measure_stat_read_schedstat(pid, ss);
 		while (wait4(pid, &st, 0, &ru) < 0 && errno == EINTR)
 			;
 	}
@@ -653,7 +653,7 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 	}
 	double ss0[3] = { NAN, NAN, NAN }, ss1[3] = { NAN, NAN, NAN };
 	if (attach)
-		stat_read_schedstat(o->attach_pid, ss0);
+		measure_stat_read_schedstat(o->attach_pid, ss0);
 	double *prev = malloc((size_t)m->nevents * sizeof(double) + 1);
 	for (int i = 0; prev && i < m->nevents; i++)
 		prev[i] = NAN;
@@ -676,7 +676,7 @@ static int count_window(struct measure_stat *m, char *const argv[], const struct
 	uint64_t t1 = timer_now_ns();
 	sets_switch(&rs, 0);
 	if (attach)
-		stat_read_schedstat(o->attach_pid, ss1);
+		measure_stat_read_schedstat(o->attach_pid, ss1);
 	if (timer > 0) {
 		/* the timing program: ended, or ended now (the process ended first, or a signal) */
 		kill(-timer, SIGTERM);

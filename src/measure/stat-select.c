@@ -14,7 +14,7 @@
 #include "measure/counters.h"
 #include "measure/stat.h"
 
-void stat_select_init(struct stat_select *s)
+void measure_stat_select_init(struct stat_select *s)
 {
 	memset(s, 0, sizeof(*s));
 }
@@ -75,7 +75,7 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 	return 0;
 }
 
-int stat_select_add(struct stat_select *s, const char *list, struct as_error *err)
+int measure_stat_select_add(struct stat_select *s, const char *list, struct as_error *err)
 {
 	for (const char *p = list;;) {
 		size_t n = strcspn(p, ",");
@@ -88,9 +88,9 @@ int stat_select_add(struct stat_select *s, const char *list, struct as_error *er
 	}
 }
 
-int stat_select_default(struct stat_select *s, struct as_error *err)
+int measure_stat_select_default(struct stat_select *s, struct as_error *err)
 {
-	return stat_select_add(s, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
+	return measure_stat_select_add(s, "task-clock,context-switches,cpu-migrations,page-faults,cycles,instructions,"
 			       "branches,branch-misses", err);
 }
 
@@ -142,10 +142,10 @@ static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_e
 	return 0;
 }
 
-int stat_select_all(struct stat_select *s, struct as_error *err)
+int measure_stat_select_all(struct stat_select *s, struct as_error *err)
 {
 	/* the kernel's software events first: they count everywhere */
-	int rc = stat_select_add(s, "task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,"
+	int rc = measure_stat_select_add(s, "task-clock,cpu-clock,page-faults,minor-faults,major-faults,context-switches,"
 				 "cpu-migrations,alignment-faults,emulation-faults", err);
 	if (rc)
 		return rc;
@@ -165,7 +165,7 @@ int stat_select_all(struct stat_select *s, struct as_error *err)
 			return rc;
 	}
 	if (!any) /* libpfm4 does not know this CPU's PMU: perf's generic hardware events stand in */
-		rc = stat_select_add(s, "cycles,instructions,branches,branch-misses,cache-references,cache-misses,"
+		rc = measure_stat_select_add(s, "cycles,instructions,branches,branch-misses,cache-references,cache-misses,"
 				     "stalled-cycles-frontend,stalled-cycles-backend,ref-cycles,L1-dcache-loads,"
 				     "L1-dcache-load-misses,LLC-loads,LLC-load-misses,dTLB-load-misses", err);
 	return rc;
@@ -176,7 +176,7 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void stat_select_group_list(const char *dir, char *out, size_t len)
+void measure_stat_select_group_list(const char *dir, char *out, size_t len)
 {
 	out[0] = 0;
 	DIR *d = opendir(dir);
@@ -216,7 +216,7 @@ static int block_encodes(const struct stat_group_block *b)
 	return b->n > 0;
 }
 
-int stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err)
+int measure_stat_select_group(struct stat_select *s, const char *dir, const char *name, struct as_error *err)
 {
 	char path[4096], file[256] = "";
 	DIR *d = opendir(dir);
@@ -229,7 +229,7 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 	if (d)
 		closedir(d);
 	char have[512];
-	stat_select_group_list(dir, have, sizeof(have));
+	measure_stat_select_group_list(dir, have, sizeof(have));
 	if (!file[0])
 		return as_error_set(err, -ENOENT, "no metric group '%s' in %s (there are: %s)", name, dir,
 				    have[0] ? have : "none");
@@ -239,7 +239,7 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 		return as_error_set(err, -ENOMEM, "out of memory");
 	/* the whole file is read and checked (the checked reader: a regular file, text, a size cap), so
 	 * a mistake in a block this machine does not take is found too */
-	int rc = stat_group_read(g, path, measure_stat_alias, err);
+	int rc = measure_stat_group_read(g, path, measure_stat_alias, err);
 	if (rc) {
 		free(g);
 		return rc;
@@ -266,13 +266,13 @@ int stat_select_group(struct stat_select *s, const char *dir, const char *name, 
 	return rc;
 }
 
-double stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
+double measure_stat_metric_eval(const struct stat_select *s, const struct stat_metric *m,
 			double (*value)(void *ctx, const char *name), void *ctx)
 {
-	return stat_expr_eval(m->expr, s ? (const char *const *)s->names : NULL, s ? s->n : 0, value, ctx);
+	return measure_stat_expr_eval(m->expr, s ? (const char *const *)s->names : NULL, s ? s->n : 0, value, ctx);
 }
 
-void stat_select_release(struct stat_select *s)
+void measure_stat_select_release(struct stat_select *s)
 {
 	for (int i = 0; i < s->n; i++)
 		free(s->names[i]);

@@ -104,7 +104,7 @@ static double mean_of(void *ctx, const char *name)
 
 double measure_stat_metric(const struct stat_select *sel, const struct stat_metric *mt, const struct measure_stat *m)
 {
-	return stat_metric_eval(sel, mt, mean_of, (void *)m);
+	return measure_stat_metric_eval(sel, mt, mean_of, (void *)m);
 }
 
 /* --- numbers for people ------------------------------------------------------------------ */

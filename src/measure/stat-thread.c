@@ -119,7 +119,7 @@ static void tracee_finish(struct measure_stat *m, int run, struct stat_tracee *t
 	*t = m->live[--m->nlive];
 }
 
-int stat_thread_seize(struct measure_stat *m, int pass, pid_t pid, struct as_error *err)
+int measure_stat_thread_seize(struct measure_stat *m, int pass, pid_t pid, struct as_error *err)
 {
 	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK | PTRACE_O_TRACEVFORK | PTRACE_O_TRACEEXIT |
 		    PTRACE_O_EXITKILL;
@@ -134,7 +134,7 @@ int stat_thread_seize(struct measure_stat *m, int pass, pid_t pid, struct as_err
 	return 0;
 }
 
-void stat_read_schedstat(pid_t pid, double v[3])
+void measure_stat_read_schedstat(pid_t pid, double v[3])
 {
 	char path[64];
 	snprintf(path, sizeof(path), "/proc/%d/schedstat", (int)pid);
@@ -151,7 +151,7 @@ void stat_read_schedstat(pid_t pid, double v[3])
 	fclose(f);
 }
 
-int stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pid, int *status, struct rusage *ru, double ss[3])
+int measure_stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pid, int *status, struct rusage *ru, double ss[3])
 {
 	for (;;) {
 		int st = 0;
@@ -183,7 +183,7 @@ int stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pid, int *
 				tracee_open(m, pass, (pid_t)child, 0);
 		} else if (sig == SIGTRAP && event == PTRACE_EVENT_EXIT) {
 			if (w == pid)
-				stat_read_schedstat(pid, ss);
+				measure_stat_read_schedstat(pid, ss);
 			struct stat_tracee *t = tracee_find(m, w);
 			if (t)
 				tracee_finish(m, run, t);

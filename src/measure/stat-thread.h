@@ -11,11 +11,11 @@
 
 /* /proc/PID/schedstat: time on a CPU (ns), time waiting for one (ns), timeslices; NaN when
  * unreadable. */
-void stat_read_schedstat(pid_t pid, double v[3]);
+void measure_stat_read_schedstat(pid_t pid, double v[3]);
 /* Seizes the gated child (before it execs) and opens the main thread's counters. */
-int stat_thread_seize(struct measure_stat *m, int pass, pid_t pid, struct as_error *err);
+int measure_stat_thread_seize(struct measure_stat *m, int pass, pid_t pid, struct as_error *err);
 /* Runs the traced program to its end: threads counted at their exit, the main thread's schedstat
  * read at its exit stop (ss), the program reaped with its rusage. *status as from wait4. */
-int stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pid, int *status, struct rusage *ru, double ss[3]);
+int measure_stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pid, int *status, struct rusage *ru, double ss[3]);
 
 #endif

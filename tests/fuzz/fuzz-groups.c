@@ -39,16 +39,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text[size] = 0;
 	/* the evaluator on any text: no crash, a number or NaN */
 	if (size <= 1024) {
-		(void)stat_expr_eval(text, NULL, 0, value_of, NULL);
+		(void)measure_stat_expr_eval(text, NULL, 0, value_of, NULL);
 		char why[256];
 		const char *const names[] = { "cycles", "instructions", "a-b" };
-		if (stat_expr_check(text, names, 3, why, sizeof(why)) != 0 && !why[0])
+		if (measure_stat_expr_check(text, names, 3, why, sizeof(why)) != 0 && !why[0])
 			abort(); /* a refusal must say why */
 	}
 	struct as_error err = { 0 };
 	int rc = file_text_check(text, size, "metric group", "fuzz.txt", 1, &err);
 	if (!rc)
-		rc = stat_group_parse(g, text, size, "fuzz.txt", alias, &err);
+		rc = measure_stat_group_parse(g, text, size, "fuzz.txt", alias, &err);
 	free(text);
 	if (rc) {
 		if (!err.msg[0] || rc != -EINVAL)
@@ -69,9 +69,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			names[i] = bl->ev[i];
 		}
 		for (int m = 0; m < bl->nmetrics; m++) {
-			if (stat_expr_check(bl->metric[m].expr, names, bl->n, NULL, 0) != 0)
+			if (measure_stat_expr_check(bl->metric[m].expr, names, bl->n, NULL, 0) != 0)
 				abort(); /* what the parser took checks again */
-			(void)stat_expr_eval(bl->metric[m].expr, names, bl->n, value_of, NULL);
+			(void)measure_stat_expr_eval(bl->metric[m].expr, names, bl->n, value_of, NULL);
 		}
 	}
 	return 0;

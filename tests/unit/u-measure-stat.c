@@ -16,6 +16,8 @@
 
 #include "analysis/stats.h"
 #include "harness.h"
+#include "machine/result-stat.h"
+#include "machine/schema.h"
 #include "measure/counters.h"
 #include "measure/events.h"
 #include "measure/stat-compare.h"
@@ -72,23 +74,23 @@ static void test_measure_stat__names(void)
 	CHECK(!measure_stat_is_software("perf::PERF_COUNT_HW_CPU_CYCLES"));
 	struct stat_select s;
 	struct as_error err = { 0 };
-	stat_select_init(&s);
-	CHECK(stat_select_add(&s, "page-faults, task-clock", &err) == 0);
-	CHECK(stat_select_add(&s, "cycles", &err) == 0);
+	measure_stat_select_init(&s);
+	CHECK(measure_stat_select_add(&s, "page-faults, task-clock", &err) == 0);
+	CHECK(measure_stat_select_add(&s, "cycles", &err) == 0);
 	CHECK(s.n == 3);
 	CHECK_STR(s.names[1], "task-clock");
 	/* what a user typed twice, or empty, is an error naming it (issue 35) */
-	CHECK(stat_select_add(&s, "cycles", &err) == -EINVAL && strstr(err.msg, "'cycles' is given twice"));
-	CHECK(stat_select_add(&s, "faults", &err) == -EINVAL && strstr(err.msg, "'page-faults' and 'faults'"));
-	CHECK(stat_select_add(&s, "", &err) == -EINVAL && strstr(err.msg, "empty event name"));
-	CHECK(stat_select_add(&s, "branches,,instructions", &err) == -EINVAL && strstr(err.msg, "empty"));
-	stat_select_release(&s);
+	CHECK(measure_stat_select_add(&s, "cycles", &err) == -EINVAL && strstr(err.msg, "'cycles' is given twice"));
+	CHECK(measure_stat_select_add(&s, "faults", &err) == -EINVAL && strstr(err.msg, "'page-faults' and 'faults'"));
+	CHECK(measure_stat_select_add(&s, "", &err) == -EINVAL && strstr(err.msg, "empty event name"));
+	CHECK(measure_stat_select_add(&s, "branches,,instructions", &err) == -EINVAL && strstr(err.msg, "empty"));
+	measure_stat_select_release(&s);
 	/* --all: every software event first, then this CPU's PMUs (or perf's generic events) */
-	stat_select_init(&s);
-	CHECK(stat_select_all(&s, &err) == 0);
+	measure_stat_select_init(&s);
+	CHECK(measure_stat_select_all(&s, &err) == 0);
 	CHECK(s.n > 12);
 	CHECK_STR(s.names[0], "task-clock");
-	stat_select_release(&s);
+	measure_stat_select_release(&s);
 }
 
 static double value_of(void *ctx, const char *name)
@@ -102,42 +104,42 @@ static void test_measure_stat__groups(void)
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%s/share/groups", ARCHSCOPE_SOURCE_DIR);
 	char list[512];
-	stat_select_group_list(dir, list, sizeof(list));
+	measure_stat_select_group_list(dir, list, sizeof(list));
 	CHECK(strstr(list, "BRANCH") && strstr(list, "FLOPS") && strstr(list, "MEM") && strstr(list, "L2") &&
 	      strstr(list, "L3"));
 	struct stat_select s;
 	struct as_error err = { 0 };
-	stat_select_init(&s);
-	CHECK(stat_select_group(&s, dir, "branch", &err) == 0);
+	measure_stat_select_init(&s);
+	CHECK(measure_stat_select_group(&s, dir, "branch", &err) == 0);
 	CHECK_STR(s.group, "BRANCH");
 	CHECK(s.n >= 2 && s.nmetrics >= 1);
 	/* no PMU event encodes here unless libpfm4 knows this CPU: the generic block, perf's names */
 	int found = 0;
 	for (int i = 0; i < s.nmetrics; i++)
 		if (!strcmp(s.metric[i].unit, "%") && !strcmp(s.group_pmu, "generic")) {
-			CHECK_NEAR(stat_metric_eval(&s, &s.metric[i], value_of, NULL), 2.5, 1e-12);
+			CHECK_NEAR(measure_stat_metric_eval(&s, &s.metric[i], value_of, NULL), 2.5, 1e-12);
 			found = 1;
 		}
 	CHECK(found || strcmp(s.group_pmu, "generic"));
-	stat_select_release(&s);
-	stat_select_init(&s);
-	CHECK(stat_select_group(&s, dir, "NOSUCH", &err) == -ENOENT);
+	measure_stat_select_release(&s);
+	measure_stat_select_init(&s);
+	CHECK(measure_stat_select_group(&s, dir, "NOSUCH", &err) == -ENOENT);
 	CHECK(strstr(err.msg, "BRANCH") != NULL);
-	stat_select_release(&s);
+	measure_stat_select_release(&s);
 	struct stat_metric m = { .expr = "branch-misses / nosuch * 100" };
-	CHECK(isnan(stat_metric_eval(NULL, &m, value_of, NULL)));
+	CHECK(isnan(measure_stat_metric_eval(NULL, &m, value_of, NULL)));
 	struct stat_metric z = { .expr = "branches / 0" };
-	CHECK(isnan(stat_metric_eval(NULL, &z, value_of, NULL)));
+	CHECK(isnan(measure_stat_metric_eval(NULL, &z, value_of, NULL)));
 	struct stat_metric k = { .expr = "branches * 2 / 4" };
-	CHECK_NEAR(stat_metric_eval(NULL, &k, value_of, NULL), 100, 1e-12);
+	CHECK_NEAR(measure_stat_metric_eval(NULL, &k, value_of, NULL), 100, 1e-12);
 	/* precedence, parentheses, $N, a minus between spaces */
-	stat_select_init(&s);
-	CHECK(stat_select_add(&s, "branches,branch-misses", &err) == 0);
+	measure_stat_select_init(&s);
+	CHECK(measure_stat_select_add(&s, "branches,branch-misses", &err) == 0);
 	struct stat_metric p = { .expr = "($1 + 2 * $2) / 10 - 1" };
-	CHECK_NEAR(stat_metric_eval(&s, &p, value_of, NULL), 20, 1e-12);
+	CHECK_NEAR(measure_stat_metric_eval(&s, &p, value_of, NULL), 20, 1e-12);
 	struct stat_metric bad = { .expr = "($1 + 2" }, out = { .expr = "$3" };
-	CHECK(isnan(stat_metric_eval(&s, &bad, value_of, NULL)) && isnan(stat_metric_eval(&s, &out, value_of, NULL)));
-	stat_select_release(&s);
+	CHECK(isnan(measure_stat_metric_eval(&s, &bad, value_of, NULL)) && isnan(measure_stat_metric_eval(&s, &out, value_of, NULL)));
+	measure_stat_select_release(&s);
 }
 
 /* A group file is checked whole: each refused text gives -EINVAL naming the line and why; the
@@ -187,7 +189,7 @@ static void test_measure_stat__group_refused(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(text, sizeof(text), "%s%s", bad[i].text[0] == '+' ? head : "", bad[i].text + (bad[i].text[0] == '+'));
 		struct as_error err = { 0 };
-		int rc = stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err);
+		int rc = measure_stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err);
 		if (rc != -EINVAL || !strstr(err.msg, bad[i].want) || strncmp(err.msg, "metric group 'G.txt': ", 22))
 			printf("# case %zu: rc %d, '%s'\n", i, rc, err.msg);
 		CHECK(rc == -EINVAL && strstr(err.msg, bad[i].want) && !strncmp(err.msg, "metric group 'G.txt': ", 22));
@@ -204,7 +206,7 @@ static void test_measure_stat__group_refused(void)
 	for (int i = 0; i < 5; i++) {
 		snprintf(text, sizeof(text), fmts[i], longname, longname, longname);
 		struct as_error err = { 0 };
-		CHECK(stat_group_parse(g, text, strlen(text), "G.txt", NULL, &err) == -EINVAL);
+		CHECK(measure_stat_group_parse(g, text, strlen(text), "G.txt", NULL, &err) == -EINVAL);
 		if (!strstr(err.msg, what[i]))
 			printf("# long %d: '%s'\n", i, err.msg);
 		CHECK(strstr(err.msg, what[i]) != NULL);
@@ -212,20 +214,20 @@ static void test_measure_stat__group_refused(void)
 	/* a good one: events, metrics and lines kept; $N and names evaluate */
 	snprintf(text, sizeof(text), "%sRatio | %% | branches / instructions * 100\nIPC | x | $1 / $3\n", head);
 	struct as_error err = { 0 };
-	CHECK(stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err) == 0);
+	CHECK(measure_stat_group_parse(g, text, strlen(text), "G.txt", measure_stat_alias, &err) == 0);
 	CHECK(g->nblocks == 1 && g->block[0].n == 3 && g->block[0].nmetrics == 2 && g->block[0].metric_line[1] == 8);
 	CHECK_STR(g->title, "t");
 	const char *const names[] = { "branches", "branch-misses", "instructions" };
-	CHECK_NEAR(stat_expr_eval("$1 / $2 - - 1", names, 3, value_of, NULL), 41, 1e-12);
-	CHECK(isnan(stat_expr_eval("$1 / $4", names, 3, value_of, NULL)));
+	CHECK_NEAR(measure_stat_expr_eval("$1 / $2 - - 1", names, 3, value_of, NULL), 41, 1e-12);
+	CHECK(isnan(measure_stat_expr_eval("$1 / $4", names, 3, value_of, NULL)));
 	/* every share/groups file, every block */
 	const char *groups[] = { "BRANCH", "FLOPS", "MEM", "L2", "L3" };
 	for (int i = 0; i < 5; i++) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/share/groups/%s.txt", ARCHSCOPE_SOURCE_DIR, groups[i]);
-		if (stat_group_read(g, path, measure_stat_alias, &err) != 0)
+		if (measure_stat_group_read(g, path, measure_stat_alias, &err) != 0)
 			printf("# %s\n", err.msg);
-		CHECK(stat_group_read(g, path, measure_stat_alias, &err) == 0 && g->nblocks == 3);
+		CHECK(measure_stat_group_read(g, path, measure_stat_alias, &err) == 0 && g->nblocks == 3);
 	}
 	free(g);
 }
@@ -247,11 +249,11 @@ static void test_measure_stat__group_blocks(void)
 			for (int g = 0; g < 5; g++) {
 				struct stat_select s;
 				struct as_error err = { 0 };
-				stat_select_init(&s);
-				if (stat_select_group(&s, dir, groups[g], &err) != 0 || strcmp(s.group_pmu, want[k]) ||
+				measure_stat_select_init(&s);
+				if (measure_stat_select_group(&s, dir, groups[g], &err) != 0 || strcmp(s.group_pmu, want[k]) ||
 				    s.nmetrics < 1)
 					_exit(10 + g);
-				stat_select_release(&s);
+				measure_stat_select_release(&s);
 			}
 			_exit(0);
 		}
@@ -334,9 +336,9 @@ static int all_on_forced_pmu(const char *pmu)
 	setenv("LIBPFM_FORCE_PMU", pmu, 1);
 	struct stat_select sel;
 	struct as_error err = { 0 };
-	stat_select_init(&sel);
-	if (stat_select_all(&sel, &err) != 0) {
-		printf("# %s: stat_select_all: %s\n", pmu, err.msg);
+	measure_stat_select_init(&sel);
+	if (measure_stat_select_all(&sel, &err) != 0) {
+		printf("# %s: measure_stat_select_all: %s\n", pmu, err.msg);
 		return 2;
 	}
 	size_t plen = strlen(pmu);
@@ -358,7 +360,7 @@ static int all_on_forced_pmu(const char *pmu)
 			return 5;
 		}
 	measure_stat_release(&m);
-	stat_select_release(&sel);
+	measure_stat_select_release(&sel);
 	return mine > 0 ? 0 : 1;
 }
 
@@ -615,7 +617,7 @@ static void test_measure_stat__compare(void)
 	struct measure_stat_compare c;
 	struct stat_select only;
 	struct as_error err = { 0 };
-	stat_select_init(&only);
+	measure_stat_select_init(&only);
 	CHECK(measure_stat_json_parse(&a, ta, strlen(ta), "a.json", &err) == 0);
 	CHECK(measure_stat_json_parse(&b, tb, strlen(tb), "b.json", &err) == 0);
 	CHECK(measure_stat_compare_run(&c, &a, &b, &only, 0.05, 1, &err) == 0);
@@ -636,13 +638,13 @@ static void test_measure_stat__compare(void)
 	measure_stat_compare_release(&c);
 	CHECK(c.n == 0 && !c.ev);
 	/* -e: only the events named; a shift of 92 % is no change above 100 % */
-	CHECK(stat_select_add(&only, "x,onlyb", &err) == 0);
+	CHECK(measure_stat_select_add(&only, "x,onlyb", &err) == 0);
 	CHECK(measure_stat_compare_run(&c, &a, &b, &only, 0.05, 100, &err) == 0);
 	CHECK(c.n == 1 && c.tests == 1 && !c.few_runs && !c.ev[0].significant);
 	CHECK(c.only_a[0] == '\0');
 	CHECK_STR(c.only_b, "onlyb");
 	measure_stat_compare_release(&c);
-	stat_select_release(&only);
+	measure_stat_select_release(&only);
 	measure_stat_json_release(&a);
 	measure_stat_json_release(&b);
 
@@ -692,6 +694,49 @@ static void test_measure_stat__cond_diff(void)
 	measure_stat_json_release(&none);
 }
 
-TESTS(T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
+/* Results recorded from stat, regress, phases, memhist, events and compare (the `--json` of this
+ * build in tests/fixtures/measure/NAME-result.json) are what their descriptions say, key for key
+ * (machine/result-stat*.h);
+ * a stat result read back by compare's reader keeps its events; a key removed or of another kind
+ * is named by its path. */
+static void test_measure_stat__results_described(void)
+{
+	static const char *const files[] = { "stat-result", "stat-result-group", "stat-result-interval", "regress-result",
+					     "phases-result", "compare-result", "memhist-result", "events-result" };
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char path[512];
+		snprintf(path, sizeof(path), "%s/tests/fixtures/measure/%s.json", ARCHSCOPE_SOURCE_DIR, files[i]);
+		json_t *doc = json_load_file(path, 0, NULL);
+		CHECK(doc != NULL);
+		const struct schema *s = schema_by_name(json_string_value(json_object_get(doc, "command")));
+		CHECK(s != NULL);
+		struct as_error err = { 0 };
+		int rc = schema_check(s, json_object_get(doc, "results"), &err);
+		if (rc)
+			printf("# %s: %s\n", files[i], err.msg);
+		CHECK(rc == 0);
+		json_decref(doc);
+	}
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/measure/stat-result.json", ARCHSCOPE_SOURCE_DIR);
+	json_t *doc = json_load_file(path, 0, NULL);
+	json_t *results = json_object_get(doc, "results");
+	struct measure_stat_json back;
+	struct as_error err = { 0 };
+	CHECK(measure_stat_json_read(&back, path, &err) == 0);
+	CHECK(back.n == json_array_size(schema_get(&stat_result, results, ST_EVENTS)));
+	CHECK(measure_stat_json_cond(&back, ST_KEY(COND_KERNEL)) != NULL);
+	measure_stat_json_release(&back);
+	json_t *run0 = json_array_get(schema_get(&stat_result, results, ST_RUNS_DETAIL), 0);
+	json_object_del(run0, ST_KEY(RUN_SECONDS));
+	CHECK(schema_check(&stat_result, results, &err) == -EINVAL && strstr(err.msg, "runs_detail[0].seconds: missing"));
+	CHECK(schema_check_read(&stat_result, results, &err) == 0);
+	schema_set(&stat_result, run0, ST_RUN_SECONDS, json_string("1 s"));
+	CHECK(schema_check_read(&stat_result, results, &err) == -EINVAL &&
+	      strstr(err.msg, "runs_detail[0].seconds: a value where a number"));
+	json_decref(doc);
+}
+
+TESTS(T(test_measure_stat__results_described), T(test_measure_stat__group_blocks), T(test_measure_stat__forced_list), T(test_measure_stat__all_every_pmu), T(test_measure_stat__summary), T(test_measure_stat__multiplexed),
       T(test_measure_stat__names), T(test_measure_stat__groups), T(test_measure_stat__group_refused), T(test_measure_stat__tracepoints),
       T(test_measure_stat__json), T(test_measure_stat__json_conditions_and_many), T(test_measure_stat__show), T(test_measure_stat__compare), T(test_measure_stat__cond_diff))

@@ -202,6 +202,40 @@ static void test_schema__registered_well_formed(void)
 	}
 }
 
-TESTS(T(test_schema__paths), T(test_schema__get_and_set), T(test_schema__check_accepts),
+/* A NUMBER_MAP holds numbers (or null) by data keys; schema_check_read lets described keys be absent
+ * but still holds every key present to its description. */
+#define COUNTS_RESULT(X)                                                                         \
+	X(CT_NAME, CT_ROOT, TEXT, "name", "", 0, "what ran")                                     \
+	X(CT_BY_EVENT, CT_ROOT, NUMBER_MAP, "by_event", "", 0, "count per event")
+
+SCHEMA_ENUM(CT, COUNTS_RESULT);
+SCHEMA_DEFINE(counts_result, "counts", COUNTS_RESULT);
+
+static void test_schema__number_map_and_read(void)
+{
+	static const struct {
+		const char *json;
+		int full, read;
+	} cases[] = {
+		{ "{\"name\": \"x\", \"by_event\": {\"cycles\": 1, \"page-faults\": null}}", 0, 0 },
+		{ "{\"name\": \"x\", \"by_event\": {\"cycles\": \"1\"}}", -EINVAL, -EINVAL },
+		{ "{\"name\": \"x\", \"by_event\": {\"cycles\": {\"value\": 1}}}", -EINVAL, -EINVAL },
+		{ "{\"by_event\": {}}", -EINVAL, 0 },
+		{ "{\"name\": \"x\", \"speed\": 1}", -EINVAL, -EINVAL },
+		{ "{\"name\": 1}", -EINVAL, -EINVAL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		json_t *r = doc(cases[i].json);
+		struct as_error err = { 0 };
+		CHECK(r != NULL);
+		int full = schema_check(&counts_result, r, &err), read = schema_check_read(&counts_result, r, &err);
+		if (full != cases[i].full || read != cases[i].read)
+			printf("# case %zu: %d %d\n", i, full, read);
+		CHECK(full == cases[i].full && read == cases[i].read);
+		json_decref(r);
+	}
+}
+
+TESTS(T(test_schema__number_map_and_read), T(test_schema__paths), T(test_schema__get_and_set), T(test_schema__check_accepts),
       T(test_schema__check_names_the_difference), T(test_schema__number_map),
       T(test_schema__maps_and_parts), T(test_schema__registered_well_formed))

@@ -1,6 +1,6 @@
-/* Event selection from the options and the measurement of a program, shared by stat, regress,
- * compare and phases (through cmd-stat.h). */
-#include "cli/cmd-stat.h"
+/* What the commands that run a program share (cli.h): the events chosen by the options, the
+ * measurement, the program's outcome, and where the report goes. */
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -10,10 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cli.h"
 #include "common/atomicfile.h"
 #include "common/paths.h"
 #include "measure/counters.h"
+#include "measure/stat-select.h"
+#include "measure/stat-show.h"
+#include "measure/stat.h"
 #include "report/emit.h"
 
 /* The directory of the metric groups: $ARCHSCOPE_SHARE_DIR/groups, else the installed
@@ -30,7 +32,7 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 {
 	struct as_error err = { 0 };
 	int rc = 0;
-	stat_select_init(sel);
+	measure_stat_select_init(sel);
 	if (cli_forced_pmu_check(cmd)) /* every event is encoded for the forced PMU */
 		return EXIT_USAGE;
 	if ((a->all != 0) + (a->group != NULL) + (a->events.n > 0) > 1) {
@@ -38,10 +40,10 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 		return EXIT_USAGE;
 	}
 	if (a->all)
-		rc = stat_select_all(sel, &err);
+		rc = measure_stat_select_all(sel, &err);
 	else if (a->group) {
 		char dir[PATH_MAX];
-		rc = stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
+		rc = measure_stat_select_group(sel, groups_dir(dir, sizeof(dir)), a->group, &err);
 		/* a group that does not exist or whose file is bad (not a regular file, too large, not
 		 * text, a line it refuses) is bad input; out of memory and a read error are failures */
 		if (rc && rc != -ENOMEM && rc != -EIO) {
@@ -50,14 +52,14 @@ int cli_stat_select(const char *cmd, const struct cli_stat_args *a, struct stat_
 		}
 	} else if (a->events.n) {
 		for (int i = 0; i < a->events.n && !rc; i++)
-			rc = stat_select_add(sel, a->events.v[i], &err);
+			rc = measure_stat_select_add(sel, a->events.v[i], &err);
 		if (rc == -EINVAL) {
 			error_usage(cmd, "-e: %s", err.msg);
-			stat_select_release(sel);
+			measure_stat_select_release(sel);
 			return EXIT_USAGE;
 		}
 	} else
-		rc = stat_select_default(sel, &err);
+		rc = measure_stat_select_default(sel, &err);
 	if (rc) {
 		error_err(&err);
 		return EXIT_FAIL;
@@ -89,37 +91,6 @@ int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char
 		return rc == -ENOENT || rc == -EACCES || rc == -ENOEXEC || rc == -ESRCH ? EXIT_USAGE : EXIT_FAIL;
 	}
 	return 0;
-}
-
-void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
-{
-	emit_object_begin(e, "conditions", NULL);
-	emit_string(e, "started", NULL, c->started);
-	emit_string(e, "ended", NULL, c->ended);
-	emit_array_begin(e, "loadavg_before", NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_before[i], NULL, NULL);
-	emit_array_end(e);
-	emit_array_begin(e, "loadavg_after", NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_after[i], NULL, NULL);
-	emit_array_end(e);
-	emit_number(e, "clock_ghz_before", NULL, c->clock_before_ghz, "GHz", NULL);
-	emit_number(e, "clock_ghz_after", NULL, c->clock_after_ghz, "GHz", NULL);
-	emit_string(e, "clock_method", NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "
-					 "own CPU, before and after the runs (core cycles, not TSC)");
-	emit_number(e, "cpu_mhz_os", NULL, c->cpu_mhz_os, "MHz", NULL);
-	emit_string(e, "governor", NULL, c->governor[0] ? c->governor : NULL);
-	emit_string(e, "cpu_model", NULL, c->cpu_model);
-	emit_string(e, "kernel", NULL, c->kernel);
-	emit_string(e, "archscope", NULL, ARCHSCOPE_VERSION);
-	emit_string(e, "hostname", NULL, c->hostname);
-	emit_string(e, "cpus_allowed", NULL, c->cpus_allowed);
-	emit_int(e, "cpus_online", NULL, c->cpus_online, NULL);
-	emit_object_end(e);
-	emit_text(e, "conditions", "load %.2f -> %.2f, clock %.2f -> %.2f GHz (measured), governor %s, %s", c->load_before[0],
-		  c->load_after[0], c->clock_before_ghz, c->clock_after_ghz, c->governor[0] ? c->governor : "none",
-		  c->started);
 }
 
 int cli_report_render(const char *cmd, int json, cli_report_render_fn fn, const void *ctx, char **buf, size_t *len)
@@ -223,3 +194,24 @@ void cli_command_line(char **argv, char *buf, size_t len)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? " " : "", argv[i]);
 }
 
+int cli_program_report(const char *command, const struct measure_stat *m)
+{
+	int rc = EXIT_OK, failed, crashed;
+	measure_stat_failures(m, &failed, &crashed);
+	for (int k = 0; k < m->nrun; k++) {
+		const struct stat_run *run = &m->run[k];
+		if (!run->exited) {
+			error("'%s' crashed in run %d of %d: signal %d (%s)", command, k + 1, m->nrun, run->status,
+			      strsignal(run->status));
+			return EXIT_FAIL;
+		}
+		if (run->status != 0 && rc == EXIT_OK) {
+			error("'%s' exited with status %d (in %d of %d runs)", command, run->status, failed, m->nrun);
+			rc = EXIT_FAIL;
+		}
+	}
+	if (m->interrupted)
+		note("interrupted by %s: %d of %d runs measured (the cut run is left out)", strsignal(m->signal), m->nrun,
+		     m->runs * m->passes);
+	return rc;
+}

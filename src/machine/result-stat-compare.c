@@ -1,0 +1,3 @@
+#include "machine/result-stat-compare.h"
+
+SCHEMA_DEFINE(compare_result, "compare", COMPARE_RESULT);

@@ -1,0 +1,3 @@
+#include "machine/result-stat-phases.h"
+
+SCHEMA_DEFINE(phases_result, "phases", PHASES_RESULT);
