@@ -11,7 +11,7 @@ const char *schema_kind_name(enum schema_kind kind)
 {
 	static const char *const names[] = { "object", "rows", "map", "number", "integer", "string", "true or false",
 					     "numbers", "strings", "integers", "matrix", "spread", "answer",
-					     "described object", "any JSON", "numbers by name" };
+					     "described object", "any JSON", "numbers by name", "described rows" };
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
@@ -52,7 +52,7 @@ int schema_find(const struct schema *s, const char *path)
 
 const char *schema_unit(const struct schema *s, int id)
 {
-	return valid(s, id) && s->keys[id].kind != SK_REF ? s->keys[id].unit : "";
+	return valid(s, id) && s->keys[id].kind != SK_REF && s->keys[id].kind != SK_REFS ? s->keys[id].unit : "";
 }
 
 json_t *schema_get(const struct schema *s, const json_t *base, int id)
@@ -190,6 +190,7 @@ static int kind_ok(const struct schema_key *k, const json_t *v)
 	case SK_REF:
 		return json_is_object(v);
 	case SK_ROWS:
+	case SK_REFS:
 		return json_is_array(v);
 	case SK_NUMBER:
 		return json_is_number(v);
@@ -307,6 +308,22 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 			return differ(err, w, k->key, "described by an unknown schema");
 		where_in(&in, w, k->key, -1, NULL);
 		return check_object(ref, -1, v, &in, err);
+	}
+	case SK_REFS: {
+		const struct schema *ref = schema_by_name(k->unit);
+		if (!ref)
+			return differ(err, w, k->key, "described by an unknown schema");
+		size_t i;
+		const json_t *row;
+		json_array_foreach(v, i, row) {
+			where_in(&in, w, k->key, (long)i, NULL);
+			if (!json_is_object(row))
+				return differ(err, &in, "", "a row that is not an object");
+			int rc = check_object(ref, -1, row, &in, err);
+			if (rc)
+				return rc;
+		}
+		return 0;
 	}
 	default:
 		return 0;

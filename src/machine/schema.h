@@ -35,7 +35,8 @@
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
  * description does not look into (a program's own output, a foreign document); NUMBER_MAP: an
  * object whose keys are data (names a module's enum gives: a stack's components) and whose values
- * are numbers (null allowed). */
+ * are numbers (null allowed); REFS: an array of objects another schema describes, named by the
+ * unit (rows two result types share: "numa flow"). */
 enum schema_kind {
 	SK_OBJECT,
 	SK_ROWS,
@@ -53,6 +54,7 @@ enum schema_kind {
 	SK_REF,
 	SK_ANY,
 	SK_NUMBER_MAP,
+	SK_REFS,
 };
 
 enum {
@@ -65,7 +67,7 @@ struct schema_key {
 	int id, parent; /* parent -1: the results object */
 	enum schema_kind kind;
 	const char *key;
-	const char *unit; /* "" where none; REF: the name of the schema it holds */
+	const char *unit; /* "" where none; REF, REFS: the name of the schema it holds */
 	unsigned flags;
 	const char *what;
 };
