@@ -102,7 +102,7 @@ int numa_matrix_parse(struct numa_matrix *m, const char *text, const char *name,
 	if (!root)
 		return err ? err->code : -EINVAL;
 	int rc = 0;
-	const json_t *res = json_object_get(root, "results");
+	const json_t *res = output_doc_results(root);
 	if (!res)
 		res = root;
 	/* the figures the model needs first, each named; then the whole of what it holds against the
