@@ -126,3 +126,17 @@ void bench_sweep_release(struct bench_sweep_result *res)
 	free(res->run);
 	*res = (struct bench_sweep_result){ 0 };
 }
+
+void bench_sweep_ecm_cycles(const struct bench_sweep_result *res, int load, int store, int nlev,
+			    struct bench_ecm_cycles *out)
+{
+	const struct bench_result *r;
+	out->nlevels = 0;
+	while (out->nlevels < nlev && out->nlevels < BENCH_MAX_LEVELS && (r = bench_sweep_get(res, out->nlevels, 1, load)) &&
+	       r->cy_per_cl.min > 0) {
+		out->load_cy[out->nlevels] = r->cy_per_cl.min;
+		out->nlevels++;
+	}
+	const struct bench_result *st = bench_sweep_get(res, 0, 1, store);
+	out->store_l1_cy = st ? st->cy_per_cl.min : 0;
+}

@@ -78,4 +78,16 @@ enum bench_sweep_state bench_sweep_state(const struct bench_sweep_result *res, i
 int bench_sweep_entered(const struct bench_sweep_result *res, int level, int threads);
 void bench_sweep_release(struct bench_sweep_result *res);
 
+/* What the ECM model is calibrated with (model/ecm.h, ecm_params_from_loads), from a sweep's
+ * one-thread runs: the fastest repetition's cycles per line of kernel `load` (its index in the
+ * sweep) in each of the first nlev levels, fewer when a level has no load time, and of kernel
+ * `store` in L1 (0: none). */
+struct bench_ecm_cycles {
+	int nlevels;
+	double load_cy[BENCH_MAX_LEVELS];
+	double store_l1_cy;
+};
+void bench_sweep_ecm_cycles(const struct bench_sweep_result *res, int load, int store, int nlev,
+			    struct bench_ecm_cycles *out);
+
 #endif

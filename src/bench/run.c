@@ -23,8 +23,8 @@ struct shared {
 	const struct bench_opts *o;
 	size_t n;               /* elements per stream per thread */
 	uint64_t sweeps;        /* decided by thread 0 */
-	double t[BENCH_MAX_REPS][64]; /* per repetition, per thread */
-	double huge[64];        /* per thread: fraction of its streams on huge pages */
+	double t[BENCH_MAX_REPS][BENCH_MAX_THREADS]; /* per repetition, per thread */
+	double huge[BENCH_MAX_THREADS];        /* per thread: fraction of its streams on huge pages */
 	int failed;
 	struct as_error err;
 	int sink;
@@ -139,7 +139,7 @@ static int run_once(const struct bench_opts *o, struct bench_result *r, struct a
 	memset(r, 0, sizeof(*r));
 	const struct bench_kernel *k = o->kernel;
 	int threads = o->cpus.n;
-	if (threads < 1 || threads > 64)
+	if (threads < 1 || threads > BENCH_MAX_THREADS)
 		return as_error_set(err, -EINVAL, "bench: %d threads (1 to 64)", threads);
 	if (o->reps < 1 || o->reps > BENCH_MAX_REPS)
 		return as_error_set(err, -EINVAL, "bench: %d repetitions (1 to %d)", o->reps, BENCH_MAX_REPS);

@@ -12,6 +12,7 @@
 #include "common/error.h"
 
 #define BENCH_MAX_REPS 64
+#define BENCH_MAX_THREADS 64 /* threads of one team */
 #define BENCH_STREAM_OFFSET 256   /* bytes; see run.c */
 #define BENCH_MAX_OFFSET 65536
 

@@ -44,6 +44,16 @@ struct conditions;
  * (util-conditions.c). */
 void cli_conditions_render(struct emit *e, const struct conditions *c);
 
+/* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
+ * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),
+ * as bench --level, --ecm and --threads-scaling and numa matrix size their streams. Pins the
+ * calling thread to cpu. env_out (may be NULL) receives the probe's environment after the run
+ * (line, witnesses, levels; no topology). cmd names the command in messages. 0, or an exit code
+ * after error() (util-levels.c). */
+struct bench_levels;
+struct probe_env;
+int cli_levels_measure(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
+
 /* Optimal string alignment distance between two words (edits, transpositions count 1). */
 int cli_edit_distance(const char *a, const char *b);
 /* For a word that is not among names[0..n): prints "\tdid you mean 'PREFIXname'?" on stderr for

@@ -9,6 +9,7 @@
 #include "common/interrupt.h"
 #include "common/buffer.h"
 #include "model/ecm.h"
+#include "machine/result-bench.h"
 #include "probe/caches.h"
 #include "probe/clock.h"
 #include "probe/line.h"
@@ -98,11 +99,8 @@ static int view_measure(struct bench_view *v, struct bench_sweep *sw, const char
 static int view_end(struct bench_view *v, void (*render)(struct emit *, const struct bench_view *))
 {
 	struct emit *e = emit_new(v->o->json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (e) {
+	if (e)
 		render(e, v);
-		if (v->stopped || v->failed)
-			emit_bool(e, "incomplete", NULL, 1);
-	}
 	int rc = e ? cli_emit_end(e, "bench") : (error("out of memory"), EXIT_FAIL);
 	bench_sweep_release(&v->res);
 	if (v->stopped) {
@@ -112,39 +110,27 @@ static int view_end(struct bench_view *v, void (*render)(struct emit *, const st
 	return v->failed ? EXIT_FAIL : rc;
 }
 
-int cli_bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
-		    struct ecm_params *p)
-{
-	double load_cy[BENCH_MAX_LEVELS] = { 0 };
-	int nl = 0;
-	const struct bench_result *r;
-	while (nl < nlev && nl < BENCH_MAX_LEVELS && (r = bench_sweep_get(res, nl, 1, load)) && r->cy_per_cl.min > 0)
-		load_cy[nl++] = r->cy_per_cl.min;
-	const struct bench_result *st = bench_sweep_get(res, 0, 1, store);
-	return ecm_params_from_loads(p, line_bytes, load_cy, nl, st ? st->cy_per_cl.min : 0, 1);
-}
-
 static void ecm_render_parameters(struct emit *e, const struct bench_view *v)
 {
 	const struct ecm_params *p = &v->p;
-	emit_object_begin(e, "parameters", "machine parameters (measured here: L1 rates from load and store in L1, each "
+	emit_object_begin(e, BE_KEY(PARAMS), "machine parameters (measured here: L1 rates from load and store in L1, each "
 					   "transfer\nfrom the load kernel's extra cycles one level further out)");
-	emit_number(e, "clock_ghz", "clock", v->ghz, "GHz", "%.3f");
-	emit_number(e, "line_bytes", "cache line", p->cl_bytes, "B", "%.0f");
+	emit_number(e, BE_KEY(CLOCK), "clock", v->ghz, "GHz", "%.3f");
+	emit_number(e, BE_KEY(LINE), "cache line", p->cl_bytes, "B", "%.0f");
 	emit_annotate(e, " (%s)", v->o->line_from);
-	emit_number(e, "l1_load_bytes_per_cy", "L1 load", p->l1_load_bpc, "B/cy", "%.1f");
-	emit_number(e, "l1_store_bytes_per_cy", "L1 store", p->l1_store_bpc, "B/cy", "%.1f");
-	emit_bool(e, "loads_stores_overlap", "loads and stores in the same cycle", 1);
-	emit_table_begin(e, "transfers", "");
+	emit_number(e, BE_KEY(L1_LOAD), "L1 load", p->l1_load_bpc, "B/cy", "%.1f");
+	emit_number(e, BE_KEY(L1_STORE), "L1 store", p->l1_store_bpc, "B/cy", "%.1f");
+	emit_bool(e, BE_KEY(OVERLAP), "loads and stores in the same cycle", 1);
+	emit_table_begin(e, BE_KEY(TRANSFERS), "");
 	for (int b = 0; b < p->ntransfers; b++) {
 		double bpc = p->cy_per_cl[b] > 0 ? p->cl_bytes / p->cy_per_cl[b] : INFINITY;
 		emit_row_begin(e);
-		emit_string(e, "from", NULL, v->lv->name[b + 1]);
-		emit_string(e, "to", NULL, v->lv->name[b]);
+		emit_string(e, BE_KEY(TR_FROM), NULL, v->lv->name[b + 1]);
+		emit_string(e, BE_KEY(TR_TO), NULL, v->lv->name[b]);
 		emit_text(e, "transfer", "%s -> %s", v->lv->name[b + 1], v->lv->name[b]);
-		emit_number(e, "cy_per_cl", "time", p->cy_per_cl[b], "cy/CL", "%.2f");
+		emit_number(e, BE_KEY(TR_CY), "time", p->cy_per_cl[b], "cy/CL", "%.2f");
 		/* a transfer taken as 0 cy/CL has no rate: "none", and 0 in JSON as always */
-		emit_number(e, "bytes_per_cy", NULL, isfinite(bpc) ? bpc : 0.0, NULL, NULL);
+		emit_number(e, BE_KEY(TR_BPC), NULL, isfinite(bpc) ? bpc : 0.0, NULL, NULL);
 		emit_number(e, NULL, "rate", bpc, "B/cy", "%.1f");
 		emit_number(e, NULL, "at the clock", bpc * v->ghz, "GB/s", "%.1f");
 		emit_row_end(e);
@@ -165,7 +151,7 @@ static void ecm_render(struct emit *e, const struct bench_view *v)
 	snprintf(title, sizeof(title), "prediction = L1 part max(loads x %.0f B / load rate, stores x %.0f B / store rate) + "
 				       "lines crossing each\nboundary (reads + write-allocate + evictions) x its cy/CL; "
 				       "pred/meas %% as in Table 4", v->p.cl_bytes, v->p.cl_bytes);
-	emit_table_begin(e, "ecm", title);
+	emit_table_begin(e, BE_KEY(ROWS), title);
 	for (int i = 0; i < v->nk; i++)
 		for (int l = 0; l < v->nlev; l++) {
 			const struct bench_kernel *k = v->ks[i];
@@ -175,27 +161,29 @@ static void ecm_render(struct emit *e, const struct bench_view *v)
 			double pred = ecm_predict(&v->p, &s, l), meas = r->cy_per_cl.min;
 			int calib = i == 0 || (i == 1 && l == 0);
 			emit_row_begin(e);
-			emit_string(e, "kernel", "kernel", k->name);
-			emit_string(e, "variant", "variant", k->variant);
-			emit_string(e, "level", "level", v->lv->name[l]);
-			emit_size(e, "size_bytes", "size", r->size_bytes);
-			emit_number(e, "predicted_cy_per_cl", "predicted", pred, "cy/CL", "%.2f");
-			emit_number(e, "measured_cy_per_cl", "measured", meas, "cy/CL", "%.2f");
-			emit_number(e, "predicted_over_measured", NULL, pred / meas, NULL, NULL);
+			emit_string(e, BE_KEY(KERNEL), "kernel", k->name);
+			emit_string(e, BE_KEY(VARIANT), "variant", k->variant);
+			emit_string(e, BE_KEY(LEVEL), "level", v->lv->name[l]);
+			emit_size(e, BE_KEY(SIZE), "size", r->size_bytes);
+			emit_number(e, BE_KEY(PREDICTED), "predicted", pred, "cy/CL", "%.2f");
+			emit_number(e, BE_KEY(MEASURED), "measured", meas, "cy/CL", "%.2f");
+			emit_number(e, BE_KEY(RATIO), NULL, pred / meas, NULL, NULL);
 			emit_number(e, NULL, "pred/meas", 100 * pred / meas, "%", "%.1f");
 			/* GB/s of the fastest repetition, matching its cycles */
-			emit_number(e, "gbs", "application", r->gbs.max, "GB/s", "%.1f");
-			emit_number(e, "gbs_real", "with write-allocate", r->gbs_real.max, "GB/s", "%.1f");
-			emit_bool(e, "calibration", NULL, calib);
+			emit_number(e, BE_KEY(GBS), "application", r->gbs.max, "GB/s", "%.1f");
+			emit_number(e, BE_KEY(GBS_REAL), "with write-allocate", r->gbs_real.max, "GB/s", "%.1f");
+			emit_bool(e, BE_KEY(CALIBRATION), NULL, calib);
 			emit_text(e, "role", "%s", calib ? "calibration" : "prediction");
 			emit_row_end(e);
 		}
 	emit_table_end(e);
-	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache-line update (line / 8 B "
+	emit_string(e, BE_KEY(CYCLES), "cycles", "core cycles of the measured clock per cache-line update (line / 8 B "
 					   "iterations, one line per stream), fastest of the repetitions");
 	emit_int(e, NULL, "repetitions", v->o->reps, NULL);
-	emit_string(e, "model", "model", "inclusive hierarchy, write-allocate and eviction per written line, no overlap "
+	emit_string(e, BE_KEY(MODEL), "model", "inclusive hierarchy, write-allocate and eviction per written line, no overlap "
 					 "of transfers; L1 loads and stores in the same cycle");
+	if (v->stopped || v->failed)
+		emit_bool(e, BE_KEY(INCOMPLETE), NULL, 1);
 }
 
 int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *const *ks, int nk, const struct bench_levels *lv,
@@ -208,7 +196,9 @@ int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *con
 		return EXIT_FAIL;
 	v.nlev = v.stopped || v.failed ? (v.res.done - 1) / nk : lv->n; /* whole levels measured */
 	/* calibration: the fastest repetition of load in every level and of store in L1 */
-	v.clamped = v.nlev < 1 ? -1 : cli_bench_ecm_rates(&v.res, 0, 1, v.nlev, o->line_bytes, &v.p);
+	struct bench_ecm_cycles cy;
+	bench_sweep_ecm_cycles(&v.res, 0, 1, v.nlev, &cy);
+	v.clamped = v.nlev < 1 ? -1 : ecm_params_from_loads(&v.p, o->line_bytes, cy.load_cy, cy.nlevels, cy.store_l1_cy, 1);
 	if (v.clamped < 0) {
 		bench_sweep_release(&v.res);
 		error(v.nlev < 1 ? "bench --ecm: stopped before L1 was measured"
@@ -231,22 +221,22 @@ static void scaling_render(struct emit *e, const struct bench_view *v)
 			  l < lv->n - 2 ? "per thread" : "in all");
 	}
 	emit_array_end(e);
-	emit_string(e, "kernel", NULL, k->name);
-	emit_string(e, "variant", NULL, k->variant);
-	emit_table_begin(e, "scaling", "");
+	emit_string(e, BS_KEY(KERNEL), NULL, k->name);
+	emit_string(e, BS_KEY(VARIANT), NULL, k->variant);
+	emit_table_begin(e, BS_KEY(ROWS), "");
 	for (int n = 1; n <= v->cpus->n && bench_sweep_entered(&v->res, 0, n); n++) {
 		int nl = 0;
 		const struct bench_result *r;
 		emit_row_begin(e);
-		emit_int(e, "threads", "threads", n, NULL);
-		emit_array_begin(e, "levels", NULL);
+		emit_int(e, BS_KEY(THREADS), "threads", n, NULL);
+		emit_array_begin(e, BS_KEY(LEVELS), NULL);
 		for (; nl < lv->n && (r = bench_sweep_get(&v->res, nl, n, 0)); nl++) {
 			emit_row_begin(e);
-			emit_string(e, "level", NULL, lv->name[nl]);
-			emit_int(e, "size_bytes", NULL, (long long)r->size_bytes, NULL);
-			emit_number(e, "gbs", NULL, r->gbs.median, NULL, NULL);
-			emit_number(e, "gbs_real", NULL, r->gbs_real.median, NULL, NULL);
-			emit_number(e, "cy_per_cl", NULL, r->cy_per_cl.median, NULL, NULL);
+			emit_string(e, BS_KEY(LEVEL), NULL, lv->name[nl]);
+			emit_int(e, BS_KEY(SIZE), NULL, (long long)r->size_bytes, NULL);
+			emit_number(e, BS_KEY(GBS), NULL, r->gbs.median, NULL, NULL);
+			emit_number(e, BS_KEY(GBS_REAL), NULL, r->gbs_real.median, NULL, NULL);
+			emit_number(e, BS_KEY(CY_PER_CL), NULL, r->cy_per_cl.median, NULL, NULL);
 			emit_row_end(e);
 		}
 		emit_array_end(e);
@@ -260,9 +250,11 @@ static void scaling_render(struct emit *e, const struct bench_view *v)
 			break;
 	}
 	emit_table_end(e);
-	emit_number(e, "clock_ghz", "clock", v->ghz, "GHz", "%.3f");
-	emit_string(e, "sizes", NULL,
+	emit_number(e, BS_KEY(CLOCK), "clock", v->ghz, "GHz", "%.3f");
+	emit_string(e, BS_KEY(SIZES), NULL,
 		    "levels above the last cache: the one-thread size per thread; last cache and memory: the same total");
+	if (v->stopped || v->failed)
+		emit_bool(e, BS_KEY(INCOMPLETE), NULL, 1);
 }
 
 int cli_bench_threads_scaling(const struct cli_bench_opts *o, const struct bench_kernel *k, const struct bench_levels *lv,

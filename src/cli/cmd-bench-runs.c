@@ -13,6 +13,7 @@
 #include "cli/cmd-bench.h"
 #include "common/interrupt.h"
 #include "common/buffer.h"
+#include "machine/result-bench.h"
 #include "probe/clock.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -49,23 +50,23 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 			"iteration", k->name, k->variant, k->formula, k->reads, k->writes, k->rws, bench_bytes_app(k), k->flops);
 	emit_text(e, "cpus", "%s", r->cpulist);
 	emit_text(e, "repetitions", "%d of >= %.2g s, median ± half the spread", r->reps, r->min_time_s);
-	emit_table_begin(e, "runs", "");
+	emit_table_begin(e, BR_KEY(RUNS), "");
 	for (int i = 0; i < r->n; i++) {
 		const struct bench_result *x = &r->run[i];
 		emit_row_begin(e);
-		emit_string(e, "kernel", NULL, k->name);
-		emit_string(e, "variant", NULL, k->variant);
-		emit_size(e, "size_bytes", "size", x->size_bytes);
-		emit_int(e, "threads", "threads", x->threads, NULL);
-		emit_string(e, "cpus", NULL, r->cpulist);
-		stat_cell_render(e, "gbs", "bandwidth", &x->gbs, "GB/s");
-		stat_cell_render(e, "gbs_real", "with write-allocate", &x->gbs_real, "GB/s");
-		stat_cell_render(e, "cy_per_cl", "cycles", &x->cy_per_cl, "cy/CL");
-		stat_cell_render(e, "gflops", "flops", &x->gflops, "GFLOP/s");
-		emit_number(e, "spread", NULL, x->spread, NULL, NULL);
-		emit_number(e, "huge_fraction", NULL, x->huge_fraction, NULL, NULL);
-		emit_int(e, "sweeps_per_rep", NULL, (long long)x->sweeps, NULL);
-		emit_int(e, "reps", NULL, x->reps, NULL);
+		emit_string(e, BR_KEY(RUN_KERNEL), NULL, k->name);
+		emit_string(e, BR_KEY(RUN_VARIANT), NULL, k->variant);
+		emit_size(e, BR_KEY(RUN_SIZE), "size", x->size_bytes);
+		emit_int(e, BR_KEY(RUN_THREADS), "threads", x->threads, NULL);
+		emit_string(e, BR_KEY(RUN_CPUS), NULL, r->cpulist);
+		stat_cell_render(e, BR_KEY(RUN_GBS), "bandwidth", &x->gbs, "GB/s");
+		stat_cell_render(e, BR_KEY(RUN_GBS_REAL), "with write-allocate", &x->gbs_real, "GB/s");
+		stat_cell_render(e, BR_KEY(RUN_CY_PER_CL), "cycles", &x->cy_per_cl, "cy/CL");
+		stat_cell_render(e, BR_KEY(RUN_GFLOPS), "flops", &x->gflops, "GFLOP/s");
+		emit_number(e, BR_KEY(RUN_SPREAD), NULL, x->spread, NULL, NULL);
+		emit_number(e, BR_KEY(RUN_HUGE), NULL, x->huge_fraction, NULL, NULL);
+		emit_int(e, BR_KEY(RUN_SWEEPS), NULL, (long long)x->sweeps, NULL);
+		emit_int(e, BR_KEY(RUN_REPS), NULL, x->reps, NULL);
 		emit_string(e, NULL, "conditions", x->cond.noisy ? "noisy" : x->cond.attempts > 1 ? "quiet (again)" : "quiet");
 		cli_conditions_render(e, &x->cond);
 		emit_row_end(e);
@@ -76,16 +77,16 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 			emit_heading(e, "  noisy at %zu B, %d thread%s: %s (after %d attempt%s)", r->run[i].size_bytes,
 				     r->run[i].threads, r->run[i].threads == 1 ? "" : "s", r->run[i].cond.why,
 				     r->run[i].cond.attempts, r->run[i].cond.attempts == 1 ? "" : "s");
-	emit_number(e, "clock_ghz", "clock", r->clock_ghz, "GHz", "%.3f");
-	emit_number(e, "line_bytes", "cache line", r->o->line_bytes > 0 ? r->o->line_bytes : NAN, "B", "%.0f");
+	emit_number(e, BR_KEY(CLOCK), "clock", r->clock_ghz, "GHz", "%.3f");
+	emit_number(e, BR_KEY(LINE), "cache line", r->o->line_bytes > 0 ? r->o->line_bytes : NAN, "B", "%.0f");
 	if (r->o->line_bytes > 0)
 		emit_annotate(e, " (%s)", r->o->line_from);
-	emit_string(e, "cycles", "cycles", "core cycles of the measured clock per cache line (line / 8 B iterations) per thread");
-	emit_string(e, "formula", NULL, k->formula);
-	emit_string(e, "pages", "pages", r->o->small_pages ? "4k" : "huge");
-	emit_int(e, "stream_offset_bytes", "stream offset", (long long)bench_stream_offset(r->o->stream_offset), "B");
+	emit_string(e, BR_KEY(CYCLES), "cycles", "core cycles of the measured clock per cache line (line / 8 B iterations) per thread");
+	emit_string(e, BR_KEY(FORMULA), NULL, k->formula);
+	emit_string(e, BR_KEY(PAGES), "pages", r->o->small_pages ? "4k" : "huge");
+	emit_int(e, BR_KEY(OFFSET), "stream offset", (long long)bench_stream_offset(r->o->stream_offset), "B");
 	if (*r->o->stop)
-		emit_bool(e, "incomplete", NULL, 1);
+		emit_bool(e, BR_KEY(INCOMPLETE), NULL, 1);
 }
 
 /* --plot DIR with --sweep: bandwidth against working set, as the application counts it and with
@@ -133,7 +134,7 @@ static int runs_sizes(const struct cli_bench_opts *o, struct bench_runs *r)
 		r->nsizes = 1;
 	} else if (o->level) {
 		struct bench_levels lv;
-		int rc = cli_bench_levels("bench", r->cpus.cpu[0], o->stop, &lv, NULL);
+		int rc = cli_levels_measure("bench", r->cpus.cpu[0], o->stop, &lv, NULL);
 		for (int i = 0; rc == 0 && i < lv.n && !r->nsizes; i++)
 			if (!strcasecmp(lv.name[i], o->level))
 				r->size[r->nsizes++] = lv.size[i];

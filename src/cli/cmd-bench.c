@@ -13,8 +13,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/interrupt.h"
-#include "probe/caches.h"
-#include "probe/env.h"
+#include "machine/result-bench.h"
 #include "report/emit.h"
 
 const char *cli_bench_kernel_names(char *buf, size_t len)
@@ -48,23 +47,23 @@ static void list_render(struct emit *e)
 {
 	size_t n;
 	const struct bench_kernel *t = bench_kernel_table(&n);
-	emit_table_begin(e, "kernels", "");
+	emit_table_begin(e, BL_KEY(KERNELS), "");
 	for (size_t i = 0; i < n; i++) {
 		const struct bench_kernel *k = &t[i];
 		emit_row_begin(e);
-		emit_string(e, "kernel", "kernel", k->name);
-		emit_string(e, "variant", "variant", k->variant);
+		emit_string(e, BL_KEY(KERNEL), "kernel", k->name);
+		emit_string(e, BL_KEY(VARIANT), "variant", k->variant);
 		if (!bench_kernel_supported(k))
 			emit_annotate(e, " (not on this CPU)");
-		emit_string(e, "formula", "formula", k->formula);
-		emit_int(e, "reads", "read", k->reads, NULL);
-		emit_int(e, "writes", "write", k->writes, NULL);
-		emit_int(e, "read_writes", "read+write", k->rws, NULL);
-		emit_int(e, "bytes_per_it", "bytes/it", bench_bytes_app(k), "B");
-		emit_int(e, "bytes_real_per_it", "with write-allocate", bench_bytes_real(k), "B");
-		emit_int(e, "flops_per_it", "flops/it", k->flops, NULL);
-		emit_bool(e, "nontemporal", NULL, k->nontemporal);
-		emit_bool(e, "supported", NULL, bench_kernel_supported(k));
+		emit_string(e, BL_KEY(FORMULA), "formula", k->formula);
+		emit_int(e, BL_KEY(READS), "read", k->reads, NULL);
+		emit_int(e, BL_KEY(WRITES), "write", k->writes, NULL);
+		emit_int(e, BL_KEY(RWS), "read+write", k->rws, NULL);
+		emit_int(e, BL_KEY(BYTES), "bytes/it", bench_bytes_app(k), "B");
+		emit_int(e, BL_KEY(BYTES_REAL), "with write-allocate", bench_bytes_real(k), "B");
+		emit_int(e, BL_KEY(FLOPS), "flops/it", k->flops, NULL);
+		emit_bool(e, BL_KEY(NONTEMPORAL), NULL, k->nontemporal);
+		emit_bool(e, BL_KEY(SUPPORTED), NULL, bench_kernel_supported(k));
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -72,32 +71,6 @@ static void list_render(struct emit *e)
 
 /* What completion offers for --level (any level the quick probe finds is taken). */
 static const char *const level_suggest[] = { "L1", "L2", "L3", "MEM", NULL };
-
-int cli_bench_levels(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out)
-{
-	struct probe_env env;
-	struct probe_caches_result r;
-	struct as_error err = { 0 };
-	if (probe_env_init(&env, cpu, 1, 1, stop, NULL, 0, &err) != 0 || probe_env_pin(&env, &err) != 0) {
-		probe_env_release(&env);
-		return error_err(&err), EXIT_FAIL;
-	}
-	progress("%s: quick cache probe to size the memory levels ...", cmd);
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &r, &err);
-	progress_done();
-	probe_caches_result_release(&r);
-	probe_env_release(&env);
-	if (env_out)
-		*env_out = env;
-	if (rc != 0)
-		return error_err(&err), EXIT_FAIL;
-	if (stop && *stop)
-		return error("%s: interrupted during the cache probe", cmd), INTERRUPT_EXIT;
-	if (env.nlevels < 1)
-		return error("%s: the quick cache probe found no cache level; give -s SIZE", cmd), EXIT_FAIL;
-	bench_levels_from(env.level_bytes, env.nlevels, out);
-	return 0;
-}
 
 int cli_bench_team_cpus(const struct cli_bench_opts *o, int threads, struct as_cpulist *cpus)
 {
@@ -113,12 +86,12 @@ int cli_bench_team_cpus(const struct cli_bench_opts *o, int threads, struct as_c
 		return 0;
 	}
 	if (threads == 0)
-		threads = o->scaling ? (allowed.n > 64 ? 64 : allowed.n) : 1;
+		threads = o->scaling ? (allowed.n > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : allowed.n) : 1;
 	if (threads > allowed.n && !o->over)
 		return error_usage("bench", "%d threads but only %d allowed CPUs (add --oversubscribe to allow it)", threads,
 				   allowed.n), EXIT_USAGE;
-	if (threads > 64)
-		return error_usage("bench", "--threads: at most 64"), EXIT_USAGE;
+	if (threads > BENCH_MAX_THREADS)
+		return error_usage("bench", "--threads: at most %d", BENCH_MAX_THREADS), EXIT_USAGE;
 	cpus->n = threads;
 	for (int i = 0; i < cpus->n; i++)
 		cpus->cpu[i] = allowed.cpu[i % allowed.n];
@@ -171,7 +144,7 @@ static int bench_views(struct cli_bench_opts *o, int nnames, char **names)
 	cli_bench_line(o, cpus.cpu[0]);
 	if (o->ecm && !(o->line_bytes > 0))
 		return error("bench --ecm: the model counts cache lines, and no line size is known"), EXIT_FAIL;
-	if ((rc = cli_bench_levels("bench", cpus.cpu[0], o->stop, &lv, NULL)) != 0)
+	if ((rc = cli_levels_measure("bench", cpus.cpu[0], o->stop, &lv, NULL)) != 0)
 		return rc;
 	return o->ecm ? cli_bench_ecm(o, ks, nk, &lv, cpus.cpu[0]) : cli_bench_threads_scaling(o, ks[0], &lv, &cpus);
 }

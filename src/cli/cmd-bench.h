@@ -1,8 +1,7 @@
 /* archscope bench in three files: cmd-bench.c reads the options, picks the kernels and the team
  * and prints --list; cmd-bench-runs.c runs KERNEL with -s, --level or --sweep; cmd-bench-ecm.c
  * finds the machine's line and levels, measures and renders --ecm and --threads-scaling, each over
- * one working set per memory level; and the ECM rates from a sweep's load and store runs, which
- * probe -o uses too. */
+ * one working set per memory level. */
 #ifndef ARCHSCOPE_CLI_CMD_BENCH_H
 #define ARCHSCOPE_CLI_CMD_BENCH_H
 
@@ -12,8 +11,6 @@
 #include "bench/levels.h"
 #include "common/cpuset.h"
 
-struct ecm_params;
-struct probe_env;
 
 /* The options of `archscope bench`. */
 struct cli_bench_opts {
@@ -41,7 +38,7 @@ const char *cli_bench_kernel_names(char *buf, size_t len);
 /* The kernel `name` in `variant` (NULL: the widest this CPU runs); NULL after a usage error. */
 const struct bench_kernel *cli_bench_pick(const char *name, const char *variant);
 /* The team for `threads` threads or --cpus LIST (default one thread; with --threads-scaling all
- * allowed CPUs up to 64). 0, or an exit code after error(). */
+ * allowed CPUs up to BENCH_MAX_THREADS). 0, or an exit code after error(). */
 int cli_bench_team_cpus(const struct cli_bench_opts *o, int threads, struct as_cpulist *cpus);
 /* KERNEL with -s, --level or --sweep (names: the positional words): measures, renders, plots.
  * Returns the exit code; 130 after Ctrl-C (*o->stop), with what was measured printed. */
@@ -50,14 +47,6 @@ int cli_bench_runs(struct cli_bench_opts *o, int nnames, char **names);
 /* The cache line the cycles per line count, into o: the first level's line as the topology reports
  * it, else a quick line probe on `cpu`, else none (cycles per line are then not reported). */
 void cli_bench_line(struct cli_bench_opts *o, int cpu);
-/* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
- * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),
- * as bench --level, --ecm and --threads-scaling and numa matrix size their streams. Pins the
- * calling thread to cpu. env_out (may be NULL) receives the probe's environment after the run
- * (line, witnesses, levels; no topology). cmd names the command in messages. 0, or an exit code
- * after error(). */
-int cli_bench_levels(const char *cmd, int cpu, volatile int *stop, struct bench_levels *out, struct probe_env *env_out);
-
 /* --ecm: the kernels' measured cycles per cache line in every level of lv against the ECM
  * prediction from the load and store kernels (paper Table 4). ks[0] is load, ks[1] store. One
  * thread on `cpu`. Returns the exit code. */
@@ -68,13 +57,5 @@ int cli_bench_ecm(const struct cli_bench_opts *o, const struct bench_kernel *con
  * Table 5). Returns the exit code. */
 int cli_bench_threads_scaling(const struct cli_bench_opts *o, const struct bench_kernel *k, const struct bench_levels *lv,
 			  const struct as_cpulist *cpus);
-
-/* The ECM machine rates from a sweep's one-thread runs: the fastest repetition of kernel `load`
- * (its index in the sweep) in each of the first nlev levels, fewer when a level has no load time,
- * and of kernel `store` in L1; lines of line_bytes, loads and stores in the same cycle. Returns the
- * count of transfers clamped to 0 (ecm_params_from_loads), or -1 without a load or store time in
- * L1. */
-int cli_bench_ecm_rates(const struct bench_sweep_result *res, int load, int store, int nlev, double line_bytes,
-		    struct ecm_params *p);
 
 #endif

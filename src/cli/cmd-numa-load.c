@@ -13,6 +13,7 @@
 #include "bench/kernels.h"
 #include "common/buffer.h"
 #include "common/interrupt.h"
+#include "machine/result-numa.h"
 
 struct load_ctx {
 	const struct numa_flow *f;
@@ -56,7 +57,7 @@ struct load_result {
 
 static void links_render(struct emit *e, const struct load_result *l)
 {
-	emit_table_begin(e, "links", "links (all flows together)");
+	emit_table_begin(e, NLD_KEY(LINKS), "links (all flows together)");
 	for (int k = 0; k < l->n; k++) {
 		int first = 1;
 		for (int q = 0; q < k; q++)
@@ -73,12 +74,12 @@ static void links_render(struct emit *e, const struct load_result *l)
 				threads += l->f[q].threads;
 			}
 		emit_row_begin(e);
-		emit_int(e, "src", "from node", l->f[k].src, NULL);
-		emit_int(e, "dst", "memory of node", l->f[k].dst, NULL);
-		emit_int(e, "flows", "flows", flows, NULL);
-		emit_int(e, "threads", "threads", threads, NULL);
-		emit_number(e, "measured_gbs", "measured", sum, "GB/s", "%.2f");
-		emit_number(e, "predicted_gbs", l->pred ? "predicted" : NULL, l->pred ? pred : NAN, "GB/s", "%.2f");
+		emit_int(e, NLD_KEY(LINK_SRC), "from node", l->f[k].src, NULL);
+		emit_int(e, NLD_KEY(LINK_DST), "memory of node", l->f[k].dst, NULL);
+		emit_int(e, NLD_KEY(LINK_FLOWS), "flows", flows, NULL);
+		emit_int(e, NLD_KEY(LINK_THREADS), "threads", threads, NULL);
+		emit_number(e, NLD_KEY(LINK_MEASURED), "measured", sum, "GB/s", "%.2f");
+		emit_number(e, NLD_KEY(LINK_PREDICTED), l->pred ? "predicted" : NULL, l->pred ? pred : NAN, "GB/s", "%.2f");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -86,30 +87,30 @@ static void links_render(struct emit *e, const struct load_result *l)
 
 static void crosstalk_render(struct emit *e, const struct load_result *l)
 {
-	emit_table_begin(e, "crosstalk", "cross-talk (each flow alone, then all together)");
+	emit_table_begin(e, NLD_KEY(XT), "cross-talk (each flow alone, then all together)");
 	for (int k = 0; k < l->n; k++) {
 		emit_row_begin(e);
 		emit_text(e, "flow", "%d:%d:%d", l->f[k].src, l->f[k].dst, l->f[k].threads);
-		emit_int(e, "src", NULL, l->f[k].src, NULL);
-		emit_int(e, "dst", NULL, l->f[k].dst, NULL);
-		emit_int(e, "threads", NULL, l->f[k].threads, NULL);
-		emit_number(e, "alone_gbs", "alone", l->r.alone_gbs[k], "GB/s", "%.2f");
-		emit_number(e, "together_gbs", "together", l->r.together_gbs[k], "GB/s", "%.2f");
-		emit_number(e, "together_over_alone", "together / alone", l->r.together_gbs[k] / l->r.alone_gbs[k], NULL, "%.3f");
+		emit_int(e, NLD_KEY(XT_SRC), NULL, l->f[k].src, NULL);
+		emit_int(e, NLD_KEY(XT_DST), NULL, l->f[k].dst, NULL);
+		emit_int(e, NLD_KEY(XT_THREADS), NULL, l->f[k].threads, NULL);
+		emit_number(e, NLD_KEY(XT_ALONE_GBS), "alone", l->r.alone_gbs[k], "GB/s", "%.2f");
+		emit_number(e, NLD_KEY(XT_TOGETHER_GBS), "together", l->r.together_gbs[k], "GB/s", "%.2f");
+		emit_number(e, NLD_KEY(XT_RATIO), "together / alone", l->r.together_gbs[k] / l->r.alone_gbs[k], NULL, "%.3f");
 		if (l->pred) {
-			emit_number(e, "predicted_alone_gbs", "predicted alone", l->pred_alone[k].flow_gbs, "GB/s", "%.2f");
-			emit_number(e, "predicted_together_over_alone", "predicted together / alone",
+			emit_number(e, NLD_KEY(XT_PRED_ALONE), "predicted alone", l->pred_alone[k].flow_gbs, "GB/s", "%.2f");
+			emit_number(e, NLD_KEY(XT_PRED_RATIO), "predicted together / alone",
 				    l->pred[k].flow_gbs / l->pred_alone[k].flow_gbs, NULL, "%.3f");
 		}
 		const struct conditions *c = l->r.alone_run ? &l->r.alone_cond[k] : &l->r.together_cond;
 		emit_text(e, "conditions", "%s", c->noisy ? "noisy" : "quiet");
-		emit_object_begin(e, "alone", NULL);
+		emit_object_begin(e, NLD_KEY(XT_ALONE), NULL);
 		cli_conditions_render(e, c);
 		emit_object_end(e);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_object_begin(e, "together", NULL);
+	emit_object_begin(e, NLD_KEY(TOGETHER), NULL);
 	cli_conditions_render(e, &l->r.together_cond);
 	emit_object_end(e);
 	if (l->r.together_cond.noisy)
@@ -121,19 +122,19 @@ static void crosstalk_render(struct emit *e, const struct load_result *l)
 
 static void load_render(struct emit *e, const struct load_result *l)
 {
-	cli_numa_one_node_note(e, l->nodes);
+	cli_numa_one_node_note(e, NLD_KEY(NODE_COUNT), l->nodes);
 	if (l->dry_run) {
-		emit_bool(e, "dry_run", "dry run", 1);
+		emit_bool(e, NLD_KEY(DRY_RUN), "dry run", 1);
 		emit_annotate(e, " (placement only, nothing ran)");
-		cli_numa_flows_render(e, l->f, l->n, l->pred, NULL, l->cpus);
+		cli_numa_flows_render(e, NLD_KEY(FLOWS), l->f, l->n, l->pred, NULL, l->cpus);
 		return;
 	}
-	cli_numa_flows_render(e, l->f, l->n, l->pred, l->r.together_gbs, l->cpus);
+	cli_numa_flows_render(e, NLD_KEY(FLOWS), l->f, l->n, l->pred, l->r.together_gbs, l->cpus);
 	links_render(e, l);
 	if (l->n == 1)
 		emit_text(e, "cross-talk", "one flow: alone and together are the same run");
 	crosstalk_render(e, l);
-	emit_table_begin(e, "series", "together, per interval (GB/s)");
+	emit_table_begin(e, NLD_KEY(SERIES), "together, per interval (GB/s)");
 	for (int s = 0; s < l->r.nsamples; s++) {
 		emit_tuple_begin(e);
 		emit_text(e, "interval", "%d", s + 1);
@@ -145,21 +146,21 @@ static void load_render(struct emit *e, const struct load_result *l)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_array_begin(e, "placed_fraction", "pages found on DST");
+	emit_array_begin(e, NLD_KEY(PLACED), "pages found on DST");
 	for (int k = 0; k < l->n; k++)
 		emit_number(e, NULL, "fraction", l->r.placed[k], NULL, "%.2f");
 	emit_array_end(e);
-	emit_string(e, "kernel", "kernel", l->r.kernel);
-	emit_bool(e, "write_allocate", "write-allocate", l->r.write_allocate);
+	emit_string(e, NLD_KEY(KERNEL), "kernel", l->r.kernel);
+	emit_bool(e, NLD_KEY(WRITE_ALLOCATE), "write-allocate", l->r.write_allocate);
 	if (l->r.write_allocate)
 		emit_annotate(e, " (GB/s count the reads of the lines the stores allocate)");
-	emit_size(e, "bytes_per_thread", "streams per thread", l->r.bytes_per_thread);
-	emit_number(e, "duration_s", "each phase", l->duration_s, "s", "%.1f");
-	emit_number(e, "together_s", "together phase measured", l->r.together_s, "s", "%.2f");
+	emit_size(e, NLD_KEY(BYTES), "streams per thread", l->r.bytes_per_thread);
+	emit_number(e, NLD_KEY(DURATION), "each phase", l->duration_s, "s", "%.1f");
+	emit_number(e, NLD_KEY(TOGETHER_S), "together phase measured", l->r.together_s, "s", "%.2f");
 	if (l->predict_path)
-		emit_string(e, "matrix", "model's matrix", l->predict_path);
+		emit_string(e, NLD_KEY(MATRIX), "model's matrix", l->predict_path);
 	if (l->r.interrupted)
-		emit_bool(e, "incomplete", "incomplete", 1);
+		emit_bool(e, NLD_KEY(INCOMPLETE), "incomplete", 1);
 }
 
 static const struct opt_cmd load_cmd = {

@@ -7,14 +7,16 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
 #include "bench/kernels.h"
+#include "bench/levels.h"
+#include "probe/env.h"
 #include "common/buffer.h"
 #include "common/cpuset.h"
 #include "common/interrupt.h"
+#include "machine/result-numa.h"
 #include "probe/probe.h"
 #include "report/plot.h"
 
@@ -55,66 +57,66 @@ struct matrix_result {
 static void matrix_render(struct emit *e, const struct matrix_result *r)
 {
 	const struct numa_matrix *m = &r->m;
-	emit_array_begin(e, "nodes", "nodes");
+	emit_array_begin(e, NMX_KEY(NODES), "nodes");
 	for (int i = 0; i < m->n; i++)
 		emit_int(e, NULL, "node", m->node[i], NULL);
 	emit_array_end(e);
-	cli_numa_one_node_note(e, m->n);
-	square_render(e, m, "latency_ns", "idle latency, page-local chase (the lines of each 4 KiB page in a row; fastest repetition)",
+	cli_numa_one_node_note(e, NMX_KEY(NODE_COUNT), m->n);
+	square_render(e, m, NMX_KEY(LATENCY), "idle latency, page-local chase (the lines of each 4 KiB page in a row; fastest repetition)",
 		      (double (*)[NUMA_MAX_NODES])m->latency_ns, "ns", "%.1f");
-	square_render(e, m, "latency_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_median_ns, "ns", "%.1f");
-	square_render(e, m, "latency_random_ns", "idle latency, fully random chase (every line in one random cycle; fastest repetition)",
+	square_render(e, m, NMX_KEY(LATENCY_MEDIAN), NULL, (double (*)[NUMA_MAX_NODES])m->latency_median_ns, "ns", "%.1f");
+	square_render(e, m, NMX_KEY(LATENCY_RANDOM), "idle latency, fully random chase (every line in one random cycle; fastest repetition)",
 		      (double (*)[NUMA_MAX_NODES])m->latency_random_ns, "ns", "%.1f");
-	square_render(e, m, "latency_random_median_ns", NULL, (double (*)[NUMA_MAX_NODES])m->latency_random_median_ns, "ns", "%.1f");
-	square_render(e, m, "bandwidth_1thread_gbs", "bandwidth of one thread (median, real bytes)",
+	square_render(e, m, NMX_KEY(LATENCY_RANDOM_MEDIAN), NULL, (double (*)[NUMA_MAX_NODES])m->latency_random_median_ns, "ns", "%.1f");
+	square_render(e, m, NMX_KEY(BW_1THREAD), "bandwidth of one thread (median, real bytes)",
 		      (double (*)[NUMA_MAX_NODES])m->bandwidth_1thread_gbs, "GB/s", "%.2f");
-	square_render(e, m, "bandwidth_gbs", "bandwidth of all CPUs of node i (median, real bytes)",
+	square_render(e, m, NMX_KEY(BW), "bandwidth of all CPUs of node i (median, real bytes)",
 		      (double (*)[NUMA_MAX_NODES])m->bandwidth_gbs, "GB/s", "%.2f");
 	if (r->has_slit) {
-		square_render(e, m, "slit", "SLIT (firmware's distances, 10 = local)", (double (*)[NUMA_MAX_NODES])m->slit, NULL, "%.0f");
-		square_render(e, m, "slit_measured", "measured distance: 10 x latency / latency of the local node",
+		square_render(e, m, NMX_KEY(SLIT), "SLIT (firmware's distances, 10 = local)", (double (*)[NUMA_MAX_NODES])m->slit, NULL, "%.0f");
+		square_render(e, m, NMX_KEY(SLIT_MEASURED), "measured distance: 10 x latency / latency of the local node",
 			      (double (*)[NUMA_MAX_NODES])r->slit_measured, NULL, "%.1f");
-		square_render(e, m, "measured_over_slit", "measured / SLIT (1 where the firmware is right)",
+		square_render(e, m, NMX_KEY(OVER_SLIT), "measured / SLIT (1 where the firmware is right)",
 			      (double (*)[NUMA_MAX_NODES])r->over_slit, NULL, "%.2f");
 	} else {
-		emit_null(e, "slit", "SLIT", "none (the firmware gives no distances)");
+		emit_null(e, NMX_KEY(SLIT), "SLIT", "none (the firmware gives no distances)");
 	}
-	emit_table_begin(e, "threads", "threads of the all-CPU runs");
+	emit_table_begin(e, NMX_KEY(THREADS), "threads of the all-CPU runs");
 	for (int i = 0; i < m->n; i++) {
 		emit_row_begin(e);
-		emit_int(e, "node", "node", m->node[i], NULL);
-		emit_int(e, "threads", "threads", m->cpus[i], NULL);
+		emit_int(e, NMX_KEY(THREADS_NODE), "node", m->node[i], NULL);
+		emit_int(e, NMX_KEY(THREADS_N), "threads", m->cpus[i], NULL);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	square_render(e, m, "placed_fraction", "placement check: fraction of the chase's pages the kernel reports on node j",
+	square_render(e, m, NMX_KEY(PLACED), "placement check: fraction of the chase's pages the kernel reports on node j",
 		      (double (*)[NUMA_MAX_NODES])m->placed, NULL, "%.2f");
-	emit_string(e, "kernel", "kernel", m->kernel);
-	emit_bool(e, "write_allocate", "write-allocate", m->write_allocate);
+	emit_string(e, NMX_KEY(KERNEL), "kernel", m->kernel);
+	emit_bool(e, NMX_KEY(WRITE_ALLOCATE), "write-allocate", m->write_allocate);
 	emit_annotate(e, m->write_allocate ? " (the kernel's stores read their lines first; GB/s count those reads)"
 					   : " (the kernel only reads: real bytes = application bytes)");
-	emit_int(e, "reps", "repetitions", m->reps, NULL);
+	emit_int(e, NMX_KEY(REPS), "repetitions", m->reps, NULL);
 	emit_annotate(e, " of >= %.2g s each, median (as bench)", m->min_time_s);
-	emit_number(e, "min_time_s", NULL, m->min_time_s, "s", NULL);
-	emit_size(e, "bandwidth_bytes", "streams", m->bandwidth_bytes);
-	emit_string(e, "bandwidth_size_from", "streams' size from", r->size_from);
-	emit_number(e, "bandwidth_huge_fraction", "on huge pages", m->bandwidth_huge_fraction, NULL, "%.2f");
+	emit_number(e, NMX_KEY(MIN_TIME), NULL, m->min_time_s, "s", NULL);
+	emit_size(e, NMX_KEY(BW_BYTES), "streams", m->bandwidth_bytes);
+	emit_string(e, NMX_KEY(BW_SIZE_FROM), "streams' size from", r->size_from);
+	emit_number(e, NMX_KEY(BW_HUGE), "on huge pages", m->bandwidth_huge_fraction, NULL, "%.2f");
 	emit_annotate(e, " of the streams at least (bench asks for them with madvise)");
-	emit_size(e, "latency_bytes", "chase buffer", m->latency_bytes);
-	emit_number(e, "line_bytes", "chase slots", m->line_bytes, "B", "%.0f");
+	emit_size(e, NMX_KEY(LATENCY_BYTES), "chase buffer", m->latency_bytes);
+	emit_number(e, NMX_KEY(LINE), "chase slots", m->line_bytes, "B", "%.0f");
 	emit_annotate(e, " apart (the probed line)");
-	emit_int(e, "line_witnesses", NULL, r->line_witnesses, NULL);
+	emit_int(e, NMX_KEY(LINE_WITNESSES), NULL, r->line_witnesses, NULL);
 	if (r->line_witnesses < 2)
-		emit_string(e, "line_note", "line note", r->line_note);
-	emit_int(e, "seed", "seed", (long long)m->seed, NULL);
-	emit_string(e, "placement", "memory placement", m->placement ? "libnuma (mbind / set_mempolicy MPOL_BIND)" : "none: the kernel has no NUMA support");
-	emit_string(e, "method", "method",
+		emit_string(e, NMX_KEY(LINE_NOTE), "line note", r->line_note);
+	emit_int(e, NMX_KEY(SEED), "seed", (long long)m->seed, NULL);
+	emit_string(e, NMX_KEY(PLACEMENT), "memory placement", m->placement ? "libnuma (mbind / set_mempolicy MPOL_BIND)" : "none: the kernel has no NUMA support");
+	emit_string(e, NMX_KEY(METHOD), "method",
 		    "latency: pointer chases on huge pages bound to node j, thread pinned to the first CPU of node i, in two patterns: "
 		    "page-local (pages in random order, the lines of each 4 KiB page in random order: DRAM pages stay open, as the "
 		    "probe's caches curve) and fully random (every line of the buffer in one random cycle); "
 		    "bandwidth: bench's streaming kernel, runner, repetitions, huge pages and stream offset (as bench KERNEL "
 		    "--level MEM), threads pinned to node i, streams first-touched under a policy binding node j");
-	emit_table_begin(e, "noisy", NULL); /* JSON: per pair, the measurements other work disturbed */
+	emit_table_begin(e, NMX_KEY(NOISY), NULL); /* JSON: per pair, the measurements other work disturbed */
 	for (int i = 0; i < m->n; i++) {
 		emit_tuple_begin(e);
 		for (int j = 0; j < m->n; j++)
@@ -122,12 +124,12 @@ static void matrix_render(struct emit *e, const struct matrix_result *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_int(e, "noisy_count", "noisy measurements", m->noisy_count, NULL);
+	emit_int(e, NMX_KEY(NOISY_COUNT), "noisy measurements", m->noisy_count, NULL);
 	if (m->noisy_count)
 		emit_annotate(e, " (first: %s; bits of \"noisy\" per pair: 1 page-local, 2 random latency, 4 one-thread, "
 			      "8 all-CPU bandwidth)", m->noisy_first);
 	if (!m->complete)
-		emit_bool(e, "incomplete", "incomplete", 1);
+		emit_bool(e, NMX_KEY(INCOMPLETE), "incomplete", 1);
 }
 
 static void matrix_plot(const struct matrix_result *r, const char *dir)
@@ -176,6 +178,78 @@ static const struct opt_cmd matrix_cmd = {
 		       "Memory is bound with libnuma, threads are pinned. 'numa model --matrix' reads what --json writes.\n",
 };
 
+/* bench's working set for memory and the probed line, in the environment probe builds, into r
+ * and o (size: --size, 0: bench's MEM size); the quick cache probe pins this thread, so the whole
+ * allowed set is given back after it. 0, or an exit code after error(). */
+static int matrix_sizes(struct matrix_result *r, struct numa_matrix_opts *o, size_t size)
+{
+	struct as_error err = { 0 };
+	struct as_cpulist allowed;
+	struct bench_levels lv;
+	struct probe_env env;
+	if (cpulist_allowed(&allowed, &err) != 0 || allowed.n == 0)
+		return error_err(&err), EXIT_FAIL;
+	int rc = cli_levels_measure("numa matrix", allowed.cpu[0], interrupt_flag(), &lv, &env);
+	if (rc == 0 && cpu_allow_self(&allowed, &err) != 0)
+		rc = (error_err(&err), EXIT_FAIL);
+	if (rc)
+		return interrupt_signal() ? INTERRUPT_EXIT : rc;
+	r->line_witnesses = env.line_witnesses;
+	snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
+	char last[32];
+	if (size)
+		snprintf(r->size_from, sizeof(r->size_from), "--size");
+	else
+		snprintf(r->size_from, sizeof(r->size_from),
+			 "bench's MEM working set: 8 x the last cache (%s by a quick cache probe), at least 512 MiB, at most a "
+			 "quarter of the free memory", buffer_format_size((size_t)lv.level_bytes[lv.n - 2], last, sizeof(last)));
+	o->latency_bytes = size;
+	o->bandwidth_bytes = size ? size : lv.size[lv.n - 1];
+	o->line_bytes = env.line_bytes > 0 ? (size_t)env.line_bytes : 64;
+	return 0;
+}
+
+/* The measured distances beside the firmware's: 10 x latency / local latency, and over the SLIT. */
+static void matrix_slit(struct matrix_result *r)
+{
+	r->has_slit = 0;
+	for (int i = 0; i < r->m.n; i++)
+		for (int j = 0; j < r->m.n; j++) {
+			double li = r->m.latency_ns[i][i], sl = r->m.slit[i][j], sll = r->m.slit[i][i];
+			r->slit_measured[i][j] = 10 * r->m.latency_ns[i][j] / li;
+			r->over_slit[i][j] = r->slit_measured[i][j] / (10 * sl / sll);
+			r->has_slit |= isfinite(sl);
+		}
+}
+
+/* Measures every pair on the running machine t into r. 0 (a partial result after an error or a
+ * signal is still 0, with *mrc the error), or an exit code after error() when nothing was
+ * measured. */
+static int matrix_measure(struct matrix_result *r, const struct topo *t, struct numa_matrix_opts *o, int *mrc)
+{
+	struct as_error err = { 0 };
+	interrupt_install();
+	int rc = matrix_sizes(r, o, o->latency_bytes);
+	if (rc) {
+		interrupt_restore();
+		return rc;
+	}
+	o->stop = interrupt_flag();
+	o->progress = matrix_progress;
+	o->arg = &r->m;
+	*mrc = numa_matrix_measure(&r->m, t, o, &err);
+	progress_done();
+	interrupt_restore();
+	if (*mrc && r->m.n == 0)
+		return error_err(&err), EXIT_FAIL;
+	matrix_slit(r);
+	if (*mrc)
+		error_err(&err); /* a partial result follows */
+	if (interrupt_signal())
+		note("interrupted: the pairs measured so far follow");
+	return 0;
+}
+
 int cmd_numa_matrix(int argc, char **argv)
 {
 	int json = 0, quick = 0;
@@ -210,76 +284,23 @@ int cmd_numa_matrix(int argc, char **argv)
 		       EXIT_USAGE;
 	struct topo *t = malloc(sizeof(*t));
 	struct matrix_result *r = malloc(sizeof(*r));
-	if (!t || !r)
-		return free(t), free(r), error("out of memory"), EXIT_FAIL;
-	int rc = cli_numa_topology(NULL, t);
+	int rc = !t || !r ? (error("out of memory"), EXIT_FAIL) : cli_numa_topology(NULL, t);
 	if (rc) {
 		free(t);
 		free(r);
 		return rc;
 	}
-	interrupt_install();
-	/* bench's working set for memory and the probed line, in the environment probe builds; the
-	 * quick cache probe pins this thread, so the whole allowed set is given back after it */
-	struct as_cpulist allowed;
-	struct bench_levels lv;
-	struct probe_env env;
-	if (cpulist_allowed(&allowed, &err) != 0 || allowed.n == 0) {
-		interrupt_restore();
-		topo_release(t);
-		free(t);
-		free(r);
-		return error_err(&err), EXIT_FAIL;
-	}
-	rc = cli_bench_levels("numa matrix", allowed.cpu[0], interrupt_flag(), &lv, &env);
-	if (rc == 0 && cpu_allow_self(&allowed, &err) != 0)
-		rc = (error_err(&err), EXIT_FAIL);
-	if (rc) {
-		interrupt_restore();
-		topo_release(t);
-		free(t);
-		free(r);
-		return interrupt_signal() ? INTERRUPT_EXIT : rc;
-	}
-	r->line_witnesses = env.line_witnesses;
-	snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
-	char last[32];
-	if (size)
-		snprintf(r->size_from, sizeof(r->size_from), "--size");
-	else
-		snprintf(r->size_from, sizeof(r->size_from),
-			 "bench's MEM working set: 8 x the last cache (%s by a quick cache probe), at least 512 MiB, at most a "
-			 "quarter of the free memory", buffer_format_size((size_t)lv.level_bytes[lv.n - 2], last, sizeof(last)));
-	struct numa_matrix_opts o = {
-		.kernel = kernel, .latency_bytes = size, .bandwidth_bytes = size ? size : lv.size[lv.n - 1], .quick = quick,
-		.seed = seed, .line_bytes = env.line_bytes > 0 ? (size_t)env.line_bytes : 64,
-		.stop = interrupt_flag(), .progress = matrix_progress, .arg = &r->m,
-	};
-	int mrc = numa_matrix_measure(&r->m, t, &o, &err);
-	progress_done();
-	interrupt_restore();
+	struct numa_matrix_opts o = { .kernel = kernel, .latency_bytes = size, .quick = quick, .seed = seed };
+	int mrc = 0;
+	rc = matrix_measure(r, t, &o, &mrc);
 	topo_release(t);
 	free(t);
-	if (mrc && r->m.n == 0) {
+	struct emit *e = rc ? NULL : emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!rc && !e)
+		rc = (error("out of memory"), EXIT_FAIL);
+	if (rc) {
 		free(r);
-		return error_err(&err), EXIT_FAIL;
-	}
-	r->has_slit = 0;
-	for (int i = 0; i < r->m.n; i++)
-		for (int j = 0; j < r->m.n; j++) {
-			double li = r->m.latency_ns[i][i], sl = r->m.slit[i][j], sll = r->m.slit[i][i];
-			r->slit_measured[i][j] = 10 * r->m.latency_ns[i][j] / li;
-			r->over_slit[i][j] = r->slit_measured[i][j] / (10 * sl / sll);
-			r->has_slit |= isfinite(sl);
-		}
-	if (mrc)
-		error_err(&err); /* a partial result follows */
-	if (interrupt_signal())
-		note("interrupted: the pairs measured so far follow");
-	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		free(r);
-		return error("out of memory"), EXIT_FAIL;
+		return rc;
 	}
 	matrix_render(e, r);
 	if (plot_dir)

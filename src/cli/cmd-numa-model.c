@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
+#include "machine/result-numa.h"
 
 static const struct opt_cmd model_cmd = {
 	.name = "numa model",
@@ -51,10 +52,10 @@ int cmd_numa_model(int argc, char **argv)
 		free(m);
 		return error("out of memory"), EXIT_FAIL;
 	}
-	emit_string(e, "matrix", "matrix", matrix_path);
-	emit_int(e, "node_count", "nodes in the matrix", m->n, NULL);
-	cli_numa_flows_render(e, f, flows.n, pred, NULL, NULL);
-	emit_string(e, "method", "method",
+	emit_string(e, NMO_KEY(MATRIX), "matrix", matrix_path);
+	emit_int(e, NMO_KEY(NODE_COUNT), "nodes in the matrix", m->n, NULL);
+	cli_numa_flows_render(e, NMO_KEY(FLOWS), f, flows.n, pred, NULL, NULL);
+	emit_string(e, NMO_KEY(METHOD), "method",
 		    "max-min fair sharing over threads by progressive filling; limits: bandwidth_1thread_gbs[i][j] per thread, "
 		    "bandwidth_gbs[j][j] for memory j, bandwidth_gbs[i][j] for the path i->j");
 	free(m);

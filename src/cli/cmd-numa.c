@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "cli/cmd-numa.h"
 #include "cli/parse-options.h"
+#include "machine/result-numa.h"
 
 int cli_numa_flows(const char *cmd, const char *const *text, int n, struct numa_flow *f)
 {
@@ -37,40 +38,40 @@ int cli_numa_topology(const char *xml, struct topo *t)
 	return 0;
 }
 
-void cli_numa_one_node_note(struct emit *e, int nodes)
+void cli_numa_one_node_note(struct emit *e, const char *key, int nodes)
 {
-	emit_int(e, "node_count", "NUMA nodes", nodes, NULL);
+	emit_int(e, key, "NUMA nodes", nodes, NULL);
 	if (nodes == 1)
 		emit_annotate(e, " (this machine has one NUMA node: every figure is node 0 reading its own memory)");
 }
 
-void cli_numa_flows_render(struct emit *e, const struct numa_flow *f, int n, const struct numa_prediction *pred,
-			   const double *measured, const struct as_cpulist *cpus)
+void cli_numa_flows_render(struct emit *e, const char *key, const struct numa_flow *f, int n,
+			   const struct numa_prediction *pred, const double *measured, const struct as_cpulist *cpus)
 {
-	emit_table_begin(e, "flows", "flows (GB/s of real bytes)");
+	emit_table_begin(e, key, "flows (GB/s of real bytes)");
 	for (int k = 0; k < n; k++) {
 		emit_row_begin(e);
 		emit_text(e, "flow", "%d:%d:%d", f[k].src, f[k].dst, f[k].threads);
-		emit_int(e, "src", NULL, f[k].src, NULL);
-		emit_int(e, "dst", NULL, f[k].dst, NULL);
-		emit_int(e, "threads", NULL, f[k].threads, NULL);
+		emit_int(e, NFL_KEY(SRC), NULL, f[k].src, NULL);
+		emit_int(e, NFL_KEY(DST), NULL, f[k].dst, NULL);
+		emit_int(e, NFL_KEY(THREADS), NULL, f[k].threads, NULL);
 		if (cpus) {
-			emit_cpulist(e, "cpus", "cpus", &cpus[k]);
+			emit_cpulist(e, NFL_KEY(CPUS), "cpus", &cpus[k]);
 		}
 		if (pred)
-			emit_number(e, "predicted_gbs", "predicted", pred[k].flow_gbs, "GB/s", "%.2f");
+			emit_number(e, NFL_KEY(PREDICTED), "predicted", pred[k].flow_gbs, "GB/s", "%.2f");
 		else
-			emit_null(e, "predicted_gbs", NULL, NULL);
+			emit_null(e, NFL_KEY(PREDICTED), NULL, NULL);
 		if (measured)
-			emit_number(e, "measured_gbs", "measured", measured[k], "GB/s", "%.2f");
+			emit_number(e, NFL_KEY(MEASURED), "measured", measured[k], "GB/s", "%.2f");
 		else
-			emit_null(e, "measured_gbs", NULL, NULL);
+			emit_null(e, NFL_KEY(MEASURED), NULL, NULL);
 		if (pred && measured)
-			emit_number(e, "measured_over_predicted", "measured / predicted", measured[k] / pred[k].flow_gbs, NULL, "%.3f");
+			emit_number(e, NFL_KEY(RATIO), "measured / predicted", measured[k] / pred[k].flow_gbs, NULL, "%.3f");
 		if (pred) {
-			emit_number(e, "predicted_thread_gbs", "per thread", pred[k].thread_gbs, "GB/s", "%.2f");
-			emit_string(e, "limit", "limit", numa_limit_name(pred[k].limit));
-			emit_int(e, "limit_node", NULL, pred[k].limit_node, NULL);
+			emit_number(e, NFL_KEY(THREAD_GBS), "per thread", pred[k].thread_gbs, "GB/s", "%.2f");
+			emit_string(e, NFL_KEY(LIMIT), "limit", numa_limit_name(pred[k].limit));
+			emit_int(e, NFL_KEY(LIMIT_NODE), NULL, pred[k].limit_node, NULL);
 			if (pred[k].limit == NUMA_LIMIT_PATH)
 				emit_annotate(e, " %d->%d", f[k].src, f[k].dst);
 			else if (pred[k].limit == NUMA_LIMIT_MEMORY)

@@ -21,13 +21,14 @@ int cli_numa_flows(const char *cmd, const char *const *text, int n, struct numa_
 /* The running machine (xml NULL) or a recorded hwloc XML file. 0, or an exit code after error(). */
 int cli_numa_topology(const char *xml, struct topo *t);
 
-/* The note every command prints on a machine of one node. */
-void cli_numa_one_node_note(struct emit *e, int nodes);
+/* The count of nodes under key, with the note every command prints on a machine of one node. */
+void cli_numa_one_node_note(struct emit *e, const char *key, int nodes);
 
-/* results.flows[]: {src, dst, threads, predicted_gbs, measured_gbs} (NULL arrays: null), with
- * the limit the model found (pred may be NULL) and the CPUs of each flow (cpus may be NULL). */
-void cli_numa_flows_render(struct emit *e, const struct numa_flow *f, int n, const struct numa_prediction *pred,
-			   const double *measured, const struct as_cpulist *cpus);
+/* The flows under key, each a "numa flow" row (machine/result-numa.h: predicted_gbs and
+ * measured_gbs null for NULL arrays), with the limit the model found (pred may be NULL) and the
+ * CPUs of each flow (cpus may be NULL). */
+void cli_numa_flows_render(struct emit *e, const char *key, const struct numa_flow *f, int n,
+			   const struct numa_prediction *pred, const double *measured, const struct as_cpulist *cpus);
 
 /* The live view of `numa load` on a terminal (ncurses): begin draws the frame, sample each
  * interval's figures, end restores the terminal. */

@@ -12,8 +12,8 @@
 
 #include "probe/clock.h"
 #include "model/ecm.h"
+#include "bench/file-kernels.h"
 #include "bench/run.h"
-#include "cli/cmd-bench.h"
 #include "cli/cli.h"
 #include "cli/cmd-probe.h"
 #include "common/atomicfile.h"
@@ -25,10 +25,6 @@
 #include "topo/cpuinfo.h"
 
 /* --- the streaming benchmarks of a live run ----------------------------------------------- */
-
-static const char *const mk_kernels[] = { "copy", "daxpy", "load", "store", "stream", "triad", "update" };
-#define NMK (sizeof(mk_kernels) / sizeof(mk_kernels[0]))
-enum { MK_LOAD = 2, MK_STORE = 3 }; /* indexes in mk_kernels */
 
 /* Progress, and a note for a failed run, which counts 0 GB/s; the sweep goes on. */
 static int report(void *arg, const struct bench_sweep_point *pt, const struct as_error *err)
@@ -43,11 +39,6 @@ static int report(void *arg, const struct bench_sweep_point *pt, const struct as
 		 pt->level_name, pt->threads, pt->threads > 1 ? "s" : "");
 	return 0;
 }
-
-/* A level's one-core bandwidth may not exceed the level above it by more than this: the working
- * set moved farther from the core (issue 47 item 3; 1.2 leaves room for a kernel whose write
- * allocation an inner level pays and an outer one streams past). */
-#define BENCH_LEVEL_SLACK 1.2
 
 /* The benchmarks' flags into p: the runs that stayed noisy (bench_run measured them again first),
  * and a one-core bandwidth above the level above it, measured once more before it is flagged. */
@@ -68,7 +59,7 @@ static void bench_flags(const struct bench_sweep *sw, const struct bench_sweep_r
 	for (int k = 0; k < sw->nkernels && !p->bench_implausible[0]; k++)
 		for (int l = 1; l < lv->n && !p->bench_implausible[0]; l++) {
 			const struct bench_result *in = bench_sweep_get(res, l - 1, 1, k), *out = bench_sweep_get(res, l, 1, k);
-			if (!in || !out || !(out->gbs.max > BENCH_LEVEL_SLACK * in->gbs.max))
+			if (!in || !out || !(out->gbs.max > BENCH_FILE_LEVEL_SLACK * in->gbs.max))
 				continue;
 			struct bench_opts o = sw->run; /* once more, the outer level */
 			o.kernel = sw->kernels[k];
@@ -77,7 +68,7 @@ static void bench_flags(const struct bench_sweep *sw, const struct bench_sweep_r
 			o.cpus.cpu[0] = sw->cpus->cpu[0];
 			struct bench_result again;
 			struct as_error err = { 0 };
-			if (bench_run(&o, &again, &err) == 0 && !(again.gbs.max > BENCH_LEVEL_SLACK * in->gbs.max)) {
+			if (bench_run(&o, &again, &err) == 0 && !(again.gbs.max > BENCH_FILE_LEVEL_SLACK * in->gbs.max)) {
 				if (l < p->nbench && p->bench[l].ncores > 0 && p->bench[l].cores[0] == 1)
 					p->bench[l].bw[k][0] = again.gbs.max * 1e9;
 				continue;
@@ -88,50 +79,57 @@ static void bench_flags(const struct bench_sweep *sw, const struct bench_sweep_r
 		}
 }
 
-/* Kernels per level and core count (1..the allowed CPUs, at most 64) into p's measurements,
- * and the ECM rates from the one-core load and store runs. Each measurement is the fastest of 9
- * repetitions of >= 20 ms: the statistic model's benchmark mode compares its predictions with
- * (the fastest of its repetitions), and the one a host's other tenants disturb least (the
- * median of 3 of >= 50 ms, as before, moved a level's bandwidth by up to 2x between two probes
- * of one Xeon guest). 0, or -1 after error(). */
-static int run_benchmarks(const struct probe_env *env, const struct bench_levels *lv, struct machine_probed *p)
+/* The machine file's kernels (bench/file-kernels.h) per level and core count into p's
+ * measurements. 0, or -1 after error(). */
+static int run_sweep(const struct probe_env *env, const struct bench_levels *lv, struct machine_probed *p,
+		     struct bench_sweep_result *res)
 {
-	int ncpu = env->allowed.n > 64 ? 64 : env->allowed.n;
-	const struct bench_kernel *ks[NMK];
-	for (size_t k = 0; k < NMK; k++) {
-		ks[k] = bench_kernel_best(mk_kernels[k]);
+	const struct bench_kernel *ks[BFK_COUNT];
+	for (int k = 0; k < BFK_COUNT; k++) {
+		ks[k] = bench_kernel_best(bench_file_kernels[k].name);
 		machine_bench_kernel_declare(&p->kernel[p->nkernels++], ks[k]->name, ks[k]->variant, ks[k]->reads, ks[k]->writes,
 					     ks[k]->rws, ks[k]->flops);
 	}
-	struct bench_sweep sw = { .lv = lv, .kernels = ks, .nkernels = (int)NMK, .cpus = &env->allowed, .max_threads = ncpu,
-				  .run = { .reps = 9, .min_time_s = 0.02, .clock_ghz = env->clock_ghz, .clock_now = clock_window_ghz,
-					   .line_bytes = isfinite(env->line_bytes) ? env->line_bytes : 0 },
-				  .stop = env->interrupted,
-				  .report = report };
-	struct bench_sweep_result res;
+	struct bench_sweep sw;
+	bench_file_sweep(&sw, lv, ks, &env->allowed, env->clock_ghz, isfinite(env->line_bytes) ? env->line_bytes : 0);
+	sw.run.clock_now = clock_window_ghz;
+	sw.stop = env->interrupted;
+	sw.report = report;
 	struct as_error err = { 0 };
-	if (bench_sweep_run(&sw, &res, &err) != 0)
+	if (bench_sweep_run(&sw, res, &err) != 0)
 		return error_err(&err);
 	progress_done();
-	for (int l = 0; l < lv->n && bench_sweep_entered(&res, l, 1); l++) {
+	for (int l = 0; l < lv->n && bench_sweep_entered(res, l, 1); l++) {
 		struct machine_bench_level *B = &p->bench[p->nbench++];
 		snprintf(B->level, sizeof(B->level), "%s", lv->name[l]);
-		for (int n = 1; n <= ncpu && bench_sweep_entered(&res, l, n); n++) {
+		for (int n = 1; n <= sw.max_threads && bench_sweep_entered(res, l, n); n++) {
 			int c = B->ncores++;
 			size_t size = bench_levels_size(lv, l, n);
 			B->cores[c] = n;
 			B->total_bytes[c] = (double)size;
 			B->size_per_core_bytes[c] = B->size_per_thread_bytes[c] = (double)size / n;
-			for (size_t k = 0; k < NMK; k++) {
-				enum bench_sweep_state st = bench_sweep_state(&res, l, n, (int)k);
-				const struct bench_result *r = bench_sweep_get(&res, l, n, (int)k);
+			for (int k = 0; k < BFK_COUNT; k++) {
+				enum bench_sweep_state st = bench_sweep_state(res, l, n, k);
+				const struct bench_result *r = bench_sweep_get(res, l, n, k);
 				B->bw[k][c] = r ? r->gbs.max * 1e9 : st == BENCH_SWEEP_FAILED ? 0 : NAN;
 			}
 		}
 	}
-	bench_flags(&sw, &res, p);
+	bench_flags(&sw, res, p);
+	return 0;
+}
+
+/* The benchmarks of the machine file, and the ECM rates from the one-core load and store runs
+ * (as bench --ecm calibrates them). 0, or -1 after error(). */
+static int run_benchmarks(const struct probe_env *env, const struct bench_levels *lv, struct machine_probed *p)
+{
+	struct bench_sweep_result res;
+	if (run_sweep(env, lv, p, &res) != 0)
+		return -1;
+	struct bench_ecm_cycles cy;
 	struct ecm_params e;
-	if (env->line_bytes > 0 && cli_bench_ecm_rates(&res, MK_LOAD, MK_STORE, lv->n, env->line_bytes, &e) >= 0) {
+	bench_sweep_ecm_cycles(&res, BFK_LOAD, BFK_STORE, lv->n, &cy);
+	if (env->line_bytes > 0 && ecm_params_from_loads(&e, env->line_bytes, cy.load_cy, cy.nlevels, cy.store_l1_cy, 1) >= 0) {
 		p->has_ecm = 1;
 		p->ecm.l1_load_bytes_per_cy = e.l1_load_bpc;
 		p->ecm.l1_store_bytes_per_cy = e.l1_store_bpc;

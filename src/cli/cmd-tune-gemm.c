@@ -239,89 +239,82 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 	return 0;
 }
 
-int cli_tune_gemm(const struct cli_tune_opts *o)
+/* The ISA of the kernel: --isa, else the widest this CPU runs. 0, or an exit code after error(). */
+static int gemm_isa(const struct cli_tune_opts *o, enum tune_isa *isa)
 {
-	struct gemm_result *r = calloc(1, sizeof(*r));
-	struct machine *m = calloc(1, sizeof(*m));
-	struct mtree mt = { 0 };
 	struct as_error err = { 0 };
-	struct probe_env env = { 0 };
-	int rc = EXIT_FAIL;
-	if (!r || !m) {
-		error("out of memory");
-		goto out;
+	if (!o->isa) {
+		if (tune_isa_widest(isa, &err) != 0)
+			return error_err(&err), EXIT_FAIL;
+		return 0;
 	}
-	r->o = o;
-	enum tune_isa isa;
-	if (o->isa) {
-		int i = tune_isa_find(o->isa);
-		if (i < 0) {
-			rc = EXIT_USAGE;
-			error_usage("tune", "unknown ISA '%s' (sse2, avx2 or avx512)", o->isa);
-			goto out;
-		}
-		isa = (enum tune_isa)i;
-		if (!tune_isa_present(isa)) {
-			error("this CPU cannot run %s code (needs %s): give a narrower --isa", tune_isa_get(isa)->name,
-			      tune_isa_get(isa)->cpu_flags);
-			goto out;
-		}
-	} else if (tune_isa_widest(&isa, &err) != 0) {
-		error_err(&err);
-		goto out;
-	}
-	r->isa = tune_isa_get(isa);
+	int i = tune_isa_find(o->isa);
+	if (i < 0)
+		return error_usage("tune", "unknown ISA '%s' (sse2, avx2 or avx512)", o->isa), EXIT_USAGE;
+	*isa = (enum tune_isa)i;
+	if (!tune_isa_present(*isa))
+		return error("this CPU cannot run %s code (needs %s): give a narrower --isa", tune_isa_get(*isa)->name,
+			     tune_isa_get(*isa)->cpu_flags), EXIT_FAIL;
+	return 0;
+}
+
+/* The machine the blocking is planned for: --machine FILE (read into m and mt), else probed here in
+ * env (the probe environment before the pinning: the line's coherence witness needs the allowed
+ * CPUs); then the CPU pinned and the blocking planned. 0, or an exit code after error(). */
+static int gemm_plan(const struct cli_tune_opts *o, struct gemm_result *r, enum tune_isa isa, struct machine *m,
+		     struct mtree *mt, struct probe_env *env)
+{
+	struct as_error err = { 0 };
 	if (o->machine) {
-		if (cli_machine_open(o->machine, &mt) != 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		machine_read(&mt, m);
-		if (tune_input_read(&mt, m, o->machine, isa, o->registers, &r->tm, &r->reg_path, &err) != 0) {
-			rc = EXIT_USAGE;
-			error_err(&err);
-			goto out;
-		}
+		if (cli_machine_open(o->machine, mt) != 0)
+			return EXIT_USAGE;
+		machine_read(mt, m);
+		if (tune_input_read(mt, m, o->machine, isa, o->registers, &r->tm, &r->reg_path, &err) != 0)
+			return error_err(&err), EXIT_USAGE;
 	}
-	/* the probe environment before the pinning: the line's coherence witness needs the allowed CPUs */
 	char topo_note[600];
-	if (!o->machine && (rc = probe_env_init(&env, o->cpu, 1, o->seed, o->stop, topo_note, sizeof(topo_note), &err)) != 0) {
-		if (rc == -EINVAL) {
-			rc = EXIT_USAGE;
-			error_usage("tune", "--cpu: %s", err.msg);
-		} else {
-			rc = EXIT_FAIL;
-			error_err(&err);
-		}
-		goto out;
+	int rc;
+	if (!o->machine && (rc = probe_env_init(env, o->cpu, 1, o->seed, o->stop, topo_note, sizeof(topo_note), &err)) != 0) {
+		if (rc == -EINVAL)
+			return error_usage("tune", "--cpu: %s", err.msg), EXIT_USAGE;
+		return error_err(&err), EXIT_FAIL;
 	}
-	rc = EXIT_FAIL;
-	if (cli_tune_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, &env) != 0))
-		goto out;
+	if (cli_tune_pin(o->cpu, &r->cpu) != 0 || (!o->machine && gemm_probe_inputs(r, isa, env) != 0))
+		return EXIT_FAIL;
 	if (r->line_probed && r->line_witnesses < 2)
 		note("tune gemm: the line size %.0f B: %s", r->tm.line_bytes, r->line_note);
-	if (tune_blocking_plan(&r->tm, &r->b, &err) != 0) {
-		rc = o->machine ? EXIT_USAGE : EXIT_FAIL;
-		error_err(&err);
-		goto out;
-	}
+	if (tune_blocking_plan(&r->tm, &r->b, &err) != 0)
+		return error_err(&err), o->machine ? EXIT_USAGE : EXIT_FAIL;
+	return 0;
+}
+
+/* The generated kernel, compiled, and OpenBLAS beside it where it loads. 0, or -1 after error(). */
+static int gemm_build(const struct cli_tune_opts *o, struct gemm_result *r, enum tune_isa isa, const struct machine *m)
+{
+	struct as_error err = { 0 };
 	progress("tune gemm: compiling the %s kernel ...", r->isa->name);
 	int kb = tune_kernel_build(&r->k, pick_compiler(o, m), isa, r->b.reg_m_vectors, r->b.reg.n, &err);
 	interrupt_cleanup_dir(r->k.dir[0] ? r->k.dir : NULL); /* a second signal removes it too */
 	if (kb != 0) {
 		progress_done();
-		error_err(&err);
-		goto out;
+		return error_err(&err);
 	}
 	r->have_openblas = tune_openblas_open(&r->blas, &err) == 0;
 	if (!r->have_openblas) {
 		as_error_copy(r->openblas_error, sizeof(r->openblas_error), err.msg);
 		note("%s: timing the tuned kernel alone", err.msg);
 	}
+	return 0;
+}
+
+/* Times the kernel (and OpenBLAS) over the matrix sizes: 8 (the smallest size the paper's range
+ * starts at), then the multiples of the step. 0, or nonzero after a wrong answer (r->wrong). */
+static int gemm_measure(const struct cli_tune_opts *o, struct gemm_result *r)
+{
+	struct as_error err = { 0 };
 	struct tune_gemm_opts *go = &r->go;
 	long step = o->step > 0 ? o->step : (o->quick ? 16 : 8);
 	long hi = o->max_size > 0 ? o->max_size : (o->quick ? 96 : 512);
-	/* 8 (the smallest size the paper's range starts at), then the multiples of the step */
 	if (step > 8)
 		go->sizes[go->nsizes++] = 8;
 	go->nsizes += tune_sizes_fill(go->sizes + go->nsizes, step, hi, step);
@@ -338,20 +331,51 @@ int cli_tune_gemm(const struct cli_tune_opts *o)
 		as_error_copy(r->wrong_msg, sizeof(r->wrong_msg), err.msg);
 		error_err(&err);
 	}
+	return sr;
+}
+
+/* Renders the result (and --plot's picture) and gives the exit code: 130 after Ctrl-C, 1 after a
+ * wrong answer (sr). */
+static int gemm_end(const struct cli_tune_opts *o, const struct gemm_result *r, int sr)
+{
 	struct emit *e = emit_new(o->json ? EMIT_JSON : EMIT_TEXT, stdout);
-	if (!e) {
-		error("out of memory");
-		goto out;
-	}
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
 	gemm_render(e, r);
-	rc = cli_emit_end(e, "tune");
+	int rc = cli_emit_end(e, "tune");
 	if (o->plot_dir)
 		gemm_plot(r, o->plot_dir);
 	if (*o->stop)
 		note("interrupted: %d of %d matrix sizes timed: printed what was measured (marked incomplete)", r->run.n,
-		     go->nsizes);
+		     r->go.nsizes);
 	if (rc == EXIT_OK && (sr != 0 || *o->stop))
 		rc = *o->stop ? INTERRUPT_EXIT : EXIT_FAIL;
+	return rc;
+}
+
+int cli_tune_gemm(const struct cli_tune_opts *o)
+{
+	struct gemm_result *r = calloc(1, sizeof(*r));
+	struct machine *m = calloc(1, sizeof(*m));
+	struct mtree mt = { 0 };
+	struct probe_env env = { 0 };
+	enum tune_isa isa;
+	int rc = EXIT_FAIL;
+	if (!r || !m) {
+		error("out of memory");
+		goto out;
+	}
+	r->o = o;
+	if ((rc = gemm_isa(o, &isa)) != 0)
+		goto out;
+	r->isa = tune_isa_get(isa);
+	if ((rc = gemm_plan(o, r, isa, m, &mt, &env)) != 0)
+		goto out;
+	if (gemm_build(o, r, isa, m) != 0) {
+		rc = EXIT_FAIL;
+		goto out;
+	}
+	rc = gemm_end(o, r, gemm_measure(o, r));
 out:
 	if (*o->stop && rc != INTERRUPT_EXIT && rc != EXIT_USAGE)
 		rc = INTERRUPT_EXIT; /* stopped in the set-up (a probe, the compile): nothing measured */

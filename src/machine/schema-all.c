@@ -1,11 +1,13 @@
 /* Every described result type (schema.h): one line each, for schema_by_name (a REF row names the
  * schema it holds), the unit tests that check each one, and `machine schema`. */
 #include "machine/result-analyze.h"
+#include "machine/result-bench.h"
 #include "machine/result-cluster.h"
 #include "machine/result-conditions.h"
 #include "machine/result-host.h"
 #include "machine/result-machine.h"
 #include "machine/result-model.h"
+#include "machine/result-numa.h"
 #include "machine/result-stack.h"
 #include "machine/result-stat-compare.h"
 #include "machine/result-stat-events.h"
@@ -20,6 +22,8 @@ const struct schema *const schema_all[] = {
 	&conditions_result,
 	&host_result,
 	&machine_result,
+	&bench_result, &bench_list_result, &bench_ecm_result, &bench_scaling_result,
+	&numa_matrix_result, &numa_flow_result, &numa_load_result, &numa_model_result,
 	&stat_result,
 	&compare_result,
 	&regress_result,

@@ -11,7 +11,7 @@ const char *schema_kind_name(enum schema_kind kind)
 {
 	static const char *const names[] = { "object", "rows", "map", "number", "integer", "string", "true or false",
 					     "numbers", "strings", "integers", "matrix", "spread", "answer",
-					     "described object", "any JSON", "numbers by name" };
+					     "described object", "any JSON", "numbers by name", "described rows" };
 	return (unsigned)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
@@ -52,7 +52,7 @@ int schema_find(const struct schema *s, const char *path)
 
 const char *schema_unit(const struct schema *s, int id)
 {
-	return valid(s, id) && s->keys[id].kind != SK_REF ? s->keys[id].unit : "";
+	return valid(s, id) && s->keys[id].kind != SK_REF && s->keys[id].kind != SK_REFS ? s->keys[id].unit : "";
 }
 
 json_t *schema_get(const struct schema *s, const json_t *base, int id)
@@ -192,6 +192,7 @@ static int kind_ok(const struct schema_key *k, const json_t *v)
 	case SK_REF:
 		return json_is_object(v);
 	case SK_ROWS:
+	case SK_REFS:
 		return json_is_array(v);
 	case SK_NUMBER:
 		return json_is_number(v);
@@ -323,6 +324,22 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 		where_in(&in, w, k->key, -1, NULL);
 		return check_object(ref, -1, v, &in, err);
 	}
+	case SK_REFS: {
+		const struct schema *ref = schema_by_name(k->unit);
+		if (!ref)
+			return differ(err, w, k->key, "described by an unknown schema");
+		size_t i;
+		const json_t *row;
+		json_array_foreach(v, i, row) {
+			where_in(&in, w, k->key, (long)i, NULL);
+			if (!json_is_object(row))
+				return differ(err, &in, "", "a row that is not an object");
+			int rc = check_object(ref, -1, row, &in, err);
+			if (rc)
+				return rc;
+		}
+		return 0;
+	}
 	default:
 		return 0;
 	}
@@ -383,6 +400,30 @@ int schema_check(const struct schema *s, const json_t *results, struct as_error 
 int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err)
 {
 	return check_results(s, results, 1, err);
+}
+
+/* A view of command: the schema named command, or "command --option". */
+static int view_of(const struct schema *s, const char *command)
+{
+	size_t n = strlen(command);
+	return !strncmp(s->name, command, n) && (s->name[n] == '\0' || !strncmp(s->name + n, " --", 3));
+}
+
+int schema_check_command(const char *command, const json_t *results, int read, struct as_error *err)
+{
+	const struct schema *first = NULL;
+	for (int i = 0; command && schema_all[i]; i++) {
+		if (!view_of(schema_all[i], command))
+			continue;
+		struct as_error quiet = { 0 };
+		if (check_results(schema_all[i], results, read, &quiet) == 0)
+			return 0;
+		if (!first || !strcmp(schema_all[i]->name, command))
+			first = schema_all[i];
+	}
+	if (!first)
+		return -ENOENT;
+	return check_results(first, results, read, err);
 }
 
 const struct schema *schema_by_name(const char *name)

@@ -34,8 +34,9 @@
  * ANSWER: a probe answer {"value", "unit", "confidence", "method", "os_reported", ...}; REF: the
  * object another schema describes, named by the row's unit ("conditions"); ANY: JSON this
  * description does not look into (a program's own output, a foreign document); NUMBER_MAP: an
- * object whose keys are data (a stack's components, a kernel's constants, event names) and whose values are
- * numbers (null allowed). */
+ * object whose keys are data (a stack's components, a kernel's constants, event names) and whose
+ * values are numbers (null allowed); REFS: an array of objects another schema describes, named by
+ * the unit (rows two result types share: "numa flow"). */
 enum schema_kind {
 	SK_OBJECT,
 	SK_ROWS,
@@ -53,6 +54,7 @@ enum schema_kind {
 	SK_REF,
 	SK_ANY,
 	SK_NUMBER_MAP,
+	SK_REFS,
 };
 
 enum {
@@ -72,7 +74,7 @@ struct schema_key {
 	int id, parent; /* parent -1: the results object */
 	enum schema_kind kind;
 	const char *key;
-	const char *unit; /* "" where none; REF: the name of the schema it holds */
+	const char *unit; /* "" where none; REF, REFS: the name of the schema it holds */
 	unsigned flags;
 	const char *what;
 };
@@ -126,6 +128,12 @@ int schema_check(const struct schema *s, const json_t *results, struct as_error 
  * that is absent is no error (a file written by an older archscope, or by hand with the keys the
  * reader needs); a key present must be described and have its kind. */
 int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err);
+
+/* Checks the results of a document command wrote (its "command": "bench", "numa matrix") against
+ * the descriptions of that command's views ("bench", "bench --ecm", ...): 0 when one of them
+ * describes it, else the first difference against the view named command itself (or its first
+ * view); -ENOENT when no view of command is described. read: as schema_check_read. */
+int schema_check_command(const char *command, const json_t *results, int read, struct as_error *err);
 
 /* Every described schema, for tests and `machine schema`; NULL-terminated. */
 extern const struct schema *const schema_all[];

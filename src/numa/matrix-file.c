@@ -1,6 +1,7 @@
 /* The NUMA matrix as data (see matrix.h): its empty state, node lookup, and reading it back from
  * what `numa matrix --json` wrote, so `numa model` and `numa load --predict` can use a matrix
- * measured elsewhere. Nothing here measures (the fuzz target links it alone). */
+ * measured elsewhere, through the description of its results (machine/result-numa.h). Nothing here
+ * measures (the fuzz target links it alone). */
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -9,14 +10,17 @@
 #include <string.h>
 
 #include "common/atomicfile.h"
+#include "machine/result-numa.h"
 #include "numa/matrix.h"
 #include "report/output.h"
 
-/* results.<key> as an n x n matrix of numbers (null: NAN) into out. 1 when absent and optional. */
-static int read_square(json_t *res, const char *key, int n, int required, double (*out)[NUMA_MAX_NODES],
-		       const char *name, struct as_error *err)
+/* The matrix of key id (machine/result-numa.h) as n x n numbers (null: NAN) into out. 1 when absent
+ * and optional. */
+static int read_square(const json_t *res, int id, int n, int required, double (*out)[NUMA_MAX_NODES], const char *name,
+		       struct as_error *err)
 {
-	json_t *a = json_object_get(res, key);
+	const char *key = SCHEMA_KEY(numa_matrix_result, id);
+	const json_t *a = schema_get(&numa_matrix_result, res, id);
 	if (!a || json_is_null(a)) {
 		if (!required)
 			return 1;
@@ -26,12 +30,12 @@ static int read_square(json_t *res, const char *key, int n, int required, double
 		return as_error_set(err, -EINVAL, "matrix file '%s': results.%s must be a %d x %d matrix (%d nodes), it has %d rows",
 				    name, key, n, n, n, json_is_array(a) ? (int)json_array_size(a) : 0);
 	for (int i = 0; i < n; i++) {
-		json_t *row = json_array_get(a, (size_t)i);
+		const json_t *row = json_array_get(a, (size_t)i);
 		if (!json_is_array(row) || (int)json_array_size(row) != n)
 			return as_error_set(err, -EINVAL, "matrix file '%s': results.%s[%d] must have %d entries, it has %d", name,
 					    key, i, n, json_is_array(row) ? (int)json_array_size(row) : 0);
 		for (int j = 0; j < n; j++) {
-			json_t *v = json_array_get(row, (size_t)j);
+			const json_t *v = json_array_get(row, (size_t)j);
 			if (json_is_null(v))
 				out[i][j] = NAN;
 			else if (json_is_number(v) && json_number_value(v) >= 0)
@@ -40,6 +44,27 @@ static int read_square(json_t *res, const char *key, int n, int required, double
 				return as_error_set(err, -EINVAL, "matrix file '%s': results.%s[%d][%d] is not a non-negative number",
 						    name, key, i, j);
 		}
+	}
+	return 0;
+}
+
+/* results.nodes: 1 to NUMA_MAX_NODES distinct node numbers into m. */
+static int read_nodes(struct numa_matrix *m, const json_t *res, const char *name, struct as_error *err)
+{
+	const char *key = NMX_KEY(NODES);
+	const json_t *nodes = schema_get(&numa_matrix_result, res, NMX_NODES);
+	if (!json_is_array(nodes) || json_array_size(nodes) < 1 || json_array_size(nodes) > NUMA_MAX_NODES)
+		return as_error_set(err, -EINVAL, "matrix file '%s': results.%s must list 1 to %d NUMA nodes", name, key,
+				    NUMA_MAX_NODES);
+	m->n = (int)json_array_size(nodes);
+	for (int i = 0; i < m->n; i++) {
+		const json_t *v = json_array_get(nodes, (size_t)i);
+		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= AS_MAX_CPUS)
+			return as_error_set(err, -EINVAL, "matrix file '%s': results.%s[%d] is not a node number", name, key, i);
+		m->node[i] = (int)json_integer_value(v);
+		for (int k = 0; k < i; k++)
+			if (m->node[k] == m->node[i])
+				return as_error_set(err, -EINVAL, "matrix file '%s': node %d is listed twice", name, m->node[i]);
 	}
 	return 0;
 }
@@ -77,40 +102,25 @@ int numa_matrix_parse(struct numa_matrix *m, const char *text, const char *name,
 	if (!root)
 		return err ? err->code : -EINVAL;
 	int rc = 0;
-	json_t *res = json_object_get(root, "results");
+	const json_t *res = output_doc_results(root);
 	if (!res)
 		res = root;
-	json_t *nodes = json_object_get(res, "nodes");
-	if (!json_is_array(nodes) || json_array_size(nodes) < 1 || json_array_size(nodes) > NUMA_MAX_NODES) {
-		rc = as_error_set(err, -EINVAL, "matrix file '%s': results.nodes must list 1 to %d NUMA nodes", name, NUMA_MAX_NODES);
+	/* the figures the model needs first, each named; then the whole of what it holds against the
+	 * description of numa matrix's results */
+	if ((rc = read_nodes(m, res, name, err)) < 0 ||
+	    (rc = read_square(res, NMX_BW, m->n, 1, m->bandwidth_gbs, name, err)) < 0 ||
+	    (rc = read_square(res, NMX_BW_1THREAD, m->n, 1, m->bandwidth_1thread_gbs, name, err)) < 0 ||
+	    (rc = read_square(res, NMX_LATENCY, m->n, 0, m->latency_ns, name, err)) < 0 ||
+	    (rc = read_square(res, NMX_LATENCY_RANDOM, m->n, 0, m->latency_random_ns, name, err)) < 0 ||
+	    (rc = read_square(res, NMX_SLIT, m->n, 0, m->slit, name, err)) < 0)
+		goto out;
+	if ((rc = schema_check(&numa_matrix_result, res, err)) < 0) {
+		as_error_prefix(err, "matrix file '%s': results.", name);
 		goto out;
 	}
-	m->n = (int)json_array_size(nodes);
-	for (int i = 0; i < m->n; i++) {
-		json_t *v = json_array_get(nodes, (size_t)i);
-		if (json_is_object(v))
-			v = json_object_get(v, "node");
-		if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) >= AS_MAX_CPUS) {
-			rc = as_error_set(err, -EINVAL, "matrix file '%s': results.nodes[%d] is not a node number", name, i);
-			goto out;
-		}
-		m->node[i] = (int)json_integer_value(v);
-		for (int k = 0; k < i; k++)
-			if (m->node[k] == m->node[i]) {
-				rc = as_error_set(err, -EINVAL, "matrix file '%s': node %d is listed twice", name, m->node[i]);
-				goto out;
-			}
-	}
-	if ((rc = read_square(res, "bandwidth_gbs", m->n, 1, m->bandwidth_gbs, name, err)) < 0 ||
-	    (rc = read_square(res, "bandwidth_1thread_gbs", m->n, 1, m->bandwidth_1thread_gbs, name, err)) < 0 ||
-	    (rc = read_square(res, "latency_ns", m->n, 0, m->latency_ns, name, err)) < 0 ||
-	    (rc = read_square(res, "latency_random_ns", m->n, 0, m->latency_random_ns, name, err)) < 0 ||
-	    (rc = read_square(res, "slit", m->n, 0, m->slit, name, err)) < 0)
-		goto out;
-	rc = 0;
-	json_t *k = json_object_get(res, "kernel");
-	if (json_is_string(k))
-		snprintf(m->kernel, sizeof(m->kernel), "%s", json_string_value(k));
+	const char *kernel = schema_str(&numa_matrix_result, res, NMX_KERNEL);
+	if (kernel)
+		snprintf(m->kernel, sizeof(m->kernel), "%s", kernel);
 	m->complete = 1;
 out:
 	json_decref(root);

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "common/buffer.h"
+#include "machine/result-host.h"
+#include "machine/schema.h"
 #include "report/output.h"
 #include "report/svg.h"
 
@@ -106,178 +108,17 @@ static void tdn(FILE *f, double v, const char *fmt)
 
 static const char *const kinds = "topology, probe, bench, model and numa matrix";
 
-/* The members of the results the page reads besides the probe's (machine_probes_from_json reads
- * those, evidence included, with the table's checks): each of its kind where present and not null, so that a result
- * with a member of the wrong kind is refused naming it, rather than shown as "none" or taken for
- * a noisy run. Paths step into objects by key ("*": every key) and into each element of a list
- * ("[]"); an object or list on the way of another kind is left to its own row. */
-enum page_kind { PK_STR, PK_NUM, PK_INT, PK_BOOL, PK_OBJ, PK_LIST };
-static const struct page_member {
-	const char *cmd; /* the command whose results hold it (a prefix: "numa"), NULL: every result */
-	const char *path;
-	enum page_kind kind;
-	double max;      /* PK_NUM, PK_INT: from 0 (or -max when negative values are allowed) to max */
-	int neg;
-} page_members[] = {
-#define PAGE_BIG 9007199254740992.0 /* 2^53: any size, rate or time */
-#define PAGE_COUNT 1e6              /* CPUs, cores, nodes, threads, ways */
-	{ NULL, "archscope", PK_STR, 0, 0 },
-	{ NULL, "machine", PK_OBJ, 0, 0 },
-	{ NULL, "machine.hostname", PK_STR, 0, 0 },
-	{ NULL, "machine.date", PK_STR, 0, 0 },
-	{ NULL, "machine.kernel", PK_STR, 0, 0 },
-	{ NULL, "machine.arch", PK_STR, 0, 0 },
-	{ NULL, "machine.thp", PK_STR, 0, 0 },
-	{ NULL, "machine.governor", PK_STR, 0, 0 },
-	{ NULL, "machine.cpu_model_os", PK_STR, 0, 0 },
-	{ NULL, "machine.loadavg", PK_NUM, PAGE_COUNT, 0 },
-	{ NULL, "machine.cpus_online", PK_INT, PAGE_COUNT, 0 },
-	{ NULL, "machine.pmu", PK_BOOL, 0, 0 },
-	{ "topology", "results.cpu_model", PK_STR, 0, 0 },
-	{ "topology", "results.packages", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.cores", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.threads", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.threads_per_core", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.memory_bytes", PK_NUM, PAGE_BIG, 0 },
-	{ "topology", "results.allowed_cpus", PK_LIST, 0, 0 },
-	{ "topology", "results.allowed_cpus[]", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.cpus", PK_LIST, 0, 0 },
-	{ "topology", "results.cpus[]", PK_OBJ, 0, 0 },
-	{ "topology", "results.cpus[].cpu", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.cpus[].package", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.numa_nodes", PK_LIST, 0, 0 },
-	{ "topology", "results.numa_nodes[]", PK_OBJ, 0, 0 },
-	{ "topology", "results.numa_nodes[].node", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.numa_nodes[].memory_bytes", PK_NUM, PAGE_BIG, 0 },
-	{ "topology", "results.numa_nodes[].cpus", PK_LIST, 0, 0 },
-	{ "topology", "results.numa_nodes[].cpus[]", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.caches", PK_LIST, 0, 0 },
-	{ "topology", "results.caches[]", PK_OBJ, 0, 0 },
-	{ "topology", "results.caches[].type", PK_STR, 0, 0 },
-	{ "topology", "results.caches[].level", PK_INT, 64, 0 },
-	{ "topology", "results.caches[].size_bytes", PK_NUM, PAGE_BIG, 0 },
-	{ "topology", "results.caches[].ways", PK_NUM, PAGE_COUNT, 0 },
-	{ "topology", "results.caches[].line_bytes", PK_NUM, PAGE_COUNT, 0 },
-	{ "topology", "results.caches[].cpus", PK_LIST, 0, 0 },
-	{ "topology", "results.caches[].cpus[]", PK_INT, PAGE_COUNT, 0 },
-	{ "topology", "results.distances", PK_LIST, 0, 0 },
-	{ "topology", "results.distances[]", PK_LIST, 0, 0 },
-	{ "topology", "results.distances[][]", PK_NUM, PAGE_BIG, 0 },
-	{ "bench", "results.kernel", PK_STR, 0, 0 },
-	{ "bench", "results.variant", PK_STR, 0, 0 },
-	{ "bench", "results.scaling", PK_LIST, 0, 0 },
-	{ "bench", "results.scaling[]", PK_OBJ, 0, 0 },
-	{ "bench", "results.scaling[].threads", PK_NUM, PAGE_COUNT, 0 },
-	{ "bench", "results.scaling[].levels", PK_LIST, 0, 0 },
-	{ "bench", "results.scaling[].levels[]", PK_OBJ, 0, 0 },
-	{ "bench", "results.scaling[].levels[].level", PK_STR, 0, 0 },
-	{ "bench", "results.scaling[].levels[].gbs", PK_NUM, PAGE_BIG, 0 },
-	{ "bench", "results.runs", PK_LIST, 0, 0 },
-	{ "bench", "results.runs[]", PK_OBJ, 0, 0 },
-	{ "bench", "results.runs[].kernel", PK_STR, 0, 0 },
-	{ "bench", "results.runs[].variant", PK_STR, 0, 0 },
-	{ "bench", "results.runs[].threads", PK_NUM, PAGE_COUNT, 0 },
-	{ "bench", "results.runs[].size_bytes", PK_NUM, PAGE_BIG, 0 },
-	{ "bench", "results.runs[].gbs.median", PK_NUM, PAGE_BIG, 0 },
-	{ "bench", "results.runs[].cy_per_cl.median", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.kernel", PK_STR, 0, 0 },
-	{ "model", "results.machine_file", PK_STR, 0, 0 },
-	{ "model", "results.defines", PK_OBJ, 0, 0 },
-	{ "model", "results.defines.*", PK_NUM, PAGE_BIG, 1 },
-	{ "model", "results.flops_per_it", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.ecm_data.L2", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.ecm_data.L3", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.ecm_data.MEM", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.roofline.bottleneck", PK_STR, 0, 0 },
-	{ "model", "results.roofline.gflops", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.roofline.levels", PK_LIST, 0, 0 },
-	{ "model", "results.roofline.levels[]", PK_OBJ, 0, 0 },
-	{ "model", "results.roofline.levels[].level", PK_STR, 0, 0 },
-	{ "model", "results.roofline.levels[].bandwidth_gbs", PK_NUM, PAGE_BIG, 0 },
-	{ "model", "results.roofline.levels[].intensity_flop_per_byte", PK_NUM, PAGE_BIG, 0 },
-	{ "numa", "results.latency_ns", PK_LIST, 0, 0 },
-	{ "numa", "results.latency_ns[]", PK_LIST, 0, 0 },
-	{ "numa", "results.latency_ns[][]", PK_NUM, PAGE_BIG, 0 },
-	{ "numa", "results.bandwidth_gbs", PK_LIST, 0, 0 },
-	{ "numa", "results.bandwidth_gbs[]", PK_LIST, 0, 0 },
-	{ "numa", "results.bandwidth_gbs[][]", PK_NUM, PAGE_BIG, 0 },
-	{ "numa", "results.nodes", PK_LIST, 0, 0 },
-};
-
-static const char *const page_kind_names[] = {
-	[PK_STR] = "a string", [PK_NUM] = "a number", [PK_INT] = "a whole number",
-	[PK_BOOL] = "true or false", [PK_OBJ] = "an object", [PK_LIST] = "a list",
-};
-
-/* The member m at rest of v (shown: the path so far, as the message shows it). */
-static int member_check(const json_t *v, const char *rest, char *shown, size_t used, size_t cap,
-			const struct page_member *m, const char *name, struct as_error *err)
+/* The page reads the result types it draws through their descriptions (machine/schema.h; the
+ * probe's answers through machine/probes.h): a document of one of them is held to its description
+ * (every key present described and of its kind), and its machine block to the host's, so that a
+ * member of the wrong kind is refused naming it, rather than shown as "none" or taken for a noisy
+ * run. */
+static int page_kind_of(const char *cmd)
 {
-	if (!v || json_is_null(v))
-		return 0;
-	if (!*rest) {
-		int ok;
-		double x = json_is_number(v) ? json_number_value(v) : NAN;
-		switch (m->kind) {
-		case PK_STR: ok = json_is_string(v); break;
-		case PK_BOOL: ok = json_is_boolean(v); break;
-		case PK_OBJ: ok = json_is_object(v); break;
-		case PK_LIST: ok = json_is_array(v); break;
-		case PK_INT: ok = json_is_number(v) && x == floor(x); break;
-		default: ok = json_is_number(v); break;
-		}
-		if (!ok)
-			return as_error_set(err, -EINVAL, "'%s': %s is %s: expected %s", name, shown, output_json_kind(v),
-					    page_kind_names[m->kind]);
-		if ((m->kind == PK_NUM || m->kind == PK_INT) && !(x >= (m->neg ? -m->max : 0) && x <= m->max))
-			return as_error_set(err, -EINVAL, "'%s': %s is %g: expected %s from %g to %g", name, shown, x,
-					    page_kind_names[m->kind], m->neg ? -m->max : 0, m->max);
-		return 0;
-	}
-	if (rest[0] == '[') {
-		if (!json_is_array(v))
-			return 0;
-		for (size_t i = 0; i < json_array_size(v); i++) {
-			size_t w = used + (size_t)snprintf(shown + used, cap - used, "[%zu]", i);
-			int rc = member_check(json_array_get(v, i), rest + 2, shown, w < cap ? w : cap - 1, cap, m, name, err);
-			if (rc)
-				return rc;
-		}
-		shown[used] = '\0';
-		return 0;
-	}
-	if (rest[0] == '.')
-		rest++;
-	size_t n = strcspn(rest, ".[");
-	if (!json_is_object(v))
-		return 0;
-	const char *key;
-	json_t *x;
-	json_object_foreach((json_t *)v, key, x)
-	{
-		if (!(n == 1 && rest[0] == '*') && (strlen(key) != n || strncmp(key, rest, n)))
-			continue;
-		size_t w = used + (size_t)snprintf(shown + used, cap - used, "%s%s", used ? "." : "", key);
-		int rc = member_check(x, rest + n, shown, w < cap ? w : cap - 1, cap, m, name, err);
-		shown[used] = '\0';
-		if (rc)
-			return rc;
-	}
-	return 0;
-}
-
-/* Every row of page_members for the result doc of command cmd. */
-static int members_check(const json_t *doc, const char *cmd, const char *name, struct as_error *err)
-{
-	for (size_t i = 0; i < sizeof(page_members) / sizeof(page_members[0]); i++) {
-		const struct page_member *m = &page_members[i];
-		char shown[256] = "";
-		if (m->cmd && strncmp(cmd, m->cmd, strlen(m->cmd)))
-			continue;
-		int rc = member_check(doc, m->path, shown, 0, sizeof(shown), m, name, err);
-		if (rc)
-			return rc;
-	}
+	static const char *const drawn[] = { "topology", "probe", "bench", "model", "numa matrix" };
+	for (size_t i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++)
+		if (!strcmp(cmd, drawn[i]))
+			return 1;
 	return 0;
 }
 
@@ -285,17 +126,21 @@ int page_source_check(const json_t *doc, const char *name, struct as_error *err)
 {
 	if (!json_is_object(doc))
 		return as_error_set(err, -EINVAL, "'%s' is not an archscope result: not a JSON object", name);
-	const char *cmd = json_string_value(json_object_get(doc, "command"));
-	json_t *res = json_object_get(doc, "results");
-	if (!cmd || !json_object_get(doc, "archscope"))
+	const char *cmd = output_doc_command(doc);
+	json_t *res = output_doc_results(doc), *host = output_doc_machine(doc);
+	if (!cmd || !output_doc_version(doc))
 		return as_error_set(err, -EINVAL, "'%s' is not an archscope result: no \"archscope\" and \"command\" "
 						  "(the output of a command's --json)", name);
-	if (!json_is_object(res))
+	if (!res)
 		return as_error_set(err, -EINVAL, "'%s': its \"results\" is not an object", name);
-	if (!strcmp(cmd, "topology") || !strcmp(cmd, "probe") || !strcmp(cmd, "bench") || !strcmp(cmd, "model") ||
-	    (!strncmp(cmd, "numa", 4) && json_object_get(res, "latency_ns"))) /* "numa matrix" */
-		return members_check(doc, cmd, name, err);
-	return as_error_set(err, -EINVAL, "'%s' is a result of '%s': the report reads %s results", name, cmd, kinds);
+	if (!page_kind_of(cmd))
+		return as_error_set(err, -EINVAL, "'%s' is a result of '%s': the report reads %s results", name, cmd, kinds);
+	struct as_error why = { 0 };
+	if (host && schema_check_read(&host_result, host, &why) != 0)
+		return as_error_set(err, -EINVAL, "'%s': machine.%s", name, why.msg);
+	if (strcmp(cmd, "probe") != 0 && schema_check_command(cmd, res, 1, &why) != 0)
+		return as_error_set(err, -EINVAL, "'%s': results.%s", name, why.msg);
+	return 0;
 }
 
 static int classify(struct page_ctx *c, struct as_error *err)

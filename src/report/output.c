@@ -90,6 +90,11 @@ const char *output_doc_command(const json_t *doc)
 	return json_string_value(json_object_get(doc, ENVELOPE_COMMAND));
 }
 
+const char *output_doc_version(const json_t *doc)
+{
+	return json_string_value(json_object_get(doc, ENVELOPE_VERSION));
+}
+
 json_t *output_answer(double value, const char *unit, double confidence, const char *method,
 		      json_t *os_reported)
 {

@@ -25,6 +25,7 @@ json_t *output_envelope(const char *command, json_t *machine, json_t *results);
 json_t *output_doc_results(const json_t *doc);
 json_t *output_doc_machine(const json_t *doc);
 const char *output_doc_command(const json_t *doc);
+const char *output_doc_version(const json_t *doc);
 
 /* {"value", "unit", "confidence", "method", "os_reported"}; os_reported is stolen (NULL -> null).
  * A NaN value becomes null (no answer). */

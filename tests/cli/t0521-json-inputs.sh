@@ -71,7 +71,7 @@ test_expect_success 'report --from: members of the wrong kind are refused, namin
 	run 2 "$ARCHSCOPE" report -o "$TMP/r.html" --from "$TMP/conf-string.json" &&
 	contains "$TMP/err" "results.clock.confidence: '\''high'\'' is not a number" &&
 	run 2 "$ARCHSCOPE" report -o "$TMP/r.html" --from "$TMP/load-string.json" &&
-	contains "$TMP/err" "load-string.json'\'': machine.loadavg is a string: expected a number" &&
+	contains "$TMP/err" "load-string.json'\'': machine.loadavg: a value where a number is described" &&
 	run 2 "$ARCHSCOPE" report -o "$TMP/r.html" --from "$TMP/curve-string.json" &&
 	contains "$TMP/err" "results.caches.curve\[\].min_ns: .fast. is not a number" &&
 	[ ! -e "$TMP/r.html" ] &&

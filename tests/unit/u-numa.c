@@ -7,6 +7,7 @@
 
 #include "common/rng.h"
 #include "harness.h"
+#include "machine/result-numa.h"
 #include "numa/matrix.h"
 #include "numa/model.h"
 
@@ -258,6 +259,32 @@ static void test_numa__random_matrices_match_independent_maxmin(void)
 	CHECK(memory_bound > 20 && path_bound > 20 && thread_bound > 20);
 }
 
-TESTS(T(test_numa__reads_the_recorded_matrices), T(test_numa__hand_worked_two_nodes),
+/* A matrix file is read through numa matrix's description: a key of another kind or one it does
+ * not name is refused with its path; the flow rows numa model writes are "numa flow" rows. */
+static void test_numa__matrix_file_against_its_description(void)
+{
+	struct numa_matrix m;
+	struct as_error err = { 0 };
+	const char *base = "{\"results\": {\"nodes\": [0], \"bandwidth_gbs\": [[1]], \"bandwidth_1thread_gbs\": [[1]]";
+	char text[512];
+	snprintf(text, sizeof(text), "%s, \"kernel\": 5}}", base);
+	CHECK(numa_matrix_parse(&m, text, "x", &err) == -EINVAL);
+	CHECK(strstr(err.msg, "matrix file 'x': results.kernel: a value where a string is described") != NULL);
+	snprintf(text, sizeof(text), "%s, \"colour\": 1}}", base);
+	CHECK(numa_matrix_parse(&m, text, "x", &err) == -EINVAL);
+	CHECK(strstr(err.msg, "results.colour: a key the description does not name") != NULL);
+	snprintf(text, sizeof(text), "%s, \"kernel\": \"load-sse\"}}", base);
+	CHECK(numa_matrix_parse(&m, text, "x", &err) == 0);
+	CHECK_STR(m.kernel, "load-sse");
+	json_t *r = json_loads("{\"matrix\": \"m.json\", \"node_count\": 1, \"method\": \"x\", \"flows\": [{\"src\": 0,"
+			       " \"dst\": 0, \"threads\": 1, \"predicted_gbs\": 2.5, \"measured_gbs\": null}]}", 0, NULL);
+	CHECK(schema_check(&numa_model_result, r, &err) == 0);
+	json_array_append_new(schema_get(&numa_model_result, r, NMO_FLOWS), json_pack("{s:i}", NFL_KEY(SRC), 1));
+	CHECK(schema_check(&numa_model_result, r, &err) == -EINVAL);
+	CHECK(strstr(err.msg, "flows[1].dst: missing") != NULL);
+	json_decref(r);
+}
+
+TESTS(T(test_numa__matrix_file_against_its_description), T(test_numa__reads_the_recorded_matrices), T(test_numa__hand_worked_two_nodes),
       T(test_numa__hand_worked_four_nodes), T(test_numa__unknown_node_and_missing_figures),
       T(test_numa__random_matrices_match_independent_maxmin))

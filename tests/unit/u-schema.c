@@ -194,7 +194,7 @@ static void test_schema__registered_well_formed(void)
 				enum schema_kind pk = d->keys[k->parent].kind;
 				CHECK(pk == SK_OBJECT || pk == SK_ROWS || pk == SK_MAP);
 			}
-			if (k->kind == SK_REF)
+			if (k->kind == SK_REF || k->kind == SK_REFS)
 				CHECK(schema_by_name(k->unit) != NULL);
 			for (int j = 0; j < i; j++)
 				CHECK(d->keys[j].parent != k->parent || strcmp(d->keys[j].key, k->key));
