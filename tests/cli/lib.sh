@@ -35,8 +35,8 @@ run() {
 	"$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?
 	[ "$rc" -eq "$want" ] || { cat "$TMP/err" >&2; fail "'$*' exited $rc, expected $want"; }
 }
-# json_get EXPR: evaluates a python expression on the JSON in $TMP/out bound to d.
-json_get() { python3 -c "import json,sys; d=json.load(open('$TMP/out')); print($1)"; }
+# json_get EXPR [FILE]: evaluates a python expression on the JSON in FILE (default $TMP/out) bound to d.
+json_get() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($1)" "${2:-$TMP/out}"; }
 contains() { grep -q -- "$2" "$1" || { echo "--- $1:" >&2; head -n 30 "$1" >&2; fail "'$2' not in $1"; }; }
 # test_case_ MODE [PREREQS] WHAT CODE: one case of test_expect_success (MODE success) or
 # test_expect_failure (MODE failure); see the header.
