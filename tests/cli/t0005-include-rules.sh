@@ -3,7 +3,9 @@
 # small tree with one of each it fails, naming file:line and the edge.
 . "$(dirname "$0")/lib.sh"
 check="$ROOT/tests/check-rules.py"
-python3 "$check" --root "$ROOT" >"$TMP/out" 2>&1 || { cat "$TMP/out" >&2; fail "the tree breaks its layering rules"; }
+test_expect_success 'the source tree keeps its layering rules' '
+	python3 "$check" --root "$ROOT" >"$TMP/out" 2>&1 || { cat "$TMP/out" >&2; fail "the tree breaks its layering rules"; }
+'
 
 # A tree that breaks every rule once.
 f="$TMP/tree"
@@ -22,14 +24,16 @@ target_link_libraries(as_probe PUBLIC as_topo as_model as_common)
 set(AS_MODULES as_common)
 EOF
 printf 'src/common/x.c abort  gone\n' >"$TMP/calls"
-run 1 python3 "$check" --root "$f" --calls "$TMP/calls"
-contains "$TMP/out" '^src/probe/p.c:3: probe -> model is not allowed (probe may include: analysis common machine report topo)'
-contains "$TMP/out" '^src/extra/: module extra has no line'
-contains "$TMP/out" '^CMakeLists.txt:3: as_probe links as_model: probe -> model is not allowed'
-contains "$TMP/out" '^CMakeLists.txt:2: as_probe is missing from AS_MODULES'
-contains "$TMP/out" '^src/common/x.c:3: library code uses printf()'
-contains "$TMP/out" '^src/common/x.c:4: library code uses stderr'
-contains "$TMP/out" 'calls:1: src/common/x.c no longer uses abort'
-grep -q 'exit\|cli/main.c\|p.c:2\|p.c:4\|probe.h' "$TMP/out" && fail "flagged an allowed include or a string: $(cat "$TMP/out")"
-tail -n 1 "$TMP/out" | grep -qx '7 rule violations' || fail "expected 7 violations: $(cat "$TMP/out")"
-exit 0
+test_expect_success 'a tree that breaks every rule once: each violation named, nothing allowed flagged' '
+	run 1 python3 "$check" --root "$f" --calls "$TMP/calls"
+	contains "$TMP/out" "^src/probe/p.c:3: probe -> model is not allowed (probe may include: analysis common machine report topo)"
+	contains "$TMP/out" "^src/extra/: module extra has no line"
+	contains "$TMP/out" "^CMakeLists.txt:3: as_probe links as_model: probe -> model is not allowed"
+	contains "$TMP/out" "^CMakeLists.txt:2: as_probe is missing from AS_MODULES"
+	contains "$TMP/out" "^src/common/x.c:3: library code uses printf()"
+	contains "$TMP/out" "^src/common/x.c:4: library code uses stderr"
+	contains "$TMP/out" "calls:1: src/common/x.c no longer uses abort"
+	grep -q "exit\|cli/main.c\|p.c:2\|p.c:4\|probe.h" "$TMP/out" && fail "flagged an allowed include or a string: $(cat "$TMP/out")"
+	tail -n 1 "$TMP/out" | grep -qx "7 rule violations" || fail "expected 7 violations: $(cat "$TMP/out")"
+'
+test_done

@@ -6,22 +6,27 @@
 # the system python when there is one: a version manager's shim can take seconds to start
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-mutex" ] || skip "needs the stack examples beside $ARCHSCOPE"
 check_delim() { "$PY" "$ROOT/tests/fixtures/scale/check-delim.py" "$TMP/out" "$@" || fail "$1: wrong stack (JSON in $TMP/out)"; }
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-mutex" "{T}" 400
-check_delim mutex yielding mutex
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 400
-check_delim pthread-spin spinning pthread_spin
-"$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'sampling' not in r else 1)" ||
-	skip "task-clock sampling refused here: $(jget "d['results']['sampling']")"
+test_expect_success 'mutex: yielding (mutex)' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-mutex" "{T}" 400
+	check_delim mutex yielding mutex
+'
+test_expect_success 'pthread spin lock: spinning (pthread_spin)' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-pthread-spin" "{T}" 400
+	check_delim pthread-spin spinning pthread_spin
+'
 # 3000 units (~0.2 s, ~100 samples): at 600 (40 ms, ~20 samples) the sampled share of spinning
-# is too coarse (one ASan run read 0.50 of the ~1.0 spun, and work_inflation became dominant)
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 3000
-check_delim user-spin spinning user_spin
-# where spinning was seen, the spinning code is a site, placed in user-spin.c by its debug information
-jget "[s['where'] for s in d['results']['runs'][0]['sites'] if s['primitive'] == 'user_spin'] or
-	  (['user-spin.c: none'] if d['results']['runs'][0]['by_primitive']['user_spin'] < 0.05 else [])" |
-	grep -q 'user-spin.c:' || fail "user-spin: no spin site in user-spin.c"
-exit 0
+# is too coarse (one ASan run read 0.50 of the ~1.0 spun, and work_inflation became dominant).
+# Where spinning was seen, the spinning code is a site, placed in user-spin.c by its debug information.
+test_expect_success 'hand-written spin lock: spinning (user_spin, sampled), its site in user-spin.c' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-user-spin" "{T}" 3000
+	json_get "\"sampling\" not in d[\"results\"]" | grep -qx True ||
+		skip "task-clock sampling refused here: $(json_get "d[\"results\"][\"sampling\"]")"
+	check_delim user-spin spinning user_spin
+	json_get "[s[\"where\"] for s in d[\"results\"][\"runs\"][0][\"sites\"] if s[\"primitive\"] == \"user_spin\"] or
+		  ([\"user-spin.c: none\"] if d[\"results\"][\"runs\"][0][\"by_primitive\"][\"user_spin\"] < 0.05 else [])" |
+		grep -q "user-spin.c:" || fail "user-spin: no spin site in user-spin.c"
+'
+test_done

@@ -6,7 +6,6 @@
 # the system python when there is one: a version manager's shim can take seconds to start
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
-jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 require ROOT
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-barrier-static" ] || skip "needs stack-barrier-static beside $ARCHSCOPE (no static libc)"
@@ -16,8 +15,8 @@ if ! grep -qs ' /sys/kernel/tracing tracefs ' /proc/mounts && unshare -m true 2>
 	wrap=(unshare -m sh -c 'mount -t tracefs nodev /sys/kernel/tracing && exec "$@"' sh)
 fi
 run 0 "${wrap[@]}" "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-barrier-static" "{T}" 300
-if "$PY" -c "import json; r=json.load(open('$TMP/out'))['results']; exit(0 if 'tracepoints' in r else 1)"; then
-	skip "tracepoints refused: $(jget "d['results']['tracepoints']")"
+if [ "$(json_get "'tracepoints' in d['results']")" = True ]; then
+	skip "tracepoints refused: $(json_get "d['results']['tracepoints']")"
 fi
 "$PY" - "$TMP/out" <<'PY' || fail "tier-1 stack (JSON in $TMP/out)"
 import json, sys

@@ -37,11 +37,15 @@ all: \$(JOBS)
 \$(JOBS):
 	@$EX/stack-fork-tasks 1 600 >/dev/null
 MK
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- make -s -j{T} -f "$TMP/Makefile"
-check make 10
+test_expect_success 'make -j{T}: every job followed, wait_child not a delimiter, the workers'\'' time in the stack' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- make -s -j{T} -f "$TMP/Makefile"
+	check make 10
+'
 # one process per task, the parent in waitpid
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-fork-tasks" "{T}" 2000
-check fork-tasks 3
+test_expect_success 'one process per task, the parent in waitpid' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-fork-tasks" "{T}" 2000
+	check fork-tasks 3
+'
 # a pipeline of {T} stages
 cat >"$TMP/pipeline.sh" <<SH
 cmd="$EX/stack-pipe-stage 0 \$1 \$2"
@@ -49,15 +53,13 @@ i=1
 while [ \$i -lt \$1 ]; do cmd="\$cmd | $EX/stack-pipe-stage \$i \$1 \$2"; i=\$((i + 1)); done
 eval "\$cmd"
 SH
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh "$TMP/pipeline.sh" "{T}" 2000
-contains "$TMP/out" '"processes"'
-check pipeline 3
-# the stage waiting for its input is blocked in a read no wrapper sees: blocked_other, never a wait
-# of another name
-"$PY" -c "
-import json, sys
-r = json.load(open('$TMP/out'))['results']['runs'][0]
-b = r['by_primitive']
-sys.exit(0 if all(v < 0.05 for k, v in b.items() if k not in ('blocked_other',)) else 1)" ||
-	fail "pipeline: a wait other than blocked_other (JSON in $TMP/out)"
-exit 0
+test_expect_success 'a pipeline of {T} stages; the stage waiting for input is blocked_other' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh "$TMP/pipeline.sh" "{T}" 2000
+	contains "$TMP/out" '\''"processes"'\''
+	check pipeline 3
+	# the stage waiting for its input is blocked in a read no wrapper sees: blocked_other, never a wait
+	# of another name
+	json_get "all(v < 0.05 for k, v in d[\"results\"][\"runs\"][0][\"by_primitive\"].items() if k not in (\"blocked_other\",))" | grep -qx True ||
+		fail "pipeline: a wait other than blocked_other (JSON in $TMP/out)"
+'
+test_done

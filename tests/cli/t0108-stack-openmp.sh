@@ -11,7 +11,6 @@
 PY=python3
 [ -x /usr/bin/python3 ] && PY=/usr/bin/python3
 SRC=$ROOT/examples/stack/openmp/imbalance.c
-ran=0
 check() { # check NAME MODE: the stack in $TMP/out
 	"$PY" - "$TMP/out" "$@" <<'PY' || fail "$1 $2: wrong stack (JSON in $TMP/out)"
 import json, sys
@@ -38,56 +37,59 @@ PY
 split() { # prints barrier_spin / (barrier + barrier_spin) of $TMP/out, and 1 when the threads
 	# waited little for a CPU (scheduling + foreign_load < 0.1 N): a spinning thread that other
 	# load keeps off the CPU, or that yields it (libomp does), does not spin
-	"$PY" -c "
-import json
-r = json.load(open('$TMP/out'))['results']['runs'][0]
-b, c = r['by_primitive'], r['components']
-print('%.3f %d' % (b['barrier_spin'] / max(b['barrier'] + b['barrier_spin'], 1e-9),
-                   c['scheduling'] + c['foreign_load'] < 0.1 * r['threads']))"
+	json_get "(lambda r: '%.3f %d' % (r['by_primitive']['barrier_spin'] / max(r['by_primitive']['barrier'] + r['by_primitive']['barrier_spin'], 1e-9),
+	                                  r['components']['scheduling'] + r['components']['foreign_load'] < 0.1 * r['threads']))(d['results']['runs'][0])"
 }
 for cc in gcc clang; do
 	prereq OPENMP_$(echo $cc | tr a-z A-Z) || { echo "skip $cc: $PREREQ_WHY"; continue; }
 	$cc -O2 -g -fopenmp -o "$TMP/imb-$cc" "$SRC" || fail "$cc -fopenmp does not build imbalance.c"
-	ran=$((ran + 1))
-	for mode in barrier critical taskwait; do # the same results under the library (tasks' copies)
-		OMP_NUM_THREADS=2 "$TMP/imb-$cc" 20 $mode >"$TMP/plain" || fail "$cc $mode does not run"
-		mkdir -p "$TMP/rec"
-		OMP_NUM_THREADS=2 ARCHSCOPE_STACK_DIR=$TMP/rec LD_PRELOAD=$(dirname "$ARCHSCOPE")/libarchscope-preload.so \
-			"$TMP/imb-$cc" 20 $mode >"$TMP/pre" || fail "$cc $mode fails under the library"
-		cmp -s "$TMP/plain" "$TMP/pre" || fail "$cc $mode: other results under the library"
-	done
-	for mode in barrier critical taskwait; do
-		run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$TMP/imb-$cc" 200 $mode
-		check $cc $mode
-	done
+done
+for cc in gcc clang; do
+	if [ $cc = gcc ]; then spin=GOMP_SPINCOUNT; else spin=KMP_BLOCKTIME; fi
+	test_expect_success OPENMP_$(echo $cc | tr a-z A-Z) "$cc: the same results under the library (tasks' copies)" '
+		for mode in barrier critical taskwait; do
+			OMP_NUM_THREADS=2 "$TMP/imb-$cc" 20 $mode >"$TMP/plain" || fail "$cc $mode does not run"
+			mkdir -p "$TMP/rec"
+			OMP_NUM_THREADS=2 ARCHSCOPE_STACK_DIR=$TMP/rec LD_PRELOAD=$(dirname "$ARCHSCOPE")/libarchscope-preload.so \
+				"$TMP/imb-$cc" 20 $mode >"$TMP/pre" || fail "$cc $mode fails under the library"
+			cmp -s "$TMP/plain" "$TMP/pre" || fail "$cc $mode: other results under the library"
+		done
+	'
+	test_expect_success OPENMP_$(echo $cc | tr a-z A-Z) "$cc: the barrier, critical sections and taskwait, each counted once as the construct" '
+		for mode in barrier critical taskwait; do
+			run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$TMP/imb-$cc" 200 $mode
+			check $cc $mode
+		done
+	'
 	# one thread: the runtime runs the deferred tasks in the taskwait, and that is work
-	run 0 "$ARCHSCOPE" stack -q -t 1 -r 1 --json -- "$TMP/imb-$cc" 100 taskwait
-	"$PY" -c "
-import json, sys
-b = json.load(open('$TMP/out'))['results']['runs'][0]['by_primitive']
-print('$cc taskwait at 1 thread:', {k: round(v, 3) for k, v in b.items() if v > 0.0005})
-sys.exit(0 if b['taskwait'] + b['taskwait_spin'] < 0.2 else 1)" || fail "$cc: a task's run counted as its taskwait's wait"
+	test_expect_success OPENMP_$(echo $cc | tr a-z A-Z) "$cc: at 1 thread a task's run is not its taskwait's wait" '
+		run 0 "$ARCHSCOPE" stack -q -t 1 -r 1 --json -- "$TMP/imb-$cc" 100 taskwait
+		json_get "{k: round(v, 3) for k, v in d[\"results\"][\"runs\"][0][\"by_primitive\"].items() if v > 0.0005}" |
+			sed "s/^/$cc taskwait at 1 thread: /"
+		json_get "(lambda b: b[\"taskwait\"] + b[\"taskwait_spin\"] < 0.2)(d[\"results\"][\"runs\"][0][\"by_primitive\"])" | grep -qx True ||
+			fail "$cc: a task'"'"'s run counted as its taskwait'"'"'s wait"
+	'
 	# the spin-then-sleep phases: all spin, or all sleep. At the shortest sampling period: the
 	# runs are ~0.4 s, and at the longest (12.9 ms, where a sample is dear) one stray sample in the
 	# runtime's code during a sleeping wait is 0.03 of 2 by itself (CI read 0.076 with
 	# KMP_BLOCKTIME=0 once, where 3.24 ms had read 0.000 in every run before)
-	if [ $cc = gcc ]; then spin=GOMP_SPINCOUNT; else spin=KMP_BLOCKTIME; fi
-	env $spin=infinite "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
-		fail "$spin=infinite: stack failed"
-	check $cc barrier
-	set -- $(split)
-	hi=$1 quiet=$2
-	env $spin=0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
-		fail "$spin=0: stack failed"
-	check $cc barrier
-	set -- $(split)
-	lo=$1
-	echo "$cc: spin share of the barrier $hi with $spin=infinite, $lo with $spin=0 (quiet: $quiet)"
-	# spinning needs the two threads to run at once: checked only on a quiet machine (QUIET: the
-	# load average under 3/4 of the CPUs) where the runs waited little for a CPU
-	prereq QUIET || quiet=0
-	"$PY" -c "import sys; sys.exit(0 if $lo < 0.05 and (not $quiet or ($hi > 0.05 and $hi > $lo)) else 1)" ||
-		fail "$cc: the spin phase does not follow $spin ($hi with infinite, $lo with 0)"
+	test_expect_success OPENMP_$(echo $cc | tr a-z A-Z) "$cc: the barrier's spin phase follows $spin" '
+		env $spin=infinite "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
+			fail "$spin=infinite: stack failed"
+		check $cc barrier
+		set -- $(split)
+		hi=$1 quiet=$2
+		env $spin=0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json --sample-period 3.236068 -- "$TMP/imb-$cc" 150 barrier >"$TMP/out" 2>"$TMP/err" ||
+			fail "$spin=0: stack failed"
+		check $cc barrier
+		set -- $(split)
+		lo=$1
+		echo "$cc: spin share of the barrier $hi with $spin=infinite, $lo with $spin=0 (quiet: $quiet)"
+		# spinning needs the two threads to run at once: checked only on a quiet machine (QUIET: the
+		# load average under 3/4 of the CPUs) where the runs waited little for a CPU
+		prereq QUIET || quiet=0
+		"$PY" -c "import sys; sys.exit(0 if $lo < 0.05 and (not $quiet or ($hi > 0.05 and $hi > $lo)) else 1)" ||
+			fail "$cc: the spin phase does not follow $spin ($hi with infinite, $lo with 0)"
+	'
 done
-[ $ran -gt 0 ] || skip "needs OPENMP_GCC or OPENMP_CLANG"
-exit 0
+test_done

@@ -9,25 +9,26 @@ PY=python3
 EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-parallel" ] || skip "needs the stack examples beside $ARCHSCOPE"
 # the first run at 2 threads returns at once, silently (a crash nobody reported, a wrong input)
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh -c \
-	"if [ \"\$0\" -gt 1 ] && [ ! -e $TMP/once ]; then : >$TMP/once; exit 0; fi; exec $EX/stack-parallel \"\$0\" 1500" "{T}"
-[ -e "$TMP/once" ] || fail "the bogus run did not happen"
-"$PY" - "$TMP/out" <<'PY' || fail "the bogus run was not rejected (JSON in $TMP/out)"
-import json, sys
-r = json.load(open(sys.argv[1]))["results"]["runs"][0]
-print("rejected:", r.get("rejected"), "S %.2f" % r["speedup_actual"], "wall %.3f" % r["wall_s"], r["notes"])
-assert r["rejected"]["runs"] == 1, r.get("rejected")
-assert "T1 / (2 N)" in r["rejected"]["why"] and "printed nothing" in r["rejected"]["why"], r["rejected"]
-assert r["speedup_actual"] < 2 * r["threads"], r["speedup_actual"]   # the run kept did its work
-assert abs(sum(r["components"].values()) - r["threads"]) < 1e-6
-PY
+test_expect_success 'a bogus run (silent, too fast) is rejected and run again; the stack is of a run that did its work' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh -c \
+		"if [ \"\$0\" -gt 1 ] && [ ! -e $TMP/once ]; then : >$TMP/once; exit 0; fi; exec $EX/stack-parallel \"\$0\" 1500" "{T}"
+	[ -e "$TMP/once" ] || fail "the bogus run did not happen"
+	"$PY" - "$TMP/out" <<-\PY || fail "the bogus run was not rejected (JSON in $TMP/out)"
+	import json, sys
+	r = json.load(open(sys.argv[1]))["results"]["runs"][0]
+	print("rejected:", r.get("rejected"), "S %.2f" % r["speedup_actual"], "wall %.3f" % r["wall_s"], r["notes"])
+	assert r["rejected"]["runs"] == 1, r.get("rejected")
+	assert "T1 / (2 N)" in r["rejected"]["why"] and "printed nothing" in r["rejected"]["why"], r["rejected"]
+	assert r["speedup_actual"] < 2 * r["threads"], r["speedup_actual"]   # the run kept did its work
+	assert abs(sum(r["components"].values()) - r["threads"]) < 1e-6
+	PY
+'
 # every run at 2 threads returns at once: no stack for N = 2 can be right
-run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh -c \
-	"if [ \"\$0\" -gt 1 ]; then exit 0; fi; exec $EX/stack-parallel \"\$0\" 1500" "{T}"
-contains "$TMP/err" "every run of a thread count was rejected"
-"$PY" -c "
-import json
-r = json.load(open('$TMP/out'))['results']['runs'][0]
-assert r['rejected']['runs'] == 3, r['rejected']
-assert any('every run at this N was rejected' in n for n in r['notes']), r['notes']" || fail "rejections not named (JSON in $TMP/out)"
-exit 0
+test_expect_success 'every run at an N rejected: stack says so and exits 1' '
+	run 1 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- sh -c \
+		"if [ \"\$0\" -gt 1 ]; then exit 0; fi; exec $EX/stack-parallel \"\$0\" 1500" "{T}"
+	contains "$TMP/err" "every run of a thread count was rejected"
+	json_get "d[\"results\"][\"runs\"][0][\"rejected\"][\"runs\"] == 3 and any(\"every run at this N was rejected\" in n for n in d[\"results\"][\"runs\"][0][\"notes\"])" |
+		grep -qx True || fail "rejections not named (JSON in $TMP/out): $(json_get "d[\"results\"][\"runs\"][0].get(\"rejected\"), d[\"results\"][\"runs\"][0][\"notes\"]")"
+'
+test_done

@@ -47,10 +47,16 @@ else:
     assert r["work_ratio"] < 1.5, r["work_ratio"]
 PY
 }
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" "{T}000"
-check fixed-work-per-thread 1
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-fixed-time" "{T}" 400
-check fixed-time cpus
-run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" 2000
-check strong-scaled 0
-exit 0
+test_expect_success 'fixed work per thread: the work grows with N, the scaled speedup is base' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" "{T}000"
+	check fixed-work-per-thread 1
+'
+test_expect_success 'a fixed-time program: the work grows with N where it had the CPUs' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-fixed-time" "{T}" 400
+	check fixed-time cpus
+'
+test_expect_success 'a strong-scaled program is not taken for growing work' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --json -- "$EX/stack-parallel" "{T}" 2000
+	check strong-scaled 0
+'
+test_done

@@ -2,11 +2,12 @@
 # events never read as 0, exit status and crash reported, JSON names of the issue.
 . "$(dirname "$0")/lib.sh"
 run 0 "$ARCHSCOPE" stat --json -o "$TMP/j.json" -q -r 3 -e page-faults,task-clock,cycles -- sh -c 'echo out; echo oops >&2'
-contains "$TMP/err" oops
-contains "$TMP/out" out # the program's stdout is its own
-grep -q oops "$TMP/out" && fail "the program's stderr went to stdout"
-cp "$TMP/j.json" "$TMP/out"
-json_get "d['command']" | grep -qx stat || fail "command"
+cp "$TMP/out" "$TMP/prog.out"; cp "$TMP/err" "$TMP/prog.err"
+test_expect_success 'the program'"'"'s stdout and stderr are its own' '
+	contains "$TMP/prog.err" oops
+	contains "$TMP/prog.out" out # the program'"'"'s stdout is its own
+	! grep -q oops "$TMP/prog.out" || fail "the program'"'"'s stderr went to stdout"
+'
 cat >"$TMP/check.py" <<'PY'
 import json, math, sys
 d = json.load(open(sys.argv[1]))["results"]
@@ -35,10 +36,15 @@ runs = d["runs_detail"]
 assert len(runs) == 3 and all(r["exited"] and r["exit_status"] == 0 for r in runs)
 assert all("oops" in r["stderr"] for r in runs)
 PY
-python3 "$TMP/check.py" "$TMP/out" || fail "stat JSON"
+test_expect_success '-o: the JSON names of the issue, per-run values, Bessel stddev, a hardware event never 0' '
+	json_get "d[\"command\"]" "$TMP/j.json" | grep -qx stat || fail "command"
+	python3 "$TMP/check.py" "$TMP/j.json" || fail "stat JSON"
+'
 
 # text (on stderr, as perf stat): <not counted> for an event that cannot open, never a 0
-run 0 "$ARCHSCOPE" stat -q -r 2 -e page-faults,no_such_event_xyz -- true
-[ -s "$TMP/out" ] && fail "stat wrote on stdout, which is the program's"
-grep 'no_such_event_xyz' "$TMP/err" | grep -q '<not counted>' || fail "unknown event not shown as <not counted>"
-exit 0
+test_expect_success 'text on stderr: <not counted> for an event that cannot open, never a 0' '
+	run 0 "$ARCHSCOPE" stat -q -r 2 -e page-faults,no_such_event_xyz -- true
+	[ -s "$TMP/out" ] && fail "stat wrote on stdout, which is the program'"'"'s"
+	grep no_such_event_xyz "$TMP/err" | grep -q "<not counted>" || fail "unknown event not shown as <not counted>"
+'
+test_done

@@ -2,8 +2,6 @@
 # constants, a real shift, equal and unequal-variance nulls, a not-counted side, too few runs.
 . "$(dirname "$0")/lib.sh"
 F="$ROOT/tests/fixtures/measure"
-run 0 "$ARCHSCOPE" compare --json "$F/compare-a.json" "$F/compare-b.json"
-contains "$TMP/err" "fewer than 3 runs"
 cat >"$TMP/check.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -28,13 +26,23 @@ assert ev[-1]["name"] == "not-counted"
 assert all(e["q"] >= e["p"] for e in ev if e["q"] is not None)
 assert d["results"]["tests"] == 6
 PY
-python3 "$TMP/check.py" "$TMP/out" || fail "compare JSON"
+test_expect_success 'constants, a real shift, nulls, a not-counted side, too few runs: p, q and the order' '
+	run 0 "$ARCHSCOPE" compare --json "$F/compare-a.json" "$F/compare-b.json"
+	contains "$TMP/err" "fewer than 3 runs"
+	python3 "$TMP/check.py" "$TMP/out" || fail "compare JSON"
+'
 # a stricter alpha and a larger minimum change flag fewer
-run 0 "$ARCHSCOPE" compare --json --min-change 10 "$F/compare-a.json" "$F/compare-b.json"
-json_get "[e['name'] for e in d['results']['events'] if e['significant']]" | grep -q shift && fail "--min-change 10 kept a 9 % change"
-run 0 "$ARCHSCOPE" compare -e const-same,const-diff "$F/compare-a.json" "$F/compare-b.json"
-grep -q shift "$TMP/out" && fail "-e did not restrict the events"
-run 2 "$ARCHSCOPE" compare "$F/compare-a.json"
-run 2 "$ARCHSCOPE" compare "$F/compare-a.json" "$F/README.md"
-run 2 "$ARCHSCOPE" compare --alpha 0 "$F/compare-a.json" "$F/compare-b.json"
-exit 0
+test_expect_success '--min-change 10 does not flag a 9 % change' '
+	run 0 "$ARCHSCOPE" compare --json --min-change 10 "$F/compare-a.json" "$F/compare-b.json"
+	! json_get "[e[\"name\"] for e in d[\"results\"][\"events\"] if e[\"significant\"]]" | grep -q shift || fail "--min-change 10 kept a 9 % change"
+'
+test_expect_success '-e restricts the events' '
+	run 0 "$ARCHSCOPE" compare -e const-same,const-diff "$F/compare-a.json" "$F/compare-b.json"
+	! grep -q shift "$TMP/out" || fail "-e did not restrict the events"
+'
+test_expect_success 'one file, a file that is not a stat result, --alpha 0: exit 2' '
+	run 2 "$ARCHSCOPE" compare "$F/compare-a.json"
+	run 2 "$ARCHSCOPE" compare "$F/compare-a.json" "$F/README.md"
+	run 2 "$ARCHSCOPE" compare --alpha 0 "$F/compare-a.json" "$F/compare-b.json"
+'
+test_done

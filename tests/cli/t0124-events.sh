@@ -2,7 +2,6 @@
 # on any Linux; where there is no PMU, hardware events say why), and another CPU's with --pmu or
 # LIBPFM_FORCE_PMU.
 . "$(dirname "$0")/lib.sh"
-run 0 "$ARCHSCOPE" events --json PERF_COUNT
 cat >"$TMP/check.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"]
@@ -22,9 +21,6 @@ if not have_pmu:
     assert cy["opens"] is False and "PMU" in cy["reason"], cy
 assert d["tracepoints"]
 PY
-if prereq PMU; then pmu=1; else pmu=0; fi
-python3 "$TMP/check.py" "$TMP/out" "$pmu" || fail "events JSON"
-
 cat >"$TMP/forced.py" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))["results"]
@@ -37,13 +33,25 @@ assert ir["opens"] is None and "forced" in ir["reason"], ir
 assert all(e["name"].startswith("skx::") or e["pmu"] != "skx" for e in d["events"])
 assert any(m["name"] == "u" for m in ir["modifiers"]), ir["modifiers"]
 PY
-run 0 "$ARCHSCOPE" events --pmu skx --json INST_RETIRED
-python3 "$TMP/forced.py" "$TMP/out" || fail "--pmu skx"
-LIBPFM_FORCE_PMU=skx run 0 "$ARCHSCOPE" events --json 'inst_ret*'
-python3 "$TMP/forced.py" "$TMP/out" || fail "LIBPFM_FORCE_PMU=skx"
-
-run 0 "$ARCHSCOPE" events page-faults
-contains "$TMP/out" "PERF_COUNT_SW_PAGE_FAULTS"
-run 2 "$ARCHSCOPE" events --pmu nosuch_pmu
-contains "$TMP/err" "skx"
-exit 0
+test_expect_success 'events --json: software events open, hardware ones say why not, every field named' '
+	run 0 "$ARCHSCOPE" events --json PERF_COUNT
+	if prereq PMU; then pmu=1; else pmu=0; fi
+	python3 "$TMP/check.py" "$TMP/out" "$pmu" || fail "events JSON"
+'
+test_expect_success '--pmu skx: another CPU'\''s events with unit masks and modifiers' '
+	run 0 "$ARCHSCOPE" events --pmu skx --json INST_RETIRED
+	python3 "$TMP/forced.py" "$TMP/out" || fail "--pmu skx"
+'
+test_expect_success 'LIBPFM_FORCE_PMU=skx: the same' '
+	LIBPFM_FORCE_PMU=skx run 0 "$ARCHSCOPE" events --json "inst_ret*"
+	python3 "$TMP/forced.py" "$TMP/out" || fail "LIBPFM_FORCE_PMU=skx"
+'
+test_expect_success 'a perf name finds its libpfm4 event' '
+	run 0 "$ARCHSCOPE" events page-faults
+	contains "$TMP/out" "PERF_COUNT_SW_PAGE_FAULTS"
+'
+test_expect_success 'an unknown PMU: the known ones are listed' '
+	run 2 "$ARCHSCOPE" events --pmu nosuch_pmu
+	contains "$TMP/err" "skx"
+'
+test_done
