@@ -86,6 +86,16 @@ long long schema_int(const struct schema *s, const json_t *base, int id, long lo
 	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
 }
 
+/* The parts of a SPREAD, as report/emit.c writes them (emit_spread). */
+static const char *const spread_parts[] = { [SCHEMA_MIN] = "min", [SCHEMA_MEDIAN] = "median", [SCHEMA_MAX] = "max" };
+
+double schema_spread(const struct schema *s, const json_t *base, int id, enum schema_spread_part part)
+{
+	const json_t *o = schema_get(s, base, id);
+	const json_t *v = (unsigned)part < 3 && json_is_object(o) ? json_object_get(o, spread_parts[part]) : NULL;
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 int schema_set(const struct schema *s, json_t *base, int id, json_t *v)
 {
 	if (!v)
@@ -228,13 +238,12 @@ static int kind_ok(const struct schema_key *k, const json_t *v)
 
 static int check_spread(const json_t *v, const struct where *w, const char *key, struct as_error *err)
 {
-	static const char *const parts[] = { "min", "median", "max" };
 	const char *k;
 	const json_t *x;
 	json_object_foreach((json_t *)v, k, x) {
 		int known = 0;
 		for (size_t i = 0; i < 3; i++)
-			known |= !strcmp(k, parts[i]);
+			known |= !strcmp(k, spread_parts[i]);
 		struct where in;
 		where_in(&in, w, key, -1, NULL);
 		if (!known)

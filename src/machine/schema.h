@@ -115,6 +115,9 @@ json_t *schema_get(const struct schema *s, const json_t *base, int id);
 double schema_num(const struct schema *s, const json_t *base, int id);
 const char *schema_str(const struct schema *s, const json_t *base, int id);
 long long schema_int(const struct schema *s, const json_t *base, int id, long long def);
+/* A part of the SPREAD id under base (NAN where absent): its min, median or max. */
+enum schema_spread_part { SCHEMA_MIN, SCHEMA_MEDIAN, SCHEMA_MAX };
+double schema_spread(const struct schema *s, const json_t *base, int id, enum schema_spread_part part);
 /* Sets key id under base (its row or the results object), creating the objects on the way;
  * takes the reference to v. 0, or -ENOMEM (v released). */
 int schema_set(const struct schema *s, json_t *base, int id, json_t *v);

@@ -10,6 +10,13 @@
 #include <string.h>
 
 #include "common/buffer.h"
+#include "machine/result-bench.h"
+#include "machine/result-host.h"
+#include "machine/result-model.h"
+#include "machine/result-numa.h"
+#include "machine/result-topology.h"
+#include "machine/schema.h"
+#include "report/output.h"
 
 /* --- topology ------------------------------------------------------------------------------ */
 
@@ -124,14 +131,15 @@ void page_topology(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	fputs("<h2 id=\"topology\">Topology</h2>\n", f);
-	json_t *r = page_get(c->topo, "results");
-	json_t *cpus = page_get(r, "cpus");
+	json_t *r = output_doc_results(c->topo);
+	json_t *cpus = schema_get(&topology_result, r, TR_CPUS);
 	if (!json_is_array(cpus) || !json_array_size(cpus)) {
 		fputs("<p class=\"note\">No topology result given.</p>\n", f);
 		return;
 	}
 	size_t ncpus = json_array_size(cpus);
-	size_t max = 8 + json_array_size(page_get(r, "numa_nodes")) + json_array_size(page_get(r, "caches")) + 2 * ncpus;
+	size_t max = 8 + json_array_size(schema_get(&topology_result, r, TR_NODES)) +
+		     json_array_size(schema_get(&topology_result, r, TR_CACHES)) + 2 * ncpus;
 	struct tgroup *g = calloc(max, sizeof(*g));
 	if (!g)
 		return;
@@ -140,17 +148,18 @@ void page_topology(struct page_ctx *c)
 	struct tgroup *m = &g[n++];
 	m->depth = 0;
 	m->cls = "box mach";
-	set_from(page_get(r, "allowed_cpus"), m->set);
+	set_from(schema_get(&topology_result, r, TR_ALLOWED_CPUS), m->set);
 	size_t i;
 	json_t *v;
 	json_array_foreach(cpus, i, v) {
-		json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
+		json_int_t cpu = schema_int(&topology_result, v, TR_CPU, -1);
 		if (cpu >= 0 && cpu < TOPO_MAX_CPUS)
 			m->set[cpu / 64] |= 1ull << (cpu % 64);
 	}
 	char mem[32], lat[32];
-	buffer_format_size((size_t)fmax(0, page_num(r, "memory_bytes")), mem, sizeof(mem));
-	snprintf(m->label, sizeof(m->label), "Machine %s", page_str(c->machine, "hostname") ? page_str(c->machine, "hostname") : "");
+	buffer_format_size(page_size(schema_num(&topology_result, r, TR_MEMORY)), mem, sizeof(mem));
+	const char *host = schema_str(&host_result, c->machine, HO_HOSTNAME);
+	snprintf(m->label, sizeof(m->label), "Machine %s", host ? host : "");
 	snprintf(m->note, sizeof(m->note), "memory %s", mem);
 	double ml = c->pr.memory_latency.value;
 	if (isfinite(ml)) {
@@ -158,13 +167,13 @@ void page_topology(struct page_ctx *c)
 		snprintf(m->note2, sizeof(m->note2), "measured memory latency %s", lat);
 	}
 	/* packages from the CPUs' package numbers */
-	int npk = (int)page_num(r, "packages");
+	int npk = page_count(schema_num(&topology_result, r, TR_PACKAGES));
 	for (int p = 0; p < npk && p < 64 && n < (int)max; p++) {
 		struct tgroup *t = &g[n];
 		memset(t->set, 0, sizeof(t->set));
 		json_array_foreach(cpus, i, v) {
-			json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
-			if (json_integer_value(json_object_get(v, "package")) == p && cpu >= 0 && cpu < TOPO_MAX_CPUS) {
+			json_int_t cpu = schema_int(&topology_result, v, TR_CPU, -1);
+			if (schema_int(&topology_result, v, TR_CPU_PACKAGE, -1) == p && cpu >= 0 && cpu < TOPO_MAX_CPUS) {
 				t->set[cpu / 64] |= 1ull << (cpu % 64);
 				t->count++;
 			}
@@ -177,46 +186,46 @@ void page_topology(struct page_ctx *c)
 		n++;
 	}
 	/* NUMA nodes */
-	json_t *nodes = page_get(r, "numa_nodes");
+	json_t *nodes = schema_get(&topology_result, r, TR_NODES);
 	json_array_foreach(nodes, i, v) {
 		if (n >= (int)max)
 			break;
 		struct tgroup *t = &g[n];
-		t->count = set_from(json_object_get(v, "cpus"), t->set);
+		t->count = set_from(schema_get(&topology_result, v, TR_NODE_CPUS), t->set);
 		if (!t->count)
 			continue;
 		t->depth = 2;
 		t->cls = "box numa";
-		buffer_format_size((size_t)fmax(0, page_num(v, "memory_bytes")), mem, sizeof(mem));
-		snprintf(t->label, sizeof(t->label), "NUMA node %.0f", page_num(v, "node"));
+		buffer_format_size(page_size(schema_num(&topology_result, v, TR_NODE_MEMORY)), mem, sizeof(mem));
+		snprintf(t->label, sizeof(t->label), "NUMA node %.0f", schema_num(&topology_result, v, TR_NODE));
 		snprintf(t->note, sizeof(t->note), "%s", mem);
 		n++;
 	}
 	/* data and unified caches, the highest level nearest the package */
 	int maxlevel = 0;
-	json_array_foreach(page_get(r, "caches"), i, v) {
-		const char *type = page_str(v, "type");
+	json_array_foreach(schema_get(&topology_result, r, TR_CACHES), i, v) {
+		const char *type = schema_str(&topology_result, v, TR_CACHE_TYPE);
 		if (type && !strcmp(type, "instruction"))
 			continue;
-		int lv = (int)page_num(v, "level");
+		int lv = page_count(schema_num(&topology_result, v, TR_CACHE_LEVEL));
 		if (lv > maxlevel && lv < 8)
 			maxlevel = lv;
 	}
-	json_array_foreach(page_get(r, "caches"), i, v) {
-		const char *type = page_str(v, "type");
-		int lv = (int)page_num(v, "level");
+	json_array_foreach(schema_get(&topology_result, r, TR_CACHES), i, v) {
+		const char *type = schema_str(&topology_result, v, TR_CACHE_TYPE);
+		int lv = page_count(schema_num(&topology_result, v, TR_CACHE_LEVEL));
 		if ((type && !strcmp(type, "instruction")) || lv < 1 || lv > maxlevel || n >= (int)max)
 			continue;
 		struct tgroup *t = &g[n];
-		t->count = set_from(json_object_get(v, "cpus"), t->set);
+		t->count = set_from(schema_get(&topology_result, v, TR_CACHE_CPUS), t->set);
 		if (!t->count)
 			continue;
 		t->depth = 3 + (maxlevel - lv);
 		t->cls = "box cache";
 		char size[32];
-		buffer_format_size((size_t)fmax(0, page_num(v, "size_bytes")), size, sizeof(size));
+		buffer_format_size(page_size(schema_num(&topology_result, v, TR_CACHE_SIZE)), size, sizeof(size));
 		snprintf(t->label, sizeof(t->label), "L%d%s %s", lv, type && !strcmp(type, "data") ? "d" : "", size);
-		double ways = page_num(v, "ways"), line = page_num(v, "line_bytes");
+		double ways = schema_num(&topology_result, v, TR_CACHE_WAYS), line = schema_num(&topology_result, v, TR_CACHE_LINE);
 		if (isfinite(ways) && ways > 0)
 			snprintf(t->note, sizeof(t->note), "%.0f-way, %.0f B lines (OS)", ways, line);
 		double conf = NAN, ms = measured_size(c, lv, &conf);
@@ -229,9 +238,9 @@ void page_topology(struct page_ctx *c)
 	}
 	/* cores, with their hardware threads */
 	json_array_foreach(cpus, i, v) {
-		json_int_t core = json_integer_value(json_object_get(v, "core"));
-		json_int_t pkg = json_integer_value(json_object_get(v, "package"));
-		json_int_t cpu = json_integer_value(json_object_get(v, "cpu"));
+		json_int_t core = schema_int(&topology_result, v, TR_CPU_CORE, -1);
+		json_int_t pkg = schema_int(&topology_result, v, TR_CPU_PACKAGE, -1);
+		json_int_t cpu = schema_int(&topology_result, v, TR_CPU, -1);
 		if (cpu < 0 || cpu >= TOPO_MAX_CPUS)
 			continue;
 		int found = -1;
@@ -466,11 +475,11 @@ void page_bandwidth(struct page_ctx *c)
 	fputs("<h2 id=\"bandwidth\">Bandwidth per level and thread count</h2>\n", f);
 	int shown = 0;
 	for (size_t b = 0; b < c->nbench; b++) {
-		json_t *r = page_get(c->bench[b], "results");
-		json_t *sc = page_get(r, "scaling");
+		json_t *r = output_doc_results(c->bench[b]);
+		json_t *sc = schema_get(&bench_scaling_result, r, BS_ROWS);
 		if (json_is_array(sc) && json_array_size(sc)) {
 			/* groups: the levels of the first thread count; bars: the thread counts */
-			json_t *first = page_get(json_array_get(sc, 0), "levels");
+			json_t *first = schema_get(&bench_scaling_result, json_array_get(sc, 0), BS_LEVELS);
 			size_t ng = json_array_size(first), nb = json_array_size(sc);
 			if (ng == 0 || ng > 16 || nb > 64)
 				continue;
@@ -485,33 +494,37 @@ void page_bandwidth(struct page_ctx *c)
 				continue;
 			}
 			for (size_t g = 0; g < ng; g++)
-				groups[g] = page_str(json_array_get(first, g), "level") ? page_str(json_array_get(first, g), "level") : "?";
+				{
+				const char *lv = schema_str(&bench_scaling_result, json_array_get(first, g), BS_LEVEL);
+				groups[g] = lv ? lv : "?";
+			}
 			for (size_t t = 0; t < nb; t++) {
 				json_t *row = json_array_get(sc, t);
-				double th = page_num(row, "threads");
+				double th = schema_num(&bench_scaling_result, row, BS_THREADS);
 				snprintf(bl[t], sizeof(bl[t]), "%.0f thread%s", th, th == 1 ? "" : "s");
 				bars[t] = bl[t];
 				for (size_t g = 0; g < ng; g++) {
 					vals[g * nb + t] = NAN;
 					size_t k;
 					json_t *lv;
-					json_array_foreach(page_get(row, "levels"), k, lv) {
-						const char *name = page_str(lv, "level");
+					json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), k, lv) {
+						const char *name = schema_str(&bench_scaling_result, lv, BS_LEVEL);
 						if (name && !strcmp(name, groups[g]))
-							vals[g * nb + t] = page_num(lv, "gbs");
+							vals[g * nb + t] = schema_num(&bench_scaling_result, lv, BS_GBS);
 					}
 				}
 			}
 			char label[160], cap[400];
+			const char *kernel = schema_str(&bench_scaling_result, r, BS_KERNEL);
+			const char *variant = schema_str(&bench_scaling_result, r, BS_VARIANT);
 			snprintf(label, sizeof(label), "bandwidth of the %s kernel per memory level and thread count (GB/s)",
-				 page_str(r, "kernel") ? page_str(r, "kernel") : "?");
+				 kernel ? kernel : "?");
 			page_figure_open(c, "bandwidth");
 			svg_chart_bars(f, label, groups, ng, bars, nb, vals, "GB/s", 0);
 			snprintf(cap, sizeof(cap), "bench --threads-scaling (%s): GB/s of the %s kernel (%s) as the application sees "
 						   "it, per level and thread count; the caches' working sets are private per "
 						   "thread, the last cache's and memory's shared.",
-				 c->bench_name[b], page_str(r, "kernel") ? page_str(r, "kernel") : "?",
-				 page_str(r, "variant") ? page_str(r, "variant") : "?");
+				 c->bench_name[b], kernel ? kernel : "?", variant ? variant : "?");
 			page_figure_close(c, cap);
 			shown++;
 			free(bl);
@@ -519,7 +532,7 @@ void page_bandwidth(struct page_ctx *c)
 			free(vals);
 			continue;
 		}
-		json_t *runs = page_get(r, "runs");
+		json_t *runs = schema_get(&bench_result, r, BR_RUNS);
 		size_t nr = json_array_size(runs);
 		if (!nr)
 			continue;
@@ -531,8 +544,8 @@ void page_bandwidth(struct page_ctx *c)
 			continue;
 		}
 		for (size_t i = 0; i < nr; i++) {
-			x[i] = page_num(json_array_get(runs, i), "size_bytes");
-			y[i] = page_num(json_array_get(runs, i), "gbs.median");
+			x[i] = schema_num(&bench_result, json_array_get(runs, i), BR_RUN_SIZE);
+			y[i] = schema_spread(&bench_result, json_array_get(runs, i), BR_RUN_GBS, SCHEMA_MEDIAN);
 		}
 		if (nr >= 4) {
 			struct svg_series s = { .name = NULL, .x = x, .y = y, .n = nr };
@@ -545,8 +558,9 @@ void page_bandwidth(struct page_ctx *c)
 			page_figure_open(c, "bandwidth-sweep");
 			svg_chart_lines(f, &ch);
 			char cap[300];
+			const char *kernel = schema_str(&bench_result, json_array_get(runs, 0), BR_RUN_KERNEL);
 			snprintf(cap, sizeof(cap), "bench (%s): median GB/s of the %s kernel against the working set.", c->bench_name[b],
-				 page_str(json_array_get(runs, 0), "kernel") ? page_str(json_array_get(runs, 0), "kernel") : "?");
+				 kernel ? kernel : "?");
 			page_figure_close(c, cap);
 			shown++;
 		} else {
@@ -555,13 +569,14 @@ void page_bandwidth(struct page_ctx *c)
 			for (size_t i = 0; i < nr; i++) {
 				json_t *run = json_array_get(runs, i);
 				char size[32];
-				buffer_format_size((size_t)fmax(0, x[i]), size, sizeof(size));
+				buffer_format_size(page_size(x[i]), size, sizeof(size));
 				fprintf(f, "<tr><td>");
-				page_esc(f, page_str(run, "kernel"));
+				page_esc(f, schema_str(&bench_result, run, BR_RUN_KERNEL));
 				fprintf(f, "</td><td>");
-				page_esc(f, page_str(run, "variant"));
+				page_esc(f, schema_str(&bench_result, run, BR_RUN_VARIANT));
 				fprintf(f, "</td><td class=\"n\">%s</td><td class=\"n\">%.0f</td><td class=\"n\">%.3g</td><td class=\"n\">%.3g</td></tr>\n",
-					size, page_num(run, "threads"), y[i], page_num(run, "cy_per_cl.median"));
+					size, schema_num(&bench_result, run, BR_RUN_THREADS), y[i],
+					schema_spread(&bench_result, run, BR_RUN_CY_PER_CL, SCHEMA_MEDIAN));
 			}
 			fputs("</tbody></table></div>\n", f);
 			c->sum->tables++;
@@ -656,18 +671,19 @@ void page_heatmaps(struct page_ctx *c)
 		 "measured.");
 	heat_c2c(c, "c2c-latency", MP_C2C_LATENCY, "core-to-core latency (ns)",
 		 "probe c2c: half the round trip of a cache line bounced between two CPUs (ns).");
-	json_t *nodes = page_get(c->numa, "results.nodes");
-	heat(c, "numa-latency", page_get(c->numa, "results.latency_ns"), nodes, "node ", "NUMA latency (ns)", "ns",
+	json_t *numa = output_doc_results(c->numa), *topo = output_doc_results(c->topo);
+	json_t *nodes = schema_get(&numa_matrix_result, numa, NMX_NODES);
+	heat(c, "numa-latency", schema_get(&numa_matrix_result, numa, NMX_LATENCY), nodes, "node ", "NUMA latency (ns)", "ns",
 	     "CPUs \\ memory", "numa matrix: idle latency from the CPUs of node i (row) to the memory of node j (ns).");
-	heat(c, "numa-bandwidth", page_get(c->numa, "results.bandwidth_gbs"), nodes, "node ", "NUMA bandwidth (GB/s)", "GB/s",
+	heat(c, "numa-bandwidth", schema_get(&numa_matrix_result, numa, NMX_BW), nodes, "node ", "NUMA bandwidth (GB/s)", "GB/s",
 	     "CPUs \\ memory", "numa matrix: bandwidth of all CPUs of node i reading the memory of node j (GB/s).");
-	if (!c->numa && page_get(c->topo, "results.distances")) {
+	if (!c->numa && schema_get(&topology_result, topo, TR_DISTANCES)) {
 		json_t *tn = json_array();
 		size_t i;
 		json_t *v;
-		json_array_foreach(page_get(c->topo, "results.numa_nodes"), i, v)
-			json_array_append(tn, json_object_get(v, "node"));
-		heat(c, "numa-slit", page_get(c->topo, "results.distances"), tn, "node ", "NUMA distances (SLIT, OS-reported)", "",
+		json_array_foreach(schema_get(&topology_result, topo, TR_NODES), i, v)
+			json_array_append(tn, schema_get(&topology_result, v, TR_NODE));
+		heat(c, "numa-slit", schema_get(&topology_result, topo, TR_DISTANCES), tn, "node ", "NUMA distances (SLIT, OS-reported)", "",
 		     "CPUs \\ memory", "The firmware's SLIT distances as the OS reports them (relative, 10 = local); "
 				       "archscope numa matrix measures latency and bandwidth instead.");
 		json_decref(tn);
@@ -708,19 +724,20 @@ void page_roofline(struct page_ctx *c)
 	size_t ns = 0;
 	const char *bw_from = NULL;
 	for (size_t b = 0; b < c->nbench && !ns; b++) {
-		json_t *row = json_array_get(page_get(c->bench[b], "results.scaling"), 0);
-		if (page_num(row, "threads") != 1)
+		json_t *row = json_array_get(schema_get(&bench_scaling_result, output_doc_results(c->bench[b]), BS_ROWS), 0);
+		if (schema_num(&bench_scaling_result, row, BS_THREADS) != 1)
 			continue;
 		size_t i;
 		json_t *lv;
-		json_array_foreach(page_get(row, "levels"), i, lv) {
+		json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), i, lv) {
 			if (ns >= 8)
 				break;
-			double gbs = page_num(lv, "gbs");
+			double gbs = schema_num(&bench_scaling_result, lv, BS_GBS);
 			if (!(gbs > 0))
 				continue;
 			slopes[ns] = gbs;
-			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", page_str(lv, "level") ? page_str(lv, "level") : "?", gbs);
+			const char *level = schema_str(&bench_scaling_result, lv, BS_LEVEL);
+			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
 			slabels[ns] = stext[ns];
 			ns++;
 		}
@@ -729,12 +746,13 @@ void page_roofline(struct page_ctx *c)
 	for (size_t m = 0; m < c->nmodel && !ns; m++) {
 		size_t i;
 		json_t *lv;
-		json_array_foreach(page_get(c->model[m], "results.roofline.levels"), i, lv) {
-			double gbs = page_num(lv, "bandwidth_gbs");
+		json_array_foreach(schema_get(&model_result, output_doc_results(c->model[m]), MO_RL_LEVELS), i, lv) {
+			double gbs = schema_num(&model_result, lv, MO_RL_BW);
 			if (ns >= 8 || !(gbs > 0))
 				continue;
 			slopes[ns] = gbs;
-			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", page_str(lv, "level") ? page_str(lv, "level") : "?", gbs);
+			const char *level = schema_str(&model_result, lv, MO_RL_LEVEL);
+			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
 			slabels[ns] = stext[ns];
 			ns++;
 		}
@@ -749,19 +767,19 @@ void page_roofline(struct page_ctx *c)
 	char (*plbl)[96] = calloc(c->nmodel + 1, sizeof(*plbl));
 	size_t np = 0;
 	for (size_t m = 0; pts && plbl && m < c->nmodel; m++) {
-		json_t *r = page_get(c->model[m], "results");
-		const char *bn = page_str(r, "roofline.bottleneck");
-		double gf = page_num(r, "roofline.gflops"), inten = NAN;
+		json_t *r = output_doc_results(c->model[m]);
+		const char *bn = schema_str(&model_result, r, MO_RL_BOTTLENECK);
+		double gf = schema_num(&model_result, r, MO_RL_GFLOPS), inten = NAN;
 		size_t i;
 		json_t *lv;
-		json_array_foreach(page_get(r, "roofline.levels"), i, lv) {
-			const char *name = page_str(lv, "level");
+		json_array_foreach(schema_get(&model_result, r, MO_RL_LEVELS), i, lv) {
+			const char *name = schema_str(&model_result, lv, MO_RL_LEVEL);
 			if (bn && name && !strcmp(bn, name))
-				inten = page_num(lv, "intensity_flop_per_byte");
+				inten = schema_num(&model_result, lv, MO_RL_INTENSITY);
 		}
 		if (!isfinite(inten) || !isfinite(gf))
 			continue;
-		const char *k = page_str(r, "kernel");
+		const char *k = schema_str(&model_result, r, MO_KERNEL);
 		const char *base = k && strrchr(k, '/') ? strrchr(k, '/') + 1 : k;
 		snprintf(plbl[np], sizeof(plbl[0]), "%s (%s-bound, model)", base ? base : "kernel", bn);
 		pts[np] = (struct svg_point){ .x = inten, .y = gf, .label = plbl[np] };

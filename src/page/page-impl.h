@@ -25,11 +25,16 @@ struct page_ctx {
 					  * (machine/probes.h); all "none" without a probe result */
 };
 
-/* The value at a dotted path ("results.caches.levels"; "results.c2c.cpus"), or NULL. */
-json_t *page_get(json_t *o, const char *path);
-/* A number at path (NaN when absent or not a number); a string at path (NULL). */
-double page_num(json_t *o, const char *path);
-const char *page_str(json_t *o, const char *path);
+/* A size in bytes from a result's number: 0 where it is not a finite number from 0, at most 2^53
+ * (a number that cannot be a size is drawn as none, never cast beyond its type). */
+size_t page_size(double v);
+/* A count (packages, a cache level) from a result's number: -1 where it is not a whole number from 0
+ * to 1e6. */
+int page_count(double v);
+/* The number under a key that is data, not a described key (the ECM's levels by name beside
+ * ecm_data's described keys); NaN where there is none. Every described value is read by its id
+ * (machine/schema.h, machine/probes.h). */
+double page_num_named(const json_t *o, const char *name);
 
 /* Text escaped for HTML (text and attribute values). */
 void page_esc(FILE *f, const char *s);

@@ -11,38 +11,36 @@
 
 #include "common/buffer.h"
 #include "machine/result-host.h"
+#include "machine/result-model.h"
+#include "machine/result-topology.h"
 #include "machine/schema.h"
 #include "report/output.h"
 #include "report/svg.h"
 
 /* --- helpers ------------------------------------------------------------------------------- */
 
-json_t *page_get(json_t *o, const char *path)
+/* A number of the topology's results (NAN where there is none). */
+static double topo_num(const struct page_ctx *c, int id)
 {
-	char key[128];
-	while (o && path && *path) {
-		size_t n = strcspn(path, ".");
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		o = json_is_object(o) ? json_object_get(o, key) : NULL;
-		path += n + (path[n] == '.');
-	}
-	return o;
+	return schema_num(&topology_result, output_doc_results(c->topo), id);
 }
 
-double page_num(json_t *o, const char *path)
+size_t page_size(double v)
 {
-	json_t *v = page_get(o, path);
+	return v >= 0 && v <= 9007199254740992.0 ? (size_t)v : 0;
+}
+
+int page_count(double v)
+{
+	return v >= 0 && v <= 1e6 && v == floor(v) ? (int)v : -1;
+}
+
+double page_num_named(const json_t *o, const char *name)
+{
+	const json_t *v = json_is_object(o) ? json_object_get(o, name) : NULL;
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-const char *page_str(json_t *o, const char *path)
-{
-	json_t *v = page_get(o, path);
-	return json_is_string(v) ? json_string_value(v) : NULL;
-}
 
 void page_esc(FILE *f, const char *s)
 {
@@ -151,7 +149,7 @@ static int classify(struct page_ctx *c, struct as_error *err)
 		int rc = page_source_check(doc, name, err);
 		if (rc)
 			return rc;
-		const char *cmd = page_str(doc, "command");
+		const char *cmd = output_doc_command(doc);
 		json_t **one = NULL;
 		const char **one_name = NULL;
 		if (!strcmp(cmd, "topology")) {
@@ -183,11 +181,11 @@ static int classify(struct page_ctx *c, struct as_error *err)
 		}
 	}
 	/* the machine the page describes: the probe's, else the topology's, else any */
-	json_t *m = c->probe ? page_get(c->probe, "machine") : NULL;
+	json_t *m = c->probe ? output_doc_machine(c->probe) : NULL;
 	if (!json_is_object(m) && c->topo)
-		m = page_get(c->topo, "machine");
+		m = output_doc_machine(c->topo);
 	for (size_t i = 0; !json_is_object(m) && i < c->in->n; i++)
-		m = page_get(c->in->sources[i].doc, "machine");
+		m = output_doc_machine(c->in->sources[i].doc);
 	c->machine = json_is_object(m) ? m : NULL;
 	return 0;
 }
@@ -197,17 +195,17 @@ static int classify(struct page_ctx *c, struct as_error *err)
 static void find_warnings(struct page_ctx *c)
 {
 	json_t *m = c->machine;
-	json_t *pmu = page_get(m, "pmu");
+	json_t *pmu = schema_get(&host_result, m, HO_PMU);
 	if (json_is_false(pmu))
 		page_warn(c, "No PMU: hardware counters do not open here (a virtual machine without a virtual PMU, or "
 			     "perf_event_paranoid): stat, memhist and model's benchmark counters cannot count cycles "
 			     "or cache events; times are converted with the measured clock.");
-	const char *gov = page_str(m, "governor");
+	const char *gov = schema_str(&host_result, m, HO_GOVERNOR);
 	if (gov && !strcmp(gov, "powersave"))
 		page_warn(c, "The CPU frequency governor is 'powersave': the core clock may change between and during "
 			     "measurements; cycles are converted with the clock measured in the same window, but "
 			     "bandwidths and times are those of a slowed core ('performance' for benchmarks).");
-	const char *thp = page_str(m, "thp");
+	const char *thp = schema_str(&host_result, m, HO_THP);
 	if (thp && !strcmp(thp, "never"))
 		page_warn(c, "Transparent huge pages are off ('never'): buffers use 4 KiB pages, so TLB misses enter "
 			     "the latency curve and the bandwidths of large working sets.");
@@ -216,8 +214,8 @@ static void find_warnings(struct page_ctx *c)
 	if (isfinite(conf) && conf < 0.6)
 		page_warn(c, "Noisy run: the core clock measurement has confidence %.2f (its repetitions disagree): "
 			     "another process or the hypervisor took the core during the run.", conf);
-	double lo = page_num(c->probe, "results.instr.clock_window.min_ghz");
-	double hi = page_num(c->probe, "results.instr.clock_window.max_ghz");
+	double lo = c->pr.have[MP_INSTR] == MP_HAVE_YES ? c->pr.instr_ev.min_ghz : NAN;
+	double hi = c->pr.have[MP_INSTR] == MP_HAVE_YES ? c->pr.instr_ev.max_ghz : NAN;
 	if (isfinite(lo) && isfinite(hi) && lo > 0 && hi / lo > 1.10)
 		page_warn(c, "Noisy run: the clock brackets of instr range from %.3g to %.3g GHz (%.0f %% apart).", lo, hi,
 			  (hi / lo - 1) * 100);
@@ -226,7 +224,7 @@ static void find_warnings(struct page_ctx *c)
 			     "shared the machine.", c->in->loadavg_start, c->in->cpus);
 	else {
 		/* saved results: the load average when the probe result was written */
-		double load = page_num(m, "loadavg"), cpus = page_num(m, "cpus_online");
+		double load = schema_num(&host_result, m, HO_LOADAVG), cpus = schema_num(&host_result, m, HO_CPUS_ONLINE);
 		if (isfinite(load) && cpus > 0 && load > 0.75 * cpus)
 			page_warn(c, "Noisy run: the load average was %.2f on %.0f CPUs when the results were written: "
 				     "other processes shared the machine.", load, cpus);
@@ -239,9 +237,9 @@ static void find_warnings(struct page_ctx *c)
 			     "(each one says why below): %s", nflag, nflag == 1 ? "" : "s", nflag == 1 ? "is" : "are",
 			  nflag == 1 ? "it" : "them", list);
 	/* results of different machines on one page */
-	const char *host = page_str(m, "hostname");
+	const char *host = schema_str(&host_result, m, HO_HOSTNAME);
 	for (size_t i = 0; host && i < c->in->n; i++) {
-		const char *h = page_str(c->in->sources[i].doc, "machine.hostname");
+		const char *h = schema_str(&host_result, output_doc_machine(c->in->sources[i].doc), HO_HOSTNAME);
 		if (h && strcmp(h, host) != 0) {
 			page_warn(c, "The inputs come from different machines: '%s' is from '%s', the page describes '%s'.",
 				  c->in->sources[i].name, h, host);
@@ -313,9 +311,9 @@ static void section_machine(struct page_ctx *c)
 	json_t *m = c->machine;
 	char buf[256];
 	fputs("<h2 id=\"machine\">Machine</h2>\n<dl class=\"kv\">\n", f);
-	const char *cpu = page_str(m, "cpu_model_os");
+	const char *cpu = schema_str(&host_result, m, HO_CPU_MODEL);
 	if (!cpu)
-		cpu = page_str(c->topo, "results.cpu_model");
+		cpu = schema_str(&topology_result, output_doc_results(c->topo), TR_CPU_MODEL);
 	fact(f, "CPU (as the OS names it)", cpu);
 	double clock = c->pr.clock.value, tsc = c->pr.tsc_ghz;
 	if (isfinite(clock)) {
@@ -324,21 +322,21 @@ static void section_machine(struct page_ctx *c)
 	}
 	if (c->topo) {
 		snprintf(buf, sizeof(buf), "%.0f package%s, %.0f cores, %.0f hardware threads",
-			 page_num(c->topo, "results.packages"), page_num(c->topo, "results.packages") == 1 ? "" : "s",
-			 page_num(c->topo, "results.cores"), page_num(c->topo, "results.threads"));
+			 topo_num(c, TR_PACKAGES), topo_num(c, TR_PACKAGES) == 1 ? "" : "s",
+			 topo_num(c, TR_CORES), topo_num(c, TR_THREADS));
 		fact(f, "cores", buf);
-	} else if (isfinite(page_num(m, "cpus_online"))) {
-		snprintf(buf, sizeof(buf), "%.0f online", page_num(m, "cpus_online"));
+	} else if (isfinite(schema_num(&host_result, m, HO_CPUS_ONLINE))) {
+		snprintf(buf, sizeof(buf), "%.0f online", schema_num(&host_result, m, HO_CPUS_ONLINE));
 		fact(f, "CPUs", buf);
 	}
-	snprintf(buf, sizeof(buf), "%s %s", page_str(m, "kernel") ? page_str(m, "kernel") : "",
-		 page_str(m, "arch") ? page_str(m, "arch") : "");
+	snprintf(buf, sizeof(buf), "%s %s", schema_str(&host_result, m, HO_KERNEL) ? schema_str(&host_result, m, HO_KERNEL) : "",
+		 schema_str(&host_result, m, HO_ARCH) ? schema_str(&host_result, m, HO_ARCH) : "");
 	fact(f, "kernel", buf[0] != ' ' ? buf : NULL);
-	json_t *gov = page_get(m, "governor");
+	json_t *gov = schema_get(&host_result, m, HO_GOVERNOR);
 	fact(f, "frequency governor", json_is_string(gov) ? json_string_value(gov) : json_is_null(gov) ? "none (no cpufreq)" : NULL);
-	fact(f, "transparent huge pages", page_str(m, "thp"));
-	json_t *smt = page_get(m, "smt"), *act = page_get(m, "smt_active");
-	double tpc = page_num(c->topo, "results.threads_per_core");
+	fact(f, "transparent huge pages", schema_str(&host_result, m, HO_THP));
+	json_t *smt = schema_get(&host_result, m, HO_SMT), *act = schema_get(&host_result, m, HO_SMT_ACTIVE);
+	double tpc = topo_num(c, TR_THREADS_PER_CORE);
 	if (json_is_string(smt) || isfinite(tpc)) {
 		snprintf(buf, sizeof(buf), "%s%s%s", json_is_string(smt) ? json_string_value(smt) : "",
 			 json_is_boolean(act) ? (json_is_true(act) ? ", active" : ", inactive") : "",
@@ -347,14 +345,14 @@ static void section_machine(struct page_ctx *c)
 	} else {
 		fact(f, "SMT", NULL);
 	}
-	json_t *pmu = page_get(m, "pmu");
+	json_t *pmu = schema_get(&host_result, m, HO_PMU);
 	fact(f, "hardware counters (PMU)", json_is_true(pmu) ? "yes" : json_is_false(pmu) ? "no" : NULL);
-	fact(f, "host", page_str(m, "hostname"));
+	fact(f, "host", schema_str(&host_result, m, HO_HOSTNAME));
 	json_t *first = c->probe ? c->probe : c->in->n ? c->in->sources[0].doc : NULL;
-	const char *made = page_str(first, "archscope");
+	const char *made = output_doc_version(first);
 	snprintf(buf, sizeof(buf), "%s (results made by %s)", c->in->version, made ? made : "?");
 	fact(f, "archscope", buf);
-	fact(f, "measured", page_str(m, "date"));
+	fact(f, "measured", schema_str(&host_result, m, HO_DATE));
 	fact(f, "page made", c->in->date);
 	if (c->in->run)
 		fact(f, "inputs", c->in->run);
@@ -613,12 +611,12 @@ static void section_models(struct page_ctx *c)
 	      "<th>constants</th><th class=\"n\">flops/it</th><th>ECMData (cy/CL)</th><th>Roofline bottleneck</th>"
 	      "<th class=\"n\">GFLOP/s</th></tr></thead><tbody>\n", f);
 	for (size_t i = 0; i < c->nmodel; i++) {
-		json_t *r = page_get(c->model[i], "results");
+		json_t *r = output_doc_results(c->model[i]);
 		char buf[256] = "";
 		fputs("<tr>", f);
-		td(f, page_str(r, "kernel"));
-		td(f, page_str(r, "machine_file"));
-		json_t *d = page_get(r, "defines");
+		td(f, schema_str(&model_result, r, MO_KERNEL));
+		td(f, schema_str(&model_result, r, MO_MACHINE_FILE));
+		json_t *d = schema_get(&model_result, r, MO_DEFINES);
 		size_t w = 0;
 		const char *k;
 		json_t *v;
@@ -628,12 +626,14 @@ static void section_models(struct page_ctx *c)
 						      json_is_number(v) ? json_number_value(v) : NAN);
 		}
 		td(f, buf);
-		tdn(f, page_num(r, "flops_per_it"), "%.0f");
-		snprintf(buf, sizeof(buf), "L2 %.3g | L3 %.3g | MEM %.3g", page_num(r, "ecm_data.L2"), page_num(r, "ecm_data.L3"),
-			 page_num(r, "ecm_data.MEM"));
-		td(f, isfinite(page_num(r, "ecm_data.L2")) ? buf : NULL);
-		td(f, page_str(r, "roofline.bottleneck"));
-		tdn(f, page_num(r, "roofline.gflops"), "%.3g");
+		tdn(f, schema_num(&model_result, r, MO_FLOPS), "%.0f");
+		/* the transfer costs by level: the levels' names are data, beside the described keys */
+		json_t *ecmd = schema_get(&model_result, r, MO_ECMD);
+		snprintf(buf, sizeof(buf), "L2 %.3g | L3 %.3g | MEM %.3g", page_num_named(ecmd, "L2"), page_num_named(ecmd, "L3"),
+			 page_num_named(ecmd, "MEM"));
+		td(f, isfinite(page_num_named(ecmd, "L2")) ? buf : NULL);
+		td(f, schema_str(&model_result, r, MO_RL_BOTTLENECK));
+		tdn(f, schema_num(&model_result, r, MO_RL_GFLOPS), "%.3g");
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
@@ -649,10 +649,10 @@ static void section_sources(struct page_ctx *c)
 		json_t *d = c->in->sources[i].doc;
 		fputs("<tr>", f);
 		td(f, c->in->sources[i].name);
-		td(f, page_str(d, "command"));
-		td(f, page_str(d, "archscope"));
-		td(f, page_str(d, "machine.hostname"));
-		td(f, page_str(d, "machine.date"));
+		td(f, output_doc_command(d));
+		td(f, output_doc_version(d));
+		td(f, schema_str(&host_result, output_doc_machine(d), HO_HOSTNAME));
+		td(f, schema_str(&host_result, output_doc_machine(d), HO_DATE));
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n<p class=\"note\">Every input is embedded in this page as JSON "
@@ -696,7 +696,7 @@ static int write_page(struct page_ctx *c, struct as_error *err)
 	const struct page_input *in = c->in;
 	int rc;
 	find_warnings(c);
-	const char *host = page_str(c->machine, "hostname");
+	const char *host = schema_str(&host_result, c->machine, HO_HOSTNAME);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
@@ -707,11 +707,11 @@ static int write_page(struct page_ctx *c, struct as_error *err)
 	fprintf(out, "</title>\n<style>%s</style>\n</head><body><main>\n<h1>archscope report: ", css);
 	page_esc(out, host ? host : "a machine");
 	fputs("</h1>\n<p class=\"sub\">", out);
-	const char *cpu = page_str(c->machine, "cpu_model_os");
-	page_esc(out, cpu ? cpu : page_str(c->topo, "results.cpu_model"));
-	if (page_str(c->machine, "date")) {
+	const char *cpu = schema_str(&host_result, c->machine, HO_CPU_MODEL);
+	page_esc(out, cpu ? cpu : schema_str(&topology_result, output_doc_results(c->topo), TR_CPU_MODEL));
+	if (schema_str(&host_result, c->machine, HO_DATE)) {
 		fputs(" · measured ", out);
-		page_esc(out, page_str(c->machine, "date"));
+		page_esc(out, schema_str(&host_result, c->machine, HO_DATE));
 	}
 	fputs("</p>\n<nav><a href=\"#warnings\">warnings</a> <a href=\"#machine\">machine</a> <a href=\"#topology\">topology</a> "
 	      "<a href=\"#latency\">latency</a> <a href=\"#bandwidth\">bandwidth</a> <a href=\"#roofline\">Roofline</a> "
@@ -747,7 +747,7 @@ int page_write(FILE *out, const struct page_input *in, struct page_summary *sum,
 	machine_probes_init(&c.pr);
 	int rc = classify(&c, err);
 	if (!rc && c.probe) {
-		rc = machine_probes_from_json(page_get(c.probe, "results"), &c.pr, err);
+		rc = machine_probes_from_json(output_doc_results(c.probe), &c.pr, err);
 		if (rc == -EINVAL)
 			as_error_prefix(err, "'%s': results.", c.probe_name);
 	}
