@@ -42,7 +42,7 @@ struct conditions;
 /* JSON only: "conditions" {wall_s, cpus, foreign_cpus, foreign_other_cpus, steal_pct, switches_per_s, clock_ghz,
  * clock_expected_ghz, involuntary_switches, migrations, attempts, noisy, why} and "noisy" beside it
  * (util-conditions.c). */
-void cli_conditions_render(struct emit *e, const struct conditions *c);
+void cli_conditions_render(struct emit *e, const char *key, const char *noisy_key, const struct conditions *c);
 
 /* One working set per memory level (bench_levels_from) from a quick cache probe on `cpu` in the
  * environment `probe` builds (probe/env.h; the line measured first, 4 KiB pages, up to 256 MiB),

@@ -68,7 +68,7 @@ static void runs_render(struct emit *e, const struct bench_runs *r)
 		emit_int(e, BR_KEY(RUN_SWEEPS), NULL, (long long)x->sweeps, NULL);
 		emit_int(e, BR_KEY(RUN_REPS), NULL, x->reps, NULL);
 		emit_string(e, NULL, "conditions", x->cond.noisy ? "noisy" : x->cond.attempts > 1 ? "quiet (again)" : "quiet");
-		cli_conditions_render(e, &x->cond);
+		cli_conditions_render(e, BR_KEY(RUN_COND), BR_KEY(RUN_NOISY), &x->cond);
 		emit_row_end(e);
 	}
 	emit_table_end(e);

@@ -224,7 +224,7 @@ static void render_bench(struct emit *e, const struct cli_model_result *r, const
 	emit_int(e, MO_KEY(BENCH_CALLS), "calls per repetition", ev->bench.calls, NULL);
 	emit_int(e, MO_KEY(BENCH_REPS), "repetitions", ev->bench.reps, NULL);
 	emit_annotate(e, " (the fastest counts)");
-	cli_conditions_render(e, &ev->bench.cond);
+	cli_conditions_render(e, MO_KEY(BENCH_COND), MO_KEY(BENCH_NOISY), &ev->bench.cond);
 	if (ev->bench.cond.noisy)
 		emit_text(e, "noisy", "%s (after %d run%s): the measurement and the models' errors are flagged",
 			  ev->bench.cond.why, ev->bench.cond.attempts, ev->bench.cond.attempts == 1 ? "" : "s");

@@ -105,13 +105,13 @@ static void crosstalk_render(struct emit *e, const struct load_result *l)
 		const struct conditions *c = l->r.alone_run ? &l->r.alone_cond[k] : &l->r.together_cond;
 		emit_text(e, "conditions", "%s", c->noisy ? "noisy" : "quiet");
 		emit_object_begin(e, NLD_KEY(XT_ALONE), NULL);
-		cli_conditions_render(e, c);
+		cli_conditions_render(e, NLD_KEY(XT_ALONE_COND), NLD_KEY(XT_ALONE_NOISY), c);
 		emit_object_end(e);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 	emit_object_begin(e, NLD_KEY(TOGETHER), NULL);
-	cli_conditions_render(e, &l->r.together_cond);
+	cli_conditions_render(e, NLD_KEY(TOGETHER_COND), NLD_KEY(TOGETHER_NOISY), &l->r.together_cond);
 	emit_object_end(e);
 	if (l->r.together_cond.noisy)
 		emit_text(e, "noisy", "together: %s (the flows' figures are flagged)", l->r.together_cond.why);

@@ -139,7 +139,7 @@ static void point_runs(struct emit *e, const struct scale_point *p)
 	int noisy = 0, first = -1;
 	for (int r = 0; r < p->nex; r++) {
 		emit_object_begin(e, NULL, NULL);
-		cli_conditions_render(e, &p->ex[r].cond);
+		cli_conditions_render(e, SR_KEY(RUN_COND), SR_KEY(RUN_COND_NOISY), &p->ex[r].cond);
 		emit_object_end(e);
 		if (p->ex[r].cond.noisy && noisy++ == 0)
 			first = r;

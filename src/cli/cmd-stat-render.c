@@ -274,7 +274,7 @@ static void stat_render_runs(struct emit *e, const struct cli_stat_result *r)
 		emit_number(e, ST_KEY(RUN_SECONDS), "time", run->seconds, "s", "%.4f");
 		emit_string(e, ST_KEY(RUN_STDERR), NULL, run->stderr_tail);
 		emit_text(e, "other processes", "%.2f CPUs%s", run->cond.foreign_cpus, run->cond.noisy ? " (noisy)" : "");
-		cli_conditions_render(e, &run->cond);
+		cli_conditions_render(e, ST_KEY(RUN_COND), ST_KEY(RUN_NOISY), &run->cond);
 		emit_row_end(e);
 	}
 	emit_table_end(e);

@@ -125,7 +125,7 @@ static void gemm_render(struct emit *e, const struct gemm_result *r)
 	emit_number(e, "ratio_at_predicted", "tuned/OpenBLAS there", r->run.ratio_at_predicted, NULL, "%.2f");
 	emit_bool(e, "ratio_at_least_1", "at least 1.0", r->run.ratio_at_predicted >= 1.0);
 	emit_object_end(e);
-	cli_conditions_render(e, &r->run.cond);
+	cli_conditions_render(e, "conditions", "noisy", &r->run.cond);
 	emit_int(e, "redone_reps", "repetitions measured again", r->run.redone, NULL);
 	emit_annotate(e, " (other processes disturbed them)");
 	if (r->run.cond.noisy)

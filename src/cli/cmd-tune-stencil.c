@@ -67,7 +67,7 @@ static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, co
 	emit_number(e, "speedup", "speedup (naive/blocked, medians)", r->speedup, NULL, "%.2f");
 	emit_bool(e, "blocked_faster", "blocked faster", r->speedup > 1.0);
 	emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
-	cli_conditions_render(e, &r->cond);
+	cli_conditions_render(e, "conditions", "noisy", &r->cond);
 	if (r->cond.noisy)
 		emit_text(e, "noisy", "%s: the speedup may be off (flagged)", r->cond.why);
 }

@@ -7,9 +7,10 @@
 #include "machine/result-conditions.h"
 #include "report/emit.h"
 
-void cli_conditions_render(struct emit *e, const struct conditions *c)
+/* key, noisy_key: the keys the caller's description gives the object and its flag beside it */
+void cli_conditions_render(struct emit *e, const char *key, const char *noisy_key, const struct conditions *c)
 {
-	emit_object_begin(e, "conditions", NULL);
+	emit_object_begin(e, key, NULL);
 	emit_number(e, RC_KEY(WALL), NULL, c->wall_s, "s", NULL);
 	emit_int(e, RC_KEY(CPUS), NULL, c->cpus, NULL);
 	emit_int(e, RC_KEY(OTHER_CPUS), NULL, c->other_cpus, NULL);
@@ -31,5 +32,5 @@ void cli_conditions_render(struct emit *e, const struct conditions *c)
 	emit_bool(e, RC_KEY(NOISY), NULL, c->noisy);
 	emit_string(e, RC_KEY(WHY), NULL, c->why);
 	emit_object_end(e);
-	emit_bool(e, "noisy", NULL, c->noisy);
+	emit_bool(e, noisy_key, NULL, c->noisy);
 }

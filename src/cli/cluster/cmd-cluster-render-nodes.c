@@ -83,7 +83,7 @@ static void render_node_json(struct emit *e, const struct cli_cluster_result *r,
 		emit_number(e, CL_KEY(NODE_SECONDS), NULL, f->seconds, "s", NULL);
 		if (f->failed[0])
 			emit_string(e, CL_KEY(NODE_FAILED), NULL, f->failed);
-		cli_conditions_render(e, &f->cond);
+		cli_conditions_render(e, CL_KEY(NODE_COND), CL_KEY(NODE_NOISY), &f->cond);
 	}
 	emit_row_end(e);
 }
