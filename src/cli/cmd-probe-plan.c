@@ -8,19 +8,20 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-probe.h"
+#include "machine/result-plan.h"
 #include "probe/plan.h"
 #include "report/emit.h"
 
 /* Each group's steps and their predicted time. */
 static void plan_steps_render(struct emit *e, const struct probe_plan *p)
 {
-	emit_table_begin(e, "steps", "steps");
+	emit_table_begin(e, PL_KEY(STEPS), "steps");
 	for (int i = 0; i < p->nsteps; i++) {
 		emit_row_begin(e);
-		emit_string(e, "group", "group", p->step[i].group);
-		emit_int(e, "steps", "steps", p->step[i].steps, NULL);
-		emit_number(e, "predicted_s", "predicted", p->step[i].seconds, "s", "%.1f");
-		emit_string(e, "what", "what", p->step[i].what);
+		emit_string(e, PL_KEY(STEP_GROUP), "group", p->step[i].group);
+		emit_int(e, PL_KEY(STEP_STEPS), "steps", p->step[i].steps, NULL);
+		emit_number(e, PL_KEY(STEP_PREDICTED), "predicted", p->step[i].seconds, "s", "%.1f");
+		emit_string(e, PL_KEY(STEP_WHAT), "what", p->step[i].what);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -29,15 +30,15 @@ static void plan_steps_render(struct emit *e, const struct probe_plan *p)
 /* contexts' team sizes. */
 static void plan_contexts_render(struct emit *e, const struct probe_plan *p)
 {
-	emit_object_begin(e, "contexts", "contexts");
-	emit_array_begin(e, "teams", "team sizes");
+	emit_object_begin(e, PL_KEY(CONTEXTS), "contexts");
+	emit_array_begin(e, PL_KEY(TEAMS), "team sizes");
 	for (int i = 0; i < p->teams; i++)
 		emit_int(e, NULL, "", p->team[i], NULL);
 	emit_array_end(e);
 	emit_annotate(e, " (per kind, when the time ramps past %d contexts)", p->cpus);
-	emit_int(e, "all_teams_steps", "every size", p->all_teams_steps, NULL);
+	emit_int(e, PL_KEY(ALL_TEAMS_STEPS), "every size", p->all_teams_steps, NULL);
 	emit_annotate(e, " team sizes per kind");
-	emit_number(e, "all_teams_s", NULL, p->contexts_all_teams_s, "s", NULL);
+	emit_number(e, PL_KEY(ALL_TEAMS_S), NULL, p->contexts_all_teams_s, "s", NULL);
 	emit_object_end(e);
 }
 
@@ -46,22 +47,22 @@ static void plan_class_render(struct emit *e, const struct probe_plan *p, int k)
 {
 	const struct probe_c2c_plan *c = &p->c2c;
 	emit_row_begin(e);
-	emit_string(e, "name", "class", c->cls[k].name);
-	emit_int(e, "total_pairs", "pairs", c->cls[k].npairs, NULL);
+	emit_string(e, PL_KEY(CLASS_NAME), "class", c->cls[k].name);
+	emit_int(e, PL_KEY(CLASS_TOTAL), "pairs", c->cls[k].npairs, NULL);
 	char text[512] = "";
-	emit_table_begin(e, "pairs", NULL);
+	emit_table_begin(e, PL_KEY(CLASS_PAIRS), NULL);
 	for (int b = 0; b < p->c2c_batch.n; b++) {
 		int q = p->c2c_batch.pair[b], i, j;
 		if (c->pair_class[q] != k)
 			continue;
 		probe_c2c_pair_of(c->n, q, &i, &j);
 		emit_row_begin(e);
-		emit_array_begin(e, "cpus", NULL);
+		emit_array_begin(e, PL_KEY(PAIR_CPUS), NULL);
 		emit_int(e, NULL, NULL, c->cpu[i], NULL);
 		emit_int(e, NULL, NULL, c->cpu[j], NULL);
 		emit_array_end(e);
-		emit_string(e, "role", NULL, probe_c2c_role_name((enum probe_c2c_role)c->role[q]));
-		emit_int(e, "round", NULL, p->c2c_batch.round[b], NULL);
+		emit_string(e, PL_KEY(PAIR_ROLE), NULL, probe_c2c_role_name((enum probe_c2c_role)c->role[q]));
+		emit_int(e, PL_KEY(PAIR_ROUND), NULL, p->c2c_batch.round[b], NULL);
 		emit_row_end(e);
 		size_t len = strlen(text);
 		if (len < sizeof(text) - 40)
@@ -77,26 +78,26 @@ static void plan_class_render(struct emit *e, const struct probe_plan *p, int k)
 static void plan_c2c_render(struct emit *e, const struct probe_plan *p)
 {
 	const struct probe_c2c_plan *c = &p->c2c;
-	emit_object_begin(e, "c2c", "c2c");
+	emit_object_begin(e, PL_KEY(C2C), "c2c");
 	if (c->n < 2) {
-		emit_null(e, "classes", "classes", "none (fewer than two CPUs)");
+		emit_null(e, PL_KEY(C2C_CLASSES), "classes", "none (fewer than two CPUs)");
 		emit_object_end(e);
 		return;
 	}
-	emit_string(e, "mode", "mode",
+	emit_string(e, PL_KEY(C2C_MODE), "mode",
 		    machine_probes_c2c_mode_name(p->c2c_all_pairs ? MP_C2C_MODE_ALL_PAIRS : MP_C2C_MODE_CLASSES));
 	if (p->c2c_all_pairs)
 		emit_annotate(e, " (every pair: fewer rounds than by class)");
-	emit_int(e, "pairs", "pairs", c->npairs, NULL);
-	emit_int(e, "measured_pairs", "measured", p->c2c_batch.n, "pairs");
-	emit_int(e, "rounds", "rounds", p->c2c_batch.nrounds, NULL);
-	emit_int(e, "blocks", "block sizes", c->nblocks, NULL);
-	emit_size(e, "llc_bytes", "largest cache", p->llc_bytes);
-	emit_number(e, "budget_s", "budget", c->budget_s, "s", "%.0f");
+	emit_int(e, PL_KEY(C2C_PAIRS), "pairs", c->npairs, NULL);
+	emit_int(e, PL_KEY(C2C_MEASURED), "measured", p->c2c_batch.n, "pairs");
+	emit_int(e, PL_KEY(C2C_ROUNDS), "rounds", p->c2c_batch.nrounds, NULL);
+	emit_int(e, PL_KEY(C2C_BLOCKS), "block sizes", c->nblocks, NULL);
+	emit_size(e, PL_KEY(C2C_LLC), "largest cache", p->llc_bytes);
+	emit_number(e, PL_KEY(C2C_BUDGET), "budget", c->budget_s, "s", "%.0f");
 	emit_annotate(e, " for finer classes where pairs disagree");
-	emit_int(e, "all_pairs_rounds", "all pairs", p->c2c_all_pairs_rounds, "rounds");
-	emit_number(e, "all_pairs_s", NULL, p->c2c_all_pairs_s, "s", NULL);
-	emit_table_begin(e, "classes", "classes (pairs measured: CPU a-b, r = round)");
+	emit_int(e, PL_KEY(C2C_ALL_ROUNDS), "all pairs", p->c2c_all_pairs_rounds, "rounds");
+	emit_number(e, PL_KEY(C2C_ALL_S), NULL, p->c2c_all_pairs_s, "s", NULL);
+	emit_table_begin(e, PL_KEY(C2C_CLASSES), "classes (pairs measured: CPU a-b, r = round)");
 	for (int k = 0; k < c->nclasses; k++)
 		plan_class_render(e, p, k);
 	emit_table_end(e);
@@ -105,17 +106,17 @@ static void plan_c2c_render(struct emit *e, const struct probe_plan *p)
 
 static void plan_render(struct emit *e, const struct probe_plan *p, const char *source)
 {
-	emit_object_begin(e, "plan", "plan of a full probe (nothing measured)");
-	emit_string(e, "topology", "topology", source);
-	emit_int(e, "cpus", "CPUs", p->cpus, NULL);
-	emit_int(e, "pus", NULL, p->pus, NULL);
-	emit_bool(e, "quick", NULL, p->quick);
-	emit_number(e, "predicted_s", "predicted", p->predicted_s, "s", "%.1f");
+	emit_object_begin(e, PL_KEY(PLAN), "plan of a full probe (nothing measured)");
+	emit_string(e, PL_KEY(TOPOLOGY), "topology", source);
+	emit_int(e, PL_KEY(CPUS), "CPUs", p->cpus, NULL);
+	emit_int(e, PL_KEY(PUS), NULL, p->pus, NULL);
+	emit_bool(e, PL_KEY(QUICK), NULL, p->quick);
+	emit_number(e, PL_KEY(PREDICTED), "predicted", p->predicted_s, "s", "%.1f");
 	emit_annotate(e, " (with --all-pairs and every team size: %.1f s)", p->predicted_all_s);
-	emit_number(e, "predicted_all_s", NULL, p->predicted_all_s, "s", NULL);
-	emit_number(e, "predicted_max_s", "at most", p->predicted_max_s, "s", "%.1f");
+	emit_number(e, PL_KEY(PREDICTED_ALL), NULL, p->predicted_all_s, "s", NULL);
+	emit_number(e, PL_KEY(PREDICTED_MAX), "at most", p->predicted_max_s, "s", "%.1f");
 	emit_annotate(e, " (when c2c's classes disagree and finer ones take its budget)");
-	emit_string(e, "costs", "step costs", probe_plan_costs_default()->source);
+	emit_string(e, PL_KEY(COSTS), "step costs", probe_plan_costs_default()->source);
 	plan_steps_render(e, p);
 	plan_contexts_render(e, p);
 	plan_c2c_render(e, p);

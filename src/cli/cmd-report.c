@@ -16,6 +16,7 @@
 #include "common/cpuset.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
+#include "machine/result-report.h"
 #include "page/page.h"
 #include "report/emit.h"
 #include "report/output.h"
@@ -158,15 +159,15 @@ static void remove_dir(const char *dir)
 static void render(struct emit *e, const struct report_opts *o, const struct report_inputs *in, size_t bytes,
 		   const struct page_summary *s)
 {
-	emit_string(e, "output", "wrote", strcmp(o->output, "-") ? o->output : "standard output");
-	emit_size(e, "bytes", "size", bytes);
-	emit_int(e, "figures", "figures (inline SVG)", s->figures, NULL);
-	emit_int(e, "tables", "tables", s->tables, NULL);
-	emit_int(e, "answers", "answers", s->answers, NULL);
-	emit_int(e, "flagged", "flagged answers", s->flagged, NULL);
+	emit_string(e, RP_KEY(OUTPUT), "wrote", strcmp(o->output, "-") ? o->output : "standard output");
+	emit_size(e, RP_KEY(BYTES), "size", bytes);
+	emit_int(e, RP_KEY(FIGURES), "figures (inline SVG)", s->figures, NULL);
+	emit_int(e, RP_KEY(TABLES), "tables", s->tables, NULL);
+	emit_int(e, RP_KEY(ANSWERS), "answers", s->answers, NULL);
+	emit_int(e, RP_KEY(FLAGGED), "flagged answers", s->flagged, NULL);
 	if (s->flagged)
 		emit_annotate(e, " (noisy or implausible: each says why on the page)");
-	emit_array_begin(e, "inputs", "inputs");
+	emit_array_begin(e, RP_KEY(INPUTS), "inputs");
 	for (size_t i = 0; i < in->n; i++) {
 		if (emit_is_text(e))
 			emit_text(e, NULL, "%s", in->src[i].name);
@@ -179,7 +180,7 @@ static void render(struct emit *e, const struct report_opts *o, const struct rep
 		emit_int(e, NULL, "warnings", s->nwarnings, NULL);
 		return;
 	}
-	emit_array_begin(e, "warnings", "warnings");
+	emit_array_begin(e, RP_KEY(WARNINGS), "warnings");
 	for (int i = 0; i < s->nwarnings; i++)
 		emit_string(e, NULL, NULL, s->warnings[i]);
 	emit_array_end(e);

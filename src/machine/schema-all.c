@@ -8,6 +8,8 @@
 #include "machine/result-machine.h"
 #include "machine/result-model.h"
 #include "machine/result-numa.h"
+#include "machine/result-plan.h"
+#include "machine/result-report.h"
 #include "machine/result-stack.h"
 #include "machine/result-stat-compare.h"
 #include "machine/result-stat-events.h"
@@ -35,5 +37,7 @@ const struct schema *const schema_all[] = {
 	&model_result,
 	&analyze_result,
 	&topology_result,
+	&plan_result,
+	&report_result,
 	NULL,
 };

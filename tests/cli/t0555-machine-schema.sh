@@ -59,4 +59,16 @@ test_expect_success 'machine show, diff, answers and schema write what their des
 	done
 '
 
+test_expect_success 'probe --plan and report write what their descriptions say' '
+	"$ARCHSCOPE" probe --plan --json >"$TMP/plan.json" || fail "probe --plan"
+	run 0 "$ARCHSCOPE" machine schema --check "$TMP/plan.json" "probe --plan"
+	for x in "$ROOT"/tests/fixtures/topo/*.xml; do
+		HWLOC_XMLFILE=$x "$ARCHSCOPE" probe --plan --json >"$TMP/plan.json" 2>/dev/null || fail "probe --plan on $x"
+		run 0 "$ARCHSCOPE" machine schema --check "$TMP/plan.json" "probe --plan"
+	done
+	"$ARCHSCOPE" report -q -o "$TMP/r.html" --from "$ROOT/tests/fixtures/report/topology.json" --json >"$TMP/rep.json" ||
+		fail "report"
+	run 0 "$ARCHSCOPE" machine schema --check "$TMP/rep.json" report
+'
+
 test_done

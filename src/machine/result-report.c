@@ -1,0 +1,3 @@
+#include "machine/result-report.h"
+
+SCHEMA_DEFINE(report_result, "report", REPORT_RESULT);
