@@ -192,22 +192,7 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 			return;
 		}
 	}
-	struct machine_probes_cond *k = &ctx->rec->cond[g];
-	k->wall_s = c.wall_s;
-	k->cpus = c.cpus;
-	k->other_cpus = c.other_cpus;
-	k->foreign_cpus = c.foreign_cpus;
-	k->foreign_other_cpus = c.foreign_other_cpus;
-	k->steal_pct = c.steal_pct;
-	k->switches_per_s = c.switches_per_s;
-	k->clock_ghz = c.clock_ghz;
-	k->clock_expected_ghz = c.clock_expected_ghz;
-	k->involuntary_switches = c.involuntary_switches;
-	k->migrations = c.migrations;
-	k->attempts = c.attempts;
-	k->noisy = c.noisy;
-	machine_probes_text(k->why, sizeof(k->why), c.why);
-	machine_probes_text(k->implausible, sizeof(k->implausible), bad ? impl : "");
+	machine_probes_cond_set(&ctx->rec->cond[g], &c, bad ? impl : "");
 	if (c.noisy || bad) /* never a plain answer: flagged, its confidence halved */
 		machine_probes_flag(ctx->rec, g, c.noisy ? c.why : NULL, bad ? impl : NULL, 0.5);
 	if (g == MP_G_CONTEXTS && c.noisy) /* fewer contexts than CPUs under load: cannot tell */

@@ -16,17 +16,7 @@
 
 struct emit;
 struct probe_curve;
-struct probe_clock_result;
-struct probe_line_result;
-struct probe_caches_result;
-struct probe_assoc_result;
-struct probe_tlb_result;
-struct probe_instr_result;
-struct probe_contexts_result;
-struct probe_registers_result;
-struct probe_timeslice_result;
 struct probe_c2c_result;
-struct probe_registers_build;
 
 struct cli_probe_ctx {
 	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/conditions.h"
 #include "report/output.h"
 
 #define MP_AT(field)                                                                                       \
@@ -763,6 +764,25 @@ int machine_probes_read(const struct mtree *t, struct machine_probes *p, struct 
 }
 
 /* --- flags of a group's answers ---------------------------------------------------------------- */
+
+void machine_probes_cond_set(struct machine_probes_cond *k, const struct conditions *c, const char *implausible)
+{
+	k->wall_s = c->wall_s;
+	k->cpus = c->cpus;
+	k->other_cpus = c->other_cpus;
+	k->foreign_cpus = c->foreign_cpus;
+	k->foreign_other_cpus = c->foreign_other_cpus;
+	k->steal_pct = c->steal_pct;
+	k->switches_per_s = c->switches_per_s;
+	k->clock_ghz = c->clock_ghz;
+	k->clock_expected_ghz = c->clock_expected_ghz;
+	k->involuntary_switches = c->involuntary_switches;
+	k->migrations = c->migrations;
+	k->attempts = c->attempts;
+	k->noisy = c->noisy;
+	machine_probes_text(k->why, sizeof(k->why), c->why);
+	machine_probes_text(k->implausible, sizeof(k->implausible), implausible ? implausible : "");
+}
 
 int machine_probes_group_id(enum mp_group g)
 {

@@ -615,6 +615,10 @@ struct machine_probes_cond {
 	char implausible[240];
 };
 
+struct conditions;
+/* k as the conditions c a group's last attempt ran in, with the physical bound an answer broke
+ * (implausible, "" for none). */
+void machine_probes_cond_set(struct machine_probes_cond *k, const struct conditions *c, const char *implausible);
 /* The entry (MP_CLOCK, MP_CACHES, ...) of a group, and its name (the entry's key). */
 int machine_probes_group_id(enum mp_group g);
 const char *machine_probes_group_name(enum mp_group g);

@@ -275,6 +275,17 @@ static int alone_in(const struct schema *s, int id, const json_t *o)
 	return -1;
 }
 
+/* One row of a ROWS list (index) or one value of a MAP (map_key) of key id: an object of its keys. */
+static int check_row(const struct schema *s, int id, const json_t *row, const struct where *w, const char *key,
+		     long index, const char *map_key, struct as_error *err)
+{
+	struct where in;
+	where_in(&in, w, key, index, map_key);
+	if (!json_is_object(row))
+		return differ(err, &in, "", map_key ? "a value that is not an object" : "a row that is not an object");
+	return check_object(s, id, row, &in, err);
+}
+
 /* Checks the value v of key id (found in the document at w.key). */
 static int check_value(const struct schema *s, int id, const json_t *v, const struct where *w, struct as_error *err)
 {
@@ -300,10 +311,7 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 		size_t i;
 		const json_t *row;
 		json_array_foreach(v, i, row) {
-			where_in(&in, w, k->key, (long)i, NULL);
-			if (!json_is_object(row))
-				return differ(err, &in, "", "a row that is not an object");
-			int rc = check_object(s, id, row, &in, err);
+			int rc = check_row(s, id, row, w, k->key, (long)i, NULL, err);
 			if (rc)
 				return rc;
 		}
@@ -313,10 +321,7 @@ static int check_value(const struct schema *s, int id, const json_t *v, const st
 		const char *mk;
 		const json_t *x;
 		json_object_foreach((json_t *)v, mk, x) {
-			where_in(&in, w, k->key, -1, mk);
-			if (!json_is_object(x))
-				return differ(err, &in, "", "a value that is not an object");
-			int rc = check_object(s, id, x, &in, err);
+			int rc = check_row(s, id, x, w, k->key, -1, mk, err);
 			if (rc)
 				return rc;
 		}
