@@ -16,6 +16,7 @@
 #include "machine/result-stat-regress.h"
 #include "machine/result-stat.h"
 #include "machine/result-topology.h"
+#include "machine/result-tune.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
@@ -35,5 +36,6 @@ const struct schema *const schema_all[] = {
 	&model_result,
 	&analyze_result,
 	&topology_result,
+	&tune_gemm_result, &tune_stencil_result,
 	NULL,
 };
