@@ -13,6 +13,7 @@
 #include "common/spawn.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
+#include "machine/result-tune.h"
 #include "probe/caches.h"
 #include "probe/env.h"
 #include "probe/registers.h"
@@ -23,6 +24,8 @@
 #include "tune/gen.h"
 #include "tune/input.h"
 #include "tune/isa.h"
+
+#define TG_KEY_(id) SCHEMA_KEY(tune_gemm_result, (id))
 
 struct gemm_result {
 	const struct cli_tune_opts *o;
@@ -45,13 +48,14 @@ struct gemm_result {
 	char wrong_msg[512];
 };
 
-/* {"m", "n", "k"} in JSON, "m x n x k" on one line for people. */
-static void block_render(struct emit *e, const char *key, const char *label, const struct tune_block *b)
+/* {"m", "n", "k"} in JSON (the keys k[0], of the object, and k[1..3], of its m, n and k, from the
+ * description), "m x n x k" on one line for people. */
+static void block_render(struct emit *e, const int k[4], const char *label, const struct tune_block *b)
 {
-	emit_object_begin(e, key, NULL);
-	emit_int(e, "m", NULL, b->m, NULL);
-	emit_int(e, "n", NULL, b->n, NULL);
-	emit_int(e, "k", NULL, b->k, NULL);
+	emit_object_begin(e, TG_KEY_(k[0]), NULL);
+	emit_int(e, TG_KEY_(k[1]), NULL, b->m, NULL);
+	emit_int(e, TG_KEY_(k[2]), NULL, b->n, NULL);
+	emit_int(e, TG_KEY_(k[3]), NULL, b->k, NULL);
 	emit_object_end(e);
 	emit_text(e, label, "%d x %d x %d", b->m, b->n, b->k);
 }
@@ -59,81 +63,81 @@ static void block_render(struct emit *e, const char *key, const char *label, con
 static void gemm_render(struct emit *e, const struct gemm_result *r)
 {
 	const struct tune_blocking *b = &r->b;
-	emit_string(e, "kernel", "kernel", "gemm: C -= A*B, n x n doubles, column-major");
-	emit_object_begin(e, "inputs", "inputs");
-	emit_int(e, "registers", "registers", r->tm.registers, "vectors");
-	emit_string(e, "registers_from", "from", r->reg_path);
-	emit_size(e, "l1_bytes", "L1", (long long)r->tm.l1_bytes);
-	emit_int(e, "line_bytes", "line", (long long)r->tm.line_bytes, "B");
+	emit_string(e, TG_KEY(KERNEL), "kernel", "gemm: C -= A*B, n x n doubles, column-major");
+	emit_object_begin(e, TG_KEY(INPUTS), "inputs");
+	emit_int(e, TG_KEY(IN_REGISTERS), "registers", r->tm.registers, "vectors");
+	emit_string(e, TG_KEY(IN_REGISTERS_FROM), "from", r->reg_path);
+	emit_size(e, TG_KEY(IN_L1), "L1", (long long)r->tm.l1_bytes);
+	emit_int(e, TG_KEY(IN_LINE), "line", (long long)r->tm.line_bytes, "B");
 	if (r->line_probed) {
-		emit_int(e, "line_witnesses", NULL, r->line_witnesses, NULL);
+		emit_int(e, TG_KEY(IN_LINE_WITNESSES), NULL, r->line_witnesses, NULL);
 		if (r->line_witnesses < 2)
-			emit_string(e, "line_note", "line note", r->line_note);
+			emit_string(e, TG_KEY(IN_LINE_NOTE), "line note", r->line_note);
 		else
 			emit_annotate(e, " (two witnesses agree)");
 	}
-	emit_string(e, "isa", "ISA", r->isa->name);
-	emit_int(e, "vector_doubles", "vector", r->isa->vector_doubles, "doubles");
+	emit_string(e, TG_KEY(IN_ISA), "ISA", r->isa->name);
+	emit_int(e, TG_KEY(IN_VECTOR), "vector", r->isa->vector_doubles, "doubles");
 	emit_object_end(e);
-	cli_tune_reasoning_render(e, b->reasoning, b->nreasoning);
-	block_render(e, "register_block_solved", "register block solved (m in vectors)", &b->reg_solved);
-	block_render(e, "register_block", "register block (elements)", &b->reg);
-	emit_int(e, "register_block_m_vectors", NULL, b->reg_m_vectors, NULL);
-	emit_int(e, "registers_used", NULL, b->reg_registers_used, NULL);
-	block_render(e, "l1_block_solved", "L1 block solved", &b->l1_solved);
-	emit_int(e, "l1_line_limit", NULL, b->l1_line_limit, NULL);
-	block_render(e, "l1_block", "L1 block", &b->l1);
-	emit_int(e, "predicted_best_n", "predicted best n", b->predicted_best_n, NULL);
-	emit_object_begin(e, "generated", "generated kernel");
-	emit_string(e, "compiler", "compiler", r->k.compiler);
-	emit_string(e, "flags", "flags", r->k.flags);
-	emit_number(e, "compile_s", "compile time", r->k.compile_s, "s", "%.2f");
+	cli_tune_reasoning_render(e, TG_KEY(REASONING), b->reasoning, b->nreasoning);
+	block_render(e, (const int[4]){ TG_REG_SOLVED, TG_REG_SOLVED_M, TG_REG_SOLVED_N, TG_REG_SOLVED_K }, "register block solved (m in vectors)", &b->reg_solved);
+	block_render(e, (const int[4]){ TG_REG, TG_REG_M, TG_REG_N, TG_REG_K }, "register block (elements)", &b->reg);
+	emit_int(e, TG_KEY(REG_M_VECTORS), NULL, b->reg_m_vectors, NULL);
+	emit_int(e, TG_KEY(REGISTERS_USED), NULL, b->reg_registers_used, NULL);
+	block_render(e, (const int[4]){ TG_L1_SOLVED, TG_L1_SOLVED_M, TG_L1_SOLVED_N, TG_L1_SOLVED_K }, "L1 block solved", &b->l1_solved);
+	emit_int(e, TG_KEY(L1_LINE_LIMIT), NULL, b->l1_line_limit, NULL);
+	block_render(e, (const int[4]){ TG_L1, TG_L1_M, TG_L1_N, TG_L1_K }, "L1 block", &b->l1);
+	emit_int(e, TG_KEY(PREDICTED), "predicted best n", b->predicted_best_n, NULL);
+	emit_object_begin(e, TG_KEY(GENERATED), "generated kernel");
+	emit_string(e, TG_KEY(GEN_COMPILER), "compiler", r->k.compiler);
+	emit_string(e, TG_KEY(GEN_FLAGS), "flags", r->k.flags);
+	emit_number(e, TG_KEY(GEN_COMPILE), "compile time", r->k.compile_s, "s", "%.2f");
 	emit_object_end(e);
 	if (r->have_openblas)
-		emit_string(e, "openblas", "OpenBLAS", r->blas.config[0] ? r->blas.config : r->blas.lib);
+		emit_string(e, TG_KEY(OPENBLAS), "OpenBLAS", r->blas.config[0] ? r->blas.config : r->blas.lib);
 	else
-		emit_null(e, "openblas", "OpenBLAS", r->openblas_error);
-	emit_int(e, "cpu", "cpu", r->cpu, NULL);
-	emit_int(e, "reps", "repetitions", r->run.reps_done, NULL);
-	emit_number(e, "min_time_s", NULL, r->go.min_time_s, "s", NULL);
-	emit_int(e, "seed", NULL, (long long)r->go.seed, NULL);
-	emit_table_begin(e, "sizes", "GFLOP/s, median of the repetitions (min), interleaved");
+		emit_null(e, TG_KEY(OPENBLAS), "OpenBLAS", r->openblas_error);
+	emit_int(e, TG_KEY(CPU), "cpu", r->cpu, NULL);
+	emit_int(e, TG_KEY(REPS), "repetitions", r->run.reps_done, NULL);
+	emit_number(e, TG_KEY(MIN_TIME), NULL, r->go.min_time_s, "s", NULL);
+	emit_int(e, TG_KEY(SEED), NULL, (long long)r->go.seed, NULL);
+	emit_table_begin(e, TG_KEY(SIZES), "GFLOP/s, median of the repetitions (min), interleaved");
 	for (int i = 0; i < r->run.n; i++) {
 		const struct tune_gemm_point *p = &r->run.p[i];
 		emit_row_begin(e);
-		emit_int(e, "n", "n", p->n, NULL);
-		emit_number(e, "gflops_tuned", "tuned", p->tuned.median, "GFLOP/s", "%.2f");
-		emit_number(e, "gflops_tuned_min", "tuned min", p->tuned.min, "GFLOP/s", "%.2f");
-		emit_number(e, "gflops_openblas", "OpenBLAS", p->openblas.median, "GFLOP/s", "%.2f");
-		emit_number(e, "gflops_openblas_min", "OpenBLAS min", p->openblas.min, "GFLOP/s", "%.2f");
-		emit_number(e, "ratio", "tuned/OpenBLAS", p->tuned.median / p->openblas.median, NULL, "%.2f");
+		emit_int(e, TG_KEY(SIZE_N), "n", p->n, NULL);
+		emit_number(e, TG_KEY(SIZE_TUNED), "tuned", p->tuned.median, "GFLOP/s", "%.2f");
+		emit_number(e, TG_KEY(SIZE_TUNED_MIN), "tuned min", p->tuned.min, "GFLOP/s", "%.2f");
+		emit_number(e, TG_KEY(SIZE_BLAS), "OpenBLAS", p->openblas.median, "GFLOP/s", "%.2f");
+		emit_number(e, TG_KEY(SIZE_BLAS_MIN), "OpenBLAS min", p->openblas.min, "GFLOP/s", "%.2f");
+		emit_number(e, TG_KEY(SIZE_RATIO), "tuned/OpenBLAS", p->tuned.median / p->openblas.median, NULL, "%.2f");
 		emit_text(e, "model", "%s", p->n == r->b.predicted_best_n ? "predicted best" : "");
-		emit_int(e, "calls", NULL, p->calls, NULL);
-		emit_int(e, "disturbed_reps", NULL, p->disturbed, NULL);
-		emit_number(e, "error_tuned", NULL, p->err_tuned, NULL, "%.3g");
-		emit_number(e, "error_openblas", NULL, p->err_openblas, NULL, "%.3g");
+		emit_int(e, TG_KEY(SIZE_CALLS), NULL, p->calls, NULL);
+		emit_int(e, TG_KEY(SIZE_DISTURBED), NULL, p->disturbed, NULL);
+		emit_number(e, TG_KEY(SIZE_ERR_TUNED), NULL, p->err_tuned, NULL, "%.3g");
+		emit_number(e, TG_KEY(SIZE_ERR_BLAS), NULL, p->err_openblas, NULL, "%.3g");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	emit_object_begin(e, "check", "check of the prediction");
-	emit_int(e, "predicted_best_n", "predicted best n", r->b.predicted_best_n, NULL);
-	emit_int(e, "peak_n", "tuned kernel peaks at n", r->run.peak_n, NULL);
-	emit_int(e, "peak_n_best", "by the best repetition", r->run.peak_n_best, NULL);
-	emit_int(e, "step", "step", r->run.step, NULL);
-	emit_bool(e, "peak_near_prediction", "peak within one step", r->run.peak_near_prediction);
-	emit_int(e, "ratio_n", "ratio at n", r->run.ratio_n, NULL);
-	emit_number(e, "ratio_at_predicted", "tuned/OpenBLAS there", r->run.ratio_at_predicted, NULL, "%.2f");
-	emit_bool(e, "ratio_at_least_1", "at least 1.0", r->run.ratio_at_predicted >= 1.0);
+	emit_object_begin(e, TG_KEY(CHECK), "check of the prediction");
+	emit_int(e, TG_KEY(CHECK_PREDICTED), "predicted best n", r->b.predicted_best_n, NULL);
+	emit_int(e, TG_KEY(CHECK_PEAK), "tuned kernel peaks at n", r->run.peak_n, NULL);
+	emit_int(e, TG_KEY(CHECK_PEAK_BEST), "by the best repetition", r->run.peak_n_best, NULL);
+	emit_int(e, TG_KEY(CHECK_STEP), "step", r->run.step, NULL);
+	emit_bool(e, TG_KEY(CHECK_NEAR), "peak within one step", r->run.peak_near_prediction);
+	emit_int(e, TG_KEY(CHECK_RATIO_N), "ratio at n", r->run.ratio_n, NULL);
+	emit_number(e, TG_KEY(CHECK_RATIO), "tuned/OpenBLAS there", r->run.ratio_at_predicted, NULL, "%.2f");
+	emit_bool(e, TG_KEY(CHECK_RATIO_1), "at least 1.0", r->run.ratio_at_predicted >= 1.0);
 	emit_object_end(e);
-	cli_conditions_render(e, "conditions", "noisy", &r->run.cond);
-	emit_int(e, "redone_reps", "repetitions measured again", r->run.redone, NULL);
+	cli_conditions_render(e, TG_KEY(CONDITIONS), TG_KEY(NOISY), &r->run.cond);
+	emit_int(e, TG_KEY(REDONE), "repetitions measured again", r->run.redone, NULL);
 	emit_annotate(e, " (other processes disturbed them)");
 	if (r->run.cond.noisy)
 		emit_text(e, "noisy", "%s: the peak and the ratios may be off (answers flagged)", r->run.cond.why);
 	if (r->wrong)
-		emit_string(e, "error", "error", r->wrong_msg);
+		emit_string(e, TG_KEY(ERROR), "error", r->wrong_msg);
 	if (*r->o->stop)
-		emit_bool(e, "incomplete", "incomplete", 1);
+		emit_bool(e, TG_KEY(INCOMPLETE), "incomplete", 1);
 }
 
 /* --plot DIR: GFLOP/s of both against n, the predicted size marked. */

@@ -11,63 +11,64 @@
 #include "machine/file.h"
 #include "report/emit.h"
 #include "machine/mtree.h"
+#include "machine/result-tune.h"
 #include "report/plot.h"
 #include "tune/stencil.h"
 
 static void stencil_render(struct emit *e, const struct tune_stencil_plan *p, const struct tune_stencil_run *r, int cpu,
 			   int interrupted)
 {
-	emit_string(e, "kernel", "kernel", "stencil: b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s");
-	emit_object_begin(e, "grid", "grid");
-	emit_int(e, "rows", "rows M", p->rows, NULL);
-	emit_int(e, "cols", "columns N", p->cols, NULL);
-	emit_size(e, "bytes", "both arrays", (long long)p->grid_bytes);
-	emit_size(e, "last_cache_bytes", "last cache", (long long)p->last_cache_bytes);
+	emit_string(e, TS_KEY(KERNEL), "kernel", "stencil: b[j][i] = (a[j][i-1] + a[j][i+1] + a[j-1][i] + a[j+1][i]) * s");
+	emit_object_begin(e, TS_KEY(GRID), "grid");
+	emit_int(e, TS_KEY(GRID_ROWS), "rows M", p->rows, NULL);
+	emit_int(e, TS_KEY(GRID_COLS), "columns N", p->cols, NULL);
+	emit_size(e, TS_KEY(GRID_BYTES), "both arrays", (long long)p->grid_bytes);
+	emit_size(e, TS_KEY(GRID_LAST_CACHE), "last cache", (long long)p->last_cache_bytes);
 	emit_object_end(e);
-	cli_tune_reasoning_render(e, p->reasoning, p->nreasoning);
-	emit_table_begin(e, "levels", "layer conditions per cache level (per update)");
+	cli_tune_reasoning_render(e, TS_KEY(REASONING), p->reasoning, p->nreasoning);
+	emit_table_begin(e, TS_KEY(LEVELS), "layer conditions per cache level (per update)");
 	for (int i = 0; i < p->nlevels; i++) {
 		const struct tune_stencil_level *l = &p->level[i];
 		emit_row_begin(e);
-		emit_string(e, "level", "level", l->name);
-		emit_size(e, "size_bytes", "size", (long long)l->size_bytes);
-		emit_int(e, "naive_misses", "naive misses", l->naive_misses, NULL);
-		emit_int(e, "blocked_misses", "blocked misses", l->blocked_misses, NULL);
-		emit_int(e, "naive_hits", NULL, l->naive_hits, NULL);
-		emit_int(e, "blocked_hits", NULL, l->blocked_hits, NULL);
-		emit_int(e, "width_limit", "holds up to N", l->width_limit, NULL);
+		emit_string(e, TS_KEY(LEVEL_NAME), "level", l->name);
+		emit_size(e, TS_KEY(LEVEL_SIZE), "size", (long long)l->size_bytes);
+		emit_int(e, TS_KEY(LEVEL_NAIVE_MISSES), "naive misses", l->naive_misses, NULL);
+		emit_int(e, TS_KEY(LEVEL_BLOCKED_MISSES), "blocked misses", l->blocked_misses, NULL);
+		emit_int(e, TS_KEY(LEVEL_NAIVE_HITS), NULL, l->naive_hits, NULL);
+		emit_int(e, TS_KEY(LEVEL_BLOCKED_HITS), NULL, l->blocked_hits, NULL);
+		emit_int(e, TS_KEY(LEVEL_WIDTH), "holds up to N", l->width_limit, NULL);
 		emit_row_end(e);
 	}
 	emit_table_end(e);
 	if (p->target >= 0)
-		emit_string(e, "blocked_for", "blocked for", p->level[p->target].name);
+		emit_string(e, TS_KEY(BLOCKED_FOR), "blocked for", p->level[p->target].name);
 	else
-		emit_null(e, "blocked_for", "blocked for", "no level");
-	emit_int(e, "block", "block", p->block, "columns");
-	emit_int(e, "cpu", "cpu", cpu, NULL);
-	emit_int(e, "reps", "repetitions", r->reps, NULL);
+		emit_null(e, TS_KEY(BLOCKED_FOR), "blocked for", "no level");
+	emit_int(e, TS_KEY(BLOCK), "block", p->block, "columns");
+	emit_int(e, TS_KEY(CPU), "cpu", cpu, NULL);
+	emit_int(e, TS_KEY(REPS), "repetitions", r->reps, NULL);
 	if (interrupted)
-		emit_bool(e, "incomplete", "incomplete", 1);
+		emit_bool(e, TS_KEY(INCOMPLETE), "incomplete", 1);
 	if (r->reps < 1) { /* interrupted before a sweep was timed: no zeros for times */
-		emit_null(e, "naive", "naive", "not measured (interrupted)");
-		emit_null(e, "blocked", "blocked", "not measured (interrupted)");
-		emit_null(e, "speedup", "speedup (naive/blocked, medians)", "not measured (interrupted)");
-		emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
+		emit_null(e, TS_KEY(NAIVE), "naive", "not measured (interrupted)");
+		emit_null(e, TS_KEY(BLOCKED), "blocked", "not measured (interrupted)");
+		emit_null(e, TS_KEY(SPEEDUP), "speedup (naive/blocked, medians)", "not measured (interrupted)");
+		emit_bool(e, TS_KEY(BEYOND), "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
 		return;
 	}
-	emit_object_begin(e, "naive", "naive");
-	emit_stat(e, "seconds", "time per sweep", &(struct emit_stat){ r->naive_s[0], r->naive_s[1], r->naive_s[2] }, "s", "%.4g");
-	emit_number(e, "mlups", "updates", r->naive_mlups, "MLUP/s", "%.0f");
+	emit_object_begin(e, TS_KEY(NAIVE), "naive");
+	emit_stat(e, TS_KEY(NAIVE_SECONDS), "time per sweep", &(struct emit_stat){ r->naive_s[0], r->naive_s[1], r->naive_s[2] }, "s", "%.4g");
+	emit_number(e, TS_KEY(NAIVE_MLUPS), "updates", r->naive_mlups, "MLUP/s", "%.0f");
 	emit_object_end(e);
-	emit_object_begin(e, "blocked", "blocked");
-	emit_stat(e, "seconds", "time per sweep", &(struct emit_stat){ r->blocked_s[0], r->blocked_s[1], r->blocked_s[2] }, "s",
+	emit_object_begin(e, TS_KEY(BLOCKED), "blocked");
+	emit_stat(e, TS_KEY(BLOCKED_SECONDS), "time per sweep", &(struct emit_stat){ r->blocked_s[0], r->blocked_s[1], r->blocked_s[2] }, "s",
 		  "%.4g");
-	emit_number(e, "mlups", "updates", r->blocked_mlups, "MLUP/s", "%.0f");
+	emit_number(e, TS_KEY(BLOCKED_MLUPS), "updates", r->blocked_mlups, "MLUP/s", "%.0f");
 	emit_object_end(e);
-	emit_number(e, "speedup", "speedup (naive/blocked, medians)", r->speedup, NULL, "%.2f");
-	emit_bool(e, "blocked_faster", "blocked faster", r->speedup > 1.0);
-	emit_bool(e, "beyond_last_cache", "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
-	cli_conditions_render(e, "conditions", "noisy", &r->cond);
+	emit_number(e, TS_KEY(SPEEDUP), "speedup (naive/blocked, medians)", r->speedup, NULL, "%.2f");
+	emit_bool(e, TS_KEY(BLOCKED_FASTER), "blocked faster", r->speedup > 1.0);
+	emit_bool(e, TS_KEY(BEYOND), "grid beyond the last cache", p->grid_bytes > p->last_cache_bytes);
+	cli_conditions_render(e, TS_KEY(CONDITIONS), TS_KEY(NOISY), &r->cond);
 	if (r->cond.noisy)
 		emit_text(e, "noisy", "%s: the speedup may be off (flagged)", r->cond.why);
 }

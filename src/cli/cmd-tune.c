@@ -12,9 +12,9 @@
 #include "common/interrupt.h"
 #include "report/emit.h"
 
-void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n)
+void cli_tune_reasoning_render(struct emit *e, const char *key, const char (*lines)[256], int n)
 {
-	emit_array_begin(e, "reasoning", NULL);
+	emit_array_begin(e, key, NULL);
 	for (int i = 0; i < n; i++)
 		emit_string(e, NULL, NULL, lines[i]);
 	emit_array_end(e);

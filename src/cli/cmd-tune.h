@@ -23,8 +23,9 @@ struct cli_tune_opts {
 
 struct emit;
 
-/* The reasoning lines: a JSON array "reasoning", and numbered lines under a heading for people. */
-void cli_tune_reasoning_render(struct emit *e, const char (*lines)[256], int n);
+/* The reasoning lines: a JSON array under key (the caller's description names it), and numbered
+ * lines under the heading "reasoning" for people. */
+void cli_tune_reasoning_render(struct emit *e, const char *key, const char (*lines)[256], int n);
 /* Pins this thread to cpu_opt (-1: the first allowed CPU) and says which in *cpu; 0, or -1
  * after error(). */
 int cli_tune_pin(int cpu_opt, int *cpu);

@@ -18,6 +18,7 @@
 #include "machine/result-stat-regress.h"
 #include "machine/result-stat.h"
 #include "machine/result-topology.h"
+#include "machine/result-tune.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
@@ -39,5 +40,6 @@ const struct schema *const schema_all[] = {
 	&topology_result,
 	&plan_result,
 	&report_result,
+	&tune_gemm_result, &tune_stencil_result,
 	NULL,
 };

@@ -416,11 +416,12 @@ int schema_check_read(const struct schema *s, const json_t *results, struct as_e
 	return check_results(s, results, 1, err);
 }
 
-/* A view of command: the schema named command, or "command --option". */
+/* A view of command: the schema named command, "command --option" or "command kind" (tune's
+ * kernels, "tune gemm"). */
 static int view_of(const struct schema *s, const char *command)
 {
 	size_t n = strlen(command);
-	return !strncmp(s->name, command, n) && (s->name[n] == '\0' || !strncmp(s->name + n, " --", 3));
+	return !strncmp(s->name, command, n) && (s->name[n] == '\0' || s->name[n] == ' ');
 }
 
 int schema_check_command(const char *command, const json_t *results, int read, struct as_error *err)

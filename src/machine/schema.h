@@ -133,8 +133,8 @@ int schema_check(const struct schema *s, const json_t *results, struct as_error 
 int schema_check_read(const struct schema *s, const json_t *results, struct as_error *err);
 
 /* Checks the results of a document command wrote (its "command": "bench", "numa matrix") against
- * the descriptions of that command's views ("bench", "bench --ecm", ...): 0 when one of them
- * describes it, else the first difference against the view named command itself (or its first
+ * the descriptions of that command's views ("bench", "bench --ecm", "tune gemm", ...): 0 when one
+ * of them describes it, else the first difference against the view named command itself (or its first
  * view); -ENOENT when no view of command is described. read: as schema_check_read. */
 int schema_check_command(const char *command, const json_t *results, int read, struct as_error *err);
 
