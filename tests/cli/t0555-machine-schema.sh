@@ -71,4 +71,12 @@ test_expect_success 'probe --plan and report write what their descriptions say' 
 	run 0 "$ARCHSCOPE" machine schema --check "$TMP/rep.json" report
 '
 
+# Every emit call that writes a JSON key (report/emit.h: the second argument is the key) in cli/
+# takes it from a description, never a string literal: a renderer that spells a key fails here.
+test_expect_success 'no renderer in src/cli spells a results key' '
+	grep -rnE "\\bemit_(object_begin|list_begin|array_begin|table_begin|int|number|size|string|bool|null|cpulist|json|stat|answer|answer_begin)\\([a-z_>.-]+, \"" \
+		"$ROOT/src/cli" >"$TMP/spelt" && fail "keys spelt in cli/: $(head -n 5 "$TMP/spelt")"
+	true
+'
+
 test_done
