@@ -160,8 +160,8 @@ static int bench_events(struct cli_model_bench *c)
 }
 
 /* The core clock on the pinned CPU now: the fastest of eight windows of three 0.3 ms add chains.
- * Short windows fit between the slices another process takes of a shared CPU (a 10 ms chain
- * there read 1.8 GHz on a 3.5 GHz guest: the benchmark, fastest of its repetitions, did not). */
+ * Short windows fit between the slices another process takes of a shared CPU, where a 10 ms chain
+ * reads a slow clock (bench/results/design-measurements.md, short-chains). */
 static double bench_clock_ghz(void)
 {
 	double best = 0;

@@ -159,8 +159,8 @@ void cli_probe_measured(struct cli_probe_ctx *ctx)
 		return;
 	/* the clock group is held to the clock it just measured: an answer the clock at the group's
 	 * end disagrees with (a clock still ramping up, or a burst during the chains) is measured
-	 * again, not taken as what every later group's cycles assume (busy.sh run 4: a quiet run's
-	 * clock read 3.18 GHz where the window read 3.66, and flagged the 8 groups after it) */
+	 * again, not taken as what every later group's cycles assume (bench/results/
+	 * design-measurements.md, clock-group) */
 	double expected = ctx->group == MP_G_CLOCK ? ctx->env.clock_ghz : ctx->clock_expected;
 	cond_window_clock(&ctx->win, expected, expected > 0 ? clock_window_ghz() : 0);
 	struct conditions c;

@@ -39,7 +39,7 @@ static char *wrap(const char *name, const char *text, size_t len, const struct k
 
 /* One index and one translation unit per process, reparsed for every parse: a reparse keeps the
  * compiler invocation and so skips clang's driver (the command line, the toolchain's search),
- * which is about 40 % of a fresh parse of a small kernel (1.0 against 1.7 ms on a Zen 5 guest).
+ * a large part of a fresh parse of a small kernel (bench/results/design-measurements.md, reparse).
  * The unit holds the last kernel's AST until the next parse or the end of the process. The
  * reader is not for several threads at once (nor is libclang's loading). */
 static CXIndex kept_index;

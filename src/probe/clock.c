@@ -51,8 +51,9 @@ void clock_measure(struct clock_result *res, int reps)
 	if (reps < 1)
 		reps = 1;
 	/* Each asked-for repetition of about 10 ms is run as 20 of about 0.5 ms: on a CPU shared with
-	 * another process (time slices of 4 ms at HZ=250) every 10 ms chain is cut, and the fastest
-	 * of five read 1.8 GHz on a 3.5 GHz guest; short chains fit between the slices. */
+	 * another process (time slices of 4 ms at HZ=250) every 10 ms chain is cut and reads a slow
+	 * clock; short chains fit between the slices (bench/results/design-measurements.md,
+	 * short-chains). */
 	reps *= 20;
 	uint64_t adds = 100000;
 	clock_add_chain_ns(adds * 20); /* warm-up: lets the core leave a low-power state */

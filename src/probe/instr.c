@@ -29,8 +29,8 @@ int probe_instr_run(const struct probe_opts *o, const struct instr_set *set, str
 	}
 	/* Latency: the same n through chains of instr_chain and instr_chain_long operations; six runs,
 	 * the median difference per operation (a difference of two times is as likely to come out low
-	 * as high when either is disturbed: a low order statistic of it is biased low, and gave an
-	 * int add of 0.82 cy on a loaded guest). */
+	 * as high when either is disturbed: a low order statistic of it is biased low;
+	 * bench/results/design-measurements.md, latency-median). */
 	uint64_t n = probe_kernel_calibrate(set->lat_long, target_ns(o));
 	/* The clock interleaved with the chains: a dependent add chain as long as the short loop's
 	 * chain, timed beside each pair, so each run's difference converts to core cycles at the

@@ -14,7 +14,7 @@
 #if defined(__x86_64__)
 
 /* page-aligned: no access of the loops crosses a 4 KiB page (a store that does costs far more than one
- * that only spans two lines, and decided whether the split stores measured 1.0 or 1.7 cy on Zen 5) */
+ * that only spans two lines: bench/results/design-measurements.md, split-page) */
 static char split_buf[2048 + 128] __attribute__((aligned(4096)));
 
 #define ACC8(INSN_FMT)                                                                                    \

@@ -99,8 +99,8 @@ int incore_codegen(const struct kernel *k, const struct kbound *b, const char *t
 	fprintf(out, "\nstatic double now(void)\n{\n\tstruct timespec t;\n\tclock_gettime(CLOCK_MONOTONIC, &t);\n"
 		     "\treturn (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;\n}\n\n");
 	/* The arrays as `bench` lays out the streams it measured the machine file's transfer rates
-	 * with: on 2 MiB pages (MADV_HUGEPAGE; with 4 KiB pages a prefetcher stops at every page,
-	 * and jacobi-2d-5pt from memory ran 27.9 against 22.7 cy/CL on the Zen 5 guest), the n-th
+	 * with: on 2 MiB pages (MADV_HUGEPAGE; with 4 KiB pages a prefetcher stops at every page:
+	 * bench/results/design-measurements.md, huge-pages-benchmark), the n-th
 	 * array 256 B x n into its first page (no two arrays share their offset in a page). */
 	fprintf(out, "static void *archscope_alloc(size_t bytes, size_t offset)\n{\n"
 		     "\tsize_t huge = (size_t)2 << 20, total = (bytes + offset + huge - 1) / huge * huge;\n"

@@ -104,8 +104,7 @@ int incore_analyse(const struct kernel *k, const struct kbound *b, const char *t
 	incore_chain(&r->mca, cfg->op, cfg->nops, &r->chain);
 	/* The recurrence with the measured latencies bounds a pass from below on its own. Scaling
 	 * llvm-mca's simulated cycles by the two recurrences' ratio is wrong where its simulation is
-	 * not bound by its own recurrence (-mcpu=znver5: a sum simulated at 24 cy per pass beside a
-	 * 40-cycle recurrence gave 10.16 cy/CL against 16.9 measured). */
+	 * not bound by its own recurrence (bench/results/design-measurements.md, mca-recurrence). */
 	if (r->latency_bound && r->chain.nprobed > 0 && r->chain.probed_cy_per_pass > 0) {
 		r->latency_probed = 1;
 		r->t_ol = fmax(r->t_ol_ports, r->chain.probed_cy_per_pass * scale);

@@ -55,15 +55,14 @@ struct preload_thread {
  * failed try that follows the thread's last timed wait within PRELOAD_LOCK_NEAR x 2 us adds 4, a
  * successful try takes 1) calls the real lock directly and looks at one call in
  * PRELOAD_LOCK_EVERY, whose try and timed wait stand for that many: a failed trylock before each
- * contended lock costs another access to the lock's line, and timing each one two counter reads,
- * 12 % and 6 % of bench/stack-overhead.sh's lock-heavy run with both threads on their CPUs
- * (SCHED_FIFO, 31 rounds); timing every call there cost 53 %. A successful try cools the regime
+ * contended lock costs another access to the lock's line, and timing each one two counter reads
+ * (their cost and timing every call's: bench/results/design-measurements.md, lock-regime). A
+ * successful try cools the regime
  * down; a looked-at wait longer than PRELOAD_LOCK_LONG x 2 us counts once and ends it (waits
  * that long are not many alike: the estimate would be one wait times 8). Contention that is not
  * close together never heats: GNU sort's merges, whose few lock waits are heavy-tailed (a merge
- * holds its node's lock for ms), read 100-260 ms of mutex waits where an inner wrapper measured
- * 50-80 ms, in about one run in three, while the regime heated on any two failed tries (the
- * stack's error 6-10 % of N instead of 0-2 %). */
+ * holds its node's lock for ms), read about twice the mutex waits an inner wrapper measured in
+ * about one run in three while the regime heated on any two failed tries (lock-regime). */
 #define PRELOAD_LOCK_HOT 8
 #define PRELOAD_LOCK_EVERY 8
 #define PRELOAD_LOCK_SHORT_NS 2000
@@ -94,7 +93,7 @@ uint64_t preload_now_ns(void) PRELOAD_HIDDEN;
 extern uint64_t preload_region_end PRELOAD_HIDDEN;
 
 /* The clock of the wrappers' waits, in ticks: a read of the CPU's counter costs a fraction of a
- * clock_gettime (11-14 ns against 34-38 ns in a KVM guest), which matters on every contended
+ * clock_gettime (bench/results/design-measurements.md, tick-clock), which matters on every contended
  * lock. The record converts ticks to ns with the ratio of the counter to CLOCK_MONOTONIC
  * measured over this process's own run (preload.c), never a constant; where there is no usable
  * counter a tick is a ns of CLOCK_MONOTONIC. */
