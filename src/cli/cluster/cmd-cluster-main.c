@@ -18,6 +18,7 @@
 #include "probe/clock.h"
 #include "common/conditions.h"
 #include "common/timer.h"
+#include "common/interrupt.h"
 #include "report/emit.h"
 #include "report/plot.h"
 
@@ -125,7 +126,7 @@ static void on_stop(int sig)
 	/* a moment for mpirun to read the line from the pipe before this rank is gone */
 	struct timespec ts = { 0, 300000000 };
 	nanosleep(&ts, NULL);
-	_exit(130);
+	_exit(INTERRUPT_EXIT);
 }
 
 /* --- progress and --raw as the run goes (rank 0) ------------------------------------------------ */
