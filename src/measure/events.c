@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "measure/counters.h"
+#include "common/array.h"
 
 static int matches(const char *pattern, const char *name)
 {
@@ -30,16 +31,12 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-static struct events_entry *push(struct events_list *l, int *cap)
+static struct events_entry *push(struct events_list *l, size_t *cap)
 {
-	if (l->n == *cap) {
-		int nc = *cap ? 2 * *cap : 256;
-		struct events_entry *ne = realloc(l->e, (size_t)nc * sizeof(*ne));
-		if (!ne)
-			return NULL;
-		l->e = ne;
-		*cap = nc;
-	}
+	struct events_entry *ne = array_grow(l->e, cap, (size_t)l->n, sizeof(*ne), 256);
+	if (!ne)
+		return NULL;
+	l->e = ne;
 	struct events_entry *e = &l->e[l->n++];
 	memset(e, 0, sizeof(*e));
 	return e;
@@ -91,7 +88,7 @@ static void try_open(struct events_entry *e)
 	counters_close(&s);
 }
 
-static int list_pfm(struct events_list *l, int *cap, const char *pattern, int check_open)
+static int list_pfm(struct events_list *l, size_t *cap, const char *pattern, int check_open)
 {
 	pfm_pmu_t p;
 	size_t used = 0;
@@ -138,7 +135,7 @@ static int list_pfm(struct events_list *l, int *cap, const char *pattern, int ch
 	return 0;
 }
 
-static int list_tracepoints(struct events_list *l, int *cap, const char *pattern, int check_open, const char *tracefs)
+static int list_tracepoints(struct events_list *l, size_t *cap, const char *pattern, int check_open, const char *tracefs)
 {
 	const char *roots[] = { tracefs, "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char dir[4096];
@@ -218,7 +215,7 @@ int measure_events_list(struct events_list *l, const char *pattern, int check_op
 	const char *force = getenv("LIBPFM_FORCE_PMU");
 	if (force && *force) /* one libpfm4 does not know was refused by counters_pfm_start */
 		snprintf(l->forced, sizeof(l->forced), "%s", force);
-	int cap = 0;
+	size_t cap = 0;
 	int rc = list_pfm(l, &cap, pattern, check_open);
 	if (rc == 0)
 		rc = list_tracepoints(l, &cap, pattern, check_open, tracefs);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/number.h"
 
 static const char *const src_names[MEMSAMPLE_NSRC] = { "L1", "LFB", "L2", "L3", "local DRAM", "remote DRAM",
@@ -76,14 +77,10 @@ int memsample_src_decode(uint64_t d)
 
 int memsample_add(struct memsample_set *set, double latency_cy, uint64_t data_src)
 {
-	if (set->n == set->cap) {
-		size_t cap = set->cap ? 2 * set->cap : 1024;
-		struct memsample *s = realloc(set->s, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		set->s = s;
-		set->cap = cap;
-	}
+	struct memsample *s = array_grow(set->s, &set->cap, set->n, sizeof(*s), 1024);
+	if (!s)
+		return -ENOMEM;
+	set->s = s;
 	set->s[set->n++] = (struct memsample){ latency_cy, data_src, memsample_src_decode(data_src) };
 	return 0;
 }

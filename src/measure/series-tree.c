@@ -3,6 +3,7 @@
  * by their parent in /proc/PID/stat; a process is looked up once (a set of pids seen outside the
  * tree, forgotten every few scans so a reused pid is looked up again). */
 #include "measure/series.h"
+#include "common/array.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -46,16 +47,12 @@ static int tree_add(struct series_tree *t, pid_t pid)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 8;
-		struct tree_member *m = realloc(t->m, cap * sizeof(*m));
-		if (!m) {
-			close(fd);
-			return -1;
-		}
-		t->m = m;
-		t->cap = cap;
+	struct tree_member *m = array_grow(t->m, &t->cap, t->n, sizeof(*m), 8);
+	if (!m) {
+		close(fd);
+		return -1;
 	}
+	t->m = m;
 	t->m[t->n++] = (struct tree_member){ pid, fd };
 	return 0;
 }

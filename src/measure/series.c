@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/spawn.h"
 #include "common/interrupt.h"
 #include "common/timer.h"
@@ -29,20 +30,20 @@
 
 int series_append(struct series *s, double t_s, double rss_bytes, const double *ev)
 {
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 1024;
-		double *t = realloc(s->t_s, cap * sizeof(double));
+	if (s->n == s->cap) { /* the columns grow to the same capacity, the events' nev values a row */
+		size_t ct = s->cap, cr = s->cap, ce = s->cap;
+		double *t = array_grow(s->t_s, &ct, s->n, sizeof(double), 1024);
 		if (t)
 			s->t_s = t;
-		double *r = realloc(s->rss_bytes, cap * sizeof(double));
+		double *r = array_grow(s->rss_bytes, &cr, s->n, sizeof(double), 1024);
 		if (r)
 			s->rss_bytes = r;
-		double *e = realloc(s->ev, cap * (size_t)(s->nev ? s->nev : 1) * sizeof(double));
+		double *e = array_grow(s->ev, &ce, s->n, (size_t)(s->nev ? s->nev : 1) * sizeof(double), 1024);
 		if (e)
 			s->ev = e;
-		if (!t || !r || !e)
+		if (!t || !r || !e || ct != cr || ct != ce)
 			return -ENOMEM;
-		s->cap = cap;
+		s->cap = ct;
 	}
 	s->t_s[s->n] = t_s;
 	s->rss_bytes[s->n] = rss_bytes;

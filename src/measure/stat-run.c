@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/array.h"
 #include "common/spawn.h"
 #include "common/interrupt.h"
 #include "common/atomicfile.h"
@@ -399,7 +400,8 @@ static int wait_window(struct measure_stat *m, const struct stat_opts *o, struct
 /* The online CPUs, for -a: from /sys (0..N-1 where it cannot be read). */
 static int online_cpus(int **cpus)
 {
-	int n = 0, cap = 0;
+	int n = 0;
+	size_t cap = 0;
 	*cpus = NULL;
 	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
 	char buf[4096] = "";
@@ -416,13 +418,10 @@ static int online_cpus(int **cpus)
 		if (*end == '-')
 			b = strtol(end + 1, &end, 10);
 		for (long c = a; c <= b && c < 1 << 20; c++) {
-			if (n == cap) {
-				cap = cap ? 2 * cap : 64;
-				int *nc = realloc(*cpus, (size_t)cap * sizeof(int));
-				if (!nc)
-					return n;
-				*cpus = nc;
-			}
+			int *nc = array_grow(*cpus, &cap, (size_t)n, sizeof(int), 64);
+			if (!nc)
+				return n;
+			*cpus = nc;
 			(*cpus)[n++] = (int)c;
 		}
 		p = *end == ',' ? end + 1 : end;
@@ -445,22 +444,20 @@ static int process_threads(pid_t pid, int **tids)
 	DIR *d = opendir(path);
 	if (!d)
 		return -errno;
-	int n = 0, cap = 0;
+	int n = 0;
+	size_t cap = 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		char *end;
 		long t = strtol(de->d_name, &end, 10);
 		if (*end || t <= 0)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 16;
-			int *nt = realloc(*tids, (size_t)cap * sizeof(int));
-			if (!nt) {
-				closedir(d);
-				return -ENOMEM;
-			}
-			*tids = nt;
+		int *nt = array_grow(*tids, &cap, (size_t)n, sizeof(int), 16);
+		if (!nt) {
+			closedir(d);
+			return -ENOMEM;
 		}
+		*tids = nt;
 		(*tids)[n++] = (int)t;
 	}
 	closedir(d);
