@@ -12,13 +12,18 @@ if [ "$rc" -eq 1 ] && grep -q "^archscope: error: not writing '$TMP/live.yaml'" 
 	skip "needs QUIET (machine_check refused the file this run measured: $(grep -m1 'incomplete' "$TMP/err" | sed 's/.*: incomplete/incomplete/'))"
 fi
 [ "$rc" -eq 0 ] || { cat "$TMP/err" >&2; fail "probe -o --quick --raw exited $rc"; }
+test_expect_success '--raw saved probe-results.json and benchmarks.json' '
 [ -s "$TMP/raw/probe-results.json" ] && [ -s "$TMP/raw/benchmarks.json" ] || fail "--raw saved no probe-results.json or benchmarks.json"
+'
+test_expect_success 'probe -o --from-raw of the run own --raw writes the same bytes' '
 run 0 "$ARCHSCOPE" probe -o "$TMP/again.yaml" --from-raw "$TMP/raw"
-cmp "$TMP/live.yaml" "$TMP/again.yaml" || fail "probe -o --from-raw of the run's own --raw wrote another file"
+cmp "$TMP/live.yaml" "$TMP/again.yaml" || fail "probe -o --from-raw of the run'\''s own --raw wrote another file"
+'
+test_expect_success 'the archscope.probes of the machine file are probe-results.json less its evidence' '
 run 0 "$ARCHSCOPE" machine answers --json
 cp "$TMP/out" "$TMP/answers.json"
 run 0 "$ARCHSCOPE" machine show --json "$TMP/live.yaml"
-python3 - "$TMP" <<'PY' || fail "the machine file's archscope.probes is not probe-results.json (its evidence aside)"
+python3 - "$TMP" <<'\''PY'\'' || fail "the machine file'\''s archscope.probes is not probe-results.json (its evidence aside)"
 import json, math, sys
 tmp = sys.argv[1]
 live = json.load(open(tmp + "/out"))["results"]["machine"]["archscope"]["probes"]
@@ -44,4 +49,5 @@ def close(x, y):  # the file keeps 10 digits
     return x == y
 sys.exit(0 if close(live, saved) else 1)
 PY
-exit 0
+'
+test_done

@@ -32,23 +32,30 @@ PY
 }
 fx=$ROOT/tests/fixtures/topo
 for f in hwloc-amd-epyc-7763-2s hwloc-amd-opteron-4s-8n hwloc-ibm-power7-8n-smt4 hwloc-intel-i7-1370p-hybrid; do
-	run 0 "$ARCHSCOPE" probe --plan --json --topology "$fx/$f.xml"
-	check "$f" 60
-	run 0 "$ARCHSCOPE" probe --plan --quick --json --topology "$fx/$f.xml"
-	check "$f" 10
+	test_expect_success "the plan of $f: every group within the budget, full and --quick" "
+		run 0 \"\$ARCHSCOPE\" probe --plan --json --topology \"$fx/$f.xml\"
+		check $f 60
+		run 0 \"\$ARCHSCOPE\" probe --plan --quick --json --topology \"$fx/$f.xml\"
+		check $f 10
+	"
 done
-run 0 "$ARCHSCOPE" probe --plan --topology "$fx/hwloc-amd-opteron-4s-8n.xml"
-contains "$TMP/out" "predicted"
-contains "$TMP/out" "machine d=22"
-contains "$TMP/out" " s "
-# this machine (the allowed CPUs)
-run 0 "$ARCHSCOPE" probe --plan --json
-python3 -c "import json, os; p = json.load(open('$TMP/out'))['results']['plan']; assert p['cpus'] == len(os.sched_getaffinity(0)), p['cpus']" ||
-	fail "the plan of this machine counts its allowed CPUs"
-run 2 "$ARCHSCOPE" probe --topology "$fx/hwloc-amd-opteron-4s-8n.xml"
-contains "$TMP/err" "--plan"
-run 2 "$ARCHSCOPE" probe --plan c2c
-contains "$TMP/err" "GROUP"
-run 2 "$ARCHSCOPE" probe --plan --topology "$TMP/missing.xml"
-contains "$TMP/err" "missing.xml"
-exit 0
+test_expect_success 'the text of a plan names its predictions and the machine' '
+	run 0 "$ARCHSCOPE" probe --plan --topology "$fx/hwloc-amd-opteron-4s-8n.xml"
+	contains "$TMP/out" "predicted"
+	contains "$TMP/out" "machine d=22"
+	contains "$TMP/out" " s "
+'
+test_expect_success 'the plan of this machine counts its allowed CPUs' '
+	run 0 "$ARCHSCOPE" probe --plan --json
+	test "$(json_get "d[\"results\"][\"plan\"][\"cpus\"]")" = "$(python3 -c "import os; print(len(os.sched_getaffinity(0)))")" ||
+		fail "the plan of this machine counts its allowed CPUs"
+'
+test_expect_success 'usage errors: --topology without --plan, a group with --plan, a missing file' '
+	run 2 "$ARCHSCOPE" probe --topology "$fx/hwloc-amd-opteron-4s-8n.xml"
+	contains "$TMP/err" "--plan"
+	run 2 "$ARCHSCOPE" probe --plan c2c
+	contains "$TMP/err" "GROUP"
+	run 2 "$ARCHSCOPE" probe --plan --topology "$TMP/missing.xml"
+	contains "$TMP/err" "missing.xml"
+'
+test_done

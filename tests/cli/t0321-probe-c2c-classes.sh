@@ -5,8 +5,9 @@
 # than two allowed CPUs.
 . "$(dirname "$0")/lib.sh"
 [ "$(python3 -c 'import os; print(len(os.sched_getaffinity(0)))')" -ge 2 ] || skip "c2c needs two CPUs"
+test_expect_success 'by class: the classes cover every pair, the pairs measured are listed, the matrices filled and symmetric' '
 run 0 "$ARCHSCOPE" probe c2c --quick --json
-python3 - "$TMP/out" <<'PY' || fail "c2c by class"
+python3 - "$TMP/out" <<'\''PY'\'' || fail "c2c by class"
 import json, sys
 c = json.load(open(sys.argv[1]))["results"]["c2c"]
 n = len(c["cpus"])
@@ -31,8 +32,10 @@ for mat in (c["bandwidth_gbs"], c["latency_ns"]):
 assert len(c["step_seconds"]["blocks"]) == len(c["blocks"]) and c["steps"] >= 1
 assert sorted(c["tree"]["nodes"][0]["cpus"]) == sorted(c["cpus"])
 PY
+'
+test_expect_success '--all-pairs measures every pair in round-robin rounds' '
 run 0 "$ARCHSCOPE" probe c2c --quick --all-pairs --json
-python3 - "$TMP/out" <<'PY' || fail "c2c --all-pairs"
+python3 - "$TMP/out" <<'\''PY'\'' || fail "c2c --all-pairs"
 import json, sys
 c = json.load(open(sys.argv[1]))["results"]["c2c"]
 n = len(c["cpus"])
@@ -40,7 +43,10 @@ assert c["mode"] == "all_pairs" and not c["all_pairs_chosen"] and c["pairs_measu
 assert all(p["role"] == "all" for p in c["measured_pairs"])
 assert c["rounds"] == (n - 1 if n % 2 == 0 else n) and c["skipped_blocks"] == 0
 PY
+'
+test_expect_success 'the text names the classes and what was measured' '
 run 0 "$ARCHSCOPE" probe c2c --quick
 contains "$TMP/out" "classes of pairs"
 contains "$TMP/out" "measured"
-exit 0
+'
+test_done

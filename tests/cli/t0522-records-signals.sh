@@ -15,7 +15,6 @@ root=${ROOT:-$(cd "$(dirname "$0")/../.." && pwd)}
 EX=$(dirname "$ARCHSCOPE")
 LIB=$EX/libarchscope-preload.so
 zen5=$root/tests/fixtures/tune/zen5-published.yaml
-jget() { "$PY" -c "import json; d=json.load(open('$TMP/out')); print($1)"; }
 
 # wait_grep FILE PATTERN [PID]: until FILE holds PATTERN (at most 300 s: a loaded machine is slow);
 # then fails, killing PID
@@ -58,7 +57,7 @@ test_expect_success 'ARCHSCOPE_PRELOAD naming no shared library: exit 2 naming i
 	done
 	cp "$LIB" "$TMP/good.so"
 	ARCHSCOPE_PRELOAD=$TMP/good.so run 0 "$ARCHSCOPE" stack -q -t 1 -r 1 --json -- "$EX/stack-parallel" 1 100
-	[ "$(jget "d[\"results\"][\"runs\"][0][\"threads_max\"]")" -ge 1 ] || fail "no thread recorded"
+	[ "$(json_get "d[\"results\"][\"runs\"][0][\"threads_max\"]")" -ge 1 ] || fail "no thread recorded"
 '
 test_expect_success 'unreadable records beside good ones are skipped and counted; the stacks stand' '
 	[ -x "$EX/stack-parallel" ] || skip "needs the stack examples beside $ARCHSCOPE"
