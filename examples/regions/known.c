@@ -1,9 +1,11 @@
 /* A program whose marked regions have known calls and known CPU time ratios, for `archscope stat
  * --regions` (tests/cli/t0640): in each of THREADS threads (default 2), "outer" once around
  * "short" 10 times (10 ms of the thread's CPU each) and "long" 5 times (40 ms each, so "long" has
- * twice the CPU time of "short"), then "sleep" 4 times (25 ms asleep each, no CPU). */
+ * twice the CPU time of "short"), then "sleep" 4 times (25 ms asleep each, no CPU).
+ * `known names NAME...` marks each NAME once around nothing, then ends a region never begun. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "archscope-marker.h"
@@ -51,6 +53,14 @@ static void *work(void *arg)
 
 int main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "names") == 0) {
+		for (int i = 2; i < argc; i++) {
+			ARCHSCOPE_REGION_BEGIN(argv[i]);
+			ARCHSCOPE_REGION_END(argv[i]);
+		}
+		(void)ARCHSCOPE_REGION_END("never begun"); /* refused: counted as unmatched */
+		return 0;
+	}
 	int n = argc > 1 ? atoi(argv[1]) : 2;
 	if (n < 1 || n > 64)
 		return 2;
