@@ -2,11 +2,14 @@
  * --regions` (tests/cli/t0640): in each of THREADS threads (default 2), "outer" once around
  * "short" 10 times (10 ms of the thread's CPU each) and "long" 5 times (40 ms each, so "long" has
  * twice the CPU time of "short"), then "sleep" 4 times (25 ms asleep each, no CPU).
- * `known names NAME...` marks each NAME once around nothing, then ends a region never begun. */
+ * `known names NAME...` marks each NAME once around nothing, then ends a region never begun;
+ * `known hold` marks "done" once, then begins "hold", prints "ready" and waits for a signal. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "archscope-marker.h"
 
@@ -60,6 +63,15 @@ int main(int argc, char **argv)
 		}
 		(void)ARCHSCOPE_REGION_END("never begun"); /* refused: counted as unmatched */
 		return 0;
+	}
+	if (argc > 1 && strcmp(argv[1], "hold") == 0) {
+		ARCHSCOPE_REGION_BEGIN("done");
+		ARCHSCOPE_REGION_END("done");
+		ARCHSCOPE_REGION_BEGIN("hold");
+		puts("ready");
+		fflush(stdout);
+		for (;;)
+			pause();
 	}
 	int n = argc > 1 ? atoi(argv[1]) : 2;
 	if (n < 1 || n > 64)
