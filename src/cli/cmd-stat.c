@@ -52,14 +52,14 @@ static const struct opt_cmd stat_cmd = {
 struct stat_live {
 	const char *sep; /* NULL: text */
 	int header;
-	struct cli_stat_regions *regions; /* --regions: its records read between runs */
+	struct cli_regions *regions; /* --regions: its records read between runs */
 };
 
 /* Before each run: the region records of the run before it, then the progress line. */
 static void stat_on_run(void *ctx, int done, int total)
 {
 	struct stat_live *l = ctx;
-	cli_stat_regions_collect(l->regions, done);
+	cli_regions_collect(l->regions, done);
 	progress("running: %d of %d", done + 1, total);
 }
 
@@ -192,9 +192,9 @@ int cmd_stat(int argc, char **argv)
 	}
 	char cmdline[1024];
 	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
-	struct cli_stat_regions reg;
+	struct cli_regions reg;
 	struct stat_live live = { .sep = sep, .regions = regions ? &reg : NULL };
-	if (regions && cli_stat_regions_begin(&reg) != 0) {
+	if (regions && cli_regions_begin(&reg) != 0) {
 		measure_stat_select_release(&sel);
 		return EXIT_FAIL;
 	}
@@ -211,11 +211,11 @@ int cmd_stat(int argc, char **argv)
 	interrupt_install();
 	rc = cli_stat_measure(&m, &sel, argc >= 1 ? argv : NULL, &o);
 	if (regions)
-		cli_stat_regions_end(&reg, &m);
+		cli_regions_end(&reg, m.nrun);
 	if (rc) {
 		interrupt_restore();
 		if (regions)
-			cli_stat_regions_release(&reg);
+			cli_regions_release(&reg);
 		measure_stat_release(&m);
 		measure_stat_select_release(&sel);
 		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
@@ -235,7 +235,7 @@ int cmd_stat(int argc, char **argv)
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
 	if (regions)
-		cli_stat_regions_release(&reg);
+		cli_regions_release(&reg);
 	measure_stat_release(&m);
 	measure_stat_select_release(&sel);
 	if (interrupted)

@@ -70,25 +70,8 @@
 	X(ST_IV_RUN, ST_INTERVALS, INT, "run", "", 0, "the run (from 0)")                                         \
 	X(ST_IV_T, ST_INTERVALS, NUMBER, "t_s", "s", 0, "the time at its end")                                    \
 	X(ST_IV_EVENTS, ST_INTERVALS, NUMBER_MAP, "events", "", 0, "the count of each perf event in it")             \
-	X(ST_REGIONS, ST_ROOT, ROWS, "regions", "", SCHEMA_OPT, "--regions: the marked regions, in order of first use") \
-	X(ST_RG_NAME, ST_REGIONS, TEXT, "name", "", 0, "the region as the program named it")                      \
-	X(ST_RG_CALLS, ST_REGIONS, NUMBER, "calls", "", 0, "start/stop pairs per run, all its threads (mean)")    \
-	X(ST_RG_TIME, ST_REGIONS, NUMBER, "time_s", "s", 0, "time inside it per run, summed over its threads (mean)") \
-	X(ST_RG_TIME_MIN, ST_REGIONS, NUMBER, "time_s_min", "s", 0, "the least of those per-run times")          \
-	X(ST_RG_TIME_MAX, ST_REGIONS, NUMBER, "time_s_max", "s", 0, "the most")                                  \
-	X(ST_RG_EVENTS, ST_REGIONS, NUMBER_MAP, "events", "", 0,                                                   \
-	  "counts inside it per run, all its threads (mean; null: not counted; units in region_events)")          \
-	X(ST_RG_THREADS, ST_REGIONS, INT, "threads", "", 0, "threads that entered it (the most in one run)")      \
-	X(ST_RG_RUNS, ST_REGIONS, INT, "runs", "", 0, "runs in which it was entered")                             \
-	X(ST_RG_UNFINISHED, ST_REGIONS, INT, "unfinished", "", 0, "starts never stopped (their time is left out)") \
-	X(ST_REGION_EVENTS, ST_ROOT, ROWS, "region_events", "", SCHEMA_OPT, "--regions: the counters of each thread") \
-	X(ST_RE_NAME, ST_REGION_EVENTS, TEXT, "name", "", 0, "the event (perf's name)")                           \
-	X(ST_RE_UNIT, ST_REGION_EVENTS, TEXT, "unit", "", 0, "its unit")                                          \
-	X(ST_REGION_MARKS, ST_ROOT, OBJECT, "region_marks", "", SCHEMA_OPT, "--regions: how the marks were kept")  \
-	X(ST_RM_RECORDS, ST_REGION_MARKS, INT, "records", "", 0, "records read (one per process and run)")        \
-	X(ST_RM_PARTIAL, ST_REGION_MARKS, INT, "partial", "", 0, "records written at a signal")                   \
-	X(ST_RM_UNMATCHED, ST_REGION_MARKS, INT, "unmatched", "", 0, "stops without a start, starts of a running region") \
-	X(ST_RM_REFUSED, ST_REGION_MARKS, INT, "refused", "", 0, "names too long (127 bytes) or past 128 regions a thread") \
+	X(ST_REGIONS, ST_ROOT, REFS, "regions", "region", SCHEMA_OPT, "--regions: the marked regions, in order of first use") \
+	X(ST_REGION_MARKS, ST_ROOT, REF, "region_marks", "region marks", SCHEMA_OPT, "--regions: how the marks were kept") \
 	X(ST_COND, ST_ROOT, OBJECT, "conditions", "", SCHEMA_OPT, "the machine around the runs")                 \
 	X(ST_COND_STARTED, ST_COND, TEXT, "started", "", 0, "when the runs began (UTC, ISO 8601)")               \
 	X(ST_COND_ENDED, ST_COND, TEXT, "ended", "", 0, "when they ended")                                        \

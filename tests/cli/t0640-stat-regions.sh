@@ -26,9 +26,9 @@ for ev, v in reg["outer"]["events"].items():
         assert v >= reg["short"]["events"][ev] + reg["long"]["events"][ev], ev
 # asleep: at least 8 x 25 ms, next to no CPU
 assert reg["sleep"]["time_s"] >= 0.2 and tc("sleep") < 0.1 * reg["sleep"]["time_s"], reg["sleep"]
-units = {e["name"]: e["unit"] for e in d["region_events"]}
-assert units["task-clock"] == "ns" and units["page-faults"] == "events", units
 m = d["region_marks"]
+units = {e["name"]: e["unit"] for e in m.pop("counters")}
+assert units["task-clock"] == "ns" and units["page-faults"] == "events", units
 assert m == {"records": 2, "partial": 0, "unmatched": 0, "refused": 0}, m
 PY
 test_expect_success 'calls, threads and the 1:2 CPU time of known regions; nesting; sleep without CPU' '

@@ -1,6 +1,7 @@
-/* stat --regions: the program runs with the marker library preloaded (measure/marker/), which
- * counts the regions it marks with LIKWID's marker API or archscope-marker.h; its records are read
- * after each run (measure/regions.h) and rendered per region: calls, time, counts, threads. */
+/* --regions of stat and phases: the program runs with the marker library preloaded
+ * (measure/marker/), which counts the regions it marks with LIKWID's marker API or
+ * archscope-marker.h; its records are read after each run (measure/regions.h) and rendered per
+ * region: calls, time, counts, threads (machine/result-region.h). */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -10,9 +11,10 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd-stat.h"
+#include "cli/util-regions.h"
+#include "measure/stat-show.h"
 #include "common/paths.h"
-#include "machine/result-stat.h"
+#include "machine/result-region.h"
 #include "report/emit.h"
 
 #define MARKER_LIB_NAME "libarchscope-marker.so"
@@ -34,7 +36,7 @@ static void env_back(const char *name, char *old)
 	free(old);
 }
 
-int cli_stat_regions_begin(struct cli_stat_regions *g)
+int cli_regions_begin(struct cli_regions *g)
 {
 	memset(g, 0, sizeof(*g));
 	g->last_run = -1;
@@ -67,7 +69,7 @@ int cli_stat_regions_begin(struct cli_stat_regions *g)
 	return 0;
 }
 
-void cli_stat_regions_collect(struct cli_stat_regions *g, int run)
+void cli_regions_collect(struct cli_regions *g, int run)
 {
 	if (!g->active || g->last_run < 0) {
 		g->last_run = run;
@@ -81,17 +83,17 @@ void cli_stat_regions_collect(struct cli_stat_regions *g, int run)
 	g->last_run = run;
 }
 
-void cli_stat_regions_end(struct cli_stat_regions *g, const struct measure_stat *m)
+void cli_regions_end(struct cli_regions *g, int runs_done)
 {
 	if (!g->active)
 		return;
-	cli_stat_regions_collect(g, -1);
+	cli_regions_collect(g, -1);
 	env_back("LD_PRELOAD", g->old_preload);
 	env_back(MARKER_ENV_OUT, g->old_out);
 	g->old_preload = g->old_out = NULL;
 	rmdir(g->dir);
 	/* a run a signal cut is left out, as from every other number of stat */
-	while (g->r.nsample > 0 && g->r.s[g->r.nsample - 1].run >= m->nrun) {
+	while (g->r.nsample > 0 && g->r.s[g->r.nsample - 1].run >= runs_done) {
 		free(g->r.s[--g->r.nsample].name);
 		g->cut++;
 	}
@@ -100,7 +102,7 @@ void cli_stat_regions_end(struct cli_stat_regions *g, const struct measure_stat 
 	g->active = 0;
 }
 
-void cli_stat_regions_release(struct cli_stat_regions *g)
+void cli_regions_release(struct cli_regions *g)
 {
 	if (g->active) {
 		env_back("LD_PRELOAD", g->old_preload);
@@ -111,7 +113,7 @@ void cli_stat_regions_release(struct cli_stat_regions *g)
 }
 
 /* Text: one row per region, its counts in their units. */
-static void regions_render_text(struct emit *e, const struct cli_stat_regions *g)
+static void regions_render_text(struct emit *e, const struct cli_regions *g)
 {
 	const struct measure_regions *r = &g->r;
 	emit_table_begin(e, NULL, "regions (per run: every thread's calls, time and counts summed; mean over runs)");
@@ -135,50 +137,52 @@ static void regions_render_text(struct emit *e, const struct cli_stat_regions *g
 	emit_table_end(e);
 }
 
-static void regions_render_json(struct emit *e, const struct cli_stat_regions *g)
+static void regions_render_json(struct emit *e, const struct cli_regions *g, const char *key)
 {
 	const struct measure_regions *r = &g->r;
-	emit_list_begin(e, ST_KEY(REGIONS), NULL);
+	emit_list_begin(e, key, NULL);
 	for (int i = 0; i < r->nreg; i++) {
 		const struct region_summary *s = &r->reg[i];
 		emit_object_begin(e, NULL, NULL);
-		emit_string(e, ST_KEY(RG_NAME), NULL, s->name);
-		emit_number(e, ST_KEY(RG_CALLS), NULL, s->calls, NULL, NULL);
-		emit_number(e, ST_KEY(RG_TIME), NULL, s->time_s, "s", NULL);
-		emit_number(e, ST_KEY(RG_TIME_MIN), NULL, s->time_min_s, "s", NULL);
-		emit_number(e, ST_KEY(RG_TIME_MAX), NULL, s->time_max_s, "s", NULL);
-		emit_object_begin(e, ST_KEY(RG_EVENTS), NULL);
+		emit_string(e, RG_KEY(NAME), NULL, s->name);
+		emit_number(e, RG_KEY(CALLS), NULL, s->calls, NULL, NULL);
+		emit_number(e, RG_KEY(TIME), NULL, s->time_s, "s", NULL);
+		emit_number(e, RG_KEY(TIME_MIN), NULL, s->time_min_s, "s", NULL);
+		emit_number(e, RG_KEY(TIME_MAX), NULL, s->time_max_s, "s", NULL);
+		emit_object_begin(e, RG_KEY(EVENTS), NULL);
 		for (int k = 0; k < MARKER_NEVENTS; k++)
 			emit_number(e, r->event[k], NULL, s->count[k], NULL, NULL);
 		emit_object_end(e);
-		emit_int(e, ST_KEY(RG_THREADS), NULL, s->threads, NULL);
-		emit_int(e, ST_KEY(RG_RUNS), NULL, s->runs, NULL);
-		emit_int(e, ST_KEY(RG_UNFINISHED), NULL, s->running, NULL);
-		emit_object_end(e);
-	}
-	emit_list_end(e);
-	emit_list_begin(e, ST_KEY(REGION_EVENTS), NULL);
-	for (int k = 0; r->records && k < MARKER_NEVENTS; k++) {
-		emit_object_begin(e, NULL, NULL);
-		emit_string(e, ST_KEY(RE_NAME), NULL, r->event[k]);
-		emit_string(e, ST_KEY(RE_UNIT), NULL, r->unit[k]);
+		emit_int(e, RG_KEY(THREADS), NULL, s->threads, NULL);
+		emit_int(e, RG_KEY(RUNS), NULL, s->runs, NULL);
+		emit_int(e, RG_KEY(UNFINISHED), NULL, s->running, NULL);
 		emit_object_end(e);
 	}
 	emit_list_end(e);
 }
 
-void cli_stat_regions_render(struct emit *e, const struct cli_stat_regions *g)
+void cli_regions_render(struct emit *e, const struct cli_regions *g, const char *regions_key, const char *marks_key)
 {
 	const struct measure_regions *r = &g->r;
 	if (emit_is_text(e))
 		regions_render_text(e, g);
 	else
-		regions_render_json(e, g);
-	emit_object_begin(e, ST_KEY(REGION_MARKS), NULL);
-	emit_int(e, ST_KEY(RM_RECORDS), NULL, r->records, NULL);
-	emit_int(e, ST_KEY(RM_PARTIAL), NULL, r->partial, NULL);
-	emit_int(e, ST_KEY(RM_UNMATCHED), NULL, r->unmatched, NULL);
-	emit_int(e, ST_KEY(RM_REFUSED), NULL, r->refused, NULL);
+		regions_render_json(e, g, regions_key);
+	emit_object_begin(e, marks_key, NULL);
+	emit_int(e, RM_KEY(RECORDS), NULL, r->records, NULL);
+	emit_int(e, RM_KEY(PARTIAL), NULL, r->partial, NULL);
+	emit_int(e, RM_KEY(UNMATCHED), NULL, r->unmatched, NULL);
+	emit_int(e, RM_KEY(REFUSED), NULL, r->refused, NULL);
+	if (!emit_is_text(e)) {
+		emit_list_begin(e, RM_KEY(COUNTERS), NULL);
+		for (int k = 0; r->records && k < MARKER_NEVENTS; k++) {
+			emit_object_begin(e, NULL, NULL);
+			emit_string(e, RM_KEY(CT_NAME), NULL, r->event[k]);
+			emit_string(e, RM_KEY(CT_UNIT), NULL, r->unit[k]);
+			emit_object_end(e);
+		}
+		emit_list_end(e);
+	}
 	emit_object_end(e);
 	if (!emit_is_text(e))
 		return;
