@@ -38,8 +38,7 @@ static void env_back(const char *name, char *old)
 
 int cli_regions_begin(struct cli_regions *g)
 {
-	memset(g, 0, sizeof(*g));
-	g->last_run = -1;
+	memset(g, 0, sizeof(*g)); /* the directory fills with run 0's records first */
 	struct as_error err = { 0 };
 	char lib[PATH_MAX], abs[PATH_MAX];
 	if (paths_find_lib(MARKER_LIB_NAME, MARKER_LIB_ENV, lib, sizeof(lib), &err) != 0) {
@@ -71,10 +70,8 @@ int cli_regions_begin(struct cli_regions *g)
 
 void cli_regions_collect(struct cli_regions *g, int run)
 {
-	if (!g->active || g->last_run < 0) {
-		g->last_run = run;
+	if (!g->active || run == g->last_run)
 		return;
-	}
 	struct as_error err = { 0 };
 	if (measure_regions_read_dir(&g->r, g->dir, g->last_run, &err) != 0 && !g->failed) {
 		g->failed = 1;

@@ -11,7 +11,7 @@ struct cli_regions {
 	int active;                   /* the environment is set for the program */
 	char dir[256];                /* where the records go ($TMPDIR) */
 	char *old_preload, *old_out;  /* the environment to put back */
-	int last_run;                 /* the run whose records the directory holds (-1: none yet) */
+	int last_run;                 /* the run whose records the directory holds */
 	int failed, cut;              /* a record could not be read; samples of a cut run left out */
 	struct measure_regions r;
 };
@@ -19,7 +19,7 @@ struct cli_regions {
 /* Finds the library, makes the directory and sets LD_PRELOAD and $ARCHSCOPE_MARKER_OUT; 0 or EXIT_FAIL
  * after error(). */
 int cli_regions_begin(struct cli_regions *g);
-/* Before run `run` (from 0) starts: reads the records of the run before it. */
+/* Before run `run` (from 0) starts: reads the records of the run before it (none before run 0). */
 void cli_regions_collect(struct cli_regions *g, int run);
 /* After the runs: the last records, the environment back, the summary; samples of runs from
  * runs_done on (a run a signal cut) are left out. */
