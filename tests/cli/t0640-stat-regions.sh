@@ -36,6 +36,17 @@ test_expect_success 'calls, threads and the 1:2 CPU time of known regions; nesti
 	python3 "$TMP/check.py" "$TMP/j.json" || fail "regions"
 	run 0 "$ARCHSCOPE" machine schema --check "$TMP/j.json" stat
 '
+test_expect_success 'the described regions: a row without calls, or a unit that is not text, is refused by its path' '
+	run 0 "$ARCHSCOPE" stat -q -r 1 --regions --json -o "$TMP/d.json" -- "$KNOWN" 1
+	run 0 "$ARCHSCOPE" machine schema --check "$TMP/d.json" stat
+	contains "$TMP/out" "stat results as described"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); del d[\"results\"][\"regions\"][1][\"calls\"]; json.dump(d,open(sys.argv[2],\"w\"))" "$TMP/d.json" "$TMP/bad1.json"
+	run 1 "$ARCHSCOPE" machine schema --check "$TMP/bad1.json" stat
+	contains "$TMP/err" "regions\[1\].calls: missing"
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); d[\"results\"][\"region_marks\"][\"counters\"][0][\"unit\"]=1; json.dump(d,open(sys.argv[2],\"w\"))" "$TMP/d.json" "$TMP/bad2.json"
+	run 1 "$ARCHSCOPE" machine schema --check "$TMP/bad2.json" stat
+	contains "$TMP/err" "region_marks.counters\[0\].unit"
+'
 test_expect_success 'text: a table of the regions with their units' '
 	run 0 "$ARCHSCOPE" stat -r 1 --regions -e task-clock -- "$KNOWN" 1
 	contains "$TMP/err" "^regions (per run"
