@@ -20,14 +20,15 @@ static double thread_cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static _Thread_local volatile unsigned long sink; /* per thread: no race between them */
+
 /* Spins until this thread has run s seconds on a CPU (not wall time: the machine may be loaded). */
 static void spin_cpu(double s)
 {
-	volatile unsigned long x = 0;
 	double end = thread_cpu_s() + s;
 	while (thread_cpu_s() < end)
 		for (int i = 0; i < 1000; i++)
-			x += (unsigned long)i;
+			sink += (unsigned long)i;
 }
 
 static void *work(void *arg)
