@@ -4,7 +4,9 @@
 #                                     the build that makes another program appends its target, e.g.
 #                                     list(APPEND ARCHSCOPE_INSTALL_PROGRAMS archscope-cluster), before
 #                                     or after this file is included: the list is read at the end)
-#   lib[/<multiarch>]/archscope/      the preload library of `stack` (libarchscope-preload.so)
+#   lib[/<multiarch>]/archscope/      the preload library of `stack` (libarchscope-preload.so) and the
+#                                     marker library of `stat --regions` (libarchscope-marker.so)
+#   include/archscope-marker.h        the region markers for programs (ARCHSCOPE_REGION_BEGIN/END)
 #   share/archscope/                  groups/ (metric groups), kernels/, machines/
 #   share/man/man1/                   archscope.1, archscope-COMMAND.1 (cmake/man.cmake)
 #   share/bash-completion/completions/archscope (cmake/completion.cmake)
@@ -36,6 +38,8 @@ cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL archscope_install_progra
 if(TARGET archscope-preload)
   install(TARGETS archscope-preload LIBRARY DESTINATION ${ARCHSCOPE_PKGLIBDIR})
 endif()
+install(TARGETS archscope-marker LIBRARY DESTINATION ${ARCHSCOPE_PKGLIBDIR})
+install(FILES ${CMAKE_SOURCE_DIR}/include/archscope-marker.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/share/groups DESTINATION ${ARCHSCOPE_PKGDATADIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/kernels DESTINATION ${ARCHSCOPE_PKGDATADIR} FILES_MATCHING PATTERN "*.c")
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/machines DESTINATION ${ARCHSCOPE_PKGDATADIR} FILES_MATCHING PATTERN "*.yaml")

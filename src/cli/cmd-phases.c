@@ -10,6 +10,7 @@
 
 #include "analysis/segments.h"
 #include "cli/cli.h"
+#include "cli/util-regions.h"
 #include "cli/parse-options.h"
 #include "common/interrupt.h"
 #include "common/number.h"
@@ -34,6 +35,7 @@ struct phases_opts {
 	int json;
 	const char *plot;
 	const char *out;
+	int regions;               /* --regions */
 };
 
 struct phases_phase {
@@ -49,6 +51,7 @@ struct phases_report {
 	struct segments_fit fit;
 	struct phases_phase ph[SEGMENTS_MAX];
 	int explicit_events;
+	struct cli_regions *regions;         /* --regions; NULL without */
 };
 
 static void phases_tick(void *ctx, double t_s, double rss_bytes)
@@ -205,6 +208,8 @@ static void phases_render(struct emit *e, const struct phases_report *r)
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	if (r->regions)
+		cli_regions_render(e, r->regions, PH_KEY(REGIONS), PH_KEY(REGION_MARKS));
 	emit_bool(e, PH_KEY(INTERRUPTED), NULL, phases_interrupted != 0);
 	if (phases_interrupted)
 		emit_text(e, "interrupted", "by %s: the phases of what was sampled until the program ended",
@@ -283,7 +288,7 @@ static void phases_plot(const struct phases_report *r, const char *dir)
 }
 
 static const char *const phases_usage[] = {
-	"archscope phases [-e EV,...] [--interval MS] [--segments K|auto] [-o FILE] [--json] [--plot DIR] -- CMD [ARG...]",
+	"archscope phases [-e EV,...] [--interval MS] [--segments K|auto] [-o FILE] [--json] [--plot DIR] [--regions] -- CMD [ARG...]",
 	NULL,
 };
 
@@ -369,6 +374,7 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 		OPT_DOUBLE(0, "interval", &o.interval_ms, "MS", 1, 10000, "sample every MS milliseconds (default 10)"),
 		OPT_STRING(0, "segments", &o.segments, "K|auto", "phases to fit: 1 to 6, or auto (BIC; default 2)"),
 		OPT_STRING('o', "output", &o.out, "FILE", "write the JSON result to FILE (atomically), not to stderr"),
+		OPT_FLAG(0, "regions", &o.regions, "also count the regions the program marks (LIKWID marker API, archscope-marker.h)"),
 		OPT_JSON(&o.json),
 		OPT_PLOT(&o.plot),
 		OPT_QUIET(),
@@ -387,17 +393,25 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 	if (rc)
 		return rc;
 	struct as_error err = { 0 };
-	struct phases_report r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0 };
+	struct cli_regions reg;
+	struct phases_report r = { .argv = argv, .k_auto = k == 0, .explicit_events = o.events.n > 0,
+				   .regions = o.regions ? &reg : NULL };
+	if (o.regions && cli_regions_begin(&reg) != 0)
+		return EXIT_FAIL;
 	struct series_opts so = { .interval_s = o.interval_ms / 1e3, .events = names, .nevents = nev, .own_group = 1,
 				 .keep_stdout = 1, .tick = phases_tick };
 	interrupt_install();
 	rc = series_record(argv, &so, &r.s, &err);
 	phases_interrupted = interrupt_signal() ? interrupt_signal() : r.s.tty_sigint ? SIGINT : 0;
 	progress_done();
+	if (o.regions) /* what the program marked until a signal ended it is kept, as its samples are */
+		cli_regions_end(&reg, 1);
 	if (rc) {
 		interrupt_restore();
 		error_err(&err);
 		series_release(&r.s);
+		if (o.regions)
+			cli_regions_release(&reg);
 		return phases_interrupted ? INTERRUPT_EXIT
 		       : rc == -ENOENT || rc == -EACCES || rc == -ENOEXEC ? EXIT_USAGE
 									: EXIT_FAIL;
@@ -419,6 +433,8 @@ static int phases_main(int argc, char **argv, struct stat_select *sel)
 out:
 	interrupt_restore();
 	series_release(&r.s);
+	if (o.regions)
+		cli_regions_release(&reg);
 	if (phases_interrupted)
 		return INTERRUPT_EXIT;
 	return rc;

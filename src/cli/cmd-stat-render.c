@@ -298,6 +298,8 @@ void cli_stat_render(struct emit *e, const struct cli_stat_result *r)
 		stat_render_threads(e, m);
 	if (m->interval_s > 0)
 		stat_render_intervals(e, m);
+	if (r->regions)
+		cli_regions_render(e, r->regions, ST_KEY(REGIONS), ST_KEY(REGION_MARKS));
 	if (r->cond)
 		cli_stat_conditions_render(e, r->cond);
 	emit_int(e, ST_KEY(FAILED), NULL, r->failed, NULL);

@@ -21,7 +21,7 @@
 #include "report/emit.h"
 
 static const char *const stat_usage[] = {
-	"archscope stat [-e EVENT,...|--all|-M GROUP] [-r RUNS] [-I MS] [--per-thread] [-o FILE] [-x SEP|--json] -- COMMAND [ARGS...]",
+	"archscope stat [-e EVENT,...|--all|-M GROUP] [-r RUNS] [-I MS] [--per-thread] [--regions] [-o FILE] [-x SEP|--json] -- COMMAND [ARGS...]",
 	"archscope stat -p PID [-e ...] [-I MS] [-o FILE] [-x SEP|--json] [-- TIMER-COMMAND ...]",
 	"archscope stat -a [-e ...] [-I MS] [-o FILE] [-x SEP|--json] [-- COMMAND ...]",
 	NULL
@@ -38,7 +38,9 @@ static const struct opt_cmd stat_cmd = {
 		"count is <not counted> (null in JSON), never 0. rusage, the main thread's schedstat, the wall time\n"
 		"and the conditions (load, measured clock, governor, CPU, kernel, time, affinity) are recorded.\n"
 		"The report goes to stderr (or -o FILE), never into the program's stdout, which stays its own.\n"
-		"-p counts a running process until it exits, TIMER-COMMAND ends, or Ctrl-C; -a counts every CPU.\n",
+		"-p counts a running process until it exits, TIMER-COMMAND ends, or Ctrl-C; -a counts every CPU.\n"
+		"--regions also counts the regions the program marks (LIKWID's likwid-marker.h, unchanged, or\n"
+		"archscope-marker.h): per region its calls, time and each thread's counts, summed over its threads.\n",
 	.epilog = "Without -e the events are perf stat's default set. Groups (-M) are data files in share/groups.\n"
 		  "Ctrl-C or SIGTERM goes to the program's process group; the runs done are reported, marked\n"
 		  "interrupted, without the cut run, and stat exits 130 (a second one ends it at once). Exit 1: the\n"
@@ -50,7 +52,16 @@ static const struct opt_cmd stat_cmd = {
 struct stat_live {
 	const char *sep; /* NULL: text */
 	int header;
+	struct cli_regions *regions; /* --regions: its records read between runs */
 };
+
+/* Before each run: the region records of the run before it, then the progress line. */
+static void stat_on_run(void *ctx, int done, int total)
+{
+	struct stat_live *l = ctx;
+	cli_regions_collect(l->regions, done);
+	progress("running: %d of %d", done + 1, total);
+}
 
 static void stat_on_interval(void *ctx, const struct measure_stat *m, const struct stat_interval *iv)
 {
@@ -108,8 +119,8 @@ static void stat_command_line(char **argv, int pid, char *buf, size_t len)
 }
 
 /* The combinations of options stat refuses, before anything runs. 0, or EXIT_USAGE after error(). */
-static int stat_options_check(int argc, int pid, int system, int runs, int interval_ms, int per_thread, int json,
-			      const char *sep, const char *out)
+static int stat_options_check(int argc, int pid, int system, int runs, int interval_ms, int per_thread, int regions,
+			      int json, const char *sep, const char *out)
 {
 	if (pid && system)
 		return error_usage("stat", "give one of -p and -a"), EXIT_USAGE;
@@ -119,6 +130,10 @@ static int stat_options_check(int argc, int pid, int system, int runs, int inter
 		return error_usage("stat", "-x needs a separator (-x ,)"), EXIT_USAGE;
 	if (sep && json)
 		return error_usage("stat", "give one of -x and --json"), EXIT_USAGE;
+	if (regions && (pid || system))
+		return error_usage("stat", "--regions counts a program it starts, without -p and -a"), EXIT_USAGE;
+	if (regions && sep)
+		return error_usage("stat", "--regions: give --json or text, not -x"), EXIT_USAGE;
 	if (per_thread && (pid || system || interval_ms))
 		return error_usage("stat", "--per-thread counts a program it starts, without -p, -a and -I"), EXIT_USAGE;
 	if ((pid || (system && argc < 1)) && runs > 1)
@@ -137,6 +152,7 @@ int cmd_stat(int argc, char **argv)
 {
 	struct cli_stat_args a = { 0 };
 	int runs = -1, runs_given = 0, json = 0, verbose = 0, per_thread = 0, interval_ms = 0, pid = 0, system = 0;
+	int regions = 0;
 	const char *out = NULL, *sep = NULL;
 	const struct opt options[] = {
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
@@ -147,6 +163,7 @@ int cmd_stat(int argc, char **argv)
 		OPT_INT('p', "pid", &pid, "PID", 1, 0x7fffffff, "count the running process PID (its threads) instead"),
 		OPT_FLAG('a', "all-cpus", &system, "count every CPU (system-wide; root or perf_event_paranoid <= 0)"),
 		OPT_FLAG(0, "per-thread", &per_thread, "also count each thread and child process by itself (ptrace)"),
+		OPT_FLAG(0, "regions", &regions, "also count the regions the program marks (LIKWID marker API, archscope-marker.h)"),
 		OPT_STRING('o', "output", &out, "FILE", "write the JSON (CSV with -x) to FILE, atomically, not to stderr"),
 		OPT_STRING('x', "field-separator", &sep, "SEP", "CSV as perf stat -x: value,unit,event,±,,%counted,rate"),
 		OPT_COUNTER('v', "verbose", &verbose, "show the per-run values and the runs"),
@@ -161,7 +178,7 @@ int cmd_stat(int argc, char **argv)
 	runs_given = runs > 0;
 	if (!runs_given)
 		runs = pid || system || interval_ms ? 1 : 5;
-	if (stat_options_check(argc, pid, system, runs, interval_ms, per_thread, json, sep, out))
+	if (stat_options_check(argc, pid, system, runs, interval_ms, per_thread, regions, json, sep, out))
 		return EXIT_USAGE;
 	struct stat_select sel;
 	int rc = cli_stat_select("stat", &a, &sel);
@@ -175,26 +192,37 @@ int cmd_stat(int argc, char **argv)
 	}
 	char cmdline[1024];
 	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
-	struct stat_live live = { .sep = sep };
+	struct cli_regions reg;
+	struct stat_live live = { .sep = sep, .regions = regions ? &reg : NULL };
+	if (regions && cli_regions_begin(&reg) != 0) {
+		measure_stat_select_release(&sel);
+		return EXIT_FAIL;
+	}
 	/* intervals as they come, where the report goes to stderr in text or CSV */
 	int live_print = interval_ms && !json && (!out || !sep);
 	struct stat_opts o = { .runs = runs, .stdout_fd = -1, .stderr_fd = 2, .per_thread = per_thread,
 			       .target = pid ? STAT_TARGET_ATTACH : system ? STAT_TARGET_SYSTEM : STAT_TARGET_PROGRAM,
 			       .attach_pid = (pid_t)pid, .interval_s = interval_ms / 1e3,
-			       .on_interval = live_print ? stat_on_interval : NULL, .ctx = &live };
+			       .on_interval = live_print ? stat_on_interval : NULL, .ctx = &live,
+			       .progress = regions ? stat_on_run : NULL };
 	struct stat_conditions cond;
 	measure_stat_conditions_before(&cond, clock_window_ghz());
 	struct measure_stat m;
 	interrupt_install();
 	rc = cli_stat_measure(&m, &sel, argc >= 1 ? argv : NULL, &o);
+	if (regions)
+		cli_regions_end(&reg, m.nrun);
 	if (rc) {
 		interrupt_restore();
+		if (regions)
+			cli_regions_release(&reg);
 		measure_stat_release(&m);
 		measure_stat_select_release(&sel);
 		return interrupt_signal() && rc == EXIT_FAIL ? INTERRUPT_EXIT : rc;
 	}
 	measure_stat_conditions_after(&cond, clock_window_ghz());
-	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond };
+	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond,
+				     .regions = regions ? &reg : NULL };
 	measure_stat_failures(&m, &r.failed, &r.crashed);
 	if (sep)
 		rc = stat_deliver_csv(&m, out, sep, live_print);
@@ -206,6 +234,8 @@ int cmd_stat(int argc, char **argv)
 	int interrupted = m.interrupted;
 	if (m.signal && !interrupted)
 		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
+	if (regions)
+		cli_regions_release(&reg);
 	measure_stat_release(&m);
 	measure_stat_select_release(&sel);
 	if (interrupted)

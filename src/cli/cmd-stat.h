@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
+#include "cli/util-regions.h"
 #include "measure/stat-select.h"
 #include "measure/stat-show.h"
 #include "measure/stat.h"
@@ -24,6 +25,7 @@ struct cli_stat_result {
 	const struct stat_conditions *cond; /* NULL: not recorded */
 	int verbose;                  /* text: per-run values and the runs table */
 	int failed, crashed;          /* runs that exited non-zero / died of a signal */
+	const struct cli_regions *regions; /* --regions; NULL without */
 };
 
 void cli_stat_render(struct emit *e, const struct cli_stat_result *r);

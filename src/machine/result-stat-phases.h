@@ -34,6 +34,8 @@
 	X(PH_MISSING, PH_ROOT, ROWS, "events_missing", "", 0, "events not counted")                               \
 	X(PH_MS_EVENT, PH_MISSING, TEXT, "event", "", 0, "the event")                                             \
 	X(PH_MS_REASON, PH_MISSING, TEXT, "reason", "", 0, "why")                                                 \
+	X(PH_REGIONS, PH_ROOT, REFS, "regions", "region", SCHEMA_OPT, "--regions: the marked regions, in order of first use") \
+	X(PH_REGION_MARKS, PH_ROOT, REF, "region_marks", "region marks", SCHEMA_OPT, "--regions: how the marks were kept") \
 	X(PH_INTERRUPTED, PH_ROOT, BOOL, "interrupted", "", 0, "a signal cut it short")
 
 SCHEMA_ENUM(PH, PHASES_RESULT);

@@ -70,6 +70,8 @@
 	X(ST_IV_RUN, ST_INTERVALS, INT, "run", "", 0, "the run (from 0)")                                         \
 	X(ST_IV_T, ST_INTERVALS, NUMBER, "t_s", "s", 0, "the time at its end")                                    \
 	X(ST_IV_EVENTS, ST_INTERVALS, NUMBER_MAP, "events", "", 0, "the count of each perf event in it")             \
+	X(ST_REGIONS, ST_ROOT, REFS, "regions", "region", SCHEMA_OPT, "--regions: the marked regions, in order of first use") \
+	X(ST_REGION_MARKS, ST_ROOT, REF, "region_marks", "region marks", SCHEMA_OPT, "--regions: how the marks were kept") \
 	X(ST_COND, ST_ROOT, OBJECT, "conditions", "", SCHEMA_OPT, "the machine around the runs")                 \
 	X(ST_COND_STARTED, ST_COND, TEXT, "started", "", 0, "when the runs began (UTC, ISO 8601)")               \
 	X(ST_COND_ENDED, ST_COND, TEXT, "ended", "", 0, "when they ended")                                        \

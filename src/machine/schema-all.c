@@ -9,6 +9,7 @@
 #include "machine/result-model.h"
 #include "machine/result-numa.h"
 #include "machine/result-plan.h"
+#include "machine/result-region.h"
 #include "machine/result-report.h"
 #include "machine/result-stack.h"
 #include "machine/result-stat-compare.h"
@@ -28,6 +29,7 @@ const struct schema *const schema_all[] = {
 	&bench_result, &bench_list_result, &bench_ecm_result, &bench_scaling_result,
 	&numa_matrix_result, &numa_flow_result, &numa_load_result, &numa_model_result,
 	&stat_result,
+	&region_result, &region_marks_result,
 	&compare_result,
 	&regress_result,
 	&phases_result,

@@ -19,6 +19,8 @@ test_expect_success 'installed: the binary, the data, the completion; the preloa
 	case $lib in ./lib/archscope/libarchscope-preload.so|./lib/*-linux-gnu*/archscope/libarchscope-preload.so) ;;
 	*) fail "preload library installed at '\''$lib'\'', not in lib/archscope" ;;
 	esac
+	[ -f "$TMP/prefix/$(dirname "$lib")/libarchscope-marker.so" ] || fail "marker library not beside the preload library"
+	[ -f "$TMP/prefix/include/archscope-marker.h" ] || fail "not installed: include/archscope-marker.h"
 '
 test_expect_success PANDOC 'installed: the manual pages' '
 	[ -f "$TMP/prefix/share/man/man1/archscope.1" ] && [ -f "$TMP/prefix/share/man/man1/archscope-probe.1" ] ||
@@ -31,6 +33,7 @@ moved_run() {
 	# a prefix works wherever it is: move it, and hide the trees it came from
 	mv "$TMP/prefix" "$TMP/moved"
 	cp "$build/stack-barrier" "$TMP/barrier"
+	cp "$build/examples/regions-known" "$TMP/known"
 	P=$TMP/moved
 	hide=("$ROOT")
 	case $build/ in "$ROOT"/*) ;; *) hide+=("$build") ;; esac
@@ -45,6 +48,8 @@ unset ARCHSCOPE_PRELOAD ARCHSCOPE_SHARE_DIR
 "$P/bin/archscope" stack -q -t 1,2 -r 1 --json -- "$TMP/barrier" "{T}" 200 >$TMP/stack.json 2>$TMP/stack.err || exit 11
 "$P/bin/archscope" probe --quick -q --json >$TMP/probe.json 2>$TMP/probe.err || exit 12
 "$P/bin/archscope" stat -M NOSUCH -- true >/dev/null 2>$TMP/stat.err; [ \$? -eq 2 ] || exit 13
+"$P/bin/archscope" stat -q -r 1 --regions --json -o $TMP/regions.json -- "$TMP/known" 1 2>$TMP/regions.err || exit 15
+grep -q '"name": "long"' $TMP/regions.json || exit 15
 if [ "\${WITH_MODEL:-0}" = 1 ]; then
 	"$P/bin/archscope" model "$P/share/archscope/kernels/stream-triad.c" -m "$P/share/archscope/machines/kvm-xeon-6-207.yaml" \
 		-D N 4000000 --json >$TMP/model.json 2>$TMP/model.err || exit 14
@@ -56,7 +61,7 @@ INSIDE
 	if [ "$(id -u)" -eq 0 ]; then ns=(unshare -m); else ns=(unshare -rm); fi
 	WITH_MODEL=$with_model "${ns[@]}" bash "$TMP/inside.sh"
 	rc=$?
-	[ "$rc" -eq 0 ] || for f in stack probe stat model; do
+	[ "$rc" -eq 0 ] || for f in stack probe stat regions model; do
 		[ -s "$TMP/$f.err" ] && { echo "--- $f stderr:" >&2; head -n 20 "$TMP/$f.err" >&2; }
 	done
 	case $rc in
@@ -68,6 +73,7 @@ INSIDE
 	12) fail "installed 'probe --quick' failed with the build tree hidden" ;;
 	13) fail "installed 'stat -M NOSUCH' did not exit 2" ;;
 	14) fail "installed 'model' failed with the build tree hidden" ;;
+	15) fail "installed 'stat --regions' failed or found no region with the build tree hidden (marker library not found?)" ;;
 	*) fail "the run inside the mount namespace exited $rc" ;;
 	esac
 	grep -q "^archscope " "$TMP/version.out" || fail "no version from the installed binary"

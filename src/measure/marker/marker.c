@@ -1,0 +1,305 @@
+/* libarchscope-marker.so: LIKWID's marker API (the functions likwid-marker.h's macros call) and
+ * archscope's own (include/archscope-marker.h), preloaded by `archscope stat --regions` before
+ * liblikwid so a program built against LIKWID runs unchanged. Each thread counts its own software
+ * and (where the machine has them) hardware events with perf_event_open; the accounts
+ * (account.c) go to $ARCHSCOPE_MARKER_OUT/regions.PID at likwid_markerClose, at exit, or partial
+ * on SIGINT/SIGTERM/SIGHUP. libc only; it never writes to the program's streams. */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/marker/account.h"
+
+#define API __attribute__((visibility("default")))
+
+/* likwid.h's prototypes (LIKWID 5), and archscope-marker.h's without its weak attribute */
+API void likwid_markerInit(void);
+API void likwid_markerThreadInit(void);
+API void likwid_markerNextGroup(void);
+API void likwid_markerClose(void);
+API int likwid_markerRegisterRegion(const char *regionTag);
+API int likwid_markerStartRegion(const char *regionTag);
+API int likwid_markerStopRegion(const char *regionTag);
+API int likwid_markerResetRegion(const char *regionTag);
+API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *events, double *time, int *count);
+API int archscope_region_begin(const char *name);
+API int archscope_region_end(const char *name);
+
+static const struct {
+	const char *name, *unit;
+	uint32_t type;
+	uint64_t config;
+} events[MARKER_NEVENTS] = {
+	{ "task-clock", "ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+	{ "context-switches", "events", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
+	{ "cpu-migrations", "events", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
+	{ "page-faults", "events", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
+	{ "cycles", "events", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	{ "instructions", "events", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct marker_thread *threads;  /* newest first; never freed (written at exit) */
+static int nthreads;
+static int inited, closed, written;
+static unsigned generation;            /* a fork()ed child starts its accounts again */
+static char outdir[512];
+static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+struct mine {
+	struct marker_thread *t;
+	unsigned gen;
+	int fd[MARKER_NEVENTS];
+};
+static __thread struct mine me;
+static pthread_key_t exit_key;         /* its destructor closes an ending thread's counters */
+
+static void thread_exit(void *unused)
+{
+	(void)unused;
+	for (int e = 0; e < MARKER_NEVENTS && me.gen == generation && me.t; e++)
+		if (me.fd[e] >= 0)
+			close(me.fd[e]);
+	me.t = NULL;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int counter_open(int e)
+{
+	struct perf_event_attr a;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = events[e].type;
+	a.config = events[e].config;
+	int fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0) { /* perf_event_paranoid may allow user mode only */
+		a.exclude_kernel = 1;
+		a.exclude_hv = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd;
+}
+
+/* This thread's account, made (with its counters) at its first use; NULL out of memory. */
+static struct marker_thread *thread_me(void)
+{
+	if (me.t && me.gen == generation)
+		return me.t;
+	struct marker_thread *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->tid = (int)syscall(SYS_gettid);
+	for (int e = 0; e < MARKER_NEVENTS; e++) {
+		me.fd[e] = counter_open(e);
+		if (me.fd[e] >= 0)
+			t->available |= 1u << e;
+	}
+	pthread_mutex_lock(&lock);
+	t->index = nthreads++;
+	t->next = threads;
+	__atomic_store_n(&threads, t, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&lock);
+	me.t = t;
+	me.gen = generation;
+	pthread_setspecific(exit_key, t);
+	return t;
+}
+
+static void counters_read(const struct marker_thread *t, uint64_t *v)
+{
+	for (int e = 0; e < MARKER_NEVENTS; e++) {
+		v[e] = 0;
+		if (((t->available >> e) & 1u) && read(me.fd[e], &v[e], sizeof(v[e])) != (ssize_t)sizeof(v[e]))
+			v[e] = 0;
+	}
+}
+
+/* The record, atomically: a temporary file renamed over regions.PID. Signal-safe. */
+static void record_write(const char *status)
+{
+	if (!outdir[0] || !threads)
+		return;
+	static const char *names[MARKER_NEVENTS], *units[MARKER_NEVENTS];
+	for (int e = 0; e < MARKER_NEVENTS; e++) {
+		names[e] = events[e].name;
+		units[e] = events[e].unit;
+	}
+	char pid[16], path[600], tmp[640];
+	int n = 0;
+	for (int p = (int)getpid(); p; p /= 10)
+		pid[n++] = (char)('0' + p % 10);
+	for (int i = 0; i < n / 2; i++) {
+		char c = pid[i];
+		pid[i] = pid[n - 1 - i];
+		pid[n - 1 - i] = c;
+	}
+	pid[n] = 0;
+	size_t d = strlen(outdir);
+	memcpy(path, outdir, d);
+	memcpy(path + d, "/" MARKER_FILE_PREFIX, sizeof(MARKER_FILE_PREFIX) + 1);
+	strcat(path, pid);
+	memcpy(tmp, outdir, d);
+	memcpy(tmp + d, "/.tmp.", 7);
+	strcat(tmp, pid);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return;
+	int rc = marker_record_write(fd, (int)getpid(), status, names, units, threads);
+	if (close(fd) != 0 || rc != 0 || rename(tmp, path) != 0)
+		unlink(tmp);
+	written = 1;
+}
+
+static void on_signal(int sig)
+{
+	char status[16] = "signal ";
+	status[7] = (char)('0' + sig / 10);
+	status[8] = (char)('0' + sig % 10);
+	status[9] = 0;
+	record_write(status);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void after_fork_child(void)
+{
+	/* the child's threads are not the parent's: its accounts start again, its record is its own */
+	threads = NULL;
+	nthreads = 0;
+	written = 0;
+	generation++;
+	pthread_mutex_init(&lock, NULL);
+}
+
+static void init_once(void)
+{
+	if (inited)
+		return;
+	inited = 1;
+	const char *dir = getenv(MARKER_ENV_OUT);
+	if (dir && strlen(dir) < sizeof(outdir) - 32)
+		strcpy(outdir, dir);
+	pthread_atfork(NULL, NULL, after_fork_child);
+	pthread_key_create(&exit_key, thread_exit);
+	for (size_t i = 0; outdir[0] && i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+		/* only where the program keeps the default: its own handlers stay */
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL) {
+			struct sigaction sa;
+			memset(&sa, 0, sizeof(sa));
+			sa.sa_handler = on_signal;
+			sigemptyset(&sa.sa_mask);
+			sigaction(sigs[i], &sa, NULL);
+		}
+	}
+}
+
+__attribute__((destructor)) static void at_exit_write(void)
+{
+	if (inited && !closed && !written)
+		record_write("exit");
+}
+
+/* ---- LIKWID's marker API (likwid.h's prototypes) ---- */
+
+API void likwid_markerInit(void)
+{
+	init_once();
+}
+
+API void likwid_markerThreadInit(void)
+{
+	if (inited && !closed)
+		thread_me();
+}
+
+API void likwid_markerNextGroup(void)
+{
+	/* one set of counters: nothing to switch */
+}
+
+API void likwid_markerClose(void)
+{
+	if (!inited || closed)
+		return;
+	record_write("close");
+	closed = 1;
+}
+
+API int likwid_markerRegisterRegion(const char *regionTag)
+{
+	if (!inited || closed)
+		return -EFAULT;
+	struct marker_thread *t = thread_me();
+	if (!t)
+		return -ENOMEM;
+	int i = marker_region_find(t, regionTag, 1);
+	return i < 0 ? i : 0;
+}
+
+API int likwid_markerStartRegion(const char *regionTag)
+{
+	if (!inited || closed)
+		return -EFAULT;
+	struct marker_thread *t = thread_me();
+	if (!t)
+		return -ENOMEM;
+	uint64_t c[MARKER_NEVENTS];
+	counters_read(t, c);
+	return marker_region_start(t, regionTag, now_ns(), c);
+}
+
+API int likwid_markerStopRegion(const char *regionTag)
+{
+	uint64_t ns = now_ns();
+	if (!inited || closed)
+		return -EFAULT;
+	struct marker_thread *t = thread_me();
+	if (!t)
+		return -ENOMEM;
+	uint64_t c[MARKER_NEVENTS];
+	counters_read(t, c);
+	return marker_region_stop(t, regionTag, ns, c);
+}
+
+API int likwid_markerResetRegion(const char *regionTag)
+{
+	if (!inited || closed)
+		return -EFAULT;
+	struct marker_thread *t = thread_me();
+	return t ? marker_region_reset(t, regionTag) : -ENOMEM;
+}
+
+API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *events_out, double *time, int *count)
+{
+	struct marker_thread *t = inited && me.gen == generation ? me.t : NULL;
+	marker_region_get(t, regionTag, nr_events, events_out, time, count);
+}
+
+/* ---- archscope's own (include/archscope-marker.h) ---- */
+
+API int archscope_region_begin(const char *name)
+{
+	init_once();
+	return likwid_markerStartRegion(name);
+}
+
+API int archscope_region_end(const char *name)
+{
+	return likwid_markerStopRegion(name);
+}
