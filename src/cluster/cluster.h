@@ -160,6 +160,35 @@ int cluster_prtt_measure(struct cluster_run *run, int a, int b, int reps, struct
  * o = (PRTT(n,d,s) - PRTT(1,0,s)) / (n-1) - d; L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G. Pure. */
 void cluster_loggp_derive(const struct cluster_prtt *m, struct cluster_loggp *out);
 
+/* --- point to point per message size, as the OSU micro-benchmarks (p2p.c) ---------------------- */
+
+#define CLUSTER_P2P_MAX_SIZES 32
+enum { CLUSTER_P2P_LATENCY, CLUSTER_P2P_BANDWIDTH };
+
+struct cluster_p2p_point {
+	size_t bytes;
+	double latency_us;       /* osu_latency: mean half round trip */
+	double bandwidth_gbs;    /* osu_bw: one direction, windows into one receive buffer */
+	double bibandwidth_gbs;  /* osu_bibw: both directions at once, the sum */
+	int lat_iters, bw_iters; /* timed iterations (round trips; windows) */
+};
+
+struct cluster_p2p {
+	int a, b;                /* the pair: a initiates and sends in osu_bw */
+	int window, full;        /* messages per window; 1: osu's own iteration counts */
+	int n;
+	struct cluster_p2p_point pt[CLUSTER_P2P_MAX_SIZES];
+};
+
+/* The warm-up (skip) and timed iterations of osu_latency (what = CLUSTER_P2P_LATENCY) or
+ * osu_bw/osu_bibw at a message size: osu's own with full, else a tenth of them capped at 32 MiB
+ * moved (at least 10 round trips, 2 windows). Pure. */
+void cluster_p2p_counts(size_t bytes, int window, int full, int what, int *skip, int *iters);
+/* Collective: osu_latency, osu_bw and osu_bibw between ranks a and b at each size (window:
+ * run->o->window), the others waiting (cluster_barrier_idle); the figures on rank 0. */
+int cluster_p2p_measure(struct cluster_run *run, int a, int b, const size_t *sizes, int n, int full, struct cluster_p2p *out,
+			struct as_error *err);
+
 /* --- layers (layers.c; pure) ----------------------------------------------------------------- */
 
 #define CLUSTER_MAX_LAYERS 8

@@ -6,7 +6,7 @@ require MPI
 . "$ROOT/tests/cli/mpi.sh"
 
 run 0 mpi_local 2 "$ARCHSCOPE" cluster --probes clock,caches --node-memory 4MiB --size 64KiB --window 8 --reps 50 \
-	--sizes 8,4KiB --raw "$TMP/raw" --plot "$TMP/plot" --machine-files "$TMP/m"
+	--pair-sizes 8,4KiB --raw "$TMP/raw" --plot "$TMP/plot" --machine-files "$TMP/m"
 cp "$TMP/err" "$TMP/run.err"
 yaml="$TMP/m/$(hostname).yaml"
 test_expect_success '--raw: placement, node figures, every matrix, layers, LogGP, contention and the JSON' '

@@ -36,6 +36,9 @@ struct cli_cluster_result {
 	struct cluster_layers layers;
 	int loggp_measured;
 	struct cluster_loggp loggp[CLUSTER_MAX_LAYERS];
+	int np2p;                    /* point to point per size: one pair per layer (osu's methods) */
+	struct cluster_p2p p2p[CLUSTER_MAX_LAYERS];
+	int p2p_layer[CLUSTER_MAX_LAYERS];
 	int ncont;
 	struct cluster_contention cont[CLI_CLUSTER_MAX_CONTENTION];
 	int nphases;
@@ -53,6 +56,8 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 			struct cluster_opts *co, struct as_error *err);
 
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
+/* Point to point per message size (cmd-cluster-render-p2p.c). */
+void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r);
 /* Its first part: the placement, the nodes' figures, the alike groups and the outliers. */
 void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r);
 /* --raw: the placement (at the start), the matrices measured so far (as the run goes), all (at

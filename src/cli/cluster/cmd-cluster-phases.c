@@ -161,6 +161,31 @@ static int phase_loggp(struct cli_cluster_result *r, const struct cli_cluster_op
 	return 0;
 }
 
+/* osu_latency, osu_bw and osu_bibw per message size for each layer's representative pair. */
+static int phase_p2p(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_opts *co,
+		     struct cluster_run *run, const int reps[3 * CLUSTER_MAX_LAYERS + 1], struct as_error *err)
+{
+	int root = run->rank == 0, rc;
+	uint64_t t0 = timer_now_ns();
+	for (int k = 0; k < reps[0]; k++) {
+		int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
+		if (root) {
+			co->status->phase = "point to point", co->status->step = k + 1, co->status->steps = reps[0];
+			co->status->waiting = 0, co->status->peer = a == 0 ? b : b == 0 ? a : -1;
+			progress("cluster: osu_latency, osu_bw, osu_bibw between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
+		}
+		struct cluster_p2p m;
+		if ((rc = cluster_p2p_measure(run, a, b, o->p2p_sizes, o->np2p, o->osu_counts, &m, err)) != 0)
+			return rc;
+		if (root) {
+			r->p2p[r->np2p] = m;
+			r->p2p_layer[r->np2p++] = li;
+		}
+	}
+	phase_time(r, "point to point", reps[0], t0);
+	return 0;
+}
+
 int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
 		   struct cluster_opts *co, struct as_error *err)
 {
@@ -185,6 +210,8 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	if ((rc = phase_layers(r, p, o, reps, err)) != 0)
 		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP) && (rc = phase_loggp(r, o, co, &run, reps, err)) != 0)
+		return rc;
+	if (!(o->skip & CLI_CLUSTER_SKIP_P2P) && (rc = phase_p2p(r, o, co, &run, reps, err)) != 0)
 		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_CONTENTION)) {
 		t0 = timer_now_ns();
