@@ -2,6 +2,7 @@
  * checked here, then archscope-cluster (beside this executable, built when Open MPI is found) is
  * run in this process's place, so that no other command links or loads MPI. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,18 @@ static int parse_node_memory(const struct opt *opt, const char *arg, const char 
 	return parse_bytes("--node-memory", arg, (size_t)1 << 20, (size_t)1 << 40, opt->value);
 }
 
+/* This process's rank when mpirun started it (Open MPI, PMIx, PMI), else -1. */
+static int rank_env(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", NULL };
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return atoi(v);
+	}
+	return -1;
+}
+
 int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -199,14 +212,29 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 		OPT_HELP(),
 		OPT_END(),
 	};
+	/* under mpirun every rank parses the same options: rank 0 alone says what is wrong (or prints --help) */
+	int quiet = rank_env() > 0, fd1 = -1, fd2 = -1, null = -1;
+	if (quiet && (null = open("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0) {
+		fflush(stdout);
+		fd1 = dup(1), fd2 = dup(2);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
 	int n = opt_parse(argc, argv, &cluster_cmd, options);
-	if (n < 0)
-		return n;
 	if (n > 0) {
 		error_usage("cluster", "unexpected argument '%s'", argv[0]);
-		return OPT_ERROR;
+		n = OPT_ERROR;
 	}
-	return 0;
+	if (null >= 0) {
+		fflush(stdout);
+		fflush(stderr);
+		if (fd1 >= 0)
+			dup2(fd1, 1), close(fd1);
+		if (fd2 >= 0)
+			dup2(fd2, 2), close(fd2);
+		close(null);
+	}
+	return n < 0 ? n : 0;
 }
 
 /* archscope-cluster beside this executable, or "" when there is none. */
