@@ -16,7 +16,7 @@
 
 static const char *const cluster_usage[] = {
 	"mpirun -np P [--host H1:N,H2:N,...] archscope cluster [--reps N] [--size BYTES] [--window N] [--sizes LIST] [--osu-counts]",
-	"       [--pair-sizes LIST]",
+	"       [--pair-sizes LIST] [--coll-sizes LIST]",
 	"       [--skip LIST] [--probes LIST] [--node-memory BYTES] [--machine-files DIR] [--json] [--plot DIR] [--raw DIR]",
 	NULL,
 };
@@ -35,6 +35,8 @@ static const struct opt_section cluster_sections[] = {
 	  "loggp      L, o_s, o_r, g, G of one pair per layer by netgauge's PRTT method\n"
 	  "p2p        one pair per layer as the OSU micro-benchmarks: osu_latency, osu_bw (a window of 64\n"
 	  "           messages into one receive buffer, then an ack), osu_bibw, per message size\n"
+	  "collectives barrier, bcast, reduce, allreduce, allgather, alltoall per size on the world, one rank\n"
+	  "           per node and one node: IMB's t_min, t_avg, t_max over ranks, and the LogGP model's time\n"
 	  "contention bandwidth per pair as 1, 2, 4, ... pairs of two nodes send at once\n",
 	  NULL },
 	{ "mpirun",
@@ -95,6 +97,13 @@ static int parse_pair_sizes(const struct opt *opt, const char *arg, const char *
 	(void)value;
 	struct cli_cluster_opts *o = opt->value;
 	return parse_size_list("--pair-sizes", arg, o->sizes, CLI_CLUSTER_MAX_SIZES, &o->nsizes);
+}
+
+static int parse_coll_sizes(const struct opt *opt, const char *arg, const char *value)
+{
+	(void)value;
+	struct cli_cluster_opts *o = opt->value;
+	return parse_size_list("--coll-sizes", arg, o->coll_sizes, CLI_CLUSTER_MAX_SIZES, &o->ncoll);
 }
 
 /* A comma list of words into bits (1 << index in words). */
@@ -182,6 +191,9 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 	o->seed = 1;
 	for (o->np2p = 0; o->np2p <= 22; o->np2p++) /* 1 B ... 4 MiB */
 		o->p2p_sizes[o->np2p] = (size_t)1 << o->np2p;
+	static const size_t coll_default[] = { 8, 1024, 65536, 1048576 };
+	for (o->ncoll = 0; o->ncoll < 4; o->ncoll++)
+		o->coll_sizes[o->ncoll] = coll_default[o->ncoll];
 	const struct opt options[] = {
 		OPT_GROUP("between ranks"),
 		OPT_INT(0, "reps", &o->reps, "N", 10, 100000, "timed ping-pongs per pair (default 200; median and p99 of their half round trips)"),
@@ -193,11 +205,13 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 		OPT_FLAG(0, "osu-counts", &o->osu_counts, "osu's own iteration counts per size (default: a tenth, at most 32 MiB moved)"),
 		OPT_CALLBACK(0, "pair-sizes", o, "LIST", "also ping-pong latency and bandwidth of every pair per message size (8,1KiB,1MiB)",
 			     parse_pair_sizes),
+		OPT_CALLBACK(0, "coll-sizes", o, "LIST", "message sizes of the collectives (default 8,1KiB,64KiB,1MiB)", parse_coll_sizes),
 		OPT_FLAG(0, "one-pair", &o->one_pair, "pairs of a round one after another instead of at once (P(P-1)/2 steps; the\n"
 						     "default when a machine has more ranks than CPUs)"),
 		OPT_DOUBLE(0, "gap", &o->gap, "X", 1, 100, "layers: a clique splits where its pair values form groups X times apart (default 1.5)",
 			   .flags = OPT_F_ABOVE_MIN),
-		OPT_CALLBACK(0, "skip", &o->skip, "LIST", "leave out: nodes, bandwidth, shift, loggp, contention, p2p", parse_skip),
+		OPT_CALLBACK(0, "skip", &o->skip, "LIST", "leave out: nodes, bandwidth, shift, loggp, contention, p2p,\n"
+								   "collectives", parse_skip),
 		OPT_GROUP("nodes"),
 		OPT_CALLBACK(0, "probes", o, "LIST", "node figures: clock, caches, bandwidth, contexts (default all; none)", parse_probes),
 		OPT_CALLBACK(0, "node-memory", &o->node_bytes, "BYTES", "largest buffer of the node probes (default: the probes' own, up to 256MiB)",

@@ -19,7 +19,8 @@
 	X(CLI_CLUSTER_SKIP_SHIFT, "shift")                                                                      \
 	X(CLI_CLUSTER_SKIP_LOGGP, "loggp")                                                                      \
 	X(CLI_CLUSTER_SKIP_CONTENTION, "contention")                                                            \
-	X(CLI_CLUSTER_SKIP_P2P, "p2p")
+	X(CLI_CLUSTER_SKIP_P2P, "p2p")                                                                          \
+	X(CLI_CLUSTER_SKIP_COLLECTIVES, "collectives")
 enum { CLI_CLUSTER_SKIPS(CLUSTER_X_INDEX) CLI_CLUSTER_SKIP_COUNT };
 enum { CLI_CLUSTER_SKIPS(CLUSTER_X_FLAG) };
 
@@ -32,7 +33,9 @@ struct cli_cluster_opts {
 	size_t sizes[CLI_CLUSTER_MAX_SIZES];
 	int np2p;                   /* --sizes: osu_latency, osu_bw, osu_bibw per size (default 1 B ... 4 MiB) */
 	size_t p2p_sizes[CLI_CLUSTER_MAX_P2P_SIZES];
-	int osu_counts;             /* --osu-counts: osu's own iteration counts */
+	int osu_counts;
+	int ncoll;                  /* --coll-sizes: the collectives' message sizes (default 8, 1KiB, 64KiB, 1MiB) */
+	size_t coll_sizes[CLI_CLUSTER_MAX_SIZES];             /* --osu-counts: osu's own iteration counts */
 	unsigned skip;
 	unsigned figures;           /* CLUSTER_FIG_* bits (cluster/figures.h) */
 	size_t node_bytes;          /* --node-memory; 0: the probes' own limits */

@@ -11,6 +11,7 @@ struct emit;
 #define CLI_CLUSTER_MAX_OUTLIERS 64
 #define CLI_CLUSTER_MAX_PHASES 16
 #define CLI_CLUSTER_MAX_CONTENTION 256
+#define CLI_CLUSTER_MAX_COLL 256
 
 struct cli_cluster_phase_time {
 	const char *phase;
@@ -39,6 +40,8 @@ struct cli_cluster_result {
 	int np2p;                    /* point to point per size: one pair per layer (osu's methods) */
 	struct cluster_p2p p2p[CLUSTER_MAX_LAYERS];
 	int p2p_layer[CLUSTER_MAX_LAYERS];
+	int ncoll;                   /* collectives, with the model beside each */
+	struct cluster_coll coll[CLI_CLUSTER_MAX_COLL];
 	int ncont;
 	struct cluster_contention cont[CLI_CLUSTER_MAX_CONTENTION];
 	int nphases;
@@ -58,6 +61,7 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
 /* Point to point per message size (cmd-cluster-render-p2p.c). */
 void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r);
+void cli_cluster_render_coll(struct emit *e, const struct cli_cluster_result *r);
 /* Its first part: the placement, the nodes' figures, the alike groups and the outliers. */
 void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r);
 /* --raw: the placement (at the start), the matrices measured so far (as the run goes), all (at

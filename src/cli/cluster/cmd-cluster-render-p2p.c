@@ -41,3 +41,33 @@ void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r)
 	}
 	emit_list_end(e);
 }
+
+void cli_cluster_render_coll(struct emit *e, const struct cli_cluster_result *r)
+{
+	if (r->o->skip & CLI_CLUSTER_SKIP_COLLECTIVES)
+		return;
+	emit_table_begin(e, CL_KEY(COLL),
+			 "collectives: a rank's mean time per call, least, mean and most over the ranks (IMB's t_min, t_avg, "
+			 "t_max); the model: LogGP of the communicator's layer, the algorithm's messages");
+	for (int k = 0; k < r->ncoll; k++) {
+		const struct cluster_coll *c = &r->coll[k];
+		emit_row_begin(e);
+		emit_string(e, CL_KEY(COLL_COMM), "communicator", cluster_comm_name(c->comm));
+		emit_int(e, CL_KEY(COLL_RANKS), "ranks", c->ranks, NULL);
+		emit_string(e, CL_KEY(COLL_OP), "operation", cluster_coll_name(c->op));
+		emit_size(e, CL_KEY(COLL_BYTES), "message", c->bytes);
+		emit_int(e, CL_KEY(COLL_ITERS), "calls", c->iters, NULL);
+		emit_number(e, CL_KEY(COLL_TMIN), "t_min", c->t_min_us, "us", "%.2f");
+		emit_number(e, CL_KEY(COLL_TAVG), "t_avg", c->t_avg_us, "us", "%.2f");
+		emit_number(e, CL_KEY(COLL_TMAX), "t_max", c->t_max_us, "us", "%.2f");
+		emit_string(e, CL_KEY(COLL_ALGO), "model algorithm", cluster_coll_algorithm(c->op));
+		if (c->layer >= 0)
+			emit_int(e, CL_KEY(COLL_LAYER), "layer", c->layer + 1, NULL);
+		else
+			emit_null(e, CL_KEY(COLL_LAYER), "layer", NULL);
+		emit_number(e, CL_KEY(COLL_MODEL), "model", c->model_us, "us", "%.2f");
+		emit_number(e, CL_KEY(COLL_ERROR), "model error", c->model_error, NULL, "%+.2f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}

@@ -335,6 +335,7 @@ void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 	cli_cluster_render_nodes(e, r);
 	render_layers(e, r);
 	cli_cluster_render_p2p(e, r);
+	cli_cluster_render_coll(e, r);
 	render_matrices(e, r);
 	render_contention(e, r);
 	render_run(e, r);
