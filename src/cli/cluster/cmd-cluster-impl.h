@@ -68,6 +68,8 @@ void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r
  * the end). 0, or -1 after error(). */
 int cli_cluster_save_place(const struct cli_cluster_result *r, const char *dir);
 int cli_cluster_save_matrices(const struct cli_cluster_result *r, const char *dir);
+/* point-to-point.csv: the pairs measured so far. */
+int cli_cluster_save_p2p(const struct cli_cluster_result *r, const char *dir);
 int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir);
 /* DIR/NAME holding text, written whole. 0, or -1 after error(). */
 int cli_cluster_save_text(const char *dir, const char *name, const char *text);

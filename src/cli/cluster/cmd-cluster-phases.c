@@ -181,6 +181,8 @@ static int phase_p2p(struct cli_cluster_result *r, const struct cli_cluster_opts
 		if (root) {
 			r->p2p[r->np2p] = m;
 			r->p2p_layer[r->np2p++] = li;
+			if (o->raw_dir && cli_cluster_save_p2p(r, o->raw_dir) != 0) /* each pair kept as it is done */
+				r->save_failed = 1;
 		}
 	}
 	phase_time(r, "point to point", reps[0], t0);
