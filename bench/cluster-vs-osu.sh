@@ -5,13 +5,14 @@
 # same mpirun options:
 #   tcp: two nodes made of namespaces (tests/cli/mpi.sh), one rank each: Open MPI's TCP over veth;
 #   shm: two ranks on one machine: shared memory (vader).
-# Both cluster (--osu-counts) and the reference run osu's own iteration counts. ROUNDS interleaved
+# Both run the same iteration counts: COUNTS=osu osu's own (cluster --osu-counts), COUNTS=short
+# cluster's default (a tenth, capped at 32 MiB moved; osu-ref -short). ROUNDS interleaved
 # rounds (reference, cluster, NetPIPE, ...); per path and figure the median over rounds of
 # cluster / reference (latency, bandwidth, bidirectional bandwidth) and cluster / NetPIPE (latency:
 # both ping-pong; NetPIPE's one-way time, the fastest of its trials) at 8 B, 64 KiB and 1 MiB, and
 # whether each is within 10 %. Each rank on a CPU of its own (tcp: node 0 on CPU 0, node 1 on CPU 1
 # by taskset; shm: --bind-to core).
-#   ROUNDS=3 (default)
+#   ROUNDS=3 COUNTS=osu (defaults)
 set -uo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
@@ -21,6 +22,8 @@ command -v mpicc >/dev/null || { echo "cluster-vs-osu: no mpicc (Debian package 
 [ -x build/archscope-cluster ] || { echo "cluster-vs-osu: no build/archscope-cluster (built when Open MPI is found)"; exit 1; }
 bin=$root/build/archscope
 ROUNDS=${ROUNDS:-3}
+COUNTS=${COUNTS:-osu}
+case $COUNTS in osu) as_counts=--osu-counts ref_counts= ;; short) as_counts= ref_counts=-short ;; *) echo "cluster-vs-osu: COUNTS is osu or short"; exit 2 ;; esac
 SIZES="8 65536 1048576"
 tmp=$(mktemp -d)
 TMP=$tmp
@@ -30,7 +33,7 @@ netns_up 2 || { echo "cluster-vs-osu: cannot make namespace nodes: $NETNS_WHY"; 
 cd "$tmp"
 export MPI_YIELD=0
 
-echo "# $(date -u +%F) $(git -C "$root" log -1 --format=%h): bash bench/cluster-vs-osu.sh (ROUNDS=$ROUNDS)"
+echo "# $(date -u +%F) $(git -C "$root" log -1 --format=%h): bash bench/cluster-vs-osu.sh (ROUNDS=$ROUNDS COUNTS=$COUNTS)"
 echo "# load average before: $(cat /proc/loadavg)"
 echo "# $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs; $(mpirun --version | head -1); NetPIPE $(dpkg-query -W -f='${Version}' netpipe-openmpi 2>/dev/null)"
 
@@ -44,9 +47,9 @@ launch() { # launch PATH CMD...: two ranks on PATH
 	fi
 }
 # each prints "bytes latency_us bw_gbs bibw_gbs" per size
-ref() { launch "$1" "$tmp/osu-ref" $SIZES 2>ref.err || echo "reference failed: $(tail -3 ref.err)" >&2; }
+ref() { launch "$1" "$tmp/osu-ref" $ref_counts $SIZES 2>ref.err || echo "reference failed: $(tail -3 ref.err)" >&2; }
 as() {
-	launch "$1" "$bin" cluster --json -q --skip nodes,bandwidth,shift,loggp,contention,collectives --reps 50 --osu-counts \
+	launch "$1" "$bin" cluster --json -q --skip nodes,bandwidth,shift,loggp,contention,collectives --reps 50 $as_counts \
 		--sizes "$(echo $SIZES | tr ' ' ,)" >as.json 2>as.err || { echo "archscope failed: $(tail -3 as.err)" >&2; return; }
 	python3 -c '
 import json, sys

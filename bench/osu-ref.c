@@ -9,13 +9,35 @@
  *                all; bandwidth = 2 x bytes x 64 x loop / time.
  * Counts as OSU documents them: latency skip 100, loop 10,000 up to 8 KiB, 10 and 1,000 above;
  * bandwidth skip 10, loop 100 up to 8 KiB, 2 and 20 above.
- * Usage: mpirun -np 2 osu-ref SIZE... ; prints "bytes latency_us bw_gbs bibw_gbs" per size. */
+ * With -short first: a tenth of those counts (skip at least 1), the timed ones capped at 32 MiB moved
+ * per size and figure, at least 10 round trips and 2 windows (what archscope cluster does without
+ * --osu-counts).
+ * Usage: mpirun -np 2 osu-ref [-short] SIZE... ; prints "bytes latency_us bw_gbs bibw_gbs" per size. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define WINDOW 64
+
+static int shortened;
+
+static void counts(int n, int lat, int *skip, int *loop)
+{
+	int large = n > 8192;
+	*skip = lat ? (large ? 10 : 100) : (large ? 2 : 10);
+	*loop = lat ? (large ? 1000 : 10000) : (large ? 20 : 100);
+	if (!shortened)
+		return;
+	*skip = *skip / 10 > 1 ? *skip / 10 : 1;
+	*loop /= 10;
+	double per = lat ? 2.0 * n : (double)n * WINDOW;
+	int cap = (int)(33554432.0 / (per > 1 ? per : 1)), least = lat ? 10 : 2;
+	if (cap < *loop)
+		*loop = cap;
+	if (*loop < least)
+		*loop = least;
+}
 
 int main(int argc, char **argv)
 {
@@ -29,8 +51,11 @@ int main(int argc, char **argv)
 		MPI_Finalize();
 		return 2;
 	}
+	int first = 1;
+	if (argc > 1 && strcmp(argv[1], "-short") == 0)
+		shortened = 1, first = 2;
 	size_t most = 1;
-	for (int a = 1; a < argc; a++)
+	for (int a = first; a < argc; a++)
 		if ((size_t)atol(argv[a]) > most)
 			most = (size_t)atol(argv[a]);
 	char *s = malloc(most), *r = malloc(most), ack[4] = { 0 };
@@ -38,10 +63,9 @@ int main(int argc, char **argv)
 	memset(r, 'b', most);
 	MPI_Request rq[2 * WINDOW];
 	int peer = 1 - me;
-	for (int a = 1; a < argc; a++) {
-		int n = atoi(argv[a]);
-		int large = n > 8192;
-		int skip = large ? 10 : 100, loop = large ? 1000 : 10000;
+	for (int a = first; a < argc; a++) {
+		int n = atoi(argv[a]), skip, loop;
+		counts(n, 1, &skip, &loop);
 		double t0 = 0, lat, bw, bibw;
 		MPI_Barrier(MPI_COMM_WORLD);
 		for (int i = 0; i < skip + loop; i++) {
@@ -56,7 +80,7 @@ int main(int argc, char **argv)
 			}
 		}
 		lat = (MPI_Wtime() - t0) * 1e6 / (2.0 * loop);
-		skip = large ? 2 : 10, loop = large ? 20 : 100;
+		counts(n, 0, &skip, &loop);
 		MPI_Barrier(MPI_COMM_WORLD);
 		for (int i = 0; i < skip + loop; i++) {
 			if (i == skip)
