@@ -35,8 +35,9 @@ static const struct opt_section cluster_sections[] = {
 	  "loggp      L, o_s, o_r, g, G of one pair per layer by netgauge's PRTT method\n"
 	  "p2p        one pair per layer as the OSU micro-benchmarks: osu_latency, osu_bw (a window of 64\n"
 	  "           messages into one receive buffer, then an ack), osu_bibw, per message size\n"
-	  "collectives barrier, bcast, reduce, allreduce, allgather, alltoall per size on the world, one rank\n"
-	  "           per node and one node: IMB's t_min, t_avg, t_max over ranks, and the LogGP model's time\n"
+	  "collectives\n"
+	  "           barrier, bcast, reduce, allreduce, allgather, alltoall per size on the world, one rank per\n"
+	  "           node and one node: IMB's t_min, t_avg, t_max over ranks, and the LogGP model's time\n"
 	  "contention bandwidth per pair as 1, 2, 4, ... pairs of two nodes send at once\n",
 	  NULL },
 	{ "mpirun",
