@@ -76,11 +76,11 @@ test_expect_success 'four ranks on one node: the map, the JSON names, matrices a
 
 # text for people, the phases left out not shown
 test_expect_success 'text for people, the phases left out not shown' '
-	run 0 mpi_local 2 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention --reps 50
+	run 0 mpi_local 2 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention,p2p,collectives --reps 50
 	contains "$TMP/out" "archscope cluster: 2 ranks on 1 node"
 	contains "$TMP/out" "placement"
 	contains "$TMP/out" "layers, innermost first"
 	contains "$TMP/out" "latency: half the round trip of 8 B, median (us)"
-	! grep -q "contention\|LogGP\|mpiGraph" "$TMP/out" || fail "a phase left out is shown"
+	! grep -q "contention\|LogGP\|mpiGraph\|osu_latency\|collectives" "$TMP/out" || fail "a phase left out is shown"
 '
 test_done

@@ -47,8 +47,10 @@ void cli_cluster_render_coll(struct emit *e, const struct cli_cluster_result *r)
 	if (r->o->skip & CLI_CLUSTER_SKIP_COLLECTIVES)
 		return;
 	emit_table_begin(e, CL_KEY(COLL),
-			 "collectives: a rank's mean time per call, least, mean and most over the ranks (IMB's t_min, t_avg, "
-			 "t_max); the model: LogGP of the communicator's layer, the algorithm's messages");
+			 r->loggp_measured ? "collectives: a rank's mean time per call, least, mean and most over the ranks (IMB's t_min, "
+					     "t_avg, t_max); the model: LogGP of the communicator's layer, the algorithm's messages"
+					   : "collectives: a rank's mean time per call, least, mean and most over the ranks (IMB's t_min, "
+					     "t_avg, t_max); no model (--skip loggp)");
 	for (int k = 0; k < r->ncoll; k++) {
 		const struct cluster_coll *c = &r->coll[k];
 		emit_row_begin(e);
