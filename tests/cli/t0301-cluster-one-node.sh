@@ -10,7 +10,8 @@ test_expect_success 'one rank: nothing to measure, exit 2' '
 	contains "$TMP/err" "one rank has no pairs to measure: start it as '\''mpirun -np P"
 '
 test_expect_success 'four ranks on one node: the map, the JSON names, matrices and layers that hold together' '
-	run 0 mpi_local 4 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 50 --pair-sizes 8,64KiB
+	run 0 mpi_local 4 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 50 --pair-sizes 8,64KiB \
+		--sizes 8,64KiB --coll-sizes 8
 	contains "$TMP/err" "every rank is on one node"
 	python3 - "$TMP/out" "$(hostname)" <<-\PY || fail "JSON of a one-node run (above)"
 	import json, math, sys
