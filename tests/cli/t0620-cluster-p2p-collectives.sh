@@ -53,7 +53,7 @@ test_expect_success MPI,NETNS 'two namespace nodes: p2p per layer, collectives o
 	import json, math, sys
 	r = json.load(open(sys.argv[1]))["results"]
 	p = r["point_to_point"]
-	# one pair per layer (the layers themselves are t0302's: on a loaded 2-CPU machine the nodes may not part)
+	# one pair per layer (t0302 tests the layers themselves: on a loaded 2-CPU machine the nodes may not part)
 	assert len(p) == len(r["layers"]) >= 1 and [q["layer"] for q in p] == list(range(1, len(p) + 1)), (p, r["layers"])
 	for q in p:
 	    assert [x["bytes"] for x in q["sizes"]] == [8, 65536, 1 << 20], q
