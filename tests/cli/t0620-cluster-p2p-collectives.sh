@@ -68,7 +68,7 @@ test_expect_success MPI,NETNS 'two namespace nodes: p2p per layer, collectives o
 	    assert 0 < x["t_min_us"] <= x["t_avg_us"] * (1 + 1e-9) and x["t_avg_us"] <= x["t_max_us"] * (1 + 1e-9), x
 	    assert 1 <= x["model_layer"] <= len(r["layers"]) and x["model_us"] > 0 and math.isfinite(x["model_error"]), x
 	    assert abs(x["model_us"] / x["t_max_us"] - 1 - x["model_error"]) < 1e-6 * max(1, abs(x["model_error"])), x
-	# each communicator's model is the LogGP of the innermost layer with one group holding all its ranks
+	# the model of each communicator: the LogGP of the innermost layer with one group holding all its ranks
 	members = {"world": [0, 1, 2, 3], "one rank per node": [0, 2], "one node": [0, 1]}
 	def layer_of(ranks):
 	    for k, y in enumerate(r["layers"], 1):
