@@ -8,7 +8,7 @@
 # one-way latency (half the round trip) and the ping-pong bandwidth (bytes / one-way time), NetPIPE's
 # as it reports them (the fastest of its 7 trials, each the mean of -n round trips: NP_N8=100 at
 # 8 B, NP_N1M=3 at 1 MiB; its default sizes each trial to 0.25 s, which on this shared machine
-# averages the other processes' time slices in), archscope's from `cluster --sizes 8,1MiB
+# averages the other processes' time slices in), archscope's from `cluster --pair-sizes 8,1MiB
 # --reps 1000` (the median of its timed round trips). The verdict per
 # path and figure: the median over the rounds of archscope / NetPIPE, "within 10 %" or not. Beside:
 # archscope's windowed bandwidth (osu_bw's method, --size 1MiB --window 64), which NetPIPE does not
@@ -60,7 +60,7 @@ np() {
 # as PATH: archscope cluster's figures "lat8_us lat1m_us pp_gbs_1m win_gbs_1m"
 as() {
 	local path=$1
-	local args=(--json -q --skip nodes,shift,loggp,contention --reps 1000 --sizes 8,1MiB --size 1MiB --window 64 --bursts 5)
+	local args=(--json -q --skip nodes,shift,loggp,contention,p2p --reps 1000 --pair-sizes 8,1MiB --size 1MiB --window 64 --bursts 5)
 	if [ "$path" = tcp ]; then
 		on_cpu0 netns_mpirun 1 "$bin" cluster "${args[@]}" >as.json 2>as.err
 	else

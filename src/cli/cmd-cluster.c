@@ -2,6 +2,7 @@
  * checked here, then archscope-cluster (beside this executable, built when Open MPI is found) is
  * run in this process's place, so that no other command links or loads MPI. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,8 @@
 #include "common/buffer.h"
 
 static const char *const cluster_usage[] = {
-	"mpirun -np P [--host H1:N,H2:N,...] archscope cluster [--reps N] [--size BYTES] [--window N] [--sizes LIST]",
+	"mpirun -np P [--host H1:N,H2:N,...] archscope cluster [--reps N] [--size BYTES] [--window N] [--sizes LIST] [--osu-counts]",
+	"       [--pair-sizes LIST] [--coll-sizes LIST]",
 	"       [--skip LIST] [--probes LIST] [--node-memory BYTES] [--machine-files DIR] [--json] [--plot DIR] [--raw DIR]",
 	NULL,
 };
@@ -31,6 +33,11 @@ static const struct opt_section cluster_sections[] = {
 	  "           mpiGraph's shift pattern (every rank sends to rank+k at once, P-1 steps)\n"
 	  "layers     the locality tree (BlackjackBench 3.1.4) of the matrices, innermost group first\n"
 	  "loggp      L, o_s, o_r, g, G of one pair per layer by netgauge's PRTT method\n"
+	  "p2p        one pair per layer as the OSU micro-benchmarks: osu_latency, osu_bw (a window of 64\n"
+	  "           messages into one receive buffer, then an ack), osu_bibw, per message size\n"
+	  "collectives\n"
+	  "           barrier, bcast, reduce, allreduce, allgather, alltoall per size on the world, one rank per\n"
+	  "           node and one node: IMB's t_min, t_avg, t_max over ranks, and the LogGP model's time\n"
 	  "contention bandwidth per pair as 1, 2, 4, ... pairs of two nodes send at once\n",
 	  NULL },
 	{ "mpirun",
@@ -59,25 +66,45 @@ static const struct opt_cmd cluster_cmd = {
 		  "run; rank 0 names where it was and --raw keeps the matrices measured so far. See docs/archscope-cluster.md.\n",
 };
 
-static int parse_sizes(const struct opt *opt, const char *arg, const char *value)
+/* A comma list of message sizes from 1 B to 1 GiB, at most max of them. */
+static int parse_size_list(const char *opt, const char *arg, size_t *sizes, int max, int *n)
 {
-	(void)value;
-	struct cli_cluster_opts *o = opt->value;
 	char buf[1024];
 	snprintf(buf, sizeof(buf), "%s", arg);
-	o->nsizes = 0;
+	*n = 0;
 	for (char *save = NULL, *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		size_t s = 0;
 		struct as_error err = { 0 };
 		if (buffer_parse_size(w, &s, &err) != 0 || s < 1 || s > ((size_t)1 << 30))
-			return error("--sizes: '%s' is not a message size from 1 B to 1 GiB", w);
-		if (o->nsizes == CLI_CLUSTER_MAX_SIZES)
-			return error("--sizes: at most %d sizes", CLI_CLUSTER_MAX_SIZES);
-		o->sizes[o->nsizes++] = s;
+			return error("%s: '%s' is not a message size from 1 B to 1 GiB", opt, w);
+		if (*n == max)
+			return error("%s: at most %d sizes", opt, max);
+		sizes[(*n)++] = s;
 	}
-	if (o->nsizes == 0)
-		return error("--sizes: give at least one size, as in 8,1KiB,1MiB");
+	if (*n == 0)
+		return error("%s: give at least one size, as in 8,1KiB,1MiB", opt);
 	return 0;
+}
+
+static int parse_sizes(const struct opt *opt, const char *arg, const char *value)
+{
+	(void)value;
+	struct cli_cluster_opts *o = opt->value;
+	return parse_size_list("--sizes", arg, o->p2p_sizes, CLI_CLUSTER_MAX_P2P_SIZES, &o->np2p);
+}
+
+static int parse_pair_sizes(const struct opt *opt, const char *arg, const char *value)
+{
+	(void)value;
+	struct cli_cluster_opts *o = opt->value;
+	return parse_size_list("--pair-sizes", arg, o->sizes, CLI_CLUSTER_MAX_SIZES, &o->nsizes);
+}
+
+static int parse_coll_sizes(const struct opt *opt, const char *arg, const char *value)
+{
+	(void)value;
+	struct cli_cluster_opts *o = opt->value;
+	return parse_size_list("--coll-sizes", arg, o->coll_sizes, CLI_CLUSTER_MAX_SIZES, &o->ncoll);
 }
 
 /* A comma list of words into bits (1 << index in words). */
@@ -141,6 +168,18 @@ static int parse_node_memory(const struct opt *opt, const char *arg, const char 
 	return parse_bytes("--node-memory", arg, (size_t)1 << 20, (size_t)1 << 40, opt->value);
 }
 
+/* This process's rank when mpirun started it (Open MPI, PMIx, PMI), else -1. */
+static int rank_env(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", NULL };
+	for (int i = 0; vars[i]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return atoi(v);
+	}
+	return -1;
+}
+
 int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -151,18 +190,29 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 	o->figures = CLUSTER_FIG_ALL;
 	o->gap = 1.5;
 	o->seed = 1;
+	for (o->np2p = 0; o->np2p <= 22; o->np2p++) /* 1 B ... 4 MiB */
+		o->p2p_sizes[o->np2p] = (size_t)1 << o->np2p;
+	static const size_t coll_default[] = { 8, 1024, 65536, 1048576 };
+	for (o->ncoll = 0; o->ncoll < 4; o->ncoll++)
+		o->coll_sizes[o->ncoll] = coll_default[o->ncoll];
 	const struct opt options[] = {
 		OPT_GROUP("between ranks"),
 		OPT_INT(0, "reps", &o->reps, "N", 10, 100000, "timed ping-pongs per pair (default 200; median and p99 of their half round trips)"),
 		OPT_CALLBACK(0, "size", &o->bw_bytes, "BYTES", "message size of the bandwidth runs (default 1MiB)", parse_size),
 		OPT_INT(0, "window", &o->window, "N", 1, 1024, "messages in flight in the bandwidth runs, as osu_bw (default 64)"),
 		OPT_INT(0, "bursts", &o->bursts, "N", 1, 1000, "windows timed per pair and direction; the median counts (default 5)"),
-		OPT_CALLBACK(0, "sizes", o, "LIST", "also ping-pong latency and bandwidth of every pair per message size (8,1KiB,1MiB)", parse_sizes),
+		OPT_CALLBACK(0, "sizes", o, "LIST", "message sizes of osu_latency, osu_bw and osu_bibw, one pair per layer\n"
+						    "(default 1 B ... 4 MiB in powers of two; 8,64KiB,1MiB)", parse_sizes),
+		OPT_FLAG(0, "osu-counts", &o->osu_counts, "osu's own iteration counts per size (default: a tenth, at most 32 MiB moved)"),
+		OPT_CALLBACK(0, "pair-sizes", o, "LIST", "also ping-pong latency and bandwidth of every pair per message size (8,1KiB,1MiB)",
+			     parse_pair_sizes),
+		OPT_CALLBACK(0, "coll-sizes", o, "LIST", "message sizes of the collectives (default 8,1KiB,64KiB,1MiB)", parse_coll_sizes),
 		OPT_FLAG(0, "one-pair", &o->one_pair, "pairs of a round one after another instead of at once (P(P-1)/2 steps; the\n"
 						     "default when a machine has more ranks than CPUs)"),
 		OPT_DOUBLE(0, "gap", &o->gap, "X", 1, 100, "layers: a clique splits where its pair values form groups X times apart (default 1.5)",
 			   .flags = OPT_F_ABOVE_MIN),
-		OPT_CALLBACK(0, "skip", &o->skip, "LIST", "leave out: nodes, bandwidth, shift, loggp, contention", parse_skip),
+		OPT_CALLBACK(0, "skip", &o->skip, "LIST", "leave out: nodes, bandwidth, shift, loggp, contention, p2p,\n"
+								   "collectives", parse_skip),
 		OPT_GROUP("nodes"),
 		OPT_CALLBACK(0, "probes", o, "LIST", "node figures: clock, caches, bandwidth, contexts (default all; none)", parse_probes),
 		OPT_CALLBACK(0, "node-memory", &o->node_bytes, "BYTES", "largest buffer of the node probes (default: the probes' own, up to 256MiB)",
@@ -177,14 +227,29 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 		OPT_HELP(),
 		OPT_END(),
 	};
+	/* under mpirun every rank parses the same options: rank 0 alone says what is wrong (or prints --help) */
+	int quiet = rank_env() > 0, fd1 = -1, fd2 = -1, null = -1;
+	if (quiet && (null = open("/dev/null", O_WRONLY | O_CLOEXEC)) >= 0) {
+		fflush(stdout);
+		fd1 = dup(1), fd2 = dup(2);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
 	int n = opt_parse(argc, argv, &cluster_cmd, options);
-	if (n < 0)
-		return n;
 	if (n > 0) {
 		error_usage("cluster", "unexpected argument '%s'", argv[0]);
-		return OPT_ERROR;
+		n = OPT_ERROR;
 	}
-	return 0;
+	if (null >= 0) {
+		fflush(stdout);
+		fflush(stderr);
+		if (fd1 >= 0)
+			dup2(fd1, 1), close(fd1);
+		if (fd2 >= 0)
+			dup2(fd2, 2), close(fd2);
+		close(null);
+	}
+	return n < 0 ? n : 0;
 }
 
 /* archscope-cluster beside this executable, or "" when there is none. */

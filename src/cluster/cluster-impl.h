@@ -13,6 +13,8 @@ enum {
 	CLUSTER_TAG_REC,
 	CLUSTER_TAG_SHIFT,
 	CLUSTER_TAG_PRTT,
+	CLUSTER_TAG_P2P,
+	CLUSTER_TAG_COLL,
 };
 
 /* A step's record: [0] the peer (-1: none), then up to four figures. */
@@ -40,7 +42,7 @@ char *cluster_buffer(struct cluster_run *run, size_t bytes);
 /* warm + reps round trips of `bytes`; the initiator writes reps half round trips in us. */
 int cluster_pingpong(MPI_Comm c, int peer, int initiator, char *buf, size_t bytes, int warm, int reps, double *half_us);
 /* One warm-up and `bursts` timed windows of `window` messages from sender to peer, each followed
- * by a one-byte ack; the sender writes bursts GB/s. */
+ * by a 4-byte ack (osu_bw's), every receive of a window into one buffer; the sender writes bursts GB/s. */
 int cluster_stream(MPI_Comm c, int peer, int sender, size_t bytes, int window, int bursts, double *gbs);
 
 #endif

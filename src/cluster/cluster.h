@@ -160,6 +160,93 @@ int cluster_prtt_measure(struct cluster_run *run, int a, int b, int reps, struct
  * o = (PRTT(n,d,s) - PRTT(1,0,s)) / (n-1) - d; L = PRTT(1,0,s)/2 - o_s - o_r - (s-1)G. Pure. */
 void cluster_loggp_derive(const struct cluster_prtt *m, struct cluster_loggp *out);
 
+/* --- point to point per message size, as the OSU micro-benchmarks (p2p.c) ---------------------- */
+
+#define CLUSTER_P2P_MAX_SIZES 32
+enum { CLUSTER_P2P_LATENCY, CLUSTER_P2P_BANDWIDTH };
+
+struct cluster_p2p_point {
+	size_t bytes;
+	double latency_us;       /* osu_latency: mean half round trip */
+	double bandwidth_gbs;    /* osu_bw: one direction, windows into one receive buffer */
+	double bibandwidth_gbs;  /* osu_bibw: both directions at once, the sum */
+	int lat_iters, bw_iters; /* timed iterations (round trips; windows) */
+};
+
+struct cluster_p2p {
+	int a, b;                /* the pair: a initiates and sends in osu_bw */
+	int window, full;        /* messages per window; 1: osu's own iteration counts */
+	int n;
+	struct cluster_p2p_point pt[CLUSTER_P2P_MAX_SIZES];
+};
+
+/* The warm-up (skip) and timed iterations of osu_latency (what = CLUSTER_P2P_LATENCY) or
+ * osu_bw/osu_bibw at a message size: osu's own with full, else a tenth of them capped at 32 MiB
+ * moved (at least 10 round trips, 2 windows). Pure. */
+void cluster_p2p_counts(size_t bytes, int window, int full, int what, int *skip, int *iters);
+/* Collective: osu_latency, osu_bw and osu_bibw between ranks a and b at each size (window:
+ * run->o->window), the others waiting (cluster_barrier_idle); the figures on rank 0. */
+int cluster_p2p_measure(struct cluster_run *run, int a, int b, const size_t *sizes, int n, int full, struct cluster_p2p *out,
+			struct as_error *err);
+
+/* --- collectives, as IMB-MPI1 and osu_allreduce measure them (coll.c), and their LogGP model
+ * (collmodel.c; pure) ------------------------------------------------------------------------- */
+
+#define CLUSTER_COLL_OPS(X)                                                                                \
+	X(CLUSTER_COLL_BARRIER, "barrier", "dissemination")                                                    \
+	X(CLUSTER_COLL_BCAST, "bcast", "binomial tree")                                                        \
+	X(CLUSTER_COLL_REDUCE, "reduce", "binomial tree")                                                      \
+	X(CLUSTER_COLL_ALLREDUCE, "allreduce", "recursive doubling")                                           \
+	X(CLUSTER_COLL_ALLGATHER, "allgather", "ring")                                                         \
+	X(CLUSTER_COLL_ALLTOALL, "alltoall", "pairwise exchange")
+#define CLUSTER_COLL_X_ENUM(id, name, algo) id,
+enum { CLUSTER_COLL_OPS(CLUSTER_COLL_X_ENUM) CLUSTER_COLL_NOPS };
+/* The communicators: the whole job, one rank per node (the leaders), the ranks of rank 0's node. */
+enum { CLUSTER_COMM_WORLD, CLUSTER_COMM_LEADERS, CLUSTER_COMM_NODE, CLUSTER_COMM_KINDS };
+
+const char *cluster_coll_name(int op);
+const char *cluster_coll_algorithm(int op);
+const char *cluster_comm_name(int kind);
+
+/* One collective at one size on one communicator: each rank's mean time per call over the timed
+ * iterations, then the least, mean and most over the ranks (IMB's t_min, t_avg, t_max). */
+struct cluster_coll {
+	int comm;                /* CLUSTER_COMM_* */
+	int ranks;               /* the communicator's size */
+	int op;                  /* CLUSTER_COLL_* */
+	size_t bytes;            /* the message (bcast, reduce, allreduce: the buffer; allgather, alltoall: each rank's block); 0: barrier */
+	int iters;
+	double t_min_us, t_avg_us, t_max_us;
+	/* the model, filled by cluster_coll_model */
+	int layer;               /* the layer whose LogGP it used (0-based), -1: none */
+	double model_us;         /* NaN: no LogGP for that layer */
+	double model_error;      /* model_us / t_max_us - 1: the last rank done is the collective done (a bcast root returns early) */
+};
+
+/* The warm-up and timed iterations of a collective at `bytes` on p ranks: 1 + 100 for small
+ * messages, fewer as the bytes each rank moves per call grow (at least 1 + 5). Pure. */
+void cluster_coll_counts(int op, size_t bytes, int p, int *skip, int *iters);
+/* Collective (every rank of the world): the operations at each size (sizes of at least 4 B; the
+ * barrier once) on each communicator of 2 ranks or more, one communicator and operation at a time,
+ * the ranks outside it waiting asleep. out[] on rank 0; returns the count (<= max) or -errno. */
+int cluster_coll_measure(struct cluster_run *run, const struct cluster_place *p, const size_t *sizes, int nsizes,
+			 struct cluster_coll *out, int max, struct as_error *err);
+/* The time of one point-to-point message of s bytes by LogGP: RTT/2 + (s - 8) G (G taken as 0 when
+ * it is not positive), in us; NaN without an RTT. */
+double cluster_loggp_message_us(const struct cluster_loggp *g, size_t s);
+/* The model of a collective of op at `bytes` on p ranks from one LogGP (the algorithm of
+ * cluster_coll_algorithm: dissemination barrier ceil(log2 p) messages of 0 B; binomial bcast and
+ * reduce ceil(log2 p) rounds of one message; recursive-doubling allreduce ceil(log2 p) exchanges;
+ * ring allgather and pairwise alltoall p - 1 rounds of one block), in us. Pure. */
+double cluster_coll_predict(int op, int p, size_t bytes, const struct cluster_loggp *g);
+/* The innermost layer (0-based) whose one group holds all n ranks, -1 when none does. Pure. */
+struct cluster_layers;
+int cluster_comm_layer(const struct cluster_layers *L, const int *ranks, int n);
+/* Fills each row's model from the LogGP of its communicator's layer (layer_of[comm], -1: none;
+ * loggp[layer] counts when its pair differs, a != b): model_us and model_error. Pure. */
+void cluster_coll_model(struct cluster_coll *rows, int n, const int layer_of[CLUSTER_COMM_KINDS], const struct cluster_loggp *loggp,
+			int nlayers);
+
 /* --- layers (layers.c; pure) ----------------------------------------------------------------- */
 
 #define CLUSTER_MAX_LAYERS 8

@@ -68,33 +68,27 @@ int cluster_pingpong(MPI_Comm c, int peer, int initiator, char *buf, size_t byte
 	return 0;
 }
 
-/* Receive slots of a window: distinct buffers up to 64 MiB in all, reused in turn beyond (osu_bw
- * receives the whole window into one buffer; the bytes are never read). */
-static int slots_of(size_t bytes, int window)
-{
-	size_t fit = bytes ? ((size_t)64 << 20) / bytes : (size_t)window;
-	return fit < 1 ? 1 : fit < (size_t)window ? (int)fit : window;
-}
-
+/* osu_bw's window: `window` non-blocking sends of `bytes` into ONE receive buffer on the receiver
+ * (osu_bw and osu_bibw post every receive of a window on the same buffer, so what is measured is the
+ * transport, not the receiver's cache misses on fresh memory), then a 4-byte ack. */
 int cluster_stream(MPI_Comm c, int peer, int sender, size_t bytes, int window, int bursts, double *gbs)
 {
-	int slots = slots_of(bytes, window);
-	char *buf = malloc((sender ? 1 : (size_t)slots) * (bytes ? bytes : 1));
+	char *buf = malloc(bytes ? bytes : 1);
 	MPI_Request *rq = malloc((size_t)window * sizeof(*rq));
 	int rc = buf && rq ? 0 : -ENOMEM;
-	char ack = 0;
+	char ack[4] = { 0 };
 	if (buf)
-		memset(buf, 1, (sender ? 1 : (size_t)slots) * (bytes ? bytes : 1));
+		memset(buf, 1, bytes ? bytes : 1);
 	for (int b = -1; b < bursts && rc == 0; b++) { /* one burst to warm up */
 		double t0 = cluster_now_us();
 		for (int w = 0; w < window && rc == 0; w++)
 			rc = sender ? MPI_Isend(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_BW, c, &rq[w])
-				    : MPI_Irecv(buf + (size_t)(w % slots) * bytes, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_BW, c, &rq[w]);
+				    : MPI_Irecv(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_BW, c, &rq[w]);
 		if (rc == 0)
 			rc = MPI_Waitall(window, rq, MPI_STATUSES_IGNORE);
 		if (rc == 0)
-			rc = sender ? MPI_Recv(&ack, 1, MPI_BYTE, peer, CLUSTER_TAG_ACK, c, MPI_STATUS_IGNORE)
-				    : MPI_Send(&ack, 1, MPI_BYTE, peer, CLUSTER_TAG_ACK, c);
+			rc = sender ? MPI_Recv(ack, 4, MPI_BYTE, peer, CLUSTER_TAG_ACK, c, MPI_STATUS_IGNORE)
+				    : MPI_Send(ack, 4, MPI_BYTE, peer, CLUSTER_TAG_ACK, c);
 		if (rc != 0)
 			rc = -EIO;
 		else if (sender && b >= 0)
@@ -358,12 +352,12 @@ static void shift_store(void *arg, int from, const double *rec)
 int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error *err)
 {
 	const struct cluster_opts *o = run->o;
-	int p = run->size, slots = slots_of(o->bw_bytes, o->window);
+	int p = run->size;
 	struct bw_ctx c = { .bw = bw_gbs, .p = p };
 	if (run->rank == 0)
 		cluster_matrix_clear(bw_gbs, p);
 	char *sbuf = cluster_buffer(run, o->bw_bytes);
-	char *rbuf = malloc((size_t)slots * (o->bw_bytes ? o->bw_bytes : 1));
+	char *rbuf = cluster_buffer(run, o->bw_bytes); /* one receive buffer per window, as osu_bw */
 	MPI_Request *rq = malloc(2 * (size_t)o->window * sizeof(*rq));
 	double *gbs = malloc((size_t)o->bursts * sizeof(double));
 	int rc = sbuf && rbuf && rq && gbs ? 0 : -ENOMEM;
@@ -377,7 +371,7 @@ int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error
 			}
 			double t0 = cluster_now_us();
 			for (int w = 0; w < o->window && rc == 0; w++)
-				if (MPI_Irecv(rbuf + (size_t)(w % slots) * o->bw_bytes, (int)o->bw_bytes, MPI_BYTE, src, CLUSTER_TAG_SHIFT,
+				if (MPI_Irecv(rbuf, (int)o->bw_bytes, MPI_BYTE, src, CLUSTER_TAG_SHIFT,
 					      run->comm, &rq[w]) != MPI_SUCCESS ||
 				    MPI_Isend(sbuf, (int)o->bw_bytes, MPI_BYTE, dst, CLUSTER_TAG_SHIFT, run->comm, &rq[o->window + w]) !=
 					    MPI_SUCCESS)

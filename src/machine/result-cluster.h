@@ -78,6 +78,38 @@
 	X(CL_LEVEL_MAX, CL_LEVELS, NUMBER, "max_us", "us", 0, "to")                                                  \
 	X(CL_LEVEL_PAIRS, CL_LEVELS, INT, "pairs", "", 0, "pairs in it")
 
+/* Point to point per message size, one pair per layer, by the OSU micro-benchmarks' methods. */
+#define CLUSTER_RESULT_P2P(X)                                                                                    \
+	X(CL_P2P, CL_ROOT, ROWS, "point_to_point", "", SCHEMA_OPT,                                                    \
+	  "osu_latency, osu_bw and osu_bibw per message size, one pair per layer")                                     \
+	X(CL_P2P_LAYER, CL_P2P, INT, "layer", "", 0, "the layer (1: innermost)")                                     \
+	X(CL_P2P_PAIR, CL_P2P, INTS, "pair", "", 0, "the two ranks (the first sends in osu_bw)")                     \
+	X(CL_P2P_WINDOW, CL_P2P, INT, "window", "messages", 0, "messages per window of osu_bw and osu_bibw")          \
+	X(CL_P2P_COUNTS, CL_P2P, TEXT, "counts", "", 0, "\"osu\": osu's iteration counts; \"short\": a tenth, capped")   \
+	X(CL_P2P_SIZES, CL_P2P, ROWS, "sizes", "", 0, "one row per message size")                                   \
+	X(CL_P2P_BYTES, CL_P2P_SIZES, INT, "bytes", "B", 0, "the message size")                                     \
+	X(CL_P2P_LATENCY, CL_P2P_SIZES, NUMBER, "latency_us", "us", 0, "osu_latency: mean half round trip")          \
+	X(CL_P2P_BW, CL_P2P_SIZES, NUMBER, "bandwidth_gbs", "GB/s", 0, "osu_bw: one direction, windowed")            \
+	X(CL_P2P_BIBW, CL_P2P_SIZES, NUMBER, "bibandwidth_gbs", "GB/s", 0, "osu_bibw: both directions, the sum")     \
+	X(CL_P2P_LAT_ITERS, CL_P2P_SIZES, INT, "latency_iterations", "", 0, "timed round trips")                     \
+	X(CL_P2P_BW_ITERS, CL_P2P_SIZES, INT, "bandwidth_windows", "", 0, "timed windows")
+
+/* Collectives per communicator and size as IMB-MPI1 prints them, with the LogGP model beside each. */
+#define CLUSTER_RESULT_COLLECTIVES(X)                                                                            \
+	X(CL_COLL, CL_ROOT, ROWS, "collectives", "", SCHEMA_OPT, "one row per communicator, operation and size")     \
+	X(CL_COLL_COMM, CL_COLL, TEXT, "communicator", "", 0, "\"world\", \"one rank per node\" or \"one node\"")     \
+	X(CL_COLL_RANKS, CL_COLL, INT, "ranks", "ranks", 0, "the communicator's size")                              \
+	X(CL_COLL_OP, CL_COLL, TEXT, "operation", "", 0, "barrier, bcast, reduce, allreduce, allgather, alltoall")    \
+	X(CL_COLL_BYTES, CL_COLL, INT, "bytes", "B", 0, "the message (allgather, alltoall: each rank's block)")       \
+	X(CL_COLL_ITERS, CL_COLL, INT, "iterations", "", 0, "timed calls per rank")                                  \
+	X(CL_COLL_TMIN, CL_COLL, NUMBER, "t_min_us", "us", 0, "the least over ranks of a rank's mean time per call") \
+	X(CL_COLL_TAVG, CL_COLL, NUMBER, "t_avg_us", "us", 0, "the mean over ranks")                                 \
+	X(CL_COLL_TMAX, CL_COLL, NUMBER, "t_max_us", "us", 0, "the most over ranks")                                 \
+	X(CL_COLL_ALGO, CL_COLL, TEXT, "model_algorithm", "", 0, "the algorithm the model counts the messages of")    \
+	X(CL_COLL_LAYER, CL_COLL, INT, "model_layer", "", SCHEMA_NULL, "the layer whose LogGP it used (null: none)")  \
+	X(CL_COLL_MODEL, CL_COLL, NUMBER, "model_us", "us", SCHEMA_NULL, "the model's time (null: no LogGP)")         \
+	X(CL_COLL_ERROR, CL_COLL, NUMBER, "model_error", "", SCHEMA_NULL, "model_us / t_max_us - 1 (0.1: 10 % above)")
+
 #define CLUSTER_RESULT_MATRICES(X)                                                                               \
 	X(CL_LATENCY, CL_ROOT, MATRIX, "latency_us", "us", 0, "half the round trip of 8 B, median, rank by rank")     \
 	X(CL_P99, CL_ROOT, MATRIX, "latency_p99_us", "us", 0, "the same, 99th percentile")                           \
@@ -110,7 +142,8 @@
 	X(CL_SET_SECONDS, CL_SETTINGS, NUMBER, "seconds", "s", 0, "the run's time")                                  \
 	X(CL_WARNINGS, CL_ROOT, TEXTS, "warnings", "", SCHEMA_OPT, "what makes the matrices less certain")
 
-#define CLUSTER_RESULT(X) CLUSTER_RESULT_NODES(X) CLUSTER_RESULT_LAYERS(X) CLUSTER_RESULT_MATRICES(X)
+#define CLUSTER_RESULT(X) CLUSTER_RESULT_NODES(X) CLUSTER_RESULT_LAYERS(X) CLUSTER_RESULT_P2P(X) CLUSTER_RESULT_COLLECTIVES(X) \
+	CLUSTER_RESULT_MATRICES(X)
 
 SCHEMA_ENUM(CL, CLUSTER_RESULT);
 extern const struct schema cluster_result;

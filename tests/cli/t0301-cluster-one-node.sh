@@ -10,7 +10,8 @@ test_expect_success 'one rank: nothing to measure, exit 2' '
 	contains "$TMP/err" "one rank has no pairs to measure: start it as '\''mpirun -np P"
 '
 test_expect_success 'four ranks on one node: the map, the JSON names, matrices and layers that hold together' '
-	run 0 mpi_local 4 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 50 --sizes 8,64KiB
+	run 0 mpi_local 4 "$ARCHSCOPE" cluster --json --probes clock --size 64KiB --window 8 --bursts 3 --reps 50 --pair-sizes 8,64KiB \
+		--sizes 8,64KiB --coll-sizes 8
 	contains "$TMP/err" "every rank is on one node"
 	python3 - "$TMP/out" "$(hostname)" <<-\PY || fail "JSON of a one-node run (above)"
 	import json, math, sys
@@ -76,11 +77,11 @@ test_expect_success 'four ranks on one node: the map, the JSON names, matrices a
 
 # text for people, the phases left out not shown
 test_expect_success 'text for people, the phases left out not shown' '
-	run 0 mpi_local 2 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention --reps 50
+	run 0 mpi_local 2 "$ARCHSCOPE" cluster --skip nodes,bandwidth,shift,loggp,contention,p2p,collectives --reps 50
 	contains "$TMP/out" "archscope cluster: 2 ranks on 1 node"
 	contains "$TMP/out" "placement"
 	contains "$TMP/out" "layers, innermost first"
 	contains "$TMP/out" "latency: half the round trip of 8 B, median (us)"
-	! grep -q "contention\|LogGP\|mpiGraph" "$TMP/out" || fail "a phase left out is shown"
+	! grep -q "contention\|LogGP\|mpiGraph\|osu_latency\|collectives" "$TMP/out" || fail "a phase left out is shown"
 '
 test_done

@@ -1,17 +1,18 @@
 # archscope cluster's files: --raw (placement, node figures, every matrix, layers, LogGP,
-# contention, and the whole result as JSON), --plot heatmaps, --machine-files (one per node, with
+# contention, point to point, collectives, and the whole result as JSON), --plot heatmaps, --machine-files (one per node, with
 # the nodes alike named); a directory that cannot be written is refused before anything is measured.
 . "$(dirname "$0")/lib.sh"
 require MPI
 . "$ROOT/tests/cli/mpi.sh"
 
 run 0 mpi_local 2 "$ARCHSCOPE" cluster --probes clock,caches --node-memory 4MiB --size 64KiB --window 8 --reps 50 \
-	--sizes 8,4KiB --raw "$TMP/raw" --plot "$TMP/plot" --machine-files "$TMP/m"
+	--pair-sizes 8,4KiB --sizes 8,4KiB --coll-sizes 8 --raw "$TMP/raw" --plot "$TMP/plot" --machine-files "$TMP/m"
 cp "$TMP/err" "$TMP/run.err"
 yaml="$TMP/m/$(hostname).yaml"
 test_expect_success '--raw: placement, node figures, every matrix, layers, LogGP, contention and the JSON' '
 	for f in ranks.csv nodes.csv latency-us.csv latency-p99-us.csv bandwidth-gbs.csv bandwidth-shift-gbs.csv \
-		 latency-8B-us.csv latency-4096B-us.csv layers.csv loggp.csv contention.csv cluster.json; do
+		 latency-8B-us.csv latency-4096B-us.csv layers.csv loggp.csv contention.csv point-to-point.csv \
+		 collectives.csv cluster.json; do
 		[ -s "$TMP/raw/$f" ] || fail "--raw has no $f: $(ls "$TMP/raw")"
 	done
 	python3 - "$TMP/raw" <<-\PY || fail "--raw contents (above)"
@@ -28,6 +29,12 @@ test_expect_success '--raw: placement, node figures, every matrix, layers, LogGP
 	assert {"cpus", "clock", "L1 size", "L1 latency"} <= figs, figs
 	layers = list(csv.DictReader(open(os.path.join(d, "layers.csv"))))
 	assert {r["rank"] for r in layers} == {"0", "1"}
+	p2p = list(csv.DictReader(open(os.path.join(d, "point-to-point.csv"))))
+	assert [(r["a"], r["b"], r["bytes"]) for r in p2p] == [("0", "1", "8"), ("0", "1", "4096")], p2p
+	assert all(float(r["latency_us"]) > 0 and float(r["bandwidth_gbs"]) > 0 for r in p2p), p2p
+	coll = list(csv.DictReader(open(os.path.join(d, "collectives.csv"))))
+	assert {r["operation"] for r in coll} == {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall"}, coll
+	assert all(r["communicator"] == "world" and r["ranks"] == "2" for r in coll), coll
 	PY
 '
 test_expect_success '--plot: the heatmaps' '

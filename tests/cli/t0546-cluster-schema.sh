@@ -4,10 +4,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/cli/mpi.sh"
 
-small="--size 64KiB --window 8 --bursts 3 --reps 50"
+small="--size 64KiB --window 8 --bursts 3 --reps 50 --sizes 8,64KiB --coll-sizes 8"
 
 test_expect_success MPI 'every part (2 ranks, all node figures, --sizes) is what the description says' '
-	run 0 mpi_local 2 "$ARCHSCOPE" cluster --json $small --sizes 8,64KiB &&
+	run 0 mpi_local 2 "$ARCHSCOPE" cluster --json $small --pair-sizes 8,64KiB &&
 	cp "$TMP/out" "$TMP/all.json" &&
 	run 0 "$ARCHSCOPE" machine schema --check "$TMP/all.json" cluster &&
 	contains "$TMP/out" "cluster results as described"

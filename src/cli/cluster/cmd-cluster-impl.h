@@ -11,6 +11,7 @@ struct emit;
 #define CLI_CLUSTER_MAX_OUTLIERS 64
 #define CLI_CLUSTER_MAX_PHASES 16
 #define CLI_CLUSTER_MAX_CONTENTION 256
+#define CLI_CLUSTER_MAX_COLL 256
 
 struct cli_cluster_phase_time {
 	const char *phase;
@@ -36,6 +37,11 @@ struct cli_cluster_result {
 	struct cluster_layers layers;
 	int loggp_measured;
 	struct cluster_loggp loggp[CLUSTER_MAX_LAYERS];
+	int np2p;                    /* point to point per size: one pair per layer (osu's methods) */
+	struct cluster_p2p p2p[CLUSTER_MAX_LAYERS];
+	int p2p_layer[CLUSTER_MAX_LAYERS];
+	int ncoll;                   /* collectives, with the model beside each */
+	struct cluster_coll coll[CLI_CLUSTER_MAX_COLL];
 	int ncont;
 	struct cluster_contention cont[CLI_CLUSTER_MAX_CONTENTION];
 	int nphases;
@@ -53,12 +59,17 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 			struct cluster_opts *co, struct as_error *err);
 
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
+/* Point to point per message size (cmd-cluster-render-p2p.c). */
+void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r);
+void cli_cluster_render_coll(struct emit *e, const struct cli_cluster_result *r);
 /* Its first part: the placement, the nodes' figures, the alike groups and the outliers. */
 void cli_cluster_render_nodes(struct emit *e, const struct cli_cluster_result *r);
 /* --raw: the placement (at the start), the matrices measured so far (as the run goes), all (at
  * the end). 0, or -1 after error(). */
 int cli_cluster_save_place(const struct cli_cluster_result *r, const char *dir);
 int cli_cluster_save_matrices(const struct cli_cluster_result *r, const char *dir);
+/* point-to-point.csv: the pairs measured so far. */
+int cli_cluster_save_p2p(const struct cli_cluster_result *r, const char *dir);
 int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir);
 /* DIR/NAME holding text, written whole. 0, or -1 after error(). */
 int cli_cluster_save_text(const char *dir, const char *name, const char *text);

@@ -133,7 +133,8 @@ static void on_stop(int sig)
 
 struct run_ctx {
 	struct cli_cluster_result *r;
-	uint64_t last_save_ns;
+	uint64_t last_save_ns, save_cost_ns;
+	char saved[128];             /* the last step the matrix files hold */
 };
 
 static void on_progress(void *arg, const char *phase, int step, int steps)
@@ -142,22 +143,29 @@ static void on_progress(void *arg, const char *phase, int step, int steps)
 	progress("cluster: %s, step %d of %d", phase, step, steps);
 }
 
+/* --raw after each step: the matrices, then progress.txt, so that a run cut at any moment (kill -9 of
+ * a rank, after which mpirun may kill rank 0 outright) leaves files that hold every step progress.txt
+ * calls done. The matrices are written every step unless writing them takes more than a tenth of
+ * the time between steps (thousands of ranks); progress.txt then says which step they hold. */
 static void on_step_done(void *arg, const char *phase, int step, int steps)
 {
 	struct run_ctx *c = arg;
 	const char *dir = c->r->o->raw_dir;
 	if (!dir)
 		return;
-	/* where the run is, every step (a rank 0 that mpirun kills outright cannot say it later) */
-	char text[256];
-	snprintf(text, sizeof(text), "%s step %d of %d done\n", phase, step, steps);
-	if (cli_cluster_save_text(dir, "progress.txt", text) != 0)
-		c->r->save_failed = 1;
 	uint64_t now = timer_now_ns();
-	if (step < steps && now - c->last_save_ns < 1000000000ull)
-		return;
-	c->last_save_ns = now;
-	if (cli_cluster_save_matrices(c->r, dir) != 0)
+	char text[400];
+	if (step == steps || now - c->last_save_ns >= 10 * c->save_cost_ns) {
+		if (cli_cluster_save_matrices(c->r, dir) != 0)
+			c->r->save_failed = 1;
+		c->last_save_ns = timer_now_ns();
+		c->save_cost_ns = c->last_save_ns - now;
+		snprintf(c->saved, sizeof(c->saved), "%s step %d of %d", phase, step, steps);
+	}
+	int n = snprintf(text, sizeof(text), "%s step %d of %d done\n", phase, step, steps);
+	if (strncmp(text, c->saved, strlen(c->saved)) != 0 || text[strlen(c->saved)] != ' ')
+		snprintf(text + n, sizeof(text) - (size_t)n, "the matrix files hold every step up to %s\n", c->saved);
+	if (cli_cluster_save_text(dir, "progress.txt", text) != 0)
 		c->r->save_failed = 1;
 }
 

@@ -2,6 +2,7 @@
  * (gathered on rank 0), latency, bandwidth, shift, latency per size, the layers (rank 0) and their
  * LogGP pairs, contention; each phase's time. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,62 @@ static int phase_loggp(struct cli_cluster_result *r, const struct cli_cluster_op
 	return 0;
 }
 
+/* osu_latency, osu_bw and osu_bibw per message size for each layer's representative pair. */
+static int phase_p2p(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_opts *co,
+		     struct cluster_run *run, const int reps[3 * CLUSTER_MAX_LAYERS + 1], struct as_error *err)
+{
+	int root = run->rank == 0, rc;
+	uint64_t t0 = timer_now_ns();
+	for (int k = 0; k < reps[0]; k++) {
+		int li = reps[1 + 3 * k], a = reps[2 + 3 * k], b = reps[3 + 3 * k];
+		if (root) {
+			co->status->phase = "point to point", co->status->step = k + 1, co->status->steps = reps[0];
+			co->status->waiting = 0, co->status->peer = a == 0 ? b : b == 0 ? a : -1;
+			progress("cluster: osu_latency, osu_bw, osu_bibw between ranks %d and %d, layer %d of %d", a, b, k + 1, reps[0]);
+		}
+		struct cluster_p2p m;
+		if ((rc = cluster_p2p_measure(run, a, b, o->p2p_sizes, o->np2p, o->osu_counts, &m, err)) != 0)
+			return rc;
+		if (root) {
+			r->p2p[r->np2p] = m;
+			r->p2p_layer[r->np2p++] = li;
+			if (o->raw_dir && cli_cluster_save_p2p(r, o->raw_dir) != 0) /* each pair kept as it is done */
+				r->save_failed = 1;
+		}
+	}
+	phase_time(r, "point to point", reps[0], t0);
+	return 0;
+}
+
+/* The collectives, and on rank 0 the model of each from the LogGP of its communicator's layer. */
+static int phase_coll(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
+		      struct cluster_run *run, struct as_error *err)
+{
+	uint64_t t0 = timer_now_ns();
+	int n = cluster_coll_measure(run, p, o->coll_sizes, o->ncoll, r->coll, CLI_CLUSTER_MAX_COLL, err);
+	if (n < 0)
+		return n;
+	phase_time(r, "collectives", 1 + (p->nnodes >= 2 && p->nnodes < p->size) + (p->node_size[0] >= 2 && p->node_size[0] < p->size), t0);
+	if (p->rank != 0)
+		return 0;
+	r->ncoll = n;
+	int *ranks = malloc((size_t)p->size * sizeof(int)), layer_of[CLUSTER_COMM_KINDS] = { -1, -1, -1 };
+	for (int k = 0; ranks && r->have_layers && k < CLUSTER_COMM_KINDS; k++) {
+		int m = 0;
+		for (int i = 0; i < p->size; i++)
+			if (k == CLUSTER_COMM_WORLD || (k == CLUSTER_COMM_LEADERS && p->ranks[i].node_rank == 0) ||
+			    (k == CLUSTER_COMM_NODE && p->ranks[i].node == 0))
+				ranks[m++] = i;
+		layer_of[k] = cluster_comm_layer(&r->layers, ranks, m);
+	}
+	free(ranks);
+	if (r->loggp_measured && r->have_layers)
+		cluster_coll_model(r->coll, r->ncoll, layer_of, r->loggp, r->layers.n);
+	else
+		cluster_coll_model(r->coll, r->ncoll, (const int[CLUSTER_COMM_KINDS]){ -1, -1, -1 }, r->loggp, 0);
+	return 0;
+}
+
 int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
 		   struct cluster_opts *co, struct as_error *err)
 {
@@ -185,6 +242,10 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	if ((rc = phase_layers(r, p, o, reps, err)) != 0)
 		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP) && (rc = phase_loggp(r, o, co, &run, reps, err)) != 0)
+		return rc;
+	if (!(o->skip & CLI_CLUSTER_SKIP_P2P) && (rc = phase_p2p(r, o, co, &run, reps, err)) != 0)
+		return rc;
+	if (!(o->skip & CLI_CLUSTER_SKIP_COLLECTIVES) && (rc = phase_coll(r, p, o, &run, err)) != 0)
 		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_CONTENTION)) {
 		t0 = timer_now_ns();

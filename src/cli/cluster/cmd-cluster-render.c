@@ -229,7 +229,7 @@ static void render_contention(struct emit *e, const struct cli_cluster_result *r
 	emit_table_end(e);
 }
 
-/* --sizes: each size's matrices, and (text) the median latency per size and layer. */
+/* --pair-sizes: each size's matrices, and (text) the median latency per size and layer. */
 static void render_sizes(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cli_cluster_opts *o = r->o;
@@ -302,9 +302,9 @@ static void render_run(struct emit *e, const struct cli_cluster_result *r)
 		emit_row_begin(e);
 		emit_string(e, CL_KEY(TIMING_PHASE), "phase", r->phase[k].phase);
 		emit_int(e, CL_KEY(TIMING_STEPS), "steps", r->phase[k].steps, NULL);
-		emit_number(e, CL_KEY(TIMING_SECONDS), "time", r->phase[k].seconds, "s", "%.3g");
+		emit_number(e, CL_KEY(TIMING_SECONDS), "time", r->phase[k].seconds, "s", "%.2f");
 		emit_number(e, CL_KEY(TIMING_PER_STEP), "per step",
-			    r->phase[k].steps ? 1e3 * r->phase[k].seconds / r->phase[k].steps : NAN, "ms", "%.3g");
+			    r->phase[k].steps ? 1e3 * r->phase[k].seconds / r->phase[k].steps : NAN, "ms", "%.1f");
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -318,7 +318,7 @@ static void render_run(struct emit *e, const struct cli_cluster_result *r)
 		emit_annotate(e, " (%s)", r->one_pair_why);
 	emit_number(e, CL_KEY(SET_GAP), "layer gap", o->gap, NULL, "%.2f");
 	emit_int(e, CL_KEY(SET_SEED), "seed", (long long)o->seed, NULL);
-	emit_number(e, CL_KEY(SET_SECONDS), "run time", r->seconds, "s", "%.3g");
+	emit_number(e, CL_KEY(SET_SECONDS), "run time", r->seconds, "s", "%.1f");
 	emit_object_end(e);
 	if (r->shared_cpu_a >= 0) {
 		emit_array_begin(e, CL_KEY(WARNINGS), "warnings");
@@ -334,6 +334,8 @@ void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 	emit_int(e, CL_KEY(SIZE), NULL, p->size, NULL);
 	cli_cluster_render_nodes(e, r);
 	render_layers(e, r);
+	cli_cluster_render_p2p(e, r);
+	cli_cluster_render_coll(e, r);
 	render_matrices(e, r);
 	render_contention(e, r);
 	render_run(e, r);

@@ -109,6 +109,35 @@ static void contention_csv(FILE *f, const struct cli_cluster_result *r, const vo
 			r->cont[k].total_gbs);
 }
 
+static void p2p_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
+{
+	(void)arg;
+	fprintf(f, "layer,a,b,bytes,latency_us,bandwidth_gbs,bibandwidth_gbs,latency_iterations,bandwidth_windows\n");
+	for (int k = 0; k < r->np2p; k++)
+		for (int s = 0; s < r->p2p[k].n; s++) {
+			const struct cluster_p2p_point *pt = &r->p2p[k].pt[s];
+			fprintf(f, "%d,%d,%d,%zu,%.6g,%.6g,%.6g,%d,%d\n", r->p2p_layer[k] + 1, r->p2p[k].a, r->p2p[k].b, pt->bytes,
+				pt->latency_us, pt->bandwidth_gbs, pt->bibandwidth_gbs, pt->lat_iters, pt->bw_iters);
+		}
+}
+
+static void coll_csv(FILE *f, const struct cli_cluster_result *r, const void *arg)
+{
+	(void)arg;
+	fprintf(f, "communicator,ranks,operation,bytes,iterations,t_min_us,t_avg_us,t_max_us,model_algorithm,model_us,model_error\n");
+	for (int k = 0; k < r->ncoll; k++) {
+		const struct cluster_coll *c = &r->coll[k];
+		fprintf(f, "%s,%d,%s,%zu,%d,%.6g,%.6g,%.6g,%s,%.6g,%.6g\n", cluster_comm_name(c->comm), c->ranks, cluster_coll_name(c->op),
+			c->bytes, c->iters, c->t_min_us, c->t_avg_us, c->t_max_us, cluster_coll_algorithm(c->op), c->model_us,
+			c->model_error);
+	}
+}
+
+int cli_cluster_save_p2p(const struct cli_cluster_result *r, const char *dir)
+{
+	return r->np2p ? save_text(dir, "point-to-point.csv", p2p_csv, r, NULL) : 0;
+}
+
 int cli_cluster_save_text(const char *dir, const char *name, const char *text)
 {
 	char path[4096];
@@ -152,6 +181,9 @@ int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir)
 		rc |= save_text(dir, "loggp.csv", loggp_csv, r, NULL);
 	if (r->ncont)
 		rc |= save_text(dir, "contention.csv", contention_csv, r, NULL);
+	rc |= cli_cluster_save_p2p(r, dir);
+	if (r->ncoll)
+		rc |= save_text(dir, "collectives.csv", coll_csv, r, NULL);
 	/* the whole result as --json prints it */
 	struct emit *doc = emit_new(EMIT_JSON, NULL);
 	if (doc) {
