@@ -306,6 +306,7 @@ int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us,
 
 struct bw_ctx {
 	double *gbs, *bw;
+	double *spread;          /* rank 0: the windows' (max - min) / median per direction; may be NULL */
 	int p;
 };
 
@@ -318,8 +319,13 @@ static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec
 		int sender = initiator == (dir == 0);
 		if (cluster_stream(run->comm, peer, sender, o->bw_bytes, o->window, o->bursts, c->gbs) != 0)
 			return -EIO;
-		if (sender)
+		if (sender) {
 			rec[1] = order_median(c->gbs, (size_t)o->bursts);
+			double lo = c->gbs[0], hi = c->gbs[0];
+			for (int b = 1; b < o->bursts; b++)
+				lo = c->gbs[b] < lo ? c->gbs[b] : lo, hi = c->gbs[b] > hi ? c->gbs[b] : hi;
+			rec[2] = rec[1] > 0 ? (hi - lo) / rec[1] : NAN;
+		}
 	}
 	return 0;
 }
@@ -328,15 +334,20 @@ static void bw_store(void *arg, int from, const double *rec)
 {
 	struct bw_ctx *c = arg;
 	int peer = (int)rec[0];
-	if (peer >= 0 && peer < c->p)
+	if (peer >= 0 && peer < c->p) {
 		c->bw[(size_t)from * c->p + peer] = rec[1];
+		if (c->spread)
+			c->spread[(size_t)from * c->p + peer] = rec[2];
+	}
 }
 
 int cluster_sweep_bandwidth(struct cluster_run *run, double *bw_gbs, struct as_error *err)
 {
-	struct bw_ctx c = { .bw = bw_gbs, .p = run->size };
-	if (run->rank == 0)
+	struct bw_ctx c = { .bw = bw_gbs, .spread = run->rank == 0 ? run->o->bw_spread : NULL, .p = run->size };
+	if (run->rank == 0) {
 		cluster_matrix_clear(bw_gbs, run->size);
+		cluster_matrix_clear(c.spread, run->size);
+	}
 	c.gbs = malloc((size_t)run->o->bursts * sizeof(double));
 	int rc = c.gbs ? cluster_pair_steps(run, "bandwidth", bw_pair, &c, bw_store, &c) : -ENOMEM;
 	free(c.gbs);

@@ -334,6 +334,7 @@ void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 	emit_int(e, CL_KEY(SIZE), NULL, p->size, NULL);
 	cli_cluster_render_nodes(e, r);
 	render_layers(e, r);
+	cli_cluster_render_slow(e, r);
 	render_matrices(e, r);
 	render_contention(e, r);
 	render_run(e, r);

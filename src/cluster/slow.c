@@ -1,0 +1,175 @@
+/* Slow links and nodes: each layer's pairs against the layer's median, with the run's own
+ * repetition spread as the threshold (see slow.h), and the nodes most of whose links are slow. */
+#include "cluster/slow.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/order.h"
+
+const char *cluster_slow_what_name(enum cluster_slow_what w)
+{
+	static const char *const name[] = { "latency", "bandwidth", "node latency", "node sending", "node receiving" };
+	return (unsigned)w < sizeof(name) / sizeof(name[0]) ? name[w] : "?";
+}
+
+const char *cluster_slow_unit(enum cluster_slow_what w)
+{
+	return w == CLUSTER_SLOW_LATENCY || w == CLUSTER_SLOW_NODE_LATENCY ? "us" : "GB/s";
+}
+
+void cluster_slow_latency_spread(int size, const double *med_us, const double *p99_us, double *spread)
+{
+	for (size_t k = 0; k < (size_t)size * size; k++)
+		spread[k] = med_us && p99_us && med_us[k] > 0 && isfinite(p99_us[k]) ? (p99_us[k] - med_us[k]) / med_us[k] : NAN;
+}
+
+/* One figure of one layer: which pairs are in it, their values, the median and the noise. */
+struct slow_pass {
+	int p, layer;
+	const struct cluster_layers *L;
+	const double *m, *spread;
+	int directed;            /* bandwidth: both directions, lower is worse */
+	const int *node_of;
+	double floor;
+	unsigned char *slow;     /* [p x p]: the pair (direction) is slow */
+	double *v, *sp;          /* scratch, p x p */
+	double median, noise;
+	struct cluster_slow *out;
+	int n, max;
+};
+
+static int in_layer(const struct cluster_layers *L, int k, int i, int j)
+{
+	return L->layer[k].group[i] == L->layer[k].group[j] && (k == 0 || L->layer[k - 1].group[i] != L->layer[k - 1].group[j]);
+}
+
+static int node(const struct slow_pass *s, int r)
+{
+	return s->node_of ? s->node_of[r] : r;
+}
+
+/* How much worse than the median: latency / median - 1, or median / bandwidth - 1. */
+static double worse(const struct slow_pass *s, double v)
+{
+	return s->directed ? s->median / v - 1 : v / s->median - 1;
+}
+
+static void add(struct slow_pass *s, enum cluster_slow_what w, int a, int b, double value, double noise)
+{
+	if (s->n < s->max)
+		s->out[s->n] = (struct cluster_slow){ w, a, b, s->layer, value, s->median, noise };
+	s->n++;
+}
+
+static double own_spread(const struct slow_pass *s, size_t ij)
+{
+	return s->spread && isfinite(s->spread[ij]) ? s->spread[ij] : 0;
+}
+
+/* The pairs: median and noise of the layer, then each pair worse than the median by more than
+ * the noise or its own spread. 0 when the layer has too few values to say. */
+static int pass_pairs(struct slow_pass *s)
+{
+	int p = s->p;
+	size_t nv = 0, ns = 0;
+	for (int i = 0; i < p; i++)
+		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
+			size_t ij = (size_t)i * p + j;
+			if (i == j || !in_layer(s->L, s->layer, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
+				continue;
+			s->v[nv++] = s->m[ij];
+			if (s->spread && isfinite(s->spread[ij]))
+				s->sp[ns++] = s->spread[ij];
+		}
+	if (nv < 3)
+		return 0;
+	s->median = order_median(s->v, nv);
+	s->noise = ns ? order_median(s->sp, ns) : 0;
+	if (!(s->noise > s->floor))
+		s->noise = s->floor;
+	for (int i = 0; i < p; i++)
+		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
+			size_t ij = (size_t)i * p + j;
+			if (i == j || !in_layer(s->L, s->layer, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
+				continue;
+			double t = own_spread(s, ij) > s->noise ? own_spread(s, ij) : s->noise;
+			if (worse(s, s->m[ij]) > t) {
+				s->slow[ij] = 1;
+				add(s, s->directed ? CLUSTER_SLOW_BANDWIDTH : CLUSTER_SLOW_LATENCY, i, j, s->m[ij], t);
+			}
+		}
+	return 1;
+}
+
+/* A node's links in the layer (dir 0: either end for latency, out of it for bandwidth; 1: into
+ * it): slow when more than half of them are, at least 2. */
+static void pass_node(struct slow_pass *s, int x, int dir, enum cluster_slow_what w)
+{
+	int p = s->p;
+	size_t nv = 0, nslow = 0;
+	for (int i = 0; i < p; i++)
+		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
+			size_t ij = (size_t)i * p + j;
+			int mine = s->directed ? node(s, dir ? j : i) == x : (node(s, i) == x || node(s, j) == x);
+			if (i == j || !mine || node(s, i) == node(s, j) || !in_layer(s->L, s->layer, i, j) ||
+			    !(s->m[ij] > 0) || !isfinite(s->m[ij]))
+				continue;
+			s->v[nv++] = s->m[ij];
+			nslow += s->slow[ij];
+		}
+	if (nv >= 2 && 2 * nslow > nv)
+		add(s, w, x, -1, order_median(s->v, nv), s->noise);
+}
+
+static void pass_figure(struct slow_pass *s, int nnodes)
+{
+	memset(s->slow, 0, (size_t)s->p * s->p);
+	if (!s->m || !pass_pairs(s))
+		return;
+	for (int x = 0; x < nnodes; x++) {
+		if (s->directed) {
+			pass_node(s, x, 0, CLUSTER_SLOW_NODE_SENDING);
+			pass_node(s, x, 1, CLUSTER_SLOW_NODE_RECEIVING);
+		} else {
+			pass_node(s, x, 0, CLUSTER_SLOW_NODE_LATENCY);
+		}
+	}
+}
+
+int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *bw_gbs,
+		      const double *bw_spread, const int *node_of, const struct cluster_layers *layers, double floor,
+		      struct cluster_slow *out, int max)
+{
+	if (size < 3 || !layers || layers->size != size)
+		return 0;
+	size_t pp = (size_t)size * size;
+	struct slow_pass s = { .p = size, .L = layers, .node_of = node_of, .floor = floor, .out = out, .max = max };
+	s.slow = malloc(pp);
+	s.v = malloc(pp * sizeof(double));
+	s.sp = malloc(pp * sizeof(double));
+	if (!s.slow || !s.v || !s.sp) {
+		free(s.slow);
+		free(s.v);
+		free(s.sp);
+		return 0;
+	}
+	int nnodes = 0;
+	for (int r = 0; r < size; r++)
+		if (node(&s, r) + 1 > nnodes)
+			nnodes = node(&s, r) + 1;
+	for (int k = 0; k < layers->n; k++) {
+		if (!layers->layer[k].group)
+			continue;
+		s.layer = k;
+		s.m = lat_us, s.spread = lat_spread, s.directed = 0;
+		pass_figure(&s, nnodes);
+		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1;
+		pass_figure(&s, nnodes);
+	}
+	free(s.slow);
+	free(s.v);
+	free(s.sp);
+	return s.n < max ? s.n : max;
+}
