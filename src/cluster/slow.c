@@ -35,14 +35,40 @@ struct slow_pass {
 	double floor;
 	unsigned char *slow;     /* [p x p]: the pair (direction) is slow */
 	double *v, *sp;          /* scratch, p x p */
+	int *judged;             /* [p x p]: the layer each pair is judged in */
 	double median, noise;
 	struct cluster_slow *out;
 	int n, max;
 };
 
-static int in_layer(const struct cluster_layers *L, int k, int i, int j)
+/* The layer a pair is judged in: its innermost common layer, or where that has fewer than 3
+ * pairs (no median says which is off; on a busy machine the latency tree may split off a pair by
+ * noise), the next one out that, with what was carried into it, has them. [p x p] into judged. */
+static void judged_layers(const struct cluster_layers *L, int p, int *judged)
 {
-	return L->layer[k].group[i] == L->layer[k].group[j] && (k == 0 || L->layer[k - 1].group[i] != L->layer[k - 1].group[j]);
+	for (int i = 0; i < p; i++)
+		for (int j = 0; j < p; j++) {
+			int k = 0;
+			while (k < L->n - 1 && L->layer[k].group[i] != L->layer[k].group[j])
+				k++;
+			judged[(size_t)i * p + j] = i == j ? -1 : k;
+		}
+	for (int k = 0; k < L->n - 1; k++) {
+		int pairs = 0;
+		for (int i = 0; i < p; i++)
+			for (int j = i + 1; j < p; j++)
+				pairs += judged[(size_t)i * p + j] == k;
+		if (pairs >= 3)
+			continue;
+		for (size_t x = 0; x < (size_t)p * p; x++)
+			if (judged[x] == k)
+				judged[x] = k + 1;
+	}
+}
+
+static int in_layer(const struct slow_pass *s, int i, int j)
+{
+	return s->judged[(size_t)i * s->p + j] == s->layer;
 }
 
 static int node(const struct slow_pass *s, int r)
@@ -63,13 +89,8 @@ static void add(struct slow_pass *s, enum cluster_slow_what w, int a, int b, dou
 	s->n++;
 }
 
-static double own_spread(const struct slow_pass *s, size_t ij)
-{
-	return s->spread && isfinite(s->spread[ij]) ? s->spread[ij] : 0;
-}
-
-/* The pairs: median and noise of the layer, then each pair worse than the median by more than
- * the noise or its own spread. 0 when the layer has too few values to say. */
+/* The pairs: median and noise of the layer (the largest repetition spread of its pairs), then
+ * each pair worse than the median by more than the noise. 0 when the layer has too few values. */
 static int pass_pairs(struct slow_pass *s)
 {
 	int p = s->p;
@@ -77,7 +98,7 @@ static int pass_pairs(struct slow_pass *s)
 	for (int i = 0; i < p; i++)
 		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
 			size_t ij = (size_t)i * p + j;
-			if (i == j || !in_layer(s->L, s->layer, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
+			if (i == j || !in_layer(s, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
 				continue;
 			s->v[nv++] = s->m[ij];
 			if (s->spread && isfinite(s->spread[ij]))
@@ -86,18 +107,18 @@ static int pass_pairs(struct slow_pass *s)
 	if (nv < 3)
 		return 0;
 	s->median = order_median(s->v, nv);
-	s->noise = ns ? order_median(s->sp, ns) : 0;
-	if (!(s->noise > s->floor))
-		s->noise = s->floor;
+	s->noise = s->floor;
+	for (size_t k = 0; k < ns; k++)
+		if (s->sp[k] > s->noise)
+			s->noise = s->sp[k];
 	for (int i = 0; i < p; i++)
 		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
 			size_t ij = (size_t)i * p + j;
-			if (i == j || !in_layer(s->L, s->layer, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
+			if (i == j || !in_layer(s, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
 				continue;
-			double t = own_spread(s, ij) > s->noise ? own_spread(s, ij) : s->noise;
-			if (worse(s, s->m[ij]) > t) {
+			if (worse(s, s->m[ij]) > s->noise) {
 				s->slow[ij] = 1;
-				add(s, s->directed ? CLUSTER_SLOW_BANDWIDTH : CLUSTER_SLOW_LATENCY, i, j, s->m[ij], t);
+				add(s, s->directed ? CLUSTER_SLOW_BANDWIDTH : CLUSTER_SLOW_LATENCY, i, j, s->m[ij], s->noise);
 			}
 		}
 	return 1;
@@ -113,7 +134,7 @@ static void pass_node(struct slow_pass *s, int x, int dir, enum cluster_slow_wha
 		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
 			size_t ij = (size_t)i * p + j;
 			int mine = s->directed ? node(s, dir ? j : i) == x : (node(s, i) == x || node(s, j) == x);
-			if (i == j || !mine || node(s, i) == node(s, j) || !in_layer(s->L, s->layer, i, j) ||
+			if (i == j || !mine || node(s, i) == node(s, j) || !in_layer(s, i, j) ||
 			    !(s->m[ij] > 0) || !isfinite(s->m[ij]))
 				continue;
 			s->v[nv++] = s->m[ij];
@@ -142,26 +163,30 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 		      const double *bw_spread, const int *node_of, const struct cluster_layers *layers, double floor,
 		      struct cluster_slow *out, int max)
 {
-	if (size < 3 || !layers || layers->size != size)
+	if (size < 3 || !layers || layers->size != size || layers->n < 1)
 		return 0;
+	for (int k = 0; k < layers->n; k++)
+		if (!layers->layer[k].group)
+			return 0;
 	size_t pp = (size_t)size * size;
 	struct slow_pass s = { .p = size, .L = layers, .node_of = node_of, .floor = floor, .out = out, .max = max };
 	s.slow = malloc(pp);
 	s.v = malloc(pp * sizeof(double));
 	s.sp = malloc(pp * sizeof(double));
-	if (!s.slow || !s.v || !s.sp) {
+	s.judged = malloc(pp * sizeof(int));
+	if (!s.slow || !s.v || !s.sp || !s.judged) {
 		free(s.slow);
 		free(s.v);
 		free(s.sp);
+		free(s.judged);
 		return 0;
 	}
+	judged_layers(layers, size, s.judged);
 	int nnodes = 0;
 	for (int r = 0; r < size; r++)
 		if (node(&s, r) + 1 > nnodes)
 			nnodes = node(&s, r) + 1;
 	for (int k = 0; k < layers->n; k++) {
-		if (!layers->layer[k].group)
-			continue;
 		s.layer = k;
 		s.m = lat_us, s.spread = lat_spread, s.directed = 0;
 		pass_figure(&s, nnodes);
@@ -171,5 +196,6 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 	free(s.slow);
 	free(s.v);
 	free(s.sp);
+	free(s.judged);
 	return s.n < max ? s.n : max;
 }

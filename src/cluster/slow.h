@@ -25,16 +25,17 @@ struct cluster_slow {
 	int layer;               /* the layer (innermost 0) */
 	double value;            /* the pair's figure, or the median of the node's links in the layer */
 	double layer_median;     /* the median of the layer's pairs (latency: per pair; bandwidth: per direction) */
-	double noise;            /* the threshold (relative): the median repetition spread of the layer's pairs, or
-				  * the pair's own where larger */
+	double noise;            /* the threshold (relative): the largest repetition spread of the layer's pairs */
 };
 
 /* The spreads of the repetitions behind each pair's figure, relative (0.1: 10 %), size x size
  * (NaN: unknown): latency (p99 - median) / median of its ping-pongs; bandwidth (max - min) /
  * median of its windows. A figure is slow when it is worse than the layer's median by more than
- * the run's spread: the median spread of the layer's pairs (at least `floor`), or the pair's own
- * where that is larger (a pair disturbed in some of its repetitions is not called slow for it);
- * worse is latency / median - 1 or median / bandwidth - 1. A node (node_of[rank]; NULL: each rank its own) is slow
+ * the run's noise of it, the largest spread of the layer's pairs (at least `floor`; as the node
+ * comparison's noise): latency / median - 1 or median / bandwidth - 1 above it. The largest,
+ * not a typical one: on a loaded machine pairs differ by more than one pair's repetitions do
+ * (where their ranks were scheduled), and only what is off by more than any pair's repetitions is
+ * told apart from that. A node (node_of[rank]; NULL: each rank its own) is slow
  * in a layer when more than half of its links there are (at least 2 of them), in one direction
  * for bandwidth. A layer needs at least 3 values of a figure to have a median that says anything.
  * layers: which pairs meet in which layer (build them from latency alone: a link slow in bandwidth

@@ -159,5 +159,33 @@ static void test_cluster_slow__layers_judged_apart(void)
 	CHECK(isnan(s[0]) && s[1] == 0.5 && s[2] == 0);
 }
 
-TESTS(T(test_cluster_slow__healthy_noise_gives_nothing), T(test_cluster_slow__a_slow_pair_is_named),
+static void test_cluster_slow__a_layer_too_small_is_judged_outside(void)
+{
+	/* the latency tree puts ranks 2 and 3 in a layer of their own (10 us against 20 us: a busy
+	 * machine's noise between namespace nodes); one pair has no median, so it is judged with the
+	 * layer outside, and node 2's slow link to 3 is named with the others */
+	enum { P = 4 };
+	double lat[P * P], bw[P * P], ls[P * P], bs[P * P];
+	struct cluster_slow out[64];
+	matrices(P, 1, 0.1, lat, bw);
+	lat[2 * P + 3] = lat[3 * P + 2] = 10;
+	fill(ls, P, 0.2);
+	fill(bs, P, 0.2);
+	for (int j = 0; j < P; j++)
+		if (j != 2)
+			bw[2 * P + j] = 0.05;
+	struct cluster_layers L;
+	struct as_error err = { 0 };
+	CHECK(cluster_layers_build(P, lat, NULL, NULL, NULL, NULL, 1.5, &L, &err) == 0);
+	CHECK(L.n == 2 && L.layer[0].npairs == 1);
+	int n = cluster_slow_find(P, lat, ls, bw, bs, NULL, &L, 0.02, out, 64), to3 = 0;
+	for (int k = 0; k < n; k++) {
+		CHECK(out[k].a == 2 && out[k].layer == 1);
+		to3 += out[k].what == CLUSTER_SLOW_BANDWIDTH && out[k].b == 3;
+	}
+	CHECK(n == 4 && to3 == 1);
+	cluster_layers_release(&L);
+}
+
+TESTS(T(test_cluster_slow__healthy_noise_gives_nothing), T(test_cluster_slow__a_layer_too_small_is_judged_outside), T(test_cluster_slow__a_slow_pair_is_named),
       T(test_cluster_slow__a_slow_node_and_its_links_are_named), T(test_cluster_slow__layers_judged_apart))
