@@ -6,7 +6,7 @@
 # run is right when it names node 2 ("node sending", or with netem "node latency") and each of its
 # links out, and nothing else; a healthy run when it names nothing. Prints one line per run and the
 # counts. Traffic stays on the links made here (the network rule).
-#   RUNS=5 RATE=50mbit DELAY=2ms ARGS='--skip nodes,shift,loggp,contention --reps 50 --size 1MiB --window 2 --bursts 3'
+#   RUNS=5 RATE=50mbit DELAY=2ms ARGS='--skip nodes,loggp,contention --reps 50 --size 1MiB --window 2 --bursts 3'
 set -uo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
 cd "$(dirname "$0")/.."
@@ -17,7 +17,7 @@ command -v tc >/dev/null || { echo "cluster-slow-link: no tc (Debian package ipr
 RUNS=${RUNS:-5}
 RATE=${RATE:-50mbit}
 DELAY=${DELAY:-2ms}
-ARGS=${ARGS:---skip nodes,shift,loggp,contention --reps 50 --size 1MiB --window 2 --bursts 3}
+ARGS=${ARGS:---skip nodes,loggp,contention --reps 50 --size 1MiB --window 2 --bursts 3}
 tmp=$(mktemp -d)
 TMP=$tmp
 . "$root/tests/cli/mpi.sh"
@@ -49,9 +49,11 @@ mode, netem = sys.argv[2], sys.argv[3] == "1"
 slow = r.get("slow", [])
 named = ["%s %s" % (s["what"], s["ranks"]) for s in slow]
 right_node = {"node sending"} | ({"node latency"} if netem else set())
-healthy = [s for s in slow if not ((s["node"] == 2 and s["what"] in right_node) or
-                                   (s["node"] is None and s["ranks"][0] == 2) or
-                                   (s["node"] is None and 2 in s["ranks"] and s["what"] == "latency"))]
+# in a healthy run everything named is a healthy link or node
+healthy = slow if mode == "healthy" else [
+    s for s in slow if not ((s["node"] == 2 and s["what"] in right_node) or
+                            (s["node"] is None and s["ranks"][0] == 2) or
+                            (s["node"] is None and 2 in s["ranks"] and s["what"] == "latency"))]
 bw = r["bandwidth_gbs"]
 out2 = sorted(round(bw[2][j], 4) for j in (0, 1, 3))
 rest = sorted(round(bw[i][j], 4) for i in (0, 1, 3) for j in range(4) if i != j)

@@ -103,6 +103,7 @@ struct cluster_opts {
 	/* rank 0: [size x size] the relative spread, (max - min) / median, of each bandwidth
 	 * direction's windows (cluster/slow.h's threshold); may be NULL */
 	double *bw_spread;
+	double *shift_spread;    /* the same of the shift's windows, at the receiver */
 };
 
 struct cluster_run {

@@ -34,6 +34,9 @@ struct slow_pass {
 	const int *node_of;
 	double floor;
 	unsigned char *slow;     /* [p x p]: the pair (direction) is slow */
+	const unsigned char *confirm; /* [p x p] or NULL: slow in the second measurement too (the shift) */
+	unsigned char *confirmed;     /* [p x p]: where confirm points */
+	int emit;                /* 0: flags only (the shift's pass) */
 	double *v, *sp;          /* scratch, p x p */
 	int *judged;             /* [p x p]: the layer each pair is judged in */
 	double median, noise;
@@ -116,9 +119,10 @@ static int pass_pairs(struct slow_pass *s)
 			size_t ij = (size_t)i * p + j;
 			if (i == j || !in_layer(s, i, j) || !(s->m[ij] > 0) || !isfinite(s->m[ij]))
 				continue;
-			if (worse(s, s->m[ij]) > s->noise) {
+			if (worse(s, s->m[ij]) > s->noise && (!s->confirm || s->confirm[ij])) {
 				s->slow[ij] = 1;
-				add(s, s->directed ? CLUSTER_SLOW_BANDWIDTH : CLUSTER_SLOW_LATENCY, i, j, s->m[ij], s->noise);
+				if (s->emit)
+					add(s, s->directed ? CLUSTER_SLOW_BANDWIDTH : CLUSTER_SLOW_LATENCY, i, j, s->m[ij], s->noise);
 			}
 		}
 	return 1;
@@ -159,9 +163,23 @@ static void pass_figure(struct slow_pass *s, int nnodes)
 	}
 }
 
+/* The bandwidth's second measurement, the shift (every rank at once): which directions it finds
+ * slow in the layer, or NULL when it was not measured or the layer has too few of its values. */
+static const unsigned char *shift_confirms(struct slow_pass *s, const double *shift, const double *shift_spread)
+{
+	if (!shift)
+		return NULL;
+	memset(s->slow, 0, (size_t)s->p * s->p);
+	s->m = shift, s->spread = shift_spread, s->directed = 1, s->emit = 0, s->confirm = NULL;
+	if (!pass_pairs(s))
+		return NULL;
+	memcpy(s->confirmed, s->slow, (size_t)s->p * s->p);
+	return s->confirmed;
+}
+
 int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *bw_gbs,
-		      const double *bw_spread, const int *node_of, const struct cluster_layers *layers, double floor,
-		      struct cluster_slow *out, int max)
+		      const double *bw_spread, const double *shift_gbs, const double *shift_spread, const int *node_of,
+		      const struct cluster_layers *layers, double floor, struct cluster_slow *out, int max)
 {
 	if (size < 3 || !layers || layers->size != size || layers->n < 1)
 		return 0;
@@ -174,7 +192,9 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 	s.v = malloc(pp * sizeof(double));
 	s.sp = malloc(pp * sizeof(double));
 	s.judged = malloc(pp * sizeof(int));
-	if (!s.slow || !s.v || !s.sp || !s.judged) {
+	s.confirmed = malloc(pp);
+	if (!s.slow || !s.v || !s.sp || !s.judged || !s.confirmed) {
+		free(s.confirmed);
 		free(s.slow);
 		free(s.v);
 		free(s.sp);
@@ -188,11 +208,13 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 			nnodes = node(&s, r) + 1;
 	for (int k = 0; k < layers->n; k++) {
 		s.layer = k;
-		s.m = lat_us, s.spread = lat_spread, s.directed = 0;
+		s.m = lat_us, s.spread = lat_spread, s.directed = 0, s.emit = 1, s.confirm = NULL;
 		pass_figure(&s, nnodes);
-		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1;
+		const unsigned char *confirm = bw_gbs ? shift_confirms(&s, shift_gbs, shift_spread) : NULL;
+		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1, s.emit = 1, s.confirm = confirm;
 		pass_figure(&s, nnodes);
 	}
+	free(s.confirmed);
 	free(s.slow);
 	free(s.v);
 	free(s.sp);

@@ -35,14 +35,17 @@ struct cluster_slow {
  * comparison's noise): latency / median - 1 or median / bandwidth - 1 above it. The largest,
  * not a typical one: on a loaded machine pairs differ by more than one pair's repetitions do
  * (where their ranks were scheduled), and only what is off by more than any pair's repetitions is
- * told apart from that. A node (node_of[rank]; NULL: each rank its own) is slow
+ * told apart from that. Bandwidth is measured twice, one pair at a time (bw) and every rank at
+ * once (shift, mpiGraph's pattern; NULL: not measured): where both are, a direction is slow only
+ * when both find it so, by the same rule each with its own spread (where a pair's ranks were
+ * scheduled in one phase does not carry over to the other, a degraded link does). A node (node_of[rank]; NULL: each rank its own) is slow
  * in a layer when more than half of its links there are (at least 2 of them), in one direction
  * for bandwidth. A layer needs at least 3 values of a figure to have a median that says anything.
  * layers: which pairs meet in which layer (build them from latency alone: a link slow in bandwidth
  * is what a bandwidth split would make a layer of). Returns the count written to out (<= max). */
 int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *bw_gbs,
-		      const double *bw_spread, const int *node_of, const struct cluster_layers *layers, double floor,
-		      struct cluster_slow *out, int max);
+		      const double *bw_spread, const double *shift_gbs, const double *shift_spread, const int *node_of,
+		      const struct cluster_layers *layers, double floor, struct cluster_slow *out, int max);
 
 /* The relative spread of latency from the median and p99 matrices: (p99 - med) / med per pair,
  * into spread (size x size, NaN where unknown). */

@@ -310,6 +310,15 @@ struct bw_ctx {
 	int p;
 };
 
+/* (max - min) / median of n windows' GB/s: their repetition spread (cluster/slow.h). */
+static double window_spread(const double *g, int n, double med)
+{
+	double lo = g[0], hi = g[0];
+	for (int b = 1; b < n; b++)
+		lo = g[b] < lo ? g[b] : lo, hi = g[b] > hi ? g[b] : hi;
+	return med > 0 ? (hi - lo) / med : NAN;
+}
+
 static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec, void *arg)
 {
 	struct bw_ctx *c = arg;
@@ -321,10 +330,7 @@ static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec
 			return -EIO;
 		if (sender) {
 			rec[1] = order_median(c->gbs, (size_t)o->bursts);
-			double lo = c->gbs[0], hi = c->gbs[0];
-			for (int b = 1; b < o->bursts; b++)
-				lo = c->gbs[b] < lo ? c->gbs[b] : lo, hi = c->gbs[b] > hi ? c->gbs[b] : hi;
-			rec[2] = rec[1] > 0 ? (hi - lo) / rec[1] : NAN;
+			rec[2] = window_spread(c->gbs, o->bursts, rec[1]);
 		}
 	}
 	return 0;
@@ -362,17 +368,22 @@ static void shift_store(void *arg, int from, const double *rec)
 {
 	struct bw_ctx *c = arg;
 	int src = (int)rec[0];
-	if (src >= 0 && src < c->p)
+	if (src >= 0 && src < c->p) {
 		c->bw[(size_t)src * c->p + from] = rec[1];
+		if (c->spread)
+			c->spread[(size_t)src * c->p + from] = rec[2];
+	}
 }
 
 int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error *err)
 {
 	const struct cluster_opts *o = run->o;
 	int p = run->size, slots = slots_of(o->bw_bytes, o->window);
-	struct bw_ctx c = { .bw = bw_gbs, .p = p };
-	if (run->rank == 0)
+	struct bw_ctx c = { .bw = bw_gbs, .spread = run->rank == 0 ? o->shift_spread : NULL, .p = p };
+	if (run->rank == 0) {
 		cluster_matrix_clear(bw_gbs, p);
+		cluster_matrix_clear(c.spread, p);
+	}
 	char *sbuf = cluster_buffer(run, o->bw_bytes);
 	char *rbuf = malloc((size_t)slots * (o->bw_bytes ? o->bw_bytes : 1));
 	MPI_Request *rq = malloc(2 * (size_t)o->window * sizeof(*rq));
@@ -401,7 +412,8 @@ int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error
 			if (b >= 0)
 				gbs[b] = (double)o->bw_bytes * o->window / ((t1 - t0) * 1e3);
 		}
-		double rec[CLUSTER_REC] = { src, rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN, NAN, NAN, NAN };
+		double med = rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN;
+		double rec[CLUSTER_REC] = { src, med, rc == 0 ? window_spread(gbs, o->bursts, med) : NAN, NAN, NAN };
 		if (rc == 0)
 			rc = cluster_step_end(run, "shift", k, p - 1, rec, shift_store, &c);
 	}

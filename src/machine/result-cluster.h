@@ -128,7 +128,12 @@
 	X(CL_SLOW_VALUE, CL_SLOW, NUMBER, "value", "", 0, "the pair's figure, or the median of the node's links (in unit)") \
 	X(CL_SLOW_MEDIAN, CL_SLOW, NUMBER, "layer_median", "", 0, "the layer's median (in unit)")                    \
 	X(CL_SLOW_UNIT, CL_SLOW, TEXT, "unit", "", 0, "us or GB/s")                                                  \
-	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0, "the threshold: the largest repetition spread of the layer's pairs (relative)")
+	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0, "the threshold: the largest repetition spread of the layer's pairs (relative)") \
+	X(CL_SCALE, CL_ROOT, ROWS, "scale", "", SCHEMA_OPT, "this run's step costs at 16, 128 and 1,024 nodes, on paper") \
+	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
+	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \
+	X(CL_SCALE_STEPS, CL_SCALE, INT, "steps", "", 0, "every phase's steps")                                      \
+	X(CL_SCALE_SECONDS, CL_SCALE, NUMBER, "seconds", "s", 0, "their time at this run's cost per step")
 
 #define CLUSTER_RESULT(X) CLUSTER_RESULT_NODES(X) CLUSTER_RESULT_LAYERS(X) CLUSTER_RESULT_MATRICES(X) CLUSTER_RESULT_SLOW(X)
 

@@ -18,7 +18,7 @@ slow_off() {
 	ip netns exec "${NETNS_PFX}n2" tc qdisc del dev eth0 root
 }
 measure() {
-	run 0 netns_mpirun 1 "$ARCHSCOPE" cluster ${2:-} --skip nodes,shift,loggp,contention --reps 50 \
+	run 0 netns_mpirun 1 "$ARCHSCOPE" cluster ${2:-} --skip nodes,loggp,contention --reps 50 \
 		--size 1MiB --window 2 --bursts 3
 	cp "$TMP/out" "$TMP/$1"
 }
@@ -51,6 +51,10 @@ test_expect_success 'a node sending through a rate limit: it and its three links
 	print("# node 2 out %s GB/s, the others %s GB/s" % ([bw[2][j] for j in (0, 1, 3)],
 	      sorted(bw[i][j] for i in (0, 1, 3) for j in range(4) if i != j)))
 	PY
+'
+
+test_expect_success 'slow[] is what the description says' '
+	run 0 "$ARCHSCOPE" machine schema --check "$TMP/degraded.json" cluster
 '
 
 test_expect_success 'the limit taken off: no link and no node named' '

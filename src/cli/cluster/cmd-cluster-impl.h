@@ -48,7 +48,7 @@ struct cli_cluster_result {
 	int save_failed;
 	/* slow links and nodes (cmd-cluster-slow.c): the bandwidth windows' spread, what was found
 	 * (nslow may exceed CLI_CLUSTER_MAX_SLOW: the rest is counted, not listed) */
-	double *bw_spread;
+	double *bw_spread, *shift_spread;
 	/* nodes sharing a machine (cluster_nodes_machines): [nnodes] each, NULL when not known */
 	int *machine, *shares_cpus;
 	int have_slow, nslow;
@@ -75,6 +75,8 @@ int cli_cluster_save_text(const char *dir, const char *name, const char *text);
 void cli_cluster_find_slow(struct cli_cluster_result *r);
 /* results.slow[] and its text section. */
 void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r);
+/* results.scale[]: the time of this run's steps at 16, 128 and 1,024 nodes (cmd-cluster-scale.c). */
+void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r);
 /* --plot: heatmaps of the matrices. */
 void cli_cluster_plot(struct cli_cluster_result *r, const char *dir);
 /* --machine-files: one per node with node figures. 0, or -1 after error(). */

@@ -338,4 +338,5 @@ void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 	render_matrices(e, r);
 	render_contention(e, r);
 	render_run(e, r);
+	cli_cluster_render_scale(e, r);
 }

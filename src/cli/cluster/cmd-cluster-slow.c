@@ -28,7 +28,9 @@ void cli_cluster_find_slow(struct cli_cluster_result *r)
 		/* layers of latency alone: a link slow in bandwidth is what a bandwidth split makes a layer of */
 		if (cluster_layers_build(P, r->lat, r->p99, NULL, NULL, node_of, r->o->gap, &L, &e) == 0) {
 			const double *bw = r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH ? NULL : r->bw;
-			r->nslow = cluster_slow_find(P, r->lat, ls, bw, r->bw_spread, node_of, &L, 0.02, r->slow, CLI_CLUSTER_MAX_SLOW);
+			const double *shift = r->o->skip & CLI_CLUSTER_SKIP_SHIFT ? NULL : r->shift;
+			r->nslow = cluster_slow_find(P, r->lat, ls, bw, r->bw_spread, shift, r->shift_spread, node_of, &L, 0.02,
+						     r->slow, CLI_CLUSTER_MAX_SLOW);
 			r->have_slow = 1;
 			cluster_layers_release(&L);
 		} else {
