@@ -37,6 +37,7 @@ struct slow_pass {
 	const unsigned char *confirm; /* [p x p] or NULL: slow in the second measurement too (the shift) */
 	unsigned char *confirmed;     /* [p x p]: where confirm points */
 	int emit;                /* 0: flags only (the shift's pass) */
+	int typical;             /* 1: the noise is the median spread of the pairs, not the largest */
 	double *v, *sp;          /* scratch, p x p */
 	int *judged;             /* [p x p]: the layer each pair is judged in */
 	double median, noise;
@@ -110,10 +111,12 @@ static int pass_pairs(struct slow_pass *s)
 	if (nv < 3)
 		return 0;
 	s->median = order_median(s->v, nv);
-	s->noise = s->floor;
-	for (size_t k = 0; k < ns; k++)
+	s->noise = s->typical && ns ? order_median(s->sp, ns) : 0;
+	for (size_t k = 0; k < ns && !s->typical; k++)
 		if (s->sp[k] > s->noise)
 			s->noise = s->sp[k];
+	if (!(s->noise > s->floor))
+		s->noise = s->floor;
 	for (int i = 0; i < p; i++)
 		for (int j = s->directed ? 0 : i + 1; j < p; j++) {
 			size_t ij = (size_t)i * p + j;
@@ -170,7 +173,7 @@ static const unsigned char *shift_confirms(struct slow_pass *s, const double *sh
 	if (!shift)
 		return NULL;
 	memset(s->slow, 0, (size_t)s->p * s->p);
-	s->m = shift, s->spread = shift_spread, s->directed = 1, s->emit = 0, s->confirm = NULL;
+	s->m = shift, s->spread = shift_spread, s->directed = 1, s->emit = 0, s->confirm = NULL, s->typical = 1;
 	if (!pass_pairs(s))
 		return NULL;
 	memcpy(s->confirmed, s->slow, (size_t)s->p * s->p);
@@ -208,10 +211,10 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 			nnodes = node(&s, r) + 1;
 	for (int k = 0; k < layers->n; k++) {
 		s.layer = k;
-		s.m = lat_us, s.spread = lat_spread, s.directed = 0, s.emit = 1, s.confirm = NULL;
+		s.m = lat_us, s.spread = lat_spread, s.directed = 0, s.emit = 1, s.confirm = NULL, s.typical = 0;
 		pass_figure(&s, nnodes);
 		const unsigned char *confirm = bw_gbs ? shift_confirms(&s, shift_gbs, shift_spread) : NULL;
-		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1, s.emit = 1, s.confirm = confirm;
+		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1, s.emit = 1, s.confirm = confirm, s.typical = confirm != NULL;
 		pass_figure(&s, nnodes);
 	}
 	free(s.confirmed);

@@ -25,7 +25,8 @@ struct cluster_slow {
 	int layer;               /* the layer (innermost 0) */
 	double value;            /* the pair's figure, or the median of the node's links in the layer */
 	double layer_median;     /* the median of the layer's pairs (latency: per pair; bandwidth: per direction) */
-	double noise;            /* the threshold (relative): the largest repetition spread of the layer's pairs */
+	double noise;            /* the threshold (relative): the largest repetition spread of the layer's pairs
+				  * (bandwidth confirmed by the shift: the median) */
 };
 
 /* The spreads of the repetitions behind each pair's figure, relative (0.1: 10 %), size x size
@@ -37,8 +38,11 @@ struct cluster_slow {
  * (where their ranks were scheduled), and only what is off by more than any pair's repetitions is
  * told apart from that. Bandwidth is measured twice, one pair at a time (bw) and every rank at
  * once (shift, mpiGraph's pattern; NULL: not measured): where both are, a direction is slow only
- * when both find it so, by the same rule each with its own spread (where a pair's ranks were
- * scheduled in one phase does not carry over to the other, a degraded link does). A node (node_of[rank]; NULL: each rank its own) is slow
+ * when both find it so, each against its own median, and the noise of each is then the median
+ * spread of the layer's pairs, not the largest: two measurements must agree, and one pair's
+ * erratic windows (a 30-fold spread when one window ran while the machine was free) do not hide a
+ * degraded link. Where a pair's ranks were scheduled in one phase does not carry over to the
+ * other; a degraded link does. A node (node_of[rank]; NULL: each rank its own) is slow
  * in a layer when more than half of its links there are (at least 2 of them), in one direction
  * for bandwidth. A layer needs at least 3 values of a figure to have a median that says anything.
  * layers: which pairs meet in which layer (build them from latency alone: a link slow in bandwidth

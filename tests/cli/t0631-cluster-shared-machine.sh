@@ -11,7 +11,7 @@ netns_up 3 || skip "needs NETNS ($NETNS_WHY)"
 args="--probes clock,caches --node-memory 4MiB --skip bandwidth,shift,loggp,contention --reps 20"
 run 0 netns_mpirun 1 "$ARCHSCOPE" cluster --json $args
 cp "$TMP/out" "$TMP/run.json"
-run 0 netns_mpirun 1 "$ARCHSCOPE" cluster $args
+run 0 netns_mpirun 1 "$ARCHSCOPE" cluster ${args/clock,caches/clock}
 cp "$TMP/out" "$TMP/run.txt"
 
 test_expect_success 'the nodes of one kernel are one machine, sharing CPUs, with no outliers among them' '

@@ -215,6 +215,12 @@ static void test_cluster_slow__the_shift_confirms_a_slow_direction(void)
 	CHECK(n == 4);
 	for (int k = 0; k < n; k++)
 		CHECK(out[k].a == 2 && (out[k].what == CLUSTER_SLOW_BANDWIDTH || out[k].what == CLUSTER_SLOW_NODE_SENDING));
+	/* one pair's windows 30-fold apart: alone, the largest spread hides the node (20 times
+	 * slower); confirmed by the shift, the typical spread is the noise and it is named */
+	bs[1 * P + 3] = 30;
+	CHECK(cluster_slow_find(P, lat, ls, bw, bs, NULL, NULL, NULL, &L, 0.02, out, 64) == 0);
+	CHECK(cluster_slow_find(P, lat, ls, bw, bs, sh, bs, NULL, &L, 0.02, out, 64) == 4);
+	CHECK(out[0].noise == 0.2);
 	cluster_layers_release(&L);
 }
 
