@@ -290,7 +290,8 @@ int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor,
 /* The same where nodes may share a machine: machine[node] (cluster_nodes_machines; NULL: each
  * node its own) names it, and a node is judged against the median of the nodes on the other
  * machines only: nodes of one machine measured the same hardware, so what tells them apart is
- * each other's load, not the machine. Nodes all on one machine give no outliers. */
+ * each other's load, not the machine. Nodes all on one machine give no outliers of a measured
+ * figure; counts (cpus: what the node was given) are compared node by node as before. */
 int cluster_nodes_compare_machines(const struct cluster_node_fig *f, int n, const int *machine, double floor,
 				   struct cluster_outlier *out, int max, int *alike);
 /* Which nodes share a machine: machine[node] the lowest node whose leader has the same kernel

@@ -309,16 +309,18 @@ int cluster_nodes_compare_machines(const struct cluster_node_fig *f, int n, cons
 			continue;
 		for (int q = 0; q < nv; q++) {
 			int i = at[q], m = idx[q];
+			/* integers (cpus, contexts) differ by a whole one or not at all */
+			int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
 			/* nodes of one machine measured one machine: their differences are not outliers; a
 			 * machine's figure (the median of its nodes) is judged against the median of the
-			 * other machines' nodes (none: not judged) */
-			double med = machine ? median_machines(v, at, nv, machine, i, 0, others) : order_median(v, (size_t)nv);
-			double val = machine ? median_machines(v, at, nv, machine, i, 1, others) : v[q];
+			 * other machines' nodes (none: not judged). Counts are what a node was given (the
+			 * CPUs its leader may use), not what load disturbed: compared node by node. */
+			int by_machine = machine && !integral;
+			double med = by_machine ? median_machines(v, at, nv, machine, i, 0, others) : order_median(v, (size_t)nv);
+			double val = by_machine ? median_machines(v, at, nv, machine, i, 1, others) : v[q];
 			if (isnan(med))
 				continue;
 			double d = med != 0 ? (val - med) / fabs(med) : (val != 0 ? INFINITY : 0);
-			/* integers (cpus, contexts) differ by a whole one or not at all */
-			int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
 			int off = integral ? fabs(val - med) >= 0.5 : fabs(d) > noise;
 			if (!off || count >= max)
 				continue;

@@ -57,6 +57,11 @@ static void test_cluster_shared__no_outliers_among_one_machine(void)
 	int alike[4], one[3] = { 0, 0, 0 };
 	CHECK(cluster_nodes_compare(f, 3, 0.02, out, 16, alike) == 1); /* as separate machines: node 1 */
 	CHECK(cluster_nodes_compare_machines(f, 3, one, 0.02, out, 16, alike) == 0);
+	/* a node given fewer CPUs (taskset) differs in what it was given, not by load: still said */
+	f[2].cpus = 1;
+	CHECK(cluster_nodes_compare_machines(f, 3, one, 0.02, out, 16, alike) == 1);
+	CHECK(out[0].node == 2 && out[0].value == 1 && out[0].median == 8);
+	f[2].cpus = 8;
 	/* machines A (nodes 0, 1: 3.0 and 2.4, median 2.7), B (node 2), C (node 3): A's median is
 	 * 10 % off B's and C's, which the machine comparison says once per node of A */
 	int two[4] = { 0, 0, 2, 3 };
