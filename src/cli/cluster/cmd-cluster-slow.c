@@ -52,14 +52,22 @@ static void render_one(struct emit *e, const struct cli_cluster_result *r, const
 	const char *unit = cluster_slow_unit(s->what);
 	emit_row_begin(e);
 	emit_string(e, CL_KEY(SLOW_WHAT), "what", cluster_slow_what_name(s->what));
-	emit_array_begin(e, CL_KEY(SLOW_RANKS), "ranks");
+	if (emit_is_text(e)) {
+		/* people read "2 -> 0 (node2 -> node0)" or a node's name */
+		if (is_node(s))
+			emit_text(e, "ranks (hosts)", "node %d (%s)", s->a, p->ranks[p->leader[s->a]].host);
+		else
+			emit_text(e, "ranks (hosts)", "%d %s %d (%s %s %s)", s->a, s->what == CLUSTER_SLOW_LATENCY ? "-" : "->",
+				  s->b, p->ranks[s->a].host, s->what == CLUSTER_SLOW_LATENCY ? "-" : "->", p->ranks[s->b].host);
+	}
+	emit_array_begin(e, CL_KEY(SLOW_RANKS), NULL);
 	for (int i = 0; i < p->size; i++)
 		if (is_node(s) ? p->ranks[i].node == s->a : i == s->a)
 			emit_int(e, NULL, NULL, i, NULL);
 	if (!is_node(s))
 		emit_int(e, NULL, NULL, s->b, NULL);
 	emit_array_end(e);
-	emit_array_begin(e, CL_KEY(SLOW_HOSTS), "hosts");
+	emit_array_begin(e, CL_KEY(SLOW_HOSTS), NULL);
 	emit_string(e, NULL, NULL, is_node(s) ? p->ranks[p->leader[s->a]].host : p->ranks[s->a].host);
 	if (!is_node(s))
 		emit_string(e, NULL, NULL, p->ranks[s->b].host);
@@ -93,8 +101,8 @@ void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r)
 		return;
 	}
 	emit_table_begin(e, CL_KEY(SLOW),
-			 "slow links and nodes (worse than the layer's median by more than the largest repetition spread "
-			 "of the layer's pairs)");
+			 "slow links and nodes (worse than the layer's median by more than the run's repetition spread "
+			 "there, the threshold)");
 	/* the nodes first: they say where to look */
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < shown; k++)
