@@ -108,8 +108,11 @@ static void render_figures(struct emit *e, const struct cli_cluster_result *r)
 		nf[n] = cluster_node_figures(&r->nodes[n], figs[n], spread, MAX_FIGS);
 	int shown = p->nnodes < 8 ? p->nnodes : 8;
 	char title[200], label[16];
-	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s)", p->nnodes,
-		 shown < p->nnodes ? "; the first 8 shown" : "");
+	int shared = 0; /* nodes of one machine took turns */
+	for (int n = 0; r->machine && n < p->nnodes; n++)
+		shared |= r->machine[n] != n;
+	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s%s)", p->nnodes,
+		 shared ? ", those of one machine one after another" : "", shown < p->nnodes ? "; the first 8 shown" : "");
 	emit_table_begin(e, NULL, title);
 	emit_row_begin(e);
 	emit_text(e, "figure", "host");

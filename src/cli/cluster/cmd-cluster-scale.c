@@ -49,8 +49,8 @@ void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r
 	int per_node = r->place->nnodes > 0 ? (r->size + r->place->nnodes - 1) / r->place->nnodes : 1;
 	/* a cluster's layers: one more (the switches) than here, where there are any */
 	emit_table_begin(e, CL_KEY(SCALE),
-			 "this run at scale, on paper: its step costs, pairs of a round at once (a network of full "
-			 "bisection), one LogGP pair a layer");
+			 "this run at scale, on paper: its cost per step, the pairs of a round at once (a network of "
+			 "full bisection)");
 	for (size_t k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++) {
 		struct cluster_scale s;
 		cluster_scale_estimate(&c, nodes[k], per_node, layers, 0, &s);
