@@ -93,8 +93,9 @@ static void add(struct slow_pass *s, enum cluster_slow_what w, int a, int b, dou
 	s->n++;
 }
 
-/* The pairs: median and noise of the layer (the largest repetition spread of its pairs), then
- * each pair worse than the median by more than the noise. 0 when the layer has too few values. */
+/* The pairs: median and noise of the layer (the largest repetition spread of its pairs, or with
+ * `typical` the median one), then each pair worse than the median by more than the noise (and
+ * confirmed, where there is a confirmation). 0 when the layer has too few values. */
 static int pass_pairs(struct slow_pass *s)
 {
 	int p = s->p;

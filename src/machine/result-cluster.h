@@ -124,11 +124,12 @@
 	X(CL_SLOW_NODE, CL_SLOW, INT, "node", "", SCHEMA_NULL, "the node (null: a pair)")                            \
 	X(CL_SLOW_WHAT, CL_SLOW, TEXT, "what", "", 0,                                                                \
 	  "latency, bandwidth (a pair); node latency, node sending, node receiving (a node's links)")                  \
-	X(CL_SLOW_LAYER, CL_SLOW, INT, "layer", "", 0, "the layer, innermost 1")                                     \
+	X(CL_SLOW_LAYER, CL_SLOW, INT, "layer", "", 0,                                                               \
+	  "the layer of latency alone it was judged in, innermost 1 (layers[] may split one more by bandwidth)")        \
 	X(CL_SLOW_VALUE, CL_SLOW, NUMBER, "value", "", 0, "the pair's figure, or the median of the node's links (in unit)") \
 	X(CL_SLOW_MEDIAN, CL_SLOW, NUMBER, "layer_median", "", 0, "the layer's median (in unit)")                    \
 	X(CL_SLOW_UNIT, CL_SLOW, TEXT, "unit", "", 0, "us or GB/s")                                                  \
-	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0, "the threshold: the largest repetition spread of the layer's pairs (relative)") \
+	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0, "the threshold, relative: the largest repetition spread of the layer's pairs (bandwidth confirmed by the shift: the median one)") \
 	X(CL_SCALE, CL_ROOT, ROWS, "scale", "", SCHEMA_OPT, "this run's step costs at 16, 128 and 1,024 nodes, on paper") \
 	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
 	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \
