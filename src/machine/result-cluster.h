@@ -129,7 +129,9 @@
 	X(CL_SLOW_VALUE, CL_SLOW, NUMBER, "value", "", 0, "the pair's figure, or the median of the node's links (in unit)") \
 	X(CL_SLOW_MEDIAN, CL_SLOW, NUMBER, "layer_median", "", 0, "the layer's median (in unit)")                    \
 	X(CL_SLOW_UNIT, CL_SLOW, TEXT, "unit", "", 0, "us or GB/s")                                                  \
-	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0, "the threshold, relative: the largest repetition spread of the layer's pairs (bandwidth confirmed by the shift: the median one)") \
+	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0,                                                            \
+	  "the threshold, relative: the largest repetition spread of the layer's pairs (bandwidth confirmed by "        \
+	  "the shift: the median one)")                                                                                 \
 	X(CL_SCALE, CL_ROOT, ROWS, "scale", "", SCHEMA_OPT, "this run's step costs at 16, 128 and 1,024 nodes, on paper") \
 	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
 	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \
