@@ -100,6 +100,10 @@ struct cluster_opts {
 	void (*step_done)(void *arg, const char *phase, int step, int steps);
 	void *arg;
 	struct cluster_status *status;   /* rank 0; may be NULL */
+	/* rank 0: [size x size] the relative spread, (max - min) / median, of each bandwidth
+	 * direction's windows (cluster/slow.h's threshold); may be NULL */
+	double *bw_spread;
+	double *shift_spread;    /* the same of the shift's windows, at the receiver */
 };
 
 struct cluster_run {
@@ -370,5 +374,16 @@ struct cluster_outlier {
  * number of outliers written (<= max). */
 int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor, struct cluster_outlier *out, int max,
 			  int *alike);
+/* The same where nodes may share a machine: machine[node] (cluster_nodes_machines; NULL: each
+ * node its own) names it, and a node is judged against the median of the nodes on the other
+ * machines only: nodes of one machine measured the same hardware, so what tells them apart is
+ * each other's load, not the machine. Nodes all on one machine give no outliers of a measured
+ * figure; counts (cpus: what the node was given) are compared node by node as before. */
+int cluster_nodes_compare_machines(const struct cluster_node_fig *f, int n, const int *machine, double floor,
+				   struct cluster_outlier *out, int max, int *alike);
+/* Which nodes share a machine: machine[node] the lowest node whose leader has the same kernel
+ * boot id (namespaces or containers of one kernel), shares_cpus[node] 1 when a rank of the node
+ * may run on a CPU a rank of another node of that machine may run on. Both [p->nnodes]. */
+void cluster_nodes_machines(const struct cluster_place *p, int *machine, int *shares_cpus);
 
 #endif

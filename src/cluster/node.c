@@ -220,13 +220,55 @@ static int fig_index(const struct cluster_figure *figs, int nf, const char *name
 	return -1;
 }
 
+void cluster_nodes_machines(const struct cluster_place *p, int *machine, int *shares_cpus)
+{
+	for (int n = 0; n < p->nnodes; n++) {
+		const struct cluster_rank *me = &p->ranks[p->leader[n]];
+		machine[n] = n;
+		for (int m = 0; m < n && machine[n] == n; m++)
+			if (strcmp(p->ranks[p->leader[m]].boot_id, me->boot_id) == 0)
+				machine[n] = machine[m];
+		shares_cpus[n] = 0;
+	}
+	/* two ranks of different nodes of one machine whose CPU sets meet */
+	for (int i = 0; i < p->size; i++)
+		for (int j = i + 1; j < p->size; j++) {
+			const struct cluster_rank *a = &p->ranks[i], *b = &p->ranks[j];
+			if (a->node == b->node || machine[a->node] != machine[b->node])
+				continue;
+			for (int w = 0; w < CLUSTER_MASK_WORDS; w++)
+				if (a->cpumask[w] & b->cpumask[w]) {
+					shares_cpus[a->node] = shares_cpus[b->node] = 1;
+					break;
+				}
+		}
+}
+
+/* The median of a figure over the nodes on node i's machine (same 1) or on the others (same 0);
+ * machine NULL: each node its own machine. */
+static double median_machines(const double *v, const int *at, int nv, const int *machine, int i, int same,
+			      double *scratch)
+{
+	int k = 0;
+	for (int q = 0; q < nv; q++)
+		if ((machine ? machine[at[q]] == machine[i] : at[q] == i) == same)
+			scratch[k++] = v[q];
+	return order_median(scratch, (size_t)k);
+}
+
 int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor, struct cluster_outlier *out, int max,
 			  int *alike)
+{
+	return cluster_nodes_compare_machines(f, n, NULL, floor, out, max, alike);
+}
+
+int cluster_nodes_compare_machines(const struct cluster_node_fig *f, int n, const int *machine, double floor,
+				   struct cluster_outlier *out, int max, int *alike)
 {
 	size_t nn = (size_t)(n > 0 ? n : 1);
 	struct cluster_figure (*figs)[MAX_FIGS] = calloc(nn, sizeof(*figs));
 	double (*spread)[MAX_FIGS] = calloc(nn, sizeof(*spread));
-	double *v = malloc(nn * sizeof(double));
+	double *v = malloc(nn * sizeof(double)), *others = malloc(nn * sizeof(double));
 	int *nf = calloc(nn, sizeof(int)), *at = malloc(nn * sizeof(int)), *idx = malloc(nn * sizeof(int));
 	/* per figure (by name), per node: the threshold it was judged by and its value, for the
 	 * alike groups; only for up to 256 nodes (the pairwise check is quadratic) */
@@ -236,7 +278,7 @@ int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor,
 	int nnames = 0, count = 0;
 	for (int i = 0; i < n; i++)
 		alike[i] = i;
-	if (!figs || !spread || !v || !nf || !at || !idx || (pairwise && !differ) || n < 2)
+	if (!figs || !spread || !v || !others || !nf || !at || !idx || (pairwise && !differ) || n < 2)
 		goto done;
 	for (int i = 0; i < n; i++) {
 		nf[i] = cluster_node_figures(&f[i], figs[i], spread[i], MAX_FIGS);
@@ -265,16 +307,24 @@ int cluster_nodes_compare(const struct cluster_node_fig *f, int n, double floor,
 		}
 		if (nv < 2)
 			continue;
-		double med = order_median(v, (size_t)nv);
 		for (int q = 0; q < nv; q++) {
 			int i = at[q], m = idx[q];
-			double d = med != 0 ? (v[q] - med) / fabs(med) : (v[q] != 0 ? INFINITY : 0);
 			/* integers (cpus, contexts) differ by a whole one or not at all */
 			int integral = spread[i][m] == 0 && figs[i][m].unit[0] == 0;
-			int off = integral ? fabs(v[q] - med) >= 0.5 : fabs(d) > noise;
+			/* nodes of one machine measured one machine: their differences are not outliers; a
+			 * machine's figure (the median of its nodes) is judged against the median of the
+			 * other machines' nodes (none: not judged). Counts are what a node was given (the
+			 * CPUs its leader may use), not what load disturbed: compared node by node. */
+			int by_machine = machine && !integral;
+			double med = by_machine ? median_machines(v, at, nv, machine, i, 0, others) : order_median(v, (size_t)nv);
+			double val = by_machine ? median_machines(v, at, nv, machine, i, 1, others) : v[q];
+			if (isnan(med))
+				continue;
+			double d = med != 0 ? (val - med) / fabs(med) : (val != 0 ? INFINITY : 0);
+			int off = integral ? fabs(val - med) >= 0.5 : fabs(d) > noise;
 			if (!off || count >= max)
 				continue;
-			out[count] = (struct cluster_outlier){ .node = i, .unit = figs[i][m].unit, .value = v[q], .median = med,
+			out[count] = (struct cluster_outlier){ .node = i, .unit = figs[i][m].unit, .value = val, .median = med,
 							       .difference = d, .noise = integral ? 0 : noise };
 			snprintf(out[count].figure, sizeof(out[count].figure), "%.39s", name);
 			count++;
@@ -307,6 +357,7 @@ done:
 	free(figs);
 	free(spread);
 	free(v);
+	free(others);
 	free(nf);
 	free(at);
 	free(idx);

@@ -300,8 +300,18 @@ int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us,
 
 struct bw_ctx {
 	double *gbs, *bw;
+	double *spread;          /* rank 0: the windows' (max - min) / median per direction; may be NULL */
 	int p;
 };
+
+/* (max - min) / median of n windows' GB/s: their repetition spread (cluster/slow.h). */
+static double window_spread(const double *g, int n, double med)
+{
+	double lo = g[0], hi = g[0];
+	for (int b = 1; b < n; b++)
+		lo = g[b] < lo ? g[b] : lo, hi = g[b] > hi ? g[b] : hi;
+	return med > 0 ? (hi - lo) / med : NAN;
+}
 
 static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec, void *arg)
 {
@@ -312,8 +322,10 @@ static int bw_pair(struct cluster_run *run, int peer, int initiator, double *rec
 		int sender = initiator == (dir == 0);
 		if (cluster_stream(run->comm, peer, sender, o->bw_bytes, o->window, o->bursts, c->gbs) != 0)
 			return -EIO;
-		if (sender)
+		if (sender) {
 			rec[1] = order_median(c->gbs, (size_t)o->bursts);
+			rec[2] = window_spread(c->gbs, o->bursts, rec[1]);
+		}
 	}
 	return 0;
 }
@@ -322,15 +334,20 @@ static void bw_store(void *arg, int from, const double *rec)
 {
 	struct bw_ctx *c = arg;
 	int peer = (int)rec[0];
-	if (peer >= 0 && peer < c->p)
+	if (peer >= 0 && peer < c->p) {
 		c->bw[(size_t)from * c->p + peer] = rec[1];
+		if (c->spread)
+			c->spread[(size_t)from * c->p + peer] = rec[2];
+	}
 }
 
 int cluster_sweep_bandwidth(struct cluster_run *run, double *bw_gbs, struct as_error *err)
 {
-	struct bw_ctx c = { .bw = bw_gbs, .p = run->size };
-	if (run->rank == 0)
+	struct bw_ctx c = { .bw = bw_gbs, .spread = run->rank == 0 ? run->o->bw_spread : NULL, .p = run->size };
+	if (run->rank == 0) {
 		cluster_matrix_clear(bw_gbs, run->size);
+		cluster_matrix_clear(c.spread, run->size);
+	}
 	c.gbs = malloc((size_t)run->o->bursts * sizeof(double));
 	int rc = c.gbs ? cluster_pair_steps(run, "bandwidth", bw_pair, &c, bw_store, &c) : -ENOMEM;
 	free(c.gbs);
@@ -345,17 +362,22 @@ static void shift_store(void *arg, int from, const double *rec)
 {
 	struct bw_ctx *c = arg;
 	int src = (int)rec[0];
-	if (src >= 0 && src < c->p)
+	if (src >= 0 && src < c->p) {
 		c->bw[(size_t)src * c->p + from] = rec[1];
+		if (c->spread)
+			c->spread[(size_t)src * c->p + from] = rec[2];
+	}
 }
 
 int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error *err)
 {
 	const struct cluster_opts *o = run->o;
 	int p = run->size;
-	struct bw_ctx c = { .bw = bw_gbs, .p = p };
-	if (run->rank == 0)
+	struct bw_ctx c = { .bw = bw_gbs, .spread = run->rank == 0 ? o->shift_spread : NULL, .p = p };
+	if (run->rank == 0) {
 		cluster_matrix_clear(bw_gbs, p);
+		cluster_matrix_clear(c.spread, p);
+	}
 	char *sbuf = cluster_buffer(run, o->bw_bytes);
 	char *rbuf = cluster_buffer(run, o->bw_bytes); /* one receive buffer per window, as osu_bw */
 	MPI_Request *rq = malloc(2 * (size_t)o->window * sizeof(*rq));
@@ -384,7 +406,8 @@ int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error
 			if (b >= 0)
 				gbs[b] = (double)o->bw_bytes * o->window / ((t1 - t0) * 1e3);
 		}
-		double rec[CLUSTER_REC] = { src, rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN, NAN, NAN, NAN };
+		double med = rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN;
+		double rec[CLUSTER_REC] = { src, med, rc == 0 ? window_spread(gbs, o->bursts, med) : NAN, NAN, NAN };
 		if (rc == 0)
 			rc = cluster_step_end(run, "shift", k, p - 1, rec, shift_store, &c);
 	}

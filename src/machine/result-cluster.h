@@ -142,8 +142,36 @@
 	X(CL_SET_SECONDS, CL_SETTINGS, NUMBER, "seconds", "s", 0, "the run's time")                                  \
 	X(CL_WARNINGS, CL_ROOT, TEXTS, "warnings", "", SCHEMA_OPT, "what makes the matrices less certain")
 
+/* Slow links and nodes (issue 50 item 3, cluster/slow.h), the nodes sharing a machine (item 4)
+ * and the run's time at scale (item 6). */
+#define CLUSTER_RESULT_SLOW(X)                                                                                   \
+	X(CL_NODE_MACHINE, CL_NODES, INT, "machine", "", SCHEMA_OPT,                                                 \
+	  "the first node on its machine (same kernel boot id); itself: none before")                                 \
+	X(CL_NODE_SHARES_CPUS, CL_NODES, BOOL, "shares_cpus", "", SCHEMA_OPT,                                        \
+	  "a rank of it may run on a CPU of another node of its machine")                                             \
+	X(CL_SLOW, CL_ROOT, ROWS, "slow", "", SCHEMA_OPT,                                                            \
+	  "pairs and nodes worse than their layer's median by more than the run's repetition spread")                 \
+	X(CL_SLOW_RANKS, CL_SLOW, INTS, "ranks", "", 0, "the pair (bandwidth: from the first to the second), or a node's ranks") \
+	X(CL_SLOW_HOSTS, CL_SLOW, TEXTS, "hosts", "", 0, "their hosts")                                              \
+	X(CL_SLOW_NODE, CL_SLOW, INT, "node", "", SCHEMA_NULL, "the node (null: a pair)")                            \
+	X(CL_SLOW_WHAT, CL_SLOW, TEXT, "what", "", 0,                                                                \
+	  "latency, bandwidth (a pair); node latency, node sending, node receiving (a node's links)")                  \
+	X(CL_SLOW_LAYER, CL_SLOW, INT, "layer", "", 0,                                                               \
+	  "the layer of latency alone it was judged in, innermost 1 (layers[] may split one more by bandwidth)")        \
+	X(CL_SLOW_VALUE, CL_SLOW, NUMBER, "value", "", 0, "the pair's figure, or the median of the node's links (in unit)") \
+	X(CL_SLOW_MEDIAN, CL_SLOW, NUMBER, "layer_median", "", 0, "the layer's median (in unit)")                    \
+	X(CL_SLOW_UNIT, CL_SLOW, TEXT, "unit", "", 0, "us or GB/s")                                                  \
+	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0,                                                            \
+	  "the threshold, relative: the largest repetition spread of the layer's pairs (bandwidth confirmed by "        \
+	  "the shift: the median one)")                                                                                 \
+	X(CL_SCALE, CL_ROOT, ROWS, "scale", "", SCHEMA_OPT, "this run's step costs at 16, 128 and 1,024 nodes, on paper") \
+	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
+	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \
+	X(CL_SCALE_STEPS, CL_SCALE, INT, "steps", "", 0, "every phase's steps")                                      \
+	X(CL_SCALE_SECONDS, CL_SCALE, NUMBER, "seconds", "s", 0, "their time at this run's cost per step")
+
 #define CLUSTER_RESULT(X) CLUSTER_RESULT_NODES(X) CLUSTER_RESULT_LAYERS(X) CLUSTER_RESULT_P2P(X) CLUSTER_RESULT_COLLECTIVES(X) \
-	CLUSTER_RESULT_MATRICES(X)
+	CLUSTER_RESULT_MATRICES(X) CLUSTER_RESULT_SLOW(X)
 
 SCHEMA_ENUM(CL, CLUSTER_RESULT);
 extern const struct schema cluster_result;

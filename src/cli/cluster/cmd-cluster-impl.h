@@ -5,6 +5,7 @@
 
 #include "cli/cmd-cluster.h"
 #include "cluster/cluster.h"
+#include "cluster/slow.h"
 
 struct emit;
 
@@ -12,6 +13,7 @@ struct emit;
 #define CLI_CLUSTER_MAX_PHASES 16
 #define CLI_CLUSTER_MAX_CONTENTION 256
 #define CLI_CLUSTER_MAX_COLL 256
+#define CLI_CLUSTER_MAX_SLOW 256
 
 struct cli_cluster_phase_time {
 	const char *phase;
@@ -50,6 +52,13 @@ struct cli_cluster_result {
 	int over_ranks, over_cpus;       /* the most oversubscribed machine; 0: none */
 	double seconds;
 	int save_failed;
+	/* slow links and nodes (cmd-cluster-slow.c): the bandwidth windows' spread, what was found
+	 * (nslow may exceed CLI_CLUSTER_MAX_SLOW: the rest is counted, not listed) */
+	double *bw_spread, *shift_spread;
+	/* nodes sharing a machine (cluster_nodes_machines): [nnodes] each, NULL when not known */
+	int *machine, *shares_cpus;
+	int have_slow, nslow;
+	struct cluster_slow slow[CLI_CLUSTER_MAX_SLOW];
 };
 
 /* Every phase on every rank (cmd-cluster-phases.c), into r on rank 0; co->status is rank 0's
@@ -73,6 +82,12 @@ int cli_cluster_save_p2p(const struct cli_cluster_result *r, const char *dir);
 int cli_cluster_save_all(const struct cli_cluster_result *r, const char *dir);
 /* DIR/NAME holding text, written whole. 0, or -1 after error(). */
 int cli_cluster_save_text(const char *dir, const char *name, const char *text);
+/* Rank 0, after the sweeps: the slow pairs and nodes of each layer (layers of latency alone). */
+void cli_cluster_find_slow(struct cli_cluster_result *r);
+/* results.slow[] and its text section. */
+void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r);
+/* results.scale[]: the time of this run's steps at 16, 128 and 1,024 nodes (cmd-cluster-scale.c). */
+void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r);
 /* --plot: heatmaps of the matrices. */
 void cli_cluster_plot(struct cli_cluster_result *r, const char *dir);
 /* --machine-files: one per node with node figures. 0, or -1 after error(). */

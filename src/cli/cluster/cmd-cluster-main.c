@@ -270,7 +270,9 @@ static void root_prepare(struct cli_cluster_result *r, const struct cli_cluster_
 	r->p99 = matrix_new(P, 1);
 	r->bw = matrix_new(P, 1);
 	r->shift = matrix_new(P, 1);
-	int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift;
+	r->bw_spread = matrix_new(P, 1);
+	r->shift_spread = matrix_new(P, 1);
+	int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift && r->bw_spread && r->shift_spread;
 	for (int s = 0; s < o->nsizes && ok; s++)
 		ok = (r->size_lat[s] = matrix_new(P, 1)) != NULL;
 	if (!ok) {
@@ -406,7 +408,8 @@ int main(int argc, char **argv)
 	}
 	struct run_ctx ctx = { .r = r };
 	struct cluster_opts co = { .reps = o.reps, .bw_bytes = o.bw_bytes, .window = o.window, .bursts = o.bursts,
-				   .one_pair = r->one_pair };
+				   .one_pair = r->one_pair, .bw_spread = r->bw_spread,
+				   .shift_spread = r->shift_spread };
 	if (root)
 		root_watch(r, &o, &place, &ctx, &co);
 	rc = cli_cluster_run_all(r, &place, &o, &co, &err);

@@ -26,6 +26,47 @@ static int leader_cpu(const struct cluster_place *p)
 	return cpus.cpu[idx % cpus.n];
 }
 
+/* The leaders before and after this node's on its machine (same boot id), -1 none: the probes of
+ * one machine run one after another, each leader handing the next a token, so that nodes of one
+ * machine do not measure beside each other's probes. */
+static void machine_turn(const struct cluster_place *p, int *prev, int *next)
+{
+	const struct cluster_rank *me = &p->ranks[p->rank];
+	*prev = *next = -1;
+	for (int n = 0; n < p->nnodes; n++) {
+		if (n == me->node || strcmp(p->ranks[p->leader[n]].boot_id, me->boot_id) != 0)
+			continue;
+		if (n < me->node)
+			*prev = p->leader[n];
+		else if (*next < 0)
+			*next = p->leader[n];
+	}
+}
+
+static int measure_leader(const struct cluster_place *p, const struct cli_cluster_opts *o, struct cluster_node_fig *fig)
+{
+	const struct cluster_rank *me = &p->ranks[p->rank];
+	int prev, next, token = 0;
+	machine_turn(p, &prev, &next);
+	if (prev >= 0) {
+		MPI_Request rq;
+		if (MPI_Irecv(&token, 1, MPI_INT, prev, 78, MPI_COMM_WORLD, &rq) != MPI_SUCCESS || cluster_wait_idle(&rq, 1) != 0)
+			return -EIO;
+	}
+	struct cluster_node_opts no = { .figures = o->figures, .cpu = leader_cpu(p), .max_bytes = o->node_bytes, .seed = o->seed };
+	struct as_error e = { 0 };
+	if (cluster_node_measure(&no, fig, &e) != 0 && !fig->failed[0])
+		snprintf(fig->failed, sizeof(fig->failed), "%.190s", e.msg);
+	fig->pmu = me->pmu;
+	/* the leader's thread is pinned now; the pair sweeps run where MPI placed the rank */
+	struct as_cpulist mine;
+	cluster_rank_cpus(me, &mine);
+	cpu_allow_self(&mine, &e);
+	if (next >= 0 && MPI_Send(&token, 1, MPI_INT, next, 78, MPI_COMM_WORLD) != MPI_SUCCESS)
+		return -EIO;
+	return 0;
+}
+
 static int phase_nodes(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
 		       struct cluster_status *status, struct as_error *err)
 {
@@ -33,18 +74,8 @@ static int phase_nodes(struct cli_cluster_result *r, const struct cluster_place 
 	struct cluster_node_fig fig;
 	memset(&fig, 0, sizeof(fig));
 	int rc = 0;
-	if (me->node_rank == 0) {
-		struct cluster_node_opts no = { .figures = o->figures, .cpu = leader_cpu(p), .max_bytes = o->node_bytes,
-						.seed = o->seed };
-		struct as_error e = { 0 };
-		if (cluster_node_measure(&no, &fig, &e) != 0 && !fig.failed[0])
-			snprintf(fig.failed, sizeof(fig.failed), "%.190s", e.msg);
-		fig.pmu = me->pmu;
-		/* the leader's thread is pinned now; the pair sweeps run where MPI placed the rank */
-		struct as_cpulist mine;
-		cluster_rank_cpus(me, &mine);
-		cpu_allow_self(&mine, &e);
-	}
+	if (me->node_rank == 0 && measure_leader(p, o, &fig) != 0)
+		return as_error_set(err, -EIO, "handing the node probes' turn on a machine failed");
 	if (p->rank == 0) {
 		r->nodes[0] = fig;
 		MPI_Request *rq = malloc((size_t)p->nnodes * sizeof(*rq));
@@ -227,13 +258,19 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
 		t0 = timer_now_ns();
 		if (root)
-			progress("cluster: the %d node leader%s run the probes at once ...", p->nnodes, p->nnodes > 1 ? "s" : "");
+			progress("cluster: the %d node leader%s run the probes (at once; nodes of one machine one after another) ...",
+				 p->nnodes, p->nnodes > 1 ? "s" : "");
 		if ((rc = phase_nodes(r, p, o, co->status, err)) != 0)
 			return rc;
 		phase_time(r, "nodes", 1, t0);
 		if (root) {
 			r->nodes_measured = 1;
-			r->noutliers = cluster_nodes_compare(r->nodes, p->nnodes, 0.02, r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
+			r->machine = malloc((size_t)p->nnodes * sizeof(int));
+			r->shares_cpus = malloc((size_t)p->nnodes * sizeof(int));
+			if (r->machine && r->shares_cpus)
+				cluster_nodes_machines(p, r->machine, r->shares_cpus);
+			r->noutliers = cluster_nodes_compare_machines(r->nodes, p->nnodes, r->shares_cpus ? r->machine : NULL, 0.02,
+								      r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
 		}
 	}
 	if ((rc = phase_sweeps(r, o, &run, err)) != 0)
@@ -241,6 +278,8 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
 	if ((rc = phase_layers(r, p, o, reps, err)) != 0)
 		return rc;
+	if (root)
+		cli_cluster_find_slow(r);
 	if (!(o->skip & CLI_CLUSTER_SKIP_LOGGP) && (rc = phase_loggp(r, o, co, &run, reps, err)) != 0)
 		return rc;
 	if (!(o->skip & CLI_CLUSTER_SKIP_P2P) && (rc = phase_p2p(r, o, co, &run, reps, err)) != 0)

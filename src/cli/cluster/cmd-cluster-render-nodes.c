@@ -50,6 +50,10 @@ static void render_node_json(struct emit *e, const struct cli_cluster_result *r,
 	emit_cpulist(e, CL_KEY(NODE_RANKS), NULL, &ranks);
 	emit_string(e, CL_KEY(NODE_VERSION), NULL, p->ranks[p->leader[n]].version);
 	emit_bool(e, CL_KEY(NODE_PMU), NULL, p->ranks[p->leader[n]].pmu);
+	if (r->machine) {
+		emit_int(e, CL_KEY(NODE_MACHINE), NULL, r->machine[n], NULL);
+		emit_bool(e, CL_KEY(NODE_SHARES_CPUS), NULL, r->shares_cpus[n]);
+	}
 	if (r->nodes_measured) {
 		emit_int(e, CL_KEY(NODE_CPUS), NULL, f->cpus, NULL);
 		emit_int(e, CL_KEY(NODE_CPU), NULL, f->cpu, NULL);
@@ -104,8 +108,11 @@ static void render_figures(struct emit *e, const struct cli_cluster_result *r)
 		nf[n] = cluster_node_figures(&r->nodes[n], figs[n], spread, MAX_FIGS);
 	int shown = p->nnodes < 8 ? p->nnodes : 8;
 	char title[200], label[16];
-	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s)", p->nnodes,
-		 shown < p->nnodes ? "; the first 8 shown" : "");
+	int shared = 0; /* nodes of one machine took turns */
+	for (int n = 0; r->machine && n < p->nnodes; n++)
+		shared |= r->machine[n] != n;
+	snprintf(title, sizeof(title), "nodes (%d; each leader ran the quick probes at the same time%s%s)", p->nnodes,
+		 shared ? ", those of one machine one after another" : "", shown < p->nnodes ? "; the first 8 shown" : "");
 	emit_table_begin(e, NULL, title);
 	emit_row_begin(e);
 	emit_text(e, "figure", "host");
@@ -167,6 +174,29 @@ static void render_alike(struct emit *e, const struct cli_cluster_result *r)
 	emit_table_end(e);
 }
 
+/* Text: the nodes that share a machine, said (their figures are the same hardware's). */
+static void render_machines(struct emit *e, const struct cli_cluster_result *r)
+{
+	const struct cluster_place *p = r->place;
+	for (int m = 0; r->machine && m < p->nnodes; m++) {
+		int count = 0, cpus = 0;
+		char list[256] = "";
+		size_t len = 0;
+		for (int n = 0; n < p->nnodes; n++)
+			if (r->machine[n] == m) {
+				count++;
+				cpus |= r->shares_cpus[n];
+				if (len < sizeof(list))
+					len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%d (%s)", count > 1 ? ", " : "",
+								n, p->ranks[p->leader[n]].host);
+			}
+		if (count > 1)
+			emit_heading(e, "  nodes %s share one machine (kernel boot id %.8s...)%s: probed one after another, and "
+					"their differences are not outliers",
+				     list, p->ranks[p->leader[m]].boot_id, cpus ? " and CPUs" : "");
+	}
+}
+
 static void render_nodes(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cluster_place *p = r->place;
@@ -179,6 +209,7 @@ static void render_nodes(struct emit *e, const struct cli_cluster_result *r)
 		return;
 	}
 	render_figures(e, r);
+	render_machines(e, r);
 	for (int n = 0; n < p->nnodes; n++)
 		if (r->nodes[n].failed[0])
 			emit_heading(e, "  node %d (%s): %s", n, p->ranks[p->leader[n]].host, r->nodes[n].failed);

@@ -1,0 +1,66 @@
+/* archscope-cluster's run at scale, on paper: this run's step costs (its phase table) put into
+ * cluster/scale.h's count of the steps at 16, 128 and 1,024 nodes (results.scale[], a text table). */
+#include <math.h>
+#include <string.h>
+
+#include "cli/cluster/cmd-cluster-impl.h"
+#include "cluster/scale.h"
+#include "machine/result-cluster.h"
+#include "report/emit.h"
+
+/* The step costs of this run's phases (per step; the nodes phase whole, LogGP per layer). */
+static void run_costs(const struct cli_cluster_result *r, struct cluster_step_costs *c, int *layers)
+{
+	memset(c, 0, sizeof(*c));
+	*layers = 0;
+	for (int k = 0; k < r->nphases; k++) {
+		const struct cli_cluster_phase_time *t = &r->phase[k];
+		double per_ms = t->steps > 0 ? 1e3 * t->seconds / t->steps : NAN;
+		if (strcmp(t->phase, "nodes") == 0)
+			c->nodes_s = t->seconds;
+		else if (strcmp(t->phase, "latency") == 0)
+			c->latency_ms = per_ms;
+		else if (strcmp(t->phase, "bandwidth") == 0)
+			c->bandwidth_ms = per_ms;
+		else if (strcmp(t->phase, "shift") == 0)
+			c->shift_ms = per_ms;
+		else if (strcmp(t->phase, "loggp") == 0 && t->steps > 0)
+			c->loggp_s = t->seconds / t->steps, *layers = t->steps;
+		else if (strcmp(t->phase, "contention") == 0)
+			c->contention_ms = per_ms;
+	}
+	/* at scale every node is a machine of its own and the leaders probe at once: the nodes
+	 * phase takes the longest node's probes (here nodes of one machine took turns) */
+	if (r->nodes_measured && r->place->nnodes > 0) {
+		double longest = 0;
+		for (int n = 0; n < r->place->nnodes; n++)
+			if (r->nodes[n].seconds > longest)
+				longest = r->nodes[n].seconds;
+		c->nodes_s = longest;
+	}
+}
+
+void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r)
+{
+	static const int nodes[] = { 16, 128, 1024 };
+	struct cluster_step_costs c;
+	int layers;
+	run_costs(r, &c, &layers);
+	int per_node = r->place->nnodes > 0 ? (r->size + r->place->nnodes - 1) / r->place->nnodes : 1;
+	/* a cluster's layers: one more (the switches) than here, where there are any */
+	emit_table_begin(e, CL_KEY(SCALE),
+			 "this run at scale, on paper: its cost per step, the pairs of a round at once (a network of "
+			 "full bisection)");
+	for (size_t k = 0; k < sizeof(nodes) / sizeof(nodes[0]); k++) {
+		struct cluster_scale s;
+		cluster_scale_estimate(&c, nodes[k], per_node, layers, 0, &s);
+		emit_row_begin(e);
+		emit_int(e, CL_KEY(SCALE_NODES), "nodes", s.nodes, NULL);
+		emit_int(e, CL_KEY(SCALE_PER_NODE), "ranks per node", s.per_node, NULL);
+		emit_int(e, CL_KEY(SCALE_STEPS), "steps", s.steps, NULL);
+		emit_number(e, CL_KEY(SCALE_SECONDS), "time", s.seconds, "s", "%.3g");
+		emit_number(e, NULL, "in minutes", s.seconds / 60, "min", "%.3g");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
