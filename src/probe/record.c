@@ -17,7 +17,6 @@
 #include "probe/kernels.h"
 #include "probe/line.h"
 #include "probe/registers.h"
-#include "probe/timeslice.h"
 #include "probe/tlb.h"
 
 static void answer(struct machine_answer *a, const struct probe_answer *s)
@@ -50,6 +49,22 @@ static int curve_copy(struct machine_probes_curve *d, const double *x, const dou
 		d->pt[i] = (struct machine_probes_point){ x[i], min[i], median ? median[i] : NAN };
 	d->n = (int)n;
 	return 0;
+}
+
+void probe_record_answer(struct machine_answer *a, double value, double confidence, const char *method,
+			 double os_reported)
+{
+	a->value = value;
+	a->confidence = confidence;
+	a->os_reported = os_reported;
+	machine_probes_text(a->method, sizeof(a->method), method ? method : "");
+	a->reason[0] = 0;
+}
+
+int probe_record_curve(struct machine_probes_curve *d, const double *x, const double *min, const double *median,
+		       size_t n)
+{
+	return curve_copy(d, x, min, median, n);
 }
 
 static int curve_of(struct machine_probes_curve *d, const struct probe_curve *c)
@@ -313,20 +328,6 @@ int probe_registers_record(struct machine_probes *p, const struct probe_register
 		free(cy);
 	}
 	return rc ? -ENOMEM : 0;
-}
-
-int probe_timeslice_record(struct machine_probes *p, const struct probe_timeslice_result *r)
-{
-	p->have[MP_TIMESLICE] = MP_HAVE_YES;
-	answer(&p->timeslice, &r->slice);
-	answer(&p->schedstat, &r->schedstat);
-	p->timeslice_ev.threads = r->threads;
-	p->timeslice_ev.run_s = r->run_s;
-	p->timeslice_ev.gaps = (long long)r->n;
-	p->timeslice_ev.threshold_us = r->threshold_us;
-	for (int i = 0; i < TIMESLICE_NQUANTILES && i < 5; i++)
-		p->timeslice_ev.quantile_ms[i] = r->quantile_ms[i];
-	return 0;
 }
 
 /* An n x n matrix of the probe's pairs with NAN (null) on the diagonal: block k's bandwidths, or

@@ -17,7 +17,6 @@ struct probe_instr_result;
 struct probe_contexts_result;
 struct probe_registers_result;
 struct probe_registers_build;
-struct probe_timeslice_result;
 struct probe_c2c_result;
 
 int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r);
@@ -29,8 +28,16 @@ int probe_instr_record(struct machine_probes *p, const struct probe_instr_result
 int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r);
 /* ghz: the clock the cycles per addition are counted at. */
 int probe_registers_record(struct machine_probes *p, const struct probe_registers_result *r, double ghz);
-int probe_timeslice_record(struct machine_probes *p, const struct probe_timeslice_result *r);
 int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r);
+
+/* What a probe that fills the record itself uses. An answer: value (NAN: none), confidence,
+ * method (copied; NULL: ""), os_reported (NAN: the OS reports nothing); its reason "". */
+void probe_record_answer(struct machine_answer *a, double value, double confidence, const char *method,
+			 double os_reported);
+/* A curve: the points x[i], min[i] and median[i] (median NULL: NAN) into d, n of them (what d held
+ * is freed). 0 or -ENOMEM. */
+int probe_record_curve(struct machine_probes_curve *d, const double *x, const double *min, const double *median,
+		       size_t n);
 
 /* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind), and its index in contexts_ev[]. */
 int probe_contexts_record_id(int kind);

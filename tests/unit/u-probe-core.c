@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine/probes.h"
 #include "probe/c2c.h"
 #include "probe/contexts.h"
 #include "probe/instr.h"
@@ -422,34 +423,40 @@ static void test_probe_core__zen5_timeslice(void)
 	 * count mode was the hypervisor's interruptions (0.037 ms, 5000 of them); the time-weighted
 	 * mode is the slice in each run. */
 	static const size_t gaps[3] = { 5157, 5162, 5154 };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		double *col[1];
 		size_t n;
 		CHECK(read_cols(zen5_run[r], "timeslice-gaps.csv", 1, col, &n) == 0);
 		struct probe_timeslice_result ts;
 		probe_timeslice_result_init(&ts);
+		machine_probes_init(&rec);
 		ts.gaps_us = col[0];
 		ts.n = n;
-		probe_timeslice_analyze(&ts);
+		probe_timeslice_analyze(&ts, &rec);
 		int sorted = 1;
 		for (int i = 1; i < TIMESLICE_NQUANTILES; i++)
-			sorted &= ts.quantile_ms[i - 1] <= ts.quantile_ms[i];
-		double p90 = ts.quantile_ms[4], value = ts.slice.value;
+			sorted &= rec.timeslice_ev.quantile_ms[i - 1] <= rec.timeslice_ev.quantile_ms[i];
+		double p90 = rec.timeslice_ev.quantile_ms[4], value = rec.timeslice.value;
 		int have = ts.have_mode;
 		probe_timeslice_result_release(&ts);
 		CHECK(n == gaps[r]);
+		CHECK(rec.timeslice_ev.gaps == (long long)n && rec.have[MP_TIMESLICE] == MP_HAVE_YES);
 		CHECK(sorted);
 		CHECK_NEAR(p90, 4.0, 0.1);
 		CHECK(have);
 		CHECK_NEAR(value, 4.0, 0.1);
+		machine_probes_release(&rec);
 	}
 }
 
-/* ts with n gaps: the first nshort at short_us + i, the others at long_us + i (us). 0, -1 on no
- * memory. */
-static int gaps_fill(struct probe_timeslice_result *ts, size_t n, size_t nshort, double short_us, double long_us)
+/* ts with n gaps: the first nshort at short_us + i, the others at long_us + i (us); rec
+ * initialised. 0, -1 on no memory. */
+static int gaps_fill(struct probe_timeslice_result *ts, struct machine_probes *rec, size_t n, size_t nshort,
+		     double short_us, double long_us)
 {
 	probe_timeslice_result_init(ts);
+	machine_probes_init(rec);
 	ts->gaps_us = malloc(n * sizeof(double));
 	if (!ts->gaps_us)
 		return -1;
@@ -464,36 +471,41 @@ static void test_probe_core__timeslice_witnesses(void)
 	/* gaps of a busy machine (others' slices, 12 ms) against the kernel's 4 ms: the kernel's
 	 * stands, with the gaps in the reason; within 25 % the gaps' answer stands */
 	struct probe_timeslice_result ts;
-	CHECK(gaps_fill(&ts, 50, 0, 0, 12000.0) == 0);
-	ts.schedstat.value = 4.0;
-	ts.schedstat.confidence = 0.9;
-	probe_timeslice_analyze(&ts);
-	double busy = ts.slice.value;
-	int said = strstr(ts.slice.reason, "schedstat") != NULL;
+	static struct machine_probes rec;
+	CHECK(gaps_fill(&ts, &rec, 50, 0, 0, 12000.0) == 0);
+	rec.schedstat.value = 4.0;
+	rec.schedstat.confidence = 0.9;
+	probe_timeslice_analyze(&ts, &rec);
+	double busy = rec.timeslice.value;
+	int said = strstr(rec.timeslice.reason, "schedstat") != NULL;
 	for (size_t i = 0; i < ts.n; i++)
 		ts.gaps_us[i] = 3900.0 + (double)i;
-	probe_timeslice_analyze(&ts);
-	double quiet = ts.slice.value, quiet_conf = ts.slice.confidence;
+	probe_timeslice_analyze(&ts, &rec);
+	double quiet = rec.timeslice.value, quiet_conf = rec.timeslice.confidence;
+	int reason_gone = !rec.timeslice.reason[0];
 	probe_timeslice_result_release(&ts);
 	CHECK_NEAR(busy, 4.0, 1e-9);
 	CHECK(said);
 	CHECK_NEAR(quiet, 3.92, 0.05);
 	CHECK(quiet_conf > 0.5);
+	CHECK(reason_gone);
 }
 
 static void test_probe_core__timeslice_of_clean_slices(void)
 {
 	/* A few short interrupts and a peak of 4 ms slices: the mode is the slice. */
 	struct probe_timeslice_result ts;
-	CHECK(gaps_fill(&ts, 100, 20, 25.0, 3990.0) == 0);
-	probe_timeslice_analyze(&ts);
-	double value = ts.slice.value, conf = ts.slice.confidence;
+	static struct machine_probes rec;
+	CHECK(gaps_fill(&ts, &rec, 100, 20, 25.0, 3990.0) == 0);
+	probe_timeslice_analyze(&ts, &rec);
+	double value = rec.timeslice.value, conf = rec.timeslice.confidence;
 	probe_timeslice_result_release(&ts);
 	CHECK_NEAR(value, 4.04, 0.05);
 	CHECK(conf > 0.9);
 	/* No gaps: no preemption seen, no answer. */
-	probe_timeslice_analyze(&ts);
-	CHECK(!ts.have_mode && isnan(ts.slice.value) && ts.slice.confidence == 0 && isnan(ts.quantile_ms[2]));
+	probe_timeslice_analyze(&ts, &rec);
+	CHECK(!ts.have_mode && isnan(rec.timeslice.value) && rec.timeslice.confidence == 0 &&
+	      isnan(rec.timeslice_ev.quantile_ms[2]));
 }
 
 /* --- c2c ------------------------------------------------------------------------------------ */
