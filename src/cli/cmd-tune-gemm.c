@@ -13,6 +13,7 @@
 #include "common/spawn.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
+#include "machine/probes.h"
 #include "machine/result-tune.h"
 #include "probe/caches.h"
 #include "probe/env.h"
@@ -200,21 +201,26 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 {
 	struct probe_env env = *envp;
 	struct as_error err = { 0 };
-	struct probe_registers_result regs;
 	r->tm.vector_doubles = r->isa->vector_doubles;
 	r->tm.registers = r->o->registers;
 	if (r->tm.registers <= 0) {
 		progress("tune gemm: probing the registers (quick) ...");
-		int rc = probe_registers_find(&env, NULL, &regs, &err);
+		struct probe_registers_result regs;
+		struct machine_probes *rec = malloc(sizeof(*rec));
+		if (!rec)
+			return error("out of memory");
+		machine_probes_init(rec);
+		int rc = probe_registers_find(&env, NULL, &regs, rec, &err);
 		progress_done();
-		int narrow = !tune_isa_get(isa)->wide_registers;
-		for (int i = 0; rc == 0 && i < regs.nbuilds; i++) {
-			const struct probe_registers_build *b = &regs.build[i];
-			if (!strcmp(b->set->kind, "fp") && b->regs.value >= 1 &&
-			    (b->narrow == narrow || (r->tm.registers <= 0 && !b->narrow)))
-				r->tm.registers = (int)lround(b->regs.value);
-		}
+		/* the FP registers of the ISA's build: narrow where it has no wide registers, the wide
+		 * build's where the narrow one has no answer */
+		double wide = rec->registers_fp.value, narrow = rec->registers_narrow_fp.value;
+		if (rc == 0)
+			r->tm.registers = !tune_isa_get(isa)->wide_registers && narrow >= 1 ? (int)lround(narrow)
+					  : wide >= 1 ? (int)lround(wide) : r->tm.registers;
 		probe_registers_result_release(&regs);
+		machine_probes_release(rec);
+		free(rec);
 		if (rc != 0)
 			return error_err(&err);
 		if (r->tm.registers <= 0)

@@ -16,7 +16,6 @@
 #include "probe/instr.h"
 #include "probe/kernels.h"
 #include "probe/line.h"
-#include "probe/registers.h"
 #include "probe/tlb.h"
 
 static void answer(struct machine_answer *a, const struct probe_answer *s)
@@ -291,41 +290,6 @@ int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_
 		machine_probes_text(ev->shape, sizeof(ev->shape), r->kind[k].shape[0] ? r->kind[k].shape : "flat");
 		ev->teams = r->kind[k].teams;
 		rc |= curve_of(&ev->curve, &r->kind[k].curve);
-	}
-	return rc ? -ENOMEM : 0;
-}
-
-int probe_registers_record_id(const struct probe_registers_build *b, int *index)
-{
-	int fp = !strcmp(b->set->kind, "fp");
-	if (index)
-		*index = 2 * !!b->narrow + fp;
-	return b->narrow ? (fp ? MP_REGISTERS_NARROW_FP : MP_REGISTERS_NARROW_INT) : (fp ? MP_REGISTERS_FP : MP_REGISTERS_INT);
-}
-
-int probe_registers_record(struct machine_probes *p, const struct probe_registers_result *r, double ghz)
-{
-	machine_probes_group_release(p, MP_G_REGISTERS);
-	p->have[MP_REGISTERS] = MP_HAVE_YES;
-	machine_probes_text(p->registers_compiler, sizeof(p->registers_compiler), r->compiler);
-	int rc = 0;
-	for (int i = 0; i < r->nbuilds; i++) {
-		const struct probe_registers_build *b = &r->build[i];
-		int k;
-		answer(machine_probes_at(p, probe_registers_record_id(b, &k)), &b->regs);
-		struct machine_probes_registers_ev *ev = &p->registers_ev[k];
-		machine_probes_text(ev->flags, sizeof(ev->flags), b->set->flags);
-		ev->step_relative = b->step_relative;
-		ev->biggest_k = b->biggest_relative_step_k;
-		double *cy = malloc((b->curve.n ? b->curve.n : 1) * sizeof(double));
-		if (!cy) {
-			rc = -ENOMEM;
-			continue;
-		}
-		for (size_t j = 0; j < b->curve.n; j++)
-			cy[j] = b->curve.min_ns[j] * ghz;
-		rc |= curve_copy(&ev->curve, b->curve.x, cy, NULL, b->curve.n);
-		free(cy);
 	}
 	return rc ? -ENOMEM : 0;
 }

@@ -15,8 +15,6 @@ struct probe_assoc_result;
 struct probe_tlb_result;
 struct probe_instr_result;
 struct probe_contexts_result;
-struct probe_registers_result;
-struct probe_registers_build;
 struct probe_c2c_result;
 
 int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r);
@@ -26,8 +24,6 @@ int probe_assoc_record(struct machine_probes *p, const struct probe_assoc_result
 int probe_tlb_record(struct machine_probes *p, const struct probe_tlb_result *r);
 int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r);
 int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r);
-/* ghz: the clock the cycles per addition are counted at. */
-int probe_registers_record(struct machine_probes *p, const struct probe_registers_result *r, double ghz);
 int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r);
 
 /* What a probe that fills the record itself uses. An answer: value (NAN: none), confidence,
@@ -41,7 +37,5 @@ int probe_record_curve(struct machine_probes_curve *d, const double *x, const do
 
 /* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind), and its index in contexts_ev[]. */
 int probe_contexts_record_id(int kind);
-/* The entry (MP_REGISTERS_*) of a registers build's answer, and its index in registers_ev[]. */
-int probe_registers_record_id(const struct probe_registers_build *b, int *index);
 
 #endif

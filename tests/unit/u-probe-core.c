@@ -112,13 +112,18 @@ static double registers_of(const char *dir, const struct regs_set *set, double *
 	char name[64];
 	snprintf(name, sizeof(name), "registers-%s-%s.csv", set->kind, set->variant);
 	struct probe_registers_build b = { .set = set, .narrow = !strcmp(set->variant, "narrow") };
+	struct probe_env env = { .clock_ghz = XEON_GHZ };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	probe_curve_init(&b.curve);
 	double v = NAN;
-	if (load_curve(dir, name, &b.curve) == 0 && probe_registers_analyze(&b) == 0) {
-		v = b.regs.value;
-		*conf = b.regs.confidence;
+	if (load_curve(dir, name, &b.curve) == 0 && probe_registers_analyze(&env, &b, &rec) == 0) {
+		const struct machine_answer *a = machine_probes_at(&rec, probe_registers_entry(set->kind, b.narrow, NULL));
+		v = a->value;
+		*conf = a->confidence;
 	}
 	probe_curve_release(&b.curve);
+	machine_probes_release(&rec);
 	return v;
 }
 
@@ -128,17 +133,28 @@ static void test_probe_core__xeon_registers(void)
 	 * with AVX-512 (32) the spills cost nothing measurable until far later (docs: "Live ranges
 	 * on wide cores"). */
 	struct probe_registers_build b = { .set = &xeon_set[0] };
+	struct probe_env env = { .clock_ghz = XEON_GHZ };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	probe_curve_init(&b.curve);
 	CHECK(load_curve(XEON, "registers-int-wide.csv", &b.curve) == 0);
-	CHECK(probe_registers_analyze(&b) == 0);
-	double v = b.regs.value, conf = b.regs.confidence, os = b.regs.os_reported, paper = b.biggest_relative_step_k;
-	int has_flags = strstr(b.regs.method, "GNU 12.2.0 -O2") != NULL && strstr(b.regs.method, "uint64_t") != NULL;
+	CHECK(probe_registers_analyze(&env, &b, &rec) == 0);
+	const struct machine_answer *a = &rec.registers_int;
+	const struct machine_probes_registers_ev *ev = &rec.registers_ev[0];
+	double v = a->value, conf = a->confidence, os = a->os_reported, paper = ev->biggest_k;
+	int has_flags = strstr(a->method, "GNU 12.2.0 -O2") != NULL && strstr(a->method, "uint64_t") != NULL;
+	/* the evidence: the curve in cycles at the clock */
+	int points = ev->curve.n == (int)b.curve.n && ev->curve.n > 0 &&
+		     fabs(ev->curve.pt[0].min - b.curve.min_ns[0] * XEON_GHZ) < 1e-12 && ev->curve.pt[0].x == b.curve.x[0];
 	probe_curve_release(&b.curve);
+	machine_probes_release(&rec);
 	CHECK(v >= 13 && v <= 15);
 	CHECK(conf > 0.5);
 	CHECK(isnan(os)); /* set by probe_registers_find from the running CPU, not here */
 	CHECK(isfinite(paper));
 	CHECK(has_flags);
+	CHECK(points);
+	CHECK(probe_registers_entry("fp", 1, NULL) == MP_REGISTERS_NARROW_FP);
 	v = registers_of(XEON, &xeon_set[2], &conf);
 	CHECK(v >= 13 && v <= 15);
 	v = registers_of(XEON, &xeon_set[3], &conf);
