@@ -8,11 +8,6 @@
 
 #include "machine/probes.h"
 
-struct probe_clock_result;
-struct probe_line_result;
-struct probe_caches_result;
-struct probe_assoc_result;
-struct probe_tlb_result;
 struct probe_instr_result;
 struct probe_contexts_result;
 struct probe_registers_result;
@@ -20,11 +15,6 @@ struct probe_registers_build;
 struct probe_timeslice_result;
 struct probe_c2c_result;
 
-int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r);
-int probe_line_record(struct machine_probes *p, const struct probe_line_result *r);
-int probe_caches_record(struct machine_probes *p, const struct probe_caches_result *r);
-int probe_assoc_record(struct machine_probes *p, const struct probe_assoc_result *r);
-int probe_tlb_record(struct machine_probes *p, const struct probe_tlb_result *r);
 int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r);
 int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r);
 /* ghz: the clock the cycles per addition are counted at. */
