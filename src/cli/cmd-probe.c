@@ -86,6 +86,27 @@ void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const cha
 	free(rows);
 }
 
+void cli_probe_save_points(struct cli_probe_ctx *ctx, const char *name, const char *header,
+			   const struct machine_probes_curve *c)
+{
+	if (!ctx->raw_dir)
+		return;
+	size_t n = c->n > 0 ? (size_t)c->n : 0;
+	double *rows = malloc(n * 3 * sizeof(double) + 1);
+	if (!rows) {
+		error("%s: out of memory for the raw curve", name);
+		ctx->save_failed = 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[3 * i] = c->pt[i].x;
+		rows[3 * i + 1] = c->pt[i].min;
+		rows[3 * i + 2] = c->pt[i].median;
+	}
+	cli_probe_save_raw(ctx, name, header, rows, n, 3);
+	free(rows);
+}
+
 void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af)
 {
 	char path[sizeof(af->path)];

@@ -1,6 +1,6 @@
 /* The probe family: each row of the probe table is a group of machine/probes.h, a one-line summary
  * and a function that runs the library probe, records its answers and evidence in the typed struct
- * machine_probes (probe/record.h), saves its curves (--raw CSV, --plot pictures) and renders them
+ * machine_probes (the probe sets them there; probe/record.h for the groups that still copy), saves its curves (--raw CSV, --plot pictures) and renders them
  * for people through the emitter (report/emit.h). The JSON of `probe --json` is the record's
  * (machine_probes_json): renderers hold text labels and formats, no JSON key; probe -o writes the
  * machine file from the record too. */
@@ -107,8 +107,8 @@ int cli_probe_differs(double measured, double os);
  * space their slots by (probe_line_need), its error and note printed before the probe that needs it
  * runs (the probe then finds it in env). */
 int cli_probe_fail(const char *probe, const struct as_error *err);
-void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
-			      const char *xlabel, int logx);
+void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname,
+			      const struct machine_probes_curve *c, const char *xlabel, int logx);
 void cli_probe_need_line(struct cli_probe_ctx *ctx);
 
 struct atomic_file;
@@ -120,6 +120,9 @@ void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char 
 void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *body);
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
 void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
+/* The same of a curve of the record (its evidence, machine/probes.h). */
+void cli_probe_save_points(struct cli_probe_ctx *ctx, const char *name, const char *header,
+			   const struct machine_probes_curve *c);
 
 /* probe -o (cmd-probe-machine.c). The saved run of --from-raw DIR: the answers of
  * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json

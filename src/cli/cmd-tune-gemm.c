@@ -206,10 +206,9 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 	if (r->tm.registers <= 0) {
 		progress("tune gemm: probing the registers (quick) ...");
 		struct probe_registers_result regs;
-		struct machine_probes *rec = malloc(sizeof(*rec));
+		struct machine_probes *rec = probe_scratch_new();
 		if (!rec)
 			return error("out of memory");
-		machine_probes_init(rec);
 		int rc = probe_registers_find(&env, NULL, &regs, rec, &err);
 		progress_done();
 		/* the FP registers of the ISA's build: narrow where it has no wide registers, the wide
@@ -219,26 +218,26 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 			r->tm.registers = !tune_isa_get(isa)->wide_registers && narrow >= 1 ? (int)lround(narrow)
 					  : wide >= 1 ? (int)lround(wide) : r->tm.registers;
 		probe_registers_result_release(&regs);
-		machine_probes_release(rec);
-		free(rec);
+		probe_scratch_free(rec);
 		if (rc != 0)
 			return error_err(&err);
 		if (r->tm.registers <= 0)
 			return error("the register probe found no FP register count: give --registers N");
 	}
 	progress("tune gemm: probing the caches (quick) ...");
-	struct probe_caches_result c;
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &c, &err);
+	struct machine_probes *c = probe_scratch_new();
+	int rc = c ? probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, c, &err)
+		   : as_error_set(&err, -ENOMEM, "tune gemm: out of memory");
 	progress_done();
-	if (rc == 0 && c.nlevels > 0) {
-		r->tm.l1_bytes = c.level[0].size.value;
+	if (rc == 0 && c->ncaches > 0) {
+		r->tm.l1_bytes = c->cache[0].size.value;
 		/* the line probe's answer (probe_line_need), not the chase's slot spacing */
-		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : (double)c.line_bytes;
+		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : c->caches_ev.line_bytes;
 		r->line_probed = 1;
 		r->line_witnesses = env.line_witnesses;
 		snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
 	}
-	probe_caches_result_release(&c);
+	probe_scratch_free(c);
 	if (rc != 0)
 		return error_err(&err);
 	if (!(r->tm.l1_bytes > 0))

@@ -8,15 +8,10 @@
 #include <string.h>
 
 #include "common/buffer.h"
-#include "probe/assoc.h"
 #include "probe/c2c.h"
-#include "probe/caches.h"
-#include "probe/clock.h"
 #include "probe/contexts.h"
 #include "probe/instr.h"
 #include "probe/kernels.h"
-#include "probe/line.h"
-#include "probe/tlb.h"
 
 static void answer(struct machine_answer *a, const struct probe_answer *s)
 {
@@ -50,141 +45,9 @@ static int curve_copy(struct machine_probes_curve *d, const double *x, const dou
 	return 0;
 }
 
-void probe_record_answer(struct machine_answer *a, double value, double confidence, const char *method,
-			 double os_reported)
-{
-	a->value = value;
-	a->confidence = confidence;
-	a->os_reported = os_reported;
-	machine_probes_text(a->method, sizeof(a->method), method ? method : "");
-	a->reason[0] = 0;
-}
-
-int probe_record_curve(struct machine_probes_curve *d, const double *x, const double *min, const double *median,
-		       size_t n)
-{
-	return curve_copy(d, x, min, median, n);
-}
-
 static int curve_of(struct machine_probes_curve *d, const struct probe_curve *c)
 {
 	return curve_copy(d, c->x, c->min_ns, c->median_ns, c->n);
-}
-
-int probe_clock_record(struct machine_probes *p, const struct probe_clock_result *r)
-{
-	p->have[MP_CLOCK] = MP_HAVE_YES;
-	answer(&p->clock, &r->clock);
-	p->tsc_ghz = r->tsc_ghz > 0 ? r->tsc_ghz : NAN;
-	p->clock_ev.median_ghz = r->median_ghz;
-	p->clock_ev.adds = (long long)r->adds;
-	p->clock_ev.repetitions = r->reps;
-	p->clock_ev.cpu = r->cpu;
-	return 0;
-}
-
-int probe_line_record(struct machine_probes *p, const struct probe_line_result *r)
-{
-	machine_probes_group_release(p, MP_G_LINE);
-	p->have[MP_LINE] = MP_HAVE_YES;
-	answer(&p->line, &r->line);
-	answer(&p->line_stride, &r->stride);
-	answer(&p->line_coherence, &r->coherence);
-	answer(&p->line_flush, &r->flush);
-	p->line_witnesses_used = r->witnesses;
-	p->line_ev.coherence_contrast = r->sharing_ratio;
-	p->line_ev.flush_contrast = r->flush_ratio;
-	if (!(p->line_ev.cpus = malloc(2 * sizeof(int))))
-		return -ENOMEM;
-	p->line_ev.cpus[0] = r->sharing_cpus[0];
-	p->line_ev.cpus[1] = r->sharing_cpus[1];
-	p->line_ev.ncpus = 2;
-	if (curve_of(&p->line_ev.curve, &r->curve) ||
-	    curve_copy(&p->line_ev.coherence_curve, r->sharing.d_bytes, r->sharing.min_ns, r->sharing.median_ns,
-		       (size_t)(r->sharing.n > 0 ? r->sharing.n : 0)) ||
-	    curve_of(&p->line_ev.flush_curve, &r->flush_curve))
-		return -ENOMEM;
-	return 0;
-}
-
-int probe_caches_record(struct machine_probes *p, const struct probe_caches_result *r)
-{
-	machine_probes_group_release(p, MP_G_CACHES);
-	p->have[MP_CACHES] = MP_HAVE_YES;
-	p->ncaches = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
-	for (int i = 0; i < p->ncaches; i++) {
-		struct machine_probes_cache *c = &p->cache[i];
-		machine_probes_row_init(MP_CACHES_LEVELS, c);
-		c->level = i + 1;
-		answer(&c->size, &r->level[i].size);
-		answer(&c->latency, &r->level[i].latency);
-		c->latency_cy = r->level[i].latency_cy;
-		c->qt_max_x = r->level[i].qt_max_x;
-		c->points = (int)r->level[i].points;
-	}
-	answer(&p->memory_latency, &r->memory);
-	p->memory_latency_cy = r->memory_cy;
-	answer(&p->memory_latency_random, &r->memory_random);
-	p->memory_latency_random_cy = r->memory_random_cy;
-	p->caches_ev.random_bytes = r->memory_random_bytes ? (long long)r->memory_random_bytes : -1;
-	p->caches_ev.random_huge = r->memory_random_bytes ? r->memory_random_huge : NAN;
-	p->caches_ev.clock_ghz = r->clock_ghz > 0 ? r->clock_ghz : NAN;
-	p->caches_ev.line_bytes = (double)r->line_bytes;
-	machine_probes_text(p->caches_ev.pages, sizeof(p->caches_ev.pages), huge_policy_name(r->huge));
-	p->caches_ev.passes = r->passes;
-	return curve_of(&p->caches_ev.curve, &r->curve);
-}
-
-int probe_assoc_record(struct machine_probes *p, const struct probe_assoc_result *r)
-{
-	machine_probes_group_release(p, MP_G_ASSOC);
-	p->have[MP_ASSOC] = MP_HAVE_YES;
-	p->nassoc = bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS);
-	int rc = 0;
-	for (int i = 0; i < p->nassoc; i++) {
-		const struct probe_assoc_level *lv = &r->level[i];
-		struct machine_probes_assoc *a = &p->assoc[i];
-		machine_probes_row_init(MP_ASSOC_LEVELS, a);
-		a->level = i + 1;
-		answer(&a->ways, &lv->ways);
-		a->level_bytes = lv->level_bytes;
-		a->sweeps = lv->sweeps > 1 ? lv->sweeps : -1;
-		rc |= curve_of(&a->curve, &lv->curve);
-		if (!lv->evset_tried)
-			continue;
-		a->evset_ways = lv->evset.ways;
-		a->evset_minimal_pages = lv->evset.minimal_pages;
-		a->evset_class_pages = lv->evset.class_pages;
-		a->evset_hit_ns = lv->evset.hit_ns;
-		a->evset_miss_ns = lv->evset.miss_ns;
-		a->evset_walks = lv->evset.tests;
-		rc |= curve_of(&a->evset_curve, &lv->evset.curve);
-	}
-	return rc ? -ENOMEM : 0;
-}
-
-int probe_tlb_record(struct machine_probes *p, const struct probe_tlb_result *r)
-{
-	machine_probes_group_release(p, MP_G_TLB);
-	p->have[MP_TLB] = MP_HAVE_YES;
-	answer(&p->page_size, &r->page);
-	answer(&p->page_pairs, &r->page_pairs);
-	answer(&p->page_faults, &r->page_faults);
-	p->ntlb = r->entries_measured ? bounded(r->nlevels, MACHINE_PROBES_MAX_LEVELS) : 0;
-	for (int i = 0; i < p->ntlb; i++) {
-		machine_probes_row_init(MP_TLB_LEVELS, &p->tlb[i]);
-		p->tlb[i].level = i + 1;
-		answer(&p->tlb[i].entries, &r->level[i].entries);
-		p->tlb[i].cost_ns = r->level[i].cost_ns;
-		p->tlb[i].qt_max_x = r->level[i].qt_max_x;
-	}
-	p->tlb_ev.partial = r->partial;
-	if (curve_of(&p->tlb_ev.page_curve, &r->page_curve) || curve_of(&p->tlb_ev.fault_curve, &r->fault_curve))
-		return -ENOMEM;
-	if (r->entries_measured &&
-	    (curve_of(&p->tlb_ev.entries_curve, &r->entries_curve) || curve_of(&p->tlb_ev.control_curve, &r->control_curve)))
-		return -ENOMEM;
-	return 0;
 }
 
 /* An operation's published figures beside its measured ones (pc: the CPU's sources). */

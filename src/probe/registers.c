@@ -11,7 +11,6 @@
 #include "analysis/order.h"
 #include "analysis/steps.h"
 #include "machine/probes.h"
-#include "probe/record.h"
 #include "topo/cpuinfo.h"
 
 int probe_registers_run(const struct probe_opts *o, const struct regs_set *set, struct probe_curve *out,
@@ -82,7 +81,8 @@ int probe_registers_analyze(const struct probe_env *env, const struct probe_regi
 	snprintf(method, sizeof(method),
 		 "K live %s variables, P[i%%K] += P[(i+K-K/2)%%K] unrolled; first rise of the monotone time per addition > 3 %% above its minimum; %s %s",
 		 !strcmp(s->kind, "int") ? "uint64_t" : "double", s->compiler, s->flags);
-	probe_record_answer(regs, a.index >= 0 ? c->x[a.index] : NAN, a.index >= 0 ? a.confidence : 0, method, NAN);
+	probe_answer_clear(regs);
+	probe_answer_set(regs, a.index >= 0 ? c->x[a.index] : NAN, a.index >= 0 ? a.confidence : 0, method);
 	machine_probes_text(ev->flags, sizeof(ev->flags), s->flags);
 	ev->step_relative = a.size;
 	ev->biggest_k = paper.index >= 0 ? c->x[paper.index] : NAN;
@@ -103,7 +103,7 @@ int probe_registers_analyze(const struct probe_env *env, const struct probe_regi
 		return -ENOMEM;
 	for (size_t j = 0; j < c->n; j++)
 		cy[j] = c->min_ns[j] * env->clock_ghz;
-	int rc = probe_record_curve(&ev->curve, c->x, cy, NULL, c->n);
+	int rc = probe_points_copy(&ev->curve, c->x, cy, NULL, c->n);
 	free(cy);
 	return rc;
 }

@@ -12,7 +12,6 @@
 #include "common/team.h"
 #include "common/timer.h"
 #include "machine/probes.h"
-#include "probe/record.h"
 #include "probe/schedstat.h"
 
 struct slice_run {
@@ -114,16 +113,17 @@ void probe_timeslice_analyze(struct probe_timeslice_result *r, struct machine_pr
 	const struct dist_mode *m = &r->mode;
 	struct machine_answer *slice = &rec->timeslice;
 	rec->have[MP_TIMESLICE] = MP_HAVE_YES;
-	probe_record_answer(slice, r->have_mode ? m->value / 1000.0 : NAN,
-			    r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
-			    "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; the log-histogram bin (20 per decade) holding the most lost time",
-			    NAN);
+	probe_answer_clear(slice);
+	probe_answer_set(slice, r->have_mode ? m->value / 1000.0 : NAN,
+			 r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
+			 "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; the log-histogram bin (20 per decade) holding the most lost time");
 	/* Gaps on a busy machine are other processes' slices too, often several in a row; the
 	 * kernel's account of our own threads' slices is not. When the two witnesses are more than
 	 * 25 % apart the kernel's stands, with the gaps' answer in the reason. */
 	double k = rec->schedstat.value, g = slice->value;
 	if (isfinite(k) && k > 0 && (!isfinite(g) || fabs(g / k - 1) > 0.25)) {
-		probe_record_answer(slice, k, rec->schedstat.confidence * 0.75, rec->schedstat.method, rec->schedstat.os_reported);
+		probe_answer_set(slice, k, rec->schedstat.confidence * 0.75, rec->schedstat.method);
+		slice->os_reported = rec->schedstat.os_reported;
 		if (isfinite(g))
 			snprintf(slice->reason, sizeof(slice->reason),
 				 "the gaps' mode is %.2f ms, %.0f %% from the kernel's schedstat: other processes ran "
@@ -146,7 +146,9 @@ static void schedstat_witness(struct probe_env *env, const struct probe_opts *o,
 {
 	struct machine_answer *a = &rec->schedstat;
 	int stopped = probe_opts_stopped(o);
-	probe_record_answer(a, NAN, 0, stopped ? NULL : "two busy threads pinned to one CPU; the kernel's schedstat run time / slices", NAN);
+	probe_answer_clear(a);
+	if (!stopped)
+		probe_answer_set(a, NAN, 0, "two busy threads pinned to one CPU; the kernel's schedstat run time / slices");
 	if (stopped)
 		return;
 	struct schedstat_slice ss;
