@@ -124,15 +124,18 @@ static int node_measure_once(const struct cluster_node_opts *o, const struct as_
 	}
 	if (rc == 0 && (o->figures & CLUSTER_FIG_CONTEXTS) && !(o->stop && *o->stop)) {
 		struct probe_contexts_result xr;
-		rc = probe_contexts_find(&env, NULL, &xr, err);
+		probe_contexts_result_init(&xr);
+		struct machine_probes *xrec = probe_scratch_new();
+		rc = xrec ? probe_contexts_find(&env, NULL, &xr, xrec, err) : as_error_set(err, -ENOMEM, "out of memory");
 		if (rc == 0) {
 			out->measured |= CLUSTER_FIG_CONTEXTS;
 			for (int k = 0; k < xr.nkinds && k < 3; k++)
-				out->contexts[k] = xr.kind[k].contexts.value;
+				out->contexts[k] = ((const struct machine_answer *)machine_probes_at(xrec, probe_contexts_entry((enum contexts_kind)k)))->value;
 		} else {
 			snprintf(out->failed, sizeof(out->failed), "contexts: %.180s", err->msg);
 		}
 		probe_contexts_result_release(&xr);
+		probe_scratch_free(xrec);
 	}
 	out->seconds = (double)(timer_now_ns() - t0) * 1e-9;
 	cond_window_clock(&win, out->clock_ghz, NAN);

@@ -9,18 +9,8 @@
 
 #include "common/buffer.h"
 #include "probe/c2c.h"
-#include "probe/contexts.h"
 #include "probe/instr.h"
 #include "probe/kernels.h"
-
-static void answer(struct machine_answer *a, const struct probe_answer *s)
-{
-	a->value = s->value;
-	a->confidence = s->confidence;
-	a->os_reported = s->os_reported;
-	machine_probes_text(a->method, sizeof(a->method), s->method ? s->method : "");
-	machine_probes_text(a->reason, sizeof(a->reason), s->reason);
-}
 
 static int bounded(int n, int max)
 {
@@ -43,11 +33,6 @@ static int curve_copy(struct machine_probes_curve *d, const double *x, const dou
 		d->pt[i] = (struct machine_probes_point){ x[i], min[i], median ? median[i] : NAN };
 	d->n = (int)n;
 	return 0;
-}
-
-static int curve_of(struct machine_probes_curve *d, const struct probe_curve *c)
-{
-	return curve_copy(d, c->x, c->min_ns, c->median_ns, c->n);
 }
 
 /* An operation's published figures beside its measured ones (pc: the CPU's sources). */
@@ -132,28 +117,6 @@ int probe_instr_record(struct machine_probes *p, const struct probe_instr_result
 		s->rows = r->src_rows[k];
 	}
 	p->instr_ev.incomplete = r->incomplete;
-	return rc ? -ENOMEM : 0;
-}
-
-int probe_contexts_record_id(int kind)
-{
-	return kind == CONTEXTS_FP ? MP_CONTEXTS_FP : kind == CONTEXTS_INT ? MP_CONTEXTS_INT : MP_CONTEXTS_MEM;
-}
-
-int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r)
-{
-	machine_probes_group_release(p, MP_G_CONTEXTS);
-	p->have[MP_CONTEXTS] = MP_HAVE_YES;
-	machine_probes_text(p->contexts_search, sizeof(p->contexts_search),
-			    r->all_teams ? "every team size" : "doubling, then bisection");
-	int rc = 0;
-	for (int k = 0; k < r->nkinds && k < 3; k++) {
-		struct machine_probes_contexts_ev *ev = &p->contexts_ev[k];
-		answer(machine_probes_at(p, probe_contexts_record_id(k)), &r->kind[k].contexts);
-		machine_probes_text(ev->shape, sizeof(ev->shape), r->kind[k].shape[0] ? r->kind[k].shape : "flat");
-		ev->teams = r->kind[k].teams;
-		rc |= curve_of(&ev->curve, &r->kind[k].curve);
-	}
 	return rc ? -ENOMEM : 0;
 }
 

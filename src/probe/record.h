@@ -9,14 +9,9 @@
 #include "machine/probes.h"
 
 struct probe_instr_result;
-struct probe_contexts_result;
 struct probe_c2c_result;
 
 int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r);
-int probe_contexts_record(struct machine_probes *p, const struct probe_contexts_result *r);
 int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r);
-
-/* The entry (MP_CONTEXTS_*) of a contexts kind (enum contexts_kind), and its index in contexts_ev[]. */
-int probe_contexts_record_id(int kind);
 
 #endif

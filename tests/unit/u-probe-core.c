@@ -329,26 +329,39 @@ static void test_probe_core__zen5_instr(void)
 
 /* --- contexts ------------------------------------------------------------------------------- */
 
+/* The contexts answer of kind k in rec. */
+static const struct machine_answer *contexts_answer(const struct machine_probes *rec, enum contexts_kind k)
+{
+	return machine_probes_at(rec, probe_contexts_entry(k));
+}
+
 static void test_probe_core__zen5_contexts(void)
 {
 	/* Two vCPUs: two contexts of each kind, the time doubling at three threads. */
 	static const char *const file[CONTEXTS_KINDS] = { "contexts-fp.csv", "contexts-int.csv", "contexts-mem.csv" };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		struct probe_env env = { .allowed = { .n = 2 } };
+		machine_probes_init(&rec);
 		for (int k = 0; k < CONTEXTS_KINDS; k++) {
-			struct probe_contexts_kind ck;
-			probe_curve_init(&ck.curve);
-			int loaded = load_curve(zen5_run[r], file[k], &ck.curve) == 0;
-			int rc = loaded ? probe_contexts_analyze(&env, (enum contexts_kind)k, &ck) : -1;
-			probe_curve_release(&ck.curve);
+			struct probe_curve c;
+			probe_curve_init(&c);
+			int loaded = load_curve(zen5_run[r], file[k], &c) == 0;
+			int rc = loaded ? probe_contexts_analyze(&env, (enum contexts_kind)k, &c, &rec) : -1;
+			int points = rec.contexts_ev[k].curve.n == (int)c.n && c.n > 0;
+			probe_curve_release(&c);
+			const struct machine_answer *a = contexts_answer(&rec, (enum contexts_kind)k);
 			CHECK(rc == 0);
-			CHECK(ck.contexts.value == 2);
-			CHECK(ck.contexts.confidence > 0.7);
-			CHECK(ck.contexts.os_reported == 2); /* no topology: the allowed CPUs */
+			CHECK(points);
+			CHECK(a->value == 2);
+			CHECK(a->confidence > 0.7);
+			CHECK(a->os_reported == 2); /* no topology: the allowed CPUs */
 		}
 		CHECK(env.contexts_fp == 2 && env.contexts_int == 2 && env.contexts_mem == 2);
+		machine_probes_release(&rec);
 	}
 	CHECK_STR(probe_contexts_kind_name(CONTEXTS_MEM), "mem");
+	CHECK(probe_contexts_entry(CONTEXTS_INT) == MP_CONTEXTS_INT);
 }
 
 /* Issue 47 item 4: the recorded Zen 5 curves (two vCPUs) with a burst of other work injected that
@@ -359,36 +372,39 @@ static void test_probe_core__contexts_burst_beside_reference(void)
 {
 	static const char *const file[CONTEXTS_KINDS] = { "contexts-fp.csv", "contexts-int.csv", "contexts-mem.csv" };
 	static const double jitter[5] = { 0.004, -0.003, 0.011, 0.0, -0.006 };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	for (int k = 0; k < CONTEXTS_KINDS; k++) {
-		struct probe_curve rec;
-		probe_curve_init(&rec);
-		CHECK(load_curve(zen5_run[0], file[k], &rec) == 0);
-		struct probe_contexts_kind old, now;
-		probe_curve_init(&old.curve);
-		probe_curve_init(&now.curve);
-		for (size_t j = 0; j < rec.n; j++) {
-			double team[5], ref[5], burst = rec.x[j] == 2 ? 2.0 : 1.0, best, med;
+		struct probe_curve recorded;
+		probe_curve_init(&recorded);
+		CHECK(load_curve(zen5_run[0], file[k], &recorded) == 0);
+		struct probe_curve old, now;
+		probe_curve_init(&old);
+		probe_curve_init(&now);
+		for (size_t j = 0; j < recorded.n; j++) {
+			double team[5], ref[5], burst = recorded.x[j] == 2 ? 2.0 : 1.0, best, med;
 			for (int i = 0; i < 5; i++) {
 				ref[i] = 20e6 * (1 + jitter[(i + 2) % 5]) * burst;
-				team[i] = 20e6 * rec.min_ns[j] * (1 + jitter[i]) * burst;
+				team[i] = 20e6 * recorded.min_ns[j] * (1 + jitter[i]) * burst;
 			}
 			probe_contexts_ratios(team, ref, 5, &best, &med);
-			CHECK(probe_curve_add(&now.curve, rec.x[j], best, med) == 0);
+			CHECK(probe_curve_add(&now, recorded.x[j], best, med) == 0);
 			/* the old way: over one base time taken before the burst */
 			double t_min = team[0];
 			for (int i = 1; i < 5; i++)
 				t_min = fmin(t_min, team[i]);
-			CHECK(probe_curve_add(&old.curve, rec.x[j], t_min / 20e6, t_min / 20e6) == 0);
+			CHECK(probe_curve_add(&old, recorded.x[j], t_min / 20e6, t_min / 20e6) == 0);
 		}
 		struct probe_env env = { .allowed = { .n = 2 } };
-		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &now) == 0);
-		CHECK(now.contexts.value == 2);
-		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &old) == 0);
-		CHECK(old.contexts.value != 2); /* the burst moved the knee there */
-		probe_curve_release(&rec);
-		probe_curve_release(&old.curve);
-		probe_curve_release(&now.curve);
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &now, &rec) == 0);
+		CHECK(contexts_answer(&rec, (enum contexts_kind)k)->value == 2);
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &old, &rec) == 0);
+		CHECK(contexts_answer(&rec, (enum contexts_kind)k)->value != 2); /* the burst moved the knee there */
+		probe_curve_release(&recorded);
+		probe_curve_release(&old);
+		probe_curve_release(&now);
 	}
+	machine_probes_release(&rec);
 }
 
 /* 16 contexts seen through a VM's noise (+-2 %, a 6 % bump at 13 threads): where the scheduler
@@ -397,21 +413,24 @@ static void test_probe_core__contexts_burst_beside_reference(void)
 static void test_probe_core__contexts_sixteen_through_noise(void)
 {
 	static const double noise[8] = { 0.012, -0.018, 0.004, 0.019, -0.007, 0.015, -0.013, 0.001 };
+	static struct machine_probes rec;
 	for (int shape = 0; shape < 2; shape++) {
 		struct probe_env env = { .allowed = { .n = 16 } };
-		struct probe_contexts_kind ck;
-		probe_curve_init(&ck.curve);
+		struct probe_curve c;
+		probe_curve_init(&c);
+		machine_probes_init(&rec);
 		for (int m = 1; m <= 34; m++) {
 			double t = shape == 0 ? fmax(1.0, m / 16.0) : m <= 16 ? 1.0 : 2.0;
 			t *= 1.0 + noise[m % 8] + (m == 13 ? 0.06 : 0.0);
-			CHECK(probe_curve_add(&ck.curve, m, t, t) == 0);
+			CHECK(probe_curve_add(&c, m, t, t) == 0);
 			if (t > 2.0)
 				break;
 		}
-		CHECK(probe_contexts_analyze(&env, CONTEXTS_FP, &ck) == 0);
-		CHECK(ck.contexts.value == 16);
-		CHECK_STR(ck.shape, shape == 0 ? "ramp" : "jump");
-		probe_curve_release(&ck.curve);
+		CHECK(probe_contexts_analyze(&env, CONTEXTS_FP, &c, &rec) == 0);
+		CHECK(rec.contexts_fp.value == 16);
+		CHECK_STR(rec.contexts_ev[CONTEXTS_FP].shape, shape == 0 ? "ramp" : "jump");
+		probe_curve_release(&c);
+		machine_probes_release(&rec);
 	}
 }
 
@@ -419,16 +438,20 @@ static void test_probe_core__contexts_flat_curve_has_no_answer(void)
 {
 	/* Every thread tried ran at the speed of one: at least that many contexts, no answer. */
 	struct probe_env env = { 0 };
-	struct probe_contexts_kind ck;
-	probe_curve_init(&ck.curve);
+	struct probe_curve c;
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
+	probe_curve_init(&c);
 	for (int m = 1; m <= 6; m++)
-		CHECK(probe_curve_add(&ck.curve, m, 1.0, 1.01) == 0);
-	int rc = probe_contexts_analyze(&env, CONTEXTS_INT, &ck);
-	probe_curve_release(&ck.curve);
+		CHECK(probe_curve_add(&c, m, 1.0, 1.01) == 0);
+	int rc = probe_contexts_analyze(&env, CONTEXTS_INT, &c, &rec);
+	probe_curve_release(&c);
 	CHECK(rc == 0);
-	CHECK(isnan(ck.contexts.value) && ck.contexts.confidence == 0);
+	CHECK(isnan(rec.contexts_int.value) && rec.contexts_int.confidence == 0);
+	CHECK_STR(rec.contexts_ev[CONTEXTS_INT].shape, "flat");
 	CHECK(isnan(env.contexts_int));
-	CHECK(isnan(ck.contexts.os_reported)); /* neither a topology nor allowed CPUs */
+	CHECK(isnan(rec.contexts_int.os_reported)); /* neither a topology nor allowed CPUs */
+	machine_probes_release(&rec);
 }
 
 /* --- timeslice ------------------------------------------------------------------------------ */

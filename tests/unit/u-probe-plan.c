@@ -552,15 +552,18 @@ static void both_answers(enum shape s, int C, int max, int same, double *full, d
 			 int *full_steps)
 {
 	struct probe_env env = { .allowed = { .n = C } };
-	struct probe_contexts_kind a = { 0 }, b = { 0 };
+	struct probe_curve a = { 0 }, b = { 0 };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	for (int m = 1; m <= max; m++) {
 		double y = shape_y(s, C, m, 0);
-		probe_curve_add(&a.curve, m, y, y);
+		probe_curve_add(&a, m, y, y);
 		*full_steps = m;
 		if (y > 2.0)
 			break;
 	}
-	probe_contexts_analyze(&env, CONTEXTS_FP, &a);
+	probe_contexts_analyze(&env, CONTEXTS_FP, &a, &rec);
+	*full = rec.contexts_fp.value;
 	struct probe_contexts_search sr;
 	probe_contexts_search_init(&sr, max);
 	int m, draws = 0;
@@ -573,15 +576,15 @@ static void both_answers(enum shape s, int C, int max, int same, double *full, d
 	for (int k = 0; k < sr.n; k++) {
 		int lo = -1;
 		for (int i = 0; i < sr.n; i++)
-			if ((lo < 0 || sr.m[i] < sr.m[lo]) && (k == 0 || sr.m[i] > (int)b.curve.x[b.curve.n - 1]))
+			if ((lo < 0 || sr.m[i] < sr.m[lo]) && (k == 0 || sr.m[i] > (int)b.x[b.n - 1]))
 				lo = i;
-		probe_curve_add(&b.curve, sr.m[lo], sr.y[lo], sr.y[lo]);
+		probe_curve_add(&b, sr.m[lo], sr.y[lo], sr.y[lo]);
 	}
-	probe_contexts_analyze(&env, CONTEXTS_FP, &b);
-	*full = a.contexts.value;
-	*searched = b.contexts.value;
-	probe_curve_release(&a.curve);
-	probe_curve_release(&b.curve);
+	probe_contexts_analyze(&env, CONTEXTS_FP, &b, &rec);
+	*searched = rec.contexts_fp.value;
+	probe_curve_release(&a);
+	probe_curve_release(&b);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_plan__contexts_search_same_answer_fewer_steps(void)
@@ -663,10 +666,14 @@ static void test_probe_plan__contexts_search_on_recorded_curves(void)
 			}
 			fclose(f);
 			struct probe_env env = { .allowed = { .n = 2 } };
-			struct probe_contexts_kind full = { 0 }, sp = { 0 };
+			struct probe_curve full = { 0 }, sp = { 0 };
+			static struct machine_probes rec;
+			machine_probes_init(&rec);
+			const struct machine_answer *a = machine_probes_at(&rec, probe_contexts_entry((enum contexts_kind)k));
 			for (int i = 0; i < n; i++)
-				probe_curve_add(&full.curve, x[i], y[i], y[i]);
-			probe_contexts_analyze(&env, (enum contexts_kind)k, &full);
+				probe_curve_add(&full, x[i], y[i], y[i]);
+			probe_contexts_analyze(&env, (enum contexts_kind)k, &full, &rec);
+			double full_value = a->value;
 			struct probe_contexts_search s;
 			probe_contexts_search_init(&s, 6);
 			int m, steps = 0, ok = 1;
@@ -680,12 +687,13 @@ static void test_probe_plan__contexts_search_on_recorded_curves(void)
 			for (int mm = 1; mm <= n; mm++)
 				for (int i = 0; i < s.n; i++)
 					if (s.m[i] == mm)
-						probe_curve_add(&sp.curve, mm, s.y[i], s.y[i]);
-			probe_contexts_analyze(&env, (enum contexts_kind)k, &sp);
-			CHECK(full.contexts.value == 2 && sp.contexts.value == 2);
+						probe_curve_add(&sp, mm, s.y[i], s.y[i]);
+			probe_contexts_analyze(&env, (enum contexts_kind)k, &sp, &rec);
+			CHECK(full_value == 2 && a->value == 2);
 			CHECK(steps <= n);
-			probe_curve_release(&full.curve);
-			probe_curve_release(&sp.curve);
+			probe_curve_release(&full);
+			probe_curve_release(&sp);
+			machine_probes_release(&rec);
 		}
 }
 
