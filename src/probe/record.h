@@ -8,10 +8,8 @@
 
 #include "machine/probes.h"
 
-struct probe_instr_result;
 struct probe_c2c_result;
 
-int probe_instr_record(struct machine_probes *p, const struct probe_instr_result *r);
 int probe_c2c_record(struct machine_probes *p, const struct probe_c2c_result *r);
 
 #endif

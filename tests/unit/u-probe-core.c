@@ -225,34 +225,51 @@ static void recorded_instr_init(struct recorded_instr *ri)
 	ri->res.op = ri->op; /* not probe_instr_result_release'd: the ops are not malloc'd */
 }
 
+/* The published figures' agreement of a recorded operation with source k of pc: 1 within, 0 not,
+ * -1 the source has no figure for it. */
+static int within_source(const struct machine_probes_op *d, const struct published_cpu *pc, int k)
+{
+	for (int j = 0; pc->source[k] && j < d->pub.nsources; j++)
+		if (!strcmp(d->pub.source[j].source, pc->source[k]))
+			return d->pub.source[j].within;
+	return -1;
+}
+
 static void test_probe_core__xeon_instr(void)
 {
 	/* Golden Cove: int add 5 ALUs (the loop's own adds share them), latency 1; double fma 2 per
 	 * cycle, latency 4; double div 4 cycles per operation, latency 13-14. */
 	static struct recorded_instr ri;
+	static struct machine_probes rec;
 	recorded_instr_init(&ri);
+	machine_probes_init(&rec);
 	CHECK(add_instr(&ri, XEON, "add", "int32", 32, 1, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "fma", "double", 64, 4, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "div", "double", 64, 14, XEON_GHZ) == 0);
 	struct probe_env env = { .clock_ghz = XEON_GHZ };
-	probe_instr_analyze(&env, &ri.res);
-	const struct probe_instr_op *add = &ri.op[0], *fma = &ri.op[1], *div = &ri.op[2];
+	CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+	CHECK(rec.nops == 3 && rec.have[MP_INSTR] == MP_HAVE_YES);
+	const struct machine_probes_op *add = &rec.op[0], *fma = &rec.op[1], *div = &rec.op[2];
 	CHECK(add->in_flight >= 4 && add->in_flight <= 5);
 	CHECK(fma->in_flight >= 6 && fma->in_flight <= 10);
 	CHECK(div->in_flight >= 2 && div->in_flight <= 4);
 	CHECK_NEAR(add->throughput_per_cy, 5, 0.5);
 	CHECK_NEAR(fma->throughput_per_cy, 2, 0.1);
-	CHECK_NEAR(div->cy_per_op, 4, 0.2);
+	CHECK_NEAR(1 / div->throughput_per_cy, 4, 0.2);
 	CHECK(fma->best_streams >= 8);
 	CHECK_NEAR(fma->latency_cy, 4, 1e-9);
-	CHECK_NEAR(ri.res.int32_add_latency_ns, 1 / XEON_GHZ, 1e-12);
+	CHECK_NEAR(rec.instr_ev.int32_add_ns, 1 / XEON_GHZ, 1e-12);
 	CHECK_NEAR(fma->relative_to_int32_add, 4, 1e-9);
+	/* the cost curve: cycles per iteration against streams */
+	CHECK(fma->cost.n == ri.op[1].nstreams && fma->cost.pt[0].x == 1);
+	CHECK_NEAR(fma->cost.pt[0].min, ri.op[1].iter_ns[0] * XEON_GHZ, 1e-9);
 	/* FLOPs: only scalar double measured here, fma 2 per cycle x 2 flops. */
-	const double *dp = ri.res.flops_per_cy[INSTR_DP][INSTR_SCALAR];
+	const double *dp = rec.flops_per_cy[INSTR_DP][INSTR_SCALAR];
 	CHECK_NEAR(dp[INSTR_FLOPS_FMA], 4, 0.2);
 	CHECK(dp[INSTR_FLOPS_TOTAL] == dp[INSTR_FLOPS_FMA] && dp[INSTR_FLOPS_ADD] == 0);
 	CHECK(env.flops_per_cy[INSTR_DP][INSTR_FLOPS_TOTAL] == 0); /* no vector rows: env keeps the vector row */
-	CHECK(!ri.res.have_published && ri.res.rows_compared == 0 && fma->published == NULL);
+	CHECK(rec.have[MP_INSTR_SOURCES] == MP_HAVE_NULL && rec.instr_ev.nsources == 0 && !fma->pub.have);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_core__published_beside_xeon_instr(void)
@@ -267,21 +284,28 @@ static void test_probe_core__published_beside_xeon_instr(void)
 	CHECK(probe_published_lookup(&pc, "div", "int32", 1, 512) == NULL);
 
 	static struct recorded_instr ri;
+	static struct machine_probes rec;
 	recorded_instr_init(&ri);
+	machine_probes_init(&rec);
 	CHECK(add_instr(&ri, XEON, "fma", "double", 64, 4, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "div", "double", 64, 14, XEON_GHZ) == 0);
 	ri.res.have_published = probe_published_for("GenuineIntel", 6, 207, &ri.res.published);
 	struct probe_env env = { .clock_ghz = XEON_GHZ };
-	probe_instr_analyze(&env, &ri.res);
-	const struct probe_instr_op *fma = &ri.op[0], *div = &ri.op[1];
+	CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+	const struct machine_probes_op *fma = &rec.op[0], *div = &rec.op[1];
+	const struct published_cpu *p = &ri.res.published;
 	/* VFMADD231SD: OSACA and LLVM 4 cy, 0.5 cy/op; uops.info has no figure. */
-	CHECK(fma->published != NULL);
-	CHECK(fma->within[0] == 1 && fma->within[1] == -1 && fma->within[2] == 1 && fma->within_any);
+	CHECK(fma->pub.have);
+	CHECK(within_source(fma, p, 0) == 1 && within_source(fma, p, 1) == -1 && within_source(fma, p, 2) == 1 &&
+	      fma->pub.within);
 	/* VDIVSD: OSACA 14 cy and 4 cy/op agree; LLVM's 1 cy/op (a pipelined divider) does not. */
-	CHECK(div->within[0] == 1 && div->within[2] == 0 && div->within_any);
-	CHECK(ri.res.rows_compared == 2 && ri.res.rows_within == 2);
-	CHECK(ri.res.src_rows[0] == 2 && ri.res.src_within[0] == 2);
-	CHECK(ri.res.src_rows[1] == 0 && ri.res.src_rows[2] == 2 && ri.res.src_within[2] == 1);
+	CHECK(within_source(div, p, 0) == 1 && within_source(div, p, 2) == 0 && div->pub.within);
+	/* every source of the CPU listed, with the rows it has figures for and agrees with */
+	CHECK(rec.have[MP_INSTR_SOURCES] == MP_HAVE_YES && rec.instr_ev.nsources == 3);
+	const struct machine_probes_instr_source *src = rec.instr_ev.source;
+	CHECK(src[0].rows == 2 && src[0].rows_within == 2);
+	CHECK(src[1].rows == 0 && src[2].rows == 2 && src[2].rows_within == 1);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_core__zen5_instr(void)
@@ -291,9 +315,11 @@ static void test_probe_core__zen5_instr(void)
 	 * cycle at every width, so 4 scalar and 32 (DP) / 64 (SP) vector FLOPs per cycle; operations
 	 * in flight of FP add 4, mul 6, fma 8 (latency x pipes); vector integer add 4 per cycle. */
 	static const char *const types[] = { "float", "double" };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		static struct recorded_instr ri;
 		recorded_instr_init(&ri);
+		machine_probes_init(&rec);
 		for (int t = 0; t < 2; t++) {
 			int bits = t ? 64 : 32;
 			CHECK(add_instr(&ri, zen5_run[r], "add", types[t], bits, NAN, zen5_ghz[r]) == 0);
@@ -305,25 +331,27 @@ static void test_probe_core__zen5_instr(void)
 		}
 		CHECK(add_instr(&ri, zen5_run[r], "add", "int32", 512, NAN, zen5_ghz[r]) == 0);
 		struct probe_env env = { .clock_ghz = zen5_ghz[r] };
-		probe_instr_analyze(&env, &ri.res);
-		for (size_t i = 0; i + 1 < ri.res.nops; i++) {
-			const struct probe_instr_op *o = &ri.op[i];
-			int want = !strcmp(o->set->op, "add") ? 4 : !strcmp(o->set->op, "mul") ? 6 : 8;
+		CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+		CHECK(rec.nops == (int)ri.res.nops);
+		for (int i = 0; i + 1 < rec.nops; i++) {
+			const struct machine_probes_op *o = &rec.op[i];
+			int want = !strcmp(o->op, "add") ? 4 : !strcmp(o->op, "mul") ? 6 : 8;
 			CHECK(o->in_flight == want);
-			if (!strcmp(o->set->op, "fma"))
+			if (!strcmp(o->op, "fma"))
 				CHECK_NEAR(o->throughput_per_cy, 2, 0.1);
 		}
-		CHECK_NEAR(ri.op[ri.res.nops - 1].throughput_per_cy, 4, 0.25);
+		CHECK_NEAR(rec.op[rec.nops - 1].throughput_per_cy, 4, 0.25);
 		for (int p = 0; p < 2; p++) {
 			double lanes = p == INSTR_DP ? 8 : 16;
-			CHECK_NEAR(ri.res.flops_per_cy[p][INSTR_SCALAR][INSTR_FLOPS_FMA], 4, 0.25);
-			CHECK_NEAR(ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA], 4 * lanes, 0.05 * 4 * lanes);
-			CHECK(ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_TOTAL] ==
-			      ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA]);
+			CHECK_NEAR(rec.flops_per_cy[p][INSTR_SCALAR][INSTR_FLOPS_FMA], 4, 0.25);
+			CHECK_NEAR(rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA], 4 * lanes, 0.05 * 4 * lanes);
+			CHECK(rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_TOTAL] ==
+			      rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA]);
 			/* the machine file's FLOPs per cycle: the vector row, in env */
 			for (int k = 0; k < 4; k++)
-				CHECK(env.flops_per_cy[p][k] == ri.res.flops_per_cy[p][INSTR_VECTOR][k]);
+				CHECK(env.flops_per_cy[p][k] == rec.flops_per_cy[p][INSTR_VECTOR][k]);
 		}
+		machine_probes_release(&rec);
 	}
 }
 
