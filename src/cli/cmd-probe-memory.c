@@ -31,16 +31,12 @@ void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const
 			for (int i = 0; i < c->n; i++)
 				fprintf(f, "%.10g %.10g %.10g\n", c->pt[i].x, c->pt[i].min, c->pt[i].median);
 			cli_probe_data_done(ctx, &af);
-			char *body = NULL;
-			if (asprintf(&body,
-				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
-				     "%sset grid\nset key top left\n\n"
-				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
-				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
-				     name, xlabel, logx ? "set logscale x 2\n" : "", name, name) >= 0) {
-				cli_probe_plot(ctx, name, body);
-				free(body);
-			}
+			cli_probe_plotf(ctx, name,
+					"set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
+					"%sset grid\nset key top left\n\n"
+					"plot '%s.dat' using 1:2 with linespoints title 'min', "
+					"'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
+					name, xlabel, logx ? "set logscale x 2\n" : "", name, name);
 		}
 	}
 }

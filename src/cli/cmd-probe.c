@@ -1,6 +1,7 @@
 /* archscope probe: the probe table and its runner. Each group measures one property of the
  * machine; answers are printed beside what the OS reports, never taken from it. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -131,15 +132,23 @@ void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *bod
 	}
 }
 
+void cli_probe_plotf(struct cli_probe_ctx *ctx, const char *name, const char *fmt, ...)
+{
+	char *body = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		cli_probe_plot(ctx, name, body);
+		free(body);
+	}
+}
+
 void cli_probe_progress(void *unused, const char *probe, const char *point, int done, int total)
 {
 	(void)unused;
 	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
-}
-
-int cli_probe_recorded(const char *group, int rc)
-{
-	return rc ? error("%s: out of memory for the record of its answers", group) : 0;
 }
 
 int cli_probe_differs(double measured, double os)

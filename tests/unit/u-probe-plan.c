@@ -6,8 +6,11 @@
  * runs on synthetic curves (jump, ramp, a VM's vCPUs sharing two cores) and on the recorded
  * curves of a 2-vCPU Zen 5 guest. Nothing is timed. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "probe/c2c.h"
@@ -366,6 +369,37 @@ static int leaves(const struct run_pair *r)
 	return clique_tree_leaves(r->all.tree);
 }
 
+/* The record of a run (probe_c2c_analyze) against the run: the CPUs, the matrices (null on the
+ * diagonal, symmetric, the latency and the largest block's bandwidth), the pairs measured, the
+ * mode, the tree and each block's matrix. 0, or -1 (printed) where one differs. */
+static int c2c_recorded(struct probe_c2c_result *r, int all_pairs)
+{
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
+	int n = r->m.cpus.n, nb = r->m.nblocks, bad = probe_c2c_analyze(r, &rec) != 0;
+	const struct machine_probes_c2c *c = &rec.c2c;
+	bad |= rec.have[MP_C2C] != MP_HAVE_YES || c->ncpus != n || c->nblocks != nb;
+	bad |= strcmp(c->mode, all_pairs ? "all_pairs" : "classes") != 0;
+	bad |= c->pairs_measured != probe_c2c_plan_measured(&r->plan) || c->rounds != r->rounds || c->steps != r->steps;
+	bad |= rec.have[MP_C2C_TREE] != MP_HAVE_YES || c->nnodes != r->tree->nnodes || c->leaves != clique_tree_leaves(r->tree);
+	for (int i = 0; !bad && i < n; i++) {
+		bad |= c->cpus[i] != r->m.cpus.cpu[i] || !isnan(c->latency_ns[i * n + i]) || !isnan(c->bandwidth_gbs[i * n + i]);
+		for (int j = 0; j < n; j++)
+			if (i != j)
+				bad |= c->latency_ns[i * n + j] != probe_c2c_lat(&r->m, i, j) ||
+				       c->bandwidth_gbs[i * n + j] != probe_c2c_bw(&r->m, nb - 1, i, j) ||
+				       c->block[0].bandwidth_gbs[i * n + j] != probe_c2c_bw(&r->m, 0, i, j);
+	}
+	for (int k = 0; !bad && k < nb; k++)
+		bad |= c->block[k].block_bytes != (long long)r->m.block_bytes[k] || c->block[k].ncpus != n;
+	/* recorded again (a re-measurement): what it held is released, the same comes back */
+	bad |= probe_c2c_analyze(r, &rec) != 0 || c->nnodes != r->tree->nnodes || c->nclasses > r->plan.nclasses;
+	machine_probes_release(&rec);
+	if (bad)
+		printf("# the record of a c2c run differs from the run\n");
+	return bad ? -1 : 0;
+}
+
 static void test_probe_plan__c2c_by_class_same_tree_as_all_pairs(void)
 {
 	static const struct {
@@ -399,6 +433,7 @@ static void test_probe_plan__c2c_by_class_same_tree_as_all_pairs(void)
 			/* the classes hold on every pair too: with all pairs measured, none disagrees */
 			for (int c = 0; c < r.all.plan.nclasses; c++)
 				CHECK(!r.all.plan.cls[c].unresolved);
+			CHECK(c2c_recorded(&r.cls, 0) == 0 && c2c_recorded(&r.all, 1) == 0);
 			run_release(&r);
 		}
 		topo_release(&topo);
