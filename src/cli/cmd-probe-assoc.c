@@ -7,25 +7,32 @@
 #include "cli/cmd-probe.h"
 #include "probe/assoc.h"
 #include "probe/caches.h"
+#include "probe/memory.h"
 #include "report/emit.h"
 
-static void assoc_render(struct emit *e, const struct probe_assoc_result *r, const struct machine_probes *rec)
+/* How a level's answer shows on its curve: the sweep's step, the congruent pages' check, or none. */
+static void assoc_step(struct emit *e, const struct machine_probes_assoc *a)
+{
+	double before, after;
+	if (isfinite(a->evset_ways))
+		emit_text(e, "step", "%.2f -> %.2f ns (congruent pages)", a->evset_hit_ns, a->evset_miss_ns);
+	else if (isfinite(a->ways.value) && probe_points_step(&a->curve, a->ways.value, &before, &after, NULL) == 0)
+		emit_text(e, "step", "%.2f -> %.2f ns", before, after);
+	else
+		emit_text(e, "step", "no step to the next level");
+}
+
+static void assoc_render(struct emit *e, const struct machine_probes *rec)
 {
 	emit_object_begin(e, NULL, "assoc");
 	emit_table_begin(e, NULL, "");
 	for (int i = 0; i < rec->nassoc; i++) {
-		const struct probe_assoc_level *lv = &r->level[i];
 		const struct machine_answer *ways = &rec->assoc[i].ways;
 		emit_row_begin(e);
 		emit_text(e, "level", "L%d", rec->assoc[i].level);
 		cli_probe_answer_render(e, MP_ASSOC_WAYS, "ways", ways, "%.0f", 0);
 		emit_number(e, NULL, "confidence", ways->confidence, NULL, "%.2f");
-		if (lv->step_index >= 0)
-			emit_text(e, "step", "%.2f -> %.2f ns", lv->step_before_ns, lv->step_after_ns);
-		else if (lv->evset_tried && isfinite(lv->evset.ways))
-			emit_text(e, "step", "%.2f -> %.2f ns (congruent pages)", lv->evset.hit_ns, lv->evset.miss_ns);
-		else
-			emit_text(e, "step", "no step to the next level");
+		assoc_step(e, &rec->assoc[i]);
 		if (isfinite(ways->os_reported))
 			emit_number(e, NULL, "os_reported", ways->os_reported, "ways", "%.0f");
 		else
@@ -34,16 +41,17 @@ static void assoc_render(struct emit *e, const struct probe_assoc_result *r, con
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	for (int i = 0; i < r->nlevels; i++) {
-		const struct probe_evset_result *v = &r->level[i].evset;
-		if (r->level[i].evset_tried && isfinite(v->ways))
+	for (int i = 0; i < rec->nassoc; i++) {
+		const struct machine_probes_assoc *a = &rec->assoc[i];
+		if (isfinite(a->evset_ways))
 			emit_text(e, "", "L%d: %.0f ways by congruent pages: %d pages evict each other, no %d of them do; %d such pages found (%d walks)",
-				  i + 1, v->ways, v->minimal_pages, v->minimal_pages - 1, v->class_pages, v->tests);
-		if (r->level[i].sweeps > 1)
+				  a->level, a->evset_ways, a->evset_minimal_pages, a->evset_minimal_pages - 1, a->evset_class_pages,
+				  a->evset_walks);
+		if (a->sweeps > 1)
 			emit_text(e, "", "L%d: the first sweep showed no step; the curve is the fastest of %d sweeps at each K",
-				  i + 1, r->level[i].sweeps);
-		if (r->level[i].ways.reason[0])
-			emit_text(e, "", "L%d: %s", i + 1, r->level[i].ways.reason);
+				  a->level, a->sweeps);
+		if (a->ways.reason[0])
+			emit_text(e, "", "L%d: %s", a->level, a->ways.reason);
 	}
 	emit_text(e, "", "physically indexed levels show no step when physical pages do not keep set alignment");
 	emit_text(e, "", "(virtual machines, no huge pages) or when sets are hashed over slices (most x86 L3s)");
@@ -64,24 +72,20 @@ int cli_probe_row_assoc(struct cli_probe_ctx *ctx)
 	if (ctx->env.nlevels == 0)
 		return error("assoc: no cache level was measured, nothing to probe");
 	cli_probe_need_line(ctx);
-	struct probe_assoc_result r;
-	int rc = probe_assoc_find(&ctx->env, cli_probe_progress, &r, &err);
+	int rc = probe_assoc_find(&ctx->env, cli_probe_progress, ctx->rec, &err);
 	progress_done();
-	for (int i = 0; i < r.nlevels; i++) {
+	for (int i = 0; i < ctx->rec->nassoc; i++) {
+		const struct machine_probes_assoc *a = &ctx->rec->assoc[i];
 		char name[32];
 		snprintf(name, sizeof(name), "assoc-L%d", i + 1);
-		cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_CURVE_X), &r.level[i].curve, "K addresses mapping to the same set", 0);
-		if (r.level[i].evset_tried && r.level[i].evset.curve.n) {
+		cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_CURVE_X), &a->curve, "K addresses mapping to the same set", 0);
+		if (a->evset_curve.n) {
 			snprintf(name, sizeof(name), "assoc-L%d-pages", i + 1);
-			cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_EVSET_CURVE_X), &r.level[i].evset.curve, "K congruent pages (beside the flusher pages)", 0);
+			cli_probe_curve_evidence(ctx, name, MP_KEY(ASSOC_EVSET_CURVE_X), &a->evset_curve, "K congruent pages (beside the flusher pages)", 0);
 		}
 	}
-	if (rc == 0) {
-		rc = cli_probe_recorded("assoc", probe_assoc_record(ctx->rec, &r));
-		CLI_PROBE_RENDER(ctx, assoc_render, &r, ctx->rec);
-		probe_assoc_result_release(&r);
-		return rc;
-	}
-	probe_assoc_result_release(&r);
-	return cli_probe_fail("assoc", &err);
+	if (rc != 0)
+		return cli_probe_fail("assoc", &err);
+	CLI_PROBE_RENDER(ctx, assoc_render, ctx->rec);
+	return 0;
 }

@@ -1,6 +1,6 @@
 /* probe c2c: core-to-core communication (BlackjackBench §3.1.4). probe/c2c.c measures and answers
  * (latency and bandwidth matrices, the locality tree, the classes of pairs); this saves the
- * matrices (raw CSV, plots), records the result and renders the record for people. */
+ * matrices (raw CSV, plots) and renders the record for people. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,8 +101,8 @@ static void c2c_blocks_render(struct emit *e, const struct machine_probes_c2c *c
 	emit_table_end(e);
 }
 
-/* c2c for people, from the record; all_pairs: --all-pairs was given. */
-static void c2c_render(struct emit *e, const struct machine_probes *rec, int all_pairs)
+/* c2c for people, from the record. */
+static void c2c_render(struct emit *e, const struct machine_probes *rec)
 {
 	const struct machine_probes_c2c *c = &rec->c2c;
 	char cpus[1024] = "";
@@ -116,7 +116,7 @@ static void c2c_render(struct emit *e, const struct machine_probes *rec, int all
 	c2c_blocks_render(e, c);
 	emit_int(e, NULL, "rounds", c->rounds, NULL);
 	emit_int(e, NULL, "pairs at once", c->concurrent_pairs, NULL);
-	c2c_classes_render(e, rec, all_pairs);
+	c2c_classes_render(e, rec, !strcmp(c->mode, machine_probes_c2c_mode_name(MP_C2C_MODE_ALL_PAIRS)));
 	if (rec->have[MP_C2C_TREE] == MP_HAVE_YES && c->nnodes) {
 		emit_object_begin(e, NULL, "locality tree (cliques of cores that communicate faster with each other)");
 		c2c_tree_text(e, c, 0, 0);
@@ -128,11 +128,11 @@ static void c2c_render(struct emit *e, const struct machine_probes *rec, int all
 }
 
 /* --raw: block size, then one column of GB/s per pair; --plot: those curves and a heat map of the
- * largest block's matrix. */
-static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matrix *m)
+ * largest block's matrix; from the record. */
+static void c2c_evidence(struct cli_probe_ctx *ctx, const struct machine_probes_c2c *c)
 {
-	int n = m->cpus.n, nb = m->nblocks;
-	const int *cpu = m->cpus.cpu;
+	int n = c->ncpus, nb = c->nblocks;
+	const int *cpu = c->cpus;
 	char sz[32];
 	int cols = 1 + n * (n - 1) / 2;
 	double *rows = malloc((size_t)nb * (size_t)cols * sizeof(double) + 1);
@@ -146,14 +146,15 @@ static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matri
 			snprintf(header + len, sizeof(header) - len, ",gbs_%d_%d", cpu[i], cpu[j]);
 		}
 	for (int k = 0; k < nb; k++) {
-		int c = 0;
-		rows[(size_t)k * cols + c++] = (double)m->block_bytes[k];
+		int col = 0;
+		const struct machine_probes_c2c_block *b = &c->block[k];
+		rows[(size_t)k * cols + col++] = (double)b->block_bytes;
 		for (int i = 0; i < n; i++)
 			for (int j = i + 1; j < n; j++)
-				rows[(size_t)k * cols + c++] = probe_c2c_bw(m, k, i, j);
+				rows[(size_t)k * cols + col++] = b->bandwidth_gbs[(size_t)i * (size_t)n + (size_t)j];
 	}
 	cli_probe_save_raw(ctx, "c2c-bandwidth", header, rows, (size_t)nb, cols);
-	if (ctx->plot_dir) {
+	if (ctx->plot_dir && nb) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/c2c.dat", ctx->plot_dir);
 		struct atomic_file af;
@@ -165,36 +166,30 @@ static void c2c_evidence(struct cli_probe_ctx *ctx, const struct probe_c2c_matri
 					fprintf(f, " cpu%d-cpu%d", cpu[i], cpu[j]);
 			fputc('\n', f);
 			for (int k = 0; k < nb; k++) {
-				for (int c = 0; c < cols; c++)
-					fprintf(f, "%.10g%s", rows[(size_t)k * cols + c], c + 1 < cols ? " " : "\n");
+				for (int col = 0; col < cols; col++)
+					fprintf(f, "%.10g%s", rows[(size_t)k * cols + col], col + 1 < cols ? " " : "\n");
 			}
 			cli_probe_data_done(ctx, &af);
-			char *body = NULL;
-			if (asprintf(&body,
-				     "set title 'archscope probe c2c: one-way bandwidth between cores'\n"
-				     "set xlabel 'block size (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
-				     "set logscale x 2\nset grid\nset key top right\n"
-				     "plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
-				     cols) >= 0) {
-				cli_probe_plot(ctx, "c2c", body);
-				free(body);
-			}
+			cli_probe_plotf(ctx, "c2c",
+					"set title 'archscope probe c2c: one-way bandwidth between cores'\n"
+					"set xlabel 'block size (bytes; k = 1024)'\nset ylabel 'GB/s'\nset format x '%%.0b%%B'\n"
+					"set logscale x 2\nset grid\nset key top right\n"
+					"plot for [c=2:%d] 'c2c.dat' using 1:c with linespoints title columnhead(c)",
+					cols);
 			snprintf(path, sizeof(path), "%s/c2c-heatmap.dat", ctx->plot_dir);
 			f = plot_data_open(path, &af);
 			if (f) {
+				const double *top = c->block[nb - 1].bandwidth_gbs;
 				for (int i = 0; i < n; i++)
 					for (int j = 0; j < n; j++)
-						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : probe_c2c_bw(m, nb - 1, i, j),
+						fprintf(f, "%d %d %.6g%s", cpu[i], cpu[j], i == j ? 0.0 : top[(size_t)i * (size_t)n + (size_t)j],
 							j + 1 < n ? "\n" : "\n\n");
 				cli_probe_data_done(ctx, &af);
-				if (asprintf(&body,
-					     "set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
-					     "set view map\nset palette rgb 33,13,10\n"
-					     "plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
-					     buffer_format_size(m->block_bytes[nb - 1], sz, sizeof(sz))) >= 0) {
-					cli_probe_plot(ctx, "c2c-heatmap", body);
-					free(body);
-				}
+				cli_probe_plotf(ctx, "c2c-heatmap",
+						"set title 'c2c bandwidth (GB/s) at %s blocks'\nset xlabel 'cpu'\nset ylabel 'cpu'\n"
+						"set view map\nset palette rgb 33,13,10\n"
+						"plot 'c2c-heatmap.dat' using 1:2:3 with image title ''",
+						buffer_format_size((size_t)c->block[nb - 1].block_bytes, sz, sizeof(sz)));
 			}
 		}
 	}
@@ -207,21 +202,19 @@ int cli_probe_row_c2c(struct cli_probe_ctx *ctx)
 		note("c2c: measuring the first %d of %d allowed CPUs", PROBE_C2C_MAX_CPUS, ctx->env.allowed.n);
 	struct probe_c2c_result r;
 	struct as_error err = { 0 };
-	int rc = probe_c2c_find(&ctx->env, cli_probe_progress, &r, &err);
+	int rc = probe_c2c_find(&ctx->env, cli_probe_progress, &r, ctx->rec, &err);
 	progress_done();
-	if (rc) {
-		probe_c2c_result_release(&r);
+	probe_c2c_result_release(&r);
+	if (rc)
 		return error_err(&err);
-	}
-	rc = cli_probe_recorded("c2c", probe_c2c_record(ctx->rec, &r));
-	if (r.m.cpus.n == 0) {
-		note("c2c needs two allowed CPUs; only %d allowed", r.allowed);
+	const struct machine_probes_c2c *c = &ctx->rec->c2c;
+	if (ctx->rec->have[MP_C2C] != MP_HAVE_YES) {
+		note("c2c needs two allowed CPUs; only %d allowed", ctx->env.allowed.n);
 		cli_probe_measured(ctx);
 	} else {
 		if (ctx->raw_dir || ctx->plot_dir)
-			c2c_evidence(ctx, &r.m);
-		CLI_PROBE_RENDER(ctx, c2c_render, ctx->rec, r.all_pairs);
+			c2c_evidence(ctx, c);
+		CLI_PROBE_RENDER(ctx, c2c_render, ctx->rec);
 	}
-	probe_c2c_result_release(&r);
-	return rc;
+	return 0;
 }

@@ -14,28 +14,39 @@
 
 /* The caches plot colours each point by its QT cluster (of the monotone curve) and marks the
  * detected level edges. */
-static void caches_plot(struct cli_probe_ctx *ctx, const struct probe_caches_result *r)
+static void caches_plot(struct cli_probe_ctx *ctx, const struct machine_probes *rec)
 {
-	const struct probe_curve *c = &r->curve;
+	const struct machine_probes_curve *c = &rec->caches_ev.curve;
+	double *monotone;
+	int *cluster;
 	if (!ctx->plot_dir || c->n == 0)
 		return;
+	if (probe_caches_clusters(c, &monotone, &cluster) != 0) {
+		error("caches: out of memory for the plot");
+		ctx->save_failed = 1;
+		return;
+	}
 	char datapath[4096];
 	snprintf(datapath, sizeof(datapath), "%s/caches-clusters.dat", ctx->plot_dir);
 	struct atomic_file af;
 	FILE *f = plot_data_open(datapath, &af);
+	if (f) {
+		for (int i = 0; i < c->n; i++)
+			fprintf(f, "%.10g %.10g %.10g %d\n", c->pt[i].x, c->pt[i].min, monotone[i], cluster[i]);
+		cli_probe_data_done(ctx, &af);
+	}
+	free(monotone);
+	free(cluster);
 	if (!f)
 		return;
-	for (size_t i = 0; i < c->n; i++)
-		fprintf(f, "%.10g %.10g %.10g %d\n", c->x[i], c->min_ns[i], r->monotone_ns[i], r->cluster[i]);
-	cli_probe_data_done(ctx, &af);
 	char marks[2048] = "";
-	for (int i = 0; i < r->nlevels; i++) {
+	for (int i = 0; i < rec->ncaches; i++) {
 		size_t len = strlen(marks);
-		double size = r->level[i].size.value;
+		double size = rec->cache[i].size.value;
 		snprintf(marks + len, sizeof(marks) - len,
 			 "set arrow from %g, graph 0 to %g, graph 1 nohead dashtype 3\n"
 			 "set label 'L%d %.3g ns' at %g, graph 0.92 right offset -0.5,0\n",
-			 size, size, i + 1, r->level[i].latency.value, size);
+			 size, size, i + 1, rec->cache[i].latency.value, size);
 	}
 	char *body = NULL;
 	if (asprintf(&body,
@@ -61,7 +72,7 @@ static void size_text(struct emit *e, const char *label, double bytes)
 		emit_text(e, label, "-");
 }
 
-static void caches_render(struct emit *e, const struct probe_caches_result *r, const struct machine_probes *rec)
+static void caches_render(struct emit *e, const struct machine_probes *rec)
 {
 	const struct machine_probes_curve *c = &rec->caches_ev.curve;
 	emit_object_begin(e, NULL, "caches");
@@ -80,10 +91,10 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 	}
 	emit_table_end(e);
 	cli_probe_answer_render_begin(e, MP_CACHES_MEMORY_LATENCY, "memory latency, page-local", &rec->memory_latency, "%.2f", 0);
-	if (!isfinite(rec->memory_latency.value)) {
+	if (!isfinite(rec->memory_latency.value) && c->n) {
 		char max[32];
 		emit_annotate(e, ": no memory plateau reached within %s: the last level may be larger",
-			      buffer_format_size(r->max_bytes, max, sizeof(max)));
+			      buffer_format_size((size_t)(c->pt[c->n - 1].x + 0.5), max, sizeof(max)));
 	}
 	emit_object_end(e);
 	if (isfinite(rec->memory_latency_cy))
@@ -115,14 +126,11 @@ static void caches_render(struct emit *e, const struct probe_caches_result *r, c
 int cli_probe_row_caches(struct cli_probe_ctx *ctx)
 {
 	cli_probe_need_line(ctx);
-	struct probe_caches_result r;
 	struct as_error err = { 0 };
-	if (probe_caches_find(&ctx->env, cli_probe_progress, NULL, &r, &err) != 0) {
-		probe_caches_result_release(&r);
+	if (probe_caches_find(&ctx->env, cli_probe_progress, NULL, ctx->rec, &err) != 0)
 		return cli_probe_fail("caches", &err);
-	}
 	/* the random-pattern memory latency beside the page-local one; its failure is a note */
-	if (probe_caches_random(&ctx->env, cli_probe_progress, &r, &err) != 0) {
+	if (probe_caches_random(&ctx->env, cli_probe_progress, ctx->rec, &err) != 0) {
 		progress_done();
 		note("%s", err.msg);
 	}
@@ -130,11 +138,9 @@ int cli_probe_row_caches(struct cli_probe_ctx *ctx)
 	/* raw CSV through the common path; the plot is the coloured one */
 	const char *plot_dir = ctx->plot_dir;
 	ctx->plot_dir = NULL;
-	cli_probe_curve_evidence(ctx, "caches", MP_KEY(CACHES_CURVE_X), &r.curve, "buffer size (bytes)", 1);
+	cli_probe_curve_evidence(ctx, "caches", MP_KEY(CACHES_CURVE_X), &ctx->rec->caches_ev.curve, "buffer size (bytes)", 1);
 	ctx->plot_dir = plot_dir;
-	caches_plot(ctx, &r);
-	int rc = cli_probe_recorded("caches", probe_caches_record(ctx->rec, &r));
-	CLI_PROBE_RENDER(ctx, caches_render, &r, ctx->rec);
-	probe_caches_result_release(&r);
-	return rc;
+	caches_plot(ctx, ctx->rec);
+	CLI_PROBE_RENDER(ctx, caches_render, ctx->rec);
+	return 0;
 }

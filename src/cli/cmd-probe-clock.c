@@ -32,13 +32,11 @@ void cli_probe_clock_run(struct cli_probe_ctx *ctx, int quick_first)
 {
 	struct probe_env env = ctx->env;
 	env.quick |= quick_first;
-	struct probe_clock_result r;
 	progress("probe clock: dependent add chain on cpu %d ...", env.cpu);
-	probe_clock_find(&env, &r);
+	probe_clock_find(&env, ctx->rec);
 	progress_done();
 	ctx->env.clock_ghz = env.clock_ghz;
 	ctx->env.tsc_ghz = env.tsc_ghz;
-	probe_clock_record(ctx->rec, &r);
 	CLI_PROBE_RENDER(ctx, clock_render, ctx->rec, !quick_first);
 }
 

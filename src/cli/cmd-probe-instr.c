@@ -1,5 +1,5 @@
 /* probe instr (BlackjackBench §3.3): probe/instr.c measures and answers; this saves its curves (raw
- * CSV, plots), records it and renders it for people. Cycles are cycles of the core clock measured by the
+ * CSV, plots) and renders the record for people. Cycles are cycles of the core clock measured by the
  * clock row, never TSC ticks. */
 #include <errno.h>
 #include <stdio.h>
@@ -87,40 +87,41 @@ static void flops_render(struct emit *e, const struct machine_probes *rec)
 	emit_object_end(e);
 }
 
-/* An operation's published figures for people: per source its figure or "-" (the columns stay
- * aligned) and the sources within 1 cycle. */
-static void published_render(struct emit *e, const struct probe_instr_op *r, const struct published_cpu *pc)
+/* An operation's published figures for people: per source of the CPU's table its figure or "-"
+ * (the columns stay aligned) and the sources within 1 cycle. */
+static void published_render(struct emit *e, const struct machine_probes_op *a, const struct machine_probes *rec)
 {
-	const struct published_op *p = r->published;
-	if (!p) {
+	if (!a->pub.have) {
 		emit_text(e, "pub. lat", "-");
 		emit_text(e, "pub. cy/op", "-");
 		emit_text(e, "within 1 cy of", "-");
 		return;
 	}
 	char lat_txt[64] = "", cpo_txt[64] = "", who[64] = "", num[32];
-	for (int k = 0; k < PUBLISHED_SOURCES; k++) {
-		if (!pc->source[k])
-			continue;
-		if (r->within[k] < 0) {
+	for (int k = 0; k < rec->instr_ev.nsources; k++) {
+		const struct machine_probes_instr_source *src = &rec->instr_ev.source[k];
+		const struct machine_probes_pub_source *ps = NULL;
+		for (int j = 0; j < a->pub.nsources && !ps; j++)
+			if (!strcmp(a->pub.source[j].source, src->source))
+				ps = &a->pub.source[j];
+		if (!ps) { /* the source has no figure for this operation */
 			join(lat_txt, sizeof(lat_txt), "/", "-");
 			join(cpo_txt, sizeof(cpo_txt), "/", "-");
 			continue;
 		}
-		snprintf(num, sizeof(num), "%g", p->latency_cy[k]);
+		snprintf(num, sizeof(num), "%g", ps->latency_cy);
 		join(lat_txt, sizeof(lat_txt), "/", num);
-		snprintf(num, sizeof(num), "%g", p->cy_per_op[k]);
+		snprintf(num, sizeof(num), "%g", 1.0 / ps->throughput_per_cy);
 		join(cpo_txt, sizeof(cpo_txt), "/", num);
-		if (r->within[k])
-			join(who, sizeof(who), "+", pc->tag[k]);
+		if (ps->within)
+			join(who, sizeof(who), "+", src->tag);
 	}
 	emit_text(e, "pub. lat", "%s", lat_txt);
 	emit_text(e, "pub. cy/op", "%s", cpo_txt);
-	emit_text(e, "within 1 cy of", "%s", r->within_any ? who : "NO");
+	emit_text(e, "within 1 cy of", "%s", a->pub.within ? who : "NO");
 }
 
-static void instr_op_render(struct emit *e, const struct probe_instr_op *r, const struct machine_probes_op *a,
-			    const struct published_cpu *pc)
+static void instr_op_render(struct emit *e, const struct machine_probes_op *a, const struct machine_probes *rec)
 {
 	emit_row_begin(e);
 	emit_string(e, NULL, "op", a->op);
@@ -128,10 +129,10 @@ static void instr_op_render(struct emit *e, const struct probe_instr_op *r, cons
 	emit_int(e, NULL, "width", a->width_bits, "bits");
 	emit_number(e, NULL, "latency", a->latency_cy, "cy", "%.2f");
 	emit_number(e, NULL, "throughput", a->throughput_per_cy, "/cy", "%.2f");
-	emit_number(e, NULL, "cost", r->cy_per_op, "cy/op", "%.2f");
-	emit_text(e, "in flight", "%s%d", a->in_flight >= r->nstreams ? ">=" : "", a->in_flight);
+	emit_number(e, NULL, "cost", 1.0 / a->throughput_per_cy, "cy/op", "%.2f");
+	emit_text(e, "in flight", "%s%d", a->in_flight >= a->cost.n ? ">=" : "", a->in_flight);
 	emit_number(e, NULL, "rel. int32 add", a->relative_to_int32_add, NULL, "%.2f");
-	published_render(e, r, pc);
+	published_render(e, a, rec);
 	emit_row_end(e);
 }
 
@@ -156,15 +157,16 @@ static void split_render(struct emit *e, const struct machine_probes *rec)
 	emit_table_end(e);
 }
 
-/* The sources of published figures and how many operations each agrees with. */
-static void sources_render(struct emit *e, const struct probe_instr_result *res, const struct machine_probes *rec)
+/* The sources of published figures and how many operations each agrees with; cpu: the name of
+ * the CPU's table. */
+static void sources_render(struct emit *e, const char *cpu, const struct machine_probes *rec)
 {
 	if (rec->have[MP_INSTR_SOURCES] != MP_HAVE_YES) {
 		emit_text(e, "published", "no figures for this CPU in archscope's table (docs/archscope-probe.md)");
 		return;
 	}
 	char title[256];
-	snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", res->published.name);
+	snprintf(title, sizeof(title), "published (%s; pub. columns list the sources' figures in this order)", cpu);
 	emit_table_begin(e, NULL, title);
 	for (int k = 0; k < rec->instr_ev.nsources; k++) {
 		const struct machine_probes_instr_source *s = &rec->instr_ev.source[k];
@@ -176,11 +178,17 @@ static void sources_render(struct emit *e, const struct probe_instr_result *res,
 		emit_row_end(e);
 	}
 	emit_table_end(e);
+	int compared = 0, within = 0;
+	for (int i = 0; i < rec->nops; i++) {
+		compared += rec->op[i].pub.have;
+		within += rec->op[i].pub.have && rec->op[i].pub.within;
+	}
 	emit_text(e, "", "%d of %d rows within 1 cycle (latency and cycles per operation) of at least one source",
-		  res->rows_within, res->rows_compared);
+		  within, compared);
 }
 
-static void instr_render(struct emit *e, const struct probe_instr_result *res, const struct machine_probes *rec)
+/* instr for people, from the record; cpu: the name of the CPU's table of published figures. */
+static void instr_render(struct emit *e, const char *cpu, const struct machine_probes *rec)
 {
 	emit_object_begin(e, NULL, "instr");
 	emit_text(e, "", "latency: chains of %d and %d, difference, median of 6; throughput: fastest of 1..%d streams;",
@@ -188,7 +196,7 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res, c
 	emit_text(e, "", "in flight: streams before the knee of the cost per iteration");
 	emit_table_begin(e, NULL, "");
 	for (int i = 0; i < rec->nops; i++)
-		instr_op_render(e, &res->op[i], &rec->op[i], &res->published);
+		instr_op_render(e, &rec->op[i], rec);
 	emit_table_end(e);
 	emit_number(e, NULL, "clock", rec->instr_ev.clock_ghz, "GHz", "%.3f");
 	emit_object_begin(e, NULL, "clock brackets");
@@ -202,7 +210,7 @@ static void instr_render(struct emit *e, const struct probe_instr_result *res, c
 	flops_render(e, rec);
 	if (rec->nsplit > 0)
 		split_render(e, rec);
-	sources_render(e, res, rec);
+	sources_render(e, cpu, rec);
 	emit_object_end(e);
 }
 
@@ -210,7 +218,7 @@ int cli_probe_row_instr(struct cli_probe_ctx *ctx)
 {
 	struct probe_instr_result res;
 	struct as_error err = { 0 };
-	int rc = probe_instr_find(&ctx->env, cli_probe_progress, &res, &err);
+	int rc = probe_instr_find(&ctx->env, cli_probe_progress, &res, ctx->rec, &err);
 	progress_done();
 	if (rc != 0) {
 		rc = error_err(&err);
@@ -223,9 +231,7 @@ int cli_probe_row_instr(struct cli_probe_ctx *ctx)
 		save_instr_raw(ctx, &res.op[i]);
 	if (ctx->plot_dir && res.nops)
 		plot_instr(ctx, res.op, res.nops);
-	if (cli_probe_recorded("instr", probe_instr_record(ctx->rec, &res)))
-		rc = -1;
-	CLI_PROBE_RENDER(ctx, instr_render, &res, ctx->rec);
+	CLI_PROBE_RENDER(ctx, instr_render, res.published.name, ctx->rec);
 	probe_instr_result_release(&res);
 	return rc;
 }

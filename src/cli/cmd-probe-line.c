@@ -6,20 +6,22 @@
 #include "cli/cli.h"
 #include "cli/cmd-probe.h"
 #include "probe/line.h"
+#include "probe/memory.h"
 #include "report/emit.h"
 
-static void line_render(struct emit *e, const struct probe_line_result *r, const struct machine_probes *rec)
+static void line_render(struct emit *e, const struct machine_probes *rec)
 {
-	const struct probe_curve *c = &r->curve;
+	const struct machine_probes_curve *c = &rec->line_ev.curve;
+	double before, after, next;
 	emit_heading(e, "line");
 	cli_probe_answer_render_begin(e, MP_LINE, "cache line", &rec->line, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
 	emit_object_begin(e, NULL, "");
 	cli_probe_answer_render_begin(e, MP_LINE_STRIDE, "stride", &rec->line_stride, "%.0f", 0);
-	if (isfinite(rec->line_stride.value))
-		emit_annotate(e, ": latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B", r->step_before_ns,
-			      c->x[r->step_index], r->step_after_ns, c->x[r->step_index + 1]);
+	if (isfinite(rec->line_stride.value) && probe_points_step(c, rec->line_stride.value, &before, &after, &next) == 0)
+		emit_annotate(e, ": latency per access %.2f ns at D = %.0f B, %.2f ns at D = %.0f B", before,
+			      rec->line_stride.value, after, next);
 	else
-		emit_annotate(e, ": no step found (the curve is flat: %zu points)", c->n);
+		emit_annotate(e, ": no step found (the curve is flat: %d points)", c->n);
 	emit_object_end(e);
 	int shared = isfinite(rec->line_coherence.value);
 	cli_probe_answer_render_begin(e, MP_LINE_COHERENCE, "coherence unit", &rec->line_coherence, "%.0f", CLI_PROBE_ANSWER_NOTE);
@@ -45,22 +47,18 @@ static void line_render(struct emit *e, const struct probe_line_result *r, const
 
 int cli_probe_row_line(struct cli_probe_ctx *ctx)
 {
-	struct probe_line_result r;
 	struct as_error err = { 0 };
-	if (probe_line_find(&ctx->env, cli_probe_progress, &r, &err) != 0) {
-		probe_line_result_release(&r);
+	int rc = probe_line_find(&ctx->env, cli_probe_progress, ctx->rec, &err);
+	if (rc != 0)
 		return cli_probe_fail("line", &err);
-	}
 	progress_done();
-	cli_probe_curve_evidence(ctx, "line", MP_KEY(LINE_CURVE_X), &r.curve, "distance D between the two accesses of a pair (bytes)", 1);
-	struct probe_curve sharing = { .n = (size_t)r.sharing.n, .x = r.sharing.d_bytes, .min_ns = r.sharing.min_ns,
-				       .median_ns = r.sharing.median_ns };
-	if (sharing.n)
-		cli_probe_save_curve(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &sharing);
-	if (r.flush_curve.n)
-		cli_probe_save_curve(ctx, "line-flush", "d_bytes,min_ns,median_ns", &r.flush_curve);
-	int rc = cli_probe_recorded("line", probe_line_record(ctx->rec, &r));
-	CLI_PROBE_RENDER(ctx, line_render, &r, ctx->rec);
-	probe_line_result_release(&r);
-	return rc;
+	const struct machine_probes *rec = ctx->rec;
+	cli_probe_curve_evidence(ctx, "line", MP_KEY(LINE_CURVE_X), &rec->line_ev.curve,
+				 "distance D between the two accesses of a pair (bytes)", 1);
+	if (rec->line_ev.coherence_curve.n)
+		cli_probe_save_points(ctx, "line-sharing", "d_bytes,min_ns,median_ns", &rec->line_ev.coherence_curve);
+	if (rec->line_ev.flush_curve.n)
+		cli_probe_save_points(ctx, "line-flush", "d_bytes,min_ns,median_ns", &rec->line_ev.flush_curve);
+	CLI_PROBE_RENDER(ctx, line_render, ctx->rec);
+	return 0;
 }

@@ -16,31 +16,27 @@ int cli_probe_fail(const char *probe, const struct as_error *err)
 	return error("%s", err->msg[0] ? err->msg : probe);
 }
 
-void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
-			      const char *xlabel, int logx)
+void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname,
+			      const struct machine_probes_curve *c, const char *xlabel, int logx)
 {
 	char header[96];
 	snprintf(header, sizeof(header), "%s,min_ns,median_ns", xname);
-	cli_probe_save_curve(ctx, name, header, c);
+	cli_probe_save_points(ctx, name, header, c);
 	if (ctx->plot_dir) {
 		char datapath[4096];
 		snprintf(datapath, sizeof(datapath), "%s/%s.dat", ctx->plot_dir, name);
 		struct atomic_file af;
 		FILE *f = plot_data_open(datapath, &af);
 		if (f) {
-			for (size_t i = 0; i < c->n; i++)
-				fprintf(f, "%.10g %.10g %.10g\n", c->x[i], c->min_ns[i], c->median_ns[i]);
+			for (int i = 0; i < c->n; i++)
+				fprintf(f, "%.10g %.10g %.10g\n", c->pt[i].x, c->pt[i].min, c->pt[i].median);
 			cli_probe_data_done(ctx, &af);
-			char *body = NULL;
-			if (asprintf(&body,
-				     "set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
-				     "%sset grid\nset key top left\n\n"
-				     "plot '%s.dat' using 1:2 with linespoints title 'min', "
-				     "'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
-				     name, xlabel, logx ? "set logscale x 2\n" : "", name, name) >= 0) {
-				cli_probe_plot(ctx, name, body);
-				free(body);
-			}
+			cli_probe_plotf(ctx, name,
+					"set title 'archscope probe %s'\nset xlabel '%s'\nset ylabel 'latency per access (ns)'\n"
+					"%sset grid\nset key top left\n\n"
+					"plot '%s.dat' using 1:2 with linespoints title 'min', "
+					"'%s.dat' using 1:3 with lines dashtype 2 title 'median'",
+					name, xlabel, logx ? "set logscale x 2\n" : "", name, name);
 		}
 	}
 }

@@ -1,6 +1,6 @@
 /* probe registers (BlackjackBench §3.5): probe/registers.c measures the live ranges a C loop keeps in
- * registers and answers; this saves the curves (raw CSV, plot), records the result and renders it
- * for people. Cycles are cycles of the core clock the clock row measured, never TSC ticks. */
+ * registers and answers; this saves the curves (raw CSV, plot) and renders the
+ * record for people. Cycles are cycles of the core clock the clock row measured, never TSC ticks. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,13 +13,22 @@
 #include "report/emit.h"
 #include "report/plot.h"
 
-/* One build's answer: the registers and its flags. */
-static void registers_build_render(struct emit *e, const struct probe_registers_build *b, const struct machine_probes *rec)
+/* The builds in the record's order (registers_ev[k], k = 2 x narrow + fp): kind and variant. */
+static const char *const build_kind[4] = { "int", "fp", "int", "fp" };
+static const char *const build_variant[4] = { "wide", "wide", "narrow", "narrow" };
+
+/* Whether build k was measured: its curve is recorded. */
+static int build_measured(const struct machine_probes *rec, int k)
 {
-	int k;
-	int id = probe_registers_record_id(b, &k);
+	return rec->registers_ev[k].curve.n > 0;
+}
+
+/* One build's answer: the registers and its flags. */
+static void registers_build_render(struct emit *e, const struct machine_probes *rec, int k)
+{
+	int id = probe_registers_entry(build_kind[k], k >= 2, NULL);
 	const struct machine_answer *a = machine_probes_at(rec, id);
-	cli_probe_answer_render_begin(e, id, !strcmp(b->set->kind, "int") ? "int (uint64_t)" : "fp (double)", a, "%.0f", 0);
+	cli_probe_answer_render_begin(e, id, k & 1 ? "fp (double)" : "int (uint64_t)", a, "%.0f", 0);
 	if (!isfinite(a->value))
 		emit_annotate(e, " (no step)");
 	emit_string(e, NULL, "flags", rec->registers_ev[k].flags);
@@ -27,16 +36,16 @@ static void registers_build_render(struct emit *e, const struct probe_registers_
 }
 
 /* The wide builds' answers, then the narrow ones'. */
-static void registers_render(struct emit *e, const struct probe_registers_result *res, const struct machine_probes *rec)
+static void registers_render(struct emit *e, const struct machine_probes *rec)
 {
 	emit_object_begin(e, NULL, "registers (live variables a C loop keeps in registers)");
-	for (int i = 0; i < res->nbuilds; i++)
-		if (!res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec);
+	for (int k = 0; k < 2; k++)
+		if (build_measured(rec, k))
+			registers_build_render(e, rec, k);
 	emit_object_begin(e, NULL, "narrow builds");
-	for (int i = 0; i < res->nbuilds; i++)
-		if (res->build[i].narrow)
-			registers_build_render(e, &res->build[i], rec);
+	for (int k = 2; k < 4; k++)
+		if (build_measured(rec, k))
+			registers_build_render(e, rec, k);
 	emit_object_end(e);
 	emit_string(e, NULL, "compiler", rec->registers_compiler);
 	emit_text(e, "", "os_reported: architectural registers (x86-64: 16 general-purpose; 16 vector, 32 with AVX-512);");
@@ -44,8 +53,8 @@ static void registers_render(struct emit *e, const struct probe_registers_result
 	emit_object_end(e);
 }
 
-/* Time per addition against live variables for every build, the answers marked. */
-static void plot_registers(struct cli_probe_ctx *ctx, const struct probe_registers_result *res)
+/* Cycles per addition against live variables for every build, the answers marked. */
+static void plot_registers(struct cli_probe_ctx *ctx, const struct machine_probes *rec)
 {
 	char path[4096], plots[2048] = "", marks[1024] = "";
 	snprintf(path, sizeof(path), "%s/registers.dat", ctx->plot_dir);
@@ -56,18 +65,19 @@ static void plot_registers(struct cli_probe_ctx *ctx, const struct probe_registe
 		ctx->save_failed = 1;
 		return;
 	}
-	for (int i = 0; i < res->nbuilds; i++) {
-		const struct probe_registers_build *b = &res->build[i];
-		const struct regs_set *s = b->set;
-		const struct probe_curve *c = &b->curve;
-		double regs = b->regs.value;
-		fprintf(dat, "# %s %s\n", s->kind, s->variant);
-		for (size_t k = 0; k < c->n; k++)
-			fprintf(dat, "%g %.6g\n", c->x[k], c->min_ns[k] * ctx->env.clock_ghz);
+	for (int k = 0, i = 0; k < 4; k++) {
+		if (!build_measured(rec, k))
+			continue;
+		const struct machine_probes_curve *c = &rec->registers_ev[k].curve;
+		double regs = ((const struct machine_answer *)machine_probes_at(rec, probe_registers_entry(build_kind[k], k >= 2, NULL)))->value;
+		fprintf(dat, "# %s %s\n", build_kind[k], build_variant[k]);
+		for (int j = 0; j < c->n; j++)
+			fprintf(dat, "%g %.6g\n", c->pt[j].x, c->pt[j].min);
 		fprintf(dat, "\n\n");
 		size_t len = strlen(plots);
 		snprintf(plots + len, sizeof(plots) - len, "%s'registers.dat' index %d using 1:2 with linespoints title '%s %s (%s)'",
-			 i ? ", " : "plot ", i, s->kind, s->variant, isfinite(regs) ? "" : "no step");
+			 i ? ", " : "plot ", i, build_kind[k], build_variant[k], isfinite(regs) ? "" : "no step");
+		i++;
 		len = strlen(plots);
 		if (isfinite(regs))
 			snprintf(plots + len - 2, sizeof(plots) - len + 2, "%.0f)'", regs);
@@ -90,7 +100,7 @@ int cli_probe_row_registers(struct cli_probe_ctx *ctx)
 {
 	struct probe_registers_result res;
 	struct as_error err = { 0 };
-	int rc = probe_registers_find(&ctx->env, cli_probe_progress, &res, &err);
+	int rc = probe_registers_find(&ctx->env, cli_probe_progress, &res, ctx->rec, &err);
 	progress_done();
 	if (rc != 0)
 		rc = error_err(&err);
@@ -101,10 +111,8 @@ int cli_probe_row_registers(struct cli_probe_ctx *ctx)
 		cli_probe_save_curve(ctx, name, "k,min_ns,median_ns", &res.build[i].curve);
 	}
 	if (ctx->plot_dir)
-		plot_registers(ctx, &res);
-	if (cli_probe_recorded("registers", probe_registers_record(ctx->rec, &res, ctx->env.clock_ghz)))
-		rc = -1;
-	CLI_PROBE_RENDER(ctx, registers_render, &res, ctx->rec);
+		plot_registers(ctx, ctx->rec);
+	CLI_PROBE_RENDER(ctx, registers_render, ctx->rec);
 	probe_registers_result_release(&res);
 	return rc;
 }

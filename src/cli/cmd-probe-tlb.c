@@ -4,17 +4,20 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-probe.h"
+#include "probe/memory.h"
 #include "probe/tlb.h"
 #include "report/emit.h"
 
-static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const struct machine_probes *rec)
+static void tlb_render(struct emit *e, const struct machine_probes *rec)
 {
+	double before, after;
 	emit_object_begin(e, NULL, "tlb");
 	cli_probe_answer_render(e, MP_TLB_PAGE_SIZE, "page size", &rec->page_size, "%.0f", CLI_PROBE_ANSWER_NOTE | CLI_PROBE_ANSWER_DIFFERS);
 	emit_object_begin(e, NULL, "");
 	cli_probe_answer_render_begin(e, MP_TLB_PAIRS, "pairs", &rec->page_pairs, "%.0f", 0);
-	if (isfinite(rec->page_pairs.value))
-		emit_annotate(e, ": pair latency %.2f -> %.2f ns", r->page_before_ns, r->page_after_ns);
+	if (isfinite(rec->page_pairs.value) &&
+	    probe_points_step(&rec->tlb_ev.page_curve, rec->page_pairs.value, &before, &after, NULL) == 0)
+		emit_annotate(e, ": pair latency %.2f -> %.2f ns", before, after);
 	else
 		emit_annotate(e, ": no step found");
 	emit_object_end(e);
@@ -34,11 +37,12 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 		emit_row_end(e);
 	}
 	emit_table_end(e);
-	if (r->entries_measured) {
-		if (isfinite(r->walk_ns))
-			emit_number(e, NULL, "page walk", r->walk_ns, "ns", "%.2f");
+	if (rec->tlb_ev.entries_curve.n) {
+		double walk_ns = probe_tlb_walk_ns(rec);
+		if (isfinite(walk_ns))
+			emit_number(e, NULL, "page walk", walk_ns, "ns", "%.2f");
 		if (!nlevels)
-			emit_text(e, "levels", "no TLB level boundary found up to %zu pages", r->max_pages);
+			emit_text(e, "levels", "no TLB level boundary found up to %d pages", PROBE_TLB_MAX_PAGES);
 	}
 	emit_text(e, "", "beyond the last level every access walks the page table; entries are what user code can use");
 	if (rec->tlb_ev.partial)
@@ -49,27 +53,25 @@ static void tlb_render(struct emit *e, const struct probe_tlb_result *r, const s
 int cli_probe_row_tlb(struct cli_probe_ctx *ctx)
 {
 	cli_probe_need_line(ctx);
-	struct probe_tlb_result r;
 	struct as_error err = { 0 };
-	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, &r, &err);
+	int rc = probe_tlb_find(&ctx->env, cli_probe_progress, ctx->rec, &err);
 	progress_done();
-	if (rc == 0 || r.entries_measured) { /* the page curves were measured in full */
-		cli_probe_curve_evidence(ctx, "tlb-page", MP_KEY(TLB_PAGE_CURVE_X), &r.page_curve,
-			       "distance s between the two accesses of a pair (bytes)", 1);
-		if (r.fault_curve.n)
-			cli_probe_curve_evidence(ctx, "tlb-faults", MP_KEY(TLB_FAULTS_CURVE_X), &r.fault_curve,
-				       "distance s between first touches of fresh memory (bytes)", 1);
+	const struct machine_probes *rec = ctx->rec;
+	if (rc == 0 || rec->tlb_ev.page_curve.n) { /* the page curves were measured in full */
+		cli_probe_curve_evidence(ctx, "tlb-page", MP_KEY(TLB_PAGE_CURVE_X), &rec->tlb_ev.page_curve,
+					 "distance s between the two accesses of a pair (bytes)", 1);
+		if (rec->tlb_ev.fault_curve.n)
+			cli_probe_curve_evidence(ctx, "tlb-faults", MP_KEY(TLB_FAULTS_CURVE_X), &rec->tlb_ev.fault_curve,
+						 "distance s between first touches of fresh memory (bytes)", 1);
 	}
-	if (rc != 0) {
-		probe_tlb_result_release(&r);
+	if (rc != 0)
 		return cli_probe_fail("tlb", &err);
+	if (rec->tlb_ev.entries_curve.n) {
+		cli_probe_curve_evidence(ctx, "tlb-entries", MP_KEY(TLB_ENTRIES_CURVE_X), &rec->tlb_ev.entries_curve,
+					 "pages touched", 1);
+		cli_probe_curve_evidence(ctx, "tlb-control", MP_KEY(TLB_CONTROL_CURVE_X), &rec->tlb_ev.control_curve,
+					 "lines touched, packed", 1);
 	}
-	if (r.entries_measured) {
-		cli_probe_curve_evidence(ctx, "tlb-entries", MP_KEY(TLB_ENTRIES_CURVE_X), &r.entries_curve, "pages touched", 1);
-		cli_probe_curve_evidence(ctx, "tlb-control", MP_KEY(TLB_CONTROL_CURVE_X), &r.control_curve, "lines touched, packed", 1);
-	}
-	rc = cli_probe_recorded("tlb", probe_tlb_record(ctx->rec, &r));
-	CLI_PROBE_RENDER(ctx, tlb_render, &r, ctx->rec);
-	probe_tlb_result_release(&r);
-	return rc;
+	CLI_PROBE_RENDER(ctx, tlb_render, ctx->rec);
+	return 0;
 }

@@ -1,6 +1,7 @@
 /* archscope probe: the probe table and its runner. Each group measures one property of the
  * machine; answers are printed beside what the OS reports, never taken from it. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <errno.h>
@@ -86,6 +87,27 @@ void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const cha
 	free(rows);
 }
 
+void cli_probe_save_points(struct cli_probe_ctx *ctx, const char *name, const char *header,
+			   const struct machine_probes_curve *c)
+{
+	if (!ctx->raw_dir)
+		return;
+	size_t n = c->n > 0 ? (size_t)c->n : 0;
+	double *rows = malloc(n * 3 * sizeof(double) + 1);
+	if (!rows) {
+		error("%s: out of memory for the raw curve", name);
+		ctx->save_failed = 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		rows[3 * i] = c->pt[i].x;
+		rows[3 * i + 1] = c->pt[i].min;
+		rows[3 * i + 2] = c->pt[i].median;
+	}
+	cli_probe_save_raw(ctx, name, header, rows, n, 3);
+	free(rows);
+}
+
 void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af)
 {
 	char path[sizeof(af->path)];
@@ -110,15 +132,23 @@ void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *bod
 	}
 }
 
+void cli_probe_plotf(struct cli_probe_ctx *ctx, const char *name, const char *fmt, ...)
+{
+	char *body = NULL;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&body, fmt, ap);
+	va_end(ap);
+	if (n >= 0) {
+		cli_probe_plot(ctx, name, body);
+		free(body);
+	}
+}
+
 void cli_probe_progress(void *unused, const char *probe, const char *point, int done, int total)
 {
 	(void)unused;
 	progress("probe %s: %s (%d/%d)", probe, point, done + 1, total);
-}
-
-int cli_probe_recorded(const char *group, int rc)
-{
-	return rc ? error("%s: out of memory for the record of its answers", group) : 0;
 }
 
 int cli_probe_differs(double measured, double os)

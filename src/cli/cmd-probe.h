@@ -1,7 +1,7 @@
 /* The probe family: each row of the probe table is a group of machine/probes.h, a one-line summary
- * and a function that runs the library probe, records its answers and evidence in the typed struct
- * machine_probes (probe/record.h), saves its curves (--raw CSV, --plot pictures) and renders them
- * for people through the emitter (report/emit.h). The JSON of `probe --json` is the record's
+ * and a function that runs the library probe, which sets its answers and evidence in the typed
+ * struct machine_probes itself, saves its curves (--raw CSV, --plot pictures) and renders the
+ * record for people through the emitter (report/emit.h). The JSON of `probe --json` is the record's
  * (machine_probes_json): renderers hold text labels and formats, no JSON key; probe -o writes the
  * machine file from the record too. */
 #ifndef ARCHSCOPE_CLI_CMD_PROBE_H
@@ -12,11 +12,9 @@
 #include "common/conditions.h"
 #include "machine/probes.h"
 #include "probe/probe.h"
-#include "probe/record.h"
 
 struct emit;
 struct probe_curve;
-struct probe_c2c_result;
 
 struct cli_probe_ctx {
 	struct probe_env env;    /* what the probes see: CPU, options, earlier answers */
@@ -49,8 +47,6 @@ void cli_probe_measured(struct cli_probe_ctx *ctx);
 /* Renders a result for people into ctx's output: fn(e, args...), once the group's measurement is
  * judged; in JSON nothing (the record is the JSON). */
 #define CLI_PROBE_RENDER(ctx, fn, ...) (cli_probe_measured(ctx), emit_is_text((ctx)->e) ? (void)fn((ctx)->e, __VA_ARGS__) : (void)0)
-/* A record call's result (probe/record.h): -ENOMEM is error() (-1). */
-int cli_probe_recorded(const char *group, int rc);
 
 /* A group's row, at its index (enum mp_group); its name is the group's key (machine/probes.h). */
 struct cli_probe_row {
@@ -107,8 +103,8 @@ int cli_probe_differs(double measured, double os);
  * space their slots by (probe_line_need), its error and note printed before the probe that needs it
  * runs (the probe then finds it in env). */
 int cli_probe_fail(const char *probe, const struct as_error *err);
-void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname, const struct probe_curve *c,
-			      const char *xlabel, int logx);
+void cli_probe_curve_evidence(struct cli_probe_ctx *ctx, const char *name, const char *xname,
+			      const struct machine_probes_curve *c, const char *xlabel, int logx);
 void cli_probe_need_line(struct cli_probe_ctx *ctx);
 
 struct atomic_file;
@@ -118,8 +114,14 @@ void cli_probe_data_done(struct cli_probe_ctx *ctx, struct atomic_file *af);
 void cli_probe_save_raw(struct cli_probe_ctx *ctx, const char *name, const char *header, const double *data,
 		    size_t n, int ncols);
 void cli_probe_plot(struct cli_probe_ctx *ctx, const char *name, const char *body);
+/* cli_probe_plot of the body printf formats from fmt (nothing when out of memory). */
+void cli_probe_plotf(struct cli_probe_ctx *ctx, const char *name, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A curve's x, min and median as raw CSV (header e.g. "k,min_ns,median_ns"). */
 void cli_probe_save_curve(struct cli_probe_ctx *ctx, const char *name, const char *header, const struct probe_curve *c);
+/* The same of a curve of the record (its evidence, machine/probes.h). */
+void cli_probe_save_points(struct cli_probe_ctx *ctx, const char *name, const char *header,
+			   const struct machine_probes_curve *c);
 
 /* probe -o (cmd-probe-machine.c). The saved run of --from-raw DIR: the answers of
  * DIR/probe-results.json into *rec (a usage error when missing), *bench from DIR/benchmarks.json

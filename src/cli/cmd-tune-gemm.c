@@ -13,6 +13,7 @@
 #include "common/spawn.h"
 #include "machine/file.h"
 #include "machine/mtree.h"
+#include "machine/probes.h"
 #include "machine/result-tune.h"
 #include "probe/caches.h"
 #include "probe/env.h"
@@ -200,39 +201,43 @@ static int gemm_probe_inputs(struct gemm_result *r, enum tune_isa isa, struct pr
 {
 	struct probe_env env = *envp;
 	struct as_error err = { 0 };
-	struct probe_registers_result regs;
 	r->tm.vector_doubles = r->isa->vector_doubles;
 	r->tm.registers = r->o->registers;
 	if (r->tm.registers <= 0) {
 		progress("tune gemm: probing the registers (quick) ...");
-		int rc = probe_registers_find(&env, NULL, &regs, &err);
+		struct probe_registers_result regs;
+		struct machine_probes *rec = probe_scratch_new();
+		if (!rec)
+			return error("out of memory");
+		int rc = probe_registers_find(&env, NULL, &regs, rec, &err);
 		progress_done();
-		int narrow = !tune_isa_get(isa)->wide_registers;
-		for (int i = 0; rc == 0 && i < regs.nbuilds; i++) {
-			const struct probe_registers_build *b = &regs.build[i];
-			if (!strcmp(b->set->kind, "fp") && b->regs.value >= 1 &&
-			    (b->narrow == narrow || (r->tm.registers <= 0 && !b->narrow)))
-				r->tm.registers = (int)lround(b->regs.value);
-		}
+		/* the FP registers of the ISA's build: narrow where it has no wide registers, the wide
+		 * build's where the narrow one has no answer */
+		double wide = rec->registers_fp.value, narrow = rec->registers_narrow_fp.value;
+		if (rc == 0)
+			r->tm.registers = !tune_isa_get(isa)->wide_registers && narrow >= 1 ? (int)lround(narrow)
+					  : wide >= 1 ? (int)lround(wide) : r->tm.registers;
 		probe_registers_result_release(&regs);
+		probe_scratch_free(rec);
 		if (rc != 0)
 			return error_err(&err);
 		if (r->tm.registers <= 0)
 			return error("the register probe found no FP register count: give --registers N");
 	}
 	progress("tune gemm: probing the caches (quick) ...");
-	struct probe_caches_result c;
-	int rc = probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, &c, &err);
+	struct machine_probes *c = probe_scratch_new();
+	int rc = c ? probe_caches_find(&env, NULL, &(struct probe_caches_params){ HUGE_NEVER, (size_t)256 << 20 }, c, &err)
+		   : as_error_set(&err, -ENOMEM, "tune gemm: out of memory");
 	progress_done();
-	if (rc == 0 && c.nlevels > 0) {
-		r->tm.l1_bytes = c.level[0].size.value;
+	if (rc == 0 && c->ncaches > 0) {
+		r->tm.l1_bytes = c->cache[0].size.value;
 		/* the line probe's answer (probe_line_need), not the chase's slot spacing */
-		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : (double)c.line_bytes;
+		r->tm.line_bytes = env.line_bytes > 0 && isfinite(env.line_bytes) ? env.line_bytes : c->caches_ev.line_bytes;
 		r->line_probed = 1;
 		r->line_witnesses = env.line_witnesses;
 		snprintf(r->line_note, sizeof(r->line_note), "%s", env.line_note);
 	}
-	probe_caches_result_release(&c);
+	probe_scratch_free(c);
 	if (rc != 0)
 		return error_err(&err);
 	if (!(r->tm.l1_bytes > 0))

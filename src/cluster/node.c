@@ -16,17 +16,18 @@
 #include "probe/caches.h"
 #include "probe/clock.h"
 #include "probe/contexts.h"
+#include "probe/env.h"
 
-/* (median - min) / min of the curve's point nearest below x. */
-static double curve_spread_at(const struct probe_curve *c, double x)
+/* (median - min) / min of the recorded curve's point nearest below x. */
+static double curve_spread_at(const struct machine_probes_curve *c, double x)
 {
-	size_t best = c->n;
-	for (size_t i = 0; i < c->n; i++)
-		if (c->x[i] <= x)
+	int best = c->n;
+	for (int i = 0; i < c->n; i++)
+		if (c->pt[i].x <= x)
 			best = i;
-	if (best == c->n || !(c->min_ns[best] > 0))
+	if (best == c->n || !(c->pt[best].min > 0))
 		return NAN;
-	return (c->median_ns[best] - c->min_ns[best]) / c->min_ns[best];
+	return (c->pt[best].median - c->pt[best].min) / c->pt[best].min;
 }
 
 static void fig_init(struct cluster_node_fig *f)
@@ -62,35 +63,36 @@ static int node_measure_once(const struct cluster_node_opts *o, const struct as_
 	struct as_cpulist pinned = { .n = 1, .cpu = { o->cpu } };
 	struct cond_window win;
 	cond_window_begin(&win, &pinned, &env.allowed, COND_SHARED);
-	int rc = 0;
-	if (o->figures & CLUSTER_FIG_CLOCK) {
-		struct probe_clock_result c;
-		probe_clock_find(&env, &c);
-		out->clock_ghz = c.clock.value;
-		out->clock_spread = c.clock.value > 0 ? (c.clock.value - c.median_ghz) / c.clock.value : NAN;
+	/* the probes' answers and curves, in a record of the node's own */
+	struct machine_probes *rec = probe_scratch_new();
+	int rc = rec ? 0 : as_error_set(err, -ENOMEM, "out of memory");
+	if (rc == 0 && (o->figures & CLUSTER_FIG_CLOCK)) {
+		probe_clock_find(&env, rec);
+		out->clock_ghz = rec->clock.value;
+		out->clock_spread = rec->clock.value > 0 ? (rec->clock.value - rec->clock_ev.median_ghz) / rec->clock.value : NAN;
 		out->measured |= CLUSTER_FIG_CLOCK;
 	}
-	if (o->figures & (CLUSTER_FIG_CACHES | CLUSTER_FIG_BANDWIDTH)) {
-		struct probe_caches_result cr;
+	if (rc == 0 && (o->figures & (CLUSTER_FIG_CACHES | CLUSTER_FIG_BANDWIDTH))) {
 		struct probe_caches_params params = { .huge = HUGE_ALWAYS, .max_bytes = o->max_bytes };
-		rc = probe_caches_find(&env, NULL, &params, &cr, err);
+		rc = probe_caches_find(&env, NULL, &params, rec, err);
+		const struct machine_probes_curve *c = &rec->caches_ev.curve;
 		if (rc == 0) {
 			out->measured |= CLUSTER_FIG_CACHES;
-			out->line_bytes = (double)cr.line_bytes;
-			out->nlevels = cr.nlevels < CLUSTER_MAX_LEVELS ? cr.nlevels : CLUSTER_MAX_LEVELS;
+			out->line_bytes = rec->caches_ev.line_bytes;
+			out->nlevels = rec->ncaches < CLUSTER_MAX_LEVELS ? rec->ncaches : CLUSTER_MAX_LEVELS;
 			for (int l = 0; l < out->nlevels; l++) {
-				out->level_bytes[l] = cr.level[l].size.value;
-				out->level_ns[l] = cr.level[l].latency.value;
-				out->level_spread[l] = curve_spread_at(&cr.curve, cr.level[l].size.value / 2);
+				out->level_bytes[l] = rec->cache[l].size.value;
+				out->level_ns[l] = rec->cache[l].latency.value;
+				out->level_spread[l] = curve_spread_at(c, rec->cache[l].size.value / 2);
 			}
-			out->memory_ns = cr.memory.value;
-			out->memory_spread = cr.curve.n ? curve_spread_at(&cr.curve, cr.curve.x[cr.curve.n - 1]) : NAN;
+			out->memory_ns = rec->memory_latency.value;
+			out->memory_spread = c->n ? curve_spread_at(c, c->pt[c->n - 1].x) : NAN;
 			out->size_step = 1 / 3.0; /* the quick size series: 1 and 1.5 per octave */
 		} else {
 			snprintf(out->failed, sizeof(out->failed), "caches: %.180s", err->msg);
 		}
-		probe_caches_result_release(&cr);
 	}
+	probe_scratch_free(rec);
 	if (rc == 0 && (o->figures & CLUSTER_FIG_BANDWIDTH) && !(o->stop && *o->stop)) {
 		struct bench_levels lv;
 		bench_levels_from(out->level_bytes, out->nlevels, &lv);
@@ -122,15 +124,18 @@ static int node_measure_once(const struct cluster_node_opts *o, const struct as_
 	}
 	if (rc == 0 && (o->figures & CLUSTER_FIG_CONTEXTS) && !(o->stop && *o->stop)) {
 		struct probe_contexts_result xr;
-		rc = probe_contexts_find(&env, NULL, &xr, err);
+		probe_contexts_result_init(&xr);
+		struct machine_probes *xrec = probe_scratch_new();
+		rc = xrec ? probe_contexts_find(&env, NULL, &xr, xrec, err) : as_error_set(err, -ENOMEM, "out of memory");
 		if (rc == 0) {
 			out->measured |= CLUSTER_FIG_CONTEXTS;
 			for (int k = 0; k < xr.nkinds && k < 3; k++)
-				out->contexts[k] = xr.kind[k].contexts.value;
+				out->contexts[k] = ((const struct machine_answer *)machine_probes_at(xrec, probe_contexts_entry((enum contexts_kind)k)))->value;
 		} else {
 			snprintf(out->failed, sizeof(out->failed), "contexts: %.180s", err->msg);
 		}
 		probe_contexts_result_release(&xr);
+		probe_scratch_free(xrec);
 	}
 	out->seconds = (double)(timer_now_ns() - t0) * 1e-9;
 	cond_window_clock(&win, out->clock_ghz, NAN);

@@ -1,7 +1,7 @@
 /* The probe answers and their evidence, described once: for each its C field in struct
  * machine_probes, its JSON key (and so its path in `probe --json` results and in the machine
  * file's archscope.probes), its unit, the Kerncraft key derived from it, and what it means. A probe
- * fills the struct (probe/record.c); machine/probes.c writes it as the results of `probe --json`,
+ * sets the struct (its find and analyze functions); machine/probes.c writes it as the results of `probe --json`,
  * probe-results.json and, less its evidence (MP_F_EVIDENCE), the machine file's archscope.probes,
  * and reads it back for --from-raw, the page (page/), model (instr.ops, instr.line_split) and tune
  * (registers). No other file spells a probe key (tests/cli/t0530-schema-keys.sh).
@@ -14,8 +14,9 @@
  *         "latency of random accesses over the largest buffer", MP_AT(memory_latency_random))`
  *      (a value in a table row: parent the TABLE entry, MP_ROW(struct row_type, field); evidence
  *      beside it, such as a curve: MP_F_EVIDENCE, MP_CURVE_ROWS);
- *   3. the measurement: the probe's record function (probe/record.c) sets the field from what the
- *      probe found, and the group's text renderer (cli/cmd-probe-*.c) shows it with a label;
+ *   3. the measurement: the probe's find or analyze function sets the field where it finds the
+ *      answer (`probe_answer_set(&rec->memory_latency_random, ns, 0.9, "...")`, probe/probe.h),
+ *      and the group's text renderer (cli/cmd-probe-*.c) shows it with a label;
  *   4. nothing else: `probe --json`, the machine file, probe-results.json, --from-raw, the page's
  *      answers table, `machine answers` and the tests (u-machine's probes cases, t0291) follow
  *      the table. tests/unit/u-machine-newrow.c does exactly this with a fake row.

@@ -55,59 +55,57 @@ int probe_assoc_run(const struct probe_opts *o, size_t level_bytes, size_t lower
 	return rc ? as_error_set(err, rc, "probe assoc: out of memory") : 0;
 }
 
-void probe_assoc_result_init(struct probe_assoc_result *r)
-{
-	*r = (struct probe_assoc_result){ 0 }; /* zeroed curves are empty (memory.h) */
-	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
-		probe_evset_result_init(&r->level[i].evset);
-}
-
-void probe_assoc_result_release(struct probe_assoc_result *r)
-{
-	for (int i = 0; i < PROBE_MAX_LEVELS; i++) {
-		probe_curve_release(&r->level[i].curve);
-		probe_evset_result_release(&r->level[i].evset);
-	}
-}
-
 /* The congruent-pages witness for a level the sweep left without an answer (a physically indexed
- * level whose pages lost set alignment). */
-static int assoc_by_pages(struct probe_env *env, const struct probe_opts *o, int i, struct probe_assoc_level *l,
+ * level whose pages lost set alignment): its figures and curve into the row, its answer where it
+ * found one. */
+static int assoc_by_pages(struct probe_env *env, const struct probe_opts *o, int i, struct machine_probes_assoc *row,
 			  struct as_error *err)
 {
+	struct machine_answer *ways = &row->ways;
 	double next_ns = i + 1 < env->nlevels ? env->level_ns[i + 1] : env->memory_ns;
 	if (o->quick) { /* seconds per level: not within --quick's budget */
-		size_t len = strlen(l->ways.reason);
-		snprintf(l->ways.reason + len, sizeof(l->ways.reason) - len,
+		size_t len = strlen(ways->reason);
+		snprintf(ways->reason + len, sizeof(ways->reason) - len,
 			 "%scongruent pages: not tried with --quick (it takes seconds)", len ? "; " : "");
 		return 0;
 	}
-	l->evset_tried = 1;
+	struct probe_evset_result v;
+	probe_evset_result_init(&v);
 	int rc = probe_evset_ways(o, (size_t)env->level_bytes[i], (size_t)env->line_bytes, next_ns,
-				  env->level_ways[i - 1], &l->evset, err);
-	if (rc)
-		return rc;
-	const struct probe_evset_result *v = &l->evset;
-	if (isfinite(v->ways)) {
-		l->ways.value = v->ways;
-		l->ways.confidence = v->confidence;
-		l->ways.method = "pages found by measurement to share a set (smallest self-evicting set, then K of them "
-				 "swept); the sweep at level-size distances showed no step";
-		l->ways.reason[0] = 0;
-		if (v->reason[0])
-			snprintf(l->ways.reason, sizeof(l->ways.reason), "%s", v->reason);
-		env->level_ways[i] = v->ways;
-	} else {
-		size_t len = strlen(l->ways.reason);
-		snprintf(l->ways.reason + len, sizeof(l->ways.reason) - len, "%scongruent pages: %s", len ? "; " : "",
-			 v->reason);
+				  env->level_ways[i - 1], &v, err);
+	if (rc == 0) {
+		row->evset_ways = v.ways;
+		row->evset_minimal_pages = v.minimal_pages;
+		row->evset_class_pages = v.class_pages;
+		row->evset_hit_ns = v.hit_ns;
+		row->evset_miss_ns = v.miss_ns;
+		row->evset_walks = v.tests;
+		rc = probe_points_of(&row->evset_curve, &v.curve);
+		if (rc)
+			as_error_set(err, rc, "probe assoc: out of memory");
 	}
-	return 0;
+	if (rc == 0 && isfinite(v.ways)) {
+		ways->value = v.ways;
+		ways->confidence = v.confidence;
+		machine_probes_text(ways->method, sizeof(ways->method),
+				    "pages found by measurement to share a set (smallest self-evicting set, then K of them "
+				    "swept); the sweep at level-size distances showed no step");
+		ways->reason[0] = 0;
+		if (v.reason[0])
+			snprintf(ways->reason, sizeof(ways->reason), "%s", v.reason);
+		env->level_ways[i] = v.ways;
+	} else if (rc == 0) {
+		size_t len = strlen(ways->reason);
+		snprintf(ways->reason + len, sizeof(ways->reason) - len, "%scongruent pages: %s", len ? "; " : "",
+			 v.reason);
+	}
+	probe_evset_result_release(&v);
+	return rc;
 }
 
-int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *l)
+int probe_assoc_analyze(struct probe_env *env, int i, const struct probe_curve *c, struct machine_probes *rec)
 {
-	const struct probe_curve *c = &l->curve;
+	struct machine_probes_assoc *row = &rec->assoc[i];
 	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
@@ -116,31 +114,30 @@ int probe_assoc_analyze(struct probe_env *env, int i, struct probe_assoc_level *
 	int si;
 	double ways = steps_assoc_ways(c->x, c->min_ns, c->n, env->level_ns[i], next_ns, &conf, &si);
 	const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
-	l->ways = (struct probe_answer){
-		.value = ways, .confidence = si >= 0 ? conf : 0,
-		.method = "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency",
-		.os_reported = tc && tc->ways > 0 ? tc->ways : NAN,
-	};
+	struct machine_answer *a = &row->ways;
+	probe_answer_clear(a);
+	probe_answer_set(a, ways, si >= 0 ? conf : 0,
+			 "K addresses a level-size apart in several sets; biggest relative step after the curve reaches the level's latency");
+	a->os_reported = tc && tc->ways > 0 ? tc->ways : NAN;
 	if (!isfinite(ways) && c->n >= 2) {
 		/* say what the curve did instead of a step */
 		size_t s = 0;
 		while (s + 1 < c->n && y[s] < 0.8 * env->level_ns[i])
 			s++;
 		if (s + 1 >= c->n)
-			snprintf(l->ways.reason, sizeof(l->ways.reason),
+			snprintf(a->reason, sizeof(a->reason),
 				 "not found: the curve never reached the level's latency (%.2f ns)", env->level_ns[i]);
 		else
-			snprintf(l->ways.reason, sizeof(l->ways.reason),
+			snprintf(a->reason, sizeof(a->reason),
 				 "not found: no step of 50 %%, the latency climbs from %.2f ns at K = %.0f to %.2f ns at "
 				 "K = %.0f (not LRU, hashed sets, or pages without set alignment)",
 				 y[s], c->x[s], y[c->n - 1], c->x[c->n - 1]);
 	}
-	l->step_index = si;
-	l->step_before_ns = si >= 0 ? y[si] : NAN;
-	l->step_after_ns = si >= 0 ? y[si + 1] : NAN;
 	env->level_ways[i] = ways;
 	free(y);
-	return 0;
+	if (rec->nassoc < i + 1)
+		rec->nassoc = i + 1; /* the table holds the row (and frees its curve) */
+	return probe_points_of(&row->curve, c);
 }
 
 /* Pointwise fastest of two sweeps over the same K (the shorter's points, where one was cut). */
@@ -155,57 +152,71 @@ void probe_curve_merge_min(struct probe_curve *into, const struct probe_curve *o
 	}
 }
 
-int probe_assoc_find(struct probe_env *env, probe_progress_fn *progress, struct probe_assoc_result *out,
+/* Level i: its sweeps and, where they show no step, the congruent pages, into rec->assoc[i]. */
+static int assoc_level(struct probe_env *env, const struct probe_opts *o, int i, struct machine_probes *rec,
+		       struct as_error *err)
+{
+	struct machine_probes_assoc *row = &rec->assoc[i];
+	size_t level = (size_t)env->level_bytes[i], line = (size_t)env->line_bytes;
+	size_t lower = i ? (size_t)env->level_bytes[i - 1] : 0;
+	int max_k = env->quick ? 24 : 40, sweeps = 1;
+	while (max_k > 4 && (size_t)max_k * level > (1u << 30))
+		max_k--;
+	machine_probes_row_init(MP_ASSOC_LEVELS, row);
+	row->level = i + 1;
+	row->level_bytes = (double)level;
+	struct probe_curve curve = { 0 };
+	int rc = probe_assoc_run(o, level, lower, line, max_k, &curve, err);
+	if (rc == 0 && (rc = probe_assoc_analyze(env, i, &curve, rec)) != 0)
+		as_error_set(err, rc, "probe assoc: out of memory");
+	/* No step: sweep again, up to ASSOC_SWEEPS in all, and keep each K's fastest. Another user
+	 * of the level (a host's SMT sibling sharing L1, a neighbour in L2) only adds misses, so
+	 * it can raise the curve before the ways are full but never lower it; a step that the
+	 * fastest curve shows is the level's own. Only the first level: L1 is indexed by the
+	 * page offset, so its sweep steps in any guest, and its sweeps take milliseconds; a
+	 * later level without a step has the congruent-pages witness below. */
+	while (rc == 0 && i == 0 && !isfinite(row->ways.value) && sweeps < (env->quick ? 1 : ASSOC_SWEEPS) &&
+	       !probe_opts_stopped(o)) {
+		struct probe_curve again = { 0 };
+		struct probe_opts ro = *o; /* another shuffle of the addresses; later levels keep the seed */
+		ro.seed += 0x9e3779b97f4a7c15ULL * (uint64_t)sweeps;
+		rc = probe_assoc_run(&ro, level, lower, line, max_k, &again, err);
+		if (rc == 0)
+			probe_curve_merge_min(&curve, &again);
+		probe_curve_release(&again);
+		if (rc == 0 && (rc = probe_assoc_analyze(env, i, &curve, rec)) != 0)
+			as_error_set(err, rc, "probe assoc: out of memory");
+		sweeps += rc == 0;
+	}
+	probe_curve_release(&curve);
+	row->sweeps = sweeps > 1 ? sweeps : -1;
+	if (rc == 0 && i > 0 && !isfinite(row->ways.value) && !probe_opts_stopped(o))
+		rc = assoc_by_pages(env, o, i, row, err);
+	return rc;
+}
+
+int probe_assoc_find(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 		     struct as_error *err)
 {
-	probe_assoc_result_init(out);
 	for (int i = 0; i < PROBE_MAX_LEVELS; i++)
 		env->level_ways[i] = NAN;
+	machine_probes_group_release(rec, MP_G_ASSOC); /* a re-measurement: its levels are measured again */
+	rec->have[MP_ASSOC] = MP_HAVE_NO;
 	int rc = probe_caches_need(env, progress, err);
 	if (env->nlevels == 0)
 		return rc < 0 ? rc : as_error_set(err, -ENOENT, "assoc: no cache level was measured, nothing to probe");
 	struct as_error line_err = { 0 };
-	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
-	size_t line = (size_t)env->line_bytes;
+	probe_line_need(env, progress, &line_err);
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_ALWAYS);
-	for (int i = 0; i < env->nlevels && !probe_opts_stopped(&o); i++) {
-		struct probe_assoc_level *l = &out->level[i];
-		size_t level = (size_t)env->level_bytes[i];
-		size_t lower = i ? (size_t)env->level_bytes[i - 1] : 0;
-		int max_k = env->quick ? 24 : 40;
-		while (max_k > 4 && (size_t)max_k * level > (1u << 30))
-			max_k--;
-		l->level_bytes = (double)level;
-		if ((rc = probe_assoc_run(&o, level, lower, line, max_k, &l->curve, err)) != 0)
+	for (int i = 0; i < env->nlevels && i < MACHINE_PROBES_MAX_LEVELS && !probe_opts_stopped(&o); i++) {
+		if ((rc = assoc_level(env, &o, i, rec, err)) != 0) { /* the levels done stay, as evidence */
+			free(rec->assoc[i].curve.pt);
+			free(rec->assoc[i].evset_curve.pt);
+			rec->nassoc = i;
 			return rc;
-		l->sweeps = 1;
-		if ((rc = probe_assoc_analyze(env, i, l)) != 0)
-			return as_error_set(err, rc, "probe assoc: out of memory");
-		/* No step: sweep again, up to ASSOC_SWEEPS in all, and keep each K's fastest. Another user
-		 * of the level (a host's SMT sibling sharing L1, a neighbour in L2) only adds misses, so
-		 * it can raise the curve before the ways are full but never lower it; a step that the
-		 * fastest curve shows is the level's own. Only the first level: L1 is indexed by the
-		 * page offset, so its sweep steps in any guest, and its sweeps take milliseconds; a
-		 * later level without a step has the congruent-pages witness below. */
-		while (i == 0 && !isfinite(l->ways.value) && l->sweeps < (env->quick ? 1 : ASSOC_SWEEPS) &&
-		       !probe_opts_stopped(&o)) {
-			struct probe_curve again = { 0 };
-			struct probe_opts ro = o; /* another shuffle of the addresses; later levels keep the seed */
-			ro.seed += 0x9e3779b97f4a7c15ULL * (uint64_t)l->sweeps;
-			rc = probe_assoc_run(&ro, level, lower, line, max_k, &again, err);
-			if (rc == 0)
-				probe_curve_merge_min(&l->curve, &again);
-			probe_curve_release(&again);
-			if (rc)
-				return rc;
-			l->sweeps++;
-			if ((rc = probe_assoc_analyze(env, i, l)) != 0)
-				return as_error_set(err, rc, "probe assoc: out of memory");
 		}
-		if (i > 0 && !isfinite(l->ways.value) && !probe_opts_stopped(&o) &&
-		    (rc = assoc_by_pages(env, &o, i, l, err)) != 0)
-			return rc;
-		out->nlevels = i + 1;
+		rec->nassoc = i + 1;
 	}
+	rec->have[MP_ASSOC] = MP_HAVE_YES;
 	return 0;
 }

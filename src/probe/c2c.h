@@ -119,13 +119,24 @@ int probe_c2c_run(const struct probe_opts *o, const struct topo *t, const struct
 void probe_c2c_result_init(struct probe_c2c_result *r);
 void probe_c2c_result_release(struct probe_c2c_result *r);
 
+struct machine_probes;
+
 /* Measures the first PROBE_C2C_MAX_CPUS allowed CPUs with probe_c2c_run (by class, on env->topo;
  * every pair with env->all_pairs) and blocks from below any L1 to past the last level: 4 KiB x 4^k
  * (x 16^k with env->quick) up to 4x env's last level (64 MiB when no level was measured), at most
- * 256 MiB; then builds the tree. With fewer than two allowed CPUs measures nothing and returns 0.
- * *out is initialised here; release it also after an error. Returns 0 (also when interrupted:
- * the pairs not reached stay 0) or a negative errno. */
-int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct probe_c2c_result *out,
-		   struct as_error *err);
+ * 256 MiB; then answers into rec (probe_c2c_analyze). With fewer than two allowed CPUs measures
+ * nothing (c2c null in rec) and returns 0. *work is initialised here; release it also after an
+ * error (rec then left as it was). Returns 0 (also when interrupted: the pairs not reached stay 0)
+ * or a negative errno. */
+int probe_c2c_find(struct probe_env *env, probe_progress_fn *progress, struct probe_c2c_result *work,
+		   struct machine_probes *rec, struct as_error *err);
+
+/* The answers of a run (probe_c2c_run) into the c2c group of rec (what it held before released):
+ * the locality tree (built here into work->tree when there is none), the latency matrix and the
+ * largest block's bandwidth matrix with NAN (null) on the diagonal, the classes the matrices were
+ * filled by (those split into finer ones left out), every pair measured with its own figures, each
+ * block's matrix and the steps' wall time; c2c null when work measured no CPUs. 0 or -ENOMEM
+ * (what was written stays, freed with the record). */
+int probe_c2c_analyze(struct probe_c2c_result *work, struct machine_probes *rec);
 
 #endif

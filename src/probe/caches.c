@@ -11,6 +11,7 @@
 #include "analysis/steps.h"
 #include "probe/clock.h"
 #include "common/rng.h"
+#include "probe/env.h"
 #include "probe/line.h"
 
 /* One sweep over sizes[0..nsizes) into out; with adaptive set, stops on the last plateau and
@@ -106,30 +107,15 @@ int probe_caches_run(const struct probe_opts *o, size_t line, size_t max_bytes, 
 	return rc;
 }
 
-void probe_caches_result_init(struct probe_caches_result *r)
+/* Per point of the curve (x, monotone y, n points), the QT cluster (25 % diameter) it falls in;
+ * 0 when none. */
+static int caches_clusters(const double *x, const double *y, size_t n, int *id)
 {
-	*r = (struct probe_caches_result){ .memory = probe_answer_none(), .memory_cy = NAN,
-					   .memory_random = probe_answer_none(), .memory_random_cy = NAN,
-					   .memory_random_huge = NAN }; /* zeroed curves are empty */
-}
-
-void probe_caches_result_release(struct probe_caches_result *r)
-{
-	probe_curve_release(&r->curve);
-	free(r->monotone_ns);
-	free(r->cluster);
-	r->monotone_ns = NULL;
-	r->cluster = NULL;
-}
-
-/* Per point of the monotone curve y, the QT cluster (25 % diameter) it falls in; 0 when none. */
-static int caches_clusters(const struct probe_curve *c, const double *y, int *id)
-{
-	struct qt_cluster *cl = malloc((c->n ? c->n : 1) * sizeof(*cl));
+	struct qt_cluster *cl = malloc((n ? n : 1) * sizeof(*cl));
 	if (!cl)
 		return -ENOMEM;
-	int k = c->n ? steps_qt_cluster(c->x, y, c->n, 0.25, cl, (int)c->n) : 0;
-	for (size_t i = 0; i < c->n; i++) {
+	int k = n ? steps_qt_cluster(x, y, n, 0.25, cl, (int)n) : 0;
+	for (size_t i = 0; i < n; i++) {
 		id[i] = 0;
 		for (int j = 0; j < k; j++)
 			if (y[i] >= cl[j].min_y && y[i] <= cl[j].max_y)
@@ -139,15 +125,55 @@ static int caches_clusters(const struct probe_curve *c, const double *y, int *id
 	return 0;
 }
 
-int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
+int probe_caches_clusters(const struct machine_probes_curve *c, double **monotone, int **cluster)
 {
-	const struct probe_curve *c = &r->curve;
-	free(r->monotone_ns);
-	free(r->cluster);
-	r->monotone_ns = probe_curve_monotone(c);
-	r->cluster = malloc((c->n ? c->n : 1) * sizeof(int));
-	if (!r->monotone_ns || !r->cluster || caches_clusters(c, r->monotone_ns, r->cluster) != 0)
-		return -ENOMEM;
+	size_t n = c->n > 0 ? (size_t)c->n : 0;
+	double *x = malloc((n ? n : 1) * 2 * sizeof(double)), *min = x ? x + (n ? n : 1) : NULL;
+	*monotone = malloc((n ? n : 1) * sizeof(double));
+	*cluster = malloc((n ? n : 1) * sizeof(int));
+	int rc = x && *monotone && *cluster ? 0 : -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		x[i] = c->pt[i].x;
+		min[i] = c->pt[i].min;
+	}
+	if (rc == 0) {
+		steps_monotone(min, *monotone, n);
+		rc = caches_clusters(x, *monotone, n, *cluster);
+	}
+	free(x);
+	if (rc) {
+		free(*monotone);
+		free(*cluster);
+		*monotone = NULL;
+		*cluster = NULL;
+	}
+	return rc;
+}
+
+/* The levels found (n of lv) into rec's table and env, with cycles at ghz (0: none). */
+static void caches_levels(struct probe_env *env, const struct level *lv, int n, double ghz, struct machine_probes *rec)
+{
+	rec->ncaches = n < MACHINE_PROBES_MAX_LEVELS ? n : MACHINE_PROBES_MAX_LEVELS;
+	for (int i = 0; i < rec->ncaches; i++) {
+		const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
+		struct machine_probes_cache *l = &rec->cache[i];
+		machine_probes_row_init(MP_CACHES_LEVELS, l);
+		l->level = i + 1;
+		probe_answer_set(&l->size, lv[i].size, lv[i].confidence,
+				 "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level");
+		l->size.os_reported = tc ? (double)tc->size_bytes : NAN;
+		probe_answer_set(&l->latency, lv[i].latency, lv[i].confidence, "smallest latency in the level's QT cluster");
+		l->latency_cy = ghz > 0 ? lv[i].latency * ghz : NAN;
+		l->qt_max_x = lv[i].qt_max_x;
+		l->points = (int)lv[i].points;
+		env->level_bytes[i] = lv[i].size;
+		env->level_ns[i] = lv[i].latency;
+	}
+}
+
+int probe_caches_analyze(struct probe_env *env, const struct probe_caches_work *w, struct machine_probes *rec)
+{
+	const struct probe_curve *c = &w->curve;
 	struct level lv[PROBE_MAX_LEVELS];
 	double mem_min = NAN, mem_ns = NAN;
 	int n = c->n ? steps_hierarchy(c->x, c->min_ns, c->n, lv, PROBE_MAX_LEVELS, &mem_min, &mem_ns) : 0;
@@ -160,73 +186,63 @@ int probe_caches_analyze(struct probe_env *env, struct probe_caches_result *r)
 		mem_min = lv[n - 1].latency;
 		n--;
 	}
-	double ghz = clock_window_between(r->window_ghz[0], r->window_ghz[1]);
+	double ghz = clock_window_between(w->window_ghz[0], w->window_ghz[1]);
 	if (!(ghz > 0))
 		ghz = env->clock_ghz;
-	r->clock_ghz = ghz > 0 ? ghz : 0;
-	r->nlevels = n;
-	for (int i = 0; i < n; i++) {
-		const struct topo_cache *tc = env->topo ? topo_data_cache(env->topo, i + 1) : NULL;
-		struct probe_cache_level *l = &r->level[i];
-		l->size = (struct probe_answer){
-			.value = lv[i].size, .confidence = lv[i].confidence,
-			.method = "QT clusters of the monotone latency curve give the levels; size = largest buffer whose latency is below halfway to the next level",
-			.os_reported = tc ? (double)tc->size_bytes : NAN,
-		};
-		l->latency = (struct probe_answer){
-			.value = lv[i].latency, .confidence = lv[i].confidence,
-			.method = "smallest latency in the level's QT cluster", .os_reported = NAN,
-		};
-		l->latency_cy = ghz > 0 ? lv[i].latency * ghz : NAN;
-		l->qt_max_x = lv[i].qt_max_x;
-		l->points = lv[i].points;
-		env->level_bytes[i] = lv[i].size;
-		env->level_ns[i] = lv[i].latency;
-	}
+	machine_probes_group_release(rec, MP_G_CACHES); /* a re-measurement */
+	rec->have[MP_CACHES] = MP_HAVE_YES;
+	caches_levels(env, lv, n, ghz, rec);
 	int has_mem = isfinite(mem_ns);
-	r->memory = (struct probe_answer){
-		.value = mem_ns, .confidence = has_mem ? 0.9 : 0,
-		.method = "page-local pattern: latency of the largest buffer of the page-segmented chase (pages in random "
-			  "order, the lines of each 4 KiB page in random order), on the last plateau",
-		.os_reported = NAN,
-	};
-	r->memory_cy = has_mem && ghz > 0 ? mem_ns * ghz : NAN;
+	probe_answer_clear(&rec->memory_latency);
+	probe_answer_set(&rec->memory_latency, mem_ns, has_mem ? 0.9 : 0,
+			 "page-local pattern: latency of the largest buffer of the page-segmented chase (pages in random "
+			 "order, the lines of each 4 KiB page in random order), on the last plateau");
+	rec->memory_latency_cy = has_mem && ghz > 0 ? mem_ns * ghz : NAN;
+	probe_answer_clear(&rec->memory_latency_random); /* probe_caches_random's */
+	rec->memory_latency_random_cy = NAN;
+	rec->caches_ev.random_bytes = -1;
+	rec->caches_ev.random_huge = NAN;
+	rec->caches_ev.clock_ghz = ghz > 0 ? ghz : NAN;
+	rec->caches_ev.line_bytes = (double)w->line_bytes;
+	machine_probes_text(rec->caches_ev.pages, sizeof(rec->caches_ev.pages), huge_policy_name(w->huge));
+	rec->caches_ev.passes = w->passes;
 	env->nlevels = n;
 	env->memory_ns = mem_ns;
-	return 0;
+	return probe_points_of(&rec->caches_ev.curve, c);
 }
 
 int probe_caches_find(struct probe_env *env, probe_progress_fn *progress, const struct probe_caches_params *params,
-		      struct probe_caches_result *out, struct as_error *err)
+		      struct machine_probes *rec, struct as_error *err)
 {
-	probe_caches_result_init(out);
+	struct probe_caches_work w = { 0 };
 	struct as_error line_err = { 0 };
-	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
-	out->line_bytes = (size_t)env->line_bytes;
-	out->huge = params ? params->huge : HUGE_ALWAYS;
-	out->passes = env->quick ? 2 : 3;
+	probe_line_need(env, progress, &line_err);
+	w.line_bytes = (size_t)env->line_bytes;
+	w.huge = params ? params->huge : HUGE_ALWAYS;
+	w.passes = env->quick ? 2 : 3;
 	size_t cap = params && params->max_bytes ? params->max_bytes : env->quick ? (256u << 20) : (1u << 30);
 	if (!(params && params->max_bytes)) {
 		size_t avail = buffer_mem_available();
 		if (avail && cap > avail / 4)
 			cap = avail / 4;
 	}
-	out->max_bytes = cap;
-	struct probe_opts o = probe_opts_of(env, progress, out->huge);
-	out->window_ghz[0] = clock_window_ghz();
-	int rc = probe_caches_run(&o, out->line_bytes, cap, &out->curve, err);
-	out->window_ghz[1] = clock_window_ghz();
-	if (rc == 0 && (rc = probe_caches_analyze(env, out)) != 0)
+	struct probe_opts o = probe_opts_of(env, progress, w.huge);
+	w.window_ghz[0] = clock_window_ghz();
+	int rc = probe_caches_run(&o, w.line_bytes, cap, &w.curve, err);
+	w.window_ghz[1] = clock_window_ghz();
+	if (rc == 0 && (rc = probe_caches_analyze(env, &w, rec)) != 0)
 		as_error_set(err, rc, "probe caches: out of memory");
+	probe_curve_release(&w.curve);
 	return rc;
 }
 
-int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, struct probe_caches_result *r,
+int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 			struct as_error *err)
 {
 	size_t bytes = env->quick ? ((size_t)256 << 20) : ((size_t)1 << 30);
-	if (r->curve.n && r->curve.x[r->curve.n - 1] > (double)bytes)
-		bytes = (size_t)r->curve.x[r->curve.n - 1];
+	const struct machine_probes_curve *cc = &rec->caches_ev.curve;
+	if (cc->n && cc->pt[cc->n - 1].x > (double)bytes)
+		bytes = (size_t)cc->pt[cc->n - 1].x;
 	size_t avail = buffer_mem_available();
 	if (avail && bytes > avail / 4)
 		bytes = avail / 4;
@@ -255,27 +271,27 @@ int probe_caches_random(struct probe_env *env, probe_progress_fn *progress, stru
 	probe_curve_init(&c);
 	if (count == 0 || probe_slots_measure(&o, buf.data, off, count, (double)bytes, &c) != 0 || c.n != 1)
 		rc = as_error_set(err, -ENOMEM, "probe caches: out of memory for the random chase");
-	r->memory_random_huge = buffer_huge_fraction(&buf);
+	double huge = buffer_huge_fraction(&buf);
 	free(off);
 	buffer_release(&buf);
 	if (rc == 0 && !probe_opts_stopped(&o)) {
-		r->memory_random_bytes = bytes;
-		r->memory_random = (struct probe_answer){
-			.value = c.min_ns[0], .confidence = 0.9,
-			.method = "fully random pattern: one random cycle over every line of the buffer on huge pages (each access "
-				  "opens another DRAM page; no prefetcher follows), fastest repetition",
-			.os_reported = NAN,
-		};
-		if (isnan(r->memory_random_huge)) {
-			snprintf(r->memory_random.reason, sizeof(r->memory_random.reason),
+		struct machine_answer *a = &rec->memory_latency_random;
+		double ghz = rec->caches_ev.clock_ghz;
+		rec->caches_ev.random_bytes = (long long)bytes;
+		rec->caches_ev.random_huge = huge;
+		probe_answer_clear(a);
+		probe_answer_set(a, c.min_ns[0], 0.9,
+				 "fully random pattern: one random cycle over every line of the buffer on huge pages (each access "
+				 "opens another DRAM page; no prefetcher follows), fastest repetition");
+		if (isnan(huge)) {
+			snprintf(a->reason, sizeof(a->reason),
 				 "whether the buffer was on huge pages is unknown (/proc/self/smaps unreadable)");
-		} else if (r->memory_random_huge < 0.5) {
-			r->memory_random.confidence = 0.6;
-			snprintf(r->memory_random.reason, sizeof(r->memory_random.reason),
-				 "only %.0f %% of the buffer was on huge pages: TLB misses add to the latency",
-				 100 * r->memory_random_huge);
+		} else if (huge < 0.5) {
+			a->confidence = 0.6;
+			snprintf(a->reason, sizeof(a->reason),
+				 "only %.0f %% of the buffer was on huge pages: TLB misses add to the latency", 100 * huge);
 		}
-		r->memory_random_cy = r->clock_ghz > 0 ? c.min_ns[0] * r->clock_ghz : NAN;
+		rec->memory_latency_random_cy = ghz > 0 ? c.min_ns[0] * ghz : NAN;
 	}
 	probe_curve_release(&c);
 	return rc;
@@ -287,9 +303,10 @@ int probe_caches_need(struct probe_env *env, probe_progress_fn *progress, struct
 		return 0;
 	int quick = env->quick;
 	env->quick = 1;
-	struct probe_caches_result r;
-	int rc = probe_caches_find(env, progress, NULL, &r, err);
-	probe_caches_result_release(&r);
+	struct machine_probes *scratch = probe_scratch_new(); /* the evidence is dropped */
+	int rc = scratch ? probe_caches_find(env, progress, NULL, scratch, err)
+			 : as_error_set(err, -ENOMEM, "probe caches: out of memory");
+	probe_scratch_free(scratch);
 	env->quick = quick;
 	return rc;
 }

@@ -101,7 +101,7 @@ double clock_window_between(double before_ghz, double after_ghz)
 	return hi - lo > 0.1 * hi ? hi : 0.5 * (before_ghz + after_ghz);
 }
 
-void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
+void probe_clock_find(struct probe_env *env, struct machine_probes *rec)
 {
 	struct clock_result cr;
 	clock_measure(&cr, env->quick ? 5 : 15);
@@ -111,15 +111,13 @@ void probe_clock_find(struct probe_env *env, struct probe_clock_result *out)
 	double mhz = topo_cpuinfo("cpu MHz", mhz_text, sizeof(mhz_text)) == 0 ? atof(mhz_text) : 0;
 	/* Confidence: agreement of the fastest and the median repetition. */
 	double spread = cr.ghz > 0 ? (cr.ghz - cr.ghz_median) / cr.ghz : 1;
-	*out = (struct probe_clock_result){
-		.clock = { .value = cr.ghz,
-			   .confidence = spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4,
-			   .method = cr.method,
-			   .os_reported = mhz > 0 ? mhz / 1000.0 : NAN },
-		.median_ghz = cr.ghz_median,
-		.adds = cr.adds,
-		.reps = cr.reps,
-		.tsc_ghz = env->tsc_ghz,
-		.cpu = env->cpu,
-	};
+	rec->have[MP_CLOCK] = MP_HAVE_YES;
+	probe_answer_clear(&rec->clock);
+	probe_answer_set(&rec->clock, cr.ghz, spread < 0.01 ? 0.95 : spread < 0.05 ? 0.7 : 0.4, cr.method);
+	rec->clock.os_reported = mhz > 0 ? mhz / 1000.0 : NAN;
+	rec->tsc_ghz = env->tsc_ghz > 0 ? env->tsc_ghz : NAN;
+	rec->clock_ev.median_ghz = cr.ghz_median;
+	rec->clock_ev.adds = (long long)cr.adds;
+	rec->clock_ev.repetitions = cr.reps;
+	rec->clock_ev.cpu = env->cpu;
 }

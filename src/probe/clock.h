@@ -34,18 +34,12 @@ double clock_window_ghz(void);
  * that much in one measurement is rarer). 0 when either is 0. */
 double clock_window_between(double before_ghz, double after_ghz);
 
-struct probe_clock_result {
-	struct probe_answer clock;  /* GHz; os_reported: /proc/cpuinfo's 'cpu MHz' in GHz (NAN: none) */
-	double median_ghz;          /* the median repetition, to show the spread */
-	uint64_t adds;              /* dependent adds per repetition */
-	int reps;
-	double tsc_ghz;             /* TSC ticks per ns; 0 without a TSC */
-	int cpu;                    /* where it ran: env->cpu */
-};
-
 /* The clock on the calling thread (pinned to env->cpu by the caller): 15 repetitions of about
- * 10 ms (5 with env->quick), the TSC calibrated beside it. Confidence from the agreement of the
- * fastest and the median repetition. Records env->clock_ghz and env->tsc_ghz. Cannot fail. */
-void probe_clock_find(struct probe_env *env, struct probe_clock_result *out);
+ * 10 ms (5 with env->quick), the TSC calibrated beside it. Sets the record's clock answer
+ * (os_reported: /proc/cpuinfo's 'cpu MHz' in GHz), tsc_ghz and the evidence (the median
+ * repetition, the adds per repetition, the repetitions, the CPU), the group present. Confidence
+ * from the agreement of the fastest and the median repetition. Records env->clock_ghz and
+ * env->tsc_ghz. Cannot fail. */
+void probe_clock_find(struct probe_env *env, struct machine_probes *rec);
 
 #endif

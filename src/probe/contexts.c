@@ -29,29 +29,27 @@ const char *probe_contexts_kind_name(enum contexts_kind k)
 static volatile double fp_one = 1.0;
 static volatile uint64_t int_one = 1;
 
+/* Four independent chains of divisions of type T by one, iters times; keep: what holds the
+ * chains in registers after each step (nothing for doubles). */
+#define DIVISION_CHAINS(T, one, iters, keep)                     \
+	T d = (one), a = (one), b = (one), c = (one), e = (one); \
+	for (uint64_t i = 0; i < (iters); i++) {                 \
+		a = a / d;                                       \
+		b = b / d;                                       \
+		c = c / d;                                       \
+		e = e / d;                                       \
+		keep;                                            \
+	}                                                        \
+	return (uint64_t)(a + b + c + e)
+
 static uint64_t work_fp(uint64_t iters)
 {
-	double d = fp_one, a = fp_one, b = fp_one, c = fp_one, e = fp_one;
-	for (uint64_t i = 0; i < iters; i++) {
-		a = a / d;
-		b = b / d;
-		c = c / d;
-		e = e / d;
-	}
-	return (uint64_t)(a + b + c + e);
+	DIVISION_CHAINS(double, fp_one, iters, (void)0);
 }
 
 static uint64_t work_int(uint64_t iters)
 {
-	uint64_t d = int_one, a = int_one, b = int_one, c = int_one, e = int_one;
-	for (uint64_t i = 0; i < iters; i++) {
-		a = a / d;
-		b = b / d;
-		c = c / d;
-		e = e / d;
-		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(e));
-	}
-	return a + b + c + e;
+	DIVISION_CHAINS(uint64_t, int_one, iters, __asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(e)));
 }
 
 struct ctx_run {
@@ -227,8 +225,13 @@ void probe_contexts_result_init(struct probe_contexts_result *r)
 void probe_contexts_result_release(struct probe_contexts_result *r)
 {
 	for (int k = 0; k < CONTEXTS_KINDS; k++)
-		probe_curve_release(&r->kind[k].curve);
+		probe_curve_release(&r->curve[k]);
 	probe_contexts_result_init(r);
+}
+
+int probe_contexts_entry(enum contexts_kind kind)
+{
+	return kind == CONTEXTS_FP ? MP_CONTEXTS_FP : kind == CONTEXTS_INT ? MP_CONTEXTS_INT : MP_CONTEXTS_MEM;
 }
 
 static const char *const kind_method[CONTEXTS_KINDS] = {
@@ -333,9 +336,9 @@ static int knee(const double *x, const double *y, size_t n, double *confidence)
 	return best;
 }
 
-int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struct probe_contexts_kind *k)
+int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, const struct probe_curve *c,
+			   struct machine_probes *rec)
 {
-	const struct probe_curve *c = &k->curve;
 	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
@@ -368,22 +371,21 @@ int probe_contexts_analyze(struct probe_env *env, enum contexts_kind kind, struc
 		shape = "ramp";
 	}
 	free(y);
-	snprintf(k->shape, sizeof(k->shape), "%s", isfinite(value) ? shape : "flat");
+	struct machine_probes_contexts_ev *ev = &rec->contexts_ev[kind];
+	machine_probes_text(ev->shape, sizeof(ev->shape), isfinite(value) ? shape : "flat");
 	int os = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
-	k->contexts = (struct probe_answer){
-		/* Flat to the end: at least as many contexts as threads tried, no answer. */
-		.value = value,
-		.confidence = isfinite(value) ? conf : 0,
-		.method = kind_method[kind],
-		.os_reported = os ? os : NAN,
-	};
+	struct machine_answer *a = machine_probes_at(rec, probe_contexts_entry(kind));
+	probe_answer_clear(a);
+	/* Flat to the end: at least as many contexts as threads tried, no answer. */
+	probe_answer_set(a, value, isfinite(value) ? conf : 0, kind_method[kind]);
+	a->os_reported = os ? os : NAN;
 	double *slot = kind == CONTEXTS_FP ? &env->contexts_fp : kind == CONTEXTS_INT ? &env->contexts_int : &env->contexts_mem;
-	*slot = k->contexts.value;
-	return 0;
+	*slot = value;
+	return probe_points_of(&ev->curve, c);
 }
 
 int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, struct probe_contexts_result *out,
-			struct as_error *err)
+			struct machine_probes *rec, struct as_error *err)
 {
 	probe_contexts_result_init(out);
 	int rc = cpu_allow_self(&env->allowed, err);
@@ -394,23 +396,30 @@ int probe_contexts_find(struct probe_env *env, probe_progress_fn *progress, stru
 	out->max_threads = 2 * env->allowed.n + 2;
 	if (out->max_threads > AS_MAX_CPUS)
 		out->max_threads = AS_MAX_CPUS;
-	out->all_teams = env->all_teams;
-	out->os_threads = env->topo && env->topo->pus ? env->topo->pus : env->allowed.n;
+	machine_probes_group_release(rec, MP_G_CONTEXTS); /* recorded before: a re-measurement */
+	rec->have[MP_CONTEXTS] = MP_HAVE_YES;
+	machine_probes_text(rec->contexts_search, sizeof(rec->contexts_search),
+			    env->all_teams ? PROBE_CONTEXTS_SEARCH_ALL : PROBE_CONTEXTS_SEARCH_BISECT);
+	for (int k = 0; k < CONTEXTS_KINDS; k++)
+		rec->contexts_ev[k].shape[0] = 0; /* measured kinds get theirs */
 	for (int k = 0; k < CONTEXTS_KINDS && !probe_opts_stopped(&o); k++) {
-		struct probe_contexts_kind *r = &out->kind[k];
+		struct probe_curve *c = &out->curve[k];
+		int teams = 0;
 		if (env->all_teams) {
-			rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, err);
-			r->teams = (int)r->curve.n;
+			rc = probe_contexts_run(&o, (enum contexts_kind)k, out->max_threads, c, err);
+			teams = (int)c->n;
 		} else {
-			rc = probe_contexts_search_run(&o, (enum contexts_kind)k, out->max_threads, &r->curve, &r->teams, err);
+			rc = probe_contexts_search_run(&o, (enum contexts_kind)k, out->max_threads, c, &teams, err);
 		}
-		if (rc == 0 && (rc = probe_contexts_analyze(env, (enum contexts_kind)k, r)) != 0)
+		if (rc == 0 && (rc = probe_contexts_analyze(env, (enum contexts_kind)k, c, rec)) != 0)
 			as_error_set(err, rc, "probe contexts: out of memory");
 		if (rc != 0) {
-			probe_curve_release(&r->curve);
-			probe_curve_init(&r->curve);
+			probe_curve_release(c);
+			probe_curve_init(c);
+			rec->contexts_ev[k].shape[0] = 0;
 			break;
 		}
+		rec->contexts_ev[k].teams = teams;
 		out->nkinds++;
 	}
 	cpu_pin_self(env->cpu, NULL);

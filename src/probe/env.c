@@ -48,3 +48,19 @@ void probe_env_release(struct probe_env *env)
 		env->topo = NULL;
 	}
 }
+
+struct machine_probes *probe_scratch_new(void)
+{
+	struct machine_probes *rec = malloc(sizeof(*rec));
+	if (rec)
+		machine_probes_init(rec);
+	return rec;
+}
+
+void probe_scratch_free(struct machine_probes *rec)
+{
+	if (!rec)
+		return;
+	machine_probes_release(rec);
+	free(rec);
+}

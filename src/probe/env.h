@@ -24,4 +24,10 @@ int probe_env_pin(const struct probe_env *env, struct as_error *err);
 
 void probe_env_release(struct probe_env *env);
 
+/* A record of its own (machine_probes_init'ed, on the heap) for a probe whose answers only feed
+ * env or a caller's figures (probe_line_need, probe_caches_need, tune, cluster): NULL when out of
+ * memory. probe_scratch_free releases and frees it (NULL: nothing). */
+struct machine_probes *probe_scratch_new(void);
+void probe_scratch_free(struct machine_probes *rec);
+
 #endif

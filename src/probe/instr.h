@@ -27,15 +27,8 @@ struct probe_instr_op {
 	int best_streams;                      /* the stream count that reached it */
 	int in_flight;                         /* streams before the knee of iter_ns */
 	double in_flight_conf;
-	/* At the measured clock, and beside the published figures (probe_instr_analyze). */
 	double clock_ghz;                      /* clock_window_between() of the brackets before and after this
 						* operation's runs (0: none; env->clock_ghz stands in) */
-	double latency_cy, cy_per_op, throughput_per_cy;
-	double relative_to_int32_add;          /* latency over the int32 add latency */
-	const struct published_op *published;  /* NULL: no figures for this operation */
-	int within[PUBLISHED_SOURCES];         /* latency and cycles per operation both within 1 cy of the
-						* source's: 1 yes, 0 no, -1 the source has no figure */
-	int within_any;                        /* of at least one source */
 };
 
 /* Measures one operation: latency from chains of instr_chain and instr_chain_long operations,
@@ -52,39 +45,38 @@ enum { INSTR_SP, INSTR_DP };
 enum { INSTR_SCALAR, INSTR_VECTOR };
 enum { INSTR_FLOPS_TOTAL, INSTR_FLOPS_ADD, INSTR_FLOPS_MUL, INSTR_FLOPS_FMA };
 
+struct machine_probes;
+
+/* What the probe works on: the operations measured and the published figures of this CPU. The
+ * answers and evidence are in the record (machine/probes.h: instr.ops[], flops, line_split,
+ * instr's evidence). */
 struct probe_instr_result {
 	struct probe_instr_op *op;       /* nops operations, in instr_sets order */
 	size_t nops;
-	double clock_ghz;                /* env->clock_ghz, the clock probe's */
-	double window_min_ghz, window_max_ghz; /* the slowest and fastest clock bracket of the run: the
-					  * cycles of each operation come from its own brackets */
-	double int32_add_latency_ns;     /* the unit of the relative latencies; NAN: not measured */
-	/* FLOPs per core cycle, throughput x lanes x flops per operation: [SP/DP][scalar/vector]
-	 * [total/ADD/MUL/FMA], total the best of the three (each operation runs alone, no mixes). */
-	double flops_per_cy[2][2][4];
 	int have_published;              /* archscope has a table for this CPU */
 	struct published_cpu published;
-	int rows_compared, rows_within;  /* operations with figures; of them within 1 cy of a source */
-	int src_rows[PUBLISHED_SOURCES], src_within[PUBLISHED_SOURCES]; /* per source */
 	struct probe_split_result split; /* line-crossing vector loads and stores (split.h) */
-	int incomplete;                  /* stopped by env->interrupted */
 };
 
 void probe_instr_result_init(struct probe_instr_result *r);
 void probe_instr_result_release(struct probe_instr_result *r);
 
-/* Measures every operation of instr_sets (progress before each; may be NULL) and answers,
- * beside the published figures of this CPU. Needs env->clock_ghz (-EINVAL without). Records
- * env->flops_per_cy (the vector row). *out is initialised here; release it also after an error,
- * which keeps the operations measured before it. Returns 0 (also when interrupted: out->incomplete)
- * or a negative errno (err says what failed). */
-int probe_instr_find(struct probe_env *env, probe_progress_fn *progress, struct probe_instr_result *out,
-		     struct as_error *err);
+/* Measures every operation of instr_sets (progress before each; may be NULL) and answers into
+ * rec (probe_instr_analyze, then the clock brackets and whether it was interrupted), beside the
+ * published figures of this CPU. Needs env->clock_ghz (-EINVAL without, rec left as it was).
+ * Records env->flops_per_cy (the vector row). *work is initialised here; release it also after an
+ * error, which keeps the operations measured before it (recorded unless work->op is NULL).
+ * Returns 0 (also when interrupted: instr_ev.incomplete) or a negative errno (err says what
+ * failed). */
+int probe_instr_find(struct probe_env *env, probe_progress_fn *progress, struct probe_instr_result *work,
+		     struct machine_probes *rec, struct as_error *err);
 
 /* The statistics of probe_instr_find on operations already measured and analysed (recorded
- * curves in tests), at env->clock_ghz, with r->published when r->have_published: cycles,
- * relative latencies, FLOPs per cycle, agreement with the published figures. Records
- * env->flops_per_cy. */
-void probe_instr_analyze(struct probe_env *env, struct probe_instr_result *r);
+ * curves in tests), at env->clock_ghz, with work->published when work->have_published, into the
+ * instr group of rec (what it held before released): each operation's cycles, throughput and
+ * relative latency with its published figures, FLOPs per cycle, the line-crossing accesses of
+ * work->split, the sources and how many rows each agrees with. Records env->flops_per_cy. 0 or
+ * -ENOMEM (an operation's cost curve not recorded). */
+int probe_instr_analyze(struct probe_env *env, const struct probe_instr_result *work, struct machine_probes *rec);
 
 #endif

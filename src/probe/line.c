@@ -13,6 +13,7 @@
 #include "analysis/steps.h"
 #include "common/rng.h"
 #include "common/timer.h"
+#include "probe/env.h"
 
 int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err)
 {
@@ -52,55 +53,57 @@ int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct a
 	return rc ? as_error_set(err, rc, "probe line: out of memory") : 0;
 }
 
-void probe_line_result_init(struct probe_line_result *r)
+void probe_line_work_init(struct probe_line_work *w)
 {
-	*r = (struct probe_line_result){
-		.line = probe_answer_none(), .stride = probe_answer_none(), .coherence = probe_answer_none(),
-		.flush = probe_answer_none(), .step_index = -1, .sharing_cpus = { -1, -1 }, .sharing_ratio = NAN,
-		.flush_ratio = NAN,
-	}; /* zeroed curves are empty (memory.h) */
+	*w = (struct probe_line_work){ .sharing_cpus = { -1, -1 } }; /* zeroed curves are empty (memory.h) */
 }
 
-void probe_line_result_release(struct probe_line_result *r)
+void probe_line_work_release(struct probe_line_work *w)
 {
-	probe_curve_release(&r->curve);
-	probe_curve_release(&r->flush_curve);
+	probe_curve_release(&w->curve);
+	probe_curve_release(&w->flush_curve);
 }
 
-/* The coherence witness's answer from r->sharing: where the median time per increment falls to
- * the uncontended level (at least a 2x contrast). */
-static void line_coherence_analyze(struct probe_line_result *r)
+/* The coherence witness's answer from w->sharing into rec: where the median time per increment
+ * falls to the uncontended level (at least a 2x contrast). */
+static void line_coherence_analyze(const struct probe_line_work *w, struct machine_probes *rec)
 {
-	struct probe_answer *a = &r->coherence;
-	a->method = "two threads on different cores do atomic increments of counters D bytes apart; the smallest D "
-		    "at which they stop contending (median time per increment on the uncontended plateau)";
-	if (r->sharing.n == 0) {
+	const struct sharing_curve *sh = &w->sharing;
+	struct machine_answer *a = &rec->line_coherence;
+	probe_answer_clear(a);
+	probe_answer_set(a, NAN, 0, "two threads on different cores do atomic increments of counters D bytes apart; the "
+				    "smallest D at which they stop contending (median time per increment on the "
+				    "uncontended plateau)");
+	machine_probes_text(a->reason, sizeof(a->reason), w->coherence_why);
+	if (sh->n == 0) {
 		if (!a->reason[0])
 			snprintf(a->reason, sizeof(a->reason), "not measured");
 		return;
 	}
 	struct plateau_split sp;
-	plateaus_split_falling(r->sharing.median_ns, (size_t)r->sharing.n, 2.0, &sp);
-	r->sharing_ratio = sp.ratio;
+	plateaus_split_falling(sh->median_ns, (size_t)sh->n, 2.0, &sp);
+	rec->line_ev.coherence_contrast = sp.ratio;
 	if (sp.index < 0) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "no contention seen between CPUs %d and %d (under 2x between D = %.0f and %.0f B): they may share "
 			 "a core's L1",
-			 r->sharing_cpus[0], r->sharing_cpus[1], r->sharing.d_bytes[0], r->sharing.d_bytes[r->sharing.n - 1]);
+			 w->sharing_cpus[0], w->sharing_cpus[1], sh->d_bytes[0], sh->d_bytes[sh->n - 1]);
 		return;
 	}
-	a->value = r->sharing.d_bytes[sp.index];
+	a->value = sh->d_bytes[sp.index];
 	a->confidence = sp.confidence;
 }
 
-/* The flush witness's answer from r->flush_curve: where the median reload time falls from the
- * memory miss to the L1 hit (at least a 2x contrast). */
-static void line_flush_analyze(struct probe_line_result *r)
+/* The flush witness's answer from w->flush_curve into rec: where the median reload time falls
+ * from the memory miss to the L1 hit (at least a 2x contrast). */
+static void line_flush_analyze(const struct probe_line_work *w, struct machine_probes *rec)
 {
-	struct probe_answer *a = &r->flush;
-	a->method = "load a line, flush (clflush) the line D bytes further, time the reload of the first; the smallest D "
-		    "at which the reload hits (median reload time on the fast plateau)";
-	const struct probe_curve *c = &r->flush_curve;
+	struct machine_answer *a = &rec->line_flush;
+	probe_answer_clear(a);
+	probe_answer_set(a, NAN, 0, "load a line, flush (clflush) the line D bytes further, time the reload of the first; "
+				    "the smallest D at which the reload hits (median reload time on the fast plateau)");
+	machine_probes_text(a->reason, sizeof(a->reason), w->flush_why);
+	const struct probe_curve *c = &w->flush_curve;
 	if (c->n == 0) {
 		if (!a->reason[0])
 			snprintf(a->reason, sizeof(a->reason), "not measured");
@@ -108,7 +111,7 @@ static void line_flush_analyze(struct probe_line_result *r)
 	}
 	struct plateau_split sp;
 	plateaus_split_falling(c->median_ns, c->n, 2.0, &sp);
-	r->flush_ratio = sp.ratio;
+	rec->line_ev.flush_contrast = sp.ratio;
 	if (sp.index < 0) {
 		snprintf(a->reason, sizeof(a->reason),
 			 "no contrast (under 2x between D = %.0f and %.0f B): the flush did not evict the loaded line, or "
@@ -148,9 +151,10 @@ static void reason_add(char *buf, size_t size, const char *fmt, ...)
  * stride witness agrees with (else the more confident, the coherence unit on a tie), confidence
  * halved. A stride witness that
  * disagrees with the answer costs a little more (x 0.9 beside two witnesses, x 0.75 beside one). */
-static void line_decide(struct probe_line_result *r)
+static void line_decide(struct machine_probes *rec)
 {
-	struct probe_answer *l = &r->line, *s = &r->stride, *c = &r->coherence, *f = &r->flush;
+	struct machine_answer *l = &rec->line, *s = &rec->line_stride, *c = &rec->line_coherence, *f = &rec->line_flush;
+	int *witnesses = &rec->line_witnesses_used;
 	double os = l->os_reported;
 	int hc = isfinite(c->value), hf = isfinite(f->value);
 	char *why = l->reason;
@@ -158,9 +162,9 @@ static void line_decide(struct probe_line_result *r)
 	if (hc && hf && c->value == f->value) {
 		*l = *c;
 		l->reason[0] = 0;
-		l->method = METHOD_TWO;
+		machine_probes_text(l->method, sizeof(l->method), METHOD_TWO);
 		l->confidence = 1 - (1 - c->confidence) * (1 - f->confidence);
-		r->witnesses = 2;
+		*witnesses = 2;
 	} else if (hc && hf) {
 		/* the one the stride witness agrees with; else the more confident (a coherence curve
 		 * whose plateau other load took away answers with confidence 0: t0260 in a loaded CI run) */
@@ -168,67 +172,83 @@ static void line_decide(struct probe_line_result *r)
 		int pick_flush = stride_f || (!stride_c && f->confidence > c->confidence);
 		*l = pick_flush ? *f : *c;
 		l->reason[0] = 0;
-		l->method = pick_flush ? METHOD_FLUSH : METHOD_COHERENCE;
+		machine_probes_text(l->method, sizeof(l->method), pick_flush ? METHOD_FLUSH : METHOD_COHERENCE);
 		l->confidence *= 0.5;
-		r->witnesses = 1;
+		*witnesses = 1;
 		reason_add(why, wsz, "the witnesses disagree: the coherence unit is %.0f B, the flush witness %.0f B; taking the %s",
 			   c->value, f->value,
 			   pick_flush ? (stride_f ? "flush witness, which the stride witness agrees with" : "flush witness, the more confident")
 				      : stride_c ? "coherence unit, which the stride witness agrees with" : "coherence unit");
 	} else if (hc || hf) {
-		const struct probe_answer *one = hc ? c : f, *other = hc ? f : c;
+		const struct machine_answer *one = hc ? c : f, *other = hc ? f : c;
 		*l = *one;
 		l->reason[0] = 0;
-		l->method = hc ? METHOD_COHERENCE : METHOD_FLUSH;
+		machine_probes_text(l->method, sizeof(l->method), hc ? METHOD_COHERENCE : METHOD_FLUSH);
 		l->confidence *= 0.85;
-		r->witnesses = 1;
+		*witnesses = 1;
 		reason_add(why, wsz, "rests on one witness, the %s (the %s: %.150s)", hc ? "coherence unit" : "flush witness",
 			   hc ? "flush witness" : "coherence witness", other->reason);
 	} else {
 		*l = *s;
 		l->reason[0] = 0;
 		l->confidence *= 0.75;
-		r->witnesses = 0;
+		*witnesses = 0;
 		snprintf(why, wsz,
 			 "stride witness only (coherence witness: %.100s; flush witness: %.100s); prefetchers can make it a "
 			 "multiple of the line", c->reason, f->reason);
 	}
-	if (r->witnesses > 0 && isfinite(s->value) && s->value != l->value) {
-		l->confidence *= r->witnesses == 2 ? 0.9 : 0.75;
+	if (*witnesses > 0 && isfinite(s->value) && s->value != l->value) {
+		l->confidence *= *witnesses == 2 ? 0.9 : 0.75;
 		reason_add(why, wsz, "%sthe stride witness disagrees: it sees %.0f B (a spatial prefetcher brings in the "
 			   "neighbouring lines with the first access)", why[0] ? "; " : "", s->value);
 	}
 	l->os_reported = os;
 }
 
-int probe_line_analyze(struct probe_env *env, struct probe_line_result *r)
+/* The line group's evidence: the curves of w and what the witnesses' answers left in rec. 0 or
+ * -ENOMEM. */
+static int line_evidence(const struct probe_line_work *w, struct machine_probes *rec)
 {
-	const struct probe_curve *c = &r->curve;
+	if (!(rec->line_ev.cpus = malloc(2 * sizeof(int))))
+		return -ENOMEM;
+	rec->line_ev.cpus[0] = w->sharing_cpus[0];
+	rec->line_ev.cpus[1] = w->sharing_cpus[1];
+	rec->line_ev.ncpus = 2;
+	const struct sharing_curve *sh = &w->sharing;
+	if (probe_points_of(&rec->line_ev.curve, &w->curve) ||
+	    probe_points_copy(&rec->line_ev.coherence_curve, sh->d_bytes, sh->min_ns, sh->median_ns,
+			      (size_t)(sh->n > 0 ? sh->n : 0)) ||
+	    probe_points_of(&rec->line_ev.flush_curve, &w->flush_curve))
+		return -ENOMEM;
+	return 0;
+}
+
+int probe_line_analyze(struct probe_env *env, const struct probe_line_work *w, struct machine_probes *rec)
+{
+	const struct probe_curve *c = &w->curve;
 	double *y = probe_curve_monotone(c);
 	if (!y)
 		return -ENOMEM;
+	machine_probes_group_release(rec, MP_G_LINE); /* a re-measurement */
+	rec->line_ev.coherence_contrast = rec->line_ev.flush_contrast = NAN;
 	struct step_answer a = steps_biggest_relative(y, c->n);
-	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
-	r->stride = (struct probe_answer){
-		.value = a.index >= 0 ? c->x[a.index] : NAN,
-		.confidence = a.confidence,
-		.method = "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve",
-		.os_reported = NAN,
-	};
-	r->step_index = a.index;
-	r->step_before_ns = a.index >= 0 ? y[a.index] : NAN;
-	r->step_after_ns = a.index >= 0 ? y[a.index + 1] : NAN;
-	line_coherence_analyze(r);
-	line_flush_analyze(r);
-	r->line.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN;
-	line_decide(r);
-	env->line_bytes = r->line.value;
-	env->line_witnesses = r->witnesses;
-	env->line_note[0] = 0;
-	if (r->witnesses < 2)
-		snprintf(env->line_note, sizeof(env->line_note), "%s", r->line.reason);
 	free(y);
-	return 0;
+	const struct topo_cache *l1 = env->topo ? topo_data_cache(env->topo, 1) : NULL;
+	probe_answer_clear(&rec->line_stride);
+	probe_answer_set(&rec->line_stride, a.index >= 0 ? c->x[a.index] : NAN, a.confidence,
+			 "pairs of accesses D bytes apart at random places; biggest relative step of the monotone latency curve");
+	line_coherence_analyze(w, rec);
+	line_flush_analyze(w, rec);
+	probe_answer_clear(&rec->line);
+	rec->line.os_reported = l1 && l1->line_bytes ? l1->line_bytes : NAN;
+	line_decide(rec);
+	env->line_bytes = rec->line.value;
+	env->line_witnesses = rec->line_witnesses_used;
+	env->line_note[0] = 0;
+	if (rec->line_witnesses_used < 2)
+		snprintf(env->line_note, sizeof(env->line_note), "%s", rec->line.reason);
+	rec->have[MP_LINE] = MP_HAVE_YES;
+	return line_evidence(w, rec);
 }
 
 /* The CPU for the second counter: another allowed CPU on another core when the topology says
@@ -255,35 +275,37 @@ static int line_partner_cpu(const struct probe_env *env)
 	return fallback;
 }
 
-int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct probe_line_result *out,
+int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 		    struct as_error *err)
 {
-	probe_line_result_init(out);
+	struct probe_line_work w;
+	probe_line_work_init(&w);
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
-	int rc = probe_line_run(&o, &out->curve, err);
+	int rc = probe_line_run(&o, &w.curve, err);
 	int partner = line_partner_cpu(env);
 	if (rc == 0 && partner < 0)
-		snprintf(out->coherence.reason, sizeof(out->coherence.reason),
-			 "needs two CPUs, and this process may use only CPU %d", env->cpu);
+		snprintf(w.coherence_why, sizeof(w.coherence_why), "needs two CPUs, and this process may use only CPU %d",
+			 env->cpu);
 	if (rc == 0 && partner >= 0 && !probe_opts_stopped(&o)) {
 		struct as_error serr = { 0 };
 		probe_opts_report(&o, "line", "coherence unit", 6, 8);
-		out->sharing_cpus[0] = env->cpu;
-		out->sharing_cpus[1] = partner;
-		if (probe_sharing_run(env->cpu, partner, env->quick ? 5 : 9, 2000000, env->interrupted, &out->sharing,
+		w.sharing_cpus[0] = env->cpu;
+		w.sharing_cpus[1] = partner;
+		if (probe_sharing_run(env->cpu, partner, env->quick ? 5 : 9, 2000000, env->interrupted, &w.sharing,
 				      &serr) != 0)
-			snprintf(out->coherence.reason, sizeof(out->coherence.reason), "%.180s", serr.msg);
+			snprintf(w.coherence_why, sizeof(w.coherence_why), "%.180s", serr.msg);
 	}
 	if (rc == 0 && !probe_opts_stopped(&o)) {
 		struct as_error ferr = { 0 };
 		double tsc = env->tsc_ghz > 0 ? env->tsc_ghz : timer_tsc_calibrate_ghz(20);
 		probe_opts_report(&o, "line", "flush witness", 7, 8);
 		if (probe_flush_run(env->quick ? 5 : 9, env->quick ? 256 : 512, tsc, env->seed, env->interrupted,
-				    &out->flush_curve, &ferr) != 0)
-			snprintf(out->flush.reason, sizeof(out->flush.reason), "%.180s", ferr.msg);
+				    &w.flush_curve, &ferr) != 0)
+			snprintf(w.flush_why, sizeof(w.flush_why), "%.180s", ferr.msg);
 	}
-	if (rc == 0 && (rc = probe_line_analyze(env, out)) != 0)
+	if (rc == 0 && (rc = probe_line_analyze(env, &w, rec)) != 0)
 		as_error_set(err, rc, "probe line: out of memory");
+	probe_line_work_release(&w);
 	return rc;
 }
 
@@ -293,9 +315,10 @@ int probe_line_need(struct probe_env *env, probe_progress_fn *progress, struct a
 		return 0;
 	struct probe_env quick = *env;
 	quick.quick = 1;
-	struct probe_line_result r;
-	int rc = probe_line_find(&quick, progress, &r, err);
-	probe_line_result_release(&r);
+	struct machine_probes *scratch = probe_scratch_new(); /* the evidence is dropped */
+	int rc = scratch ? probe_line_find(&quick, progress, scratch, err)
+			 : as_error_set(err, -ENOMEM, "probe line: out of memory");
+	probe_scratch_free(scratch);
 	if (rc == 0 && quick.line_bytes > 0) {
 		env->line_bytes = quick.line_bytes;
 		env->line_witnesses = quick.line_witnesses;

@@ -16,41 +16,34 @@
 /* Average latency of access pairs D bytes apart at random places, D = 16..512 B. */
 int probe_line_run(const struct probe_opts *o, struct probe_curve *out, struct as_error *err);
 
-struct probe_line_result {
-	struct probe_answer line;  /* B; os_reported: the L1 data cache's line as the OS says */
-	struct probe_answer stride;    /* witness 1: the step of the pair curve */
-	struct probe_answer coherence; /* witness 2: the coherence unit; NAN when not measured
-					* (one CPU allowed, no contrast), reason says why */
-	struct probe_answer flush;     /* witness 3: the flush witness; NAN when not measured (no
-					* flush instruction, no contrast), reason says why */
-	int witnesses;             /* prefetcher-proof witnesses (coherence, flush) the answer rests
-				    * on: 2, 1, or 0 (the stride witness alone) */
-	int step_index;            /* the step lies between curve points i and i+1; -1: none */
-	double step_before_ns;     /* monotone latency per access on either side of the step */
-	double step_after_ns;
-	struct probe_curve curve;  /* x: D in bytes */
-	struct sharing_curve sharing; /* the coherence witness's curve; n = 0 when not measured */
-	int sharing_cpus[2];
-	double sharing_ratio;      /* contended / uncontended time per increment */
+/* What the line probe measures before it answers (the record keeps copies of the curves as its
+ * evidence). A zeroed struct is empty but for sharing_cpus: use probe_line_work_init. */
+struct probe_line_work {
+	struct probe_curve curve;      /* the stride witness's curve, x: D in bytes */
+	struct sharing_curve sharing;  /* the coherence witness's curve; n = 0 when not measured */
+	int sharing_cpus[2];           /* its two CPUs (-1: none) */
 	struct probe_curve flush_curve; /* the flush witness's curve (x: D in bytes, ns per reload);
 					 * n = 0 when not measured */
-	double flush_ratio;        /* reload time: same line / other line */
+	char coherence_why[400];       /* why a witness was not measured ("": it was, or not said) */
+	char flush_why[400];
 };
 
-void probe_line_result_init(struct probe_line_result *r);
-void probe_line_result_release(struct probe_line_result *r);
+void probe_line_work_init(struct probe_line_work *w);
+void probe_line_work_release(struct probe_line_work *w);
 
-/* Measures the curve and answers: the D before the biggest relative step of the monotone curve.
- * Records env->line_bytes (NAN when no step). *out is initialised here; release it also after an
- * error. progress may be NULL. Returns 0 or a negative errno (err says what failed). */
-int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct probe_line_result *out,
+/* Measures the curves and answers into rec (probe_line_analyze): the line, its three witnesses
+ * (each NAN with the reason where it found none), the witnesses the answer rests on and the
+ * evidence; the group present when it succeeds. Records env->line_bytes (NAN when no step).
+ * progress may be NULL. Returns 0 or a negative errno (err says what failed; the group is then
+ * absent from rec). */
+int probe_line_find(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 		    struct as_error *err);
 
-/* The statistics of probe_line_find on r->curve, r->sharing and r->flush_curve, already measured
- * (recorded curves in tests; n = 0 for a witness not measured): fills the witnesses and the
- * answer and records env->line_bytes and env->line_witnesses; env->topo may be NULL. 0 or
- * -ENOMEM. */
-int probe_line_analyze(struct probe_env *env, struct probe_line_result *r);
+/* The statistics of probe_line_find on w's curves, already measured (recorded curves in tests;
+ * n = 0 for a witness not measured): sets the answers, the witnesses and the evidence of the
+ * line group in rec (what it held before released) and records env->line_bytes and
+ * env->line_witnesses; env->topo may be NULL. 0 or -ENOMEM. */
+int probe_line_analyze(struct probe_env *env, const struct probe_line_work *w, struct machine_probes *rec);
 
 /* The line size the other memory probes space their slots by: env->line_bytes when known, else
  * a quick line probe (its evidence dropped; env->line_witnesses says how many witnesses it rests

@@ -5,6 +5,7 @@
 #include "common/array.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,51 @@ double *probe_curve_monotone(const struct probe_curve *c)
 	if (y)
 		steps_monotone(c->min_ns, y, c->n);
 	return y;
+}
+
+int probe_points_copy(struct machine_probes_curve *d, const double *x, const double *min, const double *median,
+		      size_t n)
+{
+	free(d->pt);
+	d->pt = NULL;
+	d->n = 0;
+	if (n > MACHINE_PROBES_MAX_POINTS)
+		n = MACHINE_PROBES_MAX_POINTS;
+	if (!n)
+		return 0;
+	if (!(d->pt = malloc(n * sizeof(*d->pt))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		d->pt[i] = (struct machine_probes_point){ x[i], min[i], median ? median[i] : NAN };
+	d->n = (int)n;
+	return 0;
+}
+
+int probe_points_of(struct machine_probes_curve *d, const struct probe_curve *c)
+{
+	return probe_points_copy(d, c->x, c->min_ns, c->median_ns, c->n);
+}
+
+int probe_points_step(const struct machine_probes_curve *c, double at, double *before_ns, double *after_ns,
+		      double *next_x)
+{
+	int i = 0;
+	while (i < c->n && c->pt[i].x != at)
+		i++;
+	if (i + 1 >= c->n)
+		return -1;
+	double *min = malloc(2 * (size_t)c->n * sizeof(double)), *y = min + c->n;
+	if (!min)
+		return -1;
+	for (int k = 0; k < c->n; k++)
+		min[k] = c->pt[k].min;
+	steps_monotone(min, y, (size_t)c->n);
+	*before_ns = y[i];
+	*after_ns = y[i + 1];
+	if (next_x)
+		*next_x = c->pt[i + 1].x;
+	free(min);
+	return 0;
 }
 
 int probe_reps(const struct probe_opts *o)

@@ -54,6 +54,19 @@ int probe_slots_measure(const struct probe_opts *o, char *base, const size_t *of
 /* A malloc'd monotone copy (steps_monotone) of the curve's minima; NULL when out of memory. */
 double *probe_curve_monotone(const struct probe_curve *c);
 
+/* A curve into the record's evidence (machine/probes.h): the points x[i], min[i] and median[i]
+ * (median NULL: NAN), n of them (at most MACHINE_PROBES_MAX_POINTS), replacing what d held; and
+ * the same from a curve. 0 or -ENOMEM (d then empty). */
+int probe_points_copy(struct machine_probes_curve *d, const double *x, const double *min, const double *median,
+		      size_t n);
+int probe_points_of(struct machine_probes_curve *d, const struct probe_curve *c);
+
+/* The step a probe found on a recorded curve, for people: the monotone latency (steps_monotone of
+ * the minima) at the point whose x is `at` and at the next point, whose x goes to *next_x (may be
+ * NULL). 0, or -1 when `at` is no point but the last of the curve, or out of memory. */
+int probe_points_step(const struct machine_probes_curve *c, double at, double *before_ns, double *after_ns,
+		      double *next_x);
+
 /* Repetitions per point and the minimum total time of a point's repetitions. */
 int probe_reps(const struct probe_opts *o);
 uint64_t probe_point_ns(const struct probe_opts *o);

@@ -1,7 +1,8 @@
 /* What every probe shares: the environment it runs in (pinned CPU, options, the answers earlier
- * probes found) and the finished answer it returns (value, method, confidence, and the
- * OS-reported value beside it; its unit is the answer table's, machine/probes.h). Probes fill
- * these; cli/ only renders them. */
+ * probes found) and the record its answers go to: a probe's find and analyze functions set its
+ * answers and evidence straight in struct machine_probes (machine/probes.h: value, method,
+ * confidence, the OS-reported value beside it; the unit is the table's); cli/ only renders them.
+ * (struct probe_answer is the former per-probe answer, left for the probes not yet moved.) */
 #ifndef ARCHSCOPE_PROBE_PROBE_H
 #define ARCHSCOPE_PROBE_PROBE_H
 
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #include "common/cpuset.h"
+#include "machine/probes.h"
 #include "topo/topo.h"
 
 #define PROBE_MAX_LEVELS 8
@@ -27,6 +29,22 @@ struct probe_answer {
 static inline struct probe_answer probe_answer_none(void)
 {
 	return (struct probe_answer){ .value = NAN, .os_reported = NAN };
+}
+
+/* A record's answer back to "none" (no value, nothing OS-reported, no method, reason or flags):
+ * where a probe starts to measure it again. */
+static inline void probe_answer_clear(struct machine_answer *a)
+{
+	*a = (struct machine_answer){ .value = NAN, .os_reported = NAN };
+}
+
+/* A found answer into the record: value, confidence and method (static text); os_reported and
+ * the reason stay as they are. */
+static inline void probe_answer_set(struct machine_answer *a, double value, double confidence, const char *method)
+{
+	a->value = value;
+	a->confidence = confidence;
+	machine_probes_text(a->method, sizeof(a->method), method ? method : "");
 }
 
 struct probe_env {

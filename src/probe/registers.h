@@ -21,39 +21,41 @@
 int probe_registers_run(const struct probe_opts *o, const struct regs_set *set, struct probe_curve *out,
 			struct as_error *err);
 
-/* One build of one kind. regs.method points into method: do not copy the struct. */
+struct machine_probes;
+
+/* One build of one kind: what the probe works on. Its answer and evidence are in the record
+ * (machine/probes.h: registers.int, .fp, .narrow.int, .narrow.fp; probe_registers_entry). */
 struct probe_registers_build {
 	const struct regs_set *set;
 	int narrow;                      /* the narrow variant (built without AVX-512) */
-	struct probe_answer regs;        /* "registers"; os_reported: architectural registers of the
-					  * kind (x86-64: 16 general-purpose; 16 vector, 32 with
-					  * AVX-512), NAN where unknown */
-	double step_relative;            /* the chosen step's rise */
-	double biggest_relative_step_k;  /* the paper's answer: K before the biggest relative step of
-					  * the monotone curve; NAN when none */
 	struct probe_curve curve;        /* x: K; min/median: ns per addition */
-	char method[512];
 };
 
 struct probe_registers_result {
 	int nbuilds;                     /* measured: the wide builds, then the narrow ones */
 	struct probe_registers_build build[REGS_MAX_BUILDS];
-	const char *compiler;            /* "" when nothing was measured */
 };
 
 void probe_registers_result_init(struct probe_registers_result *r);
 void probe_registers_result_release(struct probe_registers_result *r);
 
-/* Measures every build (progress before points; may be NULL) and answers each. *out is
- * initialised here; release it also after an error, which keeps the builds measured before it.
+/* The record's entry (MP_REGISTERS_INT, _FP, _NARROW_INT, _NARROW_FP) of a build of kind "int" or
+ * "fp", narrow or wide, and (index not NULL) its index in registers_ev[]: 2 x narrow + fp. */
+int probe_registers_entry(const char *kind, int narrow, int *index);
+
+/* Measures every build (progress before points; may be NULL) and answers each into rec (the group
+ * recorded before is released: a re-measurement), cycles at env->clock_ghz. *work is initialised
+ * here; release it also after an error, which keeps the builds measured before it (recorded).
  * Returns 0 (also when interrupted) or a negative errno (err says what failed). */
-int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, struct probe_registers_result *out,
-			 struct as_error *err);
+int probe_registers_find(struct probe_env *env, probe_progress_fn *progress, struct probe_registers_result *work,
+			 struct machine_probes *rec, struct as_error *err);
 
 /* The statistics of probe_registers_find on b->curve, already measured (recorded curves in
- * tests), for b->set and b->narrow: the K before the monotone time per addition first rises more
- * than REGS_RISE above its minimum. os_reported is left NAN (probe_registers_find sets it from
- * the running CPU). 0 or -ENOMEM. */
-int probe_registers_analyze(struct probe_registers_build *b);
+ * tests), for b->set and b->narrow, into b's entry of rec and its evidence (the curve in cycles at
+ * env->clock_ghz): the K before the monotone time per addition first rises more than REGS_RISE
+ * above its minimum. os_reported is left NAN (probe_registers_find sets it from the running CPU).
+ * 0 or -ENOMEM. */
+int probe_registers_analyze(const struct probe_env *env, const struct probe_registers_build *b,
+			    struct machine_probes *rec);
 
 #endif

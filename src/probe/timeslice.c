@@ -11,6 +11,7 @@
 
 #include "common/team.h"
 #include "common/timer.h"
+#include "machine/probes.h"
 #include "probe/schedstat.h"
 
 struct slice_run {
@@ -97,10 +98,6 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 void probe_timeslice_result_init(struct probe_timeslice_result *r)
 {
 	memset(r, 0, sizeof(*r));
-	r->slice = probe_answer_none();
-	r->schedstat = probe_answer_none();
-	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
-		r->quantile_ms[i] = NAN;
 }
 
 void probe_timeslice_result_release(struct probe_timeslice_result *r)
@@ -109,39 +106,64 @@ void probe_timeslice_result_release(struct probe_timeslice_result *r)
 	probe_timeslice_result_init(r);
 }
 
-void probe_timeslice_analyze(struct probe_timeslice_result *r)
+void probe_timeslice_analyze(struct probe_timeslice_result *r, struct machine_probes *rec)
 {
 	static const double q[TIMESLICE_NQUANTILES] = { 0.1, 0.25, 0.5, 0.75, 0.9 };
 	r->have_mode = dist_mode_log_time(r->gaps_us, r->n, 20, &r->mode) == 0;
 	const struct dist_mode *m = &r->mode;
-	r->slice = (struct probe_answer){
-		.value = r->have_mode ? m->value / 1000.0 : NAN,
-		.confidence = r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
-		.method = "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; the log-histogram bin (20 per decade) holding the most lost time",
-		.os_reported = NAN,
-	};
+	struct machine_answer *slice = &rec->timeslice;
+	rec->have[MP_TIMESLICE] = MP_HAVE_YES;
+	probe_answer_clear(slice);
+	probe_answer_set(slice, r->have_mode ? m->value / 1000.0 : NAN,
+			 r->have_mode ? fmin(1.0, m->share * 2.0) * fmin(1.0, (double)m->count / 20.0) : 0,
+			 "2x oversubscribed unpinned threads record gaps above 20 us in their own timeline; the log-histogram bin (20 per decade) holding the most lost time");
 	/* Gaps on a busy machine are other processes' slices too, often several in a row; the
 	 * kernel's account of our own threads' slices is not. When the two witnesses are more than
 	 * 25 % apart the kernel's stands, with the gaps' answer in the reason. */
-	double k = r->schedstat.value, g = r->slice.value;
+	double k = rec->schedstat.value, g = slice->value;
 	if (isfinite(k) && k > 0 && (!isfinite(g) || fabs(g / k - 1) > 0.25)) {
-		struct probe_answer a = r->schedstat;
-		a.confidence *= 0.75;
+		probe_answer_set(slice, k, rec->schedstat.confidence * 0.75, rec->schedstat.method);
+		slice->os_reported = rec->schedstat.os_reported;
 		if (isfinite(g))
-			snprintf(a.reason, sizeof(a.reason),
+			snprintf(slice->reason, sizeof(slice->reason),
 				 "the gaps' mode is %.2f ms, %.0f %% from the kernel's schedstat: other processes ran "
 				 "in the gaps (a busy machine) or a hypervisor stopped the guest",
 				 g, 100 * (g / k - 1));
 		else
-			snprintf(a.reason, sizeof(a.reason), "no gaps above the threshold; the kernel's schedstat only");
-		r->slice = a;
+			snprintf(slice->reason, sizeof(slice->reason), "no gaps above the threshold; the kernel's schedstat only");
 	}
+	rec->timeslice_ev.threads = r->threads;
+	rec->timeslice_ev.run_s = r->run_s;
+	rec->timeslice_ev.gaps = (long long)r->n;
+	rec->timeslice_ev.threshold_us = r->threshold_us;
 	for (int i = 0; i < TIMESLICE_NQUANTILES; i++)
-		r->quantile_ms[i] = r->n ? dist_quantile_sorted(r->gaps_us, r->n, q[i]) / 1000.0 : NAN;
+		rec->timeslice_ev.quantile_ms[i] = r->n ? dist_quantile_sorted(r->gaps_us, r->n, q[i]) / 1000.0 : NAN;
+}
+
+/* The second witness into rec->schedstat: what the kernel counts for two busy threads sharing
+ * env->cpu (none, with the reason, where schedstat is missing). */
+static void schedstat_witness(struct probe_env *env, const struct probe_opts *o, struct machine_probes *rec)
+{
+	struct machine_answer *a = &rec->schedstat;
+	int stopped = probe_opts_stopped(o);
+	probe_answer_clear(a);
+	if (!stopped)
+		probe_answer_set(a, NAN, 0, "two busy threads pinned to one CPU; the kernel's schedstat run time / slices");
+	if (stopped)
+		return;
+	struct schedstat_slice ss;
+	struct as_error serr = { 0 };
+	probe_opts_report(o, "timeslice", "two threads on one CPU (schedstat)", 1, 2);
+	if (schedstat_slice_run(env->cpu, 2, env->quick ? 0.3 : 1.0, &ss, &serr) == 0) {
+		a->value = ss.mean_slice_ms;
+		a->confidence = ss.slices[0] + ss.slices[1] >= 20 ? 0.9 : 0.5;
+	} else {
+		snprintf(a->reason, sizeof(a->reason), "%.180s", serr.msg);
+	}
 }
 
 int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, struct probe_timeslice_result *out,
-			 struct as_error *err)
+			 struct machine_probes *rec, struct as_error *err)
 {
 	probe_timeslice_result_init(out);
 	int rc = cpu_allow_self(&env->allowed, err);
@@ -151,20 +173,9 @@ int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, str
 	out->cpus = env->allowed.n;
 	rc = probe_timeslice_run(&o, 2 * env->allowed.n, env->quick ? 0.5 : 2.0, out, err);
 	cpu_pin_self(env->cpu, NULL);
-	if (rc == 0 && !probe_opts_stopped(&o)) {
-		/* the second witness: what the kernel counts for two busy threads sharing env->cpu */
-		struct schedstat_slice ss;
-		struct as_error serr = { 0 };
-		probe_opts_report(&o, "timeslice", "two threads on one CPU (schedstat)", 1, 2);
-		out->schedstat.method = "two busy threads pinned to one CPU; the kernel's schedstat run time / slices";
-		if (schedstat_slice_run(env->cpu, 2, env->quick ? 0.3 : 1.0, &ss, &serr) == 0) {
-			out->schedstat.value = ss.mean_slice_ms;
-			out->schedstat.confidence = ss.slices[0] + ss.slices[1] >= 20 ? 0.9 : 0.5;
-		} else {
-			snprintf(out->schedstat.reason, sizeof(out->schedstat.reason), "%.180s", serr.msg);
-		}
-	}
-	if (rc == 0)
-		probe_timeslice_analyze(out);
-	return rc;
+	if (rc != 0)
+		return rc;
+	schedstat_witness(env, &o, rec);
+	probe_timeslice_analyze(out, rec);
+	return 0;
 }

@@ -14,8 +14,12 @@
 #include "probe/memory.h"
 #include "probe/probe.h"
 
-#define TIMESLICE_NQUANTILES 5   /* p10, p25, p50, p75, p90 */
+#define TIMESLICE_NQUANTILES 5   /* p10, p25, p50, p75, p90: timeslice_ev.quantile_ms */
 
+struct machine_probes;
+
+/* What the probe works on, beside the answers and evidence it records (machine/probes.h:
+ * timeslice, schedstat, timeslice_ev). */
 struct probe_timeslice_result {
 	/* Measured (probe_timeslice_run). */
 	double *gaps_us;             /* every gap above the threshold, sorted */
@@ -24,14 +28,9 @@ struct probe_timeslice_result {
 	double run_s;                /* how long each thread ran */
 	double threshold_us;
 	int cpus;                    /* the CPUs the threads ran on (env->allowed) */
-	/* Answered (probe_timeslice_analyze). */
-	struct probe_answer slice;   /* ms: the time-weighted mode of the gaps on a log histogram;
-				      * NAN without gaps */
-	struct probe_answer schedstat; /* ms: the kernel's run time per slice of two busy threads on
-					* one CPU; NAN where schedstat is missing (reason says why) */
+	/* From the gaps (probe_timeslice_analyze). */
 	int have_mode;
 	struct dist_mode mode;       /* the modal bin, in us (when have_mode) */
-	double quantile_ms[TIMESLICE_NQUANTILES]; /* p10 ... p90 of the gaps; NAN without gaps */
 };
 
 void probe_timeslice_result_init(struct probe_timeslice_result *r);
@@ -44,16 +43,18 @@ int probe_timeslice_run(const struct probe_opts *o, int threads, double run_s, s
 			struct as_error *err);
 
 /* Widens the calling thread's CPU set to env->allowed, runs 2 x allowed threads for 2 s (0.5 s
- * with env->quick), pins the thread back to env->cpu and answers. *out is initialised here;
- * release it also after an error. Returns 0 or a negative errno (err says what failed). */
-int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, struct probe_timeslice_result *out,
-			 struct as_error *err);
+ * with env->quick), pins the thread back to env->cpu, measures the kernel's slice (rec->schedstat)
+ * and answers into rec. *work is initialised here; release it also after an error (rec is then
+ * left as it was). Returns 0 or a negative errno (err says what failed). */
+int probe_timeslice_find(struct probe_env *env, probe_progress_fn *progress, struct probe_timeslice_result *work,
+			 struct machine_probes *rec, struct as_error *err);
 
-/* The statistics of probe_timeslice_find on r->gaps_us (sorted; recorded gaps in tests): the
- * time-weighted mode on a log histogram of 20 bins per decade, as the median of the modal bin's
- * gaps, with a confidence from its share of the lost time and its count; the quantiles; and, when
- * r->schedstat holds a value, the comparison with it (more than 25 % apart: confidence x 0.5 and
- * the reason). */
-void probe_timeslice_analyze(struct probe_timeslice_result *r);
+/* The statistics of probe_timeslice_find on work->gaps_us (sorted; recorded gaps in tests) into
+ * rec (rec->timeslice and its evidence): the time-weighted mode on a log histogram of 20 bins per
+ * decade, as the median of the modal bin's gaps, with a confidence from its share of the lost time
+ * and its count; the quantiles; and, when rec->schedstat holds a value, the comparison with it
+ * (more than 25 % apart: the kernel's stands, confidence x 0.75, the gaps' answer in the
+ * reason). */
+void probe_timeslice_analyze(struct probe_timeslice_result *work, struct machine_probes *rec);
 
 #endif

@@ -139,60 +139,18 @@ int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, 
 	return rc ? as_error_set(err, rc, "probe tlb: out of memory") : 0;
 }
 
-void probe_tlb_result_init(struct probe_tlb_result *r)
+void probe_tlb_work_release(struct probe_tlb_work *w)
 {
-	*r = (struct probe_tlb_result){
-		.page = probe_answer_none(), .page_pairs = probe_answer_none(), .page_faults = probe_answer_none(),
-		.page_step_index = -1, .walk_ns = NAN,
-	}; /* zeroed curves are empty (memory.h) */
+	probe_curve_release(&w->page_curve);
+	probe_curve_release(&w->fault_curve);
+	probe_curve_release(&w->entries_curve);
+	probe_curve_release(&w->control_curve);
 }
 
-void probe_tlb_result_release(struct probe_tlb_result *r)
+/* The page size from its two witnesses (set in rec): the fault witness's where it answered. */
+static void tlb_page_decide(struct machine_probes *rec)
 {
-	probe_curve_release(&r->page_curve);
-	probe_curve_release(&r->fault_curve);
-	probe_curve_release(&r->entries_curve);
-	probe_curve_release(&r->control_curve);
-}
-
-int probe_tlb_analyze_page(struct probe_tlb_result *r)
-{
-	const struct probe_curve *c = &r->page_curve;
-	double *y = c->n ? probe_curve_monotone(c) : NULL;
-	if (c->n && !y)
-		return -ENOMEM;
-	/* Witness 1: both accesses of a pair share a page while s <= page: the page size is the
-	 * last stride before the step, as the line size is for the line probe. The first step, not
-	 * the biggest: beyond (PTEs per line) x page the second access's page walk misses too, a
-	 * later and often bigger step. Steps under a third of the biggest are passed over: at the
-	 * shortest distances a next-line prefetcher can make the second access cheaper. */
-	struct step_answer a = y ? steps_first_significant(y, c->n, 1.0 / 3.0) : (struct step_answer){ .index = -1 };
-	r->page_pairs = (struct probe_answer){
-		.value = a.index >= 0 ? c->x[a.index] : NAN, .confidence = a.index >= 0 ? a.confidence : 0,
-		.method = "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest",
-		.os_reported = NAN,
-	};
-	r->page_step_index = a.index;
-	r->page_before_ns = a.index >= 0 ? y[a.index] : 0;
-	r->page_after_ns = a.index >= 0 ? y[a.index + 1] : 0;
-	free(y);
-	/* Witness 2: the fault cost doubles with s until s reaches the page. */
-	const struct probe_curve *f = &r->fault_curve;
-	struct doubling_end d = { .index = -1 };
-	if (f->n)
-		plateaus_doubling_end(f->x, f->min_ns, f->n, &d);
-	r->page_faults = (struct probe_answer){
-		.value = d.index >= 0 ? f->x[d.index] : NAN, .confidence = d.index >= 0 ? d.confidence : 0,
-		.method = "first touches of fresh memory every s bytes: the time per touch doubles with s while s / page of them fault, and stops at the page",
-		.os_reported = NAN,
-	};
-	if (!f->n)
-		snprintf(r->page_faults.reason, sizeof(r->page_faults.reason), "not measured");
-	else if (d.index < 0)
-		snprintf(r->page_faults.reason, sizeof(r->page_faults.reason),
-			 "the time per touch did not double and then stop between %.0f and %.0f B", f->x[0], f->x[f->n - 1]);
-	double os = (double)sysconf(_SC_PAGESIZE);
-	struct probe_answer *p = &r->page, *pf = &r->page_faults, *pp = &r->page_pairs;
+	struct machine_answer *p = &rec->page_size, *pf = &rec->page_faults, *pp = &rec->page_pairs;
 	if (isfinite(pf->value)) {
 		*p = *pf;
 		if (isfinite(pp->value) && pp->value != pf->value) {
@@ -206,16 +164,52 @@ int probe_tlb_analyze_page(struct probe_tlb_result *r)
 		p->confidence *= 0.75;
 		snprintf(p->reason, sizeof(p->reason), "pair witness only (fault witness: %.100s)", pf->reason);
 	} else {
-		*p = (struct probe_answer){ .value = NAN, .method = pp->method };
+		probe_answer_clear(p);
+		probe_answer_set(p, NAN, 0, pp->method);
 		snprintf(p->reason, sizeof(p->reason), "neither witness found a step");
 	}
-	p->os_reported = os;
+	p->os_reported = (double)sysconf(_SC_PAGESIZE);
+}
+
+int probe_tlb_analyze_page(const struct probe_tlb_work *w, struct machine_probes *rec)
+{
+	const struct probe_curve *c = &w->page_curve;
+	double *y = c->n ? probe_curve_monotone(c) : NULL;
+	if (c->n && !y)
+		return -ENOMEM;
+	/* Witness 1: both accesses of a pair share a page while s <= page: the page size is the
+	 * last stride before the step, as the line size is for the line probe. The first step, not
+	 * the biggest: beyond (PTEs per line) x page the second access's page walk misses too, a
+	 * later and often bigger step. Steps under a third of the biggest are passed over: at the
+	 * shortest distances a next-line prefetcher can make the second access cheaper. */
+	struct step_answer a = y ? steps_first_significant(y, c->n, 1.0 / 3.0) : (struct step_answer){ .index = -1 };
+	free(y);
+	probe_answer_clear(&rec->page_pairs);
+	probe_answer_set(&rec->page_pairs, a.index >= 0 ? c->x[a.index] : NAN, a.index >= 0 ? a.confidence : 0,
+			 "pairs of accesses s bytes apart at random places over a sparse 2 GiB range; first step of the monotone curve at least a third of the biggest");
+	/* Witness 2: the fault cost doubles with s until s reaches the page. */
+	const struct probe_curve *f = &w->fault_curve;
+	struct doubling_end d = { .index = -1 };
+	if (f->n)
+		plateaus_doubling_end(f->x, f->min_ns, f->n, &d);
+	struct machine_answer *pf = &rec->page_faults;
+	probe_answer_clear(pf);
+	probe_answer_set(pf, d.index >= 0 ? f->x[d.index] : NAN, d.index >= 0 ? d.confidence : 0,
+			 "first touches of fresh memory every s bytes: the time per touch doubles with s while s / page of them fault, and stops at the page");
+	if (!f->n)
+		snprintf(pf->reason, sizeof(pf->reason), "not measured");
+	else if (d.index < 0)
+		snprintf(pf->reason, sizeof(pf->reason),
+			 "the time per touch did not double and then stop between %.0f and %.0f B", f->x[0], f->x[f->n - 1]);
+	tlb_page_decide(rec);
+	if (probe_points_of(&rec->tlb_ev.page_curve, c) || probe_points_of(&rec->tlb_ev.fault_curve, f))
+		return -ENOMEM;
 	return 0;
 }
 
-int probe_tlb_analyze_entries(struct probe_tlb_result *r)
+int probe_tlb_analyze_entries(const struct probe_tlb_work *w, struct machine_probes *rec)
 {
-	const struct probe_curve *c = &r->entries_curve, *ctl = &r->control_curve;
+	const struct probe_curve *c = &w->entries_curve, *ctl = &w->control_curve;
 	/* TLB share = pages curve - control curve, shifted up by the control's first point so the
 	 * relative QT diameter works on a latency-like scale. */
 	struct level tlv[PROBE_MAX_LEVELS];
@@ -225,26 +219,53 @@ int probe_tlb_analyze_entries(struct probe_tlb_result *r)
 		: 0;
 	if (n < 0)
 		n = 0;
-	r->nlevels = n;
-	for (int i = 0; i < n; i++) {
-		r->level[i] = (struct probe_tlb_level){
-			.entries = {
-				.value = tlv[i].size, .confidence = tlv[i].confidence,
-				.method = "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next",
-				.os_reported = NAN,
-			},
-			.qt_max_x = tlv[i].qt_max_x,
-			.cost_ns = tlv[i].latency - base,
-		};
+	rec->ntlb = n < MACHINE_PROBES_MAX_LEVELS ? n : MACHINE_PROBES_MAX_LEVELS;
+	for (int i = 0; i < rec->ntlb; i++) {
+		struct machine_probes_tlb *t = &rec->tlb[i];
+		machine_probes_row_init(MP_TLB_LEVELS, t);
+		t->level = i + 1;
+		probe_answer_set(&t->entries, tlv[i].size, tlv[i].confidence,
+				 "pages touched at a different line each, random order, minus a control chase over as many packed lines; QT levels, edge halfway to the next");
+		t->qt_max_x = tlv[i].qt_max_x;
+		t->cost_ns = tlv[i].latency - base;
 	}
-	r->walk_ns = isfinite(walk_min) ? walk_min - base : NAN;
+	if (probe_points_of(&rec->tlb_ev.entries_curve, c) || probe_points_of(&rec->tlb_ev.control_curve, ctl))
+		return -ENOMEM;
 	return 0;
+}
+
+/* The page counts of a full entries curve. */
+static size_t tlb_entries_want(void)
+{
+	size_t counts[256];
+	return probe_size_series(4, PROBE_TLB_MAX_PAGES, 1, 0, counts, 256);
+}
+
+double probe_tlb_walk_ns(const struct machine_probes *rec)
+{
+	const struct machine_probes_curve *c = &rec->tlb_ev.entries_curve, *ctl = &rec->tlb_ev.control_curve;
+	if (!c->n || ctl->n != c->n || (rec->tlb_ev.partial && (size_t)c->n < tlb_entries_want()))
+		return NAN; /* the last plateau of a cut curve need not be the page walks' */
+	size_t n = (size_t)c->n;
+	double *x = malloc(3 * n * sizeof(double)), *y = x + n, *yc = y + n;
+	if (!x)
+		return NAN;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = c->pt[i].x;
+		y[i] = c->pt[i].min;
+		yc[i] = ctl->pt[i].min;
+	}
+	struct level tlv[PROBE_MAX_LEVELS];
+	double base = 0, walk_min = NAN;
+	steps_tlb_levels(x, y, yc, n, tlv, PROBE_MAX_LEVELS, &base, &walk_min);
+	free(x);
+	return isfinite(walk_min) ? walk_min - base : NAN;
 }
 
 /* An answer from a curve cut short (an interrupted run) is no answer: a step or a final plateau
  * found in the points measured may lie anywhere in the points not measured. Its value stays, as
  * evidence, with confidence 0 and the reason. */
-static void answer_partial(struct probe_answer *a, size_t got, size_t want, const char *what)
+static void answer_partial(struct machine_answer *a, size_t got, size_t want, const char *what)
 {
 	if (!isfinite(a->value))
 		return;
@@ -252,49 +273,64 @@ static void answer_partial(struct probe_answer *a, size_t got, size_t want, cons
 	snprintf(a->reason, sizeof(a->reason), "partial curve: interrupted after %zu of %zu %s", got, want, what);
 }
 
-int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct probe_tlb_result *out,
+/* The page answers of curves cut short (answer_partial). */
+static void tlb_page_partial(const struct probe_tlb_work *w, const struct probe_opts *o, size_t line,
+			     struct machine_probes *rec)
+{
+	size_t want = (size_t)probe_doublings(4 * line, 256u << 10), want_f = (size_t)probe_doublings(512, 256u << 10);
+	if (w->page_curve.n < want) {
+		rec->tlb_ev.partial = 1;
+		answer_partial(&rec->page_pairs, w->page_curve.n, want, "strides");
+		answer_partial(&rec->page_size, w->page_curve.n, want, "strides");
+	}
+	if (w->fault_curve.n < want_f && (w->fault_curve.n > 0 || probe_opts_stopped(o))) {
+		rec->tlb_ev.partial = 1;
+		int from_faults = rec->page_size.value == rec->page_faults.value;
+		answer_partial(&rec->page_faults, w->fault_curve.n, want_f, "distances");
+		if (from_faults)
+			answer_partial(&rec->page_size, w->fault_curve.n, want_f, "distances");
+	}
+}
+
+/* The entries and control curves and the levels, for the page size found. */
+static int tlb_entries(struct probe_tlb_work *w, const struct probe_opts *o, size_t line, struct machine_probes *rec,
+		       struct as_error *err)
+{
+	int rc = probe_tlb_entries_run(o, (size_t)rec->page_size.value, line, PROBE_TLB_MAX_PAGES, &w->entries_curve,
+				       &w->control_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_entries(w, rec)) != 0)
+		as_error_set(err, rc, "probe tlb: out of memory");
+	size_t want = tlb_entries_want();
+	if (rc == 0 && w->entries_curve.n < want) {
+		rec->tlb_ev.partial = 1;
+		for (int i = 0; i < rec->ntlb; i++)
+			answer_partial(&rec->tlb[i].entries, w->entries_curve.n, want, "page counts");
+	}
+	return rc;
+}
+
+int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 		   struct as_error *err)
 {
-	probe_tlb_result_init(out);
+	machine_probes_group_release(rec, MP_G_TLB); /* a re-measurement */
+	rec->have[MP_TLB] = MP_HAVE_NO;
+	rec->tlb_ev.partial = 0;
+	struct probe_tlb_work w = { 0 };
 	struct as_error line_err = { 0 };
-	out->line_assumed = probe_line_need(env, progress, &line_err) != 0;
+	probe_line_need(env, progress, &line_err);
 	size_t line = (size_t)env->line_bytes;
 	struct probe_opts o = probe_opts_of(env, progress, HUGE_NEVER);
-	int rc = probe_tlb_page_run(&o, line, &out->page_curve, err);
+	int rc = probe_tlb_page_run(&o, line, &w.page_curve, err);
 	if (rc == 0 && !probe_opts_stopped(&o))
-		rc = probe_tlb_fault_run(&o, &out->fault_curve, err);
-	if (rc == 0 && (rc = probe_tlb_analyze_page(out)) != 0)
+		rc = probe_tlb_fault_run(&o, &w.fault_curve, err);
+	if (rc == 0 && (rc = probe_tlb_analyze_page(&w, rec)) != 0)
 		as_error_set(err, rc, "probe tlb: out of memory");
-	size_t want = (size_t)probe_doublings(4 * line, 256u << 10), want_f = (size_t)probe_doublings(512, 256u << 10);
-	if (rc == 0 && out->page_curve.n < want) {
-		out->partial = 1;
-		answer_partial(&out->page_pairs, out->page_curve.n, want, "strides");
-		answer_partial(&out->page, out->page_curve.n, want, "strides");
-	}
-	if (rc == 0 && out->fault_curve.n < want_f && (out->fault_curve.n > 0 || probe_opts_stopped(&o))) {
-		out->partial = 1;
-		int from_faults = out->page.value == out->page_faults.value;
-		answer_partial(&out->page_faults, out->fault_curve.n, want_f, "distances");
-		if (from_faults)
-			answer_partial(&out->page, out->fault_curve.n, want_f, "distances");
-	}
-	if (rc != 0 || !isfinite(out->page.value) || probe_opts_stopped(&o))
-		return rc;
-	/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
-	 * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
-	out->max_pages = 8192;
-	out->entries_measured = 1;
-	rc = probe_tlb_entries_run(&o, (size_t)out->page.value, line, out->max_pages, &out->entries_curve,
-				   &out->control_curve, err);
-	if (rc == 0 && (rc = probe_tlb_analyze_entries(out)) != 0)
-		as_error_set(err, rc, "probe tlb: out of memory");
-	size_t counts[256];
-	want = probe_size_series(4, out->max_pages, 1, 0, counts, 256);
-	if (rc == 0 && out->entries_curve.n < want) {
-		out->partial = 1;
-		for (int i = 0; i < out->nlevels; i++)
-			answer_partial(&out->level[i].entries, out->entries_curve.n, want, "page counts");
-		out->walk_ns = NAN; /* the last plateau measured need not be the page walks' */
-	}
+	if (rc == 0)
+		tlb_page_partial(&w, &o, line, rec);
+	if (rc == 0 && isfinite(rec->page_size.value) && !probe_opts_stopped(&o))
+		rc = tlb_entries(&w, &o, line, rec, err);
+	probe_tlb_work_release(&w);
+	if (rc == 0)
+		rec->have[MP_TLB] = MP_HAVE_YES;
 	return rc;
 }

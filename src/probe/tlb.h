@@ -20,50 +20,41 @@ int probe_tlb_fault_run(const struct probe_opts *o, struct probe_curve *out, str
 int probe_tlb_entries_run(const struct probe_opts *o, size_t page, size_t line, size_t max_pages,
 			  struct probe_curve *out, struct probe_curve *control, struct as_error *err);
 
-struct probe_tlb_level {
-	struct probe_answer entries;  /* entries: the level's edge halfway to the next */
-	double qt_max_x;              /* the largest page count in the level's QT cluster */
-	double cost_ns;               /* the TLB's share of an access at this level */
-};
+/* 8192 pages: twice the largest second-level TLB we know of (4096 entries). Beyond about
+ * 64 MiB the paging-structure caches run out too, a further step that is not a TLB level. */
+#define PROBE_TLB_MAX_PAGES 8192
 
-struct probe_tlb_result {
-	struct probe_answer page;     /* B; os_reported: the OS's base page size */
-	struct probe_answer page_pairs;  /* witness 1: the first step of the pair curve */
-	struct probe_answer page_faults; /* witness 2: where the fault cost stops doubling */
-	struct probe_curve fault_curve;  /* x: s, bytes between first touches; y: ns per touch */
-	int page_step_index;          /* the step lies between page_curve points i and i+1; -1: none */
-	double page_before_ns;        /* monotone pair latency on either side of the step */
-	double page_after_ns;
+/* What the TLB probe measures before it answers (the record keeps copies of the curves as its
+ * evidence). A zeroed struct is empty. */
+struct probe_tlb_work {
 	struct probe_curve page_curve;     /* x: the distance s between a pair's accesses, bytes */
-	int entries_measured;         /* 0: no page size was found, or the run was interrupted first */
-	size_t max_pages;
-	int nlevels;
-	struct probe_tlb_level level[PROBE_MAX_LEVELS];
-	double walk_ns;               /* TLB share beyond the last level (page walks); NAN: none */
+	struct probe_curve fault_curve;    /* x: s, bytes between first touches; y: ns per touch */
 	struct probe_curve entries_curve;  /* x: pages touched */
 	struct probe_curve control_curve;  /* x: lines touched, packed */
-	int line_assumed;             /* no line size could be measured: 64 B assumed */
-	int partial;                  /* interrupted: a curve stops early, its answers have confidence 0 */
 };
 
-void probe_tlb_result_init(struct probe_tlb_result *r);
-void probe_tlb_result_release(struct probe_tlb_result *r);
+void probe_tlb_work_release(struct probe_tlb_work *w);
 
 /* Measures the page and fault curves (first the line, probe_line_need, when env has none) and
- * answers the page size: the fault witness where it found the end of the doubling, else the s
- * before the first step of the pair curve at least a third of the biggest; when the two disagree
- * the confidence drops and the reason says so.
- * With a page size, measures the entries and control curves up to 8192 pages and answers the
- * levels (steps_tlb_levels). *out is initialised here; release it also after an error; after an
- * error in the entries run the page answer and curve stay filled. progress may be NULL. Returns
- * 0 or a negative errno (err says what failed). */
-int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct probe_tlb_result *out,
+ * answers the page size into rec: the fault witness where it found the end of the doubling, else
+ * the s before the first step of the pair curve at least a third of the biggest; when the two
+ * disagree the confidence drops and the reason says so. With a page size, measures the entries and
+ * control curves up to PROBE_TLB_MAX_PAGES pages and answers the levels (steps_tlb_levels). An
+ * interrupted curve's answers keep their value with confidence 0 (tlb.partial). The group is
+ * present when it succeeds. progress may be NULL. Returns 0 or a negative errno (err says what
+ * failed; the group is then absent from rec). */
+int probe_tlb_find(struct probe_env *env, probe_progress_fn *progress, struct machine_probes *rec,
 		   struct as_error *err);
 
 /* The statistics of probe_tlb_find on curves already measured (recorded curves in tests): the
- * page size from r->page_curve and r->fault_curve (either may be empty), the levels from
- * r->entries_curve and r->control_curve. 0 or -ENOMEM. */
-int probe_tlb_analyze_page(struct probe_tlb_result *r);
-int probe_tlb_analyze_entries(struct probe_tlb_result *r);
+ * page size and its witnesses from w->page_curve and w->fault_curve (either may be empty), with
+ * those curves as evidence; the levels from w->entries_curve and w->control_curve, with those. 0
+ * or -ENOMEM. */
+int probe_tlb_analyze_page(const struct probe_tlb_work *w, struct machine_probes *rec);
+int probe_tlb_analyze_entries(const struct probe_tlb_work *w, struct machine_probes *rec);
+
+/* The TLB's share beyond the last level (the page walks), ns, from rec's recorded entries and
+ * control curves; NAN when there is none or the entries curve was cut short. */
+double probe_tlb_walk_ns(const struct machine_probes *rec);
 
 #endif

@@ -14,13 +14,15 @@
 
 #include "../../src/machine/probes.c"
 #include "harness.h"
+#include "probe/probe.h"
 
-/* step 2, the measurement: what a probe's record function does for the new row */
+/* step 3, the measurement: what a probe's find or analyze function does for the new row, where it
+ * finds the answer (probe/probe.h) */
 static void fake_measure(struct machine_probes *p)
 {
 	p->have[MP_CACHES] = MP_HAVE_YES;
-	p->fake_latency = (struct machine_answer){ .value = 42.5, .confidence = 0.75, .os_reported = NAN };
-	snprintf(p->fake_latency.method, sizeof(p->fake_latency.method), "a fake chase");
+	probe_answer_clear(&p->fake_latency);
+	probe_answer_set(&p->fake_latency, 42.5, 0.75, "a fake chase");
 	p->fake_latency_cy = 136;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machine/probes.h"
 #include "probe/c2c.h"
 #include "probe/contexts.h"
 #include "probe/instr.h"
@@ -111,13 +112,18 @@ static double registers_of(const char *dir, const struct regs_set *set, double *
 	char name[64];
 	snprintf(name, sizeof(name), "registers-%s-%s.csv", set->kind, set->variant);
 	struct probe_registers_build b = { .set = set, .narrow = !strcmp(set->variant, "narrow") };
+	struct probe_env env = { .clock_ghz = XEON_GHZ };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	probe_curve_init(&b.curve);
 	double v = NAN;
-	if (load_curve(dir, name, &b.curve) == 0 && probe_registers_analyze(&b) == 0) {
-		v = b.regs.value;
-		*conf = b.regs.confidence;
+	if (load_curve(dir, name, &b.curve) == 0 && probe_registers_analyze(&env, &b, &rec) == 0) {
+		const struct machine_answer *a = machine_probes_at(&rec, probe_registers_entry(set->kind, b.narrow, NULL));
+		v = a->value;
+		*conf = a->confidence;
 	}
 	probe_curve_release(&b.curve);
+	machine_probes_release(&rec);
 	return v;
 }
 
@@ -127,17 +133,28 @@ static void test_probe_core__xeon_registers(void)
 	 * with AVX-512 (32) the spills cost nothing measurable until far later (docs: "Live ranges
 	 * on wide cores"). */
 	struct probe_registers_build b = { .set = &xeon_set[0] };
+	struct probe_env env = { .clock_ghz = XEON_GHZ };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	probe_curve_init(&b.curve);
 	CHECK(load_curve(XEON, "registers-int-wide.csv", &b.curve) == 0);
-	CHECK(probe_registers_analyze(&b) == 0);
-	double v = b.regs.value, conf = b.regs.confidence, os = b.regs.os_reported, paper = b.biggest_relative_step_k;
-	int has_flags = strstr(b.regs.method, "GNU 12.2.0 -O2") != NULL && strstr(b.regs.method, "uint64_t") != NULL;
+	CHECK(probe_registers_analyze(&env, &b, &rec) == 0);
+	const struct machine_answer *a = &rec.registers_int;
+	const struct machine_probes_registers_ev *ev = &rec.registers_ev[0];
+	double v = a->value, conf = a->confidence, os = a->os_reported, paper = ev->biggest_k;
+	int has_flags = strstr(a->method, "GNU 12.2.0 -O2") != NULL && strstr(a->method, "uint64_t") != NULL;
+	/* the evidence: the curve in cycles at the clock */
+	int points = ev->curve.n == (int)b.curve.n && ev->curve.n > 0 &&
+		     fabs(ev->curve.pt[0].min - b.curve.min_ns[0] * XEON_GHZ) < 1e-12 && ev->curve.pt[0].x == b.curve.x[0];
 	probe_curve_release(&b.curve);
+	machine_probes_release(&rec);
 	CHECK(v >= 13 && v <= 15);
 	CHECK(conf > 0.5);
 	CHECK(isnan(os)); /* set by probe_registers_find from the running CPU, not here */
 	CHECK(isfinite(paper));
 	CHECK(has_flags);
+	CHECK(points);
+	CHECK(probe_registers_entry("fp", 1, NULL) == MP_REGISTERS_NARROW_FP);
 	v = registers_of(XEON, &xeon_set[2], &conf);
 	CHECK(v >= 13 && v <= 15);
 	v = registers_of(XEON, &xeon_set[3], &conf);
@@ -208,34 +225,51 @@ static void recorded_instr_init(struct recorded_instr *ri)
 	ri->res.op = ri->op; /* not probe_instr_result_release'd: the ops are not malloc'd */
 }
 
+/* The published figures' agreement of a recorded operation with source k of pc: 1 within, 0 not,
+ * -1 the source has no figure for it. */
+static int within_source(const struct machine_probes_op *d, const struct published_cpu *pc, int k)
+{
+	for (int j = 0; pc->source[k] && j < d->pub.nsources; j++)
+		if (!strcmp(d->pub.source[j].source, pc->source[k]))
+			return d->pub.source[j].within;
+	return -1;
+}
+
 static void test_probe_core__xeon_instr(void)
 {
 	/* Golden Cove: int add 5 ALUs (the loop's own adds share them), latency 1; double fma 2 per
 	 * cycle, latency 4; double div 4 cycles per operation, latency 13-14. */
 	static struct recorded_instr ri;
+	static struct machine_probes rec;
 	recorded_instr_init(&ri);
+	machine_probes_init(&rec);
 	CHECK(add_instr(&ri, XEON, "add", "int32", 32, 1, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "fma", "double", 64, 4, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "div", "double", 64, 14, XEON_GHZ) == 0);
 	struct probe_env env = { .clock_ghz = XEON_GHZ };
-	probe_instr_analyze(&env, &ri.res);
-	const struct probe_instr_op *add = &ri.op[0], *fma = &ri.op[1], *div = &ri.op[2];
+	CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+	CHECK(rec.nops == 3 && rec.have[MP_INSTR] == MP_HAVE_YES);
+	const struct machine_probes_op *add = &rec.op[0], *fma = &rec.op[1], *div = &rec.op[2];
 	CHECK(add->in_flight >= 4 && add->in_flight <= 5);
 	CHECK(fma->in_flight >= 6 && fma->in_flight <= 10);
 	CHECK(div->in_flight >= 2 && div->in_flight <= 4);
 	CHECK_NEAR(add->throughput_per_cy, 5, 0.5);
 	CHECK_NEAR(fma->throughput_per_cy, 2, 0.1);
-	CHECK_NEAR(div->cy_per_op, 4, 0.2);
+	CHECK_NEAR(1 / div->throughput_per_cy, 4, 0.2);
 	CHECK(fma->best_streams >= 8);
 	CHECK_NEAR(fma->latency_cy, 4, 1e-9);
-	CHECK_NEAR(ri.res.int32_add_latency_ns, 1 / XEON_GHZ, 1e-12);
+	CHECK_NEAR(rec.instr_ev.int32_add_ns, 1 / XEON_GHZ, 1e-12);
 	CHECK_NEAR(fma->relative_to_int32_add, 4, 1e-9);
+	/* the cost curve: cycles per iteration against streams */
+	CHECK(fma->cost.n == ri.op[1].nstreams && fma->cost.pt[0].x == 1);
+	CHECK_NEAR(fma->cost.pt[0].min, ri.op[1].iter_ns[0] * XEON_GHZ, 1e-9);
 	/* FLOPs: only scalar double measured here, fma 2 per cycle x 2 flops. */
-	const double *dp = ri.res.flops_per_cy[INSTR_DP][INSTR_SCALAR];
+	const double *dp = rec.flops_per_cy[INSTR_DP][INSTR_SCALAR];
 	CHECK_NEAR(dp[INSTR_FLOPS_FMA], 4, 0.2);
 	CHECK(dp[INSTR_FLOPS_TOTAL] == dp[INSTR_FLOPS_FMA] && dp[INSTR_FLOPS_ADD] == 0);
 	CHECK(env.flops_per_cy[INSTR_DP][INSTR_FLOPS_TOTAL] == 0); /* no vector rows: env keeps the vector row */
-	CHECK(!ri.res.have_published && ri.res.rows_compared == 0 && fma->published == NULL);
+	CHECK(rec.have[MP_INSTR_SOURCES] == MP_HAVE_NULL && rec.instr_ev.nsources == 0 && !fma->pub.have);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_core__published_beside_xeon_instr(void)
@@ -250,21 +284,28 @@ static void test_probe_core__published_beside_xeon_instr(void)
 	CHECK(probe_published_lookup(&pc, "div", "int32", 1, 512) == NULL);
 
 	static struct recorded_instr ri;
+	static struct machine_probes rec;
 	recorded_instr_init(&ri);
+	machine_probes_init(&rec);
 	CHECK(add_instr(&ri, XEON, "fma", "double", 64, 4, XEON_GHZ) == 0);
 	CHECK(add_instr(&ri, XEON, "div", "double", 64, 14, XEON_GHZ) == 0);
 	ri.res.have_published = probe_published_for("GenuineIntel", 6, 207, &ri.res.published);
 	struct probe_env env = { .clock_ghz = XEON_GHZ };
-	probe_instr_analyze(&env, &ri.res);
-	const struct probe_instr_op *fma = &ri.op[0], *div = &ri.op[1];
+	CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+	const struct machine_probes_op *fma = &rec.op[0], *div = &rec.op[1];
+	const struct published_cpu *p = &ri.res.published;
 	/* VFMADD231SD: OSACA and LLVM 4 cy, 0.5 cy/op; uops.info has no figure. */
-	CHECK(fma->published != NULL);
-	CHECK(fma->within[0] == 1 && fma->within[1] == -1 && fma->within[2] == 1 && fma->within_any);
+	CHECK(fma->pub.have);
+	CHECK(within_source(fma, p, 0) == 1 && within_source(fma, p, 1) == -1 && within_source(fma, p, 2) == 1 &&
+	      fma->pub.within);
 	/* VDIVSD: OSACA 14 cy and 4 cy/op agree; LLVM's 1 cy/op (a pipelined divider) does not. */
-	CHECK(div->within[0] == 1 && div->within[2] == 0 && div->within_any);
-	CHECK(ri.res.rows_compared == 2 && ri.res.rows_within == 2);
-	CHECK(ri.res.src_rows[0] == 2 && ri.res.src_within[0] == 2);
-	CHECK(ri.res.src_rows[1] == 0 && ri.res.src_rows[2] == 2 && ri.res.src_within[2] == 1);
+	CHECK(within_source(div, p, 0) == 1 && within_source(div, p, 2) == 0 && div->pub.within);
+	/* every source of the CPU listed, with the rows it has figures for and agrees with */
+	CHECK(rec.have[MP_INSTR_SOURCES] == MP_HAVE_YES && rec.instr_ev.nsources == 3);
+	const struct machine_probes_instr_source *src = rec.instr_ev.source;
+	CHECK(src[0].rows == 2 && src[0].rows_within == 2);
+	CHECK(src[1].rows == 0 && src[2].rows == 2 && src[2].rows_within == 1);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_core__zen5_instr(void)
@@ -274,9 +315,11 @@ static void test_probe_core__zen5_instr(void)
 	 * cycle at every width, so 4 scalar and 32 (DP) / 64 (SP) vector FLOPs per cycle; operations
 	 * in flight of FP add 4, mul 6, fma 8 (latency x pipes); vector integer add 4 per cycle. */
 	static const char *const types[] = { "float", "double" };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		static struct recorded_instr ri;
 		recorded_instr_init(&ri);
+		machine_probes_init(&rec);
 		for (int t = 0; t < 2; t++) {
 			int bits = t ? 64 : 32;
 			CHECK(add_instr(&ri, zen5_run[r], "add", types[t], bits, NAN, zen5_ghz[r]) == 0);
@@ -288,50 +331,65 @@ static void test_probe_core__zen5_instr(void)
 		}
 		CHECK(add_instr(&ri, zen5_run[r], "add", "int32", 512, NAN, zen5_ghz[r]) == 0);
 		struct probe_env env = { .clock_ghz = zen5_ghz[r] };
-		probe_instr_analyze(&env, &ri.res);
-		for (size_t i = 0; i + 1 < ri.res.nops; i++) {
-			const struct probe_instr_op *o = &ri.op[i];
-			int want = !strcmp(o->set->op, "add") ? 4 : !strcmp(o->set->op, "mul") ? 6 : 8;
+		CHECK(probe_instr_analyze(&env, &ri.res, &rec) == 0);
+		CHECK(rec.nops == (int)ri.res.nops);
+		for (int i = 0; i + 1 < rec.nops; i++) {
+			const struct machine_probes_op *o = &rec.op[i];
+			int want = !strcmp(o->op, "add") ? 4 : !strcmp(o->op, "mul") ? 6 : 8;
 			CHECK(o->in_flight == want);
-			if (!strcmp(o->set->op, "fma"))
+			if (!strcmp(o->op, "fma"))
 				CHECK_NEAR(o->throughput_per_cy, 2, 0.1);
 		}
-		CHECK_NEAR(ri.op[ri.res.nops - 1].throughput_per_cy, 4, 0.25);
+		CHECK_NEAR(rec.op[rec.nops - 1].throughput_per_cy, 4, 0.25);
 		for (int p = 0; p < 2; p++) {
 			double lanes = p == INSTR_DP ? 8 : 16;
-			CHECK_NEAR(ri.res.flops_per_cy[p][INSTR_SCALAR][INSTR_FLOPS_FMA], 4, 0.25);
-			CHECK_NEAR(ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA], 4 * lanes, 0.05 * 4 * lanes);
-			CHECK(ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_TOTAL] ==
-			      ri.res.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA]);
+			CHECK_NEAR(rec.flops_per_cy[p][INSTR_SCALAR][INSTR_FLOPS_FMA], 4, 0.25);
+			CHECK_NEAR(rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA], 4 * lanes, 0.05 * 4 * lanes);
+			CHECK(rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_TOTAL] ==
+			      rec.flops_per_cy[p][INSTR_VECTOR][INSTR_FLOPS_FMA]);
 			/* the machine file's FLOPs per cycle: the vector row, in env */
 			for (int k = 0; k < 4; k++)
-				CHECK(env.flops_per_cy[p][k] == ri.res.flops_per_cy[p][INSTR_VECTOR][k]);
+				CHECK(env.flops_per_cy[p][k] == rec.flops_per_cy[p][INSTR_VECTOR][k]);
 		}
+		machine_probes_release(&rec);
 	}
 }
 
 /* --- contexts ------------------------------------------------------------------------------- */
 
+/* The contexts answer of kind k in rec. */
+static const struct machine_answer *contexts_answer(const struct machine_probes *rec, enum contexts_kind k)
+{
+	return machine_probes_at(rec, probe_contexts_entry(k));
+}
+
 static void test_probe_core__zen5_contexts(void)
 {
 	/* Two vCPUs: two contexts of each kind, the time doubling at three threads. */
 	static const char *const file[CONTEXTS_KINDS] = { "contexts-fp.csv", "contexts-int.csv", "contexts-mem.csv" };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		struct probe_env env = { .allowed = { .n = 2 } };
+		machine_probes_init(&rec);
 		for (int k = 0; k < CONTEXTS_KINDS; k++) {
-			struct probe_contexts_kind ck;
-			probe_curve_init(&ck.curve);
-			int loaded = load_curve(zen5_run[r], file[k], &ck.curve) == 0;
-			int rc = loaded ? probe_contexts_analyze(&env, (enum contexts_kind)k, &ck) : -1;
-			probe_curve_release(&ck.curve);
+			struct probe_curve c;
+			probe_curve_init(&c);
+			int loaded = load_curve(zen5_run[r], file[k], &c) == 0;
+			int rc = loaded ? probe_contexts_analyze(&env, (enum contexts_kind)k, &c, &rec) : -1;
+			int points = rec.contexts_ev[k].curve.n == (int)c.n && c.n > 0;
+			probe_curve_release(&c);
+			const struct machine_answer *a = contexts_answer(&rec, (enum contexts_kind)k);
 			CHECK(rc == 0);
-			CHECK(ck.contexts.value == 2);
-			CHECK(ck.contexts.confidence > 0.7);
-			CHECK(ck.contexts.os_reported == 2); /* no topology: the allowed CPUs */
+			CHECK(points);
+			CHECK(a->value == 2);
+			CHECK(a->confidence > 0.7);
+			CHECK(a->os_reported == 2); /* no topology: the allowed CPUs */
 		}
 		CHECK(env.contexts_fp == 2 && env.contexts_int == 2 && env.contexts_mem == 2);
+		machine_probes_release(&rec);
 	}
 	CHECK_STR(probe_contexts_kind_name(CONTEXTS_MEM), "mem");
+	CHECK(probe_contexts_entry(CONTEXTS_INT) == MP_CONTEXTS_INT);
 }
 
 /* Issue 47 item 4: the recorded Zen 5 curves (two vCPUs) with a burst of other work injected that
@@ -342,36 +400,39 @@ static void test_probe_core__contexts_burst_beside_reference(void)
 {
 	static const char *const file[CONTEXTS_KINDS] = { "contexts-fp.csv", "contexts-int.csv", "contexts-mem.csv" };
 	static const double jitter[5] = { 0.004, -0.003, 0.011, 0.0, -0.006 };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	for (int k = 0; k < CONTEXTS_KINDS; k++) {
-		struct probe_curve rec;
-		probe_curve_init(&rec);
-		CHECK(load_curve(zen5_run[0], file[k], &rec) == 0);
-		struct probe_contexts_kind old, now;
-		probe_curve_init(&old.curve);
-		probe_curve_init(&now.curve);
-		for (size_t j = 0; j < rec.n; j++) {
-			double team[5], ref[5], burst = rec.x[j] == 2 ? 2.0 : 1.0, best, med;
+		struct probe_curve recorded;
+		probe_curve_init(&recorded);
+		CHECK(load_curve(zen5_run[0], file[k], &recorded) == 0);
+		struct probe_curve old, now;
+		probe_curve_init(&old);
+		probe_curve_init(&now);
+		for (size_t j = 0; j < recorded.n; j++) {
+			double team[5], ref[5], burst = recorded.x[j] == 2 ? 2.0 : 1.0, best, med;
 			for (int i = 0; i < 5; i++) {
 				ref[i] = 20e6 * (1 + jitter[(i + 2) % 5]) * burst;
-				team[i] = 20e6 * rec.min_ns[j] * (1 + jitter[i]) * burst;
+				team[i] = 20e6 * recorded.min_ns[j] * (1 + jitter[i]) * burst;
 			}
 			probe_contexts_ratios(team, ref, 5, &best, &med);
-			CHECK(probe_curve_add(&now.curve, rec.x[j], best, med) == 0);
+			CHECK(probe_curve_add(&now, recorded.x[j], best, med) == 0);
 			/* the old way: over one base time taken before the burst */
 			double t_min = team[0];
 			for (int i = 1; i < 5; i++)
 				t_min = fmin(t_min, team[i]);
-			CHECK(probe_curve_add(&old.curve, rec.x[j], t_min / 20e6, t_min / 20e6) == 0);
+			CHECK(probe_curve_add(&old, recorded.x[j], t_min / 20e6, t_min / 20e6) == 0);
 		}
 		struct probe_env env = { .allowed = { .n = 2 } };
-		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &now) == 0);
-		CHECK(now.contexts.value == 2);
-		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &old) == 0);
-		CHECK(old.contexts.value != 2); /* the burst moved the knee there */
-		probe_curve_release(&rec);
-		probe_curve_release(&old.curve);
-		probe_curve_release(&now.curve);
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &now, &rec) == 0);
+		CHECK(contexts_answer(&rec, (enum contexts_kind)k)->value == 2);
+		CHECK(probe_contexts_analyze(&env, (enum contexts_kind)k, &old, &rec) == 0);
+		CHECK(contexts_answer(&rec, (enum contexts_kind)k)->value != 2); /* the burst moved the knee there */
+		probe_curve_release(&recorded);
+		probe_curve_release(&old);
+		probe_curve_release(&now);
 	}
+	machine_probes_release(&rec);
 }
 
 /* 16 contexts seen through a VM's noise (+-2 %, a 6 % bump at 13 threads): where the scheduler
@@ -380,21 +441,24 @@ static void test_probe_core__contexts_burst_beside_reference(void)
 static void test_probe_core__contexts_sixteen_through_noise(void)
 {
 	static const double noise[8] = { 0.012, -0.018, 0.004, 0.019, -0.007, 0.015, -0.013, 0.001 };
+	static struct machine_probes rec;
 	for (int shape = 0; shape < 2; shape++) {
 		struct probe_env env = { .allowed = { .n = 16 } };
-		struct probe_contexts_kind ck;
-		probe_curve_init(&ck.curve);
+		struct probe_curve c;
+		probe_curve_init(&c);
+		machine_probes_init(&rec);
 		for (int m = 1; m <= 34; m++) {
 			double t = shape == 0 ? fmax(1.0, m / 16.0) : m <= 16 ? 1.0 : 2.0;
 			t *= 1.0 + noise[m % 8] + (m == 13 ? 0.06 : 0.0);
-			CHECK(probe_curve_add(&ck.curve, m, t, t) == 0);
+			CHECK(probe_curve_add(&c, m, t, t) == 0);
 			if (t > 2.0)
 				break;
 		}
-		CHECK(probe_contexts_analyze(&env, CONTEXTS_FP, &ck) == 0);
-		CHECK(ck.contexts.value == 16);
-		CHECK_STR(ck.shape, shape == 0 ? "ramp" : "jump");
-		probe_curve_release(&ck.curve);
+		CHECK(probe_contexts_analyze(&env, CONTEXTS_FP, &c, &rec) == 0);
+		CHECK(rec.contexts_fp.value == 16);
+		CHECK_STR(rec.contexts_ev[CONTEXTS_FP].shape, shape == 0 ? "ramp" : "jump");
+		probe_curve_release(&c);
+		machine_probes_release(&rec);
 	}
 }
 
@@ -402,16 +466,20 @@ static void test_probe_core__contexts_flat_curve_has_no_answer(void)
 {
 	/* Every thread tried ran at the speed of one: at least that many contexts, no answer. */
 	struct probe_env env = { 0 };
-	struct probe_contexts_kind ck;
-	probe_curve_init(&ck.curve);
+	struct probe_curve c;
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
+	probe_curve_init(&c);
 	for (int m = 1; m <= 6; m++)
-		CHECK(probe_curve_add(&ck.curve, m, 1.0, 1.01) == 0);
-	int rc = probe_contexts_analyze(&env, CONTEXTS_INT, &ck);
-	probe_curve_release(&ck.curve);
+		CHECK(probe_curve_add(&c, m, 1.0, 1.01) == 0);
+	int rc = probe_contexts_analyze(&env, CONTEXTS_INT, &c, &rec);
+	probe_curve_release(&c);
 	CHECK(rc == 0);
-	CHECK(isnan(ck.contexts.value) && ck.contexts.confidence == 0);
+	CHECK(isnan(rec.contexts_int.value) && rec.contexts_int.confidence == 0);
+	CHECK_STR(rec.contexts_ev[CONTEXTS_INT].shape, "flat");
 	CHECK(isnan(env.contexts_int));
-	CHECK(isnan(ck.contexts.os_reported)); /* neither a topology nor allowed CPUs */
+	CHECK(isnan(rec.contexts_int.os_reported)); /* neither a topology nor allowed CPUs */
+	machine_probes_release(&rec);
 }
 
 /* --- timeslice ------------------------------------------------------------------------------ */
@@ -422,34 +490,40 @@ static void test_probe_core__zen5_timeslice(void)
 	 * count mode was the hypervisor's interruptions (0.037 ms, 5000 of them); the time-weighted
 	 * mode is the slice in each run. */
 	static const size_t gaps[3] = { 5157, 5162, 5154 };
+	static struct machine_probes rec;
 	for (int r = 0; r < 3; r++) {
 		double *col[1];
 		size_t n;
 		CHECK(read_cols(zen5_run[r], "timeslice-gaps.csv", 1, col, &n) == 0);
 		struct probe_timeslice_result ts;
 		probe_timeslice_result_init(&ts);
+		machine_probes_init(&rec);
 		ts.gaps_us = col[0];
 		ts.n = n;
-		probe_timeslice_analyze(&ts);
+		probe_timeslice_analyze(&ts, &rec);
 		int sorted = 1;
 		for (int i = 1; i < TIMESLICE_NQUANTILES; i++)
-			sorted &= ts.quantile_ms[i - 1] <= ts.quantile_ms[i];
-		double p90 = ts.quantile_ms[4], value = ts.slice.value;
+			sorted &= rec.timeslice_ev.quantile_ms[i - 1] <= rec.timeslice_ev.quantile_ms[i];
+		double p90 = rec.timeslice_ev.quantile_ms[4], value = rec.timeslice.value;
 		int have = ts.have_mode;
 		probe_timeslice_result_release(&ts);
 		CHECK(n == gaps[r]);
+		CHECK(rec.timeslice_ev.gaps == (long long)n && rec.have[MP_TIMESLICE] == MP_HAVE_YES);
 		CHECK(sorted);
 		CHECK_NEAR(p90, 4.0, 0.1);
 		CHECK(have);
 		CHECK_NEAR(value, 4.0, 0.1);
+		machine_probes_release(&rec);
 	}
 }
 
-/* ts with n gaps: the first nshort at short_us + i, the others at long_us + i (us). 0, -1 on no
- * memory. */
-static int gaps_fill(struct probe_timeslice_result *ts, size_t n, size_t nshort, double short_us, double long_us)
+/* ts with n gaps: the first nshort at short_us + i, the others at long_us + i (us); rec
+ * initialised. 0, -1 on no memory. */
+static int gaps_fill(struct probe_timeslice_result *ts, struct machine_probes *rec, size_t n, size_t nshort,
+		     double short_us, double long_us)
 {
 	probe_timeslice_result_init(ts);
+	machine_probes_init(rec);
 	ts->gaps_us = malloc(n * sizeof(double));
 	if (!ts->gaps_us)
 		return -1;
@@ -464,36 +538,41 @@ static void test_probe_core__timeslice_witnesses(void)
 	/* gaps of a busy machine (others' slices, 12 ms) against the kernel's 4 ms: the kernel's
 	 * stands, with the gaps in the reason; within 25 % the gaps' answer stands */
 	struct probe_timeslice_result ts;
-	CHECK(gaps_fill(&ts, 50, 0, 0, 12000.0) == 0);
-	ts.schedstat.value = 4.0;
-	ts.schedstat.confidence = 0.9;
-	probe_timeslice_analyze(&ts);
-	double busy = ts.slice.value;
-	int said = strstr(ts.slice.reason, "schedstat") != NULL;
+	static struct machine_probes rec;
+	CHECK(gaps_fill(&ts, &rec, 50, 0, 0, 12000.0) == 0);
+	rec.schedstat.value = 4.0;
+	rec.schedstat.confidence = 0.9;
+	probe_timeslice_analyze(&ts, &rec);
+	double busy = rec.timeslice.value;
+	int said = strstr(rec.timeslice.reason, "schedstat") != NULL;
 	for (size_t i = 0; i < ts.n; i++)
 		ts.gaps_us[i] = 3900.0 + (double)i;
-	probe_timeslice_analyze(&ts);
-	double quiet = ts.slice.value, quiet_conf = ts.slice.confidence;
+	probe_timeslice_analyze(&ts, &rec);
+	double quiet = rec.timeslice.value, quiet_conf = rec.timeslice.confidence;
+	int reason_gone = !rec.timeslice.reason[0];
 	probe_timeslice_result_release(&ts);
 	CHECK_NEAR(busy, 4.0, 1e-9);
 	CHECK(said);
 	CHECK_NEAR(quiet, 3.92, 0.05);
 	CHECK(quiet_conf > 0.5);
+	CHECK(reason_gone);
 }
 
 static void test_probe_core__timeslice_of_clean_slices(void)
 {
 	/* A few short interrupts and a peak of 4 ms slices: the mode is the slice. */
 	struct probe_timeslice_result ts;
-	CHECK(gaps_fill(&ts, 100, 20, 25.0, 3990.0) == 0);
-	probe_timeslice_analyze(&ts);
-	double value = ts.slice.value, conf = ts.slice.confidence;
+	static struct machine_probes rec;
+	CHECK(gaps_fill(&ts, &rec, 100, 20, 25.0, 3990.0) == 0);
+	probe_timeslice_analyze(&ts, &rec);
+	double value = rec.timeslice.value, conf = rec.timeslice.confidence;
 	probe_timeslice_result_release(&ts);
 	CHECK_NEAR(value, 4.04, 0.05);
 	CHECK(conf > 0.9);
 	/* No gaps: no preemption seen, no answer. */
-	probe_timeslice_analyze(&ts);
-	CHECK(!ts.have_mode && isnan(ts.slice.value) && ts.slice.confidence == 0 && isnan(ts.quantile_ms[2]));
+	probe_timeslice_analyze(&ts, &rec);
+	CHECK(!ts.have_mode && isnan(rec.timeslice.value) && rec.timeslice.confidence == 0 &&
+	      isnan(rec.timeslice_ev.quantile_ms[2]));
 }
 
 /* --- c2c ------------------------------------------------------------------------------------ */

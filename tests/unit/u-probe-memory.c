@@ -9,6 +9,7 @@
 #include "probe/assoc.h"
 #include "probe/caches.h"
 #include "probe/chase.h"
+#include "probe/env.h"
 #include "probe/line.h"
 #include "probe/tlb.h"
 #include "report/csv.h"
@@ -166,6 +167,15 @@ static int load(const char *dir, const char *name, struct probe_curve *c)
 	return rc;
 }
 
+/* A fresh record for one analysis (machine/probes.h): the probes set their answers there. */
+static struct machine_probes *rec_new(void)
+{
+	struct machine_probes *rec = probe_scratch_new();
+	if (!rec)
+		abort();
+	return rec;
+}
+
 /* The environment of a recorded run: no OS topology (os_reported is NAN), the run's clock. */
 static struct probe_env env_of(double clock_ghz)
 {
@@ -181,18 +191,20 @@ static struct probe_env env_of(double clock_ghz)
 static void test_probe_memory__xeon_line(void)
 {
 	struct probe_env env = env_of(3.002);
-	struct probe_line_result r;
-	probe_line_result_init(&r);
+	struct probe_line_work r;
+	struct machine_probes *rec = rec_new();
+	probe_line_work_init(&r);
 	CHECK(load(XEON, "line.csv", &r.curve) == 0);
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	double line = r.line.value, conf = r.line.confidence, before = r.step_before_ns, after = r.step_after_ns;
-	int at = r.step_index;
-	double os = r.line.os_reported;
-	probe_line_result_release(&r);
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	double line = rec->line.value, conf = rec->line.confidence, before = NAN, after = NAN;
+	int at = probe_points_step(&rec->line_ev.curve, rec->line_stride.value, &before, &after, NULL);
+	double os = rec->line.os_reported;
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 	CHECK(line == 64);
 	CHECK(env.line_bytes == 64);
 	CHECK(conf > 0.5);
-	CHECK(at >= 0 && before < after);
+	CHECK(at == 0 && before < after);
 	CHECK(isnan(os)); /* no topology: nothing reported */
 }
 
@@ -204,8 +216,9 @@ static void test_probe_memory__zen5_line_two_witnesses(void)
 	static const char *const runs[] = { "amd-zen5-26-2/run1", "amd-zen5-26-2/run2", "amd-zen5-26-2/run3" };
 	for (int k = 0; k < 3; k++) {
 		struct probe_env env = env_of(3.5);
-		struct probe_line_result r;
-		probe_line_result_init(&r);
+		struct probe_line_work r;
+		struct machine_probes *rec = rec_new();
+		probe_line_work_init(&r);
 		CHECK(load(runs[k], "line.csv", &r.curve) == 0);
 		struct probe_curve sh;
 		probe_curve_init(&sh);
@@ -216,10 +229,11 @@ static void test_probe_memory__zen5_line_two_witnesses(void)
 		}
 		r.sharing.n = (int)sh.n;
 		probe_curve_release(&sh);
-		CHECK(probe_line_analyze(&env, &r) == 0);
-		double stride = r.stride.value, coh = r.coherence.value, line = r.line.value, conf = r.line.confidence;
-		int said = strstr(r.line.reason, "disagree") != NULL;
-		probe_line_result_release(&r);
+		CHECK(probe_line_analyze(&env, &r, rec) == 0);
+		double stride = rec->line_stride.value, coh = rec->line_coherence.value, line = rec->line.value, conf = rec->line.confidence;
+		int said = strstr(rec->line.reason, "disagree") != NULL;
+		probe_line_work_release(&r);
+		probe_scratch_free(rec);
 		CHECK(stride == 256);
 		CHECK(coh == 64);
 		CHECK(line == 64);
@@ -228,18 +242,20 @@ static void test_probe_memory__zen5_line_two_witnesses(void)
 		CHECK(conf > 0.5 && conf < 0.9);
 	}
 	struct probe_env env = env_of(3.5);
-	struct probe_line_result r;
-	probe_line_result_init(&r);
+	struct probe_line_work r;
+	struct machine_probes *rec = rec_new();
+	probe_line_work_init(&r);
 	CHECK(load(runs[0], "line.csv", &r.curve) == 0);
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	double line = r.line.value;
-	int said = strstr(r.line.reason, "stride witness only") != NULL;
-	probe_line_result_release(&r);
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	double line = rec->line.value;
+	int said = strstr(rec->line.reason, "stride witness only") != NULL;
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 	CHECK(line == 256 && said);
 }
 
 /* The coherence curve of a recorded run into r->sharing (minima as medians, as load() does). */
-static int load_sharing(const char *dir, struct probe_line_result *r)
+static int load_sharing(const char *dir, struct probe_line_work *r)
 {
 	struct probe_curve sh;
 	probe_curve_init(&sh);
@@ -259,31 +275,35 @@ static int load_sharing(const char *dir, struct probe_line_result *r)
 static void test_probe_memory__xeon_line_flush_witness(void)
 {
 	struct probe_env env = env_of(3.002);
-	struct probe_line_result r;
-	probe_line_result_init(&r);
+	struct probe_line_work r;
+	struct machine_probes *rec = rec_new();
+	probe_line_work_init(&r);
 	CHECK(load("probe/kvm-xeon-6-207-one-cpu", "line.csv", &r.curve) == 0);
 	CHECK(load("probe/kvm-xeon-6-207-one-cpu", "line-flush.csv", &r.flush_curve) == 0);
-	snprintf(r.coherence.reason, sizeof(r.coherence.reason), "needs two CPUs");
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	CHECK(r.flush.value == 64 && r.flush_ratio > 4);
-	CHECK(r.line.value == 64 && r.witnesses == 1 && env.line_witnesses == 1);
-	CHECK(strstr(r.line.method, "one witness") != NULL);
-	CHECK(strstr(r.line.reason, "rests on one witness, the flush witness") != NULL);
+	snprintf(r.coherence_why, sizeof(r.coherence_why), "needs two CPUs");
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	CHECK(rec->line_flush.value == 64 && rec->line_ev.flush_contrast > 4);
+	CHECK(rec->line.value == 64 && rec->line_witnesses_used == 1 && env.line_witnesses == 1);
+	CHECK(strstr(rec->line.method, "one witness") != NULL);
+	CHECK(strstr(rec->line.reason, "rests on one witness, the flush witness") != NULL);
 	CHECK(strstr(env.line_note, "needs two CPUs") != NULL);
-	double one = r.line.confidence;
+	double one = rec->line.confidence;
 	CHECK(one > 0.5 && one < 0.9);
-	probe_line_result_release(&r);
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 
 	env = env_of(3.002);
-	probe_line_result_init(&r);
+	rec = rec_new();
+	probe_line_work_init(&r);
 	CHECK(load("probe/kvm-xeon-6-207-two-cpus", "line.csv", &r.curve) == 0);
 	CHECK(load("probe/kvm-xeon-6-207-two-cpus", "line-flush.csv", &r.flush_curve) == 0);
 	CHECK(load_sharing("probe/kvm-xeon-6-207-two-cpus", &r) == 0);
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	CHECK(r.line.value == 64 && r.witnesses == 2 && env.line_witnesses == 2 && !env.line_note[0]);
-	CHECK(strstr(r.line.method, "two witnesses") != NULL);
-	CHECK(r.line.confidence > one);
-	probe_line_result_release(&r);
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	CHECK(rec->line.value == 64 && rec->line_witnesses_used == 2 && env.line_witnesses == 2 && !env.line_note[0]);
+	CHECK(strstr(rec->line.method, "two witnesses") != NULL);
+	CHECK(rec->line.confidence > one);
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 }
 
 /* --- synthetic line curves with the prefetchers of other CPUs ---------------------------------
@@ -318,7 +338,7 @@ static void syn_flush(struct probe_curve *c, double line, double same)
 }
 
 /* Coherence curve D = 8..1024: contended inside the line. */
-static void syn_sharing(struct probe_line_result *r, double line)
+static void syn_sharing(struct probe_line_work *r, double line)
 {
 	r->sharing.n = 0;
 	for (double d = 8; d <= 1024; d *= 2, r->sharing.n++) {
@@ -357,46 +377,50 @@ static void test_probe_memory__line_synthetic_prefetchers(void)
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		const struct syn_case *t = &cases[k];
 		struct probe_env env = env_of(3.0);
-		struct probe_line_result r;
-		probe_line_result_init(&r);
+		struct probe_line_work r;
+		struct machine_probes *rec = rec_new();
+		probe_line_work_init(&r);
 		syn_stride(&r.curve, t->line, t->region);
 		syn_flush(&r.flush_curve, t->line, t->same_ns);
 		if (t->sharing)
 			syn_sharing(&r, t->line);
 		else
-			snprintf(r.coherence.reason, sizeof(r.coherence.reason), "needs two CPUs");
-		CHECK(probe_line_analyze(&env, &r) == 0);
+			snprintf(r.coherence_why, sizeof(r.coherence_why), "needs two CPUs");
+		CHECK(probe_line_analyze(&env, &r, rec) == 0);
 		double stride = t->region > t->line ? t->region : t->line;
-		printf("# %s: line %.0f (want %.0f), stride %.0f, witnesses %d, confidence %.2f\n", t->what, r.line.value,
-		       t->want, r.stride.value, r.witnesses, r.line.confidence);
-		CHECK(r.witnesses == t->witnesses);
+		printf("# %s: line %.0f (want %.0f), stride %.0f, witnesses %d, confidence %.2f\n", t->what, rec->line.value,
+		       t->want, rec->line_stride.value, rec->line_witnesses_used, rec->line.confidence);
+		CHECK(rec->line_witnesses_used == t->witnesses);
 		if (isnan(t->want)) {
-			CHECK(r.line.value == stride && strstr(r.line.reason, "stride witness only") != NULL);
-			CHECK(strstr(r.line.reason, "no contrast") != NULL);
+			CHECK(rec->line.value == stride && strstr(rec->line.reason, "stride witness only") != NULL);
+			CHECK(strstr(rec->line.reason, "no contrast") != NULL);
 		} else {
-			CHECK(r.line.value == t->want && env.line_bytes == t->want);
-			CHECK(strstr(r.line.method, t->witnesses == 2 ? "two witnesses" : "one witness") != NULL);
+			CHECK(rec->line.value == t->want && env.line_bytes == t->want);
+			CHECK(strstr(rec->line.method, t->witnesses == 2 ? "two witnesses" : "one witness") != NULL);
 			/* a stride witness fooled by the prefetcher is named beside the answer */
-			CHECK((r.stride.value != t->want) == (strstr(r.line.reason, "stride witness disagrees") != NULL));
-			CHECK(r.line.confidence > 0.4 && r.line.confidence <= 1);
+			CHECK((rec->line_stride.value != t->want) == (strstr(rec->line.reason, "stride witness disagrees") != NULL));
+			CHECK(rec->line.confidence > 0.4 && rec->line.confidence <= 1);
 		}
-		probe_line_result_release(&r);
+		probe_line_work_release(&r);
+		probe_scratch_free(rec);
 	}
 	/* two prefetcher-proof witnesses that disagree: said, confidence halved */
 	struct probe_env env = env_of(3.0);
-	struct probe_line_result r;
-	probe_line_result_init(&r);
+	struct probe_line_work r;
+	struct machine_probes *rec = rec_new();
+	probe_line_work_init(&r);
 	syn_stride(&r.curve, 64, 0);
 	syn_flush(&r.flush_curve, 128, SYN_M);
 	syn_sharing(&r, 64);
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	CHECK(r.line.value == 64 && r.witnesses == 1 && r.line.confidence <= 0.5);
-	CHECK(strstr(r.line.reason, "the witnesses disagree") != NULL);
-	probe_line_result_release(&r);
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	CHECK(rec->line.value == 64 && rec->line_witnesses_used == 1 && rec->line.confidence <= 0.5);
+	CHECK(strstr(rec->line.reason, "the witnesses disagree") != NULL);
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 }
 
 /* A coherence curve with both of its columns (min and median per D), as probe --raw writes it. */
-static int load_sharing_both(const char *dir, struct probe_line_result *r)
+static int load_sharing_both(const char *dir, struct probe_line_work *r)
 {
 	char path[512];
 	snprintf(path, sizeof(path), "%s/tests/fixtures/%s/line-sharing.csv", ARCHSCOPE_SOURCE_DIR, dir);
@@ -426,21 +450,23 @@ static int load_sharing_both(const char *dir, struct probe_line_result *r)
 static void test_probe_memory__xeon_line_loaded_coherence(void)
 {
 	struct probe_env env = env_of(3.19);
-	struct probe_line_result r;
-	probe_line_result_init(&r);
+	struct probe_line_work r;
+	struct machine_probes *rec = rec_new();
+	probe_line_work_init(&r);
 	CHECK(load("probe/kvm-xeon-6-207-loaded", "line.csv", &r.curve) == 0);
 	CHECK(load("probe/kvm-xeon-6-207-loaded", "line-flush.csv", &r.flush_curve) == 0);
 	CHECK(load_sharing_both("probe/kvm-xeon-6-207-loaded", &r) == 0);
-	CHECK(probe_line_analyze(&env, &r) == 0);
-	printf("# loaded: line %.0f B (coherence %.0f B conf %.2f, flush %.0f B conf %.2f, stride %.0f B)\n", r.line.value,
-	       r.coherence.value, r.coherence.confidence, r.flush.value, r.flush.confidence, r.stride.value);
-	CHECK(r.flush.value == 64);
-	CHECK(r.line.value == 64 && env.line_bytes == 64);
-	CHECK(r.coherence.value == 1024 && r.coherence.confidence < 0.1); /* as the run read it */
-	CHECK(r.line.confidence > 0 && r.line.confidence <= 0.5);
-	CHECK(strstr(r.line.reason, "the witnesses disagree") != NULL);
-	CHECK(strstr(r.line.reason, "flush witness, the more confident") != NULL);
-	probe_line_result_release(&r);
+	CHECK(probe_line_analyze(&env, &r, rec) == 0);
+	printf("# loaded: line %.0f B (coherence %.0f B conf %.2f, flush %.0f B conf %.2f, stride %.0f B)\n", rec->line.value,
+	       rec->line_coherence.value, rec->line_coherence.confidence, rec->line_flush.value, rec->line_flush.confidence, rec->line_stride.value);
+	CHECK(rec->line_flush.value == 64);
+	CHECK(rec->line.value == 64 && env.line_bytes == 64);
+	CHECK(rec->line_coherence.value == 1024 && rec->line_coherence.confidence < 0.1); /* as the run read it */
+	CHECK(rec->line.confidence > 0 && rec->line.confidence <= 0.5);
+	CHECK(strstr(rec->line.reason, "the witnesses disagree") != NULL);
+	CHECK(strstr(rec->line.reason, "flush witness, the more confident") != NULL);
+	probe_line_work_release(&r);
+	probe_scratch_free(rec);
 }
 
 /* The Zen 5 guest with one CPU: its recorded stride curve (256 B) beside a flush curve made up at
@@ -451,55 +477,64 @@ static void test_probe_memory__zen5_line_one_cpu(void)
 {
 	for (int two = 0; two < 2; two++) {
 		struct probe_env env = env_of(3.5);
-		struct probe_line_result r;
-		probe_line_result_init(&r);
+		struct probe_line_work r;
+		struct machine_probes *rec = rec_new();
+		probe_line_work_init(&r);
 		CHECK(load("amd-zen5-26-2/run1", "line.csv", &r.curve) == 0);
 		syn_flush(&r.flush_curve, 64, 117.0);
 		if (two)
 			CHECK(load_sharing("amd-zen5-26-2/run1", &r) == 0);
-		CHECK(probe_line_analyze(&env, &r) == 0);
-		CHECK(r.stride.value == 256);
-		CHECK(r.line.value == 64 && r.witnesses == 1 + two);
-		CHECK(strstr(r.line.reason, "the stride witness disagrees: it sees 256 B") != NULL);
-		probe_line_result_release(&r);
+		CHECK(probe_line_analyze(&env, &r, rec) == 0);
+		CHECK(rec->line_stride.value == 256);
+		CHECK(rec->line.value == 64 && rec->line_witnesses_used == 1 + two);
+		CHECK(strstr(rec->line.reason, "the stride witness disagrees: it sees 256 B") != NULL);
+		probe_line_work_release(&r);
+		probe_scratch_free(rec);
 	}
 }
 
-/* The caches answer of a recorded run into env (what assoc builds on). */
-static int analyze_caches(const char *dir, struct probe_env *env, struct probe_caches_result *r)
+/* The caches answer of a recorded run into env (what assoc builds on) and rec. */
+static int analyze_caches(const char *dir, struct probe_env *env, struct machine_probes *rec)
 {
-	probe_caches_result_init(r);
-	r->line_bytes = 64;
-	if (load(dir, "caches.csv", &r->curve) != 0)
-		return -1;
-	return probe_caches_analyze(env, r);
+	struct probe_caches_work w = { .line_bytes = 64 };
+	int rc = load(dir, "caches.csv", &w.curve) != 0 ? -1 : probe_caches_analyze(env, &w, rec);
+	probe_curve_release(&w.curve);
+	return rc;
 }
 
 /* env as the caches answer of a recorded run leaves it. */
 static int env_from_caches(const char *dir, double clock_ghz, struct probe_env *env)
 {
 	*env = env_of(clock_ghz);
-	struct probe_caches_result r;
-	int rc = analyze_caches(dir, env, &r);
-	probe_caches_result_release(&r);
+	struct machine_probes *rec = rec_new();
+	int rc = analyze_caches(dir, env, rec);
+	probe_scratch_free(rec);
 	return rc;
 }
 
 static void test_probe_memory__xeon_caches(void)
 {
 	struct probe_env env = env_of(3.002);
-	struct probe_caches_result r;
-	CHECK(analyze_caches(XEON, &env, &r) == 0);
-	int n = r.nlevels;
-	double size[3] = { 0 }, ns[3] = { 0 }, cy0 = r.level[0].latency_cy, mem = r.memory.value, mem_cy = r.memory_cy;
+	struct machine_probes *rec = rec_new();
+	CHECK(analyze_caches(XEON, &env, rec) == 0);
+	int n = rec->ncaches;
+	double size[3] = { 0 }, ns[3] = { 0 }, cy0 = rec->cache[0].latency_cy, mem = rec->memory_latency.value;
+	double mem_cy = rec->memory_latency_cy;
 	for (int i = 0; i < n && i < 3; i++) {
-		size[i] = r.level[i].size.value;
-		ns[i] = r.level[i].latency.value;
+		size[i] = rec->cache[i].size.value;
+		ns[i] = rec->cache[i].latency.value;
 	}
-	int clusters_ok = r.monotone_ns && r.cluster;
-	for (size_t i = 1; clusters_ok && i < r.curve.n; i++)
-		clusters_ok = r.monotone_ns[i] >= r.monotone_ns[i - 1] && r.cluster[i] >= 0;
-	probe_caches_result_release(&r);
+	double *monotone;
+	int *cluster;
+	int clusters_ok = probe_caches_clusters(&rec->caches_ev.curve, &monotone, &cluster) == 0 && rec->caches_ev.curve.n > 3;
+	for (int i = 1; clusters_ok && i < rec->caches_ev.curve.n; i++)
+		clusters_ok = monotone[i] >= monotone[i - 1] && cluster[i] >= 0;
+	int nclusters = 0;
+	for (int i = 0; clusters_ok && i < rec->caches_ev.curve.n; i++)
+		nclusters = cluster[i] + 1 > nclusters ? cluster[i] + 1 : nclusters;
+	free(monotone); /* NULL after a failure */
+	free(cluster);
+	probe_scratch_free(rec);
 	CHECK(n == 3);
 	CHECK(size[0] == 48 * 1024);
 	CHECK(size[1] == 2 * 1048576);
@@ -508,7 +543,7 @@ static void test_probe_memory__xeon_caches(void)
 	CHECK(ns[0] < ns[1] && ns[1] < ns[2] && ns[2] < mem);
 	CHECK_NEAR(cy0, ns[0] * 3.002, 1e-9);
 	CHECK_NEAR(mem_cy, mem * 3.002, 1e-9);
-	CHECK(clusters_ok);
+	CHECK(clusters_ok && nclusters >= 4); /* three levels and memory, at least */
 	/* The typed answers later probes read. */
 	CHECK(env.nlevels == 3);
 	CHECK(env.level_bytes[0] == 48 * 1024 && env.level_bytes[1] == 2 * 1048576);
@@ -519,25 +554,28 @@ static void test_probe_memory__xeon_caches(void)
 static void test_probe_memory__caches_without_clock(void)
 {
 	struct probe_env env = env_of(0);
-	struct probe_caches_result r;
-	CHECK(analyze_caches(XEON, &env, &r) == 0);
-	double cy = r.level[0].latency_cy, mem_cy = r.memory_cy, ghz = r.clock_ghz;
-	probe_caches_result_release(&r);
+	struct machine_probes *rec = rec_new();
+	CHECK(analyze_caches(XEON, &env, rec) == 0);
+	double cy = rec->cache[0].latency_cy, mem_cy = rec->memory_latency_cy, ghz = rec->caches_ev.clock_ghz;
+	probe_scratch_free(rec);
 	CHECK(isnan(cy) && isnan(mem_cy));
-	CHECK(ghz == 0);
+	CHECK(isnan(ghz)); /* none measured: null */
 }
 
 /* Ways of level i (0-based) from a recorded assoc curve, with env's levels. */
 static double assoc_ways(const char *dir, struct probe_env *env, int i, const char *name)
 {
-	struct probe_assoc_level l = { .step_index = -1 };
-	probe_curve_init(&l.curve);
-	double ways = -1;
-	if (load(dir, name, &l.curve) == 0 && probe_assoc_analyze(env, i, &l) == 0)
-		ways = l.ways.value;
-	if (isfinite(ways) && !(l.step_index >= 0 && l.step_before_ns < l.step_after_ns && l.ways.confidence > 0))
+	struct probe_curve curve = { 0 };
+	struct machine_probes *rec = rec_new();
+	const struct machine_probes_assoc *a = &rec->assoc[i];
+	double ways = -1, before = NAN, after = NAN;
+	if (load(dir, name, &curve) == 0 && probe_assoc_analyze(env, i, &curve, rec) == 0)
+		ways = a->ways.value;
+	if (isfinite(ways) && !(probe_points_step(&a->curve, ways, &before, &after, NULL) == 0 && before < after &&
+				a->ways.confidence > 0 && a->curve.n == (int)curve.n))
 		ways = -2; /* a found step must carry its evidence */
-	probe_curve_release(&l.curve);
+	probe_curve_release(&curve);
+	probe_scratch_free(rec);
 	return ways;
 }
 
@@ -557,30 +595,31 @@ static void test_probe_memory__xeon_assoc(void)
 	CHECK(isnan(env.level_ways[2]));
 }
 
-/* The TLB answers of a recorded run into *a; its curves are released (a keeps the answers). */
-static int analyze_tlb(const char *dir, struct probe_tlb_result *a)
+/* The TLB answers of a recorded run into rec. */
+static int analyze_tlb(const char *dir, struct machine_probes *rec)
 {
-	struct probe_tlb_result r;
-	probe_tlb_result_init(&r);
-	int rc = load(dir, "tlb-page.csv", &r.page_curve) || load(dir, "tlb-entries.csv", &r.entries_curve) ||
-		 load(dir, "tlb-control.csv", &r.control_curve) || probe_tlb_analyze_page(&r) ||
-		 probe_tlb_analyze_entries(&r);
-	probe_tlb_result_release(&r);
-	*a = r;
+	struct probe_tlb_work w = { 0 };
+	int rc = load(dir, "tlb-page.csv", &w.page_curve) || load(dir, "tlb-entries.csv", &w.entries_curve) ||
+		 load(dir, "tlb-control.csv", &w.control_curve) || probe_tlb_analyze_page(&w, rec) ||
+		 probe_tlb_analyze_entries(&w, rec);
+	probe_tlb_work_release(&w);
 	return rc;
 }
 
 static void test_probe_memory__xeon_tlb(void)
 {
-	struct probe_tlb_result a;
-	CHECK(analyze_tlb(XEON, &a) == 0);
-	CHECK(a.page.value == 4096);
-	CHECK(a.page_before_ns < a.page_after_ns);
-	CHECK(a.nlevels == 2);
-	CHECK(a.level[0].entries.value == 96);
-	CHECK(a.level[1].entries.value == 2048);
-	CHECK(a.level[0].cost_ns < a.level[1].cost_ns);
-	CHECK(isfinite(a.walk_ns) && a.walk_ns > a.level[1].cost_ns);
+	struct machine_probes *a = rec_new();
+	double before = NAN, after = NAN;
+	CHECK(analyze_tlb(XEON, a) == 0);
+	CHECK(a->page_size.value == 4096);
+	CHECK(probe_points_step(&a->tlb_ev.page_curve, a->page_pairs.value, &before, &after, NULL) == 0 && before < after);
+	CHECK(a->ntlb == 2);
+	CHECK(a->tlb[0].entries.value == 96);
+	CHECK(a->tlb[1].entries.value == 2048);
+	CHECK(a->tlb[0].cost_ns < a->tlb[1].cost_ns);
+	double walk_ns = probe_tlb_walk_ns(a);
+	CHECK(isfinite(walk_ns) && walk_ns > a->tlb[1].cost_ns);
+	probe_scratch_free(a);
 }
 
 /* Three runs on a 2-core KVM guest of an AMD EPYC Zen 5 (family 26 model 2;
@@ -606,17 +645,18 @@ static void test_probe_memory__zen5_caches(void)
 static void test_probe_memory__creeping_memory_is_no_level(void)
 {
 	struct probe_env env = { .clock_ghz = 3.0 };
-	struct probe_caches_result r;
-	probe_caches_result_init(&r);
+	struct probe_caches_work w = { .line_bytes = 64 };
+	struct machine_probes *rec = rec_new();
 	for (double x = 1024; x <= (1u << 30); x *= 1.25) {
 		double y = x <= 32768 ? 1.0 : x <= (1u << 20) ? 4.0 : x <= (24u << 20) ? 10.0
 			 : 60.0 * pow(x / (32u << 20), 0.1325);
-		CHECK(probe_curve_add(&r.curve, x, y, y) == 0);
+		CHECK(probe_curve_add(&w.curve, x, y, y) == 0);
 	}
-	CHECK(probe_caches_analyze(&env, &r) == 0);
-	CHECK(r.nlevels == 3);
-	CHECK(r.memory.value > 60);
-	probe_caches_result_release(&r);
+	CHECK(probe_caches_analyze(&env, &w, rec) == 0);
+	CHECK(rec->ncaches == 3);
+	CHECK(rec->memory_latency.value > 60);
+	probe_curve_release(&w.curve);
+	probe_scratch_free(rec);
 }
 
 /* Runs on the Zen 5 guest under load (tests/fixtures/amd-zen5-26-2/loaded): L1 48 KiB and L2
@@ -626,15 +666,16 @@ static void test_probe_memory__zen5_loaded(void)
 	static const char *const file[] = { "caches-stray-last-point.csv", "caches-slow.csv" };
 	for (int k = 0; k < 2; k++) {
 		struct probe_env env;
-		struct probe_caches_result r;
-		probe_caches_result_init(&r);
-		CHECK(load("amd-zen5-26-2/loaded", file[k], &r.curve) == 0);
+		struct probe_caches_work w = { .line_bytes = 64 };
+		struct machine_probes *rec = rec_new();
+		CHECK(load("amd-zen5-26-2/loaded", file[k], &w.curve) == 0);
 		env = (struct probe_env){ .clock_ghz = 3.5 };
-		CHECK(probe_caches_analyze(&env, &r) == 0);
-		CHECK(r.nlevels == 3);
+		CHECK(probe_caches_analyze(&env, &w, rec) == 0);
+		CHECK(rec->ncaches == 3);
 		CHECK(env.level_bytes[0] == 48 * 1024 && env.level_bytes[1] == 1048576);
-		CHECK(isfinite(r.memory.value) && r.memory.value > 4 * env.level_ns[2]);
-		probe_caches_result_release(&r);
+		CHECK(isfinite(rec->memory_latency.value) && rec->memory_latency.value > 4 * env.level_ns[2]);
+		probe_curve_release(&w.curve);
+		probe_scratch_free(rec);
 	}
 }
 
@@ -654,31 +695,32 @@ static void test_probe_memory__assoc_fastest_of_sweeps(void)
 {
 	struct probe_env env;
 	CHECK(env_from_caches(zen5_runs[2], zen5_clock_ghz[2], &env) == 0);
-	struct probe_assoc_level l = { .step_index = -1 };
-	struct probe_curve clean;
-	probe_curve_init(&l.curve);
-	probe_curve_init(&clean);
-	CHECK(load(zen5_runs[2], "assoc-L1.csv", &l.curve) == 0);
+	struct probe_curve curve = { 0 }, clean = { 0 };
+	struct machine_probes *rec = rec_new();
+	double before, after;
+	CHECK(load(zen5_runs[2], "assoc-L1.csv", &curve) == 0);
 	CHECK(load(zen5_runs[2], "assoc-L1.csv", &clean) == 0);
 	const double raised[4] = { 1.8, 2.2, 2.5, 2.7 }; /* K = 9..12 */
 	for (int j = 0; j < 4; j++) {
-		CHECK(l.curve.x[8 + j] == 9 + j);
-		l.curve.min_ns[8 + j] = l.curve.median_ns[8 + j] = raised[j];
+		CHECK(curve.x[8 + j] == 9 + j);
+		curve.min_ns[8 + j] = curve.median_ns[8 + j] = raised[j];
 	}
-	CHECK(probe_assoc_analyze(&env, 0, &l) == 0);
-	CHECK(l.ways.value != 12);
-	probe_curve_merge_min(&l.curve, &clean);
-	CHECK(probe_assoc_analyze(&env, 0, &l) == 0);
-	CHECK(l.ways.value == 12 && l.step_index >= 0);
+	CHECK(probe_assoc_analyze(&env, 0, &curve, rec) == 0);
+	CHECK(rec->assoc[0].ways.value != 12);
+	probe_curve_merge_min(&curve, &clean);
+	CHECK(probe_assoc_analyze(&env, 0, &curve, rec) == 0);
+	CHECK(rec->assoc[0].ways.value == 12 &&
+	      probe_points_step(&rec->assoc[0].curve, 12, &before, &after, NULL) == 0 && before < after);
+	probe_scratch_free(rec);
 	/* curves over other K values: only the common prefix of equal K is merged */
 	struct probe_curve shorter;
 	probe_curve_init(&shorter);
 	CHECK(probe_curve_add(&shorter, 1, 0.5, 0.5) == 0 && probe_curve_add(&shorter, 3, 0.5, 0.5) == 0);
-	probe_curve_merge_min(&l.curve, &shorter);
-	CHECK(l.curve.min_ns[0] == 0.5 && l.curve.min_ns[1] > 1.0);
+	probe_curve_merge_min(&curve, &shorter);
+	CHECK(curve.min_ns[0] == 0.5 && curve.min_ns[1] > 1.0);
 	probe_curve_release(&shorter);
 	probe_curve_release(&clean);
-	probe_curve_release(&l.curve);
+	probe_curve_release(&curve);
 }
 
 static void test_probe_memory__zen5_tlb(void)
@@ -686,12 +728,13 @@ static void test_probe_memory__zen5_tlb(void)
 	/* Runs 2 and 3 find the 4 KiB page and the 96-entry first level; run 3 the 4096-entry
 	 * second level (run 2 answers 3584). */
 	for (int k = 1; k < 3; k++) {
-		struct probe_tlb_result a;
-		CHECK(analyze_tlb(zen5_runs[k], &a) == 0);
-		CHECK(a.page.value == 4096);
-		CHECK(a.nlevels >= 1 && a.level[0].entries.value == 96);
+		struct machine_probes *a = rec_new();
+		CHECK(analyze_tlb(zen5_runs[k], a) == 0);
+		CHECK(a->page_size.value == 4096);
+		CHECK(a->ntlb >= 1 && a->tlb[0].entries.value == 96);
 		if (k == 2)
-			CHECK(a.nlevels == 2 && a.level[1].entries.value == 4096);
+			CHECK(a->ntlb == 2 && a->tlb[1].entries.value == 4096);
+		probe_scratch_free(a);
 	}
 }
 

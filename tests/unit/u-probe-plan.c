@@ -6,8 +6,11 @@
  * runs on synthetic curves (jump, ramp, a VM's vCPUs sharing two cores) and on the recorded
  * curves of a 2-vCPU Zen 5 guest. Nothing is timed. */
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "probe/c2c.h"
@@ -366,6 +369,37 @@ static int leaves(const struct run_pair *r)
 	return clique_tree_leaves(r->all.tree);
 }
 
+/* The record of a run (probe_c2c_analyze) against the run: the CPUs, the matrices (null on the
+ * diagonal, symmetric, the latency and the largest block's bandwidth), the pairs measured, the
+ * mode, the tree and each block's matrix. 0, or -1 (printed) where one differs. */
+static int c2c_recorded(struct probe_c2c_result *r, int all_pairs)
+{
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
+	int n = r->m.cpus.n, nb = r->m.nblocks, bad = probe_c2c_analyze(r, &rec) != 0;
+	const struct machine_probes_c2c *c = &rec.c2c;
+	bad |= rec.have[MP_C2C] != MP_HAVE_YES || c->ncpus != n || c->nblocks != nb;
+	bad |= strcmp(c->mode, all_pairs ? "all_pairs" : "classes") != 0;
+	bad |= c->pairs_measured != probe_c2c_plan_measured(&r->plan) || c->rounds != r->rounds || c->steps != r->steps;
+	bad |= rec.have[MP_C2C_TREE] != MP_HAVE_YES || c->nnodes != r->tree->nnodes || c->leaves != clique_tree_leaves(r->tree);
+	for (int i = 0; !bad && i < n; i++) {
+		bad |= c->cpus[i] != r->m.cpus.cpu[i] || !isnan(c->latency_ns[i * n + i]) || !isnan(c->bandwidth_gbs[i * n + i]);
+		for (int j = 0; j < n; j++)
+			if (i != j)
+				bad |= c->latency_ns[i * n + j] != probe_c2c_lat(&r->m, i, j) ||
+				       c->bandwidth_gbs[i * n + j] != probe_c2c_bw(&r->m, nb - 1, i, j) ||
+				       c->block[0].bandwidth_gbs[i * n + j] != probe_c2c_bw(&r->m, 0, i, j);
+	}
+	for (int k = 0; !bad && k < nb; k++)
+		bad |= c->block[k].block_bytes != (long long)r->m.block_bytes[k] || c->block[k].ncpus != n;
+	/* recorded again (a re-measurement): what it held is released, the same comes back */
+	bad |= probe_c2c_analyze(r, &rec) != 0 || c->nnodes != r->tree->nnodes || c->nclasses > r->plan.nclasses;
+	machine_probes_release(&rec);
+	if (bad)
+		printf("# the record of a c2c run differs from the run\n");
+	return bad ? -1 : 0;
+}
+
 static void test_probe_plan__c2c_by_class_same_tree_as_all_pairs(void)
 {
 	static const struct {
@@ -399,6 +433,7 @@ static void test_probe_plan__c2c_by_class_same_tree_as_all_pairs(void)
 			/* the classes hold on every pair too: with all pairs measured, none disagrees */
 			for (int c = 0; c < r.all.plan.nclasses; c++)
 				CHECK(!r.all.plan.cls[c].unresolved);
+			CHECK(c2c_recorded(&r.cls, 0) == 0 && c2c_recorded(&r.all, 1) == 0);
 			run_release(&r);
 		}
 		topo_release(&topo);
@@ -552,15 +587,18 @@ static void both_answers(enum shape s, int C, int max, int same, double *full, d
 			 int *full_steps)
 {
 	struct probe_env env = { .allowed = { .n = C } };
-	struct probe_contexts_kind a = { 0 }, b = { 0 };
+	struct probe_curve a = { 0 }, b = { 0 };
+	static struct machine_probes rec;
+	machine_probes_init(&rec);
 	for (int m = 1; m <= max; m++) {
 		double y = shape_y(s, C, m, 0);
-		probe_curve_add(&a.curve, m, y, y);
+		probe_curve_add(&a, m, y, y);
 		*full_steps = m;
 		if (y > 2.0)
 			break;
 	}
-	probe_contexts_analyze(&env, CONTEXTS_FP, &a);
+	probe_contexts_analyze(&env, CONTEXTS_FP, &a, &rec);
+	*full = rec.contexts_fp.value;
 	struct probe_contexts_search sr;
 	probe_contexts_search_init(&sr, max);
 	int m, draws = 0;
@@ -573,15 +611,15 @@ static void both_answers(enum shape s, int C, int max, int same, double *full, d
 	for (int k = 0; k < sr.n; k++) {
 		int lo = -1;
 		for (int i = 0; i < sr.n; i++)
-			if ((lo < 0 || sr.m[i] < sr.m[lo]) && (k == 0 || sr.m[i] > (int)b.curve.x[b.curve.n - 1]))
+			if ((lo < 0 || sr.m[i] < sr.m[lo]) && (k == 0 || sr.m[i] > (int)b.x[b.n - 1]))
 				lo = i;
-		probe_curve_add(&b.curve, sr.m[lo], sr.y[lo], sr.y[lo]);
+		probe_curve_add(&b, sr.m[lo], sr.y[lo], sr.y[lo]);
 	}
-	probe_contexts_analyze(&env, CONTEXTS_FP, &b);
-	*full = a.contexts.value;
-	*searched = b.contexts.value;
-	probe_curve_release(&a.curve);
-	probe_curve_release(&b.curve);
+	probe_contexts_analyze(&env, CONTEXTS_FP, &b, &rec);
+	*searched = rec.contexts_fp.value;
+	probe_curve_release(&a);
+	probe_curve_release(&b);
+	machine_probes_release(&rec);
 }
 
 static void test_probe_plan__contexts_search_same_answer_fewer_steps(void)
@@ -663,10 +701,14 @@ static void test_probe_plan__contexts_search_on_recorded_curves(void)
 			}
 			fclose(f);
 			struct probe_env env = { .allowed = { .n = 2 } };
-			struct probe_contexts_kind full = { 0 }, sp = { 0 };
+			struct probe_curve full = { 0 }, sp = { 0 };
+			static struct machine_probes rec;
+			machine_probes_init(&rec);
+			const struct machine_answer *a = machine_probes_at(&rec, probe_contexts_entry((enum contexts_kind)k));
 			for (int i = 0; i < n; i++)
-				probe_curve_add(&full.curve, x[i], y[i], y[i]);
-			probe_contexts_analyze(&env, (enum contexts_kind)k, &full);
+				probe_curve_add(&full, x[i], y[i], y[i]);
+			probe_contexts_analyze(&env, (enum contexts_kind)k, &full, &rec);
+			double full_value = a->value;
 			struct probe_contexts_search s;
 			probe_contexts_search_init(&s, 6);
 			int m, steps = 0, ok = 1;
@@ -680,12 +722,13 @@ static void test_probe_plan__contexts_search_on_recorded_curves(void)
 			for (int mm = 1; mm <= n; mm++)
 				for (int i = 0; i < s.n; i++)
 					if (s.m[i] == mm)
-						probe_curve_add(&sp.curve, mm, s.y[i], s.y[i]);
-			probe_contexts_analyze(&env, (enum contexts_kind)k, &sp);
-			CHECK(full.contexts.value == 2 && sp.contexts.value == 2);
+						probe_curve_add(&sp, mm, s.y[i], s.y[i]);
+			probe_contexts_analyze(&env, (enum contexts_kind)k, &sp, &rec);
+			CHECK(full_value == 2 && a->value == 2);
 			CHECK(steps <= n);
-			probe_curve_release(&full.curve);
-			probe_curve_release(&sp.curve);
+			probe_curve_release(&full);
+			probe_curve_release(&sp);
+			machine_probes_release(&rec);
 		}
 }
 
