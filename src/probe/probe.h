@@ -1,8 +1,7 @@
 /* What every probe shares: the environment it runs in (pinned CPU, options, the answers earlier
  * probes found) and the record its answers go to: a probe's find and analyze functions set its
  * answers and evidence straight in struct machine_probes (machine/probes.h: value, method,
- * confidence, the OS-reported value beside it; the unit is the table's); cli/ only renders them.
- * (struct probe_answer is the former per-probe answer, left for the probes not yet moved.) */
+ * confidence, the OS-reported value beside it; the unit is the table's); cli/ only renders them. */
 #ifndef ARCHSCOPE_PROBE_PROBE_H
 #define ARCHSCOPE_PROBE_PROBE_H
 
@@ -14,22 +13,6 @@
 #include "topo/topo.h"
 
 #define PROBE_MAX_LEVELS 8
-
-/* One answer. value is NAN when the probe found none; reason then says why (and, for a found
- * value with lowered confidence, why it was lowered). */
-struct probe_answer {
-	double value;
-	double confidence;      /* 0..1 */
-	const char *method;     /* static text */
-	double os_reported;     /* NAN: the OS reports nothing */
-	char reason[400];
-};
-
-/* An answer not found (yet): no value, nothing OS-reported. */
-static inline struct probe_answer probe_answer_none(void)
-{
-	return (struct probe_answer){ .value = NAN, .os_reported = NAN };
-}
 
 /* A record's answer back to "none" (no value, nothing OS-reported, no method, reason or flags):
  * where a probe starts to measure it again. */
