@@ -1,5 +1,5 @@
 /* whatif's known answer for process trees: a parent process (the slow stage, slow_stage's line)
- * writes items into a pipe that a forked child (the fast stage, fast_stage's line, a quarter of the
+ * writes items into a pipe that a forked child (the fast stage, fast_stage's line, half the
  * work per item) reads with read(2). The slow stage is the critical path: its curve rises. The fast
  * stage's curve is flat only because the delays its samples insert pause the parent, another
  * process (the shared delay count). Usage: pipeline [ITEMS] (default 200, 1.2 ms of work each). */
@@ -10,16 +10,17 @@
 
 static volatile double sink;
 
-__attribute__((noinline)) static double slow_stage(long n)
+/* seed: the item, so that no call is the same as another (the compiler would do one for all) */
+__attribute__((noinline)) static double slow_stage(long n, double seed)
 {
-	double x = 0;
+	double x = seed;
 	for (long i = 0; i < n; i++) x += (double)i * 1e-9; /* the slow stage's line */
 	return x;
 }
 
-__attribute__((noinline)) static double fast_stage(long n)
+__attribute__((noinline)) static double fast_stage(long n, double seed)
 {
-	double x = 0;
+	double x = seed;
 	for (long i = 0; i < n; i++) x += (double)i * 3e-9; /* the fast stage's line */
 	return x;
 }
@@ -39,14 +40,14 @@ int main(int argc, char **argv)
 		close(fd[1]);
 		double item, sum = 0;
 		while (read(fd[0], &item, sizeof(item)) == (ssize_t)sizeof(item))
-			sum += fast_stage(WORK / 4) + item;
+			sum += fast_stage(WORK / 2, item);
 		sink = sum;
 		printf("%g\n", sink);
 		_exit(0);
 	}
 	close(fd[0]);
 	for (long i = 0; i < items; i++) {
-		double v = slow_stage(WORK);
+		double v = slow_stage(WORK, (double)i);
 		if (write(fd[1], &v, sizeof(v)) != (ssize_t)sizeof(v))
 			return 1;
 	}
