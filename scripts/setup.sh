@@ -26,6 +26,7 @@ packages=(
 	openmpi-bin libopenmpi-dev              # archscope cluster (built when CMake finds Open MPI)
 	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests
 	make libomp-dev                         # stack's tests: make -j, clang -fopenmp (mpirun: openmpi-bin above)
+	coz-profiler                            # coz.h: whatif's test of programs instrumented for Coz
 )
 
 missing=()

@@ -131,13 +131,18 @@ static void notes_render(struct emit *e, const struct whatif_result *r, const st
 			 r->profile_wall_s, r->profile_samples, o->by_function ? "" : " and line information", o->period_ms);
 		emit_string(e, NULL, "", buf);
 	}
+	if (o->progress_point && strcmp(r->progress, o->progress_point) != 0) {
+		snprintf(buf, sizeof(buf), "no progress point '%s' in the program (it has: %s): measured by its wall time",
+			 o->progress_point, r->points_seen[0] ? r->points_seen : "none");
+		emit_string(e, NULL, "", buf);
+	}
 	if (r->runs_failed) {
 		snprintf(buf, sizeof(buf), "%d of %d runs failed (first: %s %d) and were left out%s%s", r->runs_failed, r->runs,
 			 r->first_signal ? "signal" : "exit status", r->first_signal ? r->first_signal : r->first_status,
 			 r->err_head[0] ? "; its stderr: " : "", r->err_head);
 		emit_string(e, NULL, "", buf);
 	}
-	if (r->delay_share_max > 0.5) {
+	if (r->delay_share_max > 0.75) {
 		snprintf(buf, sizeof(buf), "a run spent %.0f %% of its wall time in inserted delays: the effective times are "
 			 "differences of large numbers, whose noise widens the intervals", 100 * r->delay_share_max);
 		emit_string(e, NULL, "", buf);
@@ -168,6 +173,8 @@ static void whatif_render(struct emit *e, const struct whatif_result *r, const s
 	emit_string(e, WR_KEY(PROGRESS), "progress", r->progress);
 	emit_string(e, WR_KEY(PROGRESS_KIND), "progress kind",
 		    r->latency ? "latency" : r->throughput ? "throughput" : "end_to_end");
+	if (r->visits_runs)
+		emit_number(e, WR_KEY(VISITS), "progress point visits per run", r->visits_mean, NULL, "%.1f");
 	emit_int(e, WR_KEY(ROUNDS), "rounds", o->rounds, NULL);
 	emit_number(e, WR_KEY(PERIOD), "sample period (thread CPU time)", o->period_ms, "ms", "%g");
 	emit_int(e, WR_KEY(PROFILE_SAMPLES), "profiling samples", r->profile_samples, NULL);

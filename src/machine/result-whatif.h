@@ -15,6 +15,8 @@
 	X(WR_PROGRESS_KIND, WR_ROOT, TEXT, "progress_kind", "", 0,                                              \
 	  "end_to_end (wall time less the inserted delays), throughput (COZ_PROGRESS visits per effective second) or " \
 	  "latency (COZ_BEGIN/COZ_END, Little's law)")                                                          \
+	X(WR_VISITS, WR_ROOT, NUMBER, "progress_visits", "", SCHEMA_OPT,                                        \
+	  "a progress point: its visits (COZ_END's for latency), mean per baseline run, every process of the tree") \
 	X(WR_ROUNDS, WR_ROOT, INT, "rounds", "", 0, "rounds asked (--rounds): runs of each site and line speedup") \
 	X(WR_PERIOD, WR_ROOT, NUMBER, "sample_period", "ms", 0, "one sample per this much of a thread's CPU time") \
 	X(WR_PROFILE_SAMPLES, WR_ROOT, INT, "profile_samples", "", 0, "samples of the profiling run, every thread") \

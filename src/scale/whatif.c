@@ -118,6 +118,7 @@ int whatif_site_verdict(const struct whatif_site *s)
 struct run_out {
 	double wall_s, delay_s, eff_s, period_s;
 	double site_samples;
+	double visits; /* of the progress point (END visits for latency); NaN: wall time */
 	int failed, processes;
 };
 
@@ -260,14 +261,15 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 	out->site_samples = (double)sh->site_samples;
 	out->processes = (int)sh->processes;
 	out->period_s = period_of(c, sh, out->eff_s);
+	out->visits = c->point < 0 ? NAN : (double)sh->points[c->latency ? c->point2 : c->point].c.count;
 	if (profile)
 		c->res->profile_samples = (long)sh->samples;
 	if (profile && c->point < 0 && sh->npoints > 0) {
 		/* the progress measure: the point named, else the first throughput one, else the
 		 * first latency pair (BEGIN and END of one name) */
 		for (int i = 0; i < sh->npoints && c->point < 0; i++)
-			if ((c->o->progress_point && !strcmp(sh->points[i].name, c->o->progress_point)) ||
-			    (!c->o->progress_point && sh->points[i].type == 1))
+			if (sh->points[i].type == 1 &&
+			    (!c->o->progress_point || !strcmp(sh->points[i].name, c->o->progress_point)))
 				c->point = i;
 		for (int i = 0; i < sh->npoints && c->point < 0; i++)
 			for (int k = 0; k < sh->npoints; k++)
@@ -278,7 +280,13 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 					c->point2 = k;
 					c->latency = 1;
 				}
+		for (int i = 0; i < sh->npoints; i++) {
+			size_t k = strlen(c->res->points_seen);
+			snprintf(c->res->points_seen + k, sizeof(c->res->points_seen) - k, "%s%s (%s)", k ? ", " : "",
+				 sh->points[i].name, sh->points[i].type == 1 ? "throughput" : sh->points[i].type == 2 ? "begin" : "end");
+		}
 		if (c->point >= 0) {
+			out->visits = (double)sh->points[c->latency ? c->point2 : c->point].c.count;
 			snprintf(c->res->progress, sizeof(c->res->progress), "%s", sh->points[c->point].name);
 			c->res->throughput = !c->latency;
 			c->res->latency = c->latency;
@@ -365,6 +373,10 @@ static int rounds_run(struct ctx *c, struct as_error *err)
 					return 0; /* the cut run is left out */
 				double v = out.failed ? NAN : out.period_s;
 				struct whatif_curve_point *p = k ? &st->pts[k] : &res->base;
+				if (!k && !out.failed && out.visits == out.visits) {
+					res->visits_mean = (res->visits_mean * res->visits_runs + out.visits) / (res->visits_runs + 1);
+					res->visits_runs++;
+				}
 				if (p->n < WHATIF_ROUNDS_MAX) {
 					p->site_samples = (p->site_samples * p->n + out.site_samples) / (p->n + 1);
 					p->period_s[p->n++] = v;

@@ -74,6 +74,9 @@ struct whatif_result {
 	char progress[128];      /* "wall time" or the progress point's name */
 	int throughput;          /* measured by a progress point's visits */
 	int latency;             /* measured by COZ_BEGIN/COZ_END latency (Little's law) */
+	char points_seen[256];   /* the progress points the profiling run saw: "name (kind), ..." */
+	double visits_mean;      /* the progress point's visits (END's for latency), mean per baseline run */
+	int visits_runs;
 	int runs, runs_failed;   /* runs made (profile included); runs whose program failed */
 	int first_status, first_signal; /* of the first failed run */
 	int processes_max;       /* most process images of one run that mapped the shared file */
