@@ -388,32 +388,81 @@ struct whatif_coz_counter *_coz_get_counter(int type, const char *name)
 
 /* Calls that wake another thread or process pay the caller's delay first (Coz: a thread must not
  * wake another before it has paused what it owes); a read waits for data another one wrote, and is
- * credited. Outside whatif each is the real call behind one load and a branch. */
+ * credited. Outside whatif each is the real call behind one load and a branch. The real functions
+ * are found by a constructor, not at the first call: a program may call write or sem_post first in
+ * a signal handler, where dlsym is not safe. */
 #include <pthread.h>
 #include <semaphore.h>
 
-#define WAKE_WRAPPER(ret, name, decl, args)                                                        \
-	ret name decl                                                                              \
-	{                                                                                          \
-		REAL(name);                                                                        \
-		if (whatif_on)                                                                     \
-			whatif_pay();                                                              \
-		return real_ args;                                                                 \
-	}
+static int (*real_unlock)(pthread_mutex_t *);
+static int (*real_signal)(pthread_cond_t *);
+static int (*real_broadcast)(pthread_cond_t *);
+static int (*real_post)(sem_t *);
+static ssize_t (*real_write)(int, const void *, size_t);
+static ssize_t (*real_read)(int, void *, size_t);
 
-WAKE_WRAPPER(int, pthread_mutex_unlock, (pthread_mutex_t *m), (m))
-WAKE_WRAPPER(int, pthread_cond_signal, (pthread_cond_t *c), (c))
-WAKE_WRAPPER(int, pthread_cond_broadcast, (pthread_cond_t *c), (c))
-WAKE_WRAPPER(int, sem_post, (sem_t *s), (s))
-WAKE_WRAPPER(ssize_t, write, (int fd, const void *b, size_t n), (fd, b, n))
+__attribute__((constructor(101))) static void wake_resolve(void)
+{
+	real_unlock = (int (*)(pthread_mutex_t *))preload_real("pthread_mutex_unlock");
+	real_signal = (int (*)(pthread_cond_t *))preload_real("pthread_cond_signal");
+	real_broadcast = (int (*)(pthread_cond_t *))preload_real("pthread_cond_broadcast");
+	real_post = (int (*)(sem_t *))preload_real("sem_post");
+	real_write = (ssize_t (*)(int, const void *, size_t))preload_real("write");
+	real_read = (ssize_t (*)(int, void *, size_t))preload_real("read");
+}
+
+/* A call before the constructors ran (another library's constructor): found then. */
+#define WAKE_REAL(p)                                                                               \
+	if (!p)                                                                                    \
+		wake_resolve()
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	WAKE_REAL(real_unlock);
+	if (whatif_on)
+		whatif_pay();
+	return real_unlock(m);
+}
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	WAKE_REAL(real_signal);
+	if (whatif_on)
+		whatif_pay();
+	return real_signal(c);
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	WAKE_REAL(real_broadcast);
+	if (whatif_on)
+		whatif_pay();
+	return real_broadcast(c);
+}
+
+int sem_post(sem_t *s)
+{
+	WAKE_REAL(real_post);
+	if (whatif_on)
+		whatif_pay();
+	return real_post(s);
+}
+
+ssize_t write(int fd, const void *b, size_t n)
+{
+	WAKE_REAL(real_write);
+	if (whatif_on)
+		whatif_pay();
+	return real_write(fd, b, n);
+}
 
 ssize_t read(int fd, void *b, size_t n)
 {
-	REAL(read);
+	WAKE_REAL(real_read);
 	if (!whatif_on || profile)
-		return real_(fd, b, n);
+		return real_read(fd, b, n);
 	whatif_block();
-	ssize_t r = real_(fd, b, n);
+	ssize_t r = real_read(fd, b, n);
 	int e = errno;
 	whatif_unblock(r > 0);
 	errno = e;
