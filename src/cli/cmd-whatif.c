@@ -81,8 +81,9 @@ static void site_note(const struct whatif_site *s, const struct whatif_opts *o, 
 	buf[0] = 0;
 	const struct whatif_curve_point *top = s->npts ? &s->pts[s->npts - 1] : NULL;
 	if (s->verdict == WHATIF_FEW)
-		snprintf(buf, len, "%ld profiling samples in it (fewer than %d): run the program longer or sample more often "
-			 "(--sample-period below %g ms)", s->samples, WHATIF_MIN_SAMPLES, o->period_ms);
+		snprintf(buf, len, "%ld profiling samples in it (fewer than %d): run the program longer (a thread samples itself "
+			 "at most once a kernel tick, whatever --sample-period, now %g ms, asks)", s->samples, WHATIF_MIN_SAMPLES,
+			 o->period_ms);
 	else if (s->verdict == WHATIF_NOISE && top && top->ci == top->ci)
 		snprintf(buf, len, "at line speedup %.0f %% the program speedup is %+.1f %% ± %.1f %%: within the runs' noise; "
 			 "more rounds (--rounds, now %d) or a longer run narrow it", 100 * top->line_speedup,
@@ -113,6 +114,7 @@ static void site_render(struct emit *e, const struct whatif_site *s, const struc
 		emit_number(e, WR_KEY(PT_PROGRAM), "program speedup", p->program_speedup, NULL, "%+.3f");
 		emit_number(e, WR_KEY(PT_CI), "± (95 %)", p->ci, NULL, "%.3f");
 		emit_int(e, WR_KEY(PT_RUNS), "runs", p->n, NULL);
+		emit_int(e, WR_KEY(PT_NOISY), "noisy", p->noisy, NULL);
 		emit_number(e, WR_KEY(PT_SITE_SAMPLES), "site samples per run", p->site_samples, NULL, "%.0f");
 		emit_row_end(e);
 	}
@@ -140,6 +142,11 @@ static void notes_render(struct emit *e, const struct whatif_result *r, const st
 		snprintf(buf, sizeof(buf), "%d of %d runs failed (first: %s %d) and were left out%s%s", r->runs_failed, r->runs,
 			 r->first_signal ? "signal" : "exit status", r->first_signal ? r->first_signal : r->first_status,
 			 r->err_head[0] ? "; its stderr: " : "", r->err_head);
+		emit_string(e, NULL, "", buf);
+	}
+	if (r->runs_noisy) {
+		snprintf(buf, sizeof(buf), "%d of %d runs were disturbed (the first: %s): their spread widens the intervals; "
+			 "a quieter machine or more --rounds narrow them", r->runs_noisy, r->runs, r->noisy_why);
 		emit_string(e, NULL, "", buf);
 	}
 	if (r->delay_share_max > 0.75) {
@@ -179,6 +186,8 @@ static void whatif_render(struct emit *e, const struct whatif_result *r, const s
 	emit_number(e, WR_KEY(PERIOD), "sample period (thread CPU time)", o->period_ms, "ms", "%g");
 	emit_int(e, WR_KEY(PROFILE_SAMPLES), "profiling samples", r->profile_samples, NULL);
 	emit_number(e, WR_KEY(PROFILE_WALL), "profiling run", r->profile_wall_s, "s", "%.3f");
+	cli_conditions_render(e, WR_KEY(PROFILE_COND), WR_KEY(PROFILE_NOISY), &r->profile_cond);
+	emit_int(e, WR_KEY(RUNS_NOISY), "runs disturbed by other load", r->runs_noisy, NULL);
 	emit_number(e, WR_KEY(BASE_MEAN), "baseline, per unit of progress", m, "s", "%.4g");
 	emit_number(e, WR_KEY(BASE_SPREAD), "baseline spread (rel. sd)", m > 0 ? sd / m : NAN, NULL, "%.3f");
 	emit_int(e, WR_KEY(BASE_RUNS), "baseline runs", n, NULL);
@@ -239,6 +248,7 @@ static int whatif_finish(const struct whatif_result *r, const struct whatif_opts
 		return error("out of memory"), EXIT_FAIL;
 	whatif_render(e, r, o);
 	int code = cli_emit_end(e, "whatif");
+	cli_conditions_summary();
 	if (plot)
 		whatif_plot(plot, r);
 	if (r->interrupted) {

@@ -21,6 +21,10 @@
 	X(WR_PERIOD, WR_ROOT, NUMBER, "sample_period", "ms", 0, "one sample per this much of a thread's CPU time") \
 	X(WR_PROFILE_SAMPLES, WR_ROOT, INT, "profile_samples", "", 0, "samples of the profiling run, every thread") \
 	X(WR_PROFILE_WALL, WR_ROOT, NUMBER, "profile_wall", "s", 0, "the profiling run's wall time")            \
+	X(WR_PROFILE_COND, WR_ROOT, REF, "conditions", "conditions", 0, "what the profiling run ran in")           \
+	X(WR_PROFILE_NOISY, WR_ROOT, BOOL, "profile_noisy", "", 0, "the profiling run was disturbed")            \
+	X(WR_RUNS_NOISY, WR_ROOT, INT, "runs_noisy", "", 0,                                                      \
+	  "runs whose conditions were disturbed (other processes' CPU time, steal: docs/conditions.md)")       \
 	X(WR_BASE_MEAN, WR_ROOT, NUMBER, "baseline_period", "s", 0,                                             \
 	  "the baseline runs' effective time per unit of progress, mean")                                      \
 	X(WR_BASE_SPREAD, WR_ROOT, NUMBER, "baseline_spread", "", 0,                                            \
@@ -45,6 +49,7 @@
 	  "1 - period / baseline period (fraction; null: no run finished)")                                     \
 	X(WR_PT_CI, WR_POINTS, NUMBER, "ci", "", SCHEMA_NULL, "half-width of its 95 % confidence interval (fraction)") \
 	X(WR_PT_RUNS, WR_POINTS, INT, "runs", "", 0, "runs behind it")                                          \
+	X(WR_PT_NOISY, WR_POINTS, INT, "noisy_runs", "", 0, "of its runs, those whose conditions were disturbed") \
 	X(WR_PT_SITE_SAMPLES, WR_POINTS, NUMBER, "site_samples", "", SCHEMA_NULL,                               \
 	  "samples that landed in the site, mean per run")                                                      \
 	X(WR_NOTES, WR_ROOT, TEXTS, "notes", "", 0, "what limits the answer, with its numbers")                 \

@@ -12,11 +12,13 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <dirent.h>
 
+#include "common/conditions.h"
 #include "common/interrupt.h"
 #include "common/spawn.h"
 #include "common/timer.h"
@@ -120,7 +122,20 @@ struct run_out {
 	double site_samples;
 	double visits; /* of the progress point (END visits for latency); NaN: wall time */
 	int failed, processes;
+	struct conditions cond;
 };
+
+/* The CPU time (s) and context switches of the children waited for so far. */
+static void children_usage(double *cpu_s, double *switches)
+{
+	struct rusage ru;
+	*cpu_s = *switches = 0;
+	if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
+		return;
+	*cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+		 (double)ru.ru_stime.tv_usec * 1e-6;
+	*switches = (double)(ru.ru_nvcsw + ru.ru_nivcsw);
+}
 
 struct ctx {
 	const struct whatif_opts *o;
@@ -241,6 +256,10 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 			munmap(sh, sizeof(*sh));
 		return as_error_set(err, rc, "whatif: the shared delay file in '%s': %s", c->dir, strerror(-rc));
 	}
+	struct cond_window win;
+	double cpu0, sw0, cpu1, sw1;
+	children_usage(&cpu0, &sw0);
+	cond_window_begin(&win, NULL, NULL, 0);
 	uint64_t t0 = timer_now_ns();
 	pid_t pid;
 	int se = spawn_have(c->o->argv[0]) ? 0 : ENOENT;
@@ -248,6 +267,8 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 		se = spawn_start(c->o->argv, c->out, c->errp, &pid);
 	unsetenv(WHATIF_ENV);
 	if (se) {
+		struct conditions ignored;
+		cond_window_end(&win, &ignored);
 		munmap(sh, sizeof(*sh));
 		return as_error_set(err, -se, "cannot run '%s': %s", c->o->argv[0], strerror(se));
 	}
@@ -256,6 +277,12 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 	wait_root(pid, c->o->timeout_s, &st, &to);
 	interrupt_watch(0);
 	out->wall_s = (double)(timer_now_ns() - t0) / 1e9;
+	children_usage(&cpu1, &sw1);
+	cond_window_own(&win, cpu1 - cpu0, sw1 - sw0);
+	cond_window_end(&win, &out->cond);
+	cond_summary_final(&out->cond); /* each run counts as it is: none is measured again */
+	if (out->cond.noisy && !c->res->runs_noisy++)
+		snprintf(c->res->noisy_why, sizeof(c->res->noisy_why), "%s", out->cond.why);
 	out->delay_s = (double)__atomic_load_n(&sh->delay_ns, __ATOMIC_RELAXED) / 1e9;
 	out->eff_s = out->wall_s - out->delay_s;
 	out->site_samples = (double)sh->site_samples;
@@ -326,6 +353,7 @@ static int profile_run(struct ctx *c, struct as_error *err)
 	if (rc)
 		return rc;
 	c->res->profile_wall_s = out.wall_s;
+	c->res->profile_cond = out.cond;
 	if (out.failed)
 		return 0;
 	struct whatif_sample *v = NULL;
@@ -378,6 +406,7 @@ static int rounds_run(struct ctx *c, struct as_error *err)
 					res->visits_runs++;
 				}
 				if (p->n < WHATIF_ROUNDS_MAX) {
+					p->noisy += out.cond.noisy;
 					p->site_samples = (p->site_samples * p->n + out.site_samples) / (p->n + 1);
 					p->period_s[p->n++] = v;
 				}
@@ -418,6 +447,7 @@ int whatif_run(const struct whatif_opts *o, struct whatif_result *res, struct as
 		if (st->npts > 0) { /* line speedup 0 is the baseline itself */
 			memcpy(st->pts[0].period_s, res->base.period_s, sizeof(res->base.period_s));
 			st->pts[0].n = res->base.n;
+			st->pts[0].noisy = res->base.noisy;
 		}
 		for (int k = 0; k < st->npts; k++)
 			whatif_point_finish(&res->base, &st->pts[k]);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/conditions.h"
 #include "common/error.h"
 #include "scale/preload/whatif.h"
 
@@ -42,6 +43,7 @@ struct whatif_curve_point {
 	double program_speedup;  /* 1 - mean(period) / mean(baseline period); NaN: no run */
 	double ci;               /* half-width of its 95 % interval; NaN: not enough runs */
 	double site_samples;     /* samples in the site, mean over its runs */
+	int noisy;               /* runs whose conditions were disturbed (common/conditions.h) */
 };
 
 enum whatif_verdict {
@@ -70,6 +72,9 @@ struct whatif_result {
 	int nsites;
 	long profile_samples;    /* every thread's samples in the profiling run */
 	double profile_wall_s;
+	struct conditions profile_cond; /* what the profiling run ran in */
+	int runs_noisy;          /* runs judged disturbed (other processes, steal) */
+	char noisy_why[240];     /* the first one's reason */
 	struct whatif_curve_point base; /* the baseline runs (line speedup 0) */
 	char progress[128];      /* "wall time" or the progress point's name */
 	int throughput;          /* measured by a progress point's visits */
