@@ -240,6 +240,36 @@ static double period_of(const struct ctx *c, const struct whatif_shared *sh, dou
 	return inflight * eff_s / (double)ends;
 }
 
+/* After the profiling run: the progress measure (the point named, else the first throughput one,
+ * else the first latency pair: BEGIN and END of one name), and the points the program has. */
+static void point_choose(struct ctx *c, const struct whatif_shared *sh, struct run_out *out)
+{
+	for (int i = 0; i < sh->npoints && c->point < 0; i++)
+		if (sh->points[i].type == 1 &&
+		    (!c->o->progress_point || !strcmp(sh->points[i].name, c->o->progress_point)))
+			c->point = i;
+	for (int i = 0; i < sh->npoints && c->point < 0; i++)
+		for (int k = 0; k < sh->npoints; k++)
+			if (sh->points[i].type == 2 && sh->points[k].type == 3 &&
+			    !strcmp(sh->points[i].name, sh->points[k].name) &&
+			    (!c->o->progress_point || !strcmp(sh->points[i].name, c->o->progress_point))) {
+				c->point = i;
+				c->point2 = k;
+				c->latency = 1;
+			}
+	for (int i = 0; i < sh->npoints; i++) {
+		size_t k = strlen(c->res->points_seen);
+		snprintf(c->res->points_seen + k, sizeof(c->res->points_seen) - k, "%s%s (%s)", k ? ", " : "",
+			 sh->points[i].name, sh->points[i].type == 1 ? "throughput" : sh->points[i].type == 2 ? "begin" : "end");
+	}
+	if (c->point >= 0) {
+		out->visits = (double)sh->points[c->latency ? c->point2 : c->point].c.count;
+		snprintf(c->res->progress, sizeof(c->res->progress), "%s", sh->points[c->point].name);
+		c->res->throughput = !c->latency;
+		c->res->latency = c->latency;
+	}
+}
+
 /* One run of the program under the library; *out filled. 0, or a negative errno when it could not
  * start (-ENOENT: not found). */
 static int run_once(struct ctx *c, int profile, const struct whatif_site *s, double speedup, struct run_out *out,
@@ -291,34 +321,8 @@ static int run_once(struct ctx *c, int profile, const struct whatif_site *s, dou
 	out->visits = c->point < 0 ? NAN : (double)sh->points[c->latency ? c->point2 : c->point].c.count;
 	if (profile)
 		c->res->profile_samples = (long)sh->samples;
-	if (profile && c->point < 0 && sh->npoints > 0) {
-		/* the progress measure: the point named, else the first throughput one, else the
-		 * first latency pair (BEGIN and END of one name) */
-		for (int i = 0; i < sh->npoints && c->point < 0; i++)
-			if (sh->points[i].type == 1 &&
-			    (!c->o->progress_point || !strcmp(sh->points[i].name, c->o->progress_point)))
-				c->point = i;
-		for (int i = 0; i < sh->npoints && c->point < 0; i++)
-			for (int k = 0; k < sh->npoints; k++)
-				if (sh->points[i].type == 2 && sh->points[k].type == 3 &&
-				    !strcmp(sh->points[i].name, sh->points[k].name) &&
-				    (!c->o->progress_point || !strcmp(sh->points[i].name, c->o->progress_point))) {
-					c->point = i;
-					c->point2 = k;
-					c->latency = 1;
-				}
-		for (int i = 0; i < sh->npoints; i++) {
-			size_t k = strlen(c->res->points_seen);
-			snprintf(c->res->points_seen + k, sizeof(c->res->points_seen) - k, "%s%s (%s)", k ? ", " : "",
-				 sh->points[i].name, sh->points[i].type == 1 ? "throughput" : sh->points[i].type == 2 ? "begin" : "end");
-		}
-		if (c->point >= 0) {
-			out->visits = (double)sh->points[c->latency ? c->point2 : c->point].c.count;
-			snprintf(c->res->progress, sizeof(c->res->progress), "%s", sh->points[c->point].name);
-			c->res->throughput = !c->latency;
-			c->res->latency = c->latency;
-		}
-	}
+	if (profile && c->point < 0 && sh->npoints > 0)
+		point_choose(c, sh, out);
 	munmap(sh, sizeof(*sh));
 	int exited = 0, status = 0;
 	spawn_status(st, &exited, &status);
