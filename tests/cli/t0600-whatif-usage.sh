@@ -38,6 +38,20 @@ test_expect_success 'nothing to profile: no site, said with the samples and what
 	contains "$TMP/note" "samples" &&
 	run 0 "$ARCHSCOPE" machine schema --check "$TMP/none.json" whatif
 '
+test_expect_success 'a curve point that is not a number is refused, by its path' '
+	cat >"$TMP/bad.py" <<-\EOF
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	d["results"]["sites"] = [{"site": "a.c:1 (f)", "binary": "/bin/a", "samples": 20, "share": 0.5,
+	    "verdict": "rising", "points": [{"line_speedup": 0.5, "program_speedup": "fast", "ci": 0.1,
+	    "runs": 3, "noisy_runs": 0, "site_samples": 9}]}]
+	json.dump(d, open(sys.argv[2], "w"))
+	EOF
+	run 0 "$ARCHSCOPE" whatif -q --json -- true &&
+	python3 "$TMP/bad.py" "$TMP/out" "$TMP/bad.json" &&
+	run 1 "$ARCHSCOPE" machine schema --check "$TMP/bad.json" whatif &&
+	contains "$TMP/err" "sites\[0\].points\[0\].program_speedup"
+'
 test_expect_success 'the description lists the curve keys' '
 	run 0 "$ARCHSCOPE" machine schema whatif &&
 	contains "$TMP/out" "sites\[\].points\[\].program_speedup" &&
