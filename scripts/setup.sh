@@ -27,6 +27,7 @@ packages=(
 	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests
 	make libomp-dev                         # stack's tests: make -j, clang -fopenmp (mpirun: openmpi-bin above)
 	likwid                                  # stat --regions: LIKWID's marker API example and header (t0641), a side-by-side reference
+	coz-profiler                            # coz.h: whatif's test of programs instrumented for Coz
 )
 
 missing=()

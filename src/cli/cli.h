@@ -167,6 +167,7 @@ int cmd_regress(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_cluster(int argc, char **argv);
 

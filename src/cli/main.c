@@ -27,6 +27,7 @@ static const struct cli_command commands[] = {
 	{ "phases", cmd_phases, "split a program's run into phases (ramp-up, compute) by its footprint, counters per phase" },
 	{ "memhist", cmd_memhist, "load-latency histograms by data source (L1 ... remote DRAM), live (PEBS, IBS) or recorded" },
 	{ "stack", cmd_stack, "speedup stack of a multi-threaded program: base speedup and one component per delimiter" },
+	{ "whatif", cmd_whatif, "causal profile: the program's speedup if one code site were faster (virtual speedups)" },
 	{ "numa", cmd_numa, "NUMA latency and bandwidth matrices, load on the links between nodes, a contention model" },
 	{ "tune", cmd_tune, "register and L1 blocking from probed values, a generated kernel vs OpenBLAS (BlackjackBench)" },
 	{ "report", cmd_report, "one self-contained HTML page of the machine: answers with evidence, curves, heatmaps, Roofline" },

@@ -20,6 +20,7 @@
 #include "machine/result-stat.h"
 #include "machine/result-topology.h"
 #include "machine/result-tune.h"
+#include "machine/result-whatif.h"
 #include "machine/schema.h"
 
 const struct schema *const schema_all[] = {
@@ -36,6 +37,7 @@ const struct schema *const schema_all[] = {
 	&memhist_result,
 	&events_result,
 	&stack_result,
+	&whatif_result,
 	&cluster_result,
 	&model_result,
 	&analyze_result,

@@ -130,6 +130,7 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #             openmpi-bin, libopenmpi-dev); as root with --allow-run-as-root
 #   OPENMP_GCC, OPENMP_CLANG  gcc -fopenmp (libgomp), clang -fopenmp (libomp: libomp-dev) build
 #             and run an OpenMP program
+#   COZ       cc builds a program with Coz's coz.h (Debian coz-profiler), as whatif's users build theirs
 PREREQ_WHY=
 prereq() {
 	PREREQ_WHY=
@@ -166,6 +167,8 @@ prereq() {
 	MPIRUN) prereq_mpirun ;;
 	OPENMP_GCC) prereq_openmp gcc ;;
 	OPENMP_CLANG) prereq_openmp clang ;;
+	COZ) printf '#include <coz.h>\nint main(void) { COZ_PROGRESS; return 0; }\n' | cc -x c -o /dev/null - -ldl 2>/dev/null ||
+		{ PREREQ_WHY="cc cannot build a program with coz.h (Debian package coz-profiler)"; return 1; } ;;
 	*) fail "unknown prerequisite '$1'" ;;
 	esac
 }

@@ -92,6 +92,9 @@ expect "archscope tune st" "stencil"
 # a program after '--', for the commands that run one
 has "archscope stat -- ech" echo
 has "archscope stack -t 1,2 -- bas" bash
+has "archscope whatif --rounds 2 -- bas" bash
+expect "archscope whatif --by ''" "function line"
+expect "archscope whatif --plot ''" "sub"
 has "archscope stat -" --
 expect "archscope topology -" "--json --help -h"
 test_done

@@ -129,6 +129,7 @@ void preload_thread_begin(struct preload_thread *t)
 	}
 	alive_add(1);
 	preload_me = t;
+	whatif_thread_start();
 	/* closed at the thread's end however it ends (return, pthread_exit, cancellation, a runtime's
 	 * own exit path): the key's destructor runs in the exiting thread */
 	if (key_ok)
@@ -290,6 +291,7 @@ void preload_thread_end(struct preload_thread *t)
 {
 	if (!t || t->ended)
 		return;
+	whatif_thread_stop();
 	preload_rt_close(t, preload_ticks());
 	t->end_ns = preload_now_ns();
 	uint64_t cpu = thread_cpu_ns(t->tid, 1); /* at the end, before the schedstat read */
@@ -462,6 +464,9 @@ void preload_record_write(int final)
 	if (!enabled || getpid() != self_pid) /* a vfork child: the accounts are its parent's */
 		return;
 	int saved = errno;
+	if (final)
+		whatif_pay(); /* the end of a process wakes its parent */
+	whatif_write(dir, (int)self_pid, (unsigned long long)process_start_ns);
 	uint64_t now = preload_now_ns(), now_ticks = preload_ticks();
 	/* ns per tick of preload_ticks(), over this process's run (1 when ticks are ns) */
 	uint64_t dticks = now_ticks - process_start_ticks, dns = now - clock0_ns;
@@ -590,6 +595,7 @@ static void atfork_child(void)
 	alive = alive_max = 0;
 	preload_me = NULL;
 	preload_inside = 0; /* forked inside a wrapper (system, popen): the child is not in it */
+	whatif_atfork_child();
 	process_start_ns = clock0_ns = preload_now_ns();
 	process_start_ticks = preload_ticks();
 	preload_self();
@@ -608,6 +614,7 @@ __attribute__((constructor)) static void preload_init(void)
 	self_pid = getpid();
 	key_ok = pthread_key_create(&thread_key, key_end) == 0;
 	enabled = 1;
+	whatif_init();
 	struct preload_thread *me = preload_self();
 	if (me && me->start_ns < process_start_ns) /* exec and loading are this image's */
 		process_start_ns = me->start_ns;

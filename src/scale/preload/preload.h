@@ -163,6 +163,21 @@ void preload_record_write(int final) PRELOAD_HIDDEN;
  * vfork child). */
 void preload_exec_prepare(char *buf, size_t cap) PRELOAD_HIDDEN;
 
+/* Virtual speedups of `whatif` (whatif.c; nothing unless $ARCHSCOPE_WHATIF is set): whatif_on is
+ * set once its shared file is mapped. pay: the calling thread pauses for the delay it owes (before
+ * it wakes another thread, blocks, or ends); block/unblock bracket a wait, after which the thread
+ * is credited the delay inserted meanwhile when credit (another thread ended the wait). */
+extern int whatif_on PRELOAD_HIDDEN;
+void whatif_init(void) PRELOAD_HIDDEN;
+void whatif_pay(void) PRELOAD_HIDDEN;
+void whatif_block(void) PRELOAD_HIDDEN;
+void whatif_unblock(int credit) PRELOAD_HIDDEN;
+void whatif_thread_start(void) PRELOAD_HIDDEN;
+void whatif_thread_stop(void) PRELOAD_HIDDEN;
+void whatif_atfork_child(void) PRELOAD_HIDDEN;
+/* Profile mode: writes this image's samples (dir/wif.PID.START); at every end of an image. */
+void whatif_write(const char *dir, int pid, unsigned long long start_ns) PRELOAD_HIDDEN;
+
 /* Begin/end of a timed wait of the wrappers; begin returns 0 when this call is not counted. The
  * counter of another core may read a little behind (a thread moved during its wait): such a
  * difference counts as 0. */
@@ -171,6 +186,10 @@ static inline uint64_t preload_wait_begin(void)
 	if (!preload_counted())
 		return 0;
 	preload_inside = 1;
+	if (whatif_on) {
+		whatif_pay();
+		whatif_block();
+	}
 	return preload_ticks();
 }
 
@@ -181,6 +200,8 @@ static inline void preload_wait_end(int prim, uint64_t t0, void *site)
 	uint64_t t1 = preload_ticks();
 	preload_account(preload_me, prim, t1 > t0 ? t1 - t0 : 0, (uintptr_t)site);
 	preload_inside = 0;
+	if (whatif_on)
+		whatif_unblock(prim != PRIM_SLEEP && prim != PRIM_YIELD);
 }
 
 #endif

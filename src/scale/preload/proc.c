@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "scale/preload/preload.h"
+#include "scale/preload/whatif.h"
 
 /* A wait that may not block (WNOHANG, a zero timeout) passes straight through: it is a check,
  * and a busy loop of checks is found by sampling if it spins. */
@@ -185,23 +186,24 @@ void _Exit(int status)
 	__builtin_unreachable();
 }
 
-/* envp for the new image, in out (capacity cap): the library's two variables added where envp
+/* envp for the new image, in out (capacity cap): the library's variables (LD_PRELOAD, the record
+ * directory, whatif's) added where envp
  * lacks them (a program that builds its children's environment itself), any SCALE_ENV_EXEC entry
  * replaced by `note` (preload_exec_prepare; none when it is empty). envp itself when it is too
  * long to copy. */
 static char *const *env_keep(char *const envp[], char **out, size_t cap, char *note)
 {
-	static const char *const names[] = { "LD_PRELOAD", SCALE_ENV_DIR };
+	static const char *const names[] = { "LD_PRELOAD", SCALE_ENV_DIR, WHATIF_ENV };
 	const size_t nlen = strlen(SCALE_ENV_EXEC);
 	size_t n = 0, k = 0;
 	while (envp && envp[n])
 		n++;
-	if (n + 4 > cap)
+	if (n + 5 > cap)
 		return envp;
 	for (size_t i = 0; i < n; i++)
 		if (strncmp(envp[i], SCALE_ENV_EXEC, nlen) != 0 || envp[i][nlen] != '=')
 			out[k++] = envp[i];
-	for (int m = 0; m < 2; m++) {
+	for (int m = 0; m < 3; m++) {
 		size_t len = strlen(names[m]);
 		int found = 0;
 		for (size_t i = 0; i < n && !found; i++)

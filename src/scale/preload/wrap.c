@@ -33,6 +33,8 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 {
 	REAL(pthread_create);
 	struct preload_thread *t = preload_inside ? NULL : preload_thread_new();
+	if (whatif_on)
+		whatif_pay(); /* the new thread starts even with the global delay count */
 	if (!t)
 		return real_(th, attr, fn, arg);
 	t->start_fn = fn;

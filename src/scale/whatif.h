@@ -1,0 +1,121 @@
+/* Causal profiles (`archscope whatif`, after Coz, SOSP'15): a profiling run finds where the program's
+ * threads spend their CPU time, grouped into sites (source lines or functions); then rounds of runs,
+ * each with one site virtually sped up by one line speedup (the preload library's delays, shared
+ * by every process of the tree), interleaved with baseline runs; per site and line speedup, the
+ * program's speedup (time saved over the baseline's time per unit of progress) with a 95 %
+ * confidence interval over the rounds. */
+#ifndef ARCHSCOPE_SCALE_WHATIF_H
+#define ARCHSCOPE_SCALE_WHATIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/conditions.h"
+#include "common/error.h"
+#include "scale/preload/whatif.h"
+
+#define WHATIF_SITES_MAX 16
+#define WHATIF_SPEEDUPS_MAX 21
+#define WHATIF_ROUNDS_MAX 64
+#define WHATIF_MIN_SAMPLES 10 /* a site with fewer profile samples is named but not trusted */
+
+struct whatif_opts {
+	char **argv;
+	const char *preload;    /* the library's path (scale_preload_find) */
+	int by_function;        /* sites are functions, else source lines */
+	int nsites;             /* the top sites to try */
+	double speedups[WHATIF_SPEEDUPS_MAX]; /* line speedups, 0 < s <= 1, increasing */
+	int nspeedups;
+	int rounds;
+	double period_ms;       /* sampling period of a thread's CPU time */
+	double timeout_s;       /* per run; 0: none */
+	const char *progress_point; /* a Coz progress point's name to measure by (NULL: the first
+				       throughput point the program has, else its wall time) */
+	void (*progress)(void *ctx, const char *what, int run, int runs);
+	void *ctx;
+};
+
+/* One measured point of a site: its runs' time per unit of progress. */
+struct whatif_curve_point {
+	double line_speedup;
+	double period_s[WHATIF_ROUNDS_MAX]; /* effective time per unit of progress, one per round */
+	int n;
+	double program_speedup;  /* 1 - mean(period) / mean(baseline period); NaN: no run */
+	double ci;               /* half-width of its 95 % interval; NaN: not enough runs */
+	double site_samples;     /* samples in the site, mean over its runs */
+	int noisy;               /* runs whose conditions were disturbed (common/conditions.h) */
+};
+
+enum whatif_verdict {
+	WHATIF_RISING,     /* the largest line speedup's program speedup is above its interval */
+	WHATIF_FLAT,       /* every point within its interval of 0, and the intervals narrow */
+	WHATIF_NOISE,      /* the intervals are too wide to tell (more rounds, a longer run) */
+	WHATIF_FEW,        /* too few samples in the site */
+	WHATIF_NEGATIVE,   /* slower when the site is faster: contention (Coz's finding too) */
+};
+extern const char *const whatif_verdict_names[];
+
+struct whatif_site {
+	char where[256];         /* "file.c:42 (function)" or "function (binary)" */
+	char path[512];          /* the binary */
+	uint64_t offs[WHATIF_RANGES_MAX][2]; /* its code as file offsets of path */
+	int noffs;
+	long samples;            /* profile samples in it */
+	double share;            /* of all profile samples */
+	struct whatif_curve_point pts[WHATIF_SPEEDUPS_MAX];
+	int npts;
+	int verdict;
+};
+
+struct whatif_result {
+	struct whatif_site sites[WHATIF_SITES_MAX];
+	int nsites;
+	long profile_samples;    /* every thread's samples in the profiling run */
+	double profile_wall_s;
+	struct conditions profile_cond; /* what the profiling run ran in */
+	int runs_noisy;          /* runs judged disturbed (other processes, steal) */
+	char noisy_why[240];     /* the first one's reason */
+	struct whatif_curve_point base; /* the baseline runs (line speedup 0) */
+	char progress[128];      /* "wall time" or the progress point's name */
+	int throughput;          /* measured by a progress point's visits */
+	int latency;             /* measured by COZ_BEGIN/COZ_END latency (Little's law) */
+	char points_seen[256];   /* the progress points the profiling run saw: "name (kind), ..." */
+	double visits_mean;      /* the progress point's visits (END's for latency), mean per baseline run */
+	int visits_runs;
+	int runs, runs_failed;   /* runs made (profile included); runs whose program failed */
+	int first_status, first_signal; /* of the first failed run */
+	int processes_max;       /* most process images of one run that mapped the shared file */
+	int interrupted;         /* the signal that cut the rounds (0: none) */
+	double delay_share_max;  /* largest inserted delay / wall time over the runs */
+	char err_head[256];      /* the first lines of a failed run's stderr */
+};
+
+/* The program's speedup and its 95 % interval from the baseline periods and a point's periods
+ * (Coz: 1 - p / p0, p the time per unit of progress): the delta method on the ratio of the means
+ * with the Student t quantile of the fewer runs' degrees of freedom; a side with one run takes
+ * the other's relative spread. NaN ci when neither side has two runs. Pure; unit-tested. */
+void whatif_point_finish(const struct whatif_curve_point *base, struct whatif_curve_point *p);
+/* The verdict of a site from its points (enum whatif_verdict). Pure; unit-tested. */
+int whatif_site_verdict(const struct whatif_site *s);
+
+/* Runs the profile and the rounds; fills res. 0 when the program ran (its failures are counted in
+ * res), -ENOENT when it cannot run as named, another negative errno (err says what). A signal
+ * (common/interrupt.h) stops the rounds: the finished ones are kept, res->interrupted names it. */
+int whatif_run(const struct whatif_opts *o, struct whatif_result *res, struct as_error *err);
+
+/* Sites: the profile's samples grouped into lines or functions (whatif-sites.c). */
+struct whatif_sample {
+	char path[512];
+	uint64_t off;            /* file offset in path */
+	uint64_t map_start, map_offset; /* the mapping it was in (to place it for libdw) */
+	long n;
+};
+/* Reads every profile file in dir into *v (*n of them, heap); 0, -ENOENT when none, -ENOMEM. */
+int whatif_samples_load(const char *dir, struct whatif_sample **v, size_t *n, long *total);
+/* Groups samples into sites (by line or function), the top `max` by samples, with each site's
+ * code ranges found in the debug information (line: the addresses of the sampled functions whose
+ * line is the site's; function: the symbol's range). */
+int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int by_function, int max,
+		      struct whatif_site *sites);
+
+#endif

@@ -1,0 +1,110 @@
+/* Unit tests of scale/whatif: the curve arithmetic (program speedup and its 95 % interval from the
+ * rounds' periods), the verdicts, and reading a profiling run's sample file, on synthetic data. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "scale/whatif.h"
+
+static struct whatif_curve_point pt(double line, const double *v, int n)
+{
+	struct whatif_curve_point p = { .line_speedup = line, .n = n };
+	for (int i = 0; i < n; i++)
+		p.period_s[i] = v[i];
+	return p;
+}
+
+static void test_whatif__speedup_and_interval(void)
+{
+	struct whatif_curve_point base = pt(0, (double[]){ 1.0, 1.02, 0.98 }, 3);
+	struct whatif_curve_point p = pt(0.5, (double[]){ 0.8, 0.8, 0.8 }, 3);
+	whatif_point_finish(&base, &p);
+	CHECK_NEAR(p.program_speedup, 0.2, 1e-12);
+	/* (0.8)^2 (0 + 0.02^2 / 3), t(2) = 4.303 */
+	CHECK_NEAR(p.ci, 4.303 * 0.8 * 0.02 / sqrt(3), 1e-6);
+	/* slower than the baseline: a negative speedup */
+	struct whatif_curve_point q = pt(0.5, (double[]){ 1.1, 1.1 }, 2);
+	whatif_point_finish(&base, &q);
+	CHECK_NEAR(q.program_speedup, -0.1, 1e-12);
+}
+
+static void test_whatif__one_run_borrows_the_other_spread(void)
+{
+	struct whatif_curve_point base = pt(0, (double[]){ 1.0, 1.02, 0.98 }, 3);
+	struct whatif_curve_point p = pt(1, (double[]){ 0.9 }, 1);
+	whatif_point_finish(&base, &p);
+	CHECK_NEAR(p.program_speedup, 0.1, 1e-12);
+	CHECK_NEAR(p.ci, 4.303 * 0.9 * sqrt(0.02 * 0.02 + 0.02 * 0.02 / 3), 1e-6);
+	/* failed runs (NaN) are left out; a point with no run has no speedup */
+	struct whatif_curve_point f = pt(1, (double[]){ NAN, 0.9 }, 2);
+	whatif_point_finish(&base, &f);
+	CHECK_NEAR(f.program_speedup, 0.1, 1e-12);
+	struct whatif_curve_point none = pt(1, (double[]){ NAN }, 1);
+	whatif_point_finish(&base, &none);
+	CHECK(isnan(none.program_speedup) && isnan(none.ci));
+	/* one run on both sides: no interval */
+	struct whatif_curve_point b1 = pt(0, (double[]){ 1.0 }, 1), p1 = pt(1, (double[]){ 0.5 }, 1);
+	whatif_point_finish(&b1, &p1);
+	CHECK_NEAR(p1.program_speedup, 0.5, 1e-12);
+	CHECK(isnan(p1.ci));
+}
+
+static struct whatif_site site(long samples, const double *ps, const double *ci, int n)
+{
+	struct whatif_site s = { .samples = samples, .npts = n };
+	for (int i = 0; i < n; i++) {
+		s.pts[i].line_speedup = i / (double)(n - 1);
+		s.pts[i].program_speedup = ps[i];
+		s.pts[i].ci = ci[i];
+	}
+	return s;
+}
+
+static void test_whatif__verdicts(void)
+{
+	struct whatif_site s = site(100, (double[]){ 0, 0.2, 0.45 }, (double[]){ 0.02, 0.03, 0.04 }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_RISING);
+	s = site(100, (double[]){ 0, 0.01, -0.01 }, (double[]){ 0.02, 0.02, 0.03 }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_FLAT);
+	s = site(100, (double[]){ 0, 0.05, 0.06 }, (double[]){ 0.02, 0.1, 0.2 }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_NOISE);
+	s = site(100, (double[]){ 0, -0.1, -0.2 }, (double[]){ 0.02, 0.03, 0.04 }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_NEGATIVE);
+	s = site(3, (double[]){ 0, 0.2, 0.45 }, (double[]){ 0.02, 0.03, 0.04 }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_FEW);
+	s = site(100, (double[]){ 0, 0.2, 0.45 }, (double[]){ NAN, NAN, NAN }, 3);
+	CHECK(whatif_site_verdict(&s) == WHATIF_NOISE);
+}
+
+static void test_whatif__samples_file_placed_by_its_mappings(void)
+{
+	char dir[] = "/tmp/u-whatif.XXXXXX", path[64];
+	CHECK(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/" WHATIF_SAMPLES_PREFIX "42.1", dir);
+	FILE *f = fopen(path, "w");
+	CHECK(f);
+	fprintf(f, "L 0\nI 401234 7\nI 7f0000001010 3\nI 10 5\n"
+		   "00400000-00402000 r-xp 00000000 08:01 1 /usr/bin/prog\n"
+		   "7f0000000000-7f0000002000 r-xp 00001000 08:01 2 /usr/lib/libx.so\n"
+		   "7f0000002000-7f0000003000 rw-p 00003000 08:01 2 /usr/lib/libx.so\n");
+	fclose(f);
+	struct whatif_sample *v;
+	size_t n;
+	long total;
+	int rc = whatif_samples_load(dir, &v, &n, &total);
+	unlink(path);
+	rmdir(dir);
+	CHECK(rc == 0);
+	CHECK(total == 15); /* every sample counts, placed or not */
+	CHECK(n == 2);
+	CHECK_STR(v[0].path, "/usr/bin/prog");
+	CHECK(v[0].off == 0x1234 && v[0].n == 7);
+	CHECK_STR(v[1].path, "/usr/lib/libx.so");
+	CHECK(v[1].off == 0x2010 && v[1].n == 3);
+	free(v);
+}
+
+TESTS(T(test_whatif__speedup_and_interval), T(test_whatif__one_run_borrows_the_other_spread), T(test_whatif__verdicts),
+      T(test_whatif__samples_file_placed_by_its_mappings))
