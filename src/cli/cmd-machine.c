@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
+#include "common/paths-names.h"
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/probes.h"
@@ -285,6 +286,52 @@ static int machine_answers(int argc, char **argv)
 	return cli_emit_end(e, "machine");
 }
 
+static const struct opt_cmd list_cmd = {
+	.name = "machine list",
+	.usage = (const char *const[]){ "archscope machine list [--json]", NULL },
+	.description = "The machine files, kernels and metric groups archscope finds by name (model stream-triad\n"
+		       "-m kvm-xeon-6-207, stat -M FLOPS), each with the file it names: in $ARCHSCOPE_SHARE_DIR, the\n"
+		       "installed share/archscope/ beside the program, then the source tree beside a build; a\n"
+		       "name found in two places is the first one's. A path (with a slash, or a file here) is\n"
+		       "always read as it is.\n",
+};
+
+static int machine_list(int argc, char **argv)
+{
+	static const struct { const char *kind, *dir, *ext; } kinds[] = {
+		{ "machine", "machines", ".yaml" }, { "kernel", "kernels", ".c" }, { "group", "groups", ".txt" },
+	};
+	int json = 0;
+	const struct opt options[] = { OPT_JSON(&json), OPT_HELP(), OPT_END() };
+	argc = opt_parse(argc, argv, &list_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 0)
+		return error_usage(list_cmd.name, "list takes no argument ('%s')", argv[0]), EXIT_USAGE;
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	emit_table_begin(e, MR_KEY(FILES), "");
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct paths_named *l;
+		int n;
+		if (paths_named_list(kinds[k].dir, kinds[k].ext, &l, &n) != 0) {
+			emit_free(e);
+			return error("out of memory"), EXIT_FAIL;
+		}
+		for (int i = 0; i < n; i++) {
+			emit_row_begin(e);
+			emit_string(e, MR_KEY(FILE_KIND), "kind", kinds[k].kind);
+			emit_string(e, MR_KEY(FILE_NAME), "name", l[i].name);
+			emit_string(e, MR_KEY(FILE_PATH), "path", l[i].path);
+			emit_row_end(e);
+		}
+		free(l);
+	}
+	emit_table_end(e);
+	return cli_emit_end(e, "machine");
+}
+
 static const struct opt_cmd schema_cmd = {
 	.name = "machine schema",
 	.usage = (const char *const[]){ "archscope machine schema [--json] [NAME]",
@@ -386,7 +433,7 @@ static const struct opt_cmd machine_cmd = {
 	.name = "machine",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
 					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
-					"archscope machine schema [--json] [--check FILE] [NAME]", NULL },
+					"archscope machine list [--json]", "archscope machine schema [--json] [--check FILE] [NAME]", NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
@@ -401,6 +448,7 @@ int cmd_machine(int argc, char **argv)
 		{ "validate", machine_validate, NULL },
 		{ "diff", machine_diff, NULL },
 		{ "answers", machine_answers, NULL },
+		{ "list", machine_list, NULL },
 		{ "schema", machine_schema, NULL },
 	};
 	const struct opt options[] = { OPT_HELP(), OPT_END() };
@@ -408,9 +456,9 @@ int cmd_machine(int argc, char **argv)
 	if (argc < 0)
 		return opt_exit_code(argc);
 	if (argc == 0)
-		return error_usage("machine", "no subcommand (show, validate, diff, answers, schema)"), EXIT_USAGE;
+		return error_usage("machine", "no subcommand (show, validate, diff, answers, list, schema)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, schema)", argv[0]), EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, list, schema)", argv[0]), EXIT_USAGE;
 }
