@@ -39,7 +39,7 @@ static const struct opt_cmd stat_cmd = {
 		"and the conditions (load, measured clock, governor, CPU, kernel, time, affinity) are recorded.\n"
 		"The report goes to stderr (or -o FILE), never into the program's stdout, which stays its own.\n"
 		"-p counts a running process until it exits, TIMER-COMMAND ends, or Ctrl-C; -a counts every CPU.\n",
-	.epilog = "Without -e the events are perf stat's default set. Groups (-M) are data files in share/groups.\n"
+	.epilog = "Without -e the events are perf stat's default set. Groups (-M) are data files in share/archscope/groups.\n"
 		  "Ctrl-C or SIGTERM goes to the program's process group; the runs done are reported, marked\n"
 		  "interrupted, without the cut run, and stat exits 130 (a second one ends it at once). Exit 1: the\n"
 		  "program failed or crashed; 2: bad options or a program that cannot be started.\n"
@@ -141,7 +141,7 @@ int cmd_stat(int argc, char **argv)
 	const struct opt options[] = {
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
-		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/groups (FLOPS, MEM, L2, L3, BRANCH)"),
+		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/archscope/groups (FLOPS, MEM, L2, L3, BRANCH)"),
 		OPT_INT('r', "repeat", &runs, "RUNS", 1, 100000, "runs per batch of events (default 5; 1 with -p, -a, -I)"),
 		OPT_INT('I', "interval-print", &interval_ms, "MS", 1, 3600000, "also print the counts of every MS milliseconds"),
 		OPT_INT('p', "pid", &pid, "PID", 1, 0x7fffffff, "count the running process PID (its threads) instead"),
