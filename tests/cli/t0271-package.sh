@@ -17,18 +17,19 @@ test_expect_success 'the control fields: package, version, the shared libraries 
 	run 0 dpkg-deb -f "$deb" Package Version Architecture Depends Recommends
 	cp "$TMP/out" "$TMP/control"
 	contains "$TMP/control" "^Package: archscope$"
-	contains "$TMP/control" "^Version: $("$ARCHSCOPE" --version | cut -d" " -f2)$"
+	contains "$TMP/control" "^Version: $("$ARCHSCOPE" --version | cut -d" " -f2)-[0-9][0-9]*$"
 	depends=$(sed -n "s/^Depends: //p" "$TMP/control")
 	for lib in libc6 libhwloc libjansson libyaml libgsl libpfm4 libnuma libdw libclang1; do
 		grep -q "$lib" <<<"$depends" || fail "Depends lacks $lib: $depends"
 	done
 	contains "$TMP/control" "^Recommends: .*llvm"
-	if dpkg-deb -c "$deb" | grep -q "usr/bin/archscope-cluster$"; then
+	dpkg-deb -c "$deb" >"$TMP/files"
+	if grep -q "usr/bin/archscope-cluster$" "$TMP/files"; then
 		contains "$TMP/control" "^Recommends: .*openmpi-bin"
 	fi
 	run 0 dpkg-deb -f "$deb" Maintainer
 	! grep -qi "localhost" "$TMP/out" || fail "maintainer on localhost: $(cat "$TMP/out")"
-	grep -q "^Maintainer: .* <[^@ ]*@[^@ ]*\.[a-z]*>$" "$TMP/out" || fail "no maintainer address: $(cat "$TMP/out")"
+	grep -q "^[^<]* <[^@ ]*@[^@ ]*\.[a-z]*>$" "$TMP/out" || fail "no maintainer address: $(cat "$TMP/out")"
 '
 run 0 dpkg-deb -c "$deb"
 cp "$TMP/out" "$TMP/contents"
@@ -48,7 +49,9 @@ test_expect_success 'the contents: copyright and changelog.Debian.gz in usr/shar
 	contains "$TMP/contents" "./usr/share/doc/archscope/changelog.Debian.gz$"
 '
 test_expect_success LINTIAN 'lintian: no error and no warning' '
-	lintian --no-tag-display-limit "$deb" >"$TMP/lintian" 2>&1
+	# initial-upload-closes-no-bugs asks for the ITP bug of a first upload to Debian: none, this
+	# package is not uploaded there
+	lintian --no-tag-display-limit --suppress-tags initial-upload-closes-no-bugs "$deb" >"$TMP/lintian" 2>&1
 	if grep -E "^(E|W): " "$TMP/lintian" >"$TMP/bad"; then
 		cat "$TMP/bad" >&2
 		fail "lintian: $(wc -l <"$TMP/bad") errors or warnings"
