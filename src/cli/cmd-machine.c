@@ -507,6 +507,9 @@ static const struct opt_section machine_sections[] = {
 	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
 	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
 	  "  answers    the probe answers of archscope's section: path, kind, unit, Kerncraft key\n"
+	  "  list       the machine files, kernels and metric groups found by name, with their paths\n"
+	  "  export     --hwloc FILE.xml -m (--machine) MACHINE: this machine's hwloc topology with the\n"
+	  "             measured latency, bandwidth and cache sizes added\n"
 	  "  schema     the other described results (bench, stat, ...): their keys; --check FILE NAME\n"
 	  "Each has its own --help: 'archscope machine show --help'.\n",
 	  NULL },
