@@ -16,9 +16,14 @@
 # build/archscope_VERSION_ARCH.deb.
 include(GNUInstallDirs)
 
+# the private library under the multiarch directory where the platform has one (Debian: a private
+# library in lib/<triplet>/archscope needs no ldconfig, which lib/archscope would make CPack call)
 set(ARCHSCOPE_PKGLIBDIR ${CMAKE_INSTALL_LIBDIR}/archscope)
+if(CMAKE_LIBRARY_ARCHITECTURE AND NOT CMAKE_INSTALL_LIBDIR MATCHES "${CMAKE_LIBRARY_ARCHITECTURE}$")
+  set(ARCHSCOPE_PKGLIBDIR ${CMAKE_INSTALL_LIBDIR}/${CMAKE_LIBRARY_ARCHITECTURE}/archscope)
+endif()
 set(ARCHSCOPE_PKGDATADIR ${CMAKE_INSTALL_DATADIR}/archscope)
-file(RELATIVE_PATH ARCHSCOPE_REL_PKGLIBDIR ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_LIBDIR}/archscope)
+file(RELATIVE_PATH ARCHSCOPE_REL_PKGLIBDIR ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_PREFIX}/${ARCHSCOPE_PKGLIBDIR})
 file(RELATIVE_PATH ARCHSCOPE_REL_PKGDATADIR ${CMAKE_INSTALL_FULL_BINDIR} ${CMAKE_INSTALL_FULL_DATADIR}/archscope)
 set_property(SOURCE ${CMAKE_SOURCE_DIR}/src/common/paths.c APPEND PROPERTY COMPILE_DEFINITIONS
   ARCHSCOPE_REL_PKGLIBDIR="${ARCHSCOPE_REL_PKGLIBDIR}" ARCHSCOPE_REL_PKGDATADIR="${ARCHSCOPE_REL_PKGDATADIR}")
@@ -64,17 +69,28 @@ endif()
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME archscope)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
-set(CPACK_PACKAGE_CONTACT "archscope maintainers <archscope@localhost>")
+# the project's address, as its history records it (no list of its own yet)
+set(CPACK_PACKAGE_CONTACT "archscope developers <maintainers@users.noreply.a-seed-c05b6a4b.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "measures what a machine really is and how fast code should run on it")
-set(CPACK_PACKAGE_DESCRIPTION "archscope probes the effective hardware (clock, caches, TLB, instructions,
-registers, core-to-core) by timing, runs streaming benchmarks, models loop kernels (Roofline, ECM,
-layer conditions, cache simulation), counts and compares program events, builds speedup stacks,
-measures NUMA links, and writes one self-contained HTML report of a machine.")
+set(CPACK_PACKAGE_DESCRIPTION "archscope probes the effective hardware (clock, caches, TLB,
+instructions, registers, core-to-core) by timing, runs streaming benchmarks,
+models loop kernels (Roofline, ECM, layer conditions, cache simulation),
+counts and compares program events, builds speedup stacks, measures NUMA
+links, and writes one self-contained HTML report of a machine.")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "${ARCHSCOPE_DEB_DEPENDS}")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "llvm-19, gcc | c-compiler, libopenblas0, gnuplot-nox, hwloc, numactl")
+if(TARGET archscope-cluster) # started by mpirun: Open MPI's launcher beside the libraries it links
+  string(APPEND CPACK_DEBIAN_PACKAGE_RECOMMENDS ", openmpi-bin")
+endif()
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "linux-perf, chromium, bash-completion, man-db")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_STRIP_FILES ON)            # Debian policy 10.1: binaries stripped
+set(CPACK_DEBIAN_PACKAGE_RELEASE 1)  # 0.1.0-1: a packaging revision, so changelog.Debian.gz is its name
+# compressed manual pages, copyright and changelog.Debian.gz (cmake/deb-prebuild.cmake)
+set(CPACK_ARCHSCOPE_DEB_DIR ${CMAKE_CURRENT_LIST_DIR}/debian)
+set(CPACK_PRE_BUILD_SCRIPTS ${CMAKE_CURRENT_LIST_DIR}/deb-prebuild.cmake)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)

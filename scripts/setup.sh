@@ -22,6 +22,7 @@ packages=(
 	python3                                 # tests read JSON with python3 -m json.tool
 	pandoc man-db                           # man pages from docs/ (build), man -l in their test
 	dpkg-dev                                # the Debian package: dpkg-shlibdeps, dpkg-deb
+	lintian                                 # the Debian package checked against policy (t0271)
 	chromium                                # the report test loads report.html in headless Chromium
 	openmpi-bin libopenmpi-dev              # archscope cluster (built when CMake finds Open MPI)
 	netpipe-openmpi iproute2                # cluster's reference (NPopenmpi); namespace nodes in its tests

@@ -104,9 +104,13 @@ int cli_stdin_once(const char *cmd, char *const *paths, int n);
 int cli_forced_pmu_check(const char *cmd);
 
 struct mtree;
-/* Loads and checks a machine file; on failure prints every problem and returns -1 (a usage
- * error: exit 2). */
+/* Loads and checks a machine file, a path or a name of the installed ones (-m kvm-xeon-6-207:
+ * cli_resolve_named); on failure prints every problem and returns -1 (a usage error: exit 2). */
 int cli_machine_open(const char *path, struct mtree *t);
+/* arg as a file of KIND ("kernels", "machines", "groups"; ext ".c", ".yaml", ".txt"): a path as it is,
+ * else a name in the share directory or the source tree (common/paths-names.h). 0 with the path in
+ * buf; else the error printed ("cannot open WHAT 'arg': ...") and -1. */
+int cli_resolve_named(const char *what, const char *kind, const char *ext, const char *arg, char *buf, size_t len);
 
 /* Commands that run a program (stat, compare -r, regress, phases): the events chosen by the
  * options, the measurement, the program's outcome, and where the report goes (never into the

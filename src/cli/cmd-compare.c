@@ -377,7 +377,7 @@ int cmd_compare(int argc, char **argv)
 		OPT_STRINGS('e', "event", &sa.events, "EVENT", "compare (with -r: count) only these events (repeatable, comma lists)"),
 		OPT_INT('r', "repeat", &r.runs, "RUNS", 2, 100000, "run COMMAND-A and COMMAND-B RUNS times each, in turn"),
 		OPT_FLAG(0, "all", &sa.all, "with -r: every event of this CPU's PMUs and every software event"),
-		OPT_STRING('M', "metrics", &sa.group, "GROUP", "with -r: the events of a metric group from share/groups"),
+		OPT_STRING('M', "metrics", &sa.group, "GROUP", "with -r: the events of a metric group from share/archscope/groups"),
 		OPT_STRING('o', "output", &out, "FILE", "write the JSON result to FILE (atomically)"),
 		OPT_JSON(&json),
 		OPT_QUIET(),

@@ -11,7 +11,7 @@
 #include "measure/events.h"
 #include "report/emit.h"
 
-static const char *const kind_names[] = { "hardware", "software", "tracepoint" };
+static const char *const kind_names[] = { "hardware", "software", "tracepoint", "sysfs" };
 
 struct events_report {
 	struct events_list l;
@@ -29,6 +29,20 @@ static void attr_list(char *buf, size_t len, const struct events_attr *a, int n)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%s", i ? "," : "", a[i].name, a[i].is_default ? "*" : "");
 }
 
+/* A sysfs event's scale, unit and CPUs (JSON). */
+static void events_render_sysfs(struct emit *e, const struct events_entry *x)
+{
+	emit_number(e, EL_KEY(EV_SCALE), NULL, x->scale, NULL, NULL);
+	if (x->unit[0])
+		emit_string(e, EL_KEY(EV_UNIT), NULL, x->unit);
+	else
+		emit_null(e, EL_KEY(EV_UNIT), NULL, NULL);
+	if (x->cpumask[0])
+		emit_string(e, EL_KEY(EV_CPUMASK), NULL, x->cpumask);
+	else
+		emit_null(e, EL_KEY(EV_CPUMASK), NULL, NULL);
+}
+
 static void events_render(struct emit *e, struct events_report *r)
 {
 	const struct events_list *l = &r->l;
@@ -40,6 +54,7 @@ static void events_render(struct emit *e, struct events_report *r)
 	else
 		emit_null(e, EL_KEY(FORCED_PMU), NULL, NULL);
 	emit_string(e, EL_KEY(TRACEPOINTS), "tracepoints", l->tracepoints);
+	emit_string(e, EL_KEY(SYSFS_PMUS), "sysfs PMUs", l->sysfs_pmus[0] ? l->sysfs_pmus : "none with events");
 	emit_int(e, EL_KEY(NEVENTS), "events", l->n, NULL);
 	emit_annotate(e, " (%d open here)", r->opens);
 	emit_table_begin(e, NULL, "events");
@@ -97,6 +112,8 @@ static void events_render(struct emit *e, struct events_report *r)
 			emit_string(e, EL_KEY(EV_REASON), NULL, x->reason);
 		else
 			emit_null(e, EL_KEY(EV_REASON), NULL, NULL);
+		if (x->kind == EVENTS_SYSFS)
+			events_render_sysfs(e, x);
 		emit_object_end(e);
 	}
 	emit_list_end(e);
@@ -108,7 +125,9 @@ static const struct opt_cmd events_cmd = {
 	.usage = events_usage,
 	.description =
 		"Lists every event libpfm4 knows for this CPU's PMUs (core, uncore, offcore) and perf's generic and\n"
-		"software events, plus the tracepoints of a readable tracefs, with description and unit masks\n"
+		"software events, the events of every PMU the kernel describes in sysfs (power/energy-pkg/, msr/tsc/,\n"
+		"uncore_*: named pmu/event/ as perf names them, with their unit; those with a cpumask count\n"
+		"system-wide, stat -a), plus the tracepoints of a readable tracefs, with description and unit masks\n"
 		"(* marks a default), and whether each opens here; an event that does not says why (no PMU in this\n"
 		"guest, perf_event_paranoid, permissions). PATTERN filters by name: a glob (*, ?) or a substring,\n"
 		"case-insensitive. --pmu (or LIBPFM_FORCE_PMU) lists another CPU's events, e.g. skx, icx, spr,\n"

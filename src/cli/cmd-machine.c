@@ -1,6 +1,7 @@
 /* archscope machine show|validate|diff|answers: read machine files (archscope's own or
  * Kerncraft's), check them with errors that name the line and key, print a summary, the canonical
  * YAML, or two machines side by side; list the probe answers a file's archscope section holds. */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,9 @@
 #include "cli/cli.h"
 #include "cli/parse-options.h"
 #include "common/buffer.h"
+#include "common/paths-names.h"
+#include "machine/machine.h"
+#include "topo/hwloc-export.h"
 #include "machine/diff.h"
 #include "machine/file.h"
 #include "machine/probes.h"
@@ -285,6 +289,132 @@ static int machine_answers(int argc, char **argv)
 	return cli_emit_end(e, "machine");
 }
 
+static const struct opt_cmd list_cmd = {
+	.name = "machine list",
+	.usage = (const char *const[]){ "archscope machine list [--json]", NULL },
+	.description = "The machine files, kernels and metric groups archscope finds by name (model stream-triad\n"
+		       "-m kvm-xeon-6-207, stat -M FLOPS), each with the file it names: in $ARCHSCOPE_SHARE_DIR, the\n"
+		       "installed share/archscope/ beside the program, then the source tree beside a build; a\n"
+		       "name found in two places is the first one's. A path (with a slash, or a file here) is\n"
+		       "always read as it is.\n",
+};
+
+static int machine_list(int argc, char **argv)
+{
+	static const struct { const char *kind, *dir, *ext; } kinds[] = {
+		{ "machine", "machines", ".yaml" }, { "kernel", "kernels", ".c" }, { "group", "groups", ".txt" },
+	};
+	int json = 0;
+	const struct opt options[] = { OPT_JSON(&json), OPT_HELP(), OPT_END() };
+	argc = opt_parse(argc, argv, &list_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 0)
+		return error_usage(list_cmd.name, "list takes no argument ('%s')", argv[0]), EXIT_USAGE;
+	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
+	if (!e)
+		return error("out of memory"), EXIT_FAIL;
+	emit_table_begin(e, MR_KEY(FILES), "");
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		struct paths_named *l;
+		int n;
+		if (paths_named_list(kinds[k].dir, kinds[k].ext, &l, &n) != 0) {
+			emit_free(e);
+			return error("out of memory"), EXIT_FAIL;
+		}
+		for (int i = 0; i < n; i++) {
+			emit_row_begin(e);
+			emit_string(e, MR_KEY(FILE_KIND), "kind", kinds[k].kind);
+			emit_string(e, MR_KEY(FILE_NAME), "name", l[i].name);
+			emit_string(e, MR_KEY(FILE_PATH), "path", l[i].path);
+			emit_row_end(e);
+		}
+		free(l);
+	}
+	emit_table_end(e);
+	return cli_emit_end(e, "machine");
+}
+
+static const struct opt_cmd export_cmd = {
+	.name = "machine export",
+	.usage = (const char *const[]){ "archscope machine export --hwloc FILE.xml -m MACHINE", NULL },
+	.description = "Writes this machine's hwloc topology (libhwloc) as XML with the measured values of MACHINE (a\n"
+		       "machine file from 'probe -o', or its name) added where hwloc holds them: the memory\n"
+		       "attributes Latency (ns) and Bandwidth (MiB/s) from each NUMA node's CPUs to the node, and\n"
+		       "the measured size and line of each data cache beside the reported ones (info attributes\n"
+		       "ArchscopeMeasuredSize, ArchscopeMeasuredLineSize). 'lstopo --input FILE.xml --memattrs'\n"
+		       "shows them; HWLOC_XMLFILE=FILE.xml gives them to every hwloc user.\n",
+};
+
+/* The machine file's measured values for hwloc: memory latency (page-local chase), the highest
+ * memory bandwidth of its benchmarks at their largest core count, the caches' sizes and line. */
+static void export_values(const struct machine *m, const struct machine_probes *p, struct topo_export_values *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->latency_ns = p->memory_latency.value;
+	v->latency_method = p->memory_latency.method[0] ? p->memory_latency.method : NULL;
+	v->line_bytes = p->line.value;
+	v->bandwidth_bs = NAN;
+	for (int b = 0; b < m->nbench; b++) {
+		const struct machine_bench_level *bl = &m->bench[b];
+		if (strcmp(bl->level, "MEM") || bl->ncores < 1)
+			continue;
+		for (int k = 0; k < m->nkernels; k++) {
+			double bw = bl->bw[k][bl->ncores - 1];
+			if (isfinite(bw) && bw > 0 && !(bw <= v->bandwidth_bs))
+				v->bandwidth_bs = bw;
+		}
+		v->bandwidth_method = "the machine file's benchmarks: the fastest kernel at the most cores, MEM";
+	}
+	for (int i = 0; i < p->ncaches && v->ncaches < TOPO_EXPORT_LEVELS; i++) {
+		v->cache[v->ncaches].level = p->cache[i].level;
+		v->cache[v->ncaches++].size_bytes = p->cache[i].size.value;
+	}
+}
+
+static int machine_export(int argc, char **argv)
+{
+	const char *hwloc = NULL, *mfile = NULL;
+	const struct opt options[] = {
+		OPT_STRING(0, "hwloc", &hwloc, "FILE.xml", "write the hwloc XML to FILE.xml (atomically)", .flags = OPT_F_REQUIRED),
+		OPT_STRING('m', "machine", &mfile, "MACHINE", "the machine file whose values are added (a path or a name)",
+			   .flags = OPT_F_REQUIRED),
+		OPT_HELP(),
+		OPT_END(),
+	};
+	argc = opt_parse(argc, argv, &export_cmd, options);
+	if (argc < 0)
+		return opt_exit_code(argc);
+	if (argc > 0)
+		return error_usage(export_cmd.name, "export takes no argument ('%s')", argv[0]), EXIT_USAGE;
+	if (!*hwloc)
+		return error_usage(export_cmd.name, "--hwloc '': no file name"), EXIT_USAGE;
+	struct mtree t;
+	if (cli_machine_open(mfile, &t) != 0)
+		return EXIT_USAGE;
+	struct machine m;
+	machine_read(&t, &m);
+	struct machine_probes *p = malloc(sizeof(*p));
+	struct as_error err = { 0 };
+	int rc = p ? machine_probes_read(&t, p, &err) : -ENOMEM;
+	mtree_free(&t);
+	if (rc < 0) {
+		free(p);
+		return error("machine file '%s': %s", mfile, rc == -ENOMEM ? "out of memory" : err.msg), EXIT_FAIL;
+	}
+	struct topo_export_values v;
+	export_values(&m, p, &v);
+	struct topo_export_done done;
+	rc = topo_hwloc_export(NULL, &v, hwloc, &done, &err);
+	machine_probes_release(p);
+	free(p);
+	if (rc)
+		return error_err(&err), EXIT_FAIL;
+	note("wrote '%s': Latency and Bandwidth of %d NUMA node%s, %d cache%s annotated", hwloc, done.nodes,
+	     done.nodes == 1 ? "" : "s", done.caches, done.caches == 1 ? "" : "s");
+	return EXIT_OK;
+}
+
 static const struct opt_cmd schema_cmd = {
 	.name = "machine schema",
 	.usage = (const char *const[]){ "archscope machine schema [--json] [NAME]",
@@ -377,6 +507,9 @@ static const struct opt_section machine_sections[] = {
 	  "  validate   checks every file; each problem names the line and key; exit 2 if any\n"
 	  "  diff       the core values of two machines side by side (--all: every value; --json as JSON)\n"
 	  "  answers    the probe answers of archscope's section: path, kind, unit, Kerncraft key\n"
+	  "  list       the machine files, kernels and metric groups found by name, with their paths\n"
+	  "  export     --hwloc FILE.xml -m (--machine) MACHINE: this machine's hwloc topology with the\n"
+	  "             measured latency, bandwidth and cache sizes added\n"
 	  "  schema     the other described results (bench, stat, ...): their keys; --check FILE NAME\n"
 	  "Each has its own --help: 'archscope machine show --help'.\n",
 	  NULL },
@@ -386,6 +519,7 @@ static const struct opt_cmd machine_cmd = {
 	.name = "machine",
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
 					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
+					"archscope machine list [--json]", "archscope machine export --hwloc FILE.xml -m MACHINE",
 					"archscope machine schema [--json] [--check FILE] [NAME]", NULL },
 	.description = "Machine files are YAML in Kerncraft's format (clock, cores, FLOPs per cycle, memory hierarchy,\n"
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
@@ -401,6 +535,8 @@ int cmd_machine(int argc, char **argv)
 		{ "validate", machine_validate, NULL },
 		{ "diff", machine_diff, NULL },
 		{ "answers", machine_answers, NULL },
+		{ "list", machine_list, NULL },
+		{ "export", machine_export, NULL },
 		{ "schema", machine_schema, NULL },
 	};
 	const struct opt options[] = { OPT_HELP(), OPT_END() };
@@ -408,9 +544,9 @@ int cmd_machine(int argc, char **argv)
 	if (argc < 0)
 		return opt_exit_code(argc);
 	if (argc == 0)
-		return error_usage("machine", "no subcommand (show, validate, diff, answers, schema)"), EXIT_USAGE;
+		return error_usage("machine", "no subcommand (show, validate, diff, answers, list, export, schema)"), EXIT_USAGE;
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		if (!strcmp(argv[0], subs[i].name))
 			return subs[i].fn(argc, argv);
-	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, schema)", argv[0]), EXIT_USAGE;
+	return error_usage("machine", "unknown subcommand '%s' (show, validate, diff, answers, list, export, schema)", argv[0]), EXIT_USAGE;
 }

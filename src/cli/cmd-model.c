@@ -433,7 +433,10 @@ int cmd_model(int argc, char **argv)
 		error_usage("model", "no machine file given (-m FILE)");
 	if (argc != 1 || !o.machine)
 		return EXIT_USAGE;
-	o.kernel = argv[0];
+	char kernel[4096]; /* a path, or a kernel's name (model stream-triad) */
+	if (cli_resolve_named("kernel", "kernels", ".c", argv[0], kernel, sizeof(kernel)) != 0)
+		return EXIT_USAGE;
+	o.kernel = kernel;
 	if (!strcmp(o.kernel, "-") && !strcmp(o.machine, "-"))
 		return error_usage("model", "the kernel and the machine file cannot both be standard input ('-')"), EXIT_USAGE;
 	if (o.cpu >= 0) { /* a CPU this process may not use is an error, not another CPU */

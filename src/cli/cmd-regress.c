@@ -432,7 +432,7 @@ int cmd_regress(int argc, char **argv)
 		OPT_INT('r', "repeat", &r.runs, "RUNS", 1, 100000, "runs per value (default 5)"),
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
-		OPT_STRING('M', "metrics", &a.group, "GROUP", "the events of a metric group from share/groups"),
+		OPT_STRING('M', "metrics", &a.group, "GROUP", "the events of a metric group from share/archscope/groups"),
 		OPT_PLOT(&r.plot_dir),
 		OPT_STRING('o', "output", &out, "FILE", "write the JSON result to FILE (atomically), not to stderr"),
 		OPT_JSON(&json),

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmd-stat.h"
 #include "machine/result-stat.h"
+#include "measure/sysfs-pmu.h"
 #include "report/emit.h"
 
 static const char *const stat_hw_hint =
@@ -48,6 +49,7 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 	const char *note = !ev->available ? (ev->hardware ? "no PMU here (see below)" : "cannot count (see below)")
 			   : ev->n == 0 ? "not counted"
 			   : ev->multiplexed ? "multiplexed: scaled"
+			   : ev->zero && sysfs_pmu_is_name(ev->name) ? "reads 0 throughout: no counter behind it here (a VM?)"
 			   : ev->zero ? "zero"
 			   : ev->constant ? "constant"
 			   : "";

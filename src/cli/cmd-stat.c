@@ -41,7 +41,7 @@ static const struct opt_cmd stat_cmd = {
 		"-p counts a running process until it exits, TIMER-COMMAND ends, or Ctrl-C; -a counts every CPU.\n"
 		"--regions also counts the regions the program marks (LIKWID's likwid-marker.h, unchanged, or\n"
 		"archscope-marker.h): per region its calls, time and each thread's counts, summed over its threads.\n",
-	.epilog = "Without -e the events are perf stat's default set. Groups (-M) are data files in share/groups.\n"
+	.epilog = "Without -e the events are perf stat's default set. Groups (-M) are data files in share/archscope/groups.\n"
 		  "Ctrl-C or SIGTERM goes to the program's process group; the runs done are reported, marked\n"
 		  "interrupted, without the cut run, and stat exits 130 (a second one ends it at once). Exit 1: the\n"
 		  "program failed or crashed; 2: bad options or a program that cannot be started.\n"
@@ -157,7 +157,7 @@ int cmd_stat(int argc, char **argv)
 	const struct opt options[] = {
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
 		OPT_FLAG(0, "all", &a.all, "every event of this CPU's PMUs and every software event"),
-		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/groups (FLOPS, MEM, L2, L3, BRANCH)"),
+		OPT_STRING('M', "metrics", &a.group, "GROUP", "a metric group from share/archscope/groups (FLOPS, MEM, L2, L3, BRANCH)"),
 		OPT_INT('r', "repeat", &runs, "RUNS", 1, 100000, "runs per batch of events (default 5; 1 with -p, -a, -I)"),
 		OPT_INT('I', "interval-print", &interval_ms, "MS", 1, 3600000, "also print the counts of every MS milliseconds"),
 		OPT_INT('p', "pid", &pid, "PID", 1, 0x7fffffff, "count the running process PID (its threads) instead"),

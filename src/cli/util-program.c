@@ -76,15 +76,16 @@ static void measure_progress(void *ctx, int done, int total)
 int cli_stat_measure(struct measure_stat *m, const struct stat_select *sel, char **argv, const struct stat_opts *o)
 {
 	struct as_error err = { 0 };
-	if (measure_stat_init(m, (const char *const *)sel->names, sel->n, o->runs, &err) != 0 ||
-	    measure_stat_plan(m, &err) != 0) {
+	int rc = measure_stat_init(m, (const char *const *)sel->names, sel->n, o->runs, &err);
+	m->target = o->target; /* the plan tries a system-wide event on a CPU */
+	if (rc != 0 || measure_stat_plan(m, &err) != 0) {
 		error_err(&err);
 		return EXIT_FAIL;
 	}
 	struct stat_opts oo = *o;
 	if (!oo.progress)
 		oo.progress = measure_progress;
-	int rc = measure_stat_run(m, argv, &oo, &err);
+	rc = measure_stat_run(m, argv, &oo, &err);
 	progress_done();
 	if (rc) {
 		error_err(&err);

@@ -12,6 +12,7 @@
 #include "common/atomicfile.h"
 #include "common/conditions.h"
 #include "common/cpuset.h"
+#include "common/paths-names.h"
 #include "common/timer.h"
 #include "machine/file.h"
 #include "measure/counters.h"
@@ -236,9 +237,20 @@ static void machine_flagged_warn(const char *path, const struct mtree *t)
 		warning("machine file '%s': a benchmark past its physical bound: %s", path, impl->text);
 }
 
-int cli_machine_open(const char *path, struct mtree *t)
+int cli_resolve_named(const char *what, const char *kind, const char *ext, const char *arg, char *buf, size_t len)
 {
 	struct as_error err = { 0 };
+	if (paths_resolve_named(kind, ext, arg, buf, len, &err) != 0)
+		return error("cannot open %s '%s': %s", what, arg, err.msg);
+	return 0;
+}
+
+int cli_machine_open(const char *arg, struct mtree *t)
+{
+	struct as_error err = { 0 };
+	char path[4096];
+	if (cli_resolve_named("machine file", "machines", ".yaml", arg, path, sizeof(path)) != 0)
+		return -1;
 	if (mtree_load(path, t, &err) != 0)
 		return error_err(&err);
 	char *report;

@@ -32,6 +32,11 @@
 	X(MR_ANSWER_EVIDENCE, MR_ANSWERS, BOOL, "evidence", "", 0,                                              \
 	  "evidence, not an answer: in probe --json, not in the machine file")                                    \
 	X(MR_ANSWER_OMITTED, MR_ANSWERS, BOOL, "omitted_when_none", "", 0, "absent from probe --json when none") \
+	X(MR_FILES, MR_ROOT, ROWS, "files", "", SCHEMA_OPT,                                                     \
+	  "list: the machine files, kernels and metric groups found by name, one row each")                     \
+	X(MR_FILE_KIND, MR_FILES, TEXT, "kind", "", 0, "machine, kernel or group")                              \
+	X(MR_FILE_NAME, MR_FILES, TEXT, "name", "", 0, "the name to give (-m NAME, model NAME, stat -M NAME)")   \
+	X(MR_FILE_PATH, MR_FILES, TEXT, "path", "", 0, "the file it names")                                     \
 	X(MR_SCHEMAS, MR_ROOT, ROWS, "schemas", "", SCHEMA_OPT, "schema: one row per described result type")  \
 	X(MR_SCHEMA_NAME, MR_SCHEMAS, TEXT, "name", "", 0, "its name (machine schema NAME)")                   \
 	X(MR_SCHEMA_KEYS, MR_SCHEMAS, INT, "keys", "", 0, "how many keys it describes")                         \

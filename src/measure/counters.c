@@ -13,6 +13,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "measure/sysfs-pmu.h"
+
 static pthread_once_t pfm_once = PTHREAD_ONCE_INIT;
 static int pfm_status = PFM_ERR_NOINIT;
 
@@ -98,12 +100,36 @@ static int tracepoint_attr(const char *name, int plm, struct perf_event_attr *at
 	return 0;
 }
 
+/* "pmu/event/" from sysfs (sysfs-pmu.h): a CPU's own PMU takes the modes asked for; energy, uncore
+ * and msr PMUs take none (the kernel refuses exclude bits there, as perf knows). sa may be NULL. */
+static int sysfs_attr(const char *name, int plm, struct perf_event_attr *attr, char **fq, struct sysfs_pmu_attr *sa,
+		      struct as_error *err)
+{
+	struct sysfs_pmu_attr own;
+	if (!sa)
+		sa = &own;
+	int rc = sysfs_pmu_encode(NULL, name, sa, err);
+	if (rc)
+		return rc;
+	memset(attr, 0, sizeof(*attr));
+	attr->type = sa->type;
+	attr->config = sa->config;
+	attr->config1 = sa->config1;
+	attr->config2 = sa->config2;
+	attr->exclude_kernel = sa->core && !(plm & PFM_PLM0);
+	if (fq && !(*fq = strdup(name)))
+		return as_error_set(err, -ENOMEM, "out of memory");
+	return 0;
+}
+
 /* libpfm4 fills attr (type, config, privilege bits) for a user-level count of `name`. *fq (may be
  * NULL) gets the fully qualified name, malloc'd (any length: names are data, never cut). */
 static int encode_attr_plm(const char *name, int plm, struct perf_event_attr *attr, char **fq, struct as_error *err)
 {
 	if (fq)
 		*fq = NULL;
+	if (sysfs_pmu_is_name(name))
+		return sysfs_attr(name, plm, attr, fq, NULL, err);
 	pthread_once(&pfm_once, pfm_init_once);
 	if (pfm_status != PFM_SUCCESS)
 		return as_error_set(err, -ENOSYS, "libpfm4 did not start: %s", pfm_strerror(pfm_status));
@@ -255,20 +281,43 @@ static void paranoid_text(char *par, size_t n)
 }
 
 
+/* A sysfs PMU with a cpumask (energy, uncore) counts whole CPUs, and only on the CPUs of its mask
+ * (the kernel moves an event opened elsewhere onto them, so opening it on every CPU would count
+ * it once per CPU): -EINVAL for one task, -EXDEV for a CPU outside the mask. */
+static int sysfs_placement(const char *name, const struct sysfs_pmu_attr *sa, const struct counters_how *how,
+			   struct as_error *err)
+{
+	if (!sa->cpumask[0])
+		return 0;
+	if (!how || !how->cpu_wide)
+		return as_error_set(err, -EINVAL, "'%s' counts whole CPUs (its PMU's cpumask is %s), not one program: "
+					      "count it system-wide (stat -a)", name, sa->cpumask);
+	if (!sysfs_pmu_cpu_in_mask(sa->cpumask, how->cpu))
+		return as_error_set(err, -EXDEV, "'%s' counts on CPUs %s only, not on CPU %d", name, sa->cpumask, how->cpu);
+	return 0;
+}
+
 /* how NULL: the classic set (user mode, one group, the leader disabled until enabled by ioctl). */
 static int open_one(struct counter_set *s, int i, pid_t pid, const struct counters_how *how, struct as_error *err)
 {
 	struct perf_event_attr attr;
 	int kernel = how && how->kernel;
 	free(s->fq[i]);
-	int rc = encode_attr_plm(s->name[i], kernel ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3, &attr, &s->fq[i], err);
+	s->fq[i] = NULL;
+	struct sysfs_pmu_attr sa = { .scale = 1, .core = 1 };
+	int plm = kernel ? PFM_PLM0 | PFM_PLM3 : PFM_PLM3;
+	int rc = sysfs_pmu_is_name(s->name[i]) ? sysfs_attr(s->name[i], plm, &attr, &s->fq[i], &sa, err)
+					       : encode_attr_plm(s->name[i], plm, &attr, &s->fq[i], err);
+	if (rc == 0)
+		rc = sysfs_placement(s->name[i], &sa, how, err);
 	if (rc)
 		return rc;
+	s->unit_scale[i] = sa.scale;
 	int grouped = !how || how->grouped;
 	attr.size = sizeof(attr);
 	attr.disabled = grouped ? i == 0 : 1;
-	attr.exclude_kernel = !kernel;
-	attr.exclude_hv = 1;
+	attr.exclude_kernel = sa.core && !kernel;
+	attr.exclude_hv = sa.core;
 	if (how) {
 		attr.inherit = how->inherit ? 1 : 0;
 		attr.enable_on_exec = how->enable_on_exec && attr.disabled ? 1 : 0;
@@ -371,7 +420,7 @@ static int read_raw(struct counter_set *s, int i, uint64_t v[3], struct as_error
 		return as_error_set(err, got < 0 ? -errno : -EIO, "reading counter '%s': %s", s->name[i],
 				    got < 0 ? as_strerror(errno, eb, sizeof(eb)) : "short read");
 	}
-	s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]);
+	s->value[i] = counters_scale(v[0], v[1], v[2], &s->running[i]) * (s->unit_scale[i] > 0 ? s->unit_scale[i] : 1);
 	return 0;
 }
 

@@ -22,9 +22,11 @@ struct counter_set {
 	uint64_t config[COUNTERS_MAX];
 	double value[COUNTERS_MAX];     /* last read, scaled */
 	double running[COUNTERS_MAX];   /* share of the enabled time the counter ran (1: never multiplexed) */
+	double unit_scale[COUNTERS_MAX]; /* a sysfs event's .scale (value = count x scale, in its .unit; 1 else) */
 };
 
-/* Turns an event name into a perf_event_attr type/config with libpfm4 (user-level counting).
+/* Turns an event name into a perf_event_attr type/config with libpfm4 (user-level counting), or
+ * from sysfs for perf's "pmu/event/" names (measure/sysfs-pmu.h: power/energy-pkg/, msr/tsc/).
  * fq (may be NULL) receives the fully qualified name. -ENOENT for an unknown event. */
 int counters_encode(const char *name, uint32_t *type, uint64_t *config, char *fq, size_t fqlen,
 		    struct as_error *err);

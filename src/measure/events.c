@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "measure/counters.h"
+#include "measure/sysfs-pmu.h"
 #include "common/array.h"
 
 static int matches(const char *pattern, const char *name)
@@ -65,11 +66,12 @@ static int add_attrs(struct events_entry *e, int ev, int nattrs)
 	return 0;
 }
 
-/* Opens the event once on this thread, user mode, disabled, to see whether it counts here. */
+/* Opens the event once on this thread, user mode, disabled, to see whether it counts here (a sysfs
+ * event of a PMU with a cpumask: on the mask's first CPU, system-wide, as stat -a opens it). */
 static void try_open(struct events_entry *e)
 {
 	struct counter_set s;
-	struct counters_how how = { .grouped = 0 };
+	struct counters_how how = { .grouped = 0, .cpu_wide = e->cpumask[0] != 0, .cpu = sysfs_pmu_mask_first(e->cpumask) };
 	struct as_error err = { 0 };
 	counters_init(&s);
 	char name[320];
@@ -205,6 +207,52 @@ static int list_tracepoints(struct events_list *l, size_t *cap, const char *patt
 	return 0;
 }
 
+/* The events of every PMU the kernel describes in sysfs, as "pmu/event/". */
+static int list_sysfs(struct events_list *l, size_t *cap, const char *pattern, int check_open)
+{
+	struct sysfs_pmu_list pl;
+	if (sysfs_pmu_list(NULL, &pl, NULL) != 0)
+		return 0; /* no sysfs: nothing listed, as without tracefs */
+	size_t used = 0;
+	int rc = 0;
+	for (int i = 0; i < pl.n && !rc; i++) {
+		const struct sysfs_pmu *p = &pl.p[i];
+		if (p->nevents && used + strlen(p->name) + 3 < sizeof(l->sysfs_pmus))
+			used += (size_t)snprintf(l->sysfs_pmus + used, sizeof(l->sysfs_pmus) - used, "%s%s", used ? ", " : "",
+						 p->name);
+		for (int k = 0; k < p->nevents && !rc; k++) {
+			const struct sysfs_pmu_event *x = &p->ev[k];
+			char name[600], desc[800];
+			snprintf(name, sizeof(name), "%s/%s/", p->name, x->name);
+			if (!matches(pattern, name))
+				continue;
+			struct events_entry *e = push(l, cap);
+			if (!e) {
+				rc = -ENOMEM;
+				break;
+			}
+			snprintf(desc, sizeof(desc), "%s (sysfs)%s%s%s%s", x->terms, x->unit[0] ? "; in " : "", x->unit,
+				 p->cpumask[0] ? "; system-wide (-a), counts on CPUs " : "", p->cpumask);
+			e->pmu = strdup(p->name);
+			e->name = strdup(name);
+			e->desc = strdup(desc);
+			e->reason = strdup("");
+			e->kind = EVENTS_SYSFS;
+			e->scale = x->scale;
+			snprintf(e->unit, sizeof(e->unit), "%s", x->unit);
+			snprintf(e->cpumask, sizeof(e->cpumask), "%.*s", (int)sizeof(e->cpumask) - 1, p->cpumask);
+			e->umasks = calloc(1, sizeof(*e->umasks));
+			e->mods = calloc(1, sizeof(*e->mods));
+			if (!e->pmu || !e->name || !e->desc || !e->reason || !e->umasks || !e->mods)
+				rc = -ENOMEM;
+			else if (check_open)
+				try_open(e);
+		}
+	}
+	sysfs_pmu_list_release(&pl);
+	return rc;
+}
+
 int measure_events_list(struct events_list *l, const char *pattern, int check_open, const char *tracefs,
 			struct as_error *err)
 {
@@ -217,6 +265,8 @@ int measure_events_list(struct events_list *l, const char *pattern, int check_op
 		snprintf(l->forced, sizeof(l->forced), "%s", force);
 	size_t cap = 0;
 	int rc = list_pfm(l, &cap, pattern, check_open);
+	if (rc == 0)
+		rc = list_sysfs(l, &cap, pattern, check_open);
 	if (rc == 0)
 		rc = list_tracepoints(l, &cap, pattern, check_open, tracefs);
 	if (rc)

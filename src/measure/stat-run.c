@@ -158,9 +158,10 @@ static int sets_open(struct measure_stat *m, int pass, const int *targets, int n
 			}
 			struct counter_set *s = &rs->set[t * rs->nsets + si];
 			struct as_error oe = { 0 };
-			if (counters_add(s, measure_stat_alias(e->name), pid, &how, &oe) == 0)
+			int rc = counters_add(s, measure_stat_alias(e->name), pid, &how, &oe);
+			if (rc == 0)
 				*slot = si * COUNTERS_MAX + s->n - 1;
-			else if (t == 0 && !e->reason[0])
+			else if (t == 0 && !e->reason[0] && rc != -EXDEV) /* -EXDEV: not on this CPU (cpumask) */
 				as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 		}
 	}

@@ -13,6 +13,7 @@
 
 #include "measure/counters.h"
 #include "measure/stat.h"
+#include "measure/sysfs-pmu.h"
 
 void measure_stat_select_init(struct stat_select *s)
 {
@@ -56,7 +57,12 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 		struct as_error ee = { 0 };
 		int rc = counters_encode_name(measure_stat_alias(n), &fq, &ee);
 		free(fq);
-		if (rc == -ENOENT && counters_cpu_pmu_known()) {
+		if (rc == -EINVAL && sysfs_pmu_is_name(n)) { /* the kernel's PMU has no such term, or a bad value */
+			rc = as_error_set(err, -EINVAL, "%s", ee.msg);
+			free(n);
+			return rc;
+		}
+		if (rc == -ENOENT && !sysfs_pmu_is_name(n) && counters_cpu_pmu_known()) {
 			rc = as_error_set(err, -EINVAL,
 					  "event '%s' is not known to libpfm4's PMUs for this CPU, perf's software "
 					  "events or the tracepoints: 'archscope events' lists them",
@@ -78,7 +84,12 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 int measure_stat_select_add(struct stat_select *s, const char *list, struct as_error *err)
 {
 	for (const char *p = list;;) {
-		size_t n = strcspn(p, ",");
+		size_t n = strcspn(p, ",/");
+		if (p[n] == '/') { /* perf's pmu/term,term/ keeps its commas: up to the closing slash */
+			const char *close = strchr(p + n + 1, '/');
+			n = close ? (size_t)(close - p) + 1 : strlen(p);
+			n += strcspn(p + n, ",");
+		}
 		int rc = add_one(s, p, n, 0, err);
 		if (rc)
 			return rc;

@@ -67,6 +67,11 @@ struct stat_rate measure_stat_rate(const struct measure_stat *m, const struct st
 			r = (struct stat_rate){ 100 * ev->mean / cr->mean, "% of cache refs", "cache-misses / cache-references" };
 		return r;
 	}
+	if (!strcmp(ev->unit, "Joules")) { /* energy (power/energy-*) over the time it was counted */
+		if (wall && wall->mean > 0)
+			r = (struct stat_rate){ ev->mean / (wall->mean * 1e-9), "W", "Joules / wall-time" };
+		return r;
+	}
 	if (!strcmp(ev->unit, "events") && tc && tc->mean > 0)
 		r = (struct stat_rate){ ev->mean / (tc->mean * 1e-9), "/s", "per second of task-clock" };
 	return r;
@@ -152,7 +157,9 @@ struct stat_disp measure_stat_disp_of(const char *unit, double mean)
 			return (struct stat_disp){ 1.0 / 1024, "MiB", "%.1f" };
 		return (struct stat_disp){ 1, "KiB", NULL };
 	}
-	return (struct stat_disp){ 1, !strcmp(unit, "events") ? "" : unit, NULL };
+	if (unit[0] && strcmp(unit, "events")) /* a sysfs event's unit (Joules, MiB): a scaled count, not an integer */
+		return (struct stat_disp){ 1, unit, a >= 1e6 ? "%.0f" : "%.3f" };
+	return (struct stat_disp){ 1, "", NULL };
 }
 
 void measure_stat_disp_format(const struct stat_disp *d, double v, char *buf, size_t len, int with_unit)

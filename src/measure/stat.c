@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/sysfs-pmu.h"
+
 /* perf's names for the generic events, as perf stat -e takes them. */
 static const struct {
 	const char *perf, *pfm;
@@ -115,6 +117,32 @@ int measure_stat_init(struct measure_stat *m, const char *const names[], int n, 
 	return 0;
 }
 
+/* A sysfs event ("power/energy-pkg/"): its unit from sysfs; one of a PMU other than the CPU's own
+ * counts alone (not in the hardware group), and one with a cpumask only system-wide, where it is
+ * tried on the mask's first CPU. */
+static int stat_sysfs_event(struct measure_stat *m, struct stat_event *e, struct counters_how *how, struct as_error *err)
+{
+	struct sysfs_pmu_attr sa;
+	if (!sysfs_pmu_is_name(e->fq))
+		return 0;
+	int rc = sysfs_pmu_encode(NULL, e->fq, &sa, err);
+	if (rc)
+		return rc;
+	if (sa.unit[0]) {
+		snprintf(e->unit_sysfs, sizeof(e->unit_sysfs), "%s", sa.unit);
+		e->unit = e->unit_sysfs;
+	}
+	e->hardware = sa.core;
+	if (sa.cpumask[0] && m->target != STAT_TARGET_SYSTEM)
+		return as_error_set(err, -EINVAL, "'%s' counts whole CPUs (its PMU's cpumask is %s), not one program: "
+						  "count it system-wide with -a", e->name, sa.cpumask);
+	if (m->target == STAT_TARGET_SYSTEM) {
+		how->cpu_wide = 1;
+		how->cpu = sysfs_pmu_mask_first(sa.cpumask);
+	}
+	return 0;
+}
+
 int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 {
 	(void)err;
@@ -139,10 +167,15 @@ int measure_stat_plan(struct measure_stat *m, struct as_error *err)
 		}
 		e->hardware = !measure_stat_is_software(e->fq);
 		e->unit = strstr(e->fq, "CLOCK") && !e->hardware ? "ns" : "events";
+		struct counters_how one_how = sw;
+		if (stat_sysfs_event(m, e, &one_how, &oe) != 0) {
+			as_error_copy(e->reason, sizeof(e->reason), oe.msg);
+			continue;
+		}
 		if (!e->hardware) {
 			struct counter_set one;
 			counters_init(&one);
-			if (counters_add(&one, measure_stat_alias(e->name), 0, &sw, &oe) != 0) {
+			if (counters_add(&one, measure_stat_alias(e->name), 0, &one_how, &oe) != 0) {
 				as_error_copy(e->reason, sizeof(e->reason), oe.msg);
 				continue;
 			}

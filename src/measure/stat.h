@@ -19,7 +19,8 @@ enum stat_source {
 struct stat_event {
 	char *name;           /* as asked for (owned; any length: libpfm4's names can be long) */
 	char *fq;             /* as libpfm4 qualified it (owned; NULL for rusage, schedstat, wall) */
-	const char *unit;     /* "ns", "events", "KiB", ... */
+	const char *unit;     /* "ns", "events", "KiB", ...; a sysfs event's .unit ("Joules") in unit_sysfs */
+	char unit_sysfs[32];
 	enum stat_source source;
 	int hardware;         /* needs a PMU (not a kernel software event) */
 	int pass;             /* batch of runs that counts it; -1 when it cannot be counted */
@@ -114,7 +115,8 @@ struct measure_stat {
 /* Events by name (libpfm4 or perf's: "page-faults", "cycles", "PERF_COUNT_SW_TASK_CLOCK",
  * "INST_RETIRED:ANY_P"); rusage, schedstat and wall time are always added. runs >= 1. */
 int measure_stat_init(struct measure_stat *m, const char *const names[], int n, int runs, struct as_error *err);
-/* Decides what can be counted: opens every event on this process as it will on the program,
+/* Decides what can be counted: opens every event on this process as it will on the program (set
+ * m->target first: with STAT_TARGET_SYSTEM a sysfs event of a PMU with a cpumask is tried on a CPU),
  * packs hardware events into groups that open together (one group per pass) and records why an
  * event cannot be counted. */
 int measure_stat_plan(struct measure_stat *m, struct as_error *err);

@@ -164,7 +164,12 @@ void page_topology(struct page_ctx *c)
 	double ml = c->pr.memory_latency.value;
 	if (isfinite(ml)) {
 		page_fmt_value(ml, machine_probe_fields[MP_CACHES_MEMORY_LATENCY].unit, lat, sizeof(lat));
-		snprintf(m->note2, sizeof(m->note2), "measured memory latency %s", lat);
+		char rnd[32];
+		double mr = c->pr.memory_latency_random.value;
+		page_fmt_value(mr, machine_probe_fields[MP_CACHES_MEMORY_LATENCY_RANDOM].unit, rnd, sizeof(rnd));
+		/* the page-segmented chase's latency is not the random one: name each by its pattern */
+		snprintf(m->note2, sizeof(m->note2), isfinite(mr) ? "memory latency %s page-local, %s random"
+							      : "memory latency %s (page-local chase)", lat, rnd);
 	}
 	/* packages from the CPUs' package numbers */
 	int npk = page_count(schema_num(&topology_result, r, TR_PACKAGES));

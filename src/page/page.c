@@ -57,7 +57,34 @@ void page_fmt_value(double v, const char *unit, char *buf, size_t len)
 		buffer_format_size((size_t)(v + 0.5), buf, len);
 		return;
 	}
-	snprintf(buf, len, "%.4g%s%s", v, unit && *unit ? " " : "", unit ? unit : "");
+	/* "1 context", "1 way": a count of one in the singular */
+	static const char *const counts[] = { "contexts", "ways", "registers", "threads", "cores", "CPUs", "entries" };
+	char one[32] = "";
+	for (size_t i = 0; unit && v == 1 && i < sizeof(counts) / sizeof(counts[0]); i++)
+		if (!strcmp(unit, counts[i])) {
+			size_t n = strlen(unit);
+			snprintf(one, sizeof(one), "%.*s%s", (int)(n - (strcmp(unit, "entries") ? 1 : 3)), unit,
+				 strcmp(unit, "entries") ? "" : "y");
+		}
+	snprintf(buf, len, "%.4g%s%s", v, unit && *unit ? " " : "", one[0] ? one : unit ? unit : "");
+}
+
+/* The kernel's SMT control (/sys/devices/system/cpu/smt/control) and whether SMT is active, in
+ * words: "notsupported" is "not supported" (inactive goes without saying). */
+static void page_smt_words(const char *control, int active, double tpc, char *buf, size_t len)
+{
+	static const struct { const char *raw, *words; } w[] = {
+		{ "on", "on" }, { "off", "off" }, { "forceoff", "forced off" },
+		{ "notsupported", "not supported" }, { "notimplemented", "not implemented by the kernel" },
+	};
+	const char *c = control;
+	for (size_t i = 0; c && i < sizeof(w) / sizeof(w[0]); i++)
+		if (!strcmp(c, w[i].raw))
+			c = w[i].words;
+	int unsupported = control && (!strcmp(control, "notsupported") || !strcmp(control, "notimplemented"));
+	snprintf(buf, len, "%s%s%s", c ? c : "",
+		 active < 0 || unsupported ? "" : active ? (c ? ", active" : "active") : (c ? ", inactive" : "inactive"),
+		 isfinite(tpc) ? (tpc > 1 ? " (threads per core: 2+)" : " (one thread per core)") : "");
 }
 
 void page_warn(struct page_ctx *c, const char *fmt, ...)
@@ -338,9 +365,8 @@ static void section_machine(struct page_ctx *c)
 	json_t *smt = schema_get(&host_result, m, HO_SMT), *act = schema_get(&host_result, m, HO_SMT_ACTIVE);
 	double tpc = topo_num(c, TR_THREADS_PER_CORE);
 	if (json_is_string(smt) || isfinite(tpc)) {
-		snprintf(buf, sizeof(buf), "%s%s%s", json_is_string(smt) ? json_string_value(smt) : "",
-			 json_is_boolean(act) ? (json_is_true(act) ? ", active" : ", inactive") : "",
-			 isfinite(tpc) ? (tpc > 1 ? " (threads per core: 2+)" : " (one thread per core)") : "");
+		page_smt_words(json_is_string(smt) ? json_string_value(smt) : NULL,
+			       json_is_boolean(act) ? json_is_true(act) : -1, tpc, buf, sizeof(buf));
 		fact(f, "SMT", buf);
 	} else {
 		fact(f, "SMT", NULL);
@@ -442,6 +468,8 @@ static void answer_row(struct page_ctx *c, const char *name, int id, const struc
 	const char *unit = machine_probe_fields[id].unit;
 	char val[64], os[64] = "–";
 	page_fmt_value(a->value, unit, val, sizeof(val));
+	if (isfinite(a->value) && isfinite(a->confidence) && a->confidence < 0.5) /* a guess is not a finding */
+		snprintf(val + strlen(val), sizeof(val) - strlen(val), " (low confidence)");
 	if (isfinite(a->os_reported))
 		page_fmt_value(a->os_reported, unit, os, sizeof(os));
 	fputs("<tr>", f);
@@ -622,8 +650,8 @@ static void section_models(struct page_ctx *c)
 		json_t *v;
 		json_object_foreach(d, k, v) {
 			if (w < sizeof(buf))
-				w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s=%g", w ? " " : "", k,
-						      json_is_number(v) ? json_number_value(v) : NAN);
+				w += (size_t)snprintf(buf + w, sizeof(buf) - w, "%s%s=%.15g", w ? " " : "", k,
+						      json_is_number(v) ? json_number_value(v) : NAN); /* N=4000000 */
 		}
 		td(f, buf);
 		tdn(f, schema_num(&model_result, r, MO_FLOPS), "%.0f");

@@ -123,7 +123,10 @@ export ARCHSCOPE_CACHE_DIR="$TMP/cache" # a test starts with an empty parse cach
 #             answers compared with published specs only hold on a machine that is not busy)
 #   MOUNT_NS  a private mount namespace can be made (unshare -m as root, unshare -rm otherwise),
 #             to hide the source and build trees from an installed archscope
+#   POWER_PMU the kernel offers an energy PMU with events (/sys/bus/event_source/devices/power/events:
+#             RAPL on bare metal; virtual machines usually have none)
 #   DPKG      dpkg-deb and dpkg-shlibdeps (Debian package dpkg-dev): the Debian package is built
+#   LINTIAN   Debian's package checker (Debian package lintian)
 #   PANDOC    the build made the manual pages (pandoc was found when it was configured)
 #   CHROMIUM  a headless Chromium (Debian package chromium) to load the HTML report
 #   MPIRUN    mpicc builds an MPI program and mpirun starts 2 ranks of it on this node (Debian
@@ -156,8 +159,11 @@ prereq() {
 	MOUNT_NS)
 		unshare -m true 2>/dev/null || unshare -rm true 2>/dev/null ||
 			{ PREREQ_WHY="unshare -m and unshare -rm fail: no mount namespaces for this user"; return 1; } ;;
+	POWER_PMU) ls /sys/bus/event_source/devices/power/events/energy-* >/dev/null 2>&1 ||
+		{ PREREQ_WHY="no energy events in /sys/bus/event_source/devices/power/events (no RAPL PMU: a VM?)"; return 1; } ;;
 	DPKG) command -v dpkg-deb >/dev/null && command -v dpkg-shlibdeps >/dev/null ||
 		{ PREREQ_WHY="no dpkg-deb or dpkg-shlibdeps in PATH; Debian package dpkg-dev"; return 1; } ;;
+	LINTIAN) command -v lintian >/dev/null || { PREREQ_WHY="no lintian in PATH; Debian package lintian"; return 1; } ;;
 	PANDOC) [ -f "$(dirname "${ARCHSCOPE:-/nonexistent}")/man/pages.txt" ] ||
 		{ PREREQ_WHY="no manual pages in the build: pandoc was not found when it was configured; Debian package pandoc"; return 1; } ;;
 	CHROMIUM) command -v chromium >/dev/null || command -v chromium-browser >/dev/null ||

@@ -83,7 +83,7 @@ expect "archscope model -D N ''" ""
 expect "archscope probe -o ''" "kernel.c kernel2.c m.yaml sub"
 expect "archscope probe --raw ''" "sub"
 # sub-commands and their own tables
-expect "archscope machine ''" "show validate diff answers schema"
+expect "archscope machine ''" "show validate diff answers list export schema"
 expect "archscope machine diff --" "--all --json --help"
 expect "archscope machine show ''" "kernel.c kernel2.c m.yaml sub"
 expect "archscope numa mo" "model"

@@ -12,6 +12,7 @@
 #include "harness.h"
 #include "measure/bracket.h"
 #include "measure/counters.h"
+#include "measure/sysfs-pmu.h"
 
 /* Runs first, in a child: libpfm4 reads LIBPFM_FORCE_PMU once, when it starts. */
 static void test_measure__forced_pmu_encoding(void)
@@ -180,5 +181,96 @@ static void test_measure__bracket(void)
 	CHECK(measure_bracket_init(&b, sw, 0, &err) == -E2BIG);
 }
 
+
+#define SYSFS_TREE ARCHSCOPE_SOURCE_DIR "/tests/fixtures/measure/sysfs-pmu"
+
+/* The recorded tree: every PMU with its type, cpumask and events, the scale and unit beside them. */
+static void test_measure__sysfs_list(void)
+{
+	struct sysfs_pmu_list l;
+	struct as_error err = { 0 };
+	CHECK(sysfs_pmu_list(SYSFS_TREE, &l, &err) == 0);
+	CHECK(l.n == 8);
+	CHECK_STR(l.p[0].name, "amd_df"); /* sorted */
+	const struct sysfs_pmu *power = NULL, *msr = NULL;
+	for (int i = 0; i < l.n; i++) {
+		if (!strcmp(l.p[i].name, "power"))
+			power = &l.p[i];
+		if (!strcmp(l.p[i].name, "msr"))
+			msr = &l.p[i];
+	}
+	CHECK(power && msr);
+	CHECK(power->type == 24);
+	CHECK_STR(power->cpumask, "0");
+	CHECK(power->nevents == 4); /* .scale and .unit are not events */
+	CHECK_STR(power->ev[1].name, "energy-pkg");
+	CHECK_STR(power->ev[1].terms, "event=0x02");
+	CHECK_STR(power->ev[1].unit, "Joules");
+	CHECK_NEAR(power->ev[1].scale, 2.3283064365386962890625e-10, 1e-25);
+	CHECK(msr->type == 9 && msr->nevents == 1);
+	CHECK_STR(msr->cpumask, ""); /* per task */
+	CHECK(msr->ev[0].scale == 1 && msr->ev[0].unit[0] == 0);
+	sysfs_pmu_list_release(&l);
+	CHECK(sysfs_pmu_list(SYSFS_TREE "/no-such-dir", &l, &err) == -ENOENT);
+}
+
+static void test_measure__sysfs_encode(void)
+{
+	struct sysfs_pmu_attr a;
+	struct as_error err = { 0 };
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/energy-psys/", &a, &err) == 0);
+	CHECK(a.type == 24 && a.config == 0x05 && a.config1 == 0 && !a.core);
+	CHECK_STR(a.unit, "Joules");
+	CHECK_STR(a.cpumask, "0");
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "uncore_imc_0/cas_count_read/", &a, &err) == 0);
+	CHECK(a.config == 0x0304);
+	CHECK_STR(a.unit, "MiB");
+	CHECK_NEAR(a.scale, 6.103515625e-5, 1e-15);
+	/* terms by hand, a term overriding the alias's, a flag term without a value */
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "uncore_imc_0/event=0x04,umask=0x0c,thresh/", &a, &err) == 0);
+	CHECK(a.config == (0x0c04 | (1ull << 24)));
+	CHECK(a.scale == 1 && a.unit[0] == 0);
+	/* a field split over three ranges: 0x1f07 -> bits 0-7 = 0x07, 32-35 = 0xf, 59-60 = 0x1 */
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "amd_df/event=0x1f07,umask=0x1/", &a, &err) == 0);
+	CHECK(a.config == (0x07ull | 0x100ull | (0xfull << 32) | (1ull << 59)));
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "msr/tsc/", &a, &err) == 0);
+	CHECK(a.type == 9 && a.config == 0 && a.cpumask[0] == 0);
+	/* what the kernel does not offer, and bad input */
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/energy-gpu/", &a, &err) == -ENOENT);
+	CHECK(strstr(err.msg, "no event 'energy-gpu'"));
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "nopmu/x/", &a, &err) == -ENOENT);
+	CHECK(strstr(err.msg, "no PMU 'nopmu'"));
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/event=0x100/", &a, &err) == -EINVAL); /* wider than 8 bits */
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/event=zz/", &a, &err) == -EINVAL);
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/colour=1/", &a, &err) == -EINVAL);
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "../power/energy-pkg/", &a, &err) == -ENOENT);
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/../x/", &a, &err) == -EINVAL);
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/energy-pkg/u", &a, &err) == -EINVAL);
+	CHECK(sysfs_pmu_encode(SYSFS_TREE, "power/,/", &a, &err) == -EINVAL); /* no event */
+}
+
+static void test_measure__sysfs_names_masks(void)
+{
+	CHECK(sysfs_pmu_is_name("power/energy-pkg/"));
+	CHECK(sysfs_pmu_is_name("cpu/event=0x3c/"));
+	CHECK(!sysfs_pmu_is_name("cycles"));
+	CHECK(!sysfs_pmu_is_name("sched:sched_switch"));
+	CHECK(!sysfs_pmu_is_name("/x/"));
+	CHECK(!sysfs_pmu_is_name("power/"));
+	CHECK(!sysfs_pmu_is_name("power/energy-pkg"));
+	CHECK(sysfs_pmu_cpu_in_mask("", 7));
+	CHECK(sysfs_pmu_cpu_in_mask("0", 0) && !sysfs_pmu_cpu_in_mask("0", 1));
+	CHECK(sysfs_pmu_cpu_in_mask("0,28", 28) && !sysfs_pmu_cpu_in_mask("0,28", 27));
+	CHECK(sysfs_pmu_cpu_in_mask("0-3,8-11", 9) && !sysfs_pmu_cpu_in_mask("0-3,8-11", 5));
+	CHECK(sysfs_pmu_mask_first("28,0") == 28 && sysfs_pmu_mask_first("") == 0);
+	uint64_t c[3] = { 0, 0, 0 };
+	CHECK(sysfs_pmu_format_apply("config1:0-63", ~0ull, c) == 0 && c[1] == ~0ull && c[0] == 0);
+	CHECK(sysfs_pmu_format_apply("config:12", 1, c) == 0 && c[0] == 1ull << 12);
+	CHECK(sysfs_pmu_format_apply("config:12", 2, c) == -EINVAL);
+	CHECK(sysfs_pmu_format_apply("config3:0-7", 1, c) == -EINVAL);
+	CHECK(sysfs_pmu_format_apply("config:7-3", 1, c) == -EINVAL);
+}
+
 TESTS(T(test_measure__forced_pmu_encoding), T(test_measure__generic_encoding), T(test_measure__scaling),
-      T(test_measure__count_self), T(test_measure__add), T(test_measure__bracket))
+      T(test_measure__count_self), T(test_measure__add), T(test_measure__bracket),
+      T(test_measure__sysfs_list), T(test_measure__sysfs_encode), T(test_measure__sysfs_names_masks))

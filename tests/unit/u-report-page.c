@@ -176,5 +176,41 @@ static void test_report_page__page_from_probe(void)
 	json_decref(p);
 }
 
+/* The page says only what it knows (issue 51 item 6): a low-confidence answer marked, SMT in
+ * words, "1 context". */
+static void test_report_page__words(void)
+{
+	json_t *p = probe_doc(NULL);
+	CHECK(p != NULL);
+	json_t *m = json_object_get(p, "machine"), *r = json_object_get(p, "results");
+	json_object_set_new(m, "smt", json_string("notsupported"));
+	json_object_set_new(m, "smt_active", json_false());
+	json_error_t e;
+	json_object_set_new(json_object_get(r, "caches"), "memory_latency_random",
+			    json_loads("{\"value\": 134, \"unit\": \"ns\", \"confidence\": 0.9, \"method\": \"random\", "
+				       "\"os_reported\": null}", 0, &e));
+	json_object_set_new(r, "contexts", json_loads("{\"fp\": {\"value\": 1, \"unit\": \"contexts\", \"confidence\": 0.9, "
+						      "\"method\": \"m\", \"os_reported\": null}}", 0, &e));
+	json_object_set_new(r, "assoc", json_loads("{\"levels\": [{\"level\": 1, \"ways\": {\"value\": 12, \"unit\": \"ways\", "
+						   "\"confidence\": 0.01, \"method\": \"m\", \"os_reported\": 12}}]}", 0, &e));
+	struct page_source one[1] = { { "probe.json", p } };
+	struct page_input in = { .sources = one, .n = 1, .version = "t", .date = "d", .loadavg_start = NAN };
+	struct page_summary sum;
+	struct as_error err = { 0 };
+	char *s = NULL;
+	int rc = -1;
+	CAPTURE(s, rc = page_write(f, &in, &sum, &err));
+	CHECK(rc == 0);
+	CHECK(strstr(s, "not supported") != NULL);
+	CHECK(strstr(s, "notsupported") == NULL || strstr(s, "\"notsupported\"") != NULL); /* raw only in the data */
+	CHECK(strstr(s, "inactive") == NULL);
+	CHECK(strstr(s, "1 context<") != NULL || strstr(s, "1 context ") != NULL);
+	CHECK(strstr(s, "1 contexts") == NULL);
+	CHECK(strstr(s, "12 ways (low confidence)") != NULL);
+	free(s);
+	json_decref(p);
+}
+
 TESTS(T(test_report_page__svg_escape), T(test_report_page__axes), T(test_report_page__heatmap_and_bars),
-      T(test_report_page__sources_checked), T(test_report_page__page_from_probe))
+      T(test_report_page__sources_checked), T(test_report_page__page_from_probe),
+      T(test_report_page__words))

@@ -5,6 +5,11 @@
 
 #include "harness.h"
 #include "topo/topo.h"
+#include "topo/hwloc-export.h"
+
+#include <hwloc.h>
+#include <math.h>
+#include <unistd.h>
 
 #define KiB 1024ull
 #define MiB (1024 * KiB)
@@ -216,7 +221,57 @@ static void test_topo__pair_share(void)
 	topo_release(&t);
 }
 
+/* machine export --hwloc's module: a recorded 4-socket, 8-node topology (tests/fixtures/topo) gets the measured Latency
+ * and Bandwidth on each node from its own CPUs and the measured cache sizes as info attributes;
+ * read back through hwloc's C API from the XML written. */
+static void test_topo__hwloc_export_read_back(void)
+{
+	char in[4096], out[64];
+	snprintf(in, sizeof(in), "%s/tests/fixtures/topo/hwloc-amd-opteron-4s-8n.xml", ARCHSCOPE_SOURCE_DIR);
+	snprintf(out, sizeof(out), "/tmp/u-topo-export-%d.xml", (int)getpid());
+	struct topo_export_values v = { .latency_ns = 98.6, .latency_method = "page-local chase", .bandwidth_bs = 40e9,
+					.line_bytes = 64, .ncaches = 2 };
+	v.cache[0].level = 1;
+	v.cache[0].size_bytes = 32768;
+	v.cache[1].level = 3;
+	v.cache[1].size_bytes = 16777216;
+	struct topo_export_done done;
+	struct as_error err = { 0 };
+	CHECK(topo_hwloc_export(in, &v, out, &done, &err) == 0);
+	hwloc_topology_t h;
+	CHECK(hwloc_topology_init(&h) == 0);
+	CHECK(hwloc_topology_set_xml(h, out) == 0);
+	CHECK(hwloc_topology_load(h) == 0);
+	unlink(out);
+	int nodes = hwloc_get_nbobjs_by_type(h, HWLOC_OBJ_NUMANODE);
+	CHECK(nodes == 8 && done.nodes == nodes);
+	for (int i = 0; i < nodes; i++) {
+		hwloc_obj_t node = hwloc_get_obj_by_type(h, HWLOC_OBJ_NUMANODE, (unsigned)i);
+		struct hwloc_location init = { .type = HWLOC_LOCATION_TYPE_CPUSET, .location.cpuset = node->cpuset };
+		hwloc_uint64_t lat = 0, bw = 0;
+		CHECK(hwloc_memattr_get_value(h, HWLOC_MEMATTR_ID_LATENCY, node, &init, 0, &lat) == 0);
+		CHECK(lat == 99); /* ns, rounded */
+		CHECK(hwloc_memattr_get_value(h, HWLOC_MEMATTR_ID_BANDWIDTH, node, &init, 0, &bw) == 0);
+		CHECK(bw == 38147); /* 40e9 B/s in MiB/s */
+		CHECK_STR(hwloc_obj_get_info_by_name(node, "ArchscopeLatencyMethod"), "page-local chase");
+	}
+	hwloc_obj_t l3 = hwloc_get_obj_by_type(h, HWLOC_OBJ_L3CACHE, 0), l2 = hwloc_get_obj_by_type(h, HWLOC_OBJ_L2CACHE, 0);
+	CHECK(l3 && l2);
+	CHECK_STR(hwloc_obj_get_info_by_name(l3, "ArchscopeMeasuredSize"), "16777216");
+	CHECK_STR(hwloc_obj_get_info_by_name(l3, "ArchscopeMeasuredLineSize"), "64");
+	CHECK(l3->attr->cache.size == 6291456); /* hwloc's own size stays beside it */
+	CHECK(hwloc_obj_get_info_by_name(l2, "ArchscopeMeasuredSize") == NULL); /* L2 not measured */
+	hwloc_topology_destroy(h);
+	/* nothing measured: nothing added; an unwritable path: an error naming it */
+	struct topo_export_values none = { .latency_ns = NAN, .bandwidth_bs = NAN, .line_bytes = NAN };
+	CHECK(topo_hwloc_export(in, &none, out, &done, &err) == 0 && done.nodes == 0 && done.caches == 0);
+	unlink(out);
+	CHECK(topo_hwloc_export(in, &v, "/nonexistent-dir/x.xml", &done, &err) != 0);
+	CHECK(strstr(err.msg, "/nonexistent-dir/x.xml") != NULL);
+}
+
 TESTS(T(test_topo__recorded_kvm_zen5_two_cores), T(test_topo__one_node_two_cores),
       T(test_topo__smt_two_threads_per_core), T(test_topo__two_sockets_four_nodes),
       T(test_topo__hybrid_kinds_are_visible), T(test_topo__missing_file_is_an_error_naming_it),
-      T(test_topo__this_machine_loads), T(test_topo__pair_share))
+      T(test_topo__this_machine_loads), T(test_topo__pair_share),
+      T(test_topo__hwloc_export_read_back))
