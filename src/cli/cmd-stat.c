@@ -148,11 +148,28 @@ static int stat_options_check(int argc, int pid, int system, int runs, int inter
 	return 0;
 }
 
+/* The report of a finished measurement (text, JSON or CSV), then the program's own status:
+ * non-zero when either failed. */
+static int stat_report(struct cli_stat_result *r, const char *out, const char *sep, int json, int live_print)
+{
+	struct measure_stat *m = r->m;
+	int rc;
+	measure_stat_failures(m, &r->failed, &r->crashed);
+	if (sep)
+		rc = stat_deliver_csv(m, out, sep, live_print);
+	else
+		rc = cli_report_deliver("stat", out, json, m->interrupted, stat_render_cb, r);
+	interrupt_restore();
+	int program_rc = cli_program_report(r->command, m);
+	if (m->signal && !m->interrupted)
+		note("counting ended by %s after %.3f s", strsignal(m->signal), m->run[0].seconds);
+	return rc ? rc : program_rc;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_stat_args a = { 0 };
-	int runs = -1, runs_given = 0, json = 0, verbose = 0, per_thread = 0, interval_ms = 0, pid = 0, system = 0;
-	int regions = 0;
+	int runs = -1, json = 0, verbose = 0, per_thread = 0, interval_ms = 0, pid = 0, system = 0, regions = 0;
 	const char *out = NULL, *sep = NULL;
 	const struct opt options[] = {
 		OPT_STRINGS('e', "event", &a.events, "EVENT", "events to count (repeatable, comma lists; libpfm4 or perf names)"),
@@ -175,8 +192,7 @@ int cmd_stat(int argc, char **argv)
 	argc = opt_parse(argc, argv, &stat_cmd, options);
 	if (argc < 0)
 		return opt_exit_code(argc);
-	runs_given = runs > 0;
-	if (!runs_given)
+	if (runs <= 0) /* -r not given */
 		runs = pid || system || interval_ms ? 1 : 5;
 	if (stat_options_check(argc, pid, system, runs, interval_ms, per_thread, regions, json, sep, out))
 		return EXIT_USAGE;
@@ -223,17 +239,8 @@ int cmd_stat(int argc, char **argv)
 	measure_stat_conditions_after(&cond, clock_window_ghz());
 	struct cli_stat_result r = { .command = cmdline, .m = &m, .sel = &sel, .verbose = verbose, .cond = &cond,
 				     .regions = regions ? &reg : NULL };
-	measure_stat_failures(&m, &r.failed, &r.crashed);
-	if (sep)
-		rc = stat_deliver_csv(&m, out, sep, live_print);
-	else
-		rc = cli_report_deliver("stat", out, json, m.interrupted, stat_render_cb, &r);
-	interrupt_restore();
-	int program_rc = cli_program_report(r.command, r.m);
-	rc = rc ? rc : program_rc;
+	rc = stat_report(&r, out, sep, json, live_print);
 	int interrupted = m.interrupted;
-	if (m.signal && !interrupted)
-		note("counting ended by %s after %.3f s", strsignal(m.signal), m.run[0].seconds);
 	if (regions)
 		cli_regions_release(&reg);
 	measure_stat_release(&m);
