@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/spawn.h"
 #include "measure/series.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices"
@@ -228,7 +229,10 @@ static int live_wait(pid_t pid, int *status)
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
 			return -errno;
-	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	int exited;
+	spawn_status(st, &exited, status);
+	if (!exited) /* a signal, as a shell reports it */
+		*status += 128;
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "common/atomicfile.h"
+#include "common/spawn.h"
 #include "common/text.h"
 
 extern char **environ;
@@ -268,10 +269,12 @@ int plot_render(const char *dir, const char *name, const char *body, struct as_e
 	char out[512];
 	int st = 0;
 	rc = run_gnuplot(dir, sub_name, name, out, sizeof(out), &st, err);
-	if (!rc && (!WIFEXITED(st) || WEXITSTATUS(st) != 0 || strstr(out, "rror"))) {
+	int exited = 0, code = 0;
+	spawn_status(st, &exited, &code);
+	if (!rc && (!exited || code != 0 || strstr(out, "rror"))) {
 		out[strcspn(out, "\n")] = '\0';
 		rc = as_error_set(err, -EIO, "gnuplot failed on '%s': %s", gp,
-				  out[0] ? out : WIFEXITED(st) ? "it exited with an error" : "it was killed");
+				  out[0] ? out : exited ? "it exited with an error" : "it was killed");
 	}
 	static const char *const ext[] = { "svg", "png" };
 	for (int i = 0; i < 2 && !rc; i++) {
