@@ -16,6 +16,7 @@ packages=(
 	libnuma-dev numactl                     # NUMA placement (numa)
 	libncurses-dev                          # the live view of numa load
 	libdw-dev                               # call sites (stack)
+	libiberty-dev                           # C++ names of call sites demangled (stack)
 	libopenblas-dev                         # tune's reference dgemm
 	linux-perf                              # perf stat, the side-by-side reference of stat
 	gnuplot-nox                             # --plot

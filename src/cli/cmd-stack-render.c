@@ -72,7 +72,9 @@ static void answer_sentence(const struct scale_point *p, char *buf, size_t len)
 	else if (m->have_record && (comp == COMP_SPINNING || comp == COMP_YIELDING || comp == COMP_IMBALANCE))
 		for (size_t q = 0; q < m->rec.nsites && (size_t)k < len; q++)
 			if (scale_site_shown(m->rec.sites[q].prim, comp, part) && m->rec.sites[q].where[0]) {
-				snprintf(buf + k, len - (size_t)k, "; top wait site %s", m->rec.sites[q].where);
+				char cut[168];
+				scale_where_short(m->rec.sites[q].where, cut, sizeof(cut), 160);
+				snprintf(buf + k, len - (size_t)k, "; top wait site %s", cut);
 				break;
 			}
 }
@@ -231,7 +233,9 @@ static void point_dominant(struct emit *e, const struct scale_point *p)
 			continue;
 		shown++;
 		emit_row_begin(e);
-		emit_string(e, SR_KEY(SITE_WHERE), "where", st->where);
+		char cut[168];
+		scale_where_short(st->where, cut, sizeof(cut), 160);
+		emit_string(e, SR_KEY(SITE_WHERE), "where", emit_is_text(e) ? cut : st->where);
 		emit_string(e, SR_KEY(SITE_PRIM), "primitive", scale_prim_name(st->prim));
 		emit_number(e, SR_KEY(SITE_WAIT), "wait", st->wait_s, "s", "%.4f");
 		emit_int(e, SR_KEY(SITE_CALLS), "slow calls", (long long)st->calls, NULL);

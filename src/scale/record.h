@@ -15,7 +15,8 @@ struct scale_site {
 	uint64_t addr;        /* return address in the process */
 	double wait_s;
 	uint64_t calls;
-	char where[256];      /* "file.c:42 (function)", or "binary+0x1234" without debug information */
+	char where[1024];     /* "file.c:42 (function)", or "binary+0x1234" without debug information;
+	                       * C++ names demangled and whole (scale_where_short cuts for display) */
 };
 
 struct scale_map {
@@ -74,5 +75,8 @@ void scale_record_sites_resolve(struct scale_record *r, size_t top);
 /* "file.c:42 (function)" for address addr of a mapping of `path` that starts at map_start with
  * file offset map_offset; 0, or -1 when the binary has no symbol for it. */
 int scale_addr_lookup(const char *path, uint64_t map_start, uint64_t map_offset, uint64_t addr, char *out, size_t len);
+/* where, cut to at most max characters for a person's eyes ("head...)"): the JSON keeps the
+ * whole name, the text output shows this. */
+void scale_where_short(const char *where, char *out, size_t len, size_t max);
 
 #endif

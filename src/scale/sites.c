@@ -5,6 +5,7 @@
  * the skeleton unit of the executable). */
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <libiberty/demangle.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,11 @@ int scale_addr_lookup(const char *path, uint64_t map_start, uint64_t map_offset,
 	Dwfl_Module *mod = dwfl_report_elf(dwfl, base_name(path), path, -1, map_start - map_offset, false);
 	dwfl_report_end(dwfl, NULL, NULL);
 	if (mod) {
-		const char *fn = dwfl_module_addrname(mod, addr);
+		/* C++ names demangled whole (libiberty, as binutils does), never cut: where[] holds
+		 * the full name and only the text output shortens it (scale_where_short) */
+		const char *raw = dwfl_module_addrname(mod, addr);
+		char *dem = raw ? cplus_demangle(raw, DMGL_PARAMS | DMGL_ANSI) : NULL;
+		const char *fn = dem ? dem : raw;
 		int lineno = 0;
 		const char *src = NULL;
 		Dwfl_Line *line = dwfl_module_getsrc(mod, addr);
@@ -73,20 +78,37 @@ int scale_addr_lookup(const char *path, uint64_t map_start, uint64_t map_offset,
 		/* line 0: code of no one line (clang merges identical calls of several branches into
 		 * one): the file and function, without a line it does not have */
 		if (src && lineno == 0) {
-			snprintf(out, len, "%.120s:? (%.100s)", base_name(src), fn ? fn : "?");
+			snprintf(out, len, "%.120s:? (%s)", base_name(src), fn ? fn : "?");
+			free(dem);
 			dwfl_end(dwfl);
 			return 0;
 		}
 		if (src && lineno > 0) {
-			snprintf(out, len, "%.120s:%d (%.100s)", base_name(src), lineno, fn ? fn : "?");
+			snprintf(out, len, "%.120s:%d (%s)", base_name(src), lineno, fn ? fn : "?");
 			rc = 0;
 		} else if (fn) {
-			snprintf(out, len, "%.120s (%.100s, no line information)", fn, base_name(path));
+			snprintf(out, len, "%s (%.100s, no line information)", fn, base_name(path));
 			rc = 0;
 		}
+		free(dem);
 	}
 	dwfl_end(dwfl);
 	return rc;
+}
+
+void scale_where_short(const char *where, char *out, size_t len, size_t max)
+{
+	size_t n = strlen(where);
+	if (max >= len)
+		max = len - 1;
+	if (n <= max || max < 8) {
+		snprintf(out, len, "%.*s", (int)max, where);
+		return;
+	}
+	/* keep the head (file:line and the name's start) and the closing ")" of the name */
+	const char *close = n > 0 && where[n - 1] == ')' ? ")" : "";
+	size_t head = max - 3 - strlen(close);
+	snprintf(out, len, "%.*s...%s", (int)head, where, close);
 }
 
 static int site_where_cmp(const void *a, const void *b)

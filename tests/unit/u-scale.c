@@ -816,7 +816,23 @@ static void test_scale__prim_part_mapping(void)
 	CHECK_STR(scale_comp_name(COMP_YIELDING), "yielding");
 }
 
-TESTS(T(test_scale__perfect_fork_join), T(test_scale__prim_part_mapping), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
+/* A site's name is cut only for display: short ones whole, long ones keep their head and ")". */
+static void test_scale__where_short_for_display(void)
+{
+	char out[64];
+	scale_where_short("a.cpp:3 (ns::f())", out, sizeof(out), 40);
+	CHECK_STR(out, "a.cpp:3 (ns::f())");
+	scale_where_short("a.cpp:3 (a_long_namespace::AClass<double>::member(double*, long))", out, sizeof(out), 30);
+	CHECK_STR(out, "a.cpp:3 (a_long_namespace:...)");
+	CHECK(strlen(out) == 30);
+	scale_where_short("lib.so+0x123456789abcdef0123456789", out, sizeof(out), 20);
+	CHECK_STR(out, "lib.so+0x12345678...");
+	/* max beyond the buffer: cut to the buffer */
+	scale_where_short("0123456789012345678901234567890123456789", out, 16, 100);
+	CHECK(strlen(out) == 15);
+}
+
+TESTS(T(test_scale__perfect_fork_join), T(test_scale__where_short_for_display), T(test_scale__prim_part_mapping), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),

@@ -434,6 +434,12 @@ static void maps_write(struct out *o)
 		dl_iterate_phdr(map_object, o);
 	else
 		maps_write_proc(o);
+	/* then the modules dlclose unloaded (after the live ones: a range reused since is read as
+	 * the live module's) */
+	uint64_t start, end, off;
+	const char *path;
+	for (size_t k = 0; preload_unloaded(k, &start, &end, &off, &path); k++)
+		map_write(o, start, end, off, path);
 }
 
 /* This process's name, for the record: the main thread's own (no /proc read) when it is the one

@@ -136,6 +136,9 @@ void preload_account(struct preload_thread *t, int prim, uint64_t ticks, uintptr
 void preload_account_n(struct preload_thread *t, int prim, uint64_t ticks, uintptr_t addr, uint64_t calls) PRELOAD_HIDDEN;
 /* Closes the calling thread's account: end time and schedstat. */
 void preload_thread_end(struct preload_thread *t) PRELOAD_HIDDEN;
+/* The k-th executable segment of a module dlclose unloaded (unloaded.c): 1 and its mapping, or 0
+ * past the last. */
+int preload_unloaded(size_t k, uint64_t *start, uint64_t *end, uint64_t *off, const char **path) PRELOAD_HIDDEN;
 /* The real function behind a wrapped name (dlsym RTLD_NEXT). */
 void *preload_real(const char *name) PRELOAD_HIDDEN;
 /* In a wrapper of name: real_, the real function, found once. */

@@ -7,7 +7,8 @@
  *   P pid ppid start_ns end_ns threads_max schedstat_ok comm
  *   T tid start_ns end_ns run_ns runq_ns wait_ns[0] ... wait_ns[PRIM_COUNT-1] calls[0] ... calls[..]
  *   S prim address_hex wait_ns calls      (call sites of slow waits: return addresses)
- *   M start_hex end_hex offset_hex path   (executable mappings, to turn addresses into file:line)
+ *   M start_hex end_hex offset_hex path   (executable mappings, to turn addresses into file:line;
+ *                                          the live ones first, then those dlclose unloaded)
  * Version 1 (no V line) had no ppid and comm in P and the first PRIM_V1 primitives in T. */
 #ifndef ARCHSCOPE_SCALE_PRELOAD_RECORD_H
 #define ARCHSCOPE_SCALE_PRELOAD_RECORD_H
