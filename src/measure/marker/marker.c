@@ -241,24 +241,28 @@ API void likwid_markerClose(void)
 	closed = 1;
 }
 
-API int likwid_markerRegisterRegion(const char *regionTag)
+/* The calling thread's regions while the library is open: 0, or -EFAULT (not open) or -ENOMEM. */
+static int thread_open(struct marker_thread **t)
 {
 	if (!inited || closed)
 		return -EFAULT;
-	struct marker_thread *t = thread_me();
-	if (!t)
-		return -ENOMEM;
-	int i = marker_region_find(t, regionTag, 1);
+	return (*t = thread_me()) ? 0 : -ENOMEM;
+}
+
+API int likwid_markerRegisterRegion(const char *regionTag)
+{
+	struct marker_thread *t;
+	int rc = thread_open(&t);
+	int i = rc ? rc : marker_region_find(t, regionTag, 1);
 	return i < 0 ? i : 0;
 }
 
 API int likwid_markerStartRegion(const char *regionTag)
 {
-	if (!inited || closed)
-		return -EFAULT;
-	struct marker_thread *t = thread_me();
-	if (!t)
-		return -ENOMEM;
+	struct marker_thread *t;
+	int rc = thread_open(&t);
+	if (rc)
+		return rc;
 	uint64_t c[MARKER_NEVENTS];
 	counters_read(t, c);
 	return marker_region_start(t, regionTag, now_ns(), c);
@@ -267,11 +271,10 @@ API int likwid_markerStartRegion(const char *regionTag)
 API int likwid_markerStopRegion(const char *regionTag)
 {
 	uint64_t ns = now_ns();
-	if (!inited || closed)
-		return -EFAULT;
-	struct marker_thread *t = thread_me();
-	if (!t)
-		return -ENOMEM;
+	struct marker_thread *t;
+	int rc = thread_open(&t);
+	if (rc)
+		return rc;
 	uint64_t c[MARKER_NEVENTS];
 	counters_read(t, c);
 	return marker_region_stop(t, regionTag, ns, c);
@@ -279,10 +282,9 @@ API int likwid_markerStopRegion(const char *regionTag)
 
 API int likwid_markerResetRegion(const char *regionTag)
 {
-	if (!inited || closed)
-		return -EFAULT;
-	struct marker_thread *t = thread_me();
-	return t ? marker_region_reset(t, regionTag) : -ENOMEM;
+	struct marker_thread *t;
+	int rc = thread_open(&t);
+	return rc ? rc : marker_region_reset(t, regionTag);
 }
 
 API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *events_out, double *time, int *count)
