@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/array.h"
 #include "measure/counters.h"
 #include "measure/stat.h"
 
@@ -65,7 +66,7 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 			return rc;
 		}
 	}
-	char **nn = realloc(s->names, (size_t)(s->n + 1) * sizeof(char *));
+	char **nn = array_grow(s->names, &s->cap, (size_t)s->n, sizeof(char *), 16);
 	if (!nn) {
 		free(n);
 		return as_error_set(err, -ENOMEM, "out of memory");
