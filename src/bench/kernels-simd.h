@@ -22,8 +22,30 @@
 #endif
 
 #define STEP (4 * W)
-/* body(o) for the four vectors at offsets 0, W, 2W, 3W: written out, not a loop, so -O2 unrolls. */
-#define UNROLL4(body) do { body(0); body(W); body(2 * W); body(3 * W); } while (0)
+/* A kernel that writes a[i] = VALUE(offset) for the four vectors of a step through ST (STORE, or
+ * NTSTORE for a non-temporal twin), then runs END (FENCE() after non-temporal stores, else
+ * (void)0); the arguments after END declare the arrays it reads and writes. Written out, not a
+ * loop, so -O2 unrolls. */
+#define WRITE_KERNEL(name, ST, VALUE, END, ...)                                                    \
+	static ATTR double FN(name)(double *const *arr, size_t n, double s)                        \
+	{                                                                                          \
+		__VA_ARGS__;                                                                       \
+		VT vs = SET1(s);                                                                   \
+		(void)vs;                                                                          \
+		for (size_t i = 0; i < n; i += STEP) {                                             \
+			ST(a + i, VALUE(0)); ST(a + i + W, VALUE(W));                              \
+			ST(a + i + 2 * W, VALUE(2 * W)); ST(a + i + 3 * W, VALUE(3 * W));          \
+		}                                                                                  \
+		END;                                                                               \
+		return 0;                                                                          \
+	}
+/* What each writing kernel stores at offset j of the step at i (the formulas of the list above). */
+#define V_STORE(j) vs
+#define V_COPY(j) LOAD(b + i + (j))
+#define V_UPDATE(j) MUL(vs, LOAD(a + i + (j)))
+#define V_STREAM(j) FMA(vs, LOAD(c + i + (j)), LOAD(b + i + (j)))
+#define V_TRIAD(j) FMA(LOAD(c + i + (j)), LOAD(d + i + (j)), LOAD(b + i + (j)))
+#define V_DAXPY(j) FMA(vs, LOAD(b + i + (j)), LOAD(a + i + (j)))
 
 static ATTR double FN(load)(double *const *arr, size_t n, double s)
 {
@@ -36,111 +58,15 @@ static ATTR double FN(load)(double *const *arr, size_t n, double s)
 	return 0;
 }
 
-static ATTR double FN(store)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	VT vs = SET1(s);
-	for (size_t i = 0; i < n; i += STEP) {
-		STORE(a + i, vs); STORE(a + i + W, vs); STORE(a + i + 2 * W, vs); STORE(a + i + 3 * W, vs);
-	}
-	return 0;
-}
-
-static ATTR double FN(store_nt)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	VT vs = SET1(s);
-	for (size_t i = 0; i < n; i += STEP) {
-		NTSTORE(a + i, vs); NTSTORE(a + i + W, vs); NTSTORE(a + i + 2 * W, vs); NTSTORE(a + i + 3 * W, vs);
-	}
-	FENCE();
-	return 0;
-}
-
-static ATTR double FN(copy)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1];
-	(void)s;
-	for (size_t i = 0; i < n; i += STEP) {
-		STORE(a + i, LOAD(b + i)); STORE(a + i + W, LOAD(b + i + W));
-		STORE(a + i + 2 * W, LOAD(b + i + 2 * W)); STORE(a + i + 3 * W, LOAD(b + i + 3 * W));
-	}
-	return 0;
-}
-
-static ATTR double FN(copy_nt)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1];
-	(void)s;
-	for (size_t i = 0; i < n; i += STEP) {
-		NTSTORE(a + i, LOAD(b + i)); NTSTORE(a + i + W, LOAD(b + i + W));
-		NTSTORE(a + i + 2 * W, LOAD(b + i + 2 * W)); NTSTORE(a + i + 3 * W, LOAD(b + i + 3 * W));
-	}
-	FENCE();
-	return 0;
-}
-
-static ATTR double FN(update)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	VT vs = SET1(s);
-#define B(j) STORE(a + i + (j), MUL(vs, LOAD(a + i + (j))))
-	for (size_t i = 0; i < n; i += STEP)
-		UNROLL4(B);
-#undef B
-	return 0;
-}
-
-static ATTR double FN(stream)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1], *c = arr[2];
-	VT vs = SET1(s);
-#define B(j) STORE(a + i + (j), FMA(vs, LOAD(c + i + (j)), LOAD(b + i + (j))))
-	for (size_t i = 0; i < n; i += STEP)
-		UNROLL4(B);
-#undef B
-	return 0;
-}
-
-static ATTR double FN(triad)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1], *c = arr[2], *d = arr[3];
-	(void)s;
-#define B(j) STORE(a + i + (j), FMA(LOAD(c + i + (j)), LOAD(d + i + (j)), LOAD(b + i + (j))))
-	for (size_t i = 0; i < n; i += STEP)
-		UNROLL4(B);
-#undef B
-	return 0;
-}
-
-static ATTR double FN(triad_nt)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1], *c = arr[2], *d = arr[3];
-	(void)s;
-#define B(j) NTSTORE(a + i + (j), FMA(LOAD(c + i + (j)), LOAD(d + i + (j)), LOAD(b + i + (j))))
-	for (size_t i = 0; i < n; i += STEP)
-		UNROLL4(B);
-#undef B
-	FENCE();
-	return 0;
-}
-
-static ATTR double FN(daxpy)(double *const *arr, size_t n, double s)
-{
-	double *a = arr[0];
-	const double *b = arr[1];
-	VT vs = SET1(s);
-#define B(j) STORE(a + i + (j), FMA(vs, LOAD(b + i + (j)), LOAD(a + i + (j))))
-	for (size_t i = 0; i < n; i += STEP)
-		UNROLL4(B);
-#undef B
-	return 0;
-}
+WRITE_KERNEL(store, STORE, V_STORE, (void)0, double *a = arr[0])
+WRITE_KERNEL(store_nt, NTSTORE, V_STORE, FENCE(), double *a = arr[0])
+WRITE_KERNEL(copy, STORE, V_COPY, (void)0, double *a = arr[0]; const double *b = arr[1])
+WRITE_KERNEL(copy_nt, NTSTORE, V_COPY, FENCE(), double *a = arr[0]; const double *b = arr[1])
+WRITE_KERNEL(update, STORE, V_UPDATE, (void)0, double *a = arr[0])
+WRITE_KERNEL(stream, STORE, V_STREAM, (void)0, double *a = arr[0]; const double *b = arr[1], *c = arr[2])
+WRITE_KERNEL(triad, STORE, V_TRIAD, (void)0, double *a = arr[0]; const double *b = arr[1], *c = arr[2], *d = arr[3])
+WRITE_KERNEL(triad_nt, NTSTORE, V_TRIAD, FENCE(), double *a = arr[0]; const double *b = arr[1], *c = arr[2], *d = arr[3])
+WRITE_KERNEL(daxpy, STORE, V_DAXPY, (void)0, double *a = arr[0]; const double *b = arr[1])
 
 static ATTR double FN(sum)(double *const *arr, size_t n, double s)
 {
@@ -169,4 +95,10 @@ static ATTR double FN(ddot)(double *const *arr, size_t n, double s)
 }
 
 #undef STEP
-#undef UNROLL4
+#undef WRITE_KERNEL
+#undef V_STORE
+#undef V_COPY
+#undef V_UPDATE
+#undef V_STREAM
+#undef V_TRIAD
+#undef V_DAXPY

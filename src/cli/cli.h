@@ -74,6 +74,15 @@ struct emit;
 /* Ends a command's output (report/emit.h): in JSON mode prints the envelope with this machine's
  * block; frees e. Returns EXIT_OK, or EXIT_FAIL after error(). */
 int cli_emit_end(struct emit *e, const char *command);
+/* A table row's numbers for people (no JSON key): each cell's label, value, unit and printf format
+ * (util-envelope.c). */
+struct cli_cell {
+	const char *label;
+	double value;
+	const char *unit;
+	const char *fmt;
+};
+void cli_emit_cells(struct emit *e, const struct cli_cell *cells, size_t n);
 
 /* Progress on stderr, silenced by --quiet: on a terminal one line updated in place ("\r",
  * cleared by progress_done()); otherwise (a log, a pipe) a line "archscope: progress: ..." per

@@ -517,6 +517,7 @@ static const struct opt_section machine_sections[] = {
 };
 static const struct opt_cmd machine_cmd = {
 	.name = "machine",
+	.flags = OPT_CMD_STOP_AT_NON_OPTION, /* each subcommand parses its own options */
 	.usage = (const char *const[]){ "archscope machine show [--yaml | --json] FILE", "archscope machine validate FILE...",
 					"archscope machine diff [--all] [--json] FILE_A FILE_B", "archscope machine answers [--json]",
 					"archscope machine list [--json]", "archscope machine export --hwloc FILE.xml -m MACHINE",
@@ -525,7 +526,6 @@ static const struct opt_cmd machine_cmd = {
 		       "benchmarks) plus an 'archscope:' section with every probe result; 'archscope probe -o' writes\n"
 		       "them, and Kerncraft's own files are read as they are.\n",
 	.sections = machine_sections,
-	.flags = OPT_CMD_STOP_AT_NON_OPTION,
 };
 
 int cmd_machine(int argc, char **argv)

@@ -146,12 +146,12 @@ static void split_render(struct emit *e, const struct machine_probes *rec)
 		const struct machine_probes_split *w = &rec->split[k];
 		emit_row_begin(e);
 		emit_int(e, NULL, "width", w->width_bits, "bit");
-		emit_number(e, NULL, "load", w->load_cy, "cy", "%.2f");
-		emit_number(e, NULL, "split load", w->load_split_cy, "cy", "%.2f");
-		emit_number(e, NULL, "store", w->store_cy, "cy", "%.2f");
-		emit_number(e, NULL, "split store", w->store_split_cy, "cy", "%.2f");
-		emit_number(e, NULL, "load + store", w->mixed_cy, "cy", "%.2f");
-		emit_number(e, NULL, "clock", w->clock_ghz, "GHz", "%.3f");
+		const struct cli_cell cells[] = {
+			{ "load", w->load_cy, "cy", "%.2f" }, { "split load", w->load_split_cy, "cy", "%.2f" },
+			{ "store", w->store_cy, "cy", "%.2f" }, { "split store", w->store_split_cy, "cy", "%.2f" },
+			{ "load + store", w->mixed_cy, "cy", "%.2f" }, { "clock", w->clock_ghz, "GHz", "%.3f" },
+		};
+		cli_emit_cells(e, cells, sizeof(cells) / sizeof(cells[0]));
 		emit_row_end(e);
 	}
 	emit_table_end(e);

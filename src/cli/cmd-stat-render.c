@@ -67,15 +67,21 @@ static void stat_render_event_text(struct emit *e, const struct measure_stat *m,
 	emit_row_end(e);
 }
 
+/* key: an array of the n numbers v[0..n), all NaN (null) when v is NULL (nothing recorded). */
+static void render_numbers(struct emit *e, const char *key, const double *v, int n)
+{
+	emit_array_begin(e, key, NULL);
+	for (int k = 0; k < n; k++)
+		emit_number(e, NULL, NULL, v ? v[k] : NAN, NULL, NULL);
+	emit_array_end(e);
+}
+
 static void stat_render_event_json(struct emit *e, const struct measure_stat *m, const struct stat_event *ev, int runs)
 {
 	emit_object_begin(e, NULL, NULL);
 	emit_string(e, ST_KEY(EV_NAME), NULL, ev->name);
 	emit_string(e, ST_KEY(EV_UNIT), NULL, ev->unit);
-	emit_array_begin(e, ST_KEY(EV_VALUES), NULL);
-	for (int k = 0; k < runs; k++)
-		emit_number(e, NULL, NULL, ev->values ? ev->values[k] : NAN, NULL, NULL);
-	emit_array_end(e);
+	render_numbers(e, ST_KEY(EV_VALUES), ev->values, runs);
 	emit_number(e, ST_KEY(EV_MEAN), NULL, ev->mean, NULL, NULL);
 	emit_number(e, ST_KEY(EV_STDDEV), NULL, ev->stddev, NULL, NULL);
 	emit_number(e, ST_KEY(EV_SEM), NULL, measure_stat_sem(ev), NULL, NULL);
@@ -90,10 +96,7 @@ static void stat_render_event_json(struct emit *e, const struct measure_stat *m,
 	emit_bool(e, ST_KEY(EV_ZERO), NULL, ev->zero);
 	emit_bool(e, ST_KEY(EV_CONSTANT), NULL, ev->constant);
 	emit_bool(e, ST_KEY(EV_MULTIPLEXED), NULL, ev->multiplexed);
-	emit_array_begin(e, ST_KEY(EV_SHARE), NULL);
-	for (int k = 0; k < runs; k++)
-		emit_number(e, NULL, NULL, ev->share ? ev->share[k] : NAN, NULL, NULL);
-	emit_array_end(e);
+	render_numbers(e, ST_KEY(EV_SHARE), ev->share, runs);
 	emit_string(e, ST_KEY(EV_SOURCE), NULL,
 		    ev->source == STAT_PERF ? (ev->hardware ? "perf hardware" : "perf software")
 		    : ev->source == STAT_RUSAGE ? "rusage"
@@ -321,14 +324,8 @@ void cli_stat_conditions_render(struct emit *e, const struct stat_conditions *c)
 	emit_object_begin(e, ST_KEY(COND), NULL);
 	emit_string(e, ST_KEY(COND_STARTED), NULL, c->started);
 	emit_string(e, ST_KEY(COND_ENDED), NULL, c->ended);
-	emit_array_begin(e, ST_KEY(COND_LOAD_BEFORE), NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_before[i], NULL, NULL);
-	emit_array_end(e);
-	emit_array_begin(e, ST_KEY(COND_LOAD_AFTER), NULL);
-	for (int i = 0; i < 3; i++)
-		emit_number(e, NULL, NULL, c->load_after[i], NULL, NULL);
-	emit_array_end(e);
+	render_numbers(e, ST_KEY(COND_LOAD_BEFORE), c->load_before, 3);
+	render_numbers(e, ST_KEY(COND_LOAD_AFTER), c->load_after, 3);
 	emit_number(e, ST_KEY(COND_CLOCK_BEFORE), NULL, c->clock_before_ghz, "GHz", NULL);
 	emit_number(e, ST_KEY(COND_CLOCK_AFTER), NULL, c->clock_after_ghz, "GHz", NULL);
 	emit_string(e, ST_KEY(COND_CLOCK_METHOD), NULL, "measured: the fastest of three dependent-add chains of ~0.3 ms on archscope's "

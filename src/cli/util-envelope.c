@@ -1,6 +1,6 @@
 /* The envelope of every command's JSON ({"archscope", "command", "machine", "results"}): the
- * machine block (host, kernel, CPUs, the settings that change what measurements mean) and the end
- * of an emitted document (see cli.h). */
+ * machine block (host, kernel, CPUs, the settings that change what measurements mean), the end
+ * of an emitted document, and rows of labelled numbers (see cli.h). */
 #include "cli/cli.h"
 
 #include <math.h>
@@ -66,4 +66,10 @@ int cli_emit_end(struct emit *e, const char *command)
 		return EXIT_FAIL;
 	}
 	return EXIT_OK;
+}
+
+void cli_emit_cells(struct emit *e, const struct cli_cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		emit_number(e, NULL, cells[i].label, cells[i].value, cells[i].unit, cells[i].fmt);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "common/array.h"
 #include "common/atomicfile.h"
 
 #define MTREE_MAX_DEPTH 64
@@ -49,22 +50,25 @@ void mtree_free(struct mtree *t)
 
 int mnode_add(struct mnode *n, char *key, int key_line, struct mnode *v)
 {
-	struct mnode **vals = realloc(n->vals, (n->n + 1) * sizeof(*vals));
+	/* the arrays grow in step: n->cap is raised once all of them have room */
+	size_t cv = n->cap, ck = n->cap, cl = n->cap;
+	struct mnode **vals = array_grow(n->vals, &cv, n->n, sizeof(*vals), 4);
 	if (!vals)
 		return -1;
 	n->vals = vals;
 	if (n->kind == MN_MAP) {
-		char **keys = realloc(n->keys, (n->n + 1) * sizeof(*keys));
+		char **keys = array_grow(n->keys, &ck, n->n, sizeof(*keys), 4);
 		if (!keys)
 			return -1;
 		n->keys = keys;
-		int *kl = realloc(n->key_lines, (n->n + 1) * sizeof(*kl));
+		int *kl = array_grow(n->key_lines, &cl, n->n, sizeof(*kl), 4);
 		if (!kl)
 			return -1;
 		n->key_lines = kl;
 		keys[n->n] = key;
 		kl[n->n] = key_line;
 	}
+	n->cap = cv;
 	vals[n->n++] = v;
 	return 0;
 }

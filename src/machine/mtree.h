@@ -25,6 +25,7 @@ struct mnode {
 	char **keys;       /* mapping keys (n of them) */
 	int *key_lines;
 	struct mnode **vals;
+	size_t cap;        /* entries vals (and a mapping's keys and key_lines) have room for */
 };
 
 struct mtree {

@@ -51,31 +51,22 @@ int counters_tracepoint_id(const char *tracefs, const char *name, uint64_t *id)
  * kernel's software events count on any CPU (stat --all on a forced PMU still counts them). */
 static int software_attr(const char *name, int plm, struct perf_event_attr *attr)
 {
+	/* a row per event: its libpfm4 name is perf's constant's */
+#define SW(x) { "perf::PERF_COUNT_SW_" #x, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_##x }
+#define HW(x) { "perf::PERF_COUNT_HW_" #x, PERF_TYPE_HARDWARE, PERF_COUNT_HW_##x }
 	static const struct {
 		const char *name;
 		uint32_t type;
 		uint64_t config;
 	} sw[] = {
-		{ "perf::PERF_COUNT_SW_CPU_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-		{ "perf::PERF_COUNT_SW_TASK_CLOCK", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-		{ "perf::PERF_COUNT_SW_PAGE_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-		{ "perf::PERF_COUNT_SW_CONTEXT_SWITCHES", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-		{ "perf::PERF_COUNT_SW_CPU_MIGRATIONS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MIN", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MIN },
-		{ "perf::PERF_COUNT_SW_PAGE_FAULTS_MAJ", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-		{ "perf::PERF_COUNT_SW_ALIGNMENT_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_ALIGNMENT_FAULTS },
-		{ "perf::PERF_COUNT_SW_EMULATION_FAULTS", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_EMULATION_FAULTS },
+		SW(CPU_CLOCK), SW(TASK_CLOCK), SW(PAGE_FAULTS), SW(CONTEXT_SWITCHES), SW(CPU_MIGRATIONS),
+		SW(PAGE_FAULTS_MIN), SW(PAGE_FAULTS_MAJ), SW(ALIGNMENT_FAULTS), SW(EMULATION_FAULTS),
 		{ "perf::PERF_COUNT_SW_CGROUP_SWITCHES", PERF_TYPE_SOFTWARE, 11 /* PERF_COUNT_SW_CGROUP_SWITCHES, Linux 5.13 */ },
-		{ "perf::PERF_COUNT_HW_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-		{ "perf::PERF_COUNT_HW_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-		{ "perf::PERF_COUNT_HW_CACHE_REFERENCES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-		{ "perf::PERF_COUNT_HW_CACHE_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-		{ "perf::PERF_COUNT_HW_BRANCH_INSTRUCTIONS", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-		{ "perf::PERF_COUNT_HW_BRANCH_MISSES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_FRONTEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_FRONTEND },
-		{ "perf::PERF_COUNT_HW_STALLED_CYCLES_BACKEND", PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND },
-		{ "perf::PERF_COUNT_HW_REF_CPU_CYCLES", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
+		HW(CPU_CYCLES), HW(INSTRUCTIONS), HW(CACHE_REFERENCES), HW(CACHE_MISSES), HW(BRANCH_INSTRUCTIONS),
+		HW(BRANCH_MISSES), HW(STALLED_CYCLES_FRONTEND), HW(STALLED_CYCLES_BACKEND), HW(REF_CPU_CYCLES),
 	};
+#undef SW
+#undef HW
 	for (size_t i = 0; i < sizeof(sw) / sizeof(sw[0]); i++)
 		if (!strcmp(name, sw[i].name) || !strcmp(name, sw[i].name + 6)) {
 			memset(attr, 0, sizeof(*attr));
@@ -209,20 +200,34 @@ int counters_pfm_start(struct as_error *err)
 	return counters_forced_pmu_check(err);
 }
 
-int counters_cpu_pmu_known(void)
+int counters_cpu_pmu_each(int (*fn)(void *ctx, const char *pmu, int first_event), void *ctx)
 {
-	if (counters_pfm_start(NULL) != 0)
-		return 0;
 	pfm_pmu_t p;
 	pfm_for_all_pmus(p)
 	{
 		pfm_pmu_info_t pi;
 		memset(&pi, 0, sizeof(pi));
 		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) == PFM_SUCCESS && pi.is_present && pi.type != PFM_PMU_TYPE_OS_GENERIC)
-			return 1;
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
+			continue;
+		int rc = fn(ctx, pi.name, pi.first_event);
+		if (rc)
+			return rc;
 	}
 	return 0;
+}
+
+static int pmu_found(void *ctx, const char *pmu, int first_event)
+{
+	(void)ctx;
+	(void)pmu;
+	(void)first_event;
+	return 1;
+}
+
+int counters_cpu_pmu_known(void)
+{
+	return counters_pfm_start(NULL) == 0 && counters_cpu_pmu_each(pmu_found, NULL) == 1;
 }
 
 const char *counters_why_not(int rc)
@@ -526,16 +531,21 @@ int counters_enable_one(struct counter_set *s, int i)
 	return 0;
 }
 
+void counters_attr_user(struct perf_event_attr *attr, uint32_t type, uint64_t config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
 int counters_hw_check(void)
 {
 	struct perf_event_attr attr;
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	attr.disabled = 1;
-	attr.exclude_kernel = 1;
-	attr.exclude_hv = 1;
+	counters_attr_user(&attr, PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS);
 	int fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
 	if (fd < 0)
 		return -errno;

@@ -13,6 +13,8 @@
 
 #define COUNTERS_MAX 16
 
+struct perf_event_attr;
+
 struct counter_set {
 	int n;
 	int fd[COUNTERS_MAX];
@@ -70,6 +72,11 @@ int counters_pfm_start(struct as_error *err);
 /* LIBPFM_FORCE_PMU, where set, names a PMU libpfm4 knows (-ENOENT if not: empty, or unknown,
  * with the PMUs it knows); counters_pfm_start checks it too. */
 int counters_forced_pmu_check(struct as_error *err);
+/* Calls fn(ctx, pmu, first_event) for each PMU of this CPU libpfm4 knows (present, not perf's
+ * generic table: the PMU's name and its first event for pfm_get_event_next), until fn returns
+ * non-zero, which it returns; 0 after the last or when there is none. The caller started libpfm4
+ * (counters_pfm_start). */
+int counters_cpu_pmu_each(int (*fn)(void *ctx, const char *pmu, int first_event), void *ctx);
 /* 1 when libpfm4 found a PMU of this CPU (or LIBPFM_FORCE_PMU names one), so that an event name
  * none of its PMUs, perf's software events or the tracepoints know is a typo rather than another
  * CPU's event; 0 on a machine libpfm4 does not recognise (a VM that hides its CPU's PMU). */
@@ -94,6 +101,9 @@ int counters_disable_one(struct counter_set *s, int i);
  * (multiplexed out: not counted); 0 (share 1) when it was never enabled at all (a task that did
  * not run since: nothing happened). */
 int counters_read_one(struct counter_set *s, int i, struct as_error *err);
+/* attr zeroed, then a count of (type, config) in user mode only, disabled until enabled: what a
+ * perf_event_open of one event starts from (the caller adds its own bits). */
+void counters_attr_user(struct perf_event_attr *attr, uint32_t type, uint64_t config);
 /* 0 when a hardware counter (retired instructions, user mode) opens for this process, else the
  * negative errno of perf_event_open (counters_why_not() says why): whether this machine has a PMU
  * archscope can use. */

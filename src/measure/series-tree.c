@@ -4,6 +4,7 @@
  * tree, forgotten every few scans so a reused pid is looked up again). */
 #include "measure/series.h"
 #include "common/array.h"
+#include "measure/counters.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -211,16 +212,10 @@ int series_tree_watch(struct series_tree *t, struct as_error *err)
 	int opened = 0, rc = 0;
 	for (int i = 0; i < n; i++) {
 		struct perf_event_attr a;
-		memset(&a, 0, sizeof(a));
-		a.size = sizeof(a);
-		a.type = PERF_TYPE_SOFTWARE;
-		a.config = PERF_COUNT_SW_DUMMY;
+		counters_attr_user(&a, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY);
 		a.task = 1;
 		a.inherit = 1;
-		a.disabled = 1;
 		a.enable_on_exec = 1;
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
 		/* per CPU: the kernel maps no ring buffer of an inherited event on every CPU */
 		t->wfd[i] = (int)syscall(SYS_perf_event_open, &a, t->root, i, -1, PERF_FLAG_FD_CLOEXEC);
 		if (t->wfd[i] < 0) {

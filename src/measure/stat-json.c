@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "common/atomicfile.h"
 #include "machine/result-stat.h"
 #include "measure/stat-json.h"
@@ -59,7 +60,7 @@ static int cond_add(struct measure_stat_json *s, const char *key, json_t *v)
 		return 0;
 	if (json_is_number(v) && !(json_number_value(v) >= 0 && json_number_value(v) <= MEASURE_STAT_JSON_MAX_COND))
 		return -ERANGE;
-	struct measure_stat_json_cond *nc = realloc(s->cond, (s->ncond + 1) * sizeof(*nc));
+	struct measure_stat_json_cond *nc = array_grow(s->cond, &s->cond_cap, s->ncond, sizeof(*nc), 16);
 	if (!nc)
 		return -ENOMEM;
 	s->cond = nc;

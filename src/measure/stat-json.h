@@ -38,6 +38,7 @@ struct measure_stat_json {
 	size_t *by_name;  /* indices of ev sorted by name, for measure_stat_json_find */
 	struct measure_stat_json_cond *cond; /* results.conditions, flattened ("" keys none) */
 	size_t ncond;
+	size_t cond_cap; /* entries cond has room for */
 };
 
 /* Parses len bytes of text (a stat result) into s; name is the file in messages. On failure

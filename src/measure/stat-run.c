@@ -200,7 +200,7 @@ static double sets_read(struct run_sets *rs, int i, double *share)
 static int interval_record(struct measure_stat *m, const struct stat_opts *o, struct run_sets *rs, int pass, int r,
 			   double t_s, double *prev)
 {
-	struct stat_interval *ni = realloc(m->intervals, (size_t)(m->nint + 1) * sizeof(*ni));
+	struct stat_interval *ni = array_grow(m->intervals, &m->intervals_cap, (size_t)m->nint, sizeof(*ni), 64);
 	if (!ni)
 		return -ENOMEM;
 	m->intervals = ni;

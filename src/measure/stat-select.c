@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "common/array.h"
 #include "measure/counters.h"
 #include "measure/stat.h"
 #include "measure/sysfs-pmu.h"
@@ -71,7 +72,7 @@ static int add_one(struct stat_select *s, const char *name, size_t len, int quie
 			return rc;
 		}
 	}
-	char **nn = realloc(s->names, (size_t)(s->n + 1) * sizeof(char *));
+	char **nn = array_grow(s->names, &s->cap, (size_t)s->n, sizeof(char *), 16);
 	if (!nn) {
 		free(n);
 		return as_error_set(err, -ENOMEM, "out of memory");
@@ -108,16 +109,16 @@ int measure_stat_select_default(struct stat_select *s, struct as_error *err)
 /* One PMU's events: "pmu::EVENT" with its default unit masks, or once per unit mask where the
  * event has no default. Names are built at their length: libpfm4's can be long
  * ("amd64_fam19h_zen4::..."). */
-static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_error *err)
+static int add_pmu_events(struct stat_select *s, const char *pmu, int first_event, struct as_error *err)
 {
-	for (int ev = pi->first_event; ev != -1; ev = pfm_get_event_next(ev)) {
+	for (int ev = first_event; ev != -1; ev = pfm_get_event_next(ev)) {
 		pfm_event_info_t info;
 		memset(&info, 0, sizeof(info));
 		info.size = sizeof(info);
 		if (pfm_get_event_info(ev, PFM_OS_PERF_EVENT_EXT, &info) != PFM_SUCCESS)
 			continue;
 		char *name = NULL;
-		if (asprintf(&name, "%s::%s", pi->name, info.name) < 0)
+		if (asprintf(&name, "%s::%s", pmu, info.name) < 0)
 			return as_error_set(err, -ENOMEM, "out of memory");
 		uint32_t type;
 		uint64_t config;
@@ -153,6 +154,19 @@ static int add_pmu_events(struct stat_select *s, pfm_pmu_info_t *pi, struct as_e
 	return 0;
 }
 
+struct pmu_walk {
+	struct stat_select *s;
+	struct as_error *err;
+	int any; /* a PMU of this CPU was found */
+};
+
+static int add_pmu(void *ctx, const char *pmu, int first_event)
+{
+	struct pmu_walk *w = ctx;
+	w->any = 1;
+	return add_pmu_events(w->s, pmu, first_event, w->err);
+}
+
 int measure_stat_select_all(struct stat_select *s, struct as_error *err)
 {
 	/* the kernel's software events first: they count everywhere */
@@ -162,20 +176,10 @@ int measure_stat_select_all(struct stat_select *s, struct as_error *err)
 		return rc;
 	if ((rc = counters_pfm_start(err)) != 0)
 		return rc;
-	int any = 0;
-	pfm_pmu_t p;
-	pfm_for_all_pmus(p)
-	{
-		pfm_pmu_info_t pi;
-		memset(&pi, 0, sizeof(pi));
-		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present || pi.type == PFM_PMU_TYPE_OS_GENERIC)
-			continue;
-		any = 1;
-		if ((rc = add_pmu_events(s, &pi, err)) != 0)
-			return rc;
-	}
-	if (!any) /* libpfm4 does not know this CPU's PMU: perf's generic hardware events stand in */
+	struct pmu_walk w = { s, err, 0 };
+	if ((rc = counters_cpu_pmu_each(add_pmu, &w)) != 0)
+		return rc;
+	if (!w.any) /* libpfm4 does not know this CPU's PMU: perf's generic hardware events stand in */
 		rc = measure_stat_select_add(s, "cycles,instructions,branches,branch-misses,cache-references,cache-misses,"
 				     "stalled-cycles-frontend,stalled-cycles-backend,ref-cycles,L1-dcache-loads,"
 				     "L1-dcache-load-misses,LLC-loads,LLC-load-misses,dTLB-load-misses", err);

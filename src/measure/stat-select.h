@@ -10,6 +10,7 @@
 struct stat_select {
 	int n;
 	char **names;        /* owned */
+	size_t cap;          /* entries names has room for */
 	char group[64];      /* -M: the group's name ("" without) */
 	char group_title[128];
 	char group_pmu[64];  /* the EVENTSET block taken (its label, e.g. "intel", "amd", "generic") */

@@ -12,6 +12,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
+#include "common/array.h"
 #include "measure/counters.h"
 
 struct stat_tracee {
@@ -37,7 +38,7 @@ static void tracee_close(struct stat_tracee *t)
  * at its exec, as the totals do); a new task counts from its creation. */
 static int tracee_open(struct measure_stat *m, int pass, pid_t tid, int on_exec)
 {
-	struct stat_tracee *nl = realloc(m->live, (size_t)(m->nlive + 1) * sizeof(*nl));
+	struct stat_tracee *nl = array_grow(m->live, &m->live_cap, (size_t)m->nlive, sizeof(*nl), 8);
 	if (!nl)
 		return -ENOMEM;
 	m->live = nl;
@@ -84,7 +85,7 @@ static struct stat_tracee *tracee_find(struct measure_stat *m, pid_t tid)
 /* The task's final counts become a stat_thread of this run. */
 static void tracee_finish(struct measure_stat *m, int run, struct stat_tracee *t)
 {
-	struct stat_thread *nt = realloc(m->threads, (size_t)(m->nthreads + 1) * sizeof(*nt));
+	struct stat_thread *nt = array_grow(m->threads, &m->threads_cap, (size_t)m->nthreads, sizeof(*nt), 8);
 	if (nt) {
 		m->threads = nt;
 		struct stat_thread *th = &m->threads[m->nthreads];
@@ -198,5 +199,6 @@ int measure_stat_thread_wait(struct measure_stat *m, int pass, int run, pid_t pi
 		tracee_finish(m, run, &m->live[m->nlive - 1]);
 	free(m->live);
 	m->live = NULL;
+	m->live_cap = 0;
 	return 0;
 }

@@ -102,14 +102,17 @@ struct measure_stat {
 	int window;           /* ATTACH, or SYSTEM without a program: one window, not runs */
 	int nint;             /* -I: intervals recorded, in order */
 	struct stat_interval *intervals;
+	size_t intervals_cap; /* entries intervals has room for */
 	double interval_s;
 	char hw_reason[560];  /* once: why hardware events cannot be counted here ("" when they can) */
 	int per_thread;
 	int nthreads;
 	struct stat_thread *threads;
+	size_t threads_cap;   /* entries threads has room for */
 	/* private: the threads alive in the run being traced */
 	int nlive, next_index;
 	struct stat_tracee *live;
+	size_t live_cap;
 };
 
 /* Events by name (libpfm4 or perf's: "page-faults", "cycles", "PERF_COUNT_SW_TASK_CLOCK",

@@ -700,6 +700,19 @@ void page_heatmaps(struct page_ctx *c)
 
 /* --- Roofline ------------------------------------------------------------------------------ */
 
+/* One more bandwidth ceiling (of the 8 a roofline draws): level's gbs, labelled, where gbs > 0.
+ * Returns the ceilings now held. */
+static size_t slope_add(double slopes[8], char stext[8][64], const char *slabels[8], size_t ns, const char *level,
+			double gbs)
+{
+	if (ns >= 8 || !(gbs > 0))
+		return ns;
+	slopes[ns] = gbs;
+	snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
+	slabels[ns] = stext[ns];
+	return ns + 1;
+}
+
 void page_roofline(struct page_ctx *c)
 {
 	FILE *f = c->f;
@@ -734,33 +747,17 @@ void page_roofline(struct page_ctx *c)
 			continue;
 		size_t i;
 		json_t *lv;
-		json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), i, lv) {
-			if (ns >= 8)
-				break;
-			double gbs = schema_num(&bench_scaling_result, lv, BS_GBS);
-			if (!(gbs > 0))
-				continue;
-			slopes[ns] = gbs;
-			const char *level = schema_str(&bench_scaling_result, lv, BS_LEVEL);
-			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
-			slabels[ns] = stext[ns];
-			ns++;
-		}
+		json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), i, lv)
+			ns = slope_add(slopes, stext, slabels, ns, schema_str(&bench_scaling_result, lv, BS_LEVEL),
+				       schema_num(&bench_scaling_result, lv, BS_GBS));
 		bw_from = "bench --threads-scaling, one thread";
 	}
 	for (size_t m = 0; m < c->nmodel && !ns; m++) {
 		size_t i;
 		json_t *lv;
-		json_array_foreach(schema_get(&model_result, output_doc_results(c->model[m]), MO_RL_LEVELS), i, lv) {
-			double gbs = schema_num(&model_result, lv, MO_RL_BW);
-			if (ns >= 8 || !(gbs > 0))
-				continue;
-			slopes[ns] = gbs;
-			const char *level = schema_str(&model_result, lv, MO_RL_LEVEL);
-			snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
-			slabels[ns] = stext[ns];
-			ns++;
-		}
+		json_array_foreach(schema_get(&model_result, output_doc_results(c->model[m]), MO_RL_LEVELS), i, lv)
+			ns = slope_add(slopes, stext, slabels, ns, schema_str(&model_result, lv, MO_RL_LEVEL),
+				       schema_num(&model_result, lv, MO_RL_BW));
 		bw_from = "the machine file of the first model";
 	}
 	if (!nlev && !ns) {

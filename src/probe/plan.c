@@ -180,7 +180,8 @@ static int64_t refine_key(const struct probe_c2c_plan *p, int q, int level, char
 /* First fit into rounds of pairs on disjoint cores; b->nrounds. 0 or -ENOMEM. */
 static int batch_pack(const struct probe_c2c_plan *p, struct probe_c2c_batch *b)
 {
-	int n = p->n, cap = 0;
+	int n = p->n;
+	size_t cap = 0; /* rounds busy has room for, a row of n bytes each */
 	unsigned char *busy = NULL;
 	b->nrounds = 0;
 	for (int k = 0; k < b->n; k++) {
@@ -191,17 +192,14 @@ static int batch_pack(const struct probe_c2c_plan *p, struct probe_c2c_batch *b)
 			if (!busy[(size_t)r * n + ci] && !busy[(size_t)r * n + cj])
 				break;
 		if (r == b->nrounds) {
-			if (b->nrounds == cap) {
-				int nc = cap ? 2 * cap : 8;
-				unsigned char *nb = realloc(busy, (size_t)nc * (size_t)n);
-				if (!nb) {
-					free(busy);
-					return -ENOMEM;
-				}
-				memset(nb + (size_t)cap * n, 0, (size_t)(nc - cap) * (size_t)n);
-				busy = nb;
-				cap = nc;
+			size_t had = cap;
+			unsigned char *nb = array_grow(busy, &cap, (size_t)r, (size_t)n, 8);
+			if (!nb) {
+				free(busy);
+				return -ENOMEM;
 			}
+			memset(nb + had * (size_t)n, 0, (cap - had) * (size_t)n);
+			busy = nb;
 			b->nrounds++;
 		}
 		busy[(size_t)r * n + ci] = busy[(size_t)r * n + cj] = 1;

@@ -69,7 +69,6 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 	FILE *f = fopen(path, "r");
 	if (!f)
 		return as_error_set(err, -errno, "cannot open record '%s'", path);
-	size_t cth = 0, csi = 0, cma = 0;
 	char line[2048];
 	int lineno = 0, rc = 0, have_p = 0, nprim = PRIM_V1;
 	struct scale_process proc = { 0 };
@@ -105,7 +104,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			have_p = 1;
 			break;
 		case 'T': {
-			void *th = array_grow(r->th, &cth, r->nth, sizeof(*r->th), 16);
+			void *th = array_grow(r->th, &r->th_cap, r->nth, sizeof(*r->th), 16);
 			if (!th) {
 				rc = -ENOMEM;
 				break;
@@ -135,7 +134,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 				r->sites[k].wait_s += s.wait_s;
 				r->sites[k].calls += s.calls;
 			} else {
-				void *q = array_grow(r->sites, &csi, r->nsites, sizeof(*r->sites), 16);
+				void *q = array_grow(r->sites, &r->sites_cap, r->nsites, sizeof(*r->sites), 16);
 				if (!q)
 					rc = -ENOMEM;
 				else
@@ -152,7 +151,7 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 			m.start = a;
 			m.end = b;
 			m.offset = c;
-			void *q = array_grow(r->maps, &cma, r->nmaps, sizeof(*r->maps), 16);
+			void *q = array_grow(r->maps, &r->maps_cap, r->nmaps, sizeof(*r->maps), 16);
 			if (!q)
 				rc = -ENOMEM;
 			else
@@ -171,6 +170,8 @@ int scale_record_read(const char *path, struct scale_record *r, struct as_error 
 		r->procs = malloc(sizeof(*r->procs));
 		if (!r->procs)
 			rc = -ENOMEM;
+		else
+			r->procs_cap = 1;
 	}
 	if (rc) {
 		scale_record_release(r);
@@ -223,17 +224,18 @@ int scale_record_merge(struct scale_record *dst, struct scale_record *src)
 		memset(src, 0, sizeof(*src));
 		return 0;
 	}
+	/* room for both (and one more): a tree of many processes merges in amortised linear time */
 	int rc = 0;
-	void *p = realloc(dst->procs, (dst->nprocs + src->nprocs) * sizeof(*dst->procs));
+	void *p = array_grow(dst->procs, &dst->procs_cap, dst->nprocs + src->nprocs, sizeof(*dst->procs), 4);
 	if (p)
 		dst->procs = p;
-	void *t = p ? realloc(dst->th, (dst->nth + src->nth + 1) * sizeof(*dst->th)) : NULL;
+	void *t = p ? array_grow(dst->th, &dst->th_cap, dst->nth + src->nth, sizeof(*dst->th), 16) : NULL;
 	if (t)
 		dst->th = t;
-	void *s = t ? realloc(dst->sites, (dst->nsites + src->nsites + 1) * sizeof(*dst->sites)) : NULL;
+	void *s = t ? array_grow(dst->sites, &dst->sites_cap, dst->nsites + src->nsites, sizeof(*dst->sites), 16) : NULL;
 	if (s)
 		dst->sites = s;
-	void *m = s ? realloc(dst->maps, (dst->nmaps + src->nmaps + 1) * sizeof(*dst->maps)) : NULL;
+	void *m = s ? array_grow(dst->maps, &dst->maps_cap, dst->nmaps + src->nmaps, sizeof(*dst->maps), 16) : NULL;
 	if (m)
 		dst->maps = m;
 	if (!m) {

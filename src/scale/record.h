@@ -47,6 +47,8 @@ struct scale_record {
 	size_t nsites;
 	struct scale_map *maps;
 	size_t nmaps;
+	/* entries each array has room for (array_grow's; 0: no more than its n) */
+	size_t procs_cap, th_cap, sites_cap, maps_cap;
 };
 
 /* Reads one record file (one process image). Returns 0, -ENOENT, or -EINVAL for a malformed file

@@ -308,6 +308,7 @@ int scale_sched_record(struct scale_sched *s, struct scale_record *rec, struct a
 			tids[nt++] = s->ev[i].b;
 	struct sched_ev *ev = malloc((2 * s->n + 1) * sizeof(*ev));
 	rec->th = calloc((size_t)nt, sizeof(*rec->th));
+	rec->th_cap = rec->th ? (size_t)nt : 0;
 	if (!ev || !rec->th) {
 		free(ev);
 		free(rec->th);

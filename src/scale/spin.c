@@ -477,7 +477,7 @@ static void site_add(struct scale_record *rec, int proc, uint64_t ip, double s)
 		rec->sites[k].calls++;
 		return;
 	}
-	void *q = realloc(rec->sites, (rec->nsites + 1) * sizeof(*rec->sites));
+	void *q = array_grow(rec->sites, &rec->sites_cap, rec->nsites, sizeof(*rec->sites), 16);
 	if (!q)
 		return;
 	rec->sites = q;

@@ -7,9 +7,9 @@
 #include <math.h>
 #include <string.h>
 
-const char *const scale_comp_names[COMP_COUNT] = { SCALE_COMPS(SCALE_X_NAME) };
-const char *const scale_part_names[PART_COUNT] = { SCALE_PARTS(SCALE_X_NAME) };
-const char *const scale_other_names[OTHER_COUNT] = { SCALE_OTHERS(SCALE_X_NAME) };
+SCALE_NAMES_DEFINE(SCALE_COMPS, COMP_COUNT, scale_comp_names);
+SCALE_NAMES_DEFINE(SCALE_PARTS, PART_COUNT, scale_part_names);
+SCALE_NAMES_DEFINE(SCALE_OTHERS, OTHER_COUNT, scale_other_names);
 static const char *const prim_names[PRIM_COUNT] = { SCALE_PRIMS(SCALE_X_NAME) };
 
 int scale_part_is_spin(int part)

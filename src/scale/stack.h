@@ -34,8 +34,7 @@ struct scale_thread {
 	X(COMP_SCHEDULING, "scheduling")                                                                        \
 	X(COMP_FOREIGN, "foreign_load")    /* the part of scheduling other processes' CPU time explains */      \
 	X(COMP_INFLATION, "work_inflation") /* what tier 0 cannot attribute, S^ - S (signed) */
-enum scale_comp { SCALE_COMPS(SCALE_X_ID) COMP_COUNT };
-extern const char *const scale_comp_names[COMP_COUNT];
+SCALE_ENUM(scale_comp, SCALE_COMPS, COMP_COUNT, scale_comp_names);
 
 /* by_primitive: the parts of spinning and yielding. */
 #define SCALE_PARTS(X)                                                                                      \
@@ -56,20 +55,15 @@ extern const char *const scale_comp_names[COMP_COUNT];
 						  GOMP_SPINCOUNT) */                                            \
 	X(PART_TASKWAIT_SPIN, "taskwait_spin")                                                                  \
 	X(PART_LOCK_SPIN, "lock_spin")         /* ... of OpenMP locks and critical sections */
-enum scale_part { SCALE_PARTS(SCALE_X_ID) PART_COUNT };
-extern const char *const scale_part_names[PART_COUNT];
+SCALE_ENUM(scale_part, SCALE_PARTS, PART_COUNT, scale_part_names);
 /* Whether a part belongs to spinning (else yielding). */
 int scale_part_is_spin(int part);
 
 /* Waiting for other tasks, not a delimiter of its own: the slots it leaves idle are imbalance. */
 #define SCALE_OTHERS(X)                                                                                     \
-	X(OTHER_JOIN, "join")                                                                                   \
-	X(OTHER_CHILD, "wait_child")                                                                            \
-	X(OTHER_POLL, "poll")                                                                                   \
-	X(OTHER_IDLE, "omp_idle")                                                                               \
+	X(OTHER_JOIN, "join") X(OTHER_CHILD, "wait_child") X(OTHER_POLL, "poll") X(OTHER_IDLE, "omp_idle")      \
 	X(OTHER_MPI_INIT, "mpi_init")
-enum scale_wait_other { SCALE_OTHERS(SCALE_X_ID) OTHER_COUNT };
-extern const char *const scale_other_names[OTHER_COUNT];
+SCALE_ENUM(scale_wait_other, SCALE_OTHERS, OTHER_COUNT, scale_other_names);
 
 struct scale_stack {
 	int threads;            /* N */

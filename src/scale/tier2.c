@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-const char *const scale_t2_names[T2_COUNT] = { SCALE_T2S(SCALE_X_NAME) };
+SCALE_NAMES_DEFINE(SCALE_T2S, T2_COUNT, scale_t2_names);
 
 static double pos(double x)
 {

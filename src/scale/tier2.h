@@ -25,12 +25,9 @@ struct scale_counts {
 
 /* The parts of work_inflation, with their names in stack's output (components beside it). */
 #define SCALE_T2S(X)                                                                                        \
-	X(T2_LLC, "llc")                                                                                        \
-	X(T2_MEMORY, "memory")                                                                                  \
-	X(T2_COHERENCY, "coherency")                                                                            \
+	X(T2_LLC, "llc") X(T2_MEMORY, "memory") X(T2_COHERENCY, "coherency")                                    \
 	X(T2_PARALLELIZATION, "parallelization_overhead")
-enum scale_t2 { SCALE_T2S(SCALE_X_ID) T2_COUNT };
-extern const char *const scale_t2_names[T2_COUNT];
+SCALE_ENUM(scale_t2, SCALE_T2S, T2_COUNT, scale_t2_names);
 
 /* Splits s->comp[COMP_INFLATION] (speedup units) into t2[] from the 1-thread and N-thread
  * counts; what the counters do not explain stays in *rest (t2[] + rest = work_inflation when it

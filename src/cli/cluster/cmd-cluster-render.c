@@ -168,13 +168,12 @@ static void render_levels_loggp(struct emit *e, const struct cli_cluster_result 
 		emit_row_begin(e);
 		emit_text(e, "layer", "%d", k + 1);
 		emit_text(e, "pair", "%d-%d", g->a, g->b);
-		emit_number(e, NULL, "L", g->L_us, "us", "%.3g");
-		emit_number(e, NULL, "o_s", g->o_s_us, "us", "%.3g");
-		emit_number(e, NULL, "o_r", g->o_r_us, "us", "%.3g");
-		emit_number(e, NULL, "g", g->g_us, "us", "%.3g");
-		emit_number(e, NULL, "G", g->G_ns_per_byte, "ns/B", "%.3g");
-		emit_number(e, NULL, "o (PRTT)", g->o_prtt_us, "us", "%.3g");
-		emit_number(e, NULL, "RTT", g->rtt_us, "us", "%.3g");
+		const struct cli_cell cells[] = {
+			{ "L", g->L_us, "us", "%.3g" }, { "o_s", g->o_s_us, "us", "%.3g" }, { "o_r", g->o_r_us, "us", "%.3g" },
+			{ "g", g->g_us, "us", "%.3g" }, { "G", g->G_ns_per_byte, "ns/B", "%.3g" },
+			{ "o (PRTT)", g->o_prtt_us, "us", "%.3g" }, { "RTT", g->rtt_us, "us", "%.3g" },
+		};
+		cli_emit_cells(e, cells, sizeof(cells) / sizeof(cells[0]));
 		emit_row_end(e);
 	}
 	emit_table_end(e);

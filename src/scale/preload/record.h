@@ -42,6 +42,12 @@
 /* The enum and the names of an X-macro list of (ID, "name") rows (scale's enums). */
 #define SCALE_X_ID(id, name) id,
 #define SCALE_X_NAME(id, name) name,
+/* enum TAG of LIST's ids then COUNT, and NAMES[COUNT], LIST's names in that order (declared here,
+ * defined by SCALE_NAMES_DEFINE in one .c file). */
+#define SCALE_ENUM(TAG, LIST, COUNT, NAMES)                                                                 \
+	enum TAG { LIST(SCALE_X_ID) COUNT };                                                                \
+	extern const char *const NAMES[COUNT]
+#define SCALE_NAMES_DEFINE(LIST, COUNT, NAMES) const char *const NAMES[COUNT] = { LIST(SCALE_X_NAME) }
 
 enum scale_prim { SCALE_PRIMS(SCALE_X_ID) PRIM_COUNT };
 #define PRIM_V1 10 /* the primitives of a version-1 record */
