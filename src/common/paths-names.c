@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/array.h"
 #include "common/paths.h"
 
 static int is_file(const char *p)
@@ -40,7 +41,8 @@ static int cmp_named(const void *a, const void *b)
 int paths_named_list(const char *kind, const char *ext, struct paths_named **out, int *n)
 {
 	char dirs[PATHS_NAMED_DIRS][4096];
-	int nd = paths_named_dirs(kind, dirs), cap = 0;
+	int nd = paths_named_dirs(kind, dirs);
+	size_t cap = 0;
 	size_t el = strlen(ext);
 	*out = NULL;
 	*n = 0;
@@ -58,18 +60,15 @@ int paths_named_list(const char *kind, const char *ext, struct paths_named **out
 				dup = !strcmp((*out)[k].name, name);
 			if (dup)
 				continue;
-			if (*n == cap) {
-				cap = cap ? 2 * cap : 32;
-				struct paths_named *nn = realloc(*out, (size_t)cap * sizeof(**out));
-				if (!nn) {
-					closedir(d);
-					free(*out);
-					*out = NULL;
-					*n = 0;
-					return -ENOMEM;
-				}
-				*out = nn;
+			struct paths_named *nn = array_grow(*out, &cap, (size_t)*n, sizeof(**out), 32);
+			if (!nn) {
+				closedir(d);
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return -ENOMEM;
 			}
+			*out = nn;
 			struct paths_named *p = &(*out)[(*n)++];
 			snprintf(p->name, sizeof(p->name), "%s", name);
 			snprintf(p->path, sizeof(p->path), "%.3800s/%s", dirs[i], de->d_name);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/array.h"
 #include "scale/preload/record.h"
 #include "scale/whatif.h"
 
@@ -35,20 +36,22 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 		long c;
 		char perm[8], path[512];
 		if (line[0] == 'I' && sscanf(line, "I %llx %ld", &a, &c) == 2 && c > 0) {
-			if (ni == ci) {
-				void *p = realloc(ips, (ci = ci ? 2 * ci : 256) * sizeof(*ips));
-				if (!p) { rc = -ENOMEM; break; }
-				ips = p;
+			void *p = array_grow(ips, &ci, ni, sizeof(*ips), 256);
+			if (!p) {
+				rc = -ENOMEM;
+				break;
 			}
+			ips = p;
 			ips[ni].a = a;
 			ips[ni++].c = c;
 		} else if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &a, &b, perm, &off, path) == 5 &&
 			   perm[2] == 'x' && path[0] == '/') {
-			if (nm == cm) {
-				void *p = realloc(maps, (cm = cm ? 2 * cm : 32) * sizeof(*maps));
-				if (!p) { rc = -ENOMEM; break; }
-				maps = p;
+			void *p = array_grow(maps, &cm, nm, sizeof(*maps), 32);
+			if (!p) {
+				rc = -ENOMEM;
+				break;
 			}
+			maps = p;
 			maps[nm] = (struct map_line){ a, b, off, "" };
 			snprintf(maps[nm++].path, sizeof(maps[0].path), "%s", path);
 		}
@@ -59,11 +62,12 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 		for (size_t k = 0; k < nm; k++) {
 			if (ips[i].a < maps[k].start || ips[i].a >= maps[k].end)
 				continue;
-			if (*n == *cap) {
-				void *p = realloc(*v, (*cap = *cap ? 2 * *cap : 1024) * sizeof(**v));
-				if (!p) { rc = -ENOMEM; break; }
-				*v = p;
+			void *p = array_grow(*v, cap, *n, sizeof(**v), 1024);
+			if (!p) {
+				rc = -ENOMEM;
+				break;
 			}
+			*v = p;
 			struct whatif_sample *s = &(*v)[(*n)++];
 			memset(s, 0, sizeof(*s));
 			snprintf(s->path, sizeof(s->path), "%s", maps[k].path);
