@@ -373,7 +373,18 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		snprintf(cls, sizeof(cls), "roof s%zu", i % NSTYLES);
 		double ax = svg_axis_pos(&x, x0), ay = svg_axis_pos(&y, x0 * s);
 		double bx = svg_axis_pos(&x, x1), by = svg_axis_pos(&y, x1 * s);
-		svg_line(f, ax, ay, bx, by, cls);
+		const char *name = c->slope_labels ? c->slope_labels[i] : NULL;
+		if (!name) {
+			svg_line(f, ax, ay, bx, by, cls);
+			continue;
+		}
+		/* the ceiling named on its line too, not only in the legend: a reader (and a test) can
+		 * tell which line a point's label names */
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", ax, ay, bx, by);
+		cls_attr(f, cls);
+		fputs("><title>", f);
+		svg_escape(f, name);
+		fputs("</title></line>\n", f);
 	}
 	/* series, split at missing values */
 	for (size_t s = 0; s < c->nseries; s++) {
@@ -401,7 +412,7 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		if (!isfinite(p->x) || !isfinite(p->y))
 			continue;
 		double px = svg_axis_pos(&x, p->x), py = svg_axis_pos(&y, p->y);
-		svg_circle(f, px, py, 4, "pt", p->label);
+		svg_circle(f, px, py, 4, "pt", p->title ? p->title : p->label);
 		if (p->label) {
 			/* below and right of the point (a level's step climbs from it), or left of it near
 			 * the right edge */
