@@ -700,111 +700,202 @@ void page_heatmaps(struct page_ctx *c)
 
 /* --- Roofline ------------------------------------------------------------------------------ */
 
-/* One more bandwidth ceiling (of the 8 a roofline draws): level's gbs, labelled, where gbs > 0.
- * Returns the ceilings now held. */
-static size_t slope_add(double slopes[8], char stext[8][64], const char *slabels[8], size_t ns, const char *level,
-			double gbs)
+#define ROOF_SLOPES 16
+#define ROOF_LEVELS 8
+
+/* The Roofline's ceilings, each labelled with its source: this run's (or a saved result's)
+ * measurements and the machine files the models used. A model point is drawn against the ceiling
+ * of the machine file it used, never against another source's. */
+struct roof {
+	double slopes[ROOF_SLOPES];
+	char slevel[ROOF_SLOPES][16];
+	char stext[ROOF_SLOPES][128];
+	char sshort[ROOF_SLOPES][16]; /* its source in a word, for a point's label on the chart */
+	const char *slabels[ROOF_SLOPES];
+	size_t ns;
+	double levels[ROOF_LEVELS];
+	char ltext[ROOF_LEVELS][128];
+	const char *llabels[ROOF_LEVELS];
+	size_t nlev;
+};
+
+/* Two figures that print as one ceiling (within half a percent). */
+static int roof_same(double a, double b)
 {
-	if (ns >= 8 || !(gbs > 0))
-		return ns;
-	slopes[ns] = gbs;
-	snprintf(stext[ns], sizeof(stext[0]), "%s %.3g GB/s", level ? level : "?", gbs);
-	slabels[ns] = stext[ns];
-	return ns + 1;
+	return fabs(a - b) <= 0.005 * fabs(b);
+}
+
+/* The bandwidth ceiling of `level` at gbs from `source`: one drawn already at that bandwidth, else
+ * a new one labelled "LEVEL GB/s (SOURCE)"; its index, or -1 where there is no room. */
+static int roof_slope(struct roof *r, const char *level, double gbs, const char *source, const char *word)
+{
+	level = level ? level : "?";
+	for (size_t i = 0; i < r->ns; i++)
+		if (!strcmp(r->slevel[i], level) && roof_same(r->slopes[i], gbs))
+			return (int)i;
+	if (r->ns >= ROOF_SLOPES)
+		return -1;
+	size_t i = r->ns++;
+	r->slopes[i] = gbs;
+	snprintf(r->slevel[i], sizeof(r->slevel[i]), "%s", level);
+	snprintf(r->stext[i], sizeof(r->stext[i]), "%s %.3g GB/s (%s)", level, gbs, source);
+	r->slabels[i] = r->stext[i];
+	snprintf(r->sshort[i], sizeof(r->sshort[i]), "%s", word);
+	return (int)i;
+}
+
+/* A compute ceiling (text: its label) unless one drawn already is the same. */
+static void roof_level(struct roof *r, double gflops, const char *text)
+{
+	for (size_t i = 0; i < r->nlev; i++)
+		if (roof_same(r->levels[i], gflops))
+			return;
+	if (r->nlev >= ROOF_LEVELS || !(gflops > 0))
+		return;
+	r->levels[r->nlev] = gflops;
+	snprintf(r->ltext[r->nlev], sizeof(r->ltext[0]), "%s", text);
+	r->llabels[r->nlev] = r->ltext[r->nlev];
+	r->nlev++;
+}
+
+/* "machine file NAME" for a model: its machine file's name without directory and extension. */
+static void roof_model_source(json_t *r, char *buf, size_t len)
+{
+	const char *mf = schema_str(&model_result, r, MO_MACHINE_FILE);
+	const char *base = mf && strrchr(mf, '/') ? strrchr(mf, '/') + 1 : mf;
+	const char *dot = base ? strrchr(base, '.') : NULL;
+	int n = base ? (dot && dot > base ? (int)(dot - base) : (int)strlen(base)) : 1;
+	snprintf(buf, len, "machine file %.*s", n, base ? base : "?");
+}
+
+/* The measured ceilings: compute from probe instr, bandwidth from the first bench
+ * --threads-scaling's one-thread row; returns whether a bandwidth was measured. */
+static int roof_measured(struct page_ctx *c, struct roof *rf)
+{
+	double ghz = c->pr.clock.value;
+	/* DP vector and DP scalar: flops_per_cy[DP][vector, scalar][total] */
+	static const char *const prec[] = { "DP vector", "DP scalar" };
+	for (int k = 0; k < 2; k++) {
+		double fpc = c->pr.flops_per_cy[1][1 - k][0];
+		char t[128];
+		if (isfinite(fpc) && isfinite(ghz) && fpc > 0) {
+			snprintf(t, sizeof(t), "%s peak %.3g GFLOP/s (%.3g flop/cy x %.3g GHz)", prec[k], fpc * ghz, fpc, ghz);
+			roof_level(rf, fpc * ghz, t);
+		}
+	}
+	for (size_t b = 0; b < c->nbench; b++) {
+		json_t *row = json_array_get(schema_get(&bench_scaling_result, output_doc_results(c->bench[b]), BS_ROWS), 0);
+		if (schema_num(&bench_scaling_result, row, BS_THREADS) != 1)
+			continue;
+		char src[96];
+		const char *bn = c->bench_name[b], *base = bn && strrchr(bn, '/') ? strrchr(bn, '/') + 1 : bn;
+		if (c->in->run)
+			snprintf(src, sizeof(src), "this run");
+		else
+			snprintf(src, sizeof(src), "measured, %s", base ? base : "bench");
+		size_t i;
+		json_t *lv;
+		json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), i, lv) {
+			double gbs = schema_num(&bench_scaling_result, lv, BS_GBS);
+			if (gbs > 0)
+				roof_slope(rf, schema_str(&bench_scaling_result, lv, BS_LEVEL), gbs, src,
+					   c->in->run ? "this run" : "measured");
+		}
+		return rf->ns > 0;
+	}
+	return 0;
+}
+
+/* The ceiling of one level of a model's machine file: "machine file NAME, KERNEL kernel". */
+static int roof_model_slope(struct roof *rf, json_t *lv, const char *file)
+{
+	char src[160];
+	const char *k = schema_str(&model_result, lv, MO_RL_BW_KERNEL);
+	if (k)
+		snprintf(src, sizeof(src), "%s, %s kernel", file, k);
+	else
+		snprintf(src, sizeof(src), "%s", file);
+	double gbs = schema_num(&model_result, lv, MO_RL_BW);
+	return gbs > 0 ? roof_slope(rf, schema_str(&model_result, lv, MO_RL_LEVEL), gbs, src, "machine file") : -1;
+}
+
+/* A model's point at the intensity of its bottleneck level and its predicted GFLOP/s, under the
+ * ceiling that bounds it (its machine file's bandwidth of that level, drawn), which its label and
+ * title name; 0 where it has none to draw. With `all`, every level of the model's machine file
+ * becomes a ceiling. */
+static int roof_point(struct roof *rf, json_t *r, int all, struct svg_point *pt, char (*lbl)[256])
+{
+	char file[96];
+	roof_model_source(r, file, sizeof(file));
+	size_t i;
+	json_t *lv;
+	if (all)
+		json_array_foreach(schema_get(&model_result, r, MO_RL_LEVELS), i, lv)
+			roof_model_slope(rf, lv, file);
+	const char *bn = schema_str(&model_result, r, MO_RL_BOTTLENECK);
+	double gf = schema_num(&model_result, r, MO_RL_GFLOPS), inten = NAN;
+	int s = -1;
+	json_array_foreach(schema_get(&model_result, r, MO_RL_LEVELS), i, lv) {
+		const char *name = schema_str(&model_result, lv, MO_RL_LEVEL);
+		if (bn && name && !strcmp(bn, name)) {
+			inten = schema_num(&model_result, lv, MO_RL_INTENSITY);
+			s = roof_model_slope(rf, lv, file);
+		}
+	}
+	if (!isfinite(inten) || !isfinite(gf) || s < 0)
+		return 0;
+	const char *k = schema_str(&model_result, r, MO_KERNEL);
+	const char *base = k && strrchr(k, '/') ? strrchr(k, '/') + 1 : k;
+	base = base ? base : "kernel";
+	snprintf(lbl[0], sizeof(lbl[0]), "%s: %s-bound under %.3g GB/s (%s)", base, bn, rf->slopes[s], rf->sshort[s]);
+	snprintf(lbl[1], sizeof(lbl[1]), "%s (model, %s-bound: %s)", base, bn, rf->slabels[s]);
+	*pt = (struct svg_point){ .x = inten, .y = gf, .label = lbl[0], .title = lbl[1] };
+	return 1;
 }
 
 void page_roofline(struct page_ctx *c)
 {
 	FILE *f = c->f;
 	fputs("<h2 id=\"roofline\">Roofline</h2>\n", f);
-	double ghz = c->pr.clock.value;
-	double levels[4];
-	char ltext[4][96];
-	const char *llabels[4];
-	size_t nlev = 0;
-	/* DP vector and DP scalar: flops_per_cy[DP][vector, scalar][total] */
-	static const char *const prec[] = { "DP vector", "DP scalar" };
-	for (int k = 0; k < 2; k++) {
-		double fpc = c->pr.flops_per_cy[1][1 - k][0];
-		if (isfinite(fpc) && isfinite(ghz) && fpc > 0) {
-			levels[nlev] = fpc * ghz;
-			snprintf(ltext[nlev], sizeof(ltext[0]), "%s peak %.3g GFLOP/s (%.3g flop/cy x %.3g GHz)", prec[k],
-				 fpc * ghz, fpc, ghz);
-			llabels[nlev] = ltext[nlev];
-			nlev++;
-		}
-	}
-	/* bandwidth ceilings: one thread's GB/s per level (bench --threads-scaling), else the models'
-	 * machine-file bandwidths */
-	double slopes[8];
-	char stext[8][64];
-	const char *slabels[8];
-	size_t ns = 0;
-	const char *bw_from = NULL;
-	for (size_t b = 0; b < c->nbench && !ns; b++) {
-		json_t *row = json_array_get(schema_get(&bench_scaling_result, output_doc_results(c->bench[b]), BS_ROWS), 0);
-		if (schema_num(&bench_scaling_result, row, BS_THREADS) != 1)
-			continue;
-		size_t i;
-		json_t *lv;
-		json_array_foreach(schema_get(&bench_scaling_result, row, BS_LEVELS), i, lv)
-			ns = slope_add(slopes, stext, slabels, ns, schema_str(&bench_scaling_result, lv, BS_LEVEL),
-				       schema_num(&bench_scaling_result, lv, BS_GBS));
-		bw_from = "bench --threads-scaling, one thread";
-	}
-	for (size_t m = 0; m < c->nmodel && !ns; m++) {
-		size_t i;
-		json_t *lv;
-		json_array_foreach(schema_get(&model_result, output_doc_results(c->model[m]), MO_RL_LEVELS), i, lv)
-			ns = slope_add(slopes, stext, slabels, ns, schema_str(&model_result, lv, MO_RL_LEVEL),
-				       schema_num(&model_result, lv, MO_RL_BW));
-		bw_from = "the machine file of the first model";
-	}
-	if (!nlev && !ns) {
-		fputs("<p class=\"note\">No probe instr (compute ceilings), bench --threads-scaling or model result "
-		      "(bandwidth ceilings) given.</p>\n", f);
+	struct roof *rf = calloc(1, sizeof(*rf));
+	struct svg_point *pts = calloc(c->nmodel + 1, sizeof(*pts));
+	char (*plbl)[256] = calloc(2 * c->nmodel + 2, sizeof(*plbl)); /* a label and a title per point */
+	if (!rf || !pts || !plbl) {
+		free(rf);
+		free(pts);
+		free(plbl);
 		return;
 	}
-	struct svg_point *pts = calloc(c->nmodel + 1, sizeof(*pts));
-	char (*plbl)[96] = calloc(c->nmodel + 1, sizeof(*plbl));
+	int measured_bw = roof_measured(c, rf);
 	size_t np = 0;
-	for (size_t m = 0; pts && plbl && m < c->nmodel; m++) {
-		json_t *r = output_doc_results(c->model[m]);
-		const char *bn = schema_str(&model_result, r, MO_RL_BOTTLENECK);
-		double gf = schema_num(&model_result, r, MO_RL_GFLOPS), inten = NAN;
-		size_t i;
-		json_t *lv;
-		json_array_foreach(schema_get(&model_result, r, MO_RL_LEVELS), i, lv) {
-			const char *name = schema_str(&model_result, lv, MO_RL_LEVEL);
-			if (bn && name && !strcmp(bn, name))
-				inten = schema_num(&model_result, lv, MO_RL_INTENSITY);
-		}
-		if (!isfinite(inten) || !isfinite(gf))
-			continue;
-		const char *k = schema_str(&model_result, r, MO_KERNEL);
-		const char *base = k && strrchr(k, '/') ? strrchr(k, '/') + 1 : k;
-		snprintf(plbl[np], sizeof(plbl[0]), "%s (%s-bound, model)", base ? base : "kernel", bn);
-		pts[np] = (struct svg_point){ .x = inten, .y = gf, .label = plbl[np] };
-		np++;
+	for (size_t m = 0; m < c->nmodel; m++)
+		np += (size_t)roof_point(rf, output_doc_results(c->model[m]), !measured_bw && m == 0, &pts[np], plbl + 2 * np);
+	if (!rf->nlev && !rf->ns) {
+		fputs("<p class=\"note\">No probe instr (compute ceilings), bench --threads-scaling or model result "
+		      "(bandwidth ceilings) given.</p>\n", f);
+		free(rf);
+		free(pts);
+		free(plbl);
+		return;
 	}
 	double ylo = NAN;
-	for (size_t i = 0; i < ns; i++)
-		if (!(slopes[i] * 0.01 >= ylo))
-			ylo = slopes[i] * 0.01;
+	for (size_t i = 0; i < rf->ns; i++)
+		if (!(rf->slopes[i] * 0.01 >= ylo))
+			ylo = rf->slopes[i] * 0.01;
 	struct svg_chart ch = {
 		.label = "Roofline: GFLOP/s against operational intensity, with the measured ceilings",
 		.w = 760, .h = 420,
 		.x = { .lo = 0.01, .hi = 100, .log = 10, .label = "operational intensity (flop/byte)" },
 		.y = { .lo = isfinite(ylo) ? ylo : NAN, .hi = NAN, .log = 10, .label = "GFLOP/s" },
 		.points = pts, .npoints = np,
-		.slopes = slopes, .nslopes = ns, .slope_labels = slabels,
-		.levels = levels, .nlevels = nlev, .level_labels = llabels,
+		.slopes = rf->slopes, .nslopes = rf->ns, .slope_labels = rf->slabels,
+		.levels = rf->levels, .nlevels = rf->nlev, .level_labels = rf->llabels,
 	};
 	if (isfinite(ch.y.lo)) {
-		double top = nlev ? levels[0] : slopes[0] * 100;
-		for (size_t i = 0; i < nlev; i++)
-			if (levels[i] > top)
-				top = levels[i];
+		double top = rf->nlev ? rf->levels[0] : rf->slopes[0] * 100;
+		for (size_t i = 0; i < rf->nlev; i++)
+			if (rf->levels[i] > top)
+				top = rf->levels[i];
 		ch.y.hi = top * 2;
 		for (size_t i = 0; i < np; i++)
 			if (pts[i].y < ch.y.lo)
@@ -812,13 +903,16 @@ void page_roofline(struct page_ctx *c)
 	}
 	page_figure_open(c, "roofline");
 	svg_chart_lines(f, &ch);
-	char cap[480];
-	snprintf(cap, sizeof(cap), "One core. Compute ceilings from probe instr (FLOPs per cycle at the measured clock); "
-				   "bandwidth ceilings from %s. %s",
-		 bw_from ? bw_from : "(none given)",
-		 np ? "Points: each model's kernel at the intensity of its bottleneck level, at its predicted GFLOP/s."
+	char cap[600];
+	snprintf(cap, sizeof(cap), "One core. Each ceiling is labelled with its source: compute ceilings from probe instr "
+				   "(FLOPs per cycle at the measured clock), bandwidth ceilings from %s; where a model's "
+				   "machine file gives another figure, its ceiling is drawn too. %s",
+		 measured_bw ? "bench --threads-scaling (one thread)" : "the first model's machine file",
+		 np ? "Points: each model's kernel at the intensity of its bottleneck level and its predicted GFLOP/s, "
+		      "under the ceiling of the machine file it used, which its label names."
 		    : "No model result given: no kernel points.");
 	page_figure_close(c, cap);
+	free(rf);
 	free(pts);
 	free(plbl);
 }

@@ -257,13 +257,37 @@ static void range_add(double *lo, double *hi, double v, int log)
 		*hi = v;
 }
 
+/* The width of one legend entry: its swatch, its name and the gap after it. */
+static double legend_w(const char *name)
+{
+	return 26 + CHAR_W * (double)strlen(name) + 14;
+}
+
+/* The rows legend() takes for these names between x and right. */
+static int legend_rows(double x, double right, const char *const *names, size_t n)
+{
+	double cx = x;
+	int rows = 1;
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		double w = legend_w(names[i]);
+		if (cx + w > right && cx > x) {
+			cx = x;
+			rows++;
+		}
+		cx += w;
+	}
+	return rows;
+}
+
 static void legend(FILE *f, double x, double y, double right, const char *const *names, const int *dashed, size_t n)
 {
 	double cx = x;
 	for (size_t i = 0; i < n; i++) {
 		if (!names[i])
 			continue;
-		double w = 26 + CHAR_W * (double)strlen(names[i]) + 14;
+		double w = legend_w(names[i]);
 		if (cx + w > right && cx > x) {
 			cx = x;
 			y += 16;
@@ -308,14 +332,23 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 	}
 	svg_axis_nice(&x);
 	svg_axis_nice(&y);
-	size_t named = 0;
-	for (size_t s = 0; s < c->nseries; s++)
-		named += c->series[s].name != NULL;
-	for (size_t i = 0; i < c->nslopes; i++)
-		named += c->slope_labels && c->slope_labels[i];
-	double top = named ? 30 : 12;
+	/* the legend: the series, then the slopes; the plot starts below its rows */
+	const char *names[64];
+	int dashed[64];
+	size_t nn = 0, named = 0;
+	for (size_t s = 0; s < c->nseries && nn < 64; s++, nn++) {
+		names[nn] = c->series[s].name;
+		dashed[nn] = c->series[s].dashed;
+	}
+	for (size_t i = 0; i < c->nslopes && nn < 64; i++, nn++) {
+		names[nn] = c->slope_labels ? c->slope_labels[i] : NULL;
+		dashed[nn] = 0;
+	}
+	for (size_t i = 0; i < nn; i++)
+		named += names[i] != NULL;
 	x.p0 = 68;
 	x.p1 = c->w - 16;
+	double top = named ? 14 + 16 * legend_rows(x.p0, x.p1, names, nn) : 12;
 	y.p0 = c->h - 44;
 	y.p1 = top;
 	svg_open(f, c->w, c->h, c->label);
@@ -373,7 +406,18 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		snprintf(cls, sizeof(cls), "roof s%zu", i % NSTYLES);
 		double ax = svg_axis_pos(&x, x0), ay = svg_axis_pos(&y, x0 * s);
 		double bx = svg_axis_pos(&x, x1), by = svg_axis_pos(&y, x1 * s);
-		svg_line(f, ax, ay, bx, by, cls);
+		const char *name = c->slope_labels ? c->slope_labels[i] : NULL;
+		if (!name) {
+			svg_line(f, ax, ay, bx, by, cls);
+			continue;
+		}
+		/* the ceiling named on its line too, not only in the legend: a reader (and a test) can
+		 * tell which line a point's label names */
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", ax, ay, bx, by);
+		cls_attr(f, cls);
+		fputs("><title>", f);
+		svg_escape(f, name);
+		fputs("</title></line>\n", f);
 	}
 	/* series, split at missing values */
 	for (size_t s = 0; s < c->nseries; s++) {
@@ -401,25 +445,13 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		if (!isfinite(p->x) || !isfinite(p->y))
 			continue;
 		double px = svg_axis_pos(&x, p->x), py = svg_axis_pos(&y, p->y);
-		svg_circle(f, px, py, 4, "pt", p->label);
+		svg_circle(f, px, py, 4, "pt", p->title ? p->title : p->label);
 		if (p->label) {
 			/* below and right of the point (a level's step climbs from it), or left of it near
 			 * the right edge */
 			int right = px + 8 + text_w(p->label) > x.p1;
 			svg_text(f, right ? px - 6 : px + 6, right ? py - 7 : py + 15, "plbl", right ? "end" : "start", p->label);
 		}
-	}
-	/* legend: the series, then the slopes */
-	const char *names[64];
-	int dashed[64];
-	size_t nn = 0;
-	for (size_t s = 0; s < c->nseries && nn < 64; s++, nn++) {
-		names[nn] = c->series[s].name;
-		dashed[nn] = c->series[s].dashed;
-	}
-	for (size_t i = 0; i < c->nslopes && nn < 64; i++, nn++) {
-		names[nn] = c->slope_labels ? c->slope_labels[i] : NULL;
-		dashed[nn] = 0;
 	}
 	if (named)
 		legend(f, x.p0, 14, x.p1, names, dashed, nn);

@@ -62,6 +62,7 @@ struct svg_mark {
 struct svg_point {
 	double x, y;
 	const char *label;
+	const char *title; /* the point's tooltip where it says more than its label (NULL: the label) */
 };
 struct svg_chart {
 	const char *label;              /* aria-label */

@@ -211,6 +211,161 @@ static void test_report_page__words(void)
 	json_decref(p);
 }
 
+/* A Roofline ceiling or point read back from the page's SVG: its coordinates and its title. */
+struct svg_item {
+	double x1, y1, x2, y2;
+	char title[256];
+};
+
+/* The elements `<TAG x.. y..>` with a <title> in svg (lines: both ends; circles: the centre). */
+static int svg_items(const char *svg, const char *tag, struct svg_item *it, int max)
+{
+	int n = 0;
+	char open[16], close[16];
+	snprintf(open, sizeof(open), "<%s ", tag);
+	snprintf(close, sizeof(close), "</%s>", tag);
+	for (const char *p = svg; n < max && (p = strstr(p, open)) != NULL; p++) {
+		const char *end = strchr(p, '>'), *t = strstr(p, "><title>"), *e = strstr(p, close);
+		if (!end || !t || t != end || !e)
+			continue;
+		struct svg_item *x = &it[n];
+		int ok = !strcmp(tag, "line")
+				 ? sscanf(p, "<line x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" y2=\"%lf\"", &x->x1, &x->y1, &x->x2, &x->y2) == 4
+				 : sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\"", &x->x1, &x->y1) == 2;
+		const char *ts = t + strlen("><title>"), *te = strstr(ts, "</title>");
+		if (!ok || !te || te - ts >= (int)sizeof(x->title))
+			continue;
+		snprintf(x->title, sizeof(x->title), "%.*s", (int)(te - ts), ts);
+		n++;
+	}
+	return n;
+}
+
+/* How far (pixels, SVG y grows downwards) point p lies under line l, the line extended. */
+static double under(const struct svg_item *p, const struct svg_item *l)
+{
+	double y = l->y1 + (l->y2 - l->y1) * (p->x1 - l->x1) / (l->x2 - l->x1);
+	return p->y1 - y;
+}
+
+static json_t *fixture(const char *name)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/tests/fixtures/report/%s", ARCHSCOPE_SOURCE_DIR, name);
+	json_error_t e;
+	return json_load_file(path, 0, &e);
+}
+
+/* The Roofline's points against the ceilings of the machine file they used (issue 51 item 6): the
+ * recorded run measured MEM at 6.61 GB/s, the models' machine file says 15.7 GB/s; both are drawn,
+ * each labelled with its source, and every "X-bound" point lies on or under the ceiling its label
+ * names, read back from the SVG's numbers. */
+static void test_report_page__roofline_ceilings(void)
+{
+	const char *names[] = { "probe.json", "bench-scaling.json", "model-triad.json", "model-jacobi.json" };
+	struct page_source src[4];
+	for (int i = 0; i < 4; i++) {
+		src[i] = (struct page_source){ names[i], fixture(names[i]) };
+		CHECK(src[i].doc != NULL);
+		if (!src[i].doc)
+			return;
+	}
+	struct page_input in = { .sources = src, .n = 4, .version = "t", .date = "d", .loadavg_start = NAN };
+	struct page_summary sum;
+	struct as_error err = { 0 };
+	char *s = NULL;
+	int rc = -1;
+	CAPTURE(s, rc = page_write(f, &in, &sum, &err));
+	CHECK(rc == 0);
+	const char *fig = strstr(s, "id=\"fig-roofline\"");
+	CHECK(fig != NULL);
+	const char *svg_end = fig ? strstr(fig, "</svg>") : NULL;
+	CHECK(svg_end != NULL);
+	if (!fig || !svg_end) {
+		free(s);
+		return;
+	}
+	char *svg = strndup(fig, (size_t)(svg_end - fig));
+	struct svg_item lines[32], pts[8];
+	int nl = svg_items(svg, "line", lines, 32), np = svg_items(svg, "circle", pts, 8);
+	/* both MEM ceilings, named by their source */
+	int measured = -1, file = -1;
+	for (int i = 0; i < nl; i++) {
+		if (!strcmp(lines[i].title, "MEM 6.61 GB/s (measured, bench-scaling.json)"))
+			measured = i;
+		if (!strcmp(lines[i].title, "MEM 15.7 GB/s (machine file kvm-xeon-6-207, stream kernel)"))
+			file = i;
+	}
+	CHECK(measured >= 0);
+	CHECK(file >= 0);
+	CHECK(np == 2);
+	int triad = 0;
+	for (int i = 0; i < np; i++) {
+		/* "KERNEL (model, LEVEL-bound: CEILING)": the ceiling drawn, of that level, the point under it */
+		const char *b = strstr(pts[i].title, "-bound: "), *m = strstr(pts[i].title, "(model, ");
+		CHECK(b != NULL && m != NULL);
+		if (!b || !m)
+			continue;
+		char level[16], ceil[256];
+		snprintf(level, sizeof(level), "%.*s ", (int)(b - m - 8), m + 8);
+		snprintf(ceil, sizeof(ceil), "%.*s", (int)(strlen(b + 8) - 1), b + 8);
+		CHECK(strncmp(ceil, level, strlen(level)) == 0);
+		CHECK(strstr(ceil, "(machine file kvm-xeon-6-207, ") != NULL);
+		int found = 0;
+		for (int l = 0; l < nl; l++)
+			if (!strcmp(lines[l].title, ceil)) {
+				found = 1;
+				CHECK(under(&pts[i], &lines[l]) >= -0.5);
+			}
+		CHECK(found);
+		if (strstr(pts[i].title, "stream-triad.c (model, MEM-bound: ") == pts[i].title && measured >= 0 && file >= 0) {
+			/* on its machine file's ceiling, and well above this run's: the check can fail */
+			triad = 1;
+			CHECK(fabs(under(&pts[i], &lines[file])) <= 0.5);
+			CHECK(under(&pts[i], &lines[measured]) < -20);
+		}
+	}
+	CHECK(triad);
+	free(svg);
+	free(s);
+	for (int i = 0; i < 4; i++)
+		json_decref(src[i].doc);
+}
+
+/* A model whose machine file agrees with the measurement shares its ceiling: one MEM line. */
+static void test_report_page__roofline_one_ceiling(void)
+{
+	json_t *bench = fixture("bench-scaling.json"), *model = fixture("model-triad.json");
+	CHECK(bench != NULL && model != NULL);
+	if (!bench || !model)
+		return;
+	json_t *levels = json_object_get(json_object_get(json_object_get(model, "results"), "roofline"), "levels");
+	size_t i;
+	json_t *lv;
+	json_array_foreach(levels, i, lv)
+		if (!strcmp(json_string_value(json_object_get(lv, "level")), "MEM"))
+			json_object_set_new(lv, "bandwidth_gbs", json_real(6.605133221 * 1.001));
+	/* the prediction that bandwidth gives: 0.0625 flop/B x 6.61 GB/s */
+	json_object_set_new(json_object_get(json_object_get(model, "results"), "roofline"), "gflops",
+			    json_real(0.0625 * 6.605133221 * 1.001));
+	struct page_source src[2] = { { "b.json", bench }, { "m.json", model } };
+	struct page_input in = { .sources = src, .n = 2, .version = "t", .date = "d", .loadavg_start = NAN,
+				 .run = "this run: bench, model" };
+	struct page_summary sum;
+	struct as_error err = { 0 };
+	char *s = NULL;
+	int rc = -1;
+	CAPTURE(s, rc = page_write(f, &in, &sum, &err));
+	CHECK(rc == 0);
+	CHECK(count(s, "<title>MEM ") == 1);
+	CHECK(strstr(s, "<title>MEM 6.61 GB/s (this run)</title>") != NULL);
+	CHECK(strstr(s, "(model, MEM-bound: MEM 6.61 GB/s (this run))</title>") != NULL);
+	CHECK(strstr(s, ">stream-triad.c: MEM-bound under 6.61 GB/s (this run)</text>") != NULL);
+	free(s);
+	json_decref(bench);
+	json_decref(model);
+}
+
 TESTS(T(test_report_page__svg_escape), T(test_report_page__axes), T(test_report_page__heatmap_and_bars),
       T(test_report_page__sources_checked), T(test_report_page__page_from_probe),
-      T(test_report_page__words))
+      T(test_report_page__words), T(test_report_page__roofline_ceilings), T(test_report_page__roofline_one_ceiling))
