@@ -373,14 +373,12 @@ void page_latency(struct page_ctx *c)
 		.y = { .lo = NAN, .hi = NAN, .log = 10, .label = "latency per access (ns)" },
 		.series = s, .nseries = 2, .marks = marks, .nmarks = nm, .points = pts, .npoints = np,
 	};
-	page_figure_open(c, "latency");
-	svg_chart_lines(f, &ch);
 	char cap[400];
 	snprintf(cap, sizeof(cap), "Pointer chasing in page-segmented random order (probe caches, %s): solid green lines "
 				   "mark the level sizes found from the curve's steps, dashed orange lines the sizes the OS "
 				   "reports; points give each level's latency.",
 		 c->pr.caches_ev.pages[0] ? c->pr.caches_ev.pages : "pages as given");
-	page_figure_close(c, cap);
+	page_figure_chart(c, "latency", &ch, cap);
 	free(x);
 	free(ymin);
 	free(x2);
@@ -406,9 +404,7 @@ static void small_curve(struct page_ctx *c, const char *id, const char *title, c
 			.y = { .lo = NAN, .hi = NAN, .log = 0, .label = ylabel },
 			.series = &s, .nseries = 1, .marks = &mk, .nmarks = isfinite(answer) ? 1 : 0,
 		};
-		page_figure_open(c, id);
-		svg_chart_lines(c->f, &ch);
-		page_figure_close(c, title);
+		page_figure_chart(c, id, &ch, title);
 	}
 	free(x);
 	free(y);
@@ -560,13 +556,11 @@ void page_bandwidth(struct page_ctx *c)
 				.y = { .lo = NAN, .hi = NAN, .log = 0, .label = "GB/s (median)" },
 				.series = &s, .nseries = 1,
 			};
-			page_figure_open(c, "bandwidth-sweep");
-			svg_chart_lines(f, &ch);
 			char cap[300];
 			const char *kernel = schema_str(&bench_result, json_array_get(runs, 0), BR_RUN_KERNEL);
 			snprintf(cap, sizeof(cap), "bench (%s): median GB/s of the %s kernel against the working set.", c->bench_name[b],
 				 kernel ? kernel : "?");
-			page_figure_close(c, cap);
+			page_figure_chart(c, "bandwidth-sweep", &ch, cap);
 			shown++;
 		} else {
 			fputs("<div class=\"tw\"><table><thead><tr><th>kernel</th><th>variant</th><th class=\"n\">working set</th>"
@@ -901,8 +895,6 @@ void page_roofline(struct page_ctx *c)
 			if (pts[i].y < ch.y.lo)
 				ch.y.lo = pts[i].y / 2;
 	}
-	page_figure_open(c, "roofline");
-	svg_chart_lines(f, &ch);
 	char cap[600];
 	snprintf(cap, sizeof(cap), "One core. Each ceiling is labelled with its source: compute ceilings from probe instr "
 				   "(FLOPs per cycle at the measured clock), bandwidth ceilings from %s; where a model's "
@@ -911,7 +903,7 @@ void page_roofline(struct page_ctx *c)
 		 np ? "Points: each model's kernel at the intensity of its bottleneck level and its predicted GFLOP/s, "
 		      "under the ceiling of the machine file it used, which its label names."
 		    : "No model result given: no kernel points.");
-	page_figure_close(c, cap);
+	page_figure_chart(c, "roofline", &ch, cap);
 	free(rf);
 	free(pts);
 	free(plbl);

@@ -8,6 +8,7 @@
 
 #include "machine/probes.h"
 #include "page/page.h"
+#include "report/svg.h"
 
 #define PAGE_MAX_DOCS 32
 
@@ -47,6 +48,8 @@ void page_warn(struct page_ctx *c, const char *fmt, ...) __attribute__((format(p
 /* Opens and closes a figure: <figure id="fig-ID"> with the SVG inside, and its caption. */
 void page_figure_open(struct page_ctx *c, const char *id);
 void page_figure_close(struct page_ctx *c, const char *caption);
+/* A figure of one line chart: page_figure_open, the chart, page_figure_close. */
+void page_figure_chart(struct page_ctx *c, const char *id, const struct svg_chart *ch, const char *caption);
 
 /* The figure sections (page-figures.c). */
 void page_topology(struct page_ctx *c);

@@ -110,6 +110,13 @@ void page_figure_close(struct page_ctx *c, const char *caption)
 	c->sum->figures++;
 }
 
+void page_figure_chart(struct page_ctx *c, const char *id, const struct svg_chart *ch, const char *caption)
+{
+	page_figure_open(c, id);
+	svg_chart_lines(c->f, ch);
+	page_figure_close(c, caption);
+}
+
 /* "<td>TEXT</td>" and a numeric cell. */
 static void td(FILE *f, const char *text)
 {
