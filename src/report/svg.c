@@ -83,32 +83,32 @@ void svg_line(FILE *f, double x1, double y1, double x2, double y2, const char *c
 	fputs("/>\n", f);
 }
 
+/* The end of an element's start tag: "/>" without a title, else its <title> and the end tag. */
+static void end_titled(FILE *f, const char *elem, const char *title)
+{
+	if (!title) {
+		fputs("/>\n", f);
+		return;
+	}
+	fputs("><title>", f);
+	svg_escape(f, title);
+	fprintf(f, "</title></%s>\n", elem);
+}
+
 void svg_rect(FILE *f, double x, double y, double w, double h, const char *cls, const char *fill, const char *title)
 {
 	fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"", x, y, w > 0 ? w : 0, h > 0 ? h : 0);
 	cls_attr(f, cls);
 	if (fill)
 		fprintf(f, " fill=\"%s\"", fill);
-	if (title) {
-		fputs("><title>", f);
-		svg_escape(f, title);
-		fputs("</title></rect>\n", f);
-	} else {
-		fputs("/>\n", f);
-	}
+	end_titled(f, "rect", title);
 }
 
 void svg_circle(FILE *f, double x, double y, double r, const char *cls, const char *title)
 {
 	fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"", x, y, r);
 	cls_attr(f, cls);
-	if (title) {
-		fputs("><title>", f);
-		svg_escape(f, title);
-		fputs("</title></circle>\n", f);
-	} else {
-		fputs("/>\n", f);
-	}
+	end_titled(f, "circle", title);
 }
 
 static double text_w(const char *s)
@@ -415,9 +415,7 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		 * tell which line a point's label names */
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"", ax, ay, bx, by);
 		cls_attr(f, cls);
-		fputs("><title>", f);
-		svg_escape(f, name);
-		fputs("</title></line>\n", f);
+		end_titled(f, "line", name);
 	}
 	/* series, split at missing values */
 	for (size_t s = 0; s < c->nseries; s++) {

@@ -257,27 +257,28 @@ API int likwid_markerRegisterRegion(const char *regionTag)
 	return i < 0 ? i : 0;
 }
 
-API int likwid_markerStartRegion(const char *regionTag)
+/* A region's start or stop on the calling thread: the clock is read on the region's side of the
+ * counters (a start after reading them, a stop before), so the region's time leaves them out. */
+static int region_mark(const char *tag, int stop)
 {
+	uint64_t ns = stop ? now_ns() : 0;
 	struct marker_thread *t;
 	int rc = thread_open(&t);
 	if (rc)
 		return rc;
 	uint64_t c[MARKER_NEVENTS];
 	counters_read(t, c);
-	return marker_region_start(t, regionTag, now_ns(), c);
+	return stop ? marker_region_stop(t, tag, ns, c) : marker_region_start(t, tag, now_ns(), c);
+}
+
+API int likwid_markerStartRegion(const char *regionTag)
+{
+	return region_mark(regionTag, 0);
 }
 
 API int likwid_markerStopRegion(const char *regionTag)
 {
-	uint64_t ns = now_ns();
-	struct marker_thread *t;
-	int rc = thread_open(&t);
-	if (rc)
-		return rc;
-	uint64_t c[MARKER_NEVENTS];
-	counters_read(t, c);
-	return marker_region_stop(t, regionTag, ns, c);
+	return region_mark(regionTag, 1);
 }
 
 API int likwid_markerResetRegion(const char *regionTag)
