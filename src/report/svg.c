@@ -263,8 +263,9 @@ static double legend_w(const char *name)
 	return 26 + CHAR_W * (double)strlen(name) + 14;
 }
 
-/* The rows legend() takes for these names between x and right. */
-static int legend_rows(double x, double right, const char *const *names, size_t n)
+/* The legend of these names between x and right, from baseline y, wrapped into rows; f NULL only
+ * counts them. Returns the rows it takes. */
+static int legend(FILE *f, double x, double y, double right, const char *const *names, const int *dashed, size_t n)
 {
 	double cx = x;
 	int rows = 1;
@@ -274,30 +275,18 @@ static int legend_rows(double x, double right, const char *const *names, size_t 
 		double w = legend_w(names[i]);
 		if (cx + w > right && cx > x) {
 			cx = x;
+			y += 16;
 			rows++;
+		}
+		if (f) {
+			char cls[16];
+			snprintf(cls, sizeof(cls), "s%zu%s", i % NSTYLES, dashed && dashed[i] ? " dash" : "");
+			svg_line(f, cx, y - 4, cx + 20, y - 4, cls);
+			svg_text(f, cx + 24, y, "leg", "start", names[i]);
 		}
 		cx += w;
 	}
 	return rows;
-}
-
-static void legend(FILE *f, double x, double y, double right, const char *const *names, const int *dashed, size_t n)
-{
-	double cx = x;
-	for (size_t i = 0; i < n; i++) {
-		if (!names[i])
-			continue;
-		double w = legend_w(names[i]);
-		if (cx + w > right && cx > x) {
-			cx = x;
-			y += 16;
-		}
-		char cls[16];
-		snprintf(cls, sizeof(cls), "s%zu%s", i % NSTYLES, dashed && dashed[i] ? " dash" : "");
-		svg_line(f, cx, y - 4, cx + 20, y - 4, cls);
-		svg_text(f, cx + 24, y, "leg", "start", names[i]);
-		cx += w;
-	}
 }
 
 void svg_chart_lines(FILE *f, const struct svg_chart *c)
@@ -348,7 +337,7 @@ void svg_chart_lines(FILE *f, const struct svg_chart *c)
 		named += names[i] != NULL;
 	x.p0 = 68;
 	x.p1 = c->w - 16;
-	double top = named ? 14 + 16 * legend_rows(x.p0, x.p1, names, nn) : 12;
+	double top = named ? 14 + 16 * legend(NULL, x.p0, 0, x.p1, names, NULL, nn) : 12;
 	y.p0 = c->h - 44;
 	y.p1 = top;
 	svg_open(f, c->w, c->h, c->label);
