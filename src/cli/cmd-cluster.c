@@ -16,7 +16,7 @@
 
 static const char *const cluster_usage[] = {
 	"mpirun -np P [--host H1:N,H2:N,...] archscope cluster [--reps N] [--size BYTES] [--window N] [--sizes LIST] [--osu-counts]",
-	"       [--pair-sizes LIST] [--coll-sizes LIST]",
+	"       [--pair-sizes LIST] [--coll-sizes LIST] [--budget SECONDS]",
 	"       [--skip LIST] [--probes LIST] [--node-memory BYTES] [--machine-files DIR] [--json] [--plot DIR] [--raw DIR]",
 	NULL,
 };
@@ -211,6 +211,8 @@ int cli_cluster_parse(int argc, char **argv, struct cli_cluster_opts *o)
 						     "default when a machine has more ranks than CPUs)"),
 		OPT_DOUBLE(0, "gap", &o->gap, "X", 1, 100, "layers: a clique splits where its pair values form groups X times apart (default 1.5)",
 			   .flags = OPT_F_ABOVE_MIN),
+		OPT_DOUBLE(0, "budget", &o->budget_s, "SECONDS", 0, 1e9, "time budget of the run up to the shift: bandwidth and shift\n"
+									    "measure a subset of pairs per layer class (at least 2)", .flags = OPT_F_ABOVE_MIN),
 		OPT_CALLBACK(0, "skip", &o->skip, "LIST", "leave out: nodes, bandwidth, shift, loggp, contention, p2p,\n"
 								   "collectives", parse_skip),
 		OPT_GROUP("nodes"),

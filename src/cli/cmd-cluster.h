@@ -40,6 +40,7 @@ struct cli_cluster_opts {
 	unsigned figures;           /* CLUSTER_FIG_* bits (cluster/figures.h) */
 	size_t node_bytes;          /* --node-memory; 0: the probes' own limits */
 	double gap;
+	double budget_s;            /* --budget: 0 none */
 	uint64_t seed;
 };
 

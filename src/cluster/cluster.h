@@ -104,6 +104,20 @@ struct cluster_opts {
 	 * direction's windows (cluster/slow.h's threshold); may be NULL */
 	double *bw_spread;
 	double *shift_spread;    /* the same of the shift's windows, at the receiver */
+	/* every rank: the plan of the next bandwidth or shift sweep under a time budget
+	 * (cluster_sweep_plan); NULL: every step */
+	struct cluster_sweep_budget *budget;
+};
+
+/* A sweep under a time budget: its steps in the order of cluster/budget.h (the floor first), run
+ * while rank 0 finds that one more step, at the mean cost of those run, ends by the deadline. */
+struct cluster_sweep_budget {
+	int n, floor;            /* every rank: the steps in order[]; the floor */
+	int *order;              /* every rank: [n] step indexes (cluster_sweep_plan allocates) */
+	double deadline_s;       /* rank 0: on timer_now_ns()'s clock, in seconds */
+	double t0_s;             /* rank 0: when the sweep's first step began */
+	int ran;                 /* every rank: the steps run */
+	int over;                /* rank 0: the floor alone ran past the deadline */
 };
 
 struct cluster_run {
@@ -124,6 +138,17 @@ int cluster_sweep_bandwidth(struct cluster_run *run, double *bw_gbs, struct as_e
 /* mpiGraph's shift pattern: in step k every rank sends to rank + k and receives from rank - k at
  * once, size - 1 steps; bw[i*size + j] from i to j, measured at the receiver (rank 0). */
 int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error *err);
+
+/* Collective: the order of the steps of the bandwidth sweep (shift 0: the tournament's steps) or
+ * of the shift (1: its distances), by the layer class of the pairs each measures (cluster/
+ * budget.h), computed on rank 0 from L (rank 0; NULL or no layers: one class) and sent to every
+ * rank. b->deadline_s is left to the caller. 0 or -errno (-EIO: MPI). */
+struct cluster_layers;
+int cluster_sweep_plan(struct cluster_run *run, const struct cluster_layers *L, int shift, struct cluster_sweep_budget *b,
+		       struct as_error *err);
+void cluster_sweep_budget_release(struct cluster_sweep_budget *b);
+/* The pairs (ordered: i to j) with a finite value in the p x p matrix m. */
+int cluster_matrix_measured(const double *m, int p);
 
 /* A wait that does not spin: MPI_Ibarrier tested with growing sleeps (up to 1 ms), so ranks with
  * nothing to do leave the CPUs to those measuring. */

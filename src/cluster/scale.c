@@ -34,3 +34,19 @@ void cluster_scale_estimate(const struct cluster_step_costs *c, int nodes, int p
 		       1e-3 * (double)shift * cost(c->shift_ms) + layers * cost(c->loggp_s) +
 		       1e-3 * (double)cont * cost(c->contention_ms);
 }
+
+double cluster_scale_budgeted(const struct cluster_step_costs *c, int nodes, int per_node, int layers, int one_pair,
+			      double budget_s, const int floor_steps[2])
+{
+	struct cluster_scale full, rest, before;
+	struct cluster_step_costs no_sweeps = *c, first = { .nodes_s = c->nodes_s, .latency_ms = c->latency_ms };
+	no_sweeps.bandwidth_ms = no_sweeps.shift_ms = 0;
+	cluster_scale_estimate(c, nodes, per_node, layers, one_pair, &full);
+	cluster_scale_estimate(&no_sweeps, nodes, per_node, layers, one_pair, &rest);
+	cluster_scale_estimate(&first, nodes, per_node, 0, one_pair, &before);
+	double sweeps = full.seconds - rest.seconds;
+	double floor = 1e-3 * (floor_steps[0] * cost(c->bandwidth_ms) + floor_steps[1] * cost(c->shift_ms));
+	double left = budget_s - before.seconds;
+	double allowed = left > floor ? left : floor;
+	return rest.seconds + (sweeps < allowed ? sweeps : allowed);
+}

@@ -26,4 +26,11 @@ struct cluster_scale {
 void cluster_scale_estimate(const struct cluster_step_costs *c, int nodes, int per_node, int layers, int one_pair,
 			    struct cluster_scale *out);
 
+/* The same run under a time budget (cluster --budget): the bandwidth and shift sweeps take their
+ * floor of steps (floor_steps[0] of bandwidth, [1] of the shift: pairs per layer class, as many at
+ * scale as in this run) and then what the budget leaves after the nodes and latency, up to their
+ * whole time; the other phases as without. Seconds. */
+double cluster_scale_budgeted(const struct cluster_step_costs *c, int nodes, int per_node, int layers, int one_pair,
+			      double budget_s, const int floor_steps[2]);
+
 #endif

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "analysis/order.h"
+#include "cluster/budget.h"
 #include "common/timer.h"
 
 int cluster_barrier_idle(MPI_Comm comm)
@@ -199,39 +200,158 @@ static int round_pairs(int p, int r, int (*pairs)[2])
 	return n;
 }
 
+/* Every rank: whether the step at position pos of a budgeted sweep runs (rank 0 decides, all hear
+ * it): the floor always, then while one more step at the mean cost so far ends by the deadline.
+ * 1, 0, or -EIO. */
+static int step_wanted(struct cluster_run *run, struct cluster_sweep_budget *b, int pos)
+{
+	if (!b)
+		return 1;
+	int go = 1;
+	if (run->rank == 0) {
+		double now = (double)timer_now_ns() * 1e-9;
+		if (pos == 0)
+			b->t0_s = now;
+		if (pos == b->floor && pos > 0 && now > b->deadline_s)
+			b->over = 1;
+		if (pos >= b->floor)
+			go = now + (now - b->t0_s) / pos <= b->deadline_s;
+	}
+	if (MPI_Bcast(&go, 1, MPI_INT, 0, run->comm) != MPI_SUCCESS)
+		return -EIO;
+	b->ran += go;
+	return go;
+}
+
+/* The tournament's steps: step s is round round_of[s] from its pair first_of[s] (one pair a step
+ * with one_pair, else the whole round). Returns the count, or -1 when out of memory. */
+static int pair_step_list(int p, int one_pair, int **round_of, int **first_of)
+{
+	int rounds = cluster_rounds(p), steps = one_pair ? p * (p - 1) / 2 : rounds, s = 0;
+	*round_of = malloc(sizeof(int) * (size_t)(steps + 1));
+	*first_of = malloc(sizeof(int) * (size_t)(steps + 1));
+	if (!*round_of || !*first_of)
+		return -1;
+	for (int r = 0; r < rounds; r++) {
+		int per = one_pair ? p / 2 : 1; /* a round's pairs: p / 2 (odd p: one rank sits out) */
+		for (int k = 0; k < per && s < steps; k++) {
+			(*round_of)[s] = r;
+			(*first_of)[s++] = k;
+		}
+	}
+	return s;
+}
+
 int cluster_pair_steps(struct cluster_run *run, const char *phase, cluster_pair_fn *fn, void *fnctx,
 		       cluster_store_fn *store, void *ctx)
 {
-	int p = run->size, rounds = cluster_rounds(p);
+	int p = run->size, *round_of = NULL, *first_of = NULL;
+	struct cluster_sweep_budget *b = run->o->budget;
 	int (*pairs)[2] = malloc(sizeof(*pairs) * (size_t)(p / 2 + 1));
-	if (!pairs)
-		return -ENOMEM;
-	int steps = run->o->one_pair ? p * (p - 1) / 2 : rounds, step = 0, rc = 0;
-	for (int r = 0; r < rounds && rc == 0; r++) {
-		int np = round_pairs(p, r, pairs);
-		int per_step = run->o->one_pair ? 1 : np;
-		for (int first = 0; first < np && rc == 0; first += per_step) {
-			int peer = -1, initiator = 0;
-			for (int k = first; k < first + per_step && k < np; k++) {
-				if (pairs[k][0] == run->rank)
-					peer = pairs[k][1], initiator = 1;
-				else if (pairs[k][1] == run->rank)
-					peer = pairs[k][0];
-			}
-			step++;
-			cluster_step_begin(run, phase, step, steps, run->rank == 0 ? peer : -1);
-			double rec[CLUSTER_REC];
-			for (int k = 0; k < CLUSTER_REC; k++)
-				rec[k] = NAN;
-			rec[0] = peer;
-			if (peer >= 0)
-				rc = fn(run, peer, initiator, rec, fnctx);
-			if (rc == 0)
-				rc = cluster_step_end(run, phase, step, steps, rec, store, ctx);
+	int steps = pair_step_list(p, run->o->one_pair, &round_of, &first_of), rc = 0;
+	if (!pairs || steps < 0)
+		rc = -ENOMEM;
+	int n = b ? b->n : steps;
+	for (int pos = 0; pos < n && rc == 0; pos++) {
+		int go = step_wanted(run, b, pos);
+		if (go <= 0) {
+			rc = go;
+			break;
 		}
+		int s = b ? b->order[pos] : pos;
+		int np = round_pairs(p, round_of[s], pairs);
+		int first = first_of[s], per_step = run->o->one_pair ? 1 : np;
+		int peer = -1, initiator = 0;
+		for (int k = first; k < first + per_step && k < np; k++) {
+			if (pairs[k][0] == run->rank)
+				peer = pairs[k][1], initiator = 1;
+			else if (pairs[k][1] == run->rank)
+				peer = pairs[k][0];
+		}
+		cluster_step_begin(run, phase, pos + 1, n, run->rank == 0 ? peer : -1);
+		double rec[CLUSTER_REC];
+		for (int k = 0; k < CLUSTER_REC; k++)
+			rec[k] = NAN;
+		rec[0] = peer;
+		if (peer >= 0)
+			rc = fn(run, peer, initiator, rec, fnctx);
+		if (rc == 0)
+			rc = cluster_step_end(run, phase, pos + 1, n, rec, store, ctx);
 	}
 	free(pairs);
+	free(round_of);
+	free(first_of);
 	return rc;
+}
+
+/* Rank 0: the pairs of the sweep with their step and class, then the order. */
+static int plan_order(int p, int one_pair, const struct cluster_layers *L, int shift, struct cluster_sweep_budget *b)
+{
+	const int *groups[CLUSTER_MAX_LAYERS];
+	int nl = L ? L->n : 0, *round_of = NULL, *first_of = NULL;
+	for (int k = 0; k < nl; k++)
+		groups[k] = L->layer[k].group;
+	int steps = shift ? p - 1 : pair_step_list(p, one_pair, &round_of, &first_of);
+	int npairs = shift ? p * (p - 1) : p * (p - 1) / 2, n = 0, rc = steps < 0 ? -ENOMEM : 0;
+	int *step = malloc(sizeof(int) * (size_t)(npairs + 1)), *cls = malloc(sizeof(int) * (size_t)(npairs + 1));
+	int (*pairs)[2] = malloc(sizeof(*pairs) * (size_t)(p / 2 + 1));
+	b->order = malloc(sizeof(int) * (size_t)(steps + 1));
+	if (!step || !cls || !pairs || !b->order)
+		rc = -ENOMEM;
+	for (int s = 0; rc == 0 && s < steps; s++) {
+		if (shift) {
+			for (int i = 0; i < p; i++)
+				step[n] = s, cls[n++] = cluster_budget_class(groups, nl, i, (i + s + 1) % p);
+			continue;
+		}
+		int np = round_pairs(p, round_of[s], pairs), first = first_of[s], per = one_pair ? 1 : np;
+		for (int k = first; k < first + per && k < np; k++)
+			step[n] = s, cls[n++] = cluster_budget_class(groups, nl, pairs[k][0], pairs[k][1]);
+	}
+	if (rc == 0 && (b->n = cluster_budget_order(n, step, cls, steps, b->order, &b->floor)) < 0)
+		rc = -EINVAL;
+	free(step);
+	free(cls);
+	free(pairs);
+	free(round_of);
+	free(first_of);
+	return rc;
+}
+
+int cluster_sweep_plan(struct cluster_run *run, const struct cluster_layers *L, int shift, struct cluster_sweep_budget *b,
+		       struct as_error *err)
+{
+	int p = run->size, hdr[3] = { 0, 0, 0 };
+	memset(b, 0, sizeof(*b));
+	if (run->rank == 0) {
+		hdr[0] = plan_order(p, run->o->one_pair, L, shift, b);
+		hdr[1] = b->n, hdr[2] = b->floor;
+	}
+	if (MPI_Bcast(hdr, 3, MPI_INT, 0, run->comm) != MPI_SUCCESS)
+		return as_error_set(err, -EIO, "MPI_Bcast of the budget's plan failed");
+	if (hdr[0])
+		return as_error_set(err, hdr[0], "planning the %s under the budget failed", shift ? "shift" : "bandwidth sweep");
+	b->n = hdr[1], b->floor = hdr[2];
+	if (run->rank != 0 && !(b->order = malloc(sizeof(int) * (size_t)(b->n + 1))))
+		return as_error_set(err, -ENOMEM, "out of memory");
+	if (MPI_Bcast(b->order, b->n, MPI_INT, 0, run->comm) != MPI_SUCCESS)
+		return as_error_set(err, -EIO, "MPI_Bcast of the budget's plan failed");
+	return 0;
+}
+
+void cluster_sweep_budget_release(struct cluster_sweep_budget *b)
+{
+	free(b->order);
+	b->order = NULL;
+}
+
+int cluster_matrix_measured(const double *m, int p)
+{
+	int n = 0;
+	for (int i = 0; m && i < p; i++)
+		for (int j = 0; j < p; j++)
+			n += i != j && isfinite(m[(size_t)i * p + j]);
+	return n;
 }
 
 /* --- latency --------------------------------------------------------------------------------- */
@@ -383,9 +503,17 @@ int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error
 	MPI_Request *rq = malloc(2 * (size_t)o->window * sizeof(*rq));
 	double *gbs = malloc((size_t)o->bursts * sizeof(double));
 	int rc = sbuf && rbuf && rq && gbs ? 0 : -ENOMEM;
-	for (int k = 1; k < p && rc == 0; k++) {
+	struct cluster_sweep_budget *bud = o->budget;
+	int n = bud ? bud->n : p - 1;
+	for (int pos = 0; pos < n && rc == 0; pos++) {
+		int go = step_wanted(run, bud, pos);
+		if (go <= 0) {
+			rc = go;
+			break;
+		}
+		int k = bud ? bud->order[pos] + 1 : pos + 1;
 		int dst = (run->rank + k) % p, src = (run->rank - k + p) % p;
-		cluster_step_begin(run, "shift", k, p - 1, -1);
+		cluster_step_begin(run, "shift", pos + 1, n, -1);
 		for (int b = -1; b < o->bursts && rc == 0; b++) {
 			if (MPI_Barrier(run->comm) != MPI_SUCCESS) {
 				rc = -EIO;
@@ -409,7 +537,7 @@ int cluster_sweep_shift(struct cluster_run *run, double *bw_gbs, struct as_error
 		double med = rc == 0 ? order_median(gbs, (size_t)o->bursts) : NAN;
 		double rec[CLUSTER_REC] = { src, med, rc == 0 ? window_spread(gbs, o->bursts, med) : NAN, NAN, NAN };
 		if (rc == 0)
-			rc = cluster_step_end(run, "shift", k, p - 1, rec, shift_store, &c);
+			rc = cluster_step_end(run, "shift", pos + 1, n, rec, shift_store, &c);
 	}
 	free(sbuf);
 	free(rbuf);

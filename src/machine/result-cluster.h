@@ -114,7 +114,7 @@
 	X(CL_LATENCY, CL_ROOT, MATRIX, "latency_us", "us", 0, "half the round trip of 8 B, median, rank by rank")     \
 	X(CL_P99, CL_ROOT, MATRIX, "latency_p99_us", "us", 0, "the same, 99th percentile")                           \
 	X(CL_BANDWIDTH, CL_ROOT, MATRIX, "bandwidth_gbs", "GB/s", SCHEMA_NULL,                                       \
-	  "bandwidth from row to column, one pair at a time per rank (null: --skip bandwidth)")                        \
+	  "bandwidth from row to column, one pair at a time per rank (null: --skip bandwidth; a pair: not measured, --budget)")                        \
 	X(CL_SHIFT, CL_ROOT, MATRIX, "bandwidth_shift_gbs", "GB/s", SCHEMA_OPT,                                      \
 	  "bandwidth with every rank sending at once (mpiGraph's shift)")                                               \
 	X(CL_SIZES, CL_ROOT, ROWS, "sizes", "", SCHEMA_OPT, "one row per message size of --sizes")                  \
@@ -168,7 +168,20 @@
 	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
 	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \
 	X(CL_SCALE_STEPS, CL_SCALE, INT, "steps", "", 0, "every phase's steps")                                      \
-	X(CL_SCALE_SECONDS, CL_SCALE, NUMBER, "seconds", "s", 0, "their time at this run's cost per step")
+	X(CL_SCALE_SECONDS, CL_SCALE, NUMBER, "seconds", "s", 0, "their time at this run's cost per step")           \
+	X(CL_SCALE_BUDGETED, CL_SCALE, NUMBER, "budgeted_seconds", "s", SCHEMA_OPT,                                  \
+	  "the same under --budget: bandwidth and shift cut to what it leaves after nodes and latency (their floor at least)") \
+	X(CL_BUDGET, CL_ROOT, ROWS, "budget", "", SCHEMA_OPT,                                                          \
+	  "--budget: the sweeps that measured the pairs of some steps only, chosen per layer class")                    \
+	X(CL_BUDGET_PHASE, CL_BUDGET, TEXT, "phase", "", 0, "bandwidth or shift")                                    \
+	X(CL_BUDGET_SECONDS, CL_BUDGET, NUMBER, "budget_seconds", "s", 0, "the budget of the run up to the shift")   \
+	X(CL_BUDGET_STEPS, CL_BUDGET, INT, "steps", "", 0, "steps run")                                              \
+	X(CL_BUDGET_ALL_STEPS, CL_BUDGET, INT, "all_steps", "", 0, "the sweep's steps")                              \
+	X(CL_BUDGET_FLOOR, CL_BUDGET, INT, "floor_steps", "", 0,                                                     \
+	  "steps measuring 2 pairs of every layer class (all of a class with fewer), run whatever the budget")          \
+	X(CL_BUDGET_PAIRS, CL_BUDGET, INT, "pairs_measured", "pairs", 0, "ordered pairs measured (the others null in its matrix)") \
+	X(CL_BUDGET_ALL_PAIRS, CL_BUDGET, INT, "pairs", "pairs", 0, "ordered pairs of its matrix, P(P - 1)")         \
+	X(CL_BUDGET_OVER, CL_BUDGET, BOOL, "over_budget", "", 0, "its floor alone ran past the budget")
 
 #define CLUSTER_RESULT(X) CLUSTER_RESULT_NODES(X) CLUSTER_RESULT_LAYERS(X) CLUSTER_RESULT_P2P(X) CLUSTER_RESULT_COLLECTIVES(X) \
 	CLUSTER_RESULT_MATRICES(X) CLUSTER_RESULT_SLOW(X)

@@ -59,6 +59,10 @@ struct cli_cluster_result {
 	int *machine, *shares_cpus;
 	int have_slow, nslow;
 	struct cluster_slow slow[CLI_CLUSTER_MAX_SLOW];
+	/* --budget (cmd-cluster-phases.c): the run's start, and per budgeted sweep (0 bandwidth,
+	 * 1 shift) its steps run of all and whether its floor ran past the budget */
+	uint64_t start_ns;
+	int budgeted[2], budget_ran[2], budget_steps[2], budget_floor[2], budget_over[2];
 };
 
 /* Every phase on every rank (cmd-cluster-phases.c), into r on rank 0; co->status is rank 0's
@@ -88,6 +92,8 @@ void cli_cluster_find_slow(struct cli_cluster_result *r);
 void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r);
 /* results.scale[]: the time of this run's steps at 16, 128 and 1,024 nodes (cmd-cluster-scale.c). */
 void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r);
+/* results.budget[]: what --budget left out of bandwidth and shift (cmd-cluster-scale.c). */
+void cli_cluster_render_budget(struct emit *e, const struct cli_cluster_result *r);
 /* --plot: heatmaps of the matrices. */
 void cli_cluster_plot(struct cli_cluster_result *r, const char *dir);
 /* --machine-files: one per node with node figures. 0, or -1 after error(). */

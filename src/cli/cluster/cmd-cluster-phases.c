@@ -107,9 +107,51 @@ static void phase_time(struct cli_cluster_result *r, const char *phase, int step
 		r->phase[r->nphases++] = (struct cli_cluster_phase_time){ phase, steps, (double)(timer_now_ns() - t0) * 1e-9 };
 }
 
+/* Rank 0: the layer classes of the pairs for --budget, from the latency alone (NULL: none). */
+static struct cluster_layers *budget_layers(struct cli_cluster_result *r, const struct cli_cluster_opts *o,
+					    struct cluster_layers *L)
+{
+	int P = r->size, ok;
+	struct as_error e = { 0 };
+	int *node_of = malloc((size_t)P * sizeof(int));
+	for (int i = 0; node_of && i < P; i++)
+		node_of[i] = r->place->ranks[i].node;
+	ok = node_of && cluster_layers_build(P, r->lat, r->p99, NULL, NULL, node_of, o->gap, L, &e) == 0;
+	free(node_of);
+	return ok ? L : NULL;
+}
+
+/* Bandwidth (which 0) or the shift (1) under --budget: the steps ordered by layer class, run while
+ * they fit in the time left (half of it for bandwidth when the shift follows). */
+static int budgeted_sweep(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_run *run,
+			  struct cluster_opts *co, int which, struct as_error *err)
+{
+	struct cluster_layers L;
+	struct cluster_layers *lp = run->rank == 0 ? budget_layers(r, o, &L) : NULL;
+	struct cluster_sweep_budget b;
+	int rc = cluster_sweep_plan(run, lp, which, &b, err);
+	if (lp)
+		cluster_layers_release(lp);
+	if (rc == 0) {
+		double now = (double)timer_now_ns() * 1e-9, end = (double)r->start_ns * 1e-9 + o->budget_s;
+		int shift_follows = which == 0 && !(o->skip & CLI_CLUSTER_SKIP_SHIFT);
+		b.deadline_s = shift_follows ? now + (end - now) / 2 : end;
+		co->budget = &b;
+		rc = which ? cluster_sweep_shift(run, r->shift, err) : cluster_sweep_bandwidth(run, r->bw, err);
+		co->budget = NULL;
+		r->budgeted[which] = 1;
+		r->budget_ran[which] = b.ran;
+		r->budget_steps[which] = b.n;
+		r->budget_floor[which] = b.floor;
+		r->budget_over[which] = b.over;
+	}
+	cluster_sweep_budget_release(&b);
+	return rc;
+}
+
 /* The sweeps: latency, bandwidth one pair at a time, the shift, latency per message size. */
 static int phase_sweeps(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_run *run,
-			struct as_error *err)
+			struct cluster_opts *co, struct as_error *err)
 {
 	int P = run->size, rc;
 	int rounds = run->o->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
@@ -119,15 +161,17 @@ static int phase_sweeps(struct cli_cluster_result *r, const struct cli_cluster_o
 	phase_time(r, "latency", rounds, t0);
 	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH)) {
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_bandwidth(run, r->bw, err)) != 0)
+		rc = o->budget_s > 0 ? budgeted_sweep(r, o, run, co, 0, err) : cluster_sweep_bandwidth(run, r->bw, err);
+		if (rc != 0)
 			return rc;
-		phase_time(r, "bandwidth", rounds, t0);
+		phase_time(r, "bandwidth", r->budgeted[0] ? r->budget_ran[0] : rounds, t0);
 	}
 	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT)) {
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_shift(run, r->shift, err)) != 0)
+		rc = o->budget_s > 0 ? budgeted_sweep(r, o, run, co, 1, err) : cluster_sweep_shift(run, r->shift, err);
+		if (rc != 0)
 			return rc;
-		phase_time(r, "shift", P - 1, t0);
+		phase_time(r, "shift", r->budgeted[1] ? r->budget_ran[1] : P - 1, t0);
 	}
 	for (int s = 0; s < o->nsizes; s++) {
 		t0 = timer_now_ns();
@@ -255,6 +299,7 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 	int root = p->rank == 0, rc;
 	struct cluster_run run = { .comm = MPI_COMM_WORLD, .rank = p->rank, .size = p->size, .o = co };
 	uint64_t t0;
+	r->start_ns = timer_now_ns();
 	if (!(o->skip & CLI_CLUSTER_SKIP_NODES) && o->figures) {
 		t0 = timer_now_ns();
 		if (root)
@@ -273,7 +318,7 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 								      r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
 		}
 	}
-	if ((rc = phase_sweeps(r, o, &run, err)) != 0)
+	if ((rc = phase_sweeps(r, o, &run, co, err)) != 0)
 		return rc;
 	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
 	if ((rc = phase_layers(r, p, o, reps, err)) != 0)

@@ -337,6 +337,7 @@ void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r)
 	cli_cluster_render_coll(e, r);
 	cli_cluster_render_slow(e, r);
 	render_matrices(e, r);
+	cli_cluster_render_budget(e, r);
 	render_contention(e, r);
 	render_run(e, r);
 	cli_cluster_render_scale(e, r);

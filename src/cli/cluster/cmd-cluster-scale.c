@@ -1,5 +1,6 @@
 /* archscope-cluster's run at scale, on paper: this run's step costs (its phase table) put into
- * cluster/scale.h's count of the steps at 16, 128 and 1,024 nodes (results.scale[], a text table). */
+ * cluster/scale.h's count of the steps at 16, 128 and 1,024 nodes (results.scale[], a text table), and
+ * what --budget measured of the sweeps (results.budget[]). */
 #include <math.h>
 #include <string.h>
 
@@ -60,6 +61,34 @@ void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r
 		emit_int(e, CL_KEY(SCALE_STEPS), "steps", s.steps, NULL);
 		emit_number(e, CL_KEY(SCALE_SECONDS), "time", s.seconds, "s", "%.3g");
 		emit_number(e, NULL, "in minutes", s.seconds / 60, "min", "%.3g");
+		if (r->o->budget_s > 0)
+			emit_number(e, CL_KEY(SCALE_BUDGETED), "with --budget", cluster_scale_budgeted(&c, nodes[k], per_node, layers, 0,
+										r->o->budget_s, r->budget_floor), "s", "%.3g");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
+void cli_cluster_render_budget(struct emit *e, const struct cli_cluster_result *r)
+{
+	static const char *const phase[2] = { "bandwidth", "shift" };
+	const double *m[2] = { r->bw, r->shift };
+	if (!r->budgeted[0] && !r->budgeted[1])
+		return;
+	emit_table_begin(e, CL_KEY(BUDGET),
+			 "--budget: the pairs measured, per layer class (the others not measured: \"none\" in the matrices)");
+	for (int k = 0; k < 2; k++) {
+		if (!r->budgeted[k])
+			continue;
+		emit_row_begin(e);
+		emit_string(e, CL_KEY(BUDGET_PHASE), "sweep", phase[k]);
+		emit_number(e, CL_KEY(BUDGET_SECONDS), "budget", r->o->budget_s, "s", "%.3g");
+		emit_int(e, CL_KEY(BUDGET_STEPS), "steps run", r->budget_ran[k], NULL);
+		emit_int(e, CL_KEY(BUDGET_ALL_STEPS), "of", r->budget_steps[k], NULL);
+		emit_int(e, CL_KEY(BUDGET_FLOOR), "floor", r->budget_floor[k], NULL);
+		emit_int(e, CL_KEY(BUDGET_PAIRS), "pairs measured", cluster_matrix_measured(m[k], r->size), "pairs");
+		emit_int(e, CL_KEY(BUDGET_ALL_PAIRS), "of", (long long)r->size * (r->size - 1), "pairs");
+		emit_bool(e, CL_KEY(BUDGET_OVER), "over budget", r->budget_over[k]);
 		emit_row_end(e);
 	}
 	emit_table_end(e);

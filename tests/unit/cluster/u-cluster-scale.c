@@ -33,4 +33,24 @@ static void test_cluster_scale__steps_and_time_by_hand(void)
 	CHECK(s.steps == 1 && s.seconds == 10 + 1); /* one rank: no pairs, the probes and LogGP's layer only */
 }
 
-TESTS(T(test_cluster_scale__steps_and_time_by_hand))
+static void test_cluster_scale__budgeted_by_hand(void)
+{
+	struct cluster_step_costs c = { .nodes_s = 10, .latency_ms = 2, .bandwidth_ms = 50, .shift_ms = 50, .loggp_s = 1,
+					.contention_ms = 100 };
+	const int floor[2] = { 2, 1 };
+	/* 16 nodes: 10 s + 15 x 2 ms before the sweeps; the sweeps 15 x 50 ms each (1.5 s), the rest 1.1 s */
+	double all = 10 + 15 * 0.052 + 15 * 0.05 + 1 + 0.1;
+	CHECK_NEAR(cluster_scale_budgeted(&c, 16, 1, 1, 0, 1000, floor), all, 1e-9);
+	/* 11 s: 10.03 s before, 0.97 s left of the 1.5 s of sweeps */
+	CHECK_NEAR(cluster_scale_budgeted(&c, 16, 1, 1, 0, 11, floor), 10.03 + 0.97 + 1.1, 1e-9);
+	/* too small: the floor, 3 steps of 50 ms */
+	CHECK_NEAR(cluster_scale_budgeted(&c, 16, 1, 1, 0, 1, floor), 10.03 + 0.15 + 1.1, 1e-9);
+	/* at 1,024 nodes the budget caps what grew with P */
+	double b = cluster_scale_budgeted(&c, 1024, 1, 1, 0, 60, floor);
+	CHECK_NEAR(b, 60 + 1 + 0.1, 1e-9);
+	struct cluster_scale s;
+	cluster_scale_estimate(&c, 1024, 1, 1, 0, &s);
+	CHECK(b < s.seconds);
+}
+
+TESTS(T(test_cluster_scale__steps_and_time_by_hand), T(test_cluster_scale__budgeted_by_hand))
