@@ -166,6 +166,20 @@ static void point_runs(struct emit *e, const struct scale_point *p)
 
 /* The stack: components with their spread, the parts of spinning and yielding, the waits for
  * other tasks. */
+/* Why sched_yield time is under spinning (yield_spin), where some is: the yields kept the CPU. */
+static void point_yield_spin(struct emit *e, const struct scale_stack *s)
+{
+	if (!(s->yield_spin_s >= 0.0005))
+		return;
+	char why[320];
+	snprintf(why, sizeof(why),
+		 "sched_yield returned at once: %.3f s of the threads' %.3f s in it was neither off the CPU nor in the "
+		 "run queue (schedstat), so they kept their CPU: a yield polled in a loop is spinning",
+		 s->yield_spin_s, s->yield_s);
+	emit_number(e, SR_KEY(RUN_YIELD_SPIN), "sched_yield on the CPU (all threads)", s->yield_spin_s, "s", "%.3f");
+	emit_string(e, SR_KEY(RUN_YIELD_SPIN_WHY), "why yield_spin", why);
+}
+
 static void point_stack(struct emit *e, const struct scale_point *p)
 {
 	const struct scale_stack *s = &p->ex[p->median].stack;
@@ -193,6 +207,7 @@ static void point_stack(struct emit *e, const struct scale_point *p)
 		if (!emit_is_text(e) || s->part[q] >= 0.0005)
 			emit_number(e, scale_part_names[q], scale_part_names[q], s->part[q], "x", "%.3f");
 	emit_object_end(e);
+	point_yield_spin(e, s);
 	emit_number(e, SR_KEY(RUN_JOIN), "time in pthread_join (all threads)", s->join_s, "s", "%.3f");
 	emit_object_begin(e, SR_KEY(RUN_OTHERS), "waiting for other tasks (thread-seconds, inside imbalance)");
 	for (int k = 0; k < OTHER_COUNT; k++)

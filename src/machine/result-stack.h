@@ -62,6 +62,10 @@
 	X(SR_RUN_SPREAD_MIN, SR_RUN_SPREAD, NUMBER, "min", "x", 0, "its least")                                        \
 	X(SR_RUN_SPREAD_MAX, SR_RUN_SPREAD, NUMBER, "max", "x", 0, "its largest")                                      \
 	X(SR_RUN_BY_PRIM, SR_RUNS, NUMBER_MAP, "by_primitive", "x", 0, "spinning and yielding by part")               \
+	X(SR_RUN_YIELD_SPIN, SR_RUNS, NUMBER, "yield_spin_s", "s", SCHEMA_OPT,                                         \
+	  "thread-seconds in sched_yield neither off the CPU nor in the run queue (by_primitive.yield_spin)")          \
+	X(SR_RUN_YIELD_SPIN_WHY, SR_RUNS, TEXT, "yield_spin_why", "", SCHEMA_OPT,                                       \
+	  "why sched_yield time is filed under spinning")                                                               \
 	X(SR_RUN_JOIN, SR_RUNS, NUMBER, "join_s", "s", 0, "time in pthread_join, all threads")                         \
 	X(SR_RUN_OTHERS, SR_RUNS, NUMBER_MAP, "waiting_for_others_s", "s", 0,                                           \
 	  "thread-seconds waiting for other tasks (inside imbalance)")                                                  \

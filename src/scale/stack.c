@@ -15,7 +15,7 @@ static const char *const prim_names[PRIM_COUNT] = { SCALE_PRIMS(SCALE_X_NAME) };
 int scale_part_is_spin(int part)
 {
 	return part == PART_PTHREAD_SPIN || part == PART_USER_SPIN || part == PART_MPI || part == PART_BARRIER_SPIN ||
-	       part == PART_TASKWAIT_SPIN || part == PART_LOCK_SPIN;
+	       part == PART_TASKWAIT_SPIN || part == PART_LOCK_SPIN || part == PART_YIELD_SPIN;
 }
 
 /* The yielding part of each blocking primitive (the others are handled one by one below). */
@@ -39,7 +39,7 @@ int scale_prim_in_part(int prim, int part)
 		return part == PART_USER_SPIN;
 	if (prim < 0 || prim > PRIM_COUNT || part < 0)
 		return 0;
-	if (prim_part[prim] == part)
+	if (prim_part[prim] == part || (prim == PRIM_YIELD && part == PART_YIELD_SPIN))
 		return 1;
 	for (int k = 0; k < 3; k++)
 		if (omp[k][0] == prim && omp[k][1] == part)
@@ -62,7 +62,18 @@ static double pos(double x)
 struct account {
 	double part[PART_COUNT], sched, other[OTHER_COUNT], base;
 	double part_rq[PART_COUNT]; /* the wake-up queueing inside each blocking part */
+	double yield, yield_spin;   /* time in sched_yield; of it, on the CPU throughout */
 };
+
+/* The part of a thread's sched_yield time w_yield spent on the CPU: what its time off the CPU
+ * (off) and in the run queue (runq) cannot cover once its other blocking waits (other_blocked)
+ * have taken theirs. A yield that gives its CPU away leaves the thread runnable (run queue) until
+ * it is picked again; one that returns at once, with no other thread to run there, leaves it on
+ * the CPU: polled in a loop (OpenBLAS's workers waiting for work), that is spinning. */
+static double yield_on_cpu(double w_yield, double other_blocked, double off, double runq)
+{
+	return w_yield - fmin(w_yield, pos(off + runq - other_blocked));
+}
 
 static void thread_account(const struct scale_thread *t, struct account *a)
 {
@@ -81,17 +92,20 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	double widle = w[PRIM_OMP_IDLE];
 	double rt = fmin(pos(t->rt_spin_s), womp + widle);
 	double rt_omp = womp + widle > 0 ? rt * womp / (womp + widle) : 0, rt_idle = rt - rt_omp;
+	double off = pos(alive - t->run_s - t->runq_s);
+	double runq = pos(t->runq_s);
+	/* sched_yield that kept the CPU spins, as the waits above */
+	double yspin = yield_on_cpu(w[PRIM_YIELD], pos(wsum - wspin - rt - w[PRIM_YIELD]), off, runq);
+	wspin += yspin;
 	/* the waits off the CPU (asleep, then runnable once woken) */
-	double blocked = wsum - wspin - rt;
+	double blocked = pos(wsum - wspin - rt);
 	/* Off the CPU and not runnable, outside every wrapper: blocked on something no wrapper
 	 * sees. */
-	double off = pos(alive - t->run_s - t->runq_s);
 	double other = pos(off - blocked);
 	/* Run-queue time inside the blocking waits is part of those waits, not scheduling: what they
 	 * last beyond the thread's off-CPU time is their wake-up queueing (under load, every wake-up
 	 * queues). The rest of the run-queue time falls in spin waits and in the work in proportion
 	 * to their time (checked against each spin wait timed with the thread's CPU clock). */
-	double runq = pos(t->runq_s);
 	double rq_blocked = fmin(pos(blocked - off), runq);
 	/* outside the blocking waits and the OpenMP waits' spin phase (CPU time, no queueing: the
 	 * rest of those waits, woken and queueing included, counts as blocking above), the thread
@@ -110,6 +124,10 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 		a->part[omp[k][1]] += x;
 		a->part[omp[k][2]] += w[omp[k][0]] - x;
 	}
+	a->part[PART_YIELD] -= yspin;
+	a->part[PART_YIELD_SPIN] = yspin;
+	a->yield = w[PRIM_YIELD];
+	a->yield_spin = yspin;
 	a->part[PART_OTHER] = other;
 	a->part[PART_USER_SPIN] = spin;
 	a->other[OTHER_JOIN] = w[PRIM_JOIN];
@@ -126,7 +144,8 @@ static void thread_account(const struct scale_thread *t, struct account *a)
 	if (blocked > 0)
 		for (int p = 0; p <= PRIM_YIELD; p++) {
 			int k = prim_part[p];
-			a->part_rq[k] += fmin(rq_blocked * w[p] / blocked, w[p]);
+			double wp = p == PRIM_YIELD ? w[p] - yspin : w[p];
+			a->part_rq[k] += fmin(rq_blocked * wp / blocked, wp);
 		}
 	a->sched = rq;
 	a->base = rest - spin;
@@ -155,6 +174,8 @@ int scale_stack_build(const struct scale_thread *th, size_t n, int threads, doub
 			sum.other[k] += a.other[k];
 		sum.sched += a.sched;
 		sum.base += a.base;
+		out->yield_s += a.yield;
+		out->yield_spin_s += a.yield_spin;
 	}
 	double cap = threads * span_s;
 	double base = fmin(sum.base, cap);

@@ -54,7 +54,9 @@ SCALE_ENUM(scale_comp, SCALE_COMPS, COMP_COUNT, scale_comp_names);
 	X(PART_BARRIER_SPIN, "barrier_spin")   /* the spin phase of OpenMP barriers (KMP_BLOCKTIME,             \
 						  GOMP_SPINCOUNT) */                                            \
 	X(PART_TASKWAIT_SPIN, "taskwait_spin")                                                                  \
-	X(PART_LOCK_SPIN, "lock_spin")         /* ... of OpenMP locks and critical sections */
+	X(PART_LOCK_SPIN, "lock_spin")         /* ... of OpenMP locks and critical sections */               \
+	X(PART_YIELD_SPIN, "yield_spin")       /* sched_yield that returned at once: time in it the thread's   \
+						  off-CPU and run-queue time cannot cover (a yield poll) */
 SCALE_ENUM(scale_part, SCALE_PARTS, PART_COUNT, scale_part_names);
 /* Whether a part belongs to spinning (else yielding). */
 int scale_part_is_spin(int part);
@@ -79,6 +81,8 @@ struct scale_stack {
 	double base_s;          /* thread-seconds of base (useful work), at most N x span_s */
 	double base_raw_s;      /* the same before that cap: a run whose threads kept more CPUs busy
 				   with work than it has slots (a "1-thread" run with a helper thread) */
+	double yield_s;         /* thread-seconds in sched_yield, all threads */
+	double yield_spin_s;    /* of which the threads kept their CPU (yield_spin, before scaling) */
 	double scaled;          /* 1, or the factor the overheads were scaled by to fit N (more
 				   threads wanted a CPU, or waited, than N slots hold) */
 };

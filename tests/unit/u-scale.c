@@ -802,6 +802,8 @@ static void test_scale__prim_part_mapping(void)
 	CHECK(scale_prim_in_part(PRIM_MUTEX, PART_MUTEX) && !scale_prim_in_part(PRIM_MUTEX, PART_LOCK_SPIN));
 	CHECK(scale_prim_in_part(PRIM_COUNT, PART_USER_SPIN) && !scale_prim_in_part(PRIM_COUNT, PART_YIELD));
 	CHECK(scale_prim_in_part(PRIM_MPI, PART_MPI) && scale_prim_in_part(PRIM_YIELD, PART_YIELD));
+	CHECK(scale_prim_in_part(PRIM_YIELD, PART_YIELD_SPIN) && !scale_prim_in_part(PRIM_MUTEX, PART_YIELD_SPIN));
+	CHECK(scale_part_is_spin(PART_YIELD_SPIN) && !scale_part_is_spin(PART_YIELD));
 	int others = 0;
 	for (int p = 0; p < PRIM_COUNT; p++) {
 		int in_any = 0;
@@ -814,6 +816,47 @@ static void test_scale__prim_part_mapping(void)
 	CHECK(!scale_prim_in_part(-1, PART_MUTEX) && !scale_prim_in_part(PRIM_COUNT + 1, PART_MUTEX));
 	CHECK_STR(scale_comp_name(SCALE_NONE), "none");
 	CHECK_STR(scale_comp_name(COMP_YIELDING), "yielding");
+}
+
+/* A sched_yield poll (issue 49 item 3): the waiter's 0.8 s in sched_yield, of which it spent
+ * only 0.1 s in the run queue and none asleep, kept its CPU 0.7 s: yield_spin under spinning.
+ * A yield that gives the CPU away (0.8 s, 0.7 s of it runnable, 0.1 s asleep) stays yielding. */
+static void test_scale__yield_that_returns_at_once_spins(void)
+{
+	struct scale_thread th[2] = { worker(0, 1, 0.9, 0.1), worker(0, 1, 1, 0) };
+	th[0].wait_s[PRIM_YIELD] = 0.8;
+	th[0].calls[PRIM_YIELD] = 100000;
+	struct scale_stack s;
+	CHECK(scale_stack_build(th, 2, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_YIELD_SPIN], 0.7, 1e-9);
+	CHECK_NEAR(s.part[PART_YIELD], 0.1, 1e-9);
+	CHECK_NEAR(s.comp[COMP_SPINNING], 0.7, 1e-9);
+	CHECK_NEAR(s.comp[COMP_YIELDING], 0.1, 1e-9);
+	CHECK_NEAR(s.yield_s, 0.8, 1e-9);
+	CHECK_NEAR(s.yield_spin_s, 0.7, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
+	CHECK_STR(scale_comp_name(scale_stack_dominant(s.comp, 2)), "spinning");
+	CHECK(scale_stack_dominant_part(&s, COMP_SPINNING) == PART_YIELD_SPIN);
+	CHECK(scale_site_shown(PRIM_YIELD, COMP_SPINNING, PART_YIELD_SPIN));
+	CHECK(!scale_site_shown(PRIM_COUNT, COMP_SPINNING, PART_YIELD_SPIN));
+	/* a yield that gave its CPU away: runnable 0.7 s, asleep 0.1 s (elsewhere-blocked time first
+	 * goes to the waits, as for every blocking wait) */
+	struct scale_thread g[2] = { worker(0, 1, 0.2, 0.7), worker(0, 1, 1, 0) };
+	g[0].wait_s[PRIM_YIELD] = 0.8;
+	CHECK(scale_stack_build(g, 2, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_YIELD_SPIN], 0, 1e-9);
+	CHECK_NEAR(s.part[PART_YIELD], 0.8, 1e-9);
+	CHECK_NEAR(s.yield_spin_s, 0, 1e-9);
+	/* another blocking wait takes the thread's off-CPU time first: a mutex wait of 0.3 s asleep
+	 * and 0.5 s of yield with 0.4 s off the CPU in all leave 0.1 s to the yield, 0.4 s spun */
+	struct scale_thread m[2] = { worker(0, 1, 0.6, 0.1), worker(0, 1, 1, 0) };
+	m[0].wait_s[PRIM_MUTEX] = 0.3;
+	m[0].wait_s[PRIM_YIELD] = 0.5;
+	CHECK(scale_stack_build(m, 2, 2, 1.0, NAN, &s) == 0);
+	CHECK_NEAR(s.part[PART_MUTEX], 0.3, 1e-9);
+	CHECK_NEAR(s.part[PART_YIELD_SPIN], 0.4, 1e-9);
+	CHECK_NEAR(s.part[PART_YIELD], 0.1, 1e-9);
+	CHECK_NEAR(comp_sum(&s), 2, 1e-9);
 }
 
 /* A site's name is cut only for display: short ones whole, long ones keep their head and ")". */
@@ -832,7 +875,7 @@ static void test_scale__where_short_for_display(void)
 	CHECK(strlen(out) == 15);
 }
 
-TESTS(T(test_scale__perfect_fork_join), T(test_scale__where_short_for_display), T(test_scale__prim_part_mapping), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
+TESTS(T(test_scale__perfect_fork_join), T(test_scale__yield_that_returns_at_once_spins), T(test_scale__where_short_for_display), T(test_scale__prim_part_mapping), T(test_scale__base_beyond_the_slots_is_kept_raw), T(test_scale__mutex_waits_are_yielding),
       T(test_scale__end_imbalance_and_serial_part), T(test_scale__spinning_and_blocked_elsewhere),
       T(test_scale__runqueue_outside_waits_is_scheduling), T(test_scale__more_threads_than_slots_fit_n),
       T(test_scale__actual_speedup_and_work_inflation), T(test_scale__class_thresholds),
