@@ -179,7 +179,7 @@
 	X(CL_BUDGET_ALL_STEPS, CL_BUDGET, INT, "all_steps", "", 0, "the sweep's steps")                              \
 	X(CL_BUDGET_FLOOR, CL_BUDGET, INT, "floor_steps", "", 0,                                                     \
 	  "steps measuring 2 pairs of every layer class (all of a class with fewer), run whatever the budget")          \
-	X(CL_BUDGET_PAIRS, CL_BUDGET, INT, "pairs_measured", "pairs", 0, "ordered pairs measured (the others null in its matrix)") \
+	X(CL_BUDGET_PAIRS, CL_BUDGET, INT, "measured_pairs", "pairs", 0, "ordered pairs measured (the others null in its matrix)") \
 	X(CL_BUDGET_ALL_PAIRS, CL_BUDGET, INT, "pairs", "pairs", 0, "ordered pairs of its matrix, P(P - 1)")         \
 	X(CL_BUDGET_OVER, CL_BUDGET, BOOL, "over_budget", "", 0, "its floor alone ran past the budget")
 

@@ -29,8 +29,8 @@ test_expect_success 'a small budget measures the floor only, and says so' '
 	assert (bw["steps"], bw["all_steps"], bw["floor_steps"]) == (2, 3, 2), bw
 	assert (sh["steps"], sh["all_steps"], sh["floor_steps"]) == (1, 2, 1), sh
 	assert bw["pairs"] == sh["pairs"] == 6, b
-	assert bw["pairs_measured"] == measured(r["bandwidth_gbs"]) == 4, r["bandwidth_gbs"]
-	assert sh["pairs_measured"] == measured(r["bandwidth_shift_gbs"]) == 3, r["bandwidth_shift_gbs"]
+	assert bw["measured_pairs"] == measured(r["bandwidth_gbs"]) == 4, r["bandwidth_gbs"]
+	assert sh["measured_pairs"] == measured(r["bandwidth_shift_gbs"]) == 3, r["bandwidth_shift_gbs"]
 	assert bw["over_budget"] is True and bw["budget_seconds"] == 0.001, bw
 	assert all("budgeted_seconds" in s and s["budgeted_seconds"] < s["seconds"] for s in r["scale"]), r["scale"]
 	steps = {t["phase"]: t["steps"] for t in r["timing"]}
@@ -50,8 +50,8 @@ test_expect_success 'a budget the run keeps measures every pair' '
 	r = json.load(open(sys.argv[1]))["results"]
 	b = {x["phase"]: x for x in r["budget"]}
 	print("# budget", b)
-	assert b["bandwidth"]["pairs_measured"] == 6 and b["bandwidth"]["steps"] == 3, b
-	assert b["shift"]["pairs_measured"] == 6 and b["shift"]["steps"] == 2, b
+	assert b["bandwidth"]["measured_pairs"] == 6 and b["bandwidth"]["steps"] == 3, b
+	assert b["shift"]["measured_pairs"] == 6 and b["shift"]["steps"] == 2, b
 	assert not b["bandwidth"]["over_budget"] and not b["shift"]["over_budget"], b
 	PY
 '
