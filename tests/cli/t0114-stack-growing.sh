@@ -11,7 +11,7 @@ EX=$(dirname "$ARCHSCOPE")
 [ -x "$EX/stack-parallel" ] && [ -x "$EX/stack-fixed-time" ] || skip "needs the stack examples beside $ARCHSCOPE"
 check() { # check NAME GROWS: the stack in $TMP/out
 	"$PY" - "$TMP/out" "$@" <<'PY' || fail "$1: wrong answer about growing work (JSON in $TMP/out)"
-import json, sys
+import json, os, sys
 name = sys.argv[2]
 res = json.load(open(sys.argv[1]))["results"]
 r = res["runs"][0]
@@ -31,6 +31,14 @@ if sys.argv[3] == "cpus" and not grows:
     print(name, "not checked: other load held the CPUs (foreign_load %.2f)" % c["foreign_load"])
     assert abs(sum(c.values()) - n) < 1e-6, c
     assert not note or abs(c["base"] - r["speedup_scaled"]) < 1e-6
+    sys.exit(0)
+# stack calls work growing from 0.9 N on (scale_work_grows); a fixed-work-per-thread run whose 1-thread
+# reference ran slower per unit (the clock, a tracer beside it under ASan) can measure 1.5-1.8 at N = 2:
+# then the answer must only agree with the ratio measured
+eff = min(n, len(os.sched_getaffinity(0)))
+if sys.argv[3] == "1" and 1.5 <= r["work_ratio"] < 0.9 * eff:
+    print(name, "work ratio %.2f below 0.9 N: not called growing" % r["work_ratio"])
+    assert not note and "speedup_scaled" not in r, r["notes"]
     sys.exit(0)
 print(name, "work_ratio %.2f" % r["work_ratio"], "S %.2f" % r["speedup_actual"], "scaled", r.get("speedup_scaled"),
       "S^ %.2f" % r["speedup_estimated"], {k: round(v, 3) for k, v in c.items()}, r["dominant"])
