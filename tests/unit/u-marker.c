@@ -115,7 +115,7 @@ static void test_marker__record_threads(void)
 	CHECK(fd >= 0);
 	CHECK(marker_record_write(fd, 4242, "signal 15", names, units, a) == 0);
 	off_t len = lseek(fd, 0, SEEK_CUR);
-	char *text = malloc((size_t)len);
+	char *text = calloc((size_t)len + 1, 1); /* the NUL strdup below reads to */
 	CHECK(text && pread(fd, text, (size_t)len, 0) == len);
 	close(fd);
 	unlink(path);

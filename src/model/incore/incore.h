@@ -24,8 +24,8 @@
 /* A latency the machine file's `probe instr` measured (archscope.probes.instr.ops). */
 #define INCORE_MAX_OPS 64
 struct incore_op {
-	char op[8];         /* add, sub, mul, div, fma */
-	char type[8];       /* int32, int64, float, double */
+	char op[16];        /* add, sub, mul, div, fma */
+	char type[16];      /* int32, int64, float, double */
 	int width_bits;     /* the element's for scalar operations, the register's for vectors */
 	double latency_cy;  /* core cycles */
 };
