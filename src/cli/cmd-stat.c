@@ -210,8 +210,7 @@ int cmd_stat(int argc, char **argv)
 	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
 	struct cli_regions reg;
 	struct stat_live live = { .sep = sep, .regions = regions ? &reg : NULL };
-	if (regions && (rc = cli_regions_begin_events(&reg, a.events.n ? (const char *const *)sel.names : NULL,
-						       a.events.n ? sel.n : 0)) != 0) {
+	if (regions && (rc = cli_regions_begin_events(&reg, (const char *const *)sel.names, a.events.n ? sel.n : 0))) {
 		measure_stat_select_release(&sel);
 		return rc;
 	}
