@@ -100,11 +100,9 @@ int scale_region_stacks_compute(const struct measure_regions *r, const int *run_
 	int *ns = calloc((size_t)nrun + 1, sizeof(int)), nn = 0;
 	const char **names = calloc((size_t)r->nsample + 1, sizeof(char *));
 	int nnames = 0;
-	out->rs = calloc((size_t)(nrun + 1) * (size_t)(r->nsample + 1), sizeof(*out->rs));
-	if (!ns || !names || !out->rs) {
+	if (!ns || !names) {
 		free(ns);
 		free(names);
-		scale_region_stacks_release(out);
 		return -ENOMEM;
 	}
 	for (int run = 0; run < nrun; run++)
@@ -117,6 +115,14 @@ int scale_region_stacks_compute(const struct measure_regions *r, const int *run_
 		if (!dup)
 			names[nnames++] = r->s[i].name;
 		out->without += r->s[i].nst == 0;
+	}
+	/* one row per thread count and region name at most */
+	out->rs = calloc((size_t)nn * (size_t)nnames + 1, sizeof(*out->rs));
+	if (!out->rs) {
+		free(ns);
+		free(names);
+		scale_region_stacks_release(out);
+		return -ENOMEM;
 	}
 	for (int t = 0; t < nn; t++)
 		for (int k = 0; k < nnames; k++) {
