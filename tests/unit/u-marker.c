@@ -178,6 +178,32 @@ static void test_marker__events_parse(void)
 	CHECK(marker_events_parse(line, ev, 4) == -EINVAL);
 }
 
+/* stat --regions -e: the names encoded into the list the marker library parses back (software
+ * events: every machine has them). */
+static void test_marker__events_env(void)
+{
+	static const char *const two[2] = { "page-faults", "task-clock" };
+	struct as_error err = { 0 };
+	char *env = measure_regions_events_env(two, 2, &err);
+	CHECK(env);
+	struct marker_event ev[MARKER_EVENTS_MAX];
+	CHECK(env && marker_events_parse(env, ev, MARKER_EVENTS_MAX) == 2);
+	CHECK_STR(ev[0].name, "page-faults");
+	CHECK_STR(ev[0].unit, "events");
+	CHECK_STR(ev[1].unit, "ns");
+	CHECK(ev[1].type == 1 && ev[1].config == 1); /* PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK */
+	CHECK(ev[0].type == 1 && ev[0].config == 2); /* PERF_COUNT_SW_PAGE_FAULTS */
+	free(env);
+	static const char *const unknown[2] = { "task-clock", "no-such-event" };
+	CHECK(!measure_regions_events_env(unknown, 2, &err) && strstr(err.msg, "no-such-event"));
+	static const char *const spaced[1] = { "task clock" };
+	CHECK(!measure_regions_events_env(spaced, 1, &err) && err.code == -EINVAL);
+	const char *many[MARKER_EVENTS_MAX + 1];
+	for (int i = 0; i <= MARKER_EVENTS_MAX; i++)
+		many[i] = "task-clock";
+	CHECK(!measure_regions_events_env(many, MARKER_EVENTS_MAX + 1, &err) && err.code == -E2BIG);
+}
+
 /* Under stack --regions: two counters of the user's, each region's CPU, run-queue and wait times
  * written, read back and split into the region's stack (scale/regions.c). */
 static void test_marker__record_stack(void)
@@ -258,5 +284,5 @@ static void test_marker__record_stack(void)
 	free(t);
 }
 
-TESTS(T(test_marker__nesting), T(test_marker__names), T(test_marker__record_threads), T(test_marker__events_parse),
+TESTS(T(test_marker__nesting), T(test_marker__names), T(test_marker__record_threads), T(test_marker__events_parse), T(test_marker__events_env),
       T(test_marker__record_stack))
