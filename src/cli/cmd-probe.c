@@ -22,6 +22,7 @@
 #include "report/csv.h"
 #include "report/emit.h"
 #include "report/output.h"
+#include "cli/util-hwloc.h"
 #include "report/plot.h"
 
 /* One row per group of machine/probes.h (MP_GROUP_LIST), in its order; the name is the group's
@@ -434,6 +435,16 @@ static int groups_run(struct cli_probe_ctx *ctx, const int *selected, const char
 	return rc;
 }
 
+/* --hwloc beside -o: from the machine file just written, never from an interrupted one. */
+static int hwloc_write(const struct cli_probe_ctx *ctx, const char *out_path)
+{
+	if (*ctx->env.interrupted) {
+		note("interrupted: '%s' is not written (the machine file is incomplete)", ctx->hwloc);
+		return 0;
+	}
+	return cli_hwloc_export(out_path, ctx->hwloc) != 0;
+}
+
 /* Runs the selected rows into ctx->rec (with --from-raw the saved answers are there already and are
  * printed), writes the machine file with -o, and in JSON the record as the results. Returns 0 or
  * an exit code. */
@@ -453,6 +464,8 @@ static int probe_run(struct cli_probe_ctx *ctx, const int *selected, int from_ra
 	}
 	if (out_path && cli_probe_machine_write(ctx, bench, from_raw, out_path) != 0)
 		rc = EXIT_FAIL;
+	else if (out_path && ctx->hwloc)
+		rc = hwloc_write(ctx, out_path) ? EXIT_FAIL : rc;
 	if (!emit_is_text(ctx->e)) { /* the JSON is the record */
 		json_t *j = machine_probes_json(ctx->rec);
 		if (!j || json_object_update(emit_results(ctx->e), j) != 0) {
@@ -475,6 +488,11 @@ static int options_check(const struct cli_probe_ctx *ctx, int argc, const char *
 	}
 	if (from_raw && !out_path) {
 		error_usage("probe", "--from-raw needs -o FILE");
+		return -1;
+	}
+	if (ctx->hwloc && (!out_path || !*ctx->hwloc)) {
+		error_usage("probe", !out_path ? "--hwloc needs -o FILE (it is written from the machine file)"
+					       : "--hwloc '': no file name");
 		return -1;
 	}
 	if (ctx->force && !out_path) {
@@ -519,6 +537,8 @@ static int measure(struct cli_probe_ctx *ctx, int json, int cpu, int *selected, 
 		   const char *out_path)
 {
 	if (out_path && cli_output_check("probe", out_path, ctx->force) != 0)
+		return EXIT_USAGE;
+	if (ctx->hwloc && cli_output_check("probe", ctx->hwloc, 0) != 0)
 		return EXIT_USAGE;
 	json_t *bench = NULL;
 	struct machine_probes *rec = malloc(sizeof(*rec));
@@ -579,6 +599,9 @@ int cmd_probe(int argc, char **argv)
 		OPT_STRING('o', "output", &out_path, "FILE",
 			   "run every group and the streaming benchmarks per level and core count, and\n"
 			   "write the machine file FILE (YAML, Kerncraft's keys plus 'archscope:')"),
+		OPT_STRING(0, "hwloc", &ctx.hwloc, "FILE.xml",
+			   "with -o: also write this machine's hwloc topology with the machine file's\n"
+			   "measured values to FILE.xml, as 'machine export --hwloc' does"),
 		OPT_FLAG(0, "force", &ctx.force, "with -o: write FILE even if it is a symbolic link (its target is\n"
 						  "replaced), a device or a FIFO (written into)"),
 		OPT_STRING(0, "from-raw", &from_raw, "DIR",

@@ -22,6 +22,7 @@ struct cli_probe_ctx {
 	const char *plot_dir;    /* NULL: no plots */
 	struct emit *e;          /* the output: text or JSON */
 	struct machine_probes *rec; /* the answers so far, typed: what -o and --raw write */
+	const char *hwloc;       /* --hwloc FILE.xml: the hwloc XML beside the -o machine file; NULL: none */
 	int force;               /* --force: -o may write through a symbolic link, into a device or FIFO */
 	int save_failed;         /* a --raw or --plot file could not be written: exit 1 */
 	/* The conditions of the group running now (common/conditions.h, docs/conditions.md). */

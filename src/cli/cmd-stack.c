@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd-stack.h"
+#include "cli/cmd-stack-regions.h"
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
 #include "common/interrupt.h"
@@ -66,7 +67,7 @@ static void stack_progress(void *ctx, int threads, int rep, int reps)
 
 static const struct opt_cmd stack_cmd = {
 	.name = "stack",
-	.usage = (const char *const[]){ "archscope stack [-t N|-t 1,2,4,...] [-r R] [--json] [--plot DIR] -- CMD ARGS",
+	.usage = (const char *const[]){ "archscope stack [-t N|-t 1,2,4,...] [-r R] [--regions] [--json] [--plot DIR] -- CMD ARGS",
 					NULL },
 	.description =
 		"Runs CMD at each thread count N (\"{T}\" in ARGS becomes N, and OMP_NUM_THREADS=N) R times,\n"
@@ -83,12 +84,15 @@ static const struct opt_cmd stack_cmd = {
 
 /* The runs' stacks (text or JSON), the plot, and the exit code: 130 when interrupted, 1 when the
  * program failed or every run of a thread count was rejected. */
-static int stack_render(const struct scale_opts *so, const struct scale_result *res, int json, const char *plot)
+static int stack_render(const struct scale_opts *so, const struct scale_result *res, int json, const char *plot,
+			const struct cli_stack_regions *regions)
 {
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
 		return error("out of memory"), EXIT_FAIL;
 	cli_stack_render(e, so, res);
+	if (regions)
+		cli_stack_regions_render(e, regions);
 	int code = cli_emit_end(e, "stack");
 	if (plot)
 		cli_stack_plot(plot, res);
@@ -121,10 +125,54 @@ static void stack_note_oversubscribed(const struct scale_opts *so, const struct 
 	}
 }
 
+/* --regions: before each run, the records of the one before it and this run's thread count */
+static void stack_progress_regions(void *ctx, int threads, int rep, int reps)
+{
+	stack_progress(NULL, threads, rep, reps);
+	cli_stack_regions_run(ctx, threads);
+}
+
+/* Runs the program at every thread count (with --regions, under the marker library too) and
+ * renders the stacks; the exit code. */
+static int stack_measure(struct scale_opts *so, int regions, int json, const char *plot)
+{
+	struct cli_stack_regions sr;
+	if (regions && cli_stack_regions_begin(&sr) != 0) {
+		cli_stack_regions_release(&sr);
+		return EXIT_FAIL;
+	}
+	if (regions) {
+		so->progress = stack_progress_regions;
+		so->ctx = &sr;
+	}
+	struct as_error err = { 0 };
+	struct scale_result *res = calloc(1, sizeof(*res));
+	int rc = res ? 0 : -ENOMEM;
+	/* Ctrl-C or SIGTERM: forwarded to the program; the runs already measured are printed, the
+	 * temporary files removed, exit 130; a second one ends at once (common/interrupt.h) */
+	interrupt_install();
+	rc = rc ? as_error_set(&err, rc, "out of memory") : scale_run(so, res, &err);
+	interrupt_restore();
+	progress_done();
+	if (regions) /* a run a signal cut is the last begun: left out, as from the stacks */
+		cli_stack_regions_end(&sr, res && res->interrupted && sr.nrun > 0 ? sr.nrun - 1 : sr.nrun);
+	int code = rc == 0 ? stack_render(so, res, json, plot, regions ? &sr : NULL) : 0;
+	if (rc) {
+		error_err(&err);
+		code = rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL; /* -ENOENT: the program cannot run as named */
+	} else {
+		scale_result_release(res);
+	}
+	free(res);
+	if (regions)
+		cli_stack_regions_release(&sr);
+	return code;
+}
+
 int cmd_stack(int argc, char **argv)
 {
 	struct scale_opts so = { .reps = 3, .spin = 1 };
-	int json = 0, no_sample = 0, tracepoints = 0;
+	int json = 0, no_sample = 0, tracepoints = 0, regions = 0;
 	const char *plot = NULL;
 	double timeout_s = 600;
 	struct opt opts[] = {
@@ -138,6 +186,8 @@ int cmd_stack(int argc, char **argv)
 		OPT_FLAG(0, "tracepoints", &tracepoints,
 			 "tier 1 (root): trace sched_switch/sched_wakeup, used where the preload library saw\n"
 			 "nothing (static binaries: on by default as root)"),
+		OPT_FLAG(0, "regions", &regions, "also the stack of each region the program marks (LIKWID marker API,\n"
+						 "archscope-marker.h)"),
 		OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e6, "stop a run after S seconds (default 600; 0: never)"),
 		OPT_JSON(&json),
 		OPT_PLOT(&plot),
@@ -173,22 +223,5 @@ int cmd_stack(int argc, char **argv)
 		return error_err(&err), err.code == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	so.preload = preload;
 
-	struct scale_result *res = calloc(1, sizeof(*res));
-	if (!res)
-		return error("out of memory"), EXIT_FAIL;
-	/* Ctrl-C or SIGTERM: forwarded to the program; the runs already measured are printed, the
-	 * temporary files removed, exit 130; a second one ends at once (common/interrupt.h) */
-	interrupt_install();
-	int rc = scale_run(&so, res, &err);
-	interrupt_restore();
-	progress_done();
-	if (rc) {
-		free(res);
-		error_err(&err);
-		return rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL; /* -ENOENT: the program cannot run as named */
-	}
-	int code = stack_render(&so, res, json, plot);
-	scale_result_release(res);
-	free(res);
-	return code;
+	return stack_measure(&so, regions, json, plot);
 }

@@ -210,9 +210,9 @@ int cmd_stat(int argc, char **argv)
 	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
 	struct cli_regions reg;
 	struct stat_live live = { .sep = sep, .regions = regions ? &reg : NULL };
-	if (regions && cli_regions_begin(&reg) != 0) {
+	if (regions && (rc = cli_regions_begin_events(&reg, (const char *const *)sel.names, a.events.n ? sel.n : 0))) {
 		measure_stat_select_release(&sel);
-		return EXIT_FAIL;
+		return rc;
 	}
 	/* intervals as they come, where the report goes to stderr in text or CSV */
 	int live_print = interval_ms && !json && (!out || !sep);

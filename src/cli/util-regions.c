@@ -68,6 +68,36 @@ int cli_regions_begin(struct cli_regions *g)
 	return 0;
 }
 
+int cli_regions_begin_events(struct cli_regions *g, const char *const names[], int n)
+{
+	char *env = NULL;
+	struct as_error err = { 0 };
+	if (n > 0 && !(env = measure_regions_events_env(names, n, &err))) {
+		memset(g, 0, sizeof(*g));
+		if (err.code == -ENOMEM)
+			return error("out of memory"), EXIT_FAIL;
+		return error_usage("stat", "--regions -e: %s", err.msg), EXIT_USAGE;
+	}
+	int rc = cli_regions_begin(g);
+	if (rc == 0 && env) {
+		env_swap(MARKER_ENV_EVENTS, env, &g->old_events);
+		g->events_set = 1;
+	}
+	free(env);
+	return rc;
+}
+
+/* The environment as it was before cli_regions_begin. */
+static void regions_env_back(struct cli_regions *g)
+{
+	env_back("LD_PRELOAD", g->old_preload);
+	env_back(MARKER_ENV_OUT, g->old_out);
+	if (g->events_set)
+		env_back(MARKER_ENV_EVENTS, g->old_events);
+	g->old_preload = g->old_out = g->old_events = NULL;
+	g->events_set = 0;
+}
+
 void cli_regions_collect(struct cli_regions *g, int run)
 {
 	if (!g->active || run == g->last_run)
@@ -85,9 +115,7 @@ void cli_regions_end(struct cli_regions *g, int runs_done)
 	if (!g->active)
 		return;
 	cli_regions_collect(g, -1);
-	env_back("LD_PRELOAD", g->old_preload);
-	env_back(MARKER_ENV_OUT, g->old_out);
-	g->old_preload = g->old_out = NULL;
+	regions_env_back(g);
 	rmdir(g->dir);
 	/* a run a signal cut is left out, as from every other number of stat */
 	while (g->r.nsample > 0 && g->r.s[g->r.nsample - 1].run >= runs_done) {
@@ -102,8 +130,7 @@ void cli_regions_end(struct cli_regions *g, int runs_done)
 void cli_regions_release(struct cli_regions *g)
 {
 	if (g->active) {
-		env_back("LD_PRELOAD", g->old_preload);
-		env_back(MARKER_ENV_OUT, g->old_out);
+		regions_env_back(g);
 		rmdir(g->dir);
 	}
 	measure_regions_release(&g->r);
@@ -124,7 +151,7 @@ static void regions_render_text(struct emit *e, const struct cli_regions *g)
 		measure_stat_disp_format(&d, s->time_s * 1e9, buf, sizeof(buf), 1);
 		emit_text(e, "time", "%s", buf);
 		emit_int(e, NULL, "threads", s->threads, NULL);
-		for (int k = 0; k < MARKER_NEVENTS; k++) {
+		for (int k = 0; k < r->nevent; k++) {
 			d = measure_stat_disp_of(r->unit[k], s->count[k]);
 			measure_stat_disp_format(&d, s->count[k], buf, sizeof(buf), 1);
 			emit_text(e, r->event[k], "%s", isnan(s->count[k]) ? "<not counted>" : buf);
@@ -147,7 +174,7 @@ static void regions_render_json(struct emit *e, const struct cli_regions *g, con
 		emit_number(e, RG_KEY(TIME_MIN), NULL, s->time_min_s, "s", NULL);
 		emit_number(e, RG_KEY(TIME_MAX), NULL, s->time_max_s, "s", NULL);
 		emit_object_begin(e, RG_KEY(EVENTS), NULL);
-		for (int k = 0; k < MARKER_NEVENTS; k++)
+		for (int k = 0; k < r->nevent; k++)
 			emit_number(e, r->event[k], NULL, s->count[k], NULL, NULL);
 		emit_object_end(e);
 		emit_int(e, RG_KEY(THREADS), NULL, s->threads, NULL);
@@ -172,7 +199,7 @@ void cli_regions_render(struct emit *e, const struct cli_regions *g, const char 
 	emit_int(e, RM_KEY(REFUSED), NULL, r->refused, NULL);
 	if (!emit_is_text(e)) {
 		emit_list_begin(e, RM_KEY(COUNTERS), NULL);
-		for (int k = 0; r->records && k < MARKER_NEVENTS; k++) {
+		for (int k = 0; r->records && k < r->nevent; k++) {
 			emit_object_begin(e, NULL, NULL);
 			emit_string(e, RM_KEY(CT_NAME), NULL, r->event[k]);
 			emit_string(e, RM_KEY(CT_UNIT), NULL, r->unit[k]);

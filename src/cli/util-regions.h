@@ -11,6 +11,8 @@ struct cli_regions {
 	int active;                   /* the environment is set for the program */
 	char dir[256];                /* where the records go ($TMPDIR) */
 	char *old_preload, *old_out;  /* the environment to put back */
+	char *old_events;
+	int events_set;               /* $ARCHSCOPE_MARKER_EVENTS is the user's -e */
 	int last_run;                 /* the run whose records the directory holds */
 	int failed, cut;              /* a record could not be read; samples of a cut run left out */
 	struct measure_regions r;
@@ -20,6 +22,11 @@ struct cli_regions {
  * after error(). */
 int cli_regions_begin(struct cli_regions *g);
 /* Before run `run` (from 0) starts: reads the records of the run before it (none before run 0). */
+/* cli_regions_begin with the events each region counts: the names the user gave with -e (n of
+ * them; none: the marker library's default set). An event this machine does not know, more than
+ * MARKER_EVENTS_MAX or a name with a space is a usage error: EXIT_USAGE after error(), nothing
+ * set; EXIT_FAIL as cli_regions_begin. */
+int cli_regions_begin_events(struct cli_regions *g, const char *const names[], int n);
 void cli_regions_collect(struct cli_regions *g, int run);
 /* After the runs: the last records, the environment back, the summary; samples of runs from
  * runs_done on (a run a signal cut) are left out. */

@@ -35,4 +35,22 @@ SCHEMA_ENUM(RM, REGION_MARKS_RESULT);
 extern const struct schema region_marks_result;
 #define RM_KEY(id) SCHEMA_KEY(region_marks_result, RM_##id)
 
+/* `stack --regions`: the speedup stack of each region at each thread count ("region stack", held
+ * by a REFS row of stack's result); cli/cmd-stack-regions.c writes these keys. */
+#define REGION_STACK_RESULT(X)                                                                                   \
+	X(RS_NAME, RS_ROOT, TEXT, "name", "", 0, "the region as the program named it")                              \
+	X(RS_THREADS, RS_ROOT, INT, "threads", "threads", 0, "the runs' thread count N")                            \
+	X(RS_RUNS, RS_ROOT, INT, "runs", "", 0, "runs at N that entered it (every run at N, rejected ones too)")     \
+	X(RS_REGION_THREADS, RS_ROOT, INT, "region_threads", "threads", 0, "threads that entered it (most in a run)") \
+	X(RS_THREAD_S, RS_ROOT, NUMBER, "thread_s", "s", 0, "time inside it per run, summed over its threads (mean)") \
+	X(RS_SHARES, RS_ROOT, NUMBER_MAP, "shares", "", 0,                                                         \
+	  "base, spinning, yielding, scheduling, blocked_other, imbalance: shares of thread_s, summing to 1")      \
+	X(RS_TIMES, RS_ROOT, NUMBER_MAP, "times_s", "s", 0,                                                        \
+	  "inside it per run (mean, thread-seconds): cpu, runq and the waits per primitive")                     \
+	X(RS_DOMINANT, RS_ROOT, TEXT, "dominant", "", 0, "the largest part but base (\"none\": none reaches 5 %)")
+
+SCHEMA_ENUM(RS, REGION_STACK_RESULT);
+extern const struct schema region_stack_result;
+#define RS_KEY(id) SCHEMA_KEY(region_stack_result, RS_##id)
+
 #endif

@@ -88,7 +88,14 @@
 	X(SR_RUN_SPIN_SE, SR_RUNS, NUMBER, "spinning_se", "x", SCHEMA_OPT, "spinning's sampling error (1 standard error)") \
 	X(SR_RUN_NOTES, SR_RUNS, TEXTS, "notes", "", 0, "what makes the stack less certain")
 
-#define STACK_RESULT(X) STACK_RESULT_TOP(X) STACK_RESULT_RUN(X) STACK_RESULT_STACK(X)
+/* --regions (cli/cmd-stack-regions.c): each marked region's stack, and the regions as stat gives them */
+#define STACK_RESULT_REGIONS(X)                                                                                  \
+	X(SR_REGION_STACKS, SR_ROOT, REFS, "region_stacks", "region stack", SCHEMA_OPT,                                 \
+	  "--regions: the stack of each marked region, per thread count")                                             \
+	X(SR_REGIONS, SR_ROOT, REFS, "regions", "region", SCHEMA_OPT, "--regions: the marked regions over every run")   \
+	X(SR_REGION_MARKS, SR_ROOT, REF, "region_marks", "region marks", SCHEMA_OPT, "--regions: how the marks were kept")
+
+#define STACK_RESULT(X) STACK_RESULT_TOP(X) STACK_RESULT_RUN(X) STACK_RESULT_STACK(X) STACK_RESULT_REGIONS(X)
 
 SCHEMA_ENUM(SR, STACK_RESULT);
 extern const struct schema stack_result;

@@ -30,7 +30,7 @@ const struct schema *const schema_all[] = {
 	&bench_result, &bench_list_result, &bench_ecm_result, &bench_scaling_result,
 	&numa_matrix_result, &numa_flow_result, &numa_load_result, &numa_model_result,
 	&stat_result,
-	&region_result, &region_marks_result,
+	&region_result, &region_marks_result, &region_stack_result,
 	&compare_result,
 	&regress_result,
 	&phases_result,

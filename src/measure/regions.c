@@ -5,12 +5,16 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/array.h"
+#include "measure/counters.h"
 
 /* The escaped name back (account.c's marker_name_escape); -1 when it is not one. */
 static int name_unescape(const char *in, char *out, size_t cap)
@@ -64,10 +68,10 @@ static int words(char *line, char **w, int max)
 	return n;
 }
 
-static int parse_region(struct measure_regions *r, char **w, int n, int run, int pid, int thread, int tid)
+static int parse_region(struct measure_regions *r, char **w, int n, int nev, int run, int pid, int thread, int tid)
 {
 	char name[MARKER_NAME_MAX + 1];
-	if (n != 5 + MARKER_NEVENTS || name_unescape(w[1], name, sizeof(name)) != 0)
+	if (n != 5 + nev || name_unescape(w[1], name, sizeof(name)) != 0)
 		return -1;
 	struct region_sample s = { .run = run, .pid = pid, .thread = thread, .tid = tid };
 	double running;
@@ -76,7 +80,9 @@ static int parse_region(struct measure_regions *r, char **w, int n, int run, int
 		return -1;
 	s.time_s /= 1e9;
 	s.running = running == 1;
-	for (int e = 0; e < MARKER_NEVENTS; e++)
+	for (int e = 0; e < MARKER_EVENTS_MAX; e++)
+		s.count[e] = NAN;
+	for (int e = 0; e < nev; e++)
 		if (parse_u64(w[5 + e], &s.count[e]))
 			return -1;
 	void *grown = array_grow(r->s, &r->cap_s, (size_t)r->nsample, sizeof(*r->s), 16);
@@ -89,6 +95,29 @@ static int parse_region(struct measure_regions *r, char **w, int n, int run, int
 	return 0;
 }
 
+/* The record's "stack" line: the kinds' names, the same in every record of the run. */
+static const char *stack_names(struct measure_regions *r, char **w, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (strlen(w[k]) >= sizeof(r->stack_name[k]) ||
+		    (r->nstack && (r->nstack != n || strcmp(r->stack_name[k], w[k]) != 0)))
+			return "a 'stack' line that is not the other records' (names of at most 23 bytes)";
+	for (int k = 0; k < n; k++)
+		strcpy(r->stack_name[k], w[k]);
+	r->nstack = n;
+	return NULL;
+}
+
+/* A region's "rstack" line: its ns by kind. */
+static const char *stack_values(struct region_sample *s, char **w, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (parse_u64(w[k], &s->st[k]) || isnan(s->st[k]))
+			return "an 'rstack' line that is not one count per kind";
+	s->nst = n;
+	return NULL;
+}
+
 int measure_regions_parse(struct measure_regions *r, const char *what, const char *text, size_t len, int run,
 			  struct as_error *err)
 {
@@ -97,12 +126,12 @@ int measure_regions_parse(struct measure_regions *r, const char *what, const cha
 		return as_error_set(err, -ENOMEM, "out of memory");
 	memcpy(buf, text, len);
 	buf[len] = 0;
-	int lineno = 0, pid = -1, thread = -1, tid = -1, nev = 0, ended = 0, rc = 0;
+	int lineno = 0, pid = -1, thread = -1, tid = -1, nev = 0, ended = 0, rc = 0, nst = 0, last = -1;
 	const char *why = NULL;
 	char *save = NULL;
 	for (char *line = strtok_r(buf, "\n", &save); line && !why; line = strtok_r(NULL, "\n", &save)) {
 		lineno++;
-		char *w[5 + MARKER_NEVENTS + 1];
+		char *w[MARKER_STACK_MAX + 2];
 		if (ended)
 			why = "a line after 'end'";
 		else if (lineno == 1) {
@@ -110,7 +139,7 @@ int measure_regions_parse(struct measure_regions *r, const char *what, const cha
 				why = "not a record of archscope's marker library";
 			continue;
 		}
-		int n = words(line, w, 5 + MARKER_NEVENTS + 1);
+		int n = words(line, w, MARKER_STACK_MAX + 2);
 		double v, v2, v3, v4;
 		if (why || n == 0)
 			why = why ? why : "an empty line";
@@ -118,18 +147,27 @@ int measure_regions_parse(struct measure_regions *r, const char *what, const cha
 			pid = (int)v;
 		else if (strcmp(w[0], "status") == 0 && n >= 2)
 			r->partial += strcmp(w[1], "signal") == 0;
-		else if (strcmp(w[0], "event") == 0 && n == 3 && nev < MARKER_NEVENTS && strlen(w[1]) < 32 &&
-			 strlen(w[2]) < 16) {
+		else if (strcmp(w[0], "event") == 0 && n == 3 && nev < MARKER_EVENTS_MAX &&
+			 strlen(w[1]) <= MARKER_EVENT_NAME_MAX && strlen(w[2]) < 16) {
+			if (r->records && (nev >= r->nevent || strcmp(r->event[nev], w[1]) != 0))
+				why = "its counters are not the other records' counters";
 			strcpy(r->event[nev], w[1]);
 			strcpy(r->unit[nev++], w[2]);
+		} else if (strcmp(w[0], "stack") == 0 && nst == 0 && n >= 2 && n <= MARKER_STACK_MAX + 1) {
+			why = stack_names(r, w + 1, n - 1);
+			nst = n - 1;
+		} else if (strcmp(w[0], "rstack") == 0 && last == r->nsample - 1 && last >= 0 && n == nst + 1) {
+			why = stack_values(&r->s[last], w + 1, nst);
+			last = -1;
 		} else if (strcmp(w[0], "thread") == 0 && n == 5 && parse_u64(w[1], &v) == 0 && parse_u64(w[2], &v2) == 0 &&
 			   parse_u64(w[3], &v3) == 0 && parse_u64(w[4], &v4) == 0 && !isnan(v + v2 + v3 + v4)) {
 			thread = (int)v;
 			tid = (int)v2;
 			r->unmatched += (int)v3;
 			r->refused += (int)v4;
-		} else if (strcmp(w[0], "region") == 0 && thread >= 0 && nev == MARKER_NEVENTS) {
-			int prc = parse_region(r, w, n, run, pid, thread, tid);
+		} else if (strcmp(w[0], "region") == 0 && thread >= 0) {
+			int prc = parse_region(r, w, n, nev, run, pid, thread, tid);
+			last = prc == 0 ? r->nsample - 1 : -1;
 			if (prc == -2)
 				rc = as_error_set(err, -ENOMEM, "out of memory");
 			else if (prc)
@@ -150,6 +188,10 @@ int measure_regions_parse(struct measure_regions *r, const char *what, const cha
 		return as_error_set(err, -EINVAL, "region record '%s': cut short (no 'end' line)", what);
 	if (why)
 		return as_error_set(err, -EINVAL, "region record '%s': line %d: %s", what, lineno, why);
+	if (r->records && nev != r->nevent)
+		return as_error_set(err, -EINVAL, "region record '%s': %d counters where the others have %d", what, nev,
+				    r->nevent);
+	r->nevent = nev;
 	r->records++;
 	return 0;
 }
@@ -206,7 +248,7 @@ static int summary_of(struct measure_regions *r, const char *name)
 	g->name = (char *)name;
 	g->time_min_s = INFINITY;
 	g->time_max_s = -INFINITY;
-	for (int e = 0; e < MARKER_NEVENTS; e++)
+	for (int e = 0; e < MARKER_EVENTS_MAX; e++)
 		g->count[e] = NAN;
 	return r->nreg++;
 }
@@ -223,9 +265,9 @@ int measure_regions_summarise(struct measure_regions *r)
 	for (int g = 0; g < r->nreg; g++) {
 		struct region_summary *s = &r->reg[g];
 		for (int run = 0; run <= maxrun; run++) {
-			double calls = 0, t = 0, c[MARKER_NEVENTS];
-			int threads = 0, counted[MARKER_NEVENTS] = { 0 };
-			for (int e = 0; e < MARKER_NEVENTS; e++)
+			double calls = 0, t = 0, c[MARKER_EVENTS_MAX];
+			int threads = 0, counted[MARKER_EVENTS_MAX] = { 0 };
+			for (int e = 0; e < MARKER_EVENTS_MAX; e++)
 				c[e] = 0;
 			for (int i = 0; i < r->nsample; i++) {
 				const struct region_sample *x = &r->s[i];
@@ -235,7 +277,7 @@ int measure_regions_summarise(struct measure_regions *r)
 				calls += x->calls;
 				t += x->time_s;
 				s->running += x->running;
-				for (int e = 0; e < MARKER_NEVENTS; e++)
+				for (int e = 0; e < MARKER_EVENTS_MAX; e++)
 					if (!isnan(x->count[e])) {
 						c[e] += x->count[e];
 						counted[e] = 1;
@@ -249,13 +291,13 @@ int measure_regions_summarise(struct measure_regions *r)
 			s->time_min_s = fmin(s->time_min_s, t);
 			s->time_max_s = fmax(s->time_max_s, t);
 			s->threads = threads > s->threads ? threads : s->threads;
-			for (int e = 0; e < MARKER_NEVENTS; e++)
+			for (int e = 0; e < MARKER_EVENTS_MAX; e++)
 				if (counted[e])
 					s->count[e] = (isnan(s->count[e]) ? 0 : s->count[e]) + c[e];
 		}
 		s->calls /= s->runs;
 		s->time_s /= s->runs;
-		for (int e = 0; e < MARKER_NEVENTS; e++)
+		for (int e = 0; e < MARKER_EVENTS_MAX; e++)
 			s->count[e] /= s->runs;
 	}
 	return 0;
@@ -268,4 +310,38 @@ void measure_regions_release(struct measure_regions *r)
 	free(r->s);
 	free(r->reg);
 	memset(r, 0, sizeof(*r));
+}
+
+char *measure_regions_events_env(const char *const names[], int n, struct as_error *err)
+{
+	if (n > MARKER_EVENTS_MAX) {
+		as_error_set(err, -E2BIG, "%d events: a region counts at most %d", n, MARKER_EVENTS_MAX);
+		return NULL;
+	}
+	size_t cap = (size_t)n * (MARKER_EVENT_NAME_MAX + 64) + 1, len = 0;
+	char *text = calloc(1, cap);
+	if (!text) {
+		as_error_set(err, -ENOMEM, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		uint32_t type;
+		uint64_t config;
+		size_t nl = strlen(names[i]);
+		int bad = nl == 0 || nl > MARKER_EVENT_NAME_MAX;
+		for (size_t k = 0; k < nl && !bad; k++)
+			bad = names[i][k] <= ' ' || names[i][k] > '~';
+		int rc = bad ? as_error_set(err, -EINVAL, "event '%s': a region's counter is a name of 1 to %d printable "
+							   "bytes without a space", names[i], MARKER_EVENT_NAME_MAX)
+			     : counters_encode(names[i], &type, &config, NULL, 0, err);
+		if (rc) {
+			free(text);
+			return NULL;
+		}
+		/* time events count ns, as perf shows them; the rest are counts */
+		int ns = type == PERF_TYPE_SOFTWARE && (config == PERF_COUNT_SW_TASK_CLOCK || config == PERF_COUNT_SW_CPU_CLOCK);
+		len += (size_t)snprintf(text + len, cap - len, "%s%u %llu %s %s", i ? "\n" : "", type,
+					(unsigned long long)config, ns ? "ns" : "events", names[i]);
+	}
+	return text;
 }

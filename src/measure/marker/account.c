@@ -3,6 +3,7 @@
 #include "measure/marker/account.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,7 +43,7 @@ int marker_region_start(struct marker_thread *t, const char *name, uint64_t now_
 		t->unmatched++;
 		return -EFAULT;
 	}
-	for (int e = 0; e < MARKER_NEVENTS; e++)
+	for (int e = 0; e < t->nev && e < MARKER_EVENTS_MAX; e++)
 		r->start_count[e] = count[e];
 	r->start_ns = now_ns;
 	r->running = 1;
@@ -59,12 +60,27 @@ int marker_region_stop(struct marker_thread *t, const char *name, uint64_t now_n
 	if (i < 0)
 		return i;
 	struct marker_region *r = &t->reg[i];
-	for (int e = 0; e < MARKER_NEVENTS; e++)
+	for (int e = 0; e < t->nev && e < MARKER_EVENTS_MAX; e++)
 		if ((t->available >> e) & 1u)
 			r->count[e] += count[e] - r->start_count[e];
 	r->time_ns += now_ns - r->start_ns;
 	r->calls++;
 	r->running = 0;
+	return 0;
+}
+
+int marker_region_stack(struct marker_thread *t, const char *name, const uint64_t *st, int nst, int stop)
+{
+	int i = marker_region_find(t, name, 0);
+	if (i < 0 || !t->reg[i].running)
+		return -EFAULT;
+	struct marker_region *r = &t->reg[i];
+	for (int k = 0; k < nst && k < MARKER_STACK_MAX; k++) {
+		if (stop)
+			r->st[k] += st[k] >= r->start_st[k] ? st[k] - r->start_st[k] : 0;
+		else
+			r->start_st[k] = st[k];
+	}
 	return 0;
 }
 
@@ -77,6 +93,7 @@ int marker_region_reset(struct marker_thread *t, const char *name)
 	r->calls = 0;
 	r->time_ns = 0;
 	memset(r->count, 0, sizeof(r->count));
+	memset(r->st, 0, sizeof(r->st));
 	return 0;
 }
 
@@ -89,7 +106,8 @@ void marker_region_get(const struct marker_thread *t, const char *name, int *nev
 			i = k;
 	const struct marker_region *r = i >= 0 ? &t->reg[i] : NULL;
 	if (nev) {
-		int n = *nev < MARKER_NEVENTS ? *nev : MARKER_NEVENTS;
+		int have = t ? t->nev : MARKER_NEVENTS;
+		int n = *nev < have ? *nev : have;
 		for (int e = 0; events && e < n; e++)
 			events[e] = r && ((t->available >> e) & 1u) ? (double)r->count[e] : 0.0;
 		*nev = n < 0 ? 0 : n;
@@ -162,8 +180,8 @@ static void out_u64(struct out *o, uint64_t v)
 	out_str(o, s);
 }
 
-int marker_record_write(int fd, int pid, const char *status, const char *const names[], const char *const units[],
-			const struct marker_thread *head)
+int marker_record_write(int fd, int pid, const char *status, int nev, const char *const names[],
+			const char *const units[], int nst, const char *const stnames[], const struct marker_thread *head)
 {
 	struct out o = { .fd = fd };
 	out_str(&o, MARKER_MAGIC "\npid ");
@@ -171,11 +189,21 @@ int marker_record_write(int fd, int pid, const char *status, const char *const n
 	out_str(&o, "\nstatus ");
 	out_str(&o, status);
 	out_str(&o, "\n");
-	for (int e = 0; e < MARKER_NEVENTS; e++) {
+	for (int e = 0; e < nev; e++) {
 		out_str(&o, "event ");
 		out_str(&o, names[e]);
 		out_str(&o, " ");
 		out_str(&o, units[e]);
+		out_str(&o, "\n");
+	}
+	if (nst > MARKER_STACK_MAX)
+		nst = MARKER_STACK_MAX;
+	if (nst > 0) {
+		out_str(&o, "stack");
+		for (int k = 0; k < nst; k++) {
+			out_str(&o, " ");
+			out_str(&o, stnames[k]);
+		}
 		out_str(&o, "\n");
 	}
 	char esc[3 * MARKER_NAME_MAX + 1];
@@ -200,7 +228,7 @@ int marker_record_write(int fd, int pid, const char *status, const char *const n
 			out_str(&o, " ");
 			out_u64(&o, r->time_ns);
 			out_str(&o, r->running ? " 1" : " 0");
-			for (int e = 0; e < MARKER_NEVENTS; e++) {
+			for (int e = 0; e < nev; e++) {
 				out_str(&o, " ");
 				if ((t->available >> e) & 1u)
 					out_u64(&o, r->count[e]);
@@ -208,9 +236,69 @@ int marker_record_write(int fd, int pid, const char *status, const char *const n
 					out_str(&o, "-");
 			}
 			out_str(&o, "\n");
+			for (int k = 0; k < nst; k++) {
+				out_str(&o, k ? " " : "rstack ");
+				out_u64(&o, r->st[k]);
+			}
+			if (nst > 0)
+				out_str(&o, "\n");
 		}
 	}
 	out_str(&o, "end\n");
 	out_flush(&o);
 	return o.failed ? -1 : 0;
+}
+
+/* A decimal number of at most 20 digits into *v; the text after it. NULL when there is none. */
+static const char *parse_dec(const char *p, uint64_t *v)
+{
+	int n = 0;
+	for (*v = 0; *p >= '0' && *p <= '9' && n < 20; p++, n++) {
+		if (*v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return NULL;
+		*v = *v * 10 + (uint64_t)(*p - '0');
+	}
+	return n ? p : NULL;
+}
+
+/* A word of printable bytes up to a space or the line's end into buf (cap bytes with the NUL);
+ * the text after it, NULL when empty or too long. */
+static const char *parse_word(const char *p, char *buf, size_t cap)
+{
+	size_t n = 0;
+	for (; *p > ' ' && *p <= '~'; p++) {
+		if (n + 1 >= cap)
+			return NULL;
+		buf[n++] = *p;
+	}
+	buf[n] = 0;
+	return n ? p : NULL;
+}
+
+int marker_events_parse(const char *text, struct marker_event *ev, int max)
+{
+	int n = 0;
+	for (const char *p = text; p && *p;) {
+		if (n >= max)
+			return -E2BIG;
+		struct marker_event *e = &ev[n];
+		uint64_t type;
+		p = parse_dec(p, &type);
+		if (!p || *p++ != ' ' || type > UINT32_MAX)
+			return -EINVAL;
+		e->type = (uint32_t)type;
+		p = parse_dec(p, &e->config);
+		if (!p || *p++ != ' ')
+			return -EINVAL;
+		p = parse_word(p, e->unit, sizeof(e->unit));
+		if (!p || *p++ != ' ')
+			return -EINVAL;
+		p = parse_word(p, e->name, sizeof(e->name));
+		if (!p || (*p && *p != '\n'))
+			return -EINVAL;
+		n++;
+		if (*p)
+			p++;
+	}
+	return n ? n : -EINVAL;
 }

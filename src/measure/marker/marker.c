@@ -4,6 +4,7 @@
  * and (where the machine has them) hardware events with perf_event_open; the accounts
  * (account.c) go to $ARCHSCOPE_MARKER_OUT/regions.PID at likwid_markerClose, at exit, or partial
  * on SIGINT/SIGTERM/SIGHUP. libc only; it never writes to the program's streams. */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -34,11 +35,8 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
 API int archscope_region_begin(const char *name);
 API int archscope_region_end(const char *name);
 
-static const struct {
-	const char *name, *unit;
-	uint32_t type;
-	uint64_t config;
-} events[MARKER_NEVENTS] = {
+/* The default set; $ARCHSCOPE_MARKER_EVENTS (stat --regions -e) replaces it */
+static const struct marker_event defaults[MARKER_NEVENTS] = {
 	{ "task-clock", "ns", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
 	{ "context-switches", "events", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
 	{ "cpu-migrations", "events", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
@@ -46,6 +44,8 @@ static const struct {
 	{ "cycles", "events", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
 	{ "instructions", "events", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
 };
+static struct marker_event events[MARKER_EVENTS_MAX];
+static int nevents;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct marker_thread *threads;  /* newest first; never freed (written at exit) */
@@ -55,10 +55,17 @@ static unsigned generation;            /* a fork()ed child starts its accounts a
 static char outdir[512];
 static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 
+/* stack --regions: the preload library's waits of the calling thread (scale/preload/regions.c),
+ * NULL when it is not loaded; the accounts' names (cpu, runq, then its primitives) */
+static int (*stack_waits)(unsigned long long *ns, int cap, const char **names);
+static int nstack;
+static const char *stack_names[MARKER_STACK_MAX];
+
 struct mine {
 	struct marker_thread *t;
 	unsigned gen;
-	int fd[MARKER_NEVENTS];
+	int fd[MARKER_EVENTS_MAX];
+	int schedstat;                 /* /proc/thread-self/schedstat (stack --regions), -1: none */
 };
 static __thread struct mine me;
 static pthread_key_t exit_key;         /* its destructor closes an ending thread's counters */
@@ -66,9 +73,11 @@ static pthread_key_t exit_key;         /* its destructor closes an ending thread
 static void thread_exit(void *unused)
 {
 	(void)unused;
-	for (int e = 0; e < MARKER_NEVENTS && me.gen == generation && me.t; e++)
+	for (int e = 0; e < nevents && me.gen == generation && me.t; e++)
 		if (me.fd[e] >= 0)
 			close(me.fd[e]);
+	if (me.gen == generation && me.t && me.schedstat >= 0)
+		close(me.schedstat);
 	me.t = NULL;
 }
 
@@ -104,11 +113,13 @@ static struct marker_thread *thread_me(void)
 	if (!t)
 		return NULL;
 	t->tid = (int)syscall(SYS_gettid);
-	for (int e = 0; e < MARKER_NEVENTS; e++) {
+	t->nev = nevents;
+	for (int e = 0; e < nevents; e++) {
 		me.fd[e] = counter_open(e);
 		if (me.fd[e] >= 0)
 			t->available |= 1u << e;
 	}
+	me.schedstat = nstack ? open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC) : -1;
 	pthread_mutex_lock(&lock);
 	t->index = nthreads++;
 	t->next = threads;
@@ -122,11 +133,32 @@ static struct marker_thread *thread_me(void)
 
 static void counters_read(const struct marker_thread *t, uint64_t *v)
 {
-	for (int e = 0; e < MARKER_NEVENTS; e++) {
+	for (int e = 0; e < nevents; e++) {
 		v[e] = 0;
 		if (((t->available >> e) & 1u) && read(me.fd[e], &v[e], sizeof(v[e])) != (ssize_t)sizeof(v[e]))
 			v[e] = 0;
 	}
+}
+
+/* The calling thread's time by kind (stack --regions): CPU time, run-queue time (schedstat's
+ * second field), then the preload library's waits; nstack values in ns. */
+static void stack_read(uint64_t *st)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	st[0] = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	st[1] = 0;
+	char buf[96];
+	ssize_t n = me.schedstat >= 0 ? pread(me.schedstat, buf, sizeof(buf) - 1, 0) : -1;
+	if (n > 0) {
+		buf[n] = 0;
+		char *p = strchr(buf, ' ');
+		st[1] = p ? strtoull(p + 1, NULL, 10) : 0;
+	}
+	unsigned long long w[MARKER_STACK_MAX];
+	int k = stack_waits(w, MARKER_STACK_MAX - 2, NULL);
+	for (int i = 0; i < nstack - 2; i++)
+		st[2 + i] = i < k ? w[i] : 0;
 }
 
 /* The record, atomically: a temporary file renamed over regions.PID. Signal-safe. */
@@ -134,8 +166,8 @@ static void record_write(const char *status)
 {
 	if (!outdir[0] || !threads)
 		return;
-	static const char *names[MARKER_NEVENTS], *units[MARKER_NEVENTS];
-	for (int e = 0; e < MARKER_NEVENTS; e++) {
+	static const char *names[MARKER_EVENTS_MAX], *units[MARKER_EVENTS_MAX];
+	for (int e = 0; e < nevents; e++) {
 		names[e] = events[e].name;
 		units[e] = events[e].unit;
 	}
@@ -159,7 +191,7 @@ static void record_write(const char *status)
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return;
-	int rc = marker_record_write(fd, (int)getpid(), status, names, units, threads);
+	int rc = marker_record_write(fd, (int)getpid(), status, nevents, names, units, nstack, stack_names, threads);
 	if (close(fd) != 0 || rc != 0 || rename(tmp, path) != 0)
 		unlink(tmp);
 	written = 1;
@@ -191,10 +223,26 @@ static void init_once(void)
 	if (inited)
 		return;
 	inited = 1;
+	/* stat --regions -e: the user's events (archscope checked them: a malformed list, which only
+	 * another caller could give, counts nothing rather than the wrong events) */
+	const char *list = getenv(MARKER_ENV_EVENTS);
+	nevents = list ? marker_events_parse(list, events, MARKER_EVENTS_MAX) : 0;
+	if (!list || nevents < 0) {
+		memcpy(events, defaults, sizeof(defaults));
+		nevents = list ? 0 : MARKER_NEVENTS;
+	}
 	const char *dir = getenv(MARKER_ENV_OUT);
 	if (dir && strlen(dir) < sizeof(outdir) - 32)
 		strcpy(outdir, dir);
 	pthread_atfork(NULL, NULL, after_fork_child);
+	/* under stack --regions the preload library is there too: each region gets its waits */
+	stack_waits = (int (*)(unsigned long long *, int, const char **))dlsym(RTLD_DEFAULT, MARKER_STACK_SYM);
+	if (stack_waits && outdir[0]) {
+		int k = stack_waits(NULL, MARKER_STACK_MAX - 2, stack_names + 2);
+		stack_names[0] = "cpu";
+		stack_names[1] = "runq";
+		nstack = 2 + (k < MARKER_STACK_MAX - 2 ? k : MARKER_STACK_MAX - 2);
+	}
 	pthread_key_create(&exit_key, thread_exit);
 	for (size_t i = 0; outdir[0] && i < sizeof(sigs) / sizeof(sigs[0]); i++) {
 		struct sigaction old;
@@ -266,9 +314,20 @@ static int region_mark(const char *tag, int stop)
 	int rc = thread_open(&t);
 	if (rc)
 		return rc;
-	uint64_t c[MARKER_NEVENTS];
+	uint64_t c[MARKER_EVENTS_MAX], st[MARKER_STACK_MAX];
+	if (stop && nstack) {
+		stack_read(st);
+		marker_region_stack(t, tag, st, nstack, 1);
+	}
 	counters_read(t, c);
-	return stop ? marker_region_stop(t, tag, ns, c) : marker_region_start(t, tag, now_ns(), c);
+	if (stop)
+		return marker_region_stop(t, tag, ns, c);
+	rc = marker_region_start(t, tag, now_ns(), c);
+	if (rc == 0 && nstack) {
+		stack_read(st);
+		marker_region_stack(t, tag, st, nstack, 0);
+	}
+	return rc;
 }
 
 API int likwid_markerStartRegion(const char *regionTag)

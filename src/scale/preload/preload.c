@@ -607,6 +607,13 @@ static void atfork_child(void)
 	preload_self();
 }
 
+double preload_ns_per_tick(void)
+{
+	uint64_t now = preload_now_ns(), now_ticks = preload_ticks();
+	uint64_t dticks = now_ticks - process_start_ticks, dns = now - clock0_ns;
+	return preload_counter && dticks > 0 ? (double)dns / (double)dticks : 1.0;
+}
+
 __attribute__((constructor)) static void preload_init(void)
 {
 	const char *d = getenv(SCALE_ENV_DIR);

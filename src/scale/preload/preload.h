@@ -115,6 +115,10 @@ static inline uint64_t preload_ticks(void)
 	return preload_now_ns();
 }
 
+/* ns per tick of preload_ticks() over this process's run so far (1 when ticks are ns), as the
+ * record converts them. */
+double preload_ns_per_tick(void) PRELOAD_HIDDEN;
+
 /* The calling thread's account, made on first use (threads the wrappers did not start too). NULL
  * when the table is full or the library is off (no $ARCHSCOPE_STACK_DIR). */
 struct preload_thread *preload_self(void) PRELOAD_HIDDEN;
