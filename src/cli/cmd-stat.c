@@ -166,6 +166,17 @@ static int stat_report(struct cli_stat_result *r, const char *out, const char *s
 	return rc ? rc : program_rc;
 }
 
+/* -a needs the right to count every CPU: said before anything runs. */
+static int stat_system_check(struct stat_select *sel)
+{
+	struct as_error err = { 0 };
+	if (counters_system_wide_check(&err) == 0)
+		return 0;
+	error("-a: %s", err.msg);
+	measure_stat_select_release(sel);
+	return EXIT_FAIL;
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct cli_stat_args a = { 0 };
@@ -200,12 +211,8 @@ int cmd_stat(int argc, char **argv)
 	int rc = cli_stat_select("stat", &a, &sel);
 	if (rc)
 		return rc;
-	struct as_error err = { 0 };
-	if (system && counters_system_wide_check(&err) != 0) {
-		error("-a: %s", err.msg);
-		measure_stat_select_release(&sel);
-		return EXIT_FAIL;
-	}
+	if (system && (rc = stat_system_check(&sel)))
+		return rc;
 	char cmdline[1024];
 	stat_command_line(argc >= 1 ? argv : NULL, pid, cmdline, sizeof(cmdline));
 	struct cli_regions reg;
