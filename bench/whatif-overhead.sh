@@ -7,9 +7,8 @@
 # whatif sets it (a fresh shared delay file per run, 1 ms sampling period, the site = the whole
 # executable segment of the program's own binary, so every sample in it takes the site path: the
 # range check, a zero delay, the pay check; the run-queue wait is read only above line speedup 0),
-# and the stack's records the
-# library writes. Each run's wall time is timed by Python around fork/exec (the same for both
-# sides), its CPU time (user + system of the whole tree) from the children's rusage; the shared
+# and the stack's records the library writes. Each run's wall time is timed by Python around
+# fork/exec (the same for both sides), its CPU time (user + system of the whole tree) from the children's rusage; the shared
 # file's sample counts after each instrumented run show that the machinery ran.
 # Prints per program: median plain and instrumented wall times, the overhead (median of the pairs'
 # ratios - 1) with its 90 % bootstrap interval (pairs resampled) and the min..max of the ratios, the
