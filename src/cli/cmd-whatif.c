@@ -122,6 +122,20 @@ static void site_render(struct emit *e, const struct whatif_site *s, const struc
 	emit_object_end(e);
 }
 
+/* The OpenMP runtimes' waits the profile saw: named, never tried (a wait is not worth optimizing). */
+static void waiting_render(struct emit *e, const struct whatif_result *r)
+{
+	emit_table_begin(e, WR_KEY(WAITING), "waiting in an OpenMP runtime (never worth optimizing: the work waited for is)");
+	for (int i = 0; i < r->nwaiting; i++) {
+		emit_row_begin(e);
+		emit_string(e, WR_KEY(WAIT_SITE), "site", r->waiting[i].where);
+		emit_int(e, WR_KEY(WAIT_SAMPLES), "profiling samples", r->waiting[i].samples, NULL);
+		emit_number(e, WR_KEY(WAIT_SHARE), "share", r->waiting[i].share, NULL, "%.3f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
+}
+
 /* The notes on the whole answer: never an empty one (item 4). */
 static void notes_render(struct emit *e, const struct whatif_result *r, const struct whatif_opts *o)
 {
@@ -199,6 +213,7 @@ static void whatif_render(struct emit *e, const struct whatif_result *r, const s
 	for (int s = 0; s < r->nsites; s++)
 		site_render(e, &r->sites[s], o);
 	emit_list_end(e);
+	waiting_render(e, r);
 	notes_render(e, r, o);
 	if (r->interrupted)
 		emit_bool(e, WR_KEY(INTERRUPTED), "interrupted", 1);

@@ -365,7 +365,8 @@ static int profile_run(struct ctx *c, struct as_error *err)
 	long total = 0;
 	rc = whatif_samples_load(c->rec, &v, &n, &total);
 	if (rc == 0) {
-		int ns = whatif_sites_pick(v, n, total, c->o->by_function, c->o->nsites, c->res->sites);
+		int ns = whatif_sites_pick(v, n, total, c->o->by_function, c->o->nsites, c->res->sites, c->res->waiting,
+					   &c->res->nwaiting);
 		c->res->nsites = ns > 0 ? ns : 0;
 		if (total > c->res->profile_samples)
 			c->res->profile_samples = total;

@@ -67,9 +67,21 @@ struct whatif_site {
 	int verdict;
 };
 
+/* Code where threads wait in an OpenMP runtime (its barriers, waits, spin and sleep loops; yields):
+ * sampled, named, and never a site to try: making a wait faster does not make the program faster
+ * (the work it waits for does). */
+#define WHATIF_WAITING_MAX 8
+struct whatif_waiting {
+	char where[256];         /* "function (binary)", "(no symbol) (binary)" */
+	long samples;            /* profile samples in it */
+	double share;            /* of all profile samples */
+};
+
 struct whatif_result {
 	struct whatif_site sites[WHATIF_SITES_MAX];
 	int nsites;
+	struct whatif_waiting waiting[WHATIF_WAITING_MAX]; /* the runtimes' waits, most sampled first */
+	int nwaiting;
 	long profile_samples;    /* every thread's samples in the profiling run */
 	double profile_wall_s;
 	struct conditions profile_cond; /* what the profiling run ran in */
@@ -114,8 +126,18 @@ struct whatif_sample {
 int whatif_samples_load(const char *dir, struct whatif_sample **v, size_t *n, long *total);
 /* Groups samples into sites (by line or function), the top `max` by samples, with each site's
  * code ranges found in the debug information (line: the addresses of the sampled functions whose
- * line is the site's; function: the symbol's range). */
+ * line is the site's; function: the symbol's range). Samples in an OpenMP runtime's waits
+ * (whatif_is_runtime_wait) are never sites: they go by function into waiting[] (at most
+ * WHATIF_WAITING_MAX, most sampled first; *nwaiting of them). Returns the sites' count. */
 int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int by_function, int max,
-		      struct whatif_site *sites);
+		      struct whatif_site *sites, struct whatif_waiting *waiting, int *nwaiting);
+/* Whether code in binary `path`, in function `function` (NULL: no symbol), is an OpenMP runtime
+ * waiting: a runtime library (libgomp, LLVM's libomp, Intel's libiomp5) and a function of its
+ * barriers, waits, spin, yield or sleep loops (gomp_team_barrier_wait_end, do_spin, futex_wait,
+ * __kmp_wait_template, __kmp_hyper_barrier_release, kmp_flag_64::wait, __kmp_suspend_64, ...), or
+ * runtime code without a symbol (a stripped runtime's static wait loops: the stack files every
+ * sample in a runtime whose waits it timed as their spin phase, the same way); and sched_yield in
+ * any binary (libomp's waits yield in their loop; a yield is never work). Pure; unit-tested. */
+int whatif_is_runtime_wait(const char *path, const char *function);
 
 #endif

@@ -106,5 +106,23 @@ static void test_whatif__samples_file_placed_by_its_mappings(void)
 	free(v);
 }
 
-TESTS(T(test_whatif__speedup_and_interval), T(test_whatif__one_run_borrows_the_other_spread), T(test_whatif__verdicts),
+static void test_whatif__openmp_waits_are_never_sites(void)
+{
+	/* libgomp's and libomp's barrier, wait and spin code, named or stripped */
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0", "gomp_team_barrier_wait_end"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "do_spin"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", NULL));
+	CHECK(whatif_is_runtime_wait("/usr/lib/llvm-19/lib/libomp.so.5", "__kmp_hyper_barrier_release"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/llvm-19/lib/libomp.so.5", "_Z19__kmp_wait_templateI10kmp_flag_64ILb0ELb1EELb1ELb0ELb1EEbP8kmp_info"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/libiomp5.so", "__kmp_suspend_64"));
+	CHECK(whatif_is_runtime_wait("/lib/x86_64-linux-gnu/libc.so.6", "__sched_yield"));
+	/* a runtime's work-sharing code, the program's own code and libc's other code are not waits */
+	CHECK(!whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "GOMP_loop_dynamic_next"));
+	CHECK(!whatif_is_runtime_wait("/usr/bin/prog", "barrier_wait_for_work"));
+	CHECK(!whatif_is_runtime_wait("/usr/bin/prog", NULL));
+	CHECK(!whatif_is_runtime_wait("/lib/x86_64-linux-gnu/libc.so.6", "memcpy"));
+	CHECK(!whatif_is_runtime_wait(NULL, NULL));
+}
+
+TESTS(T(test_whatif__speedup_and_interval), T(test_whatif__openmp_waits_are_never_sites), T(test_whatif__one_run_borrows_the_other_spread), T(test_whatif__verdicts),
       T(test_whatif__samples_file_placed_by_its_mappings))
