@@ -10,7 +10,6 @@
 #include "cli/parse-options.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
-#include "common/number.h"
 #include "machine/result-whatif.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -22,32 +21,12 @@ static int speedups_cb(const struct opt *o, const char *arg, const char *value)
 {
 	(void)value;
 	struct whatif_opts *wo = o->value;
-	wo->nspeedups = 0;
-	for (const char *p = arg;;) {
-		size_t n = strcspn(p, ",");
-		char item[32];
-		double v = NAN;
-		if (n > 0 && n < sizeof(item)) {
-			snprintf(item, sizeof(item), "%.*s", (int)n, p);
-			if (number_parse_double(item, 0, 100, &v) != 0)
-				v = NAN;
-		}
-		if (v > 1 && v <= 100)
-			v /= 100; /* a percentage */
-		if (!(v > 0 && v <= 1) || (wo->nspeedups && v <= wo->speedups[wo->nspeedups - 1])) {
-			error("--speedups '%s': '%.*s' is not a line speedup above the one before it (fractions 0 < s <= 1 such as "
-			      "0.25,0.5,1, or percentages 25,50,100)", arg, (int)n, p);
-			return -1;
-		}
-		if (wo->nspeedups >= WHATIF_SPEEDUPS_MAX - 1) {
-			error("--speedups '%s': more than %d line speedups (the limit)", arg, WHATIF_SPEEDUPS_MAX - 1);
-			return -1;
-		}
-		wo->speedups[wo->nspeedups++] = v;
-		if (!p[n])
-			return 0;
-		p += n + 1;
+	char why[200];
+	if (whatif_speedups_parse(arg, wo->speedups, &wo->nspeedups, why, sizeof(why)) != 0) {
+		error("--speedups '%s': %s", arg, why);
+		return -1;
 	}
+	return 0;
 }
 
 static void whatif_progress(void *ctx, const char *what, int run, int runs)

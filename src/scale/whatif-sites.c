@@ -28,14 +28,15 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 		return -errno;
 	struct map_line *maps = NULL;
 	size_t nm = 0, cm = 0, ni = 0, ci = 0;
-	struct { uint64_t a; long c; } *ips = NULL;
+	struct { uint64_t a; long c; int tid; } *ips = NULL;
 	char line[1400];
 	int rc = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a, b, off;
 		long c;
+		int tid = 0;
 		char perm[8], path[512];
-		if (line[0] == 'I' && sscanf(line, "I %llx %ld", &a, &c) == 2 && c > 0) {
+		if (line[0] == 'I' && sscanf(line, "I %llx %ld %d", &a, &c, &tid) >= 2 && c > 0) {
 			void *p = array_grow(ips, &ci, ni, sizeof(*ips), 256);
 			if (!p) {
 				rc = -ENOMEM;
@@ -43,6 +44,7 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 			}
 			ips = p;
 			ips[ni].a = a;
+			ips[ni].tid = tid;
 			ips[ni++].c = c;
 		} else if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &a, &b, perm, &off, path) == 5 &&
 			   perm[2] == 'x' && path[0] == '/') {
@@ -75,6 +77,7 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 			s->map_start = maps[k].start;
 			s->map_offset = maps[k].off;
 			s->n = ips[i].c;
+			s->tid = ips[i].tid;
 			break;
 		}
 	}
@@ -323,8 +326,10 @@ static void site_ranges(struct whatif_site *st, struct bin *b, const struct what
 }
 
 int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int by_function, int max,
-		      struct whatif_site *sites, struct whatif_waiting *waiting, int *nwaiting)
+		      struct whatif_site *sites, struct whatif_waiting *waiting, int *nwaiting, int *mark)
 {
+	for (size_t i = 0; mark && i < n; i++)
+		mark[i] = WHATIF_MARK_OTHER;
 	struct whatif_waiting wbuf[4 * WHATIF_WAITING_MAX]; /* every wait function, then the top kept */
 	int nw = 0;
 	struct bin bins[32];
@@ -345,6 +350,8 @@ int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int b
 		const char *fn = b && b->mod ? dwfl_module_addrname(b->mod, b->base + v[i].off) : NULL;
 		if (whatif_is_runtime_wait(v[i].path, fn)) {
 			waiting_add(wbuf, &nw, 4 * WHATIF_WAITING_MAX, fn, v[i].path, v[i].n);
+			if (mark)
+				mark[i] = WHATIF_MARK_WAITING;
 			continue;
 		}
 		if (sample_name(b, &v[i], by_function, key, sizeof(key), where, sizeof(where)) != 0)
@@ -371,8 +378,12 @@ int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int b
 		st->share = total > 0 ? (double)g[k].n / (double)total : 0;
 		struct bin *b = bin_get(bins, &nb, 32, &v[g[k].first]);
 		site_ranges(st, b, v, n, (const char *const *)keys, g[k].key, by_function);
-		if (st->noffs > 0)
-			ns++;
+		if (st->noffs == 0)
+			continue;
+		for (size_t i = 0; mark && i < n; i++)
+			if (keys[i] && !strcmp(keys[i], g[k].key))
+				mark[i] = ns;
+		ns++;
 	}
 	qsort(wbuf, (size_t)nw, sizeof(*wbuf), waiting_cmp);
 	*nwaiting = nw < WHATIF_WAITING_MAX ? nw : WHATIF_WAITING_MAX;
