@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/cmd-stack.h"
 #include "cli/cmd-stack-whatif.h"
+#include "cli/util-whatif.h"
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
 #include "common/interrupt.h"
@@ -95,6 +96,8 @@ static int stack_render(const struct scale_opts *so, const struct scale_result *
 	int code = cli_emit_end(e, "stack");
 	if (plot)
 		cli_stack_plot(plot, res);
+	if (plot && wi->res)
+		cli_whatif_plot(plot, wi->res); /* beside stack.svg: whatif.svg of the same program at N */
 	if (res->interrupted) {
 		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
 		      strsignal(res->interrupted));

@@ -43,8 +43,13 @@ test_expect_success 'the whatif block beside the stack: described, sites named, 
 	assert sites["(crit_work)"]["critical_path_share"] > sites["(side_work)"]["critical_path_share"], sites
 	PY
 '
-test_expect_success 'text: one line per site with the line speedup, the program speedup and its ±, and the critical-path share' '
-	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --whatif --whatif-sites 1 --whatif-speedups 1 -- "$EX/whatif-two-threads" 0.3 &&
+test_expect_success 'text: one line per site with the line speedup, the program speedup and its ±, and the critical-path share; --plot draws both' '
+	run 0 "$ARCHSCOPE" stack -q -t 2 -r 1 --whatif --whatif-sites 1 --whatif-speedups 1 --plot "$TMP/plot" -- \
+		"$EX/whatif-two-threads" 0.3 &&
+	test -s "$TMP/plot/stack.dat" && test -s "$TMP/plot/whatif.dat" || fail "no stack.dat or whatif.dat" &&
+	if command -v gnuplot >/dev/null; then
+		[ -s "$TMP/plot/stack.svg" ] && [ -s "$TMP/plot/whatif.svg" ] || { cat "$TMP/err"; fail "no stack.svg or whatif.svg"; }
+	fi &&
 	contains "$TMP/out" "whatif at 2 threads" &&
 	contains "$TMP/out" "^  line two-threads.c:[0-9]* ([a-z_]*): +100 % -> program [-+][0-9.]* % (±[0-9.]*), stack: it is on the critical path [0-9]* % of the time$"
 '
