@@ -97,7 +97,7 @@ static int stack_render(const struct scale_opts *so, const struct scale_result *
 	if (plot)
 		cli_stack_plot(plot, res);
 	if (plot && wi->res)
-		cli_whatif_plot(plot, wi->res); /* beside stack.svg: whatif.svg of the same program at N */
+		cli_whatif_plot(plot, wi->res, 1); /* beside stack.svg: whatif.svg of the same program at N */
 	if (res->interrupted) {
 		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
 		      strsignal(res->interrupted));

@@ -208,7 +208,7 @@ static int whatif_finish(const struct whatif_result *r, const struct whatif_opts
 	int code = cli_emit_end(e, "whatif");
 	cli_conditions_summary();
 	if (plot)
-		cli_whatif_plot(plot, r);
+		cli_whatif_plot(plot, r, 0);
 	if (r->interrupted) {
 		error("interrupted by signal %d: printed the rounds finished before it", r->interrupted);
 		return INTERRUPT_EXIT;

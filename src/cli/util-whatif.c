@@ -8,7 +8,7 @@
 #include "report/plot.h"
 
 /* DIR/whatif.dat (one block per site: line speedup, program speedup, ci) and the Coz plot. */
-void cli_whatif_plot(const char *dir, const struct whatif_result *r)
+void cli_whatif_plot(const char *dir, const struct whatif_result *r, int crit)
 {
 	struct as_error err = { 0 };
 	char path[4200], q[300];
@@ -36,9 +36,16 @@ void cli_whatif_plot(const char *dir, const struct whatif_result *r)
 	int k = snprintf(body, sizeof(body), "set title 'causal profile'\nset xlabel 'line speedup (%%)'\n"
 			 "set ylabel 'program speedup (%%)'\nset key outside bottom center noenhanced\nset grid\n"
 			 "set xrange [0:100]\nplot ");
-	for (int s = 0; s < r->nsites && k > 0 && (size_t)k < sizeof(body); s++)
+	for (int s = 0; s < r->nsites && k > 0 && (size_t)k < sizeof(body); s++) {
+		char title[320];
+		double cs = r->sites[s].crit_share;
+		if (crit && cs == cs)
+			snprintf(title, sizeof(title), "%s: on the critical path %.0f %% of the time", r->sites[s].where, 100 * cs);
+		else
+			snprintf(title, sizeof(title), "%s", r->sites[s].where);
 		k += snprintf(body + k, sizeof(body) - (size_t)k, "%s'whatif.dat' index %d using 1:2:3 with yerrorlines title %s",
-			      s ? ", " : "", s, plot_quote(r->sites[s].where, q, sizeof(q)));
+			      s ? ", " : "", s, plot_quote(title, q, sizeof(q)));
+	}
 	if (r->nsites == 0)
 		snprintf(body + k, sizeof(body) - (size_t)k, "0 title 'no site'");
 	cli_plot_done(plot_render(dir, "whatif", body, &err), dir, "whatif", &err);

@@ -5,7 +5,8 @@
 #include "scale/whatif.h"
 
 /* DIR/whatif.dat (one block per site: line speedup, program speedup, ci, in %) and the plot
- * (DIR/whatif.svg, .png, whatif.gp); notes on failure. */
-void cli_whatif_plot(const char *dir, const struct whatif_result *r);
+ * (DIR/whatif.svg, .png, whatif.gp); notes on failure. crit: each curve's title carries the site's
+ * critical-path share (beside the stack). */
+void cli_whatif_plot(const char *dir, const struct whatif_result *r, int crit);
 
 #endif
