@@ -10,6 +10,8 @@
 #include "cli/cli.h"
 #include "cli/cmd-stack.h"
 #include "cli/cmd-stack-regions.h"
+#include "cli/cmd-stack-whatif.h"
+#include "cli/util-whatif.h"
 #include "cli/parse-options.h"
 #include "common/cpuset.h"
 #include "common/interrupt.h"
@@ -67,7 +69,7 @@ static void stack_progress(void *ctx, int threads, int rep, int reps)
 
 static const struct opt_cmd stack_cmd = {
 	.name = "stack",
-	.usage = (const char *const[]){ "archscope stack [-t N|-t 1,2,4,...] [-r R] [--regions] [--json] [--plot DIR] -- CMD ARGS",
+	.usage = (const char *const[]){ "archscope stack [-t N|-t 1,2,4,...] [-r R] [--regions] [--whatif] [--json] [--plot DIR] -- CMD ARGS",
 					NULL },
 	.description =
 		"Runs CMD at each thread count N (\"{T}\" in ARGS becomes N, and OMP_NUM_THREADS=N) R times,\n"
@@ -84,8 +86,8 @@ static const struct opt_cmd stack_cmd = {
 
 /* The runs' stacks (text or JSON), the plot, and the exit code: 130 when interrupted, 1 when the
  * program failed or every run of a thread count was rejected. */
-static int stack_render(const struct scale_opts *so, const struct scale_result *res, int json, const char *plot,
-			const struct cli_stack_regions *regions)
+static int stack_render(const struct scale_opts *so, const struct scale_result *res, const struct stack_whatif *wi,
+			int json, const char *plot, const struct cli_stack_regions *regions)
 {
 	struct emit *e = emit_new(json ? EMIT_JSON : EMIT_TEXT, stdout);
 	if (!e)
@@ -93,12 +95,19 @@ static int stack_render(const struct scale_opts *so, const struct scale_result *
 	cli_stack_render(e, so, res);
 	if (regions)
 		cli_stack_regions_render(e, regions);
+	cli_stack_whatif_render(e, wi);
 	int code = cli_emit_end(e, "stack");
 	if (plot)
 		cli_stack_plot(plot, res);
+	if (plot && wi->res)
+		cli_whatif_plot(plot, wi->res, 1); /* beside stack.svg: whatif.svg of the same program at N */
 	if (res->interrupted) {
 		error("interrupted by signal %d (%s): printed the runs measured before it", res->interrupted,
 		      strsignal(res->interrupted));
+		code = INTERRUPT_EXIT;
+	} else if (wi->res && wi->res->interrupted) {
+		error("interrupted by signal %d (%s): printed the stack and whatif's rounds finished before it",
+		      wi->res->interrupted, strsignal(wi->res->interrupted));
 		code = INTERRUPT_EXIT;
 	} else if (code == EXIT_OK && (res->bad & (SCALE_BAD_STATUS | SCALE_BAD_CRASH | SCALE_BAD_TIMEOUT))) {
 		cli_stack_report_failure(so, res);
@@ -125,6 +134,34 @@ static void stack_note_oversubscribed(const struct scale_opts *so, const struct 
 	}
 }
 
+/* The options' checks that need more than one option: 0, or -1 after a usage error. */
+static int stack_args_check(const struct scale_opts *so, const char *plot, const struct stack_whatif *wi)
+{
+	if (cli_output_dir_check("stack", "--plot", plot) != 0)
+		return -1;
+	if (so->sample_period_ms > 0 && so->sample_period_ms < 0.1)
+		return error_usage("stack", "--sample-period %g: at least 0.1 ms (0: chosen by a sample's cost)",
+				   so->sample_period_ms), -1;
+	if (wi->on && wi->wo.nsites * wi->wo.rounds > WHATIF_ROUNDS_MAX)
+		return error_usage("stack", "--whatif-sites %d x --whatif-rounds %d: at most %d baseline runs (fewer sites or "
+				   "rounds)", wi->wo.nsites, wi->wo.rounds, WHATIF_ROUNDS_MAX), -1;
+	return 0;
+}
+
+/* --whatif: whatif's rounds after the stack's runs, at its largest thread count; a failure is said
+ * and leaves the stack to be printed (1). */
+static int stack_whatif(struct stack_whatif *wi, const struct scale_opts *so, const struct scale_result *res)
+{
+	if (!wi->on || res->interrupted)
+		return 0;
+	struct as_error err = { 0 };
+	if (cli_stack_whatif_run(wi, so, &err) == 0)
+		return 0;
+	error_err(&err);
+	cli_stack_whatif_release(wi);
+	return 1;
+}
+
 /* --regions: before each run, the records of the one before it and this run's thread count */
 static void stack_progress_regions(void *ctx, int threads, int rep, int reps)
 {
@@ -134,7 +171,7 @@ static void stack_progress_regions(void *ctx, int threads, int rep, int reps)
 
 /* Runs the program at every thread count (with --regions, under the marker library too) and
  * renders the stacks; the exit code. */
-static int stack_measure(struct scale_opts *so, int regions, int json, const char *plot)
+static int stack_measure(struct scale_opts *so, struct stack_whatif *wi, int regions, int json, const char *plot)
 {
 	struct cli_stack_regions sr;
 	if (regions && cli_stack_regions_begin(&sr) != 0) {
@@ -152,11 +189,12 @@ static int stack_measure(struct scale_opts *so, int regions, int json, const cha
 	 * temporary files removed, exit 130; a second one ends at once (common/interrupt.h) */
 	interrupt_install();
 	rc = rc ? as_error_set(&err, rc, "out of memory") : scale_run(so, res, &err);
+	int wi_failed = rc == 0 ? stack_whatif(wi, so, res) : 0;
 	interrupt_restore();
 	progress_done();
 	if (regions) /* a run a signal cut is the last begun: left out, as from the stacks */
 		cli_stack_regions_end(&sr, res && res->interrupted && sr.nrun > 0 ? sr.nrun - 1 : sr.nrun);
-	int code = rc == 0 ? stack_render(so, res, json, plot, regions ? &sr : NULL) : 0;
+	int code = rc == 0 ? stack_render(so, res, wi, json, plot, regions ? &sr : NULL) : 0;
 	if (rc) {
 		error_err(&err);
 		code = rc == -ENOENT ? EXIT_USAGE : EXIT_FAIL; /* -ENOENT: the program cannot run as named */
@@ -164,9 +202,10 @@ static int stack_measure(struct scale_opts *so, int regions, int json, const cha
 		scale_result_release(res);
 	}
 	free(res);
+	cli_stack_whatif_release(wi);
 	if (regions)
 		cli_stack_regions_release(&sr);
-	return code;
+	return code == EXIT_OK && wi_failed ? EXIT_FAIL : code;
 }
 
 int cmd_stack(int argc, char **argv)
@@ -175,6 +214,8 @@ int cmd_stack(int argc, char **argv)
 	int json = 0, no_sample = 0, tracepoints = 0, regions = 0;
 	const char *plot = NULL;
 	double timeout_s = 600;
+	struct stack_whatif wi;
+	cli_stack_whatif_init(&wi);
 	struct opt opts[] = {
 		OPT_CALLBACK('t', "threads", &so, "N[,N...]",
 			     "thread counts (default: the CPUs this process may use); \"{T}\" in ARGS becomes N", threads_cb),
@@ -189,6 +230,13 @@ int cmd_stack(int argc, char **argv)
 		OPT_FLAG(0, "regions", &regions, "also the stack of each region the program marks (LIKWID marker API,\n"
 						 "archscope-marker.h)"),
 		OPT_DOUBLE(0, "timeout", &timeout_s, "S", 0, 1e6, "stop a run after S seconds (default 600; 0: never)"),
+		OPT_FLAG(0, "whatif", &wi.on,
+			 "then whatif's causal profile at the largest N, each site beside the stack with its\n"
+			 "critical-path share (archscope-whatif(1))"),
+		OPT_INT(0, "whatif-sites", &wi.wo.nsites, "N", 1, WHATIF_SITES_MAX, "with --whatif: sites tried (default 2)"),
+		OPT_CALLBACK(0, "whatif-speedups", &wi, "LIST", "with --whatif: line speedups (default 0.5,1)",
+			     cli_stack_whatif_speedups_cb),
+		OPT_INT(0, "whatif-rounds", &wi.wo.rounds, "R", 1, 16, "with --whatif: runs of each site and speedup (default 2)"),
 		OPT_JSON(&json),
 		OPT_PLOT(&plot),
 		OPT_QUIET(),
@@ -200,11 +248,8 @@ int cmd_stack(int argc, char **argv)
 		return opt_exit_code(n);
 	if (n == 0)
 		return error_usage("stack", "no program to run: archscope stack [options] -- CMD ARGS"), EXIT_USAGE;
-	if (cli_output_dir_check("stack", "--plot", plot) != 0)
+	if (stack_args_check(&so, plot, &wi) != 0)
 		return EXIT_USAGE;
-	if (so.sample_period_ms > 0 && so.sample_period_ms < 0.1)
-		return error_usage("stack", "--sample-period %g: at least 0.1 ms (0: chosen by a sample's cost)",
-				   so.sample_period_ms), EXIT_USAGE;
 	so.argv = argv;
 	so.spin = !no_sample;
 	so.tracepoints = tracepoints;
@@ -223,5 +268,5 @@ int cmd_stack(int argc, char **argv)
 		return error_err(&err), err.code == -EINVAL ? EXIT_USAGE : EXIT_FAIL;
 	so.preload = preload;
 
-	return stack_measure(&so, regions, json, plot);
+	return stack_measure(&so, &wi, regions, json, plot);
 }

@@ -8,9 +8,9 @@
 
 #include "cli/cli.h"
 #include "cli/parse-options.h"
+#include "cli/util-whatif.h"
 #include "common/atomicfile.h"
 #include "common/interrupt.h"
-#include "common/number.h"
 #include "machine/result-whatif.h"
 #include "report/emit.h"
 #include "report/plot.h"
@@ -22,32 +22,12 @@ static int speedups_cb(const struct opt *o, const char *arg, const char *value)
 {
 	(void)value;
 	struct whatif_opts *wo = o->value;
-	wo->nspeedups = 0;
-	for (const char *p = arg;;) {
-		size_t n = strcspn(p, ",");
-		char item[32];
-		double v = NAN;
-		if (n > 0 && n < sizeof(item)) {
-			snprintf(item, sizeof(item), "%.*s", (int)n, p);
-			if (number_parse_double(item, 0, 100, &v) != 0)
-				v = NAN;
-		}
-		if (v > 1 && v <= 100)
-			v /= 100; /* a percentage */
-		if (!(v > 0 && v <= 1) || (wo->nspeedups && v <= wo->speedups[wo->nspeedups - 1])) {
-			error("--speedups '%s': '%.*s' is not a line speedup above the one before it (fractions 0 < s <= 1 such as "
-			      "0.25,0.5,1, or percentages 25,50,100)", arg, (int)n, p);
-			return -1;
-		}
-		if (wo->nspeedups >= WHATIF_SPEEDUPS_MAX - 1) {
-			error("--speedups '%s': more than %d line speedups (the limit)", arg, WHATIF_SPEEDUPS_MAX - 1);
-			return -1;
-		}
-		wo->speedups[wo->nspeedups++] = v;
-		if (!p[n])
-			return 0;
-		p += n + 1;
+	char why[200];
+	if (whatif_speedups_parse(arg, wo->speedups, &wo->nspeedups, why, sizeof(why)) != 0) {
+		error("--speedups '%s': %s", arg, why);
+		return -1;
 	}
+	return 0;
 }
 
 static void whatif_progress(void *ctx, const char *what, int run, int runs)
@@ -120,6 +100,20 @@ static void site_render(struct emit *e, const struct whatif_site *s, const struc
 	}
 	emit_table_end(e);
 	emit_object_end(e);
+}
+
+/* The OpenMP runtimes' waits the profile saw: named, never tried (a wait is not worth optimizing). */
+static void waiting_render(struct emit *e, const struct whatif_result *r)
+{
+	emit_table_begin(e, WR_KEY(WAITING), "waiting in an OpenMP runtime (never worth optimizing: the work waited for is)");
+	for (int i = 0; i < r->nwaiting; i++) {
+		emit_row_begin(e);
+		emit_string(e, WR_KEY(WAIT_SITE), "site", r->waiting[i].where);
+		emit_int(e, WR_KEY(WAIT_SAMPLES), "profiling samples", r->waiting[i].samples, NULL);
+		emit_number(e, WR_KEY(WAIT_SHARE), "share", r->waiting[i].share, NULL, "%.3f");
+		emit_row_end(e);
+	}
+	emit_table_end(e);
 }
 
 /* The notes on the whole answer: never an empty one (item 4). */
@@ -199,46 +193,10 @@ static void whatif_render(struct emit *e, const struct whatif_result *r, const s
 	for (int s = 0; s < r->nsites; s++)
 		site_render(e, &r->sites[s], o);
 	emit_list_end(e);
+	waiting_render(e, r);
 	notes_render(e, r, o);
 	if (r->interrupted)
 		emit_bool(e, WR_KEY(INTERRUPTED), "interrupted", 1);
-}
-
-/* DIR/whatif.dat (one block per site: line speedup, program speedup, ci) and the Coz plot. */
-static void whatif_plot(const char *dir, const struct whatif_result *r)
-{
-	struct as_error err = { 0 };
-	char path[4200], q[300];
-	struct atomic_file af;
-	snprintf(path, sizeof(path), "%s/whatif.dat", dir);
-	if (plot_dir_prepare(dir, &err) != 0 || atomic_file_open(&af, path, &err) != 0) {
-		note("%s", err.msg);
-		return;
-	}
-	for (int s = 0; s < r->nsites; s++) {
-		fprintf(af.fp, "# %s\n", plot_comment(r->sites[s].where, q, sizeof(q)));
-		for (int k = 0; k < r->sites[s].npts; k++) {
-			const struct whatif_curve_point *p = &r->sites[s].pts[k];
-			if (p->program_speedup == p->program_speedup)
-				fprintf(af.fp, "%.3f %.5f %.5f\n", 100 * p->line_speedup, 100 * p->program_speedup,
-					p->ci == p->ci ? 100 * p->ci : 0.0);
-		}
-		fprintf(af.fp, "\n\n");
-	}
-	if (atomic_file_commit(&af, &err) != 0) {
-		note("%s", err.msg);
-		return;
-	}
-	char body[8192];
-	int k = snprintf(body, sizeof(body), "set title 'causal profile'\nset xlabel 'line speedup (%%)'\n"
-			 "set ylabel 'program speedup (%%)'\nset key outside bottom center noenhanced\nset grid\n"
-			 "set xrange [0:100]\nplot ");
-	for (int s = 0; s < r->nsites && k > 0 && (size_t)k < sizeof(body); s++)
-		k += snprintf(body + k, sizeof(body) - (size_t)k, "%s'whatif.dat' index %d using 1:2:3 with yerrorlines title '%s'",
-			      s ? ", " : "", s, plot_quote(r->sites[s].where, q, sizeof(q)));
-	if (r->nsites == 0)
-		snprintf(body + k, sizeof(body) - (size_t)k, "0 title 'no site'");
-	cli_plot_done(plot_render(dir, "whatif", body, &err), dir, "whatif", &err);
 }
 
 static int whatif_finish(const struct whatif_result *r, const struct whatif_opts *o, int json, const char *plot)
@@ -250,7 +208,7 @@ static int whatif_finish(const struct whatif_result *r, const struct whatif_opts
 	int code = cli_emit_end(e, "whatif");
 	cli_conditions_summary();
 	if (plot)
-		whatif_plot(plot, r);
+		cli_whatif_plot(plot, r, 0);
 	if (r->interrupted) {
 		error("interrupted by signal %d: printed the rounds finished before it", r->interrupted);
 		return INTERRUPT_EXIT;

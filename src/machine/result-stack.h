@@ -95,7 +95,46 @@
 	X(SR_REGIONS, SR_ROOT, REFS, "regions", "region", SCHEMA_OPT, "--regions: the marked regions over every run")   \
 	X(SR_REGION_MARKS, SR_ROOT, REF, "region_marks", "region marks", SCHEMA_OPT, "--regions: how the marks were kept")
 
-#define STACK_RESULT(X) STACK_RESULT_TOP(X) STACK_RESULT_RUN(X) STACK_RESULT_STACK(X) STACK_RESULT_REGIONS(X)
+
+/* stack --whatif: whatif's causal profile of the same program at the same thread count, each site
+ * with its critical-path share (scale/whatif.h: the share of the profiling run's span in which the
+ * site ran in the threads that bound the run). Fractions throughout: 0.2 is 20 %. */
+#define STACK_RESULT_WHATIF(X)                                                                                  \
+	X(SR_WI, SR_ROOT, OBJECT, "whatif", "", SCHEMA_OPT, "whatif beside the stack (--whatif)")                         \
+	X(SR_WI_THREADS, SR_WI, INT, "threads", "threads", 0, "N: the largest thread count of the stack")                \
+	X(SR_WI_ROUNDS, SR_WI, INT, "rounds", "", 0, "runs of each site and line speedup (--whatif-rounds)")            \
+	X(SR_WI_PROFILE_WALL, SR_WI, NUMBER, "profile_wall_s", "s", 0, "the profiling run's wall time")                   \
+	X(SR_WI_SPAN, SR_WI, NUMBER, "span_s", "s", SCHEMA_NULL, "the profiling run's span, the shares' denominator")      \
+	X(SR_WI_COND, SR_WI, REF, "conditions", "conditions", 0, "what the profiling run ran in")                          \
+	X(SR_WI_NOISY, SR_WI, BOOL, "noisy", "", 0, "the profiling run was disturbed")                                   \
+	X(SR_WI_RUNS_NOISY, SR_WI, INT, "runs_noisy", "", 0, "whatif's runs whose conditions were disturbed")            \
+	X(SR_WI_CRIT, SR_WI, INT, "critical_threads", "threads", 0,                                                      \
+	  "threads that bound the profiling run: work (CPU time outside waits) at least 0.9 of the most")            \
+	X(SR_WI_SEEN, SR_WI, INT, "threads_seen", "threads", 0, "threads of the profiling run with CPU time and samples")  \
+	X(SR_WI_SITES, SR_WI, ROWS, "sites", "", 0, "the sites tried, most sampled first")                                \
+	X(SR_WI_SITE, SR_WI_SITES, TEXT, "site", "", 0, "file:line (function), or function (binary)")                     \
+	X(SR_WI_SITE_SAMPLES, SR_WI_SITES, INT, "samples", "", 0, "profiling samples in it")                            \
+	X(SR_WI_SITE_SHARE, SR_WI_SITES, NUMBER, "share", "", 0, "of all profiling samples (fraction)")                 \
+	X(SR_WI_SITE_VERDICT, SR_WI_SITES, TEXT, "verdict", "", 0, "rising, flat, negative, within noise or too few samples") \
+	X(SR_WI_SITE_CRIT, SR_WI_SITES, NUMBER, "critical_path_share", "", SCHEMA_NULL,                                 \
+	  "share of the run's span in which the site ran in the threads that bound it (0 to 1; null: not told)")       \
+	X(SR_WI_SITE_LINE, SR_WI_SITES, NUMBER, "line_speedup", "", SCHEMA_NULL, "the largest line speedup measured")   \
+	X(SR_WI_SITE_PROGRAM, SR_WI_SITES, NUMBER, "program_speedup", "", SCHEMA_NULL, "the program's speedup at it")    \
+	X(SR_WI_SITE_CI, SR_WI_SITES, NUMBER, "ci", "", SCHEMA_NULL, "half-width of its 95 % confidence interval")       \
+	X(SR_WI_POINTS, SR_WI_SITES, ROWS, "points", "", 0, "the site's curve, line speedup 0 first")                   \
+	X(SR_WI_PT_LINE, SR_WI_POINTS, NUMBER, "line_speedup", "", 0, "the site's virtual speedup (fraction)")          \
+	X(SR_WI_PT_PROGRAM, SR_WI_POINTS, NUMBER, "program_speedup", "", SCHEMA_NULL, "1 - period / baseline period")    \
+	X(SR_WI_PT_CI, SR_WI_POINTS, NUMBER, "ci", "", SCHEMA_NULL, "half-width of its 95 % confidence interval")        \
+	X(SR_WI_PT_RUNS, SR_WI_POINTS, INT, "runs", "", 0, "runs behind it")                                            \
+	X(SR_WI_WAITING, SR_WI, ROWS, "waiting", "", 0, "an OpenMP runtime's waits: sampled, never tried")             \
+	X(SR_WI_WAIT_SITE, SR_WI_WAITING, TEXT, "site", "", 0, "function (binary)")                                     \
+	X(SR_WI_WAIT_SAMPLES, SR_WI_WAITING, INT, "samples", "", 0, "profiling samples in it")                          \
+	X(SR_WI_WAIT_SHARE, SR_WI_WAITING, NUMBER, "share", "", 0, "of all profiling samples (fraction)")               \
+	X(SR_WI_NOTES, SR_WI, TEXTS, "notes", "", 0, "what limits the answer, with its numbers")                       \
+	X(SR_WI_INTERRUPTED, SR_WI, BOOL, "interrupted", "", SCHEMA_OPT, "a signal cut whatif's rounds")
+
+#define STACK_RESULT(X) STACK_RESULT_TOP(X) STACK_RESULT_RUN(X) STACK_RESULT_STACK(X) STACK_RESULT_REGIONS(X) \
+	STACK_RESULT_WHATIF(X)
 
 SCHEMA_ENUM(SR, STACK_RESULT);
 extern const struct schema stack_result;

@@ -52,6 +52,12 @@
 	X(WR_PT_NOISY, WR_POINTS, INT, "noisy_runs", "", 0, "of its runs, those whose conditions were disturbed") \
 	X(WR_PT_SITE_SAMPLES, WR_POINTS, NUMBER, "site_samples", "", SCHEMA_NULL,                               \
 	  "samples that landed in the site, mean per run")                                                      \
+	X(WR_WAITING, WR_ROOT, ROWS, "waiting", "", 0,                                                          \
+	  "code where threads wait in an OpenMP runtime (barriers, waits, spin loops): sampled, never tried, never " \
+	  "worth optimizing")                                                                                    \
+	X(WR_WAIT_SITE, WR_WAITING, TEXT, "site", "", 0, "function (binary)")                                  \
+	X(WR_WAIT_SAMPLES, WR_WAITING, INT, "samples", "", 0, "profiling samples in it")                       \
+	X(WR_WAIT_SHARE, WR_WAITING, NUMBER, "share", "", 0, "of all profiling samples (fraction)")            \
 	X(WR_NOTES, WR_ROOT, TEXTS, "notes", "", 0, "what limits the answer, with its numbers")                 \
 	X(WR_INTERRUPTED, WR_ROOT, BOOL, "interrupted", "", SCHEMA_OPT, "a signal cut the rounds: the finished ones are kept")
 

@@ -28,14 +28,15 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 		return -errno;
 	struct map_line *maps = NULL;
 	size_t nm = 0, cm = 0, ni = 0, ci = 0;
-	struct { uint64_t a; long c; } *ips = NULL;
+	struct { uint64_t a; long c; int tid; } *ips = NULL;
 	char line[1400];
 	int rc = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long a, b, off;
 		long c;
+		int tid = 0;
 		char perm[8], path[512];
-		if (line[0] == 'I' && sscanf(line, "I %llx %ld", &a, &c) == 2 && c > 0) {
+		if (line[0] == 'I' && sscanf(line, "I %llx %ld %d", &a, &c, &tid) >= 2 && c > 0) {
 			void *p = array_grow(ips, &ci, ni, sizeof(*ips), 256);
 			if (!p) {
 				rc = -ENOMEM;
@@ -43,6 +44,7 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 			}
 			ips = p;
 			ips[ni].a = a;
+			ips[ni].tid = tid;
 			ips[ni++].c = c;
 		} else if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511s", &a, &b, perm, &off, path) == 5 &&
 			   perm[2] == 'x' && path[0] == '/') {
@@ -75,6 +77,7 @@ static int samples_file(const char *file, struct whatif_sample **v, size_t *n, s
 			s->map_start = maps[k].start;
 			s->map_offset = maps[k].off;
 			s->n = ips[i].c;
+			s->tid = ips[i].tid;
 			break;
 		}
 	}
@@ -187,6 +190,56 @@ static int sample_name(struct bin *b, const struct whatif_sample *s, int by_func
 	return 0;
 }
 
+/* The OpenMP runtimes by their library's name. */
+static int is_omp_runtime(const char *path)
+{
+	const char *b = base_name(path);
+	return !strncmp(b, "libgomp.so", 10) || !strncmp(b, "libgomp-", 8) || !strncmp(b, "libomp.so", 9) ||
+	       !strncmp(b, "libomp-", 7) || !strncmp(b, "libomp5", 7) || !strncmp(b, "libiomp5", 8);
+}
+
+int whatif_is_runtime_wait(const char *path, const char *function)
+{
+	/* the words of the runtimes' wait functions: libgomp's config/linux/{bar,wait,futex}.h and
+	 * team.c; libomp's kmp_barrier.cpp, kmp_wait_release.h, z_Linux_util.cpp */
+	static const char *const words[] = { "barrier", "wait", "spin", "yield", "futex", "suspend", "sleep",
+					     "_flag", "kmp_flag", "do_spin", "do_wait", "join_barrier", "fork_barrier", NULL };
+	if (function && (!strcmp(function, "sched_yield") || !strcmp(function, "__sched_yield")))
+		return 1; /* a yield is never work: libomp's waits yield in their loop, as spin-yield polls do */
+	if (!path || !is_omp_runtime(path))
+		return 0;
+	if (!function || !*function)
+		return 1;
+	for (int i = 0; words[i]; i++)
+		if (strstr(function, words[i]))
+			return 1;
+	return 0;
+}
+
+/* Adds a sample in a runtime's wait to waiting[], grouped by function. */
+static void waiting_add(struct whatif_waiting *w, int *nw, int max, const char *fn, const char *path, long n)
+{
+	char where[256];
+	snprintf(where, sizeof(where), "%.150s (%.90s)", fn ? fn : "(no symbol)", base_name(path));
+	int k = 0;
+	while (k < *nw && strcmp(w[k].where, where) != 0)
+		k++;
+	if (k == *nw) {
+		if (*nw >= max)
+			return;
+		memset(&w[k], 0, sizeof(w[k]));
+		snprintf(w[k].where, sizeof(w[k].where), "%s", where);
+		(*nw)++;
+	}
+	w[k].samples += n;
+}
+
+static int waiting_cmp(const void *a, const void *b)
+{
+	const struct whatif_waiting *x = a, *y = b;
+	return x->samples != y->samples ? (x->samples > y->samples ? -1 : 1) : strcmp(x->where, y->where);
+}
+
 struct group {
 	char key[700];
 	char where[256];
@@ -273,8 +326,12 @@ static void site_ranges(struct whatif_site *st, struct bin *b, const struct what
 }
 
 int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int by_function, int max,
-		      struct whatif_site *sites)
+		      struct whatif_site *sites, struct whatif_waiting *waiting, int *nwaiting, int *mark)
 {
+	for (size_t i = 0; mark && i < n; i++)
+		mark[i] = WHATIF_MARK_OTHER;
+	struct whatif_waiting wbuf[4 * WHATIF_WAITING_MAX]; /* every wait function, then the top kept */
+	int nw = 0;
 	struct bin bins[32];
 	int nb = 0, ns = 0;
 	char **keys = calloc(n ? n : 1, sizeof(*keys));
@@ -290,6 +347,13 @@ int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int b
 			continue; /* our own wrappers and handler */
 		char key[700], where[256];
 		struct bin *b = bin_get(bins, &nb, 32, &v[i]);
+		const char *fn = b && b->mod ? dwfl_module_addrname(b->mod, b->base + v[i].off) : NULL;
+		if (whatif_is_runtime_wait(v[i].path, fn)) {
+			waiting_add(wbuf, &nw, 4 * WHATIF_WAITING_MAX, fn, v[i].path, v[i].n);
+			if (mark)
+				mark[i] = WHATIF_MARK_WAITING;
+			continue;
+		}
 		if (sample_name(b, &v[i], by_function, key, sizeof(key), where, sizeof(where)) != 0)
 			continue;
 		keys[i] = strdup(key);
@@ -314,8 +378,18 @@ int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int b
 		st->share = total > 0 ? (double)g[k].n / (double)total : 0;
 		struct bin *b = bin_get(bins, &nb, 32, &v[g[k].first]);
 		site_ranges(st, b, v, n, (const char *const *)keys, g[k].key, by_function);
-		if (st->noffs > 0)
-			ns++;
+		if (st->noffs == 0)
+			continue;
+		for (size_t i = 0; mark && i < n; i++)
+			if (keys[i] && !strcmp(keys[i], g[k].key))
+				mark[i] = ns;
+		ns++;
+	}
+	qsort(wbuf, (size_t)nw, sizeof(*wbuf), waiting_cmp);
+	*nwaiting = nw < WHATIF_WAITING_MAX ? nw : WHATIF_WAITING_MAX;
+	for (int k = 0; k < *nwaiting; k++) {
+		waiting[k] = wbuf[k];
+		waiting[k].share = total > 0 ? (double)wbuf[k].samples / (double)total : 0;
 	}
 	for (int i = 0; i < nb; i++)
 		if (bins[i].dwfl)

@@ -23,6 +23,7 @@
 #include "common/spawn.h"
 #include "common/timer.h"
 #include "scale/preload/record.h"
+#include "scale/record.h"
 #include "scale/whatif.h"
 
 const char *const whatif_verdict_names[] = { "rising", "flat", "within noise", "too few samples", "negative" };
@@ -348,6 +349,29 @@ static void progress_say(const struct ctx *c, const char *what, int run, int run
 		c->o->progress(c->o->ctx, what, run, runs);
 }
 
+/* The sites' critical-path shares from the profiling run's stack record (its threads' CPU time
+ * and span) and samples; left NaN where the record cannot be read. */
+static void critical_from_record(struct ctx *c, const struct whatif_sample *v, const int *mark, size_t n)
+{
+	struct scale_record rec = { 0 };
+	struct as_error e = { 0 };
+	int bad = 0;
+	for (int s = 0; s < c->res->nsites; s++)
+		c->res->sites[s].crit_share = NAN;
+	if (scale_record_load_dir(c->rec, &rec, &bad, &e) != 0)
+		return;
+	struct whatif_thread_cpu *th = calloc(rec.nth ? rec.nth : 1, sizeof(*th));
+	if (th) {
+		for (size_t t = 0; t < rec.nth; t++)
+			th[t] = (struct whatif_thread_cpu){ rec.th[t].tid, rec.th[t].run_s, rec.th[t].runq_s };
+		c->res->crit_span_s = rec.end_s - rec.start_s;
+		c->res->crit_threads = whatif_critical_shares(v, mark, n, th, rec.nth, c->res->crit_span_s, c->res->sites,
+							      c->res->nsites, &c->res->crit_threads_seen);
+	}
+	free(th);
+	scale_record_release(&rec);
+}
+
 /* The profiling run and the sites it finds. */
 static int profile_run(struct ctx *c, struct as_error *err)
 {
@@ -364,12 +388,18 @@ static int profile_run(struct ctx *c, struct as_error *err)
 	size_t n = 0;
 	long total = 0;
 	rc = whatif_samples_load(c->rec, &v, &n, &total);
+	int *mark = rc == 0 ? calloc(n ? n : 1, sizeof(*mark)) : NULL;
+	if (rc == 0 && !mark)
+		rc = -ENOMEM;
 	if (rc == 0) {
-		int ns = whatif_sites_pick(v, n, total, c->o->by_function, c->o->nsites, c->res->sites);
+		int ns = whatif_sites_pick(v, n, total, c->o->by_function, c->o->nsites, c->res->sites, c->res->waiting,
+					   &c->res->nwaiting, mark);
 		c->res->nsites = ns > 0 ? ns : 0;
 		if (total > c->res->profile_samples)
 			c->res->profile_samples = total;
+		critical_from_record(c, v, mark, n);
 	}
+	free(mark);
 	free(v);
 	return rc == -ENOMEM ? as_error_set(err, rc, "out of memory") : 0;
 }

@@ -65,11 +65,28 @@ struct whatif_site {
 	struct whatif_curve_point pts[WHATIF_SPEEDUPS_MAX];
 	int npts;
 	int verdict;
+	double crit_share;       /* of the profiling run's span, the site ran in the threads that bound
+				    it (whatif_critical_shares); NaN: not told */
+};
+
+/* Code where threads wait in an OpenMP runtime (its barriers, waits, spin and sleep loops; yields):
+ * sampled, named, and never a site to try: making a wait faster does not make the program faster
+ * (the work it waits for does). */
+#define WHATIF_WAITING_MAX 8
+struct whatif_waiting {
+	char where[256];         /* "function (binary)", "(no symbol) (binary)" */
+	long samples;            /* profile samples in it */
+	double share;            /* of all profile samples */
 };
 
 struct whatif_result {
 	struct whatif_site sites[WHATIF_SITES_MAX];
 	int nsites;
+	struct whatif_waiting waiting[WHATIF_WAITING_MAX]; /* the runtimes' waits, most sampled first */
+	int nwaiting;
+	int crit_threads;        /* the profiling run's threads that bound it (0: not told) */
+	int crit_threads_seen;   /* its threads with CPU time and samples */
+	double crit_span_s;      /* its span (the stack's record) */
 	long profile_samples;    /* every thread's samples in the profiling run */
 	double profile_wall_s;
 	struct conditions profile_cond; /* what the profiling run ran in */
@@ -103,19 +120,65 @@ int whatif_site_verdict(const struct whatif_site *s);
  * (common/interrupt.h) stops the rounds: the finished ones are kept, res->interrupted names it. */
 int whatif_run(const struct whatif_opts *o, struct whatif_result *res, struct as_error *err);
 
+/* The options both `whatif` and `stack --whatif` take (whatif-stack.c). --speedups: "0.25,0.5,1" or
+ * percentages "25,50,100", increasing, each in (0, 1], into v (*n of them, at most
+ * WHATIF_SPEEDUPS_MAX - 1); 0, or -EINVAL with why saying which item is wrong. Pure; unit-tested. */
+int whatif_speedups_parse(const char *arg, double *v, int *n, char *why, size_t len);
+/* The thread count `stack --whatif` runs whatif at: the largest the stack was asked for. */
+int whatif_threads_for_stack(const int *threads, int n);
+/* The point of a site's curve shown beside the stack: its largest line speedup with a measured
+ * program speedup (NULL: none). */
+const struct whatif_curve_point *whatif_site_top(const struct whatif_site *s);
+/* whatif_run at `threads`: "{T}" in o->argv becomes the number and OMP_NUM_THREADS is set to it
+ * for the runs (restored after), as `stack` runs the program at N. */
+int whatif_run_threads(const struct whatif_opts *o, int threads, struct whatif_result *res, struct as_error *err);
+
 /* Sites: the profile's samples grouped into lines or functions (whatif-sites.c). */
 struct whatif_sample {
 	char path[512];
 	uint64_t off;            /* file offset in path */
 	uint64_t map_start, map_offset; /* the mapping it was in (to place it for libdw) */
 	long n;
+	int tid;                 /* the thread sampled (0: not recorded) */
 };
 /* Reads every profile file in dir into *v (*n of them, heap); 0, -ENOENT when none, -ENOMEM. */
 int whatif_samples_load(const char *dir, struct whatif_sample **v, size_t *n, long *total);
 /* Groups samples into sites (by line or function), the top `max` by samples, with each site's
  * code ranges found in the debug information (line: the addresses of the sampled functions whose
- * line is the site's; function: the symbol's range). */
+ * line is the site's; function: the symbol's range). Samples in an OpenMP runtime's waits
+ * (whatif_is_runtime_wait) are never sites: they go by function into waiting[] (at most
+ * WHATIF_WAITING_MAX, most sampled first; *nwaiting of them). Returns the sites' count. */
+#define WHATIF_MARK_OTHER (-1)   /* a sample in no site tried */
+#define WHATIF_MARK_WAITING (-2) /* a sample in a runtime's wait */
+/* mark (NULL, or n entries): each sample's site (its index in sites), or WHATIF_MARK_*. */
 int whatif_sites_pick(const struct whatif_sample *v, size_t n, long total, int by_function, int max,
-		      struct whatif_site *sites);
+		      struct whatif_site *sites, struct whatif_waiting *waiting, int *nwaiting, int *mark);
+
+/* The critical path beside the stack (`stack --whatif`). The threads that bound a run are those
+ * whose work (CPU time less the share of their samples in waits, WHATIF_MARK_WAITING) is at least
+ * WHATIF_CRIT_WORK of the most any thread did: the thread the others wait for, or every thread of
+ * a balanced run. A site's critical-path share is the share of the run's span in which those
+ * threads were in it, running or preempted there (waiting for a CPU other load held): the mean
+ * over them of ((CPU time + run-queue time) x their samples in the site / their samples) / span,
+ * within [0, 1]. */
+#define WHATIF_CRIT_WORK 0.9
+struct whatif_thread_cpu {
+	int tid;
+	double cpu_s;            /* on a CPU (the stack's record: schedstat) */
+	double runq_s;           /* runnable, waiting for a CPU (schedstat): where it was preempted */
+};
+/* Sets sites[s].crit_share (NaN where it cannot be told: no thread with CPU time and samples, no
+ * span) from the profile's samples v[0..n) (their tid) and marks; returns the threads that bound
+ * the run (0: none found), *seen the threads with CPU time and samples. Pure; unit-tested. */
+int whatif_critical_shares(const struct whatif_sample *v, const int *mark, size_t n, const struct whatif_thread_cpu *th,
+			   size_t nth, double span_s, struct whatif_site *sites, int nsites, int *seen);
+/* Whether code in binary `path`, in function `function` (NULL: no symbol), is an OpenMP runtime
+ * waiting: a runtime library (libgomp, LLVM's libomp, Intel's libiomp5) and a function of its
+ * barriers, waits, spin, yield or sleep loops (gomp_team_barrier_wait_end, do_spin, futex_wait,
+ * __kmp_wait_template, __kmp_hyper_barrier_release, kmp_flag_64::wait, __kmp_suspend_64, ...), or
+ * runtime code without a symbol (a stripped runtime's static wait loops: the stack files every
+ * sample in a runtime whose waits it timed as their spin phase, the same way); and sched_yield in
+ * any binary (libomp's waits yield in their loop; a yield is never work). Pure; unit-tested. */
+int whatif_is_runtime_wait(const char *path, const char *function);
 
 #endif

@@ -1,5 +1,6 @@
 /* Unit tests of scale/whatif: the curve arithmetic (program speedup and its 95 % interval from the
  * rounds' periods), the verdicts, and reading a profiling run's sample file, on synthetic data. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,7 @@ static void test_whatif__samples_file_placed_by_its_mappings(void)
 	snprintf(path, sizeof(path), "%s/" WHATIF_SAMPLES_PREFIX "42.1", dir);
 	FILE *f = fopen(path, "w");
 	CHECK(f);
-	fprintf(f, "L 0\nI 401234 7\nI 7f0000001010 3\nI 10 5\n"
+	fprintf(f, "L 0\nI 401234 7\nI 7f0000001010 3 4242\nI 10 5\n" /* a thread id, or none (older files) */
 		   "00400000-00402000 r-xp 00000000 08:01 1 /usr/bin/prog\n"
 		   "7f0000000000-7f0000002000 r-xp 00001000 08:01 2 /usr/lib/libx.so\n"
 		   "7f0000002000-7f0000003000 rw-p 00003000 08:01 2 /usr/lib/libx.so\n");
@@ -103,8 +104,73 @@ static void test_whatif__samples_file_placed_by_its_mappings(void)
 	CHECK(v[0].off == 0x1234 && v[0].n == 7);
 	CHECK_STR(v[1].path, "/usr/lib/libx.so");
 	CHECK(v[1].off == 0x2010 && v[1].n == 3);
+	CHECK(v[0].tid == 0 && v[1].tid == 4242);
 	free(v);
 }
 
-TESTS(T(test_whatif__speedup_and_interval), T(test_whatif__one_run_borrows_the_other_spread), T(test_whatif__verdicts),
+static void test_whatif__openmp_waits_are_never_sites(void)
+{
+	/* libgomp's and libomp's barrier, wait and spin code, named or stripped */
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0", "gomp_team_barrier_wait_end"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "do_spin"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", NULL));
+	CHECK(whatif_is_runtime_wait("/usr/lib/llvm-19/lib/libomp.so.5", "__kmp_hyper_barrier_release"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/llvm-19/lib/libomp.so.5", "_Z19__kmp_wait_templateI10kmp_flag_64ILb0ELb1EELb1ELb0ELb1EEbP8kmp_info"));
+	CHECK(whatif_is_runtime_wait("/usr/lib/libiomp5.so", "__kmp_suspend_64"));
+	CHECK(whatif_is_runtime_wait("/lib/x86_64-linux-gnu/libc.so.6", "__sched_yield"));
+	/* a runtime's work-sharing code, the program's own code and libc's other code are not waits */
+	CHECK(!whatif_is_runtime_wait("/usr/lib/x86_64-linux-gnu/libgomp.so.1", "GOMP_loop_dynamic_next"));
+	CHECK(!whatif_is_runtime_wait("/usr/bin/prog", "barrier_wait_for_work"));
+	CHECK(!whatif_is_runtime_wait("/usr/bin/prog", NULL));
+	CHECK(!whatif_is_runtime_wait("/lib/x86_64-linux-gnu/libc.so.6", "memcpy"));
+	CHECK(!whatif_is_runtime_wait(NULL, NULL));
+}
+
+/* Two threads: A (tid 10) works the whole 1 s span in site 0 (3/4 of its samples) and other code;
+ * B (tid 11) works 0.5 s in site 1 and spins in a runtime's wait the rest. A bounds the run. */
+static void test_whatif__critical_share_of_the_bounding_thread(void)
+{
+	struct whatif_sample v[5] = { { .tid = 10, .n = 30 }, { .tid = 10, .n = 10 }, { .tid = 11, .n = 20 },
+				      { .tid = 11, .n = 20 }, { .tid = 99, .n = 50 } };
+	int mark[5] = { 0, WHATIF_MARK_OTHER, 1, WHATIF_MARK_WAITING, 0 }; /* tid 99: not in the record */
+	struct whatif_thread_cpu th[2] = { { 11, 1.0, 0 }, { 10, 0.8, 0.2 } };
+	struct whatif_site sites[2];
+	int seen = 0;
+	int ncrit = whatif_critical_shares(v, mark, 5, th, 2, 1.0, sites, 2, &seen);
+	CHECK(ncrit == 1 && seen == 2);
+	CHECK_NEAR(sites[0].crit_share, 0.75, 1e-12); /* (0.8 + 0.2 preempted) x 30/40 */
+	CHECK_NEAR(sites[1].crit_share, 0.0, 1e-12);  /* B's work (0.5 s) is under 0.9 of A's (0.8 s) */
+	/* balanced: both threads bound the run, the shares are their mean */
+	struct whatif_thread_cpu bal[2] = { { 10, 0.5, 0 }, { 11, 0.5, 0 } };
+	int m2[5] = { 0, 0, 0, 0, 0 };
+	ncrit = whatif_critical_shares(v, m2, 5, bal, 2, 1.0, sites, 1, &seen);
+	CHECK(ncrit == 2);
+	CHECK_NEAR(sites[0].crit_share, 0.5, 1e-12);
+	/* within [0, 1] even where CPU time exceeds the span; NaN without a span or a thread */
+	struct whatif_thread_cpu big[1] = { { 10, 3.0, 0 } };
+	whatif_critical_shares(v, m2, 2, big, 1, 1.0, sites, 1, &seen);
+	CHECK_NEAR(sites[0].crit_share, 1.0, 1e-12);
+	CHECK(whatif_critical_shares(v, m2, 5, bal, 2, 0, sites, 1, &seen) == 0 && isnan(sites[0].crit_share));
+	CHECK(whatif_critical_shares(v, m2, 5, bal, 0, 1.0, sites, 1, &seen) == 0 && isnan(sites[0].crit_share));
+}
+
+static void test_whatif__speedups_parse(void)
+{
+	double v[WHATIF_SPEEDUPS_MAX];
+	int n = 0;
+	char why[200];
+	CHECK(whatif_speedups_parse("0.25,0.5,1", v, &n, why, sizeof(why)) == 0 && n == 3);
+	CHECK_NEAR(v[0], 0.25, 1e-12);
+	CHECK(whatif_speedups_parse("25,50,100", v, &n, why, sizeof(why)) == 0 && n == 3);
+	CHECK_NEAR(v[2], 1.0, 1e-12);
+	CHECK(whatif_speedups_parse("0.5,0.5", v, &n, why, sizeof(why)) == -EINVAL);
+	CHECK(strstr(why, "'0.5'") != NULL);
+	CHECK(whatif_speedups_parse("0.5,", v, &n, why, sizeof(why)) == -EINVAL);
+	CHECK(whatif_speedups_parse("fast", v, &n, why, sizeof(why)) == -EINVAL);
+	CHECK(whatif_speedups_parse("0", v, &n, why, sizeof(why)) == -EINVAL);
+	CHECK(whatif_threads_for_stack((int[]){ 1, 4, 2 }, 3) == 4);
+}
+
+TESTS(T(test_whatif__speedup_and_interval), T(test_whatif__critical_share_of_the_bounding_thread),
+      T(test_whatif__speedups_parse), T(test_whatif__openmp_waits_are_never_sites), T(test_whatif__one_run_borrows_the_other_spread), T(test_whatif__verdicts),
       T(test_whatif__samples_file_placed_by_its_mappings))

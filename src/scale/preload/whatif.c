@@ -49,8 +49,13 @@ static __thread uint64_t w_wait_cpu __attribute__((tls_model("initial-exec"))); 
 static __thread int w_timer_ok __attribute__((tls_model("initial-exec")));
 static __thread timer_t w_timer __attribute__((tls_model("initial-exec")));
 
+static __thread int w_tid __attribute__((tls_model("initial-exec")));            /* its kernel thread id */
+
+/* Profile mode: samples by (address, thread), so that `stack --whatif` can tell which threads ran
+ * a site (the critical-path share). */
 static struct {
 	uintptr_t ip;
+	int tid;
 	unsigned long n;
 } hist[HIST_SIZE];
 static unsigned long hist_lost;
@@ -106,15 +111,25 @@ static double wait_ratio(uint64_t cpu)
 	return r;
 }
 
-static void hist_add(uintptr_t ip)
+static void hist_add(uintptr_t ip, int tid)
 {
-	unsigned h = (unsigned)((ip >> 1) * 2654435761u) % HIST_SIZE;
+	unsigned h = (unsigned)(((ip >> 1) ^ ((uintptr_t)tid * 40503u)) * 2654435761u) % HIST_SIZE;
+	/* a slot is claimed by its address (compare and exchange), its tid written by the claiming
+	 * thread right after; another thread that finds the address with another tid (or none yet)
+	 * passes over it */
 	for (int k = 0; k < 32; k++) {
 		unsigned i = (h + (unsigned)k) % HIST_SIZE;
-		uintptr_t cur = __atomic_load_n(&hist[i].ip, __ATOMIC_RELAXED);
-		if (cur == 0 && __atomic_compare_exchange_n(&hist[i].ip, &cur, ip, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			cur = ip;
-		if (cur == ip) {
+		uintptr_t cur = __atomic_load_n(&hist[i].ip, __ATOMIC_ACQUIRE);
+		if (cur == 0) {
+			uintptr_t want = 0;
+			if (__atomic_compare_exchange_n(&hist[i].ip, &want, ip, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+				__atomic_store_n(&hist[i].tid, tid, __ATOMIC_RELEASE);
+				__atomic_add_fetch(&hist[i].n, 1, __ATOMIC_RELAXED);
+				return;
+			}
+			cur = want;
+		}
+		if (cur == ip && __atomic_load_n(&hist[i].tid, __ATOMIC_ACQUIRE) == tid) {
 			__atomic_add_fetch(&hist[i].n, 1, __ATOMIC_RELAXED);
 			return;
 		}
@@ -196,7 +211,7 @@ static void on_sample(int sig, siginfo_t *si, void *ucv)
 	if (inflight > 0)
 		__atomic_add_fetch(&sh->inflight_sum, (uint64_t)inflight, __ATOMIC_RELAXED);
 	if (profile) {
-		hist_add(ip);
+		hist_add(ip, w_tid ? w_tid : (int)syscall(SYS_gettid));
 	} else {
 		/* A site sped up by x saves x of the wall time it took: its CPU time and the time its thread
 		 * waited for a CPU meanwhile (other load, or more threads than CPUs), at the thread's rate
@@ -227,7 +242,8 @@ void whatif_thread_start(void)
 	memset(&ev, 0, sizeof(ev));
 	ev.sigev_notify = SIGEV_THREAD_ID;
 	ev.sigev_signo = WHATIF_SIG;
-	ev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	w_tid = (int)syscall(SYS_gettid);
+	ev._sigev_un._tid = w_tid;
 	w_timer_ok = 0;
 	/* A thread born with every signal blocked (liblzma's workers: xz -T2 gave 8 samples in 2.4 s
 	 * of CPU time, -T1 712) would never take its samples; the signal is this library's own and
@@ -367,6 +383,7 @@ void whatif_atfork_child(void)
 	memset(hist, 0, sizeof(hist)); /* the parent's samples are in the parent's file */
 	hist_lost = 0;
 	w_timer_ok = 0; /* timers are not inherited: preload_self() makes the child's */
+	w_tid = 0;      /* the child's thread has its own */
 	if (whatif_on)
 		__atomic_add_fetch(&sh->processes, 1, __ATOMIC_RELAXED);
 }
@@ -386,7 +403,7 @@ static int put(int fd, const char *buf, size_t n)
 	return 0;
 }
 
-/* Profile mode: this image's samples in dir/wif.PID.START: "I address count" lines, then its
+/* Profile mode: this image's samples in dir/wif.PID.START: "I address count tid" lines, then its
  * executable mappings ("M start end offset path", as the stack's record) from /proc/self/maps.
  * Written under a temporary name and renamed once complete. */
 void whatif_write(const char *dir, int pid, unsigned long long start_ns)
@@ -407,7 +424,8 @@ void whatif_write(const char *dir, int pid, unsigned long long start_ns)
 	bad |= put(fd, line, (size_t)n);
 	for (int i = 0; i < HIST_SIZE && !bad; i++)
 		if (hist[i].ip) {
-			n = snprintf(line, sizeof(line), "I %llx %lu\n", (unsigned long long)hist[i].ip, hist[i].n);
+			n = snprintf(line, sizeof(line), "I %llx %lu %d\n", (unsigned long long)hist[i].ip, hist[i].n,
+				     hist[i].tid);
 			bad |= put(fd, line, (size_t)n);
 		}
 	int mfd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
