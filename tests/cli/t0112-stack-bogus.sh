@@ -18,7 +18,7 @@ test_expect_success 'a bogus run (silent, too fast) is rejected and run again; t
 	r = json.load(open(sys.argv[1]))["results"]["runs"][0]
 	print("rejected:", r.get("rejected"), "S %.2f" % r["speedup_actual"], "wall %.3f" % r["wall_s"], r["notes"])
 	assert r["rejected"]["runs"] == 1, r.get("rejected")
-	# silence is judged the same under any load; "under T1 / (2 N)" only where the bogus run's start
+	# silence is judged the same under any load; "under T1 / (2 N)" only where the start of the bogus run
 	# (a shell under load 14 in CI) stays under a quarter of the load-corrected 1-thread time
 	assert "printed nothing" in r["rejected"]["why"], r["rejected"]
 	assert r["speedup_actual"] < 2 * r["threads"], r["speedup_actual"]   # the run kept did its work
