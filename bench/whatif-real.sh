@@ -17,12 +17,13 @@
 # The line speedup s of the variant is measured, not assumed: perf (software cpu-clock samples,
 # whole tree) counts the site's samples in the base and in the variant, s = 1 - variant/base,
 # with the other samples' ratio beside it (1.00 when the parameter changed only the site). The
-# prediction is whatif's curve (--speedups 0.25,0.5,0.75,1, interpolated linearly at s, its 95 %
-# interval likewise); the measured gain is 1 - median(variant)/median(base) over interleaved
-# plain runs. Overhead: whatif's baseline (line speedup 0, sampling on) against the plain base
+# prediction is whatif's program speedup at line speedup s (--speedups s,1: every run on the point
+# that is compared, and the curve's end; its 95 % interval); the measured gain is
+# 1 - median(variant)/median(base) over interleaved plain runs (± its spread: 1.4826 x the base
+# runs' median absolute deviation over their median). Overhead: whatif's baseline (line speedup 0, sampling on) against the plain base
 # runs' median (not interleaved with them: an estimate).
 #   bench/whatif-real.sh [--quick] [PROGRAM...]
-# --quick: fewer rounds and runs, two line speedups (0.5, 1). Missing programs are installed with
+# --quick: fewer rounds, pairs and profiles. Missing programs are installed with
 # apt-get when running as root (ARCHSCOPE_BENCH_INSTALL=0 turns that off), else skipped with a line
 # that says so. The load average is printed per program: on a shared machine the other programs'
 # load is in every number.
@@ -34,9 +35,9 @@ QUICK=0
 [ "${1:-}" = --quick ] && { QUICK=1; shift; }
 ONLY=" $* "
 if [ $QUICK = 1 ]; then
-	ROUNDS=2 PAIRS=5 PERF_RUNS=2 SPEEDUPS=0.5,1
+	ROUNDS=3 PAIRS=5 PERF_RUNS=2
 else
-	ROUNDS=3 PAIRS=9 PERF_RUNS=3 SPEEDUPS=0.25,0.5,0.75,1
+	ROUNDS=6 PAIRS=9 PERF_RUNS=3
 fi
 tmp=$(mktemp -d /tmp/whatif-real.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -90,11 +91,11 @@ for _ in range(2):
 print(s)
 PY
 
-# make: eight gcc -O2 compiles of archscope's common/ sources and one generated source, written
+# make: four gcc -O2 compiles of archscope's common/ sources and one generated source, written
 # by a perl generator that iterates N times (its output is one line whatever N)
 mkdir -p "$tmp/obj"
 {
-	echo "SRC := $(ls src/common/*.c | head -8 | tr '\n' ' ')"
+	echo "SRC := $(ls src/common/*.c | head -4 | tr '\n' ' ')"
 	echo 'OBJ := $(patsubst %.c,'"$tmp"'/obj/%.o,$(notdir $(SRC))) '"$tmp"'/obj/gen.o'
 	echo 'all: $(OBJ)'
 	echo 'vpath %.c src/common'
@@ -152,13 +153,14 @@ print(site, other)' "$pat"
 
 echo "# bench/whatif-real.sh$([ $QUICK = 1 ] && echo ' --quick') on $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)), $(date -u +%Y-%m-%dT%H:%MZ)"
 echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg) (a shared machine: other builds and benches ran beside these runs)"
-echo "# whatif --by function --sites 3 --speedups $SPEEDUPS --rounds $ROUNDS; $PAIRS interleaved plain pairs; $PERF_RUNS perf profiles a variant"
+echo "# per program: $PERF_RUNS perf profiles of each variant (s), whatif --by function --speedups s,1 --rounds $ROUNDS, $PAIRS interleaved plain pairs"
 printf '%-9s %-34s %6s %6s %15s %16s %7s %6s %9s %s\n' program site s other predicted measured diff ok overhead load
 
-# one program: NAME SITE_REGEX (whatif's and perf's spelling) -- BASE... -- VARIANT...
+# one program: NAME SITE_REGEX SITES -- BASE... -- VARIANT... (SITE_REGEX: the site in whatif's and
+# perf's spelling; SITES: whatif's --sites, enough for the site to be among them)
 bench_one() {
-	local name=$1 pat=$2
-	shift 3
+	local name=$1 pat=$2 sites=$3
+	shift 4
 	case "$ONLY" in "  ") ;; *" $name "*) ;; *) return ;; esac
 	local base=() var=()
 	while [ "$1" != -- ]; do base+=("$1"); shift; done
@@ -166,24 +168,36 @@ bench_one() {
 	var=("$@")
 	local load0 i
 	load0=$(cut -d' ' -f1 /proc/loadavg)
-	"$A" whatif -q --json --by function --sites 3 --speedups "$SPEEDUPS" --rounds "$ROUNDS" -- "${base[@]}" \
-		>"$tmp/$name.json" 2>"$tmp/$name.err"
-	local rc=$?
-	if [ $rc -ne 0 ]; then
-		printf '%-9s whatif exited %d: %s\n' "$name" $rc "$(tail -1 "$tmp/$name.err")"
-		return
-	fi
 	# the line speedup the variant really gives: perf profiles of each, interleaved
 	local ps=() pv=()
 	for ((i = 0; i < PERF_RUNS; i++)); do
 		ps+=("$(perf_site "$pat" "${base[@]}")")
 		pv+=("$(perf_site "$pat" "${var[@]}")")
 	done
+	local s
+	s=$(python3 -c '
+import sys
+p = [int(x) for x in sys.argv[1].split()]
+v = [int(x) for x in sys.argv[2].split()]
+b = sum(p[0::2])
+print("%.2f" % min(1.0, max(0.01, 1 - sum(v[0::2]) / b)) if b else "")' "${ps[*]}" "${pv[*]}")
+	local rounds=$ROUNDS
+	if [ -z "$s" ]; then # no such symbol: what whatif names there, from one round
+		printf '%-9s perf saw no sample in a symbol matching /%s/ (stripped code has none)\n' "$name" "$pat"
+		s=1 rounds=1
+	fi
+	# whatif's prediction at that line speedup (and at 1, the curve's end), all its runs on it
+	"$A" whatif -q --json --by function --sites "$sites" --speedups "$(python3 -c "import sys; s = float(sys.argv[1]); print('%g,1' % s if s < 0.99 else '1')" "$s")" \
+		--rounds "$rounds" -- "${base[@]}" >"$tmp/$name.json" 2>"$tmp/$name.err"
+	local rc=$?
+	if [ $rc -ne 0 ]; then
+		printf '%-9s whatif exited %d: %s\n' "$name" $rc "$(tail -1 "$tmp/$name.err")"
+		return
+	fi
 	# the measured gain: interleaved plain runs, the order drawn per pair
-	local tb=() tv=() first
+	local tb=() tv=()
 	for ((i = 0; i < PAIRS; i++)); do
-		first=$((RANDOM % 2))
-		if [ $first = 0 ]; then
+		if [ $((RANDOM % 2)) = 0 ]; then
 			tb+=("$(plain_run "${base[@]}")")
 			tv+=("$(plain_run "${var[@]}")")
 		else
@@ -241,15 +255,15 @@ PY
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import numpy' 2>/dev/null ||
 	{ [ "$(id -u)" -eq 0 ] && [ "${ARCHSCOPE_BENCH_INSTALL:-1}" = 1 ] &&
 		apt-get install -y -qq --no-install-recommends python3-numpy libopenblas0-pthread >/dev/null 2>&1; }; then
-	bench_one numpy 'dgemm_kernel' -- /usr/bin/python3 "$tmp/np.py" 60 -- /usr/bin/python3 "$tmp/np.py" 30
+	bench_one numpy 'dgemm_kernel' 1 -- /usr/bin/python3 "$tmp/np.py" 60 -- /usr/bin/python3 "$tmp/np.py" 30
 else
 	echo "numpy     skipped: numpy is missing (Debian package python3-numpy)"
 fi
 have parallel parallel parallel && have perl perl parallel &&
-	bench_one parallel 'pp_uc' -- "$tmp/pipe.sh" 320 -- "$tmp/pipe.sh" 80
+	bench_one parallel 'pp_uc' 1 -- "$tmp/pipe.sh" 320 -- "$tmp/pipe.sh" 80
 have make make make && have perl perl make && have gcc gcc make &&
-	bench_one make 'Perl_pp_(multiply|modulo|add|iter)' -- "$tmp/make.sh" 8000000 -- "$tmp/make.sh" 4000000
-have sort coreutils sort && bench_one sort 'memcmp' -- sort --parallel=2 -S 256M "$tmp/lines150" -o "$tmp/sorted" -- \
+	bench_one make 'Perl_pp_(multiply|modulo|add|iter)' 2 -- "$tmp/make.sh" 6000000 -- "$tmp/make.sh" 3000000
+have sort coreutils sort && bench_one sort 'memcmp' 1 -- sort --parallel=2 -S 256M "$tmp/lines150" -o "$tmp/sorted" -- \
 	sort --parallel=2 -S 256M "$tmp/lines30" -o "$tmp/sorted"
-have pigz pigz pigz && bench_one pigz 'deflate|longest_match' -- pigz -p 2 -6 -c "$tmp/text" -- pigz -p 2 -1 -c "$tmp/text"
+have pigz pigz pigz && bench_one pigz 'deflate|longest_match' 3 -- pigz -p 2 -6 -c "$tmp/text" -- pigz -p 2 -1 -c "$tmp/text"
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -202,7 +202,7 @@ PY
 # Coz's toy, a progress point per round; the long loop's line answers min(s, 1/2), the short one 0
 bench_one toy line - $((200 * SCALE)) $((3000 * SCALE)) -- "$tmp/toy" "{N}" 2000000
 # two processes (fork), one progress point: Coz profiles one process (coz#43); whatif both
-bench_one progress line - $((100 * SCALE)) $((1500 * SCALE)) -- "$tmp/progress" "{N}"
+bench_one progress line - $((400 * SCALE)) $((4000 * SCALE)) -- "$tmp/progress" "{N}"
 # real programs: Debian's binaries are stripped; their debug information is in -dbgsym packages
 dbg_note() { # PACKAGE: installs PACKAGE-dbgsym if apt can, else says so
 	if dpkg -s "$1-dbgsym" >/dev/null 2>&1 || { [ "$(id -u)" -eq 0 ] &&
