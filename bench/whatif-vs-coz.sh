@@ -14,7 +14,8 @@
 # Coz 0.2.2 reads DWARF up to version 4 through libelfin (version 5, gcc 12's default, ends it
 # with "unknown compilation unit version 5"), so the examples are built with -gdwarf-3 for both.
 # It needs debug information for the real programs too: Debian's -dbgsym packages come from the
-# debian-debug archive, which is used when apt can install them, else said so.
+# debian-debug archive, which is used when apt can install them, else said so; Coz runs them with
+# --binary-scope=% (every binary, as their main executables are stripped), whatif with --by function.
 #   bench/whatif-vs-coz.sh [--quick] [PROGRAM...]
 # --quick: shorter runs, 2 rounds, 2 line speedups.
 set -uo pipefail
@@ -204,7 +205,8 @@ bench_one toy line - $((200 * SCALE)) $((3000 * SCALE)) -- "$tmp/toy" "{N}" 2000
 # two processes (fork), one progress point: Coz profiles one process (coz#43); whatif both
 bench_one progress line - $((400 * SCALE)) $((4000 * SCALE)) -- "$tmp/progress" "{N}"
 # real programs: Debian's binaries are stripped; their debug information is in -dbgsym packages
-dbg_note() { # PACKAGE: installs PACKAGE-dbgsym if apt can, else says so
+dbg_note() { # PACKAGE NAME: installs PACKAGE-dbgsym if apt can, else says so (when NAME runs)
+	case "$ONLY" in "  ") ;; *" $2 "*) ;; *) return ;; esac
 	if dpkg -s "$1-dbgsym" >/dev/null 2>&1 || { [ "$(id -u)" -eq 0 ] &&
 		apt-get install -y -qq --no-install-recommends "$1-dbgsym" >/dev/null 2>&1; }; then
 		echo "# $1-dbgsym installed: debug information for $1"
@@ -213,12 +215,12 @@ dbg_note() { # PACKAGE: installs PACKAGE-dbgsym if apt can, else says so
 	fi
 }
 if command -v pigz >/dev/null || { [ "$(id -u)" -eq 0 ] && apt-get install -y -qq pigz >/dev/null 2>&1; }; then
-	dbg_note pigz
+	dbg_note pigz pigz
 	bench_one pigz function "--binary-scope=%" 1 1 -- pigz -p 2 -6 -c "$tmp/text"
 else
 	echo "pigz skipped: missing (Debian package pigz)"
 fi
-dbg_note coreutils
+dbg_note coreutils sort
 bench_one sort function "--binary-scope=%" 1 1 -- sort --parallel=2 -S 256M "$tmp/text" -o "$tmp/sorted"
 echo
 echo "# load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
