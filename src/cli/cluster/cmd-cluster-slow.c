@@ -77,8 +77,8 @@ static void render_one(struct emit *e, const struct cli_cluster_result *r, const
 	else
 		emit_null(e, CL_KEY(SLOW_NODE), NULL, NULL);
 	emit_int(e, CL_KEY(SLOW_LAYER), "layer", s->layer + 1, NULL);
-	emit_number(e, CL_KEY(SLOW_VALUE), "value", s->value, unit, "%.3g");
-	emit_number(e, CL_KEY(SLOW_MEDIAN), "layer median", s->layer_median, unit, "%.3g");
+	emit_number(e, CL_KEY(SLOW_VALUE), "value", s->value, unit, cli_cluster_sig(s->value, 3));
+	emit_number(e, CL_KEY(SLOW_MEDIAN), "layer median", s->layer_median, unit, cli_cluster_sig(s->layer_median, 3));
 	emit_string(e, CL_KEY(SLOW_UNIT), NULL, unit);
 	emit_number(e, CL_KEY(SLOW_NOISE), NULL, s->noise, NULL, NULL);
 	emit_number(e, NULL, "threshold", 100 * s->noise, "%", "%.0f");
