@@ -59,6 +59,12 @@ struct cli_cluster_result {
 	int *machine, *shares_cpus;
 	int have_slow, nslow;
 	struct cluster_slow slow[CLI_CLUSTER_MAX_SLOW];
+	/* the slow links' second latency sweep (after the shift), and what the sweeps ran in: each
+	 * machine's conditions (common/conditions.h, every rank of the machine counted as its own),
+	 * the worst of them; a disturbed one flags the verdict */
+	double *lat2, *p99_2;
+	int have_sweep_cond;
+	struct conditions sweep_cond;
 	/* --budget (cmd-cluster-phases.c): the run's start, and per budgeted sweep (0 bandwidth,
 	 * 1 shift) its steps run of all and whether its floor ran past the budget */
 	uint64_t start_ns;
