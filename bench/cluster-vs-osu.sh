@@ -84,7 +84,7 @@ for ((round = 1; round <= ROUNDS; round++)); do
 	done
 done
 
-echo "# load average (1 minute) at the start of each round: $(awk '{ printf "%s%s", NR > 1 ? ", " : "", $4 }' load.txt)"
+echo "# load average (1 minute) at the start of each round: $(awk '{ printf "%s%s", (NR > 1 ? ", " : ""), $4 }' load.txt)"
 echo
 python3 - all.txt "$ROUNDS" <<'PY'
 import collections, math, statistics, sys
