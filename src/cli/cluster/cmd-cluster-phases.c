@@ -245,7 +245,7 @@ static int phase_sweeps(struct cli_cluster_result *r, const struct cluster_place
 	}
 	if (P >= 3) { /* fewer ranks: no median, no slow links */
 		t0 = timer_now_ns();
-		if ((rc = cluster_sweep_latency(run, 8, r->lat2, r->p99_2, err)) != 0)
+		if ((rc = cluster_sweep_latency_as(run, "latency again", 8, r->lat2, r->p99_2, err)) != 0)
 			return rc;
 		phase_time(r, "latency again", rounds, t0);
 	}
