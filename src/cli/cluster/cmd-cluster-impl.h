@@ -78,8 +78,9 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 			struct cluster_opts *co, struct as_error *err);
 
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
-/* The printf format that shows v with `sig` significant digits in plain notation (1290, 0.0189),
- * never an exponent (1.29e+03): the text's numbers as the other commands print them. */
+/* The printf format that shows v with at most `sig` significant digits in plain notation (1290,
+ * 0.0189, 2), as %g without its exponent (1.29e+03): the text's numbers as the other commands
+ * print them. */
 const char *cli_cluster_sig(double v, int sig);
 /* Point to point per message size (cmd-cluster-render-p2p.c). */
 void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r);

@@ -31,6 +31,9 @@ const char *cli_cluster_sig(double v, int sig)
 		d = sig - 1 - (int)floor(log10(fabs(v)));
 		if (round(fabs(v) * pow(10, d)) >= pow(10, sig)) /* 999.6 rounds to 1000: one decimal fewer */
 			d--;
+		/* no trailing zeros, as %g: 2 CPUs, not 2.00 */
+		while (d > 0 && d <= 9 && fabs(round(fabs(v) * pow(10, d)) - 10 * round(fabs(v) * pow(10, d - 1))) < 0.5)
+			d--;
 	}
 	d = d < 0 ? 0 : d > 9 ? 9 : d;
 	return fixed[d];
