@@ -4,8 +4,10 @@
 # limit (RATE, `tc qdisc add dev eth0 root tbf`; and netem's delay as well where this kernel has
 # netem, DELAY), then RUNS healthy runs without it. Each run's results.slow[] is read: a degraded
 # run is right when it names node 2 ("node sending", or with netem "node latency") and each of its
-# links out, and nothing else; a healthy run when it names nothing. Prints one line per run and the
-# counts. Traffic stays on the links made here (the network rule).
+# links out, and nothing else; a healthy run when it names nothing. Each run also says whether its
+# verdict was flagged (slow_noisy: the conditions module found its sweeps disturbed, why) and the
+# load average at its start. Prints one line per run and the counts, those of flagged runs apart.
+# Traffic stays on the links made here (the network rule).
 #   RUNS=5 RATE=50mbit DELAY=2ms ARGS='--skip nodes,loggp,contention --reps 50 --size 1MiB --window 2 --bursts 3'
 set -uo pipefail
 case "${1:-}" in -h | --help) sed -n '2,/^set -uo/{/^set -uo/d; s/^# \{0,1\}//; p}' "$0"; exit 0 ;; esac
@@ -62,20 +64,23 @@ if mode == "degraded":
         any(s["node"] is None and s["ranks"] == [2, j] for s in slow) for j in (0, 1, 3))
 else:
     found = False
-print("%s named_right=%d named_healthy=%d | %s | node2 out %s GB/s, others %s..%s GB/s" % (
+print("%s named_right=%d named_healthy=%d noisy=%d | %s | node2 out %s GB/s, others %s..%s GB/s | %s" % (
     "right" if (found if mode == "degraded" else True) and not healthy else "wrong",
-    int(found), len(healthy), "; ".join(named) or "nothing", out2, rest[0], rest[-1]))
+    int(found), len(healthy), int(bool(r.get("slow_noisy"))), "; ".join(named) or "nothing", out2, rest[0], rest[-1],
+    "flagged: " + r["slow_conditions"]["why"] if r.get("slow_noisy") else "not flagged"))
 PY
 }
 
 run_one() {
 	local mode=$1 k=$2
 	# shellcheck disable=SC2086
+	local load
+	load=$(cut -d' ' -f1 /proc/loadavg)
 	if ! netns_mpirun 1 "$bin" cluster --json $ARGS >"$tmp/$mode$k.json" 2>"$tmp/err"; then
 		echo "$mode $k: the run failed: $(tail -2 "$tmp/err")"
 		return
 	fi
-	echo "$mode $k: $(judge "$tmp/$mode$k.json" "$mode")"
+	echo "$mode $k (load $load): $(judge "$tmp/$mode$k.json" "$mode")"
 }
 for ((k = 1; k <= RUNS; k++)); do run_one degraded "$k"; done | tee "$tmp/degraded.log"
 ip netns exec "$ns2" tc qdisc del dev eth0 root
@@ -84,4 +89,6 @@ echo "# load average after: $(cat /proc/loadavg)"
 echo "degraded runs that named node 2 and its links: $(grep -c 'named_right=1' "$tmp/degraded.log") of $RUNS"
 echo "degraded runs that named a healthy link or node: $(grep -c 'named_healthy=[1-9]' "$tmp/degraded.log") of $RUNS"
 echo "healthy runs that named a link or node: $(grep -c 'named_healthy=[1-9]' "$tmp/healthy.log") of $RUNS"
+echo "of the runs that named a healthy link or node, their verdict not flagged noisy: $(cat "$tmp/degraded.log" "$tmp/healthy.log" | grep 'named_healthy=[1-9]' | grep -c 'noisy=0')"
+echo "runs whose verdict was flagged noisy: $(cat "$tmp/degraded.log" "$tmp/healthy.log" | grep -c 'noisy=1') of $((2 * RUNS))"
 rm -rf "$tmp"

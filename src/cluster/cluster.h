@@ -131,6 +131,9 @@ struct cluster_run {
  * tournament: med and p99 [size x size] (rank 0; both triangles, NaN on the diagonal and where
  * not measured), in us. Collective. 0 or -errno. */
 int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us, double *p99_us, struct as_error *err);
+/* The same under the phase name `phase` (progress, --raw's progress.txt): "latency again". */
+int cluster_sweep_latency_as(struct cluster_run *run, const char *phase, size_t bytes, double *med_us, double *p99_us,
+			     struct as_error *err);
 /* Windowed bandwidth (osu_bw: `window` messages of bw_bytes in flight, then a short ack; the
  * median of `bursts` windows) of every pair in both directions, pairs in tournament rounds:
  * bw[i*size + j] from i to j in GB/s (rank 0). Collective. */

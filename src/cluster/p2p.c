@@ -39,19 +39,20 @@ void cluster_p2p_counts(size_t bytes, int window, int full, int what, int *skip,
 		*iters = floor;
 }
 
-/* osu_latency: skip + iters round trips; the initiator's mean half round trip in us. */
-static int p2p_latency(MPI_Comm c, int peer, int init, char *buf, size_t bytes, int skip, int iters, double *us)
+/* osu_latency: skip + iters round trips, each rank sending from sbuf and receiving into rbuf as
+ * osu_latency does; the initiator's mean half round trip in us. */
+static int p2p_latency(MPI_Comm c, int peer, int init, char *sbuf, char *rbuf, size_t bytes, int skip, int iters, double *us)
 {
 	double t0 = 0;
 	for (int i = 0; i < skip + iters; i++) {
 		if (i == skip)
 			t0 = cluster_now_us();
 		if (init) {
-			if (MPI_Send(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS ||
-			    MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+			if (MPI_Send(sbuf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS ||
+			    MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS)
 				return -EIO;
-		} else if (MPI_Recv(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
-			   MPI_Send(buf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS)
+		} else if (MPI_Recv(rbuf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c, MPI_STATUS_IGNORE) != MPI_SUCCESS ||
+			   MPI_Send(sbuf, (int)bytes, MPI_BYTE, peer, CLUSTER_TAG_PP, c) != MPI_SUCCESS)
 			return -EIO;
 	}
 	*us = (cluster_now_us() - t0) / (2.0 * iters);
@@ -106,7 +107,7 @@ static int p2p_run(MPI_Comm c, int peer, int init, const size_t *sizes, int n, i
 		pt->bytes = sizes[k];
 		cluster_p2p_counts(sizes[k], window, full, CLUSTER_P2P_LATENCY, &skip, &iters);
 		pt->lat_iters = iters;
-		rc = p2p_latency(c, peer, init, sbuf, sizes[k], skip, iters, &pt->latency_us);
+		rc = p2p_latency(c, peer, init, sbuf, rbuf, sizes[k], skip, iters, &pt->latency_us);
 		cluster_p2p_counts(sizes[k], window, full, CLUSTER_P2P_BANDWIDTH, &skip, &iters);
 		pt->bw_iters = iters;
 		if (rc == 0)

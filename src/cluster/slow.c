@@ -167,21 +167,24 @@ static void pass_figure(struct slow_pass *s, int nnodes)
 	}
 }
 
-/* The bandwidth's second measurement, the shift (every rank at once): which directions it finds
- * slow in the layer, or NULL when it was not measured or the layer has too few of its values. */
-static const unsigned char *shift_confirms(struct slow_pass *s, const double *shift, const double *shift_spread)
+/* A figure's second measurement (the shift for bandwidth, the second latency sweep for latency):
+ * which pairs it finds slow in the layer, or NULL when it was not measured or the layer has too
+ * few of its values. typical: its noise the median spread of the pairs, not the largest. */
+static const unsigned char *second_confirms(struct slow_pass *s, const double *m2, const double *spread2, int directed,
+					    int typical)
 {
-	if (!shift)
+	if (!m2)
 		return NULL;
 	memset(s->slow, 0, (size_t)s->p * s->p);
-	s->m = shift, s->spread = shift_spread, s->directed = 1, s->emit = 0, s->confirm = NULL, s->typical = 1;
+	s->m = m2, s->spread = spread2, s->directed = directed, s->emit = 0, s->confirm = NULL, s->typical = typical;
 	if (!pass_pairs(s))
 		return NULL;
 	memcpy(s->confirmed, s->slow, (size_t)s->p * s->p);
 	return s->confirmed;
 }
 
-int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *bw_gbs,
+int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *lat2_us,
+		      const double *lat2_spread, const double *bw_gbs,
 		      const double *bw_spread, const double *shift_gbs, const double *shift_spread, const int *node_of,
 		      const struct cluster_layers *layers, double floor, struct cluster_slow *out, int max)
 {
@@ -212,10 +215,13 @@ int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, 
 			nnodes = node(&s, r) + 1;
 	for (int k = 0; k < layers->n; k++) {
 		s.layer = k;
-		s.m = lat_us, s.spread = lat_spread, s.directed = 0, s.emit = 1, s.confirm = NULL, s.typical = 0;
+		/* each figure judged only where it was measured twice and both find the pair slow: one
+		 * measurement's outlier is where its ranks were scheduled then, a degraded link is in both */
+		const unsigned char *confirm = lat_us ? second_confirms(&s, lat2_us, lat2_spread, 0, 0) : NULL;
+		s.m = confirm ? lat_us : NULL, s.spread = lat_spread, s.directed = 0, s.emit = 1, s.confirm = confirm, s.typical = 0;
 		pass_figure(&s, nnodes);
-		const unsigned char *confirm = bw_gbs ? shift_confirms(&s, shift_gbs, shift_spread) : NULL;
-		s.m = bw_gbs, s.spread = bw_spread, s.directed = 1, s.emit = 1, s.confirm = confirm, s.typical = confirm != NULL;
+		confirm = bw_gbs ? second_confirms(&s, shift_gbs, shift_spread, 1, 1) : NULL;
+		s.m = confirm ? bw_gbs : NULL, s.spread = bw_spread, s.directed = 1, s.emit = 1, s.confirm = confirm, s.typical = 1;
 		pass_figure(&s, nnodes);
 	}
 	free(s.confirmed);

@@ -25,31 +25,32 @@ struct cluster_slow {
 	int layer;               /* the layer (innermost 0) */
 	double value;            /* the pair's figure, or the median of the node's links in the layer */
 	double layer_median;     /* the median of the layer's pairs (latency: per pair; bandwidth: per direction) */
-	double noise;            /* the threshold (relative): the largest repetition spread of the layer's pairs
-				  * (bandwidth confirmed by the shift: the median) */
+	double noise;            /* the threshold (relative): latency the largest repetition spread of the
+				  * layer's pairs, bandwidth the median one */
 };
 
 /* The spreads of the repetitions behind each pair's figure, relative (0.1: 10 %), size x size
  * (NaN: unknown): latency (p99 - median) / median of its ping-pongs; bandwidth (max - min) /
  * median of its windows. A figure is slow when it is worse than the layer's median by more than
- * the run's noise of it, the largest spread of the layer's pairs (at least `floor`; as the node
- * comparison's noise): latency / median - 1 or median / bandwidth - 1 above it. The largest,
- * not a typical one: on a loaded machine pairs differ by more than one pair's repetitions do
- * (where their ranks were scheduled), and only what is off by more than any pair's repetitions is
- * told apart from that. Bandwidth is measured twice, one pair at a time (bw) and every rank at
- * once (shift, mpiGraph's pattern; NULL: not measured): where both are, a direction is slow only
- * when both find it so, each against its own median, and the noise of each is then the median
- * spread of the layer's pairs, not the largest: two measurements must agree, and one pair's
- * erratic windows (a 30-fold spread when one window ran while the machine was free) do not hide a
- * degraded link. Where a pair's ranks were scheduled in one phase does not carry over to the
- * other; a degraded link does. A node (node_of[rank]; NULL: each rank its own) is slow
- * in a layer when more than half of its links there are (at least 2 of them), in one direction
- * for bandwidth. A layer needs at least 3 values of a figure to have a median that says anything.
- * layers: which pairs meet in which layer (build them from latency alone: a link slow in bandwidth
- * is what a bandwidth split would make a layer of). Returns the count written to out (<= max). */
-int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *bw_gbs,
-		      const double *bw_spread, const double *shift_gbs, const double *shift_spread, const int *node_of,
-		      const struct cluster_layers *layers, double floor, struct cluster_slow *out, int max);
+ * the run's noise of it (at least `floor`; as the node comparison's noise): latency / median - 1
+ * or median / bandwidth - 1 above it. Every figure must have been measured twice, at different
+ * times, and both measurements must find it so, each against its own median and noise: latency
+ * by two sweeps (lat_us and lat2_us; the noise of each the largest spread of the layer's pairs),
+ * bandwidth one pair at a time (bw) and every rank at once (shift, mpiGraph's pattern; the noise
+ * of each the median spread of the layer's pairs: one pair's erratic windows, a 30-fold spread
+ * when one window ran while the machine was free, must not hide a degraded link). A figure
+ * measured once (lat2_us or shift_gbs NULL) names nothing: on a loaded machine pairs differ by
+ * more than one pair's repetitions do (where their ranks were scheduled in that step), and that
+ * does not carry over to another measurement; a degraded link does. A node (node_of[rank];
+ * NULL: each rank its own) is slow in a layer when more than half of its links there are (at
+ * least 2 of them), in one direction for bandwidth. A layer needs at least 3 values of a figure
+ * to have a median that says anything. layers: which pairs meet in which layer (build them from
+ * latency alone: a link slow in bandwidth is what a bandwidth split would make a layer of).
+ * Returns the count written to out (<= max). */
+int cluster_slow_find(int size, const double *lat_us, const double *lat_spread, const double *lat2_us,
+		      const double *lat2_spread, const double *bw_gbs, const double *bw_spread, const double *shift_gbs,
+		      const double *shift_spread, const int *node_of, const struct cluster_layers *layers, double floor,
+		      struct cluster_slow *out, int max);
 
 /* The relative spread of latency from the median and p99 matrices: (p99 - med) / med per pair,
  * into spread (size x size, NaN where unknown). */

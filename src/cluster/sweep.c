@@ -398,6 +398,12 @@ void cluster_matrix_clear(double *m, int p)
 
 int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us, double *p99_us, struct as_error *err)
 {
+	return cluster_sweep_latency_as(run, bytes <= 8 ? "latency" : "latency per size", bytes, med_us, p99_us, err);
+}
+
+int cluster_sweep_latency_as(struct cluster_run *run, const char *phase, size_t bytes, double *med_us, double *p99_us,
+			     struct as_error *err)
+{
 	struct lat_ctx c = { .bytes = bytes, .med = med_us, .p99 = p99_us, .p = run->size };
 	if (run->rank == 0) {
 		cluster_matrix_clear(med_us, run->size);
@@ -407,7 +413,7 @@ int cluster_sweep_latency(struct cluster_run *run, size_t bytes, double *med_us,
 	c.samples = malloc((size_t)run->o->reps * sizeof(double));
 	int rc = c.buf && c.samples ? 0 : -ENOMEM;
 	if (rc == 0)
-		rc = cluster_pair_steps(run, bytes <= 8 ? "latency" : "latency per size", lat_pair, &c, lat_store, &c);
+		rc = cluster_pair_steps(run, phase, lat_pair, &c, lat_store, &c);
 	free(c.buf);
 	free(c.samples);
 	if (rc)

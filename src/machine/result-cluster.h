@@ -162,8 +162,15 @@
 	X(CL_SLOW_MEDIAN, CL_SLOW, NUMBER, "layer_median", "", 0, "the layer's median (in unit)")                    \
 	X(CL_SLOW_UNIT, CL_SLOW, TEXT, "unit", "", 0, "us or GB/s")                                                  \
 	X(CL_SLOW_NOISE, CL_SLOW, NUMBER, "noise", "", 0,                                                            \
-	  "the threshold, relative: the largest repetition spread of the layer's pairs (bandwidth confirmed by "        \
-	  "the shift: the median one)")                                                                                 \
+	  "the threshold, relative: latency the largest repetition spread of the layer's pairs, bandwidth the "        \
+	  "median one")                                                                                                 \
+	X(CL_SLOW_JUDGED, CL_ROOT, TEXTS, "slow_judged", "", SCHEMA_OPT,                                             \
+	  "the figures judged for slow[]: those measured twice (latency: two sweeps; bandwidth: one pair at a time "   \
+	  "and the shift), a pair named only when both find it slow")                                                   \
+	X(CL_SLOW_COND, CL_ROOT, REF, "slow_conditions", "conditions", SCHEMA_OPT,                                   \
+	  "what the sweeps behind slow[] ran in: the most disturbed machine, its ranks counted as its own")              \
+	X(CL_SLOW_NOISY, CL_ROOT, BOOL, "slow_noisy", "", SCHEMA_OPT,                                                \
+	  "the sweeps were disturbed: slow[] is a flagged verdict")                                                     \
 	X(CL_SCALE, CL_ROOT, ROWS, "scale", "", SCHEMA_OPT, "this run's step costs at 16, 128 and 1,024 nodes, on paper") \
 	X(CL_SCALE_NODES, CL_SCALE, INT, "nodes", "", 0, "nodes")                                                    \
 	X(CL_SCALE_PER_NODE, CL_SCALE, INT, "ranks_per_node", "", 0, "ranks per node, as in this run")               \

@@ -43,6 +43,16 @@ test_expect_success MPI '--sizes chooses, --osu-counts takes osu'\''s own counts
 	PY
 '
 
+test_expect_success MPI 'text numbers in plain notation: no 1.29e+03 anywhere (issue 50 item 5)' '
+	# --budget 12345: a figure above 1,000 in every run (%.3g printed it 1.23e+04 s); the layers p99,
+	# the at-scale times and the point-to-point bandwidths are the others that crossed 1,000 or fell
+	# below 0.0001
+	run 0 mpi_local 2 "$ARCHSCOPE" cluster -q --skip nodes,shift,contention,collectives --reps 50 --sizes 1,8,4MiB \
+		--budget 12345 &&
+	contains "$TMP/out" "bandwidth  *12345 s " &&
+	if grep -nE "[0-9]e[-+][0-9]" "$TMP/out"; then fail "a number in exponent notation (above)"; fi
+'
+
 test_expect_success MPI,NETNS 'two namespace nodes: p2p per layer, collectives on 3 communicators with the model and its error' '
 	[ "$ns" = 1 ] || skip "needs NETNS ($NETNS_WHY)"
 	run 0 netns_mpirun 2 "$ARCHSCOPE" cluster --json -q --skip nodes,shift,contention --reps 50 --size 256KiB --bursts 3 \
@@ -82,6 +92,7 @@ test_expect_success MPI,NETNS 'two namespace nodes: p2p per layer, collectives o
 		--sizes 8,1MiB --coll-sizes 8 &&
 	contains "$TMP/out" "IMB.s t_min, t_avg"
 	contains "$TMP/out" "one rank per node  *2  *allreduce"
-	contains "$TMP/out" "osu_latency; osu_bw and osu_bibw, window 64"
+	contains "$TMP/out" "osu_latency; osu_bw and osu_bibw, window 64" &&
+	if grep -nE "[0-9]e[-+][0-9]" "$TMP/out"; then fail "a number in exponent notation (above)"; fi
 '
 test_done

@@ -59,6 +59,12 @@ struct cli_cluster_result {
 	int *machine, *shares_cpus;
 	int have_slow, nslow;
 	struct cluster_slow slow[CLI_CLUSTER_MAX_SLOW];
+	/* the slow links' second latency sweep (after the shift), and what the sweeps ran in: each
+	 * machine's conditions (common/conditions.h, every rank of the machine counted as its own),
+	 * the worst of them; a disturbed one flags the verdict */
+	double *lat2, *p99_2;
+	int have_sweep_cond;
+	struct conditions sweep_cond;
 	/* --budget (cmd-cluster-phases.c): the run's start, and per budgeted sweep (0 bandwidth,
 	 * 1 shift) its steps run of all and whether its floor ran past the budget */
 	uint64_t start_ns;
@@ -72,6 +78,10 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 			struct cluster_opts *co, struct as_error *err);
 
 void cli_cluster_render(struct emit *e, const struct cli_cluster_result *r);
+/* The printf format that shows v with at most `sig` significant digits in plain notation (1290,
+ * 0.0189, 2), as %g without its exponent (1.29e+03): the text's numbers as the other commands
+ * print them. */
+const char *cli_cluster_sig(double v, int sig);
 /* Point to point per message size (cmd-cluster-render-p2p.c). */
 void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r);
 void cli_cluster_render_coll(struct emit *e, const struct cli_cluster_result *r);

@@ -272,7 +272,10 @@ static void root_prepare(struct cli_cluster_result *r, const struct cli_cluster_
 	r->shift = matrix_new(P, 1);
 	r->bw_spread = matrix_new(P, 1);
 	r->shift_spread = matrix_new(P, 1);
-	int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift && r->bw_spread && r->shift_spread;
+	r->lat2 = matrix_new(P, 1);
+	r->p99_2 = matrix_new(P, 1);
+	int ok = r->nodes && r->alike && r->lat && r->p99 && r->bw && r->shift && r->bw_spread && r->shift_spread && r->lat2 &&
+		 r->p99_2;
 	for (int s = 0; s < o->nsizes && ok; s++)
 		ok = (r->size_lat[s] = matrix_new(P, 1)) != NULL;
 	if (!ok) {
@@ -281,6 +284,8 @@ static void root_prepare(struct cli_cluster_result *r, const struct cli_cluster_
 	}
 	cluster_matrix_clear(r->lat, P);
 	cluster_matrix_clear(r->p99, P);
+	cluster_matrix_clear(r->lat2, P);
+	cluster_matrix_clear(r->p99_2, P);
 	cluster_matrix_clear(r->bw, P);
 	cluster_matrix_clear(r->shift, P);
 	for (int s = 0; s < o->nsizes; s++)

@@ -5,9 +5,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cli/cli.h"
 #include "cli/cluster/cmd-cluster-impl.h"
+#include "common/conditions.h"
 #include "common/timer.h"
 
 /* The CPU a leader probes on: leaders on one machine (namespaces of one kernel) take different
@@ -149,12 +151,80 @@ static int budgeted_sweep(struct cli_cluster_result *r, const struct cli_cluster
 	return rc;
 }
 
-/* The sweeps: latency, bandwidth one pair at a time, the shift, latency per message size. */
-static int phase_sweeps(struct cli_cluster_result *r, const struct cli_cluster_opts *o, struct cluster_run *run,
-			struct cluster_opts *co, struct as_error *err)
+/* What the sweeps ran in, per machine: its first rank (lowest of its boot id) holds a conditions
+ * window over them; every rank's own CPU time and switches are counted as the machine's own, so
+ * what is left is other work's (the slow links' verdict is flagged where it was disturbed). */
+struct sweep_cond {
+	struct cond_window w;
+	int first;
+	double cpu0_s, sw0;
+};
+
+static double own_usage(double *switches)
+{
+	struct rusage u;
+	getrusage(RUSAGE_SELF, &u);
+	*switches = (double)u.ru_nvcsw + (double)u.ru_nivcsw;
+	return (double)u.ru_utime.tv_sec + (double)u.ru_stime.tv_sec + 1e-6 * ((double)u.ru_utime.tv_usec + (double)u.ru_stime.tv_usec);
+}
+
+static void sweep_cond_begin(const struct cluster_place *p, struct sweep_cond *sc)
+{
+	sc->first = 1;
+	for (int i = 0; i < p->rank; i++)
+		if (strcmp(p->ranks[i].boot_id, p->ranks[p->rank].boot_id) == 0)
+			sc->first = 0;
+	if (sc->first)
+		cond_window_begin(&sc->w, NULL, NULL, 0);
+	sc->cpu0_s = own_usage(&sc->sw0);
+}
+
+/* Every rank: closes the windows; rank 0 keeps the worst machine's conditions in r. */
+static int sweep_cond_end(struct cli_cluster_result *r, const struct cluster_place *p, struct sweep_cond *sc)
+{
+	int P = p->size, rc = 0;
+	double sw, mine[2], *all = malloc(2 * sizeof(double) * (size_t)P);
+	struct conditions c, *each = p->rank == 0 ? malloc(sizeof(c) * (size_t)P) : NULL;
+	mine[0] = own_usage(&sw) - sc->cpu0_s;
+	mine[1] = sw - sc->sw0;
+	memset(&c, 0, sizeof(c));
+	c.attempts = 0; /* 0: no window here */
+	if (!all || (p->rank == 0 && !each) || MPI_Allgather(mine, 2, MPI_DOUBLE, all, 2, MPI_DOUBLE, MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EIO;
+	if (sc->first) {
+		double cpu = 0, n = 0;
+		for (int i = 0; rc == 0 && i < P; i++)
+			if (i != p->rank && strcmp(p->ranks[i].boot_id, p->ranks[p->rank].boot_id) == 0)
+				cpu += all[2 * i], n += all[2 * i + 1];
+		cond_window_own(&sc->w, cpu, n);
+		cond_window_end(&sc->w, &c);
+		c.attempts = 1;
+	}
+	if (rc == 0 && MPI_Gather(&c, (int)sizeof(c), MPI_BYTE, each, (int)sizeof(c), MPI_BYTE, 0, MPI_COMM_WORLD) != MPI_SUCCESS)
+		rc = -EIO;
+	for (int i = 0; rc == 0 && p->rank == 0 && i < P; i++) {
+		const struct conditions *x = &each[i];
+		if (x->attempts < 1)
+			continue;
+		if (!r->have_sweep_cond || (x->noisy && !r->sweep_cond.noisy) ||
+		    (x->noisy == r->sweep_cond.noisy && x->foreign_cpus > r->sweep_cond.foreign_cpus))
+			r->sweep_cond = *x;
+		r->have_sweep_cond = 1;
+	}
+	free(all);
+	free(each);
+	return rc;
+}
+
+/* The sweeps: latency, bandwidth one pair at a time, the shift, latency again (slow links need
+ * each figure twice), latency per message size. */
+static int phase_sweeps(struct cli_cluster_result *r, const struct cluster_place *p, const struct cli_cluster_opts *o,
+			struct cluster_run *run, struct cluster_opts *co, struct as_error *err)
 {
 	int P = run->size, rc;
 	int rounds = run->o->one_pair ? P * (P - 1) / 2 : cluster_rounds(P);
+	struct sweep_cond sc;
+	sweep_cond_begin(p, &sc);
 	uint64_t t0 = timer_now_ns();
 	if ((rc = cluster_sweep_latency(run, 8, r->lat, r->p99, err)) != 0)
 		return rc;
@@ -173,6 +243,14 @@ static int phase_sweeps(struct cli_cluster_result *r, const struct cli_cluster_o
 			return rc;
 		phase_time(r, "shift", r->budgeted[1] ? r->budget_ran[1] : P - 1, t0);
 	}
+	if (P >= 3) { /* fewer ranks: no median, no slow links */
+		t0 = timer_now_ns();
+		if ((rc = cluster_sweep_latency_as(run, "latency again", 8, r->lat2, r->p99_2, err)) != 0)
+			return rc;
+		phase_time(r, "latency again", rounds, t0);
+	}
+	if (sweep_cond_end(r, p, &sc) != 0)
+		return as_error_set(err, -EIO, "gathering the sweeps' conditions failed");
 	for (int s = 0; s < o->nsizes; s++) {
 		t0 = timer_now_ns();
 		if ((rc = cluster_sweep_latency(run, o->sizes[s], r->size_lat[s], NULL, err)) != 0)
@@ -318,7 +396,7 @@ int cli_cluster_run_all(struct cli_cluster_result *r, const struct cluster_place
 								      r->outliers, CLI_CLUSTER_MAX_OUTLIERS, r->alike);
 		}
 	}
-	if ((rc = phase_sweeps(r, o, &run, co, err)) != 0)
+	if ((rc = phase_sweeps(r, p, o, &run, co, err)) != 0)
 		return rc;
 	int reps[3 * CLUSTER_MAX_LAYERS + 1] = { 0 }; /* count, then (layer, a, b) */
 	if ((rc = phase_layers(r, p, o, reps, err)) != 0)

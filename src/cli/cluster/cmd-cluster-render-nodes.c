@@ -134,7 +134,7 @@ static void render_figures(struct emit *e, const struct cli_cluster_result *r)
 			if (strcmp(unit, "B") == 0 && isfinite(v))
 				emit_size(e, NULL, label, (uint64_t)v);
 			else
-				emit_number(e, NULL, label, v, unit[0] ? unit : NULL, strcmp(unit, "GHz") == 0 ? "%.3f" : "%.3g");
+				emit_number(e, NULL, label, v, unit[0] ? unit : NULL, strcmp(unit, "GHz") == 0 ? "%.3f" : cli_cluster_sig(v, 3));
 		}
 		emit_row_end(e);
 	}
@@ -237,8 +237,8 @@ static void render_outliers(struct emit *e, const struct cli_cluster_result *r)
 		emit_int(e, CL_KEY(OUT_NODE), "node", o->node, NULL);
 		emit_string(e, CL_KEY(OUT_HOST), "host", p->ranks[p->leader[o->node]].host);
 		emit_string(e, CL_KEY(OUT_FIGURE), "figure", o->figure);
-		emit_number(e, CL_KEY(OUT_VALUE), "value", o->value, o->unit[0] ? o->unit : NULL, "%.4g");
-		emit_number(e, CL_KEY(OUT_MEDIAN), "median", o->median, o->unit[0] ? o->unit : NULL, "%.4g");
+		emit_number(e, CL_KEY(OUT_VALUE), "value", o->value, o->unit[0] ? o->unit : NULL, cli_cluster_sig(o->value, 4));
+		emit_number(e, CL_KEY(OUT_MEDIAN), "median", o->median, o->unit[0] ? o->unit : NULL, cli_cluster_sig(o->median, 4));
 		emit_string(e, CL_KEY(OUT_UNIT), NULL, o->unit);
 		emit_number(e, CL_KEY(OUT_DIFF), NULL, o->difference, NULL, NULL);
 		emit_number(e, NULL, "difference", 100 * o->difference, "%", "%+.1f");

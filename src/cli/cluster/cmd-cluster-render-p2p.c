@@ -30,8 +30,8 @@ void cli_cluster_render_p2p(struct emit *e, const struct cli_cluster_result *r)
 			emit_row_begin(e);
 			emit_size(e, CL_KEY(P2P_BYTES), "message", pt->bytes);
 			emit_number(e, CL_KEY(P2P_LATENCY), "latency", pt->latency_us, "us", "%.2f");
-			emit_number(e, CL_KEY(P2P_BW), "bandwidth", pt->bandwidth_gbs, "GB/s", "%.4g");
-			emit_number(e, CL_KEY(P2P_BIBW), "bidirectional", pt->bibandwidth_gbs, "GB/s", "%.4g");
+			emit_number(e, CL_KEY(P2P_BW), "bandwidth", pt->bandwidth_gbs, "GB/s", cli_cluster_sig(pt->bandwidth_gbs, 4));
+			emit_number(e, CL_KEY(P2P_BIBW), "bidirectional", pt->bibandwidth_gbs, "GB/s", cli_cluster_sig(pt->bibandwidth_gbs, 4));
 			emit_int(e, CL_KEY(P2P_LAT_ITERS), "round trips", pt->lat_iters, NULL);
 			emit_int(e, CL_KEY(P2P_BW_ITERS), "windows", pt->bw_iters, NULL);
 			emit_row_end(e);

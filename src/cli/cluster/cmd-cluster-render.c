@@ -23,9 +23,25 @@ static void rank_list(const struct cluster_place *p, const int *group, int g, st
 			out->cpu[out->n++] = r;
 }
 
+const char *cli_cluster_sig(double v, int sig)
+{
+	static const char *const fixed[] = { "%.0f", "%.1f", "%.2f", "%.3f", "%.4f", "%.5f", "%.6f", "%.7f", "%.8f", "%.9f" };
+	int d = 0;
+	if (isfinite(v) && v != 0) {
+		d = sig - 1 - (int)floor(log10(fabs(v)));
+		if (round(fabs(v) * pow(10, d)) >= pow(10, sig)) /* 999.6 rounds to 1000: one decimal fewer */
+			d--;
+		/* no trailing zeros, as %g: 2 CPUs, not 2.00 */
+		while (d > 0 && d <= 9 && fabs(round(fabs(v) * pow(10, d)) - 10 * round(fabs(v) * pow(10, d - 1))) < 0.5)
+			d--;
+	}
+	d = d < 0 ? 0 : d > 9 ? 9 : d;
+	return fixed[d];
+}
+
 /* A P x P matrix: JSON rows of numbers; text only when P is small. */
 static void render_matrix(struct emit *e, const struct cli_cluster_result *r, const char *key, const char *title,
-			  const double *m, const char *unit, const char *fmt)
+			  const double *m, const char *unit, int sig)
 {
 	int P = r->size, text = P <= FULL_MATRIX_RANKS;
 	emit_table_begin(e, key, text ? title : NULL);
@@ -39,7 +55,7 @@ static void render_matrix(struct emit *e, const struct cli_cluster_result *r, co
 			if (i == j)
 				emit_null(e, NULL, text ? label : NULL, "-");
 			else
-				emit_number(e, NULL, text ? label : NULL, v, unit, fmt);
+				emit_number(e, NULL, text ? label : NULL, v, unit, cli_cluster_sig(v, sig));
 		}
 		emit_row_end(e);
 	}
@@ -48,7 +64,7 @@ static void render_matrix(struct emit *e, const struct cli_cluster_result *r, co
 
 /* Text only: the matrix condensed to the groups of a layer (median over the pairs of two groups). */
 static void render_condensed(struct emit *e, const struct cli_cluster_result *r, const char *title, const double *m,
-			     const char *unit, const char *fmt)
+			     const char *unit, int sig)
 {
 	const struct cluster_layers *L = &r->layers;
 	int k = 0;
@@ -84,7 +100,8 @@ static void render_condensed(struct emit *e, const struct cli_cluster_result *r,
 				}
 			char label[16];
 			snprintf(label, sizeof(label), "g%d", b);
-			emit_number(e, NULL, label, order_median(v, n), unit, fmt);
+			double med = order_median(v, n);
+			emit_number(e, NULL, label, med, unit, cli_cluster_sig(med, sig));
 		}
 		emit_row_end(e);
 	}
@@ -151,8 +168,8 @@ static void render_levels_loggp(struct emit *e, const struct cli_cluster_result 
 		emit_table_begin(e, CL_KEY(LEVELS), "levels of the pair latencies (QT clustering, 25 % diameter), fastest first");
 		for (int q = 0; q < L->nlevels; q++) {
 			emit_row_begin(e);
-			emit_number(e, CL_KEY(LEVEL_MIN), "from", L->level[q].min_us, "us", "%.3g");
-			emit_number(e, CL_KEY(LEVEL_MAX), "to", L->level[q].max_us, "us", "%.3g");
+			emit_number(e, CL_KEY(LEVEL_MIN), "from", L->level[q].min_us, "us", cli_cluster_sig(L->level[q].min_us, 3));
+			emit_number(e, CL_KEY(LEVEL_MAX), "to", L->level[q].max_us, "us", cli_cluster_sig(L->level[q].max_us, 3));
 			emit_int(e, CL_KEY(LEVEL_PAIRS), "pairs", L->level[q].pairs, NULL);
 			emit_row_end(e);
 		}
@@ -169,9 +186,9 @@ static void render_levels_loggp(struct emit *e, const struct cli_cluster_result 
 		emit_text(e, "layer", "%d", k + 1);
 		emit_text(e, "pair", "%d-%d", g->a, g->b);
 		const struct cli_cell cells[] = {
-			{ "L", g->L_us, "us", "%.3g" }, { "o_s", g->o_s_us, "us", "%.3g" }, { "o_r", g->o_r_us, "us", "%.3g" },
-			{ "g", g->g_us, "us", "%.3g" }, { "G", g->G_ns_per_byte, "ns/B", "%.3g" },
-			{ "o (PRTT)", g->o_prtt_us, "us", "%.3g" }, { "RTT", g->rtt_us, "us", "%.3g" },
+			{ "L", g->L_us, "us", cli_cluster_sig(g->L_us, 3) }, { "o_s", g->o_s_us, "us", cli_cluster_sig(g->o_s_us, 3) }, { "o_r", g->o_r_us, "us", cli_cluster_sig(g->o_r_us, 3) },
+			{ "g", g->g_us, "us", cli_cluster_sig(g->g_us, 3) }, { "G", g->G_ns_per_byte, "ns/B", cli_cluster_sig(g->G_ns_per_byte, 3) },
+			{ "o (PRTT)", g->o_prtt_us, "us", cli_cluster_sig(g->o_prtt_us, 3) }, { "RTT", g->rtt_us, "us", cli_cluster_sig(g->rtt_us, 3) },
 		};
 		cli_emit_cells(e, cells, sizeof(cells) / sizeof(cells[0]));
 		emit_row_end(e);
@@ -197,10 +214,10 @@ static void render_layers(struct emit *e, const struct cli_cluster_result *r)
 		}
 		emit_array_end(e);
 		emit_int(e, CL_KEY(LAYER_PAIRS), "pairs", y->npairs, NULL);
-		emit_number(e, CL_KEY(LAYER_LATENCY), "latency", y->latency_us, "us", "%.3g");
-		emit_number(e, CL_KEY(LAYER_P99), "p99", y->latency_p99_us, "us", "%.3g");
-		emit_number(e, CL_KEY(LAYER_BW), "bandwidth", y->bandwidth_gbs, "GB/s", "%.3g");
-		emit_number(e, CL_KEY(LAYER_SHIFT), "all at once", y->shift_gbs, "GB/s", "%.3g");
+		emit_number(e, CL_KEY(LAYER_LATENCY), "latency", y->latency_us, "us", cli_cluster_sig(y->latency_us, 3));
+		emit_number(e, CL_KEY(LAYER_P99), "p99", y->latency_p99_us, "us", cli_cluster_sig(y->latency_p99_us, 3));
+		emit_number(e, CL_KEY(LAYER_BW), "bandwidth", y->bandwidth_gbs, "GB/s", cli_cluster_sig(y->bandwidth_gbs, 3));
+		emit_number(e, CL_KEY(LAYER_SHIFT), "all at once", y->shift_gbs, "GB/s", cli_cluster_sig(y->shift_gbs, 3));
 		render_loggp(e, r, k);
 		emit_row_end(e);
 	}
@@ -221,8 +238,8 @@ static void render_contention(struct emit *e, const struct cli_cluster_result *r
 		emit_row_begin(e);
 		emit_int(e, CL_KEY(CONT_PER_NODE), "pairs per node", c->pairs_per_node, NULL);
 		emit_int(e, CL_KEY(CONT_PAIRS), "pairs in all", c->npairs, NULL);
-		emit_number(e, CL_KEY(CONT_BW), "per pair", c->bandwidth_gbs, "GB/s", "%.3g");
-		emit_number(e, CL_KEY(CONT_TOTAL), "per node pair", c->total_gbs, "GB/s", "%.3g");
+		emit_number(e, CL_KEY(CONT_BW), "per pair", c->bandwidth_gbs, "GB/s", cli_cluster_sig(c->bandwidth_gbs, 3));
+		emit_number(e, CL_KEY(CONT_TOTAL), "per node pair", c->total_gbs, "GB/s", cli_cluster_sig(c->total_gbs, 3));
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -237,11 +254,11 @@ static void render_sizes(struct emit *e, const struct cli_cluster_result *r)
 	for (int s = 0; s < o->nsizes; s++) {
 		emit_object_begin(e, NULL, NULL);
 		emit_int(e, CL_KEY(SIZE_BYTES), NULL, (long long)o->sizes[s], "B");
-		render_matrix(e, r, CL_KEY(SIZE_LATENCY), NULL, r->size_lat[s], "us", NULL);
+		render_matrix(e, r, CL_KEY(SIZE_LATENCY), NULL, r->size_lat[s], "us", 3);
 		double *bw = malloc((size_t)P * P * sizeof(double));
 		for (size_t k = 0; bw && k < (size_t)P * P; k++)
 			bw[k] = (double)o->sizes[s] / (r->size_lat[s][k] * 1e3);
-		render_matrix(e, r, CL_KEY(SIZE_BW), NULL, bw, "GB/s", NULL);
+		render_matrix(e, r, CL_KEY(SIZE_BW), NULL, bw, "GB/s", 3);
 		free(bw);
 		emit_object_end(e);
 	}
@@ -262,8 +279,9 @@ static void render_sizes(struct emit *e, const struct cli_cluster_result *r)
 			emit_row_begin(e);
 			emit_size(e, NULL, "message", o->sizes[s]);
 			emit_text(e, "layer", "%d", k + 1);
-			emit_number(e, NULL, "latency", med, "us", "%.4g");
-			emit_number(e, NULL, "bandwidth", (double)o->sizes[s] / (med * 1e3), "GB/s", "%.4g");
+			emit_number(e, NULL, "latency", med, "us", cli_cluster_sig(med, 4));
+			double gbs = (double)o->sizes[s] / (med * 1e3);
+			emit_number(e, NULL, "bandwidth", gbs, "GB/s", cli_cluster_sig(gbs, 4));
 			emit_row_end(e);
 		}
 	}
@@ -275,19 +293,19 @@ static void render_matrices(struct emit *e, const struct cli_cluster_result *r)
 {
 	const struct cli_cluster_opts *o = r->o;
 	if (r->size > FULL_MATRIX_RANKS) {
-		render_condensed(e, r, "latency (us)", r->lat, "us", "%.3g");
+		render_condensed(e, r, "latency (us)", r->lat, "us", 3);
 		if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
-			render_condensed(e, r, "bandwidth (GB/s)", r->bw, "GB/s", "%.3g");
+			render_condensed(e, r, "bandwidth (GB/s)", r->bw, "GB/s", 3);
 	}
-	render_matrix(e, r, CL_KEY(LATENCY), "latency: half the round trip of 8 B, median (us)", r->lat, "us", "%.3g");
-	render_matrix(e, r, CL_KEY(P99), NULL, r->p99, "us", "%.3g");
+	render_matrix(e, r, CL_KEY(LATENCY), "latency: half the round trip of 8 B, median (us)", r->lat, "us", 3);
+	render_matrix(e, r, CL_KEY(P99), NULL, r->p99, "us", 3);
 	if (!(o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
-		render_matrix(e, r, CL_KEY(BANDWIDTH), "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", "%.3g");
+		render_matrix(e, r, CL_KEY(BANDWIDTH), "bandwidth from row to column, one pair at a time per rank (GB/s)", r->bw, "GB/s", 3);
 	else
 		emit_null(e, CL_KEY(BANDWIDTH), NULL, NULL);
 	if (!(o->skip & CLI_CLUSTER_SKIP_SHIFT))
 		render_matrix(e, r, CL_KEY(SHIFT), "bandwidth with every rank sending at once, mpiGraph's shift (GB/s)", r->shift,
-			      "GB/s", "%.3g");
+			      "GB/s", 3);
 	if (o->nsizes)
 		render_sizes(e, r);
 }

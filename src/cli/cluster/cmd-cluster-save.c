@@ -158,6 +158,8 @@ int cli_cluster_save_matrices(const struct cli_cluster_result *r, const char *di
 	int rc = 0;
 	rc |= save_text(dir, "latency-us.csv", matrix_csv, r, r->lat);
 	rc |= save_text(dir, "latency-p99-us.csv", matrix_csv, r, r->p99);
+	if (r->size >= 3) /* the slow links' second sweep */
+		rc |= save_text(dir, "latency-again-us.csv", matrix_csv, r, r->lat2);
 	if (!(r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH))
 		rc |= save_text(dir, "bandwidth-gbs.csv", matrix_csv, r, r->bw);
 	if (!(r->o->skip & CLI_CLUSTER_SKIP_SHIFT))

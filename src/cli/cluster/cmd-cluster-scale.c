@@ -59,11 +59,12 @@ void cli_cluster_render_scale(struct emit *e, const struct cli_cluster_result *r
 		emit_int(e, CL_KEY(SCALE_NODES), "nodes", s.nodes, NULL);
 		emit_int(e, CL_KEY(SCALE_PER_NODE), "ranks per node", s.per_node, NULL);
 		emit_int(e, CL_KEY(SCALE_STEPS), "steps", s.steps, NULL);
-		emit_number(e, CL_KEY(SCALE_SECONDS), "time", s.seconds, "s", "%.3g");
-		emit_number(e, NULL, "in minutes", s.seconds / 60, "min", "%.3g");
-		if (r->o->budget_s > 0)
-			emit_number(e, CL_KEY(SCALE_BUDGETED), "with --budget", cluster_scale_budgeted(&c, nodes[k], per_node, layers, 0,
-										r->o->budget_s, r->budget_floor), "s", "%.3g");
+		emit_number(e, CL_KEY(SCALE_SECONDS), "time", s.seconds, "s", cli_cluster_sig(s.seconds, 3));
+		emit_number(e, NULL, "in minutes", s.seconds / 60, "min", cli_cluster_sig(s.seconds / 60, 3));
+		if (r->o->budget_s > 0) {
+			double b = cluster_scale_budgeted(&c, nodes[k], per_node, layers, 0, r->o->budget_s, r->budget_floor);
+			emit_number(e, CL_KEY(SCALE_BUDGETED), "with --budget", b, "s", cli_cluster_sig(b, 3));
+		}
 		emit_row_end(e);
 	}
 	emit_table_end(e);
@@ -82,7 +83,7 @@ void cli_cluster_render_budget(struct emit *e, const struct cli_cluster_result *
 			continue;
 		emit_row_begin(e);
 		emit_string(e, CL_KEY(BUDGET_PHASE), "sweep", phase[k]);
-		emit_number(e, CL_KEY(BUDGET_SECONDS), "budget", r->o->budget_s, "s", "%.3g");
+		emit_number(e, CL_KEY(BUDGET_SECONDS), "budget", r->o->budget_s, "s", cli_cluster_sig(r->o->budget_s, 3));
 		emit_int(e, CL_KEY(BUDGET_STEPS), "steps run", r->budget_ran[k], NULL);
 		emit_int(e, CL_KEY(BUDGET_ALL_STEPS), "of", r->budget_steps[k], NULL);
 		emit_int(e, CL_KEY(BUDGET_FLOOR), "floor", r->budget_floor[k], NULL);

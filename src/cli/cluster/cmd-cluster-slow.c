@@ -2,6 +2,7 @@
  * pairs judged against the layer's median with the run's repetition spread, and their rendering
  * (results.slow[] and a text section). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,20 +18,21 @@ void cli_cluster_find_slow(struct cli_cluster_result *r)
 	if (P < 3)
 		return;
 	int *node_of = malloc((size_t)P * sizeof(int));
-	double *ls = malloc((size_t)P * P * sizeof(double));
+	double *ls = malloc((size_t)P * P * sizeof(double)), *ls2 = malloc((size_t)P * P * sizeof(double));
 	struct cluster_layers L;
 	struct as_error e = { 0 };
 	memset(&L, 0, sizeof(L));
-	if (node_of && ls) {
+	if (node_of && ls && ls2) {
 		for (int i = 0; i < P; i++)
 			node_of[i] = p->ranks[i].node;
 		cluster_slow_latency_spread(P, r->lat, r->p99, ls);
+		cluster_slow_latency_spread(P, r->lat2, r->p99_2, ls2);
 		/* layers of latency alone: a link slow in bandwidth is what a bandwidth split makes a layer of */
 		if (cluster_layers_build(P, r->lat, r->p99, NULL, NULL, node_of, r->o->gap, &L, &e) == 0) {
 			const double *bw = r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH ? NULL : r->bw;
 			const double *shift = r->o->skip & CLI_CLUSTER_SKIP_SHIFT ? NULL : r->shift;
-			r->nslow = cluster_slow_find(P, r->lat, ls, bw, r->bw_spread, shift, r->shift_spread, node_of, &L, 0.02,
-						     r->slow, CLI_CLUSTER_MAX_SLOW);
+			r->nslow = cluster_slow_find(P, r->lat, ls, r->lat2, ls2, bw, r->bw_spread, shift, r->shift_spread, node_of,
+						     &L, 0.02, r->slow, CLI_CLUSTER_MAX_SLOW);
 			r->have_slow = 1;
 			cluster_layers_release(&L);
 		} else {
@@ -39,6 +41,7 @@ void cli_cluster_find_slow(struct cli_cluster_result *r)
 	}
 	free(node_of);
 	free(ls);
+	free(ls2);
 }
 
 static int is_node(const struct cluster_slow *s)
@@ -77,12 +80,31 @@ static void render_one(struct emit *e, const struct cli_cluster_result *r, const
 	else
 		emit_null(e, CL_KEY(SLOW_NODE), NULL, NULL);
 	emit_int(e, CL_KEY(SLOW_LAYER), "layer", s->layer + 1, NULL);
-	emit_number(e, CL_KEY(SLOW_VALUE), "value", s->value, unit, "%.3g");
-	emit_number(e, CL_KEY(SLOW_MEDIAN), "layer median", s->layer_median, unit, "%.3g");
+	emit_number(e, CL_KEY(SLOW_VALUE), "value", s->value, unit, cli_cluster_sig(s->value, 3));
+	emit_number(e, CL_KEY(SLOW_MEDIAN), "layer median", s->layer_median, unit, cli_cluster_sig(s->layer_median, 3));
 	emit_string(e, CL_KEY(SLOW_UNIT), NULL, unit);
 	emit_number(e, CL_KEY(SLOW_NOISE), NULL, s->noise, NULL, NULL);
 	emit_number(e, NULL, "threshold", 100 * s->noise, "%", "%.0f");
 	emit_row_end(e);
+}
+
+/* What was judged (each figure measured twice) and what the sweeps ran in. */
+static void render_basis(struct emit *e, const struct cli_cluster_result *r)
+{
+	int bw = !(r->o->skip & CLI_CLUSTER_SKIP_BANDWIDTH), shift = !(r->o->skip & CLI_CLUSTER_SKIP_SHIFT);
+	emit_array_begin(e, CL_KEY(SLOW_JUDGED), NULL);
+	emit_string(e, NULL, NULL, "latency");
+	if (bw && shift)
+		emit_string(e, NULL, NULL, "bandwidth");
+	emit_array_end(e);
+	if (bw && !shift)
+		emit_heading(e, "  bandwidth not judged: measured once (--skip shift); a slow direction must be slow in the shift too");
+	if (r->have_sweep_cond) {
+		cli_conditions_render(e, CL_KEY(SLOW_COND), CL_KEY(SLOW_NOISY), &r->sweep_cond);
+		if (r->sweep_cond.noisy)
+			emit_heading(e, "  [noisy] the sweeps ran disturbed (%s): the verdict is flagged, a pair named may be healthy "
+					"and a slow one missed; run again on a quiet machine", r->sweep_cond.why);
+	}
 }
 
 void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r)
@@ -93,16 +115,19 @@ void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r)
 		return;
 	}
 	int shown = r->nslow < CLI_CLUSTER_MAX_SLOW ? r->nslow : CLI_CLUSTER_MAX_SLOW;
+	const char *flag = r->have_sweep_cond && r->sweep_cond.noisy ? " [noisy]" : "";
 	if (shown == 0) {
 		emit_table_begin(e, CL_KEY(SLOW), NULL);
 		emit_table_end(e);
-		emit_heading(e, "slow links and nodes: none (no pair worse than its layer's median by more than the run's "
-				"repetition spread)");
+		emit_heading(e, "slow links and nodes%s: none (no pair worse than its layer's median by more than the run's "
+				"repetition spread in both of its measurements)", flag);
+		render_basis(e, r);
 		return;
 	}
-	emit_table_begin(e, CL_KEY(SLOW),
-			 "slow links and nodes (worse than the layer's median by more than the run's repetition spread "
-			 "there, the threshold)");
+	char title[300];
+	snprintf(title, sizeof(title), "slow links and nodes%s (worse than the layer's median by more than the run's repetition "
+		 "spread there, the threshold, in both of its measurements)", flag);
+	emit_table_begin(e, CL_KEY(SLOW), title);
 	/* the nodes first: they say where to look */
 	for (int pass = 0; pass < 2; pass++)
 		for (int k = 0; k < shown; k++)
@@ -111,4 +136,5 @@ void cli_cluster_render_slow(struct emit *e, const struct cli_cluster_result *r)
 	emit_table_end(e);
 	if (r->nslow > shown)
 		emit_heading(e, "  (%d more not listed)", r->nslow - shown);
+	render_basis(e, r);
 }
