@@ -41,18 +41,7 @@ have() { # have PROGRAM PACKAGE: installed, or installed now, or a skip line
 }
 
 # inputs: 48 MiB of text made of a 4096-word vocabulary (compressible like prose), seeded
-python3 - "$tmp" <<'PY'
-import random, sys
-d = sys.argv[1]
-rng = random.Random(36)
-words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10))) for _ in range(4096)]
-with open(d + "/text", "w") as f:
-    size = 0
-    while size < 48 << 20:
-        line = " ".join(rng.choice(words) for _ in range(rng.randint(4, 14))) + "\n"
-        f.write(line)
-        size += len(line)
-PY
+python3 bench/prose.py "$tmp/text" 48 36
 head -c $((16 << 20)) "$tmp/text" >"$tmp/text16"
 # a C build: archscope's own common/ and analysis/ sources, one object each
 mkdir -p "$tmp/obj"

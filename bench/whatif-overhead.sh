@@ -57,18 +57,7 @@ C
 gcc -O1 -Isrc -o "$tmp/layout" "$tmp/layout.c" || { echo "cannot build the layout helper" >&2; exit 1; }
 
 # inputs as bench/stack-real.sh makes them, half the size (24 and 4 MiB): text of a 4096-word vocabulary (seeded), a C build
-python3 - "$tmp" <<'PY'
-import random, sys
-d = sys.argv[1]
-rng = random.Random(36)
-words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10))) for _ in range(4096)]
-with open(d + "/text", "w") as f:
-    size = 0
-    while size < 24 << 20:
-        line = " ".join(rng.choice(words) for _ in range(rng.randint(4, 14))) + "\n"
-        f.write(line)
-        size += len(line)
-PY
+python3 bench/prose.py "$tmp/text" 24 36
 head -c $((4 << 20)) "$tmp/text" >"$tmp/text4"
 mkdir -p "$tmp/obj" "$tmp/rec"
 {

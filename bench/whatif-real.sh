@@ -56,15 +56,11 @@ have perf linux-perf perf || { echo "perf measures the variants' line speedup: n
 # inputs, seeded: 24 MiB of prose-like text (4096 words); sort's lines (below)
 python3 - "$tmp" <<'PY'
 import random, sys
+sys.path.insert(0, "bench")
+import prose
 d = sys.argv[1]
 rng = random.Random(49)
-words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10))) for _ in range(4096)]
-with open(d + "/text", "w") as f:
-    size = 0
-    while size < 24 << 20:
-        line = " ".join(rng.choice(words) for _ in range(rng.randint(4, 14))) + "\n"
-        f.write(line)
-        size += len(line)
+prose.write(d + "/text", 24, rng)
 # sort: 400000 lines of 160 bytes: a common prefix of P bytes, then a random tail; the same tails
 # in both files, so sort makes the same comparisons and only memcmp's length differs
 tails = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(160)) for _ in range(400000)]
