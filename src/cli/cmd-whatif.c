@@ -60,7 +60,10 @@ static void site_note(const struct whatif_site *s, const struct whatif_opts *o, 
 {
 	buf[0] = 0;
 	const struct whatif_curve_point *top = s->npts ? &s->pts[s->npts - 1] : NULL;
-	if (s->verdict == WHATIF_FEW)
+	if (s->verdict == WHATIF_FEW && s->samples >= WHATIF_MIN_SAMPLES)
+		snprintf(buf, len, "%ld profiling samples in it, none in its own rounds: no delay was inserted (its code was not "
+			 "run then, or its module was not found in the processes)", s->samples);
+	else if (s->verdict == WHATIF_FEW)
 		snprintf(buf, len, "%ld profiling samples in it (fewer than %d): run the program longer (a thread samples itself "
 			 "at most once a kernel tick, whatever --sample-period, now %g ms, asks)", s->samples, WHATIF_MIN_SAMPLES,
 			 o->period_ms);

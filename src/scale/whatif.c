@@ -93,6 +93,16 @@ int whatif_site_verdict(const struct whatif_site *s)
 {
 	if (s->samples < WHATIF_MIN_SAMPLES)
 		return WHATIF_FEW;
+	/* sampled in the profiling run but never in its own rounds (its code not reached, or its
+	 * module not found in the processes): no delay was inserted, the curve says nothing */
+	int delayed = 0, landed = 0;
+	for (int i = 0; i < s->npts; i++)
+		if (s->pts[i].line_speedup > 0 && s->pts[i].n > 0) {
+			delayed = 1;
+			landed |= s->pts[i].site_samples > 0;
+		}
+	if (delayed && !landed)
+		return WHATIF_FEW;
 	const struct whatif_curve_point *top = NULL;
 	int wide = 0, outside = 0;
 	for (int i = 0; i < s->npts; i++) {

@@ -77,6 +77,14 @@ static void test_whatif__verdicts(void)
 	CHECK(whatif_site_verdict(&s) == WHATIF_FEW);
 	s = site(100, (double[]){ 0, 0.2, 0.45 }, (double[]){ NAN, NAN, NAN }, 3);
 	CHECK(whatif_site_verdict(&s) == WHATIF_NOISE);
+	/* sampled in the profile, never in its own rounds (a module the rounds did not place): no
+	 * delay was inserted, so no curve; one sample landing is enough to judge the curve */
+	s = site(100, (double[]){ 0, 0.2, 0.45 }, (double[]){ 0.02, 0.03, 0.04 }, 3);
+	for (int i = 0; i < 3; i++)
+		s.pts[i].n = 2;
+	CHECK(whatif_site_verdict(&s) == WHATIF_FEW);
+	s.pts[2].site_samples = 0.5;
+	CHECK(whatif_site_verdict(&s) == WHATIF_RISING);
 }
 
 static void test_whatif__samples_file_placed_by_its_mappings(void)

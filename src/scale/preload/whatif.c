@@ -139,10 +139,92 @@ static void hist_add(uintptr_t ip, int tid)
 
 static int in_site(uintptr_t ip)
 {
-	for (int i = 0; i < nranges; i++)
+	int n = __atomic_load_n(&nranges, __ATOMIC_ACQUIRE);
+	for (int i = 0; i < n; i++)
 		if (ip >= ranges[i][0] && ip < ranges[i][1])
 			return 1;
 	return 0;
+}
+
+/* A hex number at *p, moving *p past it. */
+static uint64_t hex_next(const char **p)
+{
+	uint64_t v = 0;
+	for (;; (*p)++) {
+		char c = **p;
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (d < 0)
+			return v;
+		v = v * 16 + (uint64_t)d;
+	}
+}
+
+/* One line of /proc/self/maps: an executable mapping of site_path places the site's offsets in it. */
+static int place_line(const char *l, uintptr_t (*r)[2], int n)
+{
+	uint64_t lo = hex_next(&l);
+	if (*l++ != '-')
+		return n;
+	uint64_t hi = hex_next(&l);
+	if (*l++ != ' ' || l[2] != 'x')
+		return n;
+	l += 5;
+	uint64_t off = hex_next(&l);
+	for (int f = 0; f < 2 && *l; f++) { /* the device, the inode */
+		while (*l == ' ')
+			l++;
+		while (*l && *l != ' ')
+			l++;
+	}
+	while (*l == ' ')
+		l++;
+	if (strcmp(l, site_path) != 0)
+		return n;
+	for (int k = 0; k < noffs && n < WHATIF_RANGES_MAX; k++)
+		if (offs[k][0] >= off && offs[k][0] < off + (hi - lo)) {
+			r[n][0] = (uintptr_t)(lo + (offs[k][0] - off));
+			r[n][1] = r[n][0] + (uintptr_t)(offs[k][1] - offs[k][0]);
+			n++;
+		}
+	return n;
+}
+
+/* The site's module was not loaded when the process started (a library dlopened later: numpy's
+ * OpenBLAS): from a sample, now and then, its mappings are looked up in /proc/self/maps with raw
+ * system calls (async-signal-safe; dl_iterate_phdr takes the loader's lock, which the interrupted
+ * thread may hold), and the ranges published once found. dlopen itself is not wrapped (see
+ * unloaded.c). */
+static void place_late(void)
+{
+	static int busy, tries;
+	static char buf[1 << 16];
+	static uintptr_t r[WHATIF_RANGES_MAX][2];
+	if (__atomic_fetch_add(&tries, 1, __ATOMIC_RELAXED) % 16 != 0 || __atomic_exchange_n(&busy, 1, __ATOMIC_ACQUIRE))
+		return;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/maps", O_RDONLY | O_CLOEXEC), n = 0;
+	size_t have = 0;
+	long got = 0;
+	while (fd >= 0 && (got = syscall(SYS_read, fd, buf + have, sizeof(buf) - 1 - have)) > 0) {
+		have += (size_t)got;
+		buf[have] = 0;
+		char *nl, *line = buf;
+		while ((nl = strchr(line, '\n'))) {
+			*nl = 0;
+			n = place_line(line, r, n);
+			line = nl + 1;
+		}
+		have = strlen(line); /* a line cut by the read: kept for the next */
+		memmove(buf, line, have);
+		if (have == sizeof(buf) - 1)
+			have = 0;
+	}
+	if (fd >= 0)
+		syscall(SYS_close, fd);
+	if (n > 0 && __atomic_load_n(&nranges, __ATOMIC_ACQUIRE) == 0) {
+		memcpy(ranges, r, sizeof(r[0]) * (size_t)n);
+		__atomic_store_n(&nranges, n, __ATOMIC_RELEASE);
+	}
+	__atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
 }
 
 /* Pauses the calling thread for the delay it owes (global count - its own), crediting what it
@@ -217,6 +299,8 @@ static void on_sample(int sig, siginfo_t *si, void *ucv)
 		 * waited for a CPU meanwhile (other load, or more threads than CPUs), at the thread's rate
 		 * of waiting since its last sample in the site. Its CPU time alone would predict x times
 		 * the CPU's share of the gain on a loaded machine. */
+		if (noffs && !__atomic_load_n(&nranges, __ATOMIC_ACQUIRE))
+			place_late();
 		if (in_site(ip)) {
 			uint64_t d = speedup > 0 ? (uint64_t)(speedup * (double)dt * (1 + wait_ratio(cpu))) : 0;
 			__atomic_add_fetch(&sh->delay_ns, d, __ATOMIC_RELAXED);
