@@ -153,6 +153,13 @@ static void on_step_done(void *arg, const char *phase, int step, int steps)
 	const char *dir = c->r->o->raw_dir;
 	if (!dir)
 		return;
+	/* SIGINT and SIGTERM wait while the files are written (milliseconds): on_stop's _exit in the
+	 * middle of one left its temporary file in --raw (t0305); mpirun's SIGKILL comes seconds later */
+	sigset_t stop, old;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &stop, &old);
 	uint64_t now = timer_now_ns();
 	char text[400];
 	if (step == steps || now - c->last_save_ns >= 10 * c->save_cost_ns) {
@@ -167,6 +174,7 @@ static void on_step_done(void *arg, const char *phase, int step, int steps)
 		snprintf(text + n, sizeof(text) - (size_t)n, "the matrix files hold every step up to %s\n", c->saved);
 	if (cli_cluster_save_text(dir, "progress.txt", text) != 0)
 		c->r->save_failed = 1;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /* --- the run -------------------------------------------------------------------------------- */
